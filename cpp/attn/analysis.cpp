@@ -1,0 +1,250 @@
+// Sizes to costs: parameters, FLOPs, tensor shapes, memory, positional encodings and the
+// √d_k statistics. Pure arithmetic on the sizes (except the two small measured tables).
+#include "analysis.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "attention.h"
+#include "error.h"
+#include "rng.h"
+
+namespace attn {
+
+ParameterCounts parameter_counts(const MhaDims& d) {
+  const std::int64_t D = d.d_model, QK = d.qk_width(), V = d.v_width();
+  ParameterCounts p{};
+  p.w_q = D * QK;
+  p.w_k = D * QK;
+  p.w_v = D * V;
+  p.w_o = V * D;
+  p.per_head_q = D * d.d_k;
+  p.per_head_k = D * d.d_k;
+  p.per_head_v = D * d.d_v;
+  p.per_head_o = static_cast<std::int64_t>(d.d_v) * D;
+  p.b_q = QK;
+  p.b_k = QK;
+  p.b_v = V;
+  p.b_o = D;
+  p.weights = p.w_q + p.w_k + p.w_v + p.w_o;
+  p.biases = p.b_q + p.b_k + p.b_v + p.b_o;
+  p.total = p.weights + (d.bias ? p.biases : 0);
+  return p;
+}
+
+std::int64_t parameter_count_gqa(const MhaDims& d, int n_kv_heads) {
+  require_positive("n_kv_heads", n_kv_heads);
+  require(d.n_heads % n_kv_heads == 0, "n_heads (" + std::to_string(d.n_heads) +
+                                           ") is not divisible by n_kv_heads (" + std::to_string(n_kv_heads) + ")");
+  const std::int64_t D = d.d_model, kv_k = static_cast<std::int64_t>(n_kv_heads) * d.d_k,
+                     kv_v = static_cast<std::int64_t>(n_kv_heads) * d.d_v;
+  std::int64_t total = D * d.qk_width() + D * kv_k + D * kv_v + d.v_width() * D;
+  if (d.bias) total += d.qk_width() + kv_k + kv_v + D;
+  return total;
+}
+
+FlopCounts flop_counts(const MhaDims& d, int batch, int n_q, int n_k, bool scale) {
+  const std::int64_t B = batch, NQ = n_q, NK = n_k, D = d.d_model, QK = d.qk_width(), V = d.v_width(),
+                     H = d.n_heads;
+  const std::int64_t bias = d.bias ? 1 : 0;
+  FlopCounts f{};
+  f.lesson_projections = B * NQ * D * QK;
+  f.lesson_scores = B * NQ * NK * QK;
+  f.lesson_weighted_sum = B * NQ * NK * V;
+  f.lesson_softmax = B * H * NQ * NK;
+  f.lesson_total = f.lesson_projections + f.lesson_scores + f.lesson_weighted_sum;
+
+  const std::int64_t logits = B * H * NQ * NK;
+  auto stage = [](const char* name, std::int64_t macs, std::int64_t extra) {
+    return StageCost{name, macs, 2 * macs + extra};
+  };
+  f.stages = {
+      stage("Q projection", B * NQ * D * QK, bias * B * NQ * QK),
+      stage("K projection", B * NK * D * QK, bias * B * NK * QK),
+      stage("V projection", B * NK * D * V, bias * B * NK * V),
+      stage("scores Q_i·K_iᵀ/√d_k", B * NQ * NK * QK, scale ? logits : 0),
+      stage("softmax", 0, 5 * logits),
+      stage("weighted sum A_i·V_i", B * NQ * NK * V, 0),
+      stage("output projection", B * NQ * V * D, bias * B * NQ * D),
+  };
+  for (const StageCost& s : f.stages) {
+    f.exact_macs += s.macs;
+    f.exact_flops += s.flops;
+  }
+  f.projection_flops = f.stages[0].flops + f.stages[1].flops + f.stages[2].flops + f.stages[6].flops;
+  f.attention_flops = f.stages[3].flops + f.stages[4].flops + f.stages[5].flops;
+  // The lesson compares n·d² with n²·d, i.e. d with n.
+  f.projections_dominate_lesson = f.lesson_projections > f.lesson_scores;
+  f.projections_dominate_exact = f.projection_flops > f.attention_flops;
+  const std::string n = n_q == n_k ? "n = " + group_digits(NQ) : "n_k = " + group_digits(NK);
+  const std::string dd = "d = " + group_digits(QK);
+  if (f.projections_dominate_lesson)
+    f.dominant_reason = n + " < " + dd + ": the projections (n·d²) dominate the attention matrix (n²·d)";
+  else if (f.lesson_projections == f.lesson_scores)
+    f.dominant_reason = n + " equals " + dd + ": the projections (n·d²) and the attention matrix (n²·d) cost the same";
+  else
+    f.dominant_reason = n + " > " + dd + ": the attention matrix (n²·d) dominates the projections (n·d²)";
+  return f;
+}
+
+std::vector<TensorInfo> tensor_trace(const MhaDims& d, int batch, int n_q, int n_k, bool need_weights) {
+  const std::int64_t B = batch, NQ = n_q, NK = n_k, D = d.d_model, H = d.n_heads, dk = d.d_k, dv = d.d_v;
+  auto info = [](std::string name, std::vector<std::int64_t> dims, std::string note) {
+    std::int64_t elements = 1;
+    for (std::int64_t x : dims) elements *= x;
+    return TensorInfo{std::move(name), std::move(dims), 4 * elements, std::move(note)};
+  };
+  const std::string block = "computed " + std::to_string(kQueryBlock) + " query rows at a time";
+  const std::string streamed = "streamed in " + std::to_string(kQueryBlock) + "×" + std::to_string(kKeyTile) +
+                               " tiles, never held whole (weights not requested)";
+  return {
+      info("query input X_q", {B, NQ, D}, "input"),
+      info("key input X_k", {B, NK, D}, "input"),
+      info("value input X_v", {B, NK, D}, "input"),
+      info("Q = X_q·Wᴽ (all heads)", {B, NQ, H * dk}, block),
+      info("K = X_k·Wᴷ (all heads)", {B, NK, H * dk}, "one batch item at a time"),
+      info("V = X_v·Wⱽ (all heads)", {B, NK, H * dv}, "one batch item at a time"),
+      info("Q_i (split into heads)", {B, H, NQ, dk}, "view: a column slice of Q, no copy"),
+      info("K_i (split into heads)", {B, H, NK, dk}, "view: a column slice of K, no copy"),
+      info("V_i (split into heads)", {B, H, NK, dv}, "view: a column slice of V, no copy"),
+      info("S_i = Q_i·K_iᵀ/√d_k", {B, H, NQ, NK}, need_weights ? "written into the weights buffer" : streamed),
+      info("A_i = softmax(S_i)", {B, H, NQ, NK}, need_weights ? "returned to the caller" : streamed),
+      info("head_i = A_i·V_i", {B, H, NQ, dv}, "written straight into its columns of Concat"),
+      info("Concat(head_1..head_h)", {B, NQ, H * dv}, block),
+      info("output = Concat·Wᴼ", {B, NQ, D}, "returned to the caller"),
+  };
+}
+
+std::uint64_t attention_weight_bytes(int n_heads, int batch, int n_q, int n_k) {
+  return 4ull * static_cast<std::uint64_t>(n_heads) * static_cast<std::uint64_t>(batch) *
+         static_cast<std::uint64_t>(n_q) * static_cast<std::uint64_t>(n_k);
+}
+
+RunMemory run_memory(const MhaDims& d, int batch, int n_q, int n_k, bool need_weights, bool self_attention) {
+  const std::uint64_t B = batch, NQ = n_q, NK = n_k, D = d.d_model, QK = d.qk_width(), V = d.v_width();
+  const std::uint64_t dk = d.d_k, dv8 = (d.d_v + 7) / 8 * 8, nk8 = (NK + 7) / 8 * 8;
+  const std::uint64_t Br = kQueryBlock, Bc = kKeyTile;
+  RunMemory m{};
+  m.inputs = 4 * (B * NQ * D + (self_attention ? 0 : 2 * B * NK * D));
+  m.outputs = 4 * B * NQ * D;
+  m.weights = need_weights ? attention_weight_bytes(d.n_heads, batch, n_q, n_k) : 0;
+  // The matmul packs its right-hand operand: all of K_i and V_i when the weights are
+  // materialised, one key tile at a time when streaming.
+  const std::uint64_t pack = need_weights ? std::max(dk * nk8, NK * dv8) : std::max(dk * Bc, Bc * dv8);
+  m.working = 4 * (NK * QK + NK * V + Br * QK + Br * V + (need_weights ? 0 : Br * Bc) + pack);
+  // Weights plus their packed copy (the panels round columns up to 8).
+  const std::uint64_t params = static_cast<std::uint64_t>(parameter_counts(d).total);
+  m.parameters = 8 * params;
+  m.total = m.inputs + m.outputs + m.weights + m.working + m.parameters;
+  return m;
+}
+
+std::vector<float> positional_encoding(int n, int d_model) {
+  require_positive("n", n);
+  require_positive("d_model", d_model);
+  require(static_cast<std::uint64_t>(n) * d_model <= (1ull << 26),
+          "positional encoding of " + group_digits(n) + "×" + group_digits(d_model) +
+              " is too large to tabulate (at most 67,108,864 values)");
+  std::vector<float> pe(static_cast<std::size_t>(n) * d_model);
+  for (int pos = 0; pos < n; ++pos) {
+    for (int c = 0; c < d_model; ++c) {
+      const int pair = c / 2;  // columns 2i and 2i+1 share the frequency of i
+      const double angle = pos / std::pow(10000.0, 2.0 * pair / d_model);
+      pe[static_cast<std::size_t>(pos) * d_model + c] = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+    }
+  }
+  return pe;
+}
+
+PositionalProperties positional_properties(int n, int d_model, int offset_k) {
+  require(n >= 2 && n <= 4096, "positional properties need 2 ≤ n ≤ 4,096 (got " + group_digits(n) + ")");
+  require(offset_k >= 1 && offset_k < n, "offset k must be in 1.." + std::to_string(n - 1) + " (got " +
+                                             std::to_string(offset_k) + ")");
+  const std::vector<float> pe = positional_encoding(n, d_model);
+  PositionalProperties p{};
+  p.offset_k = offset_k;
+  for (float x : pe) p.max_abs = std::max(p.max_abs, static_cast<double>(std::fabs(x)));
+  p.min_distance = INFINITY;
+  for (int a = 0; a < n; ++a) {
+    for (int b = a + 1; b < n; ++b) {
+      double sq = 0.0;
+      for (int c = 0; c < d_model; ++c) {
+        const double diff = pe[static_cast<std::size_t>(a) * d_model + c] - pe[static_cast<std::size_t>(b) * d_model + c];
+        sq += diff * diff;
+      }
+      if (sq < p.min_distance) {
+        p.min_distance = sq;
+        p.closest_a = a;
+        p.closest_b = b;
+      }
+    }
+  }
+  p.min_distance = std::sqrt(p.min_distance);
+  // Each (sin, cos) pair of frequency ω turns by the angle k·ω: the same rotation for every pos.
+  for (int pos = 0; pos + offset_k < n; ++pos) {
+    const float* now = pe.data() + static_cast<std::size_t>(pos) * d_model;
+    const float* later = pe.data() + static_cast<std::size_t>(pos + offset_k) * d_model;
+    for (int c = 0; c + 1 < d_model; c += 2) {
+      const double omega = 1.0 / std::pow(10000.0, static_cast<double>(c) / d_model);
+      const double cs = std::cos(offset_k * omega), sn = std::sin(offset_k * omega);
+      const double s = now[c] * cs + now[c + 1] * sn;
+      const double co = now[c + 1] * cs - now[c] * sn;
+      p.rotation_max_error = std::max({p.rotation_max_error, std::fabs(s - later[c]), std::fabs(co - later[c + 1])});
+    }
+  }
+  return p;
+}
+
+SqrtDkStats sqrt_dk_stats(int d_k, int n_k, int samples, std::uint64_t seed) {
+  require_positive("d_k", d_k);
+  require_positive("n_k", n_k);
+  require_positive("samples", samples);
+  require(static_cast<std::uint64_t>(d_k) * n_k * samples <= 50'000'000ull,
+          "√d_k statistics: d_k·n_k·samples must be at most 50,000,000 to stay interactive");
+  Rng rng(seed);
+  SqrtDkStats s{};
+  s.d_k = d_k;
+  s.n_k = n_k;
+  s.samples = samples;
+  s.max_entropy = std::log(static_cast<double>(n_k));
+  std::vector<double> q(d_k), logits(n_k);
+  double sum = 0.0, sum_sq = 0.0;
+  const double inv_sqrt = 1.0 / std::sqrt(static_cast<double>(d_k));
+  auto softmax_stats = [&](double factor, double& entropy, double& max_weight) {
+    double max = -INFINITY;
+    for (double l : logits) max = std::max(max, l * factor);
+    double z = 0.0;
+    for (double l : logits) z += std::exp(l * factor - max);
+    double h = 0.0, top = 0.0;
+    for (double l : logits) {
+      const double p = std::exp(l * factor - max) / z;
+      if (p > 0) h -= p * std::log(p);
+      top = std::max(top, p);
+    }
+    entropy += h;
+    max_weight += top;
+  };
+  for (int t = 0; t < samples; ++t) {
+    for (double& x : q) x = rng.normal();
+    for (int j = 0; j < n_k; ++j) {
+      double dot = 0.0;
+      for (int c = 0; c < d_k; ++c) dot += q[c] * rng.normal();
+      logits[j] = dot;
+      sum += dot;
+      sum_sq += dot * dot;
+    }
+    softmax_stats(inv_sqrt, s.entropy_scaled, s.max_weight_scaled);
+    softmax_stats(1.0, s.entropy_unscaled, s.max_weight_unscaled);
+  }
+  const double count = static_cast<double>(samples) * n_k;
+  s.dot_mean = sum / count;
+  s.dot_variance = sum_sq / count - s.dot_mean * s.dot_mean;
+  s.scaled_variance = s.dot_variance / d_k;
+  s.entropy_scaled /= samples;
+  s.entropy_unscaled /= samples;
+  s.max_weight_scaled /= samples;
+  s.max_weight_unscaled /= samples;
+  return s;
+}
+
+}  // namespace attn

@@ -1,0 +1,98 @@
+// What a multi-head attention layer costs, computed from its sizes alone (nothing is
+// allocated, so GPT-3's sizes are as quick as a toy's): the shape of every tensor,
+// parameter counts, FLOPs both as the lesson counts them and exactly, and memory.
+// All counts are 64-bit integers: GPT-3's figures overflow 32 bits.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dims.h"
+
+namespace attn {
+
+struct ParameterCounts {
+  // Whole matrices, as stored: Wq, Wk d_model×(h·d_k); Wv d_model×(h·d_v); Wo (h·d_v)×d_model.
+  std::int64_t w_q, w_k, w_v, w_o;
+  // One head's slices: W_iᴽ, W_iᴷ d_model×d_k; W_iⱽ d_model×d_v; its rows of Wᴼ d_v×d_model.
+  std::int64_t per_head_q, per_head_k, per_head_v, per_head_o;
+  std::int64_t b_q, b_k, b_v, b_o;   // bias lengths (counted whether or not bias is on)
+  std::int64_t weights;              // Wq + Wk + Wv + Wo
+  std::int64_t biases;               // bq + bk + bv + bo
+  std::int64_t total;                // weights, plus biases when bias is on
+};
+ParameterCounts parameter_counts(const MhaDims& d);
+/// Grouped-query attention (LLaMA-70B): K and V projections for n_kv_heads heads only.
+std::int64_t parameter_count_gqa(const MhaDims& d, int n_kv_heads);
+
+/// One stage of the forward pass. macs: multiply-adds; flops: 2 per multiply-add plus the
+/// element-wise operations of the stage (bias adds, the 1/√d_k scale, softmax's 5 per logit:
+/// max, subtract, exp, add, divide).
+struct StageCost {
+  std::string stage;
+  std::int64_t macs;
+  std::int64_t flops;
+};
+
+struct FlopCounts {
+  // The lesson's count (worked example E3): one projection n·d², scores n²·d, weighted sum
+  // n²·d, with a multiply-add counted as one operation and heads folded into d = h·d_k.
+  std::int64_t lesson_projections, lesson_scores, lesson_weighted_sum, lesson_softmax, lesson_total;
+  std::vector<StageCost> stages;  // exact: q, k, v, output projections, scores, softmax, weighted sum
+  std::int64_t exact_macs, exact_flops;
+  std::int64_t projection_flops, attention_flops;  // exact, four projections vs scores+softmax+weighted sum
+  bool projections_dominate_lesson, projections_dominate_exact;
+  std::string dominant_reason;  // a sentence: which term dominates and why (n against d)
+};
+FlopCounts flop_counts(const MhaDims& d, int batch, int n_q, int n_k, bool scale);
+
+/// One tensor of the forward pass, as the lesson's worked example E1 lists them.
+struct TensorInfo {
+  std::string name;                 // e.g. "Q_i = X_q·W_iᴽ"
+  std::vector<std::int64_t> dims;   // e.g. {batch, n_heads, n_q, d_k}
+  std::int64_t bytes;               // float32
+  std::string note;                 // how the engine holds it (whole, in blocks, a view)
+};
+std::vector<TensorInfo> tensor_trace(const MhaDims& d, int batch, int n_q, int n_k, bool need_weights);
+
+/// Bytes one forward call needs in the wasm heap, split by purpose.
+struct RunMemory {
+  std::uint64_t inputs;      // query (and key, value unless self-attention)
+  std::uint64_t outputs;     // output [batch, n_q, d_model]
+  std::uint64_t weights;     // attention weights [batch, h, n_q, n_k] when requested
+  std::uint64_t working;     // K and V projections of one batch item, query blocks, tiles
+  std::uint64_t parameters;  // the layer's weights and their packed copies
+  std::uint64_t total;
+};
+RunMemory run_memory(const MhaDims& d, int batch, int n_q, int n_k, bool need_weights, bool self_attention);
+
+/// Bytes of the attention weights of every head and batch item in float32 (practice problem P4).
+std::uint64_t attention_weight_bytes(int n_heads, int batch, int n_q, int n_k);
+
+/// Sinusoidal positional encoding [n, d_model]: PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),
+/// PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model)). Computed in double, stored as float.
+std::vector<float> positional_encoding(int n, int d_model);
+
+/// Checks of the encoding's properties, measured on the computed table.
+struct PositionalProperties {
+  double max_abs;              // ≤ 1: every value lies in [−1, 1]
+  double min_distance;         // > 0: every position differs from every other
+  int closest_a, closest_b;    // the two positions that are closest
+  double rotation_max_error;   // max |PE(pos+k) − R_k·PE(pos)| over all pos, one fixed k
+  int offset_k;
+};
+PositionalProperties positional_properties(int n, int d_model, int offset_k);
+
+/// Why √d_k: statistics of q·k for q, k with i.i.d. N(0, 1) components, and of the softmax
+/// over n_k such logits with and without the 1/√d_k scale. Seeded, so a view is reproducible.
+struct SqrtDkStats {
+  int d_k, n_k, samples;
+  double dot_mean, dot_variance;        // measured; theory: 0 and d_k
+  double scaled_variance;               // of q·k/√d_k; theory: 1
+  double entropy_scaled, entropy_unscaled;        // mean softmax entropy in nats (max ln n_k)
+  double max_weight_scaled, max_weight_unscaled;  // mean of the largest weight in a row
+  double max_entropy;                   // ln n_k, the entropy of uniform weights
+};
+SqrtDkStats sqrt_dk_stats(int d_k, int n_k, int samples, std::uint64_t seed);
+
+}  // namespace attn

@@ -1,0 +1,66 @@
+// Scaled dot-product attention: softmax(Q·Kᵀ/√d_k [masked]) [dropout] · V, on one head at a
+// time. Two ways to the same output: materialised (the n_q×n_k weights are written out, for
+// the heatmaps) and streaming (key tiles with an online softmax, for when no one needs the
+// weights: memory stays O(n) instead of O(n²)).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "mask.h"
+
+namespace attn {
+
+struct AttentionOptions {
+  Mask mask;
+  /// Divide the logits by √d_k. Off shows what goes wrong without it (saturated softmax).
+  bool scale = true;
+  /// Dropout probability p on the attention weights; kept weights are scaled by 1/(1−p).
+  /// Applied only when training is true, so inference is deterministic by default.
+  float dropout = 0.0f;
+  bool training = false;
+  /// Seed of the dropout pattern; a weight's fate depends only on (seed, b, h, i, j).
+  std::uint64_t seed = 1;
+  /// Checks dropout ∈ [0, 1) and the mask against the sizes.
+  void validate(int batch, int n_q, int n_k) const;
+};
+
+/// A query row in which every key was masked: its weights and output are 0 (never NaN).
+struct MaskedRow {
+  int b, i;
+};
+
+/// One (batch item, head) problem over strided operands, for a block of query rows.
+struct HeadProblem {
+  const float* q;  int ldq;  // rows × d_k
+  const float* k;  int ldk;  // n_k × d_k
+  const float* v;  int ldv;  // n_k × d_v
+  float* out;      int ldo;  // rows × d_v, overwritten
+  float* weights;            // rows × n_k (row stride n_k), or nullptr for the streaming path
+  int rows, n_k, d_k, d_v;
+  int row0;                  // index of the block's first query row in the sequence
+  int b, h;                  // coordinates, for the padding mask and the dropout pattern
+};
+
+/// Attention of one head for one block of query rows. Appends fully masked rows to
+/// `masked_rows` when it is non-null. Sizes are trusted: callers validate first.
+void attend_head(const HeadProblem& p, const AttentionOptions& opt, std::vector<MaskedRow>* masked_rows);
+
+/// Plain scaled dot-product attention over batch items (no projections).
+/// q: [batch, n_q, d_k], k: [batch, n_k, d_k], v: [batch, n_k, d_v], all row-major.
+struct AttentionResult {
+  std::vector<float> output;   // [batch, n_q, d_v]
+  std::vector<float> weights;  // [batch, n_q, n_k] when need_weights, else empty
+  std::vector<MaskedRow> masked_rows;
+};
+AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, const float* k,
+                                             std::size_t k_len, const float* v, std::size_t v_len,
+                                             int batch, int n_q, int n_k, int d_k, int d_v,
+                                             const AttentionOptions& opt, bool need_weights,
+                                             std::uint64_t memory_budget);
+
+/// Rows of queries handled together (the block the projections and the heads share).
+constexpr int kQueryBlock = 64;
+/// Keys per tile in the streaming path.
+constexpr int kKeyTile = 128;
+
+}  // namespace attn

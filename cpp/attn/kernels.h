@@ -1,0 +1,61 @@
+// Kernel contracts. Every kernel exists as a plain scalar reference (attn::ref, the
+// specification and the test oracle) and, where the build has 128-bit SIMD, as a
+// vectorised twin with the identical signature (attn::simd). attn::kern names the one
+// this build dispatches to; the choice is made here once, never inside a loop.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "simd.h"
+
+namespace attn {
+
+/// B pre-arranged for the SIMD matmul: ceil(N/8) panels, each K rows of 8 floats
+/// (columns past N are zero). Weights are packed once and reused by every forward call.
+struct PackedB {
+  int K = 0, N = 0;
+  std::vector<float> panels;  // [ceil(N/8)][K][8]
+};
+
+namespace ref {
+/// C (M×N, row stride ldc) = alpha · A (M×K, stride lda) · op(B) [+ bias (N)] [+ C if accumulate].
+/// op(B) = B (K×N, stride ldb) when !trans_b, or Bᵀ with B stored N×K (stride ldb) when trans_b.
+/// C must not overlap A or B. Sums run over k in order, in float.
+void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, bool trans_b,
+          float* C, int ldc, float alpha, const float* bias, bool accumulate);
+/// In-place softmax of one row of n logits; −∞ entries are masked and become exactly 0.
+/// A row with every entry −∞ becomes all zeros and the function returns false.
+bool softmax_row(float* x, int n);
+/// x[i] *= s for i < n.
+void scale(float* x, int n, float s);
+/// Sets x[j] = −∞ wherever masked[j] != 0, j < n.
+void mask_row(float* x, const std::uint8_t* masked, int n);
+/// x[j] = exp(x[j] − shift) in place; returns the sum of the new values (kept in double).
+/// −∞ entries become 0. The building block of softmax and of the streaming attention.
+double exp_shift_row(float* x, int n, float shift);
+}  // namespace ref
+
+#if ATTN_HAVE_SIMD128
+namespace simd {
+void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, bool trans_b,
+          float* C, int ldc, float alpha, const float* bias, bool accumulate);
+bool softmax_row(float* x, int n);
+void scale(float* x, int n, float s);
+void mask_row(float* x, const std::uint8_t* masked, int n);
+double exp_shift_row(float* x, int n, float shift);
+/// Packs B (same meaning of ldb and trans_b as gemm) into panels.
+void pack_b(int K, int N, const float* B, int ldb, bool trans_b, PackedB& out);
+/// gemm with B already packed: C = alpha · A · B [+ bias] [+ C].
+void gemm_packed(int M, const float* A, int lda, const PackedB& B, float* C, int ldc, float alpha,
+                 const float* bias, bool accumulate);
+}  // namespace simd
+namespace kern = simd;
+#else
+namespace kern = ref;
+#endif
+
+/// exp(x) in float for x ≤ 0 by the same polynomial the SIMD softmax uses (exposed for tests).
+float exp_poly(float x);
+
+}  // namespace attn

@@ -1,0 +1,61 @@
+// The scalar reference kernels: plain loops that state exactly what each kernel computes.
+// They are the fallback of the baseline wasm module and the oracle of the SIMD tests.
+#include <cmath>
+#include <limits>
+
+#include "kernels.h"
+
+namespace attn {
+namespace ref {
+
+void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, bool trans_b,
+          float* C, int ldc, float alpha, const float* bias, bool accumulate) {
+  for (int i = 0; i < M; ++i) {
+    for (int j = 0; j < N; ++j) {
+      float sum = 0.0f;
+      for (int k = 0; k < K; ++k) {
+        float b = trans_b ? B[static_cast<std::size_t>(j) * ldb + k] : B[static_cast<std::size_t>(k) * ldb + j];
+        sum += A[static_cast<std::size_t>(i) * lda + k] * b;
+      }
+      float value = alpha * sum;
+      if (bias) value += bias[j];
+      float& c = C[static_cast<std::size_t>(i) * ldc + j];
+      c = accumulate ? c + value : value;
+    }
+  }
+}
+
+bool softmax_row(float* x, int n) {
+  float max = -std::numeric_limits<float>::infinity();
+  for (int j = 0; j < n; ++j) max = x[j] > max ? x[j] : max;
+  if (max == -std::numeric_limits<float>::infinity()) {
+    for (int j = 0; j < n; ++j) x[j] = 0.0f;
+    return false;
+  }
+  double sum = exp_shift_row(x, n, max);
+  float inv = static_cast<float>(1.0 / sum);
+  for (int j = 0; j < n; ++j) x[j] *= inv;
+  return true;
+}
+
+double exp_shift_row(float* x, int n, float shift) {
+  // The sum is kept in double so that long rows (n in the tens of thousands) stay accurate.
+  double sum = 0.0;
+  for (int j = 0; j < n; ++j) {
+    x[j] = std::exp(x[j] - shift);
+    sum += x[j];
+  }
+  return sum;
+}
+
+void scale(float* x, int n, float s) {
+  for (int j = 0; j < n; ++j) x[j] *= s;
+}
+
+void mask_row(float* x, const std::uint8_t* masked, int n) {
+  for (int j = 0; j < n; ++j)
+    if (masked[j]) x[j] = -std::numeric_limits<float>::infinity();
+}
+
+}  // namespace ref
+}  // namespace attn

@@ -1,0 +1,233 @@
+// 128-bit SIMD kernels written once against the wasm_* intrinsics (real wasm SIMD under
+// emcc -msimd128, SIMDe on the host). Same contracts as kernels_ref.cpp; the tests hold
+// each one to the scalar reference and to a double-precision one.
+#include "kernels.h"
+
+#if ATTN_HAVE_SIMD128
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace attn {
+namespace simd {
+namespace {
+
+constexpr int kMR = 4;   // rows of C per micro-tile
+constexpr int kNR = 8;   // columns of C per micro-tile (two f32x4)
+constexpr int kMC = 64;  // rows of A kept hot in cache while one B panel is swept over them
+
+// Stores a 4×8 accumulator tile into C, applying alpha, bias and accumulate. Full tiles go
+// straight through vector stores; edge tiles (rows < 4 or cols < 8) through a small buffer.
+inline void store_tile(const v128_t (&acc)[kMR][2], float* C, int ldc, int rows, int cols,
+                       float alpha, const float* bias, bool accumulate) {
+  const v128_t va = wasm_f32x4_splat(alpha);
+  float bias_tile[kNR] = {0, 0, 0, 0, 0, 0, 0, 0};
+  if (bias) std::memcpy(bias_tile, bias, sizeof(float) * cols);
+  const v128_t b0 = wasm_v128_load(bias_tile), b1 = wasm_v128_load(bias_tile + 4);
+  for (int r = 0; r < rows; ++r) {
+    v128_t v0 = wasm_f32x4_add(wasm_f32x4_mul(acc[r][0], va), b0);
+    v128_t v1 = wasm_f32x4_add(wasm_f32x4_mul(acc[r][1], va), b1);
+    float* c = C + static_cast<std::size_t>(r) * ldc;
+    if (cols == kNR) {
+      if (accumulate) {
+        v0 = wasm_f32x4_add(wasm_v128_load(c), v0);
+        v1 = wasm_f32x4_add(wasm_v128_load(c + 4), v1);
+      }
+      wasm_v128_store(c, v0);
+      wasm_v128_store(c + 4, v1);
+    } else {
+      float tile[kNR];
+      wasm_v128_store(tile, v0);
+      wasm_v128_store(tile + 4, v1);
+      for (int j = 0; j < cols; ++j) c[j] = accumulate ? c[j] + tile[j] : tile[j];
+    }
+  }
+}
+
+// The register tile: 4 rows of A times one packed 8-column panel of B, 8 accumulators,
+// 11 live vectors in all (V8 starts spilling past ~12). Kept out of line so V8 tiers it up
+// as a hot function that is called many times.
+__attribute__((noinline)) void micro_4x8(int K, const float* a0, const float* a1, const float* a2,
+                                         const float* a3, const float* bp, float* C, int ldc,
+                                         int rows, int cols, float alpha, const float* bias,
+                                         bool accumulate) {
+  v128_t acc[kMR][2];
+  for (int r = 0; r < kMR; ++r) acc[r][0] = acc[r][1] = wasm_f32x4_splat(0.0f);
+  for (int k = 0; k < K; ++k) {
+    const v128_t b0 = wasm_v128_load(bp);
+    const v128_t b1 = wasm_v128_load(bp + 4);
+    bp += kNR;
+    v128_t a = wasm_f32x4_splat(a0[k]);
+    acc[0][0] = wasm_f32x4_add(acc[0][0], wasm_f32x4_mul(a, b0));
+    acc[0][1] = wasm_f32x4_add(acc[0][1], wasm_f32x4_mul(a, b1));
+    a = wasm_f32x4_splat(a1[k]);
+    acc[1][0] = wasm_f32x4_add(acc[1][0], wasm_f32x4_mul(a, b0));
+    acc[1][1] = wasm_f32x4_add(acc[1][1], wasm_f32x4_mul(a, b1));
+    a = wasm_f32x4_splat(a2[k]);
+    acc[2][0] = wasm_f32x4_add(acc[2][0], wasm_f32x4_mul(a, b0));
+    acc[2][1] = wasm_f32x4_add(acc[2][1], wasm_f32x4_mul(a, b1));
+    a = wasm_f32x4_splat(a3[k]);
+    acc[3][0] = wasm_f32x4_add(acc[3][0], wasm_f32x4_mul(a, b0));
+    acc[3][1] = wasm_f32x4_add(acc[3][1], wasm_f32x4_mul(a, b1));
+  }
+  store_tile(acc, C, ldc, rows, cols, alpha, bias, accumulate);
+}
+
+// exp(x) for four lanes: x = n·ln2 + r with |r| ≤ ln2/2, a degree-7 Taylor polynomial for
+// e^r (truncation error < 3e-9 relative) and 2^n built in the exponent bits. Inputs below
+// ln(2^-126) give 0 (the result would be subnormal), which is what a masked −∞ needs.
+inline v128_t exp_f32x4(v128_t x) {
+  const v128_t lowest = wasm_f32x4_splat(-87.33654475f);
+  const v128_t underflow = wasm_f32x4_lt(x, lowest);
+  x = wasm_f32x4_min(wasm_f32x4_max(x, lowest), wasm_f32x4_splat(88.0f));
+  const v128_t n = wasm_f32x4_nearest(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)));
+  // ln2 split in two so that n·ln2_hi is exact and r keeps its low bits.
+  v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
+  r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
+  v128_t p = wasm_f32x4_splat(1.0f / 5040.0f);
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f / 720.0f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f / 120.0f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f / 24.0f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f / 6.0f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(0.5f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f));
+  const v128_t pow2n =
+      wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+  const v128_t y = wasm_f32x4_mul(p, pow2n);
+  return wasm_v128_andnot(y, underflow);
+}
+
+// One lane of exp_f32x4, so the leftovers of a row get exactly the same function.
+inline float exp_f32x4_scalar(float x) { return wasm_f32x4_extract_lane(exp_f32x4(wasm_f32x4_splat(x)), 0); }
+
+thread_local PackedB g_scratch;  // packing buffer reused across calls (no allocation per call)
+
+}  // namespace
+
+void pack_b(int K, int N, const float* B, int ldb, bool trans_b, PackedB& out) {
+  const int panels = (N + kNR - 1) / kNR;
+  out.K = K;
+  out.N = N;
+  out.panels.assign(static_cast<std::size_t>(panels) * K * kNR, 0.0f);
+  for (int p = 0; p < panels; ++p) {
+    const int j0 = p * kNR, cols = std::min(kNR, N - j0);
+    float* dst = out.panels.data() + static_cast<std::size_t>(p) * K * kNR;
+    if (!trans_b) {
+      for (int k = 0; k < K; ++k) {
+        const float* src = B + static_cast<std::size_t>(k) * ldb + j0;
+        if (cols == kNR) {
+          wasm_v128_store(dst + k * kNR, wasm_v128_load(src));
+          wasm_v128_store(dst + k * kNR + 4, wasm_v128_load(src + 4));
+        } else {
+          for (int c = 0; c < cols; ++c) dst[k * kNR + c] = src[c];
+        }
+      }
+    } else {
+      for (int c = 0; c < cols; ++c) {
+        const float* src = B + static_cast<std::size_t>(j0 + c) * ldb;
+        for (int k = 0; k < K; ++k) dst[k * kNR + c] = src[k];
+      }
+    }
+  }
+}
+
+void gemm_packed(int M, const float* A, int lda, const PackedB& B, float* C, int ldc, float alpha,
+                 const float* bias, bool accumulate) {
+  const int K = B.K, N = B.N;
+  const int panels = (N + kNR - 1) / kNR;
+  for (int i0 = 0; i0 < M; i0 += kMC) {
+    const int i1 = std::min(M, i0 + kMC);
+    for (int p = 0; p < panels; ++p) {
+      const int j0 = p * kNR, cols = std::min(kNR, N - j0);
+      const float* bp = B.panels.data() + static_cast<std::size_t>(p) * K * kNR;
+      for (int i = i0; i < i1; i += kMR) {
+        const int rows = std::min(kMR, i1 - i);
+        // Rows past the edge re-read the last valid row; their results are not stored.
+        const float* a0 = A + static_cast<std::size_t>(i) * lda;
+        const float* a1 = rows > 1 ? a0 + lda : a0;
+        const float* a2 = rows > 2 ? a1 + lda : a1;
+        const float* a3 = rows > 3 ? a2 + lda : a2;
+        micro_4x8(K, a0, a1, a2, a3, bp, C + static_cast<std::size_t>(i) * ldc + j0, ldc, rows,
+                  cols, alpha, bias ? bias + j0 : nullptr, accumulate);
+      }
+    }
+  }
+}
+
+void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, bool trans_b,
+          float* C, int ldc, float alpha, const float* bias, bool accumulate) {
+  pack_b(K, N, B, ldb, trans_b, g_scratch);
+  gemm_packed(M, A, lda, g_scratch, C, ldc, alpha, bias, accumulate);
+}
+
+bool softmax_row(float* x, int n) {
+  const float neg_inf = -std::numeric_limits<float>::infinity();
+  v128_t vmax = wasm_f32x4_splat(neg_inf);
+  int j = 0;
+  for (; j + 4 <= n; j += 4) vmax = wasm_f32x4_max(vmax, wasm_v128_load(x + j));
+  float max = std::max(std::max(wasm_f32x4_extract_lane(vmax, 0), wasm_f32x4_extract_lane(vmax, 1)),
+                       std::max(wasm_f32x4_extract_lane(vmax, 2), wasm_f32x4_extract_lane(vmax, 3)));
+  for (; j < n; ++j) max = x[j] > max ? x[j] : max;  // leftovers
+  if (max == neg_inf) {
+    std::memset(x, 0, sizeof(float) * n);
+    return false;
+  }
+  const double sum = exp_shift_row(x, n, max);
+  scale(x, n, static_cast<float>(1.0 / sum));
+  return true;
+}
+
+double exp_shift_row(float* x, int n, float shift) {
+  // Exponentials in f32x4, their sum in two f64x2 lanes so long rows stay accurate.
+  const v128_t vm = wasm_f32x4_splat(shift);
+  v128_t sum_lo = wasm_f64x2_splat(0.0), sum_hi = wasm_f64x2_splat(0.0);
+  int j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const v128_t e = exp_f32x4(wasm_f32x4_sub(wasm_v128_load(x + j), vm));
+    wasm_v128_store(x + j, e);
+    sum_lo = wasm_f64x2_add(sum_lo, wasm_f64x2_promote_low_f32x4(e));
+    sum_hi = wasm_f64x2_add(sum_hi, wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(e, e, 2, 3, 0, 1)));
+  }
+  double sum = wasm_f64x2_extract_lane(sum_lo, 0) + wasm_f64x2_extract_lane(sum_lo, 1) +
+               wasm_f64x2_extract_lane(sum_hi, 0) + wasm_f64x2_extract_lane(sum_hi, 1);
+  for (; j < n; ++j) {  // leftovers
+    x[j] = exp_f32x4_scalar(x[j] - shift);
+    sum += x[j];
+  }
+  return sum;
+}
+
+void scale(float* x, int n, float s) {
+  const v128_t vs = wasm_f32x4_splat(s);
+  int j = 0;
+  for (; j + 4 <= n; j += 4) wasm_v128_store(x + j, wasm_f32x4_mul(wasm_v128_load(x + j), vs));
+  for (; j < n; ++j) x[j] *= s;  // leftovers
+}
+
+void mask_row(float* x, const std::uint8_t* masked, int n) {
+  const v128_t neg_inf = wasm_f32x4_splat(-std::numeric_limits<float>::infinity());
+  int j = 0;
+  for (; j + 4 <= n; j += 4) {
+    std::uint32_t bytes;
+    std::memcpy(&bytes, masked + j, 4);
+    const v128_t m = wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_i32x4_splat(static_cast<std::int32_t>(bytes))));
+    const v128_t is_masked = wasm_i32x4_ne(m, wasm_i32x4_splat(0));
+    wasm_v128_store(x + j, wasm_v128_bitselect(neg_inf, wasm_v128_load(x + j), is_masked));
+  }
+  for (; j < n; ++j)  // leftovers
+    if (masked[j]) x[j] = -std::numeric_limits<float>::infinity();
+}
+
+}  // namespace simd
+
+float exp_poly(float x) { return simd::exp_f32x4_scalar(x); }
+
+}  // namespace attn
+
+#else
+#include <cmath>
+namespace attn {
+float exp_poly(float x) { return std::exp(x); }
+}  // namespace attn
+#endif

@@ -1,0 +1,45 @@
+// The lesson's worked examples and model presets as data, with the code that recomputes
+// every figure from the analysis functions, so the page can show each one with a ✓.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "dims.h"
+
+namespace attn {
+
+/// One figure of a worked example: what LESSON.md writes and what the engine computes,
+/// both in the lesson's format ("128×64", "32,768", "34.4B", "16.8 MB").
+struct LessonFigure {
+  std::string label;
+  std::string expected;  // empty when the lesson gives no figure (shown for information)
+  std::string computed;
+  double value;          // the computed number (0 for shapes)
+  bool ok;               // computed == expected (true when nothing is expected)
+};
+
+struct LessonExample {
+  std::string id;     // "E1", "E2", "E3", "P1", "P4"
+  std::string title;
+  MhaConfig config;   // loads the example into the playground
+  int batch, n;       // sequence length (self-attention); 0 where the example has none
+  std::vector<LessonFigure> figures;
+  std::string note;   // what a learner should notice, e.g. how the lesson's count differs
+};
+
+/// Every worked example, recomputed now.
+std::vector<LessonExample> lesson_examples();
+
+struct ModelPreset {
+  std::string name;
+  int n_heads, d_model, d_k;
+  std::string parameters;  // the whole model's size, as the table gives it
+  int n_kv_heads;          // key/value heads (grouped-query attention), n_heads otherwise
+  std::string note;
+};
+std::vector<ModelPreset> model_presets();
+
+/// "34.4B": billions with one decimal, as the lesson writes FLOP counts.
+std::string format_billions(double value);
+
+}  // namespace attn

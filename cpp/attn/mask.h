@@ -1,0 +1,29 @@
+// Which attention logits are masked (set to −∞ before the softmax). The parts combine by
+// OR, so a mask composer can stack causal, padding and an explicit matrix.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+struct Mask {
+  /// Query i may not see key j > i (aligned at the first key, as in PyTorch's is_causal).
+  bool causal = false;
+  /// Padding: for batch item b, keys j ≥ key_lengths[b] are masked. Empty = no padding.
+  std::vector<int> key_lengths;
+  /// Explicit n_q×n_k matrix shared by every batch item and head, 1 = masked. Empty = none.
+  std::vector<std::uint8_t> matrix;
+
+  bool any() const { return causal || !key_lengths.empty() || !matrix.empty(); }
+  /// Checks the mask against the problem's sizes; throws Error naming what does not fit.
+  void validate(int batch, int n_q, int n_k) const;
+  /// Keys at and past this index are masked for query row i of batch item b.
+  int row_limit(int b, int i, int n_k) const;
+  /// True when (b, i, j) is masked: the plain definition, used by tests and the reference.
+  bool masked(int b, int i, int j, int n_k) const;
+  /// "none", "causal", "padding [16, 9]", "matrix", or a combination joined by " + ".
+  std::string describe() const;
+};
+
+}  // namespace attn

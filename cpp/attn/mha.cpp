@@ -1,0 +1,153 @@
+// Multi-head attention forward pass: per batch item, project K and V for all heads at once,
+// then walk the queries in blocks: project the block, attend every head into its column
+// slice of the concatenation, and apply Wᴼ to the block.
+#include "mha.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "analysis.h"
+#include "rng.h"
+
+namespace attn {
+namespace {
+
+std::vector<float> uniform_matrix(Rng& rng, std::size_t count, float bound) {
+  std::vector<float> w(count);
+  for (float& x : w) x = rng.uniform(-bound, bound);
+  return w;
+}
+
+std::string dims_text(std::initializer_list<std::int64_t> dims) {
+  std::string out;
+  for (std::int64_t d : dims) out += (out.empty() ? "" : "×") + std::to_string(d);
+  return out;
+}
+
+}  // namespace
+
+MhaWeights default_weights(const MhaDims& d, std::uint64_t seed) {
+  Rng rng(seed);
+  const std::size_t D = d.d_model, QK = d.qk_width(), V = d.v_width();
+  const bool packed_like_pytorch = QK == D && V == D;
+  auto xavier = [&](std::size_t fan_in, std::size_t fan_out) {
+    return static_cast<float>(std::sqrt(6.0 / static_cast<double>(fan_in + fan_out)));
+  };
+  const float bound_q = packed_like_pytorch ? xavier(D, 3 * D) : xavier(D, QK);
+  const float bound_k = packed_like_pytorch ? xavier(D, 3 * D) : xavier(D, QK);
+  const float bound_v = packed_like_pytorch ? xavier(D, 3 * D) : xavier(D, V);
+  MhaWeights w;
+  w.wq = uniform_matrix(rng, D * QK, bound_q);
+  w.wk = uniform_matrix(rng, D * QK, bound_k);
+  w.wv = uniform_matrix(rng, D * V, bound_v);
+  w.wo = uniform_matrix(rng, V * D, static_cast<float>(1.0 / std::sqrt(static_cast<double>(V))));
+  if (d.bias) {
+    w.bq.assign(QK, 0.0f);
+    w.bk.assign(QK, 0.0f);
+    w.bv.assign(V, 0.0f);
+    w.bo.assign(D, 0.0f);
+  }
+  return w;
+}
+
+MultiHeadAttention::MultiHeadAttention(const MhaConfig& config)
+    : dims_(resolve_dims(config)),
+      w_q_(dims_.d_model, static_cast<int>(dims_.qk_width())),
+      w_k_(dims_.d_model, static_cast<int>(dims_.qk_width())),
+      w_v_(dims_.d_model, static_cast<int>(dims_.v_width())),
+      w_o_(static_cast<int>(dims_.v_width()), dims_.d_model) {
+  // The weights alone must fit the default budget: refuse before drawing them.
+  require_within_budget("the weights of this layer", 4 * parameter_counts(dims_).total, kDefaultMemoryBudget);
+  set_weights(default_weights(dims_, config.seed));
+}
+
+void MultiHeadAttention::set_weights(const MhaWeights& w) {
+  const std::int64_t D = dims_.d_model, QK = dims_.qk_width(), V = dims_.v_width();
+  require_length("wq", w.wq.size(), D * QK, "d_model×(n_heads·d_k) = " + dims_text({D, QK}));
+  require_length("wk", w.wk.size(), D * QK, "d_model×(n_heads·d_k) = " + dims_text({D, QK}));
+  require_length("wv", w.wv.size(), D * V, "d_model×(n_heads·d_v) = " + dims_text({D, V}));
+  require_length("wo", w.wo.size(), V * D, "(n_heads·d_v)×d_model = " + dims_text({V, D}));
+  if (dims_.bias) {
+    require_length("bq", w.bq.size(), QK, "n_heads·d_k = " + std::to_string(QK));
+    require_length("bk", w.bk.size(), QK, "n_heads·d_k = " + std::to_string(QK));
+    require_length("bv", w.bv.size(), V, "n_heads·d_v = " + std::to_string(V));
+    require_length("bo", w.bo.size(), D, "d_model = " + std::to_string(D));
+  } else {
+    require(w.bq.empty() && w.bk.empty() && w.bv.empty() && w.bo.empty(),
+            "biases were given but this layer was made with bias off");
+  }
+  const std::pair<const char*, const std::vector<float>*> all[] = {
+      {"wq", &w.wq}, {"wk", &w.wk}, {"wv", &w.wv}, {"wo", &w.wo},
+      {"bq", &w.bq}, {"bk", &w.bk}, {"bv", &w.bv}, {"bo", &w.bo}};
+  for (const auto& [name, values] : all) require_finite(name, values->data(), values->size(), 0);
+  w_q_.set(w.wq, w.bq);
+  w_k_.set(w.wk, w.bk);
+  w_v_.set(w.wv, w.bv);
+  w_o_.set(w.wo, w.bo);
+}
+
+MhaWeights MultiHeadAttention::weights() const {
+  return {w_q_.weight(), w_k_.weight(), w_v_.weight(), w_o_.weight(),
+          w_q_.bias(),   w_k_.bias(),   w_v_.bias(),   w_o_.bias()};
+}
+
+void MultiHeadAttention::validate(const MhaInput& in, const ForwardOptions& opt) const {
+  require_positive("batch", in.batch);
+  require_positive("n_q", in.n_q);
+  require_positive("n_k", in.n_k);
+  require(in.n_q <= kMaxDim && in.n_k <= kMaxDim && in.batch <= kMaxDim,
+          "batch, n_q and n_k must each be at most " + group_digits(kMaxDim));
+  const std::int64_t B = in.batch, NQ = in.n_q, NK = in.n_k, D = dims_.d_model;
+  require_length("query", in.query_len, B * NQ * D, "[batch, n_q, d_model] = [" + dims_text({B, NQ, D}) + "]");
+  require_length("key", in.key_len, B * NK * D, "[batch, n_k, d_model] = [" + dims_text({B, NK, D}) + "]");
+  require_length("value", in.value_len, B * NK * D, "[batch, n_k, d_model] = [" + dims_text({B, NK, D}) + "]");
+  opt.validate(in.batch, in.n_q, in.n_k);
+  const bool self = in.query == in.key && in.key == in.value;
+  const RunMemory mem = run_memory(dims_, in.batch, in.n_q, in.n_k, opt.need_weights, self);
+  require_within_budget("this forward pass", mem.total, opt.memory_budget);
+  require_finite("query", in.query, in.query_len, D);
+  if (in.key != in.query) require_finite("key", in.key, in.key_len, D);
+  if (in.value != in.query && in.value != in.key) require_finite("value", in.value, in.value_len, D);
+}
+
+MhaResult MultiHeadAttention::forward(const MhaInput& in, const ForwardOptions& opt) const {
+  validate(in, opt);
+  MhaResult r;
+  r.output.resize(static_cast<std::size_t>(in.batch) * in.n_q * dims_.d_model);
+  if (opt.need_weights) r.weights.resize(static_cast<std::size_t>(in.batch) * dims_.n_heads * in.n_q * in.n_k);
+  r.masked_rows = forward_into(in, opt, r.output.data(), opt.need_weights ? r.weights.data() : nullptr);
+  return r;
+}
+
+std::vector<MaskedRow> MultiHeadAttention::forward_into(const MhaInput& in, const ForwardOptions& opt,
+                                                        float* output, float* weights) const {
+  validate(in, opt);
+  require(!opt.need_weights || weights, "need_weights is on but no buffer for the weights was given");
+  const int D = dims_.d_model, H = dims_.n_heads, dk = dims_.d_k, dv = dims_.d_v;
+  const int qk = static_cast<int>(dims_.qk_width()), vw = static_cast<int>(dims_.v_width());
+  const std::size_t NQ = in.n_q, NK = in.n_k;
+  std::vector<float> k_proj(NK * qk), v_proj(NK * vw);
+  std::vector<float> q_block(static_cast<std::size_t>(kQueryBlock) * qk), concat(static_cast<std::size_t>(kQueryBlock) * vw);
+  std::vector<MaskedRow> masked;
+  for (int b = 0; b < in.batch; ++b) {
+    w_k_.apply(in.n_k, in.key + b * NK * D, D, k_proj.data(), qk);
+    w_v_.apply(in.n_k, in.value + b * NK * D, D, v_proj.data(), vw);
+    for (int i0 = 0; i0 < in.n_q; i0 += kQueryBlock) {
+      const int rows = std::min(kQueryBlock, in.n_q - i0);
+      const std::size_t row_offset = (b * NQ + i0) * D;
+      w_q_.apply(rows, in.query + row_offset, D, q_block.data(), qk);
+      for (int h = 0; h < H; ++h) {
+        float* head_weights = opt.need_weights ? weights + ((static_cast<std::size_t>(b) * H + h) * NQ + i0) * NK : nullptr;
+        HeadProblem p{q_block.data() + h * dk, qk, k_proj.data() + h * dk, qk, v_proj.data() + h * dv, vw,
+                      concat.data() + h * dv, vw, head_weights, rows, in.n_k, dk, dv, i0, b, h};
+        attend_head(p, opt, &masked);
+      }
+      // The query rows of this block are no longer needed: output may overwrite them.
+      w_o_.apply(rows, concat.data(), vw, output + row_offset, D);
+    }
+  }
+  return masked;
+}
+
+}  // namespace attn
