@@ -58,7 +58,7 @@ MultiHeadAttention::MultiHeadAttention(const MhaConfig& config)
       w_v_(dims_.d_model, static_cast<int>(dims_.v_width())),
       w_o_(static_cast<int>(dims_.v_width()), dims_.d_model) {
   // The weights alone must fit the default budget: refuse before drawing them.
-  require_within_budget("the weights of this layer", 4 * parameter_counts(dims_).total, kDefaultMemoryBudget);
+  require_within_budget("this layer (its weights and their packed copy)", 8 * static_cast<std::uint64_t>(parameter_counts(dims_).total), kDefaultMemoryBudget);
   set_weights(default_weights(dims_, config.seed));
 }
 

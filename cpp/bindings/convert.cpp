@@ -1,0 +1,172 @@
+// JavaScript ↔ core conversions. Counts go out as JS numbers (doubles): exact up to 2^53,
+// far above GPT-3's largest count.
+#include "convert.h"
+
+#include <emscripten/bind.h>
+
+namespace bind {
+
+void throw_js_error(const std::string& message) {
+  val::global("Error").new_(val(message)).throw_();
+  __builtin_unreachable();
+}
+
+std::vector<float> to_floats(const val& array) {
+  if (array.isUndefined() || array.isNull()) return {};
+  return emscripten::convertJSArrayToNumberVector<float>(array);
+}
+
+val to_js(const float* data, std::size_t n) {
+  return val(emscripten::typed_memory_view(n, data)).call<val>("slice");
+}
+
+std::uint64_t to_u64(const val& number) { return static_cast<std::uint64_t>(number.as<double>()); }
+
+attn::Mask to_mask(const val& m) {
+  attn::Mask mask;
+  if (m.isUndefined() || m.isNull()) return mask;
+  mask.causal = m["causal"].as<bool>();
+  if (!m["padding"].isNull() && !m["padding"].isUndefined())
+    mask.key_lengths = emscripten::convertJSArrayToNumberVector<int>(m["padding"]);
+  if (!m["matrix"].isNull() && !m["matrix"].isUndefined())
+    mask.matrix = emscripten::convertJSArrayToNumberVector<std::uint8_t>(m["matrix"]);
+  return mask;
+}
+
+void read_attention_options(const val& o, attn::AttentionOptions& out) {
+  out.mask = to_mask(o["mask"]);
+  out.scale = o["scale"].as<bool>();
+  out.dropout = o["dropout"].as<float>();
+  out.training = o["training"].as<bool>();
+  out.seed = to_u64(o["seed"]);
+}
+
+val masked_rows_to_js(const std::vector<attn::MaskedRow>& rows) {
+  val out = val::array();
+  for (const attn::MaskedRow& r : rows) {
+    val row = val::object();
+    row.set("batch", r.b);
+    row.set("query", r.i);
+    out.call<void>("push", row);
+  }
+  return out;
+}
+
+namespace {
+val dims_to_js(const std::vector<std::int64_t>& dims) {
+  val out = val::array();
+  for (std::int64_t d : dims) out.call<void>("push", static_cast<double>(d));
+  return out;
+}
+}  // namespace
+
+val trace_to_js(const std::vector<attn::TensorInfo>& trace) {
+  val out = val::array();
+  for (const attn::TensorInfo& t : trace) {
+    val x = val::object();
+    x.set("name", t.name);
+    x.set("dims", dims_to_js(t.dims));
+    x.set("bytes", static_cast<double>(t.bytes));
+    x.set("note", t.note);
+    out.call<void>("push", x);
+  }
+  return out;
+}
+
+val params_to_js(const attn::ParameterCounts& p) {
+  val o = val::object();
+  const std::pair<const char*, std::int64_t> fields[] = {
+      {"w_q", p.w_q}, {"w_k", p.w_k}, {"w_v", p.w_v}, {"w_o", p.w_o},
+      {"per_head_q", p.per_head_q}, {"per_head_k", p.per_head_k}, {"per_head_v", p.per_head_v},
+      {"per_head_o", p.per_head_o}, {"b_q", p.b_q}, {"b_k", p.b_k}, {"b_v", p.b_v}, {"b_o", p.b_o},
+      {"weights", p.weights}, {"biases", p.biases}, {"total", p.total}};
+  for (const auto& [name, value] : fields) o.set(name, static_cast<double>(value));
+  return o;
+}
+
+val flops_to_js(const attn::FlopCounts& f) {
+  val lesson = val::object();
+  lesson.set("projections", static_cast<double>(f.lesson_projections));
+  lesson.set("scores", static_cast<double>(f.lesson_scores));
+  lesson.set("weighted_sum", static_cast<double>(f.lesson_weighted_sum));
+  lesson.set("softmax", static_cast<double>(f.lesson_softmax));
+  lesson.set("total", static_cast<double>(f.lesson_total));
+  val stages = val::array();
+  for (const attn::StageCost& s : f.stages) {
+    val x = val::object();
+    x.set("stage", s.stage);
+    x.set("macs", static_cast<double>(s.macs));
+    x.set("flops", static_cast<double>(s.flops));
+    stages.call<void>("push", x);
+  }
+  val o = val::object();
+  o.set("lesson", lesson);
+  o.set("stages", stages);
+  o.set("exact_macs", static_cast<double>(f.exact_macs));
+  o.set("exact_flops", static_cast<double>(f.exact_flops));
+  o.set("projection_flops", static_cast<double>(f.projection_flops));
+  o.set("attention_flops", static_cast<double>(f.attention_flops));
+  o.set("projections_dominate_lesson", f.projections_dominate_lesson);
+  o.set("projections_dominate_exact", f.projections_dominate_exact);
+  o.set("dominant_reason", f.dominant_reason);
+  return o;
+}
+
+val memory_to_js(const attn::RunMemory& m) {
+  val o = val::object();
+  o.set("inputs", static_cast<double>(m.inputs));
+  o.set("outputs", static_cast<double>(m.outputs));
+  o.set("weights", static_cast<double>(m.weights));
+  o.set("working", static_cast<double>(m.working));
+  o.set("parameters", static_cast<double>(m.parameters));
+  o.set("total", static_cast<double>(m.total));
+  return o;
+}
+
+val lesson_to_js(const std::vector<attn::LessonExample>& examples) {
+  val out = val::array();
+  for (const attn::LessonExample& ex : examples) {
+    val figures = val::array();
+    for (const attn::LessonFigure& f : ex.figures) {
+      val x = val::object();
+      x.set("label", f.label);
+      x.set("expected", f.expected);
+      x.set("computed", f.computed);
+      x.set("value", f.value);
+      x.set("ok", f.ok);
+      figures.call<void>("push", x);
+    }
+    val config = val::object();
+    config.set("d_model", ex.config.d_model);
+    config.set("n_heads", ex.config.n_heads);
+    config.set("bias", ex.config.bias);
+    config.set("batch", ex.batch);
+    config.set("n", ex.n);
+    val o = val::object();
+    o.set("id", ex.id);
+    o.set("title", ex.title);
+    o.set("config", config);
+    o.set("figures", figures);
+    o.set("note", ex.note);
+    out.call<void>("push", o);
+  }
+  return out;
+}
+
+val presets_to_js(const std::vector<attn::ModelPreset>& presets) {
+  val out = val::array();
+  for (const attn::ModelPreset& p : presets) {
+    val o = val::object();
+    o.set("name", p.name);
+    o.set("n_heads", p.n_heads);
+    o.set("d_model", p.d_model);
+    o.set("d_k", p.d_k);
+    o.set("parameters", p.parameters);
+    o.set("n_kv_heads", p.n_kv_heads);
+    o.set("note", p.note);
+    out.call<void>("push", o);
+  }
+  return out;
+}
+
+}  // namespace bind

@@ -1,0 +1,51 @@
+// Conversions between JavaScript values and the core's types, and the guard that turns a C++
+// error into a JavaScript Error carrying the same message. No maths lives here.
+#pragma once
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attn/analysis.h"
+#include "attn/attention.h"
+#include "attn/lesson.h"
+
+namespace bind {
+
+using emscripten::val;
+
+/// Throws a JavaScript Error with this message (never returns).
+[[noreturn]] void throw_js_error(const std::string& message);
+
+/// Runs f; any C++ exception reaches JavaScript as an Error with the same message.
+template <class F>
+auto guarded(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    throw_js_error(e.what());
+  }
+}
+
+/// A Float32Array copied into the wasm heap; a missing value becomes an empty vector.
+std::vector<float> to_floats(const val& array);
+/// A copy of n floats as a new Float32Array owned by JavaScript (never a view of the heap).
+val to_js(const float* data, std::size_t n);
+/// A whole number from JavaScript (checked for exactness by the JS layer), as 64 bits.
+std::uint64_t to_u64(const val& number);
+
+/// { causal: bool, padding: number[] | null, matrix: Uint8Array | null } → Mask.
+attn::Mask to_mask(const val& mask);
+/// { mask, scale, dropout, training, seed } → the attention options.
+void read_attention_options(const val& options, attn::AttentionOptions& out);
+
+val masked_rows_to_js(const std::vector<attn::MaskedRow>& rows);
+val trace_to_js(const std::vector<attn::TensorInfo>& trace);
+val params_to_js(const attn::ParameterCounts& p);
+val flops_to_js(const attn::FlopCounts& f);
+val memory_to_js(const attn::RunMemory& m);
+val lesson_to_js(const std::vector<attn::LessonExample>& examples);
+val presets_to_js(const std::vector<attn::ModelPreset>& presets);
+
+}  // namespace bind

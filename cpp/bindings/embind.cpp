@@ -1,0 +1,227 @@
+// The Embind surface of the core: thin functions that convert arguments, call attn::, and
+// convert results. JavaScript-side checks (types, keys, integers) live in
+// web/src/engine/attention.js; the core checks everything again and its messages reach JS.
+#include <emscripten/bind.h>
+#include <malloc.h>
+
+#include "attn/analysis.h"
+#include "attn/attention.h"
+#include "attn/lesson.h"
+#include "attn/mha.h"
+#include "attn/simd.h"
+#include "convert.h"
+
+namespace bind {
+namespace {
+
+attn::MhaDims dims_from(const val& c) {
+  attn::MhaConfig config;
+  config.d_model = c["d_model"].as<int>();
+  config.n_heads = c["n_heads"].as<int>();
+  config.d_k = c["d_k"].as<int>();
+  config.d_v = c["d_v"].as<int>();
+  config.bias = c["bias"].as<bool>();
+  return attn::resolve_dims(config);
+}
+
+// One multi-head attention layer owned by JavaScript (free it with delete()).
+class Layer {
+ public:
+  explicit Layer(val config)
+      : mha_(guarded([&] {
+          attn::MhaConfig c;
+          c.d_model = config["d_model"].as<int>();
+          c.n_heads = config["n_heads"].as<int>();
+          c.d_k = config["d_k"].as<int>();
+          c.d_v = config["d_v"].as<int>();
+          c.bias = config["bias"].as<bool>();
+          c.seed = to_u64(config["seed"]);
+          return attn::MultiHeadAttention(c);
+        })) {}
+
+  val dims() const {
+    const attn::MhaDims& d = mha_.dims();
+    val o = val::object();
+    o.set("d_model", d.d_model);
+    o.set("n_heads", d.n_heads);
+    o.set("d_k", d.d_k);
+    o.set("d_v", d.d_v);
+    o.set("bias", d.bias);
+    return o;
+  }
+
+  void set_weights(val w) {
+    guarded([&] {
+      mha_.set_weights({to_floats(w["wq"]), to_floats(w["wk"]), to_floats(w["wv"]), to_floats(w["wo"]),
+                        to_floats(w["bq"]), to_floats(w["bk"]), to_floats(w["bv"]), to_floats(w["bo"])});
+      return 0;
+    });
+  }
+
+  val weights() const {
+    const attn::MhaWeights w = mha_.weights();
+    val o = val::object();
+    const std::pair<const char*, const std::vector<float>*> all[] = {
+        {"wq", &w.wq}, {"wk", &w.wk}, {"wv", &w.wv}, {"wo", &w.wo},
+        {"bq", &w.bq}, {"bk", &w.bk}, {"bv", &w.bv}, {"bo", &w.bo}};
+    for (const auto& [name, values] : all) o.set(name, values->empty() ? val::null() : to_js(values->data(), values->size()));
+    return o;
+  }
+
+  // key and value null: self-attention on query. The query copy in the heap doubles as the
+  // output buffer (the core writes each block's output after projecting its queries).
+  val forward(val query, val key, val value, int batch, int n_q, int n_k, val options) const {
+    return guarded([&] {
+      std::vector<float> q = to_floats(query);
+      std::vector<float> k = to_floats(key), v = to_floats(value);
+      const bool self = key.isNull();
+      attn::ForwardOptions opt;
+      read_attention_options(options, opt);
+      opt.need_weights = options["need_weights"].as<bool>();
+      opt.memory_budget = to_u64(options["memory_budget"]);
+      const attn::MhaInput in{q.data(), q.size(), self ? q.data() : k.data(), self ? q.size() : k.size(),
+                              self ? q.data() : v.data(), self ? q.size() : v.size(), batch, n_q, n_k};
+      mha_.validate(in, opt);
+      std::vector<float> weights;
+      if (opt.need_weights) weights.resize(static_cast<std::size_t>(batch) * mha_.dims().n_heads * n_q * n_k);
+      const auto masked = mha_.forward_into(in, opt, q.data(), opt.need_weights ? weights.data() : nullptr);
+      val r = val::object();
+      r.set("output", to_js(q.data(), static_cast<std::size_t>(batch) * n_q * mha_.dims().d_model));
+      r.set("weights", opt.need_weights ? to_js(weights.data(), weights.size()) : val::null());
+      r.set("masked_rows", masked_rows_to_js(masked));
+      r.set("shapes", trace_to_js(attn::tensor_trace(mha_.dims(), batch, n_q, n_k, opt.need_weights)));
+      return r;
+    });
+  }
+
+ private:
+  attn::MultiHeadAttention mha_;
+};
+
+val scaled_dot_product_attention(val q, val k, val v, int batch, int n_q, int n_k, int d_k, int d_v, val options) {
+  return guarded([&] {
+    const std::vector<float> qv = to_floats(q), kv = to_floats(k), vv = to_floats(v);
+    attn::AttentionOptions opt;
+    read_attention_options(options, opt);
+    const bool need_weights = options["need_weights"].as<bool>();
+    const attn::AttentionResult r = attn::scaled_dot_product_attention(
+        qv.data(), qv.size(), kv.data(), kv.size(), vv.data(), vv.size(), batch, n_q, n_k, d_k, d_v, opt,
+        need_weights, to_u64(options["memory_budget"]));
+    val o = val::object();
+    o.set("output", to_js(r.output.data(), r.output.size()));
+    o.set("weights", need_weights ? to_js(r.weights.data(), r.weights.size()) : val::null());
+    o.set("masked_rows", masked_rows_to_js(r.masked_rows));
+    return o;
+  });
+}
+
+val analyze(val config, int batch, int n_q, int n_k, bool need_weights, bool scale, int n_kv_heads) {
+  return guarded([&] {
+    const attn::MhaDims d = dims_from(config);
+    attn::require_positive("batch", batch);
+    attn::require_positive("n_q", n_q);
+    attn::require_positive("n_k", n_k);
+    val o = val::object();
+    val dims = val::object();
+    dims.set("d_model", d.d_model);
+    dims.set("n_heads", d.n_heads);
+    dims.set("d_k", d.d_k);
+    dims.set("d_v", d.d_v);
+    dims.set("bias", d.bias);
+    dims.set("batch", batch);
+    dims.set("n_q", n_q);
+    dims.set("n_k", n_k);
+    o.set("dims", dims);
+    o.set("params", params_to_js(attn::parameter_counts(d)));
+    if (n_kv_heads > 0 && n_kv_heads != d.n_heads)
+      o.set("params_gqa", static_cast<double>(attn::parameter_count_gqa(d, n_kv_heads)));
+    o.set("flops", flops_to_js(attn::flop_counts(d, batch, n_q, n_k, scale)));
+    o.set("shapes", trace_to_js(attn::tensor_trace(d, batch, n_q, n_k, need_weights)));
+    o.set("memory", memory_to_js(attn::run_memory(d, batch, n_q, n_k, need_weights, n_q == n_k)));
+    o.set("attention_weight_bytes", static_cast<double>(attn::attention_weight_bytes(d.n_heads, batch, n_q, n_k)));
+    return o;
+  });
+}
+
+val positional_encoding(int n, int d_model) {
+  return guarded([&] {
+    const std::vector<float> pe = attn::positional_encoding(n, d_model);
+    return to_js(pe.data(), pe.size());
+  });
+}
+
+val positional_properties(int n, int d_model, int offset_k) {
+  return guarded([&] {
+    const attn::PositionalProperties p = attn::positional_properties(n, d_model, offset_k);
+    val o = val::object();
+    o.set("max_abs", p.max_abs);
+    o.set("min_distance", p.min_distance);
+    o.set("closest", val::array(std::vector<int>{p.closest_a, p.closest_b}));
+    o.set("rotation_max_error", p.rotation_max_error);
+    o.set("offset_k", p.offset_k);
+    return o;
+  });
+}
+
+val sqrt_dk_stats(int d_k, int n_k, int samples, double seed) {
+  return guarded([&] {
+    const attn::SqrtDkStats s = attn::sqrt_dk_stats(d_k, n_k, samples, static_cast<std::uint64_t>(seed));
+    val o = val::object();
+    o.set("d_k", s.d_k);
+    o.set("n_k", s.n_k);
+    o.set("samples", s.samples);
+    o.set("dot_mean", s.dot_mean);
+    o.set("dot_variance", s.dot_variance);
+    o.set("scaled_variance", s.scaled_variance);
+    o.set("entropy_scaled", s.entropy_scaled);
+    o.set("entropy_unscaled", s.entropy_unscaled);
+    o.set("max_weight_scaled", s.max_weight_scaled);
+    o.set("max_weight_unscaled", s.max_weight_unscaled);
+    o.set("max_entropy", s.max_entropy);
+    return o;
+  });
+}
+
+val matmul(val a, val b, int m, int k, int n) {
+  return guarded([&] {
+    attn::require_positive("m", m);
+    attn::require_positive("k", k);
+    attn::require_positive("n", n);
+    const std::vector<float> av = to_floats(a), bv = to_floats(b);
+    attn::require_length("a", av.size(), static_cast<std::size_t>(m) * k, "m×k");
+    attn::require_length("b", bv.size(), static_cast<std::size_t>(k) * n, "k×n");
+    std::vector<float> c(static_cast<std::size_t>(m) * n);
+    attn::kern::gemm(m, n, k, av.data(), k, bv.data(), n, false, c.data(), n, 1.0f, nullptr, false);
+    return to_js(c.data(), c.size());
+  });
+}
+
+val lesson_examples() { return guarded([] { return lesson_to_js(attn::lesson_examples()); }); }
+val model_presets() { return presets_to_js(attn::model_presets()); }
+std::string kernel_isa() { return attn::kernel_isa(); }
+double heap_allocated() { return static_cast<double>(mallinfo().uordblks); }
+double default_memory_budget() { return static_cast<double>(attn::kDefaultMemoryBudget); }
+
+}  // namespace
+}  // namespace bind
+
+EMSCRIPTEN_BINDINGS(attention) {
+  using namespace emscripten;
+  class_<bind::Layer>("MhaLayer")
+      .constructor<val>()
+      .function("dims", &bind::Layer::dims)
+      .function("setWeights", &bind::Layer::set_weights)
+      .function("getWeights", &bind::Layer::weights)
+      .function("forward", &bind::Layer::forward);
+  function("scaledDotProductAttention", &bind::scaled_dot_product_attention);
+  function("analyze", &bind::analyze);
+  function("positionalEncoding", &bind::positional_encoding);
+  function("positionalProperties", &bind::positional_properties);
+  function("sqrtDkStats", &bind::sqrt_dk_stats);
+  function("matmul", &bind::matmul);
+  function("lessonExamples", &bind::lesson_examples);
+  function("modelPresets", &bind::model_presets);
+  function("kernelIsa", &bind::kernel_isa);
+  function("heapAllocated", &bind::heap_allocated);
+  function("defaultMemoryBudget", &bind::default_memory_budget);
+}

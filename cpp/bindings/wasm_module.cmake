@@ -1,0 +1,15 @@
+# add_attn_module(NAME CORE): the Embind module attention_NAME.mjs + .wasm, linked against one
+# variant of the core. Output lands in ${CMAKE_BINARY_DIR}/wasm; scripts/build.sh copies it.
+function(add_attn_module name core)
+  set(target attention_${name})
+  add_executable(${target} ${PROJECT_SOURCE_DIR}/cpp/bindings/embind.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/convert.cpp)
+  target_link_libraries(${target} PRIVATE ${core})
+  set_target_properties(${target} PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/wasm)
+  target_link_options(${target} PRIVATE
+    --bind -fexceptions -O3
+    -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createAttentionModule
+    -sENVIRONMENT=web,worker,node -sFILESYSTEM=0
+    -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=4GB
+    --pre-js ${PROJECT_SOURCE_DIR}/cpp/bindings/node_pre.js)
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/cpp/bindings/node_pre.js)
+endfunction()

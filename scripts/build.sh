@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds everything the page and the tests need: the native targets, both wasm modules
+# (SIMD and baseline) copied to web/wasm/, and the self-contained static folder dist/.
+# Usage: scripts/build.sh [native|wasm|dist|all]   (default: all)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what="${1:-all}"
+jobs="$(nproc)"
+
+build_native() {
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > build/native-configure.log
+  cmake --build build/native -j "$jobs"
+}
+
+build_wasm() {
+  # emcmake's default emulator flag is rejected by Node 20: name node itself.
+  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" \
+    > build/wasm-configure.log
+  cmake --build build/wasm -j "$jobs"
+  mkdir -p web/wasm
+  cp build/wasm/wasm/attention_simd.mjs build/wasm/wasm/attention_simd.wasm \
+     build/wasm/wasm/attention_scalar.mjs build/wasm/wasm/attention_scalar.wasm web/wasm/
+}
+
+build_dist() {
+  node scripts/make_dist.mjs
+}
+
+mkdir -p build
+case "$what" in
+  native) build_native ;;
+  wasm) build_wasm ;;
+  dist) build_dist ;;
+  all) build_native; build_wasm; build_dist ;;
+  *) echo "usage: $0 [native|wasm|dist|all]" >&2; exit 2 ;;
+esac
