@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what the project needs on a fresh Debian 12 machine, skipping what is there:
+# the Debian packages (compiler, CMake, Catch2, SIMDe, Emscripten, wabt, Chromium) and the
+# npm dependencies. Safe to run again: a no-op when everything is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake make g++ catch2 libsimde-dev emscripten wabt chromium)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -q
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# Node 20.16+ is needed (process.getBuiltinModule loads the wasm in Node).
+node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a<20||(a===20&&b<16)) { console.error("setup: Node >= 20.16 is required, found "+process.version); process.exit(1); }'
+
+# npm ci only when package-lock.json changed since the last install.
+stamp=node_modules/.attention-playground-lock
+if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
+  echo "setup: installing npm dependencies (npm ci)"
+  npm ci --no-audit --no-fund
+  cp package-lock.json "$stamp"
+fi

@@ -1,0 +1,38 @@
+// Build checks of the two wasm modules: the SIMD one really contains f32x4 instructions,
+// the baseline none at all; sizes are printed (raw and gzip) for the record.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+
+const wasmDir = new URL('../../web/wasm/', import.meta.url);
+const disassemble = (name) => execFileSync('wasm-objdump', ['-d', new URL(name, wasmDir).pathname],
+  { maxBuffer: 256 * 1024 * 1024 }).toString();
+const count = (text, re) => (text.match(re) || []).length;
+
+test('the SIMD module contains f32x4 arithmetic', () => {
+  const text = disassemble('attention_simd.wasm');
+  const f32x4 = count(text, /\bf32x4\.\w+/g);
+  console.log(`attention_simd.wasm: ${f32x4} f32x4 instructions, ${count(text, /\bf32x4\.mul\b/g)} f32x4.mul`);
+  assert.ok(f32x4 > 100, `only ${f32x4} f32x4 instructions`);
+  assert.ok(count(text, /\bf32x4\.(add|mul)\b/g) > 50);
+});
+
+test('the baseline module contains no SIMD instruction', () => {
+  const text = disassemble('attention_scalar.wasm');
+  const simd = count(text, /\b(v128|[fi](8x16|16x8|32x4|64x2))\.\w+/g);
+  assert.equal(simd, 0, `baseline module has ${simd} SIMD instructions`);
+});
+
+test('module sizes (raw and gzip, .wasm plus its .mjs loader and the API)', () => {
+  const api = ['../src/engine/attention.js', '../src/engine/checks.js', '../src/engine/probe.js']
+    .map((f) => readFileSync(new URL(f, wasmDir)));
+  for (const name of ['attention_simd', 'attention_scalar']) {
+    const files = [readFileSync(new URL(`${name}.wasm`, wasmDir)), readFileSync(new URL(`${name}.mjs`, wasmDir)), ...api];
+    const raw = files.reduce((s, f) => s + f.length, 0);
+    const gz = files.reduce((s, f) => s + gzipSync(f, { level: 9 }).length, 0);
+    console.log(`${name}: wasm ${files[0].length} B, with loader and API ${raw} B raw, ${gz} B gzip`);
+    assert.ok(gz < 150 * 1024, `${name} is ${gz} B gzipped with its loader, over 150 KB`);
+  }
+});
