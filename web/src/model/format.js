@@ -1,0 +1,74 @@
+// Number formatting shared by every panel (pure, no DOM): thousands separators, bytes, FLOP counts,
+// durations and tensor shapes, always in the same style so figures can be compared at a glance.
+
+const EN = 'en-US';
+
+/** A whole number with thousands separators: 1048576 → "1,048,576". */
+export function int(n) {
+  return Math.round(n).toLocaleString(EN);
+}
+
+/** A number with at most `digits` decimals and thousands separators. */
+export function num(x, digits = 3) {
+  if (!Number.isFinite(x)) return String(x);
+  return x.toLocaleString(EN, { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+}
+
+/** A value with a fixed number of decimals (for weights and outputs, so columns line up). */
+export function fixed(x, digits = 4) {
+  if (!Number.isFinite(x)) return String(x);
+  const s = x.toFixed(digits);
+  return s === `-${(0).toFixed(digits)}` ? (0).toFixed(digits) : s;
+}
+
+const SI = [[1e12, 'T'], [1e9, 'B'], [1e6, 'M'], [1e3, 'k']];
+
+/** The lesson's short style for big counts: 34359738368 → "34.4B" (B = billion). */
+export function short(n) {
+  for (const [size, suffix] of SI) {
+    if (Math.abs(n) >= size) return `${num(n / size, 1)}${suffix}`;
+  }
+  return num(n, 1);
+}
+
+/** Bytes in decimal units, as the lesson writes them: 16777216 → "16.8 MB". */
+export function bytesShort(n) {
+  const units = [[1e12, 'TB'], [1e9, 'GB'], [1e6, 'MB'], [1e3, 'kB']];
+  for (const [size, unit] of units) if (n >= size) return `${num(n / size, 1)} ${unit}`;
+  return `${int(n)} B`;
+}
+
+/** Bytes in binary units (the memory budget is a power of two): 1073741824 → "1 GiB". */
+export function bytesBinary(n) {
+  const units = [[2 ** 40, 'TiB'], [2 ** 30, 'GiB'], [2 ** 20, 'MiB'], [2 ** 10, 'KiB']];
+  for (const [size, unit] of units) if (n >= size) return `${num(n / size, 2)} ${unit}`;
+  return `${int(n)} B`;
+}
+
+/** Exact bytes and the short form: "16,777,216 B (16.8 MB)". */
+export function bytes(n) {
+  return n >= 1000 ? `${int(n)} B (${bytesShort(n)})` : `${int(n)} B`;
+}
+
+/** A tensor shape: [1, 8, 64] → "1 × 8 × 64". */
+export function dims(list) {
+  return list.map(int).join(' × ');
+}
+
+/** A duration given in milliseconds: "0.42 ms", "12.3 ms", "1.24 s". */
+export function duration(ms) {
+  if (!Number.isFinite(ms)) return '—';
+  if (ms < 1) return `${num(ms, 2)} ms`;
+  if (ms < 1000) return `${num(ms, 1)} ms`;
+  return `${num(ms / 1000, 2)} s`;
+}
+
+/** A rate in GFLOP/s from FLOPs and milliseconds. */
+export function gflops(flops, ms) {
+  return ms > 0 ? flops / ms / 1e6 : NaN;
+}
+
+/** A percentage: 0.1234 → "12.3 %". */
+export function percent(fraction) {
+  return Number.isFinite(fraction) ? `${num(fraction * 100, 1)} %` : '—';
+}

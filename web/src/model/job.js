@@ -1,0 +1,96 @@
+// One forward pass of the page, given an engine and a validated config (no DOM: it runs in the
+// worker). Splits the batch into single items when that cannot change the numbers, to report progress.
+
+import { buildInputs, maskArgument } from './inputs.js';
+
+/** Keeps the last layer so a change of mask or input does not regenerate millions of weights. */
+export class LayerCache {
+  #key = null;
+  #layer = null;
+  get(attn, config) {
+    const spec = { d_model: config.d_model, n_heads: config.n_heads, d_k: config.d_k, d_v: config.d_v, bias: config.bias, seed: config.seed };
+    const key = JSON.stringify(spec);
+    if (key !== this.#key) {
+      this.clear();
+      this.#layer = new attn.MultiHeadAttention(spec);
+      this.#key = key;
+    }
+    return this.#layer;
+  }
+  clear() {
+    this.#layer?.delete();
+    this.#layer = null;
+    this.#key = null;
+  }
+}
+
+/** The arguments of mha.forward for a config and its inputs (self-attention passes no key/value). */
+export function forwardArguments(config, inputs) {
+  const args = {
+    query: inputs.query, batch: config.batch, n_q: config.n_q, n_k: config.n_k, mask: maskArgument(config),
+    scale: config.scale, dropout: config.dropout, seed: config.dropout_seed, need_weights: true,
+  };
+  if (config.cross) Object.assign(args, { key: inputs.memory, value: inputs.memory });
+  return args;
+}
+
+/**
+ * Runs config on `attn`. onProgress({ done, total, phase }) is called between batch items.
+ * Returns { output, weights, masked_rows, labels_q, labels_k, timings: { setup_ms, forward_ms } }.
+ */
+export function runForward(attn, config, { cache = new LayerCache(), onProgress = () => {}, now = () => performance.now() } = {}) {
+  const t0 = now();
+  onProgress({ done: 0, total: config.batch, phase: 'weights and inputs' });
+  const layer = cache.get(attn, config);
+  const inputs = buildInputs(config, attn.positionalEncoding);
+  const args = forwardArguments(config, inputs);
+  const t1 = now();
+  let result;
+  // Dropout draws depend on the batch index, so only a dropout-free batch may be split.
+  const split = config.batch > 1 && !(config.dropout > 0);
+  if (!split) {
+    result = layer.forward(args);
+  } else {
+    const { batch, n_q, n_k, d_model, n_heads } = config;
+    const output = new Float32Array(batch * n_q * d_model);
+    const weights = new Float32Array(batch * n_heads * n_q * n_k);
+    const masked_rows = [];
+    const mask = args.mask;
+    for (let b = 0; b < batch; b++) {
+      onProgress({ done: b, total: batch, phase: `batch item ${b + 1} of ${batch}` });
+      const one = {
+        ...args, batch: 1,
+        query: args.query.subarray(b * n_q * d_model, (b + 1) * n_q * d_model),
+        mask: typeof mask === 'string' ? mask : { ...mask, padding: [mask.padding[b]] },
+      };
+      if (config.cross) one.key = one.value = args.key.subarray(b * n_k * d_model, (b + 1) * n_k * d_model);
+      const r = layer.forward(one);
+      output.set(r.output, b * n_q * d_model);
+      weights.set(r.weights, b * n_heads * n_q * n_k);
+      for (const row of r.masked_rows) masked_rows.push({ batch: b, query: row.query });
+    }
+    result = { output, weights, masked_rows };
+  }
+  const t2 = now();
+  onProgress({ done: config.batch, total: config.batch, phase: 'done' });
+  return {
+    output: result.output, weights: result.weights, masked_rows: result.masked_rows,
+    labels_q: inputs.labels_q, labels_k: inputs.labels_k,
+    timings: { setup_ms: t1 - t0, forward_ms: t2 - t1 },
+  };
+}
+
+/** Wall time of one forward pass at length n (self-attention, random inputs), for the n-sweep. */
+export function timeAtLength(attn, layer, d_model, n, { repeats = 3, now = () => performance.now() } = {}) {
+  const query = new Float32Array(n * d_model);
+  for (let i = 0; i < query.length; i++) query[i] = Math.sin(i * 0.37); // any finite values will do
+  layer.forward({ query, batch: 1, n_q: n, need_weights: true }); // warm-up: V8 tiers up, memory grows
+  const times = [];
+  for (let r = 0; r < repeats; r++) {
+    const t0 = now();
+    layer.forward({ query, batch: 1, n_q: n, need_weights: true });
+    times.push(now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}

@@ -1,0 +1,29 @@
+// Presets (pure, no DOM): the lesson's worked examples and the model table, turned into state changes.
+
+/** Length used when an example or a model gives no sequence length (the lesson's P4 uses 128). */
+export const DEFAULT_PRESET_N = 128;
+const SMALL_N = 16;
+
+const common = { attention: 'self', source: 'random', mask: 'none', padding: '', dropout: '0', item: '0', head: '' };
+
+/** State changes that load a worked example (from attn.lessonExamples()). */
+export function exampleChanges(example) {
+  const { d_model, n_heads, bias, batch, n } = example.config;
+  // E2 and P1 are about sizes only; a short sequence keeps their run instant.
+  const len = n || SMALL_N;
+  return { ...common, d_model, n_heads, d_k: '', d_v: '', kv_heads: '', bias: bias ? '1' : '0', batch: batch || 1, n_q: len, n_k: len };
+}
+
+/** State changes that load a model of the table (from attn.modelPresets()). */
+export function modelChanges(model) {
+  const derived = model.d_model / model.n_heads;
+  const head = model.d_k === derived ? '' : model.d_k;
+  return {
+    ...common, d_model: model.d_model, n_heads: model.n_heads, d_k: head, d_v: head, bias: '1', batch: 1,
+    n_q: DEFAULT_PRESET_N, n_k: DEFAULT_PRESET_N,
+    kv_heads: model.n_kv_heads && model.n_kv_heads !== model.n_heads ? model.n_kv_heads : '',
+  };
+}
+
+/** Option values of the preset menu: "example:E1", "model:GPT-3". */
+export const presetValue = (kind, id) => `${kind}:${id}`;

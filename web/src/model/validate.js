@@ -1,0 +1,205 @@
+// Validation of the state as typed (pure, no DOM): turns the strings of the form into a run
+// config, one clear message per bad field, and decides whether a run fits this tab.
+
+import { sentences } from './inputs.js';
+import * as fmt from './format.js';
+
+/** Hard caps that keep even the analysis meaningful; the memory budget decides what runs. */
+export const LIMITS = {
+  d_model: 1 << 17, n_heads: 4096, d_k: 1 << 17, d_v: 1 << 17, n_q: 1 << 20, n_k: 1 << 20, batch: 1 << 16,
+  tokens: 256, lines: 64, seed: 2 ** 32 - 1,
+};
+
+/** Throughput assumed before anything was measured: deliberately low, so the estimate errs long. */
+export const ASSUMED_FLOPS_PER_SECOND = { 'wasm-simd128': 8e9, scalar: 2e9 };
+/** Setting a weight costs about this much (seeded generation inside wasm). */
+const SECONDS_PER_PARAMETER = 4e-9;
+/** Runs estimated longer than this are refused; shorter than AUTO_SECONDS re-run as you type. */
+export const MAX_RUN_SECONDS = 5;
+export const AUTO_SECONDS = 0.1;
+
+const SIZE_FIELDS = ['d_model', 'n_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'text', 'text_kv'];
+
+/** Parses a whole number in [min, max]; returns { value } or { error }. Accepts "1,024" and "1 024". */
+export function parseInteger(raw, { min = 1, max = 2 ** 31 - 1, name } = {}) {
+  const s = String(raw ?? '').trim().replace(/[,_\s](?=\d{3})/g, '');
+  if (s === '') return { error: `${name} is required` };
+  if (!/^[+-]?\d+$/.test(s)) {
+    return { error: /^[+-]?\d*\.\d+$/.test(s) ? `${name} must be a whole number, not ${s}` : `${name} must be a whole number, not “${raw}”` };
+  }
+  const value = Number(s);
+  if (value < min) return { error: `${name} must be at least ${fmt.int(min)}${min === 1 && value === 0 ? ' (0 would leave nothing to compute)' : ''}` };
+  if (value > max) return { error: `${name} can be at most ${fmt.int(max)}` };
+  return { value };
+}
+
+/** Parses a decimal number in [min, max). */
+function parseDecimal(raw, { min, maxExclusive, name }) {
+  const s = String(raw ?? '').trim();
+  if (s === '' || !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(s)) return { error: `${name} must be a number, not “${raw}”` };
+  const value = Number(s);
+  if (value < min || value >= maxExclusive) return { error: `${name} must be at least ${min} and below ${maxExclusive}, not ${s}` };
+  return { value };
+}
+
+/**
+ * Validates `state` (strings, see schema.js). `env`: { analyze, budget, isa, lastEdited, rate }.
+ * Returns { ok, errors: { field: message }, config, analysis, estimate, blocked, auto }:
+ * `ok` = no field error; `blocked` = a reason not to run although every field is valid
+ * (too large for the tab), with `blocked.field` where to show it; `auto` = small enough to
+ * re-run as the inputs change.
+ */
+export function validate(state, env = {}) {
+  const errors = {};
+  const put = (field, message) => { if (!errors[field]) errors[field] = message; };
+  const int = (key, opts = {}) => {
+    const r = parseInteger(state[key], { name: key, max: LIMITS[key], ...opts });
+    if (r.error) put(key, r.error);
+    return r.value;
+  };
+  const optionalInt = (key) => (String(state[key] ?? '').trim() === '' ? 0 : int(key));
+  const lastOf = (fields, fallback) => (fields.includes(env.lastEdited) ? env.lastEdited : fallback);
+
+  const d_model = int('d_model');
+  const n_heads = int('n_heads');
+  const given_d_k = optionalInt('d_k');
+  const given_d_v = optionalInt('d_v');
+  const cross = state.attention === 'cross';
+  const source = state.source === 'random' ? 'random' : 'text';
+  const seed = int('seed', { min: 0, max: LIMITS.seed });
+  const input_seed = int('input_seed', { min: 0, max: LIMITS.seed });
+  const dropout_seed = int('dropout_seed', { min: 0, max: LIMITS.seed });
+  const dropout = parseDecimal(state.dropout, { min: 0, maxExclusive: 1, name: 'dropout' });
+  if (dropout.error) put('dropout', dropout.error);
+
+  // Head sizes: derived from d_model / n_heads unless given; a given size needs no divisibility.
+  let d_k = given_d_k, d_v = given_d_v;
+  if (d_model && n_heads) {
+    if (n_heads > d_model && (!given_d_k || !given_d_v)) {
+      put(lastOf(['d_model', 'n_heads'], 'n_heads'), `n_heads (${fmt.int(n_heads)}) is larger than d_model (${fmt.int(d_model)}): each head needs at least one dimension`);
+    } else if (d_model % n_heads !== 0 && (!given_d_k || !given_d_v)) {
+      const near = divisorsNear(d_model, n_heads);
+      put(lastOf(['d_model', 'n_heads'], 'n_heads'),
+        `d_model (${fmt.int(d_model)}) is not divisible by n_heads (${fmt.int(n_heads)}), so d_k = d_model / n_heads is not whole. ` +
+        `Try n_heads = ${near.join(' or ')}, or set d_k and d_v yourself.`);
+    }
+    if (!given_d_k) d_k = Math.floor(d_model / n_heads);
+    if (!given_d_v) d_v = Math.floor(d_model / n_heads);
+  }
+
+  // Sequence lengths and batch: typed for random inputs, counted from the sentences otherwise.
+  let n_q, n_k, batch, tokens_q = null, tokens_kv = null;
+  if (source === 'text') {
+    tokens_q = sentences(state.text);
+    if (!tokens_q.length) put('text', 'type at least one word (each line is one batch item)');
+    if (tokens_q.length > LIMITS.lines) put('text', `at most ${LIMITS.lines} lines (one per batch item), got ${tokens_q.length}`);
+    if (tokens_q.some((t) => t.length > LIMITS.tokens)) put('text', `at most ${LIMITS.tokens} tokens per line`);
+    batch = tokens_q.length || undefined;
+    n_q = tokens_q.length ? Math.max(...tokens_q.map((t) => t.length)) : undefined;
+    if (cross) {
+      tokens_kv = sentences(state.text_kv);
+      if (!tokens_kv.length) put('text_kv', 'type the encoder sentence that the queries attend to');
+      else if (tokens_q.length && tokens_kv.length !== tokens_q.length) {
+        put('text_kv', `needs one line per query line: ${tokens_q.length} query line${tokens_q.length > 1 ? 's' : ''}, ${tokens_kv.length} here`);
+      }
+      if (tokens_kv.some((t) => t.length > LIMITS.tokens)) put('text_kv', `at most ${LIMITS.tokens} tokens per line`);
+      n_k = tokens_kv.length ? Math.max(...tokens_kv.map((t) => t.length)) : undefined;
+    } else {
+      n_k = n_q;
+    }
+  } else {
+    batch = int('batch');
+    n_q = int('n_q');
+    n_k = cross ? int('n_k') : n_q; // self-attention: keys are the queries' own tokens
+  }
+
+  // Padding: key lengths, one per batch item (counted from the sentences for text inputs).
+  const mask = ['none', 'causal', 'padding', 'causal+padding'].includes(state.mask) ? state.mask : 'none';
+  let padding = null;
+  if (mask.includes('padding')) {
+    if (source === 'text') {
+      padding = (cross ? tokens_kv : tokens_q)?.map((t) => t.length) ?? null;
+    } else if (batch && n_k) {
+      padding = parsePadding(state.padding, batch, n_k, (m) => put('padding', m));
+    }
+  }
+
+  const item = Math.min(Math.max(0, parseInteger(state.item, { min: 0 }).value ?? 0), Math.max(0, (batch ?? 1) - 1));
+  const head = parseInteger(state.head, { min: 0 }).value;
+  let kv_heads = 0;
+  if (String(state.kv_heads ?? '').trim() !== '') {
+    kv_heads = int('kv_heads', { max: LIMITS.n_heads });
+    if (kv_heads && n_heads && n_heads % kv_heads !== 0) put('kv_heads', `n_heads (${n_heads}) must be a multiple of the key/value heads (${kv_heads})`);
+  }
+
+  const ok = Object.keys(errors).length === 0;
+  const config = ok ? {
+    d_model, n_heads, d_k, d_v, bias: state.bias !== '0', seed, cross, n_q, n_k, batch, source, input_seed,
+    tokens_q, tokens_kv, mask, padding, scale: state.scale !== '0', dropout: dropout.value, dropout_seed, item,
+    head: head !== undefined && head < n_heads ? head : null, kv_heads,
+  } : null;
+
+  let analysis = null, estimate = null, blocked = null;
+  if (ok && env.analyze) {
+    try {
+      analysis = env.analyze({ d_model, n_heads, d_k, d_v, bias: config.bias, batch, n_q, n_k, need_weights: true,
+        scale: config.scale, ...(kv_heads ? { n_kv_heads: kv_heads } : {}) });
+    } catch (err) {
+      put(lastOf(SIZE_FIELDS, 'd_model'), err.message);
+      return { ok: false, errors, config: null, analysis: null, estimate: null, blocked: null, auto: false };
+    }
+    estimate = estimateRun(analysis, env);
+    const field = lastOf(SIZE_FIELDS, source === 'text' ? 'text' : 'n_q');
+    const budget = env.budget ?? 2 ** 30;
+    if (analysis.memory.total > budget) {
+      blocked = { field, kind: 'memory', message:
+        `Too large to run in this tab: one forward pass needs ${fmt.bytes(analysis.memory.total)}, over the budget of ` +
+        `${fmt.int(budget)} B (${fmt.bytesBinary(budget)}). The shapes, parameters, FLOPs and memory below are still computed.` };
+    } else if (estimate.seconds > MAX_RUN_SECONDS) {
+      blocked = { field, kind: 'time', message:
+        `Too slow to run here: about ${fmt.short(analysis.flops.exact_flops)} FLOPs, an estimated ${fmt.num(estimate.seconds, 0)} s ` +
+        `(the limit is ${MAX_RUN_SECONDS} s). Make n_q, n_k, d_model or batch smaller; the analysis below is still computed.` };
+    }
+  }
+  const auto = ok && !blocked && !!estimate && estimate.seconds < AUTO_SECONDS;
+  return { ok, errors, config, analysis, estimate, blocked, auto };
+}
+
+/** Expected run time: FLOPs at the measured (or assumed) rate plus setting up the weights. */
+export function estimateRun(analysis, { isa = 'wasm-simd128', rate } = {}) {
+  const flopsPerSecond = rate || ASSUMED_FLOPS_PER_SECOND[isa] || ASSUMED_FLOPS_PER_SECOND.scalar;
+  const flops = analysis.flops.exact_flops;
+  return { flops, seconds: flops / flopsPerSecond + analysis.params.total * SECONDS_PER_PARAMETER };
+}
+
+/** "8, 5" → [8, 5], checked against batch and n_k. */
+function parsePadding(raw, batch, n_k, report) {
+  const text = String(raw ?? '').trim();
+  if (!text) {
+    report(`give one key length per batch item (batch = ${batch}), e.g. ${Array.from({ length: Math.min(batch, 3) }, (_, b) => Math.max(1, n_k - b)).join(',')}`);
+    return null;
+  }
+  const parts = text.split(/[\s,;]+/).filter(Boolean);
+  if (parts.length !== batch) {
+    report(`give one key length per batch item: batch is ${batch}, got ${parts.length} length${parts.length === 1 ? '' : 's'}`);
+    return null;
+  }
+  const lengths = [];
+  for (const [b, part] of parts.entries()) {
+    const r = parseInteger(part, { min: 0, max: n_k, name: `length ${b + 1}` });
+    if (r.error) { report(`${r.error} (keys 0..n_k = ${n_k})`); return null; }
+    lengths.push(r.value);
+  }
+  return lengths;
+}
+
+/** Head counts that divide d_model, nearest to the one asked for (for the error message). */
+function divisorsNear(d_model, n_heads) {
+  const below = [], above = [];
+  for (let h = n_heads - 1; h >= 1 && below.length < 1; h--) if (d_model % h === 0) below.push(h);
+  for (let h = n_heads + 1; h <= Math.min(d_model, n_heads * 4) && above.length < 1; h++) if (d_model % h === 0) above.push(h);
+  return [...below, ...above].map(fmt.int);
+}
+
+/** A config's identity, to tell whether a result is still current (the batch item and head shown are views of it; kv_heads only changes the analysis). */
+export const configKey = (config) => JSON.stringify({ ...config, item: 0, head: 0, kv_heads: 0 });

@@ -1,0 +1,126 @@
+// The cost panel: parameters per matrix (worked example E2), FLOPs per stage counted the lesson's way
+// and exactly, which term dominates and why, the memory of the attention weights (P4), and the last run.
+
+import * as fmt from '../model/format.js';
+import { configKey } from '../model/validate.js';
+import { moduleName } from './runbar.js';
+import { h, fill, table } from '../ui/dom.js';
+
+export function createCost(section, app) {
+  const body = section.querySelector('.panel-body');
+  const params = h('div'), flops = h('div'), memory = h('div'), run = h('div', { id: 'run-cost' });
+  fill(body, params, flops, memory, run);
+  let lastKey = '';
+
+  function update({ check, result, engine }) {
+    const a = check?.analysis;
+    const key = a ? JSON.stringify([a.dims, check.config.kv_heads]) : '';
+    if (key !== lastKey) {
+      lastKey = key;
+      if (!a) {
+        fill(params, h('p', { class: 'placeholder' }, 'The cost appears once the inputs are valid.'));
+        fill(flops); fill(memory);
+      } else {
+        renderParams(a, check.config);
+        renderFlops(a);
+        renderMemory(a, engine?.defaultMemoryBudget ?? 2 ** 30);
+      }
+    }
+    renderRun(result, check);
+  }
+
+  function renderParams(a, config) {
+    const d = a.dims, p = a.params;
+    const rows = [
+      ['Wᴽ (all heads)', `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_k)}`, fmt.int(p.w_q), `${d.n_heads} × ${fmt.int(p.per_head_q)} per head`],
+      ['Wᴷ (all heads)', `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_k)}`, fmt.int(p.w_k), `${d.n_heads} × ${fmt.int(p.per_head_k)}`],
+      ['Wⱽ (all heads)', `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_v)}`, fmt.int(p.w_v), `${d.n_heads} × ${fmt.int(p.per_head_v)}`],
+      ['Wᴼ', `${fmt.int(d.n_heads * d.d_v)} × ${fmt.int(d.d_model)}`, fmt.int(p.w_o), 'mixes the heads'],
+    ];
+    if (d.bias) rows.push(['biases', '4 vectors', fmt.int(p.biases), 'b_Q, b_K, b_V, b_O']);
+    rows.push({ attrs: { class: 'total-row' }, cells: ['total', '', h('strong', { id: 'params-total', dataset: { value: p.total } }, fmt.int(p.total)), ''] });
+    const square = d.d_k * d.n_heads === d.d_model && d.d_v === d.d_k;
+    const identity = square
+      ? `That is 4·d_model² = 4 × ${fmt.int(d.d_model)}² = ${fmt.int(4 * d.d_model ** 2)} weights${d.bias ? `, plus 4·d_model = ${fmt.int(4 * d.d_model)} biases` : ''}, whatever n_heads is: heads split the same matrices into slices, they do not add weights.`
+      : 'With d_k or d_v set by hand the matrices are no longer square, so the total is not 4·d_model².';
+    const gqa = a.params_gqa
+      ? h('p', { class: 'note' }, `With ${config.kv_heads} key/value heads shared by the ${d.n_heads} query heads (grouped-query attention), `
+        + `Wᴷ and Wⱽ shrink to ${fmt.int(d.d_model)} × ${fmt.int(config.kv_heads * d.d_k)} and the layer has ${fmt.int(a.params_gqa)} parameters. `
+        + 'The heatmaps run with full heads; grouping only changes this count.')
+      : null;
+    fill(params, h('h3', {}, 'Parameters of one attention layer'),
+      h('div', { class: 'table-wrap' }, table(['matrix', 'shape', 'parameters', 'per head'], rows, { class: 'cost' })),
+      h('p', { class: 'note' }, identity), gqa);
+  }
+
+  function renderFlops(a) {
+    const f = a.flops, d = a.dims;
+    const lesson = f.lesson;
+    const n = d.n_q, dm = d.d_model;
+    const lessonRows = [
+      ['projections', `n·d² = ${fmt.int(n)} × ${fmt.int(dm)}²`, fmt.int(lesson.projections), fmt.short(lesson.projections)],
+      ['scores QKᵀ', `n²·d = ${fmt.int(n)}² × ${fmt.int(dm)}`, fmt.int(lesson.scores), fmt.short(lesson.scores)],
+      ['weighted sum AV', 'n²·d', fmt.int(lesson.weighted_sum), fmt.short(lesson.weighted_sum)],
+      ['softmax', 'n²', fmt.int(lesson.softmax), fmt.short(lesson.softmax)],
+      { attrs: { class: 'total-row' }, cells: ['total', '', fmt.int(lesson.total), fmt.short(lesson.total)] },
+    ];
+    const maxFlops = Math.max(...f.stages.map((s) => s.flops));
+    const stageRows = f.stages.map((s) => [s.stage, fmt.int(s.macs), fmt.int(s.flops),
+      h('span', { class: 'bar', style: { '--w': `${(100 * s.flops / maxFlops).toFixed(1)}%` }, title: fmt.percent(s.flops / f.exact_flops) },
+        fmt.percent(s.flops / f.exact_flops))]);
+    stageRows.push({ attrs: { class: 'total-row' }, cells: ['total', fmt.int(f.exact_macs), h('strong', { id: 'flops-total', dataset: { value: f.exact_flops } }, fmt.int(f.exact_flops)), ''] });
+    const ratio = f.exact_flops / lesson.total;
+    const agree = f.projections_dominate_lesson === f.projections_dominate_exact;
+    fill(flops,
+      h('h3', {}, 'FLOPs: which term dominates'),
+      h('p', { class: 'verdict', id: 'dominant' }, cap(f.dominant_reason), '.'),
+      h('h4', {}, 'As the lesson counts (one projection, a multiply-add = 1 operation)'),
+      d.n_q !== d.n_k ? h('p', { class: 'note' }, `The lesson's formulas assume n_q = n_k; here n = n_q = ${fmt.int(n)}.`) : null,
+      h('div', { class: 'table-wrap' }, table(['term', 'formula', 'operations', ''], lessonRows, { class: 'cost' })),
+      h('h4', {}, 'Exactly, stage by stage (whole batch, 2 FLOPs per multiply-add)'),
+      h('div', { class: 'table-wrap' }, table(['stage', 'multiply-adds', 'FLOPs', 'share'], stageRows, { class: 'cost stages' })),
+      h('p', { class: 'note' },
+        `The exact count is ${fmt.num(ratio, 1)}× the lesson's: it has all four projections (Q, K, V and the output), `,
+        `counts a multiply-add as two FLOPs, multiplies by batch = ${fmt.int(d.batch)}, and includes the scaling and the softmax. `,
+        agree ? 'Both counts agree on which term dominates.' : 'Here the two counts disagree on which term dominates: the four projections tip the balance.'));
+  }
+
+  function renderMemory(a, budget) {
+    const d = a.dims, m = a.memory;
+    const matrices = d.n_heads * d.batch;
+    const parts = [['inputs', m.inputs], ['outputs', m.outputs], ['attention weights', m.weights], ['working buffers', m.working], ['parameters', m.parameters]];
+    const over = m.total > budget;
+    fill(memory,
+      h('h3', {}, 'Memory'),
+      h('p', { id: 'attention-memory', dataset: { bytes: a.attention_weight_bytes } },
+        `The attention weights alone: h × batch = ${d.n_heads} × ${fmt.int(d.batch)} = ${fmt.int(matrices)} matrices of `,
+        `${fmt.int(d.n_q)} × ${fmt.int(d.n_k)} floats, ${fmt.int(matrices)} · ${fmt.int(d.n_q)} · ${fmt.int(d.n_k)} · 4 B = `,
+        h('strong', {}, fmt.bytes(a.attention_weight_bytes)), '. They grow with n², the reason long contexts are expensive.'),
+      h('div', { class: 'table-wrap' }, table(['', 'bytes'], [
+        ...parts.map(([name, bytes]) => [name, fmt.bytes(bytes)]),
+        { attrs: { class: 'total-row' }, cells: ['one forward pass', h('strong', { id: 'memory-total', dataset: { value: m.total } }, fmt.bytes(m.total))] },
+      ], { class: 'cost' })),
+      h('div', { class: 'meter', role: 'img', 'aria-label': `${fmt.percent(m.total / budget)} of the tab's budget` },
+        h('span', { class: over ? 'fill over' : 'fill', style: { width: `${Math.min(100, (100 * m.total) / budget).toFixed(1)}%` } })),
+      h('p', { class: 'note' }, `${fmt.percent(m.total / budget)} of this tab's budget of ${fmt.bytesBinary(budget)}${over ? ': too large to run here' : ''}.`));
+  }
+
+  function renderRun(result, check) {
+    if (!result) {
+      fill(run);
+      return;
+    }
+    const current = check?.config && result.key === configKey(check.config);
+    fill(run,
+      h('h3', {}, current ? 'This run' : 'Last run (previous inputs)'),
+      h('dl', { class: 'facts', id: 'run-facts', dataset: { ms: result.timings.forward_ms, gflops: result.gflops, isa: result.isa } },
+        h('dt', {}, 'wall time of the forward pass'), h('dd', {}, fmt.duration(result.timings.forward_ms)),
+        h('dt', {}, 'weights and inputs'), h('dd', {}, fmt.duration(result.timings.setup_ms)),
+        h('dt', {}, 'speed'), h('dd', {}, `${fmt.num(result.gflops, 2)} GFLOP/s`),
+        h('dt', {}, 'module'), h('dd', {}, moduleName(result.isa))));
+  }
+
+  return { name: 'cost', update };
+}
+
+const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);

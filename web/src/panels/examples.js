@@ -1,0 +1,53 @@
+// The lesson's worked examples (E1, E2, E3, P1, P4), recomputed by the wasm core when the page loads
+// and checked against the lesson's figures; a click loads an example into the inputs.
+
+import { exampleChanges } from '../model/presets.js';
+import * as fmt from '../model/format.js';
+import { h, fill } from '../ui/dom.js';
+
+export function createExamples(section, app) {
+  const body = section.querySelector('.panel-body');
+  fill(body, h('p', { class: 'placeholder' }, 'Waiting for the engine…'));
+  let done = false;
+
+  function update({ engine }) {
+    if (done || !engine) return;
+    done = true;
+    const examples = engine.lessonExamples();
+    const allOk = examples.every((ex) => ex.figures.every((f) => f.ok));
+    fill(body,
+      h('p', { class: 'lead' }, 'Each figure below was just computed by the same WebAssembly core that runs the heatmaps, then compared with the figure printed in the lesson. ',
+        allOk ? 'All of them match.' : 'Some do not match: see the ✗ marks.'),
+      h('div', { class: 'examples' }, examples.map(card)));
+  }
+
+  function card(ex) {
+    const ok = ex.figures.every((f) => f.ok);
+    const c = ex.config;
+    const config = [`d_model = ${fmt.int(c.d_model)}`, `h = ${c.n_heads}`, c.n ? `n = ${fmt.int(c.n)}` : null,
+      c.batch > 1 ? `batch = ${c.batch}` : null, c.bias ? null : 'no biases'].filter(Boolean).join(', ');
+    const rows = ex.figures.map((f) => {
+      const info = f.expected === '';
+      const mark = info ? h('span', { class: 'mark info', title: 'not in the lesson: shown for comparison' }, 'info')
+        : f.ok ? h('span', { class: 'mark ok', 'aria-label': 'matches the lesson' }, '✓') : h('span', { class: 'mark bad', 'aria-label': 'does not match' }, '✗');
+      return h('tr', { class: info ? 'info-row' : '' },
+        h('th', { scope: 'row' }, f.label), h('td', {}, info ? '—' : f.expected), h('td', { class: 'computed' }, f.computed), h('td', {}, mark));
+    });
+    const load = () => {
+      app.loadChanges(exampleChanges(ex));
+      document.getElementById('results')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    };
+    return h('article', { class: `example ${ok ? 'ok' : 'bad'}`, dataset: { example: ex.id, ok: ok ? '1' : '0' } },
+      h('header', {},
+        h('h3', {}, h('span', { class: 'example-id' }, ex.id), ` ${ex.title}`),
+        h('span', { class: `badge ${ok ? 'ok' : 'bad'}` }, ok ? '✓ matches the lesson' : '✗ mismatch')),
+      h('p', { class: 'config' }, config),
+      h('div', { class: 'table-wrap' }, h('table', { class: 'figures' },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'figure'), h('th', { scope: 'col' }, 'lesson'), h('th', { scope: 'col' }, 'computed'), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'check')))),
+        h('tbody', {}, rows))),
+      ex.note ? h('p', { class: ex.id === 'E3' ? 'note callout' : 'note' }, ex.note) : null,
+      h('button', { type: 'button', class: 'secondary', onclick: load }, `Load ${ex.id} into the inputs`));
+  }
+
+  return { name: 'examples', update };
+}

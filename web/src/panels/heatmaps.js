@@ -1,0 +1,207 @@
+// The heatmaps panel: every head's attention weights for one batch item as small multiples, one head
+// enlarged with the words on its axes, a shared colour legend, and a readout of the cell under the cursor.
+
+import { Heatmap, drawColorbar } from '../render/heatmap.js';
+import { PAD } from '../model/inputs.js';
+import { configKey } from '../model/validate.js';
+import * as fmt from '../model/format.js';
+import { h, fill, cssVar } from '../ui/dom.js';
+
+export function createHeatmaps(section, app) {
+  const body = section.querySelector('.panel-body');
+  const intro = h('p', { class: 'lead' },
+    'Row i of a map is query i; its cells show how much of each key j that query takes (a softmax, so every row sums to 1). ',
+    'Heads start from different random projections, so each looks at the sequence differently. Click a small map to enlarge it; ',
+    'hover, or focus a map and use the arrow keys, to read a cell.');
+  const itemSelect = h('select', { id: 'f-item', name: 'item' });
+  const itemField = h('div', { class: 'field inline', hidden: true },
+    h('label', { for: 'f-item' }, 'batch item shown'), itemSelect);
+  itemSelect.addEventListener('change', () => app.set({ item: itemSelect.value }, { edited: 'item' }));
+  const bar = h('canvas', { class: 'colorbar', 'aria-hidden': 'true' });
+  drawColorbar(bar);
+  const legendMin = h('span', { class: 'num' }), legendMax = h('span', { class: 'num' });
+  const legend = h('div', { class: 'legend', role: 'img', 'aria-label': 'colour scale' },
+    h('span', {}, 'weight'), legendMin, bar, legendMax,
+    h('span', { class: 'swatch masked-swatch', title: 'masked: −∞ before the softmax, so weight 0' }), h('span', {}, 'masked'));
+  const note = h('p', { class: 'note', id: 'heat-note' });
+  const mainCanvas = h('canvas', { class: 'heat-main-canvas' });
+  const mainCaption = h('figcaption');
+  const grid = h('div', { class: 'heat-grid', role: 'list' });
+  const readout = h('p', { class: 'readout', id: 'readout', 'aria-live': 'polite' }, 'Point at a cell to read its weight.');
+  const output = h('div', { class: 'output-summary', id: 'output-summary' });
+  const placeholder = h('p', { class: 'placeholder' });
+  const content = h('div', { class: 'heat-content' },
+    h('div', { class: 'heat-toolbar' }, itemField, legend),
+    note,
+    h('div', { class: 'heat-layout' },
+      h('figure', { class: 'heat-main' }, mainCaption, mainCanvas),
+      grid),
+    readout, output);
+  fill(body, intro, placeholder, content);
+
+  let current = null; // { item, config, key }
+  let smalls = [];
+  const main = new Heatmap(mainCanvas, { labels: true, maxHeight: 560, onCursor: (cell) => describe(selectedHead(), cell) });
+
+  function selectedHead() {
+    const c = app.check?.config ?? current?.config;
+    const head = Number(app.state.head);
+    return app.state.head !== '' && Number.isInteger(head) && c && head < c.n_heads ? head : 0;
+  }
+
+  function colors() {
+    return { masked: cssVar('--masked'), text: cssVar('--fg') };
+  }
+
+  function gridFor(item, head) {
+    const size = item.rows * item.cols;
+    const labels = (list, step) => (list && step === 1 ? list : null);
+    return {
+      rows: item.rows, cols: item.cols, data: item.data.subarray(head * size, (head + 1) * size), masked: item.masked,
+      min: 0, max: current.max, rowLabels: labels(item.labels_q, item.rowStep), colLabels: labels(item.labels_k, item.colStep),
+      colors: colors(),
+    };
+  }
+
+  function word(list, i) {
+    return list ? ` “${list[i] === PAD ? '<pad>' : list[i]}”` : '';
+  }
+
+  function describe(head, cell) {
+    if (!cell || !current) {
+      readout.textContent = 'Point at a cell to read its weight.';
+      delete readout.dataset.weight;
+      return;
+    }
+    const { item } = current;
+    const value = item.data[(head * item.rows + cell.r) * item.cols + cell.c];
+    const masked = item.masked[cell.r * item.cols + cell.c];
+    let where;
+    if (item.rowStep === 1 && item.colStep === 1) {
+      where = `query ${cell.r}${word(item.labels_q, cell.r)} → key ${cell.c}${word(item.labels_k, cell.c)}`;
+    } else {
+      const span = (k, step, n) => `${fmt.int(k * step)}–${fmt.int(Math.min(n, (k + 1) * step) - 1)}`;
+      where = `queries ${span(cell.r, item.rowStep, current.config.n_q)} → keys ${span(cell.c, item.colStep, current.config.n_k)} (block mean)`;
+    }
+    readout.textContent = `head ${head + 1} · ${where}: weight ${fmt.fixed(value, 4)}${masked ? ' (masked)' : ''}`;
+    Object.assign(readout.dataset, { head, query: cell.r, key: cell.c, weight: String(value) });
+  }
+
+  function enlarge(head) {
+    app.set({ head: String(head) }, { edited: 'head' });
+    mainCanvas.focus({ preventScroll: true });
+  }
+
+  function buildSmalls(config) {
+    smalls = [];
+    const figures = [];
+    for (let k = 0; k < config.n_heads; k++) {
+      const canvas = h('canvas', { 'aria-label': `head ${k + 1}: attention weights, press Enter to enlarge` });
+      const figure = h('figure', { class: 'heat-small', role: 'listitem', dataset: { head: k } }, canvas, h('figcaption', {}, `head ${k + 1}`));
+      const map = new Heatmap(canvas, { maxHeight: 220, onCursor: (cell) => describe(k, cell), onPick: () => enlarge(k) });
+      smalls.push({ figure, map });
+      figures.push(figure);
+    }
+    fill(grid, figures);
+    grid.style.setProperty('--cols', String(config.n_heads <= 4 ? 2 : config.n_heads <= 9 ? 3 : 4));
+  }
+
+  function draw() {
+    if (!current) return;
+    const { item, config } = current;
+    const head = selectedHead();
+    main.setData(gridFor(item, head));
+    mainCaption.textContent = `Head ${head + 1} of ${config.n_heads}${item.labels_q ? '' : ' (queries down, keys across)'}`;
+    smalls.forEach(({ figure, map }, k) => {
+      map.setData(gridFor(item, k));
+      figure.classList.toggle('selected', k === head);
+      figure.dataset.row0 = JSON.stringify(Array.from(item.data.subarray(k * item.rows * item.cols, k * item.rows * item.cols + Math.min(8, item.cols))));
+    });
+  }
+
+  function update({ check, result, state }, reason) {
+    const config = check?.config;
+    // Batch item menu: only when there is more than one.
+    const batch = config?.batch ?? result?.config.batch ?? 1;
+    itemField.hidden = batch <= 1;
+    if (itemSelect.options.length !== batch) {
+      fill(itemSelect, Array.from({ length: batch }, (_, b) => h('option', { value: String(b) }, `${b + 1} of ${batch}`)));
+    }
+    itemSelect.value = String(config?.item ?? 0);
+
+    if (!result) {
+      content.hidden = true;
+      placeholder.hidden = false;
+      placeholder.textContent = check?.blocked
+        ? 'Not run: this size is analysed below but too large to compute in a browser tab.'
+        : !check?.ok ? 'Fix the highlighted inputs and the maps appear here.' : 'Computing the first result…';
+      return;
+    }
+    content.hidden = false;
+    placeholder.hidden = true;
+    const stale = !config || result.key !== configKey(config);
+    body.classList.toggle('stale', stale);
+    body.dataset.stale = stale ? '1' : '0';
+
+    if (reason === 'result' || !current || current.item !== result.item) {
+      const fresh = !current || current.key !== result.key || smalls.length !== result.config.n_heads;
+      let max = 0;
+      for (const v of result.item.data) if (v > max) max = v;
+      current = { item: result.item, config: result.config, key: result.key, max: max || 1 };
+      if (fresh) buildSmalls(result.config);
+      legendMin.textContent = '0';
+      legendMax.textContent = fmt.fixed(current.max, 3);
+      const { item } = result;
+      const notes = [];
+      if (item.rowStep > 1 || item.colStep > 1) {
+        notes.push(`Drawn downsampled: each cell is the mean of a ${item.rowStep}×${item.colStep} block of the ${fmt.int(result.config.n_q)}×${fmt.int(result.config.n_k)} matrix.`);
+      }
+      if (item.masked_rows.length) {
+        notes.push(`Every key is masked for ${item.masked_rows.length === 1 ? 'query' : 'queries'} ${item.masked_rows.slice(0, 8).join(', ')}${item.masked_rows.length > 8 ? ', …' : ''}: ` +
+          'a softmax over nothing is undefined, so the engine returns zeros for those rows and reports them.');
+      }
+      if (result.config.dropout > 0) notes.push(`Dropout p = ${result.config.dropout}: dropped weights are 0 and the kept ones are scaled by 1/(1 − p), so rows no longer sum to exactly 1.`);
+      note.textContent = notes.join(' ');
+      note.hidden = notes.length === 0;
+      renderOutput(result);
+      draw();
+    } else if (reason === 'state') {
+      draw(); // the enlarged head may have changed
+    }
+    if (stale) note.textContent = `${note.hidden ? '' : note.textContent + ' '}These maps are from the previous inputs; ${check?.ok && !check.blocked ? 'press Run to update them.' : 'the current inputs cannot run.'}`;
+    if (stale) note.hidden = false;
+  }
+
+  function renderOutput(result) {
+    const { item, config } = result;
+    const rows = item.output_rows;
+    const cols = rows[0]?.length ?? 0;
+    Object.assign(output.dataset, {
+      row0: JSON.stringify(rows[0] ?? []), sum: String(result.output_sum), itemSum: String(item.item_sum), item: String(item.b),
+    });
+    fill(output,
+      h('h3', {}, `Output of batch item ${item.b + 1}: ${fmt.int(config.n_q)} × ${fmt.int(config.d_model)}`),
+      h('p', { class: 'note' }, `Each row is Concat(head₁ … head_h)·Wᴼ for one query: a new ${fmt.int(config.d_model)}-vector that mixes the values it attended to. First ${rows.length} rows, first ${cols} columns:`),
+      h('div', { class: 'table-wrap' }, h('table', { class: 'numbers' },
+        h('tbody', {}, rows.map((row, i) => h('tr', {},
+          h('th', { scope: 'row' }, item.labels_q ? item.labels_q[i] : `query ${i}`),
+          row.map((v) => h('td', {}, fmt.fixed(v, 4)))))))),
+      h('p', { class: 'note' }, `Sum of every output value in the batch: ${fmt.fixed(result.output_sum, 6)}`));
+  }
+
+  // Redraw on width changes only: drawing sets the canvases' heights, which must not loop back here.
+  let width = 0;
+  new ResizeObserver(([entry]) => {
+    const w = Math.round(entry.contentRect.width);
+    if (w === width) return;
+    width = w;
+    requestAnimationFrame(() => {
+      if (!current) return;
+      main.draw();
+      for (const { map } of smalls) map.draw();
+    });
+  }).observe(body);
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', draw);
+
+  return { name: 'heatmaps', update, fail: (err) => { placeholder.hidden = false; placeholder.textContent = `The maps could not be drawn: ${err.message}`; } };
+}

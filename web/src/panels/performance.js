@@ -1,0 +1,111 @@
+// The performance panel: each run's time, GFLOP/s and share of this browser's measured f32x4 peak,
+// and a chart of time against n for the current d_model, measured in the worker on request.
+
+import * as fmt from '../model/format.js';
+import { estimateRun } from '../model/validate.js';
+import { Cancelled } from '../worker/client.js';
+import { h, fill, cssVar } from '../ui/dom.js';
+
+const SWEEP_SECONDS_PER_POINT = 0.25; // keeps the whole sweep to a few seconds
+const MAX_SWEEP_N = 4096;
+
+export function createPerformance(section, app) {
+  const body = section.querySelector('.panel-body');
+  const peakLine = h('p', { id: 'peak' }, 'Measuring this browser’s SIMD peak after the first run…');
+  const runs = h('div', { class: 'table-wrap' });
+  const button = h('button', { type: 'button', class: 'secondary', id: 'sweep' }, 'Measure time against n');
+  const cancel = h('button', { type: 'button', hidden: true }, 'Cancel');
+  const sweepStatus = h('p', { class: 'note', 'aria-live': 'polite' });
+  const chartBox = h('div', { class: 'chart', id: 'sweep-chart' });
+  fill(body,
+    h('p', { class: 'lead' }, 'The core runs single-threaded in a Web Worker. Percentages compare a run with the fastest this browser can multiply and add four floats at once.'),
+    peakLine, runs,
+    h('h3', {}, 'Time against sequence length'),
+    h('p', { class: 'note' }, 'Self-attention at the current d_model and n_heads, n doubling each step. Cost grows like n·d² while the projections dominate and like n²·d once n passes d, so on these log–log axes the slope bends from 1 towards 2.'),
+    h('div', { class: 'button-row' }, button, cancel), sweepStatus, chartBox);
+  let plot = null;
+
+  button.addEventListener('click', measure);
+  cancel.addEventListener('click', () => app.cancel());
+
+  function lengths() {
+    const c = app.check.config;
+    const out = [];
+    for (let n = 16; n <= MAX_SWEEP_N; n *= 2) {
+      const a = app.engine.analyze({ d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: c.bias, n });
+      if (a.memory.total > app.engine.defaultMemoryBudget) break;
+      if (estimateRun(a, { isa: app.engine.isa }).seconds > SWEEP_SECONDS_PER_POINT && out.length >= 3) break;
+      out.push(n);
+    }
+    return out;
+  }
+
+  async function measure() {
+    if (!app.check?.config || !app.engine) return;
+    const ns = lengths();
+    button.disabled = true;
+    cancel.hidden = false;
+    sweepStatus.textContent = `Measuring n = ${ns.join(', ')}…`;
+    try {
+      const { points, isa } = await app.measureSweep(ns, (p) => { sweepStatus.textContent = `Measuring ${p.phase} (${p.done + 1} of ${p.total})…`; });
+      const c = app.check.config;
+      sweepStatus.textContent = `d_model = ${fmt.int(c.d_model)}, n_heads = ${c.n_heads}, ${isa === 'scalar' ? 'baseline' : 'SIMD'} module: ` +
+        points.map((p) => `n ${p.n}: ${fmt.duration(p.ms)}`).join(' · ');
+      chartBox.dataset.points = JSON.stringify(points);
+      await drawChart(points, c.d_model);
+    } catch (err) {
+      sweepStatus.textContent = err instanceof Cancelled ? 'Cancelled.' : `The measurement failed: ${err.message}`;
+    } finally {
+      button.disabled = false;
+      cancel.hidden = true;
+    }
+  }
+
+  async function drawChart(points, d_model) {
+    const { default: uPlot } = await import('../../vendor/uplot/uPlot.esm.js');
+    const xs = points.map((p) => p.n);
+    const last = points[points.length - 1];
+    // Guides through the last point: what time ∝ n and time ∝ n² would look like.
+    const linear = xs.map((n) => last.ms * (n / last.n));
+    const quadratic = xs.map((n) => last.ms * (n / last.n) ** 2);
+    const fg = cssVar('--fg'), muted = cssVar('--muted'), accent = cssVar('--accent'), grid = cssVar('--grid');
+    const width = Math.max(260, chartBox.clientWidth || 400);
+    const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
+    const opts = {
+      width, height: 260,
+      scales: { x: { time: false, distr: 3 }, y: { distr: 3 } },
+      axes: [{ ...axis, label: 'n (tokens)', labelSize: 20 }, { ...axis, label: 'ms per forward pass', labelSize: 20, size: 60, values: (u, v) => v.map((x) => fmt.num(x, 2)) }],
+      series: [
+        { label: 'n' },
+        { label: 'measured', stroke: accent, width: 2, points: { size: 7, fill: accent }, value: (u, v) => (v == null ? '' : fmt.duration(v)) },
+        { label: '∝ n', stroke: muted, dash: [4, 4], width: 1, points: { show: false }, value: (u, v) => (v == null ? '' : fmt.duration(v)) },
+        { label: '∝ n²', stroke: fg, dash: [8, 4], width: 1, points: { show: false }, value: (u, v) => (v == null ? '' : fmt.duration(v)) },
+      ],
+      legend: { live: true },
+    };
+    plot?.destroy();
+    chartBox.replaceChildren();
+    plot = new uPlot(opts, [xs, points.map((p) => p.ms), linear, quadratic], chartBox);
+    chartBox.dataset.dModel = String(d_model);
+  }
+
+  function update({ runs: history, peak }, reason) {
+    if (peak === null) peakLine.textContent = 'This browser has no WebAssembly SIMD, so there is no f32x4 peak to compare with.';
+    else if (peak) {
+      peakLine.textContent = `This browser’s f32x4 peak, measured in the worker: ${fmt.num(peak.gflops, 1)} GFLOP/s (12 independent multiply-add chains on 4 floats).`;
+      peakLine.dataset.gflops = String(peak.gflops);
+    }
+    if (reason !== 'result' && reason !== 'perf' && runs.childElementCount) return;
+    if (!history.length) {
+      fill(runs, h('p', { class: 'placeholder' }, 'No runs yet.'));
+      return;
+    }
+    fill(runs, h('table', { class: 'cost', id: 'runs-table' },
+      h('thead', {}, h('tr', {}, ['run', 'time', 'GFLOP/s', '% of peak', 'module'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('tbody', {}, history.map((r) => h('tr', {},
+        h('th', { scope: 'row' }, r.label), h('td', {}, fmt.duration(r.ms)), h('td', {}, fmt.num(r.gflops, 2)),
+        h('td', {}, peak ? fmt.percent(r.gflops / peak.gflops) : '—'), h('td', {}, r.isa === 'scalar' ? 'baseline' : 'SIMD'))))));
+  }
+
+  return { name: 'performance', update };
+}

@@ -1,0 +1,185 @@
+// Canvas heatmap of one attention matrix (rows = queries, columns = keys) in viridis, with masked
+// cells in grey, optional word labels, and a cursor driven by pointer or keyboard. It draws, nothing else.
+
+import { VIRIDIS_LUT } from './viridis.js';
+
+const LABEL_FONT = '12px system-ui, sans-serif';
+const MAX_LABELLED = 48; // beyond this many tokens per axis, labels would overlap: the readout names them
+
+/** Checks a heatmap's input and throws a message naming the mismatch (renderers trust nothing). */
+export function checkGrid({ rows, cols, data, masked }) {
+  if (!Number.isInteger(rows) || !Number.isInteger(cols) || rows < 1 || cols < 1) {
+    throw new Error(`heatmap: rows and cols must be whole numbers ≥ 1, got ${rows}×${cols}`);
+  }
+  if (!(data instanceof Float32Array) || data.length !== rows * cols) {
+    throw new Error(`heatmap: expected ${rows}×${cols} = ${rows * cols} values, got ${data?.length}`);
+  }
+  if (masked && masked.length !== rows * cols) throw new Error(`heatmap: mask has ${masked.length} cells, expected ${rows * cols}`);
+}
+
+export class Heatmap {
+  /**
+   * canvas: the element to draw on (it gets tabindex and keyboard handling).
+   * options: { labels: draw word labels, maxHeight: px, onCursor({ r, c } | null), onPick() }.
+   */
+  constructor(canvas, { labels = false, maxHeight = 640, onCursor = () => {}, onPick = () => {} } = {}) {
+    this.canvas = canvas;
+    this.labels = labels;
+    this.maxHeight = maxHeight;
+    this.onCursor = onCursor;
+    this.onPick = onPick;
+    this.grid = null;
+    this.cursor = null;
+    this.layout = null;
+    canvas.tabIndex = 0;
+    canvas.addEventListener('pointermove', (e) => this.#pointer(e));
+    canvas.addEventListener('pointerleave', () => { if (document.activeElement !== canvas) this.setCursor(null); });
+    canvas.addEventListener('click', (e) => { this.#pointer(e); this.onPick(); });
+    canvas.addEventListener('keydown', (e) => this.#key(e));
+    canvas.addEventListener('focus', () => { if (!this.cursor && this.grid) this.setCursor({ r: 0, c: 0 }); });
+    canvas.addEventListener('blur', () => this.setCursor(null));
+  }
+
+  /**
+   * grid: { rows, cols, data: Float32Array [rows*cols], masked: Uint8Array | null, min, max,
+   * rowLabels, colLabels (string arrays or null), colors: { masked, text, cursor, background } }.
+   */
+  setData(grid) {
+    checkGrid(grid);
+    this.grid = grid;
+    if (this.cursor && (this.cursor.r >= grid.rows || this.cursor.c >= grid.cols)) this.cursor = null;
+    this.draw();
+  }
+
+  setCursor(cell) {
+    const same = cell && this.cursor && cell.r === this.cursor.r && cell.c === this.cursor.c;
+    if (same || (!cell && !this.cursor)) return;
+    this.cursor = cell;
+    this.draw();
+    this.onCursor(cell);
+  }
+
+  /** Redraws at the canvas's current CSS width (call after a resize). */
+  draw() {
+    const { canvas, grid } = this;
+    if (!grid) return;
+    const ctx = canvas.getContext('2d');
+    const dpr = window.devicePixelRatio || 1;
+    const width = Math.max(40, canvas.clientWidth || canvas.parentElement?.clientWidth || 200);
+    const withLabels = this.labels && grid.rowLabels && grid.colLabels && grid.rows <= MAX_LABELLED && grid.cols <= MAX_LABELLED;
+    ctx.font = LABEL_FONT;
+    const longest = (list) => Math.min(110, Math.max(0, ...list.map((s) => ctx.measureText(s).width)));
+    const left = withLabels ? Math.ceil(longest(grid.rowLabels)) + 8 : 0;
+    const top = withLabels ? Math.ceil(longest(grid.colLabels) * 0.72) + 14 : 0;
+    const plotW = Math.max(20, width - left - 2);
+    const cell = Math.min(plotW / grid.cols, (this.maxHeight - top) / grid.rows);
+    const plotH = cell * grid.rows, usedW = cell * grid.cols;
+    const height = Math.ceil(top + plotH + 2);
+    canvas.style.height = `${height}px`;
+    canvas.width = Math.round(width * dpr);
+    canvas.height = Math.round(height * dpr);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, width, height);
+    this.layout = { left, top, cell, rows: grid.rows, cols: grid.cols };
+
+    // Cells at one pixel each, then scaled up without smoothing: crisp blocks at any size.
+    const image = new ImageData(grid.cols, grid.rows);
+    const span = grid.max - grid.min || 1;
+    const maskedRgb = parseColor(grid.colors?.masked ?? '#9a9a9a');
+    for (let k = 0; k < grid.rows * grid.cols; k++) {
+      let r, g, b;
+      if (grid.masked && grid.masked[k]) [r, g, b] = maskedRgb;
+      else {
+        const t = Math.round(Math.min(1, Math.max(0, (grid.data[k] - grid.min) / span)) * 255) * 3;
+        r = VIRIDIS_LUT[t]; g = VIRIDIS_LUT[t + 1]; b = VIRIDIS_LUT[t + 2];
+      }
+      image.data[k * 4] = r; image.data[k * 4 + 1] = g; image.data[k * 4 + 2] = b; image.data[k * 4 + 3] = 255;
+    }
+    const small = new OffscreenCanvas(grid.cols, grid.rows);
+    small.getContext('2d').putImageData(image, 0, 0);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(small, left, top, usedW, plotH);
+
+    if (withLabels) {
+      ctx.fillStyle = grid.colors?.text ?? '#333';
+      ctx.textBaseline = 'middle';
+      ctx.textAlign = 'right';
+      grid.rowLabels.forEach((s, i) => ctx.fillText(clip(ctx, s), left - 5, top + (i + 0.5) * cell));
+      ctx.textAlign = 'left';
+      grid.colLabels.forEach((s, j) => {
+        ctx.save();
+        ctx.translate(left + (j + 0.5) * cell, top - 5);
+        ctx.rotate(-Math.PI / 4);
+        ctx.fillText(clip(ctx, s), 0, 0);
+        ctx.restore();
+      });
+    }
+    if (this.cursor) {
+      const { r, c } = this.cursor;
+      const x = left + c * cell, y = top + r * cell, s = Math.max(cell, 3);
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = '#000';
+      ctx.strokeRect(x - 1, y - 1, s + 2, s + 2);
+      ctx.strokeStyle = '#fff';
+      ctx.lineWidth = 1.5;
+      ctx.strokeRect(x + 0.5, y + 0.5, s - 1, s - 1);
+    }
+  }
+
+  #pointer(e) {
+    const L = this.layout;
+    if (!L) return;
+    const rect = this.canvas.getBoundingClientRect();
+    const c = Math.floor((e.clientX - rect.left - L.left) / L.cell);
+    const r = Math.floor((e.clientY - rect.top - L.top) / L.cell);
+    this.setCursor(r >= 0 && c >= 0 && r < L.rows && c < L.cols ? { r, c } : null);
+  }
+
+  #key(e) {
+    if (!this.grid) return;
+    const { rows, cols } = this.grid;
+    const step = e.shiftKey ? Math.max(1, Math.round(Math.min(rows, cols) / 8)) : 1;
+    const cur = this.cursor ?? { r: 0, c: 0 };
+    const moves = {
+      ArrowUp: [-step, 0], ArrowDown: [step, 0], ArrowLeft: [0, -step], ArrowRight: [0, step],
+      Home: [0, -cols], End: [0, cols], PageUp: [-rows, 0], PageDown: [rows, 0],
+    };
+    if (moves[e.key]) {
+      e.preventDefault();
+      const [dr, dc] = moves[e.key];
+      this.setCursor({ r: clamp(cur.r + dr, 0, rows - 1), c: clamp(cur.c + dc, 0, cols - 1) });
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      this.onPick();
+    }
+  }
+}
+
+const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));
+
+function clip(ctx, s) {
+  if (ctx.measureText(s).width <= 110) return s;
+  let t = s;
+  while (t.length > 1 && ctx.measureText(`${t}…`).width > 110) t = t.slice(0, -1);
+  return `${t}…`;
+}
+
+/** '#rrggbb' or 'rgb(r, g, b)' → [r, g, b]. */
+export function parseColor(css) {
+  const s = String(css).trim();
+  if (/^#[0-9a-f]{6}$/i.test(s)) return [1, 3, 5].map((i) => parseInt(s.slice(i, i + 2), 16));
+  const m = s.match(/rgba?\(\s*(\d+)[,\s]+(\d+)[,\s]+(\d+)/i);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [154, 154, 154];
+}
+
+/** Draws a horizontal colour bar of the palette into `canvas` (for legends). */
+export function drawColorbar(canvas) {
+  const width = 256;
+  canvas.width = width;
+  canvas.height = 1;
+  const image = new ImageData(width, 1);
+  for (let x = 0; x < width; x++) {
+    image.data.set([VIRIDIS_LUT[x * 3], VIRIDIS_LUT[x * 3 + 1], VIRIDIS_LUT[x * 3 + 2], 255], x * 4);
+  }
+  canvas.getContext('2d').putImageData(image, 0, 0);
+}

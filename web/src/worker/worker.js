@@ -1,0 +1,95 @@
+// The module worker where every forward pass, the n-sweep and the SIMD peak run, so the page never
+// freezes. It keeps the last result and sends the page only what one batch item's heatmaps need.
+
+import { loadAttention } from '../engine/attention.js';
+import { LayerCache, runForward, timeAtLength } from '../model/job.js';
+import { poolHeads, maskGrid } from '../model/pool.js';
+import { measurePeak } from '../perf/peak.js';
+
+let attn = null;
+const cache = new LayerCache();
+let last = null; // { config, result } of the last run, for switching the batch item shown
+
+/** What the heatmaps of batch item b need: pooled weights, mask, labels, the output's first rows. */
+function itemView(b) {
+  const { config, result } = last;
+  const { n_heads, n_q, n_k, d_model } = config;
+  const per = n_heads * n_q * n_k;
+  const weights = result.weights.subarray(b * per, (b + 1) * per);
+  const pooled = poolHeads(weights, n_heads, n_q, n_k);
+  const data = pooled.data === weights ? weights.slice() : pooled.data;
+  const rowsShown = Math.min(n_q, 4), colsShown = Math.min(d_model, 8);
+  const output_rows = [];
+  for (let i = 0; i < rowsShown; i++) {
+    const at = (b * n_q + i) * d_model;
+    output_rows.push(Array.from(result.output.subarray(at, at + colsShown)));
+  }
+  let item_sum = 0;
+  for (let k = b * n_q * d_model; k < (b + 1) * n_q * d_model; k++) item_sum += result.output[k];
+  return {
+    b, ...pooled, data,
+    masked: maskGrid(config, b, n_q, n_k, pooled.rowStep, pooled.colStep),
+    labels_q: result.labels_q?.[b] ?? null, labels_k: result.labels_k?.[b] ?? null,
+    output_rows, item_sum,
+    masked_rows: result.masked_rows.filter((m) => m.batch === b).map((m) => m.query),
+  };
+}
+
+const handlers = {
+  async init({ simd }) {
+    attn = await loadAttention(simd === undefined ? {} : { simd });
+    return { isa: attn.isa, kernelIsa: attn.kernelIsa() };
+  },
+
+  run({ id, config }) {
+    last = null;
+    const result = runForward(attn, config, {
+      cache, onProgress: (p) => postMessage({ type: 'progress', id, ...p }),
+    });
+    let sum = 0;
+    for (let k = 0; k < result.output.length; k++) sum += result.output[k];
+    last = { config, result };
+    const item = itemView(Math.min(config.item, config.batch - 1));
+    return { isa: attn.isa, timings: result.timings, output_sum: sum, masked_rows: result.masked_rows.length, item };
+  },
+
+  item({ b }) {
+    if (!last) throw new Error('no result to show yet: run first');
+    if (!(b >= 0 && b < last.config.batch)) throw new Error(`batch item ${b} is outside 0..${last.config.batch - 1}`);
+    return { item: itemView(b) };
+  },
+
+  async peak() {
+    return { peak: await measurePeak() };
+  },
+
+  /** Time of one forward pass for each n in `ns` (self-attention, this d_model and n_heads). */
+  sweep({ id, layer, ns }) {
+    const sweepCache = new LayerCache();
+    const mha = sweepCache.get(attn, { ...layer, seed: 1 });
+    const points = [];
+    try {
+      for (const [k, n] of ns.entries()) {
+        postMessage({ type: 'progress', id, done: k, total: ns.length, phase: `n = ${n}` });
+        const ms = timeAtLength(attn, mha, layer.d_model, n);
+        const flops = attn.analyze({ ...layer, n }).flops.exact_flops;
+        points.push({ n, ms, flops });
+      }
+    } finally {
+      sweepCache.clear();
+    }
+    return { points, isa: attn.isa };
+  },
+};
+
+self.onmessage = async ({ data }) => {
+  const { type, id } = data;
+  try {
+    if (!handlers[type]) throw new Error(`unknown request '${type}'`);
+    if (type !== 'init' && !attn) throw new Error('the engine is not loaded yet');
+    const reply = await handlers[type](data);
+    postMessage({ type: 'done', id, ...reply });
+  } catch (err) {
+    postMessage({ type: 'error', id, message: String(err?.message ?? err) });
+  }
+};
