@@ -1,7 +1,7 @@
 // Writes dist/: the page, both wasm modules and the vendored KaTeX and uPlot, as one static folder
 // that works offline from any static host (no CDN; every URL in it is relative).
 // Usage: node scripts/make_dist.mjs [outDir]   (default: dist/)
-import { cp, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,6 +42,17 @@ for (const [from, to] of vendor) {
   await cp(join(modules, from), join(out, to), { recursive: true });
 }
 
+// Without hints the browser discovers the page's modules level by level (main.js → panels → helpers),
+// one round trip per level; listing them all in index.html lets it fetch them in parallel.
+const entries = ['src/main.js', 'src/worker/early.js', 'src/engine/attention.js'];
+const graph = await staticImports(out, entries);
+const indexPath = join(out, 'index.html');
+const marker = /^(\s*)<!-- modulepreload:.*-->\n/m;
+const html = await readFile(indexPath, 'utf8');
+if (!marker.test(html)) throw new Error('make_dist: the modulepreload marker is missing from web/index.html');
+await writeFile(indexPath, html.replace(marker, (_, indent) =>
+  graph.map((path) => `${indent}<link rel="modulepreload" href="${path}">\n`).join('')));
+
 // A manifest of what was written, so a course author can see the whole footprint at a glance.
 const files = [];
 async function walk(dir) {
@@ -57,3 +68,19 @@ const total = files.reduce((sum, [, size]) => sum + size, 0);
 await writeFile(join(out, 'MANIFEST.txt'),
   files.map(([path, size]) => `${String(size).padStart(10)}  ${path}`).join('\n') + '\n');
 console.log(`dist: ${files.length} files, ${total.toLocaleString('en-US')} bytes in ${relative(process.cwd(), out) || '.'}`);
+
+/** Every module reachable from `entries` by static imports (dynamic imports stay lazy), as paths relative to dir. */
+async function staticImports(dir, entries) {
+  const seen = new Set();
+  const queue = [...entries];
+  while (queue.length) {
+    const path = queue.shift();
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const source = await readFile(join(dir, path), 'utf8');
+    for (const m of source.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]/gm)) {
+      queue.push(relative(dir, resolve(dirname(join(dir, path)), m[1])).split('\\').join('/'));
+    }
+  }
+  return [...seen].filter((p) => p !== 'src/worker/early.js'); // early.js is the page's own script tag
+}

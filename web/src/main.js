@@ -1,11 +1,11 @@
 // The page's controller: reads the state from the URL hash, validates it, asks the worker for runs,
 // and hands every panel the same view. Panels own their sections; this file owns time and order.
 
-import { loadAttention } from './engine/attention.js';
 import { fromHash, toHash, visiblePanels, withChanges } from './model/schema.js';
 import { validate, configKey } from './model/validate.js';
 import * as fmt from './model/format.js';
-import { EngineClient, Cancelled } from './worker/client.js';
+import { Cancelled } from './worker/client.js';
+import { client, engine as enginePromise } from './worker/early.js';
 import { createControls } from './panels/controls.js';
 import { createRunbar } from './panels/runbar.js';
 import { createHeatmaps } from './panels/heatmaps.js';
@@ -109,6 +109,12 @@ async function run() {
   const config = check.config;
   const key = configKey(config);
   app.running = { key, startedAt: performance.now(), estimate: check.estimate, progress: null, showProgress: false };
+  // The request is posted before the panels re-render, so the worker starts at once.
+  const reply = app.client.run(config, (p) => {
+    if (app.running?.key !== key) return;
+    app.running.progress = p;
+    if (app.running.showProgress) render('progress');
+  });
   render('running');
   const timer = setTimeout(() => {
     if (app.running?.key === key) {
@@ -117,16 +123,12 @@ async function run() {
     }
   }, PROGRESS_AFTER_MS);
   try {
-    const reply = await app.client.run(config, (p) => {
-      if (app.running?.key !== key) return;
-      app.running.progress = p;
-      if (app.running.showProgress) render('progress');
-    });
+    const { timings, ...rest } = await reply;
     const analysis = check.analysis;
-    const ms = reply.timings.forward_ms;
-    app.result = { key, config, analysis, ...reply, gflops: fmt.gflops(analysis.flops.exact_flops, ms) };
+    const ms = timings.forward_ms;
+    app.result = { key, config, analysis, timings, ...rest, gflops: fmt.gflops(analysis.flops.exact_flops, ms) };
     app.runs.unshift({
-      at: Date.now(), isa: reply.isa, ms, setup_ms: reply.timings.setup_ms, gflops: app.result.gflops,
+      at: Date.now(), isa: rest.isa, ms, setup_ms: timings.setup_ms, gflops: app.result.gflops,
       label: `d_model ${fmt.int(config.d_model)} · h ${config.n_heads} · n_q ${fmt.int(config.n_q)} · n_k ${fmt.int(config.n_k)} · batch ${config.batch}`,
     });
     app.runs.length = Math.min(app.runs.length, 12);
@@ -207,11 +209,10 @@ async function boot() {
   revalidate();
   render('state');
 
-  // #simd=0 forces the baseline module in both the page and the worker; #simd=1 insists on SIMD.
-  const simd = app.state.simd === '0' ? false : app.state.simd === '1' ? true : undefined;
-  app.client = new EngineClient({ simd });
+  // early.js started both engines while this module graph was loading (#simd=0 forces the baseline).
+  app.client = client;
   try {
-    const [engine] = await Promise.all([loadAttention(simd === undefined ? {} : { simd }), app.client.ready]);
+    const [engine] = await Promise.all([enginePromise, client.ready]);
     app.engine = engine;
   } catch (err) {
     app.status = { kind: 'error', text: `The WebAssembly engine could not start: ${err.message}` };
@@ -219,13 +220,12 @@ async function boot() {
     return;
   }
   revalidate();
+  // Start the first run before the heavier panels render: the worker computes while they draw.
+  if (app.check.ok && !app.check.blocked && app.check.auto) run();
   render('engine');
-  if (app.check.ok && !app.check.blocked) {
-    if (app.check.auto) run();
-    else {
-      app.status = { kind: 'info', text: `Ready. This one is larger (about ${fmt.duration(app.check.estimate.seconds * 1000)}): press Run.` };
-      render('status');
-    }
+  if (app.check.ok && !app.check.blocked && !app.check.auto) {
+    app.status = { kind: 'info', text: `Ready. This one is larger (about ${fmt.duration(app.check.estimate.seconds * 1000)}): press Run.` };
+    render('status');
   }
 }
 

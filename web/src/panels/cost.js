@@ -4,7 +4,7 @@
 import * as fmt from '../model/format.js';
 import { configKey } from '../model/validate.js';
 import { moduleName } from './runbar.js';
-import { h, fill, table } from '../ui/dom.js';
+import { h, fill, table, math } from '../ui/dom.js';
 
 export function createCost(section, app) {
   const body = section.querySelector('.panel-body');
@@ -32,10 +32,10 @@ export function createCost(section, app) {
   function renderParams(a, config) {
     const d = a.dims, p = a.params;
     const rows = [
-      ['Wᴽ (all heads)', `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_k)}`, fmt.int(p.w_q), `${d.n_heads} × ${fmt.int(p.per_head_q)} per head`],
-      ['Wᴷ (all heads)', `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_k)}`, fmt.int(p.w_k), `${d.n_heads} × ${fmt.int(p.per_head_k)}`],
-      ['Wⱽ (all heads)', `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_v)}`, fmt.int(p.w_v), `${d.n_heads} × ${fmt.int(p.per_head_v)}`],
-      ['Wᴼ', `${fmt.int(d.n_heads * d.d_v)} × ${fmt.int(d.d_model)}`, fmt.int(p.w_o), 'mixes the heads'],
+      [math('Wᴽ (all heads)'), `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_k)}`, fmt.int(p.w_q), `${d.n_heads} × ${fmt.int(p.per_head_q)} per head`],
+      [math('Wᴷ (all heads)'), `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_k)}`, fmt.int(p.w_k), `${d.n_heads} × ${fmt.int(p.per_head_k)}`],
+      [math('Wⱽ (all heads)'), `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_v)}`, fmt.int(p.w_v), `${d.n_heads} × ${fmt.int(p.per_head_v)}`],
+      [math('Wᴼ'), `${fmt.int(d.n_heads * d.d_v)} × ${fmt.int(d.d_model)}`, fmt.int(p.w_o), 'mixes the heads'],
     ];
     if (d.bias) rows.push(['biases', '4 vectors', fmt.int(p.biases), 'b_Q, b_K, b_V, b_O']);
     rows.push({ attrs: { class: 'total-row' }, cells: ['total', '', h('strong', { id: 'params-total', dataset: { value: p.total } }, fmt.int(p.total)), ''] });
@@ -65,7 +65,7 @@ export function createCost(section, app) {
       { attrs: { class: 'total-row' }, cells: ['total', '', fmt.int(lesson.total), fmt.short(lesson.total)] },
     ];
     const maxFlops = Math.max(...f.stages.map((s) => s.flops));
-    const stageRows = f.stages.map((s) => [s.stage, fmt.int(s.macs), fmt.int(s.flops),
+    const stageRows = f.stages.map((s) => [math(s.stage), fmt.int(s.macs), fmt.int(s.flops),
       h('span', { class: 'bar', style: { '--w': `${(100 * s.flops / maxFlops).toFixed(1)}%` }, title: fmt.percent(s.flops / f.exact_flops) },
         fmt.percent(s.flops / f.exact_flops))]);
     stageRows.push({ attrs: { class: 'total-row' }, cells: ['total', fmt.int(f.exact_macs), h('strong', { id: 'flops-total', dataset: { value: f.exact_flops } }, fmt.int(f.exact_flops)), ''] });
@@ -73,7 +73,7 @@ export function createCost(section, app) {
     const agree = f.projections_dominate_lesson === f.projections_dominate_exact;
     fill(flops,
       h('h3', {}, 'FLOPs: which term dominates'),
-      h('p', { class: 'verdict', id: 'dominant' }, cap(f.dominant_reason), '.'),
+      h('p', { class: 'verdict', id: 'dominant' }, `Here ${f.dominant_reason}.`),
       h('h4', {}, 'As the lesson counts (one projection, a multiply-add = 1 operation)'),
       d.n_q !== d.n_k ? h('p', { class: 'note' }, `The lesson's formulas assume n_q = n_k; here n = n_q = ${fmt.int(n)}.`) : null,
       h('div', { class: 'table-wrap' }, table(['term', 'formula', 'operations', ''], lessonRows, { class: 'cost' })),
@@ -123,4 +123,3 @@ export function createCost(section, app) {
   return { name: 'cost', update };
 }
 
-const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);

@@ -7,11 +7,11 @@ import { h, fill } from '../ui/dom.js';
 const EQUATIONS = [
   { title: 'Scaled dot-product attention', tex: String.raw`\operatorname{Attention}(Q,K,V)=\operatorname{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}+M\right)V`,
     text: 'The mask M is 0 where a query may look and −∞ where it may not, so masked keys get weight exactly 0.' },
-  { title: 'One head', tex: String.raw`\mathrm{head}_i=\operatorname{Attention}\!\left(X_q W_i^{Q},\; X_k W_i^{K},\; X_v W_i^{V}\right),\qquad W_i^{Q},W_i^{K}\in\mathbb{R}^{d_{\text{model}}\times d_k},\; W_i^{V}\in\mathbb{R}^{d_{\text{model}}\times d_v}`,
+  { title: 'One head', tex: String.raw`\begin{gathered}\mathrm{head}_i=\operatorname{Attention}\!\left(X_q W_i^{Q},\; X_k W_i^{K},\; X_v W_i^{V}\right)\\ W_i^{Q},\,W_i^{K}\in\mathbb{R}^{d_{\text{model}}\times d_k},\quad W_i^{V}\in\mathbb{R}^{d_{\text{model}}\times d_v}\end{gathered}`,
     text: 'In self-attention X_q = X_k = X_v; in cross-attention the queries come from the decoder and the keys and values from the encoder.' },
-  { title: 'Multi-head attention', tex: String.raw`\operatorname{MultiHead}=\operatorname{Concat}(\mathrm{head}_1,\dots,\mathrm{head}_h)\,W^{O},\qquad W^{O}\in\mathbb{R}^{h d_v\times d_{\text{model}}}`,
+  { title: 'Multi-head attention', tex: String.raw`\begin{gathered}\operatorname{MultiHead}=\operatorname{Concat}(\mathrm{head}_1,\dots,\mathrm{head}_h)\,W^{O}\\ W^{O}\in\mathbb{R}^{h d_v\times d_{\text{model}}}\end{gathered}`,
     text: 'Every head sees the whole sequence through its own small projections; Wᴼ mixes what they found.' },
-  { title: 'Sinusoidal positional encoding', tex: String.raw`PE_{(pos,\,2i)}=\sin\!\left(\frac{pos}{10000^{2i/d_{\text{model}}}}\right),\qquad PE_{(pos,\,2i+1)}=\cos\!\left(\frac{pos}{10000^{2i/d_{\text{model}}}}\right)`,
+  { title: 'Sinusoidal positional encoding', tex: String.raw`\begin{gathered}PE_{(pos,\,2i)}=\sin\!\left(\frac{pos}{10000^{2i/d_{\text{model}}}}\right)\\ PE_{(pos,\,2i+1)}=\cos\!\left(\frac{pos}{10000^{2i/d_{\text{model}}}}\right)\end{gathered}`,
     text: 'Added to each word’s embedding, so the same word at two positions gives two different tokens.' },
 ];
 
@@ -27,16 +27,21 @@ export function createEquations(section, app) {
     else el.textContent = tex;
   };
 
-  import('../../vendor/katex/katex.mjs').then((mod) => {
-    katex = mod.default;
-    for (const b of blocks) typeset(b.math, b.tex);
-    lastLive = '';
-    update(app);
-  }).catch(() => {
-    for (const b of blocks) b.math.textContent = b.tex; // still readable without the typesetter
-  });
+  for (const b of blocks) b.math.textContent = b.tex; // readable even before (or without) the typesetter
+  let requested = false;
+  function loadKatex() {
+    requested = true;
+    import('../../vendor/katex/katex.mjs').then((mod) => {
+      katex = mod.default;
+      for (const b of blocks) typeset(b.math, b.tex);
+      lastLive = '';
+      update(app);
+    }).catch(() => {});
+  }
 
-  function update({ check }) {
+  function update({ check, engine, running, firstResultMs }) {
+    // KaTeX is the largest script of the page: fetch it once the first result is on screen.
+    if (!requested && engine && (firstResultMs !== null || !running)) loadKatex();
     const c = check?.config;
     const key = c ? JSON.stringify([c.d_model, c.n_heads, c.d_k, c.d_v, c.n_q, c.n_k]) : '';
     if (key === lastLive || !katex) return;
@@ -46,11 +51,12 @@ export function createEquations(section, app) {
       return;
     }
     const n = (x) => fmt.int(x).replace(/,/g, '{,}');
+    const slowest = Math.max(0, Math.floor(c.d_model / 2) - 1); // the last sine/cosine pair
     const live = [
       String.raw`\underbrace{Q}_{${n(c.n_q)}\times ${n(c.d_k)}}\;\underbrace{K^{\top}}_{${n(c.d_k)}\times ${n(c.n_k)}}\;/\;\sqrt{${n(c.d_k)}}\;\to\;\underbrace{A}_{${n(c.n_q)}\times ${n(c.n_k)}}\;\underbrace{V}_{${n(c.n_k)}\times ${n(c.d_v)}}\;=\;${n(c.n_q)}\times ${n(c.d_v)}`,
       String.raw`W_i^{Q}: ${n(c.d_model)}\times ${n(c.d_k)},\quad W_i^{V}: ${n(c.d_model)}\times ${n(c.d_v)},\quad i=1,\dots,${c.n_heads}`,
       String.raw`\operatorname{Concat}: ${n(c.n_q)}\times ${n(c.n_heads * c.d_v)},\quad W^{O}: ${n(c.n_heads * c.d_v)}\times ${n(c.d_model)},\quad \text{output}: ${n(c.n_q)}\times ${n(c.d_model)}`,
-      String.raw`\text{slowest pair } (i=${n(Math.max(0, Math.floor(c.d_model / 2) - 1))})\text{: wavelength } 2\pi\cdot 10000^{${n(2 * Math.max(0, Math.floor(c.d_model / 2) - 1))}/${n(c.d_model)}}\approx ${n(Math.round(2 * Math.PI * 10000 ** ((2 * Math.max(0, Math.floor(c.d_model / 2) - 1)) / c.d_model)))}\text{ positions}`,
+      String.raw`\text{wavelengths from }2\pi\approx 6.3\text{ to }2\pi\cdot 10000^{${n(2 * slowest)}/${n(c.d_model)}}\approx ${n(Math.round(2 * Math.PI * 10000 ** ((2 * slowest) / c.d_model)))}\text{ positions}`,
     ];
     blocks.forEach((b, i) => typeset(b.live, String.raw`\text{now: }` + live[i]));
   }

@@ -3,7 +3,7 @@
 
 import { exampleChanges } from '../model/presets.js';
 import * as fmt from '../model/format.js';
-import { h, fill } from '../ui/dom.js';
+import { h, fill, math } from '../ui/dom.js';
 
 export function createExamples(section, app) {
   const body = section.querySelector('.panel-body');
@@ -31,7 +31,7 @@ export function createExamples(section, app) {
       const mark = info ? h('span', { class: 'mark info', title: 'not in the lesson: shown for comparison' }, 'info')
         : f.ok ? h('span', { class: 'mark ok', 'aria-label': 'matches the lesson' }, '✓') : h('span', { class: 'mark bad', 'aria-label': 'does not match' }, '✗');
       return h('tr', { class: info ? 'info-row' : '' },
-        h('th', { scope: 'row' }, f.label), h('td', {}, info ? '—' : f.expected), h('td', { class: 'computed' }, f.computed), h('td', {}, mark));
+        h('th', { scope: 'row' }, math(f.label)), h('td', {}, info ? '—' : f.expected), h('td', { class: 'computed' }, f.computed), h('td', {}, mark));
     });
     const load = () => {
       app.loadChanges(exampleChanges(ex));

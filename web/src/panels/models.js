@@ -20,21 +20,21 @@ export function createModels(section, app) {
         ...(m.n_kv_heads !== m.n_heads ? { n_kv_heads: m.n_kv_heads } : {}) });
       const fits = a.memory.total <= budget;
       const fast = estimateRun(a, { isa: engine.isa }).seconds <= MAX_RUN_SECONDS;
-      const verdict = fits && fast ? h('span', { class: 'mark ok' }, 'runs here')
-        : h('span', { class: 'mark bad', title: fits ? 'too slow for a tab' : `needs ${fmt.bytes(a.memory.total)}` },
-          fits ? 'too slow' : `needs ${fmt.bytesShort(a.memory.total)}`);
-      return h('tr', { dataset: { model: m.name } },
-        h('th', { scope: 'row' }, m.name, m.note ? h('div', { class: 'note' }, m.note) : null),
+      const verdict = fits && fast ? h('span', { class: 'mark ok' }, '✓ runs in this tab')
+        : h('span', { class: 'mark bad' }, fits ? 'too slow for a tab: analysed only'
+          : `needs ${fmt.bytesShort(a.memory.total)} for one pass, over the budget: analysed only`);
+      const row = h('tr', { dataset: { model: m.name } },
+        h('th', { scope: 'row' }, h('button', { type: 'button', class: 'linkish', title: `Load ${m.name} into the inputs`,
+          onclick: () => app.loadChanges(modelChanges(m)) }, m.name)),
         h('td', {}, String(m.n_heads)), h('td', {}, fmt.int(m.d_model)), h('td', {}, String(m.d_k)),
-        h('td', {}, m.parameters), h('td', {}, fmt.short(a.params_gqa ?? a.params.total)), h('td', {}, verdict),
-        h('td', {}, h('button', { type: 'button', class: 'secondary small', onclick: () => app.loadChanges(modelChanges(m)),
-          'aria-label': `Load ${m.name}` }, 'Load')));
+        h('td', {}, m.parameters), h('td', {}, fmt.short(a.params_gqa ?? a.params.total)));
+      return [row, h('tr', { class: 'note-row' }, h('td', { colspan: 6 }, verdict, m.note ? ` · ${m.note}` : ''))];
     });
     fill(body,
-      h('p', { class: 'lead' }, `Published sizes. “Attention layer” counts the four projection matrices and biases of one layer; the whole model stacks dozens of layers and adds embeddings and feed-forward blocks. `,
+      h('p', { class: 'lead' }, `Published sizes. “Model” is the whole model's parameter count; “one layer” counts the four projection matrices and biases of one layer; the whole model stacks dozens of layers and adds embeddings and feed-forward blocks. `,
         `Memory is for one forward pass at n = ${DEFAULT_PRESET_N} against this tab's budget of ${fmt.bytesBinary(budget)}: the large ones are analysed but not run.`),
       h('div', { class: 'table-wrap' }, h('table', { class: 'models' },
-        h('thead', {}, h('tr', {}, ['model', 'heads', 'd_model', 'd_k', 'whole model', 'attention layer', 'in this tab', ''].map((t) => h('th', { scope: 'col' }, t)))),
+        h('thead', {}, h('tr', {}, ['model (click to load)', 'h', 'd_model', 'd_k', 'model', 'one layer'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, rows))));
   }
 

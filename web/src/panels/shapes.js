@@ -2,7 +2,7 @@
 // output, with its dims and bytes (the lesson's worked example E1, for whatever sizes are set).
 
 import * as fmt from '../model/format.js';
-import { h, fill, table } from '../ui/dom.js';
+import { h, fill, table, math } from '../ui/dom.js';
 
 export function createShapes(section, app) {
   const body = section.querySelector('.panel-body');
@@ -20,14 +20,14 @@ export function createShapes(section, app) {
     const d = a.dims;
     const rows = a.shapes.map((s) => ({
       attrs: { class: s.note === 'input' ? 'input-row' : /^output/.test(s.name) ? 'output-row' : '' },
-      cells: [s.name, h('span', { class: 'dims' }, fmt.dims(s.dims)), fmt.bytes(s.bytes), s.note],
+      cells: [h('span', {}, math(s.name), h('span', { class: 'sub-note' }, s.note)), h('span', { class: 'dims' }, fmt.dims(s.dims)), fmt.bytes(s.bytes)],
     }));
     fill(body,
       h('p', { class: 'lead' },
         `One big matrix product makes Q for all heads at once (${fmt.int(d.n_q)} × ${fmt.int(d.n_heads * d.d_k)}); `,
         `splitting it into heads is only a reshape, (n, h·d_k) → (h, n, d_k), so no data moves. `,
         `Each head then scores its ${fmt.int(d.n_q)} queries against ${fmt.int(d.n_k)} keys.`),
-      h('div', { class: 'table-wrap' }, table(['tensor', 'shape', 'bytes (float32)', 'note'], rows, { class: 'shapes', id: 'shape-table' })),
+      h('div', { class: 'table-wrap' }, table(['tensor', 'shape', 'bytes (float32)'], rows, { class: 'shapes', id: 'shape-table' })),
       h('p', { class: 'note' }, `Shapes list batch first. With batch = ${fmt.int(d.batch)}, h = ${d.n_heads}, d_k = ${fmt.int(d.d_k)}, d_v = ${fmt.int(d.d_v)}.`));
   }
 

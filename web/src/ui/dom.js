@@ -9,7 +9,9 @@ export function h(tag, attrs = {}, ...children) {
   for (const [key, value] of Object.entries(attrs ?? {})) {
     if (value === null || value === undefined || value === false) continue;
     if (key === 'dataset') Object.assign(el.dataset, value);
-    else if (key === 'style' && typeof value === 'object') Object.assign(el.style, value);
+    else if (key === 'style' && typeof value === 'object') {
+      for (const [prop, v] of Object.entries(value)) el.style.setProperty(prop.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), v);
+    }
     else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
     else if (key === 'class') el.className = value;
     else if (key in el && typeof value !== 'string') el[key] = value;
@@ -44,4 +46,22 @@ export function table(head, rows, attrs = {}) {
 /** Reads a CSS custom property of the page (colours for canvas drawing follow the theme). */
 export function cssVar(name, el = document.documentElement) {
   return getComputedStyle(el).getPropertyValue(name).trim();
+}
+
+// The engine writes W with modifier letters (Wᴽ, Wᴷ, Wⱽ, Wᴼ) and subscripts with "_" (Q_i, d_k):
+// shown as real superscripts and subscripts, they read like the lesson's formulas.
+const SUPERSCRIPTS = { 'ᴽ': 'Q', 'ᴷ': 'K', 'ⱽ': 'V', 'ᴼ': 'O' };
+
+/** A label in the lesson's notation as nodes: "W_iᴽ" → W<sub>i</sub><sup>Q</sup>. */
+export function math(label) {
+  const out = [];
+  for (const part of String(label).split(/([A-Za-z]+_(?:\{[^}]*\}|[A-Za-z0-9]+)|[ᴽᴷⱽᴼ])/u)) {
+    if (!part) continue;
+    if (SUPERSCRIPTS[part]) out.push(h('sup', {}, SUPERSCRIPTS[part]));
+    else if (/^[A-Za-z]+_/.test(part)) {
+      const [base, sub] = [part.slice(0, part.indexOf('_')), part.slice(part.indexOf('_') + 1).replace(/[{}]/g, '')];
+      out.push(base, h('sub', {}, sub));
+    } else out.push(part);
+  }
+  return h('span', { class: 'mathy' }, out);
 }

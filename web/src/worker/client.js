@@ -13,6 +13,7 @@ export class EngineClient {
   #pending = new Map(); // id → { resolve, reject, onProgress }
   #nextId = 1;
   #simd;
+  #isReady = false;
 
   /** simd: undefined = automatic, false = force the baseline module. */
   constructor({ simd } = {}) {
@@ -21,13 +22,23 @@ export class EngineClient {
   }
 
   #start() {
+    this.#isReady = false;
     this.#worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     this.#worker.onmessage = ({ data }) => this.#receive(data);
     this.#worker.onerror = (e) => {
       e.preventDefault?.();
       this.#failAll(new Error(`the compute worker failed: ${e.message || 'could not load'}`));
     };
-    return this.#request('init', { simd: this.#simd });
+    return this.#request('init', { simd: this.#simd }).then((info) => {
+      this.#isReady = true;
+      this.info = info;
+      return info;
+    });
+  }
+
+  /** Posts at once when the worker is ready (no extra turn of the event loop), else after it is. */
+  #whenReady(send) {
+    return this.#isReady ? send() : this.ready.then(send);
   }
 
   #receive(data) {
@@ -57,24 +68,20 @@ export class EngineClient {
     return this.#pending.size > 0;
   }
 
-  async run(config, onProgress) {
-    await this.ready;
-    return this.#request('run', { config }, onProgress);
+  run(config, onProgress) {
+    return this.#whenReady(() => this.#request('run', { config }, onProgress));
   }
 
-  async item(b) {
-    await this.ready;
-    return this.#request('item', { b });
+  item(b) {
+    return this.#whenReady(() => this.#request('item', { b }));
   }
 
-  async peak() {
-    await this.ready;
-    return this.#request('peak');
+  peak() {
+    return this.#whenReady(() => this.#request('peak'));
   }
 
-  async sweep(layer, ns, onProgress) {
-    await this.ready;
-    return this.#request('sweep', { layer, ns }, onProgress);
+  sweep(layer, ns, onProgress) {
+    return this.#whenReady(() => this.#request('sweep', { layer, ns }, onProgress));
   }
 
   /** Stops whatever runs: the worker is terminated, pending requests reject with Cancelled. */

@@ -1,0 +1,63 @@
+// Shared set-up of the browser tests: dist/ served by scripts/serve.mjs on 127.0.0.1, Debian's
+// Chromium driven by playwright-core, and pages that record console errors and every request made.
+import { chromium } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { serve } from '../../scripts/serve.mjs';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const screenshotDir = join(root, 'tests/browser/screenshots');
+
+const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+/** Starts the server on a free port and the browser; call the returned close() in after(). */
+export async function startHarness() {
+  const dist = join(root, 'dist');
+  if (!existsSync(join(dist, 'index.html'))) throw new Error('dist/ is missing: run `bash scripts/build.sh dist` first');
+  const server = await serve({ dir: dist, port: 0 });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: LAUNCH_ARGS });
+  await mkdir(screenshotDir, { recursive: true });
+  return {
+    url: server.url, browser,
+    close: async () => { await browser.close(); await server.close(); },
+  };
+}
+
+/**
+ * A fresh page (own context) at `hash`. `page.problems` collects console errors, page errors and
+ * failed requests; `page.requests` every URL the page or its worker asked for.
+ */
+export async function openPage(h, hash = '', { width = 1280, height = 900, colorScheme = 'light', waitForResult = true } = {}) {
+  const context = await h.browser.newContext({ viewport: { width, height }, colorScheme });
+  const page = await context.newPage();
+  page.problems = [];
+  page.requests = [];
+  page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
+  context.on('request', (r) => page.requests.push(r.url()));
+  context.on('requestfailed', (r) => page.problems.push(`request failed: ${r.url()}`));
+  await page.goto(h.url + hash);
+  if (waitForResult) await resultReady(page);
+  page.closeAll = () => context.close();
+  return page;
+}
+
+/** Waits until the run bar reports a current result (not running, not stale). */
+export async function resultReady(page, timeout = 30000) {
+  await page.waitForFunction(() => {
+    const status = document.getElementById('status')?.textContent ?? '';
+    const body = document.querySelector('[data-panel="heatmaps"] .panel-body');
+    return status.startsWith('Ran in') && body?.dataset.stale === '0';
+  }, null, { timeout });
+}
+
+/** Saves a screenshot and prints where, so a person can look at it. */
+export async function screenshot(page, name, options = {}) {
+  const path = join(screenshotDir, `${name}.png`);
+  await page.screenshot({ path, ...options });
+  console.log(`screenshot: ${path}`);
+  return path;
+}

@@ -1,0 +1,41 @@
+// What the page should show, computed in Node by the JS API itself from the same URL hash: the page's
+// pure modules turn the hash into sizes and inputs, then this file calls mha.forward directly.
+import { loadAttention } from '../../web/src/engine/attention.js';
+import { fromHash } from '../../web/src/model/schema.js';
+import { validate } from '../../web/src/model/validate.js';
+import { buildInputs } from '../../web/src/model/inputs.js';
+
+const engines = new Map();
+export async function engine(simd) {
+  const key = String(simd);
+  if (!engines.has(key)) engines.set(key, loadAttention(simd === undefined ? {} : { simd }));
+  return engines.get(key);
+}
+
+/** { config, analysis, output, weights, sum, attn } for the view at `hash`. */
+export async function expectedFor(hash, { simd } = {}) {
+  const attn = await engine(simd);
+  const check = validate(fromHash(hash), { analyze: attn.analyze, budget: attn.defaultMemoryBudget, isa: attn.isa });
+  if (!check.ok) throw new Error(`the hash ${hash} is not valid: ${JSON.stringify(check.errors)}`);
+  const c = check.config;
+  const inputs = buildInputs(c, attn.positionalEncoding);
+  const causal = c.mask.includes('causal'), padding = c.mask.includes('padding');
+  const mask = padding ? { causal, padding: c.padding } : causal ? 'causal' : 'none';
+  const mha = new attn.MultiHeadAttention({ d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: c.bias, seed: c.seed });
+  try {
+    const r = mha.forward({
+      query: inputs.query, ...(c.cross ? { key: inputs.memory, value: inputs.memory } : {}),
+      batch: c.batch, n_q: c.n_q, n_k: c.n_k, mask, scale: c.scale, dropout: c.dropout, seed: c.dropout_seed, need_weights: true,
+    });
+    let sum = 0;
+    for (const v of r.output) sum += v;
+    return { config: c, analysis: check.analysis, output: r.output, weights: r.weights, masked_rows: r.masked_rows, sum, attn, labels_q: inputs.labels_q };
+  } finally {
+    mha.delete();
+  }
+}
+
+/** The weight of (batch item b, head, query i, key j) in the API's [batch, n_heads, n_q, n_k] layout. */
+export function weightAt({ weights, config: c }, b, head, i, j) {
+  return weights[((b * c.n_heads + head) * c.n_q + i) * c.n_k + j];
+}
