@@ -59,7 +59,7 @@ AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, 
                                              std::uint64_t memory_budget);
 
 /// Rows of queries handled together (the block the projections and the heads share).
-constexpr int kQueryBlock = 64;
+constexpr int kQueryBlock = 256;
 /// Keys per tile in the streaming path.
 constexpr int kKeyTile = 128;
 

@@ -36,6 +36,12 @@ void mask_row(float* x, const std::uint8_t* masked, int n);
 double exp_shift_row(float* x, int n, float shift);
 }  // namespace ref
 
+/// Register-blocked scalar matmul (same contract as ref::gemm), the baseline module's matmul.
+namespace scalar {
+void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, bool trans_b,
+          float* C, int ldc, float alpha, const float* bias, bool accumulate);
+}  // namespace scalar
+
 #if ATTN_HAVE_SIMD128
 namespace simd {
 void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, bool trans_b,
@@ -52,7 +58,14 @@ void gemm_packed(int M, const float* A, int lda, const PackedB& B, float* C, int
 }  // namespace simd
 namespace kern = simd;
 #else
-namespace kern = ref;
+/// Builds without SIMD: the blocked scalar matmul, the reference for everything else.
+namespace kern {
+using ref::exp_shift_row;
+using ref::mask_row;
+using ref::scale;
+using ref::softmax_row;
+using scalar::gemm;
+}  // namespace kern
 #endif
 
 /// exp(x) in float for x ≤ 0 by the same polynomial the SIMD softmax uses (exposed for tests).

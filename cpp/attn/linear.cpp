@@ -18,7 +18,7 @@ void Linear::apply(int rows, const float* x, int ldx, float* y, int ldy) const {
 #if ATTN_HAVE_SIMD128
   simd::gemm_packed(rows, x, ldx, packed_, y, ldy, 1.0f, b, false);
 #else
-  ref::gemm(rows, d_out_, d_in_, x, ldx, weight_.data(), d_out_, false, y, ldy, 1.0f, b, false);
+  kern::gemm(rows, d_out_, d_in_, x, ldx, weight_.data(), d_out_, false, y, ldy, 1.0f, b, false);
 #endif
 }
 

@@ -4,6 +4,8 @@
 #include <emscripten/bind.h>
 #include <malloc.h>
 
+#include <memory>
+
 #include "attn/analysis.h"
 #include "attn/attention.h"
 #include "attn/lesson.h"
@@ -82,12 +84,13 @@ class Layer {
       const attn::MhaInput in{q.data(), q.size(), self ? q.data() : k.data(), self ? q.size() : k.size(),
                               self ? q.data() : v.data(), self ? q.size() : v.size(), batch, n_q, n_k};
       mha_.validate(in, opt);
-      std::vector<float> weights;
-      if (opt.need_weights) weights.resize(static_cast<std::size_t>(batch) * mha_.dims().n_heads * n_q * n_k);
-      const auto masked = mha_.forward_into(in, opt, q.data(), opt.need_weights ? weights.data() : nullptr);
+      // Left uninitialised: the core writes every weight, and zero-filling hundreds of MB costs a pass.
+      const std::size_t weight_count = opt.need_weights ? static_cast<std::size_t>(batch) * mha_.dims().n_heads * n_q * n_k : 0;
+      std::unique_ptr<float[]> weights(opt.need_weights ? new float[weight_count] : nullptr);
+      const auto masked = mha_.forward_into(in, opt, q.data(), weights.get());
       val r = val::object();
       r.set("output", to_js(q.data(), static_cast<std::size_t>(batch) * n_q * mha_.dims().d_model));
-      r.set("weights", opt.need_weights ? to_js(weights.data(), weights.size()) : val::null());
+      r.set("weights", opt.need_weights ? to_js(weights.get(), weight_count) : val::null());
       r.set("masked_rows", masked_rows_to_js(masked));
       r.set("shapes", trace_to_js(attn::tensor_trace(mha_.dims(), batch, n_q, n_k, opt.need_weights)));
       return r;

@@ -21,7 +21,7 @@ for (const [isa, attn] of Object.entries(modules)) {
     throwsWith(() => new attn.MultiHeadAttention({ d_model: 512, heads: 8 }), /unknown option 'heads'/);
     throwsWith(() => new attn.MultiHeadAttention(512), /expects an options object, got 512/);
     throwsWith(() => new attn.MultiHeadAttention({ d_model: 8, n_heads: 16 }), /n_heads \(16\) is larger than d_model \(8\)/);
-    throwsWith(() => new attn.MultiHeadAttention({ d_model: 12288, n_heads: 96 }), /needs 2,416,115,712 bytes .* over the memory budget of 1,073,741,824 bytes/);
+    throwsWith(() => new attn.MultiHeadAttention({ d_model: 12288, n_heads: 96 }), /needs 4,832,231,424 bytes .* over the memory budget of 1,073,741,824 bytes/);
     // d_model not divisible is fine when d_k and d_v are given
     const ok = new attn.MultiHeadAttention({ d_model: 510, n_heads: 8, d_k: 64, d_v: 32 });
     assert.equal(ok.d_v, 32);
