@@ -28,18 +28,21 @@ std::string shape(const std::vector<std::int64_t>& dims, std::size_t last) {
   return out;
 }
 
+// The dims of the traced tensor whose name starts with prefix ("Q_i", "A_i", ...).
+std::vector<std::int64_t> traced_dims(const std::vector<TensorInfo>& trace, const std::string& prefix) {
+  for (const TensorInfo& t : trace)
+    if (t.name.rfind(prefix, 0) == 0) return t.dims;
+  throw Error("tensor " + prefix + " missing from the trace");
+}
+
 double round1(double billions) { return std::round(billions * 10.0) / 10.0; }
 
 LessonExample e1() {
   LessonExample ex{"E1", "Shapes through multi-head attention", {768, 12, 0, 0, true, 1}, 1, 128, {},
                    "Per-head tensors are 128×64; concatenating 12 heads restores 128×768."};
   const MhaDims d = resolve_dims(ex.config);
-  const auto t = tensor_trace(d, 1, 128, 128, true);
-  auto find = [&](const std::string& prefix) {
-    for (const TensorInfo& x : t)
-      if (x.name.rfind(prefix, 0) == 0) return x.dims;
-    throw Error("tensor " + prefix + " missing from the trace");
-  };
+  const auto t = tensor_trace(d, ex.batch, ex.n, ex.n, true);
+  auto find = [&](const std::string& prefix) { return traced_dims(t, prefix); };
   ex.figures = {
       figure("d_k = d_model / h", "64", std::to_string(d.d_k), d.d_k),
       figure("d_v = d_model / h", "64", std::to_string(d.d_v), d.d_v),
@@ -111,12 +114,14 @@ LessonExample p1() {
 LessonExample p4() {
   LessonExample ex{"P4", "Memory of the attention weights", {512, 8, 0, 0, true, 1}, 32, 128, {},
                    "One n×n matrix per head and per batch item: memory grows with n²."};
-  const std::uint64_t bytes = attention_weight_bytes(8, 32, 128, 128);
+  const MhaDims d = resolve_dims(ex.config);
+  const std::uint64_t bytes = attention_weight_bytes(d.n_heads, ex.batch, ex.n, ex.n);
+  const std::vector<std::int64_t> weights = traced_dims(tensor_trace(d, ex.batch, ex.n, ex.n, true), "A_i");
   char mb[32];
   std::snprintf(mb, sizeof mb, "%.1f MB", bytes / 1e6);
   ex.figures = {
-      count("attention matrices (h × batch)", "256", 8 * 32),
-      figure("each matrix", "128×128", "128×128", 0),
+      count("attention matrices (h × batch)", "256", weights[0] * weights[1]),
+      figure("each matrix", "128×128", shape(weights, 2), 0),
       count("bytes in float32", "16,777,216", static_cast<std::int64_t>(bytes)),
       figure("in MB", "16.8 MB", mb, bytes / 1e6),
   };
