@@ -80,8 +80,8 @@ export function validate(state, env = {}) {
     } else if (d_model % n_heads !== 0 && (!given_d_k || !given_d_v)) {
       const near = divisorsNear(d_model, n_heads);
       put(lastOf(['d_model', 'n_heads'], 'n_heads'),
-        `d_model (${fmt.int(d_model)}) is not divisible by n_heads (${fmt.int(n_heads)}), so d_k = d_model / n_heads is not whole. ` +
-        `Try n_heads = ${near.join(' or ')}, or set d_k and d_v yourself.`);
+        `d_model (${fmt.int(d_model)}) is not divisible by n_heads (${fmt.int(n_heads)}): d_k = d_model / n_heads would not be whole. ` +
+        `Try n_heads = ${near.join(' or ')}, or set d_k and d_v.`);
     }
     if (!given_d_k) d_k = Math.floor(d_model / n_heads);
     if (!given_d_v) d_v = Math.floor(d_model / n_heads);

@@ -2,6 +2,7 @@
 // its field, and shows the sizes that are derived rather than typed (d_k, d_v, token counts).
 
 import { FIELDS } from '../model/schema.js';
+import { sentences } from '../model/inputs.js';
 import { exampleChanges, modelChanges, presetValue } from '../model/presets.js';
 import * as fmt from '../model/format.js';
 import { h } from '../ui/dom.js';
@@ -77,7 +78,7 @@ export function createControls(form, app) {
     const config = check?.config;
     const text = state.source !== 'random';
     const cross = state.attention === 'cross';
-    const derived = deriveDisplay(state, check);
+    const derived = deriveDisplay(state);
 
     for (const { key } of FIELDS) {
       const el = byName(key);
@@ -128,15 +129,15 @@ export function createControls(form, app) {
 }
 
 /** Values shown read-only because they follow from other inputs (sentences, self-attention). */
-function deriveDisplay(state, check) {
+function deriveDisplay(state) {
   const shown = {};
-  const c = check?.config;
   if (state.source !== 'random') {
-    // Counted from the sentences: typing here would mean nothing, so the fields are read-only.
-    shown.n_q = c ? String(c.n_q) : '';
-    shown.n_k = c ? String(c.n_k) : '';
-    shown.batch = c ? String(c.batch) : '';
-    if (state.mask.includes('padding')) shown.padding = c?.padding ? c.padding.join(',') : '';
+    // Counted from the sentences (even while another field is invalid): read-only, typing would mean nothing.
+    const longest = (lines) => (lines.length ? String(Math.max(...lines.map((t) => t.length))) : '');
+    const q = sentences(state.text);
+    const kv = state.attention === 'cross' ? sentences(state.text_kv) : q;
+    Object.assign(shown, { n_q: longest(q), n_k: longest(kv), batch: q.length ? String(q.length) : '' });
+    if (state.mask.includes('padding')) shown.padding = kv.map((t) => t.length).join(',');
   } else if (state.attention !== 'cross') {
     shown.n_k = state.n_q; // self-attention: the keys are the queries' own tokens
   }

@@ -39,7 +39,8 @@ export function createHeatmaps(section, app) {
     readout, output);
   fill(body, intro, placeholder, content);
 
-  let current = null; // { item, config, key }
+  let current = null; // { item, config, key, max }
+  let baseNote = '';   // what the current result needs said (downsampling, masked rows, dropout)
   let smalls = [];
   const main = new Heatmap(mainCanvas, { labels: true, maxHeight: 560, onCursor: (cell) => describe(selectedHead(), cell) });
 
@@ -55,10 +56,11 @@ export function createHeatmaps(section, app) {
 
   function gridFor(item, head) {
     const size = item.rows * item.cols;
-    const labels = (list, step) => (list && step === 1 ? list : null);
+    // Words when the inputs are sentences, positions otherwise; none for averaged blocks.
+    const labels = (list, step, n) => (step !== 1 ? null : list ?? Array.from({ length: n }, (_, i) => String(i)));
     return {
       rows: item.rows, cols: item.cols, data: item.data.subarray(head * size, (head + 1) * size), masked: item.masked,
-      min: 0, max: current.max, rowLabels: labels(item.labels_q, item.rowStep), colLabels: labels(item.labels_k, item.colStep),
+      min: 0, max: current.max, rowLabels: labels(item.labels_q, item.rowStep, item.rows), colLabels: labels(item.labels_k, item.colStep, item.cols),
       colors: colors(),
     };
   }
@@ -111,7 +113,8 @@ export function createHeatmaps(section, app) {
     const { item, config } = current;
     const head = selectedHead();
     main.setData(gridFor(item, head));
-    mainCaption.textContent = `Head ${head + 1} of ${config.n_heads}${item.labels_q ? '' : ' (queries down, keys across)'}`;
+    const [q, k] = config.cross ? ['decoder queries', 'encoder keys'] : ['queries', 'keys'];
+    mainCaption.textContent = `Head ${head + 1} of ${config.n_heads} · ${q} down, ${k} across`;
     smalls.forEach(({ figure, map }, k) => {
       map.setData(gridFor(item, k));
       figure.classList.toggle('selected', k === head);
@@ -161,15 +164,17 @@ export function createHeatmaps(section, app) {
           'a softmax over nothing is undefined, so the engine returns zeros for those rows and reports them.');
       }
       if (result.config.dropout > 0) notes.push(`Dropout p = ${result.config.dropout}: dropped weights are 0 and the kept ones are scaled by 1/(1 − p), so rows no longer sum to exactly 1.`);
-      note.textContent = notes.join(' ');
-      note.hidden = notes.length === 0;
+      baseNote = notes.join(' ');
       renderOutput(result);
       draw();
     } else if (reason === 'state') {
       draw(); // the enlarged head may have changed
     }
-    if (stale) note.textContent = `${note.hidden ? '' : note.textContent + ' '}These maps are from the previous inputs; ${check?.ok && !check.blocked ? 'press Run to update them.' : 'the current inputs cannot run.'}`;
-    if (stale) note.hidden = false;
+    const staleNote = stale
+      ? `These maps are from the previous inputs; ${check?.ok && !check.blocked ? 'press Run to update them.' : 'the current inputs cannot run.'}`
+      : '';
+    note.textContent = [baseNote, staleNote].filter(Boolean).join(' ');
+    note.hidden = !note.textContent;
   }
 
   function renderOutput(result) {

@@ -1,0 +1,122 @@
+// Bad inputs get a message next to their field and keep Run disabled without breaking the page;
+// sizes too large for a tab are analysed and refused with the memory they would need; a long run
+// shows progress and can be cancelled.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHarness, openPage, resultReady, screenshot } from './harness.mjs';
+import { engine } from './reference.mjs';
+
+let h;
+before(async () => { h = await startHarness(); });
+after(async () => { await h?.close(); });
+
+const message = (page, name) => page.textContent(`#m-${name}`);
+const runDisabled = (page) => page.isDisabled('#run');
+
+async function typeInto(page, name, value) {
+  await page.fill(`[name="${name}"]`, value);
+  await page.waitForTimeout(50); // validation runs on input; give the page one task to repaint
+}
+
+test('each bad value gets a clear message next to its field, and Run waits until it is fixed', async () => {
+  const page = await openPage(h, '');
+  const cases = [
+    ['d_model', '510', /d_model \(510\) is not divisible by n_heads \(4\)/],
+    ['d_model', '0', /at least 1/],
+    ['d_model', 'abc', /whole number/],
+    ['n_heads', '2.5', /whole number/],
+    ['dropout', '1.5', /below 1/],
+    ['seed', '-3', /at least 0/],
+  ];
+  for (const [name, value, pattern] of cases) {
+    await typeInto(page, name, value);
+    assert.match(await message(page, name), pattern, `${name} = ${value}`);
+    assert.equal(await page.getAttribute(`[name="${name}"]`, 'aria-invalid'), 'true');
+    assert.ok(await runDisabled(page), `Run is disabled while ${name} = ${value}`);
+    const restore = { d_model: '64', n_heads: '4', dropout: '0', seed: '1' }[name];
+    await typeInto(page, name, restore);
+    assert.equal(await message(page, name), '', `${name}'s message clears once fixed`);
+  }
+  // The lesson's own example of a bad split: 510 with 8 heads names both and suggests a fix.
+  await typeInto(page, 'n_heads', '8');
+  await typeInto(page, 'd_model', '510');
+  assert.match(await message(page, 'd_model'), /d_model \(510\) is not divisible by n_heads \(8\).*Try n_heads = 6 or 10/);
+  await screenshot(page, 'error-d_model-510');
+  // Giving d_k and d_v by hand makes the same sizes legal.
+  await typeInto(page, 'd_k', '64');
+  await typeInto(page, 'd_v', '60');
+  await resultReady(page);
+  assert.equal(await message(page, 'd_model'), '');
+  assert.equal(await page.locator('.heat-small').count(), 8);
+
+  // A padding mask needs one key length per batch item.
+  await page.goto(`${h.url}#source=random&batch=2&mask=padding`);
+  await page.waitForSelector('#m-padding:not(:empty)');
+  assert.match(await message(page, 'padding'), /one key length per batch item/);
+  await typeInto(page, 'padding', '8,3,1');
+  assert.match(await message(page, 'padding'), /batch is 2, got 3/);
+  await typeInto(page, 'padding', '8,0');
+  await resultReady(page);
+  // Batch item 2 has no keys at all: its rows are defined as zeros and the page says so.
+  await page.selectOption('select[name="item"]', '1');
+  await page.waitForFunction(() => /Every key is masked/.test(document.getElementById('heat-note').textContent));
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('a size over the memory budget is refused beside its field, with the bytes it needs', async () => {
+  const page = await openPage(h, '#source=random');
+  await typeInto(page, 'n_q', '100000');
+  const msg = await message(page, 'n_q');
+  assert.match(msg, /needs [\d,]+ B .* over the budget of 1,073,741,824 B \(1 GiB\)/);
+  assert.ok(await runDisabled(page));
+  assert.match(await page.textContent('#blocked'), /Too large to run in this tab/);
+  // The analysis is still there, for the size that cannot run.
+  const attn = await engine();
+  const a = attn.analyze({ d_model: 64, n_heads: 4, bias: true, n: 100000 });
+  assert.equal(Number(await page.$eval('#memory-total', (el) => el.dataset.value)), a.memory.total);
+  assert.ok(msg.includes(a.memory.total.toLocaleString('en-US')), 'the message gives the exact bytes');
+  await screenshot(page, 'error-over-budget');
+  await typeInto(page, 'n_q', '16');
+  await resultReady(page);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('GPT-3 from the model table is analysed and says why it is not run', async () => {
+  const page = await openPage(h, '');
+  await page.selectOption('select[name="preset"]', 'model:GPT-3');
+  await page.waitForSelector('#blocked:not([hidden])');
+  const attn = await engine();
+  const a = attn.analyze({ d_model: 12288, n_heads: 96, bias: true, n: 128 });
+  const blocked = await page.textContent('#blocked');
+  assert.match(blocked, /Too large to run in this tab/);
+  assert.ok(blocked.includes(a.memory.total.toLocaleString('en-US')), blocked);
+  assert.equal(Number(await page.$eval('#params-total', (el) => el.dataset.value)), a.params.total);
+  assert.equal(await page.inputValue('input[name="d_model"]'), '12288');
+  assert.ok(await runDisabled(page));
+  assert.match(await page.textContent('[data-model="GPT-3"] + tr'), /over the budget/);
+  assert.match(await page.textContent('[data-model="BERT-Base"] + tr'), /runs in this tab/);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('a long run shows progress and can be cancelled; the page keeps working', async () => {
+  const page = await openPage(h, '');
+  // P4: 32 sequences of 128 tokens at d_model 512, long enough to watch.
+  await page.click('[data-example="P4"] button');
+  await page.waitForFunction(() => !document.getElementById('run').disabled);
+  await page.click('#run');
+  await page.waitForSelector('#progress:not([hidden])', { timeout: 5000 });
+  assert.match(await page.textContent('#status'), /Running/);
+  await page.click('#cancel');
+  await page.waitForFunction(() => /Cancelled/.test(document.getElementById('status').textContent));
+  assert.ok(await page.isHidden('#progress'));
+  // The restarted worker runs the next problem.
+  await page.fill('input[name="d_model"]', '32');
+  await page.fill('input[name="batch"]', '1');
+  await page.fill('input[name="n_q"]', '8');
+  await resultReady(page);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});

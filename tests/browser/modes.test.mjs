@@ -1,0 +1,109 @@
+// The page's other modes: the baseline module (#simd=0), embedding flags, a 375 px phone screen,
+// dark mode, the browser's SIMD peak, a reload restoring the view, and the example course page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHarness, openPage, resultReady, screenshot } from './harness.mjs';
+import { expectedFor } from './reference.mjs';
+
+let h;
+before(async () => { h = await startHarness(); });
+after(async () => { await h?.close(); });
+
+test('#simd=0 runs the baseline module, and its numbers equal the API’s baseline', async () => {
+  const hash = '#simd=0&source=random&n_q=7&d_model=32&n_heads=2&mask=causal';
+  const page = await openPage(h, hash);
+  assert.match(await page.textContent('#engine-badge'), /baseline/);
+  assert.equal(await page.$eval('#run-facts', (el) => el.dataset.isa), 'scalar');
+  const want = await expectedFor(hash, { simd: false });
+  const got = await page.$eval('#output-summary', (el) => ({ row0: JSON.parse(el.dataset.row0), sum: Number(el.dataset.sum) }));
+  got.row0.forEach((v, i) => assert.ok(Math.abs(v - want.output[i]) < 1e-6, `output[${i}]: page ${v}, API ${want.output[i]}`));
+  assert.ok(Math.abs(got.sum - want.sum) < 1e-6);
+  // The baseline and SIMD modules agree to float32 rounding.
+  const simd = await expectedFor(hash);
+  assert.ok(Math.abs(simd.sum - want.sum) < 1e-3, `SIMD sum ${simd.sum}, baseline ${want.sum}`);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('embed flags hide the chrome and all but the chosen panels', async () => {
+  const page = await openPage(h, '#embed=1&panels=heatmaps,shapes&mask=causal');
+  assert.ok(await page.isHidden('header.chrome'));
+  assert.ok(await page.isHidden('footer.chrome'));
+  const visible = await page.$$eval('[data-panel]', (els) => els.filter((e) => !e.hidden).map((e) => e.dataset.panel));
+  assert.deepEqual(visible, ['heatmaps', 'shapes']);
+  await screenshot(page, 'embed-heatmaps-shapes', { fullPage: true });
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('a reload restores the same view, enlarged head and batch item included', async () => {
+  const page = await openPage(h, '');
+  await page.click('label[for="f-source-random"]');
+  await page.fill('input[name="batch"]', '3');
+  await page.fill('input[name="n_heads"]', '8');
+  await resultReady(page);
+  await page.click('.heat-small[data-head="5"] canvas');
+  await page.selectOption('select[name="item"]', '2');
+  await page.waitForFunction(() => document.getElementById('output-summary').dataset.item === '2');
+  const before = await page.$eval('#output-summary', (el) => el.dataset.row0);
+  const url = page.url();
+  assert.match(url, /head=5/);
+  await page.reload();
+  await resultReady(page);
+  assert.equal(page.url(), url);
+  assert.equal(await page.inputValue('input[name="batch"]'), '3');
+  assert.equal(await page.$eval('.heat-small.selected', (el) => el.dataset.head), '5');
+  assert.equal(await page.$eval('#output-summary', (el) => el.dataset.row0), before);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('works at 375 px wide without sideways scrolling, and in dark mode', async () => {
+  const page = await openPage(h, '#mask=causal', { width: 375, height: 812, colorScheme: 'dark' });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow} px wider than the screen`);
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.notEqual(bg, 'rgb(245, 246, 243)', 'dark mode changes the background');
+  await page.locator('[data-panel="heatmaps"]').scrollIntoViewIfNeeded();
+  await screenshot(page, 'phone-dark-heatmaps');
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('the performance panel measures the f32x4 peak and reports each run against it', async () => {
+  const page = await openPage(h, '#source=random&n_q=128&d_model=128');
+  await page.waitForSelector('#peak[data-gflops]', { timeout: 30000 });
+  const peak = Number(await page.$eval('#peak', (el) => el.dataset.gflops));
+  console.log(`f32x4 peak measured in headless Chromium: ${peak.toFixed(1)} GFLOP/s`);
+  assert.ok(peak > 1, `peak ${peak} GFLOP/s`);
+  const row = await page.textContent('#runs-table tbody tr');
+  assert.match(row, /\d %/);
+  await page.click('#sweep');
+  await page.waitForSelector('#sweep-chart canvas', { timeout: 60000 });
+  const points = JSON.parse(await page.$eval('#sweep-chart', (el) => el.dataset.points));
+  assert.ok(points.length >= 3 && points.every((p) => p.ms > 0));
+  console.log(`time against n at d_model 128: ${points.map((p) => `${p.n}: ${p.ms.toFixed(2)} ms`).join(', ')}`);
+  await page.locator('[data-panel="performance"]').screenshot({ path: `${(await import('./harness.mjs')).screenshotDir}/performance.png` });
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('the example course page embeds two working views', async () => {
+  const context = await h.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  await page.goto(`${h.url}embed-example.html`);
+  // The iframes load lazily: bring each into view, as a reader scrolling the lesson would.
+  const views = page.locator('iframe');
+  await views.nth(0).scrollIntoViewIfNeeded();
+  const maps = page.frameLocator('iframe >> nth=0');
+  await maps.locator('#status', { hasText: 'Ran in' }).waitFor({ timeout: 30000 });
+  assert.equal(await maps.locator('.heat-small').count(), 4);
+  assert.ok(await maps.locator('header.chrome').isHidden());
+  await views.nth(1).scrollIntoViewIfNeeded();
+  const gpt3 = page.frameLocator('iframe >> nth=1');
+  await gpt3.locator('#blocked', { hasText: 'Too large' }).waitFor({ timeout: 30000 });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
