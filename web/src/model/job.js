@@ -3,6 +3,9 @@
 
 import { buildInputs, maskArgument } from './inputs.js';
 
+const QUICK_MS = 10;     // passes faster than this are timed as the best of a few
+const QUICK_REPEATS = 5;
+
 /** Keeps the last layer so a change of mask or input does not regenerate millions of weights. */
 export class LayerCache {
   #key = null;
@@ -36,7 +39,7 @@ export function forwardArguments(config, inputs) {
 
 /**
  * Runs config on `attn`. onProgress({ done, total, phase }) is called between batch items.
- * Returns { output, weights, masked_rows, labels_q, labels_k, timings: { setup_ms, forward_ms } }.
+ * Returns { output, weights, masked_rows, labels_q, labels_k, timings: { setup_ms, forward_ms, repeats } }.
  */
 export function runForward(attn, config, { cache = new LayerCache(), onProgress = () => {}, now = () => performance.now() } = {}) {
   const t0 = now();
@@ -45,39 +48,48 @@ export function runForward(attn, config, { cache = new LayerCache(), onProgress 
   const inputs = buildInputs(config, attn.positionalEncoding);
   const args = forwardArguments(config, inputs);
   const t1 = now();
-  let result;
   // Dropout draws depend on the batch index, so only a dropout-free batch may be split.
   const split = config.batch > 1 && !(config.dropout > 0);
-  if (!split) {
-    result = layer.forward(args);
-  } else {
-    const { batch, n_q, n_k, d_model, n_heads } = config;
-    const output = new Float32Array(batch * n_q * d_model);
-    const weights = new Float32Array(batch * n_heads * n_q * n_k);
-    const masked_rows = [];
-    const mask = args.mask;
-    for (let b = 0; b < batch; b++) {
-      onProgress({ done: b, total: batch, phase: `batch item ${b + 1} of ${batch}` });
-      const one = {
-        ...args, batch: 1,
-        query: args.query.subarray(b * n_q * d_model, (b + 1) * n_q * d_model),
-        mask: typeof mask === 'string' ? mask : { ...mask, padding: [mask.padding[b]] },
-      };
-      if (config.cross) one.key = one.value = args.key.subarray(b * n_k * d_model, (b + 1) * n_k * d_model);
-      const r = layer.forward(one);
-      output.set(r.output, b * n_q * d_model);
-      weights.set(r.weights, b * n_heads * n_q * n_k);
-      for (const row of r.masked_rows) masked_rows.push({ batch: b, query: row.query });
-    }
-    result = { output, weights, masked_rows };
+  const pass = () => (split ? forwardByItem(layer, config, args, onProgress) : layer.forward(args));
+  let result = pass();
+  let forward_ms = now() - t1, repeats = 1;
+  // A pass of a few milliseconds is dominated by timer noise and V8 compiling a kernel on first
+  // use: repeat it and keep the fastest (the results are identical each time).
+  while (forward_ms < QUICK_MS && repeats < QUICK_REPEATS) {
+    const t = now();
+    result = pass();
+    forward_ms = Math.min(forward_ms, now() - t);
+    repeats++;
   }
-  const t2 = now();
   onProgress({ done: config.batch, total: config.batch, phase: 'done' });
   return {
     output: result.output, weights: result.weights, masked_rows: result.masked_rows,
     labels_q: inputs.labels_q, labels_k: inputs.labels_k,
-    timings: { setup_ms: t1 - t0, forward_ms: t2 - t1 },
+    timings: { setup_ms: t1 - t0, forward_ms, repeats },
   };
+}
+
+/** One pass over the batch, one item at a time (identical numbers; progress between items). */
+function forwardByItem(layer, config, args, onProgress) {
+  const { batch, n_q, n_k, d_model, n_heads } = config;
+  const output = new Float32Array(batch * n_q * d_model);
+  const weights = new Float32Array(batch * n_heads * n_q * n_k);
+  const masked_rows = [];
+  const mask = args.mask;
+  for (let b = 0; b < batch; b++) {
+    onProgress({ done: b, total: batch, phase: `batch item ${b + 1} of ${batch}` });
+    const one = {
+      ...args, batch: 1,
+      query: args.query.subarray(b * n_q * d_model, (b + 1) * n_q * d_model),
+      mask: typeof mask === 'string' ? mask : { ...mask, padding: [mask.padding[b]] },
+    };
+    if (config.cross) one.key = one.value = args.key.subarray(b * n_k * d_model, (b + 1) * n_k * d_model);
+    const r = layer.forward(one);
+    output.set(r.output, b * n_q * d_model);
+    weights.set(r.weights, b * n_heads * n_q * n_k);
+    for (const row of r.masked_rows) masked_rows.push({ batch: b, query: row.query });
+  }
+  return { output, weights, masked_rows };
 }
 
 /** Wall time of one forward pass at length n (self-attention, random inputs), for the n-sweep. */

@@ -114,7 +114,8 @@ export function createCost(section, app) {
     fill(run,
       h('h3', {}, current ? 'This run' : 'Last run (previous inputs)'),
       h('dl', { class: 'facts', id: 'run-facts', dataset: { ms: result.timings.forward_ms, gflops: result.gflops, isa: result.isa } },
-        h('dt', {}, 'wall time of the forward pass'), h('dd', {}, fmt.duration(result.timings.forward_ms)),
+        h('dt', {}, 'wall time of the forward pass'), h('dd', {}, fmt.duration(result.timings.forward_ms),
+          result.timings.repeats > 1 ? h('span', { class: 'note' }, ` fastest of ${result.timings.repeats}`) : null),
         h('dt', {}, 'weights and inputs'), h('dd', {}, fmt.duration(result.timings.setup_ms)),
         h('dt', {}, 'speed'), h('dd', {}, `${fmt.num(result.gflops, 2)} GFLOP/s`),
         h('dt', {}, 'module'), h('dd', {}, moduleName(result.isa))));

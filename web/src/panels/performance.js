@@ -71,17 +71,23 @@ export function createPerformance(section, app) {
     const fg = cssVar('--fg'), muted = cssVar('--muted'), accent = cssVar('--accent'), grid = cssVar('--grid');
     const width = Math.max(260, chartBox.clientWidth || 400);
     const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
+    // Log axes: n in powers of two (the measured lengths), time labelled at powers of ten only.
+    const decade = (v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
     const opts = {
       width, height: 260,
-      scales: { x: { time: false, distr: 3 }, y: { distr: 3 } },
-      axes: [{ ...axis, label: 'n (tokens)', labelSize: 20 }, { ...axis, label: 'ms per forward pass', labelSize: 20, size: 60, values: (u, v) => v.map((x) => fmt.num(x, 2)) }],
+      scales: { x: { time: false, distr: 3, log: 2, range: [xs[0] / 1.3, xs[xs.length - 1] * 1.3] }, y: { distr: 3 } },
+      axes: [
+        { ...axis, label: 'n (tokens)', labelSize: 20, splits: () => xs, values: (u, v) => v.map((x) => fmt.int(x)) },
+        { ...axis, label: 'ms per forward pass', labelSize: 20, size: 60,
+          filter: (u, splits) => splits.map((v) => (decade(v) ? v : null)), values: (u, v) => v.map((x) => (x == null ? '' : fmt.num(x, 3))) },
+      ],
       series: [
         { label: 'n' },
         { label: 'measured', stroke: accent, width: 2, points: { size: 7, fill: accent }, value: (u, v) => (v == null ? '' : fmt.duration(v)) },
         { label: '∝ n', stroke: muted, dash: [4, 4], width: 1, points: { show: false }, value: (u, v) => (v == null ? '' : fmt.duration(v)) },
         { label: '∝ n²', stroke: fg, dash: [8, 4], width: 1, points: { show: false }, value: (u, v) => (v == null ? '' : fmt.duration(v)) },
       ],
-      legend: { live: true },
+      legend: { live: false },
     };
     plot?.destroy();
     chartBox.replaceChildren();

@@ -65,16 +65,21 @@ export class Heatmap {
     if (!grid) return;
     const ctx = canvas.getContext('2d');
     const dpr = window.devicePixelRatio || 1;
-    const width = Math.max(40, canvas.clientWidth || canvas.parentElement?.clientWidth || 200);
+    // Sized from the parent's width, so a map limited by maxHeight shrinks to its cells
+    // (no empty strip beside it) and a resize is measured from the space, not from the last drawing.
+    const available = Math.max(40, canvas.parentElement?.clientWidth || 200);
     const withLabels = this.labels && grid.rowLabels && grid.colLabels && grid.rows <= MAX_LABELLED && grid.cols <= MAX_LABELLED;
     ctx.font = LABEL_FONT;
     const longest = (list) => Math.min(110, Math.max(0, ...list.map((s) => ctx.measureText(s).width)));
     const left = withLabels ? Math.ceil(longest(grid.rowLabels)) + 8 : 0;
     const top = withLabels ? Math.ceil(longest(grid.colLabels) * 0.72) + 14 : 0;
-    const plotW = Math.max(20, width - left - 2);
+    const slant = withLabels ? 14 : 0; // room for the last column label, written at 45°
+    const plotW = Math.max(20, available - left - slant);
     const cell = Math.min(plotW / grid.cols, (this.maxHeight - top) / grid.rows);
     const plotH = cell * grid.rows, usedW = cell * grid.cols;
-    const height = Math.ceil(top + plotH + 2);
+    const width = Math.floor(left + usedW + slant);
+    const height = Math.ceil(top + plotH);
+    canvas.style.width = `${width}px`;
     canvas.style.height = `${height}px`;
     canvas.width = Math.round(width * dpr);
     canvas.height = Math.round(height * dpr);
