@@ -73,10 +73,11 @@ __attribute__((noinline)) void micro_4x8(int K, const float* a0, const float* a1
   store_tile(acc, C, ldc, rows, cols, alpha, bias, accumulate);
 }
 
-// exp(x) for four lanes: x = n·ln2 + r with |r| ≤ ln2/2, a degree-7 Taylor polynomial for
-// e^r (truncation error < 3e-9 relative) and 2^n built in the exponent bits. Inputs below
+// exp(x + x_lo) for four lanes, where x_lo is a small correction (the rounding error of the
+// subtraction that formed x, or 0): x = n·ln2 + r with |r| ≤ ln2/2, a degree-7 Taylor polynomial
+// for e^r (truncation error < 3e-9 relative) and 2^n built in the exponent bits. Inputs below
 // ln(2^-126) give 0 (the result would be subnormal), which is what a masked −∞ needs.
-inline v128_t exp_f32x4(v128_t x) {
+inline v128_t exp_f32x4(v128_t x, v128_t x_lo) {
   const v128_t lowest = wasm_f32x4_splat(-87.33654475f);
   const v128_t underflow = wasm_f32x4_lt(x, lowest);
   x = wasm_f32x4_min(wasm_f32x4_max(x, lowest), wasm_f32x4_splat(88.0f));
@@ -84,6 +85,7 @@ inline v128_t exp_f32x4(v128_t x) {
   // ln2 split in two so that n·ln2_hi is exact and r keeps its low bits.
   v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
   r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
+  r = wasm_f32x4_add(r, x_lo);
   v128_t p = wasm_f32x4_splat(1.0f / 5040.0f);
   p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f / 720.0f));
   p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f / 120.0f));
@@ -98,8 +100,25 @@ inline v128_t exp_f32x4(v128_t x) {
   return wasm_v128_andnot(y, underflow);
 }
 
+// exp(a − b) with the subtraction's rounding error kept (Knuth's TwoSum, exact in round-to-
+// nearest): in float, half an ulp of a difference near −64 is 3.8e-6, which exp would turn into
+// that much relative error in small softmax weights. Where a − b is −∞ the error term is NaN,
+// but that lane is below the underflow threshold and is cleared to 0 anyway.
+inline v128_t exp_diff_f32x4(v128_t a, v128_t b) {
+  const v128_t s = wasm_f32x4_sub(a, b);
+  const v128_t b_virtual = wasm_f32x4_sub(s, a);  // ≈ −b
+  const v128_t a_virtual = wasm_f32x4_sub(s, b_virtual);
+  const v128_t err = wasm_f32x4_sub(wasm_f32x4_sub(a, a_virtual), wasm_f32x4_add(b, b_virtual));
+  return exp_f32x4(s, err);
+}
+
 // One lane of exp_f32x4, so the leftovers of a row get exactly the same function.
-inline float exp_f32x4_scalar(float x) { return wasm_f32x4_extract_lane(exp_f32x4(wasm_f32x4_splat(x)), 0); }
+inline float exp_f32x4_scalar(float x) {
+  return wasm_f32x4_extract_lane(exp_f32x4(wasm_f32x4_splat(x), wasm_f32x4_splat(0.0f)), 0);
+}
+inline float exp_diff_f32x4_scalar(float a, float b) {
+  return wasm_f32x4_extract_lane(exp_diff_f32x4(wasm_f32x4_splat(a), wasm_f32x4_splat(b)), 0);
+}
 
 thread_local PackedB g_scratch;  // packing buffer reused across calls (no allocation per call)
 
@@ -184,7 +203,7 @@ double exp_shift_row(float* x, int n, float shift) {
   v128_t sum_lo = wasm_f64x2_splat(0.0), sum_hi = wasm_f64x2_splat(0.0);
   int j = 0;
   for (; j + 4 <= n; j += 4) {
-    const v128_t e = exp_f32x4(wasm_f32x4_sub(wasm_v128_load(x + j), vm));
+    const v128_t e = exp_diff_f32x4(wasm_v128_load(x + j), vm);
     wasm_v128_store(x + j, e);
     sum_lo = wasm_f64x2_add(sum_lo, wasm_f64x2_promote_low_f32x4(e));
     sum_hi = wasm_f64x2_add(sum_hi, wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(e, e, 2, 3, 0, 1)));
@@ -192,7 +211,7 @@ double exp_shift_row(float* x, int n, float shift) {
   double sum = wasm_f64x2_extract_lane(sum_lo, 0) + wasm_f64x2_extract_lane(sum_lo, 1) +
                wasm_f64x2_extract_lane(sum_hi, 0) + wasm_f64x2_extract_lane(sum_hi, 1);
   for (; j < n; ++j) {  // leftovers
-    x[j] = exp_f32x4_scalar(x[j] - shift);
+    x[j] = exp_diff_f32x4_scalar(x[j], shift);
     sum += x[j];
   }
   return sum;

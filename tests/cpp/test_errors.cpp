@@ -1,1 +1,365 @@
-// placeholder
+// Every bad input gives an attn::Error whose message a learner can act on: sizes, divisibility,
+// buffer lengths, masks, dropout, NaN/Inf, memory budgets, and GPT-3 refused before allocating.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "attn/analysis.h"
+#include "attn/attention.h"
+#include "attn/dims.h"
+#include "attn/error.h"
+#include "attn/mha.h"
+
+// ---------------------------------------------------------------- allocation probe
+// The replaceable global operator new (standard C++) records the largest single request while a
+// probe is open, so a test can show that a refused layer never asked for its gigabytes.
+namespace alloc_probe {
+bool open = false;
+std::size_t largest = 0;
+}  // namespace alloc_probe
+
+void* operator new(std::size_t size) {
+  if (alloc_probe::open && size > alloc_probe::largest) alloc_probe::largest = size;
+  if (void* p = std::malloc(size ? size : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+// Both the type and the message: the message is what the page shows.
+#define CHECK_ATTN_ERROR(expr, text)      \
+  do {                                    \
+    CHECK_THROWS_AS(expr, attn::Error);   \
+    CHECK_THROWS_WITH(expr, Catch::Contains(text)); \
+  } while (0)
+
+namespace {
+
+attn::MhaConfig config(int d_model, int n_heads, int d_k = 0, int d_v = 0, bool bias = true) {
+  attn::MhaConfig c;
+  c.d_model = d_model;
+  c.n_heads = n_heads;
+  c.d_k = d_k;
+  c.d_v = d_v;
+  c.bias = bias;
+  return c;
+}
+
+// A small problem of plain attention: batch 1, n_q 2, n_k 3, d_k 4, d_v 5.
+struct Sdpa {
+  int batch = 1, n_q = 2, n_k = 3, d_k = 4, d_v = 5;
+  std::vector<float> q = std::vector<float>(8, 0.5f), k = std::vector<float>(12, 0.25f), v = std::vector<float>(15, 1.0f);
+  attn::AttentionOptions opt;
+  bool need_weights = true;
+  std::uint64_t budget = attn::kDefaultMemoryBudget;
+  attn::AttentionResult run() const {
+    return attn::scaled_dot_product_attention(q.data(), q.size(), k.data(), k.size(), v.data(), v.size(), batch, n_q,
+                                              n_k, d_k, d_v, opt, need_weights, budget);
+  }
+};
+
+// A small multi-head layer (d_model 8, 2 heads) and cross-attention inputs: batch 2, n_q 3, n_k 4.
+struct Mha {
+  attn::MultiHeadAttention layer{config(8, 2)};
+  int batch = 2, n_q = 3, n_k = 4;
+  std::vector<float> query = std::vector<float>(48, 0.1f), key = std::vector<float>(64, 0.2f),
+                     value = std::vector<float>(64, 0.3f);
+  attn::ForwardOptions opt;
+  attn::MhaInput input() const {
+    return {query.data(), query.size(), key.data(), key.size(), value.data(), value.size(), batch, n_q, n_k};
+  }
+  attn::MhaResult run() const { return layer.forward(input(), opt); }
+};
+
+}  // namespace
+
+TEST_CASE("the valid small problems used below run", "[errors]") {
+  // So each failure below is caused by the one thing the test changes.
+  CHECK_NOTHROW(Sdpa().run());
+  CHECK_NOTHROW(Mha().run());
+}
+
+TEST_CASE("zero and negative sizes are refused by name", "[errors][sizes]") {
+  CHECK_ATTN_ERROR(attn::resolve_dims(config(0, 8)), "d_model must be a positive integer (got 0)");
+  CHECK_ATTN_ERROR(attn::resolve_dims(config(-64, 8)), "d_model must be a positive integer (got -64)");
+  CHECK_ATTN_ERROR(attn::resolve_dims(config(64, 0)), "n_heads must be a positive integer (got 0)");
+  CHECK_ATTN_ERROR(attn::resolve_dims(config(64, -3)), "n_heads must be a positive integer (got -3)");
+  CHECK_ATTN_ERROR(attn::resolve_dims(config(64, 8, -1, 0)), "d_k must be a positive integer, or 0 to derive it");
+  CHECK_ATTN_ERROR(attn::resolve_dims(config(64, 8, 0, -2)), "d_v must be a positive integer, or 0 to derive it");
+  CHECK_ATTN_ERROR(attn::MultiHeadAttention(config(0, 1)), "d_model must be a positive integer (got 0)");
+  CHECK_ATTN_ERROR(attn::resolve_dims(config(8, 16)), "n_heads (16) is larger than d_model (8)");
+  // h·d_k past the engine's 2^20 limit (index arithmetic stays in 32 bits).
+  CHECK_ATTN_ERROR(attn::resolve_dims(config(8, 2048, 1024, 1)), "h·d_k (2,097,152) is larger than the 1,048,576");
+
+  Sdpa s;
+  s.batch = 0;
+  CHECK_ATTN_ERROR(s.run(), "batch must be a positive integer (got 0)");
+  s = Sdpa();
+  s.n_q = -1;
+  CHECK_ATTN_ERROR(s.run(), "n_q must be a positive integer (got -1)");
+  s = Sdpa();
+  s.n_k = 0;
+  CHECK_ATTN_ERROR(s.run(), "n_k must be a positive integer (got 0)");
+  s = Sdpa();
+  s.d_k = 0;
+  CHECK_ATTN_ERROR(s.run(), "d_k must be a positive integer (got 0)");
+  s = Sdpa();
+  s.d_v = -5;
+  CHECK_ATTN_ERROR(s.run(), "d_v must be a positive integer (got -5)");
+
+  Mha m;
+  m.batch = 0;
+  CHECK_ATTN_ERROR(m.run(), "batch must be a positive integer (got 0)");
+  m.batch = 2;
+  m.n_q = 0;
+  CHECK_ATTN_ERROR(m.run(), "n_q must be a positive integer (got 0)");
+  m.n_q = 3;
+  m.n_k = -4;
+  CHECK_ATTN_ERROR(m.run(), "n_k must be a positive integer (got -4)");
+
+  CHECK_ATTN_ERROR(attn::positional_encoding(0, 8), "n must be a positive integer (got 0)");
+  CHECK_ATTN_ERROR(attn::positional_encoding(8, -1), "d_model must be a positive integer (got -1)");
+  CHECK_ATTN_ERROR(attn::positional_properties(1, 8, 1), "positional properties need 2 ≤ n ≤ 4,096 (got 1)");
+  CHECK_ATTN_ERROR(attn::positional_properties(10, 8, 10), "offset k must be in 1..9 (got 10)");
+  CHECK_ATTN_ERROR(attn::sqrt_dk_stats(0, 8, 8, 1), "d_k must be a positive integer (got 0)");
+  CHECK_ATTN_ERROR(attn::sqrt_dk_stats(1024, 1024, 1024, 1), "d_k·n_k·samples must be at most 50,000,000");
+  CHECK_ATTN_ERROR(attn::parameter_count_gqa(attn::resolve_dims(config(8192, 64)), 7),
+                   "n_heads (64) is not divisible by n_kv_heads (7)");
+}
+
+TEST_CASE("d_model not divisible by n_heads names both numbers", "[errors][sizes]") {
+  CHECK_ATTN_ERROR(attn::resolve_dims(config(510, 8)), "d_model (510) is not divisible by n_heads (8)");
+  CHECK_ATTN_ERROR(attn::MultiHeadAttention(config(510, 8)), "d_model (510) is not divisible by n_heads (8)");
+  // With d_k and d_v given explicitly the split need not be even.
+  CHECK_NOTHROW(attn::resolve_dims(config(510, 8, 64, 64)));
+}
+
+TEST_CASE("buffer lengths that do not match the sizes are refused with both lengths", "[errors][lengths]") {
+  Sdpa s;
+  s.q.pop_back();
+  CHECK_ATTN_ERROR(s.run(), "q has 7 values but [batch, n_q, d_k] = [1, 2, 4] needs 8");
+  s = Sdpa();
+  s.k.push_back(0.0f);
+  CHECK_ATTN_ERROR(s.run(), "k has 13 values but [batch, n_k, d_k] = [1, 3, 4] needs 12");
+  s = Sdpa();
+  s.v.resize(10);
+  CHECK_ATTN_ERROR(s.run(), "v has 10 values but [batch, n_k, d_v] = [1, 3, 5] needs 15");
+
+  Mha m;
+  m.query.pop_back();
+  CHECK_ATTN_ERROR(m.run(), "query has 47 values but [batch, n_q, d_model] = [2×3×8] needs 48");
+  m = Mha();
+  m.key.resize(32);
+  CHECK_ATTN_ERROR(m.run(), "key has 32 values but [batch, n_k, d_model] = [2×4×8] needs 64");
+  m = Mha();
+  m.value.resize(65);
+  CHECK_ATTN_ERROR(m.run(), "value has 65 values but [batch, n_k, d_model] = [2×4×8] needs 64");
+
+  // Weights: every matrix and bias is checked against the layer's sizes.
+  attn::MultiHeadAttention layer(config(8, 2, 3, 5));  // h·d_k = 6, h·d_v = 10
+  const attn::MhaWeights good = layer.weights();
+  attn::MhaWeights w = good;
+  w.wq.pop_back();
+  CHECK_ATTN_ERROR(layer.set_weights(w), "wq has 47 values but d_model×(n_heads·d_k) = 8×6 needs 48");
+  w = good;
+  w.wk.push_back(1.0f);
+  CHECK_ATTN_ERROR(layer.set_weights(w), "wk has 49 values but d_model×(n_heads·d_k) = 8×6 needs 48");
+  w = good;
+  w.wv.clear();
+  CHECK_ATTN_ERROR(layer.set_weights(w), "wv has 0 values but d_model×(n_heads·d_v) = 8×10 needs 80");
+  w = good;
+  w.wo.resize(79);
+  CHECK_ATTN_ERROR(layer.set_weights(w), "wo has 79 values but (n_heads·d_v)×d_model = 10×8 needs 80");
+  w = good;
+  w.bq.resize(5);
+  CHECK_ATTN_ERROR(layer.set_weights(w), "bq has 5 values but n_heads·d_k = 6 needs 6");
+  w = good;
+  w.bk.clear();
+  CHECK_ATTN_ERROR(layer.set_weights(w), "bk has 0 values but n_heads·d_k = 6 needs 6");
+  w = good;
+  w.bv.resize(11);
+  CHECK_ATTN_ERROR(layer.set_weights(w), "bv has 11 values but n_heads·d_v = 10 needs 10");
+  w = good;
+  w.bo.resize(7);
+  CHECK_ATTN_ERROR(layer.set_weights(w), "bo has 7 values but d_model = 8 needs 8");
+  attn::MultiHeadAttention no_bias(config(8, 2, 0, 0, false));
+  attn::MhaWeights with_bias = no_bias.weights();
+  with_bias.bo.assign(8, 0.0f);
+  CHECK_ATTN_ERROR(no_bias.set_weights(with_bias), "biases were given but this layer was made with bias off");
+
+  Mha need;
+  need.opt.need_weights = true;
+  std::vector<float> out(48);
+  CHECK_ATTN_ERROR(need.layer.forward_into(need.input(), need.opt, out.data(), nullptr),
+                   "need_weights is on but no buffer for the weights was given");
+}
+
+TEST_CASE("padding lengths must be one per batch item, each within 0..n_k", "[errors][mask]") {
+  Sdpa s;
+  s.opt.mask.key_lengths = {1, 2};
+  CHECK_ATTN_ERROR(s.run(), "padding mask has 2 key lengths but batch is 1 (one length per batch item)");
+  s.opt.mask.key_lengths = {4};
+  CHECK_ATTN_ERROR(s.run(), "padding mask: key length of batch item 0 is 4, outside 0..3 (n_k)");
+  s.opt.mask.key_lengths = {-1};
+  CHECK_ATTN_ERROR(s.run(), "padding mask: key length of batch item 0 is -1, outside 0..3 (n_k)");
+
+  Mha m;
+  m.opt.mask.key_lengths = {4};
+  CHECK_ATTN_ERROR(m.run(), "padding mask has 1 key lengths but batch is 2 (one length per batch item)");
+  m.opt.mask.key_lengths = {4, 5};
+  CHECK_ATTN_ERROR(m.run(), "padding mask: key length of batch item 1 is 5, outside 0..4 (n_k)");
+  m.opt.mask.key_lengths = {0, 4};  // 0 is allowed: that item's rows are fully masked (zeros)
+  CHECK_NOTHROW(m.run());
+}
+
+TEST_CASE("a mask matrix must be n_q×n_k", "[errors][mask]") {
+  Sdpa s;
+  s.opt.mask.matrix.assign(5, 0);
+  CHECK_ATTN_ERROR(s.run(), "mask matrix has 5 entries but n_q×n_k = 2×3 = 6");
+  s.opt.mask.matrix.assign(9, 0);  // n_k×n_k is a typical slip in cross-attention
+  CHECK_ATTN_ERROR(s.run(), "mask matrix has 9 entries but n_q×n_k = 2×3 = 6");
+  Mha m;
+  m.opt.mask.matrix.assign(16, 1);
+  CHECK_ATTN_ERROR(m.run(), "mask matrix has 16 entries but n_q×n_k = 3×4 = 12");
+}
+
+TEST_CASE("dropout must be in [0, 1)", "[errors][dropout]") {
+  Sdpa s;
+  s.opt.dropout = 1.0f;  // p = 1 would divide by 1 − p = 0
+  CHECK_ATTN_ERROR(s.run(), "dropout must be in [0, 1) (got 1.0");
+  s.opt.dropout = -0.1f;
+  CHECK_ATTN_ERROR(s.run(), "dropout must be in [0, 1) (got -0.1");
+  s.opt.dropout = std::numeric_limits<float>::quiet_NaN();
+  CHECK_ATTN_ERROR(s.run(), "dropout must be in [0, 1)");
+  Mha m;
+  m.opt.dropout = 1.5f;
+  m.opt.training = true;
+  CHECK_ATTN_ERROR(m.run(), "dropout must be in [0, 1) (got 1.5");
+  // Even in inference, where dropout is not applied, a nonsense p is reported.
+  m.opt.training = false;
+  CHECK_ATTN_ERROR(m.run(), "dropout must be in [0, 1) (got 1.5");
+}
+
+TEST_CASE("NaN and Inf are refused, naming the tensor and the index", "[errors][finite]") {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  Sdpa s;
+  s.q[6] = nan;  // row 1, column 2 of the 2×4 q
+  CHECK_ATTN_ERROR(s.run(), "q contains NaN at index 6 (row 1, column 2)");
+  s = Sdpa();
+  s.k[11] = inf;
+  CHECK_ATTN_ERROR(s.run(), "k contains +Infinity at index 11 (row 2, column 3)");
+  s = Sdpa();
+  s.v[0] = -inf;
+  CHECK_ATTN_ERROR(s.run(), "v contains -Infinity at index 0 (row 0, column 0)");
+
+  Mha m;
+  m.query[37] = nan;  // d_model 8: row 4, column 5
+  CHECK_ATTN_ERROR(m.run(), "query contains NaN at index 37 (row 4, column 5)");
+  CHECK_ATTN_ERROR(m.run(), "every input value must be a finite number");
+  m = Mha();
+  m.key[63] = inf;
+  CHECK_ATTN_ERROR(m.run(), "key contains +Infinity at index 63 (row 7, column 7)");
+  m = Mha();
+  m.value[9] = -inf;
+  CHECK_ATTN_ERROR(m.run(), "value contains -Infinity at index 9 (row 1, column 1)");
+  // Self-attention: one buffer, reported as the query.
+  m = Mha();
+  m.n_k = m.n_q;
+  m.query[2] = nan;
+  const attn::MhaInput self{m.query.data(), m.query.size(), m.query.data(), m.query.size(),
+                            m.query.data(), m.query.size(), 2, 3, 3};
+  CHECK_ATTN_ERROR(m.layer.forward(self, m.opt), "query contains NaN at index 2");
+
+  attn::MultiHeadAttention layer(config(8, 2));
+  const attn::MhaWeights good = layer.weights();
+  attn::MhaWeights w = good;
+  w.wq[10] = nan;
+  CHECK_ATTN_ERROR(layer.set_weights(w), "wq contains NaN at index 10");
+  w = good;
+  w.wk[1] = inf;
+  CHECK_ATTN_ERROR(layer.set_weights(w), "wk contains +Infinity at index 1");
+  w = good;
+  w.wv[63] = -inf;
+  CHECK_ATTN_ERROR(layer.set_weights(w), "wv contains -Infinity at index 63");
+  w = good;
+  w.wo[0] = nan;
+  CHECK_ATTN_ERROR(layer.set_weights(w), "wo contains NaN at index 0");
+  w = good;
+  w.bv[3] = inf;
+  CHECK_ATTN_ERROR(layer.set_weights(w), "bv contains +Infinity at index 3");
+  w = good;
+  w.bo[7] = nan;
+  CHECK_ATTN_ERROR(layer.set_weights(w), "bo contains NaN at index 7");
+}
+
+TEST_CASE("a run over the memory budget is refused with the byte count and the budget", "[errors][budget]") {
+  // Plain attention with weights: 4·(batch·n_q·d_v + batch·n_q·n_k) = 4·(10 + 6) = 64 bytes.
+  Sdpa s;
+  s.budget = 63;
+  CHECK_ATTN_ERROR(s.run(), "this attention needs 64 bytes (64 B), over the memory budget of 63 bytes (63 B)");
+  s.budget = 64;
+  CHECK_NOTHROW(s.run());
+
+  Mha m;
+  m.opt.memory_budget = 1000;
+  const attn::RunMemory need = attn::run_memory(m.layer.dims(), 2, 3, 4, false, false);
+  REQUIRE(need.total > 1000);
+  CHECK_ATTN_ERROR(m.run(), "this forward pass needs " + attn::group_digits(need.total) + " bytes");
+  CHECK_ATTN_ERROR(m.run(), "over the memory budget of 1,000 bytes (1000 B)");
+  m.opt.memory_budget = need.total;
+  CHECK_NOTHROW(m.run());
+
+  // The default budget (1 GiB): 20,000 tokens with weights requested need 4 heads × 20,000² floats
+  // = 6.4 GB of weights alone. Refused before any of it is allocated.
+  attn::MultiHeadAttention layer(config(64, 4));
+  const int n = 20000;
+  const std::vector<float> x(static_cast<std::size_t>(n) * 64, 0.5f);
+  attn::ForwardOptions opt;
+  opt.need_weights = true;
+  const attn::MhaInput big{x.data(), x.size(), x.data(), x.size(), x.data(), x.size(), 1, n, n};
+  const attn::RunMemory big_need = attn::run_memory(layer.dims(), 1, n, n, true, true);
+  CHECK(big_need.weights == 6400000000ull);
+  alloc_probe::largest = 0;
+  alloc_probe::open = true;
+  CHECK_ATTN_ERROR(layer.forward(big, opt), "this forward pass needs " + attn::group_digits(big_need.total) + " bytes");
+  alloc_probe::open = false;
+  CHECK(alloc_probe::largest < (1u << 20));
+  CHECK_ATTN_ERROR(layer.forward(big, opt), "over the memory budget of 1,073,741,824 bytes (1.00 GiB)");
+  // The same pass streaming (no weights) fits.
+  CHECK(attn::run_memory(layer.dims(), 1, n, n, false, true).total < attn::kDefaultMemoryBudget);
+}
+
+TEST_CASE("a GPT-3 sized layer is refused before its weights are allocated", "[errors][budget]") {
+  // The probe itself works: a 2 MiB vector is seen (else the checks below would pass vacuously).
+  alloc_probe::largest = 0;
+  alloc_probe::open = true;
+  { const std::vector<float> two_mib(1u << 19); }
+  alloc_probe::open = false;
+  REQUIRE(alloc_probe::largest >= (2u << 20));
+
+  // GPT-3: 4·12288² + 4·12288 = 604,028,928 parameters; with their packed copy 8 bytes each:
+  // 4,832,231,424 bytes (4.50 GiB), over the default 1 GiB budget.
+  alloc_probe::largest = 0;
+  alloc_probe::open = true;
+  CHECK_ATTN_ERROR(attn::MultiHeadAttention(config(12288, 96)), "needs 4,832,231,424 bytes (4.50 GiB)");
+  alloc_probe::open = false;
+  // Nothing near the 2.4 GB of float weights was requested: only the message strings.
+  INFO("largest allocation while refusing: " << alloc_probe::largest << " bytes");
+  CHECK(alloc_probe::largest < (1u << 20));
+  CHECK_ATTN_ERROR(attn::MultiHeadAttention(config(12288, 96)),
+                   "over the memory budget of 1,073,741,824 bytes (1.00 GiB)");
+  // LLaMA-70B's layer without biases is exactly 4·8192² floats = 1 GiB; with the packed copy it
+  // is 2 GiB, so it is refused too (it could never run a forward pass within the budget).
+  alloc_probe::largest = 0;
+  alloc_probe::open = true;
+  CHECK_ATTN_ERROR(attn::MultiHeadAttention(config(8192, 64, 0, 0, false)), "needs 2,147,483,648 bytes (2.00 GiB)");
+  alloc_probe::open = false;
+  CHECK(alloc_probe::largest < (1u << 20));
+  // Analysis of the same sizes still works: nothing is allocated there.
+  CHECK(attn::parameter_counts(attn::resolve_dims(config(12288, 96))).total == 604028928LL);
+}
