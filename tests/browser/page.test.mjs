@@ -216,3 +216,36 @@ test('nothing is requested from anywhere but the page’s own server', async () 
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
+
+test('a sentence typed in the controls becomes the tokens on the axes', async () => {
+  const page = await openPage(h, '');
+  await page.fill('textarea[name="text"]', 'attention is all\nyou need');
+  await resultReady(page);
+  assert.equal(await page.inputValue('input[name="n_q"]'), '3', 'the longest line has 3 tokens');
+  assert.equal(await page.inputValue('input[name="batch"]'), '2', 'one batch item per line');
+  assert.ok(await page.getAttribute('input[name="n_q"]', 'readonly') !== null, 'n_q is counted, not typed');
+  const hash = await page.evaluate(() => location.hash);
+  assert.match(hash, /text=attention%20is%20all%0Ayou%20need/);
+  await compareWithApi(page, hash);
+  await page.selectOption('select[name="item"]', '1');
+  await page.waitForFunction(() => document.getElementById('output-summary').dataset.item === '1');
+  await page.focus('.heat-main canvas');
+  await page.keyboard.press('End');
+  assert.match(await page.textContent('#readout'), /query 0 “you” → key 2 “<pad>”/);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('a long sequence is drawn downsampled, and says so', async () => {
+  const hash = '#source=random&n_q=600&d_model=32&n_heads=2&mask=causal';
+  const page = await openPage(h, hash);
+  assert.match(await page.textContent('#heat-note'), /downsampled: each cell is the mean of a 3×3 block of the 600×600 matrix/);
+  const size = await page.$eval('.heat-main canvas', (c) => ({ w: c.width, h: c.height }));
+  assert.ok(size.w > 0 && size.h > 0);
+  // Hovering reads a block, not a single cell.
+  const box = await page.locator('.heat-main canvas').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.8);
+  assert.match(await page.textContent('#readout'), /queries \d+–\d+ → keys \d+–\d+ \(block mean\)/);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});

@@ -39,6 +39,10 @@ const app = {
 };
 
 const panels = [];
+// Panels that are not needed to show the first result wait for it, so the main thread is free to
+// receive and draw it (they also render if the first view does not run by itself).
+const LATER = new Set(['performance', 'examples', 'models', 'equations', 'sqrtdk', 'positional']);
+let holdLater = true;
 let debounce = 0;
 let queued = false;
 
@@ -57,6 +61,7 @@ function revalidate() {
 
 function render(reason) {
   for (const panel of panels) {
+    if (holdLater && LATER.has(panel.name)) continue;
     try {
       panel.update(app, reason);
     } catch (err) {
@@ -124,6 +129,7 @@ async function run() {
   }, PROGRESS_AFTER_MS);
   try {
     const { timings, ...rest } = await reply;
+    if (app.firstResultMs === null) performance.mark('attention-first-reply');
     const analysis = check.analysis;
     const ms = timings.forward_ms;
     app.result = { key, config, analysis, timings, ...rest, gflops: fmt.gflops(analysis.flops.exact_flops, ms) };
@@ -138,10 +144,12 @@ async function run() {
       app.firstResultMs = performance.now() - started;
       document.body.dataset.firstResultMs = app.firstResultMs.toFixed(1);
       performance.mark('attention-first-result');
-      measurePeak(); // after the first result, so it never delays it
+      releaseLater();
     }
+    if (app.peak === undefined) measurePeak(); // after a result is on screen, so it never delays one
   } catch (err) {
     app.running = null;
+    releaseLater();
     if (err instanceof Cancelled) app.status = { kind: 'info', text: 'Cancelled. Change the inputs or press Run again.' };
     else app.status = { kind: 'error', text: `The run failed: ${err.message}` };
     render('status');
@@ -152,6 +160,13 @@ async function run() {
     queued = false;
     if (app.check?.ok && !app.check.blocked && (!app.result || app.result.key !== configKey(app.check.config))) run();
   }
+}
+
+function releaseLater() {
+  if (!holdLater) return;
+  holdLater = false;
+  // Next frame: the first result gets painted before the rest of the page is built.
+  requestAnimationFrame(() => setTimeout(() => render('engine')));
 }
 
 function cancel() {
@@ -174,11 +189,16 @@ async function showItem(b) {
   }
 }
 
+let peakRequested = false;
 async function measurePeak() {
+  if (peakRequested) return;
+  peakRequested = true;
   try {
     app.peak = (await app.client.peak()).peak;
   } catch (err) {
-    if (!(err instanceof Cancelled)) app.peak = null;
+    // Cancelled with the worker: ask again after the next result. Any other failure: no peak.
+    if (err instanceof Cancelled) peakRequested = false;
+    else app.peak = null;
   }
   render('perf');
 }
@@ -190,6 +210,7 @@ async function measureSweep(ns, onProgress) {
 }
 
 async function boot() {
+  performance.mark('attention-boot');
   setPanelVisibility();
   const $ = (id) => document.getElementById(id);
   const section = (name) => document.querySelector(`[data-panel="${name}"]`);
@@ -215,14 +236,16 @@ async function boot() {
     const [engine] = await Promise.all([enginePromise, client.ready]);
     app.engine = engine;
   } catch (err) {
+    releaseLater();
     app.status = { kind: 'error', text: `The WebAssembly engine could not start: ${err.message}` };
     render('status');
     return;
   }
   revalidate();
-  // Start the first run before the heavier panels render: the worker computes while they draw.
-  if (app.check.ok && !app.check.blocked && app.check.auto) run();
+  const firstRunsItself = app.check.ok && !app.check.blocked && app.check.auto;
+  if (firstRunsItself) run();
   render('engine');
+  if (!firstRunsItself) releaseLater();
   if (app.check.ok && !app.check.blocked && !app.check.auto) {
     app.status = { kind: 'info', text: `Ready. This one is larger (about ${fmt.duration(app.check.estimate.seconds * 1000)}): press Run.` };
     render('status');

@@ -113,7 +113,7 @@ export function createCost(section, app) {
     const current = check?.config && result.key === configKey(check.config);
     fill(run,
       h('h3', {}, current ? 'This run' : 'Last run (previous inputs)'),
-      h('dl', { class: 'facts', id: 'run-facts', dataset: { ms: result.timings.forward_ms, gflops: result.gflops, isa: result.isa } },
+      h('dl', { class: 'facts', id: 'run-facts', dataset: { worker: result.timings.worker_ms, setup: result.timings.setup_ms, ms: result.timings.forward_ms, gflops: result.gflops, isa: result.isa } },
         h('dt', {}, 'wall time of the forward pass'), h('dd', {}, fmt.duration(result.timings.forward_ms),
           result.timings.repeats > 1 ? h('span', { class: 'note' }, ` fastest of ${result.timings.repeats}`) : null),
         h('dt', {}, 'weights and inputs'), h('dd', {}, fmt.duration(result.timings.setup_ms)),

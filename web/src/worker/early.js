@@ -10,13 +10,18 @@ export const simdFlag = (() => {
 })();
 
 const options = simdFlag === undefined ? {} : { simd: simdFlag };
+performance.mark('attention-early');
 
 /** The compute worker, already loading its engine. */
 export const client = new EngineClient(options);
+client.ready.then(() => performance.mark('attention-worker-ready'), () => {});
 
 /**
  * The main thread's engine (analysis, examples, encodings): a promise, settled once compiled.
  * Imported dynamically so the worker above does not wait for the engine's modules.
  */
-export const engine = import('../engine/attention.js').then((m) => m.loadAttention(options));
+export const engine = import('../engine/attention.js').then((m) => m.loadAttention(options)).then((api) => {
+  performance.mark('attention-engine-ready');
+  return api;
+});
 engine.catch(() => {}); // main.js reports a failure; this keeps it from being an unhandled rejection meanwhile

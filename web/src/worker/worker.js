@@ -46,6 +46,7 @@ const handlers = {
   },
 
   run({ id, config }) {
+    const t0 = performance.now();
     last = null;
     const result = runForward(attn, config, {
       cache, onProgress: (p) => postMessage({ type: 'progress', id, ...p }),
@@ -54,7 +55,8 @@ const handlers = {
     for (let k = 0; k < result.output.length; k++) sum += result.output[k];
     last = { config, result };
     const item = itemView(Math.min(config.item, config.batch - 1));
-    return { isa: attn.isa, timings: result.timings, output_sum: sum, masked_rows: result.masked_rows.length, item };
+    // worker_ms: the whole request (inputs, weights, forward, summaries), for the load-time budget.
+    return { isa: attn.isa, timings: { ...result.timings, worker_ms: performance.now() - t0 }, output_sum: sum, masked_rows: result.masked_rows.length, item };
   },
 
   item({ b }) {
