@@ -68,9 +68,9 @@ test('a size over the memory budget is refused beside its field, with the bytes 
   const page = await openPage(h, '#source=random');
   await typeInto(page, 'n_q', '100000');
   const msg = await message(page, 'n_q');
-  assert.match(msg, /needs [\d,]+ B .* over the budget of 1,073,741,824 B \(1 GiB\)/);
+  assert.match(msg, /Too large to run here: needs [\d,]+ B \([\d.]+ GB\), over the 1 GiB budget/);
   assert.ok(await runDisabled(page));
-  assert.match(await page.textContent('#blocked'), /Too large to run in this tab/);
+  assert.match(await page.textContent('#blocked'), /Too large to run in this tab: .* over the budget of 1,073,741,824 B \(1 GiB\)/);
   // The analysis is still there, for the size that cannot run.
   const attn = await engine();
   const a = attn.analyze({ d_model: 64, n_heads: 4, bias: true, n: 100000 });

@@ -70,5 +70,7 @@ export function gflops(flops, ms) {
 
 /** A percentage: 0.1234 → "12.3 %". */
 export function percent(fraction) {
-  return Number.isFinite(fraction) ? `${num(fraction * 100, 1)} %` : '—';
+  if (!Number.isFinite(fraction)) return '—';
+  if (fraction > 0 && fraction < 0.0005) return '< 0.1 %'; // "0 %" would read as nothing at all
+  return `${num(fraction * 100, 1)} %`;
 }

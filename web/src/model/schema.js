@@ -31,7 +31,8 @@ export const FIELDS = [
   { key: 'input_seed', def: '7' },          // seed of random inputs and of word embeddings
   { key: 'kv_heads', def: '' },             // grouped-query attention, for the analysis only
   { key: 'item', def: '0' },                // batch item shown in the heatmaps
-  { key: 'head', def: '' },                 // head shown enlarged ('' = none)
+  { key: 'head', def: '' },                 // head shown enlarged ('' = the first)
+  { key: 'colors', def: 'linear', choices: ['linear', 'log', 'row'] }, // how weights map to colours
   { key: 'simd', def: '', choices: ['', '1', '0'] }, // '' = pick automatically; 0 forces the baseline
   { key: 'embed', def: '0', choices: ['0', '1'] },
   { key: 'panels', def: '' },               // '' = all; else a comma list of PANELS

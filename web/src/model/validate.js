@@ -46,7 +46,7 @@ function parseDecimal(raw, { min, maxExclusive, name }) {
  * Validates `state` (strings, see schema.js). `env`: { analyze, budget, isa, lastEdited, rate }.
  * Returns { ok, errors: { field: message }, config, analysis, estimate, blocked, auto }:
  * `ok` = no field error; `blocked` = a reason not to run although every field is valid
- * (too large for the tab), with `blocked.field` where to show it; `auto` = small enough to
+ * (too large for the tab): { field, kind, short (beside the field), message (the banner) }; `auto` = small enough to
  * re-run as the inputs change.
  */
 export function validate(state, env = {}) {
@@ -152,11 +152,15 @@ export function validate(state, env = {}) {
     const field = lastOf(SIZE_FIELDS, source === 'text' ? 'text' : 'n_q');
     const budget = env.budget ?? 2 ** 30;
     if (analysis.memory.total > budget) {
-      blocked = { field, kind: 'memory', message:
+      blocked = { field, kind: 'memory',
+        short: `Too large to run here: needs ${fmt.bytes(analysis.memory.total)}, over the ${fmt.bytesBinary(budget)} budget.`,
+        message:
         `Too large to run in this tab: one forward pass needs ${fmt.bytes(analysis.memory.total)}, over the budget of ` +
         `${fmt.int(budget)} B (${fmt.bytesBinary(budget)}). The shapes, parameters, FLOPs and memory below are still computed.` };
     } else if (estimate.seconds > MAX_RUN_SECONDS) {
-      blocked = { field, kind: 'time', message:
+      blocked = { field, kind: 'time',
+        short: `Too slow to run here: an estimated ${fmt.num(estimate.seconds, 0)} s (limit ${MAX_RUN_SECONDS} s).`,
+        message:
         `Too slow to run here: about ${fmt.short(analysis.flops.exact_flops)} FLOPs, an estimated ${fmt.num(estimate.seconds, 0)} s ` +
         `(the limit is ${MAX_RUN_SECONDS} s). Make n_q, n_k, d_model or batch smaller; the analysis below is still computed.` };
     }

@@ -104,7 +104,7 @@ export function createControls(form, app) {
 
     // One message per field; a run refused for size shows beside the field that made it too large.
     const messages = { ...(check?.errors ?? {}) };
-    if (check?.blocked && !messages[check.blocked.field]) messages[check.blocked.field] = check.blocked.message;
+    if (check?.blocked && !messages[check.blocked.field]) messages[check.blocked.field] = check.blocked.short;
     for (const msg of form.querySelectorAll('.msg')) {
       const name = msg.id.slice(2);
       const message = messages[name] ?? '';

@@ -4,6 +4,7 @@
 import { Heatmap, drawColorbar } from '../render/heatmap.js';
 import { PAD } from '../model/inputs.js';
 import { configKey } from '../model/validate.js';
+import { colorPositions, legendEnds } from '../model/colorscale.js';
 import * as fmt from '../model/format.js';
 import { h, fill, cssVar } from '../ui/dom.js';
 
@@ -17,6 +18,11 @@ export function createHeatmaps(section, app) {
   const itemField = h('div', { class: 'field inline', hidden: true },
     h('label', { for: 'f-item' }, 'batch item shown'), itemSelect);
   itemSelect.addEventListener('change', () => app.set({ item: itemSelect.value }, { edited: 'item' }));
+  const scaleSelect = h('select', { id: 'f-colors', name: 'colors' },
+    h('option', { value: 'linear' }, 'linear, 0 to max'), h('option', { value: 'log' }, 'log, 3 decades'),
+    h('option', { value: 'row' }, 'each row to its max'));
+  const scaleField = h('div', { class: 'field inline' }, h('label', { for: 'f-colors' }, 'colour scale'), scaleSelect);
+  scaleSelect.addEventListener('change', () => app.set({ colors: scaleSelect.value }, { edited: 'colors' }));
   const bar = h('canvas', { class: 'colorbar', 'aria-hidden': 'true' });
   drawColorbar(bar);
   const legendMin = h('span', { class: 'num' }), legendMax = h('span', { class: 'num' });
@@ -31,7 +37,7 @@ export function createHeatmaps(section, app) {
   const output = h('div', { class: 'output-summary', id: 'output-summary' });
   const placeholder = h('p', { class: 'placeholder' });
   const content = h('div', { class: 'heat-content' },
-    h('div', { class: 'heat-toolbar' }, itemField, legend),
+    h('div', { class: 'heat-toolbar' }, itemField, scaleField, legend),
     note,
     h('div', { class: 'heat-layout' },
       h('figure', { class: 'heat-main' }, mainCaption, mainCanvas),
@@ -56,11 +62,12 @@ export function createHeatmaps(section, app) {
 
   function gridFor(item, head) {
     const size = item.rows * item.cols;
+    const weights = item.data.subarray(head * size, (head + 1) * size);
     // Words when the inputs are sentences, positions otherwise; none for averaged blocks.
     const labels = (list, step, n) => (step !== 1 ? null : list ?? Array.from({ length: n }, (_, i) => String(i)));
     return {
-      rows: item.rows, cols: item.cols, data: item.data.subarray(head * size, (head + 1) * size), masked: item.masked,
-      min: 0, max: current.max, rowLabels: labels(item.labels_q, item.rowStep, item.rows), colLabels: labels(item.labels_k, item.colStep, item.cols),
+      rows: item.rows, cols: item.cols, data: colorPositions(weights, item.rows, item.cols, current.scale, current.max), masked: item.masked,
+      min: 0, max: 1, rowLabels: labels(item.labels_q, item.rowStep, item.rows), colLabels: labels(item.labels_k, item.colStep, item.cols),
       colors: colors(),
     };
   }
@@ -111,6 +118,10 @@ export function createHeatmaps(section, app) {
   function draw() {
     if (!current) return;
     const { item, config } = current;
+    current.scale = app.state.colors;
+    const [low, high] = legendEnds(current.scale, current.max, (v) => fmt.fixed(v, v < 0.001 ? 6 : 3));
+    legendMin.textContent = low;
+    legendMax.textContent = high;
     const head = selectedHead();
     main.setData(gridFor(item, head));
     const [q, k] = config.cross ? ['decoder queries', 'encoder keys'] : ['queries', 'keys'];
@@ -131,6 +142,7 @@ export function createHeatmaps(section, app) {
       fill(itemSelect, Array.from({ length: batch }, (_, b) => h('option', { value: String(b) }, `${b + 1} of ${batch}`)));
     }
     itemSelect.value = String(config?.item ?? 0);
+    scaleSelect.value = state.colors;
 
     if (!result) {
       content.hidden = true;
@@ -152,8 +164,6 @@ export function createHeatmaps(section, app) {
       for (const v of result.item.data) if (v > max) max = v;
       current = { item: result.item, config: result.config, key: result.key, max: max || 1 };
       if (fresh) buildSmalls(result.config);
-      legendMin.textContent = '0';
-      legendMax.textContent = fmt.fixed(current.max, 3);
       const { item } = result;
       const notes = [];
       if (item.rowStep > 1 || item.colStep > 1) {
