@@ -8,6 +8,10 @@ import { colorPositions, legendEnds } from '../model/colorscale.js';
 import * as fmt from '../model/format.js';
 import { h, fill, cssVar } from '../ui/dom.js';
 
+// Beyond this many heads the small multiples would be specks and thousands of canvases: the
+// enlarged map still shows any head (head= in the URL), the grid shows the first ones.
+const MAX_SMALL = 64;
+
 export function createHeatmaps(section, app) {
   const body = section.querySelector('.panel-body');
   const intro = h('p', { class: 'lead' },
@@ -104,15 +108,15 @@ export function createHeatmaps(section, app) {
   function buildSmalls(config) {
     smalls = [];
     const figures = [];
-    for (let k = 0; k < config.n_heads; k++) {
+    for (let k = 0; k < Math.min(config.n_heads, MAX_SMALL); k++) {
       const canvas = h('canvas', { 'aria-label': `head ${k + 1}: attention weights, press Enter to enlarge` });
-      const figure = h('figure', { class: 'heat-small', role: 'listitem', dataset: { head: k } }, canvas, h('figcaption', {}, `head ${k + 1}`));
+      const figure = h('figure', { class: 'heat-small', role: 'listitem', dataset: { head: k } }, canvas, h('figcaption', {}, config.n_heads > 16 ? `${k + 1}` : `head ${k + 1}`));
       const map = new Heatmap(canvas, { maxHeight: 220, onCursor: (cell) => describe(k, cell), onPick: () => enlarge(k) });
       smalls.push({ figure, map });
       figures.push(figure);
     }
     fill(grid, figures);
-    grid.style.setProperty('--cols', String(config.n_heads <= 4 ? 2 : config.n_heads <= 9 ? 3 : 4));
+    grid.style.setProperty('--cols', String(config.n_heads <= 4 ? 2 : config.n_heads <= 9 ? 3 : config.n_heads <= 16 ? 4 : 6));
   }
 
   function draw() {
@@ -125,7 +129,7 @@ export function createHeatmaps(section, app) {
     const head = selectedHead();
     main.setData(gridFor(item, head));
     const [q, k] = config.cross ? ['decoder queries', 'encoder keys'] : ['queries', 'keys'];
-    mainCaption.textContent = `Head ${head + 1} of ${config.n_heads} · ${q} down, ${k} across`;
+    mainCaption.textContent = `Head ${fmt.int(head + 1)} of ${fmt.int(config.n_heads)} · ${q} down, ${k} across`;
     smalls.forEach(({ figure, map }, k) => {
       map.setData(gridFor(item, k));
       figure.classList.toggle('selected', k === head);
@@ -159,7 +163,7 @@ export function createHeatmaps(section, app) {
     body.dataset.stale = stale ? '1' : '0';
 
     if (reason === 'result' || !current || current.item !== result.item) {
-      const fresh = !current || current.key !== result.key || smalls.length !== result.config.n_heads;
+      const fresh = !current || current.key !== result.key || smalls.length !== Math.min(result.config.n_heads, MAX_SMALL);
       let max = 0;
       for (const v of result.item.data) if (v > max) max = v;
       current = { item: result.item, config: result.config, key: result.key, max: max || 1 };
@@ -173,6 +177,7 @@ export function createHeatmaps(section, app) {
         notes.push(`Every key is masked for ${item.masked_rows.length === 1 ? 'query' : 'queries'} ${item.masked_rows.slice(0, 8).join(', ')}${item.masked_rows.length > 8 ? ', …' : ''}: ` +
           'a softmax over nothing is undefined, so the engine returns zeros for those rows and reports them.');
       }
+      if (result.config.n_heads > MAX_SMALL) notes.push(`The grid shows the first ${MAX_SMALL} of ${fmt.int(result.config.n_heads)} heads; set head= in the address to enlarge any other.`);
       if (result.config.dropout > 0) notes.push(`Dropout p = ${result.config.dropout}: dropped weights are 0 and the kept ones are scaled by 1/(1 − p), so rows no longer sum to exactly 1.`);
       baseNote = notes.join(' ');
       renderOutput(result);

@@ -8,6 +8,7 @@ import { h, fill, cssVar } from '../ui/dom.js';
 
 const MAX_POSITIONS = 64;
 const OFFSET = 3; // the k of "PE(pos + k) is a fixed linear function of PE(pos)"
+const MAX_D_MODEL = 16384; // beyond this the table alone is tens of megabytes: not worth freezing the tab
 
 export function createPositional(section, app) {
   const body = section.querySelector('.panel-body');
@@ -16,10 +17,12 @@ export function createPositional(section, app) {
   const facts = h('ul', { class: 'facts-list', id: 'pe-facts' });
   const caption = h('figcaption');
   const error = h('p', { class: 'placeholder', hidden: true });
+  const figure = h('figure', { class: 'pe-figure' }, caption, canvas);
+  const shown = (ok) => { figure.hidden = readout.hidden = facts.hidden = !ok; error.hidden = ok; };
   fill(body,
     h('p', { class: 'lead' }, 'Attention itself ignores order: shuffle the tokens and each one gets the same weights, just shuffled. ',
       'So each position adds a pattern of sines and cosines of different wavelengths; the sentence inputs use exactly this.'),
-    h('figure', { class: 'pe-figure' }, caption, canvas), readout, facts, error);
+    figure, readout, facts, error);
   let data = null, lastKey = '';
   const map = new Heatmap(canvas, { maxHeight: 320, onCursor: (cell) => {
     if (!cell || !data) { readout.textContent = 'Point at a cell to read PE(pos, i).'; return; }
@@ -36,6 +39,11 @@ export function createPositional(section, app) {
     const key = JSON.stringify([n, c.d_model]);
     if (key === lastKey) return;
     lastKey = key;
+    if (c.d_model > MAX_D_MODEL) {
+      shown(false);
+      error.textContent = `d_model = ${fmt.int(c.d_model)} is too wide to draw here (up to ${fmt.int(MAX_D_MODEL)}); the encoding is the same formula at any width.`;
+      return;
+    }
     try {
       const pe = engine.positionalEncoding({ n, d_model: c.d_model });
       const pooled = poolHeads(pe, 1, n, c.d_model);
@@ -47,9 +55,9 @@ export function createPositional(section, app) {
         h('li', {}, `Every value lies in [−1, 1]: the largest |PE| here is ${fmt.fixed(p.max_abs, 4)}.`),
         h('li', {}, `Each position is distinct: the closest two (positions ${p.closest[0]} and ${p.closest[1]}) are still ${fmt.num(p.min_distance, 3)} apart.`),
         h('li', {}, `PE(pos + ${p.offset_k}) is PE(pos) rotated, pair by pair, by a fixed angle: applying that rotation reproduces it to within ${p.rotation_max_error.toExponential(1)}.`));
-      error.hidden = true;
+      shown(true);
     } catch (err) {
-      error.hidden = false;
+      shown(false);
       error.textContent = `No encoding for these sizes: ${err.message}`;
     }
   }
