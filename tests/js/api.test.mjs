@@ -1,6 +1,6 @@
 // The JavaScript API against a float64 reference: both wasm modules, random problems
 // (self, cross, masks, d_k ≠ d_v, padding, batch), and their agreement with each other.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { modules } from './modules.mjs';
 import { mhaReference, normwiseError, randomArray } from './reference.mjs';
@@ -20,6 +20,10 @@ const CASES = [
   { name: 'causal + padding, rows past the block', d_model: 16, n_heads: 4, batch: 2, n_q: 70, n_k: 70, mask: { causal: true, padding: [70, 33] } },
   { name: 'long keys crossing tiles', d_model: 32, n_heads: 2, batch: 1, n_q: 3, n_k: 300, mask: 'none', cross: true },
 ];
+
+// The largest normwise error seen per module, printed at the end for the record.
+const worst = { simd: 0, scalar: 0 };
+after(() => console.log(`max normwise error against float64: SIMD ${worst.simd.toExponential(2)}, baseline ${worst.scalar.toExponential(2)}`));
 
 function buildCase(c, seed) {
   const mask = c.mask === 'matrix'
@@ -51,6 +55,7 @@ for (const [isa, attn] of Object.entries(modules)) {
         for (const [what, actual, expected] of [['output', withWeights.output, ref.output],
           ['output (streaming)', streaming.output, ref.output], ['weights', withWeights.weights, ref.weights]]) {
           const e = normwiseError(actual, expected);
+          worst[isa] = Math.max(worst[isa], e.error);
           assert.ok(e.error <= TOLERANCE,
             `${what}: normwise error ${e.error.toExponential(2)} > ${TOLERANCE} (worst at ${e.at}: ${e.actual} vs ${e.expected})`);
         }
