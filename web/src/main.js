@@ -147,6 +147,9 @@ async function run() {
       releaseLater();
     }
     if (app.peak === undefined) measurePeak(); // after a result is on screen, so it never delays one
+    // The batch item shown may have changed while this ran.
+    const now = app.check?.config;
+    if (now && configKey(now) === key && now.item !== rest.item.b) showItem(now.item);
   } catch (err) {
     app.running = null;
     releaseLater();

@@ -16,7 +16,7 @@ export const ASSUMED_FLOPS_PER_SECOND = { 'wasm-simd128': 8e9, scalar: 2e9 };
 const SECONDS_PER_PARAMETER = 30e-9;
 /** Runs estimated longer than this are refused; shorter than AUTO_SECONDS re-run as you type. */
 export const MAX_RUN_SECONDS = 5;
-export const AUTO_SECONDS = 0.1;
+export const AUTO_SECONDS = 0.25;
 
 const SIZE_FIELDS = ['d_model', 'n_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'text', 'text_kv'];
 

@@ -105,12 +105,15 @@ export function createCost(section, app) {
       h('p', { class: 'note' }, `${fmt.percent(m.total / budget)} of this tab's budget of ${fmt.bytesBinary(budget)}${over ? ': too large to run here' : ''}.`));
   }
 
+  let lastRun = null;
   function renderRun(result, check) {
+    const current = !!(result && check?.config && result.key === configKey(check.config));
+    if (lastRun && lastRun.result === result && lastRun.current === current) return;
+    lastRun = { result, current };
     if (!result) {
       fill(run);
       return;
     }
-    const current = check?.config && result.key === configKey(check.config);
     fill(run,
       h('h3', {}, current ? 'This run' : 'Last run (previous inputs)'),
       h('dl', { class: 'facts', id: 'run-facts', dataset: { worker: result.timings.worker_ms, setup: result.timings.setup_ms, ms: result.timings.forward_ms, gflops: result.gflops, isa: result.isa } },
