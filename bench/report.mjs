@@ -1,0 +1,83 @@
+// Turns the measurements into the markdown of bench/results.md (included by the README) and the
+// same text on stdout. Pure formatting: no measuring here.
+import fs from 'node:fs';
+import os from 'node:os';
+import { TOLERANCE } from './compare.mjs';
+import { mhaFlops } from './flops.mjs';
+import { HEAP_GOAL_BYTES } from './streaming.mjs';
+import { OURS_SIMD } from './systems.mjs';
+
+export function cpuModel() {
+  try {
+    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    if (line) return line.split(':')[1].trim();
+  } catch { /* not Linux: fall through */ }
+  return os.cpus()[0]?.model ?? 'unknown';
+}
+
+const f = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
+const ms = (x) => f(x, x < 10 ? 2 : x < 100 ? 1 : 0);
+const mb = (bytes) => (bytes == null ? 'n/a' : f(bytes / 1e6, 1));
+const TEXT_COLUMNS = new Set(['system', 'module', 'need_weights']); // left-aligned; numbers align right
+const table = (head, rows) => [
+  `| ${head.join(' | ')} |`,
+  `|${head.map((h) => (TEXT_COLUMNS.has(h) ? ' --- ' : ' ---: ')).join('|')}|`,
+  ...rows.map((r) => `| ${r.join(' | ')} |`),
+].join('\n');
+
+export function renderReport({ date, peak, machine, versions, cases, matmuls, streaming }) {
+  const pct = (gflops) => f((100 * gflops) / peak.gflops, 0);
+  const gf = (dims, t) => mhaFlops(dims) / (t / 1000) / 1e9;
+  const out = [];
+  out.push('# Benchmark: multi-head attention in WebAssembly, this project vs ONNX Runtime Web and TF.js', '');
+  out.push(`Measured by \`npm run bench\` on ${date}.`, '');
+  out.push(`- CPU: ${cpuModel()} (${os.cpus().length} logical cores); Node ${process.version} (V8 ${process.versions.v8}); ` +
+    `1-minute load average ${f(machine.loadBefore, 2)} at the start, ${f(machine.loadAfter, 2)} at the end.`);
+  out.push(`- f32x4 peak (bench/peak.wat, independent chains of f32x4.mul then f32x4.add; 4 + 4 = 8 FLOPs per pair): ` +
+    `**${f(peak.gflops, 1)} GFLOP/s** with ${peak.bestChains} chains ` +
+    `(${Object.entries(peak.variants).map(([c, g]) => `${c} chains: ${f(g, 1)}`).join(', ')}; best run of each; ` +
+    `measured before and after the cases, ${f(peak.first, 1)} and ${f(peak.last, 1)}, the higher is used).`);
+  out.push(`- Peers: onnxruntime-web ${versions.ort} (wasm backend, SIMD, numThreads 1, proxy off, graph built by ` +
+    `bench/onnx_writer.mjs) and @tensorflow/tfjs-backend-wasm ${versions.tfjs} (SIMD build, ${versions.tfjsThreads} thread).`);
+  out.push('- Every case: batch 1, self-attention, float32, one thread, same weights and input for all systems; outputs ' +
+    `(and attention weights when need_weights) agree within ${TOLERANCE} of max |value| before anything is timed.`);
+  out.push('- Time: median of the timed runs after warm-up, systems alternated round-robin. GFLOP/s uses the exact ' +
+    'matmul count 2·n·d·(3·d) + 2·n·d·d + 2·2·n·n·d (d = d_model = n_heads·d_k; bias, scale and softmax not counted).', '');
+
+  out.push('## Summary: this project\'s SIMD module', '');
+  out.push('Ratios are times: peer ms ÷ SIMD ms, so 2.0 means the SIMD module is twice as fast; scalar ÷ SIMD is the gain of SIMD over the baseline build.', '');
+  out.push(table(['d_model', 'n_heads', 'n', 'need_weights', 'SIMD ms', 'SIMD GFLOP/s', '% peak', 'ORT / SIMD', 'TF.js / SIMD', 'scalar / SIMD'],
+    cases.map((c) => {
+      const by = Object.fromEntries(c.bySystem.map((s) => [s.key, s]));
+      const simd = by[OURS_SIMD].ms;
+      return [c.dims.d_model, c.dims.n_heads, c.dims.n, c.need_weights ? 'on' : 'off', ms(simd), f(gf(c.dims, simd), 1),
+        pct(gf(c.dims, simd)), f(by.ort.ms / simd, 2), f(by.tfjs.ms / simd, 2), f(by['ours-scalar'].ms / simd, 2)];
+    })), '');
+
+  out.push('## Every system', '');
+  out.push('wasm memory: the byteLength of the system\'s WebAssembly.Memory after the case\'s runs. Wasm memory only grows, ' +
+    'so it is the high-water mark of everything that system ran so far (cases run top to bottom).', '');
+  out.push(table(['d_model', 'n_heads', 'n', 'need_weights', 'system', 'ms (median)', 'runs', 'GFLOP/s', '% peak', 'ms / SIMD ms', 'wasm memory MB'],
+    cases.flatMap((c) => {
+      const simd = c.bySystem.find((s) => s.key === OURS_SIMD).ms;
+      return c.bySystem.map((s) => [c.dims.d_model, c.dims.n_heads, c.dims.n, c.need_weights ? 'on' : 'off', s.label,
+        ms(s.ms), s.reps, f(gf(c.dims, s.ms), 1), pct(gf(c.dims, s.ms)), f(s.ms / simd, 2), mb(s.memoryBytes)]);
+    })), '');
+
+  out.push('## Projection matmul alone', '');
+  out.push('`attn.matmul` with m = n tokens, k = n = d_model (one of the four projections); the time includes copying ' +
+    'the operands into the wasm heap and the result out.', '');
+  out.push(table(['m (n)', 'k = n (d_model)', 'module', 'ms (median)', 'runs', 'GFLOP/s', '% peak'],
+    matmuls.map((r) => [r.m, r.k, r.key === OURS_SIMD ? 'SIMD' : 'scalar', ms(r.ms), r.reps, f(r.gflops, 1), pct(r.gflops)])), '');
+
+  out.push(`## Streaming: n = ${streaming.dims.n}, d_model = ${streaming.dims.d_model}, n_heads = ${streaming.dims.n_heads}`, '');
+  out.push(`- need_weights off, one forward in a fresh SIMD module: **${f(streaming.ms / 1000, 2)} s** ` +
+    `(${f(streaming.gflops, 1)} GFLOP/s, ${pct(streaming.gflops)} % of peak), output ${streaming.finite ? 'all finite' : 'NOT finite'}.`);
+  out.push(`- wasm heap after it (attn.memoryBytes()): **${mb(streaming.heapBytes)} MB**; goal under ${HEAP_GOAL_BYTES / 1e6} MB: ` +
+    `${streaming.heapOk ? 'met' : '**not met**'}.`);
+  out.push(streaming.refusal === null
+    ? '- need_weights on: **not refused** (expected a memory-budget error).'
+    : `- need_weights on is refused: \`${streaming.refusal}\``);
+  out.push('');
+  return out.join('\n');
+}

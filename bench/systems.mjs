@@ -1,0 +1,52 @@
+// The four systems under test, loaded once with their wasm memories captured, each exposing the
+// same interface: label, create(dims, weights, need_weights) -> runner, memoryBytes().
+import { configureOrt, createOrtRunner } from './ort_mha.mjs';
+import { createOursRunner, loadOurs } from './ours_mha.mjs';
+import { createTfjsRunner, initTfjs, tfjsHeapBytes } from './tfjs_mha.mjs';
+import { loadWithMemoryCapture, wasmMemoryBytes } from './wasm_memory.mjs';
+
+export const OURS_SIMD = 'ours-simd';
+
+export async function loadSystems() {
+  const simd = await loadWithMemoryCapture(OURS_SIMD, () => loadOurs({ simd: true }));
+  const scalar = await loadWithMemoryCapture('ours-scalar', () => loadOurs({ simd: false }));
+
+  const ortInfo = configureOrt();
+  // ORT instantiates its wasm lazily on the first session: create a tiny one now, inside the
+  // capture, so its Memory is found (and so init time never lands in a timed run).
+  await loadWithMemoryCapture('ort', async () => {
+    const tiny = { d_model: 8, n_heads: 2, d_k: 4, d_v: 4, batch: 1, n: 2, need_weights: false };
+    const z = (k) => new Float32Array(k);
+    const r = await createOrtRunner(tiny, { wq: z(64), wk: z(64), wv: z(64), wo: z(64), bq: z(8), bk: z(8), bv: z(8), bo: z(8) });
+    await r.run(z(16));
+    await r.dispose();
+  });
+  if (wasmMemoryBytes('ort') === null) throw new Error('ORT: its WebAssembly.Memory was not found');
+
+  const tfInfo = await loadWithMemoryCapture('tfjs', () => initTfjs());
+
+  const systems = [
+    {
+      key: OURS_SIMD, label: `this project (${simd.isa})`, api: simd,
+      create: (dims, w) => createOursRunner(simd, dims, w),
+      memoryBytes: () => simd.memoryBytes(),
+    },
+    {
+      key: 'ours-scalar', label: `this project (${scalar.isa} baseline)`, api: scalar,
+      create: (dims, w) => createOursRunner(scalar, dims, w),
+      memoryBytes: () => scalar.memoryBytes(),
+    },
+    {
+      key: 'ort', label: `ONNX Runtime Web ${ortInfo.version}`,
+      create: (dims, w, need_weights) => createOrtRunner({ ...dims, need_weights }, w),
+      memoryBytes: () => wasmMemoryBytes('ort'),
+    },
+    {
+      key: 'tfjs', label: `TF.js wasm ${tfInfo.version}`,
+      create: (dims, w) => createTfjsRunner(dims, w),
+      memoryBytes: () => wasmMemoryBytes('tfjs') ?? tfjsHeapBytes(),
+    },
+  ];
+  const versions = { ort: ortInfo.version, tfjs: tfInfo.version, tfjsThreads: tfInfo.threads };
+  return { systems, versions, simd, scalar };
+}
