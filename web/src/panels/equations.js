@@ -2,7 +2,7 @@
 // formula with the current sizes filled in, so the symbols always have numbers attached.
 
 import * as fmt from '../model/format.js';
-import { h, fill } from '../ui/dom.js';
+import { h, fill, loadStylesheet } from '../ui/dom.js';
 
 const EQUATIONS = [
   { title: 'Scaled dot-product attention', tex: String.raw`\operatorname{Attention}(Q,K,V)=\operatorname{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}+M\right)V`,
@@ -31,7 +31,7 @@ export function createEquations(section, app) {
   let requested = false;
   function loadKatex() {
     requested = true;
-    import('../../vendor/katex/katex.mjs').then((mod) => {
+    Promise.all([import('../../vendor/katex/katex.mjs'), loadStylesheet('vendor/katex/katex.min.css')]).then(([mod]) => {
       katex = mod.default;
       for (const b of blocks) typeset(b.math, b.tex);
       lastLive = '';

@@ -4,7 +4,7 @@
 import * as fmt from '../model/format.js';
 import { estimateRun } from '../model/validate.js';
 import { Cancelled } from '../worker/client.js';
-import { h, fill, cssVar } from '../ui/dom.js';
+import { h, fill, cssVar, loadStylesheet } from '../ui/dom.js';
 
 const SWEEP_SECONDS_PER_POINT = 0.25; // keeps the whole sweep to a few seconds
 const MAX_SWEEP_N = 4096;
@@ -62,7 +62,7 @@ export function createPerformance(section, app) {
   }
 
   async function drawChart(points, d_model) {
-    const { default: uPlot } = await import('../../vendor/uplot/uPlot.esm.js');
+    const [{ default: uPlot }] = await Promise.all([import('../../vendor/uplot/uPlot.esm.js'), loadStylesheet('vendor/uplot/uPlot.min.css')]);
     const xs = points.map((p) => p.n);
     const last = points[points.length - 1];
     // Guides through the last point: what time ∝ n and time ∝ n² would look like.

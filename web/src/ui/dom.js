@@ -43,6 +43,19 @@ export function table(head, rows, attrs = {}) {
       i === 0 ? h('th', { scope: 'row' }, cell) : h('td', {}, cell))))));
 }
 
+/** Adds a stylesheet once (vendored CSS is loaded with the panel that needs it, not up front). */
+export function loadStylesheet(href) {
+  const url = new URL(href, document.baseURI).href;
+  const existing = [...document.querySelectorAll('link[rel="stylesheet"]')].find((l) => l.href === url);
+  if (existing) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const link = h('link', { rel: 'stylesheet', href: url });
+    link.addEventListener('load', () => resolve());
+    link.addEventListener('error', () => reject(new Error(`could not load ${href}`)));
+    document.head.append(link);
+  });
+}
+
 /** Reads a CSS custom property of the page (colours for canvas drawing follow the theme). */
 export function cssVar(name, el = document.documentElement) {
   return getComputedStyle(el).getPropertyValue(name).trim();
