@@ -56,7 +56,7 @@ export function createEquations(section, app) {
       String.raw`\underbrace{Q}_{${n(c.n_q)}\times ${n(c.d_k)}}\;\underbrace{K^{\top}}_{${n(c.d_k)}\times ${n(c.n_k)}}\;/\;\sqrt{${n(c.d_k)}}\;\to\;\underbrace{A}_{${n(c.n_q)}\times ${n(c.n_k)}}\;\underbrace{V}_{${n(c.n_k)}\times ${n(c.d_v)}}\;=\;${n(c.n_q)}\times ${n(c.d_v)}`,
       String.raw`W_i^{Q}: ${n(c.d_model)}\times ${n(c.d_k)},\quad W_i^{V}: ${n(c.d_model)}\times ${n(c.d_v)},\quad i=1,\dots,${c.n_heads}`,
       String.raw`\operatorname{Concat}: ${n(c.n_q)}\times ${n(c.n_heads * c.d_v)},\quad W^{O}: ${n(c.n_heads * c.d_v)}\times ${n(c.d_model)},\quad \text{output}: ${n(c.n_q)}\times ${n(c.d_model)}`,
-      String.raw`\text{wavelengths from }2\pi\approx 6.3\text{ to }2\pi\cdot 10000^{${n(2 * slowest)}/${n(c.d_model)}}\approx ${n(Math.round(2 * Math.PI * 10000 ** ((2 * slowest) / c.d_model)))}\text{ positions}`,
+      String.raw`\text{wavelengths } 2\pi \;\dots\; 2\pi\cdot 10000^{${n(2 * slowest)}/${n(c.d_model)}}\approx ${n(Math.round(2 * Math.PI * 10000 ** ((2 * slowest) / c.d_model)))}`,
     ];
     blocks.forEach((b, i) => typeset(b.live, String.raw`\text{now: }` + live[i]));
   }

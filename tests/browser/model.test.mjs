@@ -1,0 +1,117 @@
+// The page's pure modules in Node (no browser): state ⇄ URL hash, validation messages, seeded
+// inputs, downsampling, colour scales and the viridis palette. The browser tests build on these.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { defaults, fromHash, toHash, withChanges, visiblePanels, FIELDS } from '../../web/src/model/schema.js';
+import { validate, parseInteger } from '../../web/src/model/validate.js';
+import { tokenize, sentences, randomNormal, embedSentences, buildInputs, PAD } from '../../web/src/model/inputs.js';
+import { poolHeads, maskGrid } from '../../web/src/model/pool.js';
+import { colorPositions } from '../../web/src/model/colorscale.js';
+import { exampleChanges, modelChanges } from '../../web/src/model/presets.js';
+import * as fmt from '../../web/src/model/format.js';
+import { viridis } from '../../web/src/render/viridis.js';
+import { peakModuleBytes } from '../../web/src/perf/peak.js';
+import { engine } from './reference.mjs';
+
+test('the hash round-trips every field, and the default view has an empty hash', () => {
+  assert.equal(toHash(defaults()), '');
+  const state = withChanges(defaults(), { d_model: 512, n_heads: 8, mask: 'causal+padding', padding: '8,5', text: 'a b\nc d', bias: false });
+  const hash = toHash(state);
+  assert.match(hash, /d_model=512&n_heads=8/);
+  assert.match(hash, /padding=8,5/);
+  assert.deepEqual(fromHash(hash), state);
+  // A literal '+' in a hand-written link means the same as %2B.
+  assert.equal(fromHash('#mask=causal+padding').mask, 'causal+padding');
+  // Unknown keys, bad escapes and values outside a choice fall back, never throw.
+  const odd = fromHash('#nonsense=1&mask=sideways&d_model=%E0%A4&n_heads=3');
+  assert.equal(odd.mask, 'none');
+  assert.equal(odd.d_model, '64');
+  assert.equal(odd.n_heads, '3');
+  assert.deepEqual(visiblePanels(fromHash('#panels=shapes,nope,heatmaps')), ['shapes', 'heatmaps']);
+  assert.equal(new Set(FIELDS.map((f) => f.key)).size, FIELDS.length);
+});
+
+test('validation names the field and the problem in plain words', async () => {
+  const attn = await engine();
+  const env = { analyze: attn.analyze, budget: attn.defaultMemoryBudget, isa: attn.isa };
+  const check = (changes, lastEdited) => validate(withChanges(defaults(), changes), { ...env, lastEdited });
+  assert.ok(check({}).ok);
+  assert.match(check({ d_model: '510', n_heads: '8' }, 'd_model').errors.d_model, /not divisible by n_heads \(8\).*Try n_heads = 6 or 10/);
+  assert.match(check({ d_model: '510', n_heads: '8' }).errors.n_heads, /not divisible/);
+  assert.ok(check({ d_model: '510', n_heads: '8', d_k: '64', d_v: '60' }).ok, 'explicit head sizes need no divisibility');
+  assert.match(check({ d_model: '0' }).errors.d_model, /at least 1/);
+  assert.match(check({ d_model: 'twelve' }).errors.d_model, /whole number/);
+  assert.match(check({ dropout: '1' }).errors.dropout, /below 1/);
+  assert.match(check({ attention: 'cross', text_kv: 'one line\ntwo lines' }).errors.text_kv, /one line per query line/);
+  assert.equal(parseInteger('1,024', { name: 'x' }).value, 1024);
+  const big = check({ source: 'random', n_q: '100000' }, 'n_q');
+  assert.ok(big.ok && big.blocked && big.blocked.field === 'n_q');
+  assert.match(big.blocked.message, /over the budget of 1,073,741,824 B/);
+  assert.ok(check({}).auto, 'the default view re-runs as you type');
+});
+
+test('inputs are reproducible from their seed, and sentences embed word + position', async () => {
+  assert.deepEqual(tokenize('Hello, world!'), ['Hello', ',', 'world', '!']);
+  assert.deepEqual(sentences('a b\n\n c '), [['a', 'b'], ['c']]);
+  assert.deepEqual(randomNormal(3, 5), randomNormal(3, 5));
+  assert.notDeepEqual(randomNormal(3, 5), randomNormal(4, 5));
+  const sample = randomNormal(9, 20000);
+  const mean = sample.reduce((a, b) => a + b, 0) / sample.length;
+  const variance = sample.reduce((a, b) => a + (b - mean) ** 2, 0) / sample.length;
+  assert.ok(Math.abs(mean) < 0.03 && Math.abs(variance - 1) < 0.05, `N(0, 1): mean ${mean}, variance ${variance}`);
+  const attn = await engine();
+  const pe = attn.positionalEncoding({ n: 4, d_model: 8 });
+  const x = embedSentences([['the', 'cat', 'the']], 4, 8, 1, pe);
+  // The same word at positions 0 and 2 differs by exactly PE(0) − PE(2).
+  for (let c = 0; c < 8; c++) assert.ok(Math.abs((x[c] - x[16 + c]) - (pe[c] - pe[16 + c])) < 1e-6);
+  const config = validate(withChanges(defaults(), { text: 'a b c\nd' }), { analyze: attn.analyze }).config;
+  const inputs = buildInputs(config, attn.positionalEncoding);
+  assert.deepEqual(inputs.labels_q[1], ['d', PAD, PAD]);
+  assert.equal(inputs.query.length, 2 * 3 * 64);
+});
+
+test('downsampling averages blocks and keeps masked blocks masked', () => {
+  const n = 6, w = new Float32Array(n * n).map((_, k) => k);
+  const pooled = poolHeads(w, 1, n, n, 3);
+  assert.equal(pooled.rows, 3);
+  assert.equal(pooled.data[0], (0 + 1 + 6 + 7) / 4);
+  assert.equal(poolHeads(w, 1, n, n, 8).data, w, 'small maps are not copied or changed');
+  const grid = maskGrid({ mask: 'causal', padding: null }, 0, n, n, 2, 2);
+  assert.deepEqual([...grid], [0, 1, 1, 0, 0, 1, 0, 0, 0]);
+  assert.throws(() => poolHeads(w, 2, n, n), /expected heads×n_q×n_k/);
+});
+
+test('colour scales, viridis and number formats', () => {
+  const w = new Float32Array([0.5, 0.25, 0.001, 0]);
+  assert.deepEqual([...colorPositions(w, 2, 2, 'linear', 0.5)], [...new Float32Array([1, 0.5, 0.002, 0])]);
+  assert.deepEqual([...colorPositions(w, 2, 2, 'row', 0.5)], [1, 0.5, 1, 0]);
+  const log = colorPositions(w, 2, 2, 'log', 0.5);
+  assert.equal(log[0], 1);
+  assert.ok(log[2] > 0 && log[2] < 0.2 && log[3] === 0);
+  assert.deepEqual(viridis(0), [68, 1, 84]);
+  assert.deepEqual(viridis(1), [253, 231, 37]);
+  // Lightness rises monotonically: the property that makes viridis readable in grey.
+  const luma = (rgb) => 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+  for (let t = 0.05; t <= 1; t += 0.05) assert.ok(luma(viridis(t)) > luma(viridis(t - 0.05)));
+  assert.equal(fmt.int(1048576), '1,048,576');
+  assert.equal(fmt.bytes(16777216), '16,777,216 B (16.8 MB)');
+  assert.equal(fmt.bytesBinary(2 ** 30), '1 GiB');
+  assert.equal(fmt.short(34359738368), '34.4B');
+  assert.equal(fmt.dims([1, 12, 128, 64]), '1 × 12 × 128 × 64');
+});
+
+test('presets fill in the lesson’s sizes', async () => {
+  const attn = await engine();
+  const e1 = attn.lessonExamples().find((e) => e.id === 'E1');
+  assert.deepEqual({ ...exampleChanges(e1) }, { ...exampleChanges(e1), d_model: 768, n_heads: 12, n_q: 128, n_k: 128 });
+  const llama = attn.modelPresets().find((m) => m.name === 'LLaMA-70B');
+  assert.equal(modelChanges(llama).kv_heads, 8);
+  assert.equal(modelChanges(llama).d_k, '', 'd_k = 8192 / 64 = 128 is the derived size');
+});
+
+test('the peak module is valid wasm with SIMD, built from bytes', () => {
+  const bytes = peakModuleBytes();
+  assert.ok(WebAssembly.validate(bytes));
+  const { exports } = new WebAssembly.Instance(new WebAssembly.Module(bytes));
+  assert.ok(Math.abs(exports.peak(100000) - 12) < 0.01, 'each chain converges to 1');
+});
