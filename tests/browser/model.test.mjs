@@ -103,7 +103,10 @@ test('colour scales, viridis and number formats', () => {
 test('presets fill in the lesson’s sizes', async () => {
   const attn = await engine();
   const e1 = attn.lessonExamples().find((e) => e.id === 'E1');
-  assert.deepEqual({ ...exampleChanges(e1) }, { ...exampleChanges(e1), d_model: 768, n_heads: 12, n_q: 128, n_k: 128 });
+  const c = exampleChanges(e1);
+  assert.deepEqual([c.d_model, c.n_heads, c.n_q, c.n_k, c.batch], [768, 12, 128, 128, 1]);
+  const e2 = exampleChanges(attn.lessonExamples().find((e) => e.id === 'E2'));
+  assert.equal(e2.bias, '0', 'E2 counts weights without biases');
   const llama = attn.modelPresets().find((m) => m.name === 'LLaMA-70B');
   assert.equal(modelChanges(llama).kv_heads, 8);
   assert.equal(modelChanges(llama).d_k, '', 'd_k = 8192 / 64 = 128 is the derived size');

@@ -2,7 +2,6 @@
 // enlarged with the words on its axes, a shared colour legend, and a readout of the cell under the cursor.
 
 import { Heatmap, drawColorbar } from '../render/heatmap.js';
-import { PAD } from '../model/inputs.js';
 import { configKey } from '../model/validate.js';
 import { colorPositions, legendEnds } from '../model/colorscale.js';
 import * as fmt from '../model/format.js';
@@ -77,7 +76,7 @@ export function createHeatmaps(section, app) {
   }
 
   function word(list, i) {
-    return list ? ` “${list[i] === PAD ? '<pad>' : list[i]}”` : '';
+    return list ? ` “${list[i]}”` : '';
   }
 
   function describe(head, cell) {

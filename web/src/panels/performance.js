@@ -45,12 +45,12 @@ export function createPerformance(section, app) {
     const ns = lengths();
     button.disabled = true;
     cancel.hidden = false;
-    sweepStatus.textContent = `Measuring n = ${ns.join(', ')}…`;
+    sweepStatus.textContent = `Measuring n = ${ns.map(fmt.int).join(', ')}…`;
     try {
       const { points, isa } = await app.measureSweep(ns, (p) => { sweepStatus.textContent = `Measuring ${p.phase} (${p.done + 1} of ${p.total})…`; });
       const c = app.check.config;
       sweepStatus.textContent = `d_model = ${fmt.int(c.d_model)}, n_heads = ${c.n_heads}, ${isa === 'scalar' ? 'baseline' : 'SIMD'} module: ` +
-        points.map((p) => `n ${p.n}: ${fmt.duration(p.ms)}`).join(' · ');
+        points.map((p) => `n ${fmt.int(p.n)}: ${fmt.duration(p.ms)}`).join(' · ');
       chartBox.dataset.points = JSON.stringify(points);
       await drawChart(points, c.d_model);
     } catch (err) {
