@@ -54,6 +54,11 @@ test('a reload restores the same view, enlarged head and batch item included', a
   assert.equal(await page.inputValue('input[name="batch"]'), '3');
   assert.equal(await page.$eval('.heat-small.selected', (el) => el.dataset.head), '5');
   assert.equal(await page.$eval('#output-summary', (el) => el.dataset.row0), before);
+  // Editing the address by hand (a hashchange, no reload) updates the view too.
+  await page.evaluate(() => { location.hash = '#source=random&d_model=24&n_heads=3&n_q=5'; });
+  await page.waitForFunction(() => document.querySelector('input[name="d_model"]').value === '24');
+  await resultReady(page);
+  assert.equal(await page.locator('.heat-small').count(), 3);
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });

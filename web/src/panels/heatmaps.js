@@ -136,7 +136,7 @@ export function createHeatmaps(section, app) {
     });
   }
 
-  function update({ check, result, state }, reason) {
+  function update({ check, result, state, running, engine }, reason) {
     const config = check?.config;
     // Batch item menu: only when there is more than one.
     const batch = config?.batch ?? result?.config.batch ?? 1;
@@ -152,7 +152,9 @@ export function createHeatmaps(section, app) {
       placeholder.hidden = false;
       placeholder.textContent = check?.blocked
         ? 'Not run: this size is analysed below but too large to compute in a browser tab.'
-        : !check?.ok ? 'Fix the highlighted inputs and the maps appear here.' : 'Computing the first result…';
+        : !check?.ok ? 'Fix the highlighted inputs and the maps appear here.'
+          : !engine ? 'Loading the engine…'
+            : running || check.auto ? 'Computing…' : 'Press Run to compute the maps (this size takes a moment).';
       return;
     }
     content.hidden = false;
