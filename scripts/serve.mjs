@@ -50,7 +50,15 @@ export async function serve({ dir = join(root, 'dist'), port = 8080, host = '127
         info = await stat(path).catch(() => null);
       }
       if (!info?.isFile()) return send(res, 404, `not found: ${url.pathname}`);
-      res.writeHead(200, { 'Content-Type': mimeType(path), 'Content-Length': info.size, 'Cache-Control': 'no-cache' });
+      // Revalidate every time (a rebuilt dist/ shows at once), but answer an unchanged file with
+      // 304: the page and its worker ask for the same engine files, the second ask is then free.
+      const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+      const headers = { 'Content-Type': mimeType(path), 'Cache-Control': 'no-cache', ETag: etag };
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304, headers);
+        return res.end();
+      }
+      res.writeHead(200, { ...headers, 'Content-Length': info.size });
       if (req.method === 'HEAD') return res.end();
       createReadStream(path).pipe(res);
       if (!quiet) console.log(`${req.method} ${url.pathname}`);

@@ -27,7 +27,7 @@ export async function startHarness() {
 }
 
 /**
- * A fresh page (own context) at `hash`. `page.problems` collects console errors, page errors and
+ * A fresh page (own context) at `hash`. `page.problems` collects console errors and warnings, page errors and
  * failed requests; `page.requests` every URL the page or its worker asked for.
  */
 export async function openPage(h, hash = '', { width = 1280, height = 900, colorScheme = 'light', waitForResult = true } = {}) {
@@ -35,7 +35,8 @@ export async function openPage(h, hash = '', { width = 1280, height = 900, color
   const page = await context.newPage();
   page.problems = [];
   page.requests = [];
-  page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console: ${m.text()}`); });
+  // Warnings count too: a preload never used or a deprecated API is something to fix, not ignore.
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') page.problems.push(`console ${m.type()}: ${m.text()}`); });
   page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
   context.on('request', (r) => page.requests.push(r.url()));
   context.on('requestfailed', (r) => page.problems.push(`request failed: ${r.url()}`));
