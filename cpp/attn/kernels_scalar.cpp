@@ -26,12 +26,12 @@ void pack_panels(int K, int N, const float* B, int ldb, bool trans_b, std::vecto
   }
 }
 
-__attribute__((noinline)) void micro_2x4(int K, const float* a0, const float* a1, const float* bp, float* C, int ldc,
+__attribute__((noinline)) void micro_2x4(int K, const float* ap, const float* bp, float* C, int ldc,
                                          int rows, int cols, float alpha, const float* bias, bool accumulate) {
   float c00 = 0, c01 = 0, c02 = 0, c03 = 0, c10 = 0, c11 = 0, c12 = 0, c13 = 0;
-  for (int k = 0; k < K; ++k, bp += kNR) {
+  for (int k = 0; k < K; ++k, bp += kNR, ap += kMR) {
     const float b0 = bp[0], b1 = bp[1], b2 = bp[2], b3 = bp[3];
-    const float x0 = a0[k], x1 = a1[k];
+    const float x0 = ap[0], x1 = ap[1];
     c00 += x0 * b0; c01 += x0 * b1; c02 += x0 * b2; c03 += x0 * b3;
     c10 += x1 * b0; c11 += x1 * b1; c12 += x1 * b2; c13 += x1 * b3;
   }
@@ -46,7 +46,22 @@ __attribute__((noinline)) void micro_2x4(int K, const float* a0, const float* a1
   }
 }
 
+// Rows of A as pairs interleaved by k ([pair][k][2]): sequential reads, and no cache-set
+// conflicts when lda is a large power of two. A missing second row repeats the first.
+void pack_a(int rows, int K, const float* A, int lda, float* out) {
+  for (int g = 0; g < rows; g += kMR) {
+    const float* r0 = A + static_cast<std::size_t>(g) * lda;
+    const float* r1 = g + 1 < rows ? r0 + lda : r0;
+    float* dst = out + static_cast<std::size_t>(g) * K;
+    for (int k = 0; k < K; ++k) {
+      dst[2 * k] = r0[k];
+      dst[2 * k + 1] = r1[k];
+    }
+  }
+}
+
 thread_local std::vector<float> g_panels;
+thread_local std::vector<float> g_a_block;
 
 }  // namespace
 
@@ -54,16 +69,16 @@ void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
           float alpha, const float* bias, bool accumulate) {
   pack_panels(K, N, B, ldb, trans_b, g_panels);
   const int panels = (N + kNR - 1) / kNR;
+  g_a_block.resize(static_cast<std::size_t>(kMC) * K);
   for (int i0 = 0; i0 < M; i0 += kMC) {
     const int i1 = std::min(M, i0 + kMC);
+    pack_a(i1 - i0, K, A + static_cast<std::size_t>(i0) * lda, lda, g_a_block.data());
     for (int p = 0; p < panels; ++p) {
       const int j0 = p * kNR, cols = std::min(kNR, N - j0);
       const float* bp = g_panels.data() + static_cast<std::size_t>(p) * K * kNR;
       for (int i = i0; i < i1; i += kMR) {
-        const int rows = std::min(kMR, i1 - i);
-        const float* a0 = A + static_cast<std::size_t>(i) * lda;
-        const float* a1 = rows > 1 ? a0 + lda : a0;
-        micro_2x4(K, a0, a1, bp, C + static_cast<std::size_t>(i) * ldc + j0, ldc, rows, cols, alpha,
+        const float* ap = g_a_block.data() + static_cast<std::size_t>(i - i0) * K;
+        micro_2x4(K, ap, bp, C + static_cast<std::size_t>(i) * ldc + j0, ldc, std::min(kMR, i1 - i), cols, alpha,
                   bias ? bias + j0 : nullptr, accumulate);
       }
     }

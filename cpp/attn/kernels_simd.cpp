@@ -44,11 +44,10 @@ inline void store_tile(const v128_t (&acc)[kMR][2], float* C, int ldc, int rows,
   }
 }
 
-// The register tile: 4 rows of A times one packed 8-column panel of B, 8 accumulators,
-// 11 live vectors in all (V8 starts spilling past ~12). Kept out of line so V8 tiers it up
-// as a hot function that is called many times.
-__attribute__((noinline)) void micro_4x8(int K, const float* a0, const float* a1, const float* a2,
-                                         const float* a3, const float* bp, float* C, int ldc,
+// The register tile: 4 rows of A (packed, 4 values per k) times one packed 8-column panel of
+// B; 8 accumulators, 11 live vectors in all (V8 starts spilling past ~12). Kept out of line so
+// V8 tiers it up as a hot function that is called many times.
+__attribute__((noinline)) void micro_4x8(int K, const float* ap, const float* bp, float* C, int ldc,
                                          int rows, int cols, float alpha, const float* bias,
                                          bool accumulate) {
   v128_t acc[kMR][2];
@@ -57,20 +56,52 @@ __attribute__((noinline)) void micro_4x8(int K, const float* a0, const float* a1
     const v128_t b0 = wasm_v128_load(bp);
     const v128_t b1 = wasm_v128_load(bp + 4);
     bp += kNR;
-    v128_t a = wasm_f32x4_splat(a0[k]);
+    v128_t a = wasm_v128_load32_splat(ap);
     acc[0][0] = wasm_f32x4_add(acc[0][0], wasm_f32x4_mul(a, b0));
     acc[0][1] = wasm_f32x4_add(acc[0][1], wasm_f32x4_mul(a, b1));
-    a = wasm_f32x4_splat(a1[k]);
+    a = wasm_v128_load32_splat(ap + 1);
     acc[1][0] = wasm_f32x4_add(acc[1][0], wasm_f32x4_mul(a, b0));
     acc[1][1] = wasm_f32x4_add(acc[1][1], wasm_f32x4_mul(a, b1));
-    a = wasm_f32x4_splat(a2[k]);
+    a = wasm_v128_load32_splat(ap + 2);
     acc[2][0] = wasm_f32x4_add(acc[2][0], wasm_f32x4_mul(a, b0));
     acc[2][1] = wasm_f32x4_add(acc[2][1], wasm_f32x4_mul(a, b1));
-    a = wasm_f32x4_splat(a3[k]);
+    a = wasm_v128_load32_splat(ap + 3);
     acc[3][0] = wasm_f32x4_add(acc[3][0], wasm_f32x4_mul(a, b0));
     acc[3][1] = wasm_f32x4_add(acc[3][1], wasm_f32x4_mul(a, b1));
+    ap += kMR;
   }
   store_tile(acc, C, ldc, rows, cols, alpha, bias, accumulate);
+}
+
+// Rows [0, rows) of A as groups of 4 rows interleaved by k ([group][k][4]), so the micro-kernel
+// reads A sequentially. Without it the 4 rows sit lda apart, and when lda is a multiple of
+// 1024 floats they all fall in the same L1 cache sets (1024³ ran at half speed). Rows past the
+// end repeat the last row; their results are never stored.
+void pack_a(int rows, int K, const float* A, int lda, float* out) {
+  for (int g = 0; g < rows; g += kMR) {
+    const float* r0 = A + static_cast<std::size_t>(g) * lda;
+    const float* r1 = g + 1 < rows ? r0 + lda : r0;
+    const float* r2 = g + 2 < rows ? r1 + lda : r1;
+    const float* r3 = g + 3 < rows ? r2 + lda : r2;
+    float* dst = out + static_cast<std::size_t>(g) * K;
+    int k = 0;
+    for (; k + 4 <= K; k += 4, dst += 16) {  // a 4×4 transpose per step
+      const v128_t x0 = wasm_v128_load(r0 + k), x1 = wasm_v128_load(r1 + k);
+      const v128_t x2 = wasm_v128_load(r2 + k), x3 = wasm_v128_load(r3 + k);
+      const v128_t t0 = wasm_i32x4_shuffle(x0, x1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(x2, x3, 0, 4, 1, 5);
+      const v128_t t2 = wasm_i32x4_shuffle(x0, x1, 2, 6, 3, 7), t3 = wasm_i32x4_shuffle(x2, x3, 2, 6, 3, 7);
+      wasm_v128_store(dst, wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5));
+      wasm_v128_store(dst + 4, wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7));
+      wasm_v128_store(dst + 8, wasm_i32x4_shuffle(t2, t3, 0, 1, 4, 5));
+      wasm_v128_store(dst + 12, wasm_i32x4_shuffle(t2, t3, 2, 3, 6, 7));
+    }
+    for (; k < K; ++k, dst += 4) {  // leftovers
+      dst[0] = r0[k];
+      dst[1] = r1[k];
+      dst[2] = r2[k];
+      dst[3] = r3[k];
+    }
+  }
 }
 
 // exp(x + x_lo) for four lanes, where x_lo is a small correction (the rounding error of the
@@ -120,7 +151,8 @@ inline float exp_diff_f32x4_scalar(float a, float b) {
   return wasm_f32x4_extract_lane(exp_diff_f32x4(wasm_f32x4_splat(a), wasm_f32x4_splat(b)), 0);
 }
 
-thread_local PackedB g_scratch;  // packing buffer reused across calls (no allocation per call)
+thread_local PackedB g_scratch;           // B packing buffer reused across calls
+thread_local std::vector<float> g_a_block;  // A packing buffer (kMC rows), reused likewise
 
 }  // namespace
 
@@ -155,20 +187,17 @@ void gemm_packed(int M, const float* A, int lda, const PackedB& B, float* C, int
                  const float* bias, bool accumulate) {
   const int K = B.K, N = B.N;
   const int panels = (N + kNR - 1) / kNR;
+  g_a_block.resize(static_cast<std::size_t>(kMC) * K);
   for (int i0 = 0; i0 < M; i0 += kMC) {
     const int i1 = std::min(M, i0 + kMC);
+    pack_a(i1 - i0, K, A + static_cast<std::size_t>(i0) * lda, lda, g_a_block.data());
     for (int p = 0; p < panels; ++p) {
       const int j0 = p * kNR, cols = std::min(kNR, N - j0);
       const float* bp = B.panels.data() + static_cast<std::size_t>(p) * K * kNR;
       for (int i = i0; i < i1; i += kMR) {
-        const int rows = std::min(kMR, i1 - i);
-        // Rows past the edge re-read the last valid row; their results are not stored.
-        const float* a0 = A + static_cast<std::size_t>(i) * lda;
-        const float* a1 = rows > 1 ? a0 + lda : a0;
-        const float* a2 = rows > 2 ? a1 + lda : a1;
-        const float* a3 = rows > 3 ? a2 + lda : a2;
-        micro_4x8(K, a0, a1, a2, a3, bp, C + static_cast<std::size_t>(i) * ldc + j0, ldc, rows,
-                  cols, alpha, bias ? bias + j0 : nullptr, accumulate);
+        const float* ap = g_a_block.data() + static_cast<std::size_t>(i - i0) * K;
+        micro_4x8(K, ap, bp, C + static_cast<std::size_t>(i) * ldc + j0, ldc, std::min(kMR, i1 - i), cols,
+                  alpha, bias ? bias + j0 : nullptr, accumulate);
       }
     }
   }
