@@ -2,8 +2,8 @@
 // Values stay the strings a learner typed, so a link reproduces even a half-typed, invalid view.
 
 /** Panels that can be shown; `panels=` in the hash picks a subset (for embedding). */
-export const PANELS = ['controls', 'heatmaps', 'shapes', 'cost', 'performance', 'examples', 'models',
-  'equations', 'sqrtdk', 'positional'];
+export const PANELS = ['controls', 'heatmaps', 'shapes', 'cost', 'performance', 'sqrtdk', 'positional',
+  'examples', 'models', 'equations'];
 
 /**
  * Every field: its URL/`name` key, default, and allowed values for choices. The keys are the
