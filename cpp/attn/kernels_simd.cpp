@@ -77,6 +77,24 @@ __attribute__((noinline)) void micro_4x8(int K, const float* ap, const float* bp
 // reads A sequentially. Without it the 4 rows sit lda apart, and when lda is a multiple of
 // 1024 floats they all fall in the same L1 cache sets (1024³ ran at half speed). Rows past the
 // end repeat the last row; their results are never stored.
+// Transposes a 4×4 block: rows r0..r3 at offset k become 4 vectors (one per k) of the rows'
+// values, stored at dst, dst + stride, dst + 2·stride, dst + 3·stride.
+inline void transpose4(const float* r0, const float* r1, const float* r2, const float* r3, float* dst,
+                       int stride) {
+  const v128_t x0 = wasm_v128_load(r0), x1 = wasm_v128_load(r1);
+  const v128_t x2 = wasm_v128_load(r2), x3 = wasm_v128_load(r3);
+  const v128_t t0 = wasm_i32x4_shuffle(x0, x1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(x2, x3, 0, 4, 1, 5);
+  const v128_t t2 = wasm_i32x4_shuffle(x0, x1, 2, 6, 3, 7), t3 = wasm_i32x4_shuffle(x2, x3, 2, 6, 3, 7);
+  wasm_v128_store(dst, wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5));
+  wasm_v128_store(dst + stride, wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7));
+  wasm_v128_store(dst + 2 * stride, wasm_i32x4_shuffle(t2, t3, 0, 1, 4, 5));
+  wasm_v128_store(dst + 3 * stride, wasm_i32x4_shuffle(t2, t3, 2, 3, 6, 7));
+}
+
+// Rows [0, rows) of A as groups of 4 rows interleaved by k ([group][k][4]), so the micro-kernel
+// reads A sequentially. Without it the 4 rows sit lda apart, and when lda is a multiple of
+// 1024 floats they all fall in the same L1 cache sets (1024³ ran at half speed). Rows past the
+// end repeat the last row; their results are never stored.
 void pack_a(int rows, int K, const float* A, int lda, float* out) {
   for (int g = 0; g < rows; g += kMR) {
     const float* r0 = A + static_cast<std::size_t>(g) * lda;
@@ -85,16 +103,7 @@ void pack_a(int rows, int K, const float* A, int lda, float* out) {
     const float* r3 = g + 3 < rows ? r2 + lda : r2;
     float* dst = out + static_cast<std::size_t>(g) * K;
     int k = 0;
-    for (; k + 4 <= K; k += 4, dst += 16) {  // a 4×4 transpose per step
-      const v128_t x0 = wasm_v128_load(r0 + k), x1 = wasm_v128_load(r1 + k);
-      const v128_t x2 = wasm_v128_load(r2 + k), x3 = wasm_v128_load(r3 + k);
-      const v128_t t0 = wasm_i32x4_shuffle(x0, x1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(x2, x3, 0, 4, 1, 5);
-      const v128_t t2 = wasm_i32x4_shuffle(x0, x1, 2, 6, 3, 7), t3 = wasm_i32x4_shuffle(x2, x3, 2, 6, 3, 7);
-      wasm_v128_store(dst, wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5));
-      wasm_v128_store(dst + 4, wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7));
-      wasm_v128_store(dst + 8, wasm_i32x4_shuffle(t2, t3, 0, 1, 4, 5));
-      wasm_v128_store(dst + 12, wasm_i32x4_shuffle(t2, t3, 2, 3, 6, 7));
-    }
+    for (; k + 4 <= K; k += 4, dst += 16) transpose4(r0 + k, r1 + k, r2 + k, r3 + k, dst, 4);
     for (; k < K; ++k, dst += 4) {  // leftovers
       dst[0] = r0[k];
       dst[1] = r1[k];
@@ -160,10 +169,11 @@ void pack_b(int K, int N, const float* B, int ldb, bool trans_b, PackedB& out) {
   const int panels = (N + kNR - 1) / kNR;
   out.K = K;
   out.N = N;
-  out.panels.assign(static_cast<std::size_t>(panels) * K * kNR, 0.0f);
+  out.panels.resize(static_cast<std::size_t>(panels) * K * kNR);
   for (int p = 0; p < panels; ++p) {
     const int j0 = p * kNR, cols = std::min(kNR, N - j0);
     float* dst = out.panels.data() + static_cast<std::size_t>(p) * K * kNR;
+    if (cols < kNR) std::fill_n(dst, static_cast<std::size_t>(K) * kNR, 0.0f);  // zero padding past N
     if (!trans_b) {
       for (int k = 0; k < K; ++k) {
         const float* src = B + static_cast<std::size_t>(k) * ldb + j0;
@@ -175,10 +185,17 @@ void pack_b(int K, int N, const float* B, int ldb, bool trans_b, PackedB& out) {
         }
       }
     } else {
-      for (int c = 0; c < cols; ++c) {
-        const float* src = B + static_cast<std::size_t>(j0 + c) * ldb;
-        for (int k = 0; k < K; ++k) dst[k * kNR + c] = src[k];
+      // Bᵀ: the panel's 8 rows of B become its columns, 4×4 blocks at a time.
+      const float* row = B + static_cast<std::size_t>(j0) * ldb;
+      int k = 0;
+      if (cols == kNR) {
+        for (; k + 4 <= K; k += 4) {
+          transpose4(row + k, row + ldb + k, row + 2 * ldb + k, row + 3 * ldb + k, dst + k * kNR, kNR);
+          transpose4(row + 4 * ldb + k, row + 5 * ldb + k, row + 6 * ldb + k, row + 7 * ldb + k, dst + k * kNR + 4, kNR);
+        }
       }
+      for (int c = 0; c < cols; ++c)  // leftovers: the last k, or a panel narrower than 8
+        for (int kk = k; kk < K; ++kk) dst[kk * kNR + c] = row[static_cast<std::size_t>(c) * ldb + kk];
     }
   }
 }
