@@ -16,30 +16,22 @@
 namespace bind {
 namespace {
 
-attn::MhaDims dims_from(const val& c) {
+// The layer options object, already checked by the JS layer; seed is ignored by analyze.
+attn::MhaConfig config_from(const val& c) {
   attn::MhaConfig config;
   config.d_model = c["d_model"].as<int>();
   config.n_heads = c["n_heads"].as<int>();
   config.d_k = c["d_k"].as<int>();
   config.d_v = c["d_v"].as<int>();
   config.bias = c["bias"].as<bool>();
-  return attn::resolve_dims(config);
+  if (!c["seed"].isUndefined()) config.seed = to_u64(c["seed"]);
+  return config;
 }
 
 // One multi-head attention layer owned by JavaScript (free it with delete()).
 class Layer {
  public:
-  explicit Layer(val config)
-      : mha_(guarded([&] {
-          attn::MhaConfig c;
-          c.d_model = config["d_model"].as<int>();
-          c.n_heads = config["n_heads"].as<int>();
-          c.d_k = config["d_k"].as<int>();
-          c.d_v = config["d_v"].as<int>();
-          c.bias = config["bias"].as<bool>();
-          c.seed = to_u64(config["seed"]);
-          return attn::MultiHeadAttention(c);
-        })) {}
+  explicit Layer(val config) : mha_(guarded([&] { return attn::MultiHeadAttention(config_from(config)); })) {}
 
   val dims() const {
     const attn::MhaDims& d = mha_.dims();
@@ -120,7 +112,7 @@ val scaled_dot_product_attention(val q, val k, val v, int batch, int n_q, int n_
 
 val analyze(val config, int batch, int n_q, int n_k, bool need_weights, bool scale, int n_kv_heads) {
   return guarded([&] {
-    const attn::MhaDims d = dims_from(config);
+    const attn::MhaDims d = attn::resolve_dims(config_from(config));
     attn::require_positive("batch", batch);
     attn::require_positive("n_q", n_q);
     attn::require_positive("n_k", n_k);
