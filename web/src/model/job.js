@@ -5,6 +5,7 @@ import { buildInputs, maskArgument } from './inputs.js';
 
 const QUICK_MS = 10;     // passes faster than this are timed as the best of a few
 const QUICK_REPEATS = 5;
+const MAX_CHUNKS = 64;   // progress steps for a large batch
 
 /** Keeps the last layer so a change of mask or input does not regenerate millions of weights. */
 export class LayerCache {
@@ -50,7 +51,7 @@ export function runForward(attn, config, { cache = new LayerCache(), onProgress 
   const t1 = now();
   // Dropout draws depend on the batch index, so only a dropout-free batch may be split.
   const split = config.batch > 1 && !(config.dropout > 0);
-  const pass = () => (split ? forwardByItem(layer, config, args, onProgress) : layer.forward(args));
+  const pass = () => (split ? forwardInChunks(layer, config, args, onProgress) : layer.forward(args));
   let result = pass();
   let forward_ms = now() - t1, repeats = 1;
   // A pass of a few milliseconds is dominated by timer noise and V8 compiling a kernel on first
@@ -69,25 +70,36 @@ export function runForward(attn, config, { cache = new LayerCache(), onProgress 
   };
 }
 
-/** One pass over the batch, one item at a time (identical numbers; progress between items). */
-function forwardByItem(layer, config, args, onProgress) {
+/**
+ * One pass over the batch in up to MAX_CHUNKS slices of whole batch items: identical numbers, and
+ * progress between slices. Slices rather than single items, because each call into wasm has a
+ * fixed cost (~50 µs) that would dominate a batch of thousands of short sequences.
+ */
+function forwardInChunks(layer, config, args, onProgress) {
   const { batch, n_q, n_k, d_model, n_heads } = config;
   const output = new Float32Array(batch * n_q * d_model);
   const weights = new Float32Array(batch * n_heads * n_q * n_k);
   const masked_rows = [];
   const mask = args.mask;
-  for (let b = 0; b < batch; b++) {
-    onProgress({ done: b, total: batch, phase: `batch item ${b + 1} of ${batch}` });
-    const one = {
-      ...args, batch: 1,
-      query: args.query.subarray(b * n_q * d_model, (b + 1) * n_q * d_model),
-      mask: typeof mask === 'string' ? mask : { ...mask, padding: [mask.padding[b]] },
+  const per = Math.ceil(batch / Math.min(batch, MAX_CHUNKS));
+  let reported = -Infinity;
+  for (let b0 = 0; b0 < batch; b0 += per) {
+    const b1 = Math.min(batch, b0 + per), count = b1 - b0;
+    const t = performance.now();
+    if (t - reported > 50) { // at most ~20 messages a second
+      onProgress({ done: b0, total: batch, phase: `batch item ${(b0 + 1).toLocaleString('en-US')} of ${batch.toLocaleString('en-US')}` });
+      reported = t;
+    }
+    const slice = {
+      ...args, batch: count,
+      query: args.query.subarray(b0 * n_q * d_model, b1 * n_q * d_model),
+      mask: typeof mask === 'string' ? mask : { ...mask, padding: mask.padding.slice(b0, b1) },
     };
-    if (config.cross) one.key = one.value = args.key.subarray(b * n_k * d_model, (b + 1) * n_k * d_model);
-    const r = layer.forward(one);
-    output.set(r.output, b * n_q * d_model);
-    weights.set(r.weights, b * n_heads * n_q * n_k);
-    for (const row of r.masked_rows) masked_rows.push({ batch: b, query: row.query });
+    if (config.cross) slice.key = slice.value = args.key.subarray(b0 * n_k * d_model, b1 * n_k * d_model);
+    const r = layer.forward(slice);
+    output.set(r.output, b0 * n_q * d_model);
+    weights.set(r.weights, b0 * n_heads * n_q * n_k);
+    for (const row of r.masked_rows) masked_rows.push({ batch: b0 + row.batch, query: row.query });
   }
   return { output, weights, masked_rows };
 }

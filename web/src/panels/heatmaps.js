@@ -10,6 +10,7 @@ import { h, fill, cssVar } from '../ui/dom.js';
 // Beyond this many heads the small multiples would be specks and thousands of canvases: the
 // enlarged map still shows any head (head= in the URL), the grid shows the first ones.
 const MAX_SMALL = 64;
+const MAX_ITEM_MENU = 64;
 
 export function createHeatmaps(section, app) {
   const body = section.querySelector('.panel-body');
@@ -17,10 +18,14 @@ export function createHeatmaps(section, app) {
     'Row i of a map is query i; its cells show how much of each key j that query takes (a softmax, so every row sums to 1). ',
     'Heads start from different random projections, so each looks at the sequence differently. Click a small map to enlarge it; ',
     'hover, or focus a map and use the arrow keys, to read a cell.');
+  // A menu for a handful of batch items, a number field for thousands; both count from 0, like the
+  // queries, keys and the URL's item=.
   const itemSelect = h('select', { id: 'f-item', name: 'item' });
-  const itemField = h('div', { class: 'field inline', hidden: true },
-    h('label', { for: 'f-item' }, 'batch item shown'), itemSelect);
+  const itemNumber = h('input', { id: 'f-item-number', name: 'item', type: 'number', min: 0, step: 1, inputmode: 'numeric' });
+  const itemLabel = h('label', { for: 'f-item' }, 'batch item shown');
+  const itemField = h('div', { class: 'field inline', hidden: true }, itemLabel, itemSelect, itemNumber);
   itemSelect.addEventListener('change', () => app.set({ item: itemSelect.value }, { edited: 'item' }));
+  itemNumber.addEventListener('change', () => app.set({ item: itemNumber.value }, { edited: 'item' }));
   const scaleSelect = h('select', { id: 'f-colors', name: 'colors' },
     h('option', { value: 'linear' }, 'linear, 0 to max'), h('option', { value: 'log' }, 'log, 3 decades'),
     h('option', { value: 'row' }, 'each row to its max'));
@@ -141,10 +146,17 @@ export function createHeatmaps(section, app) {
     // Batch item menu: only when there is more than one.
     const batch = config?.batch ?? result?.config.batch ?? 1;
     itemField.hidden = batch <= 1;
-    if (itemSelect.options.length !== batch) {
-      fill(itemSelect, Array.from({ length: batch }, (_, b) => h('option', { value: String(b) }, `${b + 1} of ${batch}`)));
+    const menu = batch <= MAX_ITEM_MENU;
+    itemSelect.hidden = !menu;
+    itemNumber.hidden = menu;
+    itemLabel.htmlFor = menu ? 'f-item' : 'f-item-number';
+    itemLabel.textContent = `batch item shown (0 to ${fmt.int(batch - 1)})`;
+    if (menu && itemSelect.options.length !== batch) {
+      fill(itemSelect, Array.from({ length: batch }, (_, b) => h('option', { value: String(b) }, String(b))));
     }
     itemSelect.value = String(config?.item ?? 0);
+    itemNumber.max = String(batch - 1);
+    if (document.activeElement !== itemNumber) itemNumber.value = String(config?.item ?? 0);
     scaleSelect.value = state.colors;
 
     if (!result) {
@@ -201,7 +213,7 @@ export function createHeatmaps(section, app) {
       row0: JSON.stringify(rows[0] ?? []), sum: String(result.output_sum), itemSum: String(item.item_sum), item: String(item.b),
     });
     fill(output,
-      h('h3', {}, `Output of batch item ${item.b + 1}: ${fmt.int(config.n_q)} × ${fmt.int(config.d_model)}`),
+      h('h3', {}, `Output${config.batch > 1 ? ` of batch item ${fmt.int(item.b)}` : ''}: ${fmt.int(config.n_q)} × ${fmt.int(config.d_model)}`),
       h('p', { class: 'note' }, `Each row is Concat(head₁ … head_h)·Wᴼ for one query: a new ${fmt.int(config.d_model)}-vector that mixes the values it attended to. First ${rows.length} rows, first ${cols} columns:`),
       h('div', { class: 'table-wrap' }, h('table', { class: 'numbers' },
         h('tbody', {}, rows.map((row, i) => h('tr', {},
