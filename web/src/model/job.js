@@ -105,7 +105,7 @@ function forwardInChunks(layer, config, args, onProgress) {
 }
 
 /** Wall time of one forward pass at length n (self-attention, random inputs), for the n-sweep. */
-export function timeAtLength(attn, layer, d_model, n, { repeats = 3, now = () => performance.now() } = {}) {
+export function timeAtLength(layer, d_model, n, { repeats = 3, now = () => performance.now() } = {}) {
   const query = new Float32Array(n * d_model);
   for (let i = 0; i < query.length; i++) query[i] = Math.sin(i * 0.37); // any finite values will do
   layer.forward({ query, batch: 1, n_q: n, need_weights: true }); // warm-up: V8 tiers up, memory grows

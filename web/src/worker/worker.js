@@ -87,7 +87,7 @@ const handlers = {
     try {
       for (const [k, n] of ns.entries()) {
         postMessage({ type: 'progress', id, done: k, total: ns.length, phase: `n = ${n.toLocaleString('en-US')}` });
-        const ms = timeAtLength(attn, mha, layer.d_model, n);
+        const ms = timeAtLength(mha, layer.d_model, n);
         const flops = attn.analyze({ ...layer, n }).flops.exact_flops;
         points.push({ n, ms, flops });
       }
