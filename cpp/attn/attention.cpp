@@ -78,9 +78,7 @@ void attend_streaming(const HeadProblem& p, const AttentionOptions& opt, std::ve
       float* row = tile.data() + static_cast<std::size_t>(r) * kKeyTile;
       const int i = p.row0 + r;
       if (opt.mask.any()) mask_logits(row, opt.mask, p.b, i, j0, cols, p.n_k);
-      float tile_max = kNegInf;
-      for (int j = 0; j < cols; ++j) tile_max = std::max(tile_max, row[j]);
-      const float new_max = std::max(run_max[r], tile_max);
+      const float new_max = std::max(run_max[r], kern::row_max(row, cols));
       if (new_max == kNegInf) {  // every key so far is masked: contributes nothing
         std::fill_n(row, cols, 0.0f);
         continue;

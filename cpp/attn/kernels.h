@@ -34,6 +34,8 @@ void mask_row(float* x, const std::uint8_t* masked, int n);
 /// x[j] = exp(x[j] − shift) in place; returns the sum of the new values (kept in double).
 /// −∞ entries become 0. The building block of softmax and of the streaming attention.
 double exp_shift_row(float* x, int n, float shift);
+/// The largest of x[0..n), or −∞ when n is 0 or every entry is −∞.
+float row_max(const float* x, int n);
 }  // namespace ref
 
 /// Register-blocked scalar matmul (same contract as ref::gemm), the baseline module's matmul.
@@ -50,6 +52,7 @@ bool softmax_row(float* x, int n);
 void scale(float* x, int n, float s);
 void mask_row(float* x, const std::uint8_t* masked, int n);
 double exp_shift_row(float* x, int n, float shift);
+float row_max(const float* x, int n);
 /// Packs B (same meaning of ldb and trans_b as gemm) into panels.
 void pack_b(int K, int N, const float* B, int ldb, bool trans_b, PackedB& out);
 /// gemm with B already packed: C = alpha · A · B [+ bias] [+ C].
@@ -62,6 +65,7 @@ namespace kern = simd;
 namespace kern {
 using ref::exp_shift_row;
 using ref::mask_row;
+using ref::row_max;
 using ref::scale;
 using ref::softmax_row;
 using scalar::gemm;

@@ -26,8 +26,7 @@ void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
 }
 
 bool softmax_row(float* x, int n) {
-  float max = -std::numeric_limits<float>::infinity();
-  for (int j = 0; j < n; ++j) max = x[j] > max ? x[j] : max;
+  const float max = row_max(x, n);
   if (max == -std::numeric_limits<float>::infinity()) {
     for (int j = 0; j < n; ++j) x[j] = 0.0f;
     return false;
@@ -48,6 +47,12 @@ double exp_shift_row(float* x, int n, float shift) {
     sum += x[j];
   }
   return sum;
+}
+
+float row_max(const float* x, int n) {
+  float max = -std::numeric_limits<float>::infinity();
+  for (int j = 0; j < n; ++j) max = x[j] > max ? x[j] : max;
+  return max;
 }
 
 void scale(float* x, int n, float s) {

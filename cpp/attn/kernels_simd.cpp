@@ -120,8 +120,14 @@ void pack_a(int rows, int K, const float* A, int lda, float* out) {
 inline v128_t exp_f32x4(v128_t x, v128_t x_lo) {
   const v128_t lowest = wasm_f32x4_splat(-87.33654475f);
   const v128_t underflow = wasm_f32x4_lt(x, lowest);
-  x = wasm_f32x4_min(wasm_f32x4_max(x, lowest), wasm_f32x4_splat(88.0f));
-  const v128_t n = wasm_f32x4_nearest(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)));
+  // pmin/pmax are single instructions in V8; min/max carry NaN and −0 fix-ups we do not need.
+  x = wasm_f32x4_pmin(wasm_f32x4_pmax(x, lowest), wasm_f32x4_splat(88.0f));
+  // Round x·log2(e) to an integer n by adding 1.5·2^23 + 127: the sum's low mantissa bits then
+  // hold n + 127, which shifted left by 23 is the float 2^n (no float-to-int conversion, which
+  // V8 expands into a long sequence).
+  const v128_t magic = wasm_f32x4_splat(12583039.0f);
+  const v128_t t = wasm_f32x4_add(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)), magic);
+  const v128_t n = wasm_f32x4_sub(t, magic);
   // ln2 split in two so that n·ln2_hi is exact and r keeps its low bits.
   v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
   r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
@@ -134,8 +140,7 @@ inline v128_t exp_f32x4(v128_t x, v128_t x_lo) {
   p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(0.5f));
   p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f));
   p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f));
-  const v128_t pow2n =
-      wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+  const v128_t pow2n = wasm_i32x4_shl(t, 23);
   const v128_t y = wasm_f32x4_mul(p, pow2n);
   return wasm_v128_andnot(y, underflow);
 }
@@ -226,14 +231,19 @@ void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
   gemm_packed(M, A, lda, g_scratch, C, ldc, alpha, bias, accumulate);
 }
 
-bool softmax_row(float* x, int n) {
-  const float neg_inf = -std::numeric_limits<float>::infinity();
-  v128_t vmax = wasm_f32x4_splat(neg_inf);
+float row_max(const float* x, int n) {
+  v128_t vmax = wasm_f32x4_splat(-std::numeric_limits<float>::infinity());
   int j = 0;
-  for (; j + 4 <= n; j += 4) vmax = wasm_f32x4_max(vmax, wasm_v128_load(x + j));
+  for (; j + 4 <= n; j += 4) vmax = wasm_f32x4_pmax(vmax, wasm_v128_load(x + j));
   float max = std::max(std::max(wasm_f32x4_extract_lane(vmax, 0), wasm_f32x4_extract_lane(vmax, 1)),
                        std::max(wasm_f32x4_extract_lane(vmax, 2), wasm_f32x4_extract_lane(vmax, 3)));
   for (; j < n; ++j) max = x[j] > max ? x[j] : max;  // leftovers
+  return max;
+}
+
+bool softmax_row(float* x, int n) {
+  const float neg_inf = -std::numeric_limits<float>::infinity();
+  const float max = row_max(x, n);
   if (max == neg_inf) {
     std::memset(x, 0, sizeof(float) * n);
     return false;

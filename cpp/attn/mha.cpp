@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "analysis.h"
@@ -127,24 +128,27 @@ std::vector<MaskedRow> MultiHeadAttention::forward_into(const MhaInput& in, cons
   const int D = dims_.d_model, H = dims_.n_heads, dk = dims_.d_k, dv = dims_.d_v;
   const int qk = static_cast<int>(dims_.qk_width()), vw = static_cast<int>(dims_.v_width());
   const std::size_t NQ = in.n_q, NK = in.n_k;
-  std::vector<float> k_proj(NK * qk), v_proj(NK * vw);
-  std::vector<float> q_block(static_cast<std::size_t>(kQueryBlock) * qk), concat(static_cast<std::size_t>(kQueryBlock) * vw);
+  // Scratch left uninitialised (every element is written before it is read): zero-filling the
+  // K and V projections would cost a pass over memory on every call.
+  std::unique_ptr<float[]> k_proj(new float[NK * qk]), v_proj(new float[NK * vw]);
+  std::unique_ptr<float[]> q_block(new float[static_cast<std::size_t>(kQueryBlock) * qk]);
+  std::unique_ptr<float[]> concat(new float[static_cast<std::size_t>(kQueryBlock) * vw]);
   std::vector<MaskedRow> masked;
   for (int b = 0; b < in.batch; ++b) {
-    w_k_.apply(in.n_k, in.key + b * NK * D, D, k_proj.data(), qk);
-    w_v_.apply(in.n_k, in.value + b * NK * D, D, v_proj.data(), vw);
+    w_k_.apply(in.n_k, in.key + b * NK * D, D, k_proj.get(), qk);
+    w_v_.apply(in.n_k, in.value + b * NK * D, D, v_proj.get(), vw);
     for (int i0 = 0; i0 < in.n_q; i0 += kQueryBlock) {
       const int rows = std::min(kQueryBlock, in.n_q - i0);
       const std::size_t row_offset = (b * NQ + i0) * D;
-      w_q_.apply(rows, in.query + row_offset, D, q_block.data(), qk);
+      w_q_.apply(rows, in.query + row_offset, D, q_block.get(), qk);
       for (int h = 0; h < H; ++h) {
         float* head_weights = opt.need_weights ? weights + ((static_cast<std::size_t>(b) * H + h) * NQ + i0) * NK : nullptr;
-        HeadProblem p{q_block.data() + h * dk, qk, k_proj.data() + h * dk, qk, v_proj.data() + h * dv, vw,
-                      concat.data() + h * dv, vw, head_weights, rows, in.n_k, dk, dv, i0, b, h};
+        HeadProblem p{q_block.get() + h * dk, qk, k_proj.get() + h * dk, qk, v_proj.get() + h * dv, vw,
+                      concat.get() + h * dv, vw, head_weights, rows, in.n_k, dk, dv, i0, b, h};
         attend_head(p, opt, &masked);
       }
       // The query rows of this block are no longer needed: output may overwrite them.
-      w_o_.apply(rows, concat.data(), vw, output + row_offset, D);
+      w_o_.apply(rows, concat.get(), vw, output + row_offset, D);
     }
   }
   return masked;
