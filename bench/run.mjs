@@ -10,6 +10,7 @@ import { measurePeak } from './peak.mjs';
 import { renderReport } from './report.mjs';
 import { streamingCheck } from './streaming.mjs';
 import { loadSystems, OURS_SIMD } from './systems.mjs';
+import { includeInReadme } from './readme.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // BENCH_QUICK=1: two small sizes and a short streaming run, written to bench/out/, for trying
@@ -69,6 +70,7 @@ async function main() {
   fs.mkdirSync(path.dirname(outFile), { recursive: true });
   fs.writeFileSync(outFile, report);
   process.stdout.write(report);
+  if (!quick && includeInReadme(path.join(here, '..', 'README.md'), report)) log('updated the table in README.md');
   log(`wrote ${path.relative(process.cwd(), outFile)} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
