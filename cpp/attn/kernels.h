@@ -11,11 +11,12 @@
 
 namespace attn {
 
-/// B pre-arranged for the SIMD matmul: ceil(N/8) panels, each K rows of 8 floats
-/// (columns past N are zero). Weights are packed once and reused by every forward call.
+/// B pre-arranged for a blocked matmul: column panels of K rows each, 8 floats wide for the
+/// SIMD kernels and 4 for the scalar ones (columns past N are zero). Pack with the pack_b of the
+/// namespace whose gemm_packed will read it. Weights are packed once and reused by every call.
 struct PackedB {
   int K = 0, N = 0;
-  std::vector<float> panels;  // [ceil(N/8)][K][8]
+  std::vector<float> panels;  // [panels][K][panel width]
 };
 
 namespace ref {
@@ -42,6 +43,9 @@ float row_max(const float* x, int n);
 namespace scalar {
 void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, bool trans_b,
           float* C, int ldc, float alpha, const float* bias, bool accumulate);
+void pack_b(int K, int N, const float* B, int ldb, bool trans_b, PackedB& out);
+void gemm_packed(int M, const float* A, int lda, const PackedB& B, float* C, int ldc, float alpha,
+                 const float* bias, bool accumulate);
 }  // namespace scalar
 
 #if ATTN_HAVE_SIMD128
@@ -69,6 +73,8 @@ using ref::row_max;
 using ref::scale;
 using ref::softmax_row;
 using scalar::gemm;
+using scalar::gemm_packed;
+using scalar::pack_b;
 }  // namespace kern
 #endif
 

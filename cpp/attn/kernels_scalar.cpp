@@ -13,9 +13,14 @@ namespace {
 
 constexpr int kMR = 2, kNR = 4, kMC = 64;
 
+}  // namespace
+
 // B (or Bᵀ) as ceil(N/4) panels of K rows × 4 floats, zero-padded past N.
-void pack_panels(int K, int N, const float* B, int ldb, bool trans_b, std::vector<float>& out) {
+void pack_b(int K, int N, const float* B, int ldb, bool trans_b, PackedB& packed) {
   const int panels = (N + kNR - 1) / kNR;
+  packed.K = K;
+  packed.N = N;
+  std::vector<float>& out = packed.panels;
   out.assign(static_cast<std::size_t>(panels) * K * kNR, 0.0f);
   for (int p = 0; p < panels; ++p) {
     const int j0 = p * kNR, cols = std::min(kNR, N - j0);
@@ -25,6 +30,8 @@ void pack_panels(int K, int N, const float* B, int ldb, bool trans_b, std::vecto
         dst[k * kNR + c] = trans_b ? B[static_cast<std::size_t>(j0 + c) * ldb + k] : B[static_cast<std::size_t>(k) * ldb + j0 + c];
   }
 }
+
+namespace {
 
 __attribute__((noinline)) void micro_2x4(int K, const float* ap, const float* bp, float* C, int ldc,
                                          int rows, int cols, float alpha, const float* bias, bool accumulate) {
@@ -60,14 +67,14 @@ void pack_a(int rows, int K, const float* A, int lda, float* out) {
   }
 }
 
-thread_local std::vector<float> g_panels;
+thread_local PackedB g_panels;
 thread_local std::vector<float> g_a_block;
 
 }  // namespace
 
-void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, bool trans_b, float* C, int ldc,
-          float alpha, const float* bias, bool accumulate) {
-  pack_panels(K, N, B, ldb, trans_b, g_panels);
+void gemm_packed(int M, const float* A, int lda, const PackedB& B, float* C, int ldc, float alpha,
+                 const float* bias, bool accumulate) {
+  const int K = B.K, N = B.N;
   const int panels = (N + kNR - 1) / kNR;
   g_a_block.resize(static_cast<std::size_t>(kMC) * K);
   for (int i0 = 0; i0 < M; i0 += kMC) {
@@ -75,7 +82,7 @@ void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
     pack_a(i1 - i0, K, A + static_cast<std::size_t>(i0) * lda, lda, g_a_block.data());
     for (int p = 0; p < panels; ++p) {
       const int j0 = p * kNR, cols = std::min(kNR, N - j0);
-      const float* bp = g_panels.data() + static_cast<std::size_t>(p) * K * kNR;
+      const float* bp = B.panels.data() + static_cast<std::size_t>(p) * K * kNR;
       for (int i = i0; i < i1; i += kMR) {
         const float* ap = g_a_block.data() + static_cast<std::size_t>(i - i0) * K;
         micro_2x4(K, ap, bp, C + static_cast<std::size_t>(i) * ldc + j0, ldc, std::min(kMR, i1 - i), cols, alpha,
@@ -83,6 +90,12 @@ void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
       }
     }
   }
+}
+
+void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, bool trans_b, float* C, int ldc,
+          float alpha, const float* bias, bool accumulate) {
+  pack_b(K, N, B, ldb, trans_b, g_panels);
+  gemm_packed(M, A, lda, g_panels, C, ldc, alpha, bias, accumulate);
 }
 
 }  // namespace scalar

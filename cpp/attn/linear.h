@@ -1,5 +1,5 @@
 // A linear map y = x·W + b in the lesson's convention: W is d_in×d_out, row-major.
-// In SIMD builds W is packed into matmul panels once, when it is set, and reused by every call.
+// W is packed into matmul panels once, when it is set, and reused by every call.
 #pragma once
 #include <vector>
 
@@ -23,9 +23,7 @@ class Linear {
  private:
   int d_in_ = 0, d_out_ = 0;
   std::vector<float> weight_, bias_;
-#if ATTN_HAVE_SIMD128
   PackedB packed_;
-#endif
 };
 
 }  // namespace attn
