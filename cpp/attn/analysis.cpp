@@ -95,8 +95,11 @@ std::vector<TensorInfo> tensor_trace(const MhaDims& d, int batch, int n_q, int n
     return TensorInfo{std::move(name), std::move(dims), 4 * elements, std::move(note)};
   };
   const std::string block = "computed " + std::to_string(kQueryBlock) + " query rows at a time";
-  const std::string streamed = "streamed in " + std::to_string(kQueryBlock) + "×" + std::to_string(kKeyTile) +
-                               " tiles, never held whole (weights not requested)";
+  const bool scratch = uses_scratch(AttentionOptions{}, std::min(n_q, kQueryBlock), n_k);
+  const std::string streamed =
+      scratch ? "held " + std::to_string(kQueryBlock) + " query rows at a time in scratch (weights not requested)"
+              : "streamed in " + std::to_string(kQueryBlock) + "×" + std::to_string(kKeyTile) +
+                    " tiles, never held whole (weights not requested)";
   return {
       info("query input X_q", {B, NQ, D}, "input"),
       info("key input X_k", {B, NK, D}, "input"),
@@ -128,10 +131,14 @@ RunMemory run_memory(const MhaDims& d, int batch, int n_q, int n_k, bool need_we
   m.inputs = 4 * (B * NQ * D + (self_attention ? 0 : 2 * B * NK * D));
   m.outputs = 4 * B * NQ * D;
   m.weights = need_weights ? attention_weight_bytes(d.n_heads, batch, n_q, n_k) : 0;
-  // The matmul packs its right-hand operand: all of K_i and V_i when the weights are
-  // materialised, one key tile at a time when streaming.
-  const std::uint64_t pack = need_weights ? std::max(dk * nk8, NK * dv8) : std::max(dk * Bc, Bc * dv8);
-  m.working = 4 * (NK * QK + NK * V + Br * QK + Br * V + (need_weights ? 0 : Br * Bc) + pack);
+  // Without weights, a query block's logits live in scratch when they fit (whole rows), else in
+  // one streaming tile. The matmul packs its right-hand operand: all of K_i and V_i when rows
+  // are whole, one key tile at a time when streaming.
+  const std::uint64_t rows = std::min<std::uint64_t>(NQ, Br);
+  const bool whole_rows = need_weights || uses_scratch(AttentionOptions{}, static_cast<int>(rows), n_k);
+  const std::uint64_t logits = need_weights ? 0 : (whole_rows ? rows * NK : rows * Bc);
+  const std::uint64_t pack = whole_rows ? std::max(dk * nk8, NK * dv8) : std::max(dk * Bc, Bc * dv8);
+  m.working = 4 * (NK * QK + NK * V + Br * QK + Br * V + logits + pack);
   // Weights plus their packed copy (the panels round columns up to 8).
   const std::uint64_t params = static_cast<std::uint64_t>(parameter_counts(d).total);
   m.parameters = 8 * params;

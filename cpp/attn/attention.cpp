@@ -114,10 +114,17 @@ void AttentionOptions::validate(int batch, int n_q, int n_k) const {
 }
 
 void attend_head(const HeadProblem& p, const AttentionOptions& opt, std::vector<MaskedRow>* masked_rows) {
-  if (p.weights)
+  if (p.weights) {
     attend_materialised(p, opt, masked_rows);
-  else
+  } else if (uses_scratch(opt, p.rows, p.n_k)) {
+    thread_local std::vector<float> scratch;
+    scratch.resize(static_cast<std::size_t>(p.rows) * p.n_k);
+    HeadProblem in_scratch = p;
+    in_scratch.weights = scratch.data();
+    attend_materialised(in_scratch, opt, masked_rows);
+  } else {
     attend_streaming(p, opt, masked_rows);
+  }
 }
 
 AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, const float* k,
@@ -138,8 +145,11 @@ AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, 
   require_length("v", v_len, B * NK * d_v, "[batch, n_k, d_v] = [" + std::to_string(batch) + ", " +
                  std::to_string(n_k) + ", " + std::to_string(d_v) + "]");
   opt.validate(batch, n_q, n_k);
-  const std::uint64_t needed =
-      4 * (B * NQ * d_v + (need_weights ? B * NQ * NK : static_cast<std::uint64_t>(kQueryBlock) * kKeyTile));
+  const int block_rows = std::min(n_q, kQueryBlock);
+  const std::uint64_t block_logits = uses_scratch(opt, block_rows, n_k)
+                                         ? static_cast<std::uint64_t>(block_rows) * NK
+                                         : static_cast<std::uint64_t>(block_rows) * kKeyTile;
+  const std::uint64_t needed = 4 * (B * NQ * d_v + (need_weights ? B * NQ * NK : block_logits));
   require_within_budget("this attention", needed, memory_budget);
   require_finite("q", q, q_len, d_k);
   require_finite("k", k, k_len, d_k);

@@ -3,6 +3,7 @@
 // the heatmaps) and streaming (key tiles with an online softmax, for when no one needs the
 // weights: memory stays O(n) instead of O(n²)).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -20,6 +21,10 @@ struct AttentionOptions {
   bool training = false;
   /// Seed of the dropout pattern; a weight's fate depends only on (seed, b, h, i, j).
   std::uint64_t seed = 1;
+  /// Without need_weights, a query block whose rows×n_k logits fit in this many floats is
+  /// computed whole in a scratch buffer (one matmul, one softmax pass, one matmul: faster than
+  /// tiles); larger blocks stream, so memory stays O(n). 0 always streams.
+  std::size_t scratch_logits = std::size_t{1} << 20;
   /// Checks dropout ∈ [0, 1) and the mask against the sizes.
   void validate(int batch, int n_q, int n_k) const;
 };
@@ -28,6 +33,11 @@ struct AttentionOptions {
 struct MaskedRow {
   int b, i;
 };
+
+/// The path attend_head takes for a block of `rows` query rows without weights requested.
+inline bool uses_scratch(const AttentionOptions& opt, int rows, int n_k) {
+  return static_cast<std::size_t>(rows) * static_cast<std::size_t>(n_k) <= opt.scratch_logits;
+}
 
 /// One (batch item, head) problem over strided operands, for a block of query rows.
 struct HeadProblem {

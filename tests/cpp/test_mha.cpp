@@ -149,9 +149,13 @@ TEST_CASE("MultiHeadAttention matches the float64 reference within 1e-5 normwise
     opt.seed = seed;
     const reference::MhaRef want = reference::mha(w, d.d_model, d.n_heads, d.d_k, d.d_v, input.query, input.key,
                                                   input.value, c.batch, c.n_q, input.n_k, opt);
-    for (bool need_weights : {true, false}) {
-      INFO(describe(c) << ", mask " << opt.mask.describe() << ", need_weights " << need_weights);
+    // Three paths: weights returned; no weights with whole rows in scratch (the default at these
+    // sizes); no weights, streaming over key tiles (scratch_logits 0).
+    for (int path : {0, 1, 2}) {
+      const bool need_weights = path == 0;
+      INFO(describe(c) << ", mask " << opt.mask.describe() << ", path " << path);
       opt.need_weights = need_weights;
+      opt.scratch_logits = path == 2 ? 0 : attn::AttentionOptions{}.scratch_logits;
       const attn::MhaResult got = layer.forward(input, opt);
       REQUIRE(got.output.size() == want.output.size());
       const check::Worst wo = check::normwise(got.output, want.output);

@@ -53,7 +53,7 @@ for (const [isa, attn] of Object.entries(modules)) {
         const streaming = mha.forward({ ...forwardArgs, need_weights: false });
         const ref = mhaReference({ ...p, d_k: mha.d_k, d_v: mha.d_v, weights, scale: p.scale ?? true });
         for (const [what, actual, expected] of [['output', withWeights.output, ref.output],
-          ['output (streaming)', streaming.output, ref.output], ['weights', withWeights.weights, ref.weights]]) {
+          ['output (need_weights off)', streaming.output, ref.output], ['weights', withWeights.weights, ref.weights]]) {
           const e = normwiseError(actual, expected);
           worst[isa] = Math.max(worst[isa], e.error);
           assert.ok(e.error <= TOLERANCE,
