@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "gemm_driver.h"
 #include "kernels.h"
 
 namespace attn {
@@ -74,22 +75,8 @@ thread_local std::vector<float> g_a_block;
 
 void gemm_packed(int M, const float* A, int lda, const PackedB& B, float* C, int ldc, float alpha,
                  const float* bias, bool accumulate) {
-  const int K = B.K, N = B.N;
-  const int panels = (N + kNR - 1) / kNR;
-  g_a_block.resize(static_cast<std::size_t>(kMC) * K);
-  for (int i0 = 0; i0 < M; i0 += kMC) {
-    const int i1 = std::min(M, i0 + kMC);
-    pack_a(i1 - i0, K, A + static_cast<std::size_t>(i0) * lda, lda, g_a_block.data());
-    for (int p = 0; p < panels; ++p) {
-      const int j0 = p * kNR, cols = std::min(kNR, N - j0);
-      const float* bp = B.panels.data() + static_cast<std::size_t>(p) * K * kNR;
-      for (int i = i0; i < i1; i += kMR) {
-        const float* ap = g_a_block.data() + static_cast<std::size_t>(i - i0) * K;
-        micro_2x4(K, ap, bp, C + static_cast<std::size_t>(i) * ldc + j0, ldc, std::min(kMR, i1 - i), cols, alpha,
-                  bias ? bias + j0 : nullptr, accumulate);
-      }
-    }
-  }
+  blocked_gemm<kMR, kNR, kMC>(M, A, lda, B, C, ldc, alpha, bias, accumulate, g_a_block,
+                              [](auto... a) { pack_a(a...); }, [](auto... a) { micro_2x4(a...); });
 }
 
 void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, bool trans_b, float* C, int ldc,
