@@ -28,21 +28,23 @@ attn::MhaConfig config_from(const val& c) {
   return config;
 }
 
+// The resolved sizes of a layer: { d_model, n_heads, d_k, d_v, bias }.
+val dims_to_js(const attn::MhaDims& d) {
+  val o = val::object();
+  o.set("d_model", d.d_model);
+  o.set("n_heads", d.n_heads);
+  o.set("d_k", d.d_k);
+  o.set("d_v", d.d_v);
+  o.set("bias", d.bias);
+  return o;
+}
+
 // One multi-head attention layer owned by JavaScript (free it with delete()).
 class Layer {
  public:
   explicit Layer(val config) : mha_(guarded([&] { return attn::MultiHeadAttention(config_from(config)); })) {}
 
-  val dims() const {
-    const attn::MhaDims& d = mha_.dims();
-    val o = val::object();
-    o.set("d_model", d.d_model);
-    o.set("n_heads", d.n_heads);
-    o.set("d_k", d.d_k);
-    o.set("d_v", d.d_v);
-    o.set("bias", d.bias);
-    return o;
-  }
+  val dims() const { return dims_to_js(mha_.dims()); }
 
   void set_weights(val w) {
     guarded([&] {
@@ -117,12 +119,7 @@ val analyze(val config, int batch, int n_q, int n_k, bool need_weights, bool sca
     attn::require_positive("n_q", n_q);
     attn::require_positive("n_k", n_k);
     val o = val::object();
-    val dims = val::object();
-    dims.set("d_model", d.d_model);
-    dims.set("n_heads", d.n_heads);
-    dims.set("d_k", d.d_k);
-    dims.set("d_v", d.d_v);
-    dims.set("bias", d.bias);
+    val dims = dims_to_js(d);
     dims.set("batch", batch);
     dims.set("n_q", n_q);
     dims.set("n_k", n_k);
