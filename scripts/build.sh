@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds everything the page and the tests need: the native targets, both wasm modules
 # (SIMD and baseline) copied to web/wasm/, and the self-contained static folder dist/.
-# Usage: scripts/build.sh [native|wasm|dist|all]   (default: all)
+# Usage: scripts/build.sh [native|wasm|page|dist|all]   (default: all)
+#   wasm: both modules and the wasm Catch2 programs; page: only the two modules, then dist/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -16,7 +17,7 @@ build_wasm() {
   # emcmake's default emulator flag is rejected by Node 20: name node itself.
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" \
     > build/wasm-configure.log
-  cmake --build build/wasm -j "$jobs"
+  cmake --build build/wasm -j "$jobs" "$@"
   mkdir -p web/wasm
   cp build/wasm/wasm/attention_simd.mjs build/wasm/wasm/attention_simd.wasm \
      build/wasm/wasm/attention_scalar.mjs build/wasm/wasm/attention_scalar.wasm web/wasm/
@@ -30,7 +31,8 @@ mkdir -p build
 case "$what" in
   native) build_native ;;
   wasm) build_wasm ;;
+  page) build_wasm --target attention_simd attention_scalar; build_dist ;;
   dist) build_dist ;;
   all) build_native; build_wasm; build_dist ;;
-  *) echo "usage: $0 [native|wasm|dist|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [native|wasm|page|dist|all]" >&2; exit 2 ;;
 esac

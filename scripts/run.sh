@@ -4,6 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-bash scripts/build.sh wasm
-bash scripts/build.sh dist
+bash scripts/build.sh page
 exec node scripts/serve.mjs dist
