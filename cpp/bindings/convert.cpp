@@ -3,11 +3,21 @@
 #include "convert.h"
 
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
+
+// Throws from JavaScript itself: no C++ object is created on the way.
+EM_JS(void, throw_js_error_from_utf8, (const char* message), { throw new Error(UTF8ToString(message)); });
 
 namespace bind {
 
-void throw_js_error(const std::string& message) {
-  val::global("Error").new_(val(message)).throw_();
+namespace {
+std::string g_error_message;  // reused, so a thrown error leaves no allocation behind
+}  // namespace
+
+void save_error_message(const char* message) { g_error_message = message; }
+
+void throw_saved_error() {
+  throw_js_error_from_utf8(g_error_message.c_str());
   __builtin_unreachable();
 }
 

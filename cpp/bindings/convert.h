@@ -15,17 +15,23 @@ namespace bind {
 
 using emscripten::val;
 
-/// Throws a JavaScript Error with this message (never returns).
-[[noreturn]] void throw_js_error(const std::string& message);
+/// Throws a JavaScript Error whose message is the text saved by save_error_message (never returns).
+/// Nothing of the C++ side is left behind: the text lives in one reused buffer.
+[[noreturn]] void throw_saved_error();
+/// Keeps a copy of the message for throw_saved_error.
+void save_error_message(const char* message);
 
-/// Runs f; any C++ exception reaches JavaScript as an Error with the same message.
+/// Runs f; any C++ exception reaches JavaScript as an Error with the same message. The JS throw
+/// happens after the catch block has ended, so the C++ exception object is freed first (a JS
+/// throw skips C++ cleanup, and throwing from inside the catch leaked it on every error).
 template <class F>
 auto guarded(F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const std::exception& e) {
-    throw_js_error(e.what());
+    save_error_message(e.what());
   }
+  throw_saved_error();
 }
 
 /// A Float32Array copied into the wasm heap; a missing value becomes an empty vector.

@@ -42,7 +42,7 @@ val dims_to_js(const attn::MhaDims& d) {
 // One multi-head attention layer owned by JavaScript (free it with delete()).
 class Layer {
  public:
-  explicit Layer(val config) : mha_(guarded([&] { return attn::MultiHeadAttention(config_from(config)); })) {}
+  explicit Layer(const attn::MhaConfig& config) : mha_(config) {}
 
   val dims() const { return dims_to_js(mha_.dims()); }
 
@@ -94,6 +94,12 @@ class Layer {
  private:
   attn::MultiHeadAttention mha_;
 };
+
+// The constructor JavaScript calls: a C++ error unwinds (freeing the half-built Layer) before
+// it becomes a JS Error.
+Layer* make_layer(val config) {
+  return guarded([&] { return new Layer(config_from(config)); });
+}
 
 val scaled_dot_product_attention(val q, val k, val v, int batch, int n_q, int n_k, int d_k, int d_v, val options) {
   return guarded([&] {
@@ -179,10 +185,14 @@ val matmul(val a, val b, int m, int k, int n) {
     attn::require_positive("m", m);
     attn::require_positive("k", k);
     attn::require_positive("n", n);
+    // Sizes in 64 bits: m·n can exceed a 32-bit size_t, and must fit the budget before anything is allocated.
+    const std::uint64_t mk = static_cast<std::uint64_t>(m) * k, kn = static_cast<std::uint64_t>(k) * n,
+                        mn = static_cast<std::uint64_t>(m) * n;
+    attn::require_within_budget("this matmul", 4 * (mk + kn + mn), attn::kDefaultMemoryBudget);
     const std::vector<float> av = to_floats(a), bv = to_floats(b);
-    attn::require_length("a", av.size(), static_cast<std::size_t>(m) * k, "m×k");
-    attn::require_length("b", bv.size(), static_cast<std::size_t>(k) * n, "k×n");
-    std::vector<float> c(static_cast<std::size_t>(m) * n);
+    attn::require_length("a", av.size(), mk, "m×k");
+    attn::require_length("b", bv.size(), kn, "k×n");
+    std::vector<float> c(mn);
     attn::kern::gemm(m, n, k, av.data(), k, bv.data(), n, false, c.data(), n, 1.0f, nullptr, false);
     return to_js(c.data(), c.size());
   });
@@ -200,7 +210,7 @@ double default_memory_budget() { return static_cast<double>(attn::kDefaultMemory
 EMSCRIPTEN_BINDINGS(attention) {
   using namespace emscripten;
   class_<bind::Layer>("MhaLayer")
-      .constructor<val>()
+      .constructor(&bind::make_layer, allow_raw_pointers())
       .function("dims", &bind::Layer::dims)
       .function("setWeights", &bind::Layer::set_weights)
       .function("getWeights", &bind::Layer::weights)

@@ -80,6 +80,9 @@ for (const [isa, attn] of Object.entries(modules)) {
       /q has 4 values but \[batch, n_q, d_k\] = \[1, 2, 3\] needs 6/);
     throwsWith(() => attn.sqrtDkStats({ d_k: 4096, n_k: 4096, samples: 1000 }), /at most 50,000,000/);
     throwsWith(() => attn.matmul({ a: new Float32Array(6), b: new Float32Array(5), m: 2, k: 3, n: 2 }), /b has 5 values but k×n = 3×2 needs 6/);
+    // m·n past 2^32: refused by the budget before anything is allocated (it used to wrap and write out of bounds)
+    throwsWith(() => attn.matmul({ a: new Float32Array(65536), b: new Float32Array(65537), m: 65536, k: 1, n: 65537 }),
+      /this matmul needs 17,180,655,620 bytes .* over the memory budget/);
   });
 }
 

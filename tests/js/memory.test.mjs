@@ -25,6 +25,24 @@ for (const [isa, attn] of Object.entries(modules)) {
     assert.equal(attn.memoryBytes(), memoryBefore, 'the wasm memory grew');
   });
 
+  test(`${isa}: 1,000 failing calls of each kind leak nothing`, () => {
+    const mha = new attn.MultiHeadAttention({ d_model: 8, n_heads: 2 });
+    const nan = new Float32Array(16);
+    nan[3] = NaN;
+    const failing = [
+      () => mha.forward({ query: nan, n_q: 2 }),                          // rejected in C++
+      () => new attn.MultiHeadAttention({ d_model: 10, n_heads: 3 }),      // constructor throws in C++
+      () => attn.scaledDotProductAttention({ q: nan, k: nan, v: nan, n_q: 4, n_k: 4, d_k: 4 }),
+    ];
+    for (const call of failing) {
+      assert.throws(call); // warm-up: the reused message buffer reaches its size
+      const before = attn.heapAllocated();
+      for (let i = 0; i < 1000; i++) assert.throws(call);
+      assert.equal(attn.heapAllocated(), before, `${call}: malloc'd bytes went from ${before} to ${attn.heapAllocated()}`);
+    }
+    mha.delete();
+  });
+
   test(`${isa}: creating and deleting 1,000 layers does not leak`, () => {
     const make = () => new attn.MultiHeadAttention({ d_model: 32, n_heads: 4, seed: 3 }).delete();
     make();
