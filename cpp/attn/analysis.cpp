@@ -4,12 +4,33 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "attention.h"
 #include "error.h"
 #include "rng.h"
 
 namespace attn {
+
+void require_countable(const MhaDims& d, int batch, int n_q, int n_k) {
+  require_positive("batch", batch);
+  require_positive("n_q", n_q);
+  require_positive("n_k", n_k);
+  require(batch <= kMaxDim && n_q <= kMaxDim && n_k <= kMaxDim,
+          "batch, n_q and n_k must each be at most " + group_digits(kMaxDim));
+  // An upper bound of the largest count (FLOPs), in double so that it cannot overflow itself.
+  const double B = batch, NQ = n_q, NK = n_k, D = d.d_model, QK = static_cast<double>(d.qk_width()),
+               V = static_cast<double>(d.v_width()), H = d.n_heads;
+  const double flops = 8.0 * B * (NQ * NK * (QK + V + H) + (NQ + 2.0 * NK) * D * std::max(QK, V));
+  if (flops > 9007199254740992.0) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf,
+                  "this problem is too large to count exactly: about %.3g FLOPs, more than 2^53 "
+                  "(9,007,199,254,740,992); reduce batch, n_q or n_k",
+                  flops);
+    throw Error(buf);
+  }
+}
 
 ParameterCounts parameter_counts(const MhaDims& d) {
   const std::int64_t D = d.d_model, QK = d.qk_width(), V = d.v_width();
@@ -138,7 +159,10 @@ RunMemory run_memory(const MhaDims& d, int batch, int n_q, int n_k, bool need_we
   const bool whole_rows = need_weights || uses_scratch(AttentionOptions{}, static_cast<int>(rows), n_k);
   const std::uint64_t logits = need_weights ? 0 : (whole_rows ? rows * NK : rows * Bc);
   const std::uint64_t pack = whole_rows ? std::max(dk * nk8, NK * dv8) : std::max(dk * Bc, Bc * dv8);
-  m.working = 4 * (NK * QK + NK * V + Br * QK + Br * V + logits + pack);
+  // The matmul also packs up to 64 rows of its left operand: inputs or Concat in the projections
+  // (width d_model or h·d_v), a query block's weights in A·V (width n_k, or one key tile).
+  const std::uint64_t a_pack = std::max(64 * std::max(D, V), std::min<std::uint64_t>(rows, 64) * (whole_rows ? NK : Bc));
+  m.working = 4 * (NK * QK + NK * V + Br * QK + Br * V + logits + pack + a_pack);
   // Weights plus their packed copy (the panels round columns up to 8).
   const std::uint64_t params = static_cast<std::uint64_t>(parameter_counts(d).total);
   m.parameters = 8 * params;

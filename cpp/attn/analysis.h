@@ -11,6 +11,10 @@
 
 namespace attn {
 
+/// Checks that every count of this problem fits in 53 bits (exact as a double, as JavaScript
+/// receives it, and far from int64 overflow); throws Error naming the size otherwise.
+void require_countable(const MhaDims& d, int batch, int n_q, int n_k);
+
 struct ParameterCounts {
   // Whole matrices, as stored: Wq, Wk d_model×(h·d_k); Wv d_model×(h·d_v); Wo (h·d_v)×d_model.
   std::int64_t w_q, w_k, w_v, w_o;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "error.h"
@@ -105,6 +106,33 @@ void attend_streaming(const HeadProblem& p, const AttentionOptions& opt, std::ve
   }
 }
 
+
+// Finite inputs can still overflow: a logit is at most |q|·|k|·α (Cauchy–Schwarz), so if that
+// bound stays inside float's range no logit is ±∞ and the softmax cannot produce NaN. Projected
+// values that overflowed (an infinity in q, k or v) are caught here too.
+void require_finite_logits(const HeadProblem& p, float alpha) {
+  auto max_norm2 = [](const float* x, int ld, int count, int width) {
+    double worst = 0.0;
+    for (int r = 0; r < count; ++r) {
+      double s = 0.0;
+      for (int c = 0; c < width; ++c) s += static_cast<double>(x[static_cast<std::size_t>(r) * ld + c]) * x[static_cast<std::size_t>(r) * ld + c];
+      worst = std::max(worst, s);
+    }
+    return worst;
+  };
+  const double bound = std::sqrt(max_norm2(p.q, p.ldq, p.rows, p.d_k)) * std::sqrt(max_norm2(p.k, p.ldk, p.n_k, p.d_k)) * alpha;
+  if (!(bound < 1e38)) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "the attention scores can overflow float32: |q|·|k|·scale reaches %.3g (head %d), beyond "
+                  "3.4e38; the queries and keys are too large, scale the inputs or weights down",
+                  bound, p.h);
+    throw Error(buf);
+  }
+  require(std::isfinite(max_norm2(p.v, p.ldv, p.n_k, p.d_v)),
+          "the value vectors of head " + std::to_string(p.h) + " overflowed float32; scale the inputs or weights down");
+}
+
 }  // namespace
 
 void AttentionOptions::validate(int batch, int n_q, int n_k) const {
@@ -114,6 +142,7 @@ void AttentionOptions::validate(int batch, int n_q, int n_k) const {
 }
 
 void attend_head(const HeadProblem& p, const AttentionOptions& opt, std::vector<MaskedRow>* masked_rows) {
+  require_finite_logits(p, logit_scale(opt, p.d_k));
   if (p.weights) {
     attend_materialised(p, opt, masked_rows);
   } else if (uses_scratch(opt, p.rows, p.n_k)) {
@@ -149,7 +178,15 @@ AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, 
   const std::uint64_t block_logits = uses_scratch(opt, block_rows, n_k)
                                          ? static_cast<std::uint64_t>(block_rows) * NK
                                          : static_cast<std::uint64_t>(block_rows) * kKeyTile;
-  const std::uint64_t needed = 4 * (B * NQ * d_v + (need_weights ? B * NQ * NK : block_logits));
+  // Inputs (copied into the heap by callers such as the JS API), output, logits, and the matmul's
+  // packed operands: all of K_i and V_i (rounded up to 8 columns) and up to 64 rows of weights.
+  const bool whole_rows = need_weights || uses_scratch(opt, block_rows, n_k);
+  const std::uint64_t cols = whole_rows ? NK : static_cast<std::uint64_t>(kKeyTile);
+  const std::uint64_t packs = static_cast<std::uint64_t>(d_k) * ((cols + 7) / 8 * 8) +
+                              cols * ((static_cast<std::uint64_t>(d_v) + 7) / 8 * 8) +
+                              std::min<std::uint64_t>(block_rows, 64) * cols;
+  const std::uint64_t needed = 4 * (B * NQ * d_k + B * NK * (d_k + d_v) + B * NQ * d_v +
+                                    (need_weights ? B * NQ * NK : block_logits) + packs);
   require_within_budget("this attention", needed, memory_budget);
   require_finite("q", q, q_len, d_k);
   require_finite("k", k, k_len, d_k);

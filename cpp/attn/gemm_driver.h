@@ -19,7 +19,9 @@ void blocked_gemm(int M, const float* A, int lda, const PackedB& B, float* C, in
                   bool accumulate, std::vector<float>& a_block, PackA pack_a, Micro micro) {
   const int K = B.K, N = B.N;
   const int panels = (N + NR - 1) / NR;
-  a_block.resize(static_cast<std::size_t>(MC) * K);
+  // Only as many rows as one block of this call needs (a single query row must not reserve 64).
+  const int block_rows = (std::min(M, MC) + MR - 1) / MR * MR;
+  a_block.resize(static_cast<std::size_t>(block_rows) * K);
   for (int i0 = 0; i0 < M; i0 += MC) {
     const int i1 = std::min(M, i0 + MC);
     pack_a(i1 - i0, K, A + static_cast<std::size_t>(i0) * lda, lda, a_block.data());

@@ -97,8 +97,7 @@ void MultiHeadAttention::validate(const MhaInput& in, const ForwardOptions& opt)
   require_positive("batch", in.batch);
   require_positive("n_q", in.n_q);
   require_positive("n_k", in.n_k);
-  require(in.n_q <= kMaxDim && in.n_k <= kMaxDim && in.batch <= kMaxDim,
-          "batch, n_q and n_k must each be at most " + group_digits(kMaxDim));
+  require_countable(dims_, in.batch, in.n_q, in.n_k);  // also keeps the memory sums below from wrapping
   const std::int64_t B = in.batch, NQ = in.n_q, NK = in.n_k, D = dims_.d_model;
   require_length("query", in.query_len, B * NQ * D, "[batch, n_q, d_model] = [" + dims_text({B, NQ, D}) + "]");
   require_length("key", in.key_len, B * NK * D, "[batch, n_k, d_model] = [" + dims_text({B, NK, D}) + "]");
@@ -149,6 +148,12 @@ std::vector<MaskedRow> MultiHeadAttention::forward_into(const MhaInput& in, cons
       }
       // The query rows of this block are no longer needed: output may overwrite them.
       w_o_.apply(rows, concat.get(), vw, output + row_offset, D);
+      // Finite inputs and weights can still overflow in the output projection: say so, never return ±∞.
+      const float* out = output + row_offset;
+      for (std::size_t x = 0; x < static_cast<std::size_t>(rows) * D; ++x)
+        require(out[x] - out[x] == 0.0f,
+                "the output overflowed float32 at batch item " + std::to_string(b) + ", query " +
+                    std::to_string(i0 + x / D) + ": the inputs or weights are too large, scale them down");
     }
   }
   return masked;

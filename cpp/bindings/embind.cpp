@@ -121,9 +121,7 @@ val scaled_dot_product_attention(val q, val k, val v, int batch, int n_q, int n_
 val analyze(val config, int batch, int n_q, int n_k, bool need_weights, bool scale, int n_kv_heads) {
   return guarded([&] {
     const attn::MhaDims d = attn::resolve_dims(config_from(config));
-    attn::require_positive("batch", batch);
-    attn::require_positive("n_q", n_q);
-    attn::require_positive("n_k", n_k);
+    attn::require_countable(d, batch, n_q, n_k);
     val o = val::object();
     val dims = dims_to_js(d);
     dims.set("batch", batch);

@@ -228,14 +228,14 @@ TEST_CASE("a mask matrix must be n_q×n_k", "[errors][mask]") {
   CHECK_ATTN_ERROR(m.run(), "mask matrix has 16 entries but n_q×n_k = 3×4 = 12");
 }
 
-TEST_CASE("dropout must be in [0, 1)", "[errors][dropout]") {
+TEST_CASE("dropout must be at least 0 and below 1", "[errors][dropout]") {
   Sdpa s;
   s.opt.dropout = 1.0f;  // p = 1 would divide by 1 − p = 0
   CHECK_ATTN_ERROR(s.run(), "dropout must be in [0, 1) (got 1.0");
   s.opt.dropout = -0.1f;
   CHECK_ATTN_ERROR(s.run(), "dropout must be in [0, 1) (got -0.1");
   s.opt.dropout = std::numeric_limits<float>::quiet_NaN();
-  CHECK_ATTN_ERROR(s.run(), "dropout must be in [0, 1)");
+  CHECK_ATTN_ERROR(s.run(), "dropout must be in [0, 1) (got nan)");
   Mha m;
   m.opt.dropout = 1.5f;
   m.opt.training = true;
@@ -298,11 +298,13 @@ TEST_CASE("NaN and Inf are refused, naming the tensor and the index", "[errors][
 }
 
 TEST_CASE("a run over the memory budget is refused with the byte count and the budget", "[errors][budget]") {
-  // Plain attention with weights: 4·(batch·n_q·d_v + batch·n_q·n_k) = 4·(10 + 6) = 64 bytes.
+  // Plain attention with weights, 4 bytes a float: inputs q, k, v (8 + 12 + 15), output (10),
+  // weights (6), packed K_iᵀ (d_k·8 = 32) and V_i (n_k·8 = 24) and 2 rows of weights (6):
+  // 4·(35 + 10 + 6 + 62) = 452 bytes.
   Sdpa s;
-  s.budget = 63;
-  CHECK_ATTN_ERROR(s.run(), "this attention needs 64 bytes (64 B), over the memory budget of 63 bytes (63 B)");
-  s.budget = 64;
+  s.budget = 451;
+  CHECK_ATTN_ERROR(s.run(), "this attention needs 452 bytes (452 B), over the memory budget of 451 bytes (451 B)");
+  s.budget = 452;
   CHECK_NOTHROW(s.run());
 
   Mha m;
@@ -362,4 +364,37 @@ TEST_CASE("a GPT-3 sized layer is refused before its weights are allocated", "[e
   CHECK(alloc_probe::largest < (1u << 20));
   // Analysis of the same sizes still works: nothing is allocated there.
   CHECK(attn::parameter_counts(attn::resolve_dims(config(12288, 96))).total == 604028928LL);
+}
+
+TEST_CASE("finite inputs whose scores or output overflow float32 are refused, never NaN", "[errors][finite]") {
+  // q·k = 1e20·1e20·4 = 4e40 > 3.4e38: every input is finite, the scores would not be.
+  Sdpa s;
+  std::fill(s.q.begin(), s.q.end(), 1e20f);
+  std::fill(s.k.begin(), s.k.end(), 1e20f);
+  for (bool need_weights : {true, false}) {
+    s.need_weights = need_weights;
+    REQUIRE_THROWS_WITH(s.run(), Catch::Contains("the attention scores can overflow float32"));
+  }
+  // Large but safe scores still run: 1e9·1e9·4/√4 = 2e18.
+  std::fill(s.q.begin(), s.q.end(), 1e9f);
+  std::fill(s.k.begin(), s.k.end(), 1e9f);
+  REQUIRE_NOTHROW(s.run());
+
+  // An output projection that overflows names the place instead of returning ±∞.
+  Mha m;
+  attn::MhaWeights w = m.layer.weights();
+  std::fill(w.wo.begin(), w.wo.end(), 3e38f);
+  m.layer.set_weights(w);
+  std::fill(m.query.begin(), m.query.end(), 1.0f);
+  std::fill(m.key.begin(), m.key.end(), 1.0f);
+  std::fill(m.value.begin(), m.value.end(), 1.0f);
+  REQUIRE_THROWS_WITH(m.run(), Catch::Contains("the output overflowed float32 at batch item 0, query 0"));
+}
+
+TEST_CASE("sizes whose counts would pass 2^53 are refused by the analysis guard", "[errors][sizes]") {
+  const attn::MhaDims d = attn::resolve_dims(config(1024, 16));
+  REQUIRE_NOTHROW(attn::require_countable(d, 1, 2048, 2048));
+  REQUIRE_THROWS_WITH(attn::require_countable(d, 1 << 20, 1 << 20, 1 << 20),
+                      Catch::Contains("too large to count exactly"));
+  REQUIRE_THROWS_WITH(attn::require_countable(d, 1, (1 << 20) + 1, 4), Catch::Contains("at most 1,048,576"));
 }

@@ -627,7 +627,7 @@ TEST_CASE("mask_row sets exactly the flagged entries to −∞ and leaves the re
     }
 }
 
-TEST_CASE("exp_poly matches exp over [-87, 0]", "[kernels][exp]") {
+TEST_CASE("exp_poly matches exp from -87 to 0", "[kernels][exp]") {
   // Softmax and the streaming attention only ever exponentiate x − max ≤ 0, and below about
   // −87.3 e^x leaves float's normal range, so [−87, 0] is the whole range that matters.
   // Tolerance: 4 float ulps relative (4·2^-23 ≈ 4.8e-7): the polynomial's truncation error is

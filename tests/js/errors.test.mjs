@@ -45,6 +45,7 @@ for (const [isa, attn] of Object.entries(modules)) {
     throwsWith(f({ mask: { causal: 'yes' } }), /mask.causal must be true or false/);
     throwsWith(f({ dropout: 1 }), /dropout must be in \[0, 1\), got 1/);
     throwsWith(f({ dropout: -0.1 }), /dropout must be in \[0, 1\)/);
+    throwsWith(f({ dropout: 0.99999999 }), /dropout must be in \[0, 1\), got 0.99999999/);
     throwsWith(f({ key: query }), /give both key and value \(cross-attention\) or neither/);
     throwsWith(f({ key: query, value: new Float32Array(8), n_k: 4 }), /value has 8 values but \[batch, n_k, d_model\] = \[2, 4, 8\] needs 64/);
     throwsWith(f({ n_k: 5 }), /self-attention needs n_k = n_q/);
@@ -74,6 +75,18 @@ for (const [isa, attn] of Object.entries(modules)) {
     noBias.delete();
     throwsWith(() => attn.analyze({ d_model: 510, n_heads: 8, n: 4 }), /d_model \(510\) is not divisible by n_heads \(8\)/);
     throwsWith(() => attn.analyze({ d_model: 512, n_heads: 8 }), /n_q is required/);
+    throwsWith(() => attn.analyze({ d_model: 1024, n_heads: 16, batch: 2 ** 31 - 1, n: 2 ** 31 - 1 }),
+      /batch, n_q and n_k must each be at most 1,048,576/);
+    throwsWith(() => attn.analyze({ d_model: 1024, n_heads: 16, batch: 2 ** 20, n: 2 ** 20 }),
+      /too large to count exactly: about .* FLOPs, more than 2\^53/);
+    // Finite inputs whose scores overflow float32 are refused, never turned into NaN.
+    throwsWith(() => attn.scaledDotProductAttention({ q: new Float32Array([1e20, 1e20]), k: new Float32Array([1e20, 1, -1e20, 2]),
+      v: new Float32Array([1, 2]), n_q: 1, n_k: 2, d_k: 2, d_v: 1 }), /attention scores can overflow float32/);
+    const huge = new attn.MultiHeadAttention({ d_model: 4, n_heads: 1 });
+    const hw = huge.getWeights();
+    huge.setWeights({ ...hw, wo: hw.wo.map(() => 3e38) });
+    throwsWith(() => huge.forward({ query: new Float32Array(8).fill(1), n_q: 2 }), /the output overflowed float32 at batch item 0, query 0: the inputs or weights are too large/);
+    huge.delete();
     throwsWith(() => attn.positionalEncoding({ n: 0, d_model: 4 }), /n must be at least 1, got 0/);
     throwsWith(() => attn.positionalEncoding({ n: 100000, d_model: 1000 }), /too large to tabulate/);
     throwsWith(() => attn.scaledDotProductAttention({ q: new Float32Array(4), k: new Float32Array(4), v: new Float32Array(4), n_q: 2, n_k: 2, d_k: 3 }),

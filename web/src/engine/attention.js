@@ -50,7 +50,8 @@ function layerConfig(what, config) {
 /** Shared options of attention calls: mask, √d_k scale, dropout, seed, weights, budget. */
 function attentionOptions(o, sizes, defaultBudget) {
   const dropout = check.number('dropout', o.dropout, 0);
-  if (dropout < 0 || dropout >= 1) throw new Error(`dropout must be in [0, 1), got ${dropout}`);
+  // The engine holds p in float32: a value just below 1 would round to 1 there.
+  if (dropout < 0 || Math.fround(dropout) >= 1) throw new Error(`dropout must be in [0, 1), got ${dropout}`);
   return {
     mask: check.mask(o.mask, sizes),
     scale: check.boolean('scale', o.scale, true),
