@@ -107,33 +107,32 @@ void attend_streaming(const HeadProblem& p, const AttentionOptions& opt, std::ve
 }
 
 
-// Finite inputs can still overflow: a logit is at most |q|·|k|·α (Cauchy–Schwarz), so if that
-// bound stays inside float's range no logit is ±∞ and the softmax cannot produce NaN. Projected
-// values that overflowed (an infinity in q, k or v) are caught here too.
-void require_finite_logits(const HeadProblem& p, float alpha) {
-  auto max_norm2 = [](const float* x, int ld, int count, int width) {
-    double worst = 0.0;
-    for (int r = 0; r < count; ++r) {
-      double s = 0.0;
-      for (int c = 0; c < width; ++c) s += static_cast<double>(x[static_cast<std::size_t>(r) * ld + c]) * x[static_cast<std::size_t>(r) * ld + c];
-      worst = std::max(worst, s);
-    }
-    return worst;
-  };
-  const double bound = std::sqrt(max_norm2(p.q, p.ldq, p.rows, p.d_k)) * std::sqrt(max_norm2(p.k, p.ldk, p.n_k, p.d_k)) * alpha;
+}  // namespace
+
+double max_row_norm2(const float* x, int ld, int rows, int width) {
+  double worst = 0.0;
+  for (int r = 0; r < rows; ++r) {
+    const float* row = x + static_cast<std::size_t>(r) * ld;
+    double s = 0.0;
+    for (int c = 0; c < width; ++c) s += static_cast<double>(row[c]) * row[c];
+    worst = std::max(worst, s);
+  }
+  return worst;
+}
+
+void require_finite_logits(double q_norm2, double k_norm2, double v_norm2, float alpha, int h) {
+  const double bound = std::sqrt(q_norm2) * std::sqrt(k_norm2) * alpha;
   if (!(bound < 1e38)) {
     char buf[200];
     std::snprintf(buf, sizeof buf,
                   "the attention scores can overflow float32: |q|·|k|·scale reaches %.3g (head %d), beyond "
                   "3.4e38; the queries and keys are too large, scale the inputs or weights down",
-                  bound, p.h);
+                  bound, h);
     throw Error(buf);
   }
-  require(std::isfinite(max_norm2(p.v, p.ldv, p.n_k, p.d_v)),
-          "the value vectors of head " + std::to_string(p.h) + " overflowed float32; scale the inputs or weights down");
+  if (!std::isfinite(v_norm2))
+    throw Error("the value vectors of head " + std::to_string(h) + " overflowed float32; scale the inputs or weights down");
 }
-
-}  // namespace
 
 void AttentionOptions::validate(int batch, int n_q, int n_k) const {
   require(dropout >= 0.0f && dropout < 1.0f,
@@ -142,7 +141,6 @@ void AttentionOptions::validate(int batch, int n_q, int n_k) const {
 }
 
 void attend_head(const HeadProblem& p, const AttentionOptions& opt, std::vector<MaskedRow>* masked_rows) {
-  require_finite_logits(p, logit_scale(opt, p.d_k));
   if (p.weights) {
     attend_materialised(p, opt, masked_rows);
   } else if (uses_scratch(opt, p.rows, p.n_k)) {
@@ -195,9 +193,16 @@ AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, 
   AttentionResult result;
   result.output.assign(B * NQ * d_v, 0.0f);
   if (need_weights) result.weights.assign(B * NQ * NK, 0.0f);
+  std::vector<double> k_norm2(batch), v_norm2(batch);
+  for (int b = 0; b < batch; ++b) {
+    k_norm2[b] = max_row_norm2(k + b * NK * d_k, d_k, n_k, d_k);
+    v_norm2[b] = max_row_norm2(v + b * NK * d_v, d_v, n_k, d_v);
+  }
   for (int b = 0; b < batch; ++b) {
     for (int i0 = 0; i0 < n_q; i0 += kQueryBlock) {
       const int rows = std::min(kQueryBlock, n_q - i0);
+      require_finite_logits(max_row_norm2(q + (b * NQ + i0) * d_k, d_k, rows, d_k), k_norm2[b], v_norm2[b],
+                            logit_scale(opt, d_k), 0);
       HeadProblem p{q + (b * NQ + i0) * d_k, d_k, k + b * NK * d_k, d_k, v + b * NK * d_v, d_v,
                     result.output.data() + (b * NQ + i0) * d_v, d_v,
                     need_weights ? result.weights.data() + (b * NQ + i0) * NK : nullptr,

@@ -51,6 +51,13 @@ struct HeadProblem {
   int b, h;                  // coordinates, for the padding mask and the dropout pattern
 };
 
+/// Largest squared row norm (in double) of a rows×width matrix with row stride ld.
+double max_row_norm2(const float* x, int ld, int rows, int width);
+/// Finite inputs can still overflow: a logit is at most |q|·|k|·α (Cauchy–Schwarz). Throws when
+/// that bound leaves float's range, or when v holds an infinity (a projection overflowed), so no
+/// logit is ±∞ and the softmax never makes NaN. Callers run it before attend_head.
+void require_finite_logits(double q_norm2, double k_norm2, double v_norm2, float alpha, int h);
+
 /// Attention of one head for one block of query rows. Appends fully masked rows to
 /// `masked_rows` when it is non-null. Sizes are trusted: callers validate first.
 void attend_head(const HeadProblem& p, const AttentionOptions& opt, std::vector<MaskedRow>* masked_rows);

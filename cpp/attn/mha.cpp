@@ -133,14 +133,21 @@ std::vector<MaskedRow> MultiHeadAttention::forward_into(const MhaInput& in, cons
   std::unique_ptr<float[]> q_block(new float[static_cast<std::size_t>(kQueryBlock) * qk]);
   std::unique_ptr<float[]> concat(new float[static_cast<std::size_t>(kQueryBlock) * vw]);
   std::vector<MaskedRow> masked;
+  std::vector<double> k_norm2(H), v_norm2(H);
+  const float alpha = opt.scale ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(dk))) : 1.0f;
   for (int b = 0; b < in.batch; ++b) {
     w_k_.apply(in.n_k, in.key + b * NK * D, D, k_proj.get(), qk);
     w_v_.apply(in.n_k, in.value + b * NK * D, D, v_proj.get(), vw);
+    for (int h = 0; h < H; ++h) {
+      k_norm2[h] = max_row_norm2(k_proj.get() + h * dk, qk, in.n_k, dk);
+      v_norm2[h] = max_row_norm2(v_proj.get() + h * dv, vw, in.n_k, dv);
+    }
     for (int i0 = 0; i0 < in.n_q; i0 += kQueryBlock) {
       const int rows = std::min(kQueryBlock, in.n_q - i0);
       const std::size_t row_offset = (b * NQ + i0) * D;
       w_q_.apply(rows, in.query + row_offset, D, q_block.get(), qk);
       for (int h = 0; h < H; ++h) {
+        require_finite_logits(max_row_norm2(q_block.get() + h * dk, qk, rows, dk), k_norm2[h], v_norm2[h], alpha, h);
         float* head_weights = opt.need_weights ? weights + ((static_cast<std::size_t>(b) * H + h) * NQ + i0) * NK : nullptr;
         HeadProblem p{q_block.get() + h * dk, qk, k_proj.get() + h * dk, qk, v_proj.get() + h * dv, vw,
                       concat.get() + h * dv, vw, head_weights, rows, in.n_k, dk, dv, i0, b, h};
@@ -151,9 +158,9 @@ std::vector<MaskedRow> MultiHeadAttention::forward_into(const MhaInput& in, cons
       // Finite inputs and weights can still overflow in the output projection: say so, never return ±∞.
       const float* out = output + row_offset;
       for (std::size_t x = 0; x < static_cast<std::size_t>(rows) * D; ++x)
-        require(out[x] - out[x] == 0.0f,
-                "the output overflowed float32 at batch item " + std::to_string(b) + ", query " +
-                    std::to_string(i0 + x / D) + ": the inputs or weights are too large, scale them down");
+        if (out[x] - out[x] != 0.0f)  // ±∞ (NaN cannot arise from finite values here)
+          throw Error("the output overflowed float32 at batch item " + std::to_string(b) + ", query " +
+                      std::to_string(i0 + x / D) + ": the inputs or weights are too large, scale them down");
     }
   }
   return masked;
