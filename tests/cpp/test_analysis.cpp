@@ -314,7 +314,7 @@ TEST_CASE("positional encoding matches the double formula and has the lesson's p
   CHECK(rot <= 1e-12);
 }
 
-TEST_CASE("sqrt_dk_stats: q·k has variance d_k; scaling restores 1; unscaled softmax saturates", "[analysis][sqrt_dk]") {
+TEST_CASE("sqrt_dk_stats: q·k has variance d_k, scaling restores 1, unscaled softmax saturates", "[analysis][sqrt_dk]") {
   // Statistical tolerance. The S·N logits share one q per sample, so they are not independent:
   // given q, q·k ~ N(0, |q|²), and |q|² ~ χ²(d_k). The estimate V̂ of Var(q·k) = d_k then has
   // relative standard deviation σ = √((2/d_k + 2/N·(1 + 2/d_k)) / S), and the mean of q·k has

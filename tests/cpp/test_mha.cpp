@@ -306,7 +306,7 @@ TEST_CASE("default weights are seeded, within their documented bounds, biases 0"
   CHECK(w.bo.empty());
 }
 
-TEST_CASE("set_weights then weights() round-trips exactly; a rejected set changes nothing", "[mha][weights]") {
+TEST_CASE("set_weights then weights() round-trips exactly, a rejected set changes nothing", "[mha][weights]") {
   attn::MhaConfig cfg;
   cfg.d_model = 24;
   cfg.n_heads = 4;
