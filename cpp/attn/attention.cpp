@@ -33,10 +33,6 @@ void apply_dropout(float* row, const AttentionOptions& opt, int b, int h, int i,
 
 bool dropout_active(const AttentionOptions& opt) { return opt.training && opt.dropout > 0.0f; }
 
-float logit_scale(const AttentionOptions& opt, int d_k) {
-  return opt.scale ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(d_k))) : 1.0f;
-}
-
 // Weights written out: S = αQKᵀ into the weights rows, mask, softmax, dropout, then A·V.
 void attend_materialised(const HeadProblem& p, const AttentionOptions& opt, std::vector<MaskedRow>* masked_rows) {
   kern::gemm(p.rows, p.n_k, p.d_k, p.q, p.ldq, p.k, p.ldk, true, p.weights, p.n_k, logit_scale(opt, p.d_k),
@@ -108,6 +104,10 @@ void attend_streaming(const HeadProblem& p, const AttentionOptions& opt, std::ve
 
 
 }  // namespace
+
+float logit_scale(const AttentionOptions& opt, int d_k) {
+  return opt.scale ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(d_k))) : 1.0f;
+}
 
 double max_row_norm2(const float* x, int ld, int rows, int width) {
   double worst = 0.0;

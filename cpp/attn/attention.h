@@ -51,6 +51,8 @@ struct HeadProblem {
   int b, h;                  // coordinates, for the padding mask and the dropout pattern
 };
 
+/// The factor the logits are multiplied by: 1/√d_k, or 1 when opt.scale is off.
+float logit_scale(const AttentionOptions& opt, int d_k);
 /// Largest squared row norm (in double) of a rows×width matrix with row stride ld.
 double max_row_norm2(const float* x, int ld, int rows, int width);
 /// Finite inputs can still overflow: a logit is at most |q|·|k|·α (Cauchy–Schwarz). Throws when

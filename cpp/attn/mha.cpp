@@ -116,13 +116,18 @@ MhaResult MultiHeadAttention::forward(const MhaInput& in, const ForwardOptions& 
   MhaResult r;
   r.output.resize(static_cast<std::size_t>(in.batch) * in.n_q * dims_.d_model);
   if (opt.need_weights) r.weights.resize(static_cast<std::size_t>(in.batch) * dims_.n_heads * in.n_q * in.n_k);
-  r.masked_rows = forward_into(in, opt, r.output.data(), opt.need_weights ? r.weights.data() : nullptr);
+  r.masked_rows = forward_validated(in, opt, r.output.data(), opt.need_weights ? r.weights.data() : nullptr);
   return r;
 }
 
 std::vector<MaskedRow> MultiHeadAttention::forward_into(const MhaInput& in, const ForwardOptions& opt,
                                                         float* output, float* weights) const {
   validate(in, opt);
+  return forward_validated(in, opt, output, weights);
+}
+
+std::vector<MaskedRow> MultiHeadAttention::forward_validated(const MhaInput& in, const ForwardOptions& opt,
+                                                             float* output, float* weights) const {
   require(!opt.need_weights || weights, "need_weights is on but no buffer for the weights was given");
   const int D = dims_.d_model, H = dims_.n_heads, dk = dims_.d_k, dv = dims_.d_v;
   const int qk = static_cast<int>(dims_.qk_width()), vw = static_cast<int>(dims_.v_width());
@@ -134,7 +139,7 @@ std::vector<MaskedRow> MultiHeadAttention::forward_into(const MhaInput& in, cons
   std::unique_ptr<float[]> concat(new float[static_cast<std::size_t>(kQueryBlock) * vw]);
   std::vector<MaskedRow> masked;
   std::vector<double> k_norm2(H), v_norm2(H);
-  const float alpha = opt.scale ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(dk))) : 1.0f;
+  const float alpha = logit_scale(opt, dk);
   for (int b = 0; b < in.batch; ++b) {
     w_k_.apply(in.n_k, in.key + b * NK * D, D, k_proj.get(), qk);
     w_v_.apply(in.n_k, in.value + b * NK * D, D, v_proj.get(), vw);

@@ -54,6 +54,10 @@ class MultiHeadAttention {
   /// null unless need_weights. Returns the fully masked rows.
   std::vector<MaskedRow> forward_into(const MhaInput& input, const ForwardOptions& options, float* output,
                                       float* weights) const;
+  /// forward_into for a caller that has just called validate() with the same input and options
+  /// (to size its buffers first): the checks, a pass over every input, are not run twice.
+  std::vector<MaskedRow> forward_validated(const MhaInput& input, const ForwardOptions& options, float* output,
+                                           float* weights) const;
   /// Checks sizes, mask, budget and finiteness of an input without running it.
   void validate(const MhaInput& input, const ForwardOptions& options) const;
 

@@ -83,24 +83,26 @@ val trace_to_js(const std::vector<attn::TensorInfo>& trace) {
   return out;
 }
 
-val params_to_js(const attn::ParameterCounts& p) {
+val numbers_to_js(std::initializer_list<std::pair<const char*, double>> fields) {
   val o = val::object();
-  const std::pair<const char*, std::int64_t> fields[] = {
-      {"w_q", p.w_q}, {"w_k", p.w_k}, {"w_v", p.w_v}, {"w_o", p.w_o},
-      {"per_head_q", p.per_head_q}, {"per_head_k", p.per_head_k}, {"per_head_v", p.per_head_v},
-      {"per_head_o", p.per_head_o}, {"b_q", p.b_q}, {"b_k", p.b_k}, {"b_v", p.b_v}, {"b_o", p.b_o},
-      {"weights", p.weights}, {"biases", p.biases}, {"total", p.total}};
-  for (const auto& [name, value] : fields) o.set(name, static_cast<double>(value));
+  for (const auto& [name, value] : fields) o.set(name, value);
   return o;
 }
 
+val params_to_js(const attn::ParameterCounts& p) {
+  auto d = [](std::int64_t x) { return static_cast<double>(x); };
+  return numbers_to_js({{"w_q", d(p.w_q)}, {"w_k", d(p.w_k)}, {"w_v", d(p.w_v)}, {"w_o", d(p.w_o)},
+                        {"per_head_q", d(p.per_head_q)}, {"per_head_k", d(p.per_head_k)},
+                        {"per_head_v", d(p.per_head_v)}, {"per_head_o", d(p.per_head_o)}, {"b_q", d(p.b_q)},
+                        {"b_k", d(p.b_k)}, {"b_v", d(p.b_v)}, {"b_o", d(p.b_o)}, {"weights", d(p.weights)},
+                        {"biases", d(p.biases)}, {"total", d(p.total)}});
+}
+
 val flops_to_js(const attn::FlopCounts& f) {
-  val lesson = val::object();
-  lesson.set("projections", static_cast<double>(f.lesson_projections));
-  lesson.set("scores", static_cast<double>(f.lesson_scores));
-  lesson.set("weighted_sum", static_cast<double>(f.lesson_weighted_sum));
-  lesson.set("softmax", static_cast<double>(f.lesson_softmax));
-  lesson.set("total", static_cast<double>(f.lesson_total));
+  auto d = [](std::int64_t x) { return static_cast<double>(x); };
+  val lesson = numbers_to_js({{"projections", d(f.lesson_projections)}, {"scores", d(f.lesson_scores)},
+                              {"weighted_sum", d(f.lesson_weighted_sum)}, {"softmax", d(f.lesson_softmax)},
+                              {"total", d(f.lesson_total)}});
   val stages = val::array();
   for (const attn::StageCost& s : f.stages) {
     val x = val::object();
@@ -109,13 +111,10 @@ val flops_to_js(const attn::FlopCounts& f) {
     x.set("flops", static_cast<double>(s.flops));
     stages.call<void>("push", x);
   }
-  val o = val::object();
+  val o = numbers_to_js({{"exact_macs", d(f.exact_macs)}, {"exact_flops", d(f.exact_flops)},
+                         {"projection_flops", d(f.projection_flops)}, {"attention_flops", d(f.attention_flops)}});
   o.set("lesson", lesson);
   o.set("stages", stages);
-  o.set("exact_macs", static_cast<double>(f.exact_macs));
-  o.set("exact_flops", static_cast<double>(f.exact_flops));
-  o.set("projection_flops", static_cast<double>(f.projection_flops));
-  o.set("attention_flops", static_cast<double>(f.attention_flops));
   o.set("projections_dominate_lesson", f.projections_dominate_lesson);
   o.set("projections_dominate_exact", f.projections_dominate_exact);
   o.set("dominant_reason", f.dominant_reason);
@@ -123,14 +122,17 @@ val flops_to_js(const attn::FlopCounts& f) {
 }
 
 val memory_to_js(const attn::RunMemory& m) {
-  val o = val::object();
-  o.set("inputs", static_cast<double>(m.inputs));
-  o.set("outputs", static_cast<double>(m.outputs));
-  o.set("weights", static_cast<double>(m.weights));
-  o.set("working", static_cast<double>(m.working));
-  o.set("parameters", static_cast<double>(m.parameters));
-  o.set("total", static_cast<double>(m.total));
-  return o;
+  auto d = [](std::uint64_t x) { return static_cast<double>(x); };
+  return numbers_to_js({{"inputs", d(m.inputs)}, {"outputs", d(m.outputs)}, {"weights", d(m.weights)},
+                        {"working", d(m.working)}, {"parameters", d(m.parameters)}, {"total", d(m.total)}});
+}
+
+val sqrt_dk_to_js(const attn::SqrtDkStats& s) {
+  return numbers_to_js({{"d_k", s.d_k}, {"n_k", s.n_k}, {"samples", s.samples}, {"dot_mean", s.dot_mean},
+                        {"dot_variance", s.dot_variance}, {"scaled_variance", s.scaled_variance},
+                        {"entropy_scaled", s.entropy_scaled}, {"entropy_unscaled", s.entropy_unscaled},
+                        {"max_weight_scaled", s.max_weight_scaled}, {"max_weight_unscaled", s.max_weight_unscaled},
+                        {"max_entropy", s.max_entropy}});
 }
 
 val lesson_to_js(const std::vector<attn::LessonExample>& examples) {

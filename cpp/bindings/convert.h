@@ -4,6 +4,8 @@
 #include <emscripten/val.h>
 
 #include <cstdint>
+#include <initializer_list>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -46,11 +48,15 @@ attn::Mask to_mask(const val& mask);
 /// { mask, scale, dropout, training, seed } → the attention options.
 void read_attention_options(const val& options, attn::AttentionOptions& out);
 
+/// { name: number, ... } from a list of fields (counts arrive as doubles, exact up to 2^53).
+val numbers_to_js(std::initializer_list<std::pair<const char*, double>> fields);
+
 val masked_rows_to_js(const std::vector<attn::MaskedRow>& rows);
 val trace_to_js(const std::vector<attn::TensorInfo>& trace);
 val params_to_js(const attn::ParameterCounts& p);
 val flops_to_js(const attn::FlopCounts& f);
 val memory_to_js(const attn::RunMemory& m);
+val sqrt_dk_to_js(const attn::SqrtDkStats& s);
 val lesson_to_js(const std::vector<attn::LessonExample>& examples);
 val presets_to_js(const std::vector<attn::ModelPreset>& presets);
 

@@ -81,7 +81,7 @@ class Layer {
       // Left uninitialised: the core writes every weight, and zero-filling hundreds of MB costs a pass.
       const std::size_t weight_count = opt.need_weights ? static_cast<std::size_t>(batch) * mha_.dims().n_heads * n_q * n_k : 0;
       std::unique_ptr<float[]> weights(opt.need_weights ? new float[weight_count] : nullptr);
-      const auto masked = mha_.forward_into(in, opt, q.data(), weights.get());
+      const auto masked = mha_.forward_validated(in, opt, q.data(), weights.get());
       val r = val::object();
       r.set("output", to_js(q.data(), static_cast<std::size_t>(batch) * n_q * mha_.dims().d_model));
       r.set("weights", opt.need_weights ? to_js(weights.get(), weight_count) : val::null());
@@ -161,20 +161,7 @@ val positional_properties(int n, int d_model, int offset_k) {
 
 val sqrt_dk_stats(int d_k, int n_k, int samples, double seed) {
   return guarded([&] {
-    const attn::SqrtDkStats s = attn::sqrt_dk_stats(d_k, n_k, samples, static_cast<std::uint64_t>(seed));
-    val o = val::object();
-    o.set("d_k", s.d_k);
-    o.set("n_k", s.n_k);
-    o.set("samples", s.samples);
-    o.set("dot_mean", s.dot_mean);
-    o.set("dot_variance", s.dot_variance);
-    o.set("scaled_variance", s.scaled_variance);
-    o.set("entropy_scaled", s.entropy_scaled);
-    o.set("entropy_unscaled", s.entropy_unscaled);
-    o.set("max_weight_scaled", s.max_weight_scaled);
-    o.set("max_weight_unscaled", s.max_weight_unscaled);
-    o.set("max_entropy", s.max_entropy);
-    return o;
+    return sqrt_dk_to_js(attn::sqrt_dk_stats(d_k, n_k, samples, static_cast<std::uint64_t>(seed)));
   });
 }
 

@@ -8,7 +8,22 @@
 #include <string>
 #include <vector>
 
+#include "attn/dims.h"
+
 namespace check {
+
+/// A layer configuration in one call (d_k, d_v 0: derived from d_model / n_heads).
+inline attn::MhaConfig mha_config(int d_model, int n_heads, int d_k = 0, int d_v = 0, bool bias = true,
+                                  std::uint64_t seed = 1) {
+  attn::MhaConfig c;
+  c.d_model = d_model;
+  c.n_heads = n_heads;
+  c.d_k = d_k;
+  c.d_v = d_v;
+  c.bias = bias;
+  c.seed = seed;
+  return c;
+}
 
 /// xorshift64* with a fixed seed: test inputs that are the same on every platform and do not
 /// depend on the engine's own generator (so a bug there cannot hide in the inputs).

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "attn/analysis.h"
+#include "check.h"
 #include "attn/dims.h"
 #include "attn/error.h"
 #include "attn/lesson.h"
@@ -17,13 +18,7 @@
 namespace {
 
 attn::MhaDims dims(int d_model, int n_heads, bool bias = true, int d_k = 0, int d_v = 0) {
-  attn::MhaConfig c;
-  c.d_model = d_model;
-  c.n_heads = n_heads;
-  c.d_k = d_k;
-  c.d_v = d_v;
-  c.bias = bias;
-  return attn::resolve_dims(c);
+  return attn::resolve_dims(check::mha_config(d_model, n_heads, d_k, d_v, bias));
 }
 
 // The dims of the first traced tensor whose name starts with prefix.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attn/analysis.h"
+#include "check.h"
 #include "attn/attention.h"
 #include "attn/dims.h"
 #include "attn/error.h"
@@ -41,13 +42,7 @@ void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 namespace {
 
 attn::MhaConfig config(int d_model, int n_heads, int d_k = 0, int d_v = 0, bool bias = true) {
-  attn::MhaConfig c;
-  c.d_model = d_model;
-  c.n_heads = n_heads;
-  c.d_k = d_k;
-  c.d_v = d_v;
-  c.bias = bias;
-  return c;
+  return check::mha_config(d_model, n_heads, d_k, d_v, bias);
 }
 
 // A small problem of plain attention: batch 1, n_q 2, n_k 3, d_k 4, d_v 5.
