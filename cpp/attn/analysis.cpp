@@ -118,7 +118,8 @@ std::vector<TensorInfo> tensor_trace(const MhaDims& d, int batch, int n_q, int n
   const std::string block = "computed " + std::to_string(kQueryBlock) + " query rows at a time";
   const bool scratch = uses_scratch(AttentionOptions{}, std::min(n_q, kQueryBlock), n_k);
   const std::string streamed =
-      scratch ? "held " + std::to_string(kQueryBlock) + " query rows at a time in scratch (weights not requested)"
+      scratch ? "held " + std::to_string(std::min({n_q, kQueryBlock, softmax_rows(n_k)})) +
+                    " query rows at a time in scratch, never whole (weights not requested)"
               : "streamed in " + std::to_string(kQueryBlock) + "×" + std::to_string(kKeyTile) +
                     " tiles, never held whole (weights not requested)";
   return {
@@ -146,23 +147,18 @@ std::uint64_t attention_weight_bytes(int n_heads, int batch, int n_q, int n_k) {
 
 RunMemory run_memory(const MhaDims& d, int batch, int n_q, int n_k, bool need_weights, bool self_attention) {
   const std::uint64_t B = batch, NQ = n_q, NK = n_k, D = d.d_model, QK = d.qk_width(), V = d.v_width();
-  const std::uint64_t dk = d.d_k, dv8 = (d.d_v + 7) / 8 * 8, nk8 = (NK + 7) / 8 * 8;
-  const std::uint64_t Br = kQueryBlock, Bc = kKeyTile;
+  const std::uint64_t Br = kQueryBlock;
   RunMemory m{};
   m.inputs = 4 * (B * NQ * D + (self_attention ? 0 : 2 * B * NK * D));
   m.outputs = 4 * B * NQ * D;
   m.weights = need_weights ? attention_weight_bytes(d.n_heads, batch, n_q, n_k) : 0;
-  // Without weights, a query block's logits live in scratch when they fit (whole rows), else in
-  // one streaming tile. The matmul packs its right-hand operand: all of K_i and V_i when rows
-  // are whole, one key tile at a time when streaming.
-  const std::uint64_t rows = std::min<std::uint64_t>(NQ, Br);
-  const bool whole_rows = need_weights || uses_scratch(AttentionOptions{}, static_cast<int>(rows), n_k);
-  const std::uint64_t logits = need_weights ? 0 : (whole_rows ? rows * NK : rows * Bc);
-  const std::uint64_t pack = whole_rows ? std::max(dk * nk8, NK * dv8) : std::max(dk * Bc, Bc * dv8);
-  // The matmul also packs up to 64 rows of its left operand: inputs or Concat in the projections
-  // (width d_model or h·d_v), a query block's weights in A·V (width n_k, or one key tile).
-  const std::uint64_t a_pack = std::max(64 * std::max(D, V), std::min<std::uint64_t>(rows, 64) * (whole_rows ? NK : Bc));
-  m.working = 4 * (NK * QK + NK * V + Br * QK + Br * V + logits + pack + a_pack);
+  // K and V of one batch item (all heads), a block of Q and of Concat, what attend_head holds,
+  // and the matmul's packed rows of A: up to 64 rows of the inputs or of Concat in the
+  // projections, or the attention's own (the same buffer, so the larger of the two).
+  const HeadWorkingFloats head = attend_working_floats(AttentionOptions{}, static_cast<int>(std::min<std::uint64_t>(NQ, Br)),
+                                                       n_k, d.d_k, d.d_v, need_weights);
+  const std::uint64_t a_pack = std::max(64 * std::max(D, V), head.a_pack);
+  m.working = 4 * (NK * QK + NK * V + Br * QK + Br * V + head.buffers + a_pack);
   // Weights plus their packed copy (the panels round columns up to 8).
   const std::uint64_t params = static_cast<std::uint64_t>(parameter_counts(d).total);
   m.parameters = 8 * params;

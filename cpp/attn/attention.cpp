@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "buffer.h"
 #include "error.h"
 #include "kernels.h"
 #include "rng.h"
@@ -33,28 +34,58 @@ void apply_dropout(float* row, const AttentionOptions& opt, int b, int h, int i,
 
 bool dropout_active(const AttentionOptions& opt) { return opt.training && opt.dropout > 0.0f; }
 
-// Weights written out: S = αQKᵀ into the weights rows, mask, softmax, dropout, then A·V.
-void attend_materialised(const HeadProblem& p, const AttentionOptions& opt, std::vector<MaskedRow>* masked_rows) {
-  kern::gemm(p.rows, p.n_k, p.d_k, p.q, p.ldq, p.k, p.ldk, true, p.weights, p.n_k, logit_scale(opt, p.d_k),
-             nullptr, false);
-  for (int r = 0; r < p.rows; ++r) {
-    float* row = p.weights + static_cast<std::size_t>(r) * p.n_k;
-    const int i = p.row0 + r;
-    if (opt.mask.any()) mask_logits(row, opt.mask, p.b, i, 0, p.n_k, p.n_k);
-    if (!kern::softmax_row(row, p.n_k)) {
-      if (masked_rows && p.h == 0) masked_rows->push_back({p.b, i});
-      continue;
+// Whole rows of logits S = αQKᵀ, masked, exponentiated and multiplied by V, in sub-blocks of
+// softmax_rows() query rows; K and V are packed once for all of them.
+// weights_out: p.weights is the caller's rows × n_k buffer and its rows become the softmax
+// weights. Otherwise p.weights is a softmax_rows() × n_k scratch that every sub-block reuses,
+// no one reads the weights, and they stay unnormalised: each output row is divided by its
+// row's sum after P·V instead (d_v multiplies per row rather than a pass over n_k weights).
+void attend_whole_rows(const HeadProblem& p, const AttentionOptions& opt, bool weights_out,
+                       std::vector<MaskedRow>* masked_rows) {
+  thread_local PackedB k_packed, v_packed;
+  thread_local std::vector<float> inv_sum;
+  kern::pack_b(p.d_k, p.n_k, p.k, p.ldk, true, k_packed);
+  kern::pack_b(p.n_k, p.d_v, p.v, p.ldv, false, v_packed);
+  const float alpha = logit_scale(opt, p.d_k);
+  const int step = softmax_rows(p.n_k);
+  inv_sum.resize(step);
+  for (int r0 = 0; r0 < p.rows; r0 += step) {
+    const int rows = std::min(step, p.rows - r0);
+    float* logits = weights_out ? p.weights + static_cast<std::size_t>(r0) * p.n_k : p.weights;
+    kern::gemm_packed(rows, p.q + static_cast<std::size_t>(r0) * p.ldq, p.ldq, k_packed, logits, p.n_k, alpha,
+                      nullptr, false);
+    for (int r = 0; r < rows; ++r) {
+      float* row = logits + static_cast<std::size_t>(r) * p.n_k;
+      const int i = p.row0 + r0 + r;
+      if (opt.mask.any()) mask_logits(row, opt.mask, p.b, i, 0, p.n_k, p.n_k);
+      const float max = kern::row_max(row, p.n_k);
+      if (max == kNegInf) {  // every key masked: weights and output are 0
+        std::fill_n(row, p.n_k, 0.0f);
+        inv_sum[r] = 0.0f;
+        if (masked_rows && p.h == 0) masked_rows->push_back({p.b, i});
+        continue;
+      }
+      const float inv = static_cast<float>(1.0 / kern::exp_shift_row(row, p.n_k, max));
+      if (weights_out) {
+        kern::scale(row, p.n_k, inv);
+        inv_sum[r] = 1.0f;
+      } else {
+        inv_sum[r] = inv;
+      }
+      if (dropout_active(opt)) apply_dropout(row, opt, p.b, p.h, i, 0, p.n_k);
     }
-    if (dropout_active(opt)) apply_dropout(row, opt, p.b, p.h, i, 0, p.n_k);
+    float* out = p.out + static_cast<std::size_t>(r0) * p.ldo;
+    kern::gemm_packed(rows, logits, p.n_k, v_packed, out, p.ldo, 1.0f, nullptr, false);
+    if (!weights_out)
+      for (int r = 0; r < rows; ++r) kern::scale(out + static_cast<std::size_t>(r) * p.ldo, p.d_v, inv_sum[r]);
   }
-  kern::gemm(p.rows, p.d_v, p.n_k, p.weights, p.n_k, p.v, p.ldv, false, p.out, p.ldo, 1.0f, nullptr, false);
 }
 
 // Streaming: key tiles with a running max m and running sum l per row (online softmax),
 // so only a rows×kKeyTile tile of logits ever exists. Dropout follows the same
 // (seed, b, h, i, j) pattern as the materialised path, so both give the same output.
 void attend_streaming(const HeadProblem& p, const AttentionOptions& opt, std::vector<MaskedRow>* masked_rows) {
-  thread_local std::vector<float> tile;
+  thread_local FloatBuffer tile;
   thread_local std::vector<float> run_max;
   thread_local std::vector<double> run_sum;
   tile.resize(static_cast<std::size_t>(p.rows) * kKeyTile);
@@ -134,6 +165,23 @@ void require_finite_logits(double q_norm2, double k_norm2, double v_norm2, float
     throw Error("the value vectors of head " + std::to_string(h) + " overflowed float32; scale the inputs or weights down");
 }
 
+int softmax_rows(int n_k) { return std::max(4, std::min(64, (131072 / std::max(n_k, 1)) / 4 * 4)); }
+
+HeadWorkingFloats attend_working_floats(const AttentionOptions& opt, int rows, int n_k, int d_k, int d_v,
+                                        bool need_weights) {
+  const std::uint64_t NK = n_k, dk = d_k, dv8 = (static_cast<std::uint64_t>(d_v) + 7) / 8 * 8;
+  const std::uint64_t nk8 = (NK + 7) / 8 * 8, Bc = kKeyTile;
+  if (need_weights || uses_scratch(opt, rows, n_k)) {
+    // K and V packed side by side, the scratch sub-block of logits (the caller's weights buffer
+    // holds them when weights are requested), and the P·V matmul's packed sub-block of A.
+    const std::uint64_t step = std::min<std::uint64_t>(softmax_rows(n_k), rows);
+    return {dk * nk8 + NK * dv8 + (need_weights ? 0 : step * NK), std::min<std::uint64_t>(step, 64) * NK};
+  }
+  // Streaming: one tile of logits, one key tile of K or V packed at a time, a tile's rows of A.
+  const std::uint64_t R = rows;
+  return {R * Bc + std::max(dk * Bc, Bc * dv8), std::min<std::uint64_t>(R, 64) * Bc};
+}
+
 void AttentionOptions::validate(int batch, int n_q, int n_k) const {
   require(dropout >= 0.0f && dropout < 1.0f,
           "dropout must be in [0, 1) (got " + std::to_string(dropout) + ")");
@@ -142,13 +190,13 @@ void AttentionOptions::validate(int batch, int n_q, int n_k) const {
 
 void attend_head(const HeadProblem& p, const AttentionOptions& opt, std::vector<MaskedRow>* masked_rows) {
   if (p.weights) {
-    attend_materialised(p, opt, masked_rows);
+    attend_whole_rows(p, opt, true, masked_rows);
   } else if (uses_scratch(opt, p.rows, p.n_k)) {
-    thread_local std::vector<float> scratch;
-    scratch.resize(static_cast<std::size_t>(p.rows) * p.n_k);
+    thread_local FloatBuffer scratch;
+    scratch.resize(static_cast<std::size_t>(std::min(softmax_rows(p.n_k), p.rows)) * p.n_k);
     HeadProblem in_scratch = p;
     in_scratch.weights = scratch.data();
-    attend_materialised(in_scratch, opt, masked_rows);
+    attend_whole_rows(in_scratch, opt, false, masked_rows);
   } else {
     attend_streaming(p, opt, masked_rows);
   }
@@ -172,19 +220,10 @@ AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, 
   require_length("v", v_len, B * NK * d_v, "[batch, n_k, d_v] = [" + std::to_string(batch) + ", " +
                  std::to_string(n_k) + ", " + std::to_string(d_v) + "]");
   opt.validate(batch, n_q, n_k);
-  const int block_rows = std::min(n_q, kQueryBlock);
-  const std::uint64_t block_logits = uses_scratch(opt, block_rows, n_k)
-                                         ? static_cast<std::uint64_t>(block_rows) * NK
-                                         : static_cast<std::uint64_t>(block_rows) * kKeyTile;
-  // Inputs (copied into the heap by callers such as the JS API), output, logits, and the matmul's
-  // packed operands: all of K_i and V_i (rounded up to 8 columns) and up to 64 rows of weights.
-  const bool whole_rows = need_weights || uses_scratch(opt, block_rows, n_k);
-  const std::uint64_t cols = whole_rows ? NK : static_cast<std::uint64_t>(kKeyTile);
-  const std::uint64_t packs = static_cast<std::uint64_t>(d_k) * ((cols + 7) / 8 * 8) +
-                              cols * ((static_cast<std::uint64_t>(d_v) + 7) / 8 * 8) +
-                              std::min<std::uint64_t>(block_rows, 64) * cols;
+  const HeadWorkingFloats work = attend_working_floats(opt, std::min(n_q, kQueryBlock), n_k, d_k, d_v, need_weights);
+  // Inputs (copied into the heap by callers such as the JS API), output, weights, working buffers.
   const std::uint64_t needed = 4 * (B * NQ * d_k + B * NK * (d_k + d_v) + B * NQ * d_v +
-                                    (need_weights ? B * NQ * NK : block_logits) + packs);
+                                    (need_weights ? B * NQ * NK : 0) + work.buffers + work.a_pack);
   require_within_budget("this attention", needed, memory_budget);
   require_finite("q", q, q_len, d_k);
   require_finite("k", k, k_len, d_k);

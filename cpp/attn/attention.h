@@ -60,6 +60,20 @@ double max_row_norm2(const float* x, int ld, int rows, int width);
 /// logit is ±∞ and the softmax never makes NaN. Callers run it before attend_head.
 void require_finite_logits(double q_norm2, double k_norm2, double v_norm2, float alpha, int h);
 
+/// Query rows whose logits are exponentiated and multiplied by V together in the whole-row
+/// path: about 512 KB of logits, so the softmax passes and the P·V matmul find them in L2
+/// (256 rows × 2048 keys, 2 MB, did not fit). A multiple of the matmul's 4-row tile.
+int softmax_rows(int n_k);
+
+/// Working memory, in floats, that attend_head holds for a block of `rows` query rows: the
+/// logits scratch or streaming tile and the packed K and V (`buffers`), and the rows of A the
+/// matmul packs (`a_pack`, a buffer the projections' matmuls share).
+struct HeadWorkingFloats {
+  std::uint64_t buffers, a_pack;
+};
+HeadWorkingFloats attend_working_floats(const AttentionOptions& opt, int rows, int n_k, int d_k, int d_v,
+                                        bool need_weights);
+
 /// Attention of one head for one block of query rows. Appends fully masked rows to
 /// `masked_rows` when it is non-null. Sizes are trusted: callers validate first.
 void attend_head(const HeadProblem& p, const AttentionOptions& opt, std::vector<MaskedRow>* masked_rows);

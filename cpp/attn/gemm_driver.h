@@ -4,7 +4,7 @@
 #pragma once
 #include <algorithm>
 #include <cstddef>
-#include <vector>
+#include "buffer.h"
 
 #include "kernels.h"
 
@@ -16,7 +16,7 @@ namespace attn {
 /// pointers: a pointer reaches V8 as an indirect call and the baseline build lost 15% to it.
 template <int MR, int NR, int MC, class PackA, class Micro>
 void blocked_gemm(int M, const float* A, int lda, const PackedB& B, float* C, int ldc, float alpha, const float* bias,
-                  bool accumulate, std::vector<float>& a_block, PackA pack_a, Micro micro) {
+                  bool accumulate, FloatBuffer& a_block, PackA pack_a, Micro micro) {
   const int K = B.K, N = B.N;
   const int panels = (N + NR - 1) / NR;
   // Only as many rows as one block of this call needs (a single query row must not reserve 64).

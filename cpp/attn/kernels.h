@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "buffer.h"
 #include "simd.h"
 
 namespace attn {
@@ -16,7 +17,7 @@ namespace attn {
 /// namespace whose gemm_packed will read it. Weights are packed once and reused by every call.
 struct PackedB {
   int K = 0, N = 0;
-  std::vector<float> panels;  // [panels][K][panel width]
+  FloatBuffer panels;  // [panels][K][panel width]
 };
 
 namespace ref {

@@ -21,11 +21,12 @@ void pack_b(int K, int N, const float* B, int ldb, bool trans_b, PackedB& packed
   const int panels = (N + kNR - 1) / kNR;
   packed.K = K;
   packed.N = N;
-  std::vector<float>& out = packed.panels;
-  out.assign(static_cast<std::size_t>(panels) * K * kNR, 0.0f);
+  FloatBuffer& out = packed.panels;
+  out.resize(static_cast<std::size_t>(panels) * K * kNR);
   for (int p = 0; p < panels; ++p) {
     const int j0 = p * kNR, cols = std::min(kNR, N - j0);
     float* dst = out.data() + static_cast<std::size_t>(p) * K * kNR;
+    if (cols < kNR) std::fill_n(dst, static_cast<std::size_t>(K) * kNR, 0.0f);  // zero padding past N
     for (int k = 0; k < K; ++k)
       for (int c = 0; c < cols; ++c)
         dst[k * kNR + c] = trans_b ? B[static_cast<std::size_t>(j0 + c) * ldb + k] : B[static_cast<std::size_t>(k) * ldb + j0 + c];
@@ -69,7 +70,7 @@ void pack_a(int rows, int K, const float* A, int lda, float* out) {
 }
 
 thread_local PackedB g_panels;
-thread_local std::vector<float> g_a_block;
+thread_local FloatBuffer g_a_block;
 
 }  // namespace
 

@@ -17,31 +17,40 @@ constexpr int kMR = 4;   // rows of C per micro-tile
 constexpr int kNR = 8;   // columns of C per micro-tile (two f32x4)
 constexpr int kMC = 64;  // rows of A kept hot in cache while one B panel is swept over them
 
-// Stores a 4×8 accumulator tile into C, applying alpha, bias and accumulate. Full tiles go
-// straight through vector stores; edge tiles (rows < 4 or cols < 8) through a small buffer.
-inline void store_tile(const v128_t (&acc)[kMR][2], float* C, int ldc, int rows, int cols,
-                       float alpha, const float* bias, bool accumulate) {
-  const v128_t va = wasm_f32x4_splat(alpha);
-  float bias_tile[kNR] = {0, 0, 0, 0, 0, 0, 0, 0};
-  if (bias) std::memcpy(bias_tile, bias, sizeof(float) * cols);
-  const v128_t b0 = wasm_v128_load(bias_tile), b1 = wasm_v128_load(bias_tile + 4);
-  for (int r = 0; r < rows; ++r) {
-    v128_t v0 = wasm_f32x4_add(wasm_f32x4_mul(acc[r][0], va), b0);
-    v128_t v1 = wasm_f32x4_add(wasm_f32x4_mul(acc[r][1], va), b1);
-    float* c = C + static_cast<std::size_t>(r) * ldc;
-    if (cols == kNR) {
-      if (accumulate) {
-        v0 = wasm_f32x4_add(wasm_v128_load(c), v0);
-        v1 = wasm_f32x4_add(wasm_v128_load(c + 4), v1);
-      }
-      wasm_v128_store(c, v0);
-      wasm_v128_store(c + 4, v1);
-    } else {
-      float tile[kNR];
-      wasm_v128_store(tile, v0);
-      wasm_v128_store(tile + 4, v1);
-      for (int j = 0; j < cols; ++j) c[j] = accumulate ? c[j] + tile[j] : tile[j];
+// The bias of a tile's 8 columns as two vectors (zeros past `cols`, or no bias at all).
+struct TileBias {
+  v128_t lo, hi;
+};
+inline TileBias tile_bias(const float* bias, int cols) {
+  if (cols == kNR) return {wasm_v128_load(bias), wasm_v128_load(bias + 4)};
+  float padded[kNR] = {0, 0, 0, 0, 0, 0, 0, 0};
+  for (int j = 0; j < cols; ++j) padded[j] = bias[j];
+  return {wasm_v128_load(padded), wasm_v128_load(padded + 4)};
+}
+
+// Stores one row (8 columns, two vectors) of an accumulator tile into c, applying alpha, the
+// bias and accumulate. Edge tiles (cols < 8) go through a small buffer. The accumulators are
+// passed by value: an array passed by reference made clang keep the tile in stack memory and
+// zero it with a memset call on every tile, which the profile showed in the K = 64 logits.
+inline void store_row(v128_t v0, v128_t v1, float* c, int cols, v128_t alpha, const TileBias* bias, bool accumulate) {
+  v0 = wasm_f32x4_mul(v0, alpha);
+  v1 = wasm_f32x4_mul(v1, alpha);
+  if (bias) {
+    v0 = wasm_f32x4_add(v0, bias->lo);
+    v1 = wasm_f32x4_add(v1, bias->hi);
+  }
+  if (cols == kNR) {
+    if (accumulate) {
+      v0 = wasm_f32x4_add(wasm_v128_load(c), v0);
+      v1 = wasm_f32x4_add(wasm_v128_load(c + 4), v1);
     }
+    wasm_v128_store(c, v0);
+    wasm_v128_store(c + 4, v1);
+  } else {
+    float tile[kNR];
+    wasm_v128_store(tile, v0);
+    wasm_v128_store(tile + 4, v1);
+    for (int j = 0; j < cols; ++j) c[j] = accumulate ? c[j] + tile[j] : tile[j];
   }
 }
 
@@ -51,33 +60,36 @@ inline void store_tile(const v128_t (&acc)[kMR][2], float* C, int ldc, int rows,
 __attribute__((noinline)) void micro_4x8(int K, const float* ap, const float* bp, float* C, int ldc,
                                          int rows, int cols, float alpha, const float* bias,
                                          bool accumulate) {
-  v128_t acc[kMR][2];
-  for (int r = 0; r < kMR; ++r) acc[r][0] = acc[r][1] = wasm_f32x4_splat(0.0f);
+  const v128_t zero = wasm_f32x4_splat(0.0f);
+  v128_t c00 = zero, c01 = zero, c10 = zero, c11 = zero, c20 = zero, c21 = zero, c30 = zero, c31 = zero;
   for (int k = 0; k < K; ++k) {
     const v128_t b0 = wasm_v128_load(bp);
     const v128_t b1 = wasm_v128_load(bp + 4);
     bp += kNR;
     v128_t a = wasm_v128_load32_splat(ap);
-    acc[0][0] = wasm_f32x4_add(acc[0][0], wasm_f32x4_mul(a, b0));
-    acc[0][1] = wasm_f32x4_add(acc[0][1], wasm_f32x4_mul(a, b1));
+    c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(a, b0));
+    c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(a, b1));
     a = wasm_v128_load32_splat(ap + 1);
-    acc[1][0] = wasm_f32x4_add(acc[1][0], wasm_f32x4_mul(a, b0));
-    acc[1][1] = wasm_f32x4_add(acc[1][1], wasm_f32x4_mul(a, b1));
+    c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(a, b0));
+    c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(a, b1));
     a = wasm_v128_load32_splat(ap + 2);
-    acc[2][0] = wasm_f32x4_add(acc[2][0], wasm_f32x4_mul(a, b0));
-    acc[2][1] = wasm_f32x4_add(acc[2][1], wasm_f32x4_mul(a, b1));
+    c20 = wasm_f32x4_add(c20, wasm_f32x4_mul(a, b0));
+    c21 = wasm_f32x4_add(c21, wasm_f32x4_mul(a, b1));
     a = wasm_v128_load32_splat(ap + 3);
-    acc[3][0] = wasm_f32x4_add(acc[3][0], wasm_f32x4_mul(a, b0));
-    acc[3][1] = wasm_f32x4_add(acc[3][1], wasm_f32x4_mul(a, b1));
+    c30 = wasm_f32x4_add(c30, wasm_f32x4_mul(a, b0));
+    c31 = wasm_f32x4_add(c31, wasm_f32x4_mul(a, b1));
     ap += kMR;
   }
-  store_tile(acc, C, ldc, rows, cols, alpha, bias, accumulate);
+  const v128_t va = wasm_f32x4_splat(alpha);
+  TileBias tb{};
+  if (bias) tb = tile_bias(bias, cols);
+  const TileBias* b = bias ? &tb : nullptr;
+  store_row(c00, c01, C, cols, va, b, accumulate);
+  if (rows > 1) store_row(c10, c11, C + ldc, cols, va, b, accumulate);
+  if (rows > 2) store_row(c20, c21, C + 2 * static_cast<std::size_t>(ldc), cols, va, b, accumulate);
+  if (rows > 3) store_row(c30, c31, C + 3 * static_cast<std::size_t>(ldc), cols, va, b, accumulate);
 }
 
-// Rows [0, rows) of A as groups of 4 rows interleaved by k ([group][k][4]), so the micro-kernel
-// reads A sequentially. Without it the 4 rows sit lda apart, and when lda is a multiple of
-// 1024 floats they all fall in the same L1 cache sets (1024³ ran at half speed). Rows past the
-// end repeat the last row; their results are never stored.
 // Transposes a 4×4 block: rows r0..r3 at offset k become 4 vectors (one per k) of the rows'
 // values, stored at dst, dst + stride, dst + 2·stride, dst + 3·stride.
 inline void transpose4(const float* r0, const float* r1, const float* r2, const float* r3, float* dst,
@@ -167,7 +179,7 @@ inline float exp_diff_f32x4_scalar(float a, float b) {
 }
 
 thread_local PackedB g_scratch;           // B packing buffer reused across calls
-thread_local std::vector<float> g_a_block;  // A packing buffer (kMC rows), reused likewise
+thread_local FloatBuffer g_a_block;  // A packing buffer (kMC rows), reused likewise
 
 }  // namespace
 

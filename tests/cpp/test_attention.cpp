@@ -203,7 +203,7 @@ TEST_CASE("streaming and materialised attention agree across key tiles and query
   // kKeyTile keys per streaming tile (128) and kQueryBlock query rows per block: sizes below, at
   // and past each boundary (e.g. n_k 127, 128, 129, 256, 300), with masks that end rows inside a
   // tile and with dropout.
-  double worst = 0.0;
+  double worst = 0.0, worst_scratch = 0.0;
   std::uint64_t seed = 100;
   for (int n_k : {1, kKT - 1, kKT, kKT + 1, 2 * kKT, 2 * kKT + 44})
     for (int n_q : {1, kQB - 1, kQB, kQB + 1, 2 * kQB + 2})
@@ -222,12 +222,21 @@ TEST_CASE("streaming and materialised attention agree across key tiles and query
         CHECK(w.err <= kOutputTol);
         CHECK(rows_of(str.masked_rows) == rows_of(mat.masked_rows));
         worst = std::max(worst, w.err);
-        // Whole rows in scratch run the very code of the materialised path: bit-identical.
+        // Whole rows in scratch: the materialised code, but each output row is divided by its
+        // softmax sum after P·V instead of normalising the weights first. A third order of the
+        // same sums, held to the same bar against float64 and against the materialised path.
         const attn::AttentionResult scr = run_scratch(p, opt);
-        CHECK(scr.output == mat.output);
+        const check::Worst ws = check::normwise(scr.output, run_reference(p, opt).output);
+        INFO("scratch vs float64: " << ws.describe());
+        CHECK(ws.err <= kOutputTol);
+        const check::Worst wsm = check::normwise(scr.output, mat.output);
+        INFO("scratch vs materialised: " << wsm.describe());
+        CHECK(wsm.err <= kOutputTol);
         CHECK(rows_of(scr.masked_rows) == rows_of(mat.masked_rows));
+        worst_scratch = std::max(worst_scratch, ws.err);
       }
-  WARN("streaming vs materialised across tiles: max normwise difference " << worst);
+  WARN("streaming vs materialised across tiles: max normwise difference " << worst
+                                                                              << "; scratch vs float64 " << worst_scratch);
 }
 
 TEST_CASE("dropout is deterministic, follows dropout_keep, and scales kept weights by 1/(1-p)", "[attention][dropout]") {
