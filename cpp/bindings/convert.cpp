@@ -5,6 +5,8 @@
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 
+#include "attn/error.h"
+
 // Throws from JavaScript itself: no C++ object is created on the way.
 EM_JS(void, throw_js_error_from_utf8, (const char* message), { throw new Error(UTF8ToString(message)); });
 
@@ -28,6 +30,18 @@ std::vector<float> to_floats(const val& array) {
 
 val to_js(const float* data, std::size_t n) {
   return val(emscripten::typed_memory_view(n, data)).call<val>("slice");
+}
+
+void require_destination(const char* name, const val& dest, std::size_t n) {
+  if (dest.isNull() || dest.isUndefined()) return;
+  attn::require_length(name, dest["length"].as<std::size_t>(), n, "the result");
+}
+
+val to_js_into(const float* data, std::size_t n, const val& dest) {
+  if (dest.isNull() || dest.isUndefined()) return to_js(data, n);
+  // The view is made and consumed at once: nothing in between can grow the memory and detach it.
+  dest.call<void>("set", val(emscripten::typed_memory_view(n, data)));
+  return dest;
 }
 
 std::uint64_t to_u64(const val& number) { return static_cast<std::uint64_t>(number.as<double>()); }

@@ -23,16 +23,23 @@ using emscripten::val;
 /// Keeps a copy of the message for throw_saved_error.
 void save_error_message(const char* message);
 
+/// Drops a JavaScript value's Embind handle now, leaving v empty (its destructor then does nothing).
+inline void release(val& v) { val gone(std::move(v)); }
+
 /// Runs f; any C++ exception reaches JavaScript as an Error with the same message. The JS throw
 /// happens after the catch block has ended, so the C++ exception object is freed first (a JS
 /// throw skips C++ cleanup, and throwing from inside the catch leaked it on every error).
-template <class F>
-auto guarded(F&& f) -> decltype(f()) {
+/// `args`: the binding's own val arguments. The JS throw skips their destructors too, so they
+/// are released before it; otherwise every failed call would keep its arrays (inputs and
+/// `into` destinations) alive in Embind's handle table for good.
+template <class F, class... Args>
+auto guarded(F&& f, Args&... args) -> decltype(f()) {
   try {
     return f();
   } catch (const std::exception& e) {
     save_error_message(e.what());
   }
+  (release(args), ...);
   throw_saved_error();
 }
 
@@ -40,6 +47,13 @@ auto guarded(F&& f) -> decltype(f()) {
 std::vector<float> to_floats(const val& array);
 /// A copy of n floats as a new Float32Array owned by JavaScript (never a view of the heap).
 val to_js(const float* data, std::size_t n);
+/// Refuses a caller's destination (`into.output`, `into.weights`; null = none) whose length is
+/// not n. Called for every destination before any is written, so an error writes nothing.
+void require_destination(const char* name, const val& dest, std::size_t n);
+/// Copies n floats out of the heap into dest, the caller's Float32Array (checked by
+/// require_destination), and returns dest; with dest null, into a new array as to_js does.
+/// Reusing an array skips the page faults of fresh JS memory, most of a large copy's cost.
+val to_js_into(const float* data, std::size_t n, const val& dest);
 /// A whole number from JavaScript (checked for exactness by the JS layer), as 64 bits.
 std::uint64_t to_u64(const val& number);
 

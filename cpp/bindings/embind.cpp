@@ -51,7 +51,7 @@ class Layer {
       mha_.set_weights({to_floats(w["wq"]), to_floats(w["wk"]), to_floats(w["wv"]), to_floats(w["wo"]),
                         to_floats(w["bq"]), to_floats(w["bk"]), to_floats(w["bv"]), to_floats(w["bo"])});
       return 0;
-    });
+    }, w);
   }
 
   val weights() const {
@@ -66,7 +66,10 @@ class Layer {
 
   // key and value null: self-attention on query. The query copy in the heap doubles as the
   // output buffer (the core writes each block's output after projecting its queries).
-  val forward(val query, val key, val value, int batch, int n_q, int n_k, val options) const {
+  // into_output, into_weights: the caller's arrays for the results, or null for new ones. The
+  // inputs are copied into the heap first, so into_output may be the query array itself.
+  val forward(val query, val key, val value, int batch, int n_q, int n_k, val options, val into_output,
+              val into_weights) const {
     return guarded([&] {
       std::vector<float> q = to_floats(query);
       std::vector<float> k = to_floats(key), v = to_floats(value);
@@ -82,13 +85,17 @@ class Layer {
       const std::size_t weight_count = opt.need_weights ? static_cast<std::size_t>(batch) * mha_.dims().n_heads * n_q * n_k : 0;
       std::unique_ptr<float[]> weights(opt.need_weights ? new float[weight_count] : nullptr);
       const auto masked = mha_.forward_validated(in, opt, q.data(), weights.get());
+      const std::size_t output_count = static_cast<std::size_t>(batch) * n_q * mha_.dims().d_model;
       val r = val::object();
-      r.set("output", to_js(q.data(), static_cast<std::size_t>(batch) * n_q * mha_.dims().d_model));
-      r.set("weights", opt.need_weights ? to_js(weights.get(), weight_count) : val::null());
       r.set("masked_rows", masked_rows_to_js(masked));
       r.set("shapes", trace_to_js(attn::tensor_trace(mha_.dims(), batch, n_q, n_k, opt.need_weights)));
+      // Everything that can fail comes before the first write into a caller's array.
+      require_destination("into.output", into_output, output_count);
+      require_destination("into.weights", into_weights, weight_count);
+      r.set("output", to_js_into(q.data(), output_count, into_output));
+      r.set("weights", opt.need_weights ? to_js_into(weights.get(), weight_count, into_weights) : val::null());
       return r;
-    });
+    }, query, key, value, options, into_output, into_weights);
   }
 
  private:
@@ -98,10 +105,12 @@ class Layer {
 // The constructor JavaScript calls: a C++ error unwinds (freeing the half-built Layer) before
 // it becomes a JS Error.
 Layer* make_layer(val config) {
-  return guarded([&] { return new Layer(config_from(config)); });
+  return guarded([&] { return new Layer(config_from(config)); }, config);
 }
 
-val scaled_dot_product_attention(val q, val k, val v, int batch, int n_q, int n_k, int d_k, int d_v, val options) {
+// into_output, into_weights: as for Layer::forward.
+val scaled_dot_product_attention(val q, val k, val v, int batch, int n_q, int n_k, int d_k, int d_v, val options,
+                                 val into_output, val into_weights) {
   return guarded([&] {
     const std::vector<float> qv = to_floats(q), kv = to_floats(k), vv = to_floats(v);
     attn::AttentionOptions opt;
@@ -111,11 +120,14 @@ val scaled_dot_product_attention(val q, val k, val v, int batch, int n_q, int n_
         qv.data(), qv.size(), kv.data(), kv.size(), vv.data(), vv.size(), batch, n_q, n_k, d_k, d_v, opt,
         need_weights, to_u64(options["memory_budget"]));
     val o = val::object();
-    o.set("output", to_js(r.output.data(), r.output.size()));
-    o.set("weights", need_weights ? to_js(r.weights.data(), r.weights.size()) : val::null());
     o.set("masked_rows", masked_rows_to_js(r.masked_rows));
+    // Everything that can fail comes before the first write into a caller's array.
+    require_destination("into.output", into_output, r.output.size());
+    require_destination("into.weights", into_weights, r.weights.size());
+    o.set("output", to_js_into(r.output.data(), r.output.size(), into_output));
+    o.set("weights", need_weights ? to_js_into(r.weights.data(), r.weights.size(), into_weights) : val::null());
     return o;
-  });
+  }, q, k, v, options, into_output, into_weights);
 }
 
 val analyze(val config, int batch, int n_q, int n_k, bool need_weights, bool scale, int n_kv_heads) {
@@ -136,7 +148,7 @@ val analyze(val config, int batch, int n_q, int n_k, bool need_weights, bool sca
     o.set("memory", memory_to_js(attn::run_memory(d, batch, n_q, n_k, need_weights, n_q == n_k)));
     o.set("attention_weight_bytes", static_cast<double>(attn::attention_weight_bytes(d.n_heads, batch, n_q, n_k)));
     return o;
-  });
+  }, config);
 }
 
 val positional_encoding(int n, int d_model) {
@@ -180,7 +192,7 @@ val matmul(val a, val b, int m, int k, int n) {
     std::vector<float> c(mn);
     attn::kern::gemm(m, n, k, av.data(), k, bv.data(), n, false, c.data(), n, 1.0f, nullptr, false);
     return to_js(c.data(), c.size());
-  });
+  }, a, b);
 }
 
 val lesson_examples() { return guarded([] { return lesson_to_js(attn::lesson_examples()); }); }

@@ -192,3 +192,149 @@ test('positional encoding: values in [−1, 1], the lesson formula, distinct pos
   const props = attn.positionalProperties({ n, d_model, k: 3 });
   assert.ok(props.max_abs <= 1 && props.min_distance > 0.01 && props.rotation_max_error < 1e-5, JSON.stringify(props));
 });
+
+// `into`: results written into the caller's arrays must be the very results a fresh call
+// returns, to the bit, and the arrays returned must be the ones given.
+
+/** Asserts two Float32Arrays hold the same bits, naming the first index that differs. */
+function assertSameBits(actual, expected, what) {
+  assert.equal(actual.length, expected.length, `${what}: length`);
+  const a = new Uint32Array(actual.buffer, actual.byteOffset, actual.length);
+  const e = new Uint32Array(expected.buffer, expected.byteOffset, expected.length);
+  const i = a.findIndex((bits, j) => bits !== e[j]);
+  assert.equal(i, -1, `${what}: first difference at index ${i}: ${actual[i]} (into) vs ${expected[i]} (fresh)`);
+}
+
+/** A Float32Array of n NaNs: any value the call fails to write shows up as a difference. */
+const unwritten = (n) => new Float32Array(n).fill(NaN);
+
+const INTO_CASES = [
+  { name: 'self, with weights', d_model: 16, n_heads: 4, batch: 1, n_q: 6, n_k: 6, mask: 'none', need_weights: true },
+  { name: 'self, without weights', d_model: 16, n_heads: 4, batch: 1, n_q: 6, n_k: 6, mask: 'none', need_weights: false },
+  { name: 'causal, batch 2', d_model: 24, n_heads: 3, batch: 2, n_q: 9, n_k: 9, mask: 'causal', need_weights: true },
+  { name: 'cross, padding, batch 2', d_model: 16, n_heads: 2, batch: 2, n_q: 5, n_k: 11, mask: { padding: [11, 3] },
+    need_weights: true, cross: true },
+  { name: 'cross, without weights', d_model: 16, n_heads: 2, batch: 1, n_q: 4, n_k: 70, mask: 'none', need_weights: false, cross: true },
+];
+
+for (const [isa, attn] of Object.entries(modules)) {
+  for (const [index, c] of INTO_CASES.entries()) {
+    test(`${isa}: forward into the caller's arrays, ${c.name}: same bits as a fresh call, same objects returned`, () => {
+      const p = buildCase(c, 300 + index);
+      const mha = new attn.MultiHeadAttention({ d_model: c.d_model, n_heads: c.n_heads, seed: 5 + index });
+      try {
+        const args = { query: p.query, batch: c.batch, n_q: c.n_q, mask: p.mask, need_weights: c.need_weights };
+        if (c.cross) Object.assign(args, { key: p.key, value: p.value, n_k: c.n_k });
+        const fresh = mha.forward(args);
+        const output = unwritten(fresh.output.length);
+        const weights = c.need_weights ? unwritten(fresh.weights.length) : undefined;
+        const r = mha.forward({ ...args, into: { output, weights } });
+        assert.ok(r.output === output, 'r.output is the array given as into.output');
+        assertSameBits(r.output, fresh.output, 'output');
+        if (c.need_weights) {
+          assert.ok(r.weights === weights, 'r.weights is the array given as into.weights');
+          assertSameBits(r.weights, fresh.weights, 'weights');
+        } else {
+          assert.equal(r.weights, null);
+        }
+        assert.deepEqual(r.masked_rows, fresh.masked_rows);
+        assert.deepEqual(r.shapes, fresh.shapes);
+      } finally {
+        mha.delete();
+      }
+    });
+  }
+
+  test(`${isa}: forward into only one of output and weights; the other is a fresh array`, () => {
+    const mha = new attn.MultiHeadAttention({ d_model: 16, n_heads: 2, seed: 9 });
+    const query = randomArray(2 * 7 * 16, 31);
+    const args = { query, batch: 2, n_q: 7, mask: 'causal', need_weights: true };
+    const fresh = mha.forward(args);
+    const output = unwritten(fresh.output.length), weights = unwritten(fresh.weights.length);
+    const onlyOutput = mha.forward({ ...args, into: { output } });
+    const onlyWeights = mha.forward({ ...args, into: { weights } });
+    mha.delete();
+    assert.ok(onlyOutput.output === output);
+    assert.ok(onlyOutput.weights instanceof Float32Array && onlyOutput.weights !== fresh.weights);
+    assertSameBits(onlyOutput.weights, fresh.weights, 'fresh weights beside into.output');
+    assertSameBits(output, fresh.output, 'into.output');
+    assert.ok(onlyWeights.weights === weights);
+    assertSameBits(onlyWeights.output, fresh.output, 'fresh output beside into.weights');
+    assertSameBits(weights, fresh.weights, 'into.weights');
+  });
+
+  test(`${isa}: forward into arrays reused across calls holds the latest call's results`, () => {
+    const mha = new attn.MultiHeadAttention({ d_model: 16, n_heads: 4, seed: 2 });
+    const output = new Float32Array(6 * 16), weights = new Float32Array(4 * 6 * 6);
+    for (const seed of [41, 42, 43]) {
+      const query = randomArray(6 * 16, seed);
+      const fresh = mha.forward({ query, n_q: 6, need_weights: true });
+      mha.forward({ query, n_q: 6, need_weights: true, into: { output, weights } });
+      assertSameBits(output, fresh.output, `output, input seed ${seed}`);
+      assertSameBits(weights, fresh.weights, `weights, input seed ${seed}`);
+    }
+    mha.delete();
+  });
+
+  test(`${isa}: into.output may be the query (or the value) array itself`, () => {
+    const mha = new attn.MultiHeadAttention({ d_model: 16, n_heads: 2, seed: 4 });
+    try {
+      // Self-attention writing over its own input.
+      const query = randomArray(2 * 5 * 16, 51);
+      const fresh = mha.forward({ query: query.slice(), batch: 2, n_q: 5, mask: 'causal', need_weights: true });
+      const weights = unwritten(fresh.weights.length);
+      const r = mha.forward({ query, batch: 2, n_q: 5, mask: 'causal', need_weights: true, into: { output: query, weights } });
+      assert.ok(r.output === query);
+      assertSameBits(query, fresh.output, 'output written over the query');
+      assertSameBits(weights, fresh.weights, 'weights beside it');
+      // Cross-attention writing over its value (n_q = n_k, so the lengths agree).
+      const q = randomArray(4 * 16, 52), key = randomArray(4 * 16, 53), value = randomArray(4 * 16, 54);
+      const cross = mha.forward({ query: q, key, value, n_q: 4, n_k: 4 });
+      const over = mha.forward({ query: q, key, value, n_q: 4, n_k: 4, into: { output: value } });
+      assert.ok(over.output === value);
+      assertSameBits(value, cross.output, 'output written over the value');
+    } finally {
+      mha.delete();
+    }
+  });
+
+  test(`${isa}: into.output and into.weights may be views of one buffer that do not overlap`, () => {
+    const mha = new attn.MultiHeadAttention({ d_model: 8, n_heads: 2, seed: 6 });
+    const query = randomArray(3 * 8, 61);
+    const fresh = mha.forward({ query, n_q: 3, need_weights: true });
+    const buffer = new Float32Array(3 * 8 + 2 * 3 * 3).fill(NaN);
+    const output = buffer.subarray(0, 24), weights = buffer.subarray(24);
+    const r = mha.forward({ query, n_q: 3, need_weights: true, into: { output, weights } });
+    mha.delete();
+    assert.ok(r.output === output && r.weights === weights);
+    assertSameBits(output, fresh.output, 'output view');
+    assertSameBits(weights, fresh.weights, 'weights view');
+  });
+
+  test(`${isa}: scaledDotProductAttention into the caller's arrays: same bits, same objects, q itself allowed`, () => {
+    const batch = 2, n_q = 6, n_k = 10, d_k = 5, d_v = 3;
+    const q = randomArray(batch * n_q * d_k, 71), k = randomArray(batch * n_k * d_k, 72), v = randomArray(batch * n_k * d_v, 73);
+    const args = { q, k, v, batch, n_q, n_k, d_k, d_v, mask: { causal: true, padding: [10, 4] } };
+    for (const need_weights of [true, false]) {
+      const fresh = attn.scaledDotProductAttention({ ...args, need_weights });
+      const output = unwritten(fresh.output.length);
+      const weights = need_weights ? unwritten(fresh.weights.length) : undefined;
+      const r = attn.scaledDotProductAttention({ ...args, need_weights, into: { output, weights } });
+      assert.ok(r.output === output, `need_weights ${need_weights}: r.output is into.output`);
+      assertSameBits(output, fresh.output, `output, need_weights ${need_weights}`);
+      if (need_weights) {
+        assert.ok(r.weights === weights, 'r.weights is into.weights');
+        assertSameBits(weights, fresh.weights, 'weights');
+      } else {
+        assert.equal(r.weights, null);
+      }
+      assert.deepEqual(r.masked_rows, fresh.masked_rows);
+    }
+    // d_v = d_k: the output has the length of q and may overwrite it.
+    const q2 = randomArray(n_q * d_k, 74), v2 = randomArray(n_k * d_k, 75), k2 = k.subarray(0, n_k * d_k);
+    const fresh = attn.scaledDotProductAttention({ q: q2.slice(), k: k2, v: v2, n_q, n_k, d_k });
+    const r = attn.scaledDotProductAttention({ q: q2, k: k2, v: v2, n_q, n_k, d_k, into: { output: q2 } });
+    assert.ok(r.output === q2);
+    assertSameBits(q2, fresh.output, 'output written over q');
+  });
+}

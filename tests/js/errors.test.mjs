@@ -2,7 +2,7 @@
 // never a crash, an abort, a bare number or a silent 0.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { modules } from './modules.mjs';
+import { modules, wasmMemories } from './modules.mjs';
 
 const throwsWith = (fn, pattern) => assert.throws(fn, (e) => {
   assert.ok(e instanceof Error, `expected an Error, got ${typeof e}: ${e}`);
@@ -96,6 +96,109 @@ for (const [isa, attn] of Object.entries(modules)) {
     // m·n past 2^32: refused by the budget before anything is allocated (it used to wrap and write out of bounds)
     throwsWith(() => attn.matmul({ a: new Float32Array(65536), b: new Float32Array(65537), m: 65536, k: 1, n: 65537 }),
       /this matmul needs 17,180,655,620 bytes .* over the memory budget/);
+  });
+}
+
+// A sentinel in the caller's arrays: a failed call must leave every value of it in place.
+const SENTINEL = -7.25;
+const sentinelArray = (n) => new Float32Array(n).fill(SENTINEL);
+function assertUntouched(array, what) {
+  const i = array.findIndex((x) => x !== SENTINEL);
+  assert.equal(i, -1, `${what}: index ${i} was written (${array[i]}) by a call that failed`);
+}
+
+for (const [isa, attn] of Object.entries(modules)) {
+  test(`${isa}: bad into destinations of forward and scaledDotProductAttention`, () => {
+    const mha = new attn.MultiHeadAttention({ d_model: 8, n_heads: 2 });
+    // output [2, 4, 8] and weights [2, 2, 4, 4] both hold 64 values, so one array could pass as either
+    const query = new Float32Array(2 * 4 * 8);
+    const f = (into, extra) => () => mha.forward({ query, batch: 2, n_q: 4, need_weights: true, into, ...extra });
+    const ok = () => new Float32Array(64);
+    throwsWith(f(new Float32Array(64)), /^into expects an options object, got a Float32Array of length 64$/);
+    throwsWith(f(null), /^into expects an options object, got null$/);
+    throwsWith(f({ outptu: ok() }), /^into: unknown option 'outptu' \(expected one of: output, weights\)$/);
+    throwsWith(f({ output: new Float64Array(64) }), /^into.output must be a Float32Array, got a Float64Array of length 64$/);
+    throwsWith(f({ output: Array.from(ok()) }), /^into.output must be a Float32Array, got an array of length 64$/);
+    throwsWith(f({ weights: 'w' }), /^into.weights must be a Float32Array, got "w" \(a string\)$/);
+    throwsWith(f({ output: new Float32Array(10) }), /^into.output has 10 values but \[batch, n_q, d_model\] = \[2, 4, 8\] needs 64$/);
+    throwsWith(f({ output: ok(), weights: new Float32Array(63) }),
+      /^into.weights has 63 values but \[batch, n_heads, n_q, n_k\] = \[2, 2, 4, 4\] needs 64$/);
+    throwsWith(f({ weights: ok() }, { need_weights: false }), /^into.weights was given but need_weights is false/);
+    throwsWith(f({ weights: ok() }, { need_weights: undefined }), /^into.weights was given but need_weights is false/);
+    const same = ok();
+    throwsWith(f({ output: same, weights: same }), /^into.output and into.weights are the same array/);
+    const shared = new Float32Array(100);
+    throwsWith(f({ output: shared.subarray(0, 64), weights: shared.subarray(36, 100) }),
+      /^into.output \(bytes 0–256\) and into.weights \(bytes 144–400\) overlap in one buffer/);
+    throwsWith(f({ output: shared.subarray(30, 94), weights: shared.subarray(0, 64) }),
+      /^into.output \(bytes 120–376\) and into.weights \(bytes 0–256\) overlap in one buffer/);
+    const heap = () => new Float32Array(wasmMemories[isa].buffer, 0, 64);
+    assert.equal(heap().buffer.byteLength, attn.memoryBytes(), 'the test must view the module\'s current memory');
+    throwsWith(f({ output: heap() }), /^into.output is a view of the wasm module's own memory, which the call may grow/);
+    throwsWith(f({ output: ok(), weights: heap() }), /^into.weights is a view of the wasm module's own memory/);
+    mha.delete();
+    throwsWith(f({ output: ok() }), /this MultiHeadAttention was deleted/);
+
+    // [batch, n_q, d_v] = [1, 2, 2] and [batch, n_q, n_k] = [1, 2, 3]
+    const sdpa = (into, extra) => () => attn.scaledDotProductAttention({ q: new Float32Array(8), k: new Float32Array(12),
+      v: new Float32Array(6), n_q: 2, n_k: 3, d_k: 4, d_v: 2, need_weights: true, into, ...extra });
+    throwsWith(sdpa({ output: new Float32Array(5) }), /^into.output has 5 values but \[batch, n_q, d_v\] = \[1, 2, 2\] needs 4$/);
+    throwsWith(sdpa({ weights: new Float32Array(4) }), /^into.weights has 4 values but \[batch, n_q, n_k\] = \[1, 2, 3\] needs 6$/);
+    throwsWith(sdpa({ weights: new Float32Array(6) }, { need_weights: false }), /^into.weights was given but need_weights is false/);
+    throwsWith(sdpa({ output: new Int32Array(4) }), /^into.output must be a Float32Array, got a Int32Array of length 4$/);
+    throwsWith(sdpa({ out: new Float32Array(4) }), /^into: unknown option 'out'/);
+    throwsWith(sdpa({ output: new Float32Array(wasmMemories[isa].buffer, 64, 4) }), /^into.output is a view of the wasm module's own memory/);
+    const both = new Float32Array(8);
+    throwsWith(sdpa({ output: both.subarray(0, 4), weights: both.subarray(2, 8) }), /^into.output \(bytes 0–16\) and into.weights \(bytes 8–32\) overlap/);
+  });
+
+  test(`${isa}: a call that fails writes nothing into the caller's arrays`, () => {
+    const mha = new attn.MultiHeadAttention({ d_model: 8, n_heads: 2, seed: 3 });
+    const query = new Float32Array(2 * 4 * 8).map((_, i) => Math.cos(i));
+    const nan = query.slice();
+    nan[40] = NaN;
+    const output = sentinelArray(64), weights = sentinelArray(64);
+    const f = (extra) => () => mha.forward({ query, batch: 2, n_q: 4, need_weights: true, into: { output, weights }, ...extra });
+    const failures = [
+      [f({ query: nan }), /query contains NaN at index 40/],                                    // the core's input check
+      [f({ memory_budget: 1000 }), /over the memory budget of 1,000 bytes/],                   // the core's budget
+      [f({ into: { output, weights: new Float32Array(5) } }), /into.weights has 5 values/],    // JS: a good output beside a bad weights
+      [f({ into: { output: new Float32Array(5), weights } }), /into.output has 5 values/],
+      [f({ mask: { padding: [4, 9] } }), /key length of batch item 1 is 9/],
+    ];
+    for (const [call, message] of failures) {
+      throwsWith(call, message);
+      assertUntouched(output, `into.output after ${message}`);
+      assertUntouched(weights, `into.weights after ${message}`);
+    }
+    mha.delete();
+    // An error found in the middle of the computation: an output row that overflows float32.
+    const huge = new attn.MultiHeadAttention({ d_model: 4, n_heads: 1 });
+    const hw = huge.getWeights();
+    huge.setWeights({ ...hw, wo: hw.wo.map(() => 3e38) });
+    const hugeOut = sentinelArray(8), hugeWeights = sentinelArray(4);
+    throwsWith(() => huge.forward({ query: new Float32Array(8).fill(1), n_q: 2, need_weights: true, into: { output: hugeOut, weights: hugeWeights } }),
+      /the output overflowed float32/);
+    huge.delete();
+    assertUntouched(hugeOut, 'into.output after an overflow');
+    assertUntouched(hugeWeights, 'into.weights after an overflow');
+
+    const sdpaOut = sentinelArray(1), sdpaWeights = sentinelArray(2); // [1, 1, d_v = 1] and [1, 1, n_k = 2]
+    const sdpa = (extra) => () => attn.scaledDotProductAttention({ q: new Float32Array([1, 2]), k: new Float32Array([1, 0, 0, 1]),
+      v: new Float32Array([1, 2]), n_q: 1, n_k: 2, d_k: 2, d_v: 1, need_weights: true, into: { output: sdpaOut, weights: sdpaWeights }, ...extra });
+    for (const [call, message] of [
+      [sdpa({ k: new Float32Array([1, NaN, 0, 1]) }), /k contains NaN at index 1/],
+      [sdpa({ q: new Float32Array([1e20, 1e20]), k: new Float32Array([1e20, 1, -1e20, 2]) }), /attention scores can overflow float32/],
+      [sdpa({ memory_budget: 8 }), /over the memory budget of 8 bytes/],
+    ]) {
+      throwsWith(call, message);
+      assertUntouched(sdpaOut, `SDPA into.output after ${message}`);
+      assertUntouched(sdpaWeights, `SDPA into.weights after ${message}`);
+    }
+    // The same arrays then take a good call's results whole.
+    const r = sdpa({})();
+    assert.ok(r.output === sdpaOut && r.weights === sdpaWeights);
+    assert.ok(sdpaWeights.every((x) => x !== SENTINEL) && Math.abs(sdpaWeights[0] + sdpaWeights[1] - 1) < 1e-6, `${sdpaWeights}`);
   });
 }
 

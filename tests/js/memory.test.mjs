@@ -1,8 +1,10 @@
-// Memory behaviour of the API: no leaks over 10,000 calls, results are copies that survive
-// heap growth, and the module loads from any working directory and inside a worker.
+// Memory behaviour of the API: no leaks over 10,000 calls (nor with `into` arrays, nor in
+// Embind's handle table when calls fail), results are copies that survive heap growth, and the
+// module loads from any working directory and inside a worker.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { modules } from './modules.mjs';
@@ -23,6 +25,29 @@ for (const [isa, attn] of Object.entries(modules)) {
     mha.delete();
     assert.equal(after, before, `malloc'd bytes went from ${before} to ${after}`);
     assert.equal(attn.memoryBytes(), memoryBefore, 'the wasm memory grew');
+  });
+
+  test(`${isa}: 1,000 calls into the caller's arrays leave the malloc heap and the wasm memory where they were`, () => {
+    const mha = new attn.MultiHeadAttention({ d_model: 16, n_heads: 4, seed: 2 });
+    const query = randomArray(2 * 8 * 16, 1);
+    const output = new Float32Array(2 * 8 * 16), weights = new Float32Array(2 * 4 * 8 * 8);
+    const q = randomArray(2 * 8 * 4, 2), sdpaOutput = new Float32Array(2 * 8 * 4), sdpaWeights = new Float32Array(2 * 8 * 8);
+    const call = (i) => {
+      const need_weights = i % 2 === 0, mask = i % 3 === 0 ? 'causal' : { padding: [8, 3] };
+      const r = mha.forward({ query, batch: 2, n_q: 8, need_weights, mask, into: need_weights ? { output, weights } : { output } });
+      const s = attn.scaledDotProductAttention({ q, k: q, v: q, batch: 2, n_q: 8, n_k: 8, d_k: 4, need_weights, mask,
+        into: need_weights ? { output: sdpaOutput, weights: sdpaWeights } : { output: sdpaOutput } });
+      return r.output === output && s.output === sdpaOutput;
+    };
+    for (let i = 0; i < 50; i++) call(i); // warm-up: scratch buffers reach their size
+    const before = attn.heapAllocated(), memoryBefore = attn.memoryBytes();
+    let allReturned = true;
+    for (let i = 0; i < 1000; i++) allReturned = call(i) && allReturned;
+    const after = attn.heapAllocated(), memoryAfter = attn.memoryBytes();
+    mha.delete();
+    assert.ok(allReturned, 'every call returned the given arrays');
+    assert.equal(after, before, `malloc'd bytes went from ${before} to ${after}`);
+    assert.equal(memoryAfter, memoryBefore, `the wasm memory went from ${memoryBefore} to ${memoryAfter} bytes`);
   });
 
   test(`${isa}: 1,000 failing calls of each kind leak nothing`, () => {
@@ -68,6 +93,50 @@ for (const [isa, attn] of Object.entries(modules)) {
     const second = mha.forward({ query, n_q: 3, need_weights: true });
     assert.deepEqual(second.output, saved, 'a later call must not overwrite an earlier result');
     mha.delete();
+  });
+}
+
+// Embind keeps every JavaScript value the wasm side holds in a handle table; a call that
+// failed used to leave its arguments there for good, pinning the caller's arrays (inputs and
+// `into` destinations) and option objects. This drives the raw binding, whose handle count
+// the API hides.
+for (const name of ['attention_simd', 'attention_scalar']) {
+  test(`${name}: failing calls release their arguments from Embind's handle table`, async () => {
+    const url = (ext) => new URL(`../../web/wasm/${name}.${ext}`, import.meta.url);
+    const { default: create } = await import(url('mjs').href);
+    const raw = await create({ wasmBinary: await readFile(url('wasm')) });
+    const layer = new raw.MhaLayer({ d_model: 8, n_heads: 2, d_k: 0, d_v: 0, bias: true, seed: 1 });
+    const options = { mask: { causal: false, padding: null, matrix: null }, scale: true, dropout: 0, training: false,
+      seed: 1, need_weights: true, memory_budget: 2 ** 30 };
+    const nan = new Float32Array(16);
+    nan[3] = NaN;
+    const output = new Float32Array(16), weights = new Float32Array(2 * 2 * 2), sdpaWeights = new Float32Array(16);
+    const calls = [
+      ['forward', () => layer.forward(nan, null, null, 1, 2, 2, options, output, weights), /query contains NaN/],
+      ['forward (budget)', () => layer.forward(new Float32Array(16), null, null, 1, 2, 2, { ...options, memory_budget: 8 }, output, weights),
+        /over the memory budget/],
+      ['scaledDotProductAttention', () => raw.scaledDotProductAttention(nan, nan, nan, 1, 4, 4, 4, 4, options, output, sdpaWeights),
+        /q contains NaN/],
+      ['constructor', () => new raw.MhaLayer({ d_model: 10, n_heads: 3, d_k: 0, d_v: 0, bias: true, seed: 1 }), /not divisible/],
+      ['setWeights', () => layer.setWeights({ wq: new Float32Array(3) }), /wq has 3 values/],
+      ['analyze', () => raw.analyze({ d_model: 10, n_heads: 3, d_k: 0, d_v: 0, bias: true }, 1, 4, 4, true, true, 0), /not divisible/],
+      ['matmul', () => raw.matmul(new Float32Array(6), new Float32Array(5), 2, 3, 2), /b has 5 values/],
+    ];
+    for (const [what, call, message] of calls) {
+      const before = raw.count_emval_handles();
+      for (let i = 0; i < 1000; i++) assert.throws(call, message);
+      assert.equal(raw.count_emval_handles(), before, `${what}: Embind handles went from ${before} to ${raw.count_emval_handles()}`);
+    }
+    const before = raw.count_emval_handles();
+    layer.forward(new Float32Array(16), null, null, 1, 2, 2, options, output, weights);
+    assert.equal(raw.count_emval_handles(), before, 'a successful call keeps no handle either');
+    // The binding checks destination lengths itself too, before writing either array.
+    output.fill(-1);
+    assert.throws(() => layer.forward(new Float32Array(16), null, null, 1, 2, 2, options, output, new Float32Array(7)),
+      /^Error: into.weights has 7 values but the result needs 8$/);
+    assert.ok(output.every((x) => x === -1), 'into.output was written by a call that failed');
+    assert.equal(raw.count_emval_handles(), before, 'a refused destination keeps no handle');
+    layer.delete();
   });
 }
 

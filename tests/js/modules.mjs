@@ -1,7 +1,27 @@
 // Loads both wasm modules once per test file, so each test can run against SIMD and baseline.
+// Each module's WebAssembly.Memory is kept as well, caught as the module is instantiated: the
+// API hides it, and the tests need it to make the heap views that the API must refuse.
 import { loadAttention } from '../../web/src/engine/attention.js';
 
-export const modules = {
-  simd: await loadAttention({ simd: true }),
-  scalar: await loadAttention({ simd: false }),
-};
+async function load(simd) {
+  const instantiate = WebAssembly.instantiate;
+  let memory = null;
+  WebAssembly.instantiate = async (...args) => {
+    const result = await instantiate.apply(WebAssembly, args);
+    memory = Object.values((result.instance ?? result).exports).find((e) => e instanceof WebAssembly.Memory);
+    return result;
+  };
+  try {
+    const attn = await loadAttention({ simd });
+    if (!memory) throw new Error('the wasm memory of the module was not seen at instantiation');
+    return { attn, memory };
+  } finally {
+    WebAssembly.instantiate = instantiate;
+  }
+}
+
+const simd = await load(true), scalar = await load(false);
+
+export const modules = { simd: simd.attn, scalar: scalar.attn };
+/** The WebAssembly.Memory of each module (its .buffer is the current heap). */
+export const wasmMemories = { simd: simd.memory, scalar: scalar.memory };

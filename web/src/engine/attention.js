@@ -32,7 +32,7 @@ export async function loadAttention(options = {}) {
 
 const LAYER_KEYS = ['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'seed'];
 const FORWARD_KEYS = ['query', 'key', 'value', 'batch', 'n_q', 'n_k', 'mask', 'scale', 'dropout', 'training',
-  'seed', 'need_weights', 'memory_budget'];
+  'seed', 'need_weights', 'memory_budget', 'into'];
 const WEIGHT_KEYS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
 
 function layerConfig(what, config) {
@@ -108,7 +108,8 @@ function makeApi(raw, isa) {
 
     /**
      * Runs the layer. query: [batch, n_q, d_model]; key, value: [batch, n_k, d_model], or
-     * omitted for self-attention. Returns { output, weights, shapes, masked_rows }.
+     * omitted for self-attention. Returns { output, weights, shapes, masked_rows }; with
+     * `into: { output?, weights? }` the results are written into those arrays, which are returned.
      */
     forward(input) {
       const layer = this.#live();
@@ -129,7 +130,13 @@ function makeApi(raw, isa) {
         check.float32('value', input.value, batch * n_k * d, `[batch, n_k, d_model] = [${batch}, ${n_k}, ${d}]`);
       }
       const options = attentionOptions(input, { batch, n_q, n_k }, defaultBudget);
-      return layer.forward(input.query, self ? null : input.key, self ? null : input.value, batch, n_q, n_k, options);
+      const h = this.n_heads;
+      const into = check.destinations(input.into, {
+        output: [batch * n_q * d, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d}]`],
+        weights: [batch * h * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${h}, ${n_q}, ${n_k}]`],
+      }, options.need_weights, raw.HEAP8.buffer);
+      return layer.forward(input.query, self ? null : input.key, self ? null : input.value, batch, n_q, n_k, options,
+        into.output, into.weights);
     }
 
     /** Frees the wasm memory of this layer. */
@@ -143,10 +150,13 @@ function makeApi(raw, isa) {
     isa,
     MultiHeadAttention,
 
-    /** softmax(Q·Kᵀ/√d_k [mask]) [dropout] · V over [batch, n, d] arrays, no projections. */
+    /**
+     * softmax(Q·Kᵀ/√d_k [mask]) [dropout] · V over [batch, n, d] arrays, no projections;
+     * `into: { output?, weights? }` as for forward.
+     */
     scaledDotProductAttention(o) {
       check.checkOptions('scaledDotProductAttention', o, ['q', 'k', 'v', 'batch', 'n_q', 'n_k', 'd_k', 'd_v', 'mask',
-        'scale', 'dropout', 'training', 'seed', 'need_weights', 'memory_budget']);
+        'scale', 'dropout', 'training', 'seed', 'need_weights', 'memory_budget', 'into']);
       const batch = check.integer('batch', o.batch, { fallback: 1 });
       const n_q = check.integer('n_q', o.n_q), n_k = check.integer('n_k', o.n_k);
       const d_k = check.integer('d_k', o.d_k), d_v = check.integer('d_v', o.d_v, { fallback: d_k });
@@ -154,7 +164,11 @@ function makeApi(raw, isa) {
       check.float32('k', o.k, batch * n_k * d_k, `[batch, n_k, d_k] = [${batch}, ${n_k}, ${d_k}]`);
       check.float32('v', o.v, batch * n_k * d_v, `[batch, n_k, d_v] = [${batch}, ${n_k}, ${d_v}]`);
       const options = attentionOptions(o, { batch, n_q, n_k }, defaultBudget);
-      return raw.scaledDotProductAttention(o.q, o.k, o.v, batch, n_q, n_k, d_k, d_v, options);
+      const into = check.destinations(o.into, {
+        output: [batch * n_q * d_v, `[batch, n_q, d_v] = [${batch}, ${n_q}, ${d_v}]`],
+        weights: [batch * n_q * n_k, `[batch, n_q, n_k] = [${batch}, ${n_q}, ${n_k}]`],
+      }, options.need_weights, raw.HEAP8.buffer);
+      return raw.scaledDotProductAttention(o.q, o.k, o.v, batch, n_q, n_k, d_k, d_v, options, into.output, into.weights);
     },
 
     /** Shapes, parameters, FLOPs (the lesson's count and the exact one) and memory; allocates nothing. */

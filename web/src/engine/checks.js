@@ -75,6 +75,42 @@ export function float32(name, value, length, dims) {
 }
 
 /**
+ * The caller's arrays for an attention call's results, `into: { output?, weights? }`, checked
+ * so that the call can write them whole or not at all: each a Float32Array of exactly its
+ * result's length (`sizes.output`, `sizes.weights`: [length, dims]), weights only with
+ * need_weights, the two not sharing memory, and neither a view of `heap` (the wasm memory:
+ * growth during the call would detach it). Returns { output, weights }, null where omitted.
+ */
+export function destinations(into, sizes, needWeights, heap) {
+  const out = { output: null, weights: null };
+  if (into === undefined) return out;
+  checkOptions('into', into, ['output', 'weights']);
+  for (const key of ['output', 'weights']) {
+    const dest = into[key];
+    if (dest === undefined || dest === null) continue;
+    const name = `into.${key}`;
+    if (key === 'weights' && !needWeights) {
+      throw new Error(`${name} was given but need_weights is false; the weights are only computed with need_weights: true`);
+    }
+    float32(name, dest, ...sizes[key]);
+    if (dest.buffer === heap) {
+      throw new Error(`${name} is a view of the wasm module's own memory, which the call may grow and so detach; pass an array of your own`);
+    }
+    out[key] = dest;
+  }
+  const { output, weights } = out;
+  if (output && weights) {
+    if (output === weights) throw new Error('into.output and into.weights are the same array; give two different arrays');
+    const start = (a) => a.byteOffset, end = (a) => a.byteOffset + a.byteLength;
+    if (output.buffer === weights.buffer && start(output) < end(weights) && start(weights) < end(output)) {
+      throw new Error(`into.output (bytes ${start(output)}–${end(output)}) and into.weights (bytes ${start(weights)}–${end(weights)}) ` +
+        'overlap in one buffer; give arrays that do not share memory');
+    }
+  }
+  return out;
+}
+
+/**
  * Normalises the mask forms of the API into { causal, padding, matrix }:
  * 'none' | 'causal' | { padding: [len per batch item] } | { causal, padding, matrix } |
  * Uint8Array (n_q×n_k, 1 = masked).
