@@ -61,24 +61,57 @@ export function configureOrt() {
 
 /**
  * One ORT session per (size, need_weights). Graph optimisations stay at ORT's default ('all'), as
- * a user would run it.
+ * a user would run it. preallocated: pass output tensors allocated once per case as fetches (only
+ * when ortFillsPreallocatedOutputs() found that ORT's wasm backend really writes into them).
  */
-export async function createOrtRunner(dims, weights) {
+export async function createOrtRunner(dims, weights, { preallocated = false } = {}) {
   const bytes = buildMhaModel(dims, weights);
   const session = await ort.InferenceSession.create(bytes, {
     executionProviders: ['wasm'],
     graphOptimizationLevel: 'all',
   });
-  const { batch, n, d_model } = dims;
+  const { batch, n, d_model, n_heads } = dims;
+  let fetches = null;
+  if (preallocated) {
+    fetches = { output: new ort.Tensor('float32', new Float32Array(batch * n * d_model), [batch, n, d_model]) };
+    if (dims.need_weights) {
+      fetches.weights = new ort.Tensor('float32', new Float32Array(batch * n_heads * n * n), [batch, n_heads, n, n]);
+    }
+  }
   return {
     modelBytes: bytes.length,
     async run(x) {
       const feeds = { x: new ort.Tensor('float32', x, [batch, n, d_model]) };
-      const out = await session.run(feeds);
+      const out = fetches ? await session.run(feeds, fetches) : await session.run(feeds);
       const result = { output: out.output.data, weights: out.weights ? out.weights.data : undefined };
-      for (const t of Object.values(out)) t.dispose?.();
+      if (!fetches) for (const t of Object.values(out)) t.dispose?.();
       return result;
     },
     async dispose() { await session.release(); },
   };
+}
+
+/**
+ * Whether ORT's wasm backend writes its results into output tensors the caller passes as fetches.
+ * This project's runner reuses its result arrays (the API's `into`); ORT is given the same chance
+ * if it works. onnxruntime-web 1.30.0 returns the given tensors unfilled (their data stays as it
+ * was), so there ORT runs with the new arrays it allocates itself, its only correct way.
+ */
+export async function ortFillsPreallocatedOutputs() {
+  const dims = { d_model: 8, n_heads: 2, d_k: 4, d_v: 4, batch: 1, n: 3, need_weights: false };
+  const w = {};
+  let s = 7;
+  const rnd = (k) => Float32Array.from({ length: k }, () => ((s = (s * 48271) % 2147483647) / 2147483647) - 0.5);
+  for (const key of ['wq', 'wk', 'wv', 'wo']) w[key] = rnd(64);
+  for (const key of ['bq', 'bk', 'bv', 'bo']) w[key] = rnd(8);
+  const session = await ort.InferenceSession.create(buildMhaModel(dims, w), { executionProviders: ['wasm'] });
+  try {
+    const feeds = { x: new ort.Tensor('float32', rnd(24), [1, 3, 8]) };
+    const fresh = (await session.run(feeds)).output.data;
+    const given = new ort.Tensor('float32', new Float32Array(24).fill(Number.NaN), [1, 3, 8]);
+    const got = (await session.run(feeds, { output: given })).output.data;
+    return got.every((v, i) => v === fresh[i]);
+  } finally {
+    await session.release();
+  }
 }

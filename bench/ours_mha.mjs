@@ -16,13 +16,24 @@ export async function loadOurs({ simd }) {
   return attn;
 }
 
-/** A layer for one size with the shared weights; self-attention passes x as query, key and value. */
-export function createOursRunner(attn, { d_model, n_heads, d_k, d_v, batch, n }, weights) {
+/**
+ * A layer for one size with the shared weights; self-attention passes x as query, key and value.
+ * reuse: the results go into arrays allocated once per case (the API's `into`), as a caller that
+ * runs repeatedly would do; otherwise every run returns new arrays (the API's default).
+ */
+export function createOursRunner(attn, { d_model, n_heads, d_k, d_v, batch, n }, weights, { reuse }) {
   const mha = new attn.MultiHeadAttention({ d_model, n_heads, d_k, d_v, bias: true, seed: 1 });
   mha.setWeights(weights);
+  let output = null, attnWeights = null;
   return {
     run(x, need_weights) {
-      const r = mha.forward({ query: x, key: x, value: x, batch, n_q: n, n_k: n, mask: 'none', need_weights });
+      let into;
+      if (reuse) {
+        output ??= new Float32Array(batch * n * d_model);
+        if (need_weights) attnWeights ??= new Float32Array(batch * n_heads * n * n);
+        into = need_weights ? { output, weights: attnWeights } : { output };
+      }
+      const r = mha.forward({ query: x, key: x, value: x, batch, n_q: n, n_k: n, mask: 'none', need_weights, into });
       return { output: r.output, weights: r.weights };
     },
     dispose() { mha.delete(); },

@@ -5,7 +5,7 @@ import os from 'node:os';
 import { TOLERANCE } from './compare.mjs';
 import { mhaFlops } from './flops.mjs';
 import { HEAP_GOAL_BYTES } from './streaming.mjs';
-import { OURS_SIMD } from './systems.mjs';
+import { OURS_SIMD, OURS_SIMD_NEW } from './systems.mjs';
 
 export function cpuModel() {
   try {
@@ -25,7 +25,7 @@ const table = (head, rows) => [
   ...rows.map((r) => `| ${r.join(' | ')} |`),
 ].join('\n');
 
-export function renderReport({ date, peak, machine, versions, cases, matmuls, streaming }) {
+export function renderReport({ date, peak, machine, versions, cases, matmuls, streaming, copy }) {
   const pct = (gflops) => f((100 * gflops) / peak.gflops, 0);
   const gf = (dims, t) => mhaFlops(dims) / (t / 1000) / 1e9;
   const out = [];
@@ -39,6 +39,15 @@ export function renderReport({ date, peak, machine, versions, cases, matmuls, st
     `measured before and after the cases, ${f(peak.first, 1)} and ${f(peak.last, 1)}, the higher is used).`);
   out.push(`- Peers: onnxruntime-web ${versions.ort} (wasm backend, SIMD, numThreads 1, proxy off, graph built by ` +
     `bench/onnx_writer.mjs) and @tensorflow/tfjs-backend-wasm ${versions.tfjs} (SIMD build, ${versions.tfjsThreads} thread).`);
+  out.push('- Results handed back to JavaScript: this project\'s SIMD and scalar rows write into arrays the caller allocated ' +
+    'once per case (`forward({ ..., into })`); the "new arrays" row is the same SIMD module returning new arrays on every ' +
+    'call (the default). ' + (versions.ortPreallocated
+    ? 'ORT writes into output tensors passed as fetches (checked at start), so it reuses its arrays too. '
+    : 'ORT was given the same chance: output tensors passed as fetches come back unfilled in this version (checked at ' +
+      'start by bench/ort_mha.mjs), so ORT returns new arrays, its only correct way. ') +
+    `TF.js returns new arrays (dataSync). Measured here (bench/copy_cost.mjs): copying ${f(copy.floats * 4 / 1e6, 0)} MB ` +
+    `(12 heads × 2048² weights) out of a wasm memory takes ${ms(copy.freshMs)} ms into a new array (its pages are faulted ` +
+    `in on first touch) and ${ms(copy.reusedMs)} ms into one written before.`);
   out.push('- Every case: batch 1, self-attention, float32, one thread, same weights and input for all systems; outputs ' +
     `(and attention weights when need_weights) agree within ${TOLERANCE} of max |value| before anything is timed.`);
   out.push('- Time: median of the timed runs after warm-up, systems alternated round-robin. GFLOP/s uses the exact ' +
@@ -46,12 +55,14 @@ export function renderReport({ date, peak, machine, versions, cases, matmuls, st
 
   out.push('## Summary: this project\'s SIMD module', '');
   out.push('Ratios are times: peer ms ÷ SIMD ms, so 2.0 means the SIMD module is twice as fast; scalar ÷ SIMD is the gain of SIMD over the baseline build.', '');
-  out.push(table(['d_model', 'n_heads', 'n', 'need_weights', 'SIMD ms', 'SIMD GFLOP/s', '% peak', 'ORT / SIMD', 'TF.js / SIMD', 'scalar / SIMD'],
+  out.push(table(['d_model', 'n_heads', 'n', 'need_weights', 'SIMD ms', 'SIMD GFLOP/s', '% peak', 'ORT / SIMD', 'TF.js / SIMD',
+    'scalar / SIMD', 'SIMD ms, new arrays', 'ORT / SIMD, new arrays'],
     cases.map((c) => {
       const by = Object.fromEntries(c.bySystem.map((s) => [s.key, s]));
-      const simd = by[OURS_SIMD].ms;
+      const simd = by[OURS_SIMD].ms, fresh = by[OURS_SIMD_NEW].ms;
       return [c.dims.d_model, c.dims.n_heads, c.dims.n, c.need_weights ? 'on' : 'off', ms(simd), f(gf(c.dims, simd), 1),
-        pct(gf(c.dims, simd)), f(by.ort.ms / simd, 2), f(by.tfjs.ms / simd, 2), f(by['ours-scalar'].ms / simd, 2)];
+        pct(gf(c.dims, simd)), f(by.ort.ms / simd, 2), f(by.tfjs.ms / simd, 2), f(by['ours-scalar'].ms / simd, 2),
+        ms(fresh), f(by.ort.ms / fresh, 2)];
     })), '');
 
   out.push('## Every system', '');

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureProjectionMatmul } from './matmul_bench.mjs';
 import { measureCase } from './measure_case.mjs';
+import { measureCopyCost } from './copy_cost.mjs';
 import { measurePeak } from './peak.mjs';
 import { renderReport } from './report.mjs';
 import { streamingCheck } from './streaming.mjs';
@@ -48,6 +49,12 @@ async function main() {
     matmuls.push(...measureProjectionMatmul([{ key: OURS_SIMD, api: simd }, { key: 'ours-scalar', api: scalar }], dimsOf(size)));
   }
 
+  // A discarded round first: V8 compiles wasm in tiers and the first calls of every module run
+  // before the optimised code is in; without this round the first timed rows came out ~30% slow
+  // for every system alike.
+  log('warm-up round (discarded): every system on the smallest sizes');
+  for (const size of SIZES.slice(0, 2)) await measureCase(systems, dimsOf(size), false);
+
   // All need_weights-off cases first, then all on: the memory column is a high-water mark, and this
   // order keeps the streaming path's figures free of the n×n weight buffers.
   const cases = [];
@@ -59,13 +66,18 @@ async function main() {
     }
   }
 
+  // The weights of the largest case, 12 heads × 2048², as one copy out of a wasm memory.
+  log('copy cost: 12×2048² floats into a new array and into a reused one');
+  const copy = measureCopyCost(12 * 2048 * 2048);
+  log(`  new ${copy.freshMs.toFixed(0)} ms, reused ${copy.reusedMs.toFixed(1)} ms`);
+
   log('peak again');
   const peakLast = await measurePeak();
   log(`  ${peakLast.gflops.toFixed(1)} GFLOP/s with ${peakLast.bestChains} chains`);
   const peak = { ...(peakLast.gflops > peakFirst.gflops ? peakLast : peakFirst), first: peakFirst.gflops, last: peakLast.gflops };
 
   const machine = { loadBefore, loadAfter: os.loadavg()[0] };
-  const report = renderReport({ date: new Date().toISOString().slice(0, 10), peak, machine, versions, cases, matmuls, streaming });
+  const report = renderReport({ date: new Date().toISOString().slice(0, 10), peak, machine, versions, cases, matmuls, streaming, copy });
   const outFile = quick ? path.join(here, 'out', 'results-quick.md') : path.join(here, 'results.md');
   fs.mkdirSync(path.dirname(outFile), { recursive: true });
   fs.writeFileSync(outFile, report);

@@ -1,11 +1,12 @@
 // The four systems under test, loaded once with their wasm memories captured, each exposing the
 // same interface: label, create(dims, weights, need_weights) -> runner, memoryBytes().
-import { configureOrt, createOrtRunner } from './ort_mha.mjs';
+import { configureOrt, createOrtRunner, ortFillsPreallocatedOutputs } from './ort_mha.mjs';
 import { createOursRunner, loadOurs } from './ours_mha.mjs';
 import { createTfjsRunner, initTfjs, tfjsHeapBytes } from './tfjs_mha.mjs';
 import { loadWithMemoryCapture, wasmMemoryBytes } from './wasm_memory.mjs';
 
 export const OURS_SIMD = 'ours-simd';
+export const OURS_SIMD_NEW = 'ours-simd-new-arrays';
 
 export async function loadSystems() {
   const simd = await loadWithMemoryCapture(OURS_SIMD, () => loadOurs({ simd: true }));
@@ -22,23 +23,30 @@ export async function loadSystems() {
     await r.dispose();
   });
   if (wasmMemoryBytes('ort') === null) throw new Error('ORT: its WebAssembly.Memory was not found');
+  // ORT gets caller-owned outputs too if its wasm backend fills them (checked, not assumed).
+  const ortPreallocated = await ortFillsPreallocatedOutputs();
 
   const tfInfo = await loadWithMemoryCapture('tfjs', () => initTfjs());
 
   const systems = [
     {
       key: OURS_SIMD, label: `this project (${simd.isa})`, api: simd,
-      create: (dims, w) => createOursRunner(simd, dims, w),
+      create: (dims, w) => createOursRunner(simd, dims, w, { reuse: true }),
+      memoryBytes: () => simd.memoryBytes(),
+    },
+    {
+      key: OURS_SIMD_NEW, label: `this project (${simd.isa}, new arrays)`, api: simd,
+      create: (dims, w) => createOursRunner(simd, dims, w, { reuse: false }),
       memoryBytes: () => simd.memoryBytes(),
     },
     {
       key: 'ours-scalar', label: `this project (${scalar.isa} baseline)`, api: scalar,
-      create: (dims, w) => createOursRunner(scalar, dims, w),
+      create: (dims, w) => createOursRunner(scalar, dims, w, { reuse: true }),
       memoryBytes: () => scalar.memoryBytes(),
     },
     {
       key: 'ort', label: `ONNX Runtime Web ${ortInfo.version}`,
-      create: (dims, w, need_weights) => createOrtRunner({ ...dims, need_weights }, w),
+      create: (dims, w, need_weights) => createOrtRunner({ ...dims, need_weights }, w, { preallocated: ortPreallocated }),
       memoryBytes: () => wasmMemoryBytes('ort'),
     },
     {
@@ -47,6 +55,6 @@ export async function loadSystems() {
       memoryBytes: () => wasmMemoryBytes('tfjs') ?? tfjsHeapBytes(),
     },
   ];
-  const versions = { ort: ortInfo.version, tfjs: tfInfo.version, tfjsThreads: tfInfo.threads };
+  const versions = { ort: ortInfo.version, ortPreallocated, tfjs: tfInfo.version, tfjsThreads: tfInfo.threads };
   return { systems, versions, simd, scalar };
 }
