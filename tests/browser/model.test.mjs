@@ -11,7 +11,8 @@ import { exampleChanges, modelChanges } from '../../web/src/model/presets.js';
 import * as fmt from '../../web/src/model/format.js';
 import { viridis } from '../../web/src/render/viridis.js';
 import { peakModuleBytes } from '../../web/src/perf/peak.js';
-import { engine } from './reference.mjs';
+import { LayerCache, ResultBuffers, runForward } from '../../web/src/model/job.js';
+import { engine, expectedFor } from './reference.mjs';
 
 test('the hash round-trips every field, and the default view has an empty hash', () => {
   assert.equal(toHash(defaults()), '');
@@ -117,4 +118,33 @@ test('the peak module is valid wasm with SIMD, built from bytes', () => {
   assert.ok(WebAssembly.validate(bytes));
   const { exports } = new WebAssembly.Instance(new WebAssembly.Module(bytes));
   assert.ok(Math.abs(exports.peak(100000) - 12) < 0.01, 'each chain converges to 1');
+});
+
+test('runForward refills the last result arrays, and its batch slices give the API\'s numbers', async () => {
+  const attn = await engine();
+  // batch 3 without dropout runs in slices (one forward per slice, each writing its part of the arrays).
+  const hash = '#d_model=32&n_heads=4&n_q=5&batch=3&source=random&mask=causal';
+  const want = await expectedFor(hash);
+  const config = want.config;
+  const cache = new LayerCache(), buffers = new ResultBuffers();
+  try {
+    const first = runForward(attn, config, { cache, buffers });
+    const firstOutput = first.output, firstWeights = first.weights;
+    const copies = { output: Float32Array.from(first.output), weights: Float32Array.from(first.weights) };
+    const second = runForward(attn, config, { cache, buffers });
+    assert.equal(second.output, firstOutput, 'a run of the same sizes writes into the same output array');
+    assert.equal(second.weights, firstWeights, 'and into the same weights array');
+    for (const [name, got, expected] of [['output', copies.output, want.output], ['weights', copies.weights, want.weights],
+      ['output (second run)', second.output, want.output], ['weights (second run)', second.weights, want.weights]]) {
+      assert.equal(got.length, expected.length, `${name}: length`);
+      const at = got.findIndex((v, i) => v !== expected[i]);
+      assert.equal(at, -1, `${name}: first difference at ${at}: page ${got[at]}, API ${expected[at]}`);
+    }
+    // Other sizes get new arrays of their own length.
+    const other = runForward(attn, { ...config, batch: 1 }, { cache, buffers });
+    assert.notEqual(other.output, firstOutput);
+    assert.equal(other.output.length, config.n_q * config.d_model);
+  } finally {
+    cache.clear();
+  }
 });

@@ -29,6 +29,21 @@ export class LayerCache {
   }
 }
 
+/**
+ * The result arrays of the last run, reused by the next run of the same sizes: forward writes into
+ * them (the API's `into`) instead of into new arrays. A new array of tens of MB costs more in page
+ * faults than the copy into it, and that cost would land in the forward time the page reports.
+ */
+export class ResultBuffers {
+  #output = null;
+  #weights = null;
+  get(outputLength, weightsLength) {
+    if (this.#output?.length !== outputLength) this.#output = new Float32Array(outputLength);
+    if (this.#weights?.length !== weightsLength) this.#weights = new Float32Array(weightsLength);
+    return { output: this.#output, weights: this.#weights };
+  }
+}
+
 /** The arguments of mha.forward for a config and its inputs (self-attention passes no key/value). */
 export function forwardArguments(config, inputs) {
   const args = {
@@ -43,16 +58,20 @@ export function forwardArguments(config, inputs) {
  * Runs config on `attn`. onProgress({ done, total, phase }) is called between batch items.
  * Returns { output, weights, masked_rows, labels_q, labels_k, timings: { setup_ms, forward_ms, repeats } }.
  */
-export function runForward(attn, config, { cache = new LayerCache(), onProgress = () => {}, now = () => performance.now() } = {}) {
+export function runForward(attn, config, {
+  cache = new LayerCache(), buffers = new ResultBuffers(), onProgress = () => {}, now = () => performance.now(),
+} = {}) {
   const t0 = now();
   onProgress({ done: 0, total: config.batch, phase: 'weights and inputs' });
   const layer = cache.get(attn, config);
   const inputs = buildInputs(config, attn.positionalEncoding);
   const args = forwardArguments(config, inputs);
+  const { batch, n_q, n_k, d_model, n_heads } = config;
+  const into = buffers.get(batch * n_q * d_model, batch * n_heads * n_q * n_k);
   const t1 = now();
   // Dropout draws depend on the batch index, so only a dropout-free batch may be split.
   const split = config.batch > 1 && !(config.dropout > 0);
-  const pass = () => (split ? forwardInChunks(layer, config, args, onProgress) : layer.forward(args));
+  const pass = () => (split ? forwardInChunks(layer, config, args, into, onProgress) : layer.forward({ ...args, into }));
   let result = pass();
   let forward_ms = now() - t1, repeats = 1;
   // A pass of a few milliseconds is dominated by timer noise and V8 compiling a kernel on first
@@ -76,10 +95,8 @@ export function runForward(attn, config, { cache = new LayerCache(), onProgress 
  * progress between slices. Slices rather than single items, because each call into wasm has a
  * fixed cost (~50 µs) that would dominate a batch of thousands of short sequences.
  */
-function forwardInChunks(layer, config, args, onProgress) {
+function forwardInChunks(layer, config, args, { output, weights }, onProgress) {
   const { batch, n_q, n_k, d_model, n_heads } = config;
-  const output = new Float32Array(batch * n_q * d_model);
-  const weights = new Float32Array(batch * n_heads * n_q * n_k);
   const masked_rows = [];
   const mask = args.mask;
   const per = Math.ceil(batch / Math.min(batch, MAX_CHUNKS));
@@ -97,9 +114,12 @@ function forwardInChunks(layer, config, args, onProgress) {
       mask: typeof mask === 'string' ? mask : { ...mask, padding: mask.padding.slice(b0, b1) },
     };
     if (config.cross) slice.key = slice.value = args.key.subarray(b0 * n_k * d_model, b1 * n_k * d_model);
+    // Each slice writes straight into its part of the whole batch's arrays.
+    slice.into = {
+      output: output.subarray(b0 * n_q * d_model, b1 * n_q * d_model),
+      weights: weights.subarray(b0 * n_heads * n_q * n_k, b1 * n_heads * n_q * n_k),
+    };
     const r = layer.forward(slice);
-    output.set(r.output, b0 * n_q * d_model);
-    weights.set(r.weights, b0 * n_heads * n_q * n_k);
     for (const row of r.masked_rows) masked_rows.push({ batch: b0 + row.batch, query: row.query });
   }
   return { output, weights, masked_rows };
@@ -109,11 +129,14 @@ function forwardInChunks(layer, config, args, onProgress) {
 export function timeAtLength(layer, d_model, n, { repeats = 3, now = () => performance.now() } = {}) {
   const query = new Float32Array(n * d_model);
   for (let i = 0; i < query.length; i++) query[i] = Math.sin(i * 0.37); // any finite values will do
-  layer.forward({ query, batch: 1, n_q: n, need_weights: true }); // warm-up: V8 tiers up, memory grows
+  // The same result arrays every time, as a page re-running a model would: the times are the
+  // engine's, not the page faults of new arrays.
+  const into = { output: new Float32Array(n * d_model), weights: new Float32Array(layer.n_heads * n * n) };
+  layer.forward({ query, batch: 1, n_q: n, need_weights: true, into }); // warm-up: V8 tiers up, memory grows
   const times = [];
   for (let r = 0; r < repeats; r++) {
     const t0 = now();
-    layer.forward({ query, batch: 1, n_q: n, need_weights: true });
+    layer.forward({ query, batch: 1, n_q: n, need_weights: true, into });
     times.push(now() - t0);
   }
   times.sort((a, b) => a - b);

@@ -2,12 +2,13 @@
 // freezes. It keeps the last result and sends the page only what one batch item's heatmaps need.
 
 import { loadAttention } from '../engine/attention.js';
-import { LayerCache, runForward, timeAtLength } from '../model/job.js';
+import { LayerCache, ResultBuffers, runForward, timeAtLength } from '../model/job.js';
 import { poolHeads, maskGrid } from '../model/pool.js';
 import { measurePeak } from '../perf/peak.js';
 
 let attn = null;
 const cache = new LayerCache();
+const buffers = new ResultBuffers(); // the last run's result arrays, refilled by a run of the same sizes
 let last = null; // { config, result } of the last run, for switching the batch item shown
 
 /** What the heatmaps of batch item b need: pooled weights, mask, labels, the output's first rows. */
@@ -49,7 +50,7 @@ const handlers = {
     const t0 = performance.now();
     last = null;
     const result = runForward(attn, config, {
-      cache, onProgress: (p) => postMessage({ type: 'progress', id, ...p }),
+      cache, buffers, onProgress: (p) => postMessage({ type: 'progress', id, ...p }),
     });
     let sum = 0;
     for (let k = 0; k < result.output.length; k++) sum += result.output[k];
