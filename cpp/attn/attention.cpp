@@ -144,9 +144,17 @@ double max_row_norm2(const float* x, int ld, int rows, int width) {
   double worst = 0.0;
   for (int r = 0; r < rows; ++r) {
     const float* row = x + static_cast<std::size_t>(r) * ld;
-    double s = 0.0;
-    for (int c = 0; c < width; ++c) s += static_cast<double>(row[c]) * row[c];
-    worst = std::max(worst, s);
+    // Four partial sums: one chain of dependent double adds ran at a quarter of the speed.
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int c = 0;
+    for (; c + 4 <= width; c += 4) {
+      s0 += static_cast<double>(row[c]) * row[c];
+      s1 += static_cast<double>(row[c + 1]) * row[c + 1];
+      s2 += static_cast<double>(row[c + 2]) * row[c + 2];
+      s3 += static_cast<double>(row[c + 3]) * row[c + 3];
+    }
+    for (; c < width; ++c) s0 += static_cast<double>(row[c]) * row[c];
+    worst = std::max(worst, (s0 + s1) + (s2 + s3));
   }
   return worst;
 }

@@ -1,6 +1,7 @@
 // Message helpers shared by every module of the core.
 #include "error.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace attn {
@@ -39,18 +40,30 @@ void require_positive(const char* name, std::int64_t value) {
 
 namespace attn {
 
-void require_finite(const char* name, const float* data, std::size_t count, std::size_t row_length) {
-  for (std::size_t i = 0; i < count; ++i) {
-    const float x = data[i];
-    if (x - x != 0.0f) {  // true for NaN and ±Inf only
-      const char* what = x != x ? "NaN" : (x > 0 ? "+Infinity" : "-Infinity");
-      std::string where = "index " + group_digits(i);
-      if (row_length > 0)
-        where += " (row " + std::to_string(i / row_length) + ", column " + std::to_string(i % row_length) + ")";
-      throw Error(std::string(name) + " contains " + what + " at " + where +
-                  "; every input value must be a finite number");
-    }
+std::size_t first_non_finite(const float* data, std::size_t count) {
+  // Blocks of 1024 values checked without a branch per value (x − x is 0 for finite x, NaN for
+  // NaN and ±Inf), a loop the compiler vectorises; only a block that has one is searched again.
+  constexpr std::size_t kBlock = 1024;
+  for (std::size_t b = 0; b < count; b += kBlock) {
+    const std::size_t e = std::min(count, b + kBlock);
+    int bad = 0;
+    for (std::size_t i = b; i < e; ++i) bad |= (data[i] - data[i] != 0.0f);
+    if (bad)
+      for (std::size_t i = b; i < e; ++i)
+        if (data[i] - data[i] != 0.0f) return i;
   }
+  return count;
+}
+
+void require_finite(const char* name, const float* data, std::size_t count, std::size_t row_length) {
+  const std::size_t i = first_non_finite(data, count);
+  if (i == count) return;
+  const float x = data[i];
+  const char* what = x != x ? "NaN" : (x > 0 ? "+Infinity" : "-Infinity");
+  std::string where = "index " + group_digits(i);
+  if (row_length > 0)
+    where += " (row " + std::to_string(i / row_length) + ", column " + std::to_string(i % row_length) + ")";
+  throw Error(std::string(name) + " contains " + what + " at " + where + "; every input value must be a finite number");
 }
 
 void require_length(const char* name, std::size_t got, std::size_t want, const std::string& dims) {

@@ -32,6 +32,8 @@ namespace attn {
 /// Throws when data holds a NaN or an infinity: "query contains NaN at index 37 (row 0, column 37)".
 /// row_length gives the width used to turn the flat index into a row and a column.
 void require_finite(const char* name, const float* data, std::size_t count, std::size_t row_length);
+/// Index of the first NaN or ±Inf among data[0..count), or count when every value is finite.
+std::size_t first_non_finite(const float* data, std::size_t count);
 /// Throws when a buffer does not have the length its dims call for.
 void require_length(const char* name, std::size_t got, std::size_t want, const std::string& dims);
 

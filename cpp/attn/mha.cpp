@@ -161,11 +161,11 @@ std::vector<MaskedRow> MultiHeadAttention::forward_validated(const MhaInput& in,
       // The query rows of this block are no longer needed: output may overwrite them.
       w_o_.apply(rows, concat.get(), vw, output + row_offset, D);
       // Finite inputs and weights can still overflow in the output projection: say so, never return ±∞.
-      const float* out = output + row_offset;
-      for (std::size_t x = 0; x < static_cast<std::size_t>(rows) * D; ++x)
-        if (out[x] - out[x] != 0.0f)  // ±∞ (NaN cannot arise from finite values here)
-          throw Error("the output overflowed float32 at batch item " + std::to_string(b) + ", query " +
-                      std::to_string(i0 + x / D) + ": the inputs or weights are too large, scale them down");
+      const std::size_t count = static_cast<std::size_t>(rows) * D;
+      const std::size_t x = first_non_finite(output + row_offset, count);  // ±∞ (NaN cannot arise here)
+      if (x != count)
+        throw Error("the output overflowed float32 at batch item " + std::to_string(b) + ", query " +
+                    std::to_string(i0 + x / D) + ": the inputs or weights are too large, scale them down");
     }
   }
   return masked;
