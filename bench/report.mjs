@@ -5,7 +5,7 @@ import os from 'node:os';
 import { TOLERANCE } from './compare.mjs';
 import { mhaFlops } from './flops.mjs';
 import { HEAP_GOAL_BYTES } from './streaming.mjs';
-import { OURS_SIMD, OURS_SIMD_NEW } from './systems.mjs';
+import { OURS_SIMD, OURS_SIMD_INTO } from './systems.mjs';
 
 export function cpuModel() {
   try {
@@ -39,30 +39,35 @@ export function renderReport({ date, peak, machine, versions, cases, matmuls, st
     `measured before and after the cases, ${f(peak.first, 1)} and ${f(peak.last, 1)}, the higher is used).`);
   out.push(`- Peers: onnxruntime-web ${versions.ort} (wasm backend, SIMD, numThreads 1, proxy off, graph built by ` +
     `bench/onnx_writer.mjs) and @tensorflow/tfjs-backend-wasm ${versions.tfjs} (SIMD build, ${versions.tfjsThreads} thread).`);
-  out.push('- Results handed back to JavaScript: this project\'s SIMD and scalar rows write into arrays the caller allocated ' +
-    'once per case (`forward({ ..., into })`); the "new arrays" row is the same SIMD module returning new arrays on every ' +
-    'call (the default). ' + (versions.ortPreallocated
-    ? 'ORT writes into output tensors passed as fetches (checked at start), so it reuses its arrays too. '
-    : 'ORT was given the same chance: output tensors passed as fetches come back unfilled in this version (checked at ' +
-      'start by bench/ort_mha.mjs), so ORT returns new arrays, its only correct way. ') +
+  out.push('- Results handed back to JavaScript: "SIMD" is this project\'s SIMD module called as the peers are, returning ' +
+    'new arrays on every call (the API\'s default). "SIMD, into" is the same module writing into arrays the caller ' +
+    'allocated once per case (`forward({ ..., into })`); the scalar baseline is timed that way too. ' + (versions.ortPreallocated
+    ? 'ORT writes into output tensors passed as fetches (checked at start), so its runs reuse arrays too. '
+    : 'ORT was offered the same: output tensors passed as fetches come back unfilled in this version (checked at start ' +
+      'by bench/ort_mha.mjs), so ORT returns new arrays, its only correct way. ') +
     `TF.js returns new arrays (dataSync). Measured here (bench/copy_cost.mjs): copying ${f(copy.floats * 4 / 1e6, 0)} MB ` +
-    `(12 heads × 2048² weights) out of a wasm memory takes ${ms(copy.freshMs)} ms into a new array (its pages are faulted ` +
-    `in on first touch) and ${ms(copy.reusedMs)} ms into one written before.`);
+    `(12 heads × 2048² weights) out of a wasm memory takes ${ms(copy.freshMs)} ms into a new array, during which the ` +
+    `process takes ${copy.freshFaults.toLocaleString('en-US')} minor page faults (one per 4 KB page of the new array), ` +
+    `and ${ms(copy.reusedMs)} ms with ${copy.reusedFaults.toLocaleString('en-US')} faults into an array written before.`);
   out.push('- Every case: batch 1, self-attention, float32, one thread, same weights and input for all systems; outputs ' +
     `(and attention weights when need_weights) agree within ${TOLERANCE} of max |value| before anything is timed.`);
   out.push('- Time: median of the timed runs after warm-up, systems alternated round-robin. GFLOP/s uses the exact ' +
     'matmul count 2·n·d·(3·d) + 2·n·d·d + 2·2·n·n·d (d = d_model = n_heads·d_k; bias, scale and softmax not counted).', '');
 
   out.push('## Summary: this project\'s SIMD module', '');
-  out.push('Ratios are times: peer ms ÷ SIMD ms, so 2.0 means the SIMD module is twice as fast; scalar ÷ SIMD is the gain of SIMD over the baseline build.', '');
-  out.push(table(['d_model', 'n_heads', 'n', 'need_weights', 'SIMD ms', 'SIMD GFLOP/s', '% peak', 'ORT / SIMD', 'TF.js / SIMD',
-    'scalar / SIMD', 'SIMD ms, new arrays', 'ORT / SIMD, new arrays'],
+  out.push('Ratios are times: peer ms ÷ SIMD ms, so 2.0 means the SIMD module is twice as fast. The first ratios compare ' +
+    'like with like (every system returns new arrays); the "into" ones compare each system\'s fastest correct way to ' +
+    'hand the results back. GFLOP/s and % of peak are those of the "into" runs (the engine\'s own speed). ' +
+    'scalar ÷ SIMD is the gain of SIMD over the baseline build, both writing into reused arrays.', '');
+  out.push(table(['d_model', 'n_heads', 'n', 'need_weights', 'SIMD ms', 'ORT / SIMD', 'TF.js / SIMD',
+    'SIMD ms, into', 'GFLOP/s', '% peak', 'ORT / SIMD into', 'TF.js / SIMD into', 'scalar / SIMD'],
     cases.map((c) => {
       const by = Object.fromEntries(c.bySystem.map((s) => [s.key, s]));
-      const simd = by[OURS_SIMD].ms, fresh = by[OURS_SIMD_NEW].ms;
-      return [c.dims.d_model, c.dims.n_heads, c.dims.n, c.need_weights ? 'on' : 'off', ms(simd), f(gf(c.dims, simd), 1),
-        pct(gf(c.dims, simd)), f(by.ort.ms / simd, 2), f(by.tfjs.ms / simd, 2), f(by['ours-scalar'].ms / simd, 2),
-        ms(fresh), f(by.ort.ms / fresh, 2)];
+      const into = by[OURS_SIMD_INTO].ms, fresh = by[OURS_SIMD].ms;
+      return [c.dims.d_model, c.dims.n_heads, c.dims.n, c.need_weights ? 'on' : 'off',
+        ms(fresh), f(by.ort.ms / fresh, 2), f(by.tfjs.ms / fresh, 2),
+        ms(into), f(gf(c.dims, into), 1), pct(gf(c.dims, into)), f(by.ort.ms / into, 2), f(by.tfjs.ms / into, 2),
+        f(by['ours-scalar'].ms / into, 2)];
     })), '');
 
   out.push('## Every system', '');
@@ -70,7 +75,7 @@ export function renderReport({ date, peak, machine, versions, cases, matmuls, st
     'so it is the high-water mark of everything that system ran so far (cases run top to bottom).', '');
   out.push(table(['d_model', 'n_heads', 'n', 'need_weights', 'system', 'ms (median)', 'runs', 'GFLOP/s', '% peak', 'ms / SIMD ms', 'wasm memory MB'],
     cases.flatMap((c) => {
-      const simd = c.bySystem.find((s) => s.key === OURS_SIMD).ms;
+      const simd = c.bySystem.find((s) => s.key === OURS_SIMD).ms; // like with like: new arrays
       return c.bySystem.map((s) => [c.dims.d_model, c.dims.n_heads, c.dims.n, c.need_weights ? 'on' : 'off', s.label,
         ms(s.ms), s.reps, f(gf(c.dims, s.ms), 1), pct(gf(c.dims, s.ms)), f(s.ms / simd, 2), mb(s.memoryBytes)]);
     })), '');

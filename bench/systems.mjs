@@ -5,8 +5,8 @@ import { createOursRunner, loadOurs } from './ours_mha.mjs';
 import { createTfjsRunner, initTfjs, tfjsHeapBytes } from './tfjs_mha.mjs';
 import { loadWithMemoryCapture, wasmMemoryBytes } from './wasm_memory.mjs';
 
-export const OURS_SIMD = 'ours-simd';
-export const OURS_SIMD_NEW = 'ours-simd-new-arrays';
+export const OURS_SIMD = 'ours-simd';           // the SIMD module called as the peers are: new arrays
+export const OURS_SIMD_INTO = 'ours-simd-into'; // the same module writing into reused arrays
 
 export async function loadSystems() {
   const simd = await loadWithMemoryCapture(OURS_SIMD, () => loadOurs({ simd: true }));
@@ -31,16 +31,16 @@ export async function loadSystems() {
   const systems = [
     {
       key: OURS_SIMD, label: `this project (${simd.isa})`, api: simd,
-      create: (dims, w) => createOursRunner(simd, dims, w, { reuse: true }),
-      memoryBytes: () => simd.memoryBytes(),
-    },
-    {
-      key: OURS_SIMD_NEW, label: `this project (${simd.isa}, new arrays)`, api: simd,
       create: (dims, w) => createOursRunner(simd, dims, w, { reuse: false }),
       memoryBytes: () => simd.memoryBytes(),
     },
     {
-      key: 'ours-scalar', label: `this project (${scalar.isa} baseline)`, api: scalar,
+      key: OURS_SIMD_INTO, label: `this project (${simd.isa}, into)`, api: simd,
+      create: (dims, w) => createOursRunner(simd, dims, w, { reuse: true }),
+      memoryBytes: () => simd.memoryBytes(),
+    },
+    {
+      key: 'ours-scalar', label: `this project (${scalar.isa} baseline, into)`, api: scalar,
       create: (dims, w) => createOursRunner(scalar, dims, w, { reuse: true }),
       memoryBytes: () => scalar.memoryBytes(),
     },

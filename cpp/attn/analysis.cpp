@@ -155,10 +155,10 @@ RunMemory run_memory(const MhaDims& d, int batch, int n_q, int n_k, bool need_we
   // K and V of one batch item (all heads), a block of Q and of Concat, what attend_head holds,
   // and the matmul's packed rows of A: up to 64 rows of the inputs or of Concat in the
   // projections, or the attention's own (the same buffer, so the larger of the two).
-  const HeadWorkingFloats head = attend_working_floats(AttentionOptions{}, static_cast<int>(std::min<std::uint64_t>(NQ, Br)),
-                                                       n_k, d.d_k, d.d_v, need_weights);
+  const HeadWorkingFloats head = attend_working_floats(AttentionOptions{}, n_q, n_k, d.d_k, d.d_v, need_weights);
   const std::uint64_t a_pack = std::max(64 * std::max(D, V), head.a_pack);
-  m.working = 4 * (NK * QK + NK * V + Br * QK + Br * V + head.buffers + a_pack);
+  // Plus the overflow guard's two row norms (double) per head.
+  m.working = 4 * (NK * QK + NK * V + Br * QK + Br * V + head.buffers + a_pack + 4 * static_cast<std::uint64_t>(d.n_heads));
   // Weights plus their packed copy (the panels round columns up to 8).
   const std::uint64_t params = static_cast<std::uint64_t>(parameter_counts(d).total);
   m.parameters = 8 * params;

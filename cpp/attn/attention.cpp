@@ -34,21 +34,34 @@ void apply_dropout(float* row, const AttentionOptions& opt, int b, int h, int i,
 
 bool dropout_active(const AttentionOptions& opt) { return opt.training && opt.dropout > 0.0f; }
 
+// The unnormalised sums Σ_j e^(s_j − max)·v_j (each factor ≤ 1, kept ones scaled by 1/(1−p)
+// under dropout) reach n_k·max|v|/(1−p) before the division by the row's sum: for values near
+// float's limit that overflows although the result, a weighted average, does not. Returns the
+// power of two to multiply the exponentials by so those sums stay finite: 1 but in such cases.
+float unnormalised_damping(const HeadProblem& p, const AttentionOptions& opt) {
+  double bound = p.v_bound * p.n_k;
+  if (dropout_active(opt)) bound /= 1.0 - opt.dropout;
+  if (bound < 1e37) return 1.0f;
+  return std::ldexp(1.0f, -static_cast<int>(std::ceil(std::log2(bound / 1e37))));
+}
+
 // Whole rows of logits S = αQKᵀ, masked, exponentiated and multiplied by V, in sub-blocks of
 // softmax_rows() query rows; K and V are packed once for all of them.
 // weights_out: p.weights is the caller's rows × n_k buffer and its rows become the softmax
 // weights. Otherwise p.weights is a softmax_rows() × n_k scratch that every sub-block reuses,
 // no one reads the weights, and they stay unnormalised: each output row is divided by its
-// row's sum after P·V instead (d_v multiplies per row rather than a pass over n_k weights).
+// row's sum after P·V instead (d_v multiplies per row rather than a pass over n_k weights),
+// unless those unnormalised sums could overflow (see unnormalised_damping).
 void attend_whole_rows(const HeadProblem& p, const AttentionOptions& opt, bool weights_out,
                        std::vector<MaskedRow>* masked_rows) {
+  const bool normalise = weights_out || unnormalised_damping(p, opt) != 1.0f;
   thread_local PackedB k_packed, v_packed;
   thread_local std::vector<float> inv_sum;
   kern::pack_b(p.d_k, p.n_k, p.k, p.ldk, true, k_packed);
   kern::pack_b(p.n_k, p.d_v, p.v, p.ldv, false, v_packed);
   const float alpha = logit_scale(opt, p.d_k);
   const int step = softmax_rows(p.n_k);
-  inv_sum.resize(step);
+  inv_sum.resize(std::min(step, p.rows));
   for (int r0 = 0; r0 < p.rows; r0 += step) {
     const int rows = std::min(step, p.rows - r0);
     float* logits = weights_out ? p.weights + static_cast<std::size_t>(r0) * p.n_k : p.weights;
@@ -66,7 +79,7 @@ void attend_whole_rows(const HeadProblem& p, const AttentionOptions& opt, bool w
         continue;
       }
       const float inv = static_cast<float>(1.0 / kern::exp_shift_row(row, p.n_k, max));
-      if (weights_out) {
+      if (normalise) {
         kern::scale(row, p.n_k, inv);
         inv_sum[r] = 1.0f;
       } else {
@@ -76,7 +89,7 @@ void attend_whole_rows(const HeadProblem& p, const AttentionOptions& opt, bool w
     }
     float* out = p.out + static_cast<std::size_t>(r0) * p.ldo;
     kern::gemm_packed(rows, logits, p.n_k, v_packed, out, p.ldo, 1.0f, nullptr, false);
-    if (!weights_out)
+    if (!normalise)
       for (int r = 0; r < rows; ++r) kern::scale(out + static_cast<std::size_t>(r) * p.ldo, p.d_v, inv_sum[r]);
   }
 }
@@ -93,6 +106,7 @@ void attend_streaming(const HeadProblem& p, const AttentionOptions& opt, std::ve
   run_sum.assign(p.rows, 0.0);
   for (int r = 0; r < p.rows; ++r) std::fill_n(p.out + static_cast<std::size_t>(r) * p.ldo, p.d_v, 0.0f);
   const float alpha = logit_scale(opt, p.d_k);
+  const float damping = unnormalised_damping(p, opt);  // 1 unless the sums could overflow
 
   // Past every row's limit there is nothing to see (causal or padding): stop early.
   int key_end = 0;
@@ -112,7 +126,11 @@ void attend_streaming(const HeadProblem& p, const AttentionOptions& opt, std::ve
         continue;
       }
       const float correction = run_max[r] == kNegInf ? 0.0f : std::exp(run_max[r] - new_max);
-      const double tile_sum = kern::exp_shift_row(row, cols, new_max);
+      double tile_sum = kern::exp_shift_row(row, cols, new_max);
+      if (damping != 1.0f) {  // a power of two: the same factor on every term and on the sum
+        kern::scale(row, cols, damping);
+        tile_sum *= damping;
+      }
       run_sum[r] = run_sum[r] * correction + tile_sum;
       if (correction != 1.0f) kern::scale(p.out + static_cast<std::size_t>(r) * p.ldo, p.d_v, correction);
       run_max[r] = new_max;
@@ -175,19 +193,33 @@ void require_finite_logits(double q_norm2, double k_norm2, double v_norm2, float
 
 int softmax_rows(int n_k) { return std::max(4, std::min(64, (131072 / std::max(n_k, 1)) / 4 * 4)); }
 
-HeadWorkingFloats attend_working_floats(const AttentionOptions& opt, int rows, int n_k, int d_k, int d_v,
+HeadWorkingFloats attend_working_floats(const AttentionOptions& opt, int n_q, int n_k, int d_k, int d_v,
                                         bool need_weights) {
   const std::uint64_t NK = n_k, dk = d_k, dv8 = (static_cast<std::uint64_t>(d_v) + 7) / 8 * 8;
   const std::uint64_t nk8 = (NK + 7) / 8 * 8, Bc = kKeyTile;
-  if (need_weights || uses_scratch(opt, rows, n_k)) {
-    // K and V packed side by side, the scratch sub-block of logits (the caller's weights buffer
-    // holds them when weights are requested), and the P·V matmul's packed sub-block of A.
-    const std::uint64_t step = std::min<std::uint64_t>(softmax_rows(n_k), rows);
-    return {dk * nk8 + NK * dv8 + (need_weights ? 0 : step * NK), std::min<std::uint64_t>(step, 64) * NK};
+  auto tile_rows = [](std::uint64_t rows) { return (std::min<std::uint64_t>(rows, 64) + 3) / 4 * 4; };  // A-pack
+  // Each path keeps its own thread_local buffers, so a call whose full query blocks stream and
+  // whose last, shorter block takes whole rows holds both sets; the matmul's A-pack is shared.
+  std::uint64_t whole = 0, streaming = 0, a_pack = 0;
+  const int full = std::min(n_q, kQueryBlock), last = n_q % kQueryBlock;
+  for (const int rows : {full, last}) {
+    if (rows == 0) continue;
+    const std::uint64_t R = rows;
+    if (need_weights || uses_scratch(opt, rows, n_k)) {
+      // K and V packed side by side, the sub-block of logits (in the caller's weights buffer when
+      // weights are requested) with its row sums; the matmul packs a sub-block of Q (d_k wide)
+      // and of the weights (n_k wide).
+      const std::uint64_t step = std::min<std::uint64_t>(softmax_rows(n_k), R);
+      whole = std::max(whole, dk * nk8 + NK * dv8 + (need_weights ? 0 : step * NK) + step);
+      a_pack = std::max(a_pack, tile_rows(step) * std::max(NK, dk));
+    } else {
+      // One tile of logits, running max and sum (float, double) per row, one key tile of K or V
+      // packed at a time; the matmul packs a block's Q (d_k wide) and a tile of weights.
+      streaming = std::max(streaming, R * Bc + 3 * R + std::max(dk * Bc, Bc * dv8));
+      a_pack = std::max(a_pack, tile_rows(R) * std::max(Bc, dk));
+    }
   }
-  // Streaming: one tile of logits, one key tile of K or V packed at a time, a tile's rows of A.
-  const std::uint64_t R = rows;
-  return {R * Bc + std::max(dk * Bc, Bc * dv8), std::min<std::uint64_t>(R, 64) * Bc};
+  return {whole + streaming, a_pack};
 }
 
 void AttentionOptions::validate(int batch, int n_q, int n_k) const {
@@ -228,10 +260,11 @@ AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, 
   require_length("v", v_len, B * NK * d_v, "[batch, n_k, d_v] = [" + std::to_string(batch) + ", " +
                  std::to_string(n_k) + ", " + std::to_string(d_v) + "]");
   opt.validate(batch, n_q, n_k);
-  const HeadWorkingFloats work = attend_working_floats(opt, std::min(n_q, kQueryBlock), n_k, d_k, d_v, need_weights);
-  // Inputs (copied into the heap by callers such as the JS API), output, weights, working buffers.
+  const HeadWorkingFloats work = attend_working_floats(opt, n_q, n_k, d_k, d_v, need_weights);
+  // Inputs (copied into the heap by callers such as the JS API), output, weights, working buffers
+  // and the two row norms (double) per batch item of the overflow guard.
   const std::uint64_t needed = 4 * (B * NQ * d_k + B * NK * (d_k + d_v) + B * NQ * d_v +
-                                    (need_weights ? B * NQ * NK : 0) + work.buffers + work.a_pack);
+                                    (need_weights ? B * NQ * NK : 0) + work.buffers + work.a_pack + 4 * B);
   require_within_budget("this attention", needed, memory_budget);
   require_finite("q", q, q_len, d_k);
   require_finite("k", k, k_len, d_k);
@@ -253,10 +286,16 @@ AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, 
       HeadProblem p{q + (b * NQ + i0) * d_k, d_k, k + b * NK * d_k, d_k, v + b * NK * d_v, d_v,
                     result.output.data() + (b * NQ + i0) * d_v, d_v,
                     need_weights ? result.weights.data() + (b * NQ + i0) * NK : nullptr,
-                    rows, n_k, d_k, d_v, i0, b, 0};
+                    rows, n_k, d_k, d_v, i0, b, 0, std::sqrt(v_norm2[b])};
       attend_head(p, opt, &result.masked_rows);
     }
   }
+  // Finite inputs can still give an infinite average (values near 3.4e38, or dropout's 1/(1−p)
+  // on top): say so rather than return ±∞.
+  const std::size_t bad = first_non_finite(result.output.data(), result.output.size());
+  if (bad != result.output.size())
+    throw Error("the attention output overflowed float32 at batch item " + std::to_string(bad / (NQ * d_v)) +
+                ", query " + std::to_string(bad / d_v % NQ) + ": the values are too large, scale them down");
   return result;
 }
 

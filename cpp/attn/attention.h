@@ -1,7 +1,8 @@
 // Scaled dot-product attention: softmax(Q·Kᵀ/√d_k [masked]) [dropout] · V, on one head at a
-// time. Two ways to the same output: materialised (the n_q×n_k weights are written out, for
-// the heatmaps) and streaming (key tiles with an online softmax, for when no one needs the
-// weights: memory stays O(n) instead of O(n²)).
+// time. Three ways to the same output: whole rows written into the caller's n_q×n_k weights
+// (for the heatmaps); whole rows a few at a time in scratch, normalised after P·V, when no one
+// needs the weights and n_k is moderate; and streaming (key tiles with an online softmax) for
+// long keys. The last two never hold n_q×n_k: memory stays O(n) instead of O(n²).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -47,10 +48,11 @@ struct HeadProblem {
   const float* k;  int ldk;  // n_k × d_k
   const float* v;  int ldv;  // n_k × d_v
   float* out;      int ldo;  // rows × d_v, overwritten
-  float* weights;            // rows × n_k (row stride n_k), or nullptr for the streaming path
+  float* weights;            // rows × n_k (row stride n_k) to return them, or nullptr (not wanted)
   int rows, n_k, d_k, d_v;
   int row0;                  // index of the block's first query row in the sequence
   int b, h;                  // coordinates, for the padding mask and the dropout pattern
+  double v_bound;            // ≥ every |v| of this head (√ of V's largest squared row norm)
 };
 
 /// The factor the logits are multiplied by: 1/√d_k, or 1 when opt.scale is off.
@@ -67,13 +69,14 @@ void require_finite_logits(double q_norm2, double k_norm2, double v_norm2, float
 /// (256 rows × 2048 keys, 2 MB, did not fit). A multiple of the matmul's 4-row tile.
 int softmax_rows(int n_k);
 
-/// Working memory, in floats, that attend_head holds for a block of `rows` query rows: the
-/// logits scratch or streaming tile and the packed K and V (`buffers`), and the rows of A the
-/// matmul packs (`a_pack`, a buffer the projections' matmuls share).
+/// Working memory, in floats, that attend_head holds over all query blocks of n_q rows (full
+/// blocks of kQueryBlock and a last, shorter one, which may take the other path): the logits
+/// scratch or streaming tile, row statistics and the packed K and V (`buffers`), and the rows of
+/// A the matmul packs (`a_pack`, a buffer the projections' matmuls share).
 struct HeadWorkingFloats {
   std::uint64_t buffers, a_pack;
 };
-HeadWorkingFloats attend_working_floats(const AttentionOptions& opt, int rows, int n_k, int d_k, int d_v,
+HeadWorkingFloats attend_working_floats(const AttentionOptions& opt, int n_q, int n_k, int d_k, int d_v,
                                         bool need_weights);
 
 /// Attention of one head for one block of query rows. Appends fully masked rows to

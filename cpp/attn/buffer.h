@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <memory>
+#include <utility>
 
 namespace attn {
 
@@ -20,13 +21,24 @@ class FloatBuffer {
     }
     return *this;
   }
-  FloatBuffer(FloatBuffer&&) noexcept = default;
-  FloatBuffer& operator=(FloatBuffer&&) noexcept = default;
+  FloatBuffer(FloatBuffer&& other) noexcept { *this = std::move(other); }
+  FloatBuffer& operator=(FloatBuffer&& other) noexcept {
+    if (this != &other) {
+      data_ = std::move(other.data_);
+      size_ = other.size_;
+      capacity_ = other.capacity_;
+      other.size_ = other.capacity_ = 0;  // an empty buffer, never a null pointer with a capacity
+    }
+    return *this;
+  }
 
-  /// Sets the size to n. The contents are unspecified afterwards (not kept when it grows).
+  /// Sets the size to n. The contents are unspecified afterwards (not kept when it grows). If the
+  /// allocation fails (std::bad_alloc) the buffer is left empty, so a later smaller call
+  /// allocates again instead of writing through a null pointer.
   void resize(std::size_t n) {
     if (n > capacity_) {
       data_.reset();  // free first, so growth never holds the old and the new block at once
+      size_ = capacity_ = 0;
       data_.reset(new float[n]);
       capacity_ = n;
     }

@@ -4,8 +4,8 @@
 #pragma once
 #include <algorithm>
 #include <cstddef>
-#include "buffer.h"
 
+#include "buffer.h"
 #include "kernels.h"
 
 namespace attn {

@@ -34,7 +34,8 @@ void scale(float* x, int n, float s);
 /// Sets x[j] = −∞ wherever masked[j] != 0, j < n.
 void mask_row(float* x, const std::uint8_t* masked, int n);
 /// x[j] = exp(x[j] − shift) in place; returns the sum of the new values (kept in double).
-/// −∞ entries become 0. The building block of softmax and of the streaming attention.
+/// −∞ entries become 0. Requires shift ≥ every x[j] (a row max or a running max): the SIMD
+/// exponential is made for arguments ≤ 0. The building block of softmax and of attention.
 double exp_shift_row(float* x, int n, float shift);
 /// The largest of x[0..n), or −∞ when n is 0 or every entry is −∞.
 float row_max(const float* x, int n);

@@ -155,7 +155,8 @@ std::vector<MaskedRow> MultiHeadAttention::forward_validated(const MhaInput& in,
         require_finite_logits(max_row_norm2(q_block.get() + h * dk, qk, rows, dk), k_norm2[h], v_norm2[h], alpha, h);
         float* head_weights = opt.need_weights ? weights + ((static_cast<std::size_t>(b) * H + h) * NQ + i0) * NK : nullptr;
         HeadProblem p{q_block.get() + h * dk, qk, k_proj.get() + h * dk, qk, v_proj.get() + h * dv, vw,
-                      concat.get() + h * dv, vw, head_weights, rows, in.n_k, dk, dv, i0, b, h};
+                      concat.get() + h * dv, vw, head_weights, rows, in.n_k, dk, dv, i0, b, h,
+                      std::sqrt(v_norm2[h])};
         attend_head(p, opt, &masked);
       }
       // The query rows of this block are no longer needed: output may overwrite them.

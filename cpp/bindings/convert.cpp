@@ -32,16 +32,31 @@ val to_js(const float* data, std::size_t n) {
   return val(emscripten::typed_memory_view(n, data)).call<val>("slice");
 }
 
+namespace {
 void require_destination(const char* name, const val& dest, std::size_t n) {
   if (dest.isNull() || dest.isUndefined()) return;
   attn::require_length(name, dest["length"].as<std::size_t>(), n, "the result");
 }
+bool given(const val& dest) { return !dest.isNull() && !dest.isUndefined(); }
+}  // namespace
 
-val to_js_into(const float* data, std::size_t n, const val& dest) {
-  if (dest.isNull() || dest.isUndefined()) return to_js(data, n);
-  // The view is made and consumed at once: nothing in between can grow the memory and detach it.
-  dest.call<void>("set", val(emscripten::typed_memory_view(n, data)));
-  return dest;
+void set_results(val& result, const float* output, std::size_t n_output, const val& into_output,
+                 const float* weights, std::size_t n_weights, const val& into_weights) {
+  require_destination("into.output", into_output, n_output);
+  if (weights) require_destination("into.weights", into_weights, n_weights);
+  // New arrays first; then copies into the caller's arrays, which cannot fail. Each view of the
+  // heap is made and consumed at once: nothing in between can grow the memory and detach it.
+  if (!given(into_output)) result.set("output", to_js(output, n_output));
+  if (!weights) result.set("weights", val::null());
+  else if (!given(into_weights)) result.set("weights", to_js(weights, n_weights));
+  if (given(into_output)) {
+    into_output.call<void>("set", val(emscripten::typed_memory_view(n_output, output)));
+    result.set("output", into_output);
+  }
+  if (weights && given(into_weights)) {
+    into_weights.call<void>("set", val(emscripten::typed_memory_view(n_weights, weights)));
+    result.set("weights", into_weights);
+  }
 }
 
 std::uint64_t to_u64(const val& number) { return static_cast<std::uint64_t>(number.as<double>()); }

@@ -47,13 +47,14 @@ auto guarded(F&& f, Args&... args) -> decltype(f()) {
 std::vector<float> to_floats(const val& array);
 /// A copy of n floats as a new Float32Array owned by JavaScript (never a view of the heap).
 val to_js(const float* data, std::size_t n);
-/// Refuses a caller's destination (`into.output`, `into.weights`; null = none) whose length is
-/// not n. Called for every destination before any is written, so an error writes nothing.
-void require_destination(const char* name, const val& dest, std::size_t n);
-/// Copies n floats out of the heap into dest, the caller's Float32Array (checked by
-/// require_destination), and returns dest; with dest null, into a new array as to_js does.
-/// Reusing an array skips the page faults of fresh JS memory, most of a large copy's cost.
-val to_js_into(const float* data, std::size_t n, const val& dest);
+/// Sets result.output (n_output floats) and result.weights (n_weights floats, or null when
+/// weights is nullptr), each copied into the caller's Float32Array (`into.output`,
+/// `into.weights`; null = none) or into a new one. Both lengths are checked and the new arrays
+/// made (allocating can fail) before anything is written into a caller's array, so a call
+/// that throws leaves them untouched. Reusing an array skips the page faults of fresh JS
+/// memory, most of a large copy's cost.
+void set_results(val& result, const float* output, std::size_t n_output, const val& into_output,
+                 const float* weights, std::size_t n_weights, const val& into_weights);
 /// A whole number from JavaScript (checked for exactness by the JS layer), as 64 bits.
 std::uint64_t to_u64(const val& number);
 

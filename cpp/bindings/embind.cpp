@@ -90,10 +90,7 @@ class Layer {
       r.set("masked_rows", masked_rows_to_js(masked));
       r.set("shapes", trace_to_js(attn::tensor_trace(mha_.dims(), batch, n_q, n_k, opt.need_weights)));
       // Everything that can fail comes before the first write into a caller's array.
-      require_destination("into.output", into_output, output_count);
-      require_destination("into.weights", into_weights, weight_count);
-      r.set("output", to_js_into(q.data(), output_count, into_output));
-      r.set("weights", opt.need_weights ? to_js_into(weights.get(), weight_count, into_weights) : val::null());
+      set_results(r, q.data(), output_count, into_output, weights.get(), weight_count, into_weights);
       return r;
     }, query, key, value, options, into_output, into_weights);
   }
@@ -122,10 +119,8 @@ val scaled_dot_product_attention(val q, val k, val v, int batch, int n_q, int n_
     val o = val::object();
     o.set("masked_rows", masked_rows_to_js(r.masked_rows));
     // Everything that can fail comes before the first write into a caller's array.
-    require_destination("into.output", into_output, r.output.size());
-    require_destination("into.weights", into_weights, r.weights.size());
-    o.set("output", to_js_into(r.output.data(), r.output.size(), into_output));
-    o.set("weights", need_weights ? to_js_into(r.weights.data(), r.weights.size(), into_weights) : val::null());
+    set_results(o, r.output.data(), r.output.size(), into_output, need_weights ? r.weights.data() : nullptr,
+                r.weights.size(), into_weights);
     return o;
   }, q, k, v, options, into_output, into_weights);
 }

@@ -437,3 +437,67 @@ TEST_CASE("Mask: row_limit and masked agree with the written-out rule", "[attent
   m.matrix = {0, 1};
   CHECK(m.describe() == "causal + padding [16, 9] + matrix");
 }
+
+TEST_CASE("values near float's limit: every path returns their finite average, or says the average overflows", "[attention][overflow]") {
+  // q = k = 0: every weight is 1/n_k and the output is the mean of v, here 1e37. The paths that
+  // divide by the softmax sum after P·V first add up n_k·1e37 = 6.4e38, beyond float's range:
+  // they must notice and keep the sums finite.
+  Problem p = make_problem(1, 5, 64, 4, 3, 9);
+  std::fill(p.q.begin(), p.q.end(), 0.0f);
+  std::fill(p.k.begin(), p.k.end(), 0.0f);
+  std::fill(p.v.begin(), p.v.end(), 1e37f);
+  for (const bool need_weights : {false, true})
+    for (const std::size_t scratch_logits : {std::size_t{0}, std::size_t{1} << 21}) {
+      attn::AttentionOptions opt;
+      opt.scratch_logits = scratch_logits;
+      INFO("need_weights " << need_weights << ", scratch_logits " << scratch_logits);
+      const attn::AttentionResult r = attn::scaled_dot_product_attention(
+          p.q.data(), p.q.size(), p.k.data(), p.k.size(), p.v.data(), p.v.size(), 1, 5, 64, 4, 3, opt, need_weights,
+          attn::kDefaultMemoryBudget);
+      const std::vector<double> want(r.output.size(), 1e37);
+      const check::Worst w = check::normwise(r.output, want);
+      INFO(w.describe());
+      CHECK(check::count_non_finite(r.output) == 0);
+      CHECK(w.err <= kOutputTol);
+    }
+  // Dropout p = 0.9 scales kept weights by 10: the average itself can pass 3.4e38. An error
+  // that says so, never ±∞.
+  std::fill(p.v.begin(), p.v.end(), 3e38f);
+  attn::AttentionOptions opt;
+  opt.training = true;
+  opt.dropout = 0.9f;
+  for (const std::size_t scratch_logits : {std::size_t{0}, std::size_t{1} << 21}) {
+    opt.scratch_logits = scratch_logits;
+    INFO("scratch_logits " << scratch_logits);
+    CHECK_THROWS_WITH(attn::scaled_dot_product_attention(p.q.data(), p.q.size(), p.k.data(), p.k.size(), p.v.data(),
+                                                         p.v.size(), 1, 5, 64, 4, 3, opt, false, attn::kDefaultMemoryBudget),
+                      Catch::Contains("the attention output overflowed float32 at batch item 0, query"));
+  }
+}
+
+TEST_CASE("the whole-row path in sub-blocks shorter than 64 rows matches float64", "[attention]") {
+  // n_k = 3000 gives sub-blocks of softmax_rows(3000) = 40 rows; n_q = 100 is not a multiple of
+  // it, d_v = 5 is not a multiple of the 8-column panels; a causal + padding mask and dropout.
+  REQUIRE(attn::softmax_rows(3000) == 40);
+  const Problem p = make_problem(2, 100, 3000, 8, 5, 31);
+  for (const bool dropout : {false, true}) {
+    attn::AttentionOptions opt;
+    opt.mask = make_mask(kCausal | kPadding, 2, 100, 3000, 31);
+    opt.training = dropout;
+    opt.dropout = dropout ? 0.3f : 0.0f;
+    opt.seed = 5;
+    INFO("dropout " << opt.dropout << ", mask " << opt.mask.describe());
+    const reference::AttentionRef want = run_reference(p, opt);
+    const attn::AttentionResult scr = run_scratch(p, opt), mat = run(p, opt, true);
+    const check::Worst ws = check::normwise(scr.output, want.output);
+    INFO("scratch vs float64: " << ws.describe());
+    CHECK(ws.err <= kOutputTol);
+    const check::Worst wm = check::normwise(mat.output, want.output);
+    INFO("materialised vs float64: " << wm.describe());
+    CHECK(wm.err <= kOutputTol);
+    const check::Worst ww = check::max_abs(mat.weights, want.weights);
+    INFO("weights: " << ww.describe());
+    CHECK(ww.err <= kWeightTol);
+    CHECK(rows_of(scr.masked_rows) == rows_of(want.masked_rows));
+  }
+}

@@ -2,11 +2,14 @@
 // buffer lengths, masks, dropout, NaN/Inf, memory budgets, and GPT-3 refused before allocating.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <new>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "attn/analysis.h"
@@ -18,19 +21,34 @@
 
 // ---------------------------------------------------------------- allocation probe
 // The replaceable global operator new (standard C++) records the largest single request while a
-// probe is open, so a test can show that a refused layer never asked for its gigabytes.
+// probe is open, so a test can show that a refused layer never asked for its gigabytes. It also
+// keeps the bytes live through it and their peak (each block carries its size in a 16-byte
+// header), so a test can hold a call's real allocations to the memory the budget counted.
 namespace alloc_probe {
 bool open = false;
 std::size_t largest = 0;
+std::size_t live = 0, peak = 0;
 }  // namespace alloc_probe
 
 void* operator new(std::size_t size) {
   if (alloc_probe::open && size > alloc_probe::largest) alloc_probe::largest = size;
-  if (void* p = std::malloc(size ? size : 1)) return p;
+  if (auto* p = static_cast<unsigned char*>(std::malloc(size + 16))) {
+    std::memcpy(p, &size, sizeof size);
+    alloc_probe::live += size;
+    alloc_probe::peak = std::max(alloc_probe::peak, alloc_probe::live);
+    return p + 16;
+  }
   throw std::bad_alloc();
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p) noexcept {
+  if (!p) return;
+  auto* block = static_cast<unsigned char*>(p) - 16;
+  std::size_t size;
+  std::memcpy(&size, block, sizeof size);
+  alloc_probe::live -= size;
+  std::free(block);
+}
+void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
 
 // Both the type and the message: the message is what the page shows.
 #define CHECK_ATTN_ERROR(expr, text)      \
@@ -294,12 +312,14 @@ TEST_CASE("NaN and Inf are refused, naming the tensor and the index", "[errors][
 
 TEST_CASE("a run over the memory budget is refused with the byte count and the budget", "[errors][budget]") {
   // Plain attention with weights, 4 bytes a float: inputs q, k, v (8 + 12 + 15), output (10),
-  // weights (6), packed K_iᵀ (d_k·8 = 32) and V_i (n_k·8 = 24) and 2 rows of weights (6):
-  // 4·(35 + 10 + 6 + 62) = 452 bytes.
+  // weights (6), packed K_iᵀ (d_k·8 = 32) and V_i (n_k·8 = 24), the row sums (2), and the
+  // matmul's packed rows of A, rounded up to its 4-row tile and as wide as the wider of Q
+  // (d_k = 4) and the weights (n_k = 3): 4·4 = 16; the overflow guard's two row norms (double,
+  // 4 floats' worth). 4·(35 + 10 + 6 + 58 + 16 + 4) = 516 bytes.
   Sdpa s;
-  s.budget = 451;
-  CHECK_ATTN_ERROR(s.run(), "this attention needs 452 bytes (452 B), over the memory budget of 451 bytes (451 B)");
-  s.budget = 452;
+  s.budget = 515;
+  CHECK_ATTN_ERROR(s.run(), "this attention needs 516 bytes (516 B), over the memory budget of 515 bytes (515 B)");
+  s.budget = 516;
   CHECK_NOTHROW(s.run());
 
   Mha m;
@@ -392,4 +412,78 @@ TEST_CASE("sizes whose counts would pass 2^53 are refused by the analysis guard"
   REQUIRE_THROWS_WITH(attn::require_countable(d, 1 << 20, 1 << 20, 1 << 20),
                       Catch::Contains("too large to count exactly"));
   REQUIRE_THROWS_WITH(attn::require_countable(d, 1, (1 << 20) + 1, 4), Catch::Contains("at most 1,048,576"));
+}
+
+TEST_CASE("a call allocates no more than the memory its budget check counted", "[errors][budget]") {
+  // The peak of the bytes a call allocates, over what was live before it, against the count the
+  // budget check used (minus the inputs, which the caller allocated). Buffers the engine keeps
+  // between calls only grow, so the first call in this process that needs a size pays for it;
+  // the cases run largest-buffers-first where it matters.
+  struct Case {
+    int n_q, n_k, d_k, d_v;
+    bool need_weights;
+    std::size_t scratch_logits;
+  };
+  const Case cases[] = {
+      {513, 5000, 64, 64, false, std::size_t{1} << 21},  // full block streams, the 1-row last block takes whole rows
+      {700, 300, 40, 24, false, std::size_t{1} << 21},   // whole rows, sub-blocks, two query blocks
+      {70, 130, 96, 8, false, 0},                        // streaming, d_k wider than a key tile
+      {33, 2100, 16, 16, true, std::size_t{1} << 21},    // weights requested
+  };
+  for (const Case& c : cases) {
+    INFO("n_q " << c.n_q << ", n_k " << c.n_k << ", d_k " << c.d_k << ", d_v " << c.d_v << ", need_weights "
+                << c.need_weights << ", scratch_logits " << c.scratch_logits);
+    Sdpa s;
+    s.n_q = c.n_q;
+    s.n_k = c.n_k;
+    s.d_k = c.d_k;
+    s.d_v = c.d_v;
+    s.q.assign(static_cast<std::size_t>(c.n_q) * c.d_k, 0.5f);
+    s.k.assign(static_cast<std::size_t>(c.n_k) * c.d_k, 0.25f);
+    s.v.assign(static_cast<std::size_t>(c.n_k) * c.d_v, 1.0f);
+    s.need_weights = c.need_weights;
+    s.opt.scratch_logits = c.scratch_logits;
+    // The count the check uses is in its message: run once with a budget of 1 byte to read it.
+    s.budget = 1;
+    std::uint64_t counted = 0;
+    try {
+      s.run();
+    } catch (const attn::Error& e) {
+      std::string digits;
+      for (const char* p = std::strstr(e.what(), "needs ") + 6; *p != ' '; ++p)
+        if (*p != ',') digits += *p;
+      counted = std::stoull(digits);
+    }
+    REQUIRE(counted > 0);
+    const std::uint64_t inputs = 4 * (s.q.size() + s.k.size() + s.v.size());
+    s.budget = attn::kDefaultMemoryBudget;
+    // Nothing but the call inside the measured stretch (Catch's own reporting allocates too).
+    const std::size_t before = alloc_probe::live;
+    alloc_probe::peak = before;
+    std::size_t output_size = s.run().output.size();
+    const std::uint64_t allocated = alloc_probe::peak - before;
+    CHECK(output_size == static_cast<std::size_t>(c.n_q) * c.d_v);
+    INFO("allocated at peak " << allocated << " bytes; counted " << counted - inputs << " bytes besides the inputs");
+    CHECK(allocated <= counted - inputs);
+  }
+
+  // The same for a whole multi-head forward pass against run_memory (cross-attention: the
+  // inputs are the query, key and value the caller holds).
+  attn::MultiHeadAttention layer(config(48, 4));
+  for (const auto& [n_q, n_k, need_weights] : {std::tuple{600, 700, false}, std::tuple{20, 4500, false}, std::tuple{50, 60, true}}) {
+    INFO("forward n_q " << n_q << ", n_k " << n_k << ", need_weights " << need_weights);
+    const std::vector<float> query(static_cast<std::size_t>(n_q) * 48, 0.1f), kv(static_cast<std::size_t>(n_k) * 48, 0.2f);
+    attn::ForwardOptions opt;
+    opt.need_weights = need_weights;
+    const attn::MhaInput in{query.data(), query.size(), kv.data(), kv.size(), kv.data(), kv.size(), 1, n_q, n_k};
+    const attn::RunMemory counted = attn::run_memory(layer.dims(), 1, n_q, n_k, need_weights, false);
+    const std::size_t before = alloc_probe::live;
+    alloc_probe::peak = before;
+    std::size_t output_size = layer.forward(in, opt).output.size();
+    const std::uint64_t allocated = alloc_probe::peak - before;
+    CHECK(output_size == query.size());
+    INFO("allocated at peak " << allocated << " bytes; run_memory less inputs and parameters "
+                              << counted.total - counted.inputs - counted.parameters);
+    CHECK(allocated <= counted.total - counted.inputs - counted.parameters);
+  }
 }

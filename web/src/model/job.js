@@ -38,8 +38,15 @@ export class ResultBuffers {
   #output = null;
   #weights = null;
   get(outputLength, weightsLength) {
-    if (this.#output?.length !== outputLength) this.#output = new Float32Array(outputLength);
-    if (this.#weights?.length !== weightsLength) this.#weights = new Float32Array(weightsLength);
+    // Old arrays are dropped before new ones are made, so a change of size never holds both.
+    if (this.#output?.length !== outputLength) {
+      this.#output = null;
+      this.#output = new Float32Array(outputLength);
+    }
+    if (this.#weights?.length !== weightsLength) {
+      this.#weights = null;
+      this.#weights = new Float32Array(weightsLength);
+    }
     return { output: this.#output, weights: this.#weights };
   }
 }
