@@ -71,19 +71,21 @@ void attend_whole_rows(const HeadProblem& p, const AttentionOptions& opt, bool w
       float* row = logits + static_cast<std::size_t>(r) * p.n_k;
       const int i = p.row0 + r0 + r;
       if (opt.mask.any()) mask_logits(row, opt.mask, p.b, i, 0, p.n_k, p.n_k);
-      const float max = kern::row_max(row, p.n_k);
-      if (max == kNegInf) {  // every key masked: weights and output are 0
+      // Normalised: the softmax kernel itself. Otherwise its first two steps, keeping 1/sum.
+      bool seen;  // false: every key masked, so weights and output are 0
+      if (normalise) {
+        seen = kern::softmax_row(row, p.n_k);
+        inv_sum[r] = 1.0f;
+      } else {
+        const float max = kern::row_max(row, p.n_k);
+        seen = max != kNegInf;
+        if (seen) inv_sum[r] = static_cast<float>(1.0 / kern::exp_shift_row(row, p.n_k, max));
+      }
+      if (!seen) {
         std::fill_n(row, p.n_k, 0.0f);
         inv_sum[r] = 0.0f;
         if (masked_rows && p.h == 0) masked_rows->push_back({p.b, i});
         continue;
-      }
-      const float inv = static_cast<float>(1.0 / kern::exp_shift_row(row, p.n_k, max));
-      if (normalise) {
-        kern::scale(row, p.n_k, inv);
-        inv_sum[r] = 1.0f;
-      } else {
-        inv_sum[r] = inv;
       }
       if (dropout_active(opt)) apply_dropout(row, opt, p.b, p.h, i, 0, p.n_k);
     }

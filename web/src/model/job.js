@@ -39,14 +39,10 @@ export class ResultBuffers {
   #weights = null;
   get(outputLength, weightsLength) {
     // Old arrays are dropped before new ones are made, so a change of size never holds both.
-    if (this.#output?.length !== outputLength) {
-      this.#output = null;
-      this.#output = new Float32Array(outputLength);
-    }
-    if (this.#weights?.length !== weightsLength) {
-      this.#weights = null;
-      this.#weights = new Float32Array(weightsLength);
-    }
+    if (this.#output?.length !== outputLength) this.#output = null;
+    if (this.#weights?.length !== weightsLength) this.#weights = null;
+    this.#output ??= new Float32Array(outputLength);
+    this.#weights ??= new Float32Array(weightsLength);
     return { output: this.#output, weights: this.#weights };
   }
 }
