@@ -1,6 +1,8 @@
 // Multi-head attention: head_i = Attention(Q·W_iᴽ, K·W_iᴷ, V·W_iⱽ), output = Concat(head_1..head_h)·Wᴼ.
 // The per-head projections run as one matmul for all heads (the lesson's efficient form);
 // heads are addressed as strided column slices, so the split and concat cost no copies.
+// Grouped-query attention: n_kv_heads key/value heads, each read by n_heads / n_kv_heads
+// consecutive query heads; n_kv_heads = 1 is multi-query attention.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -13,7 +15,8 @@
 namespace attn {
 
 /// All weights in the lesson's convention y = x·W + b, W is d_in×d_out row-major:
-/// wq, wk: d_model×(h·d_k); wv: d_model×(h·d_v); wo: (h·d_v)×d_model. Biases empty when bias is off.
+/// wq: d_model×(h·d_k); wk: d_model×(n_kv_heads·d_k); wv: d_model×(n_kv_heads·d_v);
+/// wo: (h·d_v)×d_model (n_kv_heads = h unless grouped-query). Biases empty when bias is off.
 struct MhaWeights {
   std::vector<float> wq, wk, wv, wo, bq, bk, bv, bo;
 };
@@ -31,6 +34,9 @@ struct ForwardOptions : AttentionOptions {
   /// Return the per-head weights [batch, n_heads, n_q, n_k]. Off: the streaming path, O(n) memory.
   bool need_weights = false;
   std::uint64_t memory_budget = kDefaultMemoryBudget;
+  /// n_heads multipliers of the head outputs before Wᴼ (0 switches a head off); empty: all 1.
+  /// The attention weights returned are not affected.
+  std::vector<float> head_mask;
 };
 
 struct MhaResult {
@@ -68,7 +74,8 @@ class MultiHeadAttention {
 
 /// Default weights like PyTorch's nn.MultiheadAttention: Xavier/Glorot uniform on the input
 /// projections (one (3·d_model)×d_model matrix when all widths equal d_model, as PyTorch's
-/// in_proj_weight; otherwise one per matrix), U(−1/√(h·d_v), 1/√(h·d_v)) on Wᴼ (nn.Linear's
+/// in_proj_weight; otherwise one per matrix, as its separate q/k/v_proj_weight, which is also
+/// the case of grouped-query attention), U(−1/√(h·d_v), 1/√(h·d_v)) on Wᴼ (nn.Linear's
 /// default), biases 0. Drawn in the order Wq, Wk, Wv, Wo from one stream seeded by seed.
 MhaWeights default_weights(const MhaDims& dims, std::uint64_t seed);
 
