@@ -69,16 +69,41 @@ MhaWeights default_weights(const MhaDims& d, std::uint64_t seed) {
 
 MultiHeadAttention::MultiHeadAttention(const MhaConfig& config)
     : dims_(resolve_dims(config)),
+      seed_(config.seed),
       w_q_(dims_.d_model, static_cast<int>(dims_.qk_width())),
       w_k_(dims_.d_model, static_cast<int>(dims_.kv_k_width())),
       w_v_(dims_.d_model, static_cast<int>(dims_.kv_v_width())),
       w_o_(static_cast<int>(dims_.v_width()), dims_.d_model) {
   // The weights alone must fit the default budget: refuse before drawing them.
   require_within_budget("this layer (its weights and their packed copy)", 8 * static_cast<std::uint64_t>(parameter_counts(dims_).total), kDefaultMemoryBudget);
-  set_weights(default_weights(dims_, config.seed));
+  store_weights(default_weights(dims_, config.seed));
+  for (int h = 0; h < dims_.n_heads; ++h) patterns_.push_back({h, HeadPattern::random, std::nullopt, 1});
 }
 
 void MultiHeadAttention::set_weights(const MhaWeights& w) {
+  store_weights(w);
+  for (HeadSpec& p : patterns_) p = {p.head, HeadPattern::custom, std::nullopt, 1};
+}
+
+std::vector<HeadPatternInfo> MultiHeadAttention::set_head_patterns(const std::vector<HeadSpec>& specs,
+                                                                   const PatternInputs& inputs) {
+  std::vector<HeadSpec> merged = patterns_;
+  std::vector<bool> seen(dims_.n_heads, false);
+  for (const HeadSpec& s : specs) {
+    require(s.head >= 0 && s.head < dims_.n_heads, "head " + std::to_string(s.head) + " does not exist: heads are 0.." +
+                                                       std::to_string(dims_.n_heads - 1));
+    require(!seen[s.head], "head " + std::to_string(s.head) + " is given more than one pattern");
+    require(s.pattern != HeadPattern::custom, "custom is not a pattern to set: use set_weights");
+    seen[s.head] = true;
+    merged[s.head] = s;
+  }
+  std::vector<HeadPatternInfo> info;
+  store_weights(build_head_patterns(dims_, weights(), default_weights(dims_, seed_), merged, inputs, info));
+  patterns_ = merged;
+  return info;
+}
+
+void MultiHeadAttention::store_weights(const MhaWeights& w) {
   const std::int64_t D = dims_.d_model, QK = dims_.qk_width(), V = dims_.v_width(), KK = dims_.kv_k_width(),
                      KV = dims_.kv_v_width();
   // The key/value side names n_kv_heads only when it differs, so MHA messages stay the lesson's.

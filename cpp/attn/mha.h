@@ -10,16 +10,11 @@
 #include "attention.h"
 #include "dims.h"
 #include "error.h"
+#include "head_patterns.h"
 #include "linear.h"
+#include "weights.h"
 
 namespace attn {
-
-/// All weights in the lesson's convention y = x·W + b, W is d_in×d_out row-major:
-/// wq: d_model×(h·d_k); wk: d_model×(n_kv_heads·d_k); wv: d_model×(n_kv_heads·d_v);
-/// wo: (h·d_v)×d_model (n_kv_heads = h unless grouped-query). Biases empty when bias is off.
-struct MhaWeights {
-  std::vector<float> wq, wk, wv, wo, bq, bk, bv, bo;
-};
 
 /// The three inputs, row-major [batch, n_q, d_model] and [batch, n_k, d_model].
 /// For self-attention pass the same pointer three times.
@@ -67,9 +62,21 @@ class MultiHeadAttention {
   /// Checks sizes, mask, budget and finiteness of an input without running it.
   void validate(const MhaInput& input, const ForwardOptions& options) const;
 
+  /// Sets the named patterns of the heads in `specs` (head_patterns.h) and rebuilds every head
+  /// that has a pattern against these inputs, so the heads sharing a key/value head stay
+  /// consistent; heads set by hand (custom) keep their W_Q. Nothing changes on error. Returns
+  /// what each head with a pattern is now, with the numbers that explain it.
+  std::vector<HeadPatternInfo> set_head_patterns(const std::vector<HeadSpec>& specs, const PatternInputs& inputs);
+  /// The pattern of every head: random (the default initialisation) until set, custom after set_weights.
+  const std::vector<HeadSpec>& head_patterns() const { return patterns_; }
+
  private:
+  void store_weights(const MhaWeights& weights);
+
   MhaDims dims_;
+  std::uint64_t seed_;
   Linear w_q_, w_k_, w_v_, w_o_;
+  std::vector<HeadSpec> patterns_;
 };
 
 /// Default weights like PyTorch's nn.MultiheadAttention: Xavier/Glorot uniform on the input
