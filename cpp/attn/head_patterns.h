@@ -12,6 +12,8 @@
 // Logits, with the 1/√d_k scale of forward, at strength β and pair weights a_f ∝ ω_f (Σ a_f = 1):
 //   previous (back k): β·Σ_f a_f·cos(ω_f·(i − k − j)), peak at j = i − k (the lesson's
 //                       PE(pos + k) = PE(pos)·M_k, the rotation applied on the query side);
+//                       a row i < k has no token k back: its peak falls before the first key,
+//                       so it spreads over the nearest keys (and the kernel's far echoes);
 //   first_token:        β·Σ_f a_f·cos(ω_f·j), peak at j = 0;
 //   same_word:          β·(c_i·c_j − γ·Σ_f a_f·cos(ω_f·(i − j))): c is the word's unit embedding
 //                       in the directions of the words that repeat (c·c = 1 for the same word,
