@@ -140,13 +140,13 @@ std::vector<LessonExample> lesson_examples() { return {e1(), e2(), e3(), p1(), p
 
 std::vector<ModelPreset> model_presets() {
   return {
-      {"Transformer (base, 2017)", 8, 512, 64, "65M", 8, ""},
-      {"BERT-Base", 12, 768, 64, "110M", 12, ""},
-      {"BERT-Large", 16, 1024, 64, "340M", 16, ""},
-      {"GPT-2 (small)", 12, 768, 64, "117M", 12, ""},
-      {"GPT-3", 96, 12288, 128, "175B", 96, ""},
-      {"LLaMA-7B", 32, 4096, 128, "7B", 32, ""},
-      {"LLaMA-70B", 64, 8192, 128, "70B", 8,
+      {"Transformer (base, 2017)", 8, 512, 64, "65M", 8, 6, ""},
+      {"BERT-Base", 12, 768, 64, "110M", 12, 12, ""},
+      {"BERT-Large", 16, 1024, 64, "340M", 16, 24, ""},
+      {"GPT-2 (small)", 12, 768, 64, "117M", 12, 12, ""},
+      {"GPT-3", 96, 12288, 128, "175B", 96, 96, ""},
+      {"LLaMA-7B", 32, 4096, 128, "7B", 32, 32, ""},
+      {"LLaMA-70B", 64, 8192, 128, "70B", 8, 80,
        "uses grouped-query attention: 64 query heads share 8 key/value heads"},
   };
 }

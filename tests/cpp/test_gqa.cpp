@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "attn/analysis.h"
+#include "attn/lesson.h"
 #include "attn/mha.h"
 #include "check.h"
 #include "mha_fixtures.h"
@@ -335,4 +336,35 @@ TEST_CASE("head_mask: a masked head contributes exactly zero, all masked leaves 
                     Catch::Contains("head_mask has 2 values; it needs one per head, n_heads = 4"));
   opt.head_mask = {1.0f, NAN, 1.0f, 1.0f};
   CHECK_THROWS_WITH(no_bias.forward(in.view(true, 1, 3, 3), opt), Catch::Contains("head_mask contains NaN at index 1"));
+}
+
+TEST_CASE("the model table's key/value caches: LLaMA-70B keeps 163,840 numbers per token", "[gqa][analysis][models]") {
+  // Per token over every layer, float32: n_layers · n_kv_heads · (d_k + d_v).
+  const struct {
+    const char* name;
+    std::int64_t numbers, mha_numbers;
+  } want[] = {
+      {"Transformer (base, 2017)", 6 * 8 * 128, 6 * 8 * 128}, {"BERT-Base", 12 * 12 * 128, 12 * 12 * 128},
+      {"BERT-Large", 24 * 16 * 128, 24 * 16 * 128},           {"GPT-2 (small)", 12 * 12 * 128, 12 * 12 * 128},
+      {"GPT-3", 96LL * 96 * 256, 96LL * 96 * 256},            {"LLaMA-7B", 32 * 32 * 256, 32 * 32 * 256},
+      {"LLaMA-70B", 163840, 80LL * 64 * 256},
+  };
+  const auto presets = attn::model_presets();
+  REQUIRE(presets.size() == 7);
+  std::string table;
+  for (std::size_t i = 0; i < presets.size(); ++i) {
+    const attn::ModelPreset& m = presets[i];
+    INFO(m.name);
+    CHECK(m.name == want[i].name);
+    attn::MhaConfig cfg = check::mha_config(m.d_model, m.n_heads, m.d_k, m.d_k);
+    cfg.n_kv_heads = m.n_kv_heads;
+    const attn::KvCacheCost c = attn::kv_cache_cost(attn::resolve_dims(cfg), 1, 4096, m.n_layers);
+    CHECK(c.numbers_per_token == want[i].numbers);
+    CHECK(c.mha_bytes_per_token == 4 * want[i].mha_numbers);
+    table += "\n" + m.name + ": " + attn::group_digits(c.numbers_per_token) + " numbers = " +
+             attn::group_digits(c.bytes_per_token) + " B per token (" + std::to_string(m.n_layers) + " layers); 4,096 tokens " +
+             attn::human_bytes(static_cast<double>(c.bytes)) + (c.ratio > 1 ? ", multi-head " + attn::human_bytes(static_cast<double>(c.mha_bytes)) : "");
+  }
+  CHECK(presets[6].n_layers == 80);  // LESSON.md
+  WARN("key/value cache, float32:" << table);
 }
