@@ -47,6 +47,25 @@ inline attn::Mask make_mask(unsigned kind, int batch, int n_q, int n_k, std::uin
   return m;
 }
 
+/// The options of a test case: its mask kinds, scale, dropout (training when > 0) and seed.
+inline attn::ForwardOptions case_options(unsigned mask, bool scale, float dropout, int batch, int n_q, int n_k,
+                                         std::uint64_t seed) {
+  attn::ForwardOptions opt;
+  opt.mask = make_mask(mask, batch, n_q, n_k, seed);
+  opt.scale = scale;
+  opt.dropout = dropout;
+  opt.training = dropout > 0.0f;
+  opt.seed = seed;
+  return opt;
+}
+
+/// The three paths of forward: 0 weights returned; 1 no weights, whole rows in scratch (the
+/// default at test sizes); 2 no weights, streaming over key tiles (scratch_logits 0).
+inline void set_path(attn::ForwardOptions& opt, int path) {
+  opt.need_weights = path == 0;
+  opt.scratch_logits = path == 2 ? 0 : attn::AttentionOptions{}.scratch_logits;
+}
+
 struct Inputs {
   std::vector<float> query, key, value;
   attn::MhaInput view(bool self, int batch, int n_q, int n_k) const {

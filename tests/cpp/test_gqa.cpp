@@ -74,12 +74,6 @@ attn::MhaWeights repeated_as_mha(const attn::MhaWeights& w, const attn::MhaDims&
   return m;
 }
 
-// The three paths of forward: weights returned; whole rows in scratch; streaming (scratch 0).
-void set_path(attn::ForwardOptions& opt, int path) {
-  opt.need_weights = path == 0;
-  opt.scratch_logits = path == 2 ? 0 : attn::AttentionOptions{}.scratch_logits;
-}
-
 }  // namespace
 
 TEST_CASE("GQA and MQA match the float64 reference with K and V heads repeated by hand", "[gqa]") {
@@ -94,12 +88,7 @@ TEST_CASE("GQA and MQA match the float64 reference with K and V heads repeated b
     const attn::MhaWeights expanded = repeated_as_mha(layer.weights(), d);
     const Inputs in = make_inputs(c.d_model, c.batch, c.n_q, c.n_k, seed * 5);
     const attn::MhaInput input = in.view(c.self, c.batch, c.n_q, c.n_k);
-    attn::ForwardOptions opt;
-    opt.mask = make_mask(c.mask, c.batch, c.n_q, input.n_k, seed);
-    opt.scale = c.scale;
-    opt.dropout = c.dropout;
-    opt.training = c.dropout > 0.0f;
-    opt.seed = seed;
+    attn::ForwardOptions opt = case_options(c.mask, c.scale, c.dropout, c.batch, c.n_q, input.n_k, seed);
     const reference::MhaRef want = reference::mha(expanded, d.d_model, d.n_heads, d.d_k, d.d_v, input.query, input.key,
                                                   input.value, c.batch, c.n_q, input.n_k, opt);
     for (int path : {0, 1, 2}) {

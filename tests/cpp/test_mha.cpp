@@ -86,12 +86,7 @@ TEST_CASE("MultiHeadAttention matches the float64 reference within 1e-5 normwise
     const attn::MhaWeights w = layer.weights();
     const Inputs in = make_inputs(c.d_model, c.batch, c.n_q, c.n_k, seed * 5);
     const attn::MhaInput input = in.view(c.self, c.batch, c.n_q, c.n_k);
-    attn::ForwardOptions opt;
-    opt.mask = make_mask(c.mask, c.batch, c.n_q, input.n_k, seed);
-    opt.scale = c.scale;
-    opt.dropout = c.dropout;
-    opt.training = c.dropout > 0.0f;
-    opt.seed = seed;
+    attn::ForwardOptions opt = case_options(c.mask, c.scale, c.dropout, c.batch, c.n_q, input.n_k, seed);
     const reference::MhaRef want = reference::mha(w, d.d_model, d.n_heads, d.d_k, d.d_v, input.query, input.key,
                                                   input.value, c.batch, c.n_q, input.n_k, opt);
     // Three paths: weights returned; no weights with whole rows in scratch (the default at these
@@ -99,8 +94,7 @@ TEST_CASE("MultiHeadAttention matches the float64 reference within 1e-5 normwise
     for (int path : {0, 1, 2}) {
       const bool need_weights = path == 0;
       INFO(describe(c) << ", mask " << opt.mask.describe() << ", path " << path);
-      opt.need_weights = need_weights;
-      opt.scratch_logits = path == 2 ? 0 : attn::AttentionOptions{}.scratch_logits;
+      set_path(opt, path);
       const attn::MhaResult got = layer.forward(input, opt);
       REQUIRE(got.output.size() == want.output.size());
       const check::Worst wo = check::normwise(got.output, want.output);
