@@ -26,8 +26,16 @@
 // 4. Functions that cannot fail and return a number or a string of their own (kernelIsa,
 //    heapAllocated) may skip run().
 //
-// On the JS side (web/src/engine/native.js): read and check every option once into plain
-// values first, then native.call((c) => { ... c.floats(array) ... c.run('binding', ...) }).
+// On the JS side (web/src/engine/native.js), a new method of the API:
+//   const o = check.options('name', args, KEYS);      // each option read once, into a copy
+//   ... check every value of o (checks.js) ...         // throws here, before anything exists
+//   return native.call((c) => {                        // frees everything in a finally
+//     const x = c.input('x', o.x);                     // a checked typed array → an address
+//     const r = c.run('bindingName', x, n, ...);       // plain numbers; throws the engine's error
+//     return { ...r.value, ...c.arrays(r, { result: o.into ?? null }) };  // copies out
+//   });
+// and here: std::string binding_name(double x, int n) { return run([&](Json& value) { ... }); }
+// registered below with function("bindingName", ...).
 #include <emscripten/bind.h>
 #include <malloc.h>
 

@@ -110,7 +110,7 @@ function makeApi(raw, isa) {
         if (isBias && !this.bias) throw new Error(`setWeights: ${key} was given but this layer was made with bias: false`);
         check.float32(key, w[key], ...sizes[key], heap);
       }
-      native.call((n) => n.run('mhaSetWeights', layer, ...WEIGHT_KEYS.map((key) => n.floats(key, w[key]))));
+      native.call((n) => n.run('mhaSetWeights', layer, ...WEIGHT_KEYS.map((key) => n.input(key, w[key]))));
     }
 
     /** The current weights, as copies (same layout as setWeights; biases null when off). */
@@ -155,8 +155,8 @@ function makeApi(raw, isa) {
       return native.call((n) => {
         n.stageAttentionOptions(options);
         // The query's copy in the heap is where the engine writes the output (see mhaForward).
-        const q = n.floats('query', o.query);
-        const k = self ? 0 : n.floats('key', o.key), v = self ? 0 : n.floats('value', o.value);
+        const q = n.input('query', o.query);
+        const k = self ? 0 : n.input('key', o.key), v = self ? 0 : n.input('value', o.value);
         const r = n.run('mhaForward', layer, q, k, v, batch, n_q, n_k, options.need_weights, options.memory_budget);
         const results = n.arrays(r, options.need_weights ? { output: into.output, weights: into.weights } : { output: into.output });
         return { output: results.output, weights: results.weights ?? null, shapes: r.value.shapes, masked_rows: r.value.masked_rows };
@@ -195,7 +195,7 @@ function makeApi(raw, isa) {
       }, options.need_weights, heap);
       return native.call((n) => {
         n.stageAttentionOptions(options);
-        const q = n.floats('q', o.q), k = n.floats('k', o.k), v = n.floats('v', o.v);
+        const q = n.input('q', o.q), k = n.input('k', o.k), v = n.input('v', o.v);
         const r = n.run('scaledDotProductAttention', q, k, v, batch, n_q, n_k, d_k, d_v, options.need_weights,
           options.memory_budget);
         const results = n.arrays(r, options.need_weights ? { output: into.output, weights: into.weights } : { output: into.output });
@@ -265,7 +265,7 @@ function makeApi(raw, isa) {
       const heap = native.heap();
       check.float32('a', o.a, m * k, `m×k = ${m}×${k}`, heap);
       check.float32('b', o.b, k * n, `k×n = ${k}×${n}`, heap);
-      return native.call((x) => x.arrays(x.run('matmul', x.floats('a', o.a), x.floats('b', o.b), m, k, n), { c: null }).c);
+      return native.call((x) => x.arrays(x.run('matmul', x.input('a', o.a), x.input('b', o.b), m, k, n), { c: null }).c);
     },
 
     /** Size of the wasm memory in bytes (it grows, never shrinks). */

@@ -2,9 +2,9 @@
 // described at the top of cpp/bindings/embind.cpp.
 //
 //   native.call((c) => {
-//     c.stageAttentionOptions(options);         // mask, scale, dropout, ... (checked values)
-//     const q = c.floats(query);                // an input of the call: its address
-//     const r = c.run('mhaForward', id, q, ...); // numbers in; { value, arrays } out, or throws
+//     c.stageAttentionOptions(options);           // mask, scale, dropout, ... (checked values)
+//     const q = c.input('query', query);          // a copy in the call's inputs: its address
+//     const r = c.run('mhaForward', id, q, ...);  // numbers in; { value, arrays } out, or throws
 //     return { ...r.value, ...c.arrays(r, { output: into.output, weights: null }) };
 //   });
 //
@@ -15,8 +15,11 @@
 // reported) throws in JavaScript after C++ has returned, and the finally block frees every
 // buffer of the call and puts the wasm stack pointer back where it was.
 import {
-  Float32ArrayOf, Int32ArrayOf, Uint8ArrayOf, copyInto, lengthOf, parseJson, sliceOf,
+  Float32ArrayOf, Int32ArrayOf, Uint8ArrayOf, copyInto, lengthOf, parseJson, sliceOf, typedArrayName,
 } from './intrinsics.js';
+
+// The element types a binding can read (current_call().input<T> in C++).
+const INPUT_TYPES = { Float32Array: Float32ArrayOf, Int32Array: Int32ArrayOf, Uint8Array: Uint8ArrayOf };
 
 // JSON has no NaN or infinity; the bindings write them as {"$number": "NaN"} (json.h).
 const reviveNumbers = (key, value) =>
@@ -33,9 +36,11 @@ export function makeNative(raw) {
     return address;
   }
 
-  /** Copies a typed array into a new input of the call (0 for null or undefined). */
-  function input(name, array, Type) {
+  /** Copies a typed array (Float32Array, Int32Array, Uint8Array) into a new input of the call (0 for null or undefined). */
+  function input(name, array) {
     if (array === null || array === undefined) return 0;
+    const Type = INPUT_TYPES[typedArrayName(array)];
+    if (!Type) throw new Error(`internal error: ${name} is not a typed array the engine reads (${typedArrayName(array)})`);
     const n = lengthOf(array);
     const address = allocate(name, n * Type.BYTES_PER_ELEMENT);
     copyInto(new Type(heap(), address, n), array, 0); // the view is made after the allocation grew the memory
@@ -82,17 +87,17 @@ export function makeNative(raw) {
   }
 
   const callApi = {
-    /** Float32Array → the address of its copy in the call's inputs (0 for null). */
-    floats: (name, array) => input(name, array, Float32ArrayOf),
+    /** A checked typed array → the address of its copy in the call's inputs (0 for null). */
+    input,
     /** Stages the attention options of checks.js's shape: { mask: { causal, padding, matrix }, scale, dropout, training, seed }. */
     stageAttentionOptions(o) {
       let padding = 0;
       if (o.mask.padding) {
         const lengths = new Int32ArrayOf(o.mask.padding.length); // whole numbers in [0, 2^31), checked
         for (let b = 0; b < lengths.length; b++) lengths[b] = o.mask.padding[b];
-        padding = input('mask.padding', lengths, Int32ArrayOf);
+        padding = input('mask.padding', lengths);
       }
-      const matrix = input('the mask matrix', o.mask.matrix, Uint8ArrayOf);
+      const matrix = input('the mask matrix', o.mask.matrix);
       run('stageAttentionOptions', o.mask.causal, padding, matrix, o.scale, o.dropout, o.training, o.seed);
     },
     run,
