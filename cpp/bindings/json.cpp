@@ -12,28 +12,15 @@ void Json::separate() {
   need_comma_ = true;
 }
 
-Json& Json::begin_object() {
+Json& Json::open(char bracket) {
   separate();
-  out_ += '{';
+  out_ += bracket;
   need_comma_ = false;
   return *this;
 }
 
-Json& Json::end_object() {
-  out_ += '}';
-  need_comma_ = true;
-  return *this;
-}
-
-Json& Json::begin_array() {
-  separate();
-  out_ += '[';
-  need_comma_ = false;
-  return *this;
-}
-
-Json& Json::end_array() {
-  out_ += ']';
+Json& Json::close(char bracket) {
+  out_ += bracket;
   need_comma_ = true;
   return *this;
 }

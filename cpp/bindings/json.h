@@ -10,10 +10,10 @@ namespace bind {
 
 class Json {
  public:
-  Json& begin_object();
-  Json& end_object();
-  Json& begin_array();
-  Json& end_array();
+  Json& begin_object() { return open('{'); }
+  Json& end_object() { return close('}'); }
+  Json& begin_array() { return open('['); }
+  Json& end_array() { return close(']'); }
   /// The key of the next value inside an object.
   Json& key(const char* name);
   /// The shortest text that reads back as the same double. JSON has no NaN or infinity: those
@@ -39,6 +39,8 @@ class Json {
 
  private:
   void separate();  // a comma before every value of a container but the first
+  Json& open(char bracket);
+  Json& close(char bracket);
   std::string out_;
   bool need_comma_ = false;
 };
