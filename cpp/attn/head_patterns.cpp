@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -23,8 +24,10 @@ bool reads_keys(HeadPattern p) {
   return p == HeadPattern::previous || p == HeadPattern::same_word || p == HeadPattern::first_token;
 }
 
-// Largest words + positions of one side: the Gram matrix and its factorisation stay interactive.
-constexpr int kMaxRows = 2048;
+// Largest words + positions of one side, and most multiply-adds of one construction: the
+// Gram matrix, its factorisation and the fit check stay well under a second in wasm.
+constexpr int kMaxRows = 1024;
+constexpr double kMaxWork = 1073741824.0;  // 2^30
 
 // One side of the attention (the queries' tokens or the keys'): its rows are made of V distinct
 // words and n positions, the rows of Z (words first, then positions), in double.
@@ -49,10 +52,10 @@ Side make_side(const char* which, const std::vector<std::vector<std::string>>& w
       s.word_of.push_back(it->second);
     }
   const std::uint64_t m = s.vocab.size() + s.n;
-  require(m <= kMaxRows && m * m * d <= (1ull << 31),
-          std::string("constructed heads: the ") + which + " tokens have " + group_digits(s.vocab.size()) +
-              " distinct words and " + group_digits(s.n) + " positions, too many to solve for here (words + positions " +
-              group_digits(m) + ", at most " + group_digits(kMaxRows) + " and (words + positions)²·d_model at most 2^31)");
+  require(m <= kMaxRows, std::string("constructed heads: the ") + which + " tokens have " +
+                            group_digits(s.vocab.size()) + " distinct words and " + group_digits(s.n) +
+                            " positions, too many to solve for here (words + positions " + group_digits(m) +
+                            ", at most " + group_digits(kMaxRows) + "); use shorter or fewer sentences");
   s.Z.resize(m * d);
   for (std::size_t v = 0; v < s.vocab.size(); ++v) {
     const std::vector<float> e = word_embedding(s.vocab[v], d, seed);
@@ -61,6 +64,12 @@ Side make_side(const char* which, const std::vector<std::vector<std::string>>& w
   const std::vector<float> pe = positional_encoding(s.n, d);
   std::copy(pe.begin(), pe.end(), s.Z.begin() + static_cast<std::ptrdiff_t>(s.vocab.size() * d));
   return s;
+}
+
+// Multiply-adds of solving a side for `cols` columns and checking the fit on its tokens.
+double solve_work(const Side& s, int d, int cols) {
+  const double m = s.rows(), tokens = static_cast<double>(s.word_of.size());
+  return m * m * d + m * m * m / 3 + m * m * cols + m * d * cols + tokens * d * cols;
 }
 
 // Targets of `cols` columns for a side: a row per word, then a row per position. A token's
@@ -372,6 +381,14 @@ MhaWeights build_head_patterns(const MhaDims& dims, const MhaWeights& current, c
         const std::vector<double> code = word_code(kside, v, D, basis, matchable_set);
         for (int t = 0; t < L.word_dims && t < static_cast<int>(code.size()); ++t) TK.word(v)[c0 + 2 * L.pairs + t] = code[t];
       }
+    }
+    const double work = solve_work(qside, D, TQ.cols) + solve_work(kside, D, TK.cols);
+    if (work > kMaxWork) {
+      char text[240];
+      std::snprintf(text, sizeof text,
+                    "constructed heads: solving for these inputs takes about %.2g multiply-adds, more than the "
+                    "%.2g one call may take; use shorter or fewer sentences, or fewer constructed heads", work, kMaxWork);
+      throw Error(text);
     }
     qsolved = solve_side(qside, TQ, D, dk);
     ksolved = solve_side(kside, TK, D, dk);

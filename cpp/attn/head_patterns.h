@@ -76,7 +76,8 @@ struct HeadPatternInfo {
   double self_penalty;             // γ (same_word), else 0
   int vocabulary_q, positions_q;   // distinct words and positions of the query side
   int vocabulary_k, positions_k;   // and of the key side
-  bool exact;                      // V + N ≤ d_model on both sides: words cancelled exactly
+  bool exact;                      // V + N ≤ d_model on both sides: words cancelled exactly (false
+                                   // when nothing was solved: random, uniform)
   double fit_error;                // max |x·W − target| / max |target| over the tokens (0 if not built)
 };
 

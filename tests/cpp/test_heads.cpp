@@ -279,9 +279,15 @@ TEST_CASE("bad pattern requests are refused by name, and change nothing", "[head
   attn::MultiHeadAttention thin(layer_config(4, 4, 4));
   CHECK_THROWS_WITH(thin.set_head_patterns({spec(0, attn::HeadPattern::first_token)}, in),
                     Contains("head 0 (first_token) needs d_k ≥ 2 and d_model ≥ 2"));
-  // Too many words and positions to solve for.
+  // Too many words and positions to solve for; too much work for one call.
   std::vector<std::string> many;
-  for (int i = 0; i < 1100; ++i) many.push_back("w" + std::to_string(i));
+  for (int i = 0; i < 600; ++i) many.push_back("w" + std::to_string(i));
   CHECK_THROWS_WITH(layer.set_head_patterns({spec(0, attn::HeadPattern::previous)}, {{many}, {}, 7}),
-                    Contains("the query tokens have 1,100 distinct words and 1,100 positions"));
+                    Contains("the query tokens have 600 distinct words and 600 positions, too many to solve for here "
+                             "(words + positions 1,200, at most 1,024)"));
+  attn::MhaConfig wide = layer_config(1024, 4, 4);
+  attn::MultiHeadAttention big(wide);
+  many.resize(500);
+  CHECK_THROWS_WITH(big.set_head_patterns({spec(0, attn::HeadPattern::previous)}, {{many}, {}, 7}),
+                    Contains("constructed heads: solving for these inputs takes about") && Contains("multiply-adds"));
 }
