@@ -27,11 +27,23 @@ export async function startHarness() {
 }
 
 /**
+ * A browser context whose pages have `playgroundRoot(i)`: the shadow root of the i-th playground (the
+ * page's #playground or an <attention-playground>), where tests look for what a playground shows.
+ */
+export async function newContext(h, options) {
+  const context = await h.browser.newContext(options);
+  await context.addInitScript(() => {
+    globalThis.playgroundRoot = (i = 0) => document.querySelectorAll('#playground, attention-playground')[i]?.shadowRoot ?? null;
+  });
+  return context;
+}
+
+/**
  * A fresh page (own context) at `hash`. `page.problems` collects console errors and warnings, page errors and
  * failed requests; `page.requests` every URL the page or its worker asked for.
  */
 export async function openPage(h, hash = '', { width = 1280, height = 900, colorScheme = 'light', waitForResult = true } = {}) {
-  const context = await h.browser.newContext({ viewport: { width, height }, colorScheme });
+  const context = await newContext(h, { viewport: { width, height }, colorScheme });
   const page = await context.newPage();
   page.problems = [];
   page.requests = [];
@@ -49,8 +61,9 @@ export async function openPage(h, hash = '', { width = 1280, height = 900, color
 /** Waits until the run bar reports a current result (not running, not stale). */
 export async function resultReady(page, timeout = 30000) {
   await page.waitForFunction(() => {
-    const status = document.getElementById('status')?.textContent ?? '';
-    const body = document.querySelector('[data-panel="heatmaps"] .panel-body');
+    const root = playgroundRoot();
+    const status = root?.getElementById('status')?.textContent ?? '';
+    const body = root?.querySelector('[data-panel="heatmaps"] .panel-body');
     return status.startsWith('Ran in') && body?.dataset.stale === '0';
   }, null, { timeout });
 }

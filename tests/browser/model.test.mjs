@@ -2,7 +2,8 @@
 // inputs, downsampling, colour scales and the viridis palette. The browser tests build on these.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaults, fromHash, toHash, withChanges, visiblePanels, FIELDS } from '../../web/src/model/schema.js';
+import { defaults, fromHash, toHash, withChanges, FIELDS } from '../../web/src/model/schema.js';
+import { visiblePanels } from '../../web/src/panels/registry.js';
 import { validate, parseInteger } from '../../web/src/model/validate.js';
 import { tokenize, sentences, randomNormal, embedSentences, buildInputs, PAD } from '../../web/src/model/inputs.js';
 import { poolHeads, maskGrid } from '../../web/src/model/pool.js';
@@ -28,7 +29,7 @@ test('the hash round-trips every field, and the default view has an empty hash',
   assert.equal(odd.mask, 'none');
   assert.equal(odd.d_model, '64');
   assert.equal(odd.n_heads, '3');
-  assert.deepEqual(visiblePanels(fromHash('#panels=shapes,nope,heatmaps')), ['shapes', 'heatmaps']);
+  assert.deepEqual(visiblePanels(fromHash('#panels=shapes,nope,heatmaps')), ['heatmaps', 'shapes'], 'known names only, in the page’s order');
   assert.equal(new Set(FIELDS.map((f) => f.key)).size, FIELDS.length);
 });
 
@@ -109,7 +110,7 @@ test('presets fill in the lesson’s sizes', async () => {
   const e2 = exampleChanges(attn.lessonExamples().find((e) => e.id === 'E2'));
   assert.equal(e2.bias, '0', 'E2 counts weights without biases');
   const llama = attn.modelPresets().find((m) => m.name === 'LLaMA-70B');
-  assert.equal(modelChanges(llama).kv_heads, 8);
+  assert.equal(modelChanges(llama).n_kv_heads, 8);
   assert.equal(modelChanges(llama).d_k, '', 'd_k = 8192 / 64 = 128 is the derived size');
 });
 

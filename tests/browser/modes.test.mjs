@@ -27,8 +27,8 @@ test('#simd=0 runs the baseline module, and its numbers equal the API’s baseli
 
 test('embed flags hide the chrome and all but the chosen panels', async () => {
   const page = await openPage(h, '#embed=1&panels=heatmaps,shapes&mask=causal');
-  assert.ok(await page.isHidden('header.chrome'));
-  assert.ok(await page.isHidden('footer.chrome'));
+  assert.ok(await page.isHidden('header.masthead'));
+  assert.ok(await page.isHidden('footer'));
   const visible = await page.$$eval('[data-panel]', (els) => els.filter((e) => !e.hidden).map((e) => e.dataset.panel));
   assert.deepEqual(visible, ['heatmaps', 'shapes']);
   await screenshot(page, 'embed-heatmaps-shapes', { fullPage: true });
@@ -44,7 +44,7 @@ test('a reload restores the same view, enlarged head and batch item included', a
   await resultReady(page);
   await page.click('.heat-small[data-head="5"] canvas');
   await page.selectOption('select[name="item"]', '2');
-  await page.waitForFunction(() => document.getElementById('output-summary').dataset.item === '2');
+  await page.waitForFunction(() => playgroundRoot().getElementById('output-summary').dataset.item === '2');
   const before = await page.$eval('#output-summary', (el) => el.dataset.row0);
   const url = page.url();
   assert.match(url, /head=5/);
@@ -56,7 +56,7 @@ test('a reload restores the same view, enlarged head and batch item included', a
   assert.equal(await page.$eval('#output-summary', (el) => el.dataset.row0), before);
   // Editing the address by hand (a hashchange, no reload) updates the view too.
   await page.evaluate(() => { location.hash = '#source=random&d_model=24&n_heads=3&n_q=5'; });
-  await page.waitForFunction(() => document.querySelector('input[name="d_model"]').value === '24');
+  await page.waitForFunction(() => playgroundRoot().querySelector('input[name="d_model"]').value === '24');
   await resultReady(page);
   assert.equal(await page.locator('.heat-small').count(), 3);
   assert.deepEqual(page.problems, []);
@@ -105,7 +105,7 @@ test('the example course page embeds two working views', async () => {
   const maps = page.frameLocator('iframe >> nth=0');
   await maps.locator('#status', { hasText: 'Ran in' }).waitFor({ timeout: 30000 });
   assert.equal(await maps.locator('.heat-small').count(), 4);
-  assert.ok(await maps.locator('header.chrome').isHidden());
+  assert.ok(await maps.locator('header.masthead').isHidden());
   await views.nth(1).scrollIntoViewIfNeeded();
   const gpt3 = page.frameLocator('iframe >> nth=1');
   await gpt3.locator('#blocked', { hasText: 'Too large' }).waitFor({ timeout: 30000 });

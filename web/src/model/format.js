@@ -74,3 +74,23 @@ export function percent(fraction) {
   if (fraction > 0 && fraction < 0.0005) return '< 0.1 %'; // "0 %" would read as nothing at all
   return `${num(fraction * 100, 1)} %`;
 }
+
+/**
+ * A label of the engine's ("S_i = Q_i·K_iᵀ/√d_k") as it applies to a run: without the √d_k scale the
+ * scores are Q_i·K_iᵀ, and a label that still divided would describe a computation that did not happen.
+ */
+export function withScale(label, scale) {
+  return scale ? label : String(label).replace(/\s*\/\s*√d_k/g, '');
+}
+
+/** A share of the peak: "87 %"; above 100 % it says why (the peak was measured while the CPU was busy). */
+export function percentOfPeak(fraction) {
+  if (!Number.isFinite(fraction) || fraction <= 0) return '—';
+  if (fraction > 1) return `${percent(fraction)}: above the peak measured here, so that measurement was too low (the CPU was busy)`;
+  return percent(fraction);
+}
+
+/** A rate in GFLOP/s, or a sentence when the time was too short to measure (never "NaN"). */
+export function rate(gflopsPerSecond) {
+  return Number.isFinite(gflopsPerSecond) && gflopsPerSecond > 0 ? `${num(gflopsPerSecond, 2)} GFLOP/s` : 'too fast to time';
+}

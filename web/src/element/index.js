@@ -1,0 +1,1 @@
+// <attention-playground> and the notebook widget: step 3.

@@ -1,0 +1,1 @@
+// The host page's iframe resizer: step 3.

@@ -1,0 +1,2 @@
+// "Share or embed this view": filled in step 4. For now, nothing.
+export function mountShare() {}

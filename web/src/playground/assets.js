@@ -1,0 +1,19 @@
+// Where a playground finds its files: the worker, the wasm modules and the vendored KaTeX and uPlot sit
+// next to the bundle that contains this module (dist/page.js, dist/attention-playground.js), so every
+// URL is resolved against import.meta.url: the files work from any folder, site or origin.
+
+/** The folder the bundle was loaded from (a URL ending in '/'). */
+export const bundleBase = new URL('./', import.meta.url).href;
+
+/**
+ * The asset folder to use: `given` (an absolute URL, for a module loaded as text from a blob:) or the
+ * bundle's own folder. Throws a message saying what to do when neither can locate the files.
+ */
+export function assetBase(given) {
+  if (given) return new URL(given, bundleBase).href.replace(/\/?$/, '/');
+  if (!/^https?:|^file:/.test(bundleBase)) {
+    throw new Error(`this module was loaded from ${bundleBase.slice(0, 40)}…, so it cannot find its wasm and worker beside it: ` +
+      'load attention-playground.js by its URL, or give the folder that holds it as the `assets` option');
+  }
+  return bundleBase;
+}
