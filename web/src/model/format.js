@@ -55,9 +55,10 @@ export function dims(list) {
   return list.map(int).join(' × ');
 }
 
-/** A duration given in milliseconds: "0.42 ms", "12.3 ms", "1.24 s". */
+/** A duration given in milliseconds: "3.2 µs", "0.42 ms", "12.3 ms", "1.24 s" (never a bare "0 ms" for a real time). */
 export function duration(ms) {
   if (!Number.isFinite(ms)) return '—';
+  if (ms > 0 && ms < 0.1) return `${num(ms * 1000, 1)} µs`;
   if (ms < 1) return `${num(ms, 2)} ms`;
   if (ms < 1000) return `${num(ms, 1)} ms`;
   return `${num(ms / 1000, 2)} s`;
@@ -90,7 +91,14 @@ export function percentOfPeak(fraction) {
   return percent(fraction);
 }
 
-/** A rate in GFLOP/s, or a sentence when the time was too short to measure (never "NaN"). */
+/**
+ * A rate given in GFLOP/s, in the unit that keeps three significant digits ("12.3 GFLOP/s", "84.1 MFLOP/s",
+ * "950 kFLOP/s"), or a sentence when the time was too short to measure (never "NaN", never a false "0").
+ */
 export function rate(gflopsPerSecond) {
-  return Number.isFinite(gflopsPerSecond) && gflopsPerSecond > 0 ? `${num(gflopsPerSecond, 2)} GFLOP/s` : 'too fast to time';
+  if (!(Number.isFinite(gflopsPerSecond) && gflopsPerSecond > 0)) return 'too fast to time';
+  const units = [[1, 'GFLOP/s'], [1e-3, 'MFLOP/s'], [1e-6, 'kFLOP/s'], [1e-9, 'FLOP/s']];
+  const [size, unit] = units.find(([u]) => gflopsPerSecond >= u) ?? units[units.length - 1];
+  const value = gflopsPerSecond / size;
+  return `${num(value, value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${unit}`;
 }

@@ -113,9 +113,9 @@ export function createPerformance(body, { dom, host, actions }) {
       return;
     }
     fill(runs, h('table', { class: 'cost', id: 'runs-table' },
-      h('thead', {}, h('tr', {}, ['run', 'time', 'GFLOP/s', '% of peak', 'module'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('thead', {}, h('tr', {}, ['run', 'time', 'speed', '% of peak', 'module'].map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, history.map((r) => h('tr', {},
-        h('th', { scope: 'row' }, r.label), h('td', {}, fmt.duration(r.ms)), h('td', {}, fmt.rate(r.gflops).replace(' GFLOP/s', '')),
+        h('th', { scope: 'row' }, r.label), h('td', {}, fmt.duration(r.ms)), h('td', {}, fmt.rate(r.gflops)),
         h('td', {}, peak ? fmt.percentOfPeak(r.gflops / peak.gflops) : '—'), h('td', {}, r.isa === 'scalar' ? 'baseline' : 'SIMD'))))));
   }
 

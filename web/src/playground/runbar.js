@@ -9,10 +9,9 @@ import { configKey } from '../model/validate.js';
 const MODULE_NAMES = { 'wasm-simd128': 'WebAssembly SIMD (128-bit)', scalar: 'WebAssembly baseline (no SIMD)' };
 export const moduleName = (isa) => MODULE_NAMES[isa] ?? isa;
 
-/** "Ran in 0.42 ms · 12.3 GFLOP/s": a rate only when the time was measurable. */
+/** "Ran in 0.42 ms · 12.3 GFLOP/s · SIMD module". */
 export function ranText(result) {
-  const rate = Number.isFinite(result.gflops) && result.gflops > 0 ? ` · ${fmt.num(result.gflops, 2)} GFLOP/s` : ' · too fast to time';
-  return `Ran in ${fmt.duration(result.timings.forward_ms)}${rate} · ${result.isa === 'scalar' ? 'baseline' : 'SIMD'} module`;
+  return `Ran in ${fmt.duration(result.timings.forward_ms)} · ${fmt.rate(result.gflops)} · ${result.isa === 'scalar' ? 'baseline' : 'SIMD'} module`;
 }
 
 export function createRunbar({ dom, actions, win }) {
