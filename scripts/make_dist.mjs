@@ -52,7 +52,6 @@ const copies = [
   ['favicon.svg', 'favicon.svg'],
   ['EMBED.md', 'EMBED.md'],
   ['examples', 'examples'],
-  ['embed-example.html', 'embed-example.html'],
 ];
 
 await rm(out, { recursive: true, force: true });

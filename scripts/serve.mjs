@@ -53,7 +53,7 @@ export async function serve({ dir = join(root, 'dist'), port = 8080, host = '127
       // Revalidate every time (a rebuilt dist/ shows at once), but answer an unchanged file with
       // 304: the page and its worker ask for the same engine files, the second ask is then free.
       const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
-      const headers = { 'Content-Type': mimeType(path), 'Cache-Control': 'no-cache', ETag: etag };
+      const headers = { 'Content-Type': mimeType(path), 'Cache-Control': 'no-cache', ETag: etag, 'Access-Control-Allow-Origin': '*' };
       if (req.headers['if-none-match'] === etag) {
         res.writeHead(304, headers);
         return res.end();

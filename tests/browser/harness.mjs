@@ -1,7 +1,8 @@
 // Shared set-up of the browser tests: dist/ served by scripts/serve.mjs on 127.0.0.1, Debian's
 // Chromium driven by playwright-core, and pages that record console errors and every request made.
 import { chromium } from 'playwright-core';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
@@ -39,11 +40,28 @@ export async function newContext(h, options) {
 }
 
 /**
+ * A second origin: `files` ({ name: text }) written to a temporary folder and served on another port of
+ * 127.0.0.1 (another port is another origin). Returns { url, close() }.
+ */
+export async function serveSite(files) {
+  const dir = await mkdtemp(join(tmpdir(), 'attention-site-'));
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  const server = await serve({ dir, port: 0 });
+  return { url: server.url, close: async () => { await server.close(); await rm(dir, { recursive: true, force: true }); } };
+}
+
+/**
  * A fresh page (own context) at `hash`. `page.problems` collects console errors and warnings, page errors and
  * failed requests; `page.requests` every URL the page or its worker asked for.
  */
-export async function openPage(h, hash = '', { width = 1280, height = 900, colorScheme = 'light', waitForResult = true } = {}) {
+export async function openPage(h, hash = '', options = {}) {
+  return openUrl(h, h.url + hash, options);
+}
+
+/** As openPage, at any URL; `init` is a script run in every page of the context before its own. */
+export async function openUrl(h, url, { width = 1280, height = 900, colorScheme = 'light', waitForResult = true, init } = {}) {
   const context = await newContext(h, { viewport: { width, height }, colorScheme });
+  if (init) await context.addInitScript(init);
   const page = await context.newPage();
   page.problems = [];
   page.requests = [];
@@ -52,7 +70,7 @@ export async function openPage(h, hash = '', { width = 1280, height = 900, color
   page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
   context.on('request', (r) => page.requests.push(r.url()));
   context.on('requestfailed', (r) => page.problems.push(`request failed: ${r.url()}`));
-  await page.goto(h.url + hash);
+  await page.goto(url);
   if (waitForResult) await resultReady(page);
   page.closeAll = () => context.close();
   return page;

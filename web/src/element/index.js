@@ -1,1 +1,12 @@
-// <attention-playground> and the notebook widget: step 3.
+// dist/attention-playground.js: one ES module for course pages and notebooks. Importing it defines
+// <attention-playground>; its default export is the anywidget widget ({ render }); createPlayground
+// is there for hosts that build their own (see web/EMBED.md). It finds its worker and wasm beside itself.
+
+import { defineElement, AttentionPlaygroundElement } from './element.js';
+import widget from './anywidget.js';
+
+defineElement();
+
+export { createPlayground } from '../playground/playground.js';
+export { AttentionPlaygroundElement };
+export default widget;

@@ -13,7 +13,7 @@ const initial = parseHash(location.hash);
 const embed = initial.state.embed === '1';
 const root = document.getElementById('playground');
 const playground = createPlayground(root, {
-  state: initial.state, notes: initial.ignored, layout: 'page',
+  state: initial.state, notes: initial.ignored, layout: embed ? 'embedded' : 'page',
   theme: embed ? 'light' : 'auto', // a page of its own follows the system; inside a course page, light
 });
 applyPageFlags(initial.state);
@@ -64,6 +64,10 @@ if (embed && window.parent !== window) {
     window.parent.postMessage({ type: 'attention-playground:size', height }, '*');
   };
   new ResizeObserver(post).observe(document.body);
+  // A browser does not lay out a frame that is off screen on another origin, so no resize is observed
+  // there: measuring after each result and edit (a layout on demand) keeps the host's height right anyway.
+  playground.on('result', post);
+  playground.on('change', post);
   // embed.js asks again when it loads after the frame did (its first message was then missed).
   addEventListener('message', (e) => {
     if (e.source === window.parent && e.data?.type === 'attention-playground:measure') {

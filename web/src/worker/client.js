@@ -90,11 +90,17 @@ export class EngineClient {
   }
 
   #boot() {
-    this.#worker = this.#spawn(this.#start);
-    return this.#init().catch((err) => {
+    let started;
+    try {
+      this.#worker = this.#spawn(this.#start);
+      started = this.#init();
+    } catch (err) {
+      started = Promise.reject(err); // no Worker at all, or one refused at once (a Content-Security-Policy)
+    }
+    return started.catch((err) => {
       if (!this.#fallback || this.inPage || this.#closed) throw err;
       // The worker could not start at all: compute on this thread instead.
-      this.#worker.terminate();
+      this.#worker?.terminate();
       this.inPage = true;
       this.#worker = this.#spawn(this.#fallback);
       return this.#init();
