@@ -5,11 +5,11 @@ import { buildInputs, maskArgument } from './inputs.js';
 
 // A browser rounds performance.now() to 0.1 ms (5 µs at best), and V8 compiles a kernel on its first
 // use: a pass faster than QUICK_MS is timed again in blocks of passes, each block long enough
-// (≥ BLOCK_MS) for the rounding to be under 2 %, and the best block's mean per pass is reported.
+// (≥ BLOCK_MS) for the rounding to be a few per cent at most, and the best block's mean per pass is
+// reported. The first block counts how many passes fill BLOCK_MS; the others repeat that count.
 const QUICK_MS = 20;
-const BLOCK_MS = 4;
+const BLOCK_MS = 3;
 const BLOCKS = 3;
-const QUICK_BUDGET_MS = 40;    // the repeats never take longer than this (they delay the result)
 const MAX_PASSES_PER_BLOCK = 1 << 14;
 const MAX_CHUNKS = 64;   // progress steps for a large batch
 
@@ -85,7 +85,7 @@ export function runForward(attn, config, {
   let forward_ms = now() - t1, repeats = 1;
   if (forward_ms < QUICK_MS) {
     // The results are identical each time: only the timing changes.
-    const timed = timeInBlocks(() => { result = pass(); }, forward_ms, now);
+    const timed = timeInBlocks(() => { result = pass(); }, now);
     if (timed) ({ ms: forward_ms, passes: repeats } = timed);
   }
   onProgress({ done: config.batch, total: config.batch, phase: 'done' });
@@ -98,23 +98,26 @@ export function runForward(attn, config, {
 
 /**
  * Times `pass` in blocks of passes (see BLOCK_MS): { ms per pass (the best block's mean), passes timed },
- * or null when not one block fitted the budget. `firstMs` (one pass, already run) sizes the first block.
+ * or null when the clock did not move at all.
  */
-export function timeInBlocks(pass, firstMs, now = () => performance.now()) {
-  const start = now();
-  let per = Math.min(MAX_PASSES_PER_BLOCK, Math.max(1, Math.ceil(BLOCK_MS / Math.max(firstMs, 0.005))));
-  let best = Infinity, passes = 0, blocks = 0;
-  while (blocks < BLOCKS && now() - start < QUICK_BUDGET_MS) {
+export function timeInBlocks(pass, now = () => performance.now()) {
+  let per = 0, best = Infinity, passes = 0;
+  // Block 1: as many passes as fill BLOCK_MS.
+  const t0 = now();
+  let elapsed = 0;
+  while (elapsed < BLOCK_MS && per < MAX_PASSES_PER_BLOCK) {
+    pass();
+    per++;
+    elapsed = now() - t0;
+  }
+  if (elapsed > 0) best = elapsed / per;
+  passes += per;
+  for (let b = 1; b < BLOCKS; b++) {
     const t = now();
     for (let k = 0; k < per; k++) pass();
-    const elapsed = now() - t;
-    if (elapsed < BLOCK_MS / 2 && per < MAX_PASSES_PER_BLOCK) {
-      per = Math.min(MAX_PASSES_PER_BLOCK, per * 4); // the first pass was slow (compiling): size again
-      continue;
-    }
-    if (elapsed > 0) best = Math.min(best, elapsed / per);
+    const e = now() - t;
+    if (e > 0) best = Math.min(best, e / per);
     passes += per;
-    blocks++;
   }
   return Number.isFinite(best) ? { ms: best, passes } : null;
 }

@@ -8,6 +8,7 @@ import { parseHash, toHash } from '../model/schema.js';
 import { mountShare } from './share.js';
 
 const EDIT_SESSION_MS = 1500; // keystrokes in one field this close together are one step of history
+performance.mark('attention-page-start');
 
 const initial = parseHash(location.hash);
 const embed = initial.state.embed === '1';
@@ -45,6 +46,7 @@ addEventListener('hashchange', () => {
   lastStep = { field: null, at: -Infinity };
   playground.setState(state, { replace: true, notes: ignored });
   applyPageFlags(state);
+  share?.refresh();
 });
 
 /** The page's own flags: embed hides the title and footer; theme colours the page around the playground. */
@@ -77,4 +79,5 @@ if (embed && window.parent !== window) {
   });
 }
 
-if (!embed) mountShare(document.getElementById('share'), { playground, pageUrl: () => location.href });
+// The builder for course authors (not inside an embedded view).
+const share = embed ? null : mountShare(document.getElementById('share'), { playground, base: () => new URL('./', location.href).href });

@@ -93,12 +93,18 @@ export function createControls(body, { dom, actions }) {
     if (preset) actions.load(preset.changes, preset.value);
   });
 
+  // The menu needs the lesson's examples recomputed (tens of ms): built once the first result is on
+  // screen, or as soon as the learner reaches for it.
+  const fillNow = () => fillPresets(current?.engine);
+  presetSelect.addEventListener('focus', fillNow);
+  presetSelect.addEventListener('pointerdown', fillNow);
   function fillPresets(engine) {
     if (presets || !engine) return;
     presets = presetList(engine.lessonExamples(), engine.modelPresets());
     const group = (label, kind) => h('optgroup', { label }, presets.filter((p) => p.kind === kind).map((p) =>
       h('option', { value: p.value }, p.kind === 'model' ? `${p.label}: d_model ${fmt.int(p.model.d_model)}, ${p.model.n_heads} heads` : p.label)));
     presetSelect.append(group('Worked examples of the lesson', 'example'), group('Models', 'model'));
+    if (current) presetSelect.value = activePreset(current.state, presets, current.lastPreset);
   }
 
   /**
@@ -120,7 +126,7 @@ export function createControls(body, { dom, actions }) {
   function update(view) {
     current = view;
     const { state, check, editing } = view;
-    fillPresets(view.engine);
+    if (view.settled) fillPresets(view.engine);
     if (presets) presetSelect.value = activePreset(state, presets, view.lastPreset);
     const config = check?.config;
     const isText = state.source !== 'random';

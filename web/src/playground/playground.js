@@ -58,7 +58,12 @@ export function createPlayground(root, options = {}) {
   shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets.filter((s) => s !== sheet), sheet];
   const dom = createDom(doc);
   const { h } = dom;
-  const base = assetBase(options.assets);
+  let base = null, baseError = null;
+  try {
+    base = assetBase(options.assets);
+  } catch (err) {
+    baseError = err.message; // shown in the run bar: the playground still draws, and says what to do
+  }
 
   const m = {
     state: withChanges(defaults(), options.state ?? {}),
@@ -71,7 +76,7 @@ export function createPlayground(root, options = {}) {
     peak: undefined,   // { gflops } once measured, null without SIMD
     notice: null,      // { key, kind, text }: what happened to the run of the inputs with this key
     engine: null,
-    engineError: null,
+    engineError: null, // { message, retry }: the engine could not start (retry: reloading may help)
     linkNotes: options.notes ?? [],
     lastPreset: '',    // the preset loaded last (two presets can share sizes)
     released: false,   // lazy panels may be built
@@ -89,6 +94,9 @@ export function createPlayground(root, options = {}) {
   let peakRequested = false;
   let resolveReady;
   const ready = new Promise((resolve) => { resolveReady = resolve; });
+  // Start the worker and the engine's download before anything is built: they take longest.
+  // (connect is hoisted; everything it touches is declared above.)
+  connect();
 
   // ---- events ----
   function on(type, fn) {
@@ -213,6 +221,7 @@ export function createPlayground(root, options = {}) {
       state: m.state, check: m.check, result: m.result, running: m.running, runs: m.runs, peak: m.peak,
       engine: m.engine, engineError: m.engineError, firstResultMs: m.firstResultMs, editing: m.editing,
       readOnly: readOnly(), lastPreset: m.lastPreset,
+      settled: m.released, // the first result is on screen (or there will be none by itself): time for the rest
       notice: m.notice && (m.notice.key === null || m.notice.key === key) ? m.notice : null,
       // Every problem no visible field shows: the run bar lists them.
       problems: errors.filter(([field]) => !controlsShown || !CONTROL_FIELDS.has(field)).map(([field, message]) => ({ field, message })),
@@ -319,6 +328,11 @@ export function createPlayground(root, options = {}) {
 
   // ---- compute ----
   function connect() {
+    if (baseError) {
+      m.engineError = { message: baseError, retry: false };
+      win.setTimeout(() => emit('error', { message: baseError, field: null }));
+      return;
+    }
     const simd = m.state.simd === '0' ? false : m.state.simd === '1' ? true : undefined;
     if (compute && computeKey === String(simd)) return;
     compute?.release();
@@ -342,14 +356,15 @@ export function createPlayground(root, options = {}) {
       engineReady();
     }, (err) => {
       if (compute !== mine || m.destroyed) return;
-      m.engineError = String(err?.message ?? err);
+      m.engineError = { message: String(err?.message ?? err), retry: true };
       releaseLater();
       render('status');
-      emit('error', { message: `The WebAssembly engine could not start: ${m.engineError}`, field: 'simd' });
+      emit('error', { message: `The WebAssembly engine could not start: ${m.engineError.message}`, field: 'simd' });
     });
   }
 
   function engineReady() {
+    win.performance.mark('attention-engine-ready');
     revalidate();
     const first = m.check.ok && !m.check.blocked && m.check.auto;
     if (first) run().catch(() => {});
@@ -373,7 +388,7 @@ export function createPlayground(root, options = {}) {
   function run() {
     if (m.destroyed) return Promise.reject(new Error('this playground was removed'));
     win.clearTimeout(debounce);
-    if (m.engineError) return Promise.reject(new Error(`the WebAssembly engine could not start: ${m.engineError}`));
+    if (m.engineError) return Promise.reject(new Error(`the WebAssembly engine could not start: ${m.engineError.message}`));
     if (!m.engine) return ready.then(() => run());
     const { check } = m;
     const [firstError] = Object.entries(check.errors);
@@ -411,6 +426,7 @@ export function createPlayground(root, options = {}) {
       render('progress');
     }, PROGRESS_AFTER_MS);
     running.promise = reply.then((r) => {
+      win.performance.mark('attention-run-reply');
       const ms = r.timings.forward_ms;
       const analysis = check.analysis;
       const detail = Object.freeze({ state: stateAtStart, shapes: analysis.shapes, isa: r.isa, ms });
@@ -518,12 +534,11 @@ export function createPlayground(root, options = {}) {
     m.check = null;
   }
 
-  // ---- start ----
+  // ---- start (the compute was asked for first: its download and compile overlap the building) ----
   applyTheme();
   applyVisibility();
   revalidate();
   render('state');
-  connect();
 
   return {
     get state() { return getState(); },

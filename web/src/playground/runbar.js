@@ -31,7 +31,7 @@ export function createRunbar({ dom, actions, win }) {
 
   function statusText(v, key) {
     const { check, result, engine, notice, engineError } = v;
-    if (engineError) return { kind: 'error', text: `The WebAssembly engine could not start: ${engineError}. Reload the page to try again.` };
+    if (engineError) return { kind: 'error', text: `The WebAssembly engine could not start: ${engineError.message}.${engineError.retry ? ' Reload the page to try again.' : ''}` };
     if (!engine) return { text: 'Loading the WebAssembly engine…' };
     if (notice) return notice;
     if (!check?.ok) {
