@@ -6,7 +6,7 @@ import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promi
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = resolve(process.argv[2] ?? join(root, 'dist'));
@@ -69,8 +69,20 @@ const fontFaces = katexCss.match(/@font-face\{[^}]*\}/g) ?? [];
 if (!fontFaces.length) throw new Error('make_dist: no @font-face rules found in katex.min.css');
 await writeFile(join(out, 'vendor/katex/fonts.css'), `/* KaTeX's font faces, from katex.min.css */\n${fontFaces.join('\n')}\n`);
 
+// The playgrounds' stylesheet is bundled as text (a shadow root adopts it): minified first.
+const minifiedCss = {
+  name: 'minified-css-text',
+  setup(b) {
+    b.onLoad({ filter: /\.css$/ }, async ({ path }) => {
+      const { code } = await transform(await readFile(path, 'utf8'), { loader: 'css', minify: true });
+      return { contents: code, loader: 'text' };
+    });
+  },
+};
+
 for (const entry of entries) {
   await build({
+    plugins: [minifiedCss],
     entryPoints: [join(root, entry.in)],
     outfile: join(out, `${entry.out}.js`),
     bundle: true,
@@ -79,7 +91,6 @@ for (const entry of entries) {
     minify: true,
     sourcemap: 'linked',
     legalComments: 'none',
-    loader: { '.css': 'text' },
     logLevel: 'warning',
     // The wasm loaders and vendored libraries are loaded at run time by URL, never bundled.
     external: ['node:*'],

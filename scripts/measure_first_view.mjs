@@ -53,6 +53,7 @@ async function firstView(build, context) {
   const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark')
     .filter((m) => m.name.startsWith('attention-')).map((m) => [m.name.slice(10), Math.round(m.startTime)])));
   if (process.env.MARKS) console.log(build.name, JSON.stringify(marks));
+  if (process.env.MEASURES) console.log(JSON.stringify(await page.evaluate(() => performance.getEntriesByType('measure').filter((m) => m.name.startsWith('attention-x')).map((m) => `${m.name.slice(12)} ${m.duration.toFixed(1)}`))));
   await page.waitForTimeout(300); // let the last responses report their sizes
   context.off('requestfinished', onFinished);
   const until = navigated + ms + 50; // wall clock: requests finished by the first result (50 ms of clock slack)

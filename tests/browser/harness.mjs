@@ -76,13 +76,13 @@ export async function openUrl(h, url, { width = 1280, height = 900, colorScheme 
   return page;
 }
 
-/** Waits until the run bar reports a current result (not running, not stale). */
+/** Waits until the run bar reports a current result (not running, not stale) and every shown panel is built. */
 export async function resultReady(page, timeout = 30000) {
   await page.waitForFunction(() => {
     const root = playgroundRoot();
     const status = root?.getElementById('status')?.textContent ?? '';
     const body = root?.querySelector('[data-panel="heatmaps"] .panel-body');
-    return status.startsWith('Ran in') && body?.dataset.stale === '0';
+    return status.startsWith('Ran in') && body?.dataset.stale === '0' && root.querySelector('.ap')?.dataset.settled === '1';
   }, null, { timeout });
 }
 

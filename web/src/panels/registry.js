@@ -4,8 +4,9 @@
 //
 // Each panel module exports create(body, ctx) → { update(view, reason), destroy?() }; ctx is narrow:
 // { dom, host, actions } (see playground/playground.js), never the playground's mutable state.
-// `lazy` panels are built only once the first result is on screen (they never delay it), and only
-// when shown: what they load (KaTeX, uPlot) is fetched only by a playground that shows them.
+// `lazy` panels are built only once the first result is on screen (they never delay it: the first
+// view draws the inputs, the run bar and the maps), and only when shown: what they load (KaTeX,
+// uPlot) is fetched only by a playground that shows them.
 
 import { createControls } from './controls.js';
 import { createHeatmaps } from './heatmaps.js';
@@ -22,8 +23,8 @@ import { createEquations } from './equations.js';
 export const PANELS = Object.freeze([
   { name: 'controls', title: 'Inputs', about: 'the form: sizes, sentences, mask, scale, dropout, presets', area: 'side', lazy: false, create: createControls },
   { name: 'heatmaps', title: 'Attention weights, one map per head', about: 'every head’s weights, one enlarged with the words on its axes, and the output', area: 'main', lazy: false, create: createHeatmaps },
-  { name: 'shapes', title: 'Shape trace', about: 'every tensor of one forward pass with its shape and bytes', area: 'left', lazy: false, create: createShapes },
-  { name: 'cost', title: 'Cost: parameters, FLOPs, memory', about: 'parameters per matrix, FLOPs per stage, memory against the tab’s budget, the last run', area: 'left', lazy: false, create: createCost },
+  { name: 'shapes', title: 'Shape trace', about: 'every tensor of one forward pass with its shape and bytes', area: 'left', lazy: true, create: createShapes },
+  { name: 'cost', title: 'Cost: parameters, FLOPs, memory', about: 'parameters per matrix, FLOPs per stage, memory against the tab’s budget, the last run', area: 'left', lazy: true, create: createCost },
   { name: 'performance', title: 'Performance', about: 'each run against this browser’s SIMD peak, and time against n', area: 'left', lazy: true, create: createPerformance },
   { name: 'sqrtdk', title: 'Why divide by √d_k?', about: 'variance of q·k and softmax sharpness with and without the scale', area: 'left', lazy: true, create: createSqrtDk },
   { name: 'positional', title: 'Sinusoidal positional encoding', about: 'the encoding the sentences use, and its measured properties', area: 'left', lazy: true, create: createPositional },

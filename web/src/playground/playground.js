@@ -260,6 +260,7 @@ export function createPlayground(root, options = {}) {
       if (m.destroyed) return;
       buildPanels();
       render('engine');
+      wrapper.dataset.settled = '1'; // every shown panel is built (tests and hosts can wait for this)
     }));
   }
 
@@ -344,11 +345,14 @@ export function createPlayground(root, options = {}) {
     peakRequested = false;
     const mine = acquireCompute({ simd, base, doc });
     compute = mine;
-    Promise.all([mine.engine, mine.client.ready]).then(([api]) => {
+    mine.engine.then(() => win.performance.mark('attention-main-engine'), () => {});
+    mine.client.ready.then(() => win.performance.mark('attention-worker-ready'), () => {});
+    mine.engine.then((api) => {
       if (compute !== mine || m.destroyed) return;
       rawAnalyze = api.analyze;
       m.engine = Object.freeze({
-        isa: api.isa, defaultMemoryBudget: api.defaultMemoryBudget, inPage: mine.client.inPage,
+        isa: api.isa, defaultMemoryBudget: api.defaultMemoryBudget,
+        get inPage() { return mine.client.inPage; }, // no worker could start: everything runs on this thread
         analyze: (o) => analyzeWith(api.analyze, o),
         lessonExamples: api.lessonExamples, modelPresets: api.modelPresets,
         positionalEncoding: api.positionalEncoding, positionalProperties: api.positionalProperties, sqrtDkStats: api.sqrtDkStats,
@@ -418,7 +422,7 @@ export function createPlayground(root, options = {}) {
       if (m.running !== running) return;
       running.progress = p;
       if (running.showProgress) render('progress');
-    }, { deadlineMs: deadlineFor(check.estimate.seconds * 1000) });
+    }, { deadlineMs: deadlineFor(check.estimate.seconds * 1000), estimateSeconds: check.estimate.seconds });
     render('running');
     progressTimer = win.setTimeout(() => {
       if (m.running !== running) return;
@@ -539,6 +543,7 @@ export function createPlayground(root, options = {}) {
   applyVisibility();
   revalidate();
   render('state');
+  win.performance.mark('attention-built');
 
   return {
     get state() { return getState(); },

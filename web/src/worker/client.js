@@ -86,7 +86,8 @@ export class EngineClient {
     this.#fallback = fallback;
     this.#simd = simd;
     this.ready = this.#boot();
-    this.ready.catch(() => {});
+    // Neither a worker nor the fallback could start: whatever waits gets the reason.
+    this.ready.catch((err) => { for (const r of this.#queue.splice(0)) r.reject(err); });
   }
 
   #boot() {
@@ -201,7 +202,7 @@ export class EngineClient {
 
   /** Bytes malloc'd in the worker's engine and how many sessions hold state there (for leak checks). */
   stats() {
-    return this.#request(null, 'stats');
+    return this.#request(null, 'stats').then(({ heapAllocated, owners }) => ({ heapAllocated, owners }));
   }
 
   /** A playground's own channel: its requests, its state in the worker, its cancel. */

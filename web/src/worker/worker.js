@@ -8,6 +8,3 @@ const wasmDir = new URL('./wasm/', import.meta.url).href;
 const handlers = createHandlers((simd) => loadAttention(simd === undefined ? { wasmDir } : { simd, wasmDir }));
 
 self.onmessage = ({ data }) => handle(handlers, data, (reply) => postMessage(reply));
-
-// For leak checks from a debugger or a test: what the engine holds and for how many playgrounds.
-self.attentionPlaygroundStats = () => handlers.stats();
