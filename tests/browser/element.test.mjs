@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, serveSite, openUrl } from './harness.mjs';
 import { expectedFor } from './reference.mjs';
-import { toHash } from '../../web/src/model/schema.js';
+import { toHash, ELEMENT_KEYS } from '../../web/src/model/schema.js';
 
 let h, site;
 
@@ -78,6 +78,10 @@ test('two elements on a course page of another origin each show their own view, 
     const sum = Number(await inside(page, id, '#output-summary').getAttribute('data-sum'));
     assert.ok(Math.abs(sum - want.sum) <= 1e-6 * Math.max(1, Math.abs(want.sum)), `${id}: page ${sum}, API ${want.sum}`);
   }
+  // Its attributes are the hash's keys plus theme and controls.
+  const observed = await page.evaluate(() => customElements.get('attention-playground').observedAttributes);
+  assert.deepEqual([...observed].sort(), [...ELEMENT_KEYS].sort());
+  assert.ok(observed.includes('n_kv_heads') && observed.includes('theme') && observed.includes('controls') && !observed.includes('embed'));
   // The element's `result` property is the same detail.
   assert.deepEqual(await page.$eval('#maps', (el) => JSON.parse(JSON.stringify(el.result))), maps);
   // The three elements share one worker (the iframe, a page of its own, has its own).
@@ -238,6 +242,9 @@ test('20 elements added and removed in turn leave one worker, its memory and the
   const cdp = await page.context().newCDPSession(page);
   const measure = async () => {
     const [stats] = await page.evaluate(() => window.playground.computeStats());
+    // A removed element's last frame callback may still be pending: let it run, then collect.
+    await page.waitForTimeout(300);
+    await cdp.send('HeapProfiler.collectGarbage');
     await cdp.send('HeapProfiler.collectGarbage');
     const { usedSize } = await cdp.send('Runtime.getHeapUsage');
     const { nodes, jsEventListeners } = await cdp.send('Memory.getDOMCounters');
