@@ -41,7 +41,7 @@ export function createHeatmaps(body, { dom, host, actions }) {
   const note = h('p', { class: 'note', id: 'heat-note' });
   // Sentences look meaningful, so say where their patterns come from.
   const untrained = h('p', { class: 'note', id: 'untrained-note', hidden: true },
-    'These words are turned into vectors at random (each word always gets the same random vector) and the projections Wᴽ, Wᴷ, Wⱽ are random too: ',
+    'These words are turned into vectors at random (each word always gets the same random vector) and the projection weights are random too: ',
     'this layer is untrained, so any pattern here comes from chance, not from what the words mean. A trained model learns its embeddings and weights from data.');
   const mainCanvas = h('canvas', { class: 'heat-main-canvas' });
   const mainCaption = h('figcaption');
