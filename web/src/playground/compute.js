@@ -8,7 +8,6 @@
 // worker is still starting, so a page's first result does not wait for it. The same handlers serve
 // pages where no worker can start at all.
 
-import { loadAttention } from '../engine/attention.js';
 import { EngineClient, InPageWorker, startModuleWorker } from '../worker/client.js';
 import { createHandlers, handle } from '../worker/handlers.js';
 
@@ -29,7 +28,8 @@ export function acquireCompute({ simd, base, doc }) {
   let entry = shared.get(key);
   if (!entry) {
     const wasmDir = new URL('wasm/', base).href;
-    const engine = loadAttention(simd === undefined ? { wasmDir } : { simd, wasmDir });
+    // Imported when first needed: a module that cannot work (loaded from blob:) still draws and says why.
+    const engine = import('../engine/attention.js').then(({ loadAttention }) => loadAttention(simd === undefined ? { wasmDir } : { simd, wasmDir }));
     engine.catch(() => {}); // the playground reports it
     // One set of handlers on this thread, over the main-thread engine: quick first runs and the fallback.
     let inPage = null;
