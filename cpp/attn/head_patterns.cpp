@@ -1,17 +1,15 @@
-// Constructed heads: the targets each pattern sets for words and positions, the solve that
-// turns them into W_Q and W_K columns, and the numbers that explain the result.
+// Constructed heads: the key layout of each key/value head, the targets each pattern sets for
+// words and positions (token_sides.h solves them into W_Q and W_K columns), and the numbers
+// that explain the result.
 #include "head_patterns.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <set>
 
-#include "analysis.h"
-#include "embedding.h"
 #include "error.h"
-#include "least_squares.h"
+#include "token_sides.h"
 
 namespace attn {
 namespace {
@@ -24,96 +22,6 @@ bool reads_keys(HeadPattern p) {
   return p == HeadPattern::previous || p == HeadPattern::same_word || p == HeadPattern::first_token;
 }
 
-// Largest words + positions of one side, and most multiply-adds of one construction: the
-// Gram matrix, its factorisation and the fit check stay well under a second in wasm.
-constexpr int kMaxRows = 1024;
-constexpr double kMaxWork = 1073741824.0;  // 2^30
-
-// One side of the attention (the queries' tokens or the keys'): its rows are made of V distinct
-// words and n positions, the rows of Z (words first, then positions), in double.
-struct Side {
-  int n = 0;
-  std::vector<std::string> vocab;
-  std::vector<int> word_of;     // vocabulary index of token b·n + i
-  std::vector<double> Z;        // (V + n) × d_model
-  std::vector<float> x;         // the tokens as the layer sees them, [batch·n, d_model]
-  int rows() const { return static_cast<int>(vocab.size()) + n; }
-};
-
-Side make_side(const char* which, const std::vector<std::vector<std::string>>& words, int d, std::uint64_t seed) {
-  Side s;
-  s.x = embed_tokens(words, d, seed);  // checks that every item has the same number of tokens
-  s.n = static_cast<int>(words[0].size());
-  std::map<std::string, int> index;
-  for (const auto& item : words)
-    for (const std::string& w : item) {
-      const auto [it, added] = index.emplace(w, static_cast<int>(s.vocab.size()));
-      if (added) s.vocab.push_back(w);
-      s.word_of.push_back(it->second);
-    }
-  const std::uint64_t m = s.vocab.size() + s.n;
-  require(m <= kMaxRows, std::string("constructed heads: the ") + which + " tokens have " +
-                            group_digits(s.vocab.size()) + " distinct words and " + group_digits(s.n) +
-                            " positions, too many to solve for here (words + positions " + group_digits(m) +
-                            ", at most " + group_digits(kMaxRows) + "); use shorter or fewer sentences");
-  s.Z.resize(m * d);
-  for (std::size_t v = 0; v < s.vocab.size(); ++v) {
-    const std::vector<float> e = word_embedding(s.vocab[v], d, seed);
-    std::copy(e.begin(), e.end(), s.Z.begin() + static_cast<std::ptrdiff_t>(v * d));
-  }
-  const std::vector<float> pe = positional_encoding(s.n, d);
-  std::copy(pe.begin(), pe.end(), s.Z.begin() + static_cast<std::ptrdiff_t>(s.vocab.size() * d));
-  return s;
-}
-
-// Multiply-adds of solving a side for `cols` columns and checking the fit on its tokens.
-double solve_work(const Side& s, int d, int cols) {
-  const double m = s.rows(), tokens = static_cast<double>(s.word_of.size());
-  return m * m * d + m * m * m / 3 + m * m * cols + m * d * cols + tokens * d * cols;
-}
-
-// Targets of `cols` columns for a side: a row per word, then a row per position. A token's
-// target is its word's row plus its position's row.
-struct Targets {
-  int cols;
-  std::vector<double> t;  // side.rows() × cols
-  double* word(int v) { return t.data() + static_cast<std::size_t>(v) * cols; }
-  double* position(const Side& s, int i) { return t.data() + (s.vocab.size() + static_cast<std::size_t>(i)) * cols; }
-};
-
-// W for a side, rounded to float as the layer stores it, and the worst error of x·W against the
-// targets over the real tokens, per column block of `block` columns (relative to the block's
-// largest target).
-struct Solved {
-  std::vector<float> w;          // d × cols
-  std::vector<double> block_error;
-};
-
-Solved solve_side(const Side& s, Targets& T, int d, int block) {
-  Solved out;
-  const std::vector<double> w = min_norm_solve(s.Z, s.rows(), d, T.t, T.cols);
-  out.w.assign(w.begin(), w.end());
-  const int blocks = T.cols / block;
-  std::vector<double> err(blocks, 0.0), scale(blocks, 0.0);
-  const std::size_t tokens = s.word_of.size();
-  std::vector<double> y(T.cols);
-  for (std::size_t t = 0; t < tokens; ++t) {
-    std::fill(y.begin(), y.end(), 0.0);
-    const float* x = s.x.data() + t * d;
-    for (int r = 0; r < d; ++r)
-      for (int c = 0; c < T.cols; ++c) y[c] += static_cast<double>(x[r]) * out.w[static_cast<std::size_t>(r) * T.cols + c];
-    const double* tw = T.word(s.word_of[t]);
-    const double* tp = T.position(s, static_cast<int>(t % s.n));
-    for (int c = 0; c < T.cols; ++c) {
-      const double want = tw[c] + tp[c];
-      err[c / block] = std::max(err[c / block], std::fabs(y[c] - want));
-      scale[c / block] = std::max(scale[c / block], std::fabs(want));
-    }
-  }
-  for (int b = 0; b < blocks; ++b) out.block_error.push_back(scale[b] > 0 ? err[b] / scale[b] : err[b]);
-  return out;
-}
-
 // The layout of a constructed key/value head's d_k columns: F frequency pairs, then word dims.
 struct KeyLayout {
   bool built = false;
@@ -122,7 +30,7 @@ struct KeyLayout {
 
 // Orthonormal directions (Gram–Schmidt) spanning the unit embeddings of the words of `s`
 // taken in `order` (vocabulary indices), at most `limit` of them.
-std::vector<std::vector<double>> word_basis(const Side& s, int d, const std::vector<int>& order, int limit) {
+std::vector<std::vector<double>> word_basis(const TokenSide& s, int d, const std::vector<int>& order, int limit) {
   std::vector<std::vector<double>> basis;
   for (std::size_t o = 0; o < order.size() && static_cast<int>(basis.size()) < limit; ++o) {
     const std::size_t v = order[o];
@@ -147,7 +55,7 @@ std::vector<std::vector<double>> word_basis(const Side& s, int d, const std::vec
 // The key-side vocabulary with the words a query can match first: a key word that a query token
 // of the same batch item also has, at another position in self-attention. Only they need a
 // direction of their own in the keys; the other words come after, in order of appearance.
-std::vector<int> matchable_first(const Side& keys, const PatternInputs& in, std::set<std::string>& matchable) {
+std::vector<int> matchable_first(const TokenSide& keys, const PatternInputs& in, std::set<std::string>& matchable) {
   const bool self = in.key_words.empty();
   const auto& kw = self ? in.query_words : in.key_words;
   std::vector<bool> can(keys.vocab.size(), false);
@@ -204,7 +112,7 @@ int best_pairs(int cap, int d_model, int span) {
 // matches itself with exactly 1. For a word inside the basis' span, code·code' is the cosine of
 // the two embeddings; a word outside (more words than directions) keeps its part in the span.
 // A word that nothing can match gets 0: any code would only add a false resemblance.
-std::vector<double> word_code(const Side& s, int v, int d, const std::vector<std::vector<double>>& basis,
+std::vector<double> word_code(const TokenSide& s, int v, int d, const std::vector<std::vector<double>>& basis,
                               const std::set<std::string>& matchable) {
   std::vector<double> code;
   if (!matchable.count(s.vocab[v])) return std::vector<double>(basis.size(), 0.0);
@@ -283,7 +191,7 @@ MhaWeights build_head_patterns(const MhaDims& dims, const MhaWeights& current, c
   info.clear();
 
   // The two sides the constructed weights are solved against.
-  Side qside, kside;
+  TokenSide qside, kside;
   if (any_keys) {
     require(!inputs.query_words.empty(), "constructed heads need the tokens of the inputs (query_words)");
     qside = make_side("query", inputs.query_words, D, inputs.input_seed);
@@ -337,10 +245,10 @@ MhaWeights build_head_patterns(const MhaDims& dims, const MhaWeights& current, c
     if (layout[g].built) k_block[g] = b++;
   std::vector<std::vector<double>> weights_of(dims.n_kv_heads);
   for (int g = 0; g < dims.n_kv_heads; ++g) weights_of[g] = pair_weights(layout[g].pairs, D);
-  Solved qsolved, ksolved;
+  SideSolution qsolved, ksolved;
   if (any_keys) {
-    Targets TQ{q_blocks * dk, std::vector<double>(static_cast<std::size_t>(qside.rows()) * q_blocks * dk, 0.0)};
-    Targets TK{built * dk, std::vector<double>(static_cast<std::size_t>(kside.rows()) * built * dk, 0.0)};
+    SideTargets TQ{q_blocks * dk, std::vector<double>(static_cast<std::size_t>(qside.rows()) * q_blocks * dk, 0.0)};
+    SideTargets TK{built * dk, std::vector<double>(static_cast<std::size_t>(kside.rows()) * built * dk, 0.0)};
     for (int h = 0; h < H; ++h) {
       if (q_block[h] < 0) continue;
       const HeadSpec& p = patterns[h];
@@ -383,11 +291,11 @@ MhaWeights build_head_patterns(const MhaDims& dims, const MhaWeights& current, c
       }
     }
     const double work = solve_work(qside, D, TQ.cols) + solve_work(kside, D, TK.cols);
-    if (work > kMaxWork) {
+    if (work > kMaxSolveWork) {
       char text[240];
       std::snprintf(text, sizeof text,
                     "constructed heads: solving for these inputs takes about %.2g multiply-adds, more than the "
-                    "%.2g one call may take; use shorter or fewer sentences, or fewer constructed heads", work, kMaxWork);
+                    "%.2g one call may take; use shorter or fewer sentences, or fewer constructed heads", work, kMaxSolveWork);
       throw Error(text);
     }
     qsolved = solve_side(qside, TQ, D, dk);
