@@ -33,6 +33,8 @@ struct ForwardOptions : AttentionOptions {
   std::uint64_t memory_budget = kDefaultMemoryBudget;
 };
 
+struct MhaTrace;  // trace.h
+
 struct MhaResult {
   std::vector<float> output;   // [batch, n_q, d_model]
   std::vector<float> weights;  // [batch, n_heads, n_q, n_k] when need_weights
@@ -60,6 +62,9 @@ class MultiHeadAttention {
                                            float* weights) const;
   /// Checks sizes, mask, budget and finiteness of an input without running it.
   void validate(const MhaInput& input, const ForwardOptions& options) const;
+  /// The trace of query `query` of batch item `item` through head `head` and the whole layer
+  /// (trace.h, mha_trace.cpp): the forward pass's numbers for that row, computed for it alone.
+  MhaTrace trace(const MhaInput& input, const ForwardOptions& options, int item, int head, int query) const;
 
  private:
   MhaDims dims_;
