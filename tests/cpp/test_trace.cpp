@@ -171,6 +171,8 @@ const SdpaCase kSdpaCases[] = {
     {"cross-attention over key tiles, d_k != d_v", 1, 3, 300, 16, 5, kNone, true, 0.0f},
     {"scale off", 2, 4, 9, 7, 2, kNone, false, 0.0f},
     {"scale off, causal + padding + matrix, dropout", 2, 9, 9, 3, 6, kCausal | kPadding | kMatrix, false, 0.2f},
+    // Rows in every softmax sub-block (64 rows) of the first query block and in the second block.
+    {"causal, two query blocks", 1, attn::kQueryBlock + 3, attn::kQueryBlock + 3, 4, 3, kCausal, true, 0.0f},
 };
 
 attn::AttentionOptions sdpa_options(const SdpaCase& c, std::uint64_t seed) {
