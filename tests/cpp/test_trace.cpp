@@ -526,3 +526,71 @@ TEST_CASE("MultiHeadAttention::trace: memory grows with n_k, not with n_q (no se
   // the 2048 × 64 floats (512 KiB) that one output of the forward pass takes.
   CHECK(large < 4 * (2 * n_k * (16 + 16) + 72 * 32 + 8 * n_k + 4 * 64) + 4096);
 }
+
+namespace {
+
+// The byte count in a budget error's message ("… needs 1,234 bytes …").
+std::uint64_t needed_bytes(const std::string& message) {
+  std::string digits;
+  for (std::size_t p = message.find("needs ") + 6; p < message.size() && message[p] != ' '; ++p)
+    if (message[p] != ',') digits += message[p];
+  return std::stoull(digits);
+}
+
+}  // namespace
+
+TEST_CASE("a trace allocates no more than the memory its budget check counted", "[trace]") {
+  // As for the forward passes (test_errors.cpp): the peak of what the call allocates, over what
+  // was live before, against its count minus the inputs (the caller's). ctest runs each test case
+  // in a process of its own, so the engine's reusable buffers start empty here.
+  const int n_q = 3, n_k = 3000, d_k = 24, d_v = 40;
+  const std::vector<float> q(static_cast<std::size_t>(n_q) * d_k, 0.5f), k(static_cast<std::size_t>(n_k) * d_k, 0.25f),
+      v(static_cast<std::size_t>(n_k) * d_v, 1.0f);
+  auto sdpa_call = [&](std::uint64_t budget) {
+    return attn::trace_attention(q.data(), q.size(), k.data(), k.size(), v.data(), v.size(), 1, n_q, n_k, d_k, d_v,
+                                 attn::AttentionOptions{}, 0, 1, budget);
+  };
+  std::uint64_t sdpa_counted = 0;
+  try {
+    sdpa_call(1);
+  } catch (const attn::Error& e) {
+    sdpa_counted = needed_bytes(e.what());
+  }
+  REQUIRE(sdpa_counted > 0);
+  std::size_t before = alloc_probe::live;
+  alloc_probe::peak = before;
+  CHECK(sdpa_call(attn::kDefaultMemoryBudget).row.weights.size() == static_cast<std::size_t>(n_k));
+  std::uint64_t allocated = alloc_probe::peak - before, inputs = 4 * (q.size() + k.size() + v.size());
+  INFO("traceAttention: allocated at peak " << allocated << " bytes; counted " << sdpa_counted - inputs << " besides the inputs");
+  CHECK(allocated <= sdpa_counted - inputs);
+
+  // One head and long keys: the trace (this head's K and V twice) needs more than a forward pass
+  // without weights, so its own count is the one that applies.
+  attn::MultiHeadAttention layer(check::mha_config(32, 1));
+  const std::vector<float> query(32, 0.1f), kv(static_cast<std::size_t>(n_k) * 32, 0.2f);
+  const attn::MhaInput in{query.data(), query.size(), kv.data(), kv.size(), kv.data(), kv.size(), 1, 1, n_k};
+  auto mha_call = [&](std::uint64_t budget) {
+    attn::ForwardOptions opt;
+    opt.memory_budget = budget;
+    return layer.trace(in, opt, 0, 0, 0);
+  };
+  // The forward pass's check comes first: raise the budget to its count, then read the trace's.
+  std::uint64_t budget = 1, mha_counted = 0;
+  for (int step = 0; step < 2 && mha_counted == 0; ++step) {
+    try {
+      mha_call(budget);
+    } catch (const attn::Error& e) {
+      budget = needed_bytes(e.what());
+      if (std::string(e.what()).find("this trace") == 0) mha_counted = budget;
+    }
+  }
+  REQUIRE(mha_counted > 0);
+  before = alloc_probe::live;
+  alloc_probe::peak = before;
+  CHECK(mha_call(attn::kDefaultMemoryBudget).output.size() == 32u);
+  allocated = alloc_probe::peak - before;
+  inputs = 4 * (query.size() + kv.size() + kv.size());
+  INFO("MultiHeadAttention::trace: allocated at peak " << allocated << " bytes; counted " << mha_counted - inputs
+                                                       << " besides the inputs");
+  CHECK(allocated <= mha_counted - inputs);
+}
