@@ -50,6 +50,7 @@
 #include "attn/lesson.h"
 #include "attn/mha.h"
 #include "attn/simd.h"
+#include "attn/trace.h"
 #include "call.h"
 #include "convert.h"
 
@@ -156,6 +157,24 @@ std::string mha_get_weights(double id) {
   });
 }
 
+// The input of a forward pass or trace: query, key, value are inputs of floats; key = value = 0
+// for self-attention on query.
+attn::MhaInput mha_input(const Call& c, double query, double key, double value, int batch, int n_q, int n_k) {
+  const Input<float> q = c.input<float>(query), k = c.input<float>(key), v = c.input<float>(value);
+  const bool self = key == 0;
+  return {q.data, q.count, self ? q.data : k.data, self ? q.count : k.count, self ? q.data : v.data,
+          self ? q.count : v.count, batch, n_q, n_k};
+}
+
+// The staged attention options with a forward pass's own.
+attn::ForwardOptions forward_options(const Call& c, bool need_weights, double memory_budget) {
+  attn::ForwardOptions opt;
+  static_cast<attn::AttentionOptions&>(opt) = c.attention_options;
+  opt.need_weights = need_weights;
+  opt.memory_budget = static_cast<std::uint64_t>(memory_budget);
+  return opt;
+}
+
 // query, key, value: inputs of floats; key = value = 0 for self-attention on query. The query
 // input doubles as the output buffer (the core writes each block's output after projecting
 // its queries), so the output costs no allocation and no copy inside the heap.
@@ -165,26 +184,77 @@ std::string mha_forward(double id, double query, double key, double value_input,
   return run([&](Json& value) {
     Call& c = current_call();
     const attn::MultiHeadAttention& mha = layer(id);
-    const Input<float> q = c.input<float>(query), k = c.input<float>(key), v = c.input<float>(value_input);
-    const bool self = key == 0;
-    attn::ForwardOptions opt;
-    static_cast<attn::AttentionOptions&>(opt) = c.attention_options;
-    opt.need_weights = need_weights;
-    opt.memory_budget = static_cast<std::uint64_t>(memory_budget);
-    const attn::MhaInput in{q.data, q.count, self ? q.data : k.data, self ? q.count : k.count,
-                            self ? q.data : v.data, self ? q.count : v.count, batch, n_q, n_k};
+    const attn::MhaInput in = mha_input(c, query, key, value_input, batch, n_q, n_k);
+    float* const q_data = c.input<float>(query).data;
+    const attn::ForwardOptions opt = forward_options(c, need_weights, memory_budget);
     mha.validate(in, opt);  // sizes, mask, budget and finiteness, before the weights are allocated
     const attn::MhaDims& d = mha.dims();
     const std::size_t weight_count = need_weights ? static_cast<std::size_t>(batch) * d.n_heads * n_q * n_k : 0;
     float* weights = need_weights ? c.new_floats(weight_count) : nullptr;
-    const auto masked = mha.forward_validated(in, opt, q.data, weights);
-    c.add_array("output", q.data, static_cast<std::size_t>(batch) * n_q * d.d_model);
+    const auto masked = mha.forward_validated(in, opt, q_data, weights);
+    c.add_array("output", q_data, static_cast<std::size_t>(batch) * n_q * d.d_model);
     if (need_weights) c.add_array("weights", weights, weight_count);
     value.begin_object().key("masked_rows");
     write(value, masked);
     value.key("shapes");
     write(value, attn::tensor_trace(d, batch, n_q, n_k, need_weights));
     value.end_object();
+  });
+}
+
+// ---- the trace of one query (attn/trace.h) ---------------------------------------------
+
+// Names `v` (moved into the call) as result array `name`.
+void add_kept(Call& c, const char* name, std::vector<float>& v) {
+  const std::size_t n = v.size();
+  c.add_array(name, c.keep(std::move(v)), n);
+}
+
+// A traced row: arrays scores, logits, exp, weights, dropped (1.0 where dropout zeroed a weight)
+// and the head's output as `output_name`; value { max, sum, masked, logit_scale, keep_scale }.
+void write_row_trace(Call& c, Json& value, attn::HeadRowTrace& t, const char* output_name) {
+  std::vector<float> dropped(t.dropped.begin(), t.dropped.end());
+  add_kept(c, "scores", t.scores);
+  add_kept(c, "logits", t.logits);
+  add_kept(c, "exp", t.exp);
+  add_kept(c, "weights", t.weights);
+  add_kept(c, "dropped", dropped);
+  add_kept(c, output_name, t.output);
+  value.begin_object().field("max", t.max).field("sum", t.sum).field("masked", t.masked);
+  value.field("logit_scale", t.logit_scale).field("keep_scale", t.keep_scale).end_object();
+}
+
+// query, key, value: as for mha_forward. value: see write_row_trace; arrays x, q, k, v, the
+// row's (write_row_trace, head_output), concat and output.
+std::string mha_trace(double id, double query, double key, double value_input, int batch, int n_q, int n_k,
+                      double memory_budget, int item, int head, int query_index) {
+  return run([&](Json& value) {
+    Call& c = current_call();
+    const attn::MhaInput in = mha_input(c, query, key, value_input, batch, n_q, n_k);
+    attn::MhaTrace t = layer(id).trace(in, forward_options(c, false, memory_budget), item, head, query_index);
+    add_kept(c, "x", t.x);
+    add_kept(c, "q", t.q);
+    add_kept(c, "k", t.k);
+    add_kept(c, "v", t.v);
+    add_kept(c, "concat", t.concat);
+    add_kept(c, "output", t.output);
+    write_row_trace(c, value, t.head, "head_output");
+  });
+}
+
+// q, k, v: inputs of floats. value: see write_row_trace; arrays q, k, v and the row's (output).
+std::string trace_attention(double q, double k, double v, int batch, int n_q, int n_k, int d_k, int d_v,
+                            double memory_budget, int item, int query_index) {
+  return run([&](Json& value) {
+    Call& c = current_call();
+    const Input<float> qi = c.input<float>(q), ki = c.input<float>(k), vi = c.input<float>(v);
+    attn::AttentionTrace t = attn::trace_attention(qi.data, qi.count, ki.data, ki.count, vi.data, vi.count, batch, n_q,
+                                                   n_k, d_k, d_v, c.attention_options, item, query_index,
+                                                   static_cast<std::uint64_t>(memory_budget));
+    add_kept(c, "q", t.q);
+    add_kept(c, "k", t.k);
+    add_kept(c, "v", t.v);
+    write_row_trace(c, value, t.row, "output");
   });
 }
 
@@ -296,7 +366,9 @@ EMSCRIPTEN_BINDINGS(attention) {
   function("mhaSetWeights", &bind::mha_set_weights);
   function("mhaGetWeights", &bind::mha_get_weights);
   function("mhaForward", &bind::mha_forward);
+  function("mhaTrace", &bind::mha_trace);
   function("scaledDotProductAttention", &bind::scaled_dot_product_attention);
+  function("traceAttention", &bind::trace_attention);
   function("analyze", &bind::analyze);
   function("positionalEncoding", &bind::positional_encoding);
   function("positionalProperties", &bind::positional_properties);
