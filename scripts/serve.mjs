@@ -1,5 +1,9 @@
 // A small static file server for dist/ (node:http, no dependencies), bound to 127.0.0.1.
 // Usage: node scripts/serve.mjs [dir] [--port N]   (PORT env also works; default 8080; 0 = any free port)
+// It serves regular files whose real path (links followed) lies inside the folder's real path,
+// to GET and HEAD only (405 otherwise), with Access-Control-Allow-Origin: * so that a course
+// page on another origin can load the engine; bad paths get 400, unreadable files 403, and no
+// request, file or client can stop it.
 import { createServer } from 'node:http';
 import { constants } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';

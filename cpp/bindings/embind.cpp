@@ -9,8 +9,9 @@
 // vectors, and enough of them broke the module for good. So no C++ frame may ever be live
 // while JavaScript code runs, and no C++ error may be thrown into JavaScript.
 //
-// 1. Arguments are plain numbers only: int, double, bool. Never emscripten::val, never
-//    std::string or std::vector from JavaScript. Arrays come as the address of an input of
+// 1. Arguments are plain numbers only: int, double, bool (the JS side checks their range
+//    first: Embind truncates silently). Never emscripten::val, never std::string or
+//    std::vector from JavaScript. Arrays come as the address of an input of
 //    the call (a double; 0 = none), which the JS wrapper allocated with callInput() and
 //    filled before calling; read it with current_call().input<float>(address) (the length
 //    comes with it). Options shared by several bindings are staged first (see
@@ -28,7 +29,8 @@
 //
 // On the JS side (web/src/engine/native.js), a new method of the API:
 //   const o = check.options('name', args, KEYS);      // each option read once, into a copy
-//   ... check every value of o (checks.js) ...         // throws here, before anything exists
+//   ... check every value of o (checks.js; typed arrays with check.float32(..., native.heap()))
+//                                                      // throws here, before anything exists
 //   return native.call((c) => {                        // frees everything in a finally
 //     const x = c.input('x', o.x);                     // a checked typed array → an address
 //     const r = c.run('bindingName', x, n, ...);       // plain numbers; throws the engine's error
