@@ -72,6 +72,20 @@ struct HeadProblem {
 
 /// The factor the logits are multiplied by: 1/√d_k, or 1 when opt.scale is off.
 float logit_scale(const AttentionOptions& opt, int d_k);
+/// Dropout changes the weights only when training with p > 0.
+inline bool dropout_active(const AttentionOptions& opt) { return opt.training && opt.dropout > 0.0f; }
+
+// The per-row steps of the whole-row path, shared with the trace of one query (trace.h), so
+// that the trace shows the very numbers the forward pass computes.
+struct PackedB;
+/// Logits of rows [r0, r0 + rows) of p's query block against every key, α·q_i·k_j, into
+/// `logits` (row stride n_k), not masked. k_packed: p.k as kern::pack_b(d_k, n_k, p.k, p.ldk,
+/// true, ·) packs it.
+void block_logits(const HeadProblem& p, const AttentionOptions& opt, const PackedB& k_packed, int r0, int rows,
+                  float* logits);
+/// Sets to −∞ the logits of query row i (its index in the sequence) of batch item b for the
+/// masked keys among [j0, j0 + count); `row` holds those count logits.
+void mask_logits(float* row, const Mask& mask, int b, int i, int j0, int count, int n_k);
 /// Largest squared row norm (in double) of a rows×width matrix with row stride ld.
 double max_row_norm2(const float* x, int ld, int rows, int width);
 /// Finite inputs can still overflow: a logit is at most |q|·|k|·α (Cauchy–Schwarz). Throws when
@@ -111,6 +125,13 @@ AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, 
                                              int batch, int n_q, int n_k, int d_k, int d_v,
                                              const AttentionOptions& opt, bool need_weights,
                                              std::uint64_t memory_budget);
+/// The checks of scaled_dot_product_attention's arguments that allocate nothing: positive
+/// sizes, the lengths of q, k and v, the options. Shared with the trace of one query (trace.h).
+void validate_attention_sizes(std::size_t q_len, std::size_t k_len, std::size_t v_len, int batch, int n_q, int n_k,
+                              int d_k, int d_v, const AttentionOptions& opt);
+/// Throws when q, k or v holds a NaN or an infinity (a pass over every input: after the budget).
+void require_finite_attention_inputs(const float* q, std::size_t q_len, const float* k, std::size_t k_len,
+                                     const float* v, std::size_t v_len, int d_k, int d_v);
 
 /// Rows of queries handled together (the block the projections and the heads share). 512
 /// rather than 256: K and V are packed once per block and head, so half as often (1.5% at

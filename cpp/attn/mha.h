@@ -34,6 +34,8 @@ struct ForwardOptions : AttentionOptions {
   std::vector<float> head_mask;
 };
 
+struct MhaTrace;  // trace.h
+
 struct MhaResult {
   std::vector<float> output;   // [batch, n_q, d_model]
   std::vector<float> weights;  // [batch, n_heads, n_q, n_k] when need_weights
@@ -61,6 +63,9 @@ class MultiHeadAttention {
                                            float* weights) const;
   /// Checks sizes, mask, budget and finiteness of an input without running it.
   void validate(const MhaInput& input, const ForwardOptions& options) const;
+  /// The trace of query `query` of batch item `item` through head `head` and the whole layer
+  /// (trace.h, mha_trace.cpp): the forward pass's numbers for that row, computed for it alone.
+  MhaTrace trace(const MhaInput& input, const ForwardOptions& options, int item, int head, int query) const;
 
   /// Sets the named patterns of the heads in `specs` (head_patterns.h) and rebuilds every head
   /// that has a pattern against these inputs, so the heads sharing a key/value head stay

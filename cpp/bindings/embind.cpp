@@ -55,6 +55,7 @@
 #include "attn/lesson.h"
 #include "attn/mha.h"
 #include "attn/simd.h"
+#include "attn/trace.h"
 #include "call.h"
 #include "convert.h"
 
@@ -212,13 +213,13 @@ std::string mha_forward(double id, double query, double key, double value_input,
     const attn::MultiHeadAttention& mha = layer(id);
     const attn::ForwardOptions opt = forward_options(need_weights, memory_budget, head_mask);
     const attn::MhaInput in = layer_input(query, key, value_input, batch, n_q, n_k);
-    const Input<float> q = c.input<float>(query);
+    float* const q_data = c.input<float>(query).data;
     mha.validate(in, opt);  // sizes, mask, budget and finiteness, before the weights are allocated
     const attn::MhaDims& d = mha.dims();
     const std::size_t weight_count = need_weights ? static_cast<std::size_t>(batch) * d.n_heads * n_q * n_k : 0;
     float* weights = need_weights ? c.new_floats(weight_count) : nullptr;
-    const auto masked = mha.forward_validated(in, opt, q.data, weights);
-    c.add_array("output", q.data, static_cast<std::size_t>(batch) * n_q * d.d_model);
+    const auto masked = mha.forward_validated(in, opt, q_data, weights);
+    c.add_array("output", q_data, static_cast<std::size_t>(batch) * n_q * d.d_model);
     if (need_weights) c.add_array("weights", weights, weight_count);
     value.begin_object().key("masked_rows");
     write(value, masked);
@@ -276,6 +277,62 @@ std::string mha_compare_heads(double id, double query, double key, double value_
   return run([&](Json& value) {
     const attn::ForwardOptions opt = forward_options(true, memory_budget, head_mask);
     write(value, attn::compare_heads(layer(id), layer_input(query, key, value_input, batch, n_q, n_k), opt));
+  });
+}
+
+// ---- the trace of one query (attn/trace.h) ---------------------------------------------
+
+// Names `v` (moved into the call) as result array `name`.
+void add_kept(Call& c, const char* name, std::vector<float>& v) {
+  const std::size_t n = v.size();
+  c.add_array(name, c.keep(std::move(v)), n);
+}
+
+// A traced row: arrays scores, logits, exp, weights, dropped (1.0 where dropout zeroed a weight)
+// and the head's output as `output_name`; value { max, sum, masked, logit_scale, keep_scale }.
+void write_row_trace(Call& c, Json& value, attn::HeadRowTrace& t, const char* output_name) {
+  std::vector<float> dropped(t.dropped.begin(), t.dropped.end());
+  add_kept(c, "scores", t.scores);
+  add_kept(c, "logits", t.logits);
+  add_kept(c, "exp", t.exp);
+  add_kept(c, "weights", t.weights);
+  add_kept(c, "dropped", dropped);
+  add_kept(c, output_name, t.output);
+  value.begin_object().field("max", t.max).field("sum", t.sum).field("masked", t.masked);
+  value.field("logit_scale", t.logit_scale).field("keep_scale", t.keep_scale).end_object();
+}
+
+// query, key, value: as for mha_forward. value: see write_row_trace; arrays x, q, k, v, the
+// row's (write_row_trace, head_output), concat and output.
+std::string mha_trace(double id, double query, double key, double value_input, int batch, int n_q, int n_k,
+                      double memory_budget, int item, int head, int query_index) {
+  return run([&](Json& value) {
+    Call& c = current_call();
+    const attn::MhaInput in = layer_input(query, key, value_input, batch, n_q, n_k);
+    attn::MhaTrace t = layer(id).trace(in, forward_options(false, memory_budget, 0), item, head, query_index);
+    add_kept(c, "x", t.x);
+    add_kept(c, "q", t.q);
+    add_kept(c, "k", t.k);
+    add_kept(c, "v", t.v);
+    add_kept(c, "concat", t.concat);
+    add_kept(c, "output", t.output);
+    write_row_trace(c, value, t.head, "head_output");
+  });
+}
+
+// q, k, v: inputs of floats. value: see write_row_trace; arrays q, k, v and the row's (output).
+std::string trace_attention(double q, double k, double v, int batch, int n_q, int n_k, int d_k, int d_v,
+                            double memory_budget, int item, int query_index) {
+  return run([&](Json& value) {
+    Call& c = current_call();
+    const Input<float> qi = c.input<float>(q), ki = c.input<float>(k), vi = c.input<float>(v);
+    attn::AttentionTrace t = attn::trace_attention(qi.data, qi.count, ki.data, ki.count, vi.data, vi.count, batch, n_q,
+                                                   n_k, d_k, d_v, c.attention_options, item, query_index,
+                                                   static_cast<std::uint64_t>(memory_budget));
+    add_kept(c, "q", t.q);
+    add_kept(c, "k", t.k);
+    add_kept(c, "v", t.v);
+    write_row_trace(c, value, t.row, "output");
   });
 }
 
@@ -415,7 +472,9 @@ EMSCRIPTEN_BINDINGS(attention) {
   function("mhaCompareHeads", &bind::mha_compare_heads);
   function("headMetrics", &bind::head_metrics);
   function("embedTokens", &bind::embed_tokens);
+  function("mhaTrace", &bind::mha_trace);
   function("scaledDotProductAttention", &bind::scaled_dot_product_attention);
+  function("traceAttention", &bind::trace_attention);
   function("analyze", &bind::analyze);
   function("positionalEncoding", &bind::positional_encoding);
   function("positionalProperties", &bind::positional_properties);

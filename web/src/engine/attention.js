@@ -7,6 +7,7 @@
 // the inputs into the wasm heap, runs the binding on plain numbers and copies the results out
 // (see the binding pattern in cpp/bindings/embind.cpp, which new bindings must follow).
 import * as check from './checks.js';
+import { Uint8ArrayOf } from './intrinsics.js';
 import { makeNative } from './native.js';
 import { simdSupported } from './probe.js';
 import { codePoints, wordRows } from './words.js';
@@ -42,6 +43,15 @@ const INPUT_KEYS = ['query', 'key', 'value', 'batch', 'n_q', 'n_k', 'mask', 'sca
 const FORWARD_KEYS = [...INPUT_KEYS, 'dropout', 'training', 'seed', 'need_weights', 'into'];
 const PATTERN_KEYS = ['heads', 'query_words', 'key_words', 'input_seed'];
 const WEIGHT_KEYS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
+const SDPA_KEYS = ['q', 'k', 'v', 'batch', 'n_q', 'n_k', 'd_k', 'd_v', 'mask', 'scale', 'dropout', 'training', 'seed',
+  'need_weights', 'memory_budget', 'into'];
+// A trace takes the arguments of its forward call (need_weights changes nothing: the trace
+// always holds its one row of weights), never `into`, plus the indices of the row it follows.
+const TRACE_KEYS = [...FORWARD_KEYS.filter((k) => k !== 'into' && k !== 'head_mask'), 'item', 'head', 'query_index'];
+// traceAttention has no `query` input array, so it also takes the row's index as `query`.
+const TRACE_SDPA_KEYS = [...SDPA_KEYS.filter((k) => k !== 'into'), 'item', 'query_index', 'query'];
+// The arrays of a traced row of one head (the binding's names).
+const ROW_ARRAYS = ['scores', 'logits', 'exp', 'weights', 'dropped'];
 
 /**
  * The checked sizes of a layer, from an options object already copied by check.options.
@@ -75,6 +85,38 @@ function attentionOptions(o, sizes, defaultBudget, heap) {
     need_weights: check.boolean('need_weights', o.need_weights, false),
     memory_budget: check.integer('memory_budget', o.memory_budget, { fallback: defaultBudget }),
   };
+}
+
+/** The checked input of scaled dot-product attention (or its trace): sizes, q, k, v, options. */
+function sdpaInput(o, defaultBudget, heap) {
+  const batch = check.integer('batch', o.batch, { fallback: 1 });
+  const n_q = check.integer('n_q', o.n_q), n_k = check.integer('n_k', o.n_k);
+  const d_k = check.integer('d_k', o.d_k), d_v = check.integer('d_v', o.d_v, { fallback: d_k });
+  check.float32('q', o.q, batch * n_q * d_k, `[batch, n_q, d_k] = [${batch}, ${n_q}, ${d_k}]`, heap);
+  check.float32('k', o.k, batch * n_k * d_k, `[batch, n_k, d_k] = [${batch}, ${n_k}, ${d_k}]`, heap);
+  check.float32('v', o.v, batch * n_k * d_v, `[batch, n_k, d_v] = [${batch}, ${n_k}, ${d_v}]`, heap);
+  return { batch, n_q, n_k, d_k, d_v, options: attentionOptions(o, { batch, n_q, n_k }, defaultBudget, heap) };
+}
+
+/**
+ * A trace's result from its envelope, in the order of the computation: the arrays `before`,
+ * the row's steps (dropped as a Uint8Array), the arrays `after`, then the flags and factors.
+ * Every array is a new one.
+ */
+function traceResult(n, r, before, after) {
+  const a = n.arrays(r, Object.fromEntries([...before, ...ROW_ARRAYS, ...after].map((name) => [name, null])));
+  const dropped = new Uint8ArrayOf(a.dropped.length);
+  for (let j = 0; j < dropped.length; j++) dropped[j] = a.dropped[j];
+  const pick = (names) => Object.fromEntries(names.map((name) => [name, a[name]]));
+  const { max, sum, masked, logit_scale, keep_scale } = r.value;
+  return { ...pick(before), scores: a.scores, logits: a.logits, max, exp: a.exp, sum, weights: a.weights, dropped,
+    ...pick(after), masked, logit_scale, keep_scale };
+}
+
+/** Stages scaled dot-product attention's options and copies q, k and v into the call. */
+function stageSdpa(n, o, options) {
+  n.stageAttentionOptions(options);
+  return { q: n.input('q', o.q), k: n.input('k', o.k), v: n.input('v', o.v) };
 }
 
 function makeApi(raw, isa) {
@@ -249,6 +291,26 @@ function makeApi(raw, isa) {
       return native.call((n) => n.run('mhaHeadPatterns', layer).value);
     }
 
+    /**
+     * Follows query `query_index` of batch item `item` through head `head` and the layer, with
+     * the arguments of forward except into and head_mask (see the README): { x, q, k, v, scores,
+     * logits, max, exp, sum, weights, dropped, head_output, concat, output, masked, logit_scale,
+     * keep_scale }.
+     */
+    trace(args) {
+      const layer = this.#live();
+      const o = check.options('trace', args, TRACE_KEYS);
+      const x = this.#inputs('trace', o);
+      const item = check.index('item', o.item, x.batch, 'batch', 0);
+      const head = check.index('head', o.head, this.n_heads, 'n_heads', 0);
+      const query_index = check.index('query_index', o.query_index, x.n_q, 'n_q');
+      return native.call((n) => {
+        const { q, k, v } = MultiHeadAttention.#stage(n, o, x);
+        const r = n.run('mhaTrace', layer, q, k, v, x.batch, x.n_q, x.n_k, x.options.memory_budget, item, head, query_index);
+        return traceResult(n, r, ['x', 'q', 'k', 'v'], ['head_output', 'concat', 'output']);
+      });
+    }
+
     /** Frees the wasm memory of this layer. */
     delete() {
       if (this.#layer !== null) raw.mhaDelete(this.#layer);
@@ -265,27 +327,40 @@ function makeApi(raw, isa) {
      * `into: { output?, weights? }` as for forward.
      */
     scaledDotProductAttention(args) {
-      const o = check.options('scaledDotProductAttention', args, ['q', 'k', 'v', 'batch', 'n_q', 'n_k', 'd_k', 'd_v', 'mask',
-        'scale', 'dropout', 'training', 'seed', 'need_weights', 'memory_budget', 'into']);
-      const batch = check.integer('batch', o.batch, { fallback: 1 });
-      const n_q = check.integer('n_q', o.n_q), n_k = check.integer('n_k', o.n_k);
-      const d_k = check.integer('d_k', o.d_k), d_v = check.integer('d_v', o.d_v, { fallback: d_k });
+      const o = check.options('scaledDotProductAttention', args, SDPA_KEYS);
       const heap = native.heap();
-      check.float32('q', o.q, batch * n_q * d_k, `[batch, n_q, d_k] = [${batch}, ${n_q}, ${d_k}]`, heap);
-      check.float32('k', o.k, batch * n_k * d_k, `[batch, n_k, d_k] = [${batch}, ${n_k}, ${d_k}]`, heap);
-      check.float32('v', o.v, batch * n_k * d_v, `[batch, n_k, d_v] = [${batch}, ${n_k}, ${d_v}]`, heap);
-      const options = attentionOptions(o, { batch, n_q, n_k }, defaultBudget, heap);
+      const { batch, n_q, n_k, d_k, d_v, options } = sdpaInput(o, defaultBudget, heap);
       const into = check.destinations(o.into, {
         output: [batch * n_q * d_v, `[batch, n_q, d_v] = [${batch}, ${n_q}, ${d_v}]`],
         weights: [batch * n_q * n_k, `[batch, n_q, n_k] = [${batch}, ${n_q}, ${n_k}]`],
       }, options.need_weights, heap);
       return native.call((n) => {
-        n.stageAttentionOptions(options);
-        const q = n.input('q', o.q), k = n.input('k', o.k), v = n.input('v', o.v);
+        const { q, k, v } = stageSdpa(n, o, options);
         const r = n.run('scaledDotProductAttention', q, k, v, batch, n_q, n_k, d_k, d_v, options.need_weights,
           options.memory_budget);
         const results = n.arrays(r, options.need_weights ? { output: into.output, weights: into.weights } : { output: into.output });
         return { output: results.output, weights: results.weights ?? null, masked_rows: r.value.masked_rows };
+      });
+    },
+
+    /**
+     * Follows query `query_index` of batch item `item` through scaledDotProductAttention (its
+     * arguments): { q, k, v, scores, logits, max, exp, sum, weights, dropped, output, masked,
+     * logit_scale, keep_scale }.
+     */
+    traceAttention(args) {
+      const o = check.options('traceAttention', args, TRACE_SDPA_KEYS);
+      const { batch, n_q, n_k, d_k, d_v, options } = sdpaInput(o, defaultBudget, native.heap());
+      const item = check.index('item', o.item, batch, 'batch', 0);
+      if (o.query !== undefined && o.query_index !== undefined) {
+        throw new Error('traceAttention: give the query row as query or as query_index, not both');
+      }
+      const query_index = o.query !== undefined ? check.index('query', o.query, n_q, 'n_q')
+        : check.index('query_index', o.query_index, n_q, 'n_q');
+      return native.call((n) => {
+        const { q, k, v } = stageSdpa(n, o, options);
+        const r = n.run('traceAttention', q, k, v, batch, n_q, n_k, d_k, d_v, options.memory_budget, item, query_index);
+        return traceResult(n, r, ['q', 'k', 'v'], ['output']);
       });
     },
 

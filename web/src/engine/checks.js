@@ -80,6 +80,16 @@ export function integer(name, value, { min = 1, fallback } = {}) {
   return value;
 }
 
+/**
+ * An index into something of `count` elements (a batch item, a head, a query row), `fallback`
+ * when absent: "head 5 is out of range 0…3 (n_heads = 4)".
+ */
+export function index(name, value, count, countName, fallback) {
+  const i = integer(name, value, { min: -(2 ** 31), fallback });
+  if (i < 0 || i >= count) throw new Error(`${name} ${i} is out of range 0…${count - 1} (${countName} = ${count})`);
+  return i;
+}
+
 /** A seed: a whole number in [0, 2^53). */
 export function seed(name, value, fallback = 1) {
   if (value === undefined) return fallback;
