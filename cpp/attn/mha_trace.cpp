@@ -46,12 +46,18 @@ MhaTrace MultiHeadAttention::trace(const MhaInput& in, const ForwardOptions& opt
   std::vector<float> k_head(NK * dk), v_head(NK * dv), weights(NK);
   PackedB columns;
   const float alpha = logit_scale(opt, dk);
+  double k_norm2 = 0, v_norm2 = 0;
   for (int h = 0; h < H; ++h) {
-    w_k_.apply_columns(h * dk, dk, in.n_k, keys, D, k_head.data(), dk, columns);
-    w_v_.apply_columns(h * dv, dv, in.n_k, values, D, v_head.data(), dv, columns);
-    const double v_norm2 = max_row_norm2(v_head.data(), dv, in.n_k, dv);
-    require_finite_logits(max_row_norm2(q_row.data() + h * dk, qk, 1, dk), max_row_norm2(k_head.data(), dk, in.n_k, dk),
-                          v_norm2, alpha, h);
+    // Grouped-query attention: the query heads of a group read one key/value head, whose K and
+    // V columns are projected once, when the group's first head comes.
+    if (h % dims_.group() == 0) {
+      const int kv = dims_.kv_head(h);
+      w_k_.apply_columns(kv * dk, dk, in.n_k, keys, D, k_head.data(), dk, columns);
+      w_v_.apply_columns(kv * dv, dv, in.n_k, values, D, v_head.data(), dv, columns);
+      k_norm2 = max_row_norm2(k_head.data(), dk, in.n_k, dk);
+      v_norm2 = max_row_norm2(v_head.data(), dv, in.n_k, dv);
+    }
+    require_finite_logits(max_row_norm2(q_row.data() + h * dk, qk, 1, dk), k_norm2, v_norm2, alpha, h);
     const HeadProblem p{q_row.data() + h * dk, qk, k_head.data(), dk, v_head.data(), dv, t.concat.data() + h * dv, vw,
                         weights.data(), 1, in.n_k, dk, dv, query, item, h, std::sqrt(v_norm2)};
     if (h != head) {

@@ -594,3 +594,32 @@ TEST_CASE("a trace allocates no more than the memory its budget check counted", 
                                                        << " besides the inputs");
   CHECK(allocated <= mha_counted - inputs);
 }
+
+TEST_CASE("MultiHeadAttention::trace: grouped-query layers trace each query head with its key/value head",
+          "[trace][gqa]") {
+  // A query head reads key/value head ⌊h / (n_heads / n_kv_heads)⌋: a trace that took head h's
+  // own columns of Wᴷ and Wⱽ would give other weights than the forward pass.
+  for (int n_kv_heads : {1, 2, 4}) {
+    attn::MhaConfig config = check::mha_config(16, 4, 0, 0, true, 90 + n_kv_heads);
+    config.n_kv_heads = n_kv_heads;
+    attn::MultiHeadAttention layer(config);
+    check::TestRng rng(300 + n_kv_heads);
+    const int batch = 2, n = 5, D = 16;
+    const std::vector<float> x = rng.vec(static_cast<std::size_t>(batch) * n * D, -1, 1);
+    const attn::MhaInput in{x.data(), x.size(), x.data(), x.size(), x.data(), x.size(), batch, n, n};
+    attn::ForwardOptions opt;
+    opt.need_weights = true;
+    const attn::MhaResult fwd = layer.forward(in, opt);
+    for (int b = 0; b < batch; ++b)
+      for (int h = 0; h < 4; ++h)
+        for (int i = 0; i < n; ++i) {
+          const std::string where = "n_kv_heads " + std::to_string(n_kv_heads) + ", item " + std::to_string(b) +
+                                    ", head " + std::to_string(h) + ", query " + std::to_string(i);
+          INFO(where);
+          const attn::MhaTrace t = layer.trace(in, opt, b, h, i);
+          const std::size_t wrow = ((static_cast<std::size_t>(b) * 4 + h) * n + i) * n;
+          check_bits("weights", t.head.weights.data(), fwd.weights.data() + wrow, n, where);
+          check_bits("output", t.output.data(), fwd.output.data() + (static_cast<std::size_t>(b) * n + i) * D, D, where);
+        }
+  }
+}
