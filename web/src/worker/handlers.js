@@ -3,7 +3,8 @@
 // its own layer, result arrays and last result, freed by `release`. Runs in the Web Worker (worker.js)
 // or, where no worker can start, on the main thread (client.js), with the same code.
 
-import { LayerCache, ResultBuffers, runForward, timeAtLength } from '../model/job.js';
+import { LayerCache, ResultBuffers, runForward, timeAtLength, forwardArguments } from '../model/job.js';
+import { buildInputs } from '../model/inputs.js';
 import { configKey } from '../model/validate.js';
 import { poolHeads, maskGrid } from '../model/pool.js';
 import { measurePeak } from '../perf/peak.js';
@@ -111,6 +112,17 @@ export function createHandlers(load) {
       return { points, isa: attn.isa, layer };
     },
 
+    /**
+     * The core's trace of query `query` of batch item `item`, head `head` (mha.trace, the forward pass's
+     * own routines on that row), with the words of that item. The layer is this owner's cached one.
+     */
+    trace({ owner, config, item, head, query }) {
+      const layer = ownerState(owner).cache.get(attn, config);
+      const inputs = buildInputs(config, attn.positionalEncoding);
+      const trace = layer.trace({ ...forwardArguments(config, inputs), item, head, query_index: query });
+      return { trace, labels_q: inputs.labels_q?.[item] ?? null, labels_k: inputs.labels_k?.[item] ?? null };
+    },
+
     /** Frees everything an owner held (its layer's wasm memory, its result arrays). */
     release({ owner }) {
       const mine = owners.get(owner);
@@ -134,7 +146,7 @@ export function createHandlers(load) {
 export async function handle(handlers, data, reply) {
   const { type, id } = data;
   try {
-    if (!['init', 'run', 'item', 'peak', 'sweep', 'release', 'stats'].includes(type)) throw new Error(`unknown request '${type}'`);
+    if (!['init', 'run', 'item', 'trace', 'peak', 'sweep', 'release', 'stats'].includes(type)) throw new Error(`unknown request '${type}'`);
     if (type !== 'init' && type !== 'release' && type !== 'stats' && !handlers.loaded) throw new Error('the engine is not loaded yet');
     const answer = await handlers[type](data, (p) => reply({ type: 'progress', id, ...p }));
     reply({ type: 'done', id, ...answer });
