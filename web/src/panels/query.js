@@ -48,11 +48,16 @@ export function createQuery(body, { dom, host, actions }) {
   const content = h('div', { class: 'query-content' });
   fill(body, lead, pick, status, content);
 
-  host.loadStyle('vendor/katex/katex.min.css').catch(() => {});
-  Promise.all([host.importVendor('vendor/katex/katex.mjs'), host.loadDocumentStyle('vendor/katex/fonts.css')]).then(([mod]) => {
-    katex = mod.default;
-    for (const el of content.querySelectorAll('[data-tex]')) typeset(el);
-  }, () => {}); // without the typesetter the formulas stay as the plain text they start as
+  // KaTeX is fetched only once a query is followed (a playground that never picks a cell never loads it).
+  let katexAsked = false;
+  function loadKatex() {
+    if (katexAsked) return;
+    katexAsked = true;
+    Promise.all([host.importVendor('vendor/katex/katex.mjs'), host.loadStyle('vendor/katex/katex.min.css'), host.loadDocumentStyle('vendor/katex/fonts.css')]).then(([mod]) => {
+      katex = mod.default;
+      for (const el of content.querySelectorAll('[data-tex]')) typeset(el);
+    }, () => {}); // without the typesetter the formulas stay as the plain text they start as
+  }
 
   function typeset(el) {
     if (katex) katex.render(el.dataset.tex, el, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
@@ -72,9 +77,11 @@ export function createQuery(body, { dom, host, actions }) {
         Array.from(values, (v, t) => h('span', { role: 'listitem', class: highlight && t >= highlight[0] && t < highlight[1] ? 'num hl' : 'num' }, num(v)))));
   }
 
-  function options(selectEl, labels, n, chosen) {
-    if (selectEl.options.length !== n || selectEl.dataset.labels !== JSON.stringify(labels)) {
-      fill(selectEl, Array.from({ length: n }, (_, k) => h('option', { value: String(k) }, labels ? `${k} “${labels[k]}”` : String(k))));
+  /** A menu of 0..n-1, each named by `name(k)`. */
+  function options(selectEl, n, chosen, name) {
+    const labels = Array.from({ length: n }, (_, k) => name(k));
+    if (selectEl.dataset.labels !== JSON.stringify(labels)) {
+      fill(selectEl, labels.map((label, k) => h('option', { value: String(k) }, label)));
       selectEl.dataset.labels = JSON.stringify(labels);
     }
     selectEl.value = chosen === null ? '' : String(chosen);
@@ -94,10 +101,11 @@ export function createQuery(body, { dom, host, actions }) {
     pick.hidden = false;
     const item = index(state.q_item, c.batch), head = index(state.q_head, c.n_heads);
     const query = index(state.q_query, c.n_q), key = index(state.q_key, c.n_k);
-    const labelsQ = item === result.item.b ? result.item.labels_q : null;
-    options(querySelect, labelsQ, c.n_q, query);
-    options(keySelect, item === result.item.b ? result.item.labels_k : null, c.n_k, key);
-    options(headSelect, Array.from({ length: c.n_heads }, (_, k) => `head ${k + 1}`), c.n_heads, head);
+    // The words of the batch item shown (the trace brings the words of any other item).
+    const word = (labels) => (k) => (labels && item === result.item.b ? `${k} “${labels[k]}”` : String(k));
+    options(querySelect, c.n_q, query, word(result.item.labels_q));
+    options(keySelect, c.n_k, key, word(result.item.labels_k));
+    options(headSelect, c.n_heads, head, (k) => `head ${k + 1}`);
     if (state.q_query === '' && state.q_key === '' && state.q_head === '' && state.q_item === '') {
       status.textContent = 'No query chosen yet.';
       fill(content);
@@ -131,6 +139,7 @@ export function createQuery(body, { dom, host, actions }) {
   }
 
   function draw(c, { item, head, query }, key, { trace: t, labels_q, labels_k }, result) {
+    loadKatex();
     const wq = labels_q ? ` “${labels_q[query]}”` : '', wk = labels_k ? ` “${labels_k[key]}”` : '';
     const keyName = (j) => (labels_k ? `${j} “${labels_k[j]}”` : String(j));
     const d_k = t.q.length, d_v = t.head_output.length, n_k = t.scores.length;
@@ -176,7 +185,7 @@ export function createQuery(body, { dom, host, actions }) {
         h('td', {}, num(t.exp[j])),
         h('td', {}, num(t.weights[j])),
         h('td', {}, isMasked ? 'masked: −∞ → 0' : isDropped ? 'dropped → 0' : (c.dropout > 0 ? `kept, × ${fmt.fixed(t.keep_scale, 4)}` : '')),
-        h('td', { class: 'bar-cell', 'aria-hidden': 'true' }, h('span', { class: 'bar', style: { width: `${big ? (100 * t.weights[j]) / big : 0}%` } })));
+        h('td', { class: 'q-bar-cell', 'aria-hidden': 'true' }, h('span', { class: 'q-bar', style: { width: `${big ? (100 * t.weights[j]) / big : 0}%` } })));
     });
     const s3 = h('section', { class: 'query-step', dataset: { step: 'softmax' } },
       h('h3', {}, `3. The softmax over query ${query}’s row`),
