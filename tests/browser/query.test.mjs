@@ -14,7 +14,7 @@ before(async () => { h = await startHarness(); });
 after(async () => { await h?.close(); });
 
 /** mha.trace for the view at `hash`, in Node, with the mask spelled out here as reference.mjs does. */
-async function traceFor(hash, at) {
+async function traceFor(hash, at, overrides = {}) {
   const want = await expectedFor(hash);
   const { attn, config: c } = want;
   const inputs = buildInputs(c, attn.positionalEncoding);
@@ -24,7 +24,7 @@ async function traceFor(hash, at) {
   try {
     const trace = mha.trace({
       query: inputs.query, batch: c.batch, n_q: c.n_q, n_k: c.n_k, mask, scale: c.scale, dropout: c.dropout, seed: c.dropout_seed,
-      item: at.item, head: at.head, query_index: at.query,
+      item: at.item, head: at.head, query_index: at.query, ...overrides,
     });
     return { want, trace };
   } finally {
@@ -102,6 +102,22 @@ test('clicking a cell fills the panel with the API trace’s numbers, the heatma
   // The selection went to the hash.
   const hashNow = await page.evaluate(() => location.hash);
   for (const [k, v] of Object.entries({ q_item: at.item, q_head: at.head, q_query: at.query, q_key: at.key })) assert.ok(hashNow.includes(`${k}=${v}`), `${k} in ${hashNow}`);
+  // The scores view: the head's logits and weights with and without 1/√d_k, row i = the traces'.
+  await page.waitForSelector('[data-panel="query"] [data-step="logits"]', { timeout: 20000 });
+  const maps = await page.evaluate((i) => [...playgroundRoot().querySelectorAll('[data-panel="query"] .logit-pair')].map((pair) => ({
+    scaled: pair.dataset.scaled,
+    tables: [...pair.querySelectorAll('.logit-table')].map((table) => ({
+      kind: table.dataset.kind, row: [...table.querySelectorAll('tbody tr')[i].querySelectorAll('td')].map((td) => ({ value: td.dataset.value, text: td.textContent })),
+    })),
+  })), at.query);
+  const { trace: unscaled } = await traceFor(hash, at, { scale: false });
+  const asNumbers = (row) => row.map((c) => (c.value === '-Infinity' ? -Infinity : +c.value));
+  assert.deepEqual(maps.map((m) => m.scaled), ['1', '0']);
+  exact(asNumbers(maps[0].tables[0].row), t.logits, 'scaled logits row');
+  exact(asNumbers(maps[0].tables[1].row), t.weights, 'scaled weights row');
+  exact(asNumbers(maps[1].tables[0].row), unscaled.logits, 'unscaled logits row');
+  exact(asNumbers(maps[1].tables[1].row), unscaled.weights, 'unscaled weights row');
+  assert.ok(maps[0].tables[0].row.slice(at.query + 1).every((c) => c.text === '−∞'), 'masked logits read −∞');
   await page.locator('[data-panel="query"]').screenshot({ path: `${(await import('./harness.mjs')).screenshotDir}/follow-query.png` });
   assert.deepEqual(page.problems, []);
   await page.closeAll();

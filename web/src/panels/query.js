@@ -4,9 +4,11 @@
 // q_item, q_head, q_query, q_key (hash, attributes, widget keys), set by a click on the heatmap.
 
 import * as fmt from '../model/format.js';
+import { logitsSection } from './logits_view.js';
 
 const TERMS_SHOWN = 3;  // terms of q·k written out before "…"
 const TOP_KEYS = 4;     // value rows shown in the weighted sum
+const MAX_LOGIT_CELLS = 32 * 32; // the scores view (as the worker's headLogits allows)
 
 /** A selection field read as an integer in 0..n-1, else null (the panel then says what is wrong). */
 function index(value, n) {
@@ -219,7 +221,20 @@ export function createQuery(body, { dom, host, actions }) {
       vector('Concatᵢ', t.concat, { highlight: [head * d_v, (head + 1) * d_v] }),
       h('p', { class: 'note' }, `output row ${query} = Concatᵢ·Wᴼ${c.bias ? ' + bᴼ' : ''}: ${t.output.length} numbers (d_model)${same ? ', the same numbers as row ' + query + ' of the output table' : ''}.`),
       h('div', { class: 'query-output' }, vector('outputᵢ', t.output)));
-    fill(content, s1, s2, s3, s4, s5);
+    const s6 = h('div', { class: 'logits-slot' });
+    fill(content, s1, s2, s3, s4, s5, s6);
+    const { n_q } = c;
+    if (n_q * n_k > MAX_LOGIT_CELLS) {
+      fill(s6, h('p', { class: 'note' }, `The view of a whole head’s logits is drawn for small examples only (n_q × n_k up to ${MAX_LOGIT_CELLS}; here ${fmt.int(n_q * n_k)}).`));
+      return;
+    }
+    const ticket = pending;
+    actions.headLogits(c, { item, head }).then((reply) => {
+      if (ticket !== pending) return;
+      fill(s6, logitsSection(h, { reply, config: c, head, d_k, labels_q, labels_k, query, key }));
+    }, (err) => {
+      if (ticket === pending) fill(s6, h('p', { class: 'note' }, `The scores view could not be computed: ${err.message}`));
+    });
   }
 
   return { update };

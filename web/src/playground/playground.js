@@ -153,6 +153,8 @@ export function createPlayground(root, options = {}) {
     sweep: (layer, ns, onProgress) => compute.session.sweep(layer, ns, onProgress),
     /** The core's trace of one query ({ item, head, query }) through the layer of `config` (in the worker). */
     trace: (config, at) => (compute ? compute.session.trace(config, at) : Promise.reject(new Error('the engine is not connected'))),
+    /** One head's logits and weights for every query, with and without 1/√d_k ({ item, head }). */
+    headLogits: (config, at) => (compute ? compute.session.headLogits(config, at) : Promise.reject(new Error('the engine is not connected'))),
   });
   const readOnly = () => m.state.controls === '0';
   const ctx = { dom, host, actions };
