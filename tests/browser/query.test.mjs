@@ -5,32 +5,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, screenshot } from './harness.mjs';
-import { expectedFor, weightAt } from './reference.mjs';
-import { buildInputs } from '../../web/src/model/inputs.js';
+import { traceFor, weightAt } from './reference.mjs';
 import { fromHash, toHash } from '../../web/src/model/schema.js';
 
 let h;
 before(async () => { h = await startHarness(); });
 after(async () => { await h?.close(); });
-
-/** mha.trace for the view at `hash`, in Node, with the mask spelled out here as reference.mjs does. */
-async function traceFor(hash, at, overrides = {}) {
-  const want = await expectedFor(hash);
-  const { attn, config: c } = want;
-  const inputs = buildInputs(c, attn.positionalEncoding);
-  const causal = c.mask.includes('causal'), padding = c.mask.includes('padding');
-  const mask = padding ? { causal, padding: c.padding } : causal ? 'causal' : 'none';
-  const mha = new attn.MultiHeadAttention({ d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: c.bias, seed: c.seed });
-  try {
-    const trace = mha.trace({
-      query: inputs.query, batch: c.batch, n_q: c.n_q, n_k: c.n_k, mask, scale: c.scale, dropout: c.dropout, seed: c.dropout_seed,
-      item: at.item, head: at.head, query_index: at.query, ...overrides,
-    });
-    return { want, trace };
-  } finally {
-    mha.delete();
-  }
-}
 
 /** What the panel shows: its selection, every vector's numbers, the softmax table, the facts. */
 const readPanel = (page) => page.evaluate(() => {
