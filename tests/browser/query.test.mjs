@@ -143,3 +143,20 @@ test('the selection round-trips through the hash: a link opens the panel on that
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
+
+test('another batch item with a padding mask, from a link: the trace of that item, its padded keys masked', async () => {
+  const hash = '#source=random&batch=2&mask=padding&padding=8,5&q_item=1&q_head=2&q_query=3&q_key=6&panels=controls,heatmaps,query';
+  const page = await openPage(h, hash);
+  const at = { item: 1, head: 2, query: 3, key: 6 };
+  await waitForPanel(page, at);
+  const shown = await readPanel(page);
+  const { trace: t } = await traceFor(hash, at);
+  exact(shown.x, t.x, 'x_i of item 1');
+  exact(shown.rows.map((r) => r.weight), t.weights, 'weights of item 1');
+  assert.deepEqual(shown.rows.map((r) => r.state), ['', '', '', '', '', 'masked', 'masked', 'masked'], 'keys 5… are padding for item 1');
+  assert.equal(shown.logit, '−∞', 'the chosen key 6 is masked: its logit is −∞');
+  assert.ok(Math.abs(shown.sum - 1) < 1e-6, `sum ${shown.sum}`);
+  exact(shown.output, t.output, 'output row of item 1');
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
