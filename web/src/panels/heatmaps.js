@@ -18,7 +18,7 @@ export function createHeatmaps(body, { dom, host, actions }) {
   const intro = h('p', { class: 'lead' },
     'Row i of a map is query i; its cells show how much of each key j that query takes (a softmax, so every row sums to 1). ',
     'Heads start from different random projections, so each looks at the sequence differently. Click a small map to enlarge it; ',
-    'hover, or focus a map and use the arrow keys, to read a cell.');
+    'hover, or focus a map and use the arrow keys, to read a cell; click (or press Enter on) a cell of the large map to follow that query.');
   // A menu for a handful of batch items, a number field for thousands; both count from 0, like the
   // queries, keys and the URL's item=.
   const itemSelect = h('select', { id: 'f-item', name: 'item' });
@@ -61,7 +61,14 @@ export function createHeatmaps(body, { dom, host, actions }) {
   let current = null; // { item, config, key, max }
   let baseNote = '';   // what the current result needs said (downsampling, masked rows, dropout)
   let smalls = [];
-  const main = new Heatmap(mainCanvas, { labels: true, maxHeight: 560, onCursor: (cell) => describe(selectedHead(), cell) });
+  const main = new Heatmap(mainCanvas, { labels: true, maxHeight: 560, onCursor: (cell) => describe(selectedHead(), cell), onPick: () => follow(main.cursor) });
+
+  /** Click or Enter on a cell of the enlarged map: "Follow one query" (panels/query.js) explains it. */
+  function follow(cell) {
+    const item = current?.item;
+    if (!cell || !item || item.rowStep !== 1 || item.colStep !== 1) return; // a block mean is no one query
+    actions.edit({ q_item: String(item.b), q_head: String(selectedHead()), q_query: String(cell.r), q_key: String(cell.c) }, 'q_query');
+  }
 
   /** The enlarged head: validate() keeps only a head of this layer (a link's head=-1 shows head 0, with a note). */
   function selectedHead() {

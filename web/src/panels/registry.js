@@ -18,11 +18,13 @@ import { createPositional } from './positional.js';
 import { createExamples } from './examples.js';
 import { createModels } from './models.js';
 import { createEquations } from './equations.js';
+import { createQuery } from './query.js';
 
 /** { name, title, about, area: 'side' | 'main' | 'left' | 'right', lazy, create }, in the page's order. */
 export const PANELS = Object.freeze([
   { name: 'controls', title: 'Inputs', about: 'the form: sizes, sentences, mask, scale, dropout, presets', area: 'side', lazy: false, create: createControls },
   { name: 'heatmaps', title: 'Attention weights, one map per head', about: 'every head’s weights, one enlarged with the words on its axes, and the output', area: 'main', lazy: false, create: createHeatmaps },
+  { name: 'query', title: 'Follow one query', about: 'one cell explained: q, k, the dot product, the softmax row, the weighted values, Concat and Wᴼ, with the engine’s numbers', area: 'main', lazy: true, create: createQuery },
   { name: 'shapes', title: 'Shape trace', about: 'every tensor of one forward pass with its shape and bytes', area: 'left', lazy: true, create: createShapes },
   { name: 'cost', title: 'Cost: parameters, FLOPs, memory', about: 'parameters per matrix, FLOPs per stage, memory against the tab’s budget, the last run', area: 'left', lazy: true, create: createCost },
   { name: 'performance', title: 'Performance', about: 'each run against this browser’s SIMD peak, and time against n', area: 'left', lazy: true, create: createPerformance },

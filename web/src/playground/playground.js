@@ -20,7 +20,7 @@ const DEBOUNCE_MS = 200;       // typing "512" should run once, not three times
 const PROGRESS_AFTER_MS = 100; // shorter runs finish before a progress bar would be worth showing
 const RUNS_KEPT = 12;
 /** Fields that only change what is shown: a read-only playground still lets the learner change them. */
-const VIEW_ONLY = new Set(['head', 'item', 'colors']);
+const VIEW_ONLY = new Set(['head', 'item', 'colors', 'q_item', 'q_head', 'q_query', 'q_key']);
 
 /** Time allowed before a silent worker counts as dead: generous against the estimate (which errs long). */
 const deadlineFor = (estimateMs) => Math.max(4000, 20 * estimateMs + 2000);
@@ -151,6 +151,10 @@ export function createPlayground(root, options = {}) {
     run: () => run().catch(() => {}),
     cancel,
     sweep: (layer, ns, onProgress) => compute.session.sweep(layer, ns, onProgress),
+    /** The core's trace of one query ({ item, head, query }) through the layer of `config` (in the worker). */
+    trace: (config, at) => (compute ? compute.session.trace(config, at) : Promise.reject(new Error('the engine is not connected'))),
+    /** One head's logits and weights for every query, with and without 1/√d_k ({ item, head }). */
+    headLogits: (config, at) => (compute ? compute.session.headLogits(config, at) : Promise.reject(new Error('the engine is not connected'))),
   });
   const readOnly = () => m.state.controls === '0';
   const ctx = { dom, host, actions };
