@@ -36,19 +36,16 @@ float unnormalised_damping(const HeadProblem& p, const AttentionOptions& opt) {
 }
 
 // Whole rows of logits S = αQKᵀ, masked, exponentiated and multiplied by V, in sub-blocks of
-// softmax_rows() query rows; K and V are packed once for all of them.
+// softmax_rows() query rows, for one head whose K and V are packed already.
 // weights_out: p.weights is the caller's rows × n_k buffer and its rows become the softmax
 // weights. Otherwise p.weights is a softmax_rows() × n_k scratch that every sub-block reuses,
 // no one reads the weights, and they stay unnormalised: each output row is divided by its
 // row's sum after P·V instead (d_v multiplies per row rather than a pass over n_k weights),
 // unless those unnormalised sums could overflow (see unnormalised_damping).
-void attend_whole_rows(const HeadProblem& p, const AttentionOptions& opt, bool weights_out,
-                       std::vector<MaskedRow>* masked_rows) {
+void attend_whole_rows_packed(const HeadProblem& p, const PackedB& k_packed, const PackedB& v_packed,
+                              const AttentionOptions& opt, bool weights_out, std::vector<MaskedRow>* masked_rows) {
   const bool normalise = weights_out || unnormalised_damping(p, opt) != 1.0f;
-  thread_local PackedB k_packed, v_packed;
   thread_local std::vector<float> inv_sum;
-  kern::pack_b(p.d_k, p.n_k, p.k, p.ldk, true, k_packed);
-  kern::pack_b(p.n_k, p.d_v, p.v, p.ldv, false, v_packed);
   const int step = softmax_rows(p.n_k);
   inv_sum.resize(std::min(step, p.rows));
   for (int r0 = 0; r0 < p.rows; r0 += step) {
@@ -82,6 +79,16 @@ void attend_whole_rows(const HeadProblem& p, const AttentionOptions& opt, bool w
     if (!normalise)
       for (int r = 0; r < rows; ++r) kern::scale(out + static_cast<std::size_t>(r) * p.ldo, p.d_v, inv_sum[r]);
   }
+}
+
+// K and V packed once for every query head of the group, then each head's whole rows.
+void attend_whole_rows(const HeadProblem& p, const AttentionOptions& opt, bool weights_out,
+                       std::vector<MaskedRow>* masked_rows) {
+  thread_local PackedB k_packed, v_packed;
+  kern::pack_b(p.d_k, p.n_k, p.k, p.ldk, true, k_packed);
+  kern::pack_b(p.n_k, p.d_v, p.v, p.ldv, false, v_packed);
+  for (int g = 0; g < p.heads; ++g)
+    attend_whole_rows_packed(p.query_head(g), k_packed, v_packed, opt, weights_out, masked_rows);
 }
 
 // Streaming: key tiles with a running max m and running sum l per row (online softmax),
@@ -239,9 +246,11 @@ void attend_head(const HeadProblem& p, const AttentionOptions& opt, std::vector<
     scratch.resize(static_cast<std::size_t>(std::min(softmax_rows(p.n_k), p.rows)) * p.n_k);
     HeadProblem in_scratch = p;
     in_scratch.weights = scratch.data();
+    in_scratch.weights_step = 0;  // every head of a group reuses the scratch
     attend_whole_rows(in_scratch, opt, false, masked_rows);
   } else {
-    attend_streaming(p, opt, masked_rows);
+    // Each key tile is packed inside its matmul, a 1/rows share of that matmul's work.
+    for (int g = 0; g < p.heads; ++g) attend_streaming(p.query_head(g), opt, masked_rows);
   }
 }
 

@@ -42,7 +42,9 @@ inline bool uses_scratch(const AttentionOptions& opt, int rows, int n_k) {
   return static_cast<std::size_t>(rows) * static_cast<std::size_t>(n_k) <= opt.scratch_logits;
 }
 
-/// One (batch item, head) problem over strided operands, for a block of query rows.
+/// One (batch item, head) problem over strided operands, for a block of query rows; or, with
+/// heads > 1, the query heads h, h+1, ... that share one key/value head (grouped-query
+/// attention): K and V are then packed once for all of them.
 struct HeadProblem {
   const float* q;  int ldq;  // rows × d_k
   const float* k;  int ldk;  // n_k × d_k
@@ -53,6 +55,19 @@ struct HeadProblem {
   int row0;                  // index of the block's first query row in the sequence
   int b, h;                  // coordinates, for the padding mask and the dropout pattern
   double v_bound;            // ≥ every |v| of this head (√ of V's largest squared row norm)
+  int heads = 1;             // query heads sharing k and v; head g's q, out and weights start
+  int q_step = 0, out_step = 0;    // g·q_step, g·out_step columns and
+  std::size_t weights_step = 0;    // g·weights_step floats further on
+  /// Query head g of the group as a problem of its own.
+  HeadProblem query_head(int g) const {
+    HeadProblem one = *this;
+    one.q += static_cast<std::size_t>(g) * q_step;
+    one.out += static_cast<std::size_t>(g) * out_step;
+    if (weights) one.weights += g * weights_step;
+    one.h += g;
+    one.heads = 1;
+    return one;
+  }
 };
 
 /// The factor the logits are multiplied by: 1/√d_k, or 1 when opt.scale is off.
@@ -93,8 +108,9 @@ struct HeadWorkingFloats {
 HeadWorkingFloats attend_working_floats(const AttentionOptions& opt, int n_q, int n_k, int d_k, int d_v,
                                         bool need_weights);
 
-/// Attention of one head for one block of query rows. Appends fully masked rows to
-/// `masked_rows` when it is non-null. Sizes are trusted: callers validate first.
+/// Attention of one head (or one group of query heads, see HeadProblem) for one block of query
+/// rows. Appends fully masked rows to `masked_rows` when it is non-null. Sizes are trusted:
+/// callers validate first.
 void attend_head(const HeadProblem& p, const AttentionOptions& opt, std::vector<MaskedRow>* masked_rows);
 
 /// Plain scaled dot-product attention over batch items (no projections).

@@ -49,6 +49,9 @@
 
 #include "attn/analysis.h"
 #include "attn/attention.h"
+#include "attn/embedding.h"
+#include "attn/head_metrics.h"
+#include "attn/head_patterns.h"
 #include "attn/lesson.h"
 #include "attn/mha.h"
 #include "attn/simd.h"
@@ -102,20 +105,40 @@ attn::MultiHeadAttention& layer(double id) {
   return *it->second;
 }
 
-attn::MhaConfig config_of(int d_model, int n_heads, int d_k, int d_v, bool bias) {
+// has_kv false: n_kv_heads not given (n_heads, multi-head attention); the core checks the value.
+attn::MhaConfig config_of(int d_model, int n_heads, int d_k, int d_v, bool bias, bool has_kv = false, int n_kv_heads = 0) {
   attn::MhaConfig config;
   config.d_model = d_model;
   config.n_heads = n_heads;
   config.d_k = d_k;
   config.d_v = d_v;
   config.bias = bias;
+  if (has_kv) config.n_kv_heads = n_kv_heads;
   return config;
 }
 
-// value: { layer: id, dims: { d_model, n_heads, d_k, d_v, bias } }
-std::string mha_create(int d_model, int n_heads, int d_k, int d_v, bool bias, double seed) {
+// Words from an input of code points (see strings_from): `items` rows of `n` words each.
+std::vector<std::vector<std::string>> word_rows(double address, int items, int n) {
+  const Input<std::int32_t> in = current_call().input<std::int32_t>(address);
+  const std::vector<std::string> flat = strings_from(in.data, in.count);
+  if (flat.size() != static_cast<std::size_t>(items) * static_cast<std::size_t>(n))
+    throw std::logic_error("internal error: " + std::to_string(flat.size()) + " words for " + std::to_string(items) +
+                           " rows of " + std::to_string(n));
+  std::vector<std::vector<std::string>> rows(items);
+  for (int b = 0; b < items; ++b) rows[b].assign(flat.begin() + static_cast<std::ptrdiff_t>(b) * n, flat.begin() + static_cast<std::ptrdiff_t>(b + 1) * n);
+  return rows;
+}
+
+// An input of n_heads floats (0 = none) as the head_mask of forward.
+std::vector<float> head_mask_of(double address) {
+  const Input<float> in = current_call().input<float>(address);
+  return std::vector<float>(in.data, in.data + in.count);
+}
+
+// value: { layer: id, dims: { d_model, n_heads, n_kv_heads, d_k, d_v, bias } }
+std::string mha_create(int d_model, int n_heads, int d_k, int d_v, bool bias, double seed, bool has_kv, int n_kv_heads) {
   return run([&](Json& value) {
-    attn::MhaConfig config = config_of(d_model, n_heads, d_k, d_v, bias);
+    attn::MhaConfig config = config_of(d_model, n_heads, d_k, d_v, bias, has_kv, n_kv_heads);
     config.seed = static_cast<std::uint64_t>(seed);
     auto made = std::make_unique<attn::MultiHeadAttention>(config);
     static std::uint32_t next_id = 1;
@@ -159,36 +182,38 @@ std::string mha_get_weights(double id) {
   });
 }
 
-// The input of a forward pass or trace: query, key, value are inputs of floats; key = value = 0
-// for self-attention on query.
-attn::MhaInput mha_input(const Call& c, double query, double key, double value, int batch, int n_q, int n_k) {
-  const Input<float> q = c.input<float>(query), k = c.input<float>(key), v = c.input<float>(value);
-  const bool self = key == 0;
-  return {q.data, q.count, self ? q.data : k.data, self ? q.count : k.count, self ? q.data : v.data,
-          self ? q.count : v.count, batch, n_q, n_k};
-}
-
-// The staged attention options with a forward pass's own.
-attn::ForwardOptions forward_options(const Call& c, bool need_weights, double memory_budget) {
-  attn::ForwardOptions opt;
-  static_cast<attn::AttentionOptions&>(opt) = c.attention_options;
-  opt.need_weights = need_weights;
-  opt.memory_budget = static_cast<std::uint64_t>(memory_budget);
-  return opt;
-}
-
 // query, key, value: inputs of floats; key = value = 0 for self-attention on query. The query
 // input doubles as the output buffer (the core writes each block's output after projecting
 // its queries), so the output costs no allocation and no copy inside the heap.
 // value: { masked_rows, shapes }; arrays output and, with need_weights, weights.
+// The layer input of a call: key = value = 0 for self-attention on the query input.
+attn::MhaInput layer_input(double query, double key, double value, int batch, int n_q, int n_k) {
+  const Call& c = current_call();
+  const Input<float> q = c.input<float>(query), k = c.input<float>(key), v = c.input<float>(value);
+  const bool self = key == 0;
+  return {q.data, q.count, self ? q.data : k.data, self ? q.count : k.count,
+          self ? q.data : v.data, self ? q.count : v.count, batch, n_q, n_k};
+}
+
+// The staged attention options with the layer's own: weights, budget, head_mask (an input, 0 = none).
+attn::ForwardOptions forward_options(bool need_weights, double memory_budget, double head_mask) {
+  attn::ForwardOptions opt;
+  static_cast<attn::AttentionOptions&>(opt) = current_call().attention_options;
+  opt.need_weights = need_weights;
+  opt.memory_budget = static_cast<std::uint64_t>(memory_budget);
+  opt.head_mask = head_mask_of(head_mask);
+  return opt;
+}
+
+// head_mask: an input of n_heads floats (0 = none).
 std::string mha_forward(double id, double query, double key, double value_input, int batch, int n_q, int n_k,
-                        bool need_weights, double memory_budget) {
+                        bool need_weights, double memory_budget, double head_mask) {
   return run([&](Json& value) {
     Call& c = current_call();
     const attn::MultiHeadAttention& mha = layer(id);
-    const attn::MhaInput in = mha_input(c, query, key, value_input, batch, n_q, n_k);
+    const attn::ForwardOptions opt = forward_options(need_weights, memory_budget, head_mask);
+    const attn::MhaInput in = layer_input(query, key, value_input, batch, n_q, n_k);
     float* const q_data = c.input<float>(query).data;
-    const attn::ForwardOptions opt = forward_options(c, need_weights, memory_budget);
     mha.validate(in, opt);  // sizes, mask, budget and finiteness, before the weights are allocated
     const attn::MhaDims& d = mha.dims();
     const std::size_t weight_count = need_weights ? static_cast<std::size_t>(batch) * d.n_heads * n_q * n_k : 0;
@@ -201,6 +226,57 @@ std::string mha_forward(double id, double query, double key, double value_input,
     value.key("shapes");
     write(value, attn::tensor_trace(d, batch, n_q, n_k, need_weights));
     value.end_object();
+  });
+}
+
+// heads: an input of int32 pairs (head, k); strengths: float64 (NaN: the pattern's default);
+// names: the pattern names, query_words (batch × n_q; 0 when not given) and key_words
+// (key_batch × n_k; 0 for self-attention): inputs of code points.
+// value: { heads: [what each head with a pattern is now], patterns: [every head's pattern] }.
+std::string mha_set_head_patterns(double id, double heads, double strengths, double names, double query_words,
+                                  int batch, int n_q, double key_words, int key_batch, int n_k, double input_seed) {
+  return run([&](Json& value) {
+    Call& c = current_call();
+    attn::MultiHeadAttention& mha = layer(id);
+    const Input<std::int32_t> pairs = c.input<std::int32_t>(heads);
+    const Input<double> beta = c.input<double>(strengths);
+    const Input<std::int32_t> name_points = c.input<std::int32_t>(names);
+    const std::vector<std::string> pattern_names = strings_from(name_points.data, name_points.count);
+    if (pairs.count != 2 * pattern_names.size() || beta.count != pattern_names.size())
+      throw std::logic_error("internal error: the head pattern inputs disagree in length");
+    std::vector<attn::HeadSpec> specs;
+    for (std::size_t i = 0; i < pattern_names.size(); ++i) {
+      attn::HeadSpec spec;
+      spec.head = pairs.data[2 * i];
+      spec.k = pairs.data[2 * i + 1];
+      spec.pattern = attn::parse_head_pattern(pattern_names[i]);
+      if (beta.data[i] == beta.data[i]) spec.strength = beta.data[i];
+      specs.push_back(spec);
+    }
+    attn::PatternInputs in;
+    in.input_seed = static_cast<std::uint64_t>(input_seed);
+    if (query_words != 0) in.query_words = word_rows(query_words, batch, n_q);
+    if (key_words != 0) in.key_words = word_rows(key_words, key_batch, n_k);
+    const std::vector<attn::HeadPatternInfo> info = mha.set_head_patterns(specs, in);
+    value.begin_object().key("heads");
+    write(value, info);
+    value.key("patterns");
+    write(value, mha.head_patterns());
+    value.end_object();
+  });
+}
+
+// value: [{ head, pattern, strength, k }] for every head.
+std::string mha_head_patterns(double id) {
+  return run([&](Json& value) { write(value, layer(id).head_patterns()); });
+}
+
+// As mha_forward, with the staged options; value: the comparison (see convert.h).
+std::string mha_compare_heads(double id, double query, double key, double value_input, int batch, int n_q, int n_k,
+                              double memory_budget, double head_mask) {
+  return run([&](Json& value) {
+    const attn::ForwardOptions opt = forward_options(true, memory_budget, head_mask);
+    write(value, attn::compare_heads(layer(id), layer_input(query, key, value_input, batch, n_q, n_k), opt));
   });
 }
 
@@ -232,8 +308,8 @@ std::string mha_trace(double id, double query, double key, double value_input, i
                       double memory_budget, int item, int head, int query_index) {
   return run([&](Json& value) {
     Call& c = current_call();
-    const attn::MhaInput in = mha_input(c, query, key, value_input, batch, n_q, n_k);
-    attn::MhaTrace t = layer(id).trace(in, forward_options(c, false, memory_budget), item, head, query_index);
+    const attn::MhaInput in = layer_input(query, key, value_input, batch, n_q, n_k);
+    attn::MhaTrace t = layer(id).trace(in, forward_options(false, memory_budget, 0), item, head, query_index);
     add_kept(c, "x", t.x);
     add_kept(c, "q", t.q);
     add_kept(c, "k", t.k);
@@ -262,6 +338,24 @@ std::string trace_attention(double q, double k, double v, int batch, int n_q, in
 
 // ---- functions of the module ------------------------------------------------------------
 
+// weights: an input of floats [batch, n_heads, n_q, n_k]. value: the metrics (see convert.h).
+std::string head_metrics(double weights, int batch, int n_heads, int n_q, int n_k) {
+  return run([&](Json& value) {
+    const Input<float> w = current_call().input<float>(weights);
+    write(value, attn::head_metrics(w.data, w.count, batch, n_heads, n_q, n_k));
+  });
+}
+
+// words: an input of code points, batch × n words. array tokens [batch, n, d_model].
+std::string embed_tokens(double words, int batch, int n, int d_model, double seed) {
+  return run([&](Json&) {
+    std::vector<float> x = attn::embed_tokens(word_rows(words, batch, n), d_model, static_cast<std::uint64_t>(seed));
+    const std::size_t size = x.size();
+    current_call().add_array("tokens", current_call().keep(std::move(x)), size);
+  });
+}
+
+
 // q, k, v: inputs of floats. value: { masked_rows }; arrays output and, with need_weights, weights.
 std::string scaled_dot_product_attention(double q, double k, double v, int batch, int n_q, int n_k, int d_k, int d_v,
                                          bool need_weights, double memory_budget) {
@@ -282,10 +376,11 @@ std::string scaled_dot_product_attention(double q, double k, double v, int batch
 
 // self_attention: the costs of self-attention (key and value are the query, n_q = n_k) or of
 // cross-attention (separate key and value inputs), said by the caller, never guessed from sizes.
+// has_kv: n_kv_heads was given (else n_heads); n_layers: layers of the key/value cache count.
 std::string analyze(int d_model, int n_heads, int d_k, int d_v, bool bias, int batch, int n_q, int n_k,
-                    bool need_weights, bool scale, int n_kv_heads, bool self_attention) {
+                    bool need_weights, bool scale, bool has_kv, int n_kv_heads, int n_layers, bool self_attention) {
   return run([&](Json& value) {
-    const attn::MhaDims d = attn::resolve_dims(config_of(d_model, n_heads, d_k, d_v, bias));
+    const attn::MhaDims d = attn::resolve_dims(config_of(d_model, n_heads, d_k, d_v, bias, has_kv, n_kv_heads));
     attn::require_countable(d, batch, n_q, n_k);
     if (self_attention && n_q != n_k)
       throw std::invalid_argument("self-attention needs n_k = n_q (got n_q " + std::to_string(n_q) + ", n_k " +
@@ -295,7 +390,11 @@ std::string analyze(int d_model, int n_heads, int d_k, int d_v, bool bias, int b
     value.field("batch", batch).field("n_q", n_q).field("n_k", n_k).field("attention", self_attention ? "self" : "cross");
     value.end_object().key("params");
     write(value, attn::parameter_counts(d));
-    if (n_kv_heads > 0 && n_kv_heads != d.n_heads) value.field("params_gqa", attn::parameter_count_gqa(d, n_kv_heads));
+    // params follows n_kv_heads; params_mha is the same layer with n_heads key/value heads.
+    value.field("params_mha", attn::parameter_count_gqa(d, d.n_heads));
+    if (d.n_kv_heads != d.n_heads) value.field("params_gqa", attn::parameter_counts(d).total);
+    value.key("kv_cache");
+    write(value, attn::kv_cache_cost(d, batch, n_k, n_layers));
     value.key("flops");
     write(value, attn::flop_counts(d, batch, n_q, n_k, scale));
     value.key("shapes");
@@ -368,6 +467,11 @@ EMSCRIPTEN_BINDINGS(attention) {
   function("mhaSetWeights", &bind::mha_set_weights);
   function("mhaGetWeights", &bind::mha_get_weights);
   function("mhaForward", &bind::mha_forward);
+  function("mhaSetHeadPatterns", &bind::mha_set_head_patterns);
+  function("mhaHeadPatterns", &bind::mha_head_patterns);
+  function("mhaCompareHeads", &bind::mha_compare_heads);
+  function("headMetrics", &bind::head_metrics);
+  function("embedTokens", &bind::embed_tokens);
   function("mhaTrace", &bind::mha_trace);
   function("scaledDotProductAttention", &bind::scaled_dot_product_attention);
   function("traceAttention", &bind::trace_attention);

@@ -7,7 +7,8 @@
 // answers differently on a second read cannot slip a value past a check. Typed arrays are
 // recognised by their internal slots (intrinsics.js), not by properties they could fake.
 import {
-  bufferOf, byteLengthOf, byteOffsetOf, getPrototypeOf, isArray, lengthOf, objectToString, ownKeys, typedArrayName,
+  Float32ArrayOf, bufferOf, byteLengthOf, byteOffsetOf, getPrototypeOf, isArray, lengthOf, objectToString, ownKeys,
+  typedArrayName,
 } from './intrinsics.js';
 
 /** Describes a value for an error message: "\"512\" (a string)", "a Date object". */
@@ -214,4 +215,24 @@ function checkMatrix(matrix, n_q, n_k, heap) {
     throw new Error('the mask matrix is a view of the wasm module\'s own memory; pass an array of your own');
   }
   return matrix;
+}
+
+/**
+ * The head_mask of forward: n_heads multipliers of the head outputs, as an array of numbers
+ * (copied into a Float32Array) or a Float32Array of length n_heads; null when absent. Whether
+ * every value is finite is the engine's check.
+ */
+export function headMask(value, n_heads, heap) {
+  if (value === undefined || value === null) return null;
+  if (typedArrayName(value) === 'Float32Array') return float32('head_mask', value, n_heads, `n_heads = ${n_heads}`, heap);
+  const values = plainArray('head_mask', value, 'numbers, one per head');
+  if (values.length !== n_heads) {
+    throw new Error(`head_mask has ${values.length} values; it needs one per head, n_heads = ${n_heads}`);
+  }
+  const mask = new Float32ArrayOf(n_heads);
+  values.forEach((x, h) => {
+    if (typeof x !== 'number') throw new Error(`head_mask[${h}] must be a number, got ${describe(x)}`);
+    mask[h] = x;
+  });
+  return mask;
 }
