@@ -22,8 +22,15 @@ std::vector<float> uniform_matrix(Rng& rng, std::size_t count, float bound) {
   return w;
 }
 
-// Multiplies head h's columns of the concatenation (rows × n_heads·d_v) by mask[h]. A 0
-// writes exact zeros, so a switched-off head adds nothing to Concat·Wᴼ, not even rounding.
+std::string dims_text(std::initializer_list<std::int64_t> dims) {
+  std::string out;
+  for (std::int64_t d : dims) out += (out.empty() ? "" : "×") + std::to_string(d);
+  return out;
+}
+
+}  // namespace
+
+// A 0 writes exact zeros, so a switched-off head adds nothing to Concat·Wᴼ, not even rounding.
 void apply_head_mask(const std::vector<float>& mask, int rows, int d_v, float* concat, int ld) {
   for (std::size_t h = 0; h < mask.size(); ++h) {
     if (mask[h] == 1.0f) continue;
@@ -34,14 +41,6 @@ void apply_head_mask(const std::vector<float>& mask, int rows, int d_v, float* c
     }
   }
 }
-
-std::string dims_text(std::initializer_list<std::int64_t> dims) {
-  std::string out;
-  for (std::int64_t d : dims) out += (out.empty() ? "" : "×") + std::to_string(d);
-  return out;
-}
-
-}  // namespace
 
 MhaWeights default_weights(const MhaDims& d, std::uint64_t seed) {
   Rng rng(seed);
