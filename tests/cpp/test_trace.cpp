@@ -619,6 +619,9 @@ TEST_CASE("MultiHeadAttention::trace: grouped-query heads and head_mask follow t
             REQUIRE(a->size() == e->size());
             check_bits(what, a->data(), e->data(), a->size(), where);
           }
+        }
+  }
+}
 
 TEST_CASE("MultiHeadAttention::trace: grouped-query layers trace each query head with its key/value head",
           "[trace][gqa]") {
