@@ -39,7 +39,7 @@ export function createControls(body, { dom, actions }) {
         text('d_model', '', 'model width'), text('n_heads', '', 'heads h'),
         text('d_k', '', 'query/key size'), text('d_v', '', 'value size'),
         check('bias', 'biases in the projections'), text('seed', 'weight seed')),
-      text('n_kv_heads', '', 'key/value heads (grouped-query attention, counted in the cost)', { placeholder: 'empty: one per query head' }),
+      text('n_kv_heads', '', 'key/value heads (grouped-query attention: query heads share them)', { placeholder: 'empty: one per query head' }),
       dimsHint),
     h('fieldset', {}, h('legend', {}, 'Tokens'),
       segmented('attention', 'kind of attention', [['self', 'self-attention'], ['cross', 'cross-attention']]),

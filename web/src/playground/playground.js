@@ -151,6 +151,8 @@ export function createPlayground(root, options = {}) {
     run: () => run().catch(() => {}),
     cancel,
     sweep: (layer, ns, onProgress) => compute.session.sweep(layer, ns, onProgress),
+    /** The core's comparison of the heads of a config's layer (see worker/handlers.js). */
+    compare: (config) => compute.session.compare(config),
   });
   const readOnly = () => m.state.controls === '0';
   const ctx = { dom, host, actions };
@@ -435,7 +437,7 @@ export function createPlayground(root, options = {}) {
       const analysis = check.analysis;
       const detail = Object.freeze({ state: stateAtStart, shapes: analysis.shapes, isa: r.isa, ms });
       m.result = { key, config, analysis, timings: r.timings, isa: r.isa, output_sum: r.output_sum, masked_rows: r.masked_rows,
-        item: r.item, gflops: fmt.gflops(analysis.flops.exact_flops, ms), detail };
+        item: r.item, patterns: r.patterns ?? null, gflops: fmt.gflops(analysis.flops.exact_flops, ms), detail };
       m.runs = [{
         at: Date.now(), isa: r.isa, ms, setup_ms: r.timings.setup_ms, gflops: m.result.gflops, repeats: r.timings.repeats,
         label: `d_model ${fmt.int(config.d_model)} · h ${config.n_heads} · n_q ${fmt.int(config.n_q)} · n_k ${fmt.int(config.n_k)} · batch ${config.batch}`,

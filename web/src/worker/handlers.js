@@ -3,7 +3,8 @@
 // its own layer, result arrays and last result, freed by `release`. Runs in the Web Worker (worker.js)
 // or, where no worker can start, on the main thread (client.js), with the same code.
 
-import { LayerCache, ResultBuffers, runForward, timeAtLength } from '../model/job.js';
+import { LayerCache, ResultBuffers, runForward, timeAtLength, forwardArguments } from '../model/job.js';
+import { buildInputs } from '../model/inputs.js';
 import { configKey } from '../model/validate.js';
 import { poolHeads, maskGrid } from '../model/pool.js';
 import { measurePeak } from '../perf/peak.js';
@@ -68,7 +69,8 @@ export function createHandlers(load) {
       for (let k = 0; k < result.output.length; k++) sum += result.output[k];
       const item = itemView(last, Math.min(config.item, config.batch - 1));
       // worker_ms: the whole request (inputs, weights, forward, summaries), for the load-time budget.
-      return { isa: attn.isa, timings: { ...result.timings, worker_ms: performance.now() - t0 }, output_sum: sum, masked_rows: result.masked_rows.length, item };
+      return { isa: attn.isa, timings: { ...result.timings, worker_ms: performance.now() - t0 }, output_sum: sum, masked_rows: result.masked_rows.length, item,
+        patterns: result.patterns };
     },
 
     /** Batch item b of `config`'s result: recomputed first if this owner's last result is another (or was lost with a restarted worker). */
@@ -111,6 +113,17 @@ export function createHandlers(load) {
       return { points, isa: attn.isa, layer };
     },
 
+    /**
+     * The heads of `config`'s layer compared by the core (mha.compareHeads): per head entropy, distance,
+     * largest weight, the head-by-head similarity and the output change when each head is switched off.
+     */
+    compare({ owner, config }) {
+      const layer = ownerState(owner).cache.get(attn, config);
+      const args = forwardArguments(config, buildInputs(config, attn.positionalEncoding));
+      const { query, key, value, batch, n_q, n_k, mask, scale } = args;
+      return { compare: layer.compareHeads({ query, ...(config.cross ? { key, value } : {}), batch, n_q, n_k, mask, scale }) };
+    },
+
     /** Frees everything an owner held (its layer's wasm memory, its result arrays). */
     release({ owner }) {
       const mine = owners.get(owner);
@@ -134,7 +147,7 @@ export function createHandlers(load) {
 export async function handle(handlers, data, reply) {
   const { type, id } = data;
   try {
-    if (!['init', 'run', 'item', 'peak', 'sweep', 'release', 'stats'].includes(type)) throw new Error(`unknown request '${type}'`);
+    if (!['init', 'run', 'item', 'compare', 'peak', 'sweep', 'release', 'stats'].includes(type)) throw new Error(`unknown request '${type}'`);
     if (type !== 'init' && type !== 'release' && type !== 'stats' && !handlers.loaded) throw new Error('the engine is not loaded yet');
     const answer = await handlers[type](data, (p) => reply({ type: 'progress', id, ...p }));
     reply({ type: 'done', id, ...answer });
