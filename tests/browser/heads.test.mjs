@@ -4,7 +4,7 @@
 // Expected values come from the JS API in Node on the same inputs (the page's pure modules build them).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, screenshot } from './harness.mjs';
+import { startHarness, openPage, screenshot, resultReady } from './harness.mjs';
 import { engine } from './reference.mjs';
 import { fromHash } from '../../web/src/model/schema.js';
 import { validate } from '../../web/src/model/validate.js';
@@ -66,6 +66,20 @@ test('two query heads sharing one K/V head with the same constructed pattern hav
   rows.forEach((row, head) => row.forEach((v, j) => close(v, api.weights[head * c.n_q * c.n_k + j], 1e-6, `head ${head} key ${j}`)));
   assert.deepEqual(page.problems, []);
   mha.delete();
+  await page.closeAll();
+});
+
+test('the LLaMA-70B preset runs here: d_model 1024, 64 query heads sharing 8 key/value heads', async () => {
+  const page = await openPage(h, '#panels=controls,heatmaps,models');
+  await page.selectOption('select[name="preset"]', 'model:LLaMA-70B');
+  await page.waitForFunction(() => location.hash.includes('n_kv_heads=8'));
+  await resultReady(page, 60000);
+  assert.equal(await page.evaluate(() => playgroundRoot().querySelectorAll('.heat-small').length), 64);
+  const groups = await page.evaluate(() => playgroundRoot().getElementById('kv-groups').textContent);
+  assert.match(groups, /8 key\/value heads, each shared by 8 query heads/);
+  assert.match(await page.evaluate(() => location.hash), /d_model=1024.*n_heads=64/);
+  assert.deepEqual(page.problems, []);
+  await screenshot(page, 'heads-llama70b');
   await page.closeAll();
 });
 

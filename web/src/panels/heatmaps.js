@@ -17,7 +17,7 @@ export function createHeatmaps(body, { dom, host, actions }) {
   let view = null;
   const intro = h('p', { class: 'lead' },
     'Row i of a map is query i; its cells show how much of each key j that query takes (a softmax, so every row sums to 1). ',
-    'Heads start from different random projections, so each looks at the sequence differently. Click a small map to enlarge it; ',
+    'Heads start from different random projections (unless given a pattern under “Constructed heads”), so each looks at the sequence differently. Click a small map to enlarge it; ',
     'hover, or focus a map and use the arrow keys, to read a cell.');
   // A menu for a handful of batch items, a number field for thousands; both count from 0, like the
   // queries, keys and the URL's item=.
