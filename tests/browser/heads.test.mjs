@@ -70,7 +70,7 @@ test('two query heads sharing one K/V head with the same constructed pattern hav
 });
 
 test('the LLaMA-70B preset runs here: d_model 1024, 64 query heads sharing 8 key/value heads', async () => {
-  const page = await openPage(h, '#panels=controls,heatmaps,models');
+  const page = await openPage(h, '#panels=controls,heatmaps,models,compare');
   await page.selectOption('select[name="preset"]', 'model:LLaMA-70B');
   await page.waitForFunction(() => location.hash.includes('n_kv_heads=8'));
   await resultReady(page, 60000);
@@ -78,6 +78,10 @@ test('the LLaMA-70B preset runs here: d_model 1024, 64 query heads sharing 8 key
   const groups = await page.evaluate(() => playgroundRoot().getElementById('kv-groups').textContent);
   assert.match(groups, /8 key\/value heads, each shared by 8 query heads/);
   assert.match(await page.evaluate(() => location.hash), /d_model=1024.*n_heads=64/);
+  // 65 forward passes of this size wait for a click, then the comparison comes.
+  await page.waitForSelector('#compare-run');
+  await page.click('#compare-run');
+  await page.waitForFunction(() => playgroundRoot().querySelectorAll('#compare-metrics tr[data-head]').length === 64, null, { timeout: 60000 });
   assert.deepEqual(page.problems, []);
   await screenshot(page, 'heads-llama70b');
   await page.closeAll();

@@ -9,6 +9,8 @@ import * as fmt from '../model/format.js';
 
 /** Beyond this many heads the table and matrix become unreadable; the panel says so instead. */
 const MAX_HEADS = 64;
+/** Comparisons estimated longer than this wait for a click. */
+const AUTO_SECONDS = 1;
 
 export function createCompare(body, { dom, host, actions }) {
   const { h, fill, table } = dom;
@@ -30,10 +32,24 @@ export function createCompare(body, { dom, host, actions }) {
     const current = result && check?.config && result.key === configKey(check.config) ? result : null;
     if (!current || current === asked) return;
     asked = current;
+    // Figures of an earlier layer or input must not stand beside this result.
+    fill(metrics); fill(ablation);
+    figure.hidden = true;
     if (current.config.n_heads > MAX_HEADS) {
       status.textContent = `${current.config.n_heads} heads are too many to compare readably here (at most ${MAX_HEADS}).`;
       return;
     }
+    // The comparison is n_heads + 1 forward passes: a large layer waits for a click, so typing stays quick.
+    const seconds = (check.estimate?.seconds ?? 0) * (current.config.n_heads + 1);
+    if (seconds > AUTO_SECONDS) {
+      fill(status, h('button', { type: 'button', class: 'linkish', id: 'compare-run', onclick: () => ask(current) },
+        `Compare the heads (${current.config.n_heads + 1} forward passes, about ${fmt.num(seconds, 1)} s)`));
+      return;
+    }
+    ask(current);
+  }
+
+  function ask(current) {
     status.textContent = 'Comparing the heads…';
     actions.compare(current.config).then(({ compare }) => {
       if (asked !== current) return;
