@@ -64,7 +64,8 @@ export function createPatterns(body, { dom, actions }) {
   }
 
   function renderWhy(result) {
-    const patterns = result?.patterns;
+    // The engine reports every head it touched; a random one needs no explanation beyond the note below the maps.
+    const patterns = result?.patterns?.filter((p) => p.pattern !== 'random');
     if (!patterns?.length) {
       fill(why, h('p', { class: 'note' }, result ? 'Every head is random here: choose a pattern for a head above to see how its weights are built.' : ''));
       return;
