@@ -71,7 +71,8 @@ export function createHandlers(load) {
       for (let k = 0; k < result.output.length; k++) sum += result.output[k];
       const item = itemView(last, Math.min(config.item, config.batch - 1));
       // worker_ms: the whole request (inputs, weights, forward, summaries), for the load-time budget.
-      return { isa: attn.isa, timings: { ...result.timings, worker_ms: performance.now() - t0 }, output_sum: sum, masked_rows: result.masked_rows.length, item };
+      return { isa: attn.isa, timings: { ...result.timings, worker_ms: performance.now() - t0 }, output_sum: sum, masked_rows: result.masked_rows.length, item,
+        patterns: result.patterns };
     },
 
     /** Batch item b of `config`'s result: recomputed first if this owner's last result is another (or was lost with a restarted worker). */
@@ -147,6 +148,17 @@ export function createHandlers(load) {
       return out;
     },
 
+    /**
+     * The heads of `config`'s layer compared by the core (mha.compareHeads): per head entropy, distance,
+     * largest weight, the head-by-head similarity and the output change when each head is switched off.
+     */
+    compare({ owner, config }) {
+      const layer = ownerState(owner).cache.get(attn, config);
+      const args = forwardArguments(config, buildInputs(config, attn.positionalEncoding));
+      const { query, key, value, batch, n_q, n_k, mask, scale } = args;
+      return { compare: layer.compareHeads({ query, ...(config.cross ? { key, value } : {}), batch, n_q, n_k, mask, scale }) };
+    },
+
     /** Frees everything an owner held (its layer's wasm memory, its result arrays). */
     release({ owner }) {
       const mine = owners.get(owner);
@@ -170,7 +182,7 @@ export function createHandlers(load) {
 export async function handle(handlers, data, reply) {
   const { type, id } = data;
   try {
-    if (!['init', 'run', 'item', 'trace', 'headLogits', 'peak', 'sweep', 'release', 'stats'].includes(type)) throw new Error(`unknown request '${type}'`);
+    if (!['init', 'run', 'item', 'trace', 'headLogits', 'compare', 'peak', 'sweep', 'release', 'stats'].includes(type)) throw new Error(`unknown request '${type}'`);
     if (type !== 'init' && type !== 'release' && type !== 'stats' && !handlers.loaded) throw new Error('the engine is not loaded yet');
     const answer = await handlers[type](data, (p) => reply({ type: 'progress', id, ...p }));
     reply({ type: 'done', id, ...answer });
