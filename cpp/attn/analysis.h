@@ -73,6 +73,16 @@ RunMemory run_memory(const MhaDims& d, int batch, int n_q, int n_k, bool need_we
 /// Bytes of the attention weights of every head and batch item in float32 (practice problem P4).
 std::uint64_t attention_weight_bytes(int n_heads, int batch, int n_q, int n_k);
 
+// Work limits of the measured tables (see require_within_work), each a few seconds at most in the
+// slowest module on the development machine (2-core AMD EPYC, Node 20; rates measured by
+// tests/js/work_bounds.test.mjs's timing-free twin, bench/work_rates.mjs).
+/// Values of one positional encoding table (n·d_model): PLACEHOLDER.
+constexpr std::uint64_t kPositionalValues = std::uint64_t{1} << 26;
+/// Steps of positional_properties' pair distances (n·(n − 1)/2·d_model): PLACEHOLDER.
+constexpr std::uint64_t kPositionalPairSteps = 1'000'000'000;
+/// N(0, 1) draws of sqrt_dk_stats (d_k·n_k·samples): PLACEHOLDER.
+constexpr std::uint64_t kSqrtDkDraws = 50'000'000;
+
 /// Sinusoidal positional encoding [n, d_model]: PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),
 /// PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model)). Computed in double, stored as float.
 std::vector<float> positional_encoding(int n, int d_model);

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "analysis.h"
+#include "count.h"
+#include "kernels.h"
 #include "rng.h"
 
 namespace attn {
@@ -99,9 +101,9 @@ void MultiHeadAttention::validate(const MhaInput& in, const ForwardOptions& opt)
   require_positive("n_k", in.n_k);
   require_countable(dims_, in.batch, in.n_q, in.n_k);  // also keeps the memory sums below from wrapping
   const std::int64_t B = in.batch, NQ = in.n_q, NK = in.n_k, D = dims_.d_model;
-  require_length("query", in.query_len, B * NQ * D, "[batch, n_q, d_model] = [" + dims_text({B, NQ, D}) + "]");
-  require_length("key", in.key_len, B * NK * D, "[batch, n_k, d_model] = [" + dims_text({B, NK, D}) + "]");
-  require_length("value", in.value_len, B * NK * D, "[batch, n_k, d_model] = [" + dims_text({B, NK, D}) + "]");
+  require_length("query", in.query_len, (Count(B) * NQ * D).value(), "[batch, n_q, d_model] = [" + dims_text({B, NQ, D}) + "]");
+  require_length("key", in.key_len, (Count(B) * NK * D).value(), "[batch, n_k, d_model] = [" + dims_text({B, NK, D}) + "]");
+  require_length("value", in.value_len, (Count(B) * NK * D).value(), "[batch, n_k, d_model] = [" + dims_text({B, NK, D}) + "]");
   opt.validate(in.batch, in.n_q, in.n_k);
   const bool self = in.query == in.key && in.key == in.value;
   const RunMemory mem = run_memory(dims_, in.batch, in.n_q, in.n_k, opt.need_weights, self);
@@ -114,8 +116,8 @@ void MultiHeadAttention::validate(const MhaInput& in, const ForwardOptions& opt)
 MhaResult MultiHeadAttention::forward(const MhaInput& in, const ForwardOptions& opt) const {
   validate(in, opt);
   MhaResult r;
-  r.output.resize(static_cast<std::size_t>(in.batch) * in.n_q * dims_.d_model);
-  if (opt.need_weights) r.weights.resize(static_cast<std::size_t>(in.batch) * dims_.n_heads * in.n_q * in.n_k);
+  r.output.resize((Count(in.batch) * in.n_q * dims_.d_model).size());
+  if (opt.need_weights) r.weights.resize((Count(in.batch) * dims_.n_heads * in.n_q * in.n_k).size());
   r.masked_rows = forward_validated(in, opt, r.output.data(), opt.need_weights ? r.weights.data() : nullptr);
   return r;
 }
@@ -134,36 +136,45 @@ std::vector<MaskedRow> MultiHeadAttention::forward_validated(const MhaInput& in,
   const std::size_t NQ = in.n_q, NK = in.n_k;
   // Scratch left uninitialised (every element is written before it is read): zero-filling the
   // K and V projections would cost a pass over memory on every call.
-  std::unique_ptr<float[]> k_proj(new float[NK * qk]), v_proj(new float[NK * vw]);
-  std::unique_ptr<float[]> q_block(new float[static_cast<std::size_t>(kQueryBlock) * qk]);
-  std::unique_ptr<float[]> concat(new float[static_cast<std::size_t>(kQueryBlock) * vw]);
+  std::unique_ptr<float[]> k_proj(new float[(Count(NK) * qk).size()]), v_proj(new float[(Count(NK) * vw).size()]);
+  std::unique_ptr<float[]> q_block(new float[(Count(kQueryBlock) * qk).size()]);
+  std::unique_ptr<float[]> concat(new float[(Count(kQueryBlock) * vw).size()]);
   std::vector<MaskedRow> masked;
   std::vector<double> k_norm2(H), v_norm2(H);
   const float alpha = logit_scale(opt, dk);
   for (int b = 0; b < in.batch; ++b) {
     w_k_.apply(in.n_k, in.key + b * NK * D, D, k_proj.get(), qk);
     w_v_.apply(in.n_k, in.value + b * NK * D, D, v_proj.get(), vw);
+    // Finite inputs and weights can still give ±∞ in a projection, and ∞ − ∞ or ∞·0 then NaN:
+    // the row norms (NaN-propagating) find them, and the stage is named rather than run on.
     for (int h = 0; h < H; ++h) {
       k_norm2[h] = max_row_norm2(k_proj.get() + h * dk, qk, in.n_k, dk);
       v_norm2[h] = max_row_norm2(v_proj.get() + h * dv, vw, in.n_k, dv);
+      require_finite_stage("the key projection", k_norm2[h], b, h);
+      require_finite_stage("the value projection", v_norm2[h], b, h);
     }
     for (int i0 = 0; i0 < in.n_q; i0 += kQueryBlock) {
       const int rows = std::min(kQueryBlock, in.n_q - i0);
       const std::size_t row_offset = (b * NQ + i0) * D;
       w_q_.apply(rows, in.query + row_offset, D, q_block.get(), qk);
       for (int h = 0; h < H; ++h) {
-        require_finite_logits(max_row_norm2(q_block.get() + h * dk, qk, rows, dk), k_norm2[h], v_norm2[h], alpha, h);
+        float* q_head = q_block.get() + h * dk;
+        const double q_norm2 = max_row_norm2(q_head, qk, rows, dk);
+        require_finite_stage("the query projection", q_norm2, b, h);
+        const float q_prescale = guard_logits(q_norm2, k_norm2[h], alpha, h);
+        if (q_prescale != 1.0f)  // this head's columns of the block are its own: scale them in place
+          for (int r = 0; r < rows; ++r) kern::scale(q_head + static_cast<std::size_t>(r) * qk, dk, q_prescale);
         float* head_weights = opt.need_weights ? weights + ((static_cast<std::size_t>(b) * H + h) * NQ + i0) * NK : nullptr;
-        HeadProblem p{q_block.get() + h * dk, qk, k_proj.get() + h * dk, qk, v_proj.get() + h * dv, vw,
+        HeadProblem p{q_head, qk, k_proj.get() + h * dk, qk, v_proj.get() + h * dv, vw,
                       concat.get() + h * dv, vw, head_weights, rows, in.n_k, dk, dv, i0, b, h,
-                      std::sqrt(v_norm2[h])};
+                      std::sqrt(v_norm2[h]), q_prescale};
         attend_head(p, opt, &masked);
       }
       // The query rows of this block are no longer needed: output may overwrite them.
       w_o_.apply(rows, concat.get(), vw, output + row_offset, D);
       // Finite inputs and weights can still overflow in the output projection: say so, never return ±∞.
       const std::size_t count = static_cast<std::size_t>(rows) * D;
-      const std::size_t x = first_non_finite(output + row_offset, count);  // ±∞ (NaN cannot arise here)
+      const std::size_t x = first_non_finite(output + row_offset, count);
       if (x != count)
         throw Error("the output overflowed float32 at batch item " + std::to_string(b) + ", query " +
                     std::to_string(i0 + x / D) + ": the inputs or weights are too large, scale them down");
