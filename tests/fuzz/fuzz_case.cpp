@@ -87,11 +87,11 @@ std::vector<float> tensor(std::size_t len, int width, Bytes& in, Rng& rng) {
   return x;
 }
 
-// Sizes of ordinary cases: small, with tails past the engine's 4-row, 8-column, 128-key and
-// 512-query blocks reachable.
+// Sizes of ordinary cases: small, and one time in 16 larger, past the engine's 128-key tile and
+// 512-query block (a large case costs a hundred small ones).
 int small_size(Bytes& in, int most, int rare) {
   const std::uint16_t v = in.u16();
-  return 1 + static_cast<int>((v & 0x8000) ? (v & 0x7fff) % rare : (v & 0x7fff) % most);
+  return 1 + static_cast<int>((v & 0xf000) == 0xf000 ? (v & 0x0fff) % rare : (v & 0x0fff) % most);
 }
 
 void decode_analysis(Bytes& in, Case& c) {
@@ -161,8 +161,9 @@ Case decode_bytes(const std::uint8_t* data, std::size_t size) {
     c.opt.dropout = p < 200 ? p / 256.0f : table[p % 7];
     c.opt.training = !(b1 & 0x20);
   }
-  // Tensors: at most 2^20 values each are made (a longer one would only be refused anyway).
-  const std::size_t cap = 1u << 20;
+  // Tensors: at most 2^17 values each are made (ordinary sizes stay below; a longer one would
+  // only be refused anyway).
+  const std::size_t cap = 1u << 17;
   if (c.api == Api::sdpa) {
     c.x = tensor(needed({c.batch, c.n_q, c.d_k}, cap), c.d_k, in, rng);
     c.y = tensor(needed({c.batch, c.n_k, c.d_k}, cap), c.d_k, in, rng);

@@ -19,7 +19,7 @@ if [ "$mode" = replay ]; then
   if [ ${#cases[@]} -eq 0 ]; then echo "$name: no cases in $corpus"; exit 1; fi
   log="$(mktemp)"
   start=$SECONDS
-  FUZZ_STRICT=1 "$fuzzer" "${cases[@]}" > "$log" 2>&1
+  FUZZ_STRICT=1 "$fuzzer" -timeout=30 -rss_limit_mb=2560 "${cases[@]}" > "$log" 2>&1
   status=$?
   run=$(grep -c '^Executed ' "$log")
   echo "$name corpus of past failures: ${#cases[@]} cases, $run run in $((SECONDS - start)) s, findings: $([ $status -eq 0 ] && echo 0 || echo 1)"
