@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds everything the page and the tests need: the native targets, both wasm modules
 # (SIMD and baseline) copied to web/wasm/, and the self-contained static folder dist/.
-# Usage: scripts/build.sh [native|wasm|page|dist|all]   (default: all)
+# Usage: scripts/build.sh [native|wasm|page|dist|sanitize|all]   (default: all)
 #   wasm: both modules and the wasm Catch2 programs; page: only the two modules, then dist/.
+#   sanitize: the native Catch2 suite again under ASan + UBSan, and the fuzz drivers (clang-14,
+#   build/sanitize; not part of "all", the test command builds it as its own stage).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -23,6 +25,13 @@ build_wasm() {
      build/wasm/wasm/attention_scalar.mjs build/wasm/wasm/attention_scalar.wasm web/wasm/
 }
 
+build_sanitize() {
+  # Release with line tables: sanitizer reports name file and line, and the suite runs at speed.
+  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 -DATTN_SANITIZE=ON \
+    -DCMAKE_CXX_FLAGS=-gline-tables-only > build/sanitize-configure.log
+  cmake --build build/sanitize -j "$jobs"
+}
+
 build_dist() {
   node scripts/make_dist.mjs
 }
@@ -33,6 +42,7 @@ case "$what" in
   wasm) build_wasm ;;
   page) build_wasm --target attention_simd attention_scalar; build_dist ;;
   dist) build_dist ;;
+  sanitize) build_sanitize ;;
   all) build_native; build_wasm; build_dist ;;
-  *) echo "usage: $0 [native|wasm|page|dist|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [native|wasm|page|dist|sanitize|all]" >&2; exit 2 ;;
 esac

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh Debian 12 machine, skipping what is there:
-# the Debian packages (compiler, CMake, Catch2, SIMDe, Emscripten, wabt, Chromium) and the
-# npm dependencies. Safe to run again: a no-op when everything is present.
+# the Debian packages (compilers, CMake, Catch2, SIMDe, Emscripten, wabt, Chromium; clang-14
+# with its sanitizer and libFuzzer runtimes for the sanitizer build) and the npm dependencies.
+# Safe to run again: a no-op when everything is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake make g++ catch2 libsimde-dev emscripten wabt chromium)
+packages=(cmake make g++ clang-14 libclang-rt-14-dev catch2 libsimde-dev emscripten wabt chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p")

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The README's test command: sets everything up, builds, and runs every suite: the Catch2
-# suite natively (SIMD via SIMDe, and scalar) and as wasm under Node (SIMD and baseline),
-# the wasm build checks, the JavaScript API tests and the browser tests. Ends with one line
-# "tests: N passed, N failed" and exits non-zero when anything failed.
+# suite natively (SIMD via SIMDe, and scalar), again under AddressSanitizer and UBSan, and as
+# wasm under Node (SIMD and baseline); the fuzz drivers under the sanitizers (the corpus of past
+# failures, then ATTN_FUZZ_SECONDS of fuzzing per kernel set); the wasm build checks, the
+# JavaScript API tests and the browser tests. Ends with one line "tests: N passed, N failed"
+# and exits non-zero when anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export CI="${CI:-}"
@@ -58,6 +60,10 @@ bash scripts/setup.sh || { echo "setup failed"; echo "tests: 0 passed, 1 failed"
 
 run_stage build-native none bash scripts/build.sh native
 run_stage ctest-native count_ctest ctest --test-dir build/native --output-on-failure
+run_stage build-sanitize none bash scripts/build.sh sanitize
+run_stage ctest-sanitize count_ctest ctest --test-dir build/sanitize -LE fuzz --output-on-failure
+# Verbose: each fuzz test prints its inputs run, time and findings. Both kernel sets at once (-j2).
+run_stage fuzz count_ctest ctest --test-dir build/sanitize -L fuzz -j2 -V
 run_stage build-wasm none bash scripts/build.sh wasm
 run_stage ctest-wasm count_ctest ctest --test-dir build/wasm --output-on-failure
 run_stage build-dist none bash scripts/build.sh dist

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "attention.h"
+#include "count.h"
 #include "error.h"
 #include "rng.h"
 
@@ -85,6 +86,7 @@ KvCacheCost kv_cache_cost(const MhaDims& d, int batch, int n, int n_layers) {
 }
 
 FlopCounts flop_counts(const MhaDims& d, int batch, int n_q, int n_k, bool scale) {
+  require_countable(d, batch, n_q, n_k);  // every product below then stays under 2^53
   const std::int64_t B = batch, NQ = n_q, NK = n_k, D = d.d_model, QK = d.qk_width(), V = d.v_width(),
                      H = d.n_heads, KK = d.kv_k_width(), KV = d.kv_v_width();
   const std::int64_t bias = d.bias ? 1 : 0;
@@ -130,6 +132,7 @@ FlopCounts flop_counts(const MhaDims& d, int batch, int n_q, int n_k, bool scale
 }
 
 std::vector<TensorInfo> tensor_trace(const MhaDims& d, int batch, int n_q, int n_k, bool need_weights) {
+  require_countable(d, batch, n_q, n_k);  // every product below then stays under 2^53
   const std::int64_t B = batch, NQ = n_q, NK = n_k, D = d.d_model, H = d.n_heads, dk = d.d_k, dv = d.d_v,
                      KVH = d.n_kv_heads;
   auto info = [](std::string name, std::vector<std::int64_t> dims, std::string note) {
@@ -166,44 +169,48 @@ std::vector<TensorInfo> tensor_trace(const MhaDims& d, int batch, int n_q, int n
 }
 
 std::uint64_t attention_weight_bytes(int n_heads, int batch, int n_q, int n_k) {
-  return 4ull * static_cast<std::uint64_t>(n_heads) * static_cast<std::uint64_t>(batch) *
-         static_cast<std::uint64_t>(n_q) * static_cast<std::uint64_t>(n_k);
+  return (Count(4) * n_heads * batch * n_q * n_k).value();
 }
 
 RunMemory run_memory(const MhaDims& d, int batch, int n_q, int n_k, bool need_weights, bool self_attention) {
-  const std::uint64_t B = batch, NQ = n_q, NK = n_k, D = d.d_model, QK = d.qk_width(), V = d.v_width();
-  const std::uint64_t KK = d.kv_k_width(), KV = d.kv_v_width();
-  const std::uint64_t Br = kQueryBlock;
+  require_countable(d, batch, n_q, n_k);
+  const Count B = batch, NQ = n_q, NK = n_k, D = d.d_model, QK = d.qk_width(), V = d.v_width();
+  const Count KK = d.kv_k_width(), KV = d.kv_v_width();
+  const Count Br = kQueryBlock;
   RunMemory m{};
-  m.inputs = 4 * (B * NQ * D + (self_attention ? 0 : 2 * B * NK * D));
-  m.outputs = 4 * B * NQ * D;
+  m.inputs = (Count(4) * (B * NQ * D + (self_attention ? Count(0) : Count(2) * B * NK * D))).value();
+  m.outputs = (Count(4) * B * NQ * D).value();
   m.weights = need_weights ? attention_weight_bytes(d.n_heads, batch, n_q, n_k) : 0;
   // K and V of one batch item (all heads), a block of Q and of Concat, what attend_head holds,
   // and the matmul's packed rows of A: up to 64 rows of the inputs or of Concat in the
   // projections, or the attention's own (the same buffer, so the larger of the two).
   const HeadWorkingFloats head = attend_working_floats(AttentionOptions{}, n_q, n_k, d.d_k, d.d_v, need_weights);
-  const std::uint64_t a_pack = std::max(64 * std::max(D, V), head.a_pack);
+  const Count a_pack = std::max((Count(64) * std::max(D.value(), V.value())).value(), head.a_pack);
   // Plus the overflow guard's two row norms (double) per head.
-  m.working = 4 * (NK * KK + NK * KV + Br * QK + Br * V + head.buffers + a_pack + 4 * static_cast<std::uint64_t>(d.n_heads));
+  m.working = (Count(4) * (NK * KK + NK * KV + Br * QK + Br * V + head.buffers + a_pack + Count(4) * d.n_heads)).value();
   // Weights plus their packed copy (the panels round columns up to 8).
-  const std::uint64_t params = static_cast<std::uint64_t>(parameter_counts(d).total);
-  m.parameters = 8 * params;
-  m.total = m.inputs + m.outputs + m.weights + m.working + m.parameters;
+  m.parameters = (Count(8) * parameter_counts(d).total).value();
+  m.total = (Count(m.inputs) + m.outputs + m.weights + m.working + m.parameters).value();
   return m;
 }
 
 std::vector<float> positional_encoding(int n, int d_model) {
   require_positive("n", n);
   require_positive("d_model", d_model);
-  require(static_cast<std::uint64_t>(n) * d_model <= (1ull << 26),
+  const Count values = Count(n) * d_model;
+  require(values.value() <= kPositionalValues,
           "positional encoding of " + group_digits(n) + "×" + group_digits(d_model) +
-              " is too large to tabulate (at most 67,108,864 values)");
-  std::vector<float> pe(static_cast<std::size_t>(n) * d_model);
+              " is too large to tabulate (at most " + group_digits(kPositionalValues) + " values)");
+  // 10000^(2i/d_model) once per column rather than once per value: the same divisor, so the same
+  // bits, at a fraction of the time (pow was most of it).
+  std::vector<double> divisor(static_cast<std::size_t>(d_model));
+  for (int c = 0; c < d_model; ++c) divisor[c] = std::pow(10000.0, 2.0 * (c / 2) / d_model);  // columns 2i, 2i+1 share i
+  std::vector<float> pe(values.size());
   for (int pos = 0; pos < n; ++pos) {
+    float* row = pe.data() + static_cast<std::size_t>(pos) * d_model;
     for (int c = 0; c < d_model; ++c) {
-      const int pair = c / 2;  // columns 2i and 2i+1 share the frequency of i
-      const double angle = pos / std::pow(10000.0, 2.0 * pair / d_model);
-      pe[static_cast<std::size_t>(pos) * d_model + c] = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+      const double angle = pos / divisor[c];
+      row[c] = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
     }
   }
   return pe;
@@ -213,6 +220,10 @@ PositionalProperties positional_properties(int n, int d_model, int offset_k) {
   require(n >= 2 && n <= 4096, "positional properties need 2 ≤ n ≤ 4,096 (got " + group_digits(n) + ")");
   require(offset_k >= 1 && offset_k < n, "offset k must be in 1.." + std::to_string(n - 1) + " (got " +
                                              std::to_string(offset_k) + ")");
+  require_positive("d_model", d_model);
+  // Every pair of positions is compared over d_model columns: n·(n − 1)/2·d_model steps.
+  require_within_work("positional properties: n·(n − 1)/2·d_model", {(Count(n) * (n - 1)).value() / 2,
+                      static_cast<std::uint64_t>(d_model)}, kPositionalPairSteps);
   const std::vector<float> pe = positional_encoding(n, d_model);
   PositionalProperties p{};
   p.offset_k = offset_k;
@@ -233,13 +244,19 @@ PositionalProperties positional_properties(int n, int d_model, int offset_k) {
     }
   }
   p.min_distance = std::sqrt(p.min_distance);
-  // Each (sin, cos) pair of frequency ω turns by the angle k·ω: the same rotation for every pos.
+  // Each (sin, cos) pair of frequency ω turns by the angle k·ω: the same rotation for every pos,
+  // so its cosine and sine are computed once per pair.
+  std::vector<double> rot_cos, rot_sin;
+  for (int c = 0; c + 1 < d_model; c += 2) {
+    const double omega = 1.0 / std::pow(10000.0, static_cast<double>(c) / d_model);
+    rot_cos.push_back(std::cos(offset_k * omega));
+    rot_sin.push_back(std::sin(offset_k * omega));
+  }
   for (int pos = 0; pos + offset_k < n; ++pos) {
     const float* now = pe.data() + static_cast<std::size_t>(pos) * d_model;
     const float* later = pe.data() + static_cast<std::size_t>(pos + offset_k) * d_model;
     for (int c = 0; c + 1 < d_model; c += 2) {
-      const double omega = 1.0 / std::pow(10000.0, static_cast<double>(c) / d_model);
-      const double cs = std::cos(offset_k * omega), sn = std::sin(offset_k * omega);
+      const double cs = rot_cos[c / 2], sn = rot_sin[c / 2];
       const double s = now[c] * cs + now[c + 1] * sn;
       const double co = now[c + 1] * cs - now[c] * sn;
       p.rotation_max_error = std::max({p.rotation_max_error, std::fabs(s - later[c]), std::fabs(co - later[c + 1])});
@@ -252,8 +269,11 @@ SqrtDkStats sqrt_dk_stats(int d_k, int n_k, int samples, std::uint64_t seed) {
   require_positive("d_k", d_k);
   require_positive("n_k", n_k);
   require_positive("samples", samples);
-  require(static_cast<std::uint64_t>(d_k) * n_k * samples <= 50'000'000ull,
-          "√d_k statistics: d_k·n_k·samples must be at most 50,000,000 to stay interactive");
+  require(d_k <= kMaxDim && n_k <= kMaxDim, "√d_k statistics: d_k and n_k must each be at most " + group_digits(kMaxDim));
+  // The product in 64 bits without wrapping: d_k = n_k = 2^21 and samples = 2^22 made it 2^64 ≡ 0.
+  require_within_work("√d_k statistics: d_k·n_k·samples",
+                      {static_cast<std::uint64_t>(d_k), static_cast<std::uint64_t>(n_k), static_cast<std::uint64_t>(samples)},
+                      kSqrtDkDraws);
   Rng rng(seed);
   SqrtDkStats s{};
   s.d_k = d_k;

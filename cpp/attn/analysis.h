@@ -90,6 +90,18 @@ RunMemory run_memory(const MhaDims& d, int batch, int n_q, int n_k, bool need_we
 /// Bytes of the attention weights of every head and batch item in float32 (practice problem P4).
 std::uint64_t attention_weight_bytes(int n_heads, int batch, int n_q, int n_k);
 
+// Work limits of the measured tables (require_within_work): each keeps a call within about two
+// seconds in either wasm module on the development machine (2-core AMD EPYC, Node 20), from rates
+// measured there in CPU time through the JS API: √d_k statistics 25 M draws/s, positional
+// properties 310 M pair steps/s, positional encoding 48 M values/s (the slower module each time).
+/// Values of one positional encoding table (n·d_model): 2^26, 1.4 s.
+constexpr std::uint64_t kPositionalValues = std::uint64_t{1} << 26;
+/// Steps of positional_properties' pair distances (n·(n − 1)/2·d_model): 1.6 s. The page's
+/// largest table (64 positions at d_model 16,384) takes 33 million.
+constexpr std::uint64_t kPositionalPairSteps = 500'000'000;
+/// N(0, 1) draws of sqrt_dk_stats (d_k·n_k·samples): 2 s.
+constexpr std::uint64_t kSqrtDkDraws = 50'000'000;
+
 /// Sinusoidal positional encoding [n, d_model]: PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),
 /// PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model)). Computed in double, stored as float.
 std::vector<float> positional_encoding(int n, int d_model);

@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string>
 
 #include "buffer.h"
+#include "dims.h"
 #include "error.h"
 #include "kernels.h"
 #include "rng.h"
@@ -102,7 +104,7 @@ void attend_streaming(const HeadProblem& p, const AttentionOptions& opt, std::ve
   run_max.assign(p.rows, kNegInf);
   run_sum.assign(p.rows, 0.0);
   for (int r = 0; r < p.rows; ++r) std::fill_n(p.out + static_cast<std::size_t>(r) * p.ldo, p.d_v, 0.0f);
-  const float alpha = logit_scale(opt, p.d_k);
+  const float alpha = logit_scale(opt, p.d_k) / p.q_prescale;  // exact: q_prescale is a power of two
   const float damping = unnormalised_damping(p, opt);  // 1 unless the sums could overflow
 
   // Past every row's limit there is nothing to see (causal or padding): stop early.
@@ -117,7 +119,9 @@ void attend_streaming(const HeadProblem& p, const AttentionOptions& opt, std::ve
       float* row = tile.data() + static_cast<std::size_t>(r) * kKeyTile;
       const int i = p.row0 + r;
       if (opt.mask.any()) mask_logits(row, opt.mask, p.b, i, j0, cols, p.n_k);
-      const float new_max = std::max(run_max[r], kern::row_max(row, cols));
+      // Not std::max, which would drop a NaN tile max: NaN must spread to the output and be refused there.
+      const float tile_max = kern::row_max(row, cols);
+      const float new_max = (tile_max > run_max[r] || tile_max != tile_max) ? tile_max : run_max[r];
       if (new_max == kNegInf) {  // every key so far is masked: contributes nothing
         std::fill_n(row, cols, 0.0f);
         continue;
@@ -160,8 +164,9 @@ void mask_logits(float* row, const Mask& mask, int b, int i, int j0, int count, 
 
 void block_logits(const HeadProblem& p, const AttentionOptions& opt, const PackedB& k_packed, int r0, int rows,
                   float* logits) {
+  // exact: q_prescale is a power of two (guard_logits), undone in α.
   kern::gemm_packed(rows, p.q + static_cast<std::size_t>(r0) * p.ldq, p.ldq, k_packed, logits, p.n_k,
-                    logit_scale(opt, p.d_k), nullptr, false);
+                    logit_scale(opt, p.d_k) / p.q_prescale, nullptr, false);
 }
 
 float logit_scale(const AttentionOptions& opt, int d_k) {
@@ -182,13 +187,24 @@ double max_row_norm2(const float* x, int ld, int rows, int width) {
       s3 += static_cast<double>(row[c + 3]) * row[c + 3];
     }
     for (; c < width; ++c) s0 += static_cast<double>(row[c]) * row[c];
-    worst = std::max(worst, (s0 + s1) + (s2 + s3));
+    const double s = (s0 + s1) + (s2 + s3);
+    // Not std::max, which keeps `worst` when s is NaN: a NaN row must reach the guard. Once
+    // worst is NaN, no comparison replaces it.
+    if (s > worst || s != s) worst = s;
   }
   return worst;
 }
 
-void require_finite_logits(double q_norm2, double k_norm2, double v_norm2, float alpha, int h) {
-  const double bound = std::sqrt(q_norm2) * std::sqrt(k_norm2) * alpha;
+void require_finite_stage(const char* stage, double norm2, int b, int h) {
+  if (std::isfinite(norm2)) return;
+  throw Error(std::string(stage) + " overflowed float32 (batch item " + std::to_string(b) + ", head " +
+              std::to_string(h) + ", " + (norm2 != norm2 ? "NaN" : "±Infinity") +
+              "): the input values or weights are too large, scale them down");
+}
+
+float guard_logits(double q_norm2, double k_norm2, float alpha, int h) {
+  const double unscaled = std::sqrt(q_norm2) * std::sqrt(k_norm2);
+  const double bound = unscaled * alpha;
   if (!(bound < 1e38)) {
     char buf[200];
     std::snprintf(buf, sizeof buf,
@@ -197,39 +213,41 @@ void require_finite_logits(double q_norm2, double k_norm2, double v_norm2, float
                   bound, h);
     throw Error(buf);
   }
-  if (!std::isfinite(v_norm2))
-    throw Error("the value vectors of head " + std::to_string(h) + " overflowed float32; scale the inputs or weights down");
+  if (unscaled < 1e38) return 1.0f;
+  // 2^-e·|q|·|k| < 1e38; α ≥ 2^-10 (d_k ≤ 2^20) keeps e ≤ 11, far from float's exponent range.
+  const int e = std::max(1, static_cast<int>(std::ceil(std::log2(unscaled / 1e38))) + 1);
+  return std::ldexp(1.0f, -e);
 }
 
 int softmax_rows(int n_k) { return std::max(4, std::min(64, (131072 / std::max(n_k, 1)) / 4 * 4)); }
 
 HeadWorkingFloats attend_working_floats(const AttentionOptions& opt, int n_q, int n_k, int d_k, int d_v,
                                         bool need_weights) {
-  const std::uint64_t NK = n_k, dk = d_k, dv8 = (static_cast<std::uint64_t>(d_v) + 7) / 8 * 8;
-  const std::uint64_t nk8 = (NK + 7) / 8 * 8, Bc = kKeyTile;
-  auto tile_rows = [](std::uint64_t rows) { return (std::min<std::uint64_t>(rows, 64) + 3) / 4 * 4; };  // A-pack
+  const Count NK = n_k, dk = d_k, Bc = kKeyTile;
+  const Count dv8 = (Count(d_v) + 7).value() / 8 * 8, nk8 = (NK + 7).value() / 8 * 8;
+  auto tile_rows = [](int rows) { return Count((std::min(rows, 64) + 3) / 4 * 4); };  // the A-pack's rows
+  auto larger = [](Count a, Count b) { return a.value() < b.value() ? b : a; };
   // Each path keeps its own thread_local buffers, so a call whose full query blocks stream and
   // whose last, shorter block takes whole rows holds both sets; the matmul's A-pack is shared.
-  std::uint64_t whole = 0, streaming = 0, a_pack = 0;
+  Count whole = 0, streaming = 0, a_pack = 0;
   const int full = std::min(n_q, kQueryBlock), last = n_q % kQueryBlock;
   for (const int rows : {full, last}) {
     if (rows == 0) continue;
-    const std::uint64_t R = rows;
     if (need_weights || uses_scratch(opt, rows, n_k)) {
       // K and V packed side by side, the sub-block of logits (in the caller's weights buffer when
       // weights are requested) with its row sums; the matmul packs a sub-block of Q (d_k wide)
       // and of the weights (n_k wide).
-      const std::uint64_t step = std::min<std::uint64_t>(softmax_rows(n_k), R);
-      whole = std::max(whole, dk * nk8 + NK * dv8 + (need_weights ? 0 : step * NK) + step);
-      a_pack = std::max(a_pack, tile_rows(step) * std::max(NK, dk));
+      const int step = std::min(softmax_rows(n_k), rows);
+      whole = larger(whole, dk * nk8 + NK * dv8 + (need_weights ? Count(0) : Count(step) * NK) + step);
+      a_pack = larger(a_pack, tile_rows(step) * larger(NK, dk));
     } else {
       // One tile of logits, running max and sum (float, double) per row, one key tile of K or V
       // packed at a time; the matmul packs a block's Q (d_k wide) and a tile of weights.
-      streaming = std::max(streaming, R * Bc + 3 * R + std::max(dk * Bc, Bc * dv8));
-      a_pack = std::max(a_pack, tile_rows(R) * std::max(Bc, dk));
+      streaming = larger(streaming, Count(rows) * Bc + Count(3) * rows + larger(dk * Bc, Bc * dv8));
+      a_pack = larger(a_pack, tile_rows(rows) * larger(Bc, dk));
     }
   }
-  return {whole + streaming, a_pack};
+  return {(whole + streaming).value(), a_pack.value()};
 }
 
 void AttentionOptions::validate(int batch, int n_q, int n_k) const {
@@ -243,7 +261,7 @@ void attend_head(const HeadProblem& p, const AttentionOptions& opt, std::vector<
     attend_whole_rows(p, opt, true, masked_rows);
   } else if (uses_scratch(opt, p.rows, p.n_k)) {
     thread_local FloatBuffer scratch;
-    scratch.resize(static_cast<std::size_t>(std::min(softmax_rows(p.n_k), p.rows)) * p.n_k);
+    scratch.resize((Count(std::min(softmax_rows(p.n_k), p.rows)) * p.n_k).size());
     HeadProblem in_scratch = p;
     in_scratch.weights = scratch.data();
     in_scratch.weights_step = 0;  // every head of a group reuses the scratch
@@ -256,17 +274,21 @@ void attend_head(const HeadProblem& p, const AttentionOptions& opt, std::vector<
 
 void validate_attention_sizes(std::size_t q_len, std::size_t k_len, std::size_t v_len, int batch, int n_q, int n_k,
                               int d_k, int d_v, const AttentionOptions& opt) {
-  require_positive("batch", batch);
-  require_positive("n_q", n_q);
-  require_positive("n_k", n_k);
-  require_positive("d_k", d_k);
-  require_positive("d_v", d_v);
-  const std::uint64_t B = batch, NQ = n_q, NK = n_k;
-  require_length("q", q_len, B * NQ * d_k, "[batch, n_q, d_k] = [" + std::to_string(batch) + ", " +
+  // Each size at most kMaxDim, as for a layer, so every index of a row stays inside 32 bits.
+  require_dim("batch", batch);
+  require_dim("n_q", n_q);
+  require_dim("n_k", n_k);
+  require_dim("d_k", d_k);
+  require_dim("d_v", d_v);
+  // Every count in 64 bits through Count: with batch 2^24, n 2^30, d_k 2^19 the plain products
+  // wrapped around 2^64, matched an empty buffer and passed every check.
+  const Count q_count = Count(batch) * n_q * d_k, k_count = Count(batch) * n_k * d_k,
+              v_count = Count(batch) * n_k * d_v;
+  require_length("q", q_len, q_count.value(), "[batch, n_q, d_k] = [" + std::to_string(batch) + ", " +
                  std::to_string(n_q) + ", " + std::to_string(d_k) + "]");
-  require_length("k", k_len, B * NK * d_k, "[batch, n_k, d_k] = [" + std::to_string(batch) + ", " +
+  require_length("k", k_len, k_count.value(), "[batch, n_k, d_k] = [" + std::to_string(batch) + ", " +
                  std::to_string(n_k) + ", " + std::to_string(d_k) + "]");
-  require_length("v", v_len, B * NK * d_v, "[batch, n_k, d_v] = [" + std::to_string(batch) + ", " +
+  require_length("v", v_len, v_count.value(), "[batch, n_k, d_v] = [" + std::to_string(batch) + ", " +
                  std::to_string(n_k) + ", " + std::to_string(d_v) + "]");
   opt.validate(batch, n_q, n_k);
 }
@@ -284,32 +306,48 @@ AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, 
                                              const AttentionOptions& opt, bool need_weights,
                                              std::uint64_t memory_budget) {
   validate_attention_sizes(q_len, k_len, v_len, batch, n_q, n_k, d_k, d_v, opt);
-  const std::uint64_t B = batch, NQ = n_q, NK = n_k;
+  const Count q_count = Count(batch) * n_q * d_k, k_count = Count(batch) * n_k * d_k,
+              v_count = Count(batch) * n_k * d_v, out_count = Count(batch) * n_q * d_v;
+  const Count weight_count = need_weights ? Count(batch) * n_q * n_k : Count(0);
   const HeadWorkingFloats work = attend_working_floats(opt, n_q, n_k, d_k, d_v, need_weights);
-  // Inputs (copied into the heap by callers such as the JS API), output, weights, working buffers
-  // and the two row norms (double) per batch item of the overflow guard.
-  const std::uint64_t needed = 4 * (B * NQ * d_k + B * NK * (d_k + d_v) + B * NQ * d_v +
-                                    (need_weights ? B * NQ * NK : 0) + work.buffers + work.a_pack + 4 * B);
-  require_within_budget("this attention", needed, memory_budget);
+  // A block of q multiplied by guard_logits' power of two, when the unscaled logits could overflow.
+  const Count q_block_count = Count(std::min(n_q, kQueryBlock)) * d_k;
+  // Inputs (copied into the heap by callers such as the JS API), output, weights, working buffers,
+  // the prescaled q block and the two row norms (double) per batch item of the overflow guard.
+  const Count needed = Count(4) * (q_count + k_count + v_count + out_count + weight_count + work.buffers +
+                                   work.a_pack + q_block_count + Count(4) * batch);
+  require_within_budget("this attention", needed.value(), memory_budget);
   require_finite_attention_inputs(q, q_len, k, k_len, v, v_len, d_k, d_v);
 
+  const std::size_t NQ = n_q, NK = n_k;
   AttentionResult result;
-  result.output.assign(B * NQ * d_v, 0.0f);
-  if (need_weights) result.weights.assign(B * NQ * NK, 0.0f);
+  result.output.assign(out_count.size(), 0.0f);
+  if (need_weights) result.weights.assign(weight_count.size(), 0.0f);
   std::vector<double> k_norm2(batch), v_norm2(batch);
   for (int b = 0; b < batch; ++b) {
     k_norm2[b] = max_row_norm2(k + b * NK * d_k, d_k, n_k, d_k);
     v_norm2[b] = max_row_norm2(v + b * NK * d_v, d_v, n_k, d_v);
   }
+  std::vector<float> q_prescaled;  // allocated the first time a block needs it
+  const float alpha = logit_scale(opt, d_k);
   for (int b = 0; b < batch; ++b) {
     for (int i0 = 0; i0 < n_q; i0 += kQueryBlock) {
       const int rows = std::min(kQueryBlock, n_q - i0);
-      require_finite_logits(max_row_norm2(q + (b * NQ + i0) * d_k, d_k, rows, d_k), k_norm2[b], v_norm2[b],
-                            logit_scale(opt, d_k), 0);
-      HeadProblem p{q + (b * NQ + i0) * d_k, d_k, k + b * NK * d_k, d_k, v + b * NK * d_v, d_v,
+      const float* q_block = q + (b * NQ + i0) * d_k;
+      const float q_prescale = guard_logits(max_row_norm2(q_block, d_k, rows, d_k), k_norm2[b], alpha, 0);
+      if (q_prescale != 1.0f) {
+        q_prescaled.resize(q_block_count.size());
+        for (int r = 0; r < rows; ++r) {
+          float* row = q_prescaled.data() + static_cast<std::size_t>(r) * d_k;
+          std::copy_n(q_block + static_cast<std::size_t>(r) * d_k, d_k, row);
+          kern::scale(row, d_k, q_prescale);
+        }
+        q_block = q_prescaled.data();
+      }
+      HeadProblem p{q_block, d_k, k + b * NK * d_k, d_k, v + b * NK * d_v, d_v,
                     result.output.data() + (b * NQ + i0) * d_v, d_v,
                     need_weights ? result.weights.data() + (b * NQ + i0) * NK : nullptr,
-                    rows, n_k, d_k, d_v, i0, b, 0, std::sqrt(v_norm2[b])};
+                    rows, n_k, d_k, d_v, i0, b, 0, std::sqrt(v_norm2[b]), q_prescale};
       attend_head(p, opt, &result.masked_rows);
     }
   }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "count.h"
 #include "mask.h"
 
 namespace attn {
@@ -39,7 +40,7 @@ struct MaskedRow {
 
 /// The path attend_head takes for a block of `rows` query rows without weights requested.
 inline bool uses_scratch(const AttentionOptions& opt, int rows, int n_k) {
-  return static_cast<std::size_t>(rows) * static_cast<std::size_t>(n_k) <= opt.scratch_logits;
+  return (Count(rows) * n_k).value() <= opt.scratch_logits;
 }
 
 /// One (batch item, head) problem over strided operands, for a block of query rows; or, with
@@ -55,10 +56,11 @@ struct HeadProblem {
   int row0;                  // index of the block's first query row in the sequence
   int b, h;                  // coordinates, for the padding mask and the dropout pattern
   double v_bound;            // ≥ every |v| of this head (√ of V's largest squared row norm)
+  float q_prescale = 1.0f;   // the power of two q was multiplied by (guard_logits); 1 = none
   int heads = 1;             // query heads sharing k and v; head g's q, out and weights start
   int q_step = 0, out_step = 0;    // g·q_step, g·out_step columns and
   std::size_t weights_step = 0;    // g·weights_step floats further on
-  /// Query head g of the group as a problem of its own.
+  /// Query head g of the group as a problem of its own (q_prescale is the group's).
   HeadProblem query_head(int g) const {
     HeadProblem one = *this;
     one.q += static_cast<std::size_t>(g) * q_step;
@@ -86,12 +88,21 @@ void block_logits(const HeadProblem& p, const AttentionOptions& opt, const Packe
 /// Sets to −∞ the logits of query row i (its index in the sequence) of batch item b for the
 /// masked keys among [j0, j0 + count); `row` holds those count logits.
 void mask_logits(float* row, const Mask& mask, int b, int i, int j0, int count, int n_k);
-/// Largest squared row norm (in double) of a rows×width matrix with row stride ld.
+/// Largest squared row norm (in double) of a rows×width matrix with row stride ld. A row holding
+/// NaN or ±∞ makes the result NaN or +∞ (never dropped), so a non-finite result means a
+/// non-finite entry: finite floats cannot overflow a double sum of squares.
 double max_row_norm2(const float* x, int ld, int rows, int width);
-/// Finite inputs can still overflow: a logit is at most |q|·|k|·α (Cauchy–Schwarz). Throws when
-/// that bound leaves float's range, or when v holds an infinity (a projection overflowed), so no
-/// logit is ±∞ and the softmax never makes NaN. Callers run it before attend_head.
-void require_finite_logits(double q_norm2, double k_norm2, double v_norm2, float alpha, int h);
+/// Throws, naming the stage ("the query projection") and where, when a tensor the layer computed
+/// holds ±∞ or NaN: `norm2` is its max_row_norm2, finite exactly when every entry is.
+void require_finite_stage(const char* stage, double norm2, int b, int h);
+/// The overflow guard of the logits, run before attend_head for each block of query rows and
+/// head, from the largest squared row norms of the block's q and of k. A logit α·q·k is at most
+/// α·|q|·|k| (Cauchy–Schwarz): throws when that bound reaches 1e38, so no logit is ±∞ and the
+/// softmax never makes NaN. The kernels sum q·k first and multiply by α after, and that unscaled
+/// sum (every partial sum of it is at most |q|·|k| too) can overflow although α·q·k does not:
+/// returns the power of two the block's q must be multiplied by before Q·Kᵀ (exact), 1 unless
+/// |q|·|k| reaches 1e38. Pass it as HeadProblem::q_prescale.
+float guard_logits(double q_norm2, double k_norm2, float alpha, int h);
 
 /// Query rows whose logits are exponentiated and multiplied by V together in the whole-row
 /// path: about 512 KB of logits, so the softmax passes and the P·V matmul find them in L2

@@ -9,6 +9,12 @@
 
 namespace attn {
 
+void require_dim(const char* name, int value) {
+  require_positive(name, value);
+  require(value <= kMaxDim, std::string(name) + " (" + group_digits(value) + ") is larger than the " +
+                                group_digits(kMaxDim) + " this engine accepts");
+}
+
 MhaDims resolve_dims(const MhaConfig& c) {
   require_positive("d_model", c.d_model);
   require_positive("n_heads", c.n_heads);

@@ -42,5 +42,8 @@ void require_kv_heads(int n_heads, int n_kv_heads);
 
 /// Largest size accepted for any one dimension (keeps every index inside 32 bits).
 constexpr int kMaxDim = 1 << 20;
+/// A size of a problem (batch, n_q, d_k, ...): a positive integer no larger than kMaxDim.
+/// "n_q must be a positive integer (got 0)", "d_k (2,097,152) is larger than the 1,048,576 this engine accepts".
+void require_dim(const char* name, int value);
 
 }  // namespace attn

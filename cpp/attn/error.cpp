@@ -66,7 +66,7 @@ void require_finite(const char* name, const float* data, std::size_t count, std:
   throw Error(std::string(name) + " contains " + what + " at " + where + "; every input value must be a finite number");
 }
 
-void require_length(const char* name, std::size_t got, std::size_t want, const std::string& dims) {
+void require_length(const char* name, std::uint64_t got, std::uint64_t want, const std::string& dims) {
   if (got != want)
     throw Error(std::string(name) + " has " + group_digits(got) + " values but " + dims + " needs " +
                 group_digits(want));

@@ -34,8 +34,9 @@ namespace attn {
 void require_finite(const char* name, const float* data, std::size_t count, std::size_t row_length);
 /// Index of the first NaN or ±Inf among data[0..count), or count when every value is finite.
 std::size_t first_non_finite(const float* data, std::size_t count);
-/// Throws when a buffer does not have the length its dims call for.
-void require_length(const char* name, std::size_t got, std::size_t want, const std::string& dims);
+/// Throws when a buffer does not have the length its dims call for (`want` in 64 bits, from Count:
+/// never truncated to a 32-bit size_t).
+void require_length(const char* name, std::uint64_t got, std::uint64_t want, const std::string& dims);
 
 /// Default memory budget for one forward call: 1 GiB, well inside a 32-bit wasm heap.
 constexpr std::uint64_t kDefaultMemoryBudget = 1ull << 30;

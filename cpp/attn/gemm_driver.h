@@ -6,6 +6,7 @@
 #include <cstddef>
 
 #include "buffer.h"
+#include "count.h"
 #include "kernels.h"
 
 namespace attn {
@@ -18,10 +19,10 @@ template <int MR, int NR, int MC, class PackA, class Micro>
 void blocked_gemm(int M, const float* A, int lda, const PackedB& B, float* C, int ldc, float alpha, const float* bias,
                   bool accumulate, FloatBuffer& a_block, PackA pack_a, Micro micro) {
   const int K = B.K, N = B.N;
-  const int panels = (N + NR - 1) / NR;
+  const int panels = N / NR + (N % NR != 0);
   // Only as many rows as one block of this call needs (a single query row must not reserve 64).
   const int block_rows = (std::min(M, MC) + MR - 1) / MR * MR;
-  a_block.resize(static_cast<std::size_t>(block_rows) * K);
+  a_block.resize((Count(block_rows) * K).size());
   for (int i0 = 0; i0 < M; i0 += MC) {
     const int i1 = std::min(M, i0 + MC);
     pack_a(i1 - i0, K, A + static_cast<std::size_t>(i0) * lda, lda, a_block.data());

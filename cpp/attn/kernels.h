@@ -20,6 +20,11 @@ struct PackedB {
   FloatBuffer panels;  // [panels][K][panel width]
 };
 
+/// Entry check of every matmul kernel (ref, scalar, simd): sizes not negative and row strides
+/// at least as long as the rows they step over. Throws attn::Error; the kernels index with these
+/// numbers, so a bad one would read or write out of bounds instead.
+void check_gemm_args(int M, int N, int K, int lda, int ldb, bool trans_b, int ldc);
+
 namespace ref {
 /// C (M×N, row stride ldc) = alpha · A (M×K, stride lda) · op(B) [+ bias (N)] [+ C if accumulate].
 /// op(B) = B (K×N, stride ldb) when !trans_b, or Bᵀ with B stored N×K (stride ldb) when trans_b.
@@ -27,7 +32,8 @@ namespace ref {
 void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, bool trans_b,
           float* C, int ldc, float alpha, const float* bias, bool accumulate);
 /// In-place softmax of one row of n logits; −∞ entries are masked and become exactly 0.
-/// A row with every entry −∞ becomes all zeros and the function returns false.
+/// A row with every entry −∞ becomes all zeros and the function returns false. A row holding a
+/// NaN is not masked: it returns true and the NaN spreads to the row (callers check their output).
 bool softmax_row(float* x, int n);
 /// x[i] *= s for i < n.
 void scale(float* x, int n, float s);
@@ -37,7 +43,8 @@ void mask_row(float* x, const std::uint8_t* masked, int n);
 /// −∞ entries become 0. Requires shift ≥ every x[j] (a row max or a running max): the SIMD
 /// exponential is made for arguments ≤ 0. The building block of softmax and of attention.
 double exp_shift_row(float* x, int n, float shift);
-/// The largest of x[0..n), or −∞ when n is 0 or every entry is −∞.
+/// The largest of x[0..n), or −∞ when n is 0 or every entry is −∞; NaN when any entry is NaN
+/// (so a NaN is never mistaken for a fully masked row).
 float row_max(const float* x, int n);
 }  // namespace ref
 

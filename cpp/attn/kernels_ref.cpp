@@ -5,11 +5,28 @@
 
 #include "kernels.h"
 
+#include <string>
+
+#include "error.h"
+
 namespace attn {
+
+void check_gemm_args(int M, int N, int K, int lda, int ldb, bool trans_b, int ldc) {
+  if (M < 0 || N < 0 || K < 0)
+    throw Error("matmul: sizes must not be negative (got M " + std::to_string(M) + ", N " + std::to_string(N) +
+                ", K " + std::to_string(K) + ")");
+  const int b_row = trans_b ? K : N;
+  if (lda < K || ldb < b_row || ldc < N)
+    throw Error("matmul: a row stride is shorter than its row (lda " + std::to_string(lda) + " for K " +
+                std::to_string(K) + ", ldb " + std::to_string(ldb) + " for " + std::to_string(b_row) + ", ldc " +
+                std::to_string(ldc) + " for N " + std::to_string(N) + ")");
+}
+
 namespace ref {
 
 void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, bool trans_b,
           float* C, int ldc, float alpha, const float* bias, bool accumulate) {
+  check_gemm_args(M, N, K, lda, ldb, trans_b, ldc);
   for (int i = 0; i < M; ++i) {
     for (int j = 0; j < N; ++j) {
       float sum = 0.0f;
@@ -51,7 +68,9 @@ double exp_shift_row(float* x, int n, float shift) {
 
 float row_max(const float* x, int n) {
   float max = -std::numeric_limits<float>::infinity();
-  for (int j = 0; j < n; ++j) max = x[j] > max ? x[j] : max;
+  // x[j] != x[j]: a NaN is taken and then kept (no comparison with NaN is true), so a NaN logit
+  // can never leave the −∞ of a fully masked row behind.
+  for (int j = 0; j < n; ++j) max = (x[j] > max || x[j] != x[j]) ? x[j] : max;
   return max;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "count.h"
 #include "gemm_driver.h"
 #include "kernels.h"
 
@@ -18,18 +19,19 @@ constexpr int kMR = 2, kNR = 4, kMC = 64;
 
 // B (or Bᵀ) as ceil(N/4) panels of K rows × 4 floats, zero-padded past N.
 void pack_b(int K, int N, const float* B, int ldb, bool trans_b, PackedB& packed) {
-  const int panels = (N + kNR - 1) / kNR;
+  check_gemm_args(0, N, K, K, ldb, trans_b, N);
+  const int panels = N / kNR + (N % kNR != 0);  // not (N + kNR − 1) / kNR, which overflows near INT_MAX
   packed.K = K;
   packed.N = N;
   FloatBuffer& out = packed.panels;
-  out.resize(static_cast<std::size_t>(panels) * K * kNR);
+  out.resize((Count(panels) * K * kNR).size());
   for (int p = 0; p < panels; ++p) {
     const int j0 = p * kNR, cols = std::min(kNR, N - j0);
     float* dst = out.data() + static_cast<std::size_t>(p) * K * kNR;
     if (cols < kNR) std::fill_n(dst, static_cast<std::size_t>(K) * kNR, 0.0f);  // zero padding past N
     for (int k = 0; k < K; ++k)
       for (int c = 0; c < cols; ++c)
-        dst[k * kNR + c] = trans_b ? B[static_cast<std::size_t>(j0 + c) * ldb + k] : B[static_cast<std::size_t>(k) * ldb + j0 + c];
+        dst[static_cast<std::size_t>(k) * kNR + c] = trans_b ? B[static_cast<std::size_t>(j0 + c) * ldb + k] : B[static_cast<std::size_t>(k) * ldb + j0 + c];
   }
 }
 
@@ -76,12 +78,14 @@ thread_local FloatBuffer g_a_block;
 
 void gemm_packed(int M, const float* A, int lda, const PackedB& B, float* C, int ldc, float alpha,
                  const float* bias, bool accumulate) {
+  check_gemm_args(M, B.N, B.K, lda, B.N, false, ldc);
   blocked_gemm<kMR, kNR, kMC>(M, A, lda, B, C, ldc, alpha, bias, accumulate, g_a_block,
                               [](auto... a) { pack_a(a...); }, [](auto... a) { micro_2x4(a...); });
 }
 
 void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, bool trans_b, float* C, int ldc,
           float alpha, const float* bias, bool accumulate) {
+  check_gemm_args(M, N, K, lda, ldb, trans_b, ldc);
   pack_b(K, N, B, ldb, trans_b, g_panels);
   gemm_packed(M, A, lda, g_panels, C, ldc, alpha, bias, accumulate);
 }

@@ -1,6 +1,7 @@
 // 128-bit SIMD kernels written once against the wasm_* intrinsics (real wasm SIMD under
 // emcc -msimd128, SIMDe on the host). Same contracts as kernels_ref.cpp; the tests hold
 // each one to the scalar reference and to a double-precision one.
+#include "count.h"
 #include "gemm_driver.h"
 #include "kernels.h"
 
@@ -186,10 +187,11 @@ thread_local FloatBuffer g_a_block;  // A packing buffer (kMC rows), reused like
 }  // namespace
 
 void pack_b(int K, int N, const float* B, int ldb, bool trans_b, PackedB& out) {
-  const int panels = (N + kNR - 1) / kNR;
+  check_gemm_args(0, N, K, K, ldb, trans_b, N);
+  const int panels = N / kNR + (N % kNR != 0);  // not (N + kNR − 1) / kNR, which overflows near INT_MAX
   out.K = K;
   out.N = N;
-  out.panels.resize(static_cast<std::size_t>(panels) * K * kNR);
+  out.panels.resize((Count(panels) * K * kNR).size());
   for (int p = 0; p < panels; ++p) {
     const int j0 = p * kNR, cols = std::min(kNR, N - j0);
     float* dst = out.panels.data() + static_cast<std::size_t>(p) * K * kNR;
@@ -198,10 +200,10 @@ void pack_b(int K, int N, const float* B, int ldb, bool trans_b, PackedB& out) {
       for (int k = 0; k < K; ++k) {
         const float* src = B + static_cast<std::size_t>(k) * ldb + j0;
         if (cols == kNR) {
-          wasm_v128_store(dst + k * kNR, wasm_v128_load(src));
-          wasm_v128_store(dst + k * kNR + 4, wasm_v128_load(src + 4));
+          wasm_v128_store(dst + static_cast<std::size_t>(k) * kNR, wasm_v128_load(src));
+          wasm_v128_store(dst + static_cast<std::size_t>(k) * kNR + 4, wasm_v128_load(src + 4));
         } else {
-          for (int c = 0; c < cols; ++c) dst[k * kNR + c] = src[c];
+          for (int c = 0; c < cols; ++c) dst[static_cast<std::size_t>(k) * kNR + c] = src[c];
         }
       }
     } else {
@@ -210,35 +212,45 @@ void pack_b(int K, int N, const float* B, int ldb, bool trans_b, PackedB& out) {
       int k = 0;
       if (cols == kNR) {
         for (; k + 4 <= K; k += 4) {
-          transpose4(row + k, row + ldb + k, row + 2 * ldb + k, row + 3 * ldb + k, dst + k * kNR, kNR);
-          transpose4(row + 4 * ldb + k, row + 5 * ldb + k, row + 6 * ldb + k, row + 7 * ldb + k, dst + k * kNR + 4, kNR);
+          transpose4(row + k, row + ldb + k, row + 2 * ldb + k, row + 3 * ldb + k, dst + static_cast<std::size_t>(k) * kNR, kNR);
+          transpose4(row + 4 * ldb + k, row + 5 * ldb + k, row + 6 * ldb + k, row + 7 * ldb + k, dst + static_cast<std::size_t>(k) * kNR + 4, kNR);
         }
       }
       for (int c = 0; c < cols; ++c)  // leftovers: the last k, or a panel narrower than 8
-        for (int kk = k; kk < K; ++kk) dst[kk * kNR + c] = row[static_cast<std::size_t>(c) * ldb + kk];
+        for (int kk = k; kk < K; ++kk) dst[static_cast<std::size_t>(kk) * kNR + c] = row[static_cast<std::size_t>(c) * ldb + kk];
     }
   }
 }
 
 void gemm_packed(int M, const float* A, int lda, const PackedB& B, float* C, int ldc, float alpha,
                  const float* bias, bool accumulate) {
+  check_gemm_args(M, B.N, B.K, lda, B.N, false, ldc);
   blocked_gemm<kMR, kNR, kMC>(M, A, lda, B, C, ldc, alpha, bias, accumulate, g_a_block,
                               [](auto... a) { pack_a(a...); }, [](auto... a) { micro_4x8(a...); });
 }
 
 void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, bool trans_b,
           float* C, int ldc, float alpha, const float* bias, bool accumulate) {
+  check_gemm_args(M, N, K, lda, ldb, trans_b, ldc);
   pack_b(K, N, B, ldb, trans_b, g_scratch);
   gemm_packed(M, A, lda, g_scratch, C, ldc, alpha, bias, accumulate);
 }
 
 float row_max(const float* x, int n) {
   v128_t vmax = wasm_f32x4_splat(-std::numeric_limits<float>::infinity());
+  // pmax (one instruction in V8) skips a NaN operand, so NaNs are flagged on the side (x ≠ x):
+  // the row's max is then NaN, never the −∞ of a fully masked row.
+  v128_t nan = wasm_i32x4_splat(0);
   int j = 0;
-  for (; j + 4 <= n; j += 4) vmax = wasm_f32x4_pmax(vmax, wasm_v128_load(x + j));
+  for (; j + 4 <= n; j += 4) {
+    const v128_t v = wasm_v128_load(x + j);
+    vmax = wasm_f32x4_pmax(vmax, v);
+    nan = wasm_v128_or(nan, wasm_f32x4_ne(v, v));
+  }
   float max = std::max(std::max(wasm_f32x4_extract_lane(vmax, 0), wasm_f32x4_extract_lane(vmax, 1)),
                        std::max(wasm_f32x4_extract_lane(vmax, 2), wasm_f32x4_extract_lane(vmax, 3)));
-  for (; j < n; ++j) max = x[j] > max ? x[j] : max;  // leftovers
+  if (wasm_v128_any_true(nan)) return std::numeric_limits<float>::quiet_NaN();
+  for (; j < n; ++j) max = (x[j] > max || x[j] != x[j]) ? x[j] : max;  // leftovers, NaN kept as in ref
   return max;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "count.h"
 #include "error.h"
 
 namespace attn {
@@ -18,7 +19,8 @@ void Mask::validate(int batch, int n_q, int n_k) const {
                   std::to_string(key_lengths[b]) + ", outside 0.." + std::to_string(n_k) + " (n_k)");
   }
   if (!matrix.empty()) {
-    const std::size_t want = static_cast<std::size_t>(n_q) * static_cast<std::size_t>(n_k);
+    // In 64 bits: a 32-bit size_t (wasm) wrapped 65,537 × 65,536 to 65,536 and let a short matrix through.
+    const std::uint64_t want = (Count(n_q) * n_k).value();
     require(matrix.size() == want, "mask matrix has " + group_digits(matrix.size()) +
                                        " entries but n_q×n_k = " + std::to_string(n_q) + "×" +
                                        std::to_string(n_k) + " = " + group_digits(want));

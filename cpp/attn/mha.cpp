@@ -10,6 +10,7 @@
 #include <string>
 
 #include "analysis.h"
+#include "count.h"
 #include "kernels.h"
 #include "rng.h"
 
@@ -141,9 +142,9 @@ void MultiHeadAttention::validate(const MhaInput& in, const ForwardOptions& opt)
   require_positive("n_k", in.n_k);
   require_countable(dims_, in.batch, in.n_q, in.n_k);  // also keeps the memory sums below from wrapping
   const std::int64_t B = in.batch, NQ = in.n_q, NK = in.n_k, D = dims_.d_model;
-  require_length("query", in.query_len, B * NQ * D, "[batch, n_q, d_model] = [" + dims_text({B, NQ, D}) + "]");
-  require_length("key", in.key_len, B * NK * D, "[batch, n_k, d_model] = [" + dims_text({B, NK, D}) + "]");
-  require_length("value", in.value_len, B * NK * D, "[batch, n_k, d_model] = [" + dims_text({B, NK, D}) + "]");
+  require_length("query", in.query_len, (Count(B) * NQ * D).value(), "[batch, n_q, d_model] = [" + dims_text({B, NQ, D}) + "]");
+  require_length("key", in.key_len, (Count(B) * NK * D).value(), "[batch, n_k, d_model] = [" + dims_text({B, NK, D}) + "]");
+  require_length("value", in.value_len, (Count(B) * NK * D).value(), "[batch, n_k, d_model] = [" + dims_text({B, NK, D}) + "]");
   opt.validate(in.batch, in.n_q, in.n_k);
   if (!opt.head_mask.empty()) {
     require(opt.head_mask.size() == static_cast<std::size_t>(dims_.n_heads),
@@ -162,8 +163,8 @@ void MultiHeadAttention::validate(const MhaInput& in, const ForwardOptions& opt)
 MhaResult MultiHeadAttention::forward(const MhaInput& in, const ForwardOptions& opt) const {
   validate(in, opt);
   MhaResult r;
-  r.output.resize(static_cast<std::size_t>(in.batch) * in.n_q * dims_.d_model);
-  if (opt.need_weights) r.weights.resize(static_cast<std::size_t>(in.batch) * dims_.n_heads * in.n_q * in.n_k);
+  r.output.resize((Count(in.batch) * in.n_q * dims_.d_model).size());
+  if (opt.need_weights) r.weights.resize((Count(in.batch) * dims_.n_heads * in.n_q * in.n_k).size());
   r.masked_rows = forward_validated(in, opt, r.output.data(), opt.need_weights ? r.weights.data() : nullptr);
   return r;
 }
@@ -185,18 +186,22 @@ std::vector<MaskedRow> MultiHeadAttention::forward_validated(const MhaInput& in,
   // Scratch left uninitialised (every element is written before it is read): zero-filling the
   // K and V projections would cost a pass over memory on every call. K and V hold one column
   // slice per key/value head: a group's K and V are computed once, not once per query head.
-  std::unique_ptr<float[]> k_proj(new float[NK * kk]), v_proj(new float[NK * kvw]);
-  std::unique_ptr<float[]> q_block(new float[static_cast<std::size_t>(kQueryBlock) * qk]);
-  std::unique_ptr<float[]> concat(new float[static_cast<std::size_t>(kQueryBlock) * vw]);
+  std::unique_ptr<float[]> k_proj(new float[(Count(NK) * kk).size()]), v_proj(new float[(Count(NK) * kvw).size()]);
+  std::unique_ptr<float[]> q_block(new float[(Count(kQueryBlock) * qk).size()]);
+  std::unique_ptr<float[]> concat(new float[(Count(kQueryBlock) * vw).size()]);
   std::vector<MaskedRow> masked;
   std::vector<double> k_norm2(KVH), v_norm2(KVH);
   const float alpha = logit_scale(opt, dk);
   for (int b = 0; b < in.batch; ++b) {
     w_k_.apply(in.n_k, in.key + b * NK * D, D, k_proj.get(), kk);
     w_v_.apply(in.n_k, in.value + b * NK * D, D, v_proj.get(), kvw);
+    // Finite inputs and weights can still give ±∞ in a projection, and ∞ − ∞ or ∞·0 then NaN:
+    // the row norms (NaN-propagating) find them, and the stage is named rather than run on.
     for (int g = 0; g < KVH; ++g) {
       k_norm2[g] = max_row_norm2(k_proj.get() + g * dk, kk, in.n_k, dk);
       v_norm2[g] = max_row_norm2(v_proj.get() + g * dv, kvw, in.n_k, dv);
+      require_finite_stage("the key projection", k_norm2[g], b, g * G);
+      require_finite_stage("the value projection", v_norm2[g], b, g * G);
     }
     for (int i0 = 0; i0 < in.n_q; i0 += kQueryBlock) {
       const int rows = std::min(kQueryBlock, in.n_q - i0);
@@ -205,12 +210,21 @@ std::vector<MaskedRow> MultiHeadAttention::forward_validated(const MhaInput& in,
       // Query heads g·G .. g·G + G − 1 read key/value head g (dims_.kv_head).
       for (int g = 0; g < KVH; ++g) {
         const int h0 = g * G;
-        for (int h = h0; h < h0 + G; ++h)
-          require_finite_logits(max_row_norm2(q_block.get() + h * dk, qk, rows, dk), k_norm2[g], v_norm2[g], alpha, h);
+        double q_norm2 = 0.0;
+        for (int h = h0; h < h0 + G; ++h) {
+          const double n2 = max_row_norm2(q_block.get() + h * dk, qk, rows, dk);
+          require_finite_stage("the query projection", n2, b, h);
+          q_norm2 = std::max(q_norm2, n2);
+        }
+        // One power of two for the group's heads, which share K and one HeadProblem (exact).
+        const float q_prescale = guard_logits(q_norm2, k_norm2[g], alpha, h0);
+        if (q_prescale != 1.0f)  // the group's columns of the block are its own: scale them in place
+          for (int r = 0; r < rows; ++r)
+            kern::scale(q_block.get() + static_cast<std::size_t>(r) * qk + h0 * dk, G * dk, q_prescale);
         float* head_weights = opt.need_weights ? weights + ((static_cast<std::size_t>(b) * H + h0) * NQ + i0) * NK : nullptr;
         HeadProblem p{q_block.get() + h0 * dk, qk, k_proj.get() + g * dk, kk, v_proj.get() + g * dv, kvw,
                       concat.get() + h0 * dv, vw, head_weights, rows, in.n_k, dk, dv, i0, b, h0,
-                      std::sqrt(v_norm2[g]), G, dk, dv, NQ * NK};
+                      std::sqrt(v_norm2[g]), q_prescale, G, dk, dv, NQ * NK};
         attend_head(p, opt, &masked);
       }
       if (!opt.head_mask.empty()) apply_head_mask(opt.head_mask, rows, dv, concat.get(), vw);
@@ -218,7 +232,7 @@ std::vector<MaskedRow> MultiHeadAttention::forward_validated(const MhaInput& in,
       w_o_.apply(rows, concat.get(), vw, output + row_offset, D);
       // Finite inputs and weights can still overflow in the output projection: say so, never return ±∞.
       const std::size_t count = static_cast<std::size_t>(rows) * D;
-      const std::size_t x = first_non_finite(output + row_offset, count);  // ±∞ (NaN cannot arise here)
+      const std::size_t x = first_non_finite(output + row_offset, count);
       if (x != count)
         throw Error("the output overflowed float32 at batch item " + std::to_string(b) + ", query " +
                     std::to_string(i0 + x / D) + ": the inputs or weights are too large, scale them down");

@@ -1,0 +1,31 @@
+# The libFuzzer drivers of the core, in the sanitizer build (clang): one per kernel set, since
+# both define the same attn:: symbols. The core is compiled again with libFuzzer's coverage
+# feedback (the Catch2 suite's copy stays without it, at full speed), and so is the decoding
+# of inputs; the oracle and the float64 reference are not: comparison tracing in their loops
+# took 60% of the time. ctest runs each driver as two tests labelled "fuzz": the corpus of past
+# failures replayed once, then a fuzzing run bounded by ATTN_FUZZ_SECONDS.
+set(ATTN_FUZZ_SECONDS 60 CACHE STRING "Seconds of each bounded fuzzing run")
+set_source_files_properties(tests/fuzz/fuzz_case.cpp PROPERTIES COMPILE_OPTIONS -fsanitize=fuzzer-no-link)
+foreach(variant native_simde native_scalar)
+  set(core attn_fuzz_core_${variant})
+  add_library(${core} STATIC ${ATTN_CORE_SOURCES})
+  target_include_directories(${core} PUBLIC cpp)
+  get_target_property(variant_flags attn_core_${variant} INTERFACE_COMPILE_OPTIONS)
+  if(variant_flags)
+    target_compile_options(${core} PUBLIC ${variant_flags})
+  endif()
+  target_compile_options(${core} PRIVATE -fsanitize=fuzzer-no-link)
+
+  set(target fuzz_attention_${variant})
+  add_executable(${target} tests/fuzz/fuzz_attention.cpp tests/fuzz/fuzz_case.cpp tests/cpp/reference.cpp)
+  target_include_directories(${target} PRIVATE tests/cpp tests/fuzz)
+  target_link_options(${target} PRIVATE -fsanitize=fuzzer)
+  target_link_libraries(${target} PRIVATE ${core})
+  add_test(NAME fuzz-corpus:${variant}
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tests/fuzz/run.sh replay $<TARGET_FILE:${target}> ${CMAKE_SOURCE_DIR}/tests/fuzz/corpus)
+  add_test(NAME fuzz:${variant}
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tests/fuzz/run.sh fuzz $<TARGET_FILE:${target}> ${CMAKE_SOURCE_DIR}/tests/fuzz/corpus
+                   ${ATTN_FUZZ_SECONDS} ${CMAKE_BINARY_DIR}/fuzz-${variant})
+  set_tests_properties(fuzz-corpus:${variant} fuzz:${variant} PROPERTIES LABELS fuzz)
+  set_tests_properties(fuzz:${variant} PROPERTIES DEPENDS fuzz-corpus:${variant})  # the corpus first, even with -j
+endforeach()

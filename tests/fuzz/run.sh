@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs one libFuzzer driver of tests/fuzz (built by the sanitizer build, see fuzz.cmake).
+#   run.sh replay FUZZER CORPUS               every case of the corpus of past failures, once
+#   run.sh fuzz FUZZER CORPUS SECONDS WORKDIR  fuzzing for SECONDS from the corpus and the inputs
+#                                              saved by earlier runs in WORKDIR
+# Prints one line with the inputs run, the time and the findings; exits non-zero on any finding
+# (a crash, a sanitizer report, an oracle finding, a timeout or a leak), whose input is then in
+# WORKDIR/artifacts (replay it with: FUZZER FILE).
+set -uo pipefail
+mode="$1" fuzzer="$2" corpus="$3"
+name="$(basename "$fuzzer")"
+# UBSan must stop the run (the build also says -fno-sanitize-recover); stacks for the report.
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
+
+if [ "$mode" = replay ]; then
+  shopt -s nullglob
+  cases=("$corpus"/*.txt)
+  if [ ${#cases[@]} -eq 0 ]; then echo "$name: no cases in $corpus"; exit 1; fi
+  log="$(mktemp)"
+  start=$SECONDS
+  FUZZ_STRICT=1 "$fuzzer" -timeout=30 -rss_limit_mb=2560 "${cases[@]}" > "$log" 2>&1
+  status=$?
+  run=$(grep -c '^Executed ' "$log")
+  echo "$name corpus of past failures: ${#cases[@]} cases, $run run in $((SECONDS - start)) s, findings: $([ $status -eq 0 ] && echo 0 || echo 1)"
+  [ $status -eq 0 ] || tail -40 "$log"
+  rm -f "$log"
+  exit $status
+fi
+
+seconds="$4" work="$5"
+mkdir -p "$work/corpus" "$work/artifacts"
+rm -f "$work/artifacts"/*
+log="$work/log"
+start=$SECONDS
+"$fuzzer" "$work/corpus" "$corpus" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
+  -rss_limit_mb=2560 -timeout=30 -max_len=4096 > "$log" 2>&1
+status=$?
+inputs=$(grep -E '^stat::number_of_executed_units:' "$log" | awk '{print $2}')
+seed=$(grep -oE 'Seed: [0-9]+' "$log" | head -1 | awk '{print $2}')
+findings=$(find "$work/artifacts" -type f | wc -l)
+[ $status -ne 0 ] && [ "$findings" -eq 0 ] && findings=1
+echo "$name: ${inputs:-?} inputs in $((SECONDS - start)) s (seed ${seed:-?}), findings: $findings"
+if [ $status -ne 0 ] || [ "$findings" -ne 0 ]; then
+  grep -E 'FUZZ FINDING|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|case:' "$log" | head -20
+  tail -30 "$log"
+  ls "$work/artifacts"
+  exit 1
+fi
