@@ -45,10 +45,11 @@ async function firstView(build, context) {
   const navigated = Date.now();
   if (page.url().startsWith(build.server.url)) await page.reload();
   else await page.goto(build.server.url + hash);
-  const ms = await page.evaluate(() => new Promise((done) => {
+  const ms = await page.evaluate(() => new Promise((done, fail) => {
     const find = () => performance.getEntriesByName('attention-first-result')[0]?.startTime;
     const poll = () => (find() !== undefined ? done(find()) : setTimeout(poll, 20));
     poll();
+    setTimeout(() => fail(new Error('no first result within 30 s')), 30000);
   }));
   const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark')
     .filter((m) => m.name.startsWith('attention-')).map((m) => [m.name.slice(10), Math.round(m.startTime)])));

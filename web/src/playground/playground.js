@@ -200,6 +200,7 @@ export function createPlayground(root, options = {}) {
     // Next frame: the first result gets painted before the rest is built.
     win.requestAnimationFrame(() => win.setTimeout(() => {
       if (m.destroyed) return;
+      compute?.client.start(); // the first result is on screen: now the worker may use the CPU
       buildPanels();
       render('engine');
       wrapper.dataset.settled = '1'; // every shown panel is built (tests and hosts can wait for this)
