@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadavg } from 'node:os';
-import { serve } from './serve.mjs';
+import { spawn } from 'node:child_process';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -25,8 +25,26 @@ const dist = resolve(option('--dist', join(root, 'dist'))); // another build, e.
 
 const compare = option('--compare', null); // another build measured in turn with this one (same load for both)
 
-const builds = [{ name: 'this build', dir: dist, server: await serve({ dir: dist, port: 0 }) }];
-if (compare) builds.push({ name: compare, dir: resolve(compare), server: await serve({ dir: resolve(compare), port: 0 }) });
+/**
+ * scripts/serve.mjs in a process of its own: served from this process, the files would wait whenever
+ * this process is busy with the browser's messages, and the figures would measure that instead.
+ */
+async function serveApart(dir) {
+  const child = spawn(process.execPath, [join(root, 'scripts/serve.mjs'), dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolveUrl, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = out.match(/at (http:\/\/127\.0\.0\.1:\d+\/)/);
+      if (m) resolveUrl(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`serve.mjs exited (${code}) before serving`)));
+  });
+  return { url, close: async () => { child.kill(); } };
+}
+
+const builds = [{ name: 'this build', dir: dist, server: await serveApart(dist) }];
+if (compare) builds.push({ name: compare, dir: resolve(compare), server: await serveApart(resolve(compare)) });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true,
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -45,10 +63,11 @@ async function firstView(build, context) {
   const navigated = Date.now();
   if (page.url().startsWith(build.server.url)) await page.reload();
   else await page.goto(build.server.url + hash);
-  const ms = await page.evaluate(() => new Promise((done) => {
+  const ms = await page.evaluate(() => new Promise((done, fail) => {
     const find = () => performance.getEntriesByName('attention-first-result')[0]?.startTime;
     const poll = () => (find() !== undefined ? done(find()) : setTimeout(poll, 20));
     poll();
+    setTimeout(() => fail(new Error('no first result within 30 s')), 30000);
   }));
   const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark')
     .filter((m) => m.name.startsWith('attention-')).map((m) => [m.name.slice(10), Math.round(m.startTime)])));

@@ -80,7 +80,7 @@ export function createHeatmaps(body, { dom, host, actions }) {
     return { masked: host.cssVar('--masked'), text: host.cssVar('--fg') };
   }
 
-  function gridFor(item, head) {
+  function gridFor(item, head, palette) {
     const size = item.rows * item.cols;
     const weights = item.data.subarray(head * size, (head + 1) * size);
     // Words when the inputs are sentences, positions otherwise; none for averaged blocks.
@@ -88,7 +88,7 @@ export function createHeatmaps(body, { dom, host, actions }) {
     return {
       rows: item.rows, cols: item.cols, data: colorPositions(weights, item.rows, item.cols, current.scale, current.max), masked: item.masked,
       min: 0, max: 1, rowLabels: labels(item.labels_q, item.rowStep, item.rows), colLabels: labels(item.labels_k, item.colStep, item.cols),
-      colors: colors(),
+      colors: palette,
     };
   }
 
@@ -148,14 +148,18 @@ export function createHeatmaps(body, { dom, host, actions }) {
     legendMin.textContent = low;
     legendMax.textContent = high;
     const head = selectedHead();
-    main.setData(gridFor(item, head));
+    // Every width first, then every drawing: each drawing resizes its canvas, and a width read after
+    // that would cost the browser a layout per map.
+    const widths = [main, ...smalls.map((s) => s.map)].map((map) => map.available());
+    const palette = colors(); // read once: a style read between drawings would recompute the styles each time
+    main.setData(gridFor(item, head, palette), widths[0]);
     // The enlarged head's weights as drawn, for readers and tests that check a pattern (small maps only).
     const size = item.rows * item.cols;
     mainCanvas.dataset.weights = size <= 4096 ? JSON.stringify(Array.from(item.data.subarray(head * size, (head + 1) * size))) : '';
     const [q, k] = config.cross ? ['decoder queries', 'encoder keys'] : ['queries', 'keys'];
     mainCaption.textContent = `Head ${fmt.int(head + 1)} of ${fmt.int(config.n_heads)}${grouped(config) ? ` (K/V head ${kvHeadOf(config, head) + 1})` : ''} · ${q} down, ${k} across`;
     smalls.forEach(({ figure, map }, k) => {
-      map.setData(gridFor(item, k));
+      map.setData(gridFor(item, k, palette), widths[k + 1]);
       figure.classList.toggle('selected', k === head);
       figure.dataset.row0 = JSON.stringify(Array.from(item.data.subarray(k * item.rows * item.cols, k * item.rows * item.cols + Math.min(8, item.cols))));
     });
@@ -254,8 +258,9 @@ export function createHeatmaps(body, { dom, host, actions }) {
     width = w;
     host.win.requestAnimationFrame(() => {
       if (!current) return;
-      main.draw();
-      for (const { map } of smalls) map.draw();
+      const widths = [main, ...smalls.map((s) => s.map)].map((map) => map.available());
+      main.draw(widths[0]);
+      smalls.forEach(({ map }, k) => map.draw(widths[k + 1]));
     });
   });
   const offScheme = host.onSchemeChange(draw);

@@ -3,18 +3,17 @@
 // page, <attention-playground>, a notebook widget and the share dialog's preview each make one, and
 // any number can share a page. This file owns time and order; the panels draw.
 
-import css from './styles.css';
 import { defaults, withChanges, changedKeys } from '../model/schema.js';
 import { validate, configKey } from '../model/validate.js';
 import { analyzeWith } from '../model/analyze.js';
 import * as fmt from '../model/format.js';
-import { PANELS, visiblePanels, unknownPanels } from '../panels/registry.js';
+import { visiblePanels, unknownPanels } from '../panels/registry.js';
 import { CONTROL_FIELDS } from '../panels/controls.js';
 import { Cancelled, WorkerLost } from '../worker/client.js';
-import { createDom } from '../ui/dom.js';
 import { acquireCompute } from './compute.js';
 import { assetBase } from './assets.js';
 import { createRunbar } from './runbar.js';
+import { createShell } from './shell.js';
 
 const DEBOUNCE_MS = 200;       // typing "512" should run once, not three times
 const PROGRESS_AFTER_MS = 100; // shorter runs finish before a progress bar would be worth showing
@@ -24,16 +23,6 @@ const VIEW_ONLY = new Set(['head', 'item', 'colors', 'q_item', 'q_head', 'q_quer
 
 /** Time allowed before a silent worker counts as dead: generous against the estimate (which errs long). */
 const deadlineFor = (estimateMs) => Math.max(4000, 20 * estimateMs + 2000);
-
-const sheets = new WeakMap(); // document → its CSSStyleSheet (one per document, shared by every playground)
-function sheetFor(doc) {
-  if (!sheets.has(doc)) {
-    const sheet = new doc.defaultView.CSSStyleSheet();
-    sheet.replaceSync(css);
-    sheets.set(doc, sheet);
-  }
-  return sheets.get(doc);
-}
 
 /** An Error that names the field it is about (the `error` event's detail). */
 function fieldError(field, message) {
@@ -53,11 +42,6 @@ function fieldError(field, message) {
 export function createPlayground(root, options = {}) {
   const doc = root.ownerDocument;
   const win = doc.defaultView;
-  const shadow = root instanceof win.ShadowRoot ? root : (root.shadowRoot ?? root.attachShadow({ mode: 'open' }));
-  const sheet = sheetFor(doc);
-  shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets.filter((s) => s !== sheet), sheet];
-  const dom = createDom(doc);
-  const { h } = dom;
   let base = null, baseError = null;
   try {
     base = assetBase(options.assets);
@@ -85,7 +69,6 @@ export function createPlayground(root, options = {}) {
   };
   const startedAt = win.performance.now();
   const listeners = new Map();
-  const cleanups = [];
   let compute = null, computeKey = null;
   let rawAnalyze = null;
   let debounce = 0, progressTimer = 0;
@@ -116,26 +99,9 @@ export function createPlayground(root, options = {}) {
     }
   }
 
-  // ---- DOM: a wrapper with the theme, the run bar, one section per registry panel ----
-  const wrapper = h('div', { class: `ap${options.layout === 'page' ? ' page' : ''}` });
-  const results = h('div', { class: 'results', tabindex: '-1' });
-  const host = {
-    win,
-    cssVar: (name) => win.getComputedStyle(wrapper).getPropertyValue(name).trim(),
-    /** Adds a stylesheet inside this playground (once). */
-    loadStyle: (path) => addStylesheet(shadow, new URL(path, base).href, h),
-    /** Adds a stylesheet to the document itself (font faces do not work inside a shadow root). */
-    loadDocumentStyle: (path) => addStylesheet(doc.head, new URL(path, base).href, h),
-    importVendor: (path) => import(/* @vite-ignore */ new URL(path, base).href),
-    onSchemeChange: (fn) => { schemeListeners.add(fn); return () => schemeListeners.delete(fn); },
-    observeResize(el, fn) {
-      const observer = new win.ResizeObserver(fn);
-      observer.observe(el);
-      cleanups.push(() => observer.disconnect());
-      return observer;
-    },
-    scrollToResults: () => results.scrollIntoView({ behavior: 'smooth', block: 'start' }),
-  };
+  // ---- DOM: the shell (shadow root, theme, one section per panel) with the run bar on top ----
+  const shell = createShell(root, { base, layout: options.layout });
+  const { dom, host, wrapper, sections, shadow } = shell;
   const actions = Object.freeze({
     /** A learner's edit of one or more fields (ignored in a read-only playground, except view fields). */
     edit: (changes, field) => {
@@ -162,36 +128,12 @@ export function createPlayground(root, options = {}) {
   const ctx = { dom, host, actions };
 
   const runbar = createRunbar({ dom, actions, win });
-  const sections = new Map();
-  for (const spec of PANELS) {
-    const titleId = `${spec.name}-title`;
-    const body = h('div', { class: 'panel-body' });
-    const error = h('p', { class: 'panel-error', role: 'alert', hidden: true });
-    const section = h(spec.area === 'side' ? 'aside' : 'section',
-      { class: `panel${spec.area === 'side' ? ' controls' : ''}`, id: `panel-${spec.name}`, dataset: { panel: spec.name }, 'aria-labelledby': titleId, hidden: true },
-      h('h2', { id: titleId }, spec.title), error, body);
-    sections.set(spec.name, { spec, section, body, error, panel: null });
-  }
-  const area = (name) => [...sections.values()].filter((s) => s.spec.area === name).map((s) => s.section);
-  results.append(...runbar.elements, ...area('main'),
-    h('div', { class: 'panel-grid' }, h('div', { class: 'panel-col' }, area('left')), h('div', { class: 'panel-col' }, area('right'))));
-  const skip = h('button', { type: 'button', class: 'skip', onclick: () => results.focus() }, 'Skip to the results');
-  wrapper.append(skip, h('div', { class: 'layout' }, area('side'), results));
-  shadow.append(wrapper);
+  shell.results.prepend(...runbar.elements);
 
-  // ---- theme ----
-  const schemeListeners = new Set();
-  const dark = win.matchMedia('(prefers-color-scheme: dark)');
+  /** The state's theme, or the host's default for it (light inside a course page, auto on the page). */
   function applyTheme() {
-    const theme = ['light', 'dark', 'auto'].includes(m.state.theme) ? m.state.theme : (options.theme ?? 'light');
-    const scheme = theme === 'auto' ? (dark.matches ? 'dark' : 'light') : theme;
-    if (wrapper.dataset.scheme === scheme) return;
-    wrapper.dataset.scheme = scheme;
-    for (const fn of schemeListeners) fn(scheme);
+    shell.setTheme(['light', 'dark', 'auto'].includes(m.state.theme) ? m.state.theme : (options.theme ?? 'light'));
   }
-  const onSystemScheme = () => applyTheme();
-  dark.addEventListener('change', onSystemScheme);
-  cleanups.push(() => dark.removeEventListener('change', onSystemScheme));
 
   // ---- panels ----
   function applyVisibility() {
@@ -264,6 +206,7 @@ export function createPlayground(root, options = {}) {
     // Next frame: the first result gets painted before the rest is built.
     win.requestAnimationFrame(() => win.setTimeout(() => {
       if (m.destroyed) return;
+      compute?.client.start(); // the first result is on screen: now the worker may use the CPU
       buildPanels();
       render('engine');
       wrapper.dataset.settled = '1'; // every shown panel is built (tests and hosts can wait for this)
@@ -533,12 +476,9 @@ export function createPlayground(root, options = {}) {
       }
     }
     runbar.destroy();
-    for (const fn of cleanups.splice(0)) fn();
-    schemeListeners.clear();
+    shell.destroy();
     compute?.release();
     compute = null;
-    wrapper.remove();
-    shadow.adoptedStyleSheets = shadow.adoptedStyleSheets.filter((s) => s !== sheet);
     listeners.clear();
     m.result = null;
     m.check = null;
@@ -569,17 +509,3 @@ export function createPlayground(root, options = {}) {
     root: shadow,
   };
 }
-
-/** Adds <link rel=stylesheet href> to `parent` once; resolves when it has loaded. */
-function addStylesheet(parent, href, h) {
-  const existing = [...parent.querySelectorAll('link[rel="stylesheet"]')].find((l) => l.href === href);
-  if (existing) return existing.loaded ?? Promise.resolve();
-  const link = h('link', { rel: 'stylesheet', href });
-  link.loaded = new Promise((resolve, reject) => {
-    link.addEventListener('load', () => resolve());
-    link.addEventListener('error', () => reject(new Error(`could not load ${href}`)));
-  });
-  parent.append(link);
-  return link.loaded;
-}
-

@@ -44,11 +44,16 @@ export class Heatmap {
    * grid: { rows, cols, data: Float32Array [rows*cols], masked: Uint8Array | null, min, max,
    * rowLabels, colLabels (string arrays or null), colors: { masked, text, cursor, background } }.
    */
-  setData(grid) {
+  setData(grid, width) {
     checkGrid(grid);
     this.grid = grid;
     if (this.cursor && (this.cursor.r >= grid.rows || this.cursor.c >= grid.cols)) this.cursor = null;
-    this.draw();
+    this.draw(width);
+  }
+
+  /** The width there is to draw in (the parent's): read it for every map before drawing any (one layout, not one per map). */
+  available() {
+    return Math.max(40, this.canvas.parentElement?.clientWidth || 200);
   }
 
   setCursor(cell) {
@@ -59,15 +64,14 @@ export class Heatmap {
     this.onCursor(cell);
   }
 
-  /** Redraws at the canvas's current CSS width (call after a resize). */
-  draw() {
+  /** Redraws in `available` px of width (default: the parent's width now; call after a resize). */
+  draw(available = this.available()) {
     const { canvas, grid } = this;
     if (!grid) return;
     const ctx = canvas.getContext('2d');
     const dpr = canvas.ownerDocument.defaultView?.devicePixelRatio || 1;
     // Sized from the parent's width, so a map limited by maxHeight shrinks to its cells
     // (no empty strip beside it) and a resize is measured from the space, not from the last drawing.
-    const available = Math.max(40, canvas.parentElement?.clientWidth || 200);
     const withLabels = this.labels && grid.rowLabels && grid.colLabels && grid.rows <= MAX_LABELLED && grid.cols <= MAX_LABELLED;
     ctx.font = LABEL_FONT;
     const longest = (list) => Math.min(110, Math.max(0, ...list.map((s) => ctx.measureText(s).width)));

@@ -85,9 +85,27 @@ export class EngineClient {
     this.#start = start;
     this.#fallback = fallback;
     this.#simd = simd;
-    this.ready = this.#boot();
+    let settle;
+    this.ready = new Promise((resolve, reject) => { settle = { resolve, reject }; });
+    this.#settleReady = settle;
     // Neither a worker nor the fallback could start: whatever waits gets the reason.
     this.ready.catch((err) => { for (const r of this.#queue.splice(0)) r.reject(err); });
+  }
+
+  #settleReady;
+  #started = false;
+
+  /**
+   * Starts the worker (once). It is not started by the constructor: a page's first result can come
+   * from the page's own engine, and a worker compiling its wasm meanwhile would only compete for the
+   * CPU; the first request, or the playground once its first result is on screen, starts it.
+   */
+  start() {
+    if (!this.#started) {
+      this.#started = true;
+      this.#boot().then(this.#settleReady.resolve, this.#settleReady.reject);
+    }
+    return this.ready;
   }
 
   #boot() {
@@ -185,6 +203,7 @@ export class EngineClient {
 
   #request(session, type, payload = {}, { onProgress, deadlineMs = DEFAULT_DEADLINE_MS } = {}) {
     if (this.#closed) return Promise.reject(new Error('this compute engine was shut down'));
+    this.start();
     return new Promise((resolve, reject) => {
       this.#queue.push({ id: this.#nextId++, type, payload, session, resolve, reject, onProgress, deadlineMs });
       this.#pump();
@@ -224,7 +243,7 @@ export class EngineClient {
       close: () => {
         client.#cancel(session, { quiet: true });
         client.#sessions.delete(session);
-        if (client.#closed) return Promise.resolve();
+        if (client.#closed || !client.#started) return Promise.resolve(); // nothing of it in a worker
         return client.#request(null, 'release', { owner }).catch(() => {});
       },
     };

@@ -1,0 +1,113 @@
+// The DOM a playground lives in: its shadow root with the shared stylesheet, the theme (light, dark or
+// auto → data-scheme on the wrapper), one section per registry panel around the run bar, and what
+// panels get from their host: theme colours, stylesheets, vendored modules, resize watching.
+
+import css from './styles.css';
+import { PANELS } from '../panels/registry.js';
+import { createDom } from '../ui/dom.js';
+
+const sheets = new WeakMap(); // document → its CSSStyleSheet (one per document, shared by every playground)
+function sheetFor(doc) {
+  if (!sheets.has(doc)) {
+    const sheet = new doc.defaultView.CSSStyleSheet();
+    sheet.replaceSync(css);
+    sheets.set(doc, sheet);
+  }
+  return sheets.get(doc);
+}
+
+/**
+ * Builds the shell in `root` (an element, which gets a shadow root, or a shadow root). base: the asset
+ * folder (vendored files are found there); layout: 'page' (sticky inputs and run bar) or 'embedded'.
+ * Returns { doc, win, shadow, dom, wrapper, results, sections (name → { spec, section, body, error }),
+ * host (for panels), setTheme(theme), destroy() }.
+ */
+export function createShell(root, { base, layout }) {
+  const doc = root.ownerDocument;
+  const win = doc.defaultView;
+  const shadow = root instanceof win.ShadowRoot ? root : (root.shadowRoot ?? root.attachShadow({ mode: 'open' }));
+  const sheet = sheetFor(doc);
+  shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets.filter((s) => s !== sheet), sheet];
+  const dom = createDom(doc);
+  const { h } = dom;
+  const cleanups = [];
+
+  const wrapper = h('div', { class: `ap${layout === 'page' ? ' page' : ''}` });
+  const results = h('div', { class: 'results', tabindex: '-1' });
+  const sections = new Map();
+  for (const spec of PANELS) {
+    const titleId = `${spec.name}-title`;
+    const body = h('div', { class: 'panel-body' });
+    const error = h('p', { class: 'panel-error', role: 'alert', hidden: true });
+    const section = h(spec.area === 'side' ? 'aside' : 'section',
+      { class: `panel${spec.area === 'side' ? ' controls' : ''}`, id: `panel-${spec.name}`, dataset: { panel: spec.name }, 'aria-labelledby': titleId, hidden: true },
+      h('h2', { id: titleId }, spec.title), error, body);
+    sections.set(spec.name, { spec, section, body, error, panel: null });
+  }
+  const area = (name) => [...sections.values()].filter((s) => s.spec.area === name).map((s) => s.section);
+  results.append(...area('main'),
+    h('div', { class: 'panel-grid' }, h('div', { class: 'panel-col' }, area('left')), h('div', { class: 'panel-col' }, area('right'))));
+  const skip = h('button', { type: 'button', class: 'skip', onclick: () => results.focus() }, 'Skip to the results');
+  wrapper.append(skip, h('div', { class: 'layout' }, area('side'), results));
+  shadow.append(wrapper);
+
+  // ---- theme: 'auto' follows the system, and changes with it ----
+  const schemeListeners = new Set();
+  const dark = win.matchMedia('(prefers-color-scheme: dark)');
+  let theme = 'light';
+  function applyScheme() {
+    const scheme = theme === 'auto' ? (dark.matches ? 'dark' : 'light') : theme;
+    if (wrapper.dataset.scheme === scheme) return;
+    wrapper.dataset.scheme = scheme;
+    for (const fn of schemeListeners) fn(scheme);
+  }
+  dark.addEventListener('change', applyScheme);
+  cleanups.push(() => dark.removeEventListener('change', applyScheme));
+
+  const host = {
+    win,
+    /** A colour (or any variable) of the theme, for drawing on canvases. */
+    cssVar: (name) => win.getComputedStyle(wrapper).getPropertyValue(name).trim(),
+    /** Adds a stylesheet inside this playground (once). */
+    loadStyle: (path) => addStylesheet(shadow, new URL(path, base).href, h),
+    /** Adds a stylesheet to the document itself (font faces do not work inside a shadow root). */
+    loadDocumentStyle: (path) => addStylesheet(doc.head, new URL(path, base).href, h),
+    importVendor: (path) => import(new URL(path, base).href),
+    onSchemeChange: (fn) => { schemeListeners.add(fn); return () => schemeListeners.delete(fn); },
+    observeResize(el, fn) {
+      const observer = new win.ResizeObserver(fn);
+      observer.observe(el);
+      cleanups.push(() => observer.disconnect());
+      return observer;
+    },
+    scrollToResults: () => results.scrollIntoView({ behavior: 'smooth', block: 'start' }),
+  };
+
+  return {
+    doc, win, shadow, dom, wrapper, results, sections, host,
+    /** 'light', 'dark' or 'auto'. */
+    setTheme(next) {
+      theme = next;
+      applyScheme();
+    },
+    destroy() {
+      for (const fn of cleanups.splice(0)) fn();
+      schemeListeners.clear();
+      wrapper.remove();
+      shadow.adoptedStyleSheets = shadow.adoptedStyleSheets.filter((s) => s !== sheet);
+    },
+  };
+}
+
+/** Adds <link rel=stylesheet href> to `parent` once; resolves when it has loaded. */
+function addStylesheet(parent, href, h) {
+  const existing = [...parent.querySelectorAll('link[rel="stylesheet"]')].find((l) => l.href === href);
+  if (existing) return existing.loaded ?? Promise.resolve();
+  const link = h('link', { rel: 'stylesheet', href });
+  link.loaded = new Promise((resolve, reject) => {
+    link.addEventListener('load', () => resolve());
+    link.addEventListener('error', () => reject(new Error(`could not load ${href}`)));
+  });
+  parent.append(link);
+  return link.loaded;
+}
