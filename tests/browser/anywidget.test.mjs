@@ -86,13 +86,6 @@ test('loaded as text from a blob: (a notebook given a file path), the widget say
   assert.match(await page.locator('#lost .status').textContent(), /load attention-playground\.js by its URL, or give the folder that holds it as `assets`/);
   await page.locator('#found .status', { hasText: /Ran in|could not start/ }).waitFor({ timeout: 30000 });
   const found = await page.locator('#found .status').textContent();
-  if (/Invalid URL/.test(found)) {
-    // engine/attention.js resolves its default wasm folder against its own URL when it loads, which a
-    // blob: cannot be: the bindings' side must make that lazy for `assets` to work here.
-    t.skip(`the engine module cannot load from blob: yet (${found})`);
-    await page.closeAll();
-    return;
-  }
   assert.match(found, /^Ran in/);
   assert.equal(await page.locator('#found .heat-small').count(), 2);
   assert.deepEqual(page.problems, []);

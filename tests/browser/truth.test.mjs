@@ -274,18 +274,7 @@ test('9: the √d_k lab calls the softmax "nearly one-hot" only when its own num
   }
 });
 
-test('9: cross-attention with n_q = n_k is costed as cross-attention (the keys and values are inputs too)', async (t) => {
-  const attn = await engine();
-  let takesAttention = true;
-  try {
-    attn.analyze({ d_model: 8, n_heads: 2, n: 4, attention: 'cross' });
-  } catch {
-    takesAttention = false;
-  }
-  if (!takesAttention) {
-    t.skip('this engine\'s analyze does not take `attention` yet (the page passes it; the bindings add it)');
-    return;
-  }
+test('9: cross-attention with n_q = n_k is costed as cross-attention (the keys and values are inputs too)', async () => {
   const page = await openPage(h, '#attention=cross&source=random&n_q=8&n_k=8&d_model=32&n_heads=2');
   const inputs = await page.$eval('#memory-total', (el) => el.closest('table').querySelector('tbody tr td').textContent);
   assert.match(inputs, new RegExp(`^${(4 * 3 * 8 * 32).toLocaleString('en-US')} B`), `inputs: ${inputs} (query, key and value)`);

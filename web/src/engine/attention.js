@@ -12,7 +12,6 @@ import { makeNative } from './native.js';
 import { simdSupported } from './probe.js';
 import { codePoints, wordRows } from './words.js';
 
-const WASM_DIR = new URL('../../wasm/', import.meta.url);
 const isNode = typeof process === 'object' && !!process.versions?.node;
 
 /**
@@ -26,7 +25,9 @@ export async function loadAttention(options = {}) {
     throw new Error('the SIMD module was requested but this JavaScript engine has no 128-bit wasm SIMD');
   }
   const useSimd = wantSimd ?? simdSupported();
-  const dir = o.wasmDir ? new URL(o.wasmDir, WASM_DIR) : WASM_DIR;
+  // Resolved here, not when the module loads: a module evaluated from a blob: URL (a bundle a
+  // notebook hands over) cannot resolve a relative URL, and passes wasmDir as an absolute one.
+  const dir = o.wasmDir ? new URL(o.wasmDir, import.meta.url) : new URL('../../wasm/', import.meta.url);
   const name = useSimd ? 'attention_simd' : 'attention_scalar';
   const { default: createModule } = await import(new URL(`${name}.mjs`, dir).href);
   const moduleArgs = { locateFile: (file) => new URL(file, dir).href };

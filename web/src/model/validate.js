@@ -3,7 +3,6 @@
 
 import { sentences } from './inputs.js';
 import { FIELDS } from './schema.js';
-import { analyzeWith } from './analyze.js';
 import * as fmt from './format.js';
 
 /** Hard caps that keep even the analysis meaningful; the memory budget decides what runs. */
@@ -183,7 +182,7 @@ export function validate(state, env = {}) {
   let analysis = null, estimate = null, blocked = null;
   if (ok && env.analyze) {
     try {
-      analysis = analyzeWith(env.analyze, { d_model, n_heads, d_k, d_v, bias: config.bias, batch, n_q, n_k, need_weights: true,
+      analysis = env.analyze({ d_model, n_heads, d_k, d_v, bias: config.bias, batch, n_q, n_k, need_weights: true,
         scale: config.scale, attention: cross ? 'cross' : 'self', ...(n_kv_heads ? { n_kv_heads } : {}) });
     } catch (err) {
       put(lastOf(SIZE_FIELDS, 'd_model'), err.message);

@@ -5,7 +5,6 @@
 
 import { defaults, withChanges, changedKeys } from '../model/schema.js';
 import { validate, configKey } from '../model/validate.js';
-import { analyzeWith } from '../model/analyze.js';
 import * as fmt from '../model/format.js';
 import { visiblePanels, unknownPanels } from '../panels/registry.js';
 import { CONTROL_FIELDS } from '../panels/controls.js';
@@ -302,7 +301,7 @@ export function createPlayground(root, options = {}) {
       m.engine = Object.freeze({
         isa: api.isa, defaultMemoryBudget: api.defaultMemoryBudget,
         get inPage() { return mine.client.inPage; }, // no worker could start: everything runs on this thread
-        analyze: (o) => analyzeWith(api.analyze, o),
+        analyze: (o) => api.analyze(o),
         lessonExamples: api.lessonExamples, modelPresets: api.modelPresets,
         positionalEncoding: api.positionalEncoding, positionalProperties: api.positionalProperties, sqrtDkStats: api.sqrtDkStats,
       });
