@@ -289,9 +289,9 @@ test('close(): calls in flight fail, later calls fail, nothing is left running',
 });
 
 /** Runs `source` as an ES module in a child Node; resolves to { code, stdout, stderr, timedOut }. */
-function runChild(source, limitMs) {
+function runChild(source, limitMs, cwd = undefined) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', source], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', source], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '', stderr = '', timedOut = false;
     child.stdout.on('data', (d) => { stdout += d; });
     child.stderr.on('data', (d) => { stderr += d; });
@@ -337,4 +337,15 @@ test('pool files have no path that only works from the repository (no imports ab
       assert.ok(path.startsWith('./') || path.startsWith('node:'), `${file} imports ${path}`);
     }
   }
+});
+
+test('the README\'s pool example runs as written and prints what its comments say', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const readme = await readFile(`${root}README.md`, 'utf8');
+  const section = readme.slice(readme.indexOf('### Several cores: the worker pool'));
+  const code = section.match(/```js\n([\s\S]*?)```/)[1];
+  const r = await runChild(code, 120_000, root);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout.trim(), '3145728 2');
 });
