@@ -157,7 +157,7 @@ class PoolLayer {
   #version = 0;
   #sent;      // per worker: { generation, version } of the weights it holds
   #bo = null; // bᴼ, added after the partial outputs are summed
-  #spares;    // per worker: last call's result arrays, handed back for reuse
+  #spares;    // per worker: last call's result and input arrays, handed back for reuse
   /** Workers the last forward pass ran on; 0 when it ran on the calling thread. */
   lastWorkers = 0;
 
@@ -249,19 +249,27 @@ class PoolLayer {
     try {
       this.#groups.forEach((group, i) => {
         // Each worker gets its own copy of the inputs, transferred (not copied again); the
-        // caller's arrays stay attached. key === value stays one array.
+        // caller's arrays stay attached. The copies go into the arrays the worker sent back last
+        // time when the lengths fit (no new memory to fault in). key === value stays one array.
+        const spare = this.#spares[i];
+        this.#spares[i] = null;
+        const reusable = spare?.inputs ?? [];
         const copies = new Map();
         const copy = (a) => {
           if (!(a instanceof Float32Array)) return a;
-          if (!copies.has(a)) copies.set(a, a.slice());
+          if (!copies.has(a)) {
+            const k = reusable.findIndex((r) => r.length === a.length);
+            const c = k < 0 ? new Float32Array(a.length) : reusable.splice(k, 1)[0];
+            c.set(a);
+            copies.set(a, c);
+          }
           return copies.get(a);
         };
         const sent = { ...options, query: copy(query) };
         if (!plan.self) Object.assign(sent, { key: copy(key), value: copy(value) });
-        const spare = this.#spares[i];
-        this.#spares[i] = null;
-        const transfer = [...copies.values(), spare?.output, spare?.weights].filter(Boolean).map((a) => a.buffer);
-        requests.push(this.#pool.slots[i].request('forward', { layer: this.#id, input: sent, spare }, transfer));
+        const results = { output: spare?.output, weights: spare?.weights };
+        const transfer = [...copies.values(), results.output, results.weights].filter(Boolean).map((a) => a.buffer);
+        requests.push(this.#pool.slots[i].request('forward', { layer: this.#id, input: sent, spare: results }, transfer));
       });
     } catch (e) {
       if (!(e instanceof PostError)) throw e;
@@ -290,7 +298,7 @@ class PoolLayer {
         dst.weights ?? new Float32Array(batch * n_heads * n_q * n_k));
     }
     parts.forEach((p, i) => {
-      this.#spares[i] = { output: p.output === output ? null : p.output, weights: p.weights };
+      this.#spares[i] = { output: p.output === output ? null : p.output, weights: p.weights, inputs: p.inputs };
     });
     this.lastWorkers = parts.length;
     const shapes = this.#pool.shapes(this.#dims, this.n_kv_heads !== undefined, batch, n_q, n_k, need_weights);

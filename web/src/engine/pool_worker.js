@@ -65,9 +65,10 @@ const ops = {
     if (fits(spare?.output, batch * n_q * mha.d_model)) into.output = spare.output;
     if (input.need_weights === true && fits(spare?.weights, batch * mha.n_heads * n_q * n_k)) into.weights = spare.weights;
     const r = mha.forward({ ...input, into });
-    const transfer = [r.output.buffer];
-    if (r.weights) transfer.push(r.weights.buffer);
-    return new Reply({ output: r.output, weights: r.weights, masked_rows: r.masked_rows }, transfer);
+    // The input arrays go back too: the pool copies the next call's inputs into them.
+    const inputs = [...new Set([input.query, input.key, input.value])].filter((a) => a instanceof Float32Array);
+    const transfer = [r.output, r.weights, ...inputs].filter(Boolean).map((a) => a.buffer);
+    return new Reply({ output: r.output, weights: r.weights, masked_rows: r.masked_rows, inputs }, transfer);
   },
 
   async delete({ layer: id }) {
