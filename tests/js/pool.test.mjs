@@ -232,13 +232,20 @@ test('small passes run on the calling thread, large ones are split (the measured
   }
 });
 
-test('three workers with uneven head groups (8 heads as 3 + 3 + 2), concurrent calls', async () => {
-  const attn = modules.simd;
-  const pool = await createAttentionPool({ workers: 3, splitFlops: 0 });
-  const config = { d_model: 64, n_heads: 8, seed: 4 };
-  const mha = new attn.MultiHeadAttention(config);
+/** fn(layer, mha, pool): a fresh SIMD pool's layer and a single-threaded one of the same config; both freed after. */
+async function withPool(poolOptions, config, fn) {
+  const pool = await createAttentionPool(poolOptions);
+  const mha = new modules.simd.MultiHeadAttention(config);
   try {
-    const layer = await pool.layer(config);
+    await fn(await pool.layer(config), mha, pool);
+  } finally {
+    mha.delete();
+    await pool.close();
+  }
+}
+
+test('three workers with uneven head groups (8 heads as 3 + 3 + 2), concurrent calls', () =>
+  withPool({ workers: 3, splitFlops: 0 }, { d_model: 64, n_heads: 8, seed: 4 }, async (layer, mha) => {
     const inputs = [1, 2, 3].map((s) => ({ query: randomArray(2 * 9 * 64, s), batch: 2, n_q: 9, mask: 'causal', need_weights: true }));
     const results = await Promise.all(inputs.map((input) => layer.forward(input)));
     assert.equal(layer.lastWorkers, 3);
@@ -247,19 +254,10 @@ test('three workers with uneven head groups (8 heads as 3 + 3 + 2), concurrent c
       assertClose(`call ${i} output`, r.output, single.output);
       assertClose(`call ${i} weights`, r.weights, single.weights);
     });
-  } finally {
-    mha.delete();
-    await pool.close();
-  }
-});
+  }));
 
-test('a worker killed during a call: the call fails with a message, the worker is replaced, the next call works', async () => {
-  const attn = modules.simd;
-  const pool = await createAttentionPool({ workers: 2, splitFlops: 0 });
-  const config = { d_model: 128, n_heads: 4, seed: 6 };
-  const mha = new attn.MultiHeadAttention(config);
-  try {
-    const layer = await pool.layer(config);
+test('a worker killed during a call: the call fails with a message, the worker is replaced, the next call works', () =>
+  withPool({ workers: 2, splitFlops: 0 }, { d_model: 128, n_heads: 4, seed: 6 }, async (layer, mha, pool) => {
     // ~2.4 GFLOP: tens of milliseconds per worker, so the kill below lands while it computes.
     const input = { query: randomArray(2048 * 128, 5), n_q: 2048 };
     await layer.forward(input); // the layer now lives in both workers
@@ -268,13 +266,8 @@ test('a worker killed during a call: the call fails with a message, the worker i
     await assert.rejects(call, /pool worker 2 of 2 stopped \(it exited with code 1\); the call was abandoned and the worker replaced/);
     const again = await layer.forward(input);
     assert.equal(layer.lastWorkers, 2);
-    const single = mha.forward(input);
-    assertClose('output after the replacement', again.output, single.output);
-  } finally {
-    mha.delete();
-    await pool.close();
-  }
-});
+    assertClose('output after the replacement', again.output, mha.forward(input).output);
+  }));
 
 test('close(): calls in flight fail, later calls fail, nothing is left running', async () => {
   const pool = await createAttentionPool({ workers: 2, splitFlops: 0 });
