@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { modules } from './modules.mjs';
 import { mhaReference, normwiseError, randomArray } from './reference.mjs';
 import { createAttentionPool, poolInternals, SPLIT_FLOPS } from '../../web/src/engine/pool.js';
-import { forwardFlops } from '../../web/src/engine/pool_split.js';
+import { forwardFlops, groupWeights, headGroups } from '../../web/src/engine/pool_split.js';
 
 // The pool sums the workers' partial outputs in another order than one Concat·Wᴼ matmul does:
 // float32 rounding only, far below this normwise bound (the issue's figure).
@@ -209,6 +209,72 @@ for (const isa of ['simd', 'scalar']) {
     await assert.rejects(pools[isa].layer({ d_model: 16, n_heads: 2, size: 3 }), /unknown option 'size'/);
   });
 }
+
+test('grouped-query attention: whole key/value groups per worker (8 query heads, 2 key/value heads, 3 workers → 2 groups)', async () => {
+  const config = { d_model: 64, n_heads: 8, n_kv_heads: 2, seed: 12 };
+  let single;
+  try {
+    single = new modules.simd.MultiHeadAttention(config);
+  } catch (e) {
+    // An engine without n_kv_heads: the pool refuses the config with the engine's own message.
+    const pool = await createAttentionPool({ workers: 2 });
+    await assert.rejects(pool.layer(config), { message: e.message });
+    await pool.close();
+    return;
+  }
+  single.delete();
+  await withPool({ workers: 3, splitFlops: 0 }, config, async (layer, mha) => {
+    const input = { query: randomArray(2 * 7 * 64, 21), batch: 2, n_q: 7, mask: 'causal', need_weights: true };
+    const r = await layer.forward(input), s = mha.forward(input);
+    assert.equal(layer.lastWorkers, 2);
+    assertClose('GQA output', r.output, s.output);
+    assertClose('GQA weights', r.weights, s.weights);
+  });
+});
+
+test('head groups cover every head once, contiguous, whole key/value groups, balanced; their weight slices put back give the weights', () => {
+  for (const [n_heads, n_kv_heads] of [[1, 1], [3, 3], [8, 8], [12, 12], [8, 2], [8, 1], [16, 4], [6, 3]]) {
+    for (const parts of [1, 2, 3, 4, 7, 16]) {
+      const groups = headGroups({ n_heads, n_kv_heads }, parts);
+      const what = `n_heads ${n_heads}, n_kv_heads ${n_kv_heads}, ${parts} parts: ${JSON.stringify(groups)}`;
+      assert.equal(groups.length, Math.min(parts, n_kv_heads), what);
+      let h = 0, kv = 0;
+      for (const g of groups) {
+        assert.ok(g.h0 === h && g.kv0 === kv && g.h === g.n_kv * (n_heads / n_kv_heads) && g.n_kv >= 1, what);
+        h += g.h;
+        kv += g.n_kv;
+      }
+      assert.ok(h === n_heads && kv === n_kv_heads, what);
+      const sizes = groups.map((g) => g.n_kv);
+      assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, what);
+    }
+  }
+  // Slices of a layer with 6 query heads sharing 3 key/value heads, d_k ≠ d_v, put back by hand.
+  const dims = { d_model: 5, n_heads: 6, n_kv_heads: 3, d_k: 2, d_v: 3, bias: true };
+  const w = { wq: randomArray(5 * 12, 1), wk: randomArray(5 * 6, 2), wv: randomArray(5 * 9, 3), wo: randomArray(18 * 5, 4),
+    bq: randomArray(12, 5), bk: randomArray(6, 6), bv: randomArray(9, 7), bo: randomArray(5, 8) };
+  const groups = headGroups(dims, 2);
+  const slices = groups.map((g) => groupWeights(w, dims, g));
+  const columnsBack = (key, width) => {
+    const out = [];
+    for (let r = 0; r < 5; r++) {
+      slices.forEach((sl, i) => {
+        const cols = sl[key].length / 5;
+        out.push(...sl[key].subarray(r * cols, (r + 1) * cols));
+        assert.equal(cols, (key === 'wq' ? groups[i].h * 2 : groups[i].n_kv * (key === 'wk' ? 2 : 3)));
+      });
+    }
+    assert.equal(out.length, 5 * width);
+    return Float32Array.from(out);
+  };
+  assert.deepEqual(columnsBack('wq', 12), w.wq);
+  assert.deepEqual(columnsBack('wk', 6), w.wk);
+  assert.deepEqual(columnsBack('wv', 9), w.wv);
+  for (const key of ['wo', 'bq', 'bk', 'bv']) {
+    assert.deepEqual(Float32Array.from(slices.flatMap((sl) => [...sl[key]])), w[key], key);
+  }
+  for (const sl of slices) assert.ok(sl.bo.every((x) => x === 0), 'bᴼ is added once, after the sum, not in the workers');
+});
 
 test('small passes run on the calling thread, large ones are split (the measured threshold)', async () => {
   const pool = await createAttentionPool({ workers: 2 });

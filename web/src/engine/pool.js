@@ -161,13 +161,15 @@ class PoolLayer {
   /** Workers the last forward pass ran on; 0 when it ran on the calling thread. */
   lastWorkers = 0;
 
-  constructor(pool, id, local) {
+  constructor(pool, id, local, config) {
     this.#pool = pool;
     this.#id = id;
     this.#local = local;
     for (const key of ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'bias']) {
       if (local[key] !== undefined) this[key] = local[key];
     }
+    // Grouped-query attention: the slices of Wᴷ and Wⱽ follow n_kv_heads, which the engine accepted.
+    if (this.n_kv_heads === undefined && config.n_kv_heads !== undefined) this.n_kv_heads = config.n_kv_heads;
     this.#dims = { d_model: this.d_model, n_heads: this.n_heads, n_kv_heads: this.n_kv_heads ?? this.n_heads,
       d_k: this.d_k, d_v: this.d_v, bias: this.bias };
     this.#groups = headGroups(this.#dims, pool.slots.length);
@@ -205,6 +207,7 @@ class PoolLayer {
     const n_k = input.n_k ?? (self ? n_q : undefined);
     // Anything malformed runs on the calling thread, whose engine reports it.
     if (![batch, n_q, n_k].every((x) => Number.isSafeInteger(x) && x > 0)) return null;
+    if (input.head_mask !== undefined && input.head_mask?.length !== this.n_heads) return null;
     if (forwardFlops(this.#dims, batch, n_q, n_k) < this.#pool.splitFlops) return null;
     return { batch, n_q, n_k, self };
   }
@@ -266,6 +269,8 @@ class PoolLayer {
           return copies.get(a);
         };
         const sent = { ...options, query: copy(query) };
+        // Options with one value per head (head_mask) get the worker's heads only.
+        if (options.head_mask !== undefined) sent.head_mask = options.head_mask.slice(group.h0, group.h0 + group.h);
         if (!plan.self) Object.assign(sent, { key: copy(key), value: copy(value) });
         const results = { output: spare?.output, weights: spare?.weights };
         const transfer = [...copies.values(), results.output, results.weights].filter(Boolean).map((a) => a.buffer);
@@ -393,7 +398,7 @@ export async function createAttentionPool(options = {}) {
     /** A layer, as new MultiHeadAttention(config) (the same options and checks). */
     async layer(config) {
       context.live();
-      const layer = new PoolLayer(context, nextLayer++, new local.MultiHeadAttention(config));
+      const layer = new PoolLayer(context, nextLayer++, new local.MultiHeadAttention(config), config);
       layers.add(layer);
       return layer;
     },
