@@ -284,26 +284,39 @@ class PoolLayer {
       this.lastWorkers = 0;
       return local.forward(input);
     }
+    const need_weights = options.need_weights === true;
+    const fresh = this.#freshResults(plan, into, need_weights);
     const parts = (await Promise.all(requests)).slice(weightRequests);
-    return this.#assemble(plan, parts, into, options.need_weights === true);
+    return this.#assemble(plan, parts, into, need_weights, fresh);
+  }
+
+  /**
+   * The new result arrays a pass without `into` returns, made and written once (zeros) while the
+   * workers compute: a new array's memory is only mapped when first written, one page fault per
+   * 4 KB, and this thread is otherwise idle until they reply, so the faults cost no time after.
+   */
+  #freshResults({ batch, n_q, n_k }, into, need_weights) {
+    const touched = (length) => new Float32Array(length).fill(0);
+    return {
+      output: into?.output ? null : touched(batch * n_q * this.d_model),
+      weights: need_weights && !into?.weights ? touched(batch * this.n_heads * n_q * n_k) : null,
+    };
   }
 
   /** Sums the partial outputs (+ bᴼ) and places each worker's attention weights. */
-  #assemble({ batch, n_q, n_k }, parts, into, need_weights) {
+  #assemble({ batch, n_q, n_k }, parts, into, need_weights, fresh) {
     const { d_model, n_heads } = this.#dims;
     const dst = destinations(into, {
       output: [batch * n_q * d_model, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d_model}]`],
       weights: [batch * n_heads * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${n_heads}, ${n_q}, ${n_k}]`],
     }, need_weights);
-    // Without `into`, worker 1's partial output becomes the result (one new array fewer).
-    const output = sumPartials(parts.map((p) => p.output), this.#bo, dst.output ?? parts[0].output);
+    const output = sumPartials(parts.map((p) => p.output), this.#bo, dst.output ?? fresh.output);
     let weights = null;
     if (need_weights) {
-      weights = placeWeights(parts.map((p) => p.weights), this.#groups, batch, n_heads, n_q * n_k,
-        dst.weights ?? new Float32Array(batch * n_heads * n_q * n_k));
+      weights = placeWeights(parts.map((p) => p.weights), this.#groups, batch, n_heads, n_q * n_k, dst.weights ?? fresh.weights);
     }
     parts.forEach((p, i) => {
-      this.#spares[i] = { output: p.output === output ? null : p.output, weights: p.weights, inputs: p.inputs };
+      this.#spares[i] = { output: p.output, weights: p.weights, inputs: p.inputs };
     });
     this.lastWorkers = parts.length;
     const shapes = this.#pool.shapes(this.#dims, this.n_kv_heads !== undefined, batch, n_q, n_k, need_weights);

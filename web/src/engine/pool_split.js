@@ -66,21 +66,21 @@ export function forwardFlops(dims, batch, n_q, n_k) {
 }
 
 /**
- * output = Σ partials (+ bᴼ), written into `dst` (which may be partials[0] itself). Every
- * partial is [rows, d_model]; bo is null when the layer has no bias.
+ * output = Σ partials (+ bᴼ), written into `dst`. Every partial is [rows, d_model]; bo is null
+ * when the layer has no bias. One pass over the first two partials (the common case of two
+ * workers), one more per further partial.
  */
 export function sumPartials(partials, bo, dst) {
-  const [first, ...rest] = partials;
-  const n = dst.length;
-  if (dst !== first) dst.set(first);
+  const n = dst.length, d = bo ? bo.length : n;
+  const [a, b, ...rest] = partials;
+  for (let r = 0; r < n; r += d) {
+    for (let c = 0; c < d; c++) {
+      const i = r + c;
+      dst[i] = (bo ? bo[c] : 0) + a[i] + (b ? b[i] : 0);
+    }
+  }
   for (const p of rest) {
     for (let i = 0; i < n; i++) dst[i] += p[i];
-  }
-  if (bo) {
-    const d = bo.length;
-    for (let r = 0; r < n; r += d) {
-      for (let c = 0; c < d; c++) dst[r + c] += bo[c];
-    }
   }
   return dst;
 }
