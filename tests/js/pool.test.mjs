@@ -177,8 +177,8 @@ for (const isa of ['simd', 'scalar']) {
         { query, batch: 2, n_q: 4, colour: 'red' },
         { query, key: query, batch: 2, n_q: 4 },
       ];
+      let expected;
       for (const input of bad) {
-        let expected;
         assert.throws(() => mha.forward(input), (e) => { expected = e.message; return true; });
         await assert.rejects(layer.forward(input), (e) => {
           assert.ok(e instanceof Error);
@@ -187,8 +187,13 @@ for (const isa of ['simd', 'scalar']) {
         });
       }
       // The budget is checked in each worker, for its share of the heads.
-      await assert.rejects(layer.forward({ query, batch: 2, n_q: 4, need_weights: true, memory_budget: 64 }),
-        /over the memory budget of 64 bytes/);
+      await assert.rejects(layer.forward({ query, batch: 2, n_q: 4, memory_budget: 64 }), /over the memory budget of 64 bytes/);
+      // Attention weights over the budget on their own: refused as a single-threaded pass is,
+      // with the same message, before anything is allocated.
+      const huge = { query, batch: 2, n_q: 4, need_weights: true, memory_budget: 255 };
+      assert.throws(() => mha.forward(huge), (e) => { expected = e.message; return true; });
+      await assert.rejects(layer.forward(huge), { message: expected });
+      assert.equal(layer.lastWorkers, 0);
       // into is checked before anything is written.
       const output = new Float32Array(2 * 4 * 16).fill(7);
       await assert.rejects(layer.forward({ query, batch: 2, n_q: 4, into: { output, weights: new Float32Array(64) } }),

@@ -149,7 +149,7 @@ function destinations(into, sizes, need_weights) {
 
 /** A layer of the pool: the whole layer on the calling thread, a group of its heads in each worker. */
 class PoolLayer {
-  #pool;      // { slots, splitFlops, analyze, forget }
+  #pool;      // the pool's context: { slots, splitFlops, defaultBudget, live, forget, shapes }
   #id;
   #local;     // the whole MultiHeadAttention, in the calling thread's engine
   #dims;
@@ -207,7 +207,14 @@ class PoolLayer {
     const n_k = input.n_k ?? (self ? n_q : undefined);
     // Anything malformed runs on the calling thread, whose engine reports it.
     if (![batch, n_q, n_k].every((x) => Number.isSafeInteger(x) && x > 0)) return null;
-    if (input.head_mask !== undefined && input.head_mask?.length !== this.n_heads) return null;
+    if (input.head_mask !== undefined && !(input.head_mask?.length === this.n_heads && typeof input.head_mask.slice === 'function')) {
+      return null;
+    }
+    // Each worker checks the budget for its share of the heads, but the weights come together
+    // here: when they alone are over the budget, the whole pass is refused by the engine here,
+    // before anything is allocated, as a single-threaded one would be.
+    const weightBytes = input.need_weights === true ? 4 * batch * this.n_heads * n_q * n_k : 0;
+    if (weightBytes > (input.memory_budget ?? this.#pool.defaultBudget)) return null;
     if (forwardFlops(this.#dims, batch, n_q, n_k) < this.#pool.splitFlops) return null;
     return { batch, n_q, n_k, self };
   }
@@ -385,6 +392,7 @@ export async function createAttentionPool(options = {}) {
   const context = {
     slots,
     splitFlops: options.splitFlops ?? SPLIT_FLOPS,
+    defaultBudget: local.defaultMemoryBudget ?? 2 ** 30,
     live() {
       if (closed) throw new Error('this attention pool was closed');
     },
