@@ -25,6 +25,7 @@ async function main() {
   console.log(`pool threshold: ${workers} workers, ${os.availableParallelism()} logical cores, ` +
     `load ${os.loadavg()[0].toFixed(2)}; current SPLIT_FLOPS ${SPLIT_FLOPS / 1e6} MFLOP`);
   console.log('d_model n_heads     n need_weights    MFLOP  calling ms  split ms  calling/split');
+  const rows = [];
   for (const need_weights of [false, true]) {
     for (const [d_model, n_heads, n] of LADDER) {
       const d_k = d_model / n_heads, dims = { d_model, n_heads, d_k, d_v: d_k, batch: 1, n };
@@ -46,12 +47,20 @@ async function main() {
       if (layers[0].lastWorkers !== 0 || layers[1].lastWorkers < 2) throw new Error('a pass did not run where it was meant to');
       const [a, b] = times.map(median);
       const mflop = forwardFlops(dims, 1, n, n) / 1e6;
+      rows.push({ mflop, ratio: a / b });
       console.log(`${String(d_model).padStart(7)} ${String(n_heads).padStart(7)} ${String(n).padStart(5)} ` +
         `${(need_weights ? 'on' : 'off').padEnd(12)} ${mflop.toFixed(2).padStart(8)} ${a.toFixed(3).padStart(11)} ` +
         `${b.toFixed(3).padStart(9)} ${(a / b).toFixed(2).padStart(14)}`);
       for (const layer of layers) layer.delete();
     }
   }
+  // The threshold: the smallest count from which every larger pass in the ladder ran faster split.
+  rows.sort((x, y) => x.mflop - y.mflop);
+  let from = null;
+  for (let i = rows.length - 1; i >= 0 && rows[i].ratio > 1; i--) from = rows[i].mflop;
+  console.log(from === null
+    ? 'splitting did not pay for the largest passes: is the machine busy?'
+    : `splitting paid from ${from.toFixed(1)} MFLOP on (every larger pass of the ladder, both need_weights)`);
   console.log(`load at the end ${os.loadavg()[0].toFixed(2)}`);
   await whole.close();
   await split.close();
