@@ -327,6 +327,42 @@ test('three workers with uneven head groups (8 heads as 3 + 3 + 2), concurrent c
     });
   }));
 
+test('weights go to the workers once per change; inputs and reused result arrays are transferred, not cloned', () =>
+  withPool({ workers: 2, splitFlops: 0 }, { d_model: 32, n_heads: 4, seed: 8 }, async (layer, mha, pool) => {
+    // Spy on what the pool posts to each worker (the port calls postMessage at each post).
+    const posted = [];
+    for (const i of [0, 1]) {
+      const worker = pool[poolInternals].worker(i);
+      const post = worker.postMessage.bind(worker);
+      worker.postMessage = (message, transfer) => {
+        post(message, transfer);
+        posted.push({ worker: i, op: message.op, message });
+      };
+    }
+    const input = { query: randomArray(2 * 6 * 32, 3), batch: 2, n_q: 6, need_weights: true };
+    const ops = () => posted.splice(0).map((p) => `${p.worker}:${p.op}`).sort().join(' ');
+    await layer.forward(input);
+    assert.equal(ops(), '0:create 0:forward 1:create 1:forward');
+    await layer.forward(input);
+    const sent = posted.filter((p) => p.op === 'forward');
+    assert.equal(ops(), '0:forward 1:forward', 'no weights sent when they did not change');
+    for (const { message } of sent) {
+      // After postMessage, a transferred buffer is detached here: length 0.
+      assert.equal(message.input.query.length, 0, 'the query copy was transferred');
+      assert.equal(message.spare.output.length, 0, 'the reused output array was transferred back');
+      assert.equal(message.spare.weights.length, 0, 'the reused weights array was transferred back');
+    }
+    assert.equal(input.query.length, 2 * 6 * 32, 'the caller\'s query stays attached');
+    const w = mha.getWeights();
+    w.wq = randomArray(w.wq.length, 77, 0.4);
+    mha.setWeights(w);
+    await layer.setWeights(w);
+    await layer.setWeights(w); // two changes before a pass: still one message per worker
+    const r = await layer.forward(input);
+    assert.equal(ops(), '0:forward 0:weights 1:forward 1:weights');
+    assertClose('output with the new weights', r.output, mha.forward(input).output);
+  }));
+
 test('a worker killed during a call: the call fails with a message, the worker is replaced, the next call works', () =>
   withPool({ workers: 2, splitFlops: 0 }, { d_model: 128, n_heads: 4, seed: 6 }, async (layer, mha, pool) => {
     // ~2.4 GFLOP: tens of milliseconds per worker, so the kill below lands while it computes.
