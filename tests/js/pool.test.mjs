@@ -25,15 +25,15 @@ const CASES = [
   { name: 'causal + padding past one query block', d_model: 16, n_heads: 4, batch: 2, n_q: 70, n_k: 70, mask: { causal: true, padding: [70, 33] } },
 ];
 
+/** The forward input of a case: self-attention omits key and value; a random matrix mask masks ~20%. */
 function buildCase(c, seed) {
-  const mask = c.mask === 'matrix'
-    ? Uint8Array.from({ length: c.n_q * c.n_k }, (_, i) => ((i * 7) % 5 === 0 ? 1 : 0))
-    : c.mask;
-  const query = randomArray(c.batch * c.n_q * c.d_model, seed);
-  const key = c.cross ? randomArray(c.batch * c.n_k * c.d_model, seed + 1) : undefined;
-  const value = c.cross ? (c.shared ? key : randomArray(c.batch * c.n_k * c.d_model, seed + 2)) : undefined;
-  const input = { query, batch: c.batch, n_q: c.n_q, mask, scale: c.scale ?? true };
-  if (c.cross) Object.assign(input, { key, value, n_k: c.n_k });
+  const input = { query: randomArray(c.batch * c.n_q * c.d_model, seed), batch: c.batch, n_q: c.n_q, mask: c.mask, scale: c.scale ?? true };
+  if (c.mask === 'matrix') input.mask = Uint8Array.from(randomArray(c.n_q * c.n_k, seed + 3), (x) => (x > 0.6 ? 1 : 0));
+  if (c.cross) {
+    input.n_k = c.n_k;
+    input.key = randomArray(c.batch * c.n_k * c.d_model, seed + 1);
+    input.value = c.shared ? input.key : randomArray(c.batch * c.n_k * c.d_model, seed + 2);
+  }
   return input;
 }
 
