@@ -75,6 +75,7 @@ export async function measureCase(systems, dims, need_weights, log = () => {}) {
       caseName, dims, need_weights, worstOutput, worstWeights,
       bySystem: systems.map((s, i) => ({
         key: s.key, label: s.label, ms: median(samples[i]), reps: reps[i], memoryBytes: s.memoryBytes(),
+        workersUsed: runners[i].workersUsed ?? null, // pool runners: workers of the last pass (0: calling thread)
       })),
     };
   } finally {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import { TOLERANCE } from './compare.mjs';
 import { mhaFlops } from './flops.mjs';
 import { HEAP_GOAL_BYTES } from './streaming.mjs';
-import { OURS_SIMD, OURS_SIMD_INTO } from './systems.mjs';
+import { ORT_THREADS, OURS_POOL, OURS_POOL_ALL, OURS_POOL_INTO, OURS_SIMD, OURS_SIMD_INTO, POOL_THREADS } from './systems.mjs';
 
 export function cpuModel() {
   try {
@@ -18,7 +18,7 @@ export function cpuModel() {
 const f = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
 const ms = (x) => f(x, x < 10 ? 2 : x < 100 ? 1 : 0);
 const mb = (bytes) => (bytes == null ? 'n/a' : f(bytes / 1e6, 1));
-const TEXT_COLUMNS = new Set(['system', 'module', 'need_weights']); // left-aligned; numbers align right
+const TEXT_COLUMNS = new Set(['system', 'module', 'need_weights', 'goals']); // left-aligned; numbers align right
 const table = (head, rows) => [
   `| ${head.join(' | ')} |`,
   `|${head.map((h) => (TEXT_COLUMNS.has(h) ? ' --- ' : ' ---: ')).join('|')}|`,
@@ -38,7 +38,8 @@ export function renderReport({ date, peak, machine, versions, cases, matmuls, st
     `(${Object.entries(peak.variants).map(([c, g]) => `${c} chains: ${f(g, 1)}`).join(', ')}; best run of each; ` +
     `measured before and after the cases, ${f(peak.first, 1)} and ${f(peak.last, 1)}, the higher is used).`);
   out.push(`- Peers: onnxruntime-web ${versions.ort} (wasm backend, SIMD, numThreads 1, proxy off, graph built by ` +
-    `bench/onnx_writer.mjs) and @tensorflow/tfjs-backend-wasm ${versions.tfjs} (SIMD build, ${versions.tfjsThreads} thread).`);
+    `bench/onnx_writer.mjs) and @tensorflow/tfjs-backend-wasm ${versions.tfjs} (SIMD build, ${versions.tfjsThreads} thread); ` +
+    `for the multi-core rows, onnxruntime-web ${versions.ort} again with numThreads ${POOL_THREADS} (see the worker pool section).`);
   out.push('- Results handed back to JavaScript: "SIMD" is this project\'s SIMD module called as the peers are, returning ' +
     'new arrays on every call (the API\'s default). "SIMD, into" is the same module writing into arrays the caller ' +
     'allocated once per case (`forward({ ..., into })`); the scalar baseline is timed that way too. ' + (versions.ortPreallocated
@@ -49,7 +50,8 @@ export function renderReport({ date, peak, machine, versions, cases, matmuls, st
     `(12 heads × 2048² weights) out of a wasm memory takes ${ms(copy.freshMs)} ms into a new array, during which the ` +
     `process takes ${copy.freshFaults.toLocaleString('en-US')} minor page faults (one per 4 KB page of the new array), ` +
     `and ${ms(copy.reusedMs)} ms with ${copy.reusedFaults.toLocaleString('en-US')} faults into an array written before.`);
-  out.push('- Every case: batch 1, self-attention, float32, one thread, same weights and input for all systems; outputs ' +
+  out.push('- Every case: batch 1, self-attention, float32, one thread (except the worker pool and ORT-threads rows), ' +
+    'same weights and input for all systems; outputs ' +
     `(and attention weights when need_weights) agree within ${TOLERANCE} of max |value| before anything is timed.`);
   out.push('- Time: median of the timed runs after warm-up, systems alternated round-robin. GFLOP/s uses the exact ' +
     'matmul count 2·n·d·(3·d) + 2·n·d·d + 2·2·n·n·d (d = d_model = n_heads·d_k; bias, scale and softmax not counted).', '');
@@ -69,6 +71,8 @@ export function renderReport({ date, peak, machine, versions, cases, matmuls, st
         ms(into), f(gf(c.dims, into), 1), pct(gf(c.dims, into)), f(by.ort.ms / into, 2), f(by.tfjs.ms / into, 2),
         f(by['ours-scalar'].ms / into, 2)];
     })), '');
+
+  out.push(...poolSection(cases, versions), '');
 
   out.push('## Every system', '');
   out.push('wasm memory: the byteLength of the system\'s WebAssembly.Memory after the case\'s runs. Wasm memory only grows, ' +
@@ -96,4 +100,43 @@ export function renderReport({ date, peak, machine, versions, cases, matmuls, st
     : `- need_weights on is refused: \`${streaming.refusal}\``);
   out.push('');
   return out.join('\n');
+}
+
+// The pool's goals (issue 14), for n ≥ 512: this ratio of our single thread's time, and of ORT's
+// with the same number of threads; below n = 512 the pool must at least not be slower.
+const GOALS = { minN: 512, overSingle: 1.7, overOrt: 1.3 };
+
+/** The worker pool against our single thread and ORT's wasm threads, with the goals checked. */
+function poolSection(cases, versions) {
+  const out = [`## Worker pool: ${POOL_THREADS} workers against one thread and ONNX Runtime's wasm threads`, ''];
+  out.push(`- "pool" is \`createAttentionPool({ workers: ${POOL_THREADS} })\` (web/src/engine/pool.js): each worker holds ` +
+    'a group of the heads; a pass posts the input to every worker (a copy each, transferred), each projects and attends ' +
+    'for its heads and multiplies by its rows of Wᴼ, and the calling thread sums the partial outputs and adds bᴼ. ' +
+    `Passes under ${f(versions.poolThreshold / 1e6, 0)} MFLOP run on the calling thread ("workers used" 0). ` +
+    'Like "SIMD", it returns new arrays; "pool, into" writes into arrays reused across runs, like "SIMD, into".');
+  out.push(`- ORT ${POOL_THREADS} threads: onnxruntime-web ${versions.ort} with \`env.wasm.numThreads = ${POOL_THREADS}\` ` +
+    `(its threaded wasm, ort-wasm-simd-threaded.wasm, the only build it ships; in Node its pthreads are worker_threads ` +
+    `and SharedArrayBuffer needs no headers). ORT reads numThreads once per instance, so this one runs in a worker_thread ` +
+    `of its own (bench/ort_threads.mjs): like the pool, every run posts the input there and gets the results back. ` +
+    `Checked at start: it started ${versions.ortThreadsStarted} extra thread(s) beside the one that calls it.`);
+  out.push(`- Machine: ${versions.cores} logical cores. Goals: for n ≥ ${GOALS.minN}, pool ≥ ${GOALS.overSingle}× our single ` +
+    `thread and ≥ ${GOALS.overOrt}× ORT with ${POOL_THREADS} threads; below, never slower than the single thread (ratio ≥ 1.00).`, '');
+  const head = ['d_model', 'n_heads', 'n', 'need_weights', 'SIMD ms (1 thread)', 'pool ms', 'workers used', 'SIMD / pool',
+    `ORT ${POOL_THREADS} threads ms`, 'ORT threads / pool', 'ORT 1 / ORT threads', 'pool ms, into', 'SIMD into / pool into'];
+  const all = cases[0]?.bySystem.some((s) => s.key === OURS_POOL_ALL);
+  if (all) head.push(`pool of ${versions.cores} ms`, `SIMD / pool of ${versions.cores}`);
+  head.push('goals');
+  out.push(table(head, cases.map((c) => {
+    const by = Object.fromEntries(c.bySystem.map((s) => [s.key, s]));
+    const single = by[OURS_SIMD].ms, pool = by[OURS_POOL].ms, ortT = by[ORT_THREADS].ms;
+    const speedup = single / pool, overOrt = ortT / pool;
+    const met = c.dims.n >= GOALS.minN ? speedup >= GOALS.overSingle && overOrt >= GOALS.overOrt : speedup >= 1;
+    const row = [c.dims.d_model, c.dims.n_heads, c.dims.n, c.need_weights ? 'on' : 'off', ms(single), ms(pool),
+      by[OURS_POOL].workersUsed ?? '—', f(speedup, 2), ms(ortT), f(overOrt, 2), f(by.ort.ms / ortT, 2),
+      ms(by[OURS_POOL_INTO].ms), f(by[OURS_SIMD_INTO].ms / by[OURS_POOL_INTO].ms, 2)];
+    if (all) row.push(ms(by[OURS_POOL_ALL].ms), f(single / by[OURS_POOL_ALL].ms, 2));
+    row.push(met ? 'met' : '**not met**');
+    return row;
+  })));
+  return out;
 }

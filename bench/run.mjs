@@ -18,7 +18,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 // changes to the benchmark itself without overwriting the recorded results.
 const quick = process.env.BENCH_QUICK === '1';
 
-const SIZES = [ // [d_model, n_heads, n]
+// BENCH_SIZES=768x12x512[,...] (with BENCH_QUICK=1): only those sizes, to try one case quickly.
+const chosen = process.env.BENCH_SIZES?.split(',').map((s) => s.split('x').map(Number));
+if (chosen && !quick) throw new Error('BENCH_SIZES is for trying cases: use it with BENCH_QUICK=1');
+const SIZES = chosen ?? [ // [d_model, n_heads, n]
   [512, 8, 128], [768, 12, 128], [768, 12, 512], [768, 12, 2048], [1024, 16, 1024],
 ].slice(0, quick ? 2 : undefined);
 const STREAMING = { d_model: 768, n_heads: 12, n: quick ? 2048 : 16384 };
@@ -40,8 +43,8 @@ async function main() {
   log(`  ${(streaming.ms / 1000).toFixed(2)} s, heap ${(streaming.heapBytes / 1e6).toFixed(1)} MB; ` +
     `need_weights on: ${streaming.refusal === null ? 'NOT refused' : `refused: ${streaming.refusal}`}`);
 
-  log('loading: this project (SIMD, scalar), ONNX Runtime Web, TF.js wasm');
-  const { systems, versions, simd, scalar } = await loadSystems();
+  log('loading: this project (SIMD, scalar, worker pools), ONNX Runtime Web (1 thread, and threads in a worker), TF.js wasm');
+  const { systems, versions, simd, scalar, close } = await loadSystems();
 
   log('projection matmul alone (attn.matmul)');
   const matmuls = [];
@@ -70,6 +73,8 @@ async function main() {
   log('copy cost: 12×2048² floats into a new array and into a reused one');
   const copy = measureCopyCost(12 * 2048 * 2048);
   log(`  new ${copy.freshMs.toFixed(0)} ms, reused ${copy.reusedMs.toFixed(1)} ms`);
+
+  await close();
 
   log('peak again');
   const peakLast = await measurePeak();

@@ -1,0 +1,437 @@
+// createAttentionPool: multi-head attention on several cores with plain workers (module Web
+// Workers in a page, worker_threads in Node; no SharedArrayBuffer, so no COOP/COEP headers).
+// Every worker holds a smaller layer with one contiguous group of the heads; a forward pass runs
+// the groups at once, and their partial outputs are summed (plus bᴼ) on the calling thread. The
+// calling thread keeps the whole layer in its own engine: the weights' owner, and the fallback for
+// passes too small for splitting to pay and for dropout.
+import { loadAttention } from './attention.js';
+import { coreCount, workerSpawner } from './pool_port.js';
+import { forwardFlops, groupConfig, groupWeights, headGroups, placeWeights, sumPartials } from './pool_split.js';
+
+const WORKER_URL = new URL('./pool_worker.js', import.meta.url);
+
+/**
+ * Forward passes with fewer matmul FLOPs than this (forwardFlops in pool_split.js) run on the
+ * calling thread. Measured by `node bench/pool_threshold.mjs`, which times the calling thread and
+ * a 2-worker split on a ladder of sizes: splitting was slower below ~8 MFLOP, within noise around
+ * it, and faster from ~20 MFLOP on (AMD EPYC, 2 logical cores, Node 20; see README).
+ */
+export const SPLIT_FLOPS = 20e6;
+
+/** Test hooks, not API: pool[poolInternals].worker(i) is worker i's Worker object. */
+export const poolInternals = Symbol('attention pool internals');
+
+const POOL_KEYS = ['workers', 'simd', 'splitFlops'];
+
+/** A posting failure (a value that cannot be cloned into a message), told apart from engine errors. */
+class PostError extends Error {}
+
+/** One worker of the pool: its requests in flight, and its replacement when it dies. */
+class WorkerSlot {
+  #spawn;
+  #simd;
+  #name;
+  #handle = null;
+  #started = false;        // whether the current worker answered its init
+  #pending = new Map();    // request id → { resolve, reject }
+  #nextId = 1;
+  #closed = false;
+  generation = 0;          // bumped by every new worker: layers sent to an older one are gone
+  ready = null;
+
+  constructor(spawn, simd, name) {
+    this.#spawn = spawn;
+    this.#simd = simd;
+    this.#name = name;
+    this.#start();
+  }
+
+  #start() {
+    const generation = ++this.generation;
+    this.#started = false;
+    this.#handle = this.#spawn(WORKER_URL, {
+      onMessage: (data) => this.#receive(generation, data),
+      onDeath: (reason) => this.#died(generation, reason),
+    });
+    this.ready = this.request('init', { simd: this.#simd }).then((info) => {
+      if (generation === this.generation) this.#started = true;
+      return info;
+    });
+    this.ready.catch(() => {}); // whoever awaits ready sees the error; nobody else must
+  }
+
+  /** Posts a request now (throws PostError when it cannot be sent); resolves to the reply's value. */
+  request(op, args = {}, transfer = []) {
+    if (this.#closed) return Promise.reject(new Error('this attention pool was closed'));
+    // A worker that died before it ever started is not replaced at once (a script that cannot
+    // load would be respawned forever); the next request tries again.
+    if (!this.#handle) this.#start();
+    const id = this.#nextId++;
+    let call;
+    const reply = new Promise((resolve, reject) => { call = { resolve, reject }; });
+    try {
+      this.#handle.post({ id, op, ...args }, transfer);
+    } catch (e) {
+      throw new PostError(`${op}: the request could not be sent to a pool worker (${e.message})`);
+    }
+    if (this.#pending.size === 0) this.#handle.ref();
+    this.#pending.set(id, call);
+    return reply;
+  }
+
+  #receive(generation, { id, value, error, fatal }) {
+    if (generation !== this.generation || !this.#handle) return; // a late reply of a worker already gone
+    const call = this.#pending.get(id);
+    this.#pending.delete(id);
+    if (this.#pending.size === 0) this.#handle.unref();
+    if (error === undefined) call?.resolve(value);
+    else call?.reject(new Error(error));
+    if (fatal) this.#died(generation, `its engine failed: ${error}`);
+  }
+
+  #died(generation, reason) {
+    if (generation !== this.generation || this.#closed || !this.#handle) return;
+    const error = new Error(`${this.#name} stopped (${reason}); the call was abandoned` +
+      (this.#started ? ' and the worker replaced' : ''));
+    const calls = [...this.#pending.values()];
+    this.#pending.clear();
+    const handle = this.#handle;
+    this.#handle = null;
+    handle.terminate();
+    for (const call of calls) call.reject(error);
+    if (this.#started) this.#start();
+  }
+
+  native() {
+    return this.#handle?.native ?? null;
+  }
+
+  async close() {
+    this.#closed = true;
+    const error = new Error('the attention pool was closed before the call finished');
+    for (const call of this.#pending.values()) call.reject(error);
+    this.#pending.clear();
+    const handle = this.#handle;
+    this.#handle = null;
+    if (handle) await handle.terminate();
+  }
+}
+
+/** Checks `into` of a split forward (the workers never see it) before anything is written. */
+function destinations(into, sizes, need_weights) {
+  const out = { output: null, weights: null };
+  if (into === undefined) return out;
+  if (into === null || typeof into !== 'object' || ArrayBuffer.isView(into) || Array.isArray(into)) {
+    throw new Error('into must be an object { output?, weights? }');
+  }
+  for (const key of Object.keys(into)) {
+    if (!(key in out)) throw new Error(`into: unknown option '${key}' (expected one of: output, weights)`);
+  }
+  for (const [key, [length, shape]] of Object.entries(sizes)) {
+    const array = into[key];
+    if (array === undefined || array === null) continue;
+    if (key === 'weights' && !need_weights) {
+      throw new Error('into.weights was given but need_weights is false; the weights are only computed with need_weights: true');
+    }
+    if (!(array instanceof Float32Array) || array.length !== length) {
+      throw new Error(`into.${key} must be a Float32Array of length ${length} (${shape}), got ` +
+        (ArrayBuffer.isView(array) ? `a ${array.constructor.name} of length ${array.length}` : typeof array));
+    }
+    out[key] = array;
+  }
+  const { output, weights } = out;
+  if (output && weights && output.buffer === weights.buffer &&
+      output.byteOffset < weights.byteOffset + weights.byteLength && weights.byteOffset < output.byteOffset + output.byteLength) {
+    throw new Error('into.output and into.weights share memory; give two separate arrays');
+  }
+  return out;
+}
+
+/** A layer of the pool: the whole layer on the calling thread, a group of its heads in each worker. */
+class PoolLayer {
+  #pool;      // the pool's context: { slots, splitFlops, defaultBudget, live, forget, shapes }
+  #id;
+  #local;     // the whole MultiHeadAttention, in the calling thread's engine
+  #dims;
+  #groups;
+  #version = 0;
+  #sent;      // per worker: { generation, version } of the weights it holds
+  #bo = null; // bᴼ, added after the partial outputs are summed
+  #spares;    // per worker: last call's result and input arrays, handed back for reuse
+  /** Workers the last forward pass ran on; 0 when it ran on the calling thread. */
+  lastWorkers = 0;
+
+  constructor(pool, id, local, config) {
+    this.#pool = pool;
+    this.#id = id;
+    this.#local = local;
+    for (const key of ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'bias']) {
+      if (local[key] !== undefined) this[key] = local[key];
+    }
+    // Grouped-query attention: the slices of Wᴷ and Wⱽ follow n_kv_heads, which the engine accepted.
+    if (this.n_kv_heads === undefined && config.n_kv_heads !== undefined) this.n_kv_heads = config.n_kv_heads;
+    this.#dims = { d_model: this.d_model, n_heads: this.n_heads, n_kv_heads: this.n_kv_heads ?? this.n_heads,
+      d_k: this.d_k, d_v: this.d_v, bias: this.bias };
+    this.#groups = headGroups(this.#dims, pool.slots.length);
+    this.#sent = this.#groups.map(() => null);
+    this.#spares = this.#groups.map(() => null);
+  }
+
+  #live() {
+    this.#pool.live();
+    if (!this.#local) throw new Error('this pool layer was deleted');
+    return this.#local;
+  }
+
+  /** Replaces the weights (checked by the engine); the workers get their slices on the next split pass. */
+  async setWeights(weights) {
+    this.#live().setWeights(weights);
+    this.#version++;
+  }
+
+  /** The current weights, as copies (same layout as MultiHeadAttention.getWeights). */
+  async getWeights() {
+    return this.#live().getWeights();
+  }
+
+  /** The split of a forward pass, or null to run it on the calling thread. */
+  #plan(input) {
+    if (this.#groups.length < 2 || input === null || typeof input !== 'object') return null;
+    // Whether weight (b, h, i, j) is dropped depends on h, and a worker's heads count from 0: its
+    // pattern would differ from the single-threaded one. Until the core takes a first-head offset,
+    // passes with dropout run whole.
+    if (input.dropout !== undefined && input.dropout !== 0 && input.training !== false) return null;
+    const batch = input.batch ?? 1, n_q = input.n_q;
+    const self = (input.key === undefined && input.value === undefined) ||
+      (input.key === input.query && input.value === input.query);
+    const n_k = input.n_k ?? (self ? n_q : undefined);
+    // Anything malformed runs on the calling thread, whose engine reports it.
+    if (![batch, n_q, n_k].every((x) => Number.isSafeInteger(x) && x > 0)) return null;
+    if (input.head_mask !== undefined && !(input.head_mask?.length === this.n_heads && typeof input.head_mask.slice === 'function')) {
+      return null;
+    }
+    // Each worker checks the budget for its share of the heads, but the weights come together
+    // here: when they alone are over the budget, the whole pass is refused by the engine here,
+    // before anything is allocated, as a single-threaded one would be.
+    const weightBytes = input.need_weights === true ? 4 * batch * this.n_heads * n_q * n_k : 0;
+    if (weightBytes > (input.memory_budget ?? this.#pool.defaultBudget)) return null;
+    if (forwardFlops(this.#dims, batch, n_q, n_k) < this.#pool.splitFlops) return null;
+    return { batch, n_q, n_k, self };
+  }
+
+  /** Sends each worker its heads' weights unless it holds this version already. */
+  #syncWeights(requests) {
+    let all = null;
+    this.#groups.forEach((group, i) => {
+      const slot = this.#pool.slots[i], sent = this.#sent[i];
+      if (sent && sent.generation === slot.generation && sent.version === this.#version) return;
+      all ??= this.#local.getWeights();
+      const weights = groupWeights(all, this.#dims, group);
+      const transfer = Object.values(weights).map((a) => a.buffer);
+      const exists = sent && sent.generation === slot.generation;
+      const reply = exists
+        ? slot.request('weights', { layer: this.#id, weights }, transfer)
+        : slot.request('create', { layer: this.#id, config: groupConfig(this.#dims, group, this.n_kv_heads !== undefined), weights }, transfer);
+      this.#sent[i] = { generation: slot.generation, version: this.#version };
+      requests.push(reply.catch((e) => {
+        this.#sent[i] = null;
+        throw e;
+      }));
+    });
+    if (all) this.#bo = all.bo;
+  }
+
+  /**
+   * Runs the layer: the same input and result as MultiHeadAttention.forward. Split over the
+   * workers above the pool's splitFlops, otherwise (and with dropout) on the calling thread.
+   */
+  async forward(input) {
+    const local = this.#live();
+    const plan = this.#plan(input);
+    if (!plan) {
+      this.lastWorkers = 0;
+      return local.forward(input);
+    }
+    const { query, key, value, into, ...options } = input;
+    const requests = [];
+    this.#syncWeights(requests);
+    const weightRequests = requests.length;
+    try {
+      this.#groups.forEach((group, i) => {
+        // Each worker gets its own copy of the inputs, transferred (not copied again); the
+        // caller's arrays stay attached. The copies go into the arrays the worker sent back last
+        // time when the lengths fit (no new memory to fault in). key === value stays one array.
+        const spare = this.#spares[i];
+        this.#spares[i] = null;
+        const reusable = spare?.inputs ?? [];
+        const copies = new Map();
+        const copy = (a) => {
+          if (!(a instanceof Float32Array)) return a;
+          if (!copies.has(a)) {
+            const k = reusable.findIndex((r) => r.length === a.length);
+            const c = k < 0 ? new Float32Array(a.length) : reusable.splice(k, 1)[0];
+            c.set(a);
+            copies.set(a, c);
+          }
+          return copies.get(a);
+        };
+        const sent = { ...options, query: copy(query) };
+        // Options with one value per head (head_mask) get the worker's heads only.
+        if (options.head_mask !== undefined) sent.head_mask = options.head_mask.slice(group.h0, group.h0 + group.h);
+        if (!plan.self) Object.assign(sent, { key: copy(key), value: copy(value) });
+        const results = { output: spare?.output, weights: spare?.weights };
+        const transfer = [...copies.values(), results.output, results.weights].filter(Boolean).map((a) => a.buffer);
+        requests.push(this.#pool.slots[i].request('forward', { layer: this.#id, input: sent, spare: results }, transfer));
+      });
+    } catch (e) {
+      if (!(e instanceof PostError)) throw e;
+      // Something in the input cannot go into a message (a function, say): the calling
+      // thread's engine reports what is wrong with it, as a single-threaded call would.
+      for (const r of requests) r.catch(() => {});
+      this.lastWorkers = 0;
+      return local.forward(input);
+    }
+    const need_weights = options.need_weights === true;
+    const fresh = this.#freshResults(plan, into, need_weights);
+    const parts = (await Promise.all(requests)).slice(weightRequests);
+    return this.#assemble(plan, parts, into, need_weights, fresh);
+  }
+
+  /**
+   * The new result arrays a pass without `into` returns, made and written once (zeros) while the
+   * workers compute: a new array's memory is only mapped when first written, one page fault per
+   * 4 KB, and this thread is otherwise idle until they reply, so the faults cost no time after.
+   */
+  #freshResults({ batch, n_q, n_k }, into, need_weights) {
+    const touched = (length) => new Float32Array(length).fill(0);
+    return {
+      output: into?.output ? null : touched(batch * n_q * this.d_model),
+      weights: need_weights && !into?.weights ? touched(batch * this.n_heads * n_q * n_k) : null,
+    };
+  }
+
+  /** Sums the partial outputs (+ bᴼ) and places each worker's attention weights. */
+  #assemble({ batch, n_q, n_k }, parts, into, need_weights, fresh) {
+    const { d_model, n_heads } = this.#dims;
+    const dst = destinations(into, {
+      output: [batch * n_q * d_model, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d_model}]`],
+      weights: [batch * n_heads * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${n_heads}, ${n_q}, ${n_k}]`],
+    }, need_weights);
+    const output = sumPartials(parts.map((p) => p.output), this.#bo, dst.output ?? fresh.output);
+    let weights = null;
+    if (need_weights) {
+      weights = placeWeights(parts.map((p) => p.weights), this.#groups, batch, n_heads, n_q * n_k, dst.weights ?? fresh.weights);
+    }
+    parts.forEach((p, i) => {
+      this.#spares[i] = { output: p.output, weights: p.weights, inputs: p.inputs };
+    });
+    this.lastWorkers = parts.length;
+    const shapes = this.#pool.shapes(this.#dims, this.n_kv_heads !== undefined, batch, n_q, n_k, need_weights);
+    return { masked_rows: parts[0].masked_rows, shapes, output, weights };
+  }
+
+  /** Frees the layer here and in every worker. */
+  delete() {
+    if (!this.#local) return;
+    this.#local.delete();
+    this.#local = null;
+    this.#spares = this.#groups.map(() => null);
+    this.#sent.forEach((sent, i) => {
+      const slot = this.#pool.slots[i];
+      if (sent && sent.generation === slot.generation) slot.request('delete', { layer: this.#id }).catch(() => {});
+    });
+    this.#pool.forget(this);
+  }
+}
+
+/** A value for an error message: strings quoted, so "2" and 2 read differently. */
+const describe = (value) => (typeof value === 'string' ? `"${value}" (a string)` : String(value));
+
+function checkPoolOptions(options) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new Error('createAttentionPool expects an options object { workers?, simd?, splitFlops? }');
+  }
+  for (const key of Object.keys(options)) {
+    if (!POOL_KEYS.includes(key)) {
+      throw new Error(`createAttentionPool: unknown option '${key}' (expected one of: ${POOL_KEYS.join(', ')})`);
+    }
+  }
+  const { workers, simd, splitFlops } = options;
+  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= 256)) {
+    throw new Error(`workers must be a whole number from 1 to 256, got ${describe(workers)}`);
+  }
+  if (simd !== undefined && typeof simd !== 'boolean') throw new Error(`simd must be true or false, got ${describe(simd)}`);
+  if (splitFlops !== undefined && !(typeof splitFlops === 'number' && splitFlops >= 0)) {
+    throw new Error(`splitFlops must be a number ≥ 0, got ${describe(splitFlops)}`);
+  }
+}
+
+/**
+ * Starts `workers` workers (default: every logical core), each loading its own engine, plus the
+ * engine of the calling thread. `simd` as for loadAttention. `splitFlops`: passes with fewer
+ * matmul FLOPs run on the calling thread (default SPLIT_FLOPS, measured on a 2-core machine).
+ */
+export async function createAttentionPool(options = {}) {
+  checkPoolOptions(options);
+  const workers = options.workers ?? await coreCount();
+  const local = await loadAttention({ simd: options.simd });
+  const spawn = await workerSpawner();
+  // The workers load the module the calling thread got, so every engine computes alike.
+  const simd = local.isa === 'wasm-simd128';
+  const slots = Array.from({ length: workers }, (_, i) => new WorkerSlot(spawn, simd, `pool worker ${i + 1} of ${workers}`));
+  try {
+    await Promise.all(slots.map((s) => s.ready));
+  } catch (e) {
+    await Promise.all(slots.map((s) => s.close()));
+    throw new Error(`createAttentionPool: a worker could not start: ${e.message}`);
+  }
+
+  let closed = false, nextLayer = 1;
+  const layers = new Set();
+  const shapeCache = new Map();
+  const context = {
+    slots,
+    splitFlops: options.splitFlops ?? SPLIT_FLOPS,
+    defaultBudget: local.defaultMemoryBudget ?? 2 ** 30,
+    live() {
+      if (closed) throw new Error('this attention pool was closed');
+    },
+    forget: (layer) => layers.delete(layer),
+    /** The forward pass's tensor list for the whole layer: the engine's own, from analyze. */
+    shapes(dims, withKvHeads, batch, n_q, n_k, need_weights) {
+      const key = `${JSON.stringify(dims)} ${batch} ${n_q} ${n_k} ${need_weights}`;
+      if (!shapeCache.has(key)) {
+        if (shapeCache.size > 64) shapeCache.clear();
+        const config = { d_model: dims.d_model, n_heads: dims.n_heads, d_k: dims.d_k, d_v: dims.d_v, bias: dims.bias };
+        if (withKvHeads) config.n_kv_heads = dims.n_kv_heads;
+        shapeCache.set(key, local.analyze({ ...config, batch, n_q, n_k, need_weights }).shapes);
+      }
+      return structuredClone(shapeCache.get(key));
+    },
+  };
+
+  return {
+    /** The module every engine of the pool runs: 'wasm-simd128' or 'scalar'. */
+    isa: local.isa,
+    workers,
+    splitFlops: context.splitFlops,
+
+    /** A layer, as new MultiHeadAttention(config) (the same options and checks). */
+    async layer(config) {
+      context.live();
+      const layer = new PoolLayer(context, nextLayer++, new local.MultiHeadAttention(config), config);
+      layers.add(layer);
+      return layer;
+    },
+
+    /** Deletes every layer and stops every worker; calls in flight fail. Resolves when all have stopped. */
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const layer of [...layers]) layer.delete();
+      await Promise.all(slots.map((s) => s.close()));
+    },
+
+    [poolInternals]: { worker: (i) => slots[i].native() },
+  };
+}

@@ -1,0 +1,100 @@
+// How the worker pool shares one multi-head attention layer: contiguous groups of heads (whole
+// key/value groups, so grouped-query attention splits too), the weight slices each worker holds,
+// and how the workers' partial results become the layer's result. Pure functions, no workers.
+
+/**
+ * Splits the heads into at most `parts` contiguous groups, as even as possible. A group is whole
+ * key/value heads with the query heads that use them: query head i uses key/value head
+ * ⌊i / (n_heads / n_kv_heads)⌋. Returns [{ h0, h, kv0, n_kv }]: first query head and count, first
+ * key/value head and count.
+ */
+export function headGroups({ n_heads, n_kv_heads = n_heads }, parts) {
+  const perKv = n_heads / n_kv_heads;
+  const count = Math.max(1, Math.min(parts, n_kv_heads));
+  const groups = [];
+  for (let g = 0, kv0 = 0; g < count; g++) {
+    const n_kv = Math.floor(n_kv_heads / count) + (g < n_kv_heads % count ? 1 : 0);
+    groups.push({ h0: kv0 * perKv, h: n_kv * perKv, kv0, n_kv });
+    kv0 += n_kv;
+  }
+  return groups;
+}
+
+/** Columns c0 … c0+count−1 of a row-major rows×width matrix, as a new rows×count matrix. */
+function columns(w, rows, width, c0, count) {
+  const out = new Float32Array(rows * count);
+  for (let r = 0; r < rows; r++) out.set(w.subarray(r * width + c0, r * width + c0 + count), r * count);
+  return out;
+}
+
+/**
+ * The weights of the smaller layer a worker holds for `group`: its heads' columns of Wᴽ, Wᴷ, Wⱽ
+ * (and of their biases), its heads' rows of Wᴼ. bᴼ is zero there: it is added once, after the
+ * partial outputs are summed.
+ */
+export function groupWeights(w, dims, group) {
+  const { d_model, d_k, d_v, n_heads, n_kv_heads = n_heads } = dims;
+  const slice = {
+    wq: columns(w.wq, d_model, n_heads * d_k, group.h0 * d_k, group.h * d_k),
+    wk: columns(w.wk, d_model, n_kv_heads * d_k, group.kv0 * d_k, group.n_kv * d_k),
+    wv: columns(w.wv, d_model, n_kv_heads * d_v, group.kv0 * d_v, group.n_kv * d_v),
+    wo: w.wo.slice(group.h0 * d_v * d_model, (group.h0 + group.h) * d_v * d_model),
+  };
+  if (dims.bias) {
+    slice.bq = w.bq.slice(group.h0 * d_k, (group.h0 + group.h) * d_k);
+    slice.bk = w.bk.slice(group.kv0 * d_k, (group.kv0 + group.n_kv) * d_k);
+    slice.bv = w.bv.slice(group.kv0 * d_v, (group.kv0 + group.n_kv) * d_v);
+    slice.bo = new Float32Array(d_model);
+  }
+  return slice;
+}
+
+/** The layer config of a worker's smaller layer: its heads, d_model unchanged, explicit d_k and d_v. */
+export function groupConfig(dims, group, withKvHeads) {
+  const config = { d_model: dims.d_model, n_heads: group.h, d_k: dims.d_k, d_v: dims.d_v, bias: dims.bias };
+  if (withKvHeads) config.n_kv_heads = group.n_kv;
+  return config;
+}
+
+/**
+ * Exact matmul FLOPs of one forward pass (2 per multiply-add): the Q, K, V projections, Q·Kᵀ and
+ * weights·V for every head, and Concat·Wᴼ. The pool splits a pass only above a measured count.
+ */
+export function forwardFlops(dims, batch, n_q, n_k) {
+  const { d_model: d, n_heads: h, d_k, d_v, n_kv_heads = h } = dims;
+  return 2 * batch * (n_q * d * h * d_k + n_k * d * n_kv_heads * (d_k + d_v) + n_q * n_k * h * (d_k + d_v) + n_q * h * d_v * d);
+}
+
+/**
+ * output = Σ partials (+ bᴼ), written into `dst`. Every partial is [rows, d_model]; bo is null
+ * when the layer has no bias. One pass over the first two partials (the common case of two
+ * workers), one more per further partial.
+ */
+export function sumPartials(partials, bo, dst) {
+  const n = dst.length, d = bo ? bo.length : n;
+  const [a, b, ...rest] = partials;
+  for (let r = 0; r < n; r += d) {
+    for (let c = 0; c < d; c++) {
+      const i = r + c;
+      dst[i] = (bo ? bo[c] : 0) + a[i] + (b ? b[i] : 0);
+    }
+  }
+  for (const p of rest) {
+    for (let i = 0; i < n; i++) dst[i] += p[i];
+  }
+  return dst;
+}
+
+/**
+ * Puts each worker's attention weights [batch, group.h, n_q, n_k] at its heads' place in
+ * dst [batch, n_heads, n_q, n_k].
+ */
+export function placeWeights(parts, groups, batch, n_heads, perHead, dst) {
+  for (let b = 0; b < batch; b++) {
+    groups.forEach((g, w) => {
+      const from = b * g.h * perHead;
+      dst.set(parts[w].subarray(from, from + g.h * perHead), (b * n_heads + g.h0) * perHead);
+    });
+  }
+  return dst;
+}

@@ -1,0 +1,100 @@
+// One worker of the attention pool (a module Web Worker in a page, a worker_threads worker in
+// Node): its own engine instance and, per pool layer, a smaller MultiHeadAttention holding one
+// group of heads. Requests run one at a time in arrival order; every reply names its request.
+import { loadAttention } from './attention.js';
+
+const isNode = typeof process === 'object' && !!process.versions?.node;
+// Node queues messages until a listener exists, so awaiting the import first loses nothing; in a
+// page the listener is set in this same task (the branch below does not await there).
+const port = isNode ? (await import('node:worker_threads')).parentPort : globalThis;
+
+let engine = null;        // Promise of the API, set by 'init'
+const layers = new Map(); // pool layer id → MultiHeadAttention of this worker's heads
+
+function layer(id) {
+  const mha = layers.get(id);
+  if (!mha) throw new Error(`pool worker: no layer ${id} here (it was deleted, or its creation failed)`);
+  return mha;
+}
+
+/** A result with the buffers to transfer (not copy) back to the pool. */
+class Reply {
+  constructor(value, transfer) {
+    this.value = value;
+    this.transfer = transfer;
+  }
+}
+
+/** A spare array from the pool is used as `into` only when it has exactly the result's length. */
+function fits(array, length) {
+  return array instanceof Float32Array && array.length === length;
+}
+
+const ops = {
+  async init({ simd }) {
+    engine = loadAttention({ simd });
+    return { isa: (await engine).isa };
+  },
+
+  async create({ layer: id, config, weights }) {
+    const attn = await engine;
+    const mha = new attn.MultiHeadAttention(config);
+    try {
+      mha.setWeights(weights);
+    } catch (e) {
+      mha.delete();
+      throw e;
+    }
+    layers.get(id)?.delete();
+    layers.set(id, mha);
+    return null;
+  },
+
+  async weights({ layer: id, weights }) {
+    layer(id).setWeights(weights);
+    return null;
+  },
+
+  async forward({ layer: id, input, spare }) {
+    const mha = layer(id);
+    // Results go into the arrays of the previous call when they fit: they are already backed by
+    // memory, so the engine's writes take no page faults (new arrays would, on every call).
+    const batch = input.batch ?? 1, n_q = input.n_q;
+    const n_k = input.n_k ?? n_q;
+    const into = {};
+    if (fits(spare?.output, batch * n_q * mha.d_model)) into.output = spare.output;
+    if (input.need_weights === true && fits(spare?.weights, batch * mha.n_heads * n_q * n_k)) into.weights = spare.weights;
+    const r = mha.forward({ ...input, into });
+    // The input arrays go back too: the pool copies the next call's inputs into them.
+    const inputs = [...new Set([input.query, input.key, input.value])].filter((a) => a instanceof Float32Array);
+    const transfer = [r.output, r.weights, ...inputs].filter(Boolean).map((a) => a.buffer);
+    return new Reply({ output: r.output, weights: r.weights, masked_rows: r.masked_rows, inputs }, transfer);
+  },
+
+  async delete({ layer: id }) {
+    layers.get(id)?.delete();
+    layers.delete(id);
+    return null;
+  },
+};
+
+async function handle({ id, op, ...args }) {
+  try {
+    if (!ops[op]) throw new Error(`pool worker: unknown request '${op}'`);
+    if (op !== 'init' && !engine) throw new Error('pool worker: the engine was not loaded (no init request)');
+    const result = await ops[op](args);
+    const reply = result instanceof Reply ? result : new Reply(result, []);
+    port.postMessage({ id, value: reply.value }, reply.transfer);
+  } catch (e) {
+    // A trap or an abort of the wasm module leaves it unusable: the pool replaces this worker.
+    const fatal = !(e instanceof Error) || e instanceof WebAssembly.RuntimeError;
+    port.postMessage({ id, error: String(e?.message ?? e), fatal });
+  }
+}
+
+let queue = Promise.resolve();
+const receive = (data) => {
+  queue = queue.then(() => handle(data));
+};
+if (isNode) port.on('message', receive);
+else port.addEventListener('message', (e) => receive(e.data));
