@@ -17,6 +17,11 @@ namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
+}  // namespace
+
+// The three rules below are shared with the backward pass (backward.cpp), which must mask and
+// drop exactly the weights the forward pass does.
+
 // Masks the logits of query row i (global index) for keys [j0, j0 + count).
 void mask_logits(float* row, const Mask& mask, int b, int i, int j0, int count, int n_k) {
   const int limit = mask.row_limit(b, i, n_k) - j0;
@@ -33,6 +38,8 @@ void apply_dropout(float* row, const AttentionOptions& opt, int b, int h, int i,
 }
 
 bool dropout_active(const AttentionOptions& opt) { return opt.training && opt.dropout > 0.0f; }
+
+namespace {
 
 // The unnormalised sums Σ_j e^(s_j − max)·v_j (each factor ≤ 1, kept ones scaled by 1/(1−p)
 // under dropout) reach n_k·max|v|/(1−p) before the division by the row's sum: for values near

@@ -79,6 +79,15 @@ struct HeadWorkingFloats {
 HeadWorkingFloats attend_working_floats(const AttentionOptions& opt, int n_q, int n_k, int d_k, int d_v,
                                         bool need_weights);
 
+/// Sets the logits of query row i (global index) of batch item b to −∞ where the mask hides
+/// keys [j0, j0 + count); row points at key j0.
+void mask_logits(float* row, const Mask& mask, int b, int i, int j0, int count, int n_k);
+/// True when dropout applies: training is on and p > 0.
+bool dropout_active(const AttentionOptions& opt);
+/// Multiplies weights (b, h, i, j0 .. j0 + count) of one row by their dropout factor: 0 when
+/// dropped, 1/(1−p) when kept, decided by dropout_keep (rng.h) from the seed and the coordinates.
+void apply_dropout(float* row, const AttentionOptions& opt, int b, int h, int i, int j0, int count);
+
 /// Attention of one head for one block of query rows. Appends fully masked rows to
 /// `masked_rows` when it is non-null. Sizes are trusted: callers validate first.
 void attend_head(const HeadProblem& p, const AttentionOptions& opt, std::vector<MaskedRow>* masked_rows);

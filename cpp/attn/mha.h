@@ -60,6 +60,9 @@ class MultiHeadAttention {
                                            float* weights) const;
   /// Checks sizes, mask, budget and finiteness of an input without running it.
   void validate(const MhaInput& input, const ForwardOptions& options) const;
+  /// The projections Wq, Wk, Wv, Wo, read by the backward pass (backward.h).
+  struct Projections { const Linear &q, &k, &v, &o; };
+  Projections projections() const { return {w_q_, w_k_, w_v_, w_o_}; }
 
  private:
   MhaDims dims_;
