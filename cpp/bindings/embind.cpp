@@ -11,6 +11,7 @@
 #include "attn/lesson.h"
 #include "attn/mha.h"
 #include "attn/simd.h"
+#include "backward.h"
 #include "convert.h"
 
 namespace bind {
@@ -68,6 +69,21 @@ class Layer {
   // output buffer (the core writes each block's output after projecting its queries).
   // into_output, into_weights: the caller's arrays for the results, or null for new ones. The
   // inputs are copied into the heap first, so into_output may be the query array itself.
+  // Gradients for grad_output [batch, n_q, d_model]; key and value null: self-attention on query.
+  val backward(val query, val key, val value, val grad_output, int batch, int n_q, int n_k, val options) const {
+    return guarded([&] {
+      const std::vector<float> q = to_floats(query), k = to_floats(key), v = to_floats(value), g = to_floats(grad_output);
+      const bool self = key.isNull();
+      attn::ForwardOptions opt;
+      read_attention_options(options, opt);
+      opt.need_weights = options["need_weights"].as<bool>();
+      opt.memory_budget = to_u64(options["memory_budget"]);
+      const attn::MhaInput in{q.data(), q.size(), self ? q.data() : k.data(), self ? q.size() : k.size(),
+                              self ? q.data() : v.data(), self ? q.size() : v.size(), batch, n_q, n_k};
+      return mha_backward_to_js(attn::multi_head_attention_backward(mha_, in, g.data(), g.size(), opt));
+    }, query, key, value, grad_output, options);
+  }
+
   val forward(val query, val key, val value, int batch, int n_q, int n_k, val options, val into_output,
               val into_weights) const {
     return guarded([&] {
@@ -206,7 +222,8 @@ EMSCRIPTEN_BINDINGS(attention) {
       .function("dims", &bind::Layer::dims)
       .function("setWeights", &bind::Layer::set_weights)
       .function("getWeights", &bind::Layer::weights)
-      .function("forward", &bind::Layer::forward);
+      .function("forward", &bind::Layer::forward)
+      .function("backward", &bind::Layer::backward);
   function("scaledDotProductAttention", &bind::scaled_dot_product_attention);
   function("analyze", &bind::analyze);
   function("positionalEncoding", &bind::positional_encoding);

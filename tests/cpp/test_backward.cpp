@@ -149,21 +149,36 @@ std::vector<SdpaCase> sdpa_cases() {
   return cases;
 }
 
+// One case's random q, k, v, ∂L/∂O and options, and the engine's backward pass over them.
+struct SdpaProblem {
+  SdpaCase c;
+  std::vector<float> q, k, v, g;
+  attn::AttentionOptions opt;
+  SdpaProblem(const SdpaCase& sizes, std::uint64_t seed) : c(sizes) {
+    check::TestRng rng(seed);
+    q = rng.vec(static_cast<std::size_t>(c.batch) * c.n_q * c.d_k, -1, 1);
+    k = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_k, -1, 1);
+    v = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_v, -1, 1);
+    g = rng.vec(static_cast<std::size_t>(c.batch) * c.n_q * c.d_v, -1, 1);
+    opt = options(c.mask, c.scale, c.dropout, c.batch, c.n_q, c.n_k);
+  }
+  attn::SdpaBackwardResult backward(bool need_weights) const {
+    return attn::scaled_dot_product_attention_backward(q.data(), q.size(), k.data(), k.size(), v.data(), v.size(),
+                                                       g.data(), g.size(), c.batch, c.n_q, c.n_k, c.d_k, c.d_v, opt,
+                                                       need_weights, attn::kDefaultMemoryBudget);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("SDPA backward: dq, dk, dv match float64 central differences on every tail, masks, dropout, unscaled",
           "[backward][sdpa]") {
   for (const SdpaCase& c : sdpa_cases()) {
     INFO(describe(c));
-    check::TestRng rng(3u + c.n_q * 7u + c.n_k * 13u + c.d_k);
-    const std::vector<float> q = rng.vec(static_cast<std::size_t>(c.batch) * c.n_q * c.d_k, -1, 1);
-    const std::vector<float> k = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_k, -1, 1);
-    const std::vector<float> v = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_v, -1, 1);
-    const std::vector<float> g = rng.vec(static_cast<std::size_t>(c.batch) * c.n_q * c.d_v, -1, 1);
-    const attn::AttentionOptions opt = options(c.mask, c.scale, c.dropout, c.batch, c.n_q, c.n_k);
-    const attn::SdpaBackwardResult r = attn::scaled_dot_product_attention_backward(
-        q.data(), q.size(), k.data(), k.size(), v.data(), v.size(), g.data(), g.size(), c.batch, c.n_q, c.n_k, c.d_k,
-        c.d_v, opt, false, attn::kDefaultMemoryBudget);
+    const SdpaProblem problem(c, 3u + c.n_q * 7u + c.n_k * 13u + c.d_k);
+    const std::vector<float>&q = problem.q, &k = problem.k, &v = problem.v, &g = problem.g;
+    const attn::AttentionOptions& opt = problem.opt;
+    const attn::SdpaBackwardResult r = problem.backward(false);
 
     const reference::AttentionRef ref = reference::attention(q, k, v, c.batch, c.n_q, c.n_k, c.d_k, c.d_v, opt);
     const check::Worst out = check::normwise(r.output, ref.output);
@@ -186,15 +201,10 @@ TEST_CASE("SDPA backward: weights equal the forward pass's, score gradients matc
           "[backward][sdpa]") {
   for (const SdpaCase& c : {SdpaCase{2, 9, 7, 5, 3, kCausal | kPadding, true, 0.3f}, SdpaCase{1, 4, 17, 3, 6, kMatrix, false, 0.0f}}) {
     INFO(describe(c));
-    check::TestRng rng(91u + c.n_k);
-    const std::vector<float> q = rng.vec(static_cast<std::size_t>(c.batch) * c.n_q * c.d_k, -1, 1);
-    const std::vector<float> k = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_k, -1, 1);
-    const std::vector<float> v = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_v, -1, 1);
-    const std::vector<float> g = rng.vec(static_cast<std::size_t>(c.batch) * c.n_q * c.d_v, -1, 1);
-    const attn::AttentionOptions opt = options(c.mask, c.scale, c.dropout, c.batch, c.n_q, c.n_k);
-    const attn::SdpaBackwardResult r = attn::scaled_dot_product_attention_backward(
-        q.data(), q.size(), k.data(), k.size(), v.data(), v.size(), g.data(), g.size(), c.batch, c.n_q, c.n_k, c.d_k,
-        c.d_v, opt, true, attn::kDefaultMemoryBudget);
+    const SdpaProblem problem(c, 91u + c.n_k);
+    const std::vector<float>&q = problem.q, &k = problem.k, &v = problem.v, &g = problem.g;
+    const attn::AttentionOptions& opt = problem.opt;
+    const attn::SdpaBackwardResult r = problem.backward(true);
     // The same kernels in the same order as the forward pass with need_weights: equal to the bit.
     const attn::AttentionResult fwd = attn::scaled_dot_product_attention(
         q.data(), q.size(), k.data(), k.size(), v.data(), v.size(), c.batch, c.n_q, c.n_k, c.d_k, c.d_v, opt, true,
@@ -202,9 +212,7 @@ TEST_CASE("SDPA backward: weights equal the forward pass's, score gradients matc
     CHECK(r.weights == fwd.weights);
     CHECK(r.output == fwd.output);
     // Without weights the backward computes the same output.
-    const attn::SdpaBackwardResult lean = attn::scaled_dot_product_attention_backward(
-        q.data(), q.size(), k.data(), k.size(), v.data(), v.size(), g.data(), g.size(), c.batch, c.n_q, c.n_k, c.d_k,
-        c.d_v, opt, false, attn::kDefaultMemoryBudget);
+    const attn::SdpaBackwardResult lean = problem.backward(false);
     CHECK(lean.output == r.output);
     CHECK(lean.dq == r.dq);
     CHECK(lean.weights.empty());

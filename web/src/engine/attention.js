@@ -34,6 +34,11 @@ const LAYER_KEYS = ['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'seed'];
 const FORWARD_KEYS = ['query', 'key', 'value', 'batch', 'n_q', 'n_k', 'mask', 'scale', 'dropout', 'training',
   'seed', 'need_weights', 'memory_budget', 'into'];
 const WEIGHT_KEYS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
+// backward takes forward's arguments and ∂L/∂output; its results are new arrays (no `into`).
+const BACKWARD_KEYS = [...FORWARD_KEYS.filter((k) => k !== 'into'), 'grad_output'];
+const SDPA_KEYS = ['q', 'k', 'v', 'batch', 'n_q', 'n_k', 'd_k', 'd_v', 'mask', 'scale', 'dropout', 'training', 'seed',
+  'need_weights', 'memory_budget', 'into'];
+const SDPA_BACKWARD_KEYS = [...SDPA_KEYS.filter((k) => k !== 'into'), 'grad_output'];
 
 function layerConfig(what, config) {
   check.checkOptions(what, config, LAYER_KEYS);
@@ -66,6 +71,18 @@ function attentionOptions(o, sizes, defaultBudget) {
 
 function makeApi(raw, isa) {
   const defaultBudget = raw.defaultMemoryBudget();
+
+  /** The checks of both SDPA calls: sizes, the q, k, v arrays, options. */
+  function sdpaInput(what, o, keys) {
+    check.checkOptions(what, o, keys);
+    const batch = check.integer('batch', o.batch, { fallback: 1 });
+    const n_q = check.integer('n_q', o.n_q), n_k = check.integer('n_k', o.n_k);
+    const d_k = check.integer('d_k', o.d_k), d_v = check.integer('d_v', o.d_v, { fallback: d_k });
+    check.float32('q', o.q, batch * n_q * d_k, `[batch, n_q, d_k] = [${batch}, ${n_q}, ${d_k}]`);
+    check.float32('k', o.k, batch * n_k * d_k, `[batch, n_k, d_k] = [${batch}, ${n_k}, ${d_k}]`);
+    check.float32('v', o.v, batch * n_k * d_v, `[batch, n_k, d_v] = [${batch}, ${n_k}, ${d_v}]`);
+    return { batch, n_q, n_k, d_k, d_v, options: attentionOptions(o, { batch, n_q, n_k }, defaultBudget) };
+  }
 
   /** Multi-head attention layer; call delete() when done to free its wasm memory. */
   class MultiHeadAttention {
@@ -113,13 +130,41 @@ function makeApi(raw, isa) {
      */
     forward(input) {
       const layer = this.#live();
-      check.checkOptions('forward', input, FORWARD_KEYS);
+      const { batch, n_q, n_k, self, options } = this.#input('forward', input, FORWARD_KEYS);
+      const d = this.d_model, h = this.n_heads;
+      const into = check.destinations(input.into, {
+        output: [batch * n_q * d, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d}]`],
+        weights: [batch * h * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${h}, ${n_q}, ${n_k}]`],
+      }, options.need_weights, raw.HEAP8.buffer);
+      return layer.forward(input.query, self ? null : input.key, self ? null : input.value, batch, n_q, n_k, options,
+        into.output, into.weights);
+    }
+
+    /**
+     * Gradients: forward's arguments (but `into`) and grad_output = ∂L/∂output [batch, n_q, d_model].
+     * Returns { output, grads: { wq, wk, wv, wo, bq, bk, bv, bo, query, key, value }, weights,
+     * score_grads, masked_rows }: biases null when off; in self-attention key and value are the
+     * gradients through the key and value paths (the input's gradient is query + key + value);
+     * with need_weights, weights (as forward) and score_grads = ∂L/∂(scaled logits) per head.
+     */
+    backward(input) {
+      const layer = this.#live();
+      const { batch, n_q, n_k, self, options } = this.#input('backward', input, BACKWARD_KEYS);
+      const d = this.d_model;
+      check.float32('grad_output', input.grad_output, batch * n_q * d, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d}]`);
+      return layer.backward(input.query, self ? null : input.key, self ? null : input.value, input.grad_output, batch, n_q,
+        n_k, options);
+    }
+
+    /** The checks forward and backward share: sizes, self or cross, input arrays, options. */
+    #input(what, input, keys) {
+      check.checkOptions(what, input, keys);
       const batch = check.integer('batch', input.batch, { fallback: 1 });
       const n_q = check.integer('n_q', input.n_q);
       const self = (input.key === undefined && input.value === undefined) ||
         (input.key === input.query && input.value === input.query);
       if (!self && (input.key === undefined || input.value === undefined)) {
-        throw new Error('forward: give both key and value (cross-attention) or neither (self-attention)');
+        throw new Error(`${what}: give both key and value (cross-attention) or neither (self-attention)`);
       }
       const n_k = check.integer('n_k', input.n_k, { fallback: self ? n_q : undefined });
       if (self && n_k !== n_q) throw new Error(`self-attention needs n_k = n_q (got n_q ${n_q}, n_k ${n_k})`);
@@ -129,14 +174,7 @@ function makeApi(raw, isa) {
         check.float32('key', input.key, batch * n_k * d, `[batch, n_k, d_model] = [${batch}, ${n_k}, ${d}]`);
         check.float32('value', input.value, batch * n_k * d, `[batch, n_k, d_model] = [${batch}, ${n_k}, ${d}]`);
       }
-      const options = attentionOptions(input, { batch, n_q, n_k }, defaultBudget);
-      const h = this.n_heads;
-      const into = check.destinations(input.into, {
-        output: [batch * n_q * d, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d}]`],
-        weights: [batch * h * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${h}, ${n_q}, ${n_k}]`],
-      }, options.need_weights, raw.HEAP8.buffer);
-      return layer.forward(input.query, self ? null : input.key, self ? null : input.value, batch, n_q, n_k, options,
-        into.output, into.weights);
+      return { batch, n_q, n_k, self, options: attentionOptions(input, { batch, n_q, n_k }, defaultBudget) };
     }
 
     /** Frees the wasm memory of this layer. */
@@ -155,20 +193,22 @@ function makeApi(raw, isa) {
      * `into: { output?, weights? }` as for forward.
      */
     scaledDotProductAttention(o) {
-      check.checkOptions('scaledDotProductAttention', o, ['q', 'k', 'v', 'batch', 'n_q', 'n_k', 'd_k', 'd_v', 'mask',
-        'scale', 'dropout', 'training', 'seed', 'need_weights', 'memory_budget', 'into']);
-      const batch = check.integer('batch', o.batch, { fallback: 1 });
-      const n_q = check.integer('n_q', o.n_q), n_k = check.integer('n_k', o.n_k);
-      const d_k = check.integer('d_k', o.d_k), d_v = check.integer('d_v', o.d_v, { fallback: d_k });
-      check.float32('q', o.q, batch * n_q * d_k, `[batch, n_q, d_k] = [${batch}, ${n_q}, ${d_k}]`);
-      check.float32('k', o.k, batch * n_k * d_k, `[batch, n_k, d_k] = [${batch}, ${n_k}, ${d_k}]`);
-      check.float32('v', o.v, batch * n_k * d_v, `[batch, n_k, d_v] = [${batch}, ${n_k}, ${d_v}]`);
-      const options = attentionOptions(o, { batch, n_q, n_k }, defaultBudget);
+      const { batch, n_q, n_k, d_k, d_v, options } = sdpaInput('scaledDotProductAttention', o, SDPA_KEYS);
       const into = check.destinations(o.into, {
         output: [batch * n_q * d_v, `[batch, n_q, d_v] = [${batch}, ${n_q}, ${d_v}]`],
         weights: [batch * n_q * n_k, `[batch, n_q, n_k] = [${batch}, ${n_q}, ${n_k}]`],
       }, options.need_weights, raw.HEAP8.buffer);
       return raw.scaledDotProductAttention(o.q, o.k, o.v, batch, n_q, n_k, d_k, d_v, options, into.output, into.weights);
+    },
+
+    /**
+     * Gradients of scaledDotProductAttention: its arguments (but `into`) and grad_output
+     * [batch, n_q, d_v]. Returns { output, grads: { q, k, v }, weights, score_grads, masked_rows }.
+     */
+    scaledDotProductAttentionBackward(o) {
+      const { batch, n_q, n_k, d_k, d_v, options } = sdpaInput('scaledDotProductAttentionBackward', o, SDPA_BACKWARD_KEYS);
+      check.float32('grad_output', o.grad_output, batch * n_q * d_v, `[batch, n_q, d_v] = [${batch}, ${n_q}, ${d_v}]`);
+      return raw.scaledDotProductAttentionBackward(o.q, o.k, o.v, o.grad_output, batch, n_q, n_k, d_k, d_v, options);
     },
 
     /** Shapes, parameters, FLOPs (the lesson's count and the exact one) and memory; allocates nothing. */
