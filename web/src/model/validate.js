@@ -143,7 +143,7 @@ export function validate(state, env = {}) {
   if (ok && env.analyze) {
     try {
       analysis = env.analyze({ d_model, n_heads, d_k, d_v, bias: config.bias, batch, n_q, n_k, need_weights: true,
-        scale: config.scale, ...(kv_heads ? { n_kv_heads: kv_heads } : {}) });
+        scale: config.scale, attention: cross ? 'cross' : 'self', ...(kv_heads ? { n_kv_heads: kv_heads } : {}) });
     } catch (err) {
       put(lastOf(SIZE_FIELDS, 'd_model'), err.message);
       return { ok: false, errors, config: null, analysis: null, estimate: null, blocked: null, auto: false };
