@@ -171,25 +171,38 @@ std::string mha_get_weights(double id) {
 // input doubles as the output buffer (the core writes each block's output after projecting
 // its queries), so the output costs no allocation and no copy inside the heap.
 // value: { masked_rows, shapes }; arrays output and, with need_weights, weights.
+// What a layer's forward and backward bindings read alike: the query, key and value inputs
+// (key = 0: self-attention on the query) and the staged options with need_weights and budget.
+struct LayerCall {
+  float* query;  // the query's input buffer, which the forward pass overwrites with its output
+  attn::MhaInput in;
+  attn::ForwardOptions opt;
+};
+LayerCall layer_call(double query, double key, double value_input, int batch, int n_q, int n_k, bool need_weights,
+                     double memory_budget) {
+  Call& c = current_call();
+  const Input<float> q = c.input<float>(query), k = c.input<float>(key), v = c.input<float>(value_input);
+  const bool self = key == 0;
+  LayerCall call{q.data, {q.data, q.count, self ? q.data : k.data, self ? q.count : k.count, self ? q.data : v.data,
+                          self ? q.count : v.count, batch, n_q, n_k}, {}};
+  static_cast<attn::AttentionOptions&>(call.opt) = c.attention_options;
+  call.opt.need_weights = need_weights;
+  call.opt.memory_budget = static_cast<std::uint64_t>(memory_budget);
+  return call;
+}
+
 std::string mha_forward(double id, double query, double key, double value_input, int batch, int n_q, int n_k,
                         bool need_weights, double memory_budget) {
   return run([&](Json& value) {
     Call& c = current_call();
     const attn::MultiHeadAttention& mha = layer(id);
-    const Input<float> q = c.input<float>(query), k = c.input<float>(key), v = c.input<float>(value_input);
-    const bool self = key == 0;
-    attn::ForwardOptions opt;
-    static_cast<attn::AttentionOptions&>(opt) = c.attention_options;
-    opt.need_weights = need_weights;
-    opt.memory_budget = static_cast<std::uint64_t>(memory_budget);
-    const attn::MhaInput in{q.data, q.count, self ? q.data : k.data, self ? q.count : k.count,
-                            self ? q.data : v.data, self ? q.count : v.count, batch, n_q, n_k};
+    const auto [q_buffer, in, opt] = layer_call(query, key, value_input, batch, n_q, n_k, need_weights, memory_budget);
     mha.validate(in, opt);  // sizes, mask, budget and finiteness, before the weights are allocated
     const attn::MhaDims& d = mha.dims();
     const std::size_t weight_count = need_weights ? static_cast<std::size_t>(batch) * d.n_heads * n_q * n_k : 0;
     float* weights = need_weights ? c.new_floats(weight_count) : nullptr;
-    const auto masked = mha.forward_validated(in, opt, q.data, weights);
-    c.add_array("output", q.data, static_cast<std::size_t>(batch) * n_q * d.d_model);
+    const auto masked = mha.forward_validated(in, opt, q_buffer, weights);
+    c.add_array("output", q_buffer, static_cast<std::size_t>(batch) * n_q * d.d_model);
     if (need_weights) c.add_array("weights", weights, weight_count);
     value.begin_object().key("masked_rows");
     write(value, masked);
@@ -205,16 +218,8 @@ std::string mha_forward(double id, double query, double key, double value_input,
 std::string mha_backward(double id, double query, double key, double value_input, double grad_output, int batch,
                          int n_q, int n_k, bool need_weights, double memory_budget) {
   return run([&](Json& value) {
-    Call& c = current_call();
-    const Input<float> q = c.input<float>(query), k = c.input<float>(key), v = c.input<float>(value_input);
-    const Input<float> g = c.input<float>(grad_output);
-    const bool self = key == 0;
-    attn::ForwardOptions opt;
-    static_cast<attn::AttentionOptions&>(opt) = c.attention_options;
-    opt.need_weights = need_weights;
-    opt.memory_budget = static_cast<std::uint64_t>(memory_budget);
-    const attn::MhaInput in{q.data, q.count, self ? q.data : k.data, self ? q.count : k.count,
-                            self ? q.data : v.data, self ? q.count : v.count, batch, n_q, n_k};
+    const auto [q_buffer, in, opt] = layer_call(query, key, value_input, batch, n_q, n_k, need_weights, memory_budget);
+    const Input<float> g = current_call().input<float>(grad_output);
     attn::MhaBackwardResult r = attn::multi_head_attention_backward(layer(id), in, g.data, g.count, opt);
     attn::MhaWeights& w = r.grads;
     keep_arrays({{"output", &r.output}, {"grads.wq", &w.wq}, {"grads.wk", &w.wk}, {"grads.wv", &w.wv},
