@@ -87,15 +87,15 @@ class MultiHeadAttention {
   std::vector<HeadSpec> patterns_;
 };
 
+/// Multiplies head h's columns of a Concat block (rows × n_heads·d_v, row stride ld) by mask[h]:
+/// head_mask before Wᴼ, for the forward pass, the trace of one query and the backward pass alike.
+void apply_head_mask(const std::vector<float>& mask, int rows, int d_v, float* concat, int ld);
+
 /// Default weights like PyTorch's nn.MultiheadAttention: Xavier/Glorot uniform on the input
 /// projections (one (3·d_model)×d_model matrix when all widths equal d_model, as PyTorch's
 /// in_proj_weight; otherwise one per matrix, as its separate q/k/v_proj_weight, which is also
 /// the case of grouped-query attention), U(−1/√(h·d_v), 1/√(h·d_v)) on Wᴼ (nn.Linear's
 /// default), biases 0. Drawn in the order Wq, Wk, Wv, Wo from one stream seeded by seed.
 MhaWeights default_weights(const MhaDims& dims, std::uint64_t seed);
-
-/// Multiplies head h's columns (d_v wide) of a rows × n_heads·d_v concatenation (row stride ld)
-/// by mask[h], as ForwardOptions::head_mask asks; 0 writes exact zeros.
-void apply_head_mask(const std::vector<float>& mask, int rows, int d_v, float* concat, int ld);
 
 }  // namespace attn

@@ -1,7 +1,7 @@
 // One forward pass of the page, given an engine and a validated config (no DOM: it runs in the
 // worker). Splits the batch into single items when that cannot change the numbers, to report progress.
 
-import { buildInputs, maskArgument } from './inputs.js';
+import { buildInputs, maskArgument, labelsFor } from './inputs.js';
 
 // A browser rounds performance.now() to 0.1 ms (5 µs at best), and V8 compiles a kernel on its first
 // use: a pass faster than QUICK_MS is timed again in blocks of passes, each block long enough
@@ -17,13 +17,25 @@ const MAX_CHUNKS = 64;   // progress steps for a large batch
 export class LayerCache {
   #key = null;
   #layer = null;
+  /** What setHeadPatterns returned for the layer's constructed heads (null when every head is random). */
+  patterns = null;
   get(attn, config) {
-    const spec = { d_model: config.d_model, n_heads: config.n_heads, d_k: config.d_k, d_v: config.d_v, bias: config.bias, seed: config.seed };
-    const key = JSON.stringify(spec);
+    const spec = { d_model: config.d_model, n_heads: config.n_heads, d_k: config.d_k, d_v: config.d_v, bias: config.bias, seed: config.seed,
+      ...(config.n_kv_heads ? { n_kv_heads: config.n_kv_heads } : {}) };
+    const build = patternArguments(config);
+    const key = JSON.stringify([spec, build]);
     if (key !== this.#key) {
       this.clear();
       this.#layer = new attn.MultiHeadAttention(spec);
       this.#key = key;
+      if (build) {
+        try {
+          this.patterns = this.#layer.setHeadPatterns(build);
+        } catch (err) {
+          this.clear();
+          throw err;
+        }
+      }
     }
     return this.#layer;
   }
@@ -31,7 +43,24 @@ export class LayerCache {
     this.#layer?.delete();
     this.#layer = null;
     this.#key = null;
+    this.patterns = null;
   }
+}
+
+/**
+ * The setHeadPatterns arguments of a config's constructed heads (config.heads: one pattern per head,
+ * 'random' for the layer's own), built against the words the inputs embed; null when none is constructed.
+ * Only the constructed heads are passed: a random head keeps the layer's seeded initialisation.
+ */
+export function patternArguments(config) {
+  const heads = (config.heads ?? []).map((pattern, head) => ({ head, pattern })).filter((s) => s.pattern !== 'random');
+  if (!heads.length || !config.tokens_q) return null;
+  const rows = (tokens, n) => tokens.map((t) => labelsFor(t, n));
+  return {
+    heads, input_seed: config.input_seed,
+    query_words: rows(config.tokens_q, config.n_q),
+    ...(config.cross ? { key_words: rows(config.tokens_kv, config.n_k) } : {}),
+  };
 }
 
 /**
@@ -91,7 +120,7 @@ export function runForward(attn, config, {
   onProgress({ done: config.batch, total: config.batch, phase: 'done' });
   return {
     output: result.output, weights: result.weights, masked_rows: result.masked_rows,
-    labels_q: inputs.labels_q, labels_k: inputs.labels_k,
+    labels_q: inputs.labels_q, labels_k: inputs.labels_k, patterns: cache.patterns,
     timings: { setup_ms: t1 - t0, forward_ms, repeats },
   };
 }

@@ -3,10 +3,13 @@
 // its own layer, result arrays and last result, freed by `release`. Runs in the Web Worker (worker.js)
 // or, where no worker can start, on the main thread (client.js), with the same code.
 
-import { LayerCache, ResultBuffers, runForward, timeAtLength } from '../model/job.js';
+import { LayerCache, ResultBuffers, runForward, timeAtLength, forwardArguments } from '../model/job.js';
+import { buildInputs } from '../model/inputs.js';
 import { configKey } from '../model/validate.js';
 import { poolHeads, maskGrid } from '../model/pool.js';
 import { measurePeak } from '../perf/peak.js';
+
+const MAX_LOGIT_CELLS = 32 * 32; // headLogits traces every query twice: a view for small examples
 
 /** The request handlers over an engine loaded by `load(simd)`; `post(message)` sends progress. */
 export function createHandlers(load) {
@@ -68,7 +71,8 @@ export function createHandlers(load) {
       for (let k = 0; k < result.output.length; k++) sum += result.output[k];
       const item = itemView(last, Math.min(config.item, config.batch - 1));
       // worker_ms: the whole request (inputs, weights, forward, summaries), for the load-time budget.
-      return { isa: attn.isa, timings: { ...result.timings, worker_ms: performance.now() - t0 }, output_sum: sum, masked_rows: result.masked_rows.length, item };
+      return { isa: attn.isa, timings: { ...result.timings, worker_ms: performance.now() - t0 }, output_sum: sum, masked_rows: result.masked_rows.length, item,
+        patterns: result.patterns };
     },
 
     /** Batch item b of `config`'s result: recomputed first if this owner's last result is another (or was lost with a restarted worker). */
@@ -111,6 +115,50 @@ export function createHandlers(load) {
       return { points, isa: attn.isa, layer };
     },
 
+    /**
+     * The core's trace of query `query` of batch item `item`, head `head` (mha.trace, the forward pass's
+     * own routines on that row), with the words of that item. The layer is this owner's cached one.
+     */
+    trace({ owner, config, item, head, query }) {
+      const layer = ownerState(owner).cache.get(attn, config);
+      const inputs = buildInputs(config, attn.positionalEncoding);
+      const trace = layer.trace({ ...forwardArguments(config, inputs), item, head, query_index: query });
+      return { trace, labels_q: inputs.labels_q?.[item] ?? null, labels_k: inputs.labels_k?.[item] ?? null };
+    },
+
+    /**
+     * Head `head`'s logits and weights for every query of batch item `item`, with the scale 1/√d_k
+     * and without it: one trace per query and setting (the core's numbers; small sizes only).
+     */
+    headLogits({ owner, config, item, head }) {
+      const { n_q, n_k } = config;
+      if (n_q * n_k > MAX_LOGIT_CELLS) throw new Error(`the scores view is drawn for at most ${MAX_LOGIT_CELLS} cells (n_q × n_k), this layer has ${n_q * n_k}`);
+      const layer = ownerState(owner).cache.get(attn, config);
+      const args = forwardArguments(config, buildInputs(config, attn.positionalEncoding));
+      const out = {};
+      for (const scale of [true, false]) {
+        const logits = new Float32Array(n_q * n_k), weights = new Float32Array(n_q * n_k);
+        for (let i = 0; i < n_q; i++) {
+          const t = layer.trace({ ...args, scale, item, head, query_index: i });
+          logits.set(t.logits, i * n_k);
+          weights.set(t.weights, i * n_k);
+        }
+        out[scale ? 'scaled' : 'unscaled'] = { logits, weights };
+      }
+      return out;
+    },
+
+    /**
+     * The heads of `config`'s layer compared by the core (mha.compareHeads): per head entropy, distance,
+     * largest weight, the head-by-head similarity and the output change when each head is switched off.
+     */
+    compare({ owner, config }) {
+      const layer = ownerState(owner).cache.get(attn, config);
+      const args = forwardArguments(config, buildInputs(config, attn.positionalEncoding));
+      const { query, key, value, batch, n_q, n_k, mask, scale } = args;
+      return { compare: layer.compareHeads({ query, ...(config.cross ? { key, value } : {}), batch, n_q, n_k, mask, scale }) };
+    },
+
     /** Frees everything an owner held (its layer's wasm memory, its result arrays). */
     release({ owner }) {
       const mine = owners.get(owner);
@@ -134,7 +182,7 @@ export function createHandlers(load) {
 export async function handle(handlers, data, reply) {
   const { type, id } = data;
   try {
-    if (!['init', 'run', 'item', 'peak', 'sweep', 'release', 'stats'].includes(type)) throw new Error(`unknown request '${type}'`);
+    if (!['init', 'run', 'item', 'trace', 'headLogits', 'compare', 'peak', 'sweep', 'release', 'stats'].includes(type)) throw new Error(`unknown request '${type}'`);
     if (type !== 'init' && type !== 'release' && type !== 'stats' && !handlers.loaded) throw new Error('the engine is not loaded yet');
     const answer = await handlers[type](data, (p) => reply({ type: 'progress', id, ...p }));
     reply({ type: 'done', id, ...answer });
