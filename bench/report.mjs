@@ -2,6 +2,7 @@
 // same text on stdout. Pure formatting: no measuring here.
 import fs from 'node:fs';
 import os from 'node:os';
+import { renderBackward } from './backward.mjs';
 import { TOLERANCE } from './compare.mjs';
 import { mhaFlops } from './flops.mjs';
 import { HEAP_GOAL_BYTES } from './streaming.mjs';
@@ -25,7 +26,7 @@ const table = (head, rows) => [
   ...rows.map((r) => `| ${r.join(' | ')} |`),
 ].join('\n');
 
-export function renderReport({ date, peak, machine, versions, cases, matmuls, streaming, copy }) {
+export function renderReport({ date, peak, machine, versions, cases, matmuls, streaming, copy, backward }) {
   const pct = (gflops) => f((100 * gflops) / peak.gflops, 0);
   const gf = (dims, t) => mhaFlops(dims) / (t / 1000) / 1e9;
   const out = [];
@@ -99,6 +100,7 @@ export function renderReport({ date, peak, machine, versions, cases, matmuls, st
     ? '- need_weights on: **not refused** (expected a memory-budget error).'
     : `- need_weights on is refused: \`${streaming.refusal}\``);
   out.push('');
+  if (backward) out.push(renderBackward(backward));
   return out.join('\n');
 }
 

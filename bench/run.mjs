@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measureBackward } from './backward.mjs';
 import { measureProjectionMatmul } from './matmul_bench.mjs';
 import { measureCase } from './measure_case.mjs';
 import { measureCopyCost } from './copy_cost.mjs';
@@ -69,6 +70,10 @@ async function main() {
     }
   }
 
+  log('backward: mha.backward against mha.forward at d_model 768, n_heads 12, n 512');
+  const backward = await measureBackward({ attn: simd, n: quick ? 128 : 512, runs: quick ? 5 : 15 });
+  log(`  forward ${backward.wall.forward.toFixed(1)} ms, forward + backward ${backward.wall.backward.toFixed(1)} ms, ratio ${(backward.wall.backward / backward.wall.forward).toFixed(2)}`);
+
   // The weights of the largest case, 12 heads × 2048², as one copy out of a wasm memory.
   log('copy cost: 12×2048² floats into a new array and into a reused one');
   const copy = measureCopyCost(12 * 2048 * 2048);
@@ -82,7 +87,7 @@ async function main() {
   const peak = { ...(peakLast.gflops > peakFirst.gflops ? peakLast : peakFirst), first: peakFirst.gflops, last: peakLast.gflops };
 
   const machine = { loadBefore, loadAfter: os.loadavg()[0] };
-  const report = renderReport({ date: new Date().toISOString().slice(0, 10), peak, machine, versions, cases, matmuls, streaming, copy });
+  const report = renderReport({ date: new Date().toISOString().slice(0, 10), peak, machine, versions, cases, matmuls, streaming, copy, backward });
   const outFile = quick ? path.join(here, 'out', 'results-quick.md') : path.join(here, 'results.md');
   fs.mkdirSync(path.dirname(outFile), { recursive: true });
   fs.writeFileSync(outFile, report);

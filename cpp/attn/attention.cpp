@@ -19,12 +19,17 @@ namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
-// Zeroes dropped weights and scales kept ones by 1/(1−p) for keys [j0, j0 + count).
+}  // namespace
+
+// Zeroes dropped weights and scales kept ones by 1/(1−p) for keys [j0, j0 + count). Shared with
+// the backward pass (backward.cpp), which must drop exactly the weights the forward pass does.
 void apply_dropout(float* row, const AttentionOptions& opt, int b, int h, int i, int j0, int count) {
   const float keep_scale = 1.0f / (1.0f - opt.dropout);
   for (int j = 0; j < count; ++j)
     row[j] = dropout_keep(opt.seed, b, h, i, j0 + j, opt.dropout) ? row[j] * keep_scale : 0.0f;
 }
+
+namespace {
 
 // The unnormalised sums Σ_j e^(s_j − max)·v_j (each factor ≤ 1, kept ones scaled by 1/(1−p)
 // under dropout) reach n_k·max|v|/(1−p) before the division by the row's sum: for values near
@@ -200,6 +205,18 @@ void require_finite_stage(const char* stage, double norm2, int b, int h) {
   throw Error(std::string(stage) + " overflowed float32 (batch item " + std::to_string(b) + ", head " +
               std::to_string(h) + ", " + (norm2 != norm2 ? "NaN" : "±Infinity") +
               "): the input values or weights are too large, scale them down");
+}
+
+void require_unscaled_logits(const char* who, const char* kind, double q_norm2, double k_norm2, double v_norm2,
+                             float alpha, int b, int h) {
+  const std::string stage(kind);
+  require_finite_stage(("the query " + stage).c_str(), q_norm2, b, h);
+  require_finite_stage(("the key " + stage).c_str(), k_norm2, b, h);
+  require_finite_stage(("the value " + stage).c_str(), v_norm2, b, h);
+  if (guard_logits(q_norm2, k_norm2, alpha, h) != 1.0f)
+    throw Error(std::string("the unscaled scores q·k of head ") + std::to_string(h) + " can overflow float32 (|q|·|k| " +
+                "reaches 1e38), so " + who + " cannot be computed; the forward pass handles this head by " +
+                "scaling q down by a power of two, scale the inputs or weights down to use " + who);
 }
 
 float guard_logits(double q_norm2, double k_norm2, float alpha, int h) {

@@ -88,6 +88,9 @@ void block_logits(const HeadProblem& p, const AttentionOptions& opt, const Packe
 /// Sets to −∞ the logits of query row i (its index in the sequence) of batch item b for the
 /// masked keys among [j0, j0 + count); `row` holds those count logits.
 void mask_logits(float* row, const Mask& mask, int b, int i, int j0, int count, int n_k);
+/// Multiplies weights (b, h, i, j0 .. j0 + count) of one row by their dropout factor: 0 when
+/// dropped, 1/(1−p) when kept, decided by dropout_keep (rng.h) from the seed and the coordinates.
+void apply_dropout(float* row, const AttentionOptions& opt, int b, int h, int i, int j0, int count);
 /// Largest squared row norm (in double) of a rows×width matrix with row stride ld. A row holding
 /// NaN or ±∞ makes the result NaN or +∞ (never dropped), so a non-finite result means a
 /// non-finite entry: finite floats cannot overflow a double sum of squares.
@@ -103,6 +106,12 @@ void require_finite_stage(const char* stage, double norm2, int b, int h);
 /// returns the power of two the block's q must be multiplied by before Q·Kᵀ (exact), 1 unless
 /// |q|·|k| reaches 1e38. Pass it as HeadProblem::q_prescale.
 float guard_logits(double q_norm2, double k_norm2, float alpha, int h);
+/// For what shows or reuses q·k before the scale (`who`: "its trace", "the backward pass"): the
+/// forward pass's checks of one head's q, K and V by their largest squared row norms (`kind`:
+/// "projection" or "input" names the stage), and a refusal naming the overflow where the
+/// unscaled q·k could leave float's range (where the forward pass prescales q, see guard_logits).
+void require_unscaled_logits(const char* who, const char* kind, double q_norm2, double k_norm2, double v_norm2,
+                             float alpha, int b, int h);
 
 /// Query rows whose logits are exponentiated and multiplied by V together in the whole-row
 /// path: about 512 KB of logits, so the softmax passes and the P·V matmul find them in L2

@@ -46,6 +46,15 @@ double exp_shift_row(float* x, int n, float shift);
 /// The largest of x[0..n), or −∞ when n is 0 or every entry is −∞; NaN when any entry is NaN
 /// (so a NaN is never mistaken for a fully masked row).
 float row_max(const float* x, int n);
+/// C (M×N, row stride ldc) = alpha · Aᵀ · B [+ C if accumulate], with A stored K×M (row stride
+/// lda) and B K×N (stride ldb): the weight and key/value gradients (dW = Xᵀ·dY, dV = Aᵀ·dO).
+/// C must not overlap A or B. Sums run over k in order, in float.
+void gemm_tn(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+             float alpha, bool accumulate);
+/// The softmax backward of one row: da[j] ← a[j]·(da[j] − Σ_k a[k]·da[k]) for j < n, where a is
+/// the softmax output and da = ∂L/∂a on entry, ∂L/∂logits on return. The sum is kept in double.
+/// Entries with a[j] = 0 (masked keys) become exactly 0.
+void softmax_backward_row(const float* a, float* da, int n);
 }  // namespace ref
 
 /// Register-blocked scalar matmul (same contract as ref::gemm), the baseline module's matmul.
@@ -55,6 +64,8 @@ void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
 void pack_b(int K, int N, const float* B, int ldb, bool trans_b, PackedB& out);
 void gemm_packed(int M, const float* A, int lda, const PackedB& B, float* C, int ldc, float alpha,
                  const float* bias, bool accumulate);
+void gemm_tn(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+             float alpha, bool accumulate);
 }  // namespace scalar
 
 #if ATTN_HAVE_SIMD128
@@ -71,6 +82,10 @@ void pack_b(int K, int N, const float* B, int ldb, bool trans_b, PackedB& out);
 /// gemm with B already packed: C = alpha · A · B [+ bias] [+ C].
 void gemm_packed(int M, const float* A, int lda, const PackedB& B, float* C, int ldc, float alpha,
                  const float* bias, bool accumulate);
+/// C = alpha · Aᵀ · B [+ C] (A stored K×M), the contract of ref::gemm_tn.
+void gemm_tn(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+             float alpha, bool accumulate);
+void softmax_backward_row(const float* a, float* da, int n);
 }  // namespace simd
 namespace kern = simd;
 #else
@@ -81,8 +96,10 @@ using ref::mask_row;
 using ref::row_max;
 using ref::scale;
 using ref::softmax_row;
+using ref::softmax_backward_row;
 using scalar::gemm;
 using scalar::gemm_packed;
+using scalar::gemm_tn;
 using scalar::pack_b;
 }  // namespace kern
 #endif

@@ -83,5 +83,25 @@ void mask_row(float* x, const std::uint8_t* masked, int n) {
     if (masked[j]) x[j] = -std::numeric_limits<float>::infinity();
 }
 
+void gemm_tn(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+             float alpha, bool accumulate) {
+  for (int i = 0; i < M; ++i) {
+    for (int j = 0; j < N; ++j) {
+      float sum = 0.0f;
+      for (int k = 0; k < K; ++k)
+        sum += A[static_cast<std::size_t>(k) * lda + i] * B[static_cast<std::size_t>(k) * ldb + j];
+      float& c = C[static_cast<std::size_t>(i) * ldc + j];
+      c = accumulate ? c + alpha * sum : alpha * sum;
+    }
+  }
+}
+
+void softmax_backward_row(const float* a, float* da, int n) {
+  double dot = 0.0;
+  for (int j = 0; j < n; ++j) dot += a[j] * da[j];
+  const float s = static_cast<float>(dot);
+  for (int j = 0; j < n; ++j) da[j] = a[j] * (da[j] - s);
+}
+
 }  // namespace ref
 }  // namespace attn

@@ -71,6 +71,20 @@ void pack_a(int rows, int K, const float* A, int lda, float* out) {
   }
 }
 
+// Aᵀ for gemm_tn: row i of Aᵀ is column i of A (K×M, stride lda), so a pair of rows is two
+// neighbouring floats of each row of A, read row by row of A (see the SIMD pack_a_t for why).
+// A missing second row repeats the first.
+void pack_a_t(int rows, int K, const float* A, int lda, float* out) {
+  for (int k = 0; k < K; ++k) {
+    const float* row = A + static_cast<std::size_t>(k) * lda;
+    for (int g = 0; g < rows; g += kMR) {
+      float* dst = out + static_cast<std::size_t>(g) * K + 2 * k;
+      dst[0] = row[g];
+      dst[1] = row[g + 1 < rows ? g + 1 : g];
+    }
+  }
+}
+
 thread_local PackedB g_panels;
 thread_local FloatBuffer g_a_block;
 
@@ -88,6 +102,16 @@ void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
   check_gemm_args(M, N, K, lda, ldb, trans_b, ldc);
   pack_b(K, N, B, ldb, trans_b, g_panels);
   gemm_packed(M, A, lda, g_panels, C, ldc, alpha, bias, accumulate);
+}
+
+void gemm_tn(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc, float alpha,
+             bool accumulate) {
+  pack_b(K, N, B, ldb, false, g_panels);
+  // The driver steps from one row of Aᵀ to the next by its lda: one float here (the next column
+  // of A); the pack reads A's real row stride from the capture.
+  blocked_gemm<kMR, kNR, kMC>(M, A, 1, g_panels, C, ldc, alpha, nullptr, accumulate, g_a_block,
+                              [lda](int rows, int k, const float* a, int, float* out) { pack_a_t(rows, k, a, lda, out); },
+                              [](auto... a) { micro_2x4(a...); });
 }
 
 }  // namespace scalar

@@ -181,6 +181,23 @@ inline float exp_diff_f32x4_scalar(float a, float b) {
   return wasm_f32x4_extract_lane(exp_diff_f32x4(wasm_f32x4_splat(a), wasm_f32x4_splat(b)), 0);
 }
 
+// Aᵀ for gemm_tn: row i of Aᵀ is column i of A (K×M, stride lda), so a group of 4 rows at one
+// k is 4 neighbouring floats of A's row k: one load, no transpose. Row by row of A, so each is
+// read once in order: group by group instead walked down the columns, K rows apart, and with
+// lda a power of two (n_k = 512 in the backward pass) those rows fell into a few L1 cache sets
+// and missed on every load. Rows past the end repeat the last one, as in pack_a.
+void pack_a_t(int rows, int K, const float* A, int lda, float* out) {
+  const int full = rows / kMR * kMR;
+  for (int k = 0; k < K; ++k) {
+    const float* row = A + static_cast<std::size_t>(k) * lda;
+    for (int g = 0; g < full; g += kMR) wasm_v128_store(out + static_cast<std::size_t>(g) * K + 4 * k, wasm_v128_load(row + g));
+    if (full < rows) {  // leftovers: fewer than 4 columns remain
+      float* dst = out + static_cast<std::size_t>(full) * K + 4 * k;
+      for (int r = 0; r < kMR; ++r) dst[r] = row[std::min(full + r, rows - 1)];
+    }
+  }
+}
+
 thread_local PackedB g_scratch;           // B packing buffer reused across calls
 thread_local FloatBuffer g_a_block;  // A packing buffer (kMC rows), reused likewise
 
@@ -234,6 +251,36 @@ void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
   check_gemm_args(M, N, K, lda, ldb, trans_b, ldc);
   pack_b(K, N, B, ldb, trans_b, g_scratch);
   gemm_packed(M, A, lda, g_scratch, C, ldc, alpha, bias, accumulate);
+}
+
+void gemm_tn(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc, float alpha,
+             bool accumulate) {
+  pack_b(K, N, B, ldb, false, g_scratch);
+  // The driver steps from one row of Aᵀ to the next by its lda: one float here (the next column
+  // of A); the pack reads A's real row stride from the capture.
+  blocked_gemm<kMR, kNR, kMC>(M, A, 1, g_scratch, C, ldc, alpha, nullptr, accumulate, g_a_block,
+                              [lda](int rows, int k, const float* a, int, float* out) { pack_a_t(rows, k, a, lda, out); },
+                              [](auto... a) { micro_4x8(a...); });
+}
+
+void softmax_backward_row(const float* a, float* da, int n) {
+  // Σ a·da: products in f32x4 (as the reference forms them), their sum in two f64x2 lanes.
+  v128_t sum_lo = wasm_f64x2_splat(0.0), sum_hi = wasm_f64x2_splat(0.0);
+  int j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const v128_t e = wasm_f32x4_mul(wasm_v128_load(a + j), wasm_v128_load(da + j));
+    sum_lo = wasm_f64x2_add(sum_lo, wasm_f64x2_promote_low_f32x4(e));
+    sum_hi = wasm_f64x2_add(sum_hi, wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(e, e, 2, 3, 0, 1)));
+  }
+  double dot = wasm_f64x2_extract_lane(sum_lo, 0) + wasm_f64x2_extract_lane(sum_lo, 1) +
+               wasm_f64x2_extract_lane(sum_hi, 0) + wasm_f64x2_extract_lane(sum_hi, 1);
+  for (int t = j; t < n; ++t) dot += a[t] * da[t];  // leftovers
+  const float s = static_cast<float>(dot);
+  const v128_t vs = wasm_f32x4_splat(s);
+  j = 0;
+  for (; j + 4 <= n; j += 4)
+    wasm_v128_store(da + j, wasm_f32x4_mul(wasm_v128_load(a + j), wasm_f32x4_sub(wasm_v128_load(da + j), vs)));
+  for (; j < n; ++j) da[j] = a[j] * (da[j] - s);  // leftovers
 }
 
 float row_max(const float* x, int n) {

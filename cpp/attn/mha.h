@@ -74,6 +74,9 @@ class MultiHeadAttention {
   std::vector<HeadPatternInfo> set_head_patterns(const std::vector<HeadSpec>& specs, const PatternInputs& inputs);
   /// The pattern of every head: random (the default initialisation) until set, custom after set_weights.
   const std::vector<HeadSpec>& head_patterns() const { return patterns_; }
+  /// The projections Wq, Wk, Wv, Wo, read by the backward pass (backward.h).
+  struct Projections { const Linear &q, &k, &v, &o; };
+  Projections projections() const { return {w_q_, w_k_, w_v_, w_o_}; }
 
  private:
   void store_weights(const MhaWeights& weights);
@@ -85,7 +88,7 @@ class MultiHeadAttention {
 };
 
 /// Multiplies head h's columns of a Concat block (rows × n_heads·d_v, row stride ld) by mask[h]:
-/// head_mask before Wᴼ, for the forward pass and the trace of one query alike.
+/// head_mask before Wᴼ, for the forward pass, the trace of one query and the backward pass alike.
 void apply_head_mask(const std::vector<float>& mask, int rows, int d_v, float* concat, int ld);
 
 /// Default weights like PyTorch's nn.MultiheadAttention: Xavier/Glorot uniform on the input

@@ -64,7 +64,7 @@ MhaTrace MultiHeadAttention::trace(const MhaInput& in, const ForwardOptions& opt
     const float* v_head = v_proj.data() + g * dv;
     const double k_norm2 = max_row_norm2(k_head, kk, in.n_k, dk), v_norm2 = max_row_norm2(v_head, kvw, in.n_k, dv);
     for (int h = g * G; h < (g + 1) * G; ++h) {
-      require_traceable("projection", max_row_norm2(q_row.data() + h * dk, qk, 1, dk), k_norm2, v_norm2, alpha, item, h);
+      require_unscaled_logits("its trace", "projection", max_row_norm2(q_row.data() + h * dk, qk, 1, dk), k_norm2, v_norm2, alpha, item, h);
       const HeadProblem p{q_row.data() + h * dk, qk, k_head, kk, v_head, kvw, t.concat.data() + h * dv, vw,
                           weights.data(), 1, in.n_k, dk, dv, query, item, h, std::sqrt(v_norm2)};
       if (h != head) {

@@ -14,17 +14,6 @@
 
 namespace attn {
 
-void require_traceable(const char* what, double q_norm2, double k_norm2, double v_norm2, float alpha, int b, int h) {
-  const std::string kind(what);
-  require_finite_stage(("the query " + kind).c_str(), q_norm2, b, h);
-  require_finite_stage(("the key " + kind).c_str(), k_norm2, b, h);
-  require_finite_stage(("the value " + kind).c_str(), v_norm2, b, h);
-  if (guard_logits(q_norm2, k_norm2, alpha, h) != 1.0f)
-    throw Error("this query's unscaled scores q·k can overflow float32 in head " + std::to_string(h) +
-                " (|q|·|k| reaches 1e38), so its trace cannot show them; the forward pass computes this "
-                "head with q scaled down by a power of two");
-}
-
 HeadRowTrace trace_head_row(const HeadProblem& p, const AttentionOptions& opt) {
   const int n_k = p.n_k, i = p.row0;
   const float neg_inf = -std::numeric_limits<float>::infinity();
@@ -96,7 +85,7 @@ AttentionTrace trace_attention(const float* q, std::size_t q_len, const float* k
   const float* keys = k + static_cast<std::size_t>(item) * NK * dk;
   const float* values = v + static_cast<std::size_t>(item) * NK * dv;
   const double v_norm2 = max_row_norm2(values, d_v, n_k, d_v);
-  require_traceable("input", max_row_norm2(q_row, d_k, 1, d_k), max_row_norm2(keys, d_k, n_k, d_k), v_norm2,
+  require_unscaled_logits("its trace", "input", max_row_norm2(q_row, d_k, 1, d_k), max_row_norm2(keys, d_k, n_k, d_k), v_norm2,
                     logit_scale(opt, d_k), item, 0);
   const HeadProblem p{q_row, d_k, keys, d_k, values, d_v, nullptr, d_v, nullptr, 1, n_k, d_k, d_v, query, item, 0,
                       std::sqrt(v_norm2)};

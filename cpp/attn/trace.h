@@ -28,14 +28,9 @@ struct HeadRowTrace {
 
 /// Traces the one query row of p (p.rows must be 1, p.q its row, p.row0 its index, p.b and p.h
 /// its batch item and head; p.weights, p.out and p.ldo are not used). Sizes are trusted: the
-/// caller validates and runs require_traceable first.
+/// caller validates and runs require_unscaled_logits first.
 HeadRowTrace trace_head_row(const HeadProblem& p, const AttentionOptions& opt);
 
-/// The forward pass's checks of one head's q row, K and V (their largest squared row norms) for
-/// a trace: non-finite entries are named by stage (`what`: "projection" or "input"). The trace
-/// shows q·k before the scale, so where that unscaled score could overflow float32 (the case in
-/// which the forward pass prescales q, see guard_logits) it refuses, naming the overflow.
-void require_traceable(const char* what, double q_norm2, double k_norm2, double v_norm2, float alpha, int b, int h);
 
 /// Throws unless 0 ≤ index < count: "head 5 is out of range 0…3 (n_heads = 4)".
 void require_index(const char* name, int index, int count, const char* count_name);

@@ -42,13 +42,17 @@
 #include <malloc.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "attn/analysis.h"
 #include "attn/attention.h"
+#include "attn/backward.h"
 #include "attn/embedding.h"
 #include "attn/head_metrics.h"
 #include "attn/head_patterns.h"
@@ -341,6 +345,56 @@ std::string trace_attention(double q, double k, double v, int batch, int n_q, in
   });
 }
 
+// ---- the backward pass (attn/backward.h) ----------------------------------------------
+
+// Names each non-empty vector (moved into the call) as the result array of its name; an empty
+// one (a bias of a layer without biases, weights not asked for) is left out.
+void add_kept_arrays(std::initializer_list<std::pair<const char*, std::vector<float>*>> all) {
+  for (const auto& [name, values] : all)
+    if (!values->empty()) add_kept(current_call(), name, *values);
+}
+
+// As mha_forward, and grad_output: an input of floats [batch, n_q, d_model].
+// value: { masked_rows }; arrays output, grads.wq … grads.bo (biases when the layer has them),
+// grads.query, grads.key, grads.value and, with need_weights, weights and score_grads.
+std::string mha_backward(double id, double query, double key, double value_input, double grad_output, int batch,
+                         int n_q, int n_k, bool need_weights, double memory_budget, double head_mask) {
+  return run([&](Json& value) {
+    const attn::ForwardOptions opt = forward_options(need_weights, memory_budget, head_mask);
+    const attn::MhaInput in = layer_input(query, key, value_input, batch, n_q, n_k);
+    const Input<float> g = current_call().input<float>(grad_output);
+    attn::MhaBackwardResult r = attn::multi_head_attention_backward(layer(id), in, g.data, g.count, opt);
+    attn::MhaWeights& w = r.grads;
+    add_kept_arrays({{"output", &r.output}, {"grads.wq", &w.wq}, {"grads.wk", &w.wk}, {"grads.wv", &w.wv},
+                     {"grads.wo", &w.wo}, {"grads.bq", &w.bq}, {"grads.bk", &w.bk}, {"grads.bv", &w.bv},
+                     {"grads.bo", &w.bo}, {"grads.query", &r.query}, {"grads.key", &r.key}, {"grads.value", &r.value},
+                     {"weights", &r.weights}, {"score_grads", &r.score_grads}});
+    value.begin_object().key("masked_rows");
+    write(value, r.masked_rows);
+    value.end_object();
+  });
+}
+
+// q, k, v, grad_output: inputs of floats. value: { masked_rows }; arrays output, grads.q,
+// grads.k, grads.v and, with need_weights, weights and score_grads.
+std::string scaled_dot_product_attention_backward(double q, double k, double v, double grad_output, int batch,
+                                                  int n_q, int n_k, int d_k, int d_v, bool need_weights,
+                                                  double memory_budget) {
+  return run([&](Json& value) {
+    Call& c = current_call();
+    const Input<float> qi = c.input<float>(q), ki = c.input<float>(k), vi = c.input<float>(v);
+    const Input<float> g = c.input<float>(grad_output);
+    attn::SdpaBackwardResult r = attn::scaled_dot_product_attention_backward(
+        qi.data, qi.count, ki.data, ki.count, vi.data, vi.count, g.data, g.count, batch, n_q, n_k, d_k, d_v,
+        c.attention_options, need_weights, static_cast<std::uint64_t>(memory_budget));
+    add_kept_arrays({{"output", &r.output}, {"grads.q", &r.dq}, {"grads.k", &r.dk}, {"grads.v", &r.dv},
+                     {"weights", &r.weights}, {"score_grads", &r.score_grads}});
+    value.begin_object().key("masked_rows");
+    write(value, r.masked_rows);
+    value.end_object();
+  });
+}
+
 // ---- functions of the module ------------------------------------------------------------
 
 // weights: an input of floats [batch, n_heads, n_q, n_k]. value: the metrics (see convert.h).
@@ -472,6 +526,7 @@ EMSCRIPTEN_BINDINGS(attention) {
   function("mhaSetWeights", &bind::mha_set_weights);
   function("mhaGetWeights", &bind::mha_get_weights);
   function("mhaForward", &bind::mha_forward);
+  function("mhaBackward", &bind::mha_backward);
   function("mhaSetHeadPatterns", &bind::mha_set_head_patterns);
   function("mhaHeadPatterns", &bind::mha_head_patterns);
   function("mhaCompareHeads", &bind::mha_compare_heads);
@@ -479,6 +534,7 @@ EMSCRIPTEN_BINDINGS(attention) {
   function("embedTokens", &bind::embed_tokens);
   function("mhaTrace", &bind::mha_trace);
   function("scaledDotProductAttention", &bind::scaled_dot_product_attention);
+  function("scaledDotProductAttentionBackward", &bind::scaled_dot_product_attention_backward);
   function("traceAttention", &bind::trace_attention);
   function("analyze", &bind::analyze);
   function("positionalEncoding", &bind::positional_encoding);

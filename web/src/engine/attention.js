@@ -44,8 +44,14 @@ const INPUT_KEYS = ['query', 'key', 'value', 'batch', 'n_q', 'n_k', 'mask', 'sca
 const FORWARD_KEYS = [...INPUT_KEYS, 'dropout', 'training', 'seed', 'need_weights', 'into'];
 const PATTERN_KEYS = ['heads', 'query_words', 'key_words', 'input_seed'];
 const WEIGHT_KEYS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
+// The backward calls take their forward call's arguments and ∂L/∂output.
+const BACKWARD_KEYS = [...FORWARD_KEYS, 'grad_output'];
+const MHA_GRADS = [...WEIGHT_KEYS, 'query', 'key', 'value'];
+const SDPA_GRADS = ['q', 'k', 'v'];
+const NO_WEIGHTS = 'need_weights is false; the weights and score gradients are only computed with need_weights: true';
 const SDPA_KEYS = ['q', 'k', 'v', 'batch', 'n_q', 'n_k', 'd_k', 'd_v', 'mask', 'scale', 'dropout', 'training', 'seed',
   'need_weights', 'memory_budget', 'into'];
+const SDPA_BACKWARD_KEYS = [...SDPA_KEYS, 'grad_output'];
 // A trace takes the arguments of its forward call (need_weights changes nothing: the trace
 // always holds its one row of weights), never `into`, plus the indices of the row it follows.
 const TRACE_KEYS = [...FORWARD_KEYS.filter((k) => k !== 'into'), 'item', 'head', 'query_index'];
@@ -120,6 +126,25 @@ function stageSdpa(n, o, options) {
   return { q: n.input('q', o.q), k: n.input('k', o.k), v: n.input('v', o.v) };
 }
 
+/**
+ * The results of a backward binding, copied out (into the caller's arrays where `into`, from
+ * check.resultArrays, names one): { output, grads: { name: array or null }, weights,
+ * score_grads, masked_rows }. A gradient the engine did not return (a bias that is off) is null.
+ */
+function backwardResults(n, r, gradNames, into) {
+  const wanted = { output: into.output ?? null };
+  for (const name of gradNames) if (r.arrays[`grads.${name}`]) wanted[`grads.${name}`] = into[`grads.${name}`] ?? null;
+  for (const name of ['weights', 'score_grads']) if (r.arrays[name]) wanted[name] = into[name] ?? null;
+  const a = n.arrays(r, wanted);
+  return {
+    output: a.output,
+    grads: Object.fromEntries(gradNames.map((name) => [name, a[`grads.${name}`] ?? null])),
+    weights: a.weights ?? null,
+    score_grads: a.score_grads ?? null,
+    masked_rows: r.value.masked_rows,
+  };
+}
+
 function makeApi(raw, isa) {
   const defaultBudget = raw.defaultMemoryBudget();
   const native = makeNative(raw);
@@ -147,13 +172,7 @@ function makeApi(raw, isa) {
     setWeights(weights) {
       const layer = this.#live();
       const w = check.options('setWeights', weights, WEIGHT_KEYS);
-      const qk = this.n_heads * this.d_k, v = this.n_heads * this.d_v, d = this.d_model;
-      // K and V have n_kv_heads heads (grouped-query attention); named so only when it differs.
-      const kk = this.n_kv_heads * this.d_k, kv = this.n_kv_heads * this.d_v;
-      const h_kv = this.n_kv_heads === this.n_heads ? 'n_heads' : 'n_kv_heads';
-      const sizes = { wq: [d * qk, `d_model×(n_heads·d_k) = ${d}×${qk}`], wk: [d * kk, `d_model×(${h_kv}·d_k) = ${d}×${kk}`],
-        wv: [d * kv, `d_model×(${h_kv}·d_v) = ${d}×${kv}`], wo: [v * d, `(n_heads·d_v)×d_model = ${v}×${d}`],
-        bq: [qk, `n_heads·d_k = ${qk}`], bk: [kk, `${h_kv}·d_k = ${kk}`], bv: [kv, `${h_kv}·d_v = ${kv}`], bo: [d, `d_model = ${d}`] };
+      const sizes = this.#weightSizes();
       const heap = native.heap();
       for (const key of WEIGHT_KEYS) {
         const isBias = key[0] === 'b';
@@ -166,6 +185,17 @@ function makeApi(raw, isa) {
         check.float32(key, w[key], ...sizes[key], heap);
       }
       native.call((n) => n.run('mhaSetWeights', layer, ...WEIGHT_KEYS.map((key) => n.input(key, w[key]))));
+    }
+
+    /** [length, dims] of each weight and bias (setWeights, and the gradients of backward). */
+    #weightSizes() {
+      const qk = this.n_heads * this.d_k, v = this.n_heads * this.d_v, d = this.d_model;
+      // K and V have n_kv_heads heads (grouped-query attention); named so only when it differs.
+      const kk = this.n_kv_heads * this.d_k, kv = this.n_kv_heads * this.d_v;
+      const h_kv = this.n_kv_heads === this.n_heads ? 'n_heads' : 'n_kv_heads';
+      return { wq: [d * qk, `d_model×(n_heads·d_k) = ${d}×${qk}`], wk: [d * kk, `d_model×(${h_kv}·d_k) = ${d}×${kk}`],
+        wv: [d * kv, `d_model×(${h_kv}·d_v) = ${d}×${kv}`], wo: [v * d, `(n_heads·d_v)×d_model = ${v}×${d}`],
+        bq: [qk, `n_heads·d_k = ${qk}`], bk: [kk, `${h_kv}·d_k = ${kk}`], bv: [kv, `${h_kv}·d_v = ${kv}`], bo: [d, `d_model = ${d}`] };
     }
 
     /** The current weights, as copies (same layout as setWeights; biases null when off). */
@@ -232,6 +262,41 @@ function makeApi(raw, isa) {
         const r = n.run('mhaForward', layer, q, k, v, batch, n_q, n_k, options.need_weights, options.memory_budget, mask);
         const results = n.arrays(r, options.need_weights ? { output: into.output, weights: into.weights } : { output: into.output });
         return { output: results.output, weights: results.weights ?? null, shapes: r.value.shapes, masked_rows: r.value.masked_rows };
+      });
+    }
+
+    /**
+     * The forward pass and the gradients: forward's arguments and grad_output = ∂L/∂output
+     * [batch, n_q, d_model]. Returns { output, grads: { wq, wk, wv, wo, bq, bk, bv, bo, query,
+     * key, value }, weights, score_grads, masked_rows }: biases null when off; in self-attention
+     * key and value are the gradients through the key and value paths (the input's gradient is
+     * query + key + value); with need_weights, weights (as forward) and score_grads = ∂L/∂S of
+     * the scaled logits, else null. `into: { output?, weights?, score_grads?, grads?: { ... } }`
+     * writes those results into the caller's arrays, as forward's does.
+     */
+    backward(input) {
+      const layer = this.#live();
+      const o = check.options('backward', input, BACKWARD_KEYS);
+      const x = this.#inputs('backward', o);
+      const { batch, n_q, n_k, heap, options } = x;
+      const d = this.d_model, h = this.n_heads;
+      const out = `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d}]`, kv = `[batch, n_k, d_model] = [${batch}, ${n_k}, ${d}]`;
+      check.float32('grad_output', o.grad_output, batch * n_q * d, out, heap);
+      const attention = [batch * h * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${h}, ${n_q}, ${n_k}]`];
+      const grads = this.#weightSizes();
+      if (!this.bias) for (const b of ['bq', 'bk', 'bv', 'bo']) grads[b] = 'this layer was made with bias: false';
+      Object.assign(grads, { query: [batch * n_q * d, out], key: [batch * n_k * d, kv], value: [batch * n_k * d, kv] });
+      const into = check.resultArrays(o.into, {
+        output: [batch * n_q * d, out],
+        weights: options.need_weights ? attention : NO_WEIGHTS,
+        score_grads: options.need_weights ? attention : NO_WEIGHTS,
+        grads,
+      }, heap);
+      return native.call((n) => {
+        const { q, k, v, mask } = MultiHeadAttention.#stage(n, o, x);
+        const g = n.input('grad_output', o.grad_output);
+        const r = n.run('mhaBackward', layer, q, k, v, g, batch, n_q, n_k, options.need_weights, options.memory_budget, mask);
+        return backwardResults(n, r, MHA_GRADS, into);
       });
     }
 
@@ -363,6 +428,37 @@ function makeApi(raw, isa) {
         const { q, k, v } = stageSdpa(n, o, options);
         const r = n.run('traceAttention', q, k, v, batch, n_q, n_k, d_k, d_v, options.memory_budget, item, query_index);
         return traceResult(n, r, ['q', 'k', 'v'], ['output']);
+      });
+    },
+
+    /**
+     * The forward pass and the gradients of scaledDotProductAttention: its arguments and
+     * grad_output [batch, n_q, d_v]. Returns { output, grads: { q, k, v }, weights, score_grads,
+     * masked_rows }, as mha.backward; `into: { output?, weights?, score_grads?, grads?: { q?, k?, v? } }`.
+     */
+    scaledDotProductAttentionBackward(args) {
+      const o = check.options('scaledDotProductAttentionBackward', args, SDPA_BACKWARD_KEYS);
+      const heap = native.heap();
+      const { batch, n_q, n_k, d_k, d_v, options } = sdpaInput(o, defaultBudget, heap);
+      const out = `[batch, n_q, d_v] = [${batch}, ${n_q}, ${d_v}]`;
+      check.float32('grad_output', o.grad_output, batch * n_q * d_v, out, heap);
+      const attention = [batch * n_q * n_k, `[batch, n_q, n_k] = [${batch}, ${n_q}, ${n_k}]`];
+      const into = check.resultArrays(o.into, {
+        output: [batch * n_q * d_v, out],
+        weights: options.need_weights ? attention : NO_WEIGHTS,
+        score_grads: options.need_weights ? attention : NO_WEIGHTS,
+        grads: {
+          q: [batch * n_q * d_k, `[batch, n_q, d_k] = [${batch}, ${n_q}, ${d_k}]`],
+          k: [batch * n_k * d_k, `[batch, n_k, d_k] = [${batch}, ${n_k}, ${d_k}]`],
+          v: [batch * n_k * d_v, `[batch, n_k, d_v] = [${batch}, ${n_k}, ${d_v}]`],
+        },
+      }, heap);
+      return native.call((n) => {
+        n.stageAttentionOptions(options);
+        const q = n.input('q', o.q), k = n.input('k', o.k), v = n.input('v', o.v), g = n.input('grad_output', o.grad_output);
+        const r = n.run('scaledDotProductAttentionBackward', q, k, v, g, batch, n_q, n_k, d_k, d_v, options.need_weights,
+          options.memory_budget);
+        return backwardResults(n, r, SDPA_GRADS, into);
       });
     },
 

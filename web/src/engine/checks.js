@@ -142,35 +142,54 @@ export function float32(name, value, length, dims, heap) {
 }
 
 /**
- * The caller's arrays for an attention call's results, `into: { output?, weights? }`, checked
- * so that the call can write them whole or not at all: each a Float32Array of exactly its
- * result's length (`sizes.output`, `sizes.weights`: [length, dims]), weights only with
- * need_weights, the two not sharing memory, and neither a view of `heap` (the wasm memory).
- * Returns { output, weights }, null where omitted.
+ * The caller's arrays for a call's results (`into`), checked so that the call can write them
+ * whole or not at all. `sizes` maps each key `into` may have to [length, dims] for a result of
+ * this call, to a string saying why this call has none ("need_weights is false; ..."), or to a
+ * nested map of the same kind (into.grads). Each given array must be a Float32Array of exactly
+ * its length and no view of `heap` (the wasm memory: growth during the call would detach it),
+ * and no two may share memory. Returns the given arrays by path: { output, 'grads.wq', ... }.
+ */
+export function resultArrays(into, sizes, heap) {
+  const found = Object.create(null);
+  collectArrays(into, sizes, heap, 'into', found);
+  const names = Object.keys(found);
+  const start = byteOffsetOf, end = (a) => byteOffsetOf(a) + byteLengthOf(a);
+  for (let i = 0; i < names.length; i++) {
+    for (let j = i + 1; j < names.length; j++) {
+      const a = found[names[i]], b = found[names[j]], an = `into.${names[i]}`, bn = `into.${names[j]}`;
+      if (a === b) throw new Error(`${an} and ${bn} are the same array; give two different arrays`);
+      if (bufferOf(a) === bufferOf(b) && start(a) < end(b) && start(b) < end(a)) {
+        throw new Error(`${an} (bytes ${start(a)}–${end(a)}) and ${bn} (bytes ${start(b)}–${end(b)}) ` +
+          'overlap in one buffer; give arrays that do not share memory');
+      }
+    }
+  }
+  return found;
+}
+
+function collectArrays(into, sizes, heap, prefix, found) {
+  if (into === undefined) return;
+  const given = options(prefix, into, Object.keys(sizes));
+  for (const key of Object.keys(given)) {
+    const dest = given[key], size = sizes[key], name = `${prefix}.${key}`;
+    if (dest === undefined || dest === null) continue;
+    if (typeof size === 'string') throw new Error(`${name} was given but ${size}`);
+    if (isArray(size)) found[name.slice('into.'.length)] = float32(name, dest, ...size, heap);
+    else collectArrays(dest, size, heap, name, found);
+  }
+}
+
+/**
+ * The caller's arrays for an attention call's results, `into: { output?, weights? }`
+ * (resultArrays): `sizes.output`, `sizes.weights` as [length, dims], weights only with
+ * need_weights. Returns { output, weights }, null where omitted.
  */
 export function destinations(into, sizes, needWeights, heap) {
-  const out = { output: null, weights: null };
-  if (into === undefined) return out;
-  const given = options('into', into, ['output', 'weights']);
-  for (const key of ['output', 'weights']) {
-    const dest = given[key];
-    if (dest === undefined || dest === null) continue;
-    const name = `into.${key}`;
-    if (key === 'weights' && !needWeights) {
-      throw new Error(`${name} was given but need_weights is false; the weights are only computed with need_weights: true`);
-    }
-    out[key] = float32(name, dest, ...sizes[key], heap);
-  }
-  const { output, weights } = out;
-  if (output && weights) {
-    if (output === weights) throw new Error('into.output and into.weights are the same array; give two different arrays');
-    const start = byteOffsetOf, end = (a) => byteOffsetOf(a) + byteLengthOf(a);
-    if (bufferOf(output) === bufferOf(weights) && start(output) < end(weights) && start(weights) < end(output)) {
-      throw new Error(`into.output (bytes ${start(output)}–${end(output)}) and into.weights (bytes ${start(weights)}–${end(weights)}) ` +
-        'overlap in one buffer; give arrays that do not share memory');
-    }
-  }
-  return out;
+  const found = resultArrays(into, {
+    output: sizes.output,
+    weights: needWeights ? sizes.weights : 'need_weights is false; the weights are only computed with need_weights: true',
+  }, heap);
+  return { output: found.output ?? null, weights: found.weights ?? null };
 }
 
 const MASK_FORMS = "'none', 'causal', { causal, padding, matrix } or a Uint8Array of n_q×n_k";
