@@ -69,7 +69,7 @@ async function main() {
 
   log('backward: mha.backward against mha.forward at d_model 768, n_heads 12, n 512');
   const backward = await measureBackward({ attn: simd, n: quick ? 128 : 512, runs: quick ? 5 : 15 });
-  log(`  forward ${backward.forwardMs.toFixed(1)} ms, forward + backward ${backward.backwardMs.toFixed(1)} ms, ratio ${backward.ratio.toFixed(2)}`);
+  log(`  forward ${backward.wall.forward.toFixed(1)} ms, forward + backward ${backward.wall.backward.toFixed(1)} ms, ratio ${(backward.wall.backward / backward.wall.forward).toFixed(2)}`);
 
   // The weights of the largest case, 12 heads × 2048², as one copy out of a wasm memory.
   log('copy cost: 12×2048² floats into a new array and into a reused one');

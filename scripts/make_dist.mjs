@@ -1,9 +1,12 @@
-// Writes dist/: the page, both wasm modules and the vendored KaTeX and uPlot, as one static folder
-// that works offline from any static host (no CDN; every URL in it is relative).
+// Writes dist/: the bundled page, element module, worker and iframe helper (esbuild), both wasm modules,
+// the vendored KaTeX and uPlot (loaded only by the panels that show them), the examples and EMBED.md:
+// one static folder that works offline from any static host (no CDN; every URL in it is relative).
 // Usage: node scripts/make_dist.mjs [outDir]   (default: dist/)
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build, transform } from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = resolve(process.argv[2] ?? join(root, 'dist'));
@@ -22,7 +25,17 @@ for (const file of wasmFiles) {
   }
 }
 
-// Vendored libraries: only what the page loads (the ESM builds, the CSS and KaTeX's fonts).
+// Each entry becomes one file at the top of dist/, beside wasm/ and vendor/, which it finds through
+// its own URL (import.meta.url): page.js (index.html), attention-playground.js (the element and the
+// notebook widget), worker.js (the compute worker), embed.js (a host page's iframe resizer).
+const entries = [
+  { in: 'web/src/page/main.js', out: 'page', format: 'esm' },
+  { in: 'web/src/element/index.js', out: 'attention-playground', format: 'esm' },
+  { in: 'web/src/worker/worker.js', out: 'worker', format: 'esm' },
+  { in: 'web/src/embed/embed.js', out: 'embed', format: 'iife' },
+];
+
+// Vendored libraries: only what the panels load (the ESM builds, the CSS and KaTeX's fonts).
 const vendor = [
   ['katex/dist/katex.mjs', 'vendor/katex/katex.mjs'],
   ['katex/dist/katex.min.css', 'vendor/katex/katex.min.css'],
@@ -33,25 +46,56 @@ const vendor = [
   ['uplot/LICENSE', 'vendor/uplot/LICENSE'],
 ];
 
+// Copied as they are: the page's HTML, the docs, the examples.
+const copies = [
+  ['index.html', 'index.html'],
+  ['favicon.svg', 'favicon.svg'],
+  ['EMBED.md', 'EMBED.md'],
+  ['examples', 'examples'],
+];
+
 await rm(out, { recursive: true, force: true });
-await mkdir(out, { recursive: true });
-// web/ keeps its layout, so src/engine/attention.js still finds ../../wasm/.
-await cp(web, out, { recursive: true });
+await mkdir(join(out, 'wasm'), { recursive: true });
+for (const file of wasmFiles) await cp(join(web, 'wasm', file), join(out, 'wasm', file));
+for (const [from, to] of copies) await cp(join(web, from), join(out, to), { recursive: true });
 for (const [from, to] of vendor) {
   await mkdir(dirname(join(out, to)), { recursive: true });
   await cp(join(modules, from), join(out, to), { recursive: true });
 }
+// Font faces declared inside a shadow root are ignored, so the equations panel adds KaTeX's to the
+// document: only the @font-face rules, so nothing else of KaTeX's styles reaches the host page.
+const katexCss = await readFile(join(modules, 'katex/dist/katex.min.css'), 'utf8');
+const fontFaces = katexCss.match(/@font-face\{[^}]*\}/g) ?? [];
+if (!fontFaces.length) throw new Error('make_dist: no @font-face rules found in katex.min.css');
+await writeFile(join(out, 'vendor/katex/fonts.css'), `/* KaTeX's font faces, from katex.min.css */\n${fontFaces.join('\n')}\n`);
 
-// Without hints the browser discovers the page's modules level by level (main.js → panels → helpers),
-// one round trip per level; listing them all in index.html lets it fetch them in parallel.
-const entries = ['src/main.js', 'src/worker/early.js', 'src/engine/attention.js'];
-const graph = await staticImports(out, entries);
-const indexPath = join(out, 'index.html');
-const marker = /^(\s*)<!-- modulepreload:.*-->\n/m;
-const html = await readFile(indexPath, 'utf8');
-if (!marker.test(html)) throw new Error('make_dist: the modulepreload marker is missing from web/index.html');
-await writeFile(indexPath, html.replace(marker, (_, indent) =>
-  graph.map((path) => `${indent}<link rel="modulepreload" href="${path}">\n`).join('')));
+// The playgrounds' stylesheet is bundled as text (a shadow root adopts it): minified first.
+const minifiedCss = {
+  name: 'minified-css-text',
+  setup(b) {
+    b.onLoad({ filter: /\.css$/ }, async ({ path }) => {
+      const { code } = await transform(await readFile(path, 'utf8'), { loader: 'css', minify: true });
+      return { contents: code, loader: 'text' };
+    });
+  },
+};
+
+for (const entry of entries) {
+  await build({
+    plugins: [minifiedCss],
+    entryPoints: [join(root, entry.in)],
+    outfile: join(out, `${entry.out}.js`),
+    bundle: true,
+    format: entry.format,
+    target: ['chrome100', 'firefox100', 'safari16'],
+    minify: true,
+    sourcemap: 'linked',
+    legalComments: 'none',
+    logLevel: 'warning',
+    // The wasm loaders and vendored libraries are loaded at run time by URL, never bundled.
+    external: ['node:*'],
+  });
+}
 
 // A manifest of what was written, so a course author can see the whole footprint at a glance.
 const files = [];
@@ -67,20 +111,8 @@ files.sort((a, b) => a[0].localeCompare(b[0]));
 const total = files.reduce((sum, [, size]) => sum + size, 0);
 await writeFile(join(out, 'MANIFEST.txt'),
   files.map(([path, size]) => `${String(size).padStart(10)}  ${path}`).join('\n') + '\n');
+const gz = async (path) => gzipSync(await readFile(join(out, path)), { level: 9 }).length;
+const element = await gz('attention-playground.js'), loader = await gz('wasm/attention_simd.mjs'), wasm = await gz('wasm/attention_simd.wasm');
 console.log(`dist: ${files.length} files, ${total.toLocaleString('en-US')} bytes in ${relative(process.cwd(), out) || '.'}`);
-
-/** Every module reachable from `entries` by static imports (dynamic imports stay lazy), as paths relative to dir. */
-async function staticImports(dir, entries) {
-  const seen = new Set();
-  const queue = [...entries];
-  while (queue.length) {
-    const path = queue.shift();
-    if (seen.has(path)) continue;
-    seen.add(path);
-    const source = await readFile(join(dir, path), 'utf8');
-    for (const m of source.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]/gm)) {
-      queue.push(relative(dir, resolve(dirname(join(dir, path)), m[1])).split('\\').join('/'));
-    }
-  }
-  return [...seen].filter((p) => p !== 'src/worker/early.js'); // early.js is the page's own script tag
-}
+console.log(`element, gzipped: attention-playground.js ${element.toLocaleString('en-US')} B + wasm loader ${loader.toLocaleString('en-US')} B ` +
+  `+ SIMD wasm ${wasm.toLocaleString('en-US')} B = ${(element + loader + wasm).toLocaleString('en-US')} B`);

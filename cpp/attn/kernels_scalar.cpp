@@ -70,15 +70,15 @@ void pack_a(int rows, int K, const float* A, int lda, float* out) {
 }
 
 // Aᵀ for gemm_tn: row i of Aᵀ is column i of A (K×M, stride lda), so a pair of rows is two
-// neighbouring floats of each row of A. A missing second row repeats the first.
+// neighbouring floats of each row of A, read row by row of A (see the SIMD pack_a_t for why).
+// A missing second row repeats the first.
 void pack_a_t(int rows, int K, const float* A, int lda, float* out) {
-  for (int g = 0; g < rows; g += kMR) {
-    const int second = g + 1 < rows ? 1 : 0;
-    float* dst = out + static_cast<std::size_t>(g) * K;
-    for (int k = 0; k < K; ++k) {
-      const float* row = A + static_cast<std::size_t>(k) * lda + g;
-      dst[2 * k] = row[0];
-      dst[2 * k + 1] = row[second];
+  for (int k = 0; k < K; ++k) {
+    const float* row = A + static_cast<std::size_t>(k) * lda;
+    for (int g = 0; g < rows; g += kMR) {
+      float* dst = out + static_cast<std::size_t>(g) * K + 2 * k;
+      dst[0] = row[g];
+      dst[1] = row[g + 1 < rows ? g + 1 : g];
     }
   }
 }

@@ -181,18 +181,18 @@ inline float exp_diff_f32x4_scalar(float a, float b) {
 }
 
 // Aᵀ for gemm_tn: row i of Aᵀ is column i of A (K×M, stride lda), so a group of 4 rows at one
-// k is 4 neighbouring floats of A's row k: one load, no transpose. Rows past the end repeat
-// the last one, as in pack_a.
+// k is 4 neighbouring floats of A's row k: one load, no transpose. Row by row of A, so each is
+// read once in order: group by group instead walked down the columns, K rows apart, and with
+// lda a power of two (n_k = 512 in the backward pass) those rows fell into a few L1 cache sets
+// and missed on every load. Rows past the end repeat the last one, as in pack_a.
 void pack_a_t(int rows, int K, const float* A, int lda, float* out) {
-  for (int g = 0; g < rows; g += kMR) {
-    float* dst = out + static_cast<std::size_t>(g) * K;
-    const float* col = A + g;
-    if (g + kMR <= rows) {
-      for (int k = 0; k < K; ++k) wasm_v128_store(dst + 4 * k, wasm_v128_load(col + static_cast<std::size_t>(k) * lda));
-    } else {  // leftovers: fewer than 4 columns remain
-      const int last = rows - g - 1;
-      for (int k = 0; k < K; ++k)
-        for (int r = 0; r < kMR; ++r) dst[4 * k + r] = col[static_cast<std::size_t>(k) * lda + std::min(r, last)];
+  const int full = rows / kMR * kMR;
+  for (int k = 0; k < K; ++k) {
+    const float* row = A + static_cast<std::size_t>(k) * lda;
+    for (int g = 0; g < full; g += kMR) wasm_v128_store(out + static_cast<std::size_t>(g) * K + 4 * k, wasm_v128_load(row + g));
+    if (full < rows) {  // leftovers: fewer than 4 columns remain
+      float* dst = out + static_cast<std::size_t>(full) * K + 4 * k;
+      for (int r = 0; r < kMR; ++r) dst[r] = row[std::min(full + r, rows - 1)];
     }
   }
 }

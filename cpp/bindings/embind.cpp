@@ -1,195 +1,324 @@
-// The Embind surface of the core: thin functions that convert arguments, call attn::, and
-// convert results. JavaScript-side checks (types, keys, integers) live in
-// web/src/engine/attention.js; the core checks everything again and its messages reach JS.
+// The Embind surface of the core: thin functions that call attn:: on plain values and hand
+// the results back. The JavaScript API around them is web/src/engine/attention.js.
+//
+// THE BINDING PATTERN (every binding, including new ones, must follow it)
+//
+// Why: a JavaScript exception (a throwing getter, valueOf or Proxy trap, an overridden
+// method, a result array that cannot be allocated) that unwinds through C++ frames skips
+// their destructors and leaves the wasm stack pointer moved: every such call leaked its
+// vectors, and enough of them broke the module for good. So no C++ frame may ever be live
+// while JavaScript code runs, and no C++ error may be thrown into JavaScript.
+//
+// 1. Arguments are plain numbers only: int, double, bool (the JS side checks their range
+//    first: Embind truncates silently). Never emscripten::val, never std::string or
+//    std::vector from JavaScript. Arrays come as the address of an input of
+//    the call (a double; 0 = none), which the JS wrapper allocated with callInput() and
+//    filled before calling; read it with current_call().input<float>(address) (the length
+//    comes with it). Options shared by several bindings are staged first (see
+//    stageAttentionOptions) into the call slot.
+// 2. The body runs inside run([&](Json& value) { ... }), which returns the std::string
+//    envelope {"value": ..., "arrays": {name: [address, length]}} or {"error": message}:
+//    a C++ exception becomes text, and the JS wrapper throws it after C++ has returned.
+// 3. Results: structured ones are written as JSON into `value` (see convert.h); float arrays
+//    stay in buffers owned by the call (current_call().new_floats / keep, or an input the
+//    core wrote over) and are named with add_array(). The JS wrapper copies them into new
+//    arrays or the caller's `into` arrays after this function has returned, then closes the
+//    call (callClose, in a finally), which frees every buffer of it.
+// 4. Functions that cannot fail and return a number or a string of their own (kernelIsa,
+//    heapAllocated) may skip run().
+//
+// On the JS side (web/src/engine/native.js), a new method of the API:
+//   const o = check.options('name', args, KEYS);      // each option read once, into a copy
+//   ... check every value of o (checks.js; typed arrays with check.float32(..., native.heap()))
+//                                                      // throws here, before anything exists
+//   return native.call((c) => {                        // frees everything in a finally
+//     const x = c.input('x', o.x);                     // a checked typed array → an address
+//     const r = c.run('bindingName', x, n, ...);       // plain numbers; throws the engine's error
+//     return { ...r.value, ...c.arrays(r, { result: o.into ?? null }) };  // copies out
+//   });
+// and here: std::string binding_name(double x, int n) { return run([&](Json& value) { ... }); }
+// registered below with function("bindingName", ...).
 #include <emscripten/bind.h>
 #include <malloc.h>
 
+#include <cstdint>
+#include <initializer_list>
 #include <memory>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "attn/analysis.h"
 #include "attn/attention.h"
+#include "attn/backward.h"
 #include "attn/lesson.h"
 #include "attn/mha.h"
 #include "attn/simd.h"
-#include "backward.h"
+#include "call.h"
 #include "convert.h"
 
 namespace bind {
 namespace {
 
-// The layer options object, already checked by the JS layer; seed is ignored by analyze.
-attn::MhaConfig config_from(const val& c) {
+// ---- the call slot, driven by the JS wrapper -------------------------------------------
+
+bool call_open() { return current_call().open(); }
+void call_close() { current_call().close(); }
+double call_input(double bytes) {
+  if (!(bytes >= 0) || bytes > 4294967295.0) return 0;
+  return static_cast<double>(current_call().add_input(static_cast<std::size_t>(bytes)));
+}
+
+// Mask and options shared by every attention binding. padding: an input of int32 key lengths
+// (0 = none); matrix: an input of n_q×n_k bytes, 1 = masked (0 = none). The core checks them
+// against the sizes when the attention binding runs.
+std::string stage_attention_options(bool causal, double padding, double matrix, bool scale, double dropout,
+                                    bool training, double seed) {
+  return run([&](Json&) {
+    Call& c = current_call();
+    attn::AttentionOptions& o = c.attention_options;
+    o.mask.causal = causal;
+    const Input<std::int32_t> lengths = c.input<std::int32_t>(padding);
+    o.mask.key_lengths.assign(lengths.data, lengths.data + lengths.count);
+    const Input<std::uint8_t> m = c.input<std::uint8_t>(matrix);
+    o.mask.matrix.assign(m.data, m.data + m.count);
+    o.scale = scale;
+    o.dropout = static_cast<float>(dropout);
+    o.training = training;
+    o.seed = static_cast<std::uint64_t>(seed);
+  });
+}
+
+// ---- multi-head attention layers, owned by JavaScript through an id ----------------------
+
+// Ids rather than addresses: a stale or forged id is an error message, never a dangling pointer.
+std::unordered_map<std::uint32_t, std::unique_ptr<attn::MultiHeadAttention>>& layers() {
+  static std::unordered_map<std::uint32_t, std::unique_ptr<attn::MultiHeadAttention>> all;
+  return all;
+}
+
+attn::MultiHeadAttention& layer(double id) {
+  const auto it = id >= 1 && id <= 4294967295.0 ? layers().find(static_cast<std::uint32_t>(id)) : layers().end();
+  if (it == layers().end()) throw std::invalid_argument("this MultiHeadAttention was deleted");
+  return *it->second;
+}
+
+attn::MhaConfig config_of(int d_model, int n_heads, int d_k, int d_v, bool bias) {
   attn::MhaConfig config;
-  config.d_model = c["d_model"].as<int>();
-  config.n_heads = c["n_heads"].as<int>();
-  config.d_k = c["d_k"].as<int>();
-  config.d_v = c["d_v"].as<int>();
-  config.bias = c["bias"].as<bool>();
-  if (!c["seed"].isUndefined()) config.seed = to_u64(c["seed"]);
+  config.d_model = d_model;
+  config.n_heads = n_heads;
+  config.d_k = d_k;
+  config.d_v = d_v;
+  config.bias = bias;
   return config;
 }
 
-// The resolved sizes of a layer: { d_model, n_heads, d_k, d_v, bias }.
-val dims_to_js(const attn::MhaDims& d) {
-  val o = val::object();
-  o.set("d_model", d.d_model);
-  o.set("n_heads", d.n_heads);
-  o.set("d_k", d.d_k);
-  o.set("d_v", d.d_v);
-  o.set("bias", d.bias);
-  return o;
+// value: { layer: id, dims: { d_model, n_heads, d_k, d_v, bias } }
+std::string mha_create(int d_model, int n_heads, int d_k, int d_v, bool bias, double seed) {
+  return run([&](Json& value) {
+    attn::MhaConfig config = config_of(d_model, n_heads, d_k, d_v, bias);
+    config.seed = static_cast<std::uint64_t>(seed);
+    auto made = std::make_unique<attn::MultiHeadAttention>(config);
+    static std::uint32_t next_id = 1;
+    const std::uint32_t id = next_id++;
+    value.begin_object().field("layer", id).key("dims").begin_object();
+    dims_fields(value, made->dims());
+    value.end_object().end_object();
+    layers().emplace(id, std::move(made));  // last: nothing after it can fail and orphan the layer
+  });
 }
 
-// One multi-head attention layer owned by JavaScript (free it with delete()).
-class Layer {
- public:
-  explicit Layer(const attn::MhaConfig& config) : mha_(config) {}
+void mha_delete(double id) {
+  if (id >= 1 && id <= 4294967295.0) layers().erase(static_cast<std::uint32_t>(id));
+}
 
-  val dims() const { return dims_to_js(mha_.dims()); }
+// Each argument: an input of floats (0 = none, for the biases of a layer without them).
+std::string mha_set_weights(double id, double wq, double wk, double wv, double wo, double bq, double bk, double bv,
+                            double bo) {
+  return run([&](Json&) {
+    const Call& c = current_call();
+    auto vec = [&](double address) {
+      const Input<float> in = c.input<float>(address);
+      return std::vector<float>(in.data, in.data + in.count);
+    };
+    layer(id).set_weights({vec(wq), vec(wk), vec(wv), vec(wo), vec(bq), vec(bk), vec(bv), vec(bo)});
+  });
+}
 
-  void set_weights(val w) {
-    guarded([&] {
-      mha_.set_weights({to_floats(w["wq"]), to_floats(w["wk"]), to_floats(w["wv"]), to_floats(w["wo"]),
-                        to_floats(w["bq"]), to_floats(w["bk"]), to_floats(w["bv"]), to_floats(w["bo"])});
-      return 0;
-    }, w);
+// Hands each non-empty vector to the call as the result array of its name (kept, not copied);
+// an empty one (a bias of a layer without biases, weights not asked for) is left out.
+void keep_arrays(std::initializer_list<std::pair<const char*, std::vector<float>*>> all) {
+  Call& c = current_call();
+  for (const auto& [name, values] : all) {
+    if (values->empty()) continue;
+    const std::size_t n = values->size();
+    c.add_array(name, c.keep(std::move(*values)), n);
   }
+}
 
-  val weights() const {
-    const attn::MhaWeights w = mha_.weights();
-    val o = val::object();
-    const std::pair<const char*, const std::vector<float>*> all[] = {
-        {"wq", &w.wq}, {"wk", &w.wk}, {"wv", &w.wv}, {"wo", &w.wo},
-        {"bq", &w.bq}, {"bk", &w.bk}, {"bv", &w.bv}, {"bo", &w.bo}};
-    for (const auto& [name, values] : all) o.set(name, values->empty() ? val::null() : to_js(values->data(), values->size()));
-    return o;
-  }
+// arrays wq, wk, wv, wo and, when the layer has biases, bq, bk, bv, bo.
+std::string mha_get_weights(double id) {
+  return run([&](Json&) {
+    attn::MhaWeights w = layer(id).weights();
+    keep_arrays({{"wq", &w.wq}, {"wk", &w.wk}, {"wv", &w.wv}, {"wo", &w.wo},
+                 {"bq", &w.bq}, {"bk", &w.bk}, {"bv", &w.bv}, {"bo", &w.bo}});
+  });
+}
 
-  // key and value null: self-attention on query. The query copy in the heap doubles as the
-  // output buffer (the core writes each block's output after projecting its queries).
-  // into_output, into_weights: the caller's arrays for the results, or null for new ones. The
-  // inputs are copied into the heap first, so into_output may be the query array itself.
-  // Gradients for grad_output [batch, n_q, d_model]; key and value null: self-attention on query.
-  val backward(val query, val key, val value, val grad_output, int batch, int n_q, int n_k, val options) const {
-    return guarded([&] {
-      const std::vector<float> q = to_floats(query), k = to_floats(key), v = to_floats(value), g = to_floats(grad_output);
-      const bool self = key.isNull();
-      attn::ForwardOptions opt;
-      read_attention_options(options, opt);
-      opt.need_weights = options["need_weights"].as<bool>();
-      opt.memory_budget = to_u64(options["memory_budget"]);
-      const attn::MhaInput in{q.data(), q.size(), self ? q.data() : k.data(), self ? q.size() : k.size(),
-                              self ? q.data() : v.data(), self ? q.size() : v.size(), batch, n_q, n_k};
-      return mha_backward_to_js(attn::multi_head_attention_backward(mha_, in, g.data(), g.size(), opt));
-    }, query, key, value, grad_output, options);
-  }
-
-  val forward(val query, val key, val value, int batch, int n_q, int n_k, val options, val into_output,
-              val into_weights) const {
-    return guarded([&] {
-      std::vector<float> q = to_floats(query);
-      std::vector<float> k = to_floats(key), v = to_floats(value);
-      const bool self = key.isNull();
-      attn::ForwardOptions opt;
-      read_attention_options(options, opt);
-      opt.need_weights = options["need_weights"].as<bool>();
-      opt.memory_budget = to_u64(options["memory_budget"]);
-      const attn::MhaInput in{q.data(), q.size(), self ? q.data() : k.data(), self ? q.size() : k.size(),
-                              self ? q.data() : v.data(), self ? q.size() : v.size(), batch, n_q, n_k};
-      mha_.validate(in, opt);
-      // Left uninitialised: the core writes every weight, and zero-filling hundreds of MB costs a pass.
-      const std::size_t weight_count = opt.need_weights ? static_cast<std::size_t>(batch) * mha_.dims().n_heads * n_q * n_k : 0;
-      std::unique_ptr<float[]> weights(opt.need_weights ? new float[weight_count] : nullptr);
-      const auto masked = mha_.forward_validated(in, opt, q.data(), weights.get());
-      const std::size_t output_count = static_cast<std::size_t>(batch) * n_q * mha_.dims().d_model;
-      val r = val::object();
-      r.set("masked_rows", masked_rows_to_js(masked));
-      r.set("shapes", trace_to_js(attn::tensor_trace(mha_.dims(), batch, n_q, n_k, opt.need_weights)));
-      // Everything that can fail comes before the first write into a caller's array.
-      set_results(r, q.data(), output_count, into_output, weights.get(), weight_count, into_weights);
-      return r;
-    }, query, key, value, options, into_output, into_weights);
-  }
-
- private:
-  attn::MultiHeadAttention mha_;
+// query, key, value: inputs of floats; key = value = 0 for self-attention on query. The query
+// input doubles as the output buffer (the core writes each block's output after projecting
+// its queries), so the output costs no allocation and no copy inside the heap.
+// value: { masked_rows, shapes }; arrays output and, with need_weights, weights.
+// What a layer's forward and backward bindings read alike: the query, key and value inputs
+// (key = 0: self-attention on the query) and the staged options with need_weights and budget.
+struct LayerCall {
+  float* query;  // the query's input buffer, which the forward pass overwrites with its output
+  attn::MhaInput in;
+  attn::ForwardOptions opt;
 };
-
-// The constructor JavaScript calls: a C++ error unwinds (freeing the half-built Layer) before
-// it becomes a JS Error.
-Layer* make_layer(val config) {
-  return guarded([&] { return new Layer(config_from(config)); }, config);
+LayerCall layer_call(double query, double key, double value_input, int batch, int n_q, int n_k, bool need_weights,
+                     double memory_budget) {
+  Call& c = current_call();
+  const Input<float> q = c.input<float>(query), k = c.input<float>(key), v = c.input<float>(value_input);
+  const bool self = key == 0;
+  LayerCall call{q.data, {q.data, q.count, self ? q.data : k.data, self ? q.count : k.count, self ? q.data : v.data,
+                          self ? q.count : v.count, batch, n_q, n_k}, {}};
+  static_cast<attn::AttentionOptions&>(call.opt) = c.attention_options;
+  call.opt.need_weights = need_weights;
+  call.opt.memory_budget = static_cast<std::uint64_t>(memory_budget);
+  return call;
 }
 
-// into_output, into_weights: as for Layer::forward.
-val scaled_dot_product_attention(val q, val k, val v, int batch, int n_q, int n_k, int d_k, int d_v, val options,
-                                 val into_output, val into_weights) {
-  return guarded([&] {
-    const std::vector<float> qv = to_floats(q), kv = to_floats(k), vv = to_floats(v);
-    attn::AttentionOptions opt;
-    read_attention_options(options, opt);
-    const bool need_weights = options["need_weights"].as<bool>();
-    const attn::AttentionResult r = attn::scaled_dot_product_attention(
-        qv.data(), qv.size(), kv.data(), kv.size(), vv.data(), vv.size(), batch, n_q, n_k, d_k, d_v, opt,
-        need_weights, to_u64(options["memory_budget"]));
-    val o = val::object();
-    o.set("masked_rows", masked_rows_to_js(r.masked_rows));
-    // Everything that can fail comes before the first write into a caller's array.
-    set_results(o, r.output.data(), r.output.size(), into_output, need_weights ? r.weights.data() : nullptr,
-                r.weights.size(), into_weights);
-    return o;
-  }, q, k, v, options, into_output, into_weights);
+std::string mha_forward(double id, double query, double key, double value_input, int batch, int n_q, int n_k,
+                        bool need_weights, double memory_budget) {
+  return run([&](Json& value) {
+    Call& c = current_call();
+    const attn::MultiHeadAttention& mha = layer(id);
+    const auto [q_buffer, in, opt] = layer_call(query, key, value_input, batch, n_q, n_k, need_weights, memory_budget);
+    mha.validate(in, opt);  // sizes, mask, budget and finiteness, before the weights are allocated
+    const attn::MhaDims& d = mha.dims();
+    const std::size_t weight_count = need_weights ? static_cast<std::size_t>(batch) * d.n_heads * n_q * n_k : 0;
+    float* weights = need_weights ? c.new_floats(weight_count) : nullptr;
+    const auto masked = mha.forward_validated(in, opt, q_buffer, weights);
+    c.add_array("output", q_buffer, static_cast<std::size_t>(batch) * n_q * d.d_model);
+    if (need_weights) c.add_array("weights", weights, weight_count);
+    value.begin_object().key("masked_rows");
+    write(value, masked);
+    value.key("shapes");
+    write(value, attn::tensor_trace(d, batch, n_q, n_k, need_weights));
+    value.end_object();
+  });
 }
 
-val analyze(val config, int batch, int n_q, int n_k, bool need_weights, bool scale, int n_kv_heads) {
-  return guarded([&] {
-    const attn::MhaDims d = attn::resolve_dims(config_from(config));
+// query, key, value, grad_output: inputs of floats; key = value = 0 for self-attention on query.
+// value: { masked_rows }; arrays output, grads.wq … grads.bo (biases when the layer has them),
+// grads.query, grads.key, grads.value and, with need_weights, weights and score_grads.
+std::string mha_backward(double id, double query, double key, double value_input, double grad_output, int batch,
+                         int n_q, int n_k, bool need_weights, double memory_budget) {
+  return run([&](Json& value) {
+    const auto [q_buffer, in, opt] = layer_call(query, key, value_input, batch, n_q, n_k, need_weights, memory_budget);
+    const Input<float> g = current_call().input<float>(grad_output);
+    attn::MhaBackwardResult r = attn::multi_head_attention_backward(layer(id), in, g.data, g.count, opt);
+    attn::MhaWeights& w = r.grads;
+    keep_arrays({{"output", &r.output}, {"grads.wq", &w.wq}, {"grads.wk", &w.wk}, {"grads.wv", &w.wv},
+                 {"grads.wo", &w.wo}, {"grads.bq", &w.bq}, {"grads.bk", &w.bk}, {"grads.bv", &w.bv},
+                 {"grads.bo", &w.bo}, {"grads.query", &r.query}, {"grads.key", &r.key}, {"grads.value", &r.value},
+                 {"weights", &r.weights}, {"score_grads", &r.score_grads}});
+    value.begin_object().key("masked_rows");
+    write(value, r.masked_rows);
+    value.end_object();
+  });
+}
+
+// ---- functions of the module ------------------------------------------------------------
+
+// q, k, v: inputs of floats. value: { masked_rows }; arrays output and, with need_weights, weights.
+std::string scaled_dot_product_attention(double q, double k, double v, int batch, int n_q, int n_k, int d_k, int d_v,
+                                         bool need_weights, double memory_budget) {
+  return run([&](Json& value) {
+    Call& c = current_call();
+    const Input<float> qi = c.input<float>(q), ki = c.input<float>(k), vi = c.input<float>(v);
+    attn::AttentionResult r = attn::scaled_dot_product_attention(
+        qi.data, qi.count, ki.data, ki.count, vi.data, vi.count, batch, n_q, n_k, d_k, d_v, c.attention_options,
+        need_weights, static_cast<std::uint64_t>(memory_budget));
+    const std::size_t n_output = r.output.size(), n_weights = r.weights.size();
+    c.add_array("output", c.keep(std::move(r.output)), n_output);
+    if (need_weights) c.add_array("weights", c.keep(std::move(r.weights)), n_weights);
+    value.begin_object().key("masked_rows");
+    write(value, r.masked_rows);
+    value.end_object();
+  });
+}
+
+// q, k, v, grad_output: inputs of floats. value: { masked_rows }; arrays output, grads.q,
+// grads.k, grads.v and, with need_weights, weights and score_grads.
+std::string scaled_dot_product_attention_backward(double q, double k, double v, double grad_output, int batch,
+                                                  int n_q, int n_k, int d_k, int d_v, bool need_weights,
+                                                  double memory_budget) {
+  return run([&](Json& value) {
+    Call& c = current_call();
+    const Input<float> qi = c.input<float>(q), ki = c.input<float>(k), vi = c.input<float>(v);
+    const Input<float> g = c.input<float>(grad_output);
+    attn::SdpaBackwardResult r = attn::scaled_dot_product_attention_backward(
+        qi.data, qi.count, ki.data, ki.count, vi.data, vi.count, g.data, g.count, batch, n_q, n_k, d_k, d_v,
+        c.attention_options, need_weights, static_cast<std::uint64_t>(memory_budget));
+    keep_arrays({{"output", &r.output}, {"grads.q", &r.dq}, {"grads.k", &r.dk}, {"grads.v", &r.dv},
+                 {"weights", &r.weights}, {"score_grads", &r.score_grads}});
+    value.begin_object().key("masked_rows");
+    write(value, r.masked_rows);
+    value.end_object();
+  });
+}
+
+// self_attention: the costs of self-attention (key and value are the query, n_q = n_k) or of
+// cross-attention (separate key and value inputs), said by the caller, never guessed from sizes.
+std::string analyze(int d_model, int n_heads, int d_k, int d_v, bool bias, int batch, int n_q, int n_k,
+                    bool need_weights, bool scale, int n_kv_heads, bool self_attention) {
+  return run([&](Json& value) {
+    const attn::MhaDims d = attn::resolve_dims(config_of(d_model, n_heads, d_k, d_v, bias));
     attn::require_countable(d, batch, n_q, n_k);
-    val o = val::object();
-    val dims = dims_to_js(d);
-    dims.set("batch", batch);
-    dims.set("n_q", n_q);
-    dims.set("n_k", n_k);
-    o.set("dims", dims);
-    o.set("params", params_to_js(attn::parameter_counts(d)));
-    if (n_kv_heads > 0 && n_kv_heads != d.n_heads)
-      o.set("params_gqa", static_cast<double>(attn::parameter_count_gqa(d, n_kv_heads)));
-    o.set("flops", flops_to_js(attn::flop_counts(d, batch, n_q, n_k, scale)));
-    o.set("shapes", trace_to_js(attn::tensor_trace(d, batch, n_q, n_k, need_weights)));
-    o.set("memory", memory_to_js(attn::run_memory(d, batch, n_q, n_k, need_weights, n_q == n_k)));
-    o.set("attention_weight_bytes", static_cast<double>(attn::attention_weight_bytes(d.n_heads, batch, n_q, n_k)));
-    return o;
-  }, config);
-}
-
-val positional_encoding(int n, int d_model) {
-  return guarded([&] {
-    const std::vector<float> pe = attn::positional_encoding(n, d_model);
-    return to_js(pe.data(), pe.size());
+    if (self_attention && n_q != n_k)
+      throw std::invalid_argument("self-attention needs n_k = n_q (got n_q " + std::to_string(n_q) + ", n_k " +
+                                  std::to_string(n_k) + ")");
+    value.begin_object().key("dims").begin_object();
+    dims_fields(value, d);
+    value.field("batch", batch).field("n_q", n_q).field("n_k", n_k).field("attention", self_attention ? "self" : "cross");
+    value.end_object().key("params");
+    write(value, attn::parameter_counts(d));
+    if (n_kv_heads > 0 && n_kv_heads != d.n_heads) value.field("params_gqa", attn::parameter_count_gqa(d, n_kv_heads));
+    value.key("flops");
+    write(value, attn::flop_counts(d, batch, n_q, n_k, scale));
+    value.key("shapes");
+    write(value, attn::tensor_trace(d, batch, n_q, n_k, need_weights));
+    value.key("memory");
+    write(value, attn::run_memory(d, batch, n_q, n_k, need_weights, self_attention));
+    value.field("attention_weight_bytes", attn::attention_weight_bytes(d.n_heads, batch, n_q, n_k));
+    value.end_object();
   });
 }
 
-val positional_properties(int n, int d_model, int offset_k) {
-  return guarded([&] {
-    const attn::PositionalProperties p = attn::positional_properties(n, d_model, offset_k);
-    val o = val::object();
-    o.set("max_abs", p.max_abs);
-    o.set("min_distance", p.min_distance);
-    o.set("closest", val::array(std::vector<int>{p.closest_a, p.closest_b}));
-    o.set("rotation_max_error", p.rotation_max_error);
-    o.set("offset_k", p.offset_k);
-    return o;
+// array encoding [n, d_model].
+std::string positional_encoding(int n, int d_model) {
+  return run([&](Json&) {
+    std::vector<float> pe = attn::positional_encoding(n, d_model);
+    const std::size_t size = pe.size();
+    current_call().add_array("encoding", current_call().keep(std::move(pe)), size);
   });
 }
 
-val sqrt_dk_stats(int d_k, int n_k, int samples, double seed) {
-  return guarded([&] {
-    return sqrt_dk_to_js(attn::sqrt_dk_stats(d_k, n_k, samples, static_cast<std::uint64_t>(seed)));
-  });
+std::string positional_properties(int n, int d_model, int offset_k) {
+  return run([&](Json& value) { write(value, attn::positional_properties(n, d_model, offset_k)); });
 }
 
-val matmul(val a, val b, int m, int k, int n) {
-  return guarded([&] {
+std::string sqrt_dk_stats(int d_k, int n_k, int samples, double seed) {
+  return run([&](Json& value) { write(value, attn::sqrt_dk_stats(d_k, n_k, samples, static_cast<std::uint64_t>(seed))); });
+}
+
+// a, b: inputs of floats. array c [m, n].
+std::string matmul(double a, double b, int m, int k, int n) {
+  return run([&](Json&) {
     attn::require_positive("m", m);
     attn::require_positive("k", k);
     attn::require_positive("n", n);
@@ -197,17 +326,22 @@ val matmul(val a, val b, int m, int k, int n) {
     const std::uint64_t mk = static_cast<std::uint64_t>(m) * k, kn = static_cast<std::uint64_t>(k) * n,
                         mn = static_cast<std::uint64_t>(m) * n;
     attn::require_within_budget("this matmul", 4 * (mk + kn + mn), attn::kDefaultMemoryBudget);
-    const std::vector<float> av = to_floats(a), bv = to_floats(b);
-    attn::require_length("a", av.size(), mk, "m×k");
-    attn::require_length("b", bv.size(), kn, "k×n");
-    std::vector<float> c(mn);
-    attn::kern::gemm(m, n, k, av.data(), k, bv.data(), n, false, c.data(), n, 1.0f, nullptr, false);
-    return to_js(c.data(), c.size());
-  }, a, b);
+    Call& c = current_call();
+    const Input<float> av = c.input<float>(a), bv = c.input<float>(b);
+    attn::require_length("a", av.count, mk, "m×k");
+    attn::require_length("b", bv.count, kn, "k×n");
+    float* out = c.new_floats(mn);
+    attn::kern::gemm(m, n, k, av.data, k, bv.data, n, false, out, n, 1.0f, nullptr, false);
+    c.add_array("c", out, mn);
+  });
 }
 
-val lesson_examples() { return guarded([] { return lesson_to_js(attn::lesson_examples()); }); }
-val model_presets() { return presets_to_js(attn::model_presets()); }
+std::string lesson_examples() {
+  return run([](Json& value) { write(value, attn::lesson_examples()); });
+}
+std::string model_presets() {
+  return run([](Json& value) { write(value, attn::model_presets()); });
+}
 std::string kernel_isa() { return attn::kernel_isa(); }
 double heap_allocated() { return static_cast<double>(mallinfo().uordblks); }
 double default_memory_budget() { return static_cast<double>(attn::kDefaultMemoryBudget); }
@@ -217,14 +351,18 @@ double default_memory_budget() { return static_cast<double>(attn::kDefaultMemory
 
 EMSCRIPTEN_BINDINGS(attention) {
   using namespace emscripten;
-  class_<bind::Layer>("MhaLayer")
-      .constructor(&bind::make_layer, allow_raw_pointers())
-      .function("dims", &bind::Layer::dims)
-      .function("setWeights", &bind::Layer::set_weights)
-      .function("getWeights", &bind::Layer::weights)
-      .function("forward", &bind::Layer::forward)
-      .function("backward", &bind::Layer::backward);
+  function("callOpen", &bind::call_open);
+  function("callClose", &bind::call_close);
+  function("callInput", &bind::call_input);
+  function("stageAttentionOptions", &bind::stage_attention_options);
+  function("mhaCreate", &bind::mha_create);
+  function("mhaDelete", &bind::mha_delete);
+  function("mhaSetWeights", &bind::mha_set_weights);
+  function("mhaGetWeights", &bind::mha_get_weights);
+  function("mhaForward", &bind::mha_forward);
+  function("mhaBackward", &bind::mha_backward);
   function("scaledDotProductAttention", &bind::scaled_dot_product_attention);
+  function("scaledDotProductAttentionBackward", &bind::scaled_dot_product_attention_backward);
   function("analyze", &bind::analyze);
   function("positionalEncoding", &bind::positional_encoding);
   function("positionalProperties", &bind::positional_properties);

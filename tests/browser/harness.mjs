@@ -1,7 +1,8 @@
 // Shared set-up of the browser tests: dist/ served by scripts/serve.mjs on 127.0.0.1, Debian's
 // Chromium driven by playwright-core, and pages that record console errors and every request made.
 import { chromium } from 'playwright-core';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
@@ -27,11 +28,40 @@ export async function startHarness() {
 }
 
 /**
+ * A browser context whose pages have `playgroundRoot(i)`: the shadow root of the i-th playground (the
+ * page's #playground or an <attention-playground>), where tests look for what a playground shows.
+ */
+export async function newContext(h, options) {
+  const context = await h.browser.newContext(options);
+  await context.addInitScript(() => {
+    globalThis.playgroundRoot = (i = 0) => document.querySelectorAll('#playground, attention-playground')[i]?.shadowRoot ?? null;
+  });
+  return context;
+}
+
+/**
+ * A second origin: `files` ({ name: text }) written to a temporary folder and served on another port of
+ * 127.0.0.1 (another port is another origin). Returns { url, close() }.
+ */
+export async function serveSite(files) {
+  const dir = await mkdtemp(join(tmpdir(), 'attention-site-'));
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  const server = await serve({ dir, port: 0 });
+  return { url: server.url, close: async () => { await server.close(); await rm(dir, { recursive: true, force: true }); } };
+}
+
+/**
  * A fresh page (own context) at `hash`. `page.problems` collects console errors and warnings, page errors and
  * failed requests; `page.requests` every URL the page or its worker asked for.
  */
-export async function openPage(h, hash = '', { width = 1280, height = 900, colorScheme = 'light', waitForResult = true } = {}) {
-  const context = await h.browser.newContext({ viewport: { width, height }, colorScheme });
+export async function openPage(h, hash = '', options = {}) {
+  return openUrl(h, h.url + hash, options);
+}
+
+/** As openPage, at any URL; `init` is a script run in every page of the context before its own. */
+export async function openUrl(h, url, { width = 1280, height = 900, colorScheme = 'light', waitForResult = true, init } = {}) {
+  const context = await newContext(h, { viewport: { width, height }, colorScheme });
+  if (init) await context.addInitScript(init);
   const page = await context.newPage();
   page.problems = [];
   page.requests = [];
@@ -40,18 +70,19 @@ export async function openPage(h, hash = '', { width = 1280, height = 900, color
   page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
   context.on('request', (r) => page.requests.push(r.url()));
   context.on('requestfailed', (r) => page.problems.push(`request failed: ${r.url()}`));
-  await page.goto(h.url + hash);
+  await page.goto(url);
   if (waitForResult) await resultReady(page);
   page.closeAll = () => context.close();
   return page;
 }
 
-/** Waits until the run bar reports a current result (not running, not stale). */
+/** Waits until the run bar reports a current result (not running, not stale) and every shown panel is built. */
 export async function resultReady(page, timeout = 30000) {
   await page.waitForFunction(() => {
-    const status = document.getElementById('status')?.textContent ?? '';
-    const body = document.querySelector('[data-panel="heatmaps"] .panel-body');
-    return status.startsWith('Ran in') && body?.dataset.stale === '0';
+    const root = playgroundRoot();
+    const status = root?.getElementById('status')?.textContent ?? '';
+    const body = root?.querySelector('[data-panel="heatmaps"] .panel-body');
+    return status.startsWith('Ran in') && body?.dataset.stale === '0' && root.querySelector('.ap')?.dataset.settled === '1';
   }, null, { timeout });
 }
 

@@ -59,7 +59,7 @@ test('each bad value gets a clear message next to its field, and Run waits until
   await resultReady(page);
   // Batch item 2 has no keys at all: its rows are defined as zeros and the page says so.
   await page.selectOption('select[name="item"]', '1');
-  await page.waitForFunction(() => /Every key is masked/.test(document.getElementById('heat-note').textContent));
+  await page.waitForFunction(() => /Every key is masked/.test(playgroundRoot().getElementById('heat-note').textContent));
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
@@ -90,8 +90,11 @@ test('GPT-3 from the model table is analysed and says why it is not run', async 
   const attn = await engine();
   const a = attn.analyze({ d_model: 12288, n_heads: 96, bias: true, n: 128 });
   const blocked = await page.textContent('#blocked');
-  assert.match(blocked, /Too large to run in this tab/);
-  assert.ok(blocked.includes(a.memory.total.toLocaleString('en-US')), blocked);
+  assert.match(blocked, /Too large to run in this tab at any sequence length/);
+  // Its weights alone are over the budget: the message gives their bytes, beside d_model, not n_q.
+  assert.ok(blocked.includes(a.memory.parameters.toLocaleString('en-US')), blocked);
+  assert.match(await page.textContent('#m-d_model'), /at any n: the layer's weights alone need/);
+  assert.equal(await page.textContent('#m-n_q'), '');
   assert.equal(Number(await page.$eval('#params-total', (el) => el.dataset.value)), a.params.total);
   assert.equal(await page.inputValue('input[name="d_model"]'), '12288');
   assert.ok(await runDisabled(page));
@@ -105,12 +108,12 @@ test('a long run shows progress and can be cancelled; the page keeps working', a
   const page = await openPage(h, '');
   // P4: 32 sequences of 128 tokens at d_model 512, long enough to watch.
   await page.click('[data-example="P4"] button');
-  await page.waitForFunction(() => !document.getElementById('run').disabled);
+  await page.waitForFunction(() => !playgroundRoot().getElementById('run').disabled);
   await page.click('#run');
   await page.waitForSelector('#progress:not([hidden])', { timeout: 5000 });
   assert.match(await page.textContent('#status'), /Running/);
   await page.click('#cancel');
-  await page.waitForFunction(() => /Cancelled/.test(document.getElementById('status').textContent));
+  await page.waitForFunction(() => /Cancelled/.test(playgroundRoot().getElementById('status').textContent));
   assert.ok(await page.isHidden('#progress'));
   // The restarted worker runs the next problem.
   await page.fill('input[name="d_model"]', '32');

@@ -2,12 +2,15 @@
 // inputs, downsampling, colour scales and the viridis palette. The browser tests build on these.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaults, fromHash, toHash, withChanges, visiblePanels, FIELDS } from '../../web/src/model/schema.js';
+import { defaults, fromHash, parseHash, toHash, withChanges, FIELDS, ELEMENT_KEYS } from '../../web/src/model/schema.js';
+import { visiblePanels } from '../../web/src/panels/registry.js';
 import { validate, parseInteger } from '../../web/src/model/validate.js';
 import { tokenize, sentences, randomNormal, embedSentences, buildInputs, PAD } from '../../web/src/model/inputs.js';
 import { poolHeads, maskGrid } from '../../web/src/model/pool.js';
 import { colorPositions } from '../../web/src/model/colorscale.js';
-import { exampleChanges, modelChanges } from '../../web/src/model/presets.js';
+import { exampleChanges, modelChanges, presetList, activePreset } from '../../web/src/model/presets.js';
+import { lessonTerms, formula } from '../../web/src/panels/cost.js';
+import { sqrtDkSample, sharpness } from '../../web/src/panels/sqrtdk.js';
 import * as fmt from '../../web/src/model/format.js';
 import { viridis } from '../../web/src/render/viridis.js';
 import { peakModuleBytes } from '../../web/src/perf/peak.js';
@@ -28,7 +31,7 @@ test('the hash round-trips every field, and the default view has an empty hash',
   assert.equal(odd.mask, 'none');
   assert.equal(odd.d_model, '64');
   assert.equal(odd.n_heads, '3');
-  assert.deepEqual(visiblePanels(fromHash('#panels=shapes,nope,heatmaps')), ['shapes', 'heatmaps']);
+  assert.deepEqual(visiblePanels(fromHash('#panels=shapes,nope,heatmaps')), ['heatmaps', 'shapes'], 'known names only, in the page’s order');
   assert.equal(new Set(FIELDS.map((f) => f.key)).size, FIELDS.length);
 });
 
@@ -109,7 +112,7 @@ test('presets fill in the lesson’s sizes', async () => {
   const e2 = exampleChanges(attn.lessonExamples().find((e) => e.id === 'E2'));
   assert.equal(e2.bias, '0', 'E2 counts weights without biases');
   const llama = attn.modelPresets().find((m) => m.name === 'LLaMA-70B');
-  assert.equal(modelChanges(llama).kv_heads, 8);
+  assert.equal(modelChanges(llama).n_kv_heads, 8);
   assert.equal(modelChanges(llama).d_k, '', 'd_k = 8192 / 64 = 128 is the derived size');
 });
 
@@ -147,4 +150,75 @@ test('runForward refills the last result arrays, and its batch slices give the A
   } finally {
     cache.clear();
   }
+});
+
+test('links: kv_heads is read as n_kv_heads, and every ignored part is named', () => {
+  assert.equal(fromHash('#kv_heads=8').n_kv_heads, '8', 'an old link still works');
+  const { state, ignored } = parseHash('#d_model&n_heads=2&nope=3&mask=sideways&x=%E0%A4');
+  assert.equal(state.d_model, '64', 'a bare key keeps its default');
+  assert.equal(state.n_heads, '2');
+  assert.equal(ignored.length, 4);
+  assert.match(ignored[0], /“d_model” has no value/);
+  assert.match(ignored.join(' '), /“nope” is not a setting/);
+  assert.match(ignored.join(' '), /mask=sideways is not one of none, causal/);
+  assert.match(ignored.join(' '), /broken % escape/);
+  assert.ok(!ELEMENT_KEYS.includes('embed') && ELEMENT_KEYS.includes('n_kv_heads') && ELEMENT_KEYS.includes('theme'));
+});
+
+test('validation: float32 dropout, n_kv_heads, bad choices and out-of-range views', async () => {
+  const attn = await engine();
+  const check = (changes, lastEdited) => validate(withChanges(defaults(), changes), { analyze: attn.analyze, budget: attn.defaultMemoryBudget, isa: attn.isa, lastEdited });
+  assert.match(check({ dropout: '0.99999999' }).errors.dropout, /rounds to 1 in float32/);
+  assert.ok(check({ dropout: '0.99999994' }).ok, 'the largest float32 below 1 is accepted');
+  assert.equal(Math.fround(0.99999994) < 1, true);
+  assert.match(check({ n_heads: '4', n_kv_heads: '8' }).errors.n_kv_heads, /can be at most n_heads/);
+  assert.match(check({ n_heads: '4', n_kv_heads: '3' }).errors.n_kv_heads, /must be a multiple of n_kv_heads \(3\)/);
+  assert.ok(check({ n_heads: '4', n_kv_heads: '2' }).analysis.params_gqa > 0);
+  assert.match(check({ mask: 'sideways' }).errors.mask, /mask must be one of none, causal, padding, causal\+padding/);
+  const colours = check({ colors: 'rainbow' });
+  assert.ok(colours.ok, 'a bad view field never blocks a run');
+  assert.match(colours.notes[0].text, /colors must be one of/);
+  const head = check({ head: '-1' });
+  assert.equal(head.config.head, null);
+  assert.match(head.notes[0].text, /head=-1 is not a head/);
+  assert.match(check({ head: '9' }).notes[0].text, /not a head of this layer \(0 to 3\)/);
+  // GPT-3's layer is over the budget at any n: the message goes to d_model, not n_q.
+  const gpt3 = check({ d_model: '12288', n_heads: '96', source: 'random', n_q: '1' }, 'n_q');
+  assert.equal(gpt3.blocked.field, 'd_model');
+  assert.match(gpt3.blocked.message, /at any sequence length/);
+});
+
+test('figures: formulas name their own product; rates, times and shares never read NaN or 0 for a real value', () => {
+  const d = { d_model: 32, n_heads: 2, d_k: 16, d_v: 16, batch: 1, n_q: 4, n_k: 9 };
+  const terms = lessonTerms(d);
+  assert.equal(formula(terms.scores), 'n_q·n_k·d = 4 × 9 × 32');
+  assert.equal(formula(terms.softmax), 'h·n_q·n_k = 2 × 4 × 9');
+  assert.equal(formula(lessonTerms({ ...d, n_k: 4 }).projections), 'n·d² = 4 × 32²');
+  assert.equal(formula(lessonTerms({ ...d, n_k: 4, batch: 3 }).scores), 'batch·n²·d = 3 × 4² × 32');
+  assert.equal(formula(lessonTerms({ ...d, d_v: 8 }).weighted_sum), 'n_q·n_k·h·d_v = 4 × 9 × 16');
+  assert.equal(fmt.withScale('S_i = Q_i·K_iᵀ/√d_k', false), 'S_i = Q_i·K_iᵀ');
+  assert.equal(fmt.withScale('S_i = Q_i·K_iᵀ/√d_k', true), 'S_i = Q_i·K_iᵀ/√d_k');
+  assert.equal(fmt.duration(0.0032), '3.2 µs');
+  assert.equal(fmt.rate(NaN), 'too fast to time');
+  assert.equal(fmt.rate(0.0001234), '123 kFLOP/s');
+  assert.equal(fmt.rate(43.21), '43.2 GFLOP/s');
+  assert.match(fmt.percentOfPeak(1.22), /^122 %: above the peak measured here/);
+  assert.equal(fmt.percentOfPeak(0.5), '50 %');
+  assert.equal(sharpness(0.9, 64).startsWith('nearly one-hot'), true);
+  assert.match(sharpness(0.2, 64), /somewhat peaked/);
+  assert.match(sharpness(0.02, 64), /close to uniform/);
+  const sample = sqrtDkSample(131072, 512);
+  assert.ok(131072 * sample.keys * sample.samples <= 4e6 && sample.keys >= 2 && sample.samples >= 10, JSON.stringify(sample));
+});
+
+test('presets: the menu names the preset in view, preferring the one loaded last', async () => {
+  const attn = await engine();
+  const presets = presetList(attn.lessonExamples(), attn.modelPresets());
+  const e1 = presets.find((p) => p.value === 'example:E1');
+  assert.equal(activePreset(withChanges(defaults(), e1.changes), presets), 'example:E1');
+  assert.equal(activePreset(defaults(), presets), '');
+  const gpt2 = presets.find((p) => p.value === 'model:GPT-2 (small)');
+  const state = withChanges(defaults(), gpt2.changes);
+  assert.equal(activePreset(state, presets), 'example:E1', 'the same sizes as E1 (and BERT-Base), listed first');
+  assert.equal(activePreset(state, presets, 'model:GPT-2 (small)'), 'model:GPT-2 (small)');
 });

@@ -1,8 +1,8 @@
 // The page's other modes: the baseline module (#simd=0), embedding flags, a 375 px phone screen,
-// dark mode, the browser's SIMD peak, a reload restoring the view, and the example course page.
+// dark mode, the browser's SIMD peak, a reload restoring the view, and the example course page (elements and an iframe).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, resultReady, screenshot } from './harness.mjs';
+import { startHarness, openPage, resultReady, screenshot, newContext } from './harness.mjs';
 import { expectedFor } from './reference.mjs';
 
 let h;
@@ -27,8 +27,8 @@ test('#simd=0 runs the baseline module, and its numbers equal the API’s baseli
 
 test('embed flags hide the chrome and all but the chosen panels', async () => {
   const page = await openPage(h, '#embed=1&panels=heatmaps,shapes&mask=causal');
-  assert.ok(await page.isHidden('header.chrome'));
-  assert.ok(await page.isHidden('footer.chrome'));
+  assert.ok(await page.isHidden('header.masthead'));
+  assert.ok(await page.isHidden('footer'));
   const visible = await page.$$eval('[data-panel]', (els) => els.filter((e) => !e.hidden).map((e) => e.dataset.panel));
   assert.deepEqual(visible, ['heatmaps', 'shapes']);
   await screenshot(page, 'embed-heatmaps-shapes', { fullPage: true });
@@ -44,7 +44,7 @@ test('a reload restores the same view, enlarged head and batch item included', a
   await resultReady(page);
   await page.click('.heat-small[data-head="5"] canvas');
   await page.selectOption('select[name="item"]', '2');
-  await page.waitForFunction(() => document.getElementById('output-summary').dataset.item === '2');
+  await page.waitForFunction(() => playgroundRoot().getElementById('output-summary').dataset.item === '2');
   const before = await page.$eval('#output-summary', (el) => el.dataset.row0);
   const url = page.url();
   assert.match(url, /head=5/);
@@ -56,7 +56,7 @@ test('a reload restores the same view, enlarged head and batch item included', a
   assert.equal(await page.$eval('#output-summary', (el) => el.dataset.row0), before);
   // Editing the address by hand (a hashchange, no reload) updates the view too.
   await page.evaluate(() => { location.hash = '#source=random&d_model=24&n_heads=3&n_q=5'; });
-  await page.waitForFunction(() => document.querySelector('input[name="d_model"]').value === '24');
+  await page.waitForFunction(() => playgroundRoot().querySelector('input[name="d_model"]').value === '24');
   await resultReady(page);
   assert.equal(await page.locator('.heat-small').count(), 3);
   assert.deepEqual(page.problems, []);
@@ -93,22 +93,33 @@ test('the performance panel measures the f32x4 peak and reports each run against
   await page.closeAll();
 });
 
-test('the example course page embeds two working views', async () => {
-  const context = await h.browser.newContext({ viewport: { width: 1000, height: 900 } });
+test('the example course page (dist/examples/course.html) shows two elements and an iframe that fits', async () => {
+  const context = await newContext(h, { viewport: { width: 1000, height: 900 } });
   const page = await context.newPage();
   const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-  await page.goto(`${h.url}embed-example.html`);
-  // The iframes load lazily: bring each into view, as a reader scrolling the lesson would.
-  const views = page.locator('iframe');
-  await views.nth(0).scrollIntoViewIfNeeded();
-  const maps = page.frameLocator('iframe >> nth=0');
-  await maps.locator('#status', { hasText: 'Ran in' }).waitFor({ timeout: 30000 });
-  assert.equal(await maps.locator('.heat-small').count(), 4);
-  assert.ok(await maps.locator('header.chrome').isHidden());
-  await views.nth(1).scrollIntoViewIfNeeded();
-  const gpt3 = page.frameLocator('iframe >> nth=1');
-  await gpt3.locator('#blocked', { hasText: 'Too large' }).waitFor({ timeout: 30000 });
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text()); });
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${h.url}examples/course.html`);
+  // Two elements, configured differently: a read-only causal view, and a lab with its inputs.
+  await page.locator('#causal .status', { hasText: 'Ran in' }).waitFor({ timeout: 30000 });
+  assert.equal(await page.locator('#causal .heat-small').count(), 4);
+  assert.ok(await page.locator('#causal [data-panel="controls"]').isHidden(), 'controls="0": read-only');
+  assert.ok(await page.locator('#causal [data-panel="heatmaps"]').isVisible());
+  await page.locator('#lab .status', { hasText: 'Ran in' }).waitFor({ timeout: 30000 });
+  assert.equal(await page.locator('#lab .heat-small').count(), 2);
+  assert.equal(await page.inputValue('#lab [name="d_model"]'), '32');
+  await page.locator('#lab #sqrtdk-table').waitFor();
+  await screenshot(page, 'course-page-elements', { fullPage: false });
+  // The iframe (the lazy frame loads when a reader scrolls to it) is resized to its content by embed.js.
+  const frame = page.locator('iframe');
+  await frame.scrollIntoViewIfNeeded();
+  await page.frameLocator('iframe').locator('#blocked', { hasText: 'Too large' }).waitFor({ timeout: 30000 });
+  const inner = page.frames().find((f) => f.url().includes('index.html'));
+  await page.waitForFunction(() => document.querySelector('iframe').clientHeight > 720, null, { timeout: 15000 });
+  const content = await inner.evaluate(() => document.documentElement.scrollHeight);
+  const outer = await frame.evaluate((el) => el.clientHeight);
+  assert.ok(Math.abs(content - outer) <= 10, `iframe ${outer} px, its content ${content} px`);
+  await frame.screenshot({ path: `${(await import('./harness.mjs')).screenshotDir}/course-page-iframe.png` });
   assert.deepEqual(problems, []);
   await context.close();
 });

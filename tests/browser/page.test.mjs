@@ -20,11 +20,11 @@ function assertClose(actual, expected, what) {
 /** What the page shows: output's first row and sums, each head's first row of weights, head count. */
 async function shown(page) {
   return page.evaluate(() => {
-    const out = document.getElementById('output-summary').dataset;
+    const out = playgroundRoot().getElementById('output-summary').dataset;
     return {
       row0: JSON.parse(out.row0), sum: Number(out.sum), item: Number(out.item),
-      heads: [...document.querySelectorAll('.heat-small')].map((f) => JSON.parse(f.dataset.row0)),
-      isa: document.getElementById('run-facts')?.dataset.isa,
+      heads: [...playgroundRoot().querySelectorAll('.heat-small')].map((f) => JSON.parse(f.dataset.row0)),
+      isa: playgroundRoot().getElementById('run-facts')?.dataset.isa,
     };
   });
 }
@@ -78,7 +78,7 @@ test('dimensions set through the controls run, update the URL and match the API'
   await compareWithApi(page, hash);
   // The second batch item: same layer, other inputs.
   await page.selectOption('select[name="item"]', '1');
-  await page.waitForFunction(() => document.getElementById('output-summary').dataset.item === '1');
+  await page.waitForFunction(() => playgroundRoot().getElementById('output-summary').dataset.item === '1');
   await compareWithApi(page, `${hash}&item=1`);
   // The shape trace follows: Q_i is [batch, h, n_q, d_k] = 2 × 2 × 6 × 16.
   const shapes = await page.locator('#shape-table tbody tr').allTextContents();
@@ -123,7 +123,7 @@ test('hovering a cell reads the same weight the API computes', async () => {
   for (let f = 0.5; f < 0.98 && !read; f += 0.05) {
     await page.mouse.move(box.x + box.width * f, box.y + box.height * f);
     read = await page.evaluate(() => {
-      const d = document.getElementById('readout').dataset;
+      const d = playgroundRoot().getElementById('readout').dataset;
       return d.weight === undefined ? null : { head: +d.head, i: +d.query, j: +d.key, weight: +d.weight };
     });
   }
@@ -136,7 +136,7 @@ test('hovering a cell reads the same weight the API computes', async () => {
 
 test('every head draws non-blank pixels, and the heads differ', async () => {
   const page = await openPage(h, '#d_model=64&n_heads=8&source=random&n_q=12');
-  const stats = await page.evaluate(() => [...document.querySelectorAll('.heat-small canvas')].map((canvas) => {
+  const stats = await page.evaluate(() => [...playgroundRoot().querySelectorAll('.heat-small canvas')].map((canvas) => {
     const { data, width, height } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
     let painted = 0, hash = 2166136261;
     const colours = new Set();
@@ -182,7 +182,7 @@ test("the lesson's worked examples are computed live and show ✓; a click loads
   await compareWithApi(page, hash);
 
   await page.click('[data-example="E2"] button');
-  await page.waitForFunction(() => document.getElementById('params-total')?.dataset.value === '1048576');
+  await page.waitForFunction(() => playgroundRoot().getElementById('params-total')?.dataset.value === '1048576');
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
@@ -228,7 +228,7 @@ test('a sentence typed in the controls becomes the tokens on the axes', async ()
   assert.match(hash, /text=attention%20is%20all%0Ayou%20need/);
   await compareWithApi(page, hash);
   await page.selectOption('select[name="item"]', '1');
-  await page.waitForFunction(() => document.getElementById('output-summary').dataset.item === '1');
+  await page.waitForFunction(() => playgroundRoot().getElementById('output-summary').dataset.item === '1');
   await page.focus('.heat-main canvas');
   await page.keyboard.press('End');
   assert.match(await page.textContent('#readout'), /query 0 “you” → key 2 “<pad>”/);

@@ -338,3 +338,33 @@ for (const [isa, attn] of Object.entries(modules)) {
     assertSameBits(q2, fresh.output, 'output written over q');
   });
 }
+
+test('analyze: attention says whether key and value are inputs of their own, also when n_q = n_k', () => {
+  for (const attn of Object.values(modules)) {
+    const layer = { d_model: 64, n_heads: 4, batch: 2 };
+    const bytes = (...counts) => 4 * counts.reduce((s, c) => s + c, 0);
+    const self = attn.analyze({ ...layer, n: 100 });
+    const selfExplicit = attn.analyze({ ...layer, n_q: 100, n_k: 100, attention: 'self' });
+    const cross = attn.analyze({ ...layer, n_q: 100, n_k: 100, attention: 'cross' });
+    const crossByDefault = attn.analyze({ ...layer, n_q: 100, n_k: 100 });
+    const crossOfN = attn.analyze({ ...layer, n: 100, attention: 'cross' });
+    // Inputs: self-attention holds the query alone; cross-attention a key and a value besides.
+    assert.equal(self.memory.inputs, bytes(2 * 100 * 64));
+    assert.equal(cross.memory.inputs, bytes(2 * 100 * 64, 2 * 100 * 64, 2 * 100 * 64));
+    assert.equal(cross.memory.total - self.memory.total, bytes(2 * 2 * 100 * 64), 'cross costs exactly the key and value more');
+    assert.deepEqual(selfExplicit.memory, self.memory);
+    assert.deepEqual(crossByDefault.memory, cross.memory);
+    assert.deepEqual(crossOfN.memory, cross.memory);
+    assert.equal(self.dims.attention, 'self');
+    assert.equal(cross.dims.attention, 'cross');
+    assert.equal(attn.analyze({ ...layer, n_q: 100 }).dims.attention, 'self', 'n_q alone is self-attention');
+    // The other figures do not depend on where the keys come from.
+    assert.deepEqual(cross.flops, self.flops);
+    assert.deepEqual(cross.params, self.params);
+    assert.throws(() => attn.analyze({ ...layer, n_q: 100, n_k: 50, attention: 'self' }),
+      /^Error: self-attention needs n_k = n_q \(got n_q 100, n_k 50\); say attention: 'cross'/);
+    assert.throws(() => attn.analyze({ ...layer, n: 100, attention: 'Self' }), /^Error: attention must be 'self' or 'cross', got "Self" \(a string\)$/);
+    assert.throws(() => attn.analyze({ ...layer, n: 100, attention: true }), /^Error: attention must be 'self' or 'cross', got true \(a boolean\)$/);
+    assert.throws(() => attn.analyze({ ...layer, n: 100, n_k: 50 }), /^Error: analyze: give n \(self-attention, n_q = n_k = n\) or n_q and n_k, not both$/);
+  }
+});

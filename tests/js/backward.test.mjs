@@ -1,7 +1,7 @@
 // The backward pass through the JavaScript API, both wasm modules: every gradient of
 // mha.backward and attn.scaledDotProductAttentionBackward against float64 central differences
 // (masks, dropout, the scale off, cross-attention, d_k ≠ d_v, batch, tails), its output and
-// weights against forward, the self-attention sum rule of the README, bad input, leaks.
+// weights against forward, the self-attention sum rule of the README, into, bad input, leaks.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { modules } from './modules.mjs';
@@ -166,7 +166,13 @@ for (const [isa, attn] of Object.entries(modules)) {
         [{ query, n_q: 3 }, /grad_output is required|grad_output must be a Float32Array, got undefined/],
         [{ query, n_q: 3, grad_output: [1, 2] }, /grad_output must be a Float32Array, got an array of length 2/],
         [{ query, n_q: 3, grad_output: new Float32Array(23) }, /grad_output has 23 values but \[batch, n_q, d_model\] = \[1, 3, 8\] needs 24/],
-        [{ query, n_q: 3, grad_output, into: {} }, /backward: unknown option 'into'/],
+        [{ query, n_q: 3, grad_output, into: { grads: { wq: new Float32Array(3) } } },
+          /into.grads.wq has 3 values but d_model×\(n_heads·d_k\) = 8×8 needs 64/],
+        [{ query, n_q: 3, grad_output, into: { grads: { dq: new Float32Array(3) } } }, /into.grads: unknown option 'dq'/],
+        [{ query, n_q: 3, grad_output, into: { score_grads: new Float32Array(2 * 9) } },
+          /into.score_grads was given but need_weights is false/],
+        [{ query, n_q: 3, grad_output, into: { output: grad_output, grads: { query: grad_output } } },
+          /into.output and into.grads.query are the same array/],
         [{ query, n_q: 3, grad_output, key: query }, /backward: give both key and value/],
         [{ query, n_q: 3, grad_output, dropout: 1 }, /dropout must be in \[0, 1\)/],
         [{ query, n_q: 3, grad_output: Float32Array.from(grad_output, (x, i) => (i === 7 ? NaN : x)) },
@@ -179,14 +185,47 @@ for (const [isa, attn] of Object.entries(modules)) {
       assert.throws(() => attn.scaledDotProductAttentionBackward(sdpa), /grad_output must be a Float32Array, got undefined/);
       assert.throws(() => attn.scaledDotProductAttentionBackward({ ...sdpa, grad_output: new Float32Array(9) }),
         /grad_output has 9 values but \[batch, n_q, d_v\] = \[1, 2, 5\] needs 10/);
-      assert.throws(() => attn.scaledDotProductAttentionBackward({ ...sdpa, grad_output: go, into: {} }),
-        /scaledDotProductAttentionBackward: unknown option 'into'/);
+      assert.throws(() => attn.scaledDotProductAttentionBackward({ ...sdpa, grad_output: go, into: { grads: { k: new Float32Array(4) } } }),
+        /into.grads.k has 4 values but \[batch, n_k, d_k\] = \[1, 3, 4\] needs 12/);
+      assert.throws(() => attn.scaledDotProductAttentionBackward({ ...sdpa, grad_output: go, into: { grads: { dq: go } } }),
+        /into.grads: unknown option 'dq'/);
       assert.throws(() => attn.scaledDotProductAttentionBackward({ ...sdpa, k: new Float32Array(11), grad_output: go }),
         /k has 11 values but \[batch, n_k, d_k\] = \[1, 3, 4\] needs 12/);
     } finally {
       mha.delete();
     }
     assert.throws(() => mha.backward({ query, n_q: 3, grad_output }), /this MultiHeadAttention was deleted/);
+  });
+
+  test(`${isa}: backward with into writes every result into the caller's arrays and returns them`, () => {
+    const p = buildMha(attn, MHA_CASES[5], 5); // no bias: grads.bq … bo stay null
+    try {
+      const fresh = p.mha.backward({ ...p.args, grad_output: p.grad_output, need_weights: true });
+      const into = { output: new Float32Array(fresh.output.length), weights: new Float32Array(fresh.weights.length),
+        score_grads: new Float32Array(fresh.score_grads.length), grads: {} };
+      for (const [name, g] of Object.entries(fresh.grads)) if (g) into.grads[name] = new Float32Array(g.length);
+      const r = p.mha.backward({ ...p.args, grad_output: p.grad_output, need_weights: true, into });
+      for (const name of ['output', 'weights', 'score_grads']) {
+        assert.equal(r[name], into[name]);
+        assert.deepEqual(r[name], fresh[name]);
+      }
+      for (const [name, g] of Object.entries(fresh.grads)) {
+        if (!g) { assert.equal(r.grads[name], null); continue; }
+        assert.equal(r.grads[name], into.grads[name], name);
+        assert.deepEqual(r.grads[name], g, name);
+      }
+      // Only some: the others come back as new arrays.
+      const some = { grads: { wq: new Float32Array(fresh.grads.wq.length) } };
+      const r2 = p.mha.backward({ ...p.args, grad_output: p.grad_output, into: some });
+      assert.equal(r2.grads.wq, some.grads.wq);
+      assert.deepEqual(r2.grads.wk, fresh.grads.wk);
+      // A call that fails writes nothing.
+      const untouched = new Float32Array(fresh.grads.wq.length);
+      assert.throws(() => p.mha.backward({ ...p.args, grad_output: p.grad_output, memory_budget: 10, into: { grads: { wq: untouched } } }));
+      assert.ok(untouched.every((x) => x === 0));
+    } finally {
+      p.mha.delete();
+    }
   });
 
   test(`${isa}: backward leaves no allocation behind, after results and after errors`, () => {

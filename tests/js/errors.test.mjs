@@ -2,6 +2,7 @@
 // never a crash, an abort, a bare number or a silent 0.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import vm from 'node:vm';
 import { modules, wasmMemories } from './modules.mjs';
 
 const throwsWith = (fn, pattern) => assert.throws(fn, (e) => {
@@ -206,3 +207,86 @@ test('loadAttention rejects unknown options', async () => {
   const { loadAttention } = await import('../../web/src/engine/attention.js');
   await assert.rejects(loadAttention({ simdd: true }), /unknown option 'simdd'/);
 });
+
+for (const [isa, attn] of Object.entries(modules)) {
+  test(`${isa}: options objects must be plain objects; other objects are refused, never read as "none"`, () => {
+    const mha = new attn.MultiHeadAttention({ d_model: 8, n_heads: 2 });
+    const query = new Float32Array(2 * 4 * 8);
+    const f = (extra) => () => mha.forward({ query, batch: 2, n_q: 4, need_weights: true, ...extra });
+    throwsWith(f({ mask: new Date(0) }), /^mask must be 'none', 'causal', \{ causal, padding, matrix \} or a Uint8Array of n_q×n_k, got a Date object$/);
+    throwsWith(f({ mask: new Number(4) }), /^mask must be .* got a Number object$/);
+    throwsWith(f({ mask: new (class Mask {})() }), /^mask must be .* got an object that is not a plain \{ \.\.\. \} object$/);
+    throwsWith(f({ mask: [1, 0] }), /^mask must be .* got an array of length 2$/);
+    throwsWith(f({ mask: new Uint16Array(16) }), /^mask must be .* got a Uint16Array of length 16$/);
+    throwsWith(f({ into: new Date(0) }), /^into expects an options object, got a Date object$/);
+    throwsWith(f({ into: new Map() }), /^into expects an options object, got a Map object$/);
+    throwsWith(() => mha.forward(Object.assign(new (class Args {})(), { query, batch: 2, n_q: 4 })), /^forward expects an options object/);
+    throwsWith(() => mha.forward(new Proxy({}, { getPrototypeOf: () => { throw new Error('trap'); } })), /^trap$/);
+    // Plain objects of every origin are fine: Object.create(null), another realm (a worker's message, an iframe).
+    const bare = Object.assign(Object.create(null), { query, batch: 2, n_q: 4, mask: Object.assign(Object.create(null), { causal: true }) });
+    const foreign = vm.runInNewContext('({ causal: true })');
+    const want = mha.forward({ query, batch: 2, n_q: 4, mask: 'causal' }).output;
+    assert.deepEqual(mha.forward(bare).output, want);
+    assert.deepEqual(mha.forward({ query, batch: 2, n_q: 4, mask: foreign }).output, want);
+    // Keys inherited from a prototype are not options.
+    const inherited = Object.create({ need_weights: true });
+    Object.assign(inherited, { query, batch: 2, n_q: 4 });
+    throwsWith(() => mha.forward(inherited), /^forward expects an options object/);
+    mha.delete();
+  });
+
+  test(`${isa}: a padding array is read once: the checked copy is what the engine uses`, () => {
+    const mha = new attn.MultiHeadAttention({ d_model: 8, n_heads: 2, seed: 4 });
+    const query = new Float32Array(2 * 4 * 8).map((_, i) => Math.sin(i));
+    const run = (padding) => mha.forward({ query, batch: 2, n_q: 4, need_weights: true, mask: { padding } });
+    const want = run([4, 3]);
+    // Checked as 3, then read again as 2^32: ToInt32 made that 0, every key of batch item 1
+    // masked, with no error. Each is read once now, so the value checked is the value used.
+    for (const later of [2 ** 32, 2 ** 32 + 3, -1, 9, 2.5, 'x']) {
+      let reads = 0;
+      const padding = [4, 0];
+      Object.defineProperty(padding, 1, { get: () => (reads++ === 0 ? 3 : later), enumerable: true });
+      const got = run(padding);
+      assert.deepEqual(got.masked_rows, want.masked_rows, `the second read (${later}) was used`);
+      assert.deepEqual(got.weights, want.weights, `the second read (${later}) was used`);
+      assert.equal(reads, 1, `the padding value was read ${reads} times`);
+    }
+    // A Proxy of an array: its length and elements are read once each, through the traps.
+    const reads = [];
+    const proxy = new Proxy([4, 3], { get: (t, k) => { reads.push(String(k)); return t[k]; } });
+    assert.deepEqual(run(proxy).weights, want.weights);
+    assert.deepEqual(reads.filter((k) => k === 'length' || k === '0' || k === '1').sort(), ['0', '1', 'length']);
+    throwsWith(() => run({ 0: 4, 1: 3, length: 2 }), /^mask.padding must be an array of key lengths, one per batch item, got an object$/);
+    mha.delete();
+  });
+
+  test(`${isa}: arrays are judged by what they are, not by the properties they carry`, () => {
+    const mha = new attn.MultiHeadAttention({ d_model: 8, n_heads: 2 });
+    const query = new Float32Array(2 * 4 * 8);
+    const f = (extra) => () => mha.forward({ query, batch: 2, n_q: 4, need_weights: true, ...extra });
+    // A view of the wasm memory with an own `buffer` property that says otherwise.
+    const heapView = new Float32Array(wasmMemories[isa].buffer, 0, 64);
+    Object.defineProperty(heapView, 'buffer', { value: new ArrayBuffer(256) });
+    throwsWith(f({ into: { output: heapView } }), /^into.output is a view of the wasm module's own memory/);
+    const heapWeights = new Float32Array(wasmMemories[isa].buffer, 256, 64);
+    Object.defineProperty(heapWeights, 'buffer', { get: () => new ArrayBuffer(256) });
+    throwsWith(f({ into: { weights: heapWeights } }), /^into.weights is a view of the wasm module's own memory/);
+    // Inputs that view the wasm memory are refused too (the call's own allocations could detach them).
+    throwsWith(f({ query: new Float32Array(wasmMemories[isa].buffer, 0, 64) }), /^query is a view of the wasm module's own memory/);
+    // An own `length` that lies about the real one.
+    const short = new Float32Array(10);
+    Object.defineProperty(short, 'length', { value: 64 });
+    throwsWith(f({ into: { output: short } }), /^into.output has 10 values but \[batch, n_q, d_model\] = \[2, 4, 8\] needs 64$/);
+    throwsWith(f({ query: Object.defineProperty(new Float32Array(10), 'length', { value: 64 }) }), /^query has 10 values/);
+    // A Proxy of a Float32Array is not one (it has no typed-array slots for the engine to copy from).
+    throwsWith(f({ query: new Proxy(query, {}) }), /^query must be a Float32Array, got an? /);
+    throwsWith(f({ into: { output: new Proxy(new Float32Array(64), {}) } }), /^into.output must be a Float32Array/);
+    // A subclass is a real Float32Array, and its own methods are never what copies.
+    class Noisy extends Float32Array { set() { throw new Error('Noisy.set'); } slice() { throw new Error('Noisy.slice'); } }
+    const out = new Noisy(64);
+    const r = f({ into: { output: out } })();
+    assert.ok(r.output === out);
+    assert.deepEqual(Array.from(out), Array.from(f({})().output));
+    mha.delete();
+  });
+}

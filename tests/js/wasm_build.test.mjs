@@ -26,7 +26,7 @@ test('the baseline module contains no SIMD instruction', () => {
 });
 
 test('module sizes (raw and gzip, .wasm plus its .mjs loader and the API)', () => {
-  const api = ['../src/engine/attention.js', '../src/engine/checks.js', '../src/engine/probe.js']
+  const api = ['attention.js', 'checks.js', 'intrinsics.js', 'native.js', 'probe.js'].map((f) => `../src/engine/${f}`)
     .map((f) => readFileSync(new URL(f, wasmDir)));
   for (const name of ['attention_simd', 'attention_scalar']) {
     const files = [readFileSync(new URL(`${name}.wasm`, wasmDir)), readFileSync(new URL(`${name}.mjs`, wasmDir)), ...api];

@@ -1,28 +1,67 @@
 // Argument checks for the JavaScript API: every wrong type, missing key, unknown key or
 // non-integer size becomes an Error that names the problem, before anything reaches wasm
 // (where a string passed for an int would silently become 0).
+//
+// Every value of the caller's is read exactly once (options() copies an options object,
+// plainArray() an array) and the copy is what gets checked and used: a getter or a Proxy that
+// answers differently on a second read cannot slip a value past a check. Typed arrays are
+// recognised by their internal slots (intrinsics.js), not by properties they could fake.
+import {
+  bufferOf, byteLengthOf, byteOffsetOf, getPrototypeOf, isArray, lengthOf, objectToString, ownKeys, typedArrayName,
+} from './intrinsics.js';
 
-/** Describes a value for an error message: "\"512\" (a string)". */
+/** Describes a value for an error message: "\"512\" (a string)", "a Date object". */
 export function describe(value) {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return `an array of length ${value.length}`;
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of length ${value.length}`;
+  const typed = typedArrayName(value);
+  if (typed !== undefined) return `a ${typed} of length ${lengthOf(value)}`;
   if (typeof value === 'string') return `"${value}" (a string)`;
-  if (typeof value === 'object') return 'an object';
-  return `${String(value)} (a ${typeof value})`;
+  if (typeof value === 'function') return 'a function';
+  if (typeof value !== 'object') return `${String(value)} (a ${typeof value})`;
+  try {
+    if (isArray(value)) return `an array of length ${value.length}`;
+    if (isPlainObject(value)) return 'an object';
+    const tag = objectToString(value).slice(8, -1); // "[object Date]" → "Date"
+    return tag === 'Object' ? 'an object that is not a plain { ... } object' : `a ${tag} object`;
+  } catch {
+    return 'an object'; // a Proxy whose traps throw: the message must not throw too
+  }
 }
 
-/** Throws unless obj is a plain object whose keys are all in `allowed`. */
-export function checkOptions(what, obj, allowed) {
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj) || ArrayBuffer.isView(obj)) {
-    throw new Error(`${what} expects an options object, got ${describe(obj)}`);
-  }
-  for (const key of Object.keys(obj)) {
+/**
+ * True for a plain object: made by { ... }, Object.create(null) or in another realm (an
+ * iframe, a worker's message). Its prototype is null or has no prototype itself, which rules
+ * out arrays, typed arrays, Dates, boxed numbers and class instances.
+ */
+export function isPlainObject(value) {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = getPrototypeOf(value);
+  return proto === null || getPrototypeOf(proto) === null;
+}
+
+/**
+ * Checks that obj is a plain object whose own keys are all in `allowed`, and returns a copy
+ * (null prototype) of those keys, each read once. Keys inherited from a prototype are ignored.
+ */
+export function options(what, obj, allowed) {
+  if (!isPlainObject(obj)) throw new Error(`${what} expects an options object, got ${describe(obj)}`);
+  const copy = Object.create(null);
+  for (const key of ownKeys(obj)) {
     if (!allowed.includes(key)) {
       throw new Error(`${what}: unknown option '${key}' (expected one of: ${allowed.join(', ')})`);
     }
+    copy[key] = obj[key];
   }
-  return obj;
+  return copy;
+}
+
+/** A copy of an array's elements, each read once (the array may be a Proxy or have getters). */
+export function plainArray(name, value, what) {
+  if (!isArray(value)) throw new Error(`${name} must be an array of ${what}, got ${describe(value)}`);
+  const length = value.length;
+  const copy = new Array(length);
+  for (let i = 0; i < length; i++) copy[i] = value[i];
+  return copy;
 }
 
 /** A whole number ≥ min (default 1); `fallback` is used when the key is absent. */
@@ -63,88 +102,125 @@ export function number(name, value, fallback) {
   return value;
 }
 
-/** A Float32Array of exactly `length` values (length checked when given). */
-export function float32(name, value, length, dims) {
-  if (!(value instanceof Float32Array)) {
-    throw new Error(`${name} must be a Float32Array, got ${describe(value)}`);
-  }
-  if (length !== undefined && value.length !== length) {
-    throw new Error(`${name} has ${value.length.toLocaleString('en-US')} values but ${dims} needs ${length.toLocaleString('en-US')}`);
+/** One of `choices` (strings); `fallback` when absent. */
+export function choice(name, value, choices, fallback) {
+  if (value === undefined) return fallback;
+  if (!choices.includes(value)) {
+    throw new Error(`${name} must be ${choices.map((c) => `'${c}'`).join(' or ')}, got ${describe(value)}`);
   }
   return value;
 }
 
 /**
- * The caller's arrays for an attention call's results, `into: { output?, weights? }`, checked
- * so that the call can write them whole or not at all: each a Float32Array of exactly its
- * result's length (`sizes.output`, `sizes.weights`: [length, dims]), weights only with
- * need_weights, the two not sharing memory, and neither a view of `heap` (the wasm memory:
- * growth during the call would detach it). Returns { output, weights }, null where omitted.
+ * A Float32Array of exactly `length` values (length checked when given). `heap`: the wasm
+ * module's memory buffer, which the array must not view: the call may grow that memory and so
+ * detach the view, or write over it while reading it.
+ */
+export function float32(name, value, length, dims, heap) {
+  if (typedArrayName(value) !== 'Float32Array') {
+    throw new Error(`${name} must be a Float32Array, got ${describe(value)}`);
+  }
+  const actual = lengthOf(value);
+  if (length !== undefined && actual !== length) {
+    throw new Error(`${name} has ${actual.toLocaleString('en-US')} values but ${dims} needs ${length.toLocaleString('en-US')}`);
+  }
+  if (heap !== undefined && bufferOf(value) === heap) {
+    throw new Error(`${name} is a view of the wasm module's own memory, which the call may grow and so detach; pass an array of your own`);
+  }
+  return value;
+}
+
+/**
+ * The caller's arrays for a call's results (`into`), checked so that the call can write them
+ * whole or not at all. `sizes` maps each key `into` may have to [length, dims] for a result of
+ * this call, to a string saying why this call has none ("need_weights is false; ..."), or to a
+ * nested map of the same kind (into.grads). Each given array must be a Float32Array of exactly
+ * its length and no view of `heap` (the wasm memory: growth during the call would detach it),
+ * and no two may share memory. Returns the given arrays by path: { output, 'grads.wq', ... }.
+ */
+export function resultArrays(into, sizes, heap) {
+  const found = Object.create(null);
+  collectArrays(into, sizes, heap, 'into', found);
+  const names = Object.keys(found);
+  const start = byteOffsetOf, end = (a) => byteOffsetOf(a) + byteLengthOf(a);
+  for (let i = 0; i < names.length; i++) {
+    for (let j = i + 1; j < names.length; j++) {
+      const a = found[names[i]], b = found[names[j]], an = `into.${names[i]}`, bn = `into.${names[j]}`;
+      if (a === b) throw new Error(`${an} and ${bn} are the same array; give two different arrays`);
+      if (bufferOf(a) === bufferOf(b) && start(a) < end(b) && start(b) < end(a)) {
+        throw new Error(`${an} (bytes ${start(a)}–${end(a)}) and ${bn} (bytes ${start(b)}–${end(b)}) ` +
+          'overlap in one buffer; give arrays that do not share memory');
+      }
+    }
+  }
+  return found;
+}
+
+function collectArrays(into, sizes, heap, prefix, found) {
+  if (into === undefined) return;
+  const given = options(prefix, into, Object.keys(sizes));
+  for (const key of Object.keys(given)) {
+    const dest = given[key], size = sizes[key], name = `${prefix}.${key}`;
+    if (dest === undefined || dest === null) continue;
+    if (typeof size === 'string') throw new Error(`${name} was given but ${size}`);
+    if (isArray(size)) found[name.slice('into.'.length)] = float32(name, dest, ...size, heap);
+    else collectArrays(dest, size, heap, name, found);
+  }
+}
+
+/**
+ * The caller's arrays for an attention call's results, `into: { output?, weights? }`
+ * (resultArrays): `sizes.output`, `sizes.weights` as [length, dims], weights only with
+ * need_weights. Returns { output, weights }, null where omitted.
  */
 export function destinations(into, sizes, needWeights, heap) {
-  const out = { output: null, weights: null };
-  if (into === undefined) return out;
-  checkOptions('into', into, ['output', 'weights']);
-  for (const key of ['output', 'weights']) {
-    const dest = into[key];
-    if (dest === undefined || dest === null) continue;
-    const name = `into.${key}`;
-    if (key === 'weights' && !needWeights) {
-      throw new Error(`${name} was given but need_weights is false; the weights are only computed with need_weights: true`);
-    }
-    float32(name, dest, ...sizes[key]);
-    if (dest.buffer === heap) {
-      throw new Error(`${name} is a view of the wasm module's own memory, which the call may grow and so detach; pass an array of your own`);
-    }
-    out[key] = dest;
-  }
-  const { output, weights } = out;
-  if (output && weights) {
-    if (output === weights) throw new Error('into.output and into.weights are the same array; give two different arrays');
-    const start = (a) => a.byteOffset, end = (a) => a.byteOffset + a.byteLength;
-    if (output.buffer === weights.buffer && start(output) < end(weights) && start(weights) < end(output)) {
-      throw new Error(`into.output (bytes ${start(output)}–${end(output)}) and into.weights (bytes ${start(weights)}–${end(weights)}) ` +
-        'overlap in one buffer; give arrays that do not share memory');
-    }
-  }
-  return out;
+  const found = resultArrays(into, {
+    output: sizes.output,
+    weights: needWeights ? sizes.weights : 'need_weights is false; the weights are only computed with need_weights: true',
+  }, heap);
+  return { output: found.output ?? null, weights: found.weights ?? null };
 }
+
+const MASK_FORMS = "'none', 'causal', { causal, padding, matrix } or a Uint8Array of n_q×n_k";
 
 /**
  * Normalises the mask forms of the API into { causal, padding, matrix }:
  * 'none' | 'causal' | { padding: [len per batch item] } | { causal, padding, matrix } |
- * Uint8Array (n_q×n_k, 1 = masked).
+ * Uint8Array (n_q×n_k, 1 = masked). padding comes back as a checked copy of the caller's array.
  */
-export function mask(value, { batch, n_q, n_k }) {
+export function mask(value, { batch, n_q, n_k }, heap) {
   const none = { causal: false, padding: null, matrix: null };
   if (value === undefined || value === 'none' || value === null) return none;
   if (value === 'causal') return { ...none, causal: true };
   if (typeof value === 'string') {
     throw new Error(`unknown mask '${value}' (expected 'none', 'causal', { padding: [...] } or a Uint8Array of n_q×n_k)`);
   }
-  if (value instanceof Uint8Array) return { ...none, matrix: checkMatrix(value, n_q, n_k) };
-  checkOptions('mask', value, ['causal', 'padding', 'matrix']);
-  const out = { ...none, causal: boolean('mask.causal', value.causal, false) };
-  if (value.padding !== undefined) {
-    if (!Array.isArray(value.padding)) {
-      throw new Error(`mask.padding must be an array of key lengths, one per batch item, got ${describe(value.padding)}`);
+  if (typedArrayName(value) === 'Uint8Array') return { ...none, matrix: checkMatrix(value, n_q, n_k, heap) };
+  if (!isPlainObject(value)) throw new Error(`mask must be ${MASK_FORMS}, got ${describe(value)}`);
+  const m = options('mask', value, ['causal', 'padding', 'matrix']);
+  const out = { ...none, causal: boolean('mask.causal', m.causal, false) };
+  if (m.padding !== undefined) {
+    // Copied once, then checked: the copy is what the engine gets.
+    const padding = plainArray('mask.padding', m.padding, 'key lengths, one per batch item');
+    if (padding.length !== batch) {
+      throw new Error(`mask.padding has ${padding.length} key lengths but batch is ${batch} (one length per batch item)`);
     }
-    if (value.padding.length !== batch) {
-      throw new Error(`mask.padding has ${value.padding.length} key lengths but batch is ${batch} (one length per batch item)`);
-    }
-    value.padding.forEach((len, b) => integer(`mask.padding[${b}]`, len, { min: 0 }));
-    out.padding = value.padding.slice();
+    padding.forEach((len, b) => integer(`mask.padding[${b}]`, len, { min: 0 }));
+    out.padding = padding;
   }
-  if (value.matrix !== undefined) out.matrix = checkMatrix(value.matrix, n_q, n_k);
+  if (m.matrix !== undefined) out.matrix = checkMatrix(m.matrix, n_q, n_k, heap);
   return out;
 }
 
-function checkMatrix(matrix, n_q, n_k) {
-  if (!(matrix instanceof Uint8Array)) {
+function checkMatrix(matrix, n_q, n_k, heap) {
+  if (typedArrayName(matrix) !== 'Uint8Array') {
     throw new Error(`mask matrix must be a Uint8Array of n_q×n_k (1 = masked), got ${describe(matrix)}`);
   }
-  if (matrix.length !== n_q * n_k) {
-    throw new Error(`mask matrix has ${matrix.length} entries but n_q×n_k = ${n_q}×${n_k} = ${n_q * n_k}`);
+  if (lengthOf(matrix) !== n_q * n_k) {
+    throw new Error(`mask matrix has ${lengthOf(matrix)} entries but n_q×n_k = ${n_q}×${n_k} = ${n_q * n_k}`);
+  }
+  if (heap !== undefined && bufferOf(matrix) === heap) {
+    throw new Error('the mask matrix is a view of the wasm module\'s own memory; pass an array of your own');
   }
   return matrix;
 }

@@ -55,9 +55,10 @@ export function dims(list) {
   return list.map(int).join(' × ');
 }
 
-/** A duration given in milliseconds: "0.42 ms", "12.3 ms", "1.24 s". */
+/** A duration given in milliseconds: "3.2 µs", "0.42 ms", "12.3 ms", "1.24 s" (never a bare "0 ms" for a real time). */
 export function duration(ms) {
   if (!Number.isFinite(ms)) return '—';
+  if (ms > 0 && ms < 0.1) return `${num(ms * 1000, 1)} µs`;
   if (ms < 1) return `${num(ms, 2)} ms`;
   if (ms < 1000) return `${num(ms, 1)} ms`;
   return `${num(ms / 1000, 2)} s`;
@@ -73,4 +74,31 @@ export function percent(fraction) {
   if (!Number.isFinite(fraction)) return '—';
   if (fraction > 0 && fraction < 0.0005) return '< 0.1 %'; // "0 %" would read as nothing at all
   return `${num(fraction * 100, 1)} %`;
+}
+
+/**
+ * A label of the engine's ("S_i = Q_i·K_iᵀ/√d_k") as it applies to a run: without the √d_k scale the
+ * scores are Q_i·K_iᵀ, and a label that still divided would describe a computation that did not happen.
+ */
+export function withScale(label, scale) {
+  return scale ? label : String(label).replace(/\s*\/\s*√d_k/g, '');
+}
+
+/** A share of the peak: "87 %"; above 100 % it says why (the peak was measured while the CPU was busy). */
+export function percentOfPeak(fraction) {
+  if (!Number.isFinite(fraction) || fraction <= 0) return '—';
+  if (fraction > 1) return `${percent(fraction)}: above the peak measured here, so that measurement was too low (the CPU was busy)`;
+  return percent(fraction);
+}
+
+/**
+ * A rate given in GFLOP/s, in the unit that keeps three significant digits ("12.3 GFLOP/s", "84.1 MFLOP/s",
+ * "950 kFLOP/s"), or a sentence when the time was too short to measure (never "NaN", never a false "0").
+ */
+export function rate(gflopsPerSecond) {
+  if (!(Number.isFinite(gflopsPerSecond) && gflopsPerSecond > 0)) return 'too fast to time';
+  const units = [[1, 'GFLOP/s'], [1e-3, 'MFLOP/s'], [1e-6, 'kFLOP/s'], [1e-9, 'FLOP/s']];
+  const [size, unit] = units.find(([u]) => gflopsPerSecond >= u) ?? units[units.length - 1];
+  const value = gflopsPerSecond / size;
+  return `${num(value, value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${unit}`;
 }

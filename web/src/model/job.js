@@ -3,9 +3,14 @@
 
 import { buildInputs, maskArgument } from './inputs.js';
 
-const QUICK_MS = 20;     // passes faster than this are timed as the best of a few…
-const QUICK_REPEATS = 5;
-const QUICK_BUDGET_MS = 60; // …spending at most this long on the repeats
+// A browser rounds performance.now() to 0.1 ms (5 µs at best), and V8 compiles a kernel on its first
+// use: a pass faster than QUICK_MS is timed again in blocks of passes, each block long enough
+// (≥ BLOCK_MS) for the rounding to be a few per cent at most, and the best block's mean per pass is
+// reported. The first block counts how many passes fill BLOCK_MS; the others repeat that count.
+const QUICK_MS = 20;
+const BLOCK_MS = 3;
+const BLOCKS = 3;
+const MAX_PASSES_PER_BLOCK = 1 << 14;
 const MAX_CHUNKS = 64;   // progress steps for a large batch
 
 /** Keeps the last layer so a change of mask or input does not regenerate millions of weights. */
@@ -59,7 +64,8 @@ export function forwardArguments(config, inputs) {
 
 /**
  * Runs config on `attn`. onProgress({ done, total, phase }) is called between batch items.
- * Returns { output, weights, masked_rows, labels_q, labels_k, timings: { setup_ms, forward_ms, repeats } }.
+ * Returns { output, weights, masked_rows, labels_q, labels_k, timings: { setup_ms, forward_ms, repeats } }:
+ * forward_ms is one pass; repeats = how many passes were timed to get it.
  */
 export function runForward(attn, config, {
   cache = new LayerCache(), buffers = new ResultBuffers(), onProgress = () => {}, now = () => performance.now(),
@@ -77,13 +83,10 @@ export function runForward(attn, config, {
   const pass = () => (split ? forwardInChunks(layer, config, args, into, onProgress) : layer.forward({ ...args, into }));
   let result = pass();
   let forward_ms = now() - t1, repeats = 1;
-  // A pass of a few milliseconds is dominated by timer noise and V8 compiling a kernel on first
-  // use: repeat it and keep the fastest (the results are identical each time).
-  while (forward_ms < QUICK_MS && repeats < QUICK_REPEATS && now() - t1 < QUICK_BUDGET_MS) {
-    const t = now();
-    result = pass();
-    forward_ms = Math.min(forward_ms, now() - t);
-    repeats++;
+  if (forward_ms < QUICK_MS) {
+    // The results are identical each time: only the timing changes.
+    const timed = timeInBlocks(() => { result = pass(); }, now);
+    if (timed) ({ ms: forward_ms, passes: repeats } = timed);
   }
   onProgress({ done: config.batch, total: config.batch, phase: 'done' });
   return {
@@ -91,6 +94,32 @@ export function runForward(attn, config, {
     labels_q: inputs.labels_q, labels_k: inputs.labels_k,
     timings: { setup_ms: t1 - t0, forward_ms, repeats },
   };
+}
+
+/**
+ * Times `pass` in blocks of passes (see BLOCK_MS): { ms per pass (the best block's mean), passes timed },
+ * or null when the clock did not move at all.
+ */
+export function timeInBlocks(pass, now = () => performance.now()) {
+  let per = 0, best = Infinity, passes = 0;
+  // Block 1: as many passes as fill BLOCK_MS.
+  const t0 = now();
+  let elapsed = 0;
+  while (elapsed < BLOCK_MS && per < MAX_PASSES_PER_BLOCK) {
+    pass();
+    per++;
+    elapsed = now() - t0;
+  }
+  if (elapsed > 0) best = elapsed / per;
+  passes += per;
+  for (let b = 1; b < BLOCKS; b++) {
+    const t = now();
+    for (let k = 0; k < per; k++) pass();
+    const e = now() - t;
+    if (e > 0) best = Math.min(best, e / per);
+    passes += per;
+  }
+  return Number.isFinite(best) ? { ms: best, passes } : null;
 }
 
 /**

@@ -11,7 +11,7 @@ export function exampleChanges(example) {
   const { d_model, n_heads, bias, batch, n } = example.config;
   // E2 and P1 are about sizes only; a short sequence keeps their run instant.
   const len = n || SMALL_N;
-  return { ...common, d_model, n_heads, d_k: '', d_v: '', kv_heads: '', bias: bias ? '1' : '0', batch: batch || 1, n_q: len, n_k: len };
+  return { ...common, d_model, n_heads, d_k: '', d_v: '', n_kv_heads: '', bias: bias ? '1' : '0', batch: batch || 1, n_q: len, n_k: len };
 }
 
 /** State changes that load a model of the table (from attn.modelPresets()). */
@@ -21,9 +21,30 @@ export function modelChanges(model) {
   return {
     ...common, d_model: model.d_model, n_heads: model.n_heads, d_k: head, d_v: head, bias: '1', batch: 1,
     n_q: DEFAULT_PRESET_N, n_k: DEFAULT_PRESET_N,
-    kv_heads: model.n_kv_heads && model.n_kv_heads !== model.n_heads ? model.n_kv_heads : '',
+    n_kv_heads: model.n_kv_heads && model.n_kv_heads !== model.n_heads ? model.n_kv_heads : '',
   };
 }
 
 /** Option values of the preset menu: "example:E1", "model:GPT-3". */
 export const presetValue = (kind, id) => `${kind}:${id}`;
+
+/** Every preset as { value, label, changes }, examples first (the engine's lists). */
+export function presetList(examples, models) {
+  return [
+    ...examples.map((ex) => ({ value: presetValue('example', ex.id), kind: 'example', label: `${ex.id}: ${ex.title}`, changes: exampleChanges(ex) })),
+    ...models.map((m) => ({ value: presetValue('model', m.name), kind: 'model', label: m.name, model: m, changes: modelChanges(m) })),
+  ];
+}
+
+/**
+ * The value of the preset the state shows now ('' when it matches none): every field the preset sets
+ * agrees. Two presets can set the same sizes (BERT-Base and GPT-2 small): `preferred`, the one loaded
+ * last, wins when it matches.
+ */
+export function activePreset(state, presets, preferred = '') {
+  const same = (key, value) => String(state[key]) === (value === true ? '1' : value === false ? '0' : String(value));
+  const matches = (p) => Object.entries(p.changes).every(([key, value]) => same(key, value));
+  const last = presets.find((p) => p.value === preferred);
+  if (last && matches(last)) return last.value;
+  return presets.find(matches)?.value ?? '';
+}

@@ -1,13 +1,11 @@
-// The page's whole state as one flat schema of named fields, mirrored to the URL hash (pure, no DOM).
+// A playground's whole view as one flat schema of named fields (pure, no DOM): the same keys are the
+// URL hash of the page, the attributes of <attention-playground> and the keys of the notebook widget.
 // Values stay the strings a learner typed, so a link reproduces even a half-typed, invalid view.
 
-/** Panels that can be shown; `panels=` in the hash picks a subset (for embedding). */
-export const PANELS = ['controls', 'heatmaps', 'shapes', 'cost', 'performance', 'sqrtdk', 'positional',
-  'examples', 'models', 'equations'];
-
 /**
- * Every field: its URL/`name` key, default, and allowed values for choices. The keys are the
- * lesson's names (d_model, n_heads, d_k, d_v, n_q, n_k, batch), identical in inputs and the hash.
+ * Every field: its key, default, and allowed values for choices. The keys are the lesson's names
+ * (d_model, n_heads, n_kv_heads, d_k, d_v, n_q, n_k, batch), identical in inputs, hash and attributes.
+ * `page: true` marks a flag of the full page only (not an element attribute).
  */
 export const FIELDS = [
   { key: 'd_model', def: '64' },
@@ -29,14 +27,22 @@ export const FIELDS = [
   { key: 'text', def: 'the cat sat on the mat because it was warm' },
   { key: 'text_kv', def: 'le chat était assis sur le tapis' },
   { key: 'input_seed', def: '7' },          // seed of random inputs and of word embeddings
-  { key: 'kv_heads', def: '' },             // grouped-query attention, for the analysis only
+  { key: 'n_kv_heads', def: '' },           // grouped-query attention, for the analysis only ('' = n_heads)
   { key: 'item', def: '0' },                // batch item shown in the heatmaps
   { key: 'head', def: '' },                 // head shown enlarged ('' = the first)
   { key: 'colors', def: 'linear', choices: ['linear', 'log', 'row'] }, // how weights map to colours
   { key: 'simd', def: '', choices: ['', '1', '0'] }, // '' = pick automatically; 0 forces the baseline
-  { key: 'embed', def: '0', choices: ['0', '1'] },
-  { key: 'panels', def: '' },               // '' = all; else a comma list of PANELS
+  { key: 'panels', def: '' },               // '' = all; else a comma list of panel names (panels/registry.js)
+  { key: 'theme', def: '', choices: ['', 'light', 'dark', 'auto'] }, // '' = light when embedded, auto on the page
+  { key: 'controls', def: '1', choices: ['1', '0'] }, // 0 = read-only: no inputs panel, the problem cannot be edited
+  { key: 'embed', def: '0', choices: ['0', '1'], page: true }, // the page without its title and footer, for an iframe
 ];
+
+/** Keys read from older links under another name. */
+const ALIASES = { kv_heads: 'n_kv_heads' };
+
+/** The attributes of <attention-playground> and the widget's model keys: every field but the page's own flags. */
+export const ELEMENT_KEYS = FIELDS.filter((f) => !f.page).map((f) => f.key);
 
 const BY_KEY = new Map(FIELDS.map((f) => [f.key, f]));
 const MAX_VALUE_LENGTH = 2000; // a pasted novel in the hash must not stall the page
@@ -50,32 +56,48 @@ export function defaults() {
 export const isField = (key) => BY_KEY.has(key);
 
 /**
- * Reads a hash ("#d_model=512&n_heads=8") into a full state: unknown keys are ignored and a value
- * outside a field's choices falls back to the default, so no link can put the page in a bad mode.
+ * Reads a hash ("#d_model=512&n_heads=8") into { state, ignored }: a full state, and one sentence per
+ * part of the link that was not used. Unknown keys, a key without a value (a bare "#d_model") and a
+ * value outside a field's choices keep the default, so no link can put the page in a bad mode.
  */
-export function fromHash(hash) {
+export function parseHash(hash) {
   const state = defaults();
+  const ignored = [];
   const body = String(hash ?? '').replace(/^#/, '');
-  if (!body) return state;
-  for (const part of body.split('&')) {
+  for (const part of body ? body.split('&') : []) {
     if (!part) continue;
     const eq = part.indexOf('=');
-    const rawKey = eq < 0 ? part : part.slice(0, eq);
-    const rawValue = eq < 0 ? '1' : part.slice(eq + 1);
     let key, value;
     try {
-      key = decodeURIComponent(rawKey);
-      value = decodeURIComponent(rawValue);
+      key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
+      value = eq < 0 ? null : decodeURIComponent(part.slice(eq + 1));
     } catch {
-      continue; // a malformed escape: skip that pair, keep the rest
+      ignored.push(`“${part.slice(0, 40)}” is not a valid part of a link (a broken % escape)`);
+      continue;
     }
+    key = ALIASES[key] ?? key;
     const field = BY_KEY.get(key);
-    if (!field) continue;
+    if (!field) {
+      ignored.push(`“${key.slice(0, 40)}” is not a setting of the playground`);
+      continue;
+    }
+    if (value === null) {
+      ignored.push(`“${key}” has no value (write ${key}=…), so it keeps its default${field.def ? ` ${field.def}` : ''}`);
+      continue;
+    }
     value = value.slice(0, MAX_VALUE_LENGTH);
-    if (field.choices && !field.choices.includes(value)) continue;
+    if (field.choices && !field.choices.includes(value)) {
+      ignored.push(`${key}=${value.slice(0, 40)} is not one of ${field.choices.filter(Boolean).join(', ')}, so it keeps its default`);
+      continue;
+    }
     state[key] = value;
   }
-  return state;
+  return { state, ignored };
+}
+
+/** The state of a hash (see parseHash). */
+export function fromHash(hash) {
+  return parseHash(hash).state;
 }
 
 /** Writes the fields that differ from their defaults, in schema order ("" for the default view). */
@@ -90,19 +112,22 @@ export function toHash(state) {
   return parts.length ? `#${parts.join('&')}` : '';
 }
 
-/** The panels to show: every panel unless `panels=` names some (unknown names are ignored). */
-export function visiblePanels(state) {
-  if (!state.panels) return PANELS.slice();
-  const wanted = state.panels.split(',').map((s) => s.trim()).filter((s) => PANELS.includes(s));
-  return wanted.length ? wanted : PANELS.slice();
+/** A value as the schema holds it: true/false → '1'/'0', null/undefined → the default, numbers → their digits. */
+export function fieldValue(key, value) {
+  const field = BY_KEY.get(key);
+  if (!field) throw new Error(`unknown state field '${key}'`);
+  if (value === null || value === undefined) return field.def;
+  return value === true ? '1' : value === false ? '0' : String(value).slice(0, MAX_VALUE_LENGTH);
 }
 
-/** A copy of `state` with `changes` applied (values converted to strings). */
+/** A copy of `state` with `changes` applied (values converted by fieldValue). */
 export function withChanges(state, changes) {
   const next = { ...state };
-  for (const [key, value] of Object.entries(changes)) {
-    if (!BY_KEY.has(key)) throw new Error(`unknown state field '${key}'`);
-    next[key] = value === true ? '1' : value === false ? '0' : String(value ?? '');
-  }
+  for (const [key, value] of Object.entries(changes)) next[ALIASES[key] ?? key] = fieldValue(ALIASES[key] ?? key, value);
   return next;
+}
+
+/** The keys whose values differ between two states. */
+export function changedKeys(a, b) {
+  return FIELDS.map((f) => f.key).filter((key) => a[key] !== b[key]);
 }

@@ -2,6 +2,8 @@
 // config, one clear message per bad field, and decides whether a run fits this tab.
 
 import { sentences } from './inputs.js';
+import { FIELDS } from './schema.js';
+import { analyzeWith } from './analyze.js';
 import * as fmt from './format.js';
 
 /** Hard caps that keep even the analysis meaningful; the memory budget decides what runs. */
@@ -17,6 +19,9 @@ const SECONDS_PER_PARAMETER = 30e-9;
 /** Runs estimated longer than this are refused; shorter than AUTO_SECONDS re-run as you type. */
 export const MAX_RUN_SECONDS = 5;
 export const AUTO_SECONDS = 0.25;
+
+/** Fields that change how a result is shown, not the problem: a bad value there never blocks a run. */
+const VIEW_FIELDS = new Set(['colors', 'simd', 'theme', 'controls', 'embed', 'panels', 'head', 'item']);
 
 const SIZE_FIELDS = ['d_model', 'n_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'text', 'text_kv'];
 
@@ -42,9 +47,13 @@ function parseDecimal(raw, { min, maxExclusive, name }) {
   return { value };
 }
 
+/** The largest float32 below 1: the engine holds p in float32, where anything closer to 1 is 1. */
+const LARGEST_DROPOUT = Math.fround(1 - 2 ** -24);
+
 /**
  * Validates `state` (strings, see schema.js). `env`: { analyze, budget, isa, lastEdited, rate }.
- * Returns { ok, errors: { field: message }, config, analysis, estimate, blocked, auto }:
+ * Returns { ok, errors: { field: message }, notes: [{ field, text }], config, analysis, estimate, blocked, auto }:
+ * `notes` = view fields (head, item) that named nothing and were replaced;
  * `ok` = no field error; `blocked` = a reason not to run although every field is valid
  * (too large for the tab): { field, kind, short (beside the field), message (the banner) }; `auto` = small enough to
  * re-run as the inputs change.
@@ -71,6 +80,20 @@ export function validate(state, env = {}) {
   const dropout_seed = int('dropout_seed', { min: 0, max: LIMITS.seed });
   const dropout = parseDecimal(state.dropout, { min: 0, maxExclusive: 1, name: 'dropout' });
   if (dropout.error) put('dropout', dropout.error);
+  else if (Math.fround(dropout.value) >= 1) {
+    put('dropout', `dropout ${String(state.dropout).trim()} rounds to 1 in float32, the precision the engine computes in, ` +
+      `and p = 1 would drop every weight: use at most ${LARGEST_DROPOUT.toPrecision(8)}`);
+  }
+  // A value outside a field's choices (an attribute or setState; links fall back to the default): an
+  // error for the problem's fields, a note for the fields that only change how it is shown.
+  const notes = [];
+  for (const field of FIELDS) {
+    const value = String(state[field.key] ?? '');
+    if (!field.choices || field.choices.includes(value)) continue;
+    const text = `${field.key} must be one of ${field.choices.filter(Boolean).join(', ')}, not “${value.slice(0, 40)}”`;
+    if (VIEW_FIELDS.has(field.key)) notes.push({ field: field.key, text: `${text}: using ${field.def || 'the default'}.` });
+    else put(field.key, text);
+  }
 
   // Head sizes: derived from d_model / n_heads unless given; a given size needs no divisibility.
   let d_k = given_d_k, d_v = given_d_v;
@@ -124,34 +147,58 @@ export function validate(state, env = {}) {
     }
   }
 
-  const item = Math.min(Math.max(0, parseInteger(state.item, { min: 0 }).value ?? 0), Math.max(0, (batch ?? 1) - 1));
-  const head = parseInteger(state.head, { min: 0 }).value;
-  let kv_heads = 0;
-  if (String(state.kv_heads ?? '').trim() !== '') {
-    kv_heads = int('kv_heads', { max: LIMITS.n_heads });
-    if (kv_heads && n_heads && n_heads % kv_heads !== 0) put('kv_heads', `n_heads (${n_heads}) must be a multiple of the key/value heads (${kv_heads})`);
+  // The batch item and head shown are views of a result: a value that names none is replaced by the
+  // first, and the page says so (a link with head=-1 must still show maps).
+  const itemRead = parseInteger(state.item, { min: 0, name: 'item' });
+  let item = itemRead.value ?? 0;
+  if (itemRead.error && String(state.item ?? '').trim() !== '') notes.push({ field: 'item', text: `item=${String(state.item).slice(0, 20)} is not a batch item (${itemRead.error}): showing item 0.` });
+  if (batch && item > batch - 1) {
+    notes.push({ field: 'item', text: `item=${item} is not a batch item here (0 to ${batch - 1}): showing item ${batch - 1}.` });
+    item = batch - 1;
+  }
+  let head = null;
+  if (String(state.head ?? '').trim() !== '') {
+    const headRead = parseInteger(state.head, { min: 0, name: 'head' });
+    if (headRead.error) notes.push({ field: 'head', text: `head=${String(state.head).slice(0, 20)} is not a head (${headRead.error}): showing head 1 (head=0).` });
+    else if (n_heads && headRead.value >= n_heads) notes.push({ field: 'head', text: `head=${headRead.value} is not a head of this layer (0 to ${n_heads - 1}): showing head 1 (head=0).` });
+    else head = headRead.value;
+  }
+  // Grouped-query attention: the key/value heads must divide the query heads evenly.
+  let n_kv_heads = 0;
+  if (String(state.n_kv_heads ?? '').trim() !== '') {
+    n_kv_heads = int('n_kv_heads', { max: LIMITS.n_heads });
+    if (n_kv_heads && n_heads && n_kv_heads > n_heads) put('n_kv_heads', `n_kv_heads (${n_kv_heads}) can be at most n_heads (${n_heads}): each key/value head serves one or more query heads`);
+    else if (n_kv_heads && n_heads && n_heads % n_kv_heads !== 0) put('n_kv_heads', `n_heads (${n_heads}) must be a multiple of n_kv_heads (${n_kv_heads}): each key/value head serves the same number of query heads. Clear it for one key/value head per query head.`);
   }
 
   const ok = Object.keys(errors).length === 0;
   const config = ok ? {
     d_model, n_heads, d_k, d_v, bias: state.bias !== '0', seed, cross, n_q, n_k, batch, source, input_seed,
     tokens_q, tokens_kv, mask, padding, scale: state.scale !== '0', dropout: dropout.value, dropout_seed, item,
-    head: head !== undefined && head < n_heads ? head : null, kv_heads,
+    head, n_kv_heads,
   } : null;
 
   let analysis = null, estimate = null, blocked = null;
   if (ok && env.analyze) {
     try {
-      analysis = env.analyze({ d_model, n_heads, d_k, d_v, bias: config.bias, batch, n_q, n_k, need_weights: true,
-        scale: config.scale, ...(kv_heads ? { n_kv_heads: kv_heads } : {}) });
+      analysis = analyzeWith(env.analyze, { d_model, n_heads, d_k, d_v, bias: config.bias, batch, n_q, n_k, need_weights: true,
+        scale: config.scale, attention: cross ? 'cross' : 'self', ...(n_kv_heads ? { n_kv_heads } : {}) });
     } catch (err) {
       put(lastOf(SIZE_FIELDS, 'd_model'), err.message);
-      return { ok: false, errors, config: null, analysis: null, estimate: null, blocked: null, auto: false };
+      return { ok: false, errors, notes, config: null, analysis: null, estimate: null, blocked: null, auto: false };
     }
     estimate = estimateRun(analysis, env);
     const field = lastOf(SIZE_FIELDS, source === 'text' ? 'text' : 'n_q');
     const budget = env.budget ?? 2 ** 30;
-    if (analysis.memory.total > budget) {
+    if (analysis.memory.parameters > budget) {
+      // No sequence length can help: the layer itself does not fit, so the message belongs to its width.
+      blocked = { field: lastOf(['d_model', 'n_heads', 'd_k', 'd_v'], 'd_model'), kind: 'memory',
+        short: `Too large to run here at any n: the layer's weights alone need ${fmt.bytes(analysis.memory.parameters)}, over the ${fmt.bytesBinary(budget)} budget.`,
+        message:
+        `Too large to run in this tab at any sequence length: the layer's weights alone need ${fmt.bytes(analysis.memory.parameters)}, ` +
+        `over the budget of ${fmt.int(budget)} B (${fmt.bytesBinary(budget)}); make d_model (or d_k, d_v) smaller to run it. ` +
+        `The shapes, parameters, FLOPs and memory below are still computed.` };
+    } else if (analysis.memory.total > budget) {
       blocked = { field, kind: 'memory',
         short: `Too large to run here: needs ${fmt.bytes(analysis.memory.total)}, over the ${fmt.bytesBinary(budget)} budget.`,
         message:
@@ -166,7 +213,7 @@ export function validate(state, env = {}) {
     }
   }
   const auto = ok && !blocked && !!estimate && estimate.seconds < AUTO_SECONDS;
-  return { ok, errors, config, analysis, estimate, blocked, auto };
+  return { ok, errors, notes, config, analysis, estimate, blocked, auto };
 }
 
 /** Expected run time: FLOPs at the measured (or assumed) rate plus setting up the weights. */
@@ -205,5 +252,5 @@ function divisorsNear(d_model, n_heads) {
   return [...below, ...above].map(fmt.int);
 }
 
-/** A config's identity, to tell whether a result is still current (the batch item and head shown are views of it; kv_heads only changes the analysis). */
-export const configKey = (config) => JSON.stringify({ ...config, item: 0, head: 0, kv_heads: 0 });
+/** A config's identity, to tell whether a result is still current (the batch item and head shown are views of it; n_kv_heads only changes the analysis). */
+export const configKey = (config) => JSON.stringify({ ...config, item: 0, head: 0, n_kv_heads: 0 });

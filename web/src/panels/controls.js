@@ -1,29 +1,82 @@
-// The inputs panel: keeps the form and the state in step, shows each validation message next to
-// its field, and shows the sizes that are derived rather than typed (d_k, d_v, token counts).
+// The inputs panel: builds the form, keeps it and the state in step, shows each validation message next
+// to its field, and shows the sizes that are derived rather than typed (d_k, d_v, token counts).
 
 import { FIELDS } from '../model/schema.js';
 import { sentences } from '../model/inputs.js';
-import { exampleChanges, modelChanges, presetValue } from '../model/presets.js';
+import { presetList, activePreset } from '../model/presets.js';
 import * as fmt from '../model/format.js';
-import { h } from '../ui/dom.js';
 
 const CHECKBOXES = new Set(['bias', 'scale']);
 
-export function createControls(form, app) {
+/** Every field the form has an input for: a problem with one of these shows beside it. */
+export const CONTROL_FIELDS = new Set(['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'seed', 'n_kv_heads', 'attention', 'source',
+  'text', 'text_kv', 'n_q', 'n_k', 'batch', 'input_seed', 'mask', 'padding', 'scale', 'dropout', 'dropout_seed']);
+
+export function createControls(body, { dom, actions }) {
+  const { h } = dom;
+  const msg = (name) => h('p', { class: 'msg', id: `m-${name}`, 'aria-live': 'polite' });
+  const text = (name, label, what, { mode = 'numeric', placeholder } = {}) => h('div', { class: 'field', dataset: { field: name } },
+    h('label', { for: `f-${name}` }, what ? [h('code', {}, name), ' ', h('span', { class: 'what' }, what)] : label),
+    h('input', { id: `f-${name}`, name, type: 'text', inputmode: mode, spellcheck: 'false', placeholder }),
+    msg(name));
+  const check = (name, label) => h('div', { class: 'field check', dataset: { field: name } },
+    h('input', { id: `f-${name}`, name, type: 'checkbox' }), h('label', { for: `f-${name}` }, label), msg(name));
+  const segmented = (name, label, options) => h('div', { class: 'field', dataset: { field: name } },
+    h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': label }, options.flatMap(([value, text]) => [
+      h('input', { type: 'radio', id: `f-${name}-${value}`, name, value }), h('label', { for: `f-${name}-${value}` }, text)])),
+    msg(name));
+  const area = (name, label, id) => h('div', { class: 'field', dataset: { field: name } },
+    h('label', { for: `f-${name}`, id }, label), h('textarea', { id: `f-${name}`, name, rows: 2, spellcheck: 'false' }), msg(name));
+
+  const presetSelect = h('select', { id: 'f-preset', name: 'preset' }, h('option', { value: '' }, 'Choose a worked example or a model…'));
+  const dimsHint = h('p', { class: 'hint', id: 'dims-hint' });
+  const tokensHint = h('p', { class: 'hint', id: 'tokens-hint' });
+  const textLabel = 'Sentence: each word is a token, each line a batch item';
+  const form = h('form', { id: 'controls', novalidate: true, autocomplete: 'off' },
+    h('div', { class: 'field preset-field' }, h('label', { for: 'f-preset' }, 'Start from a preset'), presetSelect),
+    h('fieldset', {}, h('legend', {}, 'Layer'),
+      h('div', { class: 'grid2' },
+        text('d_model', '', 'model width'), text('n_heads', '', 'heads h'),
+        text('d_k', '', 'query/key size'), text('d_v', '', 'value size'),
+        check('bias', 'biases in the projections'), text('seed', 'weight seed')),
+      text('n_kv_heads', '', 'key/value heads (grouped-query attention, counted in the cost)', { placeholder: 'empty: one per query head' }),
+      dimsHint),
+    h('fieldset', {}, h('legend', {}, 'Tokens'),
+      segmented('attention', 'kind of attention', [['self', 'self-attention'], ['cross', 'cross-attention']]),
+      segmented('source', 'input source', [['text', 'a sentence'], ['random', 'seeded random']]),
+      area('text', textLabel, 'l-text'),
+      area('text_kv', 'Encoder sentence: the keys and values'),
+      h('div', { class: 'grid2' },
+        text('n_q', '', 'queries'), text('n_k', '', 'keys'), text('batch', '', 'sequences'), text('input_seed', 'input seed')),
+      tokensHint),
+    h('fieldset', {}, h('legend', {}, 'Mask, scale and dropout'),
+      h('div', { class: 'grid2' },
+        h('div', { class: 'field', dataset: { field: 'mask' } }, h('label', { for: 'f-mask' }, 'mask'),
+          h('select', { id: 'f-mask', name: 'mask' },
+            h('option', { value: 'none' }, 'none'), h('option', { value: 'causal' }, 'causal (no looking ahead)'),
+            h('option', { value: 'padding' }, 'padding (key lengths)'), h('option', { value: 'causal+padding' }, 'causal + padding')),
+          msg('mask')),
+        text('padding', 'key length per batch item', '', { placeholder: 'e.g. 8,5' }),
+        check('scale', 'divide the scores by √d_k'),
+        h('div', { class: 'field', dataset: { field: 'dropout' } }, h('label', { for: 'f-dropout' }, 'dropout ', h('var', {}, 'p')),
+          h('input', { id: 'f-dropout', name: 'dropout', type: 'text', inputmode: 'decimal', spellcheck: 'false' }), msg('dropout')),
+        text('dropout_seed', 'dropout seed'))));
+  body.append(form);
+
   const byName = (name) => form.elements.namedItem(name);
-  const presetSelect = byName('preset');
-  let presetsFilled = false;
+  let presets = null;
+  let current = null; // the view last drawn
 
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    app.run();
+    actions.run();
   });
   const onEdit = (e) => {
     const el = e.target;
     if (!el.name || el.name === 'preset') return;
     const value = el.type === 'checkbox' ? (el.checked ? '1' : '0') : el.value;
-    if (app.state[el.name] === value) return;
-    app.set({ [el.name]: value }, { edited: el.name });
+    if (current?.state[el.name] === value) return;
+    actions.edit({ [el.name]: value }, el.name);
   };
   form.addEventListener('input', onEdit);
   form.addEventListener('change', onEdit);
@@ -31,102 +84,102 @@ export function createControls(form, app) {
   form.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && e.target.tagName === 'INPUT') {
       e.preventDefault();
-      app.run();
+      actions.run();
     }
   });
-
+  // The menu stays on the preset it loaded, so the arrow keys step from one preset to the next.
   presetSelect.addEventListener('change', () => {
-    const [kind, id] = presetSelect.value.split(/:(.*)/s);
-    presetSelect.value = '';
-    if (!app.engine || !kind) return;
-    if (kind === 'example') {
-      const ex = app.engine.lessonExamples().find((e) => e.id === id);
-      if (ex) app.loadChanges(exampleChanges(ex));
-    } else if (kind === 'model') {
-      const model = app.engine.modelPresets().find((m) => m.name === id);
-      if (model) app.loadChanges(modelChanges(model));
-    }
+    const preset = presets?.find((p) => p.value === presetSelect.value);
+    if (preset) actions.load(preset.changes, preset.value);
   });
 
-  function fillPresets() {
-    if (presetsFilled || !app.engine) return;
-    presetsFilled = true;
-    const examples = h('optgroup', { label: 'Worked examples of the lesson' },
-      app.engine.lessonExamples().map((ex) => h('option', { value: presetValue('example', ex.id) }, `${ex.id}: ${ex.title}`)));
-    const models = h('optgroup', { label: 'Models' },
-      app.engine.modelPresets().map((m) => h('option', { value: presetValue('model', m.name) },
-        `${m.name}: d_model ${fmt.int(m.d_model)}, ${m.n_heads} heads`)));
-    presetSelect.append(examples, models);
+  // The menu needs the lesson's examples recomputed (tens of ms): built once the first result is on
+  // screen, or as soon as the learner reaches for it.
+  const fillNow = () => fillPresets(current?.engine);
+  presetSelect.addEventListener('focus', fillNow);
+  presetSelect.addEventListener('pointerdown', fillNow);
+  function fillPresets(engine) {
+    if (presets || !engine) return;
+    presets = presetList(engine.lessonExamples(), engine.modelPresets());
+    const group = (label, kind) => h('optgroup', { label }, presets.filter((p) => p.kind === kind).map((p) =>
+      h('option', { value: p.value }, p.kind === 'model' ? `${p.label}: d_model ${fmt.int(p.model.d_model)}, ${p.model.n_heads} heads` : p.label)));
+    presetSelect.append(group('Worked examples of the lesson', 'example'), group('Models', 'model'));
+    if (current) presetSelect.value = activePreset(current.state, presets, current.lastPreset);
   }
 
-  /** Shows a value in a field unless the learner is typing in it (never move their cursor). */
-  function show(name, value, { readOnly = false } = {}) {
+  /**
+   * Shows a value in a field. The field the learner is typing in is left alone (never move their
+   * cursor); any other change, from the link or a preset, is written even into a focused field.
+   */
+  function show(name, value, editing, { readOnly = false } = {}) {
     const el = byName(name);
-    if (!el || el instanceof RadioNodeList) return;
+    if (!el || isRadioGroup(el)) return;
     if (CHECKBOXES.has(name)) {
       el.checked = value === '1';
       return;
     }
-    if (document.activeElement !== el && el.value !== value) el.value = value;
+    if (editing !== name && el.value !== value) el.value = value;
     el.readOnly = readOnly;
     el.closest('.field')?.classList.toggle('derived', readOnly);
   }
 
-  function update(appState) {
-    const { state, check } = appState;
-    fillPresets();
+  function update(view) {
+    current = view;
+    const { state, check, editing } = view;
+    if (view.settled) fillPresets(view.engine);
+    if (presets) presetSelect.value = activePreset(state, presets, view.lastPreset);
     const config = check?.config;
-    const text = state.source !== 'random';
+    const isText = state.source !== 'random';
     const cross = state.attention === 'cross';
     const derived = deriveDisplay(state);
 
     for (const { key } of FIELDS) {
       const el = byName(key);
       if (!el) continue;
-      if (el instanceof RadioNodeList) {
+      if (isRadioGroup(el)) {
         for (const radio of el) radio.checked = radio.value === state[key];
         continue;
       }
-      if (key in derived) show(key, derived[key], { readOnly: true });
-      else show(key, state[key]);
+      if (key in derived) show(key, derived[key], editing, { readOnly: true });
+      else show(key, state[key], editing);
     }
     const auto = autoHeadSize(state);
     for (const name of ['d_k', 'd_v']) byName(name).placeholder = auto ? `auto: ${auto}` : 'auto';
 
     const fieldBox = (name) => form.querySelector(`[data-field="${name}"]`);
-    fieldBox('text').hidden = !text;
-    fieldBox('text_kv').hidden = !(text && cross);
+    fieldBox('text').hidden = !isText;
+    fieldBox('text_kv').hidden = !(isText && cross);
     fieldBox('padding').hidden = !state.mask.includes('padding');
     fieldBox('dropout_seed').hidden = !(Number(state.dropout) > 0);
-    form.querySelector('#l-text').textContent = cross
-      ? 'Decoder sentence: the queries (each line a batch item)'
-      : 'Sentence: each word is a token, each line a batch item';
+    form.querySelector('#l-text').textContent = cross ? 'Decoder sentence: the queries (each line a batch item)' : textLabel;
 
     // One message per field; a run refused for size shows beside the field that made it too large.
     const messages = { ...(check?.errors ?? {}) };
     if (check?.blocked && !messages[check.blocked.field]) messages[check.blocked.field] = check.blocked.short;
-    for (const msg of form.querySelectorAll('.msg')) {
-      const name = msg.id.slice(2);
+    for (const box of form.querySelectorAll('[data-field]')) {
+      const name = box.dataset.field;
       const message = messages[name] ?? '';
-      if (msg.textContent !== message) msg.textContent = message;
-      const input = byName(name);
-      const box = fieldBox(name);
-      // A message on a hidden or derived field would be invisible: surface it on the visible source.
-      if (message && box?.hidden) box.hidden = false;
-      if (input && !(input instanceof RadioNodeList)) {
+      const msgEl = box.querySelector('.msg');
+      if (msgEl && msgEl.textContent !== message) msgEl.textContent = message;
+      // A message on a hidden field would be invisible: show the field with it.
+      if (message && box.hidden) box.hidden = false;
+      for (const input of box.querySelectorAll('input, textarea, select')) {
         input.setAttribute('aria-invalid', message ? 'true' : 'false');
-        input.setAttribute('aria-describedby', msg.id);
+        if (msgEl) input.setAttribute('aria-describedby', msgEl.id);
       }
-      box?.classList.toggle('invalid', !!message);
-      box?.classList.toggle('warning', !!message && !check?.errors?.[name]);
+      box.classList.toggle('invalid', !!message);
+      box.classList.toggle('warning', !!message && !check?.errors?.[name]);
     }
 
-    form.querySelector('#dims-hint').textContent = config ? dimsHint(config) : '';
-    form.querySelector('#tokens-hint').textContent = config ? tokensHint(config) : '';
+    dimsHint.textContent = config ? dimsText(config) : '';
+    tokensHint.textContent = config ? tokensText(config) : '';
   }
 
-  return { name: 'controls', update };
+  return { update };
 }
+
+/** form.elements.namedItem gives a RadioNodeList (no tagName) for a group of radios. */
+const isRadioGroup = (el) => !('tagName' in el);
 
 /** Values shown read-only because they follow from other inputs (sentences, self-attention). */
 function deriveDisplay(state) {
@@ -151,13 +204,16 @@ function autoHeadSize(state) {
     ? fmt.int(d_model / n_heads) : '';
 }
 
-function dimsHint(c) {
-  return c.d_k * c.n_heads === c.d_model && c.d_v === c.d_k
+function dimsText(c) {
+  const heads = c.d_k * c.n_heads === c.d_model && c.d_v === c.d_k
     ? `Each of the ${c.n_heads} heads works in d_k = d_v = ${fmt.int(c.d_model)} / ${c.n_heads} = ${fmt.int(c.d_k)} dimensions; together they span d_model again.`
     : `Heads of d_k = ${fmt.int(c.d_k)}, d_v = ${fmt.int(c.d_v)}: n_heads·d_v = ${fmt.int(c.n_heads * c.d_v)} columns go into Wᴼ, which maps them back to d_model = ${fmt.int(c.d_model)}.`;
+  const groups = c.n_kv_heads && c.n_kv_heads !== c.n_heads
+    ? ` Grouped-query attention: every ${c.n_heads / c.n_kv_heads} query heads share one of ${c.n_kv_heads} key/value heads.` : '';
+  return heads + groups;
 }
 
-function tokensHint(c) {
+function tokensText(c) {
   if (c.source === 'text') {
     const kv = c.cross ? `, the encoder ${c.n_k} (n_k)` : '';
     const pad = c.batch > 1 ? ' Shorter lines are filled with <pad> tokens.' : '';

@@ -3,18 +3,17 @@
 
 import * as fmt from '../model/format.js';
 import { configKey } from '../model/validate.js';
-import { moduleName } from './runbar.js';
-import { h, fill, table, math } from '../ui/dom.js';
+import { moduleName } from '../playground/runbar.js';
 
-export function createCost(section, app) {
-  const body = section.querySelector('.panel-body');
+export function createCost(body, { dom }) {
+  const { h, fill, table, math } = dom;
   const params = h('div'), flops = h('div'), memory = h('div'), run = h('div', { id: 'run-cost' });
   fill(body, params, flops, memory, run);
   let lastKey = '';
 
   function update({ check, result, engine }) {
     const a = check?.analysis;
-    const key = a ? JSON.stringify([a.dims, check.config.kv_heads]) : '';
+    const key = a ? JSON.stringify([a.dims, check.config.n_kv_heads, check.config.scale, a.memory]) : '';
     if (key !== lastKey) {
       lastKey = key;
       if (!a) {
@@ -22,7 +21,7 @@ export function createCost(section, app) {
         fill(flops); fill(memory);
       } else {
         renderParams(a, check.config);
-        renderFlops(a);
+        renderFlops(a, check.config);
         renderMemory(a, engine?.defaultMemoryBudget ?? 2 ** 30);
       }
     }
@@ -44,8 +43,8 @@ export function createCost(section, app) {
       ? `That is 4·d_model² = 4 × ${fmt.int(d.d_model)}² = ${fmt.int(4 * d.d_model ** 2)} weights${d.bias ? `, plus 4·d_model = ${fmt.int(4 * d.d_model)} biases` : ''}, whatever n_heads is: heads split the same matrices into slices, they do not add weights.`
       : 'With d_k or d_v set by hand the matrices are no longer square, so the total is not 4·d_model².';
     const gqa = a.params_gqa
-      ? h('p', { class: 'note' }, `With ${config.kv_heads} key/value heads shared by the ${d.n_heads} query heads (grouped-query attention), `
-        + `Wᴷ and Wⱽ shrink to ${fmt.int(d.d_model)} × ${fmt.int(config.kv_heads * d.d_k)} and the layer has ${fmt.int(a.params_gqa)} parameters. `
+      ? h('p', { class: 'note', id: 'params-gqa', dataset: { value: a.params_gqa } }, `With ${config.n_kv_heads} key/value heads shared by the ${d.n_heads} query heads (grouped-query attention), `
+        + `Wᴷ and Wⱽ shrink to ${fmt.int(d.d_model)} × ${fmt.int(config.n_kv_heads * d.d_k)} and the layer has ${fmt.int(a.params_gqa)} parameters. `
         + 'The heatmaps run with full heads; grouping only changes this count.')
       : null;
     fill(params, h('h3', {}, 'Parameters of one attention layer'),
@@ -53,19 +52,20 @@ export function createCost(section, app) {
       h('p', { class: 'note' }, identity), gqa);
   }
 
-  function renderFlops(a) {
+  function renderFlops(a, config) {
     const f = a.flops, d = a.dims;
     const lesson = f.lesson;
-    const n = d.n_q, dm = d.d_model;
+    const terms = lessonTerms(d);
+    const row = (name, term, value) => ({ attrs: { dataset: { term: name } }, cells: [name, h('span', { class: 'formula' }, formula(term)), fmt.int(value), fmt.short(value)] });
     const lessonRows = [
-      ['projections', `n·d² = ${fmt.int(n)} × ${fmt.int(dm)}²`, fmt.int(lesson.projections), fmt.short(lesson.projections)],
-      ['scores QKᵀ', `n²·d = ${fmt.int(n)}² × ${fmt.int(dm)}`, fmt.int(lesson.scores), fmt.short(lesson.scores)],
-      ['weighted sum AV', 'n²·d', fmt.int(lesson.weighted_sum), fmt.short(lesson.weighted_sum)],
-      ['softmax', 'n²', fmt.int(lesson.softmax), fmt.short(lesson.softmax)],
-      { attrs: { class: 'total-row' }, cells: ['total', '', fmt.int(lesson.total), fmt.short(lesson.total)] },
+      row('projections', terms.projections, lesson.projections),
+      row('scores QKᵀ', terms.scores, lesson.scores),
+      row('weighted sum AV', terms.weighted_sum, lesson.weighted_sum),
+      row('softmax', terms.softmax, lesson.softmax),
+      { attrs: { class: 'total-row' }, cells: ['total', 'without the softmax', fmt.int(lesson.total), fmt.short(lesson.total)] },
     ];
     const maxFlops = Math.max(...f.stages.map((s) => s.flops));
-    const stageRows = f.stages.map((s) => [math(s.stage), fmt.int(s.macs), fmt.int(s.flops),
+    const stageRows = f.stages.map((s) => [math(fmt.withScale(s.stage, config.scale)), fmt.int(s.macs), fmt.int(s.flops),
       h('span', { class: 'bar', style: { '--w': `${(100 * s.flops / maxFlops).toFixed(1)}%` }, title: fmt.percent(s.flops / f.exact_flops) },
         fmt.percent(s.flops / f.exact_flops))]);
     stageRows.push({ attrs: { class: 'total-row' }, cells: ['total', fmt.int(f.exact_macs), h('strong', { id: 'flops-total', dataset: { value: f.exact_flops } }, fmt.int(f.exact_flops)), ''] });
@@ -75,7 +75,7 @@ export function createCost(section, app) {
       h('h3', {}, 'FLOPs: which term dominates'),
       h('p', { class: 'verdict', id: 'dominant' }, `Here ${f.dominant_reason}.`),
       h('h4', {}, 'As the lesson counts (one projection, a multiply-add = 1 operation)'),
-      d.n_q !== d.n_k ? h('p', { class: 'note' }, `The lesson's formulas assume n_q = n_k; here n = n_q = ${fmt.int(n)}.`) : null,
+      d.n_q !== d.n_k ? h('p', { class: 'note' }, `The lesson writes n² for n queries against n keys; here ${fmt.int(d.n_q)} queries (n_q) meet ${fmt.int(d.n_k)} keys (n_k), so n² becomes n_q·n_k.`) : null,
       h('div', { class: 'table-wrap' }, table(['term', 'formula', 'operations', ''], lessonRows, { class: 'cost' })),
       h('h4', {}, 'Exactly, stage by stage (whole batch, 2 FLOPs per multiply-add)'),
       h('div', { class: 'table-wrap' }, table(['stage', 'multiply-adds', 'FLOPs', 'share'], stageRows, { class: 'cost stages' })),
@@ -118,12 +118,47 @@ export function createCost(section, app) {
       h('h3', {}, current ? 'This run' : 'Last run (previous inputs)'),
       h('dl', { class: 'facts', id: 'run-facts', dataset: { worker: result.timings.worker_ms, setup: result.timings.setup_ms, ms: result.timings.forward_ms, gflops: result.gflops, isa: result.isa } },
         h('dt', {}, 'wall time of the forward pass'), h('dd', {}, fmt.duration(result.timings.forward_ms),
-          result.timings.repeats > 1 ? h('span', { class: 'note' }, ` fastest of ${result.timings.repeats}`) : null),
+          result.timings.repeats > 1 ? h('span', { class: 'note' }, ` per pass, timed over ${fmt.int(result.timings.repeats)} passes`) : null),
         h('dt', {}, 'weights and inputs'), h('dd', {}, fmt.duration(result.timings.setup_ms)),
-        h('dt', {}, 'speed'), h('dd', {}, `${fmt.num(result.gflops, 2)} GFLOP/s`),
+        h('dt', {}, 'speed'), h('dd', {}, fmt.rate(result.gflops)),
         h('dt', {}, 'module'), h('dd', {}, moduleName(result.isa))));
   }
 
-  return { name: 'cost', update };
+  return { update };
+}
+
+/**
+ * The lesson's four terms as the engine counts them, each a list of [symbol, size] factors: the
+ * lesson's n·d² and n²·d when n_q = n_k and h·d_k = d_model, the factors themselves otherwise, so a
+ * formula never names a product other than the one whose value stands beside it.
+ */
+export function lessonTerms(d) {
+  const same = d.n_q === d.n_k;
+  const qk = d.n_heads * d.d_k, v = d.n_heads * d.d_v;
+  const nq = same ? ['n', d.n_q] : ['n_q', d.n_q];
+  const nk = same ? ['n', d.n_k] : ['n_k', d.n_k];
+  const width = qk === d.d_model ? ['d', d.d_model] : ['d_model', d.d_model];
+  const dq = qk === d.d_model ? ['d', qk] : ['h·d_k', qk];
+  const dv = v === d.d_model ? ['d', v] : ['h·d_v', v];
+  const b = d.batch > 1 ? [['batch', d.batch]] : [];
+  return {
+    projections: [...b, nq, width, dq],
+    scores: [...b, nq, nk, dq],
+    weighted_sum: [...b, nq, nk, dv],
+    softmax: [...b, ['h', d.n_heads], nq, nk],
+  };
+}
+
+/** [[n, 8], [d, 64], [d, 64]] → "n·d² = 8 × 64²" (equal neighbours become a square). */
+export function formula(factors) {
+  const merged = [];
+  for (const [sym, value] of factors) {
+    const last = merged[merged.length - 1];
+    if (last && last.sym === sym && last.power === 1) last.power = 2;
+    else merged.push({ sym, value, power: 1 });
+  }
+  const symbolic = merged.map((f) => (f.power === 2 ? `${f.sym}²` : f.sym)).join('·');
+  const numeric = merged.map((f) => (f.power === 2 ? `${fmt.int(f.value)}²` : fmt.int(f.value))).join(' × ');
+  return `${symbolic} = ${numeric}`;
 }
 

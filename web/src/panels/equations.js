@@ -2,7 +2,6 @@
 // formula with the current sizes filled in, so the symbols always have numbers attached.
 
 import * as fmt from '../model/format.js';
-import { h, fill, loadStylesheet } from '../ui/dom.js';
 
 const EQUATIONS = [
   { title: 'Scaled dot-product attention', tex: String.raw`\operatorname{Attention}(Q,K,V)=\operatorname{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}+M\right)V`,
@@ -15,8 +14,9 @@ const EQUATIONS = [
     text: 'Added to each word’s embedding, so the same word at two positions gives two different tokens.' },
 ];
 
-export function createEquations(section, app) {
-  const body = section.querySelector('.panel-body');
+export function createEquations(body, { dom, host }) {
+  const { h, fill } = dom;
+  let view = null;
   const blocks = EQUATIONS.map((eq) => ({ ...eq, math: h('div', { class: 'math', role: 'math', 'aria-label': eq.title }), live: h('div', { class: 'math live' }) }));
   fill(body, blocks.map((b) => h('div', { class: 'equation' }, h('h3', {}, b.title), b.math, h('p', { class: 'note' }, b.text), b.live)));
   let katex = null;
@@ -28,22 +28,23 @@ export function createEquations(section, app) {
   };
 
   for (const b of blocks) b.math.textContent = b.tex; // readable even before (or without) the typesetter
-  let requested = false;
-  function loadKatex() {
-    requested = true;
-    Promise.all([import('../../vendor/katex/katex.mjs'), loadStylesheet('vendor/katex/katex.min.css')]).then(([mod]) => {
-      katex = mod.default;
-      for (const b of blocks) typeset(b.math, b.tex);
-      lastLive = '';
-      update(app);
-    }).catch(() => {});
-  }
+  // KaTeX is the largest script a playground can use: fetched only by one that shows this panel (a
+  // lazy panel, built after the first result). Its fonts are declared in the document, because font
+  // faces declared inside a shadow root are not used.
+  Promise.all([host.importVendor('vendor/katex/katex.mjs'), host.loadStyle('vendor/katex/katex.min.css'), host.loadDocumentStyle('vendor/katex/fonts.css')]).then(([mod]) => {
+    katex = mod.default;
+    for (const b of blocks) typeset(b.math, b.tex);
+    lastLive = '';
+    if (view) update(view);
+  }, (err) => {
+    body.prepend(h('p', { class: 'note' }, `The formulas are shown as TeX source: the typesetter could not load (${err.message}).`));
+  });
 
-  function update({ check, engine, running, firstResultMs }) {
-    // KaTeX is the largest script of the page: fetch it once the first result is on screen.
-    if (!requested && engine && (firstResultMs !== null || !running)) loadKatex();
+  function update(v) {
+    view = v;
+    const { check } = v;
     const c = check?.config;
-    const key = c ? JSON.stringify([c.d_model, c.n_heads, c.d_k, c.d_v, c.n_q, c.n_k]) : '';
+    const key = c ? JSON.stringify([c.d_model, c.n_heads, c.d_k, c.d_v, c.n_q, c.n_k, c.scale]) : '';
     if (key === lastLive || !katex) return;
     lastLive = key;
     if (!c) {
@@ -53,7 +54,9 @@ export function createEquations(section, app) {
     const n = (x) => fmt.int(x).replace(/,/g, '{,}');
     const slowest = Math.max(0, Math.floor(c.d_model / 2) - 1); // the last sine/cosine pair
     const live = [
-      String.raw`\underbrace{Q}_{${n(c.n_q)}\times ${n(c.d_k)}}\;\underbrace{K^{\top}}_{${n(c.d_k)}\times ${n(c.n_k)}}\;/\;\sqrt{${n(c.d_k)}}\;\to\;\underbrace{A}_{${n(c.n_q)}\times ${n(c.n_k)}}\;\underbrace{V}_{${n(c.n_k)}\times ${n(c.d_v)}}\;=\;${n(c.n_q)}\times ${n(c.d_v)}`,
+      // Without the scale the scores are Q·Kᵀ itself: the live line must not divide.
+      String.raw`\underbrace{Q}_{${n(c.n_q)}\times ${n(c.d_k)}}\;\underbrace{K^{\top}}_{${n(c.d_k)}\times ${n(c.n_k)}}` +
+      (c.scale ? String.raw`\;/\;\sqrt{${n(c.d_k)}}` : String.raw`\;(\text{not scaled})`) + String.raw`\;\to\;\underbrace{A}_{${n(c.n_q)}\times ${n(c.n_k)}}\;\underbrace{V}_{${n(c.n_k)}\times ${n(c.d_v)}}\;=\;${n(c.n_q)}\times ${n(c.d_v)}`,
       String.raw`W_i^{Q}: ${n(c.d_model)}\times ${n(c.d_k)},\quad W_i^{V}: ${n(c.d_model)}\times ${n(c.d_v)},\quad i=1,\dots,${c.n_heads}`,
       String.raw`\operatorname{Concat}: ${n(c.n_q)}\times ${n(c.n_heads * c.d_v)},\quad W^{O}: ${n(c.n_heads * c.d_v)}\times ${n(c.d_model)},\quad \text{output}: ${n(c.n_q)}\times ${n(c.d_model)}`,
       String.raw`\text{wavelengths } 2\pi \;\dots\; 2\pi\cdot 10000^{${n(2 * slowest)}/${n(c.d_model)}}\approx ${n(Math.round(2 * Math.PI * 10000 ** ((2 * slowest) / c.d_model)))}`,
@@ -61,5 +64,5 @@ export function createEquations(section, app) {
     blocks.forEach((b, i) => typeset(b.live, String.raw`\text{now: }` + live[i]));
   }
 
-  return { name: 'equations', update };
+  return { update };
 }

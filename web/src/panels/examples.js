@@ -1,16 +1,21 @@
 // The lesson's worked examples (E1, E2, E3, P1, P4), recomputed by the wasm core when the page loads
 // and checked against the lesson's figures; a click loads an example into the inputs.
 
-import { exampleChanges } from '../model/presets.js';
+import { exampleChanges, presetValue } from '../model/presets.js';
 import * as fmt from '../model/format.js';
-import { h, fill, math } from '../ui/dom.js';
 
-export function createExamples(section, app) {
-  const body = section.querySelector('.panel-body');
+export function createExamples(body, { dom, host, actions }) {
+  const { h, fill, math } = dom;
+  let readOnly = false;
   fill(body, h('p', { class: 'placeholder' }, 'Waiting for the engine…'));
   let done = false;
 
-  function update({ engine }) {
+  function update(view) {
+    const { engine } = view;
+    if (readOnly !== view.readOnly) {
+      readOnly = view.readOnly;
+      for (const button of body.querySelectorAll('button.load')) button.hidden = readOnly;
+    }
     if (done || !engine) return;
     done = true;
     const examples = engine.lessonExamples();
@@ -34,8 +39,8 @@ export function createExamples(section, app) {
         h('th', { scope: 'row' }, math(f.label)), h('td', {}, info ? '—' : f.expected), h('td', { class: 'computed' }, f.computed), h('td', {}, mark));
     });
     const load = () => {
-      app.loadChanges(exampleChanges(ex));
-      document.getElementById('results')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      actions.load(exampleChanges(ex), presetValue('example', ex.id));
+      host.scrollToResults();
     };
     return h('article', { class: `example ${ok ? 'ok' : 'bad'}`, dataset: { example: ex.id, ok: ok ? '1' : '0' } },
       h('header', {},
@@ -46,8 +51,8 @@ export function createExamples(section, app) {
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'figure'), h('th', { scope: 'col' }, 'lesson'), h('th', { scope: 'col' }, 'computed'), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'check')))),
         h('tbody', {}, rows))),
       ex.note ? h('p', { class: ex.id === 'E3' ? 'note callout' : 'note' }, ex.note) : null,
-      h('button', { type: 'button', class: 'secondary', onclick: load }, `Load ${ex.id} into the inputs`));
+      h('button', { type: 'button', class: 'secondary load', onclick: load, hidden: readOnly }, `Load ${ex.id} into the inputs`));
   }
 
-  return { name: 'examples', update };
+  return { update };
 }

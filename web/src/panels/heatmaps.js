@@ -5,15 +5,16 @@ import { Heatmap, drawColorbar } from '../render/heatmap.js';
 import { configKey } from '../model/validate.js';
 import { colorPositions, legendEnds } from '../model/colorscale.js';
 import * as fmt from '../model/format.js';
-import { h, fill, cssVar } from '../ui/dom.js';
+import { focusedIn } from '../ui/dom.js';
 
 // Beyond this many heads the small multiples would be specks and thousands of canvases: the
 // enlarged map still shows any head (head= in the URL), the grid shows the first ones.
 const MAX_SMALL = 64;
 const MAX_ITEM_MENU = 64;
 
-export function createHeatmaps(section, app) {
-  const body = section.querySelector('.panel-body');
+export function createHeatmaps(body, { dom, host, actions }) {
+  const { h, fill } = dom;
+  let view = null;
   const intro = h('p', { class: 'lead' },
     'Row i of a map is query i; its cells show how much of each key j that query takes (a softmax, so every row sums to 1). ',
     'Heads start from different random projections, so each looks at the sequence differently. Click a small map to enlarge it; ',
@@ -24,13 +25,13 @@ export function createHeatmaps(section, app) {
   const itemNumber = h('input', { id: 'f-item-number', name: 'item', type: 'number', min: 0, step: 1, inputmode: 'numeric' });
   const itemLabel = h('label', { for: 'f-item' }, 'batch item shown');
   const itemField = h('div', { class: 'field inline', hidden: true }, itemLabel, itemSelect, itemNumber);
-  itemSelect.addEventListener('change', () => app.set({ item: itemSelect.value }, { edited: 'item' }));
-  itemNumber.addEventListener('change', () => app.set({ item: itemNumber.value }, { edited: 'item' }));
+  itemSelect.addEventListener('change', () => actions.edit({ item: itemSelect.value }, 'item'));
+  itemNumber.addEventListener('change', () => actions.edit({ item: itemNumber.value }, 'item'));
   const scaleSelect = h('select', { id: 'f-colors', name: 'colors' },
     h('option', { value: 'linear' }, 'linear, 0 to max'), h('option', { value: 'log' }, 'log, 3 decades'),
     h('option', { value: 'row' }, 'each row to its max'));
   const scaleField = h('div', { class: 'field inline' }, h('label', { for: 'f-colors' }, 'colour scale'), scaleSelect);
-  scaleSelect.addEventListener('change', () => app.set({ colors: scaleSelect.value }, { edited: 'colors' }));
+  scaleSelect.addEventListener('change', () => actions.edit({ colors: scaleSelect.value }, 'colors'));
   const bar = h('canvas', { class: 'colorbar', 'aria-hidden': 'true' });
   drawColorbar(bar);
   const legendMin = h('span', { class: 'num' }), legendMax = h('span', { class: 'num' });
@@ -38,6 +39,10 @@ export function createHeatmaps(section, app) {
     h('span', {}, 'weight'), legendMin, bar, legendMax,
     h('span', { class: 'swatch masked-swatch', title: 'masked: −∞ before the softmax, so weight 0' }), h('span', {}, 'masked'));
   const note = h('p', { class: 'note', id: 'heat-note' });
+  // Sentences look meaningful, so say where their patterns come from.
+  const untrained = h('p', { class: 'note', id: 'untrained-note', hidden: true },
+    'These words are turned into vectors at random (each word always gets the same random vector) and the projection weights are random too: ',
+    'this layer is untrained, so any pattern here comes from chance, not from what the words mean. A trained model learns its embeddings and weights from data.');
   const mainCanvas = h('canvas', { class: 'heat-main-canvas' });
   const mainCaption = h('figcaption');
   const grid = h('div', { class: 'heat-grid', role: 'list' });
@@ -50,7 +55,7 @@ export function createHeatmaps(section, app) {
     h('div', { class: 'heat-layout' },
       h('figure', { class: 'heat-main' }, mainCaption, mainCanvas),
       grid),
-    readout, output);
+    readout, untrained, output);
   fill(body, intro, placeholder, content);
 
   let current = null; // { item, config, key, max }
@@ -58,14 +63,14 @@ export function createHeatmaps(section, app) {
   let smalls = [];
   const main = new Heatmap(mainCanvas, { labels: true, maxHeight: 560, onCursor: (cell) => describe(selectedHead(), cell) });
 
+  /** The enlarged head: validate() keeps only a head of this layer (a link's head=-1 shows head 0, with a note). */
   function selectedHead() {
-    const c = app.check?.config ?? current?.config;
-    const head = Number(app.state.head);
-    return app.state.head !== '' && Number.isInteger(head) && c && head < c.n_heads ? head : 0;
+    const head = view?.check?.config?.head ?? 0;
+    return current && head < current.config.n_heads ? head : 0;
   }
 
   function colors() {
-    return { masked: cssVar('--masked'), text: cssVar('--fg') };
+    return { masked: host.cssVar('--masked'), text: host.cssVar('--fg') };
   }
 
   function gridFor(item, head) {
@@ -105,7 +110,7 @@ export function createHeatmaps(section, app) {
   }
 
   function enlarge(head) {
-    app.set({ head: String(head) }, { edited: 'head' });
+    actions.edit({ head: String(head) }, 'head');
     mainCanvas.focus({ preventScroll: true });
   }
 
@@ -126,7 +131,7 @@ export function createHeatmaps(section, app) {
   function draw() {
     if (!current) return;
     const { item, config } = current;
-    current.scale = app.state.colors;
+    current.scale = ['linear', 'log', 'row'].includes(view.state.colors) ? view.state.colors : 'linear';
     const [low, high] = legendEnds(current.scale, current.max, (v) => fmt.fixed(v, v < 0.001 ? 6 : 3));
     legendMin.textContent = low;
     legendMax.textContent = high;
@@ -141,7 +146,9 @@ export function createHeatmaps(section, app) {
     });
   }
 
-  function update({ check, result, state, running, engine }, reason) {
+  function update(v, reason) {
+    view = v;
+    const { check, result, state, running, engine } = v;
     const config = check?.config;
     // Batch item menu: only when there is more than one.
     const batch = config?.batch ?? result?.config.batch ?? 1;
@@ -156,7 +163,7 @@ export function createHeatmaps(section, app) {
     }
     itemSelect.value = String(config?.item ?? 0);
     itemNumber.max = String(batch - 1);
-    if (document.activeElement !== itemNumber) itemNumber.value = String(config?.item ?? 0);
+    if (focusedIn(itemNumber) !== itemNumber) itemNumber.value = String(config?.item ?? 0);
     scaleSelect.value = state.colors;
 
     if (!result) {
@@ -171,6 +178,7 @@ export function createHeatmaps(section, app) {
     }
     content.hidden = false;
     placeholder.hidden = true;
+    untrained.hidden = result.config.source !== 'text';
     const stale = !config || result.key !== configKey(config);
     body.classList.toggle('stale', stale);
     body.dataset.stale = stale ? '1' : '0';
@@ -224,17 +232,17 @@ export function createHeatmaps(section, app) {
 
   // Redraw on width changes only: drawing sets the canvases' heights, which must not loop back here.
   let width = 0;
-  new ResizeObserver(([entry]) => {
+  host.observeResize(body, ([entry]) => {
     const w = Math.round(entry.contentRect.width);
     if (w === width) return;
     width = w;
-    requestAnimationFrame(() => {
+    host.win.requestAnimationFrame(() => {
       if (!current) return;
       main.draw();
       for (const { map } of smalls) map.draw();
     });
-  }).observe(body);
-  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', draw);
+  });
+  const offScheme = host.onSchemeChange(draw);
 
-  return { name: 'heatmaps', update, fail: (err) => { placeholder.hidden = false; placeholder.textContent = `The maps could not be drawn: ${err.message}`; } };
+  return { update, destroy: offScheme };
 }

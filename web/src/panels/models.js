@@ -1,17 +1,17 @@
 // Real models from the lesson's table: their attention layer analysed at n = 128, with a clear
 // statement of which ones this tab can run and how much memory the others would need.
 
-import { modelChanges, DEFAULT_PRESET_N } from '../model/presets.js';
+import { modelChanges, presetValue, DEFAULT_PRESET_N } from '../model/presets.js';
 import { estimateRun, MAX_RUN_SECONDS } from '../model/validate.js';
 import * as fmt from '../model/format.js';
-import { h, fill } from '../ui/dom.js';
 
-export function createModels(section, app) {
-  const body = section.querySelector('.panel-body');
+export function createModels(body, { dom, actions }) {
+  const { h, fill } = dom;
   fill(body, h('p', { class: 'placeholder' }, 'Waiting for the engine…'));
   let done = false;
 
-  function update({ engine }) {
+  function update({ engine, readOnly }) {
+    for (const button of body.querySelectorAll('button.linkish')) button.disabled = readOnly;
     if (done || !engine) return;
     done = true;
     const budget = engine.defaultMemoryBudget;
@@ -25,7 +25,7 @@ export function createModels(section, app) {
           : `needs ${fmt.bytesShort(a.memory.total)} for one pass, over the budget: analysed only`);
       const row = h('tr', { dataset: { model: m.name } },
         h('th', { scope: 'row' }, h('button', { type: 'button', class: 'linkish', title: `Load ${m.name} into the inputs`,
-          onclick: () => app.loadChanges(modelChanges(m)) }, m.name)),
+          onclick: () => actions.load(modelChanges(m), presetValue('model', m.name)) }, m.name)),
         h('td', {}, String(m.n_heads)), h('td', {}, fmt.int(m.d_model)), h('td', {}, String(m.d_k)),
         h('td', {}, m.parameters), h('td', {}, fmt.short(a.params_gqa ?? a.params.total)));
       return [row, h('tr', { class: 'note-row' }, h('td', { colspan: 6 }, verdict, m.note ? ` · ${m.note}` : ''))];
@@ -38,5 +38,5 @@ export function createModels(section, app) {
         h('tbody', {}, rows))));
   }
 
-  return { name: 'models', update };
+  return { update };
 }

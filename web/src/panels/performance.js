@@ -4,13 +4,13 @@
 import * as fmt from '../model/format.js';
 import { estimateRun } from '../model/validate.js';
 import { Cancelled } from '../worker/client.js';
-import { h, fill, cssVar, loadStylesheet } from '../ui/dom.js';
 
 const SWEEP_SECONDS_PER_POINT = 0.25; // keeps the whole sweep to a few seconds
 const MAX_SWEEP_N = 4096;
 
-export function createPerformance(section, app) {
-  const body = section.querySelector('.panel-body');
+export function createPerformance(body, { dom, host, actions }) {
+  const { h, fill } = dom;
+  let view = null;
   const peakLine = h('p', { id: 'peak' }, 'Measuring this browser’s SIMD peak after the first run…');
   const runs = h('div', { class: 'table-wrap' });
   const button = h('button', { type: 'button', class: 'secondary', id: 'sweep' }, 'Measure time against n');
@@ -26,33 +26,36 @@ export function createPerformance(section, app) {
   let plot = null;
 
   button.addEventListener('click', measure);
-  cancel.addEventListener('click', () => app.cancel());
+  cancel.addEventListener('click', () => actions.cancel());
 
-  function lengths() {
-    const c = app.check.config;
+  function lengths(engine, layer) {
     const out = [];
     for (let n = 16; n <= MAX_SWEEP_N; n *= 2) {
-      const a = app.engine.analyze({ d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: c.bias, n });
-      if (a.memory.total > app.engine.defaultMemoryBudget) break;
-      if (estimateRun(a, { isa: app.engine.isa }).seconds > SWEEP_SECONDS_PER_POINT && out.length >= 3) break;
+      const a = engine.analyze({ ...layer, n });
+      if (a.memory.total > engine.defaultMemoryBudget) break;
+      if (estimateRun(a, { isa: engine.isa }).seconds > SWEEP_SECONDS_PER_POINT && out.length >= 3) break;
       out.push(n);
     }
     return out;
   }
 
   async function measure() {
-    if (!app.check?.config || !app.engine) return;
-    const ns = lengths();
+    const c = view?.check?.config, engine = view?.engine;
+    if (!c || !engine) return;
+    // The layer is fixed here: the chart is labelled with what was measured, even if the inputs change meanwhile.
+    const layer = { d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: c.bias };
+    const ns = lengths(engine, layer);
     button.disabled = true;
     cancel.hidden = false;
     sweepStatus.textContent = `Measuring n = ${ns.map(fmt.int).join(', ')}…`;
     try {
-      const { points, isa } = await app.measureSweep(ns, (p) => { sweepStatus.textContent = `Measuring ${p.phase} (${p.done + 1} of ${p.total})…`; });
-      const c = app.check.config;
-      sweepStatus.textContent = `d_model = ${fmt.int(c.d_model)}, n_heads = ${c.n_heads}, ${isa === 'scalar' ? 'baseline' : 'SIMD'} module: ` +
+      const reply = await actions.sweep(layer, ns, (p) => { sweepStatus.textContent = `Measuring ${p.phase} (${p.done + 1} of ${p.total})…`; });
+      const { points, isa } = reply;
+      const measured = reply.layer ?? layer;
+      sweepStatus.textContent = `d_model = ${fmt.int(measured.d_model)}, n_heads = ${measured.n_heads}, ${isa === 'scalar' ? 'baseline' : 'SIMD'} module: ` +
         points.map((p) => `n ${fmt.int(p.n)}: ${fmt.duration(p.ms)}`).join(' · ');
       chartBox.dataset.points = JSON.stringify(points);
-      await drawChart(points, c.d_model);
+      await drawChart(points, measured);
     } catch (err) {
       sweepStatus.textContent = err instanceof Cancelled ? 'Cancelled.' : `The measurement failed: ${err.message}`;
     } finally {
@@ -61,14 +64,14 @@ export function createPerformance(section, app) {
     }
   }
 
-  async function drawChart(points, d_model) {
-    const [{ default: uPlot }] = await Promise.all([import('../../vendor/uplot/uPlot.esm.js'), loadStylesheet('vendor/uplot/uPlot.min.css')]);
+  async function drawChart(points, layer) {
+    const [{ default: uPlot }] = await Promise.all([host.importVendor('vendor/uplot/uPlot.esm.js'), host.loadStyle('vendor/uplot/uPlot.min.css')]);
     const xs = points.map((p) => p.n);
     const last = points[points.length - 1];
     // Guides through the last point: what time ∝ n and time ∝ n² would look like.
     const linear = xs.map((n) => last.ms * (n / last.n));
     const quadratic = xs.map((n) => last.ms * (n / last.n) ** 2);
-    const fg = cssVar('--fg'), muted = cssVar('--muted'), accent = cssVar('--accent'), grid = cssVar('--grid');
+    const fg = host.cssVar('--fg'), muted = host.cssVar('--muted'), accent = host.cssVar('--accent'), grid = host.cssVar('--grid');
     const width = Math.max(260, chartBox.clientWidth || 400);
     const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
     // Log axes: n in powers of two (the measured lengths), time labelled at powers of ten only.
@@ -92,10 +95,13 @@ export function createPerformance(section, app) {
     plot?.destroy();
     chartBox.replaceChildren();
     plot = new uPlot(opts, [xs, points.map((p) => p.ms), linear, quadratic], chartBox);
-    chartBox.dataset.dModel = String(d_model);
+    chartBox.dataset.dModel = String(layer.d_model);
+    chartBox.dataset.nHeads = String(layer.n_heads);
   }
 
-  function update({ runs: history, peak }, reason) {
+  function update(v, reason) {
+    view = v;
+    const { runs: history, peak } = v;
     if (peak === null) peakLine.textContent = 'This browser has no WebAssembly SIMD, so there is no f32x4 peak to compare with.';
     else if (peak) {
       peakLine.textContent = `This browser’s f32x4 peak, measured in the worker: ${fmt.num(peak.gflops, 1)} GFLOP/s (12 independent multiply-add chains on 4 floats).`;
@@ -107,11 +113,11 @@ export function createPerformance(section, app) {
       return;
     }
     fill(runs, h('table', { class: 'cost', id: 'runs-table' },
-      h('thead', {}, h('tr', {}, ['run', 'time', 'GFLOP/s', '% of peak', 'module'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('thead', {}, h('tr', {}, ['run', 'time', 'speed', '% of peak', 'module'].map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, history.map((r) => h('tr', {},
-        h('th', { scope: 'row' }, r.label), h('td', {}, fmt.duration(r.ms)), h('td', {}, fmt.num(r.gflops, 2)),
-        h('td', {}, peak ? fmt.percent(r.gflops / peak.gflops) : '—'), h('td', {}, r.isa === 'scalar' ? 'baseline' : 'SIMD'))))));
+        h('th', { scope: 'row' }, r.label), h('td', {}, fmt.duration(r.ms)), h('td', {}, fmt.rate(r.gflops)),
+        h('td', {}, peak ? fmt.percentOfPeak(r.gflops / peak.gflops) : '—'), h('td', {}, r.isa === 'scalar' ? 'baseline' : 'SIMD'))))));
   }
 
-  return { name: 'performance', update };
+  return { update, destroy: () => plot?.destroy() };
 }

@@ -4,14 +4,13 @@
 import { Heatmap } from '../render/heatmap.js';
 import { poolHeads } from '../model/pool.js';
 import * as fmt from '../model/format.js';
-import { h, fill, cssVar } from '../ui/dom.js';
 
 const MAX_POSITIONS = 64;
 const OFFSET = 3; // the k of "PE(pos + k) is a fixed linear function of PE(pos)"
 const MAX_D_MODEL = 16384; // beyond this the table alone is tens of megabytes: not worth freezing the tab
 
-export function createPositional(section, app) {
-  const body = section.querySelector('.panel-body');
+export function createPositional(body, { dom, host }) {
+  const { h, fill } = dom;
   const canvas = h('canvas', { 'aria-label': 'positional encoding: positions down, dimensions across' });
   const readout = h('p', { class: 'readout', 'aria-live': 'polite' }, 'Point at a cell to read PE(pos, i).');
   const facts = h('ul', { class: 'facts-list', id: 'pe-facts' });
@@ -47,7 +46,7 @@ export function createPositional(section, app) {
     try {
       const pe = engine.positionalEncoding({ n, d_model: c.d_model });
       const pooled = poolHeads(pe, 1, n, c.d_model);
-      data = { d_model: c.d_model, grid: { rows: pooled.rows, cols: pooled.cols, colStep: pooled.colStep, data: pooled.data, masked: null, min: -1, max: 1, colors: { text: cssVar('--fg') } } };
+      data = { d_model: c.d_model, grid: { rows: pooled.rows, cols: pooled.cols, colStep: pooled.colStep, data: pooled.data, masked: null, min: -1, max: 1, colors: { text: host.cssVar('--fg') } } };
       map.setData(data.grid);
       caption.textContent = `PE for ${n} positions × d_model = ${fmt.int(c.d_model)}${pooled.colStep > 1 ? ` (columns averaged in blocks of ${pooled.colStep})` : ''}; colour from −1 to 1.`;
       const p = engine.positionalProperties({ n, d_model: c.d_model, k: OFFSET });
@@ -62,5 +61,12 @@ export function createPositional(section, app) {
     }
   }
 
-  return { name: 'positional', update };
+  // The labels are drawn in the theme's text colour: redraw when the theme changes.
+  const offScheme = host.onSchemeChange(() => {
+    if (!data) return;
+    data.grid.colors = { text: host.cssVar('--fg') };
+    map.setData(data.grid);
+  });
+
+  return { update, destroy: offScheme };
 }

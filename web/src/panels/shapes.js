@@ -2,15 +2,15 @@
 // output, with its dims and bytes (the lesson's worked example E1, for whatever sizes are set).
 
 import * as fmt from '../model/format.js';
-import { h, fill, table, math } from '../ui/dom.js';
 
-export function createShapes(section, app) {
-  const body = section.querySelector('.panel-body');
+export function createShapes(body, { dom }) {
+  const { h, fill, table, math } = dom;
   let lastKey = '';
 
-  function update({ check }) {
+  function update({ check, engine }) {
     const a = check?.analysis;
-    const key = a ? JSON.stringify(a.dims) : '';
+    const scale = check?.config?.scale ?? true;
+    const key = a ? JSON.stringify([a.dims, scale]) : `none:${check?.ok}:${!!engine}`;
     if (key === lastKey) return;
     lastKey = key;
     if (!a) {
@@ -20,16 +20,16 @@ export function createShapes(section, app) {
     const d = a.dims;
     const rows = a.shapes.map((s) => ({
       attrs: { class: s.note === 'input' ? 'input-row' : /^output/.test(s.name) ? 'output-row' : '' },
-      cells: [h('span', {}, math(s.name), h('span', { class: 'sub-note' }, s.note)), h('span', { class: 'dims' }, fmt.dims(s.dims)), fmt.bytes(s.bytes)],
+      cells: [h('span', {}, math(fmt.withScale(s.name, scale)), h('span', { class: 'sub-note' }, s.note)), h('span', { class: 'dims' }, fmt.dims(s.dims)), fmt.bytes(s.bytes)],
     }));
     fill(body,
       h('p', { class: 'lead' },
         `One big matrix product makes Q for all heads at once (${fmt.int(d.n_q)} × ${fmt.int(d.n_heads * d.d_k)}); `,
         `splitting it into heads is only a reshape, (n, h·d_k) → (h, n, d_k), so no data moves. `,
-        `Each head then scores its ${fmt.int(d.n_q)} queries against ${fmt.int(d.n_k)} keys.`),
+        `Each head then scores its ${fmt.int(d.n_q)} queries against ${fmt.int(d.n_k)} keys${scale ? '' : ' (not divided by √d_k: the scale is off)'}.`),
       h('div', { class: 'table-wrap' }, table(['tensor', 'shape', 'bytes (float32)'], rows, { class: 'shapes', id: 'shape-table' })),
       h('p', { class: 'note' }, `Shapes list batch first. With batch = ${fmt.int(d.batch)}, h = ${d.n_heads}, d_k = ${fmt.int(d.d_k)}, d_v = ${fmt.int(d.d_v)}.`));
   }
 
-  return { name: 'shapes', update };
+  return { update };
 }

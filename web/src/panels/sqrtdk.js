@@ -1,40 +1,77 @@
-// The √d_k lab: live statistics from the core showing that q·k has variance d_k, and that without
-// the scale the softmax saturates into near one-hot rows (low entropy, one dominant weight).
+// The √d_k lab: live statistics from the core showing that q·k has variance d_k, and what the scale does
+// to the softmax. The words follow the numbers: the text says "nearly one-hot" only when they say so.
 
 import * as fmt from '../model/format.js';
-import { h, fill } from '../ui/dom.js';
 
 const SAMPLES = 200;
-const WORK = 4e6; // multiply-adds per update: keeps the lab instant even at d_k = 100,000
+const MIN_SAMPLES = 10;
+const MAX_KEYS = 512;
+const WORK = 4e6; // multiply-adds per update: keeps the lab instant at any d_k (the engine refuses far more)
 
-export function createSqrtDk(section, app) {
-  const body = section.querySelector('.panel-body');
+/**
+ * The sample it can afford for d_k: n_k keys (at most the run's, at least 2) and `samples` rows, with
+ * d_k·n_k·samples ≤ WORK, fewer keys first being the smaller loss when d_k is huge.
+ */
+export function sqrtDkSample(d_k, n_k) {
+  let keys = Math.min(Math.max(n_k, 2), MAX_KEYS);
+  keys = Math.max(2, Math.min(keys, Math.floor(WORK / (d_k * MIN_SAMPLES))));
+  const samples = Math.max(MIN_SAMPLES, Math.min(SAMPLES, Math.floor(WORK / (d_k * keys))));
+  return { keys, samples };
+}
+
+/** What the rows' largest weight means, in words that agree with it (the mean largest weight of a row, uniform = 1/n_k). */
+export function sharpness(maxWeight, keys) {
+  const uniform = 1 / keys;
+  if (maxWeight >= 0.8) return 'nearly one-hot: one key takes almost the whole row, and the softmax’s gradients nearly vanish';
+  if (maxWeight >= 0.5) return 'peaked: one key takes most of the row';
+  if (maxWeight >= 2 * uniform) return `somewhat peaked: the largest weight is ${fmt.num(maxWeight / uniform, 1)}× the uniform 1/${keys}`;
+  return `close to uniform (1/${keys} = ${fmt.percent(uniform)} each)`;
+}
+
+export function createSqrtDk(body, { dom }) {
+  const { h, fill } = dom;
   let lastKey = '';
 
   function update({ check, engine }) {
     const c = check?.config;
     if (!engine || !c) {
-      if (!engine) fill(body, h('p', { class: 'placeholder' }, 'Waiting for the engine…'));
+      const key = !engine ? 'waiting' : 'invalid';
+      if (key !== lastKey) {
+        lastKey = key;
+        fill(body, h('p', { class: 'placeholder' }, !engine ? 'Waiting for the engine…' : 'The lab appears once the inputs are valid.'));
+      }
       return;
     }
-    const n_k = Math.min(Math.max(c.n_k, 2), 512);
-    const key = JSON.stringify([c.d_k, n_k, c.input_seed]);
+    const { keys, samples } = sqrtDkSample(c.d_k, c.n_k);
+    const key = JSON.stringify([c.d_k, keys, samples, c.input_seed]);
     if (key === lastKey) return;
     lastKey = key;
-    const samples = Math.max(10, Math.min(SAMPLES, Math.floor(WORK / (c.d_k * n_k))));
-    const s = engine.sqrtDkStats({ d_k: c.d_k, n_k, samples, seed: c.input_seed });
+    let s;
+    try {
+      s = engine.sqrtDkStats({ d_k: c.d_k, n_k: keys, samples, seed: c.input_seed });
+    } catch (err) {
+      fill(body, h('p', { class: 'placeholder', id: 'sqrtdk-message' }, `The lab cannot sample d_k = ${fmt.int(c.d_k)}: ${err.message}. Choose a smaller d_k (d_model / n_heads) to see it.`));
+      return;
+    }
     const bar = (value, max, cls) => h('span', { class: `bar ${cls}`, style: { '--w': `${Math.min(100, (100 * value) / max).toFixed(1)}%` } }, fmt.num(value, 3));
+    const fewer = keys < Math.min(Math.max(c.n_k, 2), MAX_KEYS)
+      ? ` (${fmt.int(keys)} keys rather than ${fmt.int(c.n_k)}: at d_k = ${fmt.int(c.d_k)} more would not be instant)` : '';
+    const unscaled = sharpness(s.max_weight_unscaled, keys), scaled = sharpness(s.max_weight_scaled, keys);
+    const verdict = c.d_k === 1
+      ? 'With d_k = 1, √d_k = 1: dividing changes nothing, so both columns are the same.'
+      : `Over ${fmt.int(keys)} keys, without the scale one key takes ${fmt.percent(s.max_weight_unscaled)} of a row on average: ${unscaled}. ` +
+        `With it, ${fmt.percent(s.max_weight_scaled)}: ${scaled}.`;
     fill(body,
       h('p', { class: 'lead' }, `Draw q and k with ${fmt.int(c.d_k)} independent N(0, 1) components each. Their dot product is a sum of ${fmt.int(c.d_k)} terms of variance 1, so its variance is d_k; dividing by √d_k = ${fmt.num(Math.sqrt(c.d_k), 3)} brings it back to 1.`),
-      h('div', { class: 'table-wrap' }, h('table', { class: 'cost', id: 'sqrtdk-table' },
+      h('div', { class: 'table-wrap' }, h('table', { class: 'cost', id: 'sqrtdk-table', dataset: { maxUnscaled: s.max_weight_unscaled, keys } },
         h('thead', {}, h('tr', {}, ['', 'unscaled q·k', 'scaled q·k / √d_k'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {},
-          h('tr', {}, h('th', { scope: 'row' }, `variance (${samples} × ${n_k} samples)`), h('td', {}, fmt.num(s.dot_variance, 2), ` ≈ d_k = ${fmt.int(c.d_k)}`), h('td', {}, fmt.num(s.scaled_variance, 3), ' ≈ 1')),
+          h('tr', {}, h('th', { scope: 'row' }, `variance (${samples} × ${keys} samples)`), h('td', {}, fmt.num(s.dot_variance, 2), ` ≈ d_k = ${fmt.int(c.d_k)}`), h('td', {}, fmt.num(s.scaled_variance, 3), ' ≈ 1')),
           h('tr', {}, h('th', { scope: 'row' }, 'largest weight in a row (mean)'), h('td', {}, bar(s.max_weight_unscaled, 1, 'warm')), h('td', {}, bar(s.max_weight_scaled, 1, 'cool'))),
           h('tr', {}, h('th', { scope: 'row' }, `softmax entropy (uniform = ${fmt.num(s.max_entropy, 2)})`), h('td', {}, bar(s.entropy_unscaled, s.max_entropy, 'warm')), h('td', {}, bar(s.entropy_scaled, s.max_entropy, 'cool')))))),
-      h('p', { class: 'note' }, `Over ${n_k} keys, unscaled logits spread so widely that one key takes ${fmt.percent(s.max_weight_unscaled)} of a row on average: the softmax is nearly one-hot and its gradients nearly vanish. `,
-        'Untick “divide the scores by √d_k” in the inputs to see the heatmaps turn into single bright cells.'));
+      h('p', { class: 'note', id: 'sqrtdk-verdict' }, verdict, fewer,
+        c.d_k > 1 ? ' Untick “divide the scores by √d_k” in the inputs to see the heatmaps sharpen.' : ''));
   }
 
-  return { name: 'sqrtdk', update };
+  return { update };
 }

@@ -33,7 +33,7 @@ export class Heatmap {
     this.layout = null;
     canvas.tabIndex = 0;
     canvas.addEventListener('pointermove', (e) => this.#pointer(e));
-    canvas.addEventListener('pointerleave', () => { if (document.activeElement !== canvas) this.setCursor(null); });
+    canvas.addEventListener('pointerleave', () => { if (canvas.getRootNode().activeElement !== canvas) this.setCursor(null); });
     canvas.addEventListener('click', (e) => { this.#pointer(e); this.onPick(); });
     canvas.addEventListener('keydown', (e) => this.#key(e));
     canvas.addEventListener('focus', () => { if (!this.cursor && this.grid) this.setCursor({ r: 0, c: 0 }); });
@@ -64,7 +64,7 @@ export class Heatmap {
     const { canvas, grid } = this;
     if (!grid) return;
     const ctx = canvas.getContext('2d');
-    const dpr = window.devicePixelRatio || 1;
+    const dpr = canvas.ownerDocument.defaultView?.devicePixelRatio || 1;
     // Sized from the parent's width, so a map limited by maxHeight shrinks to its cells
     // (no empty strip beside it) and a resize is measured from the space, not from the last drawing.
     const available = Math.max(40, canvas.parentElement?.clientWidth || 200);

@@ -1,5 +1,9 @@
-// The page's handle on the compute worker: promise-based requests, progress callbacks, and a
-// cancel that terminates the worker and starts a fresh one (a wasm call cannot be interrupted).
+// The playgrounds' handle on the compute worker. One client (one worker, one wasm engine) serves every
+// playground of a page that uses the same module; each playground talks through its own session.
+// Requests go to the worker one at a time, so the client always knows which one is running: a cancel
+// terminates the worker only when the cancelling session's request is the one running (a wasm call
+// cannot be interrupted), and the other sessions' requests are sent again to the fresh worker.
+// A watchdog restarts a worker that stops answering, so no run can stay "Running…" forever.
 
 export class Cancelled extends Error {
   constructor() {
@@ -8,87 +12,250 @@ export class Cancelled extends Error {
   }
 }
 
-export class EngineClient {
-  #worker = null;
-  #pending = new Map(); // id → { resolve, reject, onProgress }
-  #nextId = 1;
-  #simd;
-  #isReady = false;
+/** The worker stopped answering (or died) and was restarted: the request can be tried again. */
+export class WorkerLost extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'WorkerLost';
+  }
+}
 
-  /** simd: undefined = automatic, false = force the baseline module. */
-  constructor({ simd } = {}) {
+const INIT_DEADLINE_MS = 60000; // downloading and compiling the engine on a slow connection
+const DEFAULT_DEADLINE_MS = 30000;
+
+/**
+ * Starts the worker script at `workerUrl` (a module). A worker must come from the page's own origin:
+ * for a script on another origin (a course page loading the element from a CDN-like host), the worker
+ * starts from a same-origin blob: URL that imports the real script by its absolute URL (which CORS allows).
+ */
+export function startModuleWorker(workerUrl, pageOrigin) {
+  const url = new URL(workerUrl);
+  if (url.origin === pageOrigin) return new Worker(url, { type: 'module', name: 'attention-playground' });
+  const source = `import ${JSON.stringify(url.href)};\n`;
+  const blob = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+  try {
+    return new Worker(blob, { type: 'module', name: 'attention-playground' });
+  } finally {
+    // The worker has its URL; revoking after it fetched it is safe, and nothing leaks per worker.
+    setTimeout(() => URL.revokeObjectURL(blob), 10000);
+  }
+}
+
+/**
+ * A stand-in worker that runs the same handlers on the main thread, for pages where no worker can start
+ * (a Content-Security-Policy without blob: workers, say). Slower to the eye (the page waits during a
+ * run), but every view still computes.
+ */
+export class InPageWorker {
+  #handlers;
+  onmessage = null;
+  onerror = null;
+  constructor(handlersPromise) {
+    this.#handlers = handlersPromise;
+  }
+  postMessage(data) {
+    setTimeout(async () => {
+      const { handle, handlers } = await this.#handlers;
+      await handle(handlers, data, (reply) => this.onmessage?.({ data: reply }));
+    });
+  }
+  terminate() {}
+}
+
+export class EngineClient {
+  #start;           // () → a worker-like object
+  #fallback;        // () → an InPageWorker, or null
+  #worker = null;
+  #queue = [];      // requests not yet sent: { id, type, payload, session, resolve, reject, onProgress, deadlineMs }
+  #inflight = null; // the request the worker is running
+  #nextId = 1;
+  #nextSession = 1;
+  #watchdog = 0;
+  #simd;
+  #peak = null;
+  #closed = false;
+  #sessions = new Set();
+  inPage = false;
+
+  /**
+   * start(): makes the worker; fallback(): an InPageWorker used when the worker cannot start (or null).
+   * simd: undefined = automatic, false = the baseline module, true = insist on SIMD.
+   */
+  constructor({ start, fallback = null, simd } = {}) {
+    this.#start = start;
+    this.#fallback = fallback;
     this.#simd = simd;
-    this.ready = this.#start();
+    this.ready = this.#boot();
+    // Neither a worker nor the fallback could start: whatever waits gets the reason.
+    this.ready.catch((err) => { for (const r of this.#queue.splice(0)) r.reject(err); });
   }
 
-  #start() {
-    this.#isReady = false;
-    this.#worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-    this.#worker.onmessage = ({ data }) => this.#receive(data);
-    this.#worker.onerror = (e) => {
-      e.preventDefault?.();
-      this.#failAll(new Error(`the compute worker failed: ${e.message || 'could not load'}`));
-    };
-    return this.#request('init', { simd: this.#simd }).then((info) => {
-      this.#isReady = true;
-      this.info = info;
-      return info;
+  #boot() {
+    let started;
+    try {
+      this.#worker = this.#spawn(this.#start);
+      started = this.#init();
+    } catch (err) {
+      started = Promise.reject(err); // no Worker at all, or one refused at once (a Content-Security-Policy)
+    }
+    return started.catch((err) => {
+      if (!this.#fallback || this.inPage || this.#closed) throw err;
+      // The worker could not start at all: compute on this thread instead.
+      this.#worker?.terminate();
+      this.inPage = true;
+      this.#worker = this.#spawn(this.#fallback);
+      return this.#init();
     });
   }
 
-  /** Posts at once when the worker is ready (no extra turn of the event loop), else after it is. */
-  #whenReady(send) {
-    return this.#isReady ? send() : this.ready.then(send);
+  #spawn(make) {
+    const worker = make();
+    worker.onmessage = ({ data }) => this.#receive(data);
+    worker.onerror = (e) => {
+      e?.preventDefault?.();
+      this.#lose(`the compute worker failed: ${e?.message || 'it could not load'}`, { restart: this.info !== undefined });
+    };
+    return worker;
+  }
+
+  /** Sends `init` ahead of everything queued, and resolves with the engine's info. */
+  #init() {
+    return new Promise((resolve, reject) => {
+      const request = { id: this.#nextId++, type: 'init', payload: { simd: this.#simd }, session: null, deadlineMs: INIT_DEADLINE_MS,
+        resolve: (info) => { this.info = info; resolve(info); }, reject };
+      this.#queue.unshift(request);
+      this.#pump();
+    });
+  }
+
+  #pump() {
+    if (this.#inflight || !this.#queue.length || this.#closed) return;
+    // Until init has answered, only init may go.
+    if (this.info === undefined && this.#queue[0].type !== 'init') return;
+    const request = this.#queue.shift();
+    this.#inflight = request;
+    this.#arm(request.deadlineMs);
+    this.#worker.postMessage({ type: request.type, id: request.id, ...request.payload });
+  }
+
+  #arm(ms) {
+    clearTimeout(this.#watchdog);
+    this.#watchdog = setTimeout(() => {
+      const seconds = (ms / 1000).toFixed(ms < 10000 ? 1 : 0);
+      this.#lose(`the compute worker stopped answering (nothing for ${seconds} s), so it was restarted`, { restart: true });
+    }, ms);
   }
 
   #receive(data) {
-    const entry = this.#pending.get(data.id);
-    if (!entry) return;
-    if (data.type === 'progress') return entry.onProgress?.(data);
-    this.#pending.delete(data.id);
-    if (data.type === 'error') entry.reject(new Error(data.message));
-    else entry.resolve(data);
+    const request = this.#inflight;
+    if (!request || data.id !== request.id) return;
+    if (data.type === 'progress') {
+      this.#arm(request.deadlineMs); // evidence of life
+      request.onProgress?.(data);
+      return;
+    }
+    clearTimeout(this.#watchdog);
+    this.#inflight = null;
+    if (data.type === 'error') request.reject(new Error(data.message));
+    else request.resolve(data);
+    this.#pump();
   }
 
-  #failAll(err) {
-    for (const entry of this.#pending.values()) entry.reject(err);
-    this.#pending.clear();
+  /** The worker is gone or stuck: fail what it was running, start a fresh one, send the queue again. */
+  #lose(message, { restart }) {
+    clearTimeout(this.#watchdog);
+    const request = this.#inflight;
+    this.#inflight = null;
+    this.#worker.terminate();
+    if (request) request.reject(request.type === 'init' ? new Error(message) : new WorkerLost(message));
+    if (!restart || this.#closed) return;
+    this.#restart();
   }
 
-  #request(type, payload = {}, onProgress) {
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, onProgress });
-      this.#worker.postMessage({ type, id, ...payload });
+  #restart() {
+    this.info = undefined;
+    for (const session of this.#sessions) session.lost = true;
+    this.#worker = this.#spawn(this.inPage ? this.#fallback : this.#start);
+    this.ready = this.#init();
+    this.ready.catch((err) => {
+      // A worker that cannot even start again: every waiting request gets the reason.
+      for (const r of this.#queue.splice(0)) r.reject(err);
     });
   }
 
-  /** True while any request is unanswered. */
-  get busy() {
-    return this.#pending.size > 0;
+  #request(session, type, payload = {}, { onProgress, deadlineMs = DEFAULT_DEADLINE_MS } = {}) {
+    if (this.#closed) return Promise.reject(new Error('this compute engine was shut down'));
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ id: this.#nextId++, type, payload, session, resolve, reject, onProgress, deadlineMs });
+      this.#pump();
+    });
   }
 
-  run(config, onProgress) {
-    return this.#whenReady(() => this.#request('run', { config }, onProgress));
-  }
-
-  item(b) {
-    return this.#whenReady(() => this.#request('item', { b }));
-  }
-
+  /** The browser's f32x4 peak, measured once per client (shared by every playground). */
   peak() {
-    return this.#whenReady(() => this.#request('peak'));
+    this.#peak ??= this.#request(null, 'peak', {}, { deadlineMs: 30000 }).then((r) => r.peak).catch((err) => {
+      this.#peak = null; // ask again next time
+      throw err;
+    });
+    return this.#peak;
   }
 
-  sweep(layer, ns, onProgress) {
-    return this.#whenReady(() => this.#request('sweep', { layer, ns }, onProgress));
+  /** Bytes malloc'd in the worker's engine and how many sessions hold state there (for leak checks). */
+  stats() {
+    return this.#request(null, 'stats').then(({ heapAllocated, owners }) => ({ heapAllocated, owners }));
   }
 
-  /** Stops whatever runs: the worker is terminated, pending requests reject with Cancelled. */
-  cancel() {
-    this.#worker.terminate();
-    this.#failAll(new Cancelled());
-    this.ready = this.#start();
-    return this.ready;
+  /** A playground's own channel: its requests, its state in the worker, its cancel. */
+  session() {
+    const client = this;
+    const owner = this.#nextSession++;
+    const session = {
+      owner,
+      lost: false,
+      run: (config, onProgress, { deadlineMs } = {}) => client.#request(session, 'run', { owner, config }, { onProgress, deadlineMs }),
+      item: (config, b) => client.#request(session, 'item', { owner, config, b }, { deadlineMs: 60000 }),
+      sweep: (layer, ns, onProgress) => client.#request(session, 'sweep', { owner, layer, ns }, { onProgress, deadlineMs: 60000 }),
+      /** Stops this session's requests: queued ones are dropped; the running one ends with its worker. */
+      cancel: () => client.#cancel(session),
+      /** Frees this session's state in the worker; the session cannot be used afterwards. */
+      close: () => {
+        client.#cancel(session, { quiet: true });
+        client.#sessions.delete(session);
+        if (client.#closed) return Promise.resolve();
+        return client.#request(null, 'release', { owner }).catch(() => {});
+      },
+    };
+    this.#sessions.add(session);
+    return session;
+  }
+
+  #cancel(session, { quiet = false } = {}) {
+    const mine = this.#queue.filter((r) => r.session === session);
+    this.#queue = this.#queue.filter((r) => r.session !== session);
+    for (const r of mine) r.reject(new Cancelled());
+    if (this.#inflight?.session === session) {
+      const request = this.#inflight;
+      this.#inflight = null;
+      clearTimeout(this.#watchdog);
+      this.#worker.terminate();
+      request.reject(new Cancelled());
+      if (!this.#closed) this.#restart();
+    }
+    if (!quiet) this.#pump();
+  }
+
+  /** True while a request is queued or running. */
+  get busy() {
+    return !!this.#inflight || this.#queue.length > 0;
+  }
+
+  /** Ends the worker and fails whatever waits (the last playground using it was removed). */
+  close() {
+    this.#closed = true;
+    clearTimeout(this.#watchdog);
+    this.#worker?.terminate();
+    const waiting = [...this.#queue.splice(0), ...(this.#inflight ? [this.#inflight] : [])];
+    this.#inflight = null;
+    for (const r of waiting) r.reject(new Cancelled());
   }
 }

@@ -1,0 +1,103 @@
+// The one call from JavaScript into C++ in progress: the input buffers the JS wrapper filled
+// before the binding ran, the attention options it staged, and the result arrays the binding
+// left for the wrapper to copy out after it returned. Everything lives until close(), which
+// the wrapper (web/src/engine/native.js) runs in a finally block: a JavaScript exception at
+// any moment of a call frees it all, and no C++ frame is ever live while JavaScript runs.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attn/attention.h"
+#include "json.h"
+
+namespace bind {
+
+/// An input buffer of the call: `count` elements of T at `data` (nullptr and 0 for none).
+template <class T>
+struct Input {
+  T* data = nullptr;
+  std::size_t count = 0;
+};
+
+class Call {
+ public:
+  /// Starts a call; false when one is already open (a call made from inside another).
+  bool open();
+  /// Frees every input and result of the call and ends it. Never throws.
+  void close() noexcept;
+
+  /// `bytes` uninitialised bytes for the JS wrapper to fill; their address, or 0 when there
+  /// is no call open or no memory left.
+  std::uintptr_t add_input(std::size_t bytes) noexcept;
+  /// The input at `address` (0: none) seen as elements of T. An address the call did not
+  /// hand out is an internal error, reported rather than dereferenced.
+  template <class T>
+  Input<T> input(double address) const {
+    const Buffer* b = find(address);
+    if (!b) return {};
+    return {reinterpret_cast<T*>(b->data.get()), b->bytes / sizeof(T)};
+  }
+
+  /// n floats owned by the call until close(), uninitialised (the core writes every value).
+  float* new_floats(std::size_t n);
+  /// Keeps v's storage until close() (no copy) and returns it.
+  const float* keep(std::vector<float>&& v);
+  /// Names `data` (n floats, owned by the call or one of its inputs) as result array `name`.
+  void add_array(const char* name, const float* data, std::size_t n);
+
+  /// The options of the attention call, staged by stageAttentionOptions before it runs.
+  attn::AttentionOptions attention_options;
+
+  /// {"value": value, "arrays": {"name": [address, length], ...}}: what a binding returns.
+  std::string envelope(const Json& value) const;
+  /// Drops the results of a binding that failed (its inputs stay until close()).
+  void drop_results() noexcept;
+
+ private:
+  struct Buffer {
+    std::unique_ptr<unsigned char[]> data;
+    std::size_t bytes;
+  };
+  struct Array {
+    const char* name;
+    const float* data;
+    std::size_t n;
+  };
+  const Buffer* find(double address) const;
+  void require_open(const char* what) const;
+
+  bool open_ = false;
+  std::vector<Buffer> inputs_;
+  std::vector<std::unique_ptr<float[]>> owned_;
+  std::vector<std::vector<float>> kept_;
+  std::vector<Array> arrays_;
+};
+
+/// The call slot of this module (wasm runs one call at a time).
+Call& current_call();
+
+/// {"error": message}; an empty string if even that cannot be allocated. Never throws.
+std::string error_envelope(const char* message) noexcept;
+
+/// Runs a binding's body f(Json& value) and returns the envelope of its results, or of the
+/// error it threw. Every binding that can fail returns through here: C++ errors become text
+/// for the JS wrapper to throw, so no JavaScript exception ever unwinds a C++ frame.
+template <class F>
+std::string run(F&& f) noexcept {
+  try {
+    Json value;
+    f(value);
+    return current_call().envelope(value);
+  } catch (const std::exception& e) {
+    current_call().drop_results();
+    return error_envelope(e.what());
+  } catch (...) {
+    current_call().drop_results();
+    return error_envelope("an unexpected error in the engine");
+  }
+}
+
+}  // namespace bind

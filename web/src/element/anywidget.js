@@ -1,0 +1,57 @@
+// The notebook widget: the anywidget contract, export default { render({ model, el }) }, for Jupyter,
+// JupyterLab, Colab, VS Code, marimo and MyST's {anywidget} directive. The model's keys are the hash's
+// keys; a change:key event updates the view, and the learner's edits go back with model.set and
+// model.save_changes(), in the type the model already holds (a number stays a number).
+
+import { createPlayground } from '../playground/playground.js';
+import { ELEMENT_KEYS } from '../model/schema.js';
+
+/** A state value ('64', '1') in the type of the model's current value; undefined when it cannot be (a half-typed number). */
+export function modelValue(current, value) {
+  if (typeof current === 'number') {
+    const n = Number(value);
+    return value.trim() !== '' && Number.isFinite(n) ? n : undefined;
+  }
+  if (typeof current === 'boolean') return value === '1';
+  return value;
+}
+
+export function render({ model, el }) {
+  const read = (key) => model.get(key);
+  const state = {};
+  for (const key of ELEMENT_KEYS) {
+    const value = read(key);
+    if (value !== undefined && value !== null) state[key] = value;
+  }
+  // A child of el, so that a second render into the same el gets a fresh shadow root.
+  const box = el.ownerDocument.createElement('div');
+  el.append(box);
+  const playground = createPlayground(box, { state, theme: 'light', layout: 'embedded', assets: read('assets') || undefined });
+
+  const follow = ELEMENT_KEYS.map((key) => {
+    const handler = () => playground.setState({ [key]: read(key) });
+    model.on(`change:${key}`, handler);
+    return [key, handler];
+  });
+  const stopWriting = playground.on('change', ({ state: now }) => {
+    let changed = false;
+    for (const key of ELEMENT_KEYS) {
+      const current = read(key);
+      if (current === undefined) continue; // a key the notebook did not declare
+      const value = modelValue(current, now[key]);
+      if (value === undefined || value === current) continue;
+      model.set(key, value);
+      changed = true;
+    }
+    if (changed) model.save_changes();
+  });
+
+  return () => {
+    for (const [key, handler] of follow) model.off(`change:${key}`, handler);
+    stopWriting();
+    playground.destroy();
+    box.remove();
+  };
+}
+
+export default { render };

@@ -1,0 +1,78 @@
+// <attention-playground>: a playground as a custom element, for any page that takes a script (plain
+// HTML, MkDocs, Quarto). Its attributes are the URL hash's keys plus theme and controls; an attribute
+// change updates the view. Properties: state (the whole view, settable), result (the last result);
+// method: run(). Events, bubbling and composed: result { state, shapes, isa, ms }, error { message,
+// field }, change { state } (the learner's edits).
+
+import { createPlayground } from '../playground/playground.js';
+import { ELEMENT_KEYS, defaults, withChanges } from '../model/schema.js';
+
+const Base = globalThis.HTMLElement ?? class {}; // importable where there is no DOM (nothing is defined there)
+
+export class AttentionPlaygroundElement extends Base {
+  static get observedAttributes() {
+    return ELEMENT_KEYS;
+  }
+
+  #playground = null;
+  #state = null; // the view while not in a document: set by `state`, or read from the attributes
+
+  connectedCallback() {
+    if (this.#playground) return;
+    const state = this.#state ?? this.#fromAttributes();
+    this.#state = null;
+    const fire = (type) => (detail) => this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+    this.#playground = createPlayground(this, {
+      state, theme: 'light', layout: 'embedded',
+      onResult: fire('result'),
+      onError: fire('error'),
+      onChange: ({ state: now }) => fire('change')({ state: now }),
+    });
+  }
+
+  /** Removed from the page: everything this element alone held is freed (its view is kept for a return). */
+  disconnectedCallback() {
+    if (!this.#playground) return;
+    this.#state = this.#playground.getState();
+    this.#playground.destroy();
+    this.#playground = null;
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (!this.#playground || old === value) return;
+    this.#playground.setState({ [name]: value }); // a removed attribute (null) returns to its default
+  }
+
+  #fromAttributes() {
+    const given = {};
+    for (const key of ELEMENT_KEYS) if (this.hasAttribute(key)) given[key] = this.getAttribute(key);
+    return withChanges(defaults(), given);
+  }
+
+  /** The whole view: every key of the hash, as strings. */
+  get state() {
+    return this.#playground ? this.#playground.getState() : { ...(this.#state ?? this.#fromAttributes()) };
+  }
+
+  /** Replaces the whole view (absent keys take their defaults); numbers and booleans are accepted. */
+  set state(value) {
+    if (this.#playground) this.#playground.state = value;
+    else this.#state = withChanges(defaults(), value ?? {});
+  }
+
+  /** The last result ({ state, shapes, isa, ms }), or null. */
+  get result() {
+    return this.#playground?.result ?? null;
+  }
+
+  /** Runs the current view; a Promise of the result. */
+  run() {
+    if (!this.#playground) return Promise.reject(new Error('<attention-playground> runs once it is in a document'));
+    return this.#playground.run();
+  }
+}
+
+/** Defines <attention-playground> (once: a second copy of this module leaves the first in place). */
+export function defineElement(registry = globalThis.customElements) {
+  if (registry && !registry.get('attention-playground')) registry.define('attention-playground', AttentionPlaygroundElement);
+}

@@ -1,0 +1,83 @@
+// The full page: one playground bound to the URL hash. The hash is the view, so a link reproduces it;
+// presets and edits push history entries, so Back and Forward step through views; with embed=1 the page
+// tells the frame that holds it how tall it is (dist/embed.js on the host page resizes the frame).
+// This is the only module that reads location, history or the document's own elements.
+
+import { createPlayground } from '../playground/playground.js';
+import { parseHash, toHash } from '../model/schema.js';
+import { mountShare } from './share.js';
+
+const EDIT_SESSION_MS = 1500; // keystrokes in one field this close together are one step of history
+performance.mark('attention-page-start');
+
+const initial = parseHash(location.hash);
+const embed = initial.state.embed === '1';
+const root = document.getElementById('playground');
+const playground = createPlayground(root, {
+  state: initial.state, notes: initial.ignored, layout: embed ? 'embedded' : 'page',
+  theme: embed ? 'light' : 'auto', // a page of its own follows the system; inside a course page, light
+});
+applyPageFlags(initial.state);
+
+let first = true;
+playground.on('result', () => {
+  if (!first) return;
+  first = false;
+  performance.mark('attention-first-result');
+  document.body.dataset.firstResultMs = performance.now().toFixed(1);
+});
+
+// ---- the hash and the history ----
+let lastStep = { field: null, at: -Infinity };
+playground.on('change', ({ state, field, kind }) => {
+  const url = toHash(state) || `${location.pathname}${location.search}`;
+  const now = performance.now();
+  // A preset is always a step; typing in one field is one step until another field, or a pause.
+  const push = kind === 'load' || field !== lastStep.field || now - lastStep.at > EDIT_SESSION_MS;
+  lastStep = { field: kind === 'load' ? null : field, at: now };
+  if (push) history.pushState(null, '', url);
+  else history.replaceState(null, '', url);
+  applyPageFlags(state);
+});
+
+// Back, Forward, or the address edited by hand: the hash wins over whatever the form shows.
+addEventListener('hashchange', () => {
+  const { state, ignored } = parseHash(location.hash);
+  lastStep = { field: null, at: -Infinity };
+  playground.setState(state, { replace: true, notes: ignored });
+  applyPageFlags(state);
+  share?.refresh();
+});
+
+/** The page's own flags: embed hides the title and footer; theme colours the page around the playground. */
+function applyPageFlags(state) {
+  const isEmbed = state.embed === '1';
+  document.documentElement.classList.toggle('embed', isEmbed);
+  document.documentElement.dataset.theme = ['light', 'dark', 'auto'].includes(state.theme) ? state.theme : isEmbed ? 'light' : 'auto';
+}
+
+// ---- inside a frame: report the height ----
+if (embed && window.parent !== window) {
+  let sent = -1;
+  const post = () => {
+    const height = Math.ceil(document.body.getBoundingClientRect().height);
+    if (height === sent) return;
+    sent = height;
+    window.parent.postMessage({ type: 'attention-playground:size', height }, '*');
+  };
+  new ResizeObserver(post).observe(document.body);
+  // A browser does not lay out a frame that is off screen on another origin, so no resize is observed
+  // there: measuring after each result and edit (a layout on demand) keeps the host's height right anyway.
+  playground.on('result', post);
+  playground.on('change', post);
+  // embed.js asks again when it loads after the frame did (its first message was then missed).
+  addEventListener('message', (e) => {
+    if (e.source === window.parent && e.data?.type === 'attention-playground:measure') {
+      sent = -1;
+      post();
+    }
+  });
+}
+
+// The builder for course authors (not inside an embedded view).
+const share = embed ? null : mountShare(document.getElementById('share'), { playground, base: () => new URL('./', location.href).href });

@@ -1,0 +1,579 @@
+// One playground: its own state, its panels (from the registry), its DOM in a shadow root with scoped
+// styles, and its session on the shared compute. It reads no global document or location, so the full
+// page, <attention-playground>, a notebook widget and the share dialog's preview each make one, and
+// any number can share a page. This file owns time and order; the panels draw.
+
+import css from './styles.css';
+import { defaults, withChanges, changedKeys } from '../model/schema.js';
+import { validate, configKey } from '../model/validate.js';
+import { analyzeWith } from '../model/analyze.js';
+import * as fmt from '../model/format.js';
+import { PANELS, visiblePanels, unknownPanels } from '../panels/registry.js';
+import { CONTROL_FIELDS } from '../panels/controls.js';
+import { Cancelled, WorkerLost } from '../worker/client.js';
+import { createDom } from '../ui/dom.js';
+import { acquireCompute } from './compute.js';
+import { assetBase } from './assets.js';
+import { createRunbar } from './runbar.js';
+
+const DEBOUNCE_MS = 200;       // typing "512" should run once, not three times
+const PROGRESS_AFTER_MS = 100; // shorter runs finish before a progress bar would be worth showing
+const RUNS_KEPT = 12;
+/** Fields that only change what is shown: a read-only playground still lets the learner change them. */
+const VIEW_ONLY = new Set(['head', 'item', 'colors']);
+
+/** Time allowed before a silent worker counts as dead: generous against the estimate (which errs long). */
+const deadlineFor = (estimateMs) => Math.max(4000, 20 * estimateMs + 2000);
+
+const sheets = new WeakMap(); // document → its CSSStyleSheet (one per document, shared by every playground)
+function sheetFor(doc) {
+  if (!sheets.has(doc)) {
+    const sheet = new doc.defaultView.CSSStyleSheet();
+    sheet.replaceSync(css);
+    sheets.set(doc, sheet);
+  }
+  return sheets.get(doc);
+}
+
+/** An Error that names the field it is about (the `error` event's detail). */
+function fieldError(field, message) {
+  return Object.assign(new Error(message), { field });
+}
+
+/**
+ * Makes a playground in `root` (an element, which gets a shadow root, or a shadow root).
+ * options: { state (partial; strings, numbers or booleans), theme ('light' | 'dark' | 'auto': used when
+ * state.theme is empty; default light), layout ('page' | 'embedded'), assets (folder URL of the built
+ * files; default: beside this bundle), notes (sentences about the link it came from),
+ * onChange, onResult, onError (callbacks, as the events below) }.
+ * Returns { state, getState(), setState(changes, { replace }), run(), result, ready, on(type, fn), destroy() };
+ * events: 'change' { state, field, kind } on the learner's edits, 'result' { state, shapes, isa, ms },
+ * 'error' { message, field }.
+ */
+export function createPlayground(root, options = {}) {
+  const doc = root.ownerDocument;
+  const win = doc.defaultView;
+  const shadow = root instanceof win.ShadowRoot ? root : (root.shadowRoot ?? root.attachShadow({ mode: 'open' }));
+  const sheet = sheetFor(doc);
+  shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets.filter((s) => s !== sheet), sheet];
+  const dom = createDom(doc);
+  const { h } = dom;
+  let base = null, baseError = null;
+  try {
+    base = assetBase(options.assets);
+  } catch (err) {
+    baseError = err.message; // shown in the run bar: the playground still draws, and says what to do
+  }
+
+  const m = {
+    state: withChanges(defaults(), options.state ?? {}),
+    lastEdited: null,
+    editing: null,     // the field whose input caused this render (the form keeps its cursor there)
+    check: null,
+    result: null,      // { key, config, analysis, timings, isa, output_sum, masked_rows, item, gflops, detail }
+    running: null,     // { key, startedAt, estimate, progress, showProgress, promise }
+    runs: [],
+    peak: undefined,   // { gflops } once measured, null without SIMD
+    notice: null,      // { key, kind, text }: what happened to the run of the inputs with this key
+    engine: null,
+    engineError: null, // { message, retry }: the engine could not start (retry: reloading may help)
+    linkNotes: options.notes ?? [],
+    lastPreset: '',    // the preset loaded last (two presets can share sizes)
+    released: false,   // lazy panels may be built
+    firstResultMs: null,
+    destroyed: false,
+  };
+  const startedAt = win.performance.now();
+  const listeners = new Map();
+  const cleanups = [];
+  let compute = null, computeKey = null;
+  let rawAnalyze = null;
+  let debounce = 0, progressTimer = 0;
+  let pendingRun = null; // { promise, resolve, reject }: a run asked for while another runs
+  let reported = new Set(); // error events already sent for the current problems
+  let peakRequested = false;
+  let resolveReady;
+  const ready = new Promise((resolve) => { resolveReady = resolve; });
+  // Start the worker and the engine's download before anything is built: they take longest.
+  // (connect is hoisted; everything it touches is declared above.)
+  connect();
+
+  // ---- events ----
+  function on(type, fn) {
+    if (!listeners.has(type)) listeners.set(type, new Set());
+    listeners.get(type).add(fn);
+    return () => listeners.get(type)?.delete(fn);
+  }
+  function emit(type, detail) {
+    const callback = { change: options.onChange, result: options.onResult, error: options.onError }[type];
+    for (const fn of [callback, ...(listeners.get(type) ?? [])]) {
+      if (!fn) continue;
+      try {
+        fn(detail);
+      } catch (err) {
+        win.setTimeout(() => { throw err; }); // a listener's bug is the host's, reported as such
+      }
+    }
+  }
+
+  // ---- DOM: a wrapper with the theme, the run bar, one section per registry panel ----
+  const wrapper = h('div', { class: `ap${options.layout === 'page' ? ' page' : ''}` });
+  const results = h('div', { class: 'results', tabindex: '-1' });
+  const host = {
+    win,
+    cssVar: (name) => win.getComputedStyle(wrapper).getPropertyValue(name).trim(),
+    /** Adds a stylesheet inside this playground (once). */
+    loadStyle: (path) => addStylesheet(shadow, new URL(path, base).href, h),
+    /** Adds a stylesheet to the document itself (font faces do not work inside a shadow root). */
+    loadDocumentStyle: (path) => addStylesheet(doc.head, new URL(path, base).href, h),
+    importVendor: (path) => import(/* @vite-ignore */ new URL(path, base).href),
+    onSchemeChange: (fn) => { schemeListeners.add(fn); return () => schemeListeners.delete(fn); },
+    observeResize(el, fn) {
+      const observer = new win.ResizeObserver(fn);
+      observer.observe(el);
+      cleanups.push(() => observer.disconnect());
+      return observer;
+    },
+    scrollToResults: () => results.scrollIntoView({ behavior: 'smooth', block: 'start' }),
+  };
+  const actions = Object.freeze({
+    /** A learner's edit of one or more fields (ignored in a read-only playground, except view fields). */
+    edit: (changes, field) => {
+      if (readOnly() && !Object.keys(changes).every((k) => VIEW_ONLY.has(k))) return;
+      apply(changes, { edited: field, kind: 'edit' });
+    },
+    /** A preset: many fields at once, one step of history. */
+    load: (changes, preset) => {
+      if (readOnly()) return;
+      m.lastEdited = null;
+      apply(changes, { kind: 'load', preset });
+    },
+    run: () => run().catch(() => {}),
+    cancel,
+    sweep: (layer, ns, onProgress) => compute.session.sweep(layer, ns, onProgress),
+  });
+  const readOnly = () => m.state.controls === '0';
+  const ctx = { dom, host, actions };
+
+  const runbar = createRunbar({ dom, actions, win });
+  const sections = new Map();
+  for (const spec of PANELS) {
+    const titleId = `${spec.name}-title`;
+    const body = h('div', { class: 'panel-body' });
+    const error = h('p', { class: 'panel-error', role: 'alert', hidden: true });
+    const section = h(spec.area === 'side' ? 'aside' : 'section',
+      { class: `panel${spec.area === 'side' ? ' controls' : ''}`, id: `panel-${spec.name}`, dataset: { panel: spec.name }, 'aria-labelledby': titleId, hidden: true },
+      h('h2', { id: titleId }, spec.title), error, body);
+    sections.set(spec.name, { spec, section, body, error, panel: null });
+  }
+  const area = (name) => [...sections.values()].filter((s) => s.spec.area === name).map((s) => s.section);
+  results.append(...runbar.elements, ...area('main'),
+    h('div', { class: 'panel-grid' }, h('div', { class: 'panel-col' }, area('left')), h('div', { class: 'panel-col' }, area('right'))));
+  const skip = h('button', { type: 'button', class: 'skip', onclick: () => results.focus() }, 'Skip to the results');
+  wrapper.append(skip, h('div', { class: 'layout' }, area('side'), results));
+  shadow.append(wrapper);
+
+  // ---- theme ----
+  const schemeListeners = new Set();
+  const dark = win.matchMedia('(prefers-color-scheme: dark)');
+  function applyTheme() {
+    const theme = ['light', 'dark', 'auto'].includes(m.state.theme) ? m.state.theme : (options.theme ?? 'light');
+    const scheme = theme === 'auto' ? (dark.matches ? 'dark' : 'light') : theme;
+    if (wrapper.dataset.scheme === scheme) return;
+    wrapper.dataset.scheme = scheme;
+    for (const fn of schemeListeners) fn(scheme);
+  }
+  const onSystemScheme = () => applyTheme();
+  dark.addEventListener('change', onSystemScheme);
+  cleanups.push(() => dark.removeEventListener('change', onSystemScheme));
+
+  // ---- panels ----
+  function applyVisibility() {
+    const shown = new Set(visiblePanels(m.state));
+    for (const entry of sections.values()) entry.section.hidden = !shown.has(entry.spec.name);
+    wrapper.classList.toggle('no-controls', !shown.has('controls'));
+    buildPanels();
+  }
+
+  function buildPanels() {
+    for (const entry of sections.values()) {
+      if (entry.panel || entry.section.hidden || (entry.spec.lazy && !m.released)) continue;
+      try {
+        entry.panel = entry.spec.create(entry.body, ctx);
+      } catch (err) {
+        showPanelError(entry, err);
+      }
+    }
+  }
+
+  function showPanelError(entry, err) {
+    entry.failed = true;
+    entry.error.hidden = false;
+    entry.error.textContent = `This panel could not be drawn: ${err.message}. Change the inputs to try again.`;
+  }
+
+  function view() {
+    const controlsShown = !sections.get('controls').section.hidden;
+    const errors = Object.entries(m.check?.errors ?? {});
+    const key = m.check?.config ? configKey(m.check.config) : null;
+    const unknown = unknownPanels(m.state);
+    return Object.freeze({
+      state: m.state, check: m.check, result: m.result, running: m.running, runs: m.runs, peak: m.peak,
+      engine: m.engine, engineError: m.engineError, firstResultMs: m.firstResultMs, editing: m.editing,
+      readOnly: readOnly(), lastPreset: m.lastPreset,
+      settled: m.released, // the first result is on screen (or there will be none by itself): time for the rest
+      notice: m.notice && (m.notice.key === null || m.notice.key === key) ? m.notice : null,
+      // Every problem no visible field shows: the run bar lists them.
+      problems: errors.filter(([field]) => !controlsShown || !CONTROL_FIELDS.has(field)).map(([field, message]) => ({ field, message })),
+      notes: [
+        ...m.linkNotes.map((text) => `From the link: ${text}.`),
+        ...(m.check?.notes ?? []).map((n) => n.text),
+        ...(unknown.length ? [`panels: ${unknown.map((u) => `“${u}”`).join(', ')} ${unknown.length > 1 ? 'are not panels' : 'is not a panel'}; the others are shown.`] : []),
+      ],
+    });
+  }
+
+  function render(reason) {
+    if (m.destroyed) return;
+    const v = view();
+    runbar.update(v, reason);
+    for (const entry of sections.values()) {
+      if (!entry.panel || entry.section.hidden) continue;
+      try {
+        entry.panel.update(v, reason);
+        if (entry.failed) {
+          entry.failed = false;
+          entry.error.hidden = true;
+        }
+      } catch (err) {
+        // One panel failing must not blank the others: it says so in its own section.
+        showPanelError(entry, err);
+      }
+    }
+  }
+
+  function releaseLater() {
+    if (m.released) return;
+    m.released = true;
+    // Next frame: the first result gets painted before the rest is built.
+    win.requestAnimationFrame(() => win.setTimeout(() => {
+      if (m.destroyed) return;
+      buildPanels();
+      render('engine');
+      wrapper.dataset.settled = '1'; // every shown panel is built (tests and hosts can wait for this)
+    }));
+  }
+
+  // ---- state ----
+  function revalidate() {
+    m.check = validate(m.state, {
+      analyze: rawAnalyze ?? undefined, budget: m.engine?.defaultMemoryBudget, isa: m.engine?.isa, lastEdited: m.lastEdited,
+    });
+  }
+
+  /** Applies changes; kind: 'edit' and 'load' are the learner's (a `change` event), 'set' the host's. */
+  function apply(changes, { edited = null, kind = 'set', replace = false, preset = '' } = {}) {
+    if (m.destroyed) return false;
+    const next = withChanges(replace ? defaults() : m.state, changes);
+    const changed = changedKeys(m.state, next);
+    if (!changed.length) return false;
+    const before = m.check?.config;
+    m.state = next;
+    if (edited) m.lastEdited = edited;
+    if (kind === 'load') m.lastPreset = preset;
+    m.editing = kind === 'edit' ? edited : null;
+    if (kind !== 'set') m.linkNotes = []; // the view is no longer the link's
+    if (changed.includes('simd')) connect();
+    if (changed.includes('theme')) applyTheme();
+    if (changed.includes('panels') || changed.includes('controls')) applyVisibility();
+    revalidate();
+    const now = m.check.config;
+    render('state');
+    m.editing = null;
+    // The batch item shown is a view of the result: fetch it without re-running.
+    if (before && now && before.item !== now.item && m.result?.key === configKey(now)) showItem(now.item);
+    scheduleRun();
+    reportProblems();
+    if (kind !== 'set') emit('change', { state: getState(), field: edited, kind });
+    return true;
+  }
+
+  function getState() {
+    return { ...m.state };
+  }
+
+  /** The host's changes (attributes, a hash change, a widget's model): `replace` resets absent fields. */
+  function setState(changes, { replace = false, notes } = {}) {
+    if (!changes || typeof changes !== 'object') throw new Error(`setState expects an object of fields, got ${changes === null ? 'null' : typeof changes}`);
+    const keys = Object.keys(changes);
+    m.lastEdited = keys.length === 1 ? keys[0] : null;
+    if (notes) m.linkNotes = notes;
+    const changed = apply(changes, { kind: 'set', replace, edited: m.lastEdited });
+    if (!changed && notes) render('state');
+  }
+
+  /** One `error` event per problem not reported yet (a field's message, a size refusal). */
+  function reportProblems() {
+    if (!m.engine || !m.check) return;
+    const now = new Set();
+    const problems = Object.entries(m.check.errors).map(([field, message]) => ({ field, message }));
+    if (m.check.blocked) problems.push({ field: m.check.blocked.field, message: m.check.blocked.message });
+    for (const n of m.check.notes ?? []) problems.push({ field: n.field, message: n.text });
+    for (const p of problems) {
+      const key = `${p.field}\n${p.message}`;
+      now.add(key);
+      if (!reported.has(key)) emit('error', { message: p.message, field: p.field });
+    }
+    reported = now;
+  }
+
+  // ---- compute ----
+  function connect() {
+    if (baseError) {
+      m.engineError = { message: baseError, retry: false };
+      win.setTimeout(() => emit('error', { message: baseError, field: null }));
+      return;
+    }
+    const simd = m.state.simd === '0' ? false : m.state.simd === '1' ? true : undefined;
+    if (compute && computeKey === String(simd)) return;
+    compute?.release();
+    computeKey = String(simd);
+    m.engine = null;
+    m.engineError = null;
+    rawAnalyze = null;
+    m.result = null;
+    peakRequested = false;
+    const mine = acquireCompute({ simd, base, doc });
+    compute = mine;
+    mine.engine.then(() => win.performance.mark('attention-main-engine'), () => {});
+    mine.client.ready.then(() => win.performance.mark('attention-worker-ready'), () => {});
+    mine.engine.then((api) => {
+      if (compute !== mine || m.destroyed) return;
+      rawAnalyze = api.analyze;
+      m.engine = Object.freeze({
+        isa: api.isa, defaultMemoryBudget: api.defaultMemoryBudget,
+        get inPage() { return mine.client.inPage; }, // no worker could start: everything runs on this thread
+        analyze: (o) => analyzeWith(api.analyze, o),
+        lessonExamples: api.lessonExamples, modelPresets: api.modelPresets,
+        positionalEncoding: api.positionalEncoding, positionalProperties: api.positionalProperties, sqrtDkStats: api.sqrtDkStats,
+      });
+      engineReady();
+    }, (err) => {
+      if (compute !== mine || m.destroyed) return;
+      m.engineError = { message: String(err?.message ?? err), retry: true };
+      releaseLater();
+      render('status');
+      emit('error', { message: `The WebAssembly engine could not start: ${m.engineError.message}`, field: 'simd' });
+    });
+  }
+
+  function engineReady() {
+    win.performance.mark('attention-engine-ready');
+    revalidate();
+    const first = m.check.ok && !m.check.blocked && m.check.auto;
+    if (first) run().catch(() => {});
+    render('engine');
+    if (!first) releaseLater();
+    resolveReady();
+    reportProblems();
+  }
+
+  function scheduleRun() {
+    win.clearTimeout(debounce);
+    const { check } = m;
+    if (!m.engine || !check?.ok || check.blocked || !check.auto) return;
+    const key = configKey(check.config);
+    if (m.result?.key === key || m.running?.key === key) return;
+    if (m.notice?.key === key) return; // it failed or was cancelled for these inputs: the learner decides
+    debounce = win.setTimeout(() => run().catch(() => {}), DEBOUNCE_MS);
+  }
+
+  /** Runs the current inputs; resolves with the result's detail, rejects with what stopped it. */
+  function run() {
+    if (m.destroyed) return Promise.reject(new Error('this playground was removed'));
+    win.clearTimeout(debounce);
+    if (m.engineError) return Promise.reject(new Error(`the WebAssembly engine could not start: ${m.engineError.message}`));
+    if (!m.engine) return ready.then(() => run());
+    const { check } = m;
+    const [firstError] = Object.entries(check.errors);
+    if (firstError) return Promise.reject(fieldError(...firstError));
+    if (check.blocked) return Promise.reject(fieldError(check.blocked.field, check.blocked.message));
+    const key = configKey(check.config);
+    if (m.running) {
+      if (m.running.key === key) return m.running.promise;
+      if (!pendingRun) {
+        pendingRun = {};
+        pendingRun.promise = new Promise((resolve, reject) => Object.assign(pendingRun, { resolve, reject }));
+        pendingRun.promise.catch(() => {});
+      }
+      return pendingRun.promise;
+    }
+    return start(check, key);
+  }
+
+  function start(check, key) {
+    const config = check.config;
+    const stateAtStart = getState();
+    const running = { key, startedAt: win.performance.now(), estimate: check.estimate, progress: null, showProgress: false };
+    m.running = running;
+    m.notice = null;
+    // The request is posted before the panels re-render, so the worker starts at once.
+    const reply = compute.session.run(config, (p) => {
+      if (m.running !== running) return;
+      running.progress = p;
+      if (running.showProgress) render('progress');
+    }, { deadlineMs: deadlineFor(check.estimate.seconds * 1000), estimateSeconds: check.estimate.seconds });
+    render('running');
+    progressTimer = win.setTimeout(() => {
+      if (m.running !== running) return;
+      running.showProgress = true;
+      render('progress');
+    }, PROGRESS_AFTER_MS);
+    running.promise = reply.then((r) => {
+      win.performance.mark('attention-run-reply');
+      const ms = r.timings.forward_ms;
+      const analysis = check.analysis;
+      const detail = Object.freeze({ state: stateAtStart, shapes: analysis.shapes, isa: r.isa, ms });
+      m.result = { key, config, analysis, timings: r.timings, isa: r.isa, output_sum: r.output_sum, masked_rows: r.masked_rows,
+        item: r.item, gflops: fmt.gflops(analysis.flops.exact_flops, ms), detail };
+      m.runs = [{
+        at: Date.now(), isa: r.isa, ms, setup_ms: r.timings.setup_ms, gflops: m.result.gflops, repeats: r.timings.repeats,
+        label: `d_model ${fmt.int(config.d_model)} · h ${config.n_heads} · n_q ${fmt.int(config.n_q)} · n_k ${fmt.int(config.n_k)} · batch ${config.batch}`,
+      }, ...m.runs].slice(0, RUNS_KEPT);
+      m.running = null;
+      render('result');
+      if (m.firstResultMs === null) {
+        m.firstResultMs = win.performance.now() - startedAt;
+        releaseLater();
+      }
+      if (!peakRequested) measurePeak(); // after a result is on screen, so it never delays one
+      // The batch item shown may have changed while this ran.
+      const now = m.check?.config;
+      if (now && configKey(now) === key && now.item !== r.item.b) showItem(now.item);
+      emit('result', detail);
+      return detail;
+    }, (err) => {
+      m.running = null;
+      releaseLater();
+      if (err instanceof Cancelled) m.notice = { key, kind: 'info', text: 'Cancelled. Change the inputs or press Run again.' };
+      else if (err instanceof WorkerLost) m.notice = { key, kind: 'error', text: `The run did not finish: ${err.message}. Press Run to try again.` };
+      else m.notice = { key, kind: 'error', text: `The run failed: ${err.message}. Change the inputs, or press Run to try again.` };
+      render('status');
+      if (!(err instanceof Cancelled)) emit('error', { message: m.notice.text, field: null });
+      throw err;
+    }).finally(() => {
+      win.clearTimeout(progressTimer);
+      const next = pendingRun;
+      pendingRun = null;
+      if (next && !m.destroyed) run().then(next.resolve, next.reject);
+      else if (!m.destroyed) scheduleRun();
+    });
+    running.promise.catch(() => {});
+    return running.promise;
+  }
+
+  function cancel() {
+    if (!compute) return;
+    pendingRun?.reject(new Cancelled());
+    pendingRun = null;
+    compute.session.cancel();
+  }
+
+  /** Asks the compute for another batch item of the current result. */
+  async function showItem(b) {
+    const config = m.check?.config;
+    if (!config || !compute) return;
+    const key = configKey(config);
+    try {
+      const reply = await compute.session.item(config, b);
+      if (m.result?.key === key && m.check?.config?.item === b) {
+        m.result = { ...m.result, item: reply.item };
+        render('result');
+      }
+    } catch (err) {
+      if (err instanceof Cancelled || m.destroyed) return;
+      m.notice = { key, kind: 'error', text: `Batch item ${b} could not be shown: ${err.message}. Press Run to try again.` };
+      render('status');
+    }
+  }
+
+  async function measurePeak() {
+    peakRequested = true;
+    const mine = compute;
+    try {
+      const peak = await mine.client.peak();
+      if (compute !== mine || m.destroyed) return;
+      m.peak = peak;
+    } catch (err) {
+      if (compute !== mine || m.destroyed) return;
+      // Cancelled or lost with the worker: ask again after the next result. Any other failure: no peak.
+      if (err instanceof Cancelled || err instanceof WorkerLost) peakRequested = false;
+      else m.peak = null;
+    }
+    render('perf');
+  }
+
+  function destroy() {
+    if (m.destroyed) return;
+    m.destroyed = true;
+    win.clearTimeout(debounce);
+    win.clearTimeout(progressTimer);
+    pendingRun?.reject(new Error('this playground was removed'));
+    for (const entry of sections.values()) {
+      try {
+        entry.panel?.destroy?.();
+      } catch {
+        // a panel that fails to clean up must not keep the rest from being freed
+      }
+    }
+    runbar.destroy();
+    for (const fn of cleanups.splice(0)) fn();
+    schemeListeners.clear();
+    compute?.release();
+    compute = null;
+    wrapper.remove();
+    shadow.adoptedStyleSheets = shadow.adoptedStyleSheets.filter((s) => s !== sheet);
+    listeners.clear();
+    m.result = null;
+    m.check = null;
+  }
+
+  // ---- start (the compute was asked for first: its download and compile overlap the building) ----
+  applyTheme();
+  applyVisibility();
+  revalidate();
+  render('state');
+  win.performance.mark('attention-built');
+
+  return {
+    get state() { return getState(); },
+    set state(value) { setState(value, { replace: true }); },
+    getState,
+    setState,
+    run,
+    cancel,
+    /** The last result's detail ({ state, shapes, isa, ms }), or null. */
+    get result() { return m.result?.detail ?? null; },
+    /** Resolves once the engine is loaded (the first run may still be going). */
+    ready,
+    on,
+    destroy,
+    get destroyed() { return m.destroyed; },
+    /** The playground's shadow root (for hosts that need to look inside, e.g. tests). */
+    root: shadow,
+  };
+}
+
+/** Adds <link rel=stylesheet href> to `parent` once; resolves when it has loaded. */
+function addStylesheet(parent, href, h) {
+  const existing = [...parent.querySelectorAll('link[rel="stylesheet"]')].find((l) => l.href === href);
+  if (existing) return existing.loaded ?? Promise.resolve();
+  const link = h('link', { rel: 'stylesheet', href });
+  link.loaded = new Promise((resolve, reject) => {
+    link.addEventListener('load', () => resolve());
+    link.addEventListener('error', () => reject(new Error(`could not load ${href}`)));
+  });
+  parent.append(link);
+  return link.loaded;
+}
+

@@ -1,0 +1,144 @@
+// What the compute side does for the playgrounds: forward passes, batch items of a result, the n-sweep
+// and the SIMD peak. One engine serves every playground of a page; each playground is an `owner` with
+// its own layer, result arrays and last result, freed by `release`. Runs in the Web Worker (worker.js)
+// or, where no worker can start, on the main thread (client.js), with the same code.
+
+import { LayerCache, ResultBuffers, runForward, timeAtLength } from '../model/job.js';
+import { configKey } from '../model/validate.js';
+import { poolHeads, maskGrid } from '../model/pool.js';
+import { measurePeak } from '../perf/peak.js';
+
+/** The request handlers over an engine loaded by `load(simd)`; `post(message)` sends progress. */
+export function createHandlers(load) {
+  let attn = null;
+  const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result } }
+
+  const ownerState = (owner) => {
+    if (!owners.has(owner)) owners.set(owner, { cache: new LayerCache(), buffers: new ResultBuffers(), last: null });
+    return owners.get(owner);
+  };
+
+  /** What the heatmaps of batch item b need: pooled weights, mask, labels, the output's first rows. */
+  function itemView({ config, result }, b) {
+    const { n_heads, n_q, n_k, d_model } = config;
+    const per = n_heads * n_q * n_k;
+    const weights = result.weights.subarray(b * per, (b + 1) * per);
+    const pooled = poolHeads(weights, n_heads, n_q, n_k);
+    const data = pooled.data === weights ? weights.slice() : pooled.data;
+    const rowsShown = Math.min(n_q, 4), colsShown = Math.min(d_model, 8);
+    const output_rows = [];
+    for (let i = 0; i < rowsShown; i++) {
+      const at = (b * n_q + i) * d_model;
+      output_rows.push(Array.from(result.output.subarray(at, at + colsShown)));
+    }
+    let item_sum = 0;
+    for (let k = b * n_q * d_model; k < (b + 1) * n_q * d_model; k++) item_sum += result.output[k];
+    return {
+      b, ...pooled, data,
+      masked: maskGrid(config, b, n_q, n_k, pooled.rowStep, pooled.colStep),
+      labels_q: result.labels_q?.[b] ?? null, labels_k: result.labels_k?.[b] ?? null,
+      output_rows, item_sum,
+      masked_rows: result.masked_rows.filter((m) => m.batch === b).map((m) => m.query),
+    };
+  }
+
+  function forward(owner, config, post) {
+    const mine = ownerState(owner);
+    mine.last = null;
+    const result = runForward(attn, config, { cache: mine.cache, buffers: mine.buffers, onProgress: post });
+    mine.last = { key: configKey(config), config, result };
+    return mine.last;
+  }
+
+  return {
+    async init({ simd }) {
+      attn = await load(simd);
+      // One tiny pass first, so the first timing a learner sees is not V8 compiling the kernels.
+      const warm = new attn.MultiHeadAttention({ d_model: 16, n_heads: 2, seed: 1 });
+      warm.forward({ query: new Float32Array(8 * 16).fill(0.5), batch: 1, n_q: 8, need_weights: true });
+      warm.delete();
+      return { isa: attn.isa, kernelIsa: attn.kernelIsa() };
+    },
+
+    run({ owner, config }, post) {
+      const t0 = performance.now();
+      const last = forward(owner, config, post);
+      const { result } = last;
+      let sum = 0;
+      for (let k = 0; k < result.output.length; k++) sum += result.output[k];
+      const item = itemView(last, Math.min(config.item, config.batch - 1));
+      // worker_ms: the whole request (inputs, weights, forward, summaries), for the load-time budget.
+      return { isa: attn.isa, timings: { ...result.timings, worker_ms: performance.now() - t0 }, output_sum: sum, masked_rows: result.masked_rows.length, item };
+    },
+
+    /** Batch item b of `config`'s result: recomputed first if this owner's last result is another (or was lost with a restarted worker). */
+    item({ owner, config, b }, post) {
+      if (!(b >= 0 && b < config.batch)) throw new Error(`batch item ${b} is outside 0..${config.batch - 1}`);
+      const mine = ownerState(owner);
+      const last = mine.last?.key === configKey(config) ? mine.last : forward(owner, config, post);
+      return { item: itemView(last, b) };
+    },
+
+    /**
+     * Runs after the first result is on screen: V8 first runs wasm from a quick baseline compiler and
+     * optimises a function only once it is hot, so a few medium passes here make later timings
+     * reflect the kernels rather than the compiler. Then measures the f32x4 peak.
+     */
+    async peak() {
+      const warm = new attn.MultiHeadAttention({ d_model: 128, n_heads: 4, seed: 1 });
+      const query = new Float32Array(128 * 128).fill(0.25);
+      const until = performance.now() + 150;
+      for (let k = 0; k < 20 && performance.now() < until; k++) warm.forward({ query, batch: 1, n_q: 128, need_weights: true });
+      warm.delete();
+      return { peak: await measurePeak() };
+    },
+
+    /** Time of one forward pass for each n in `ns` (self-attention, this layer); the reply names the layer it measured. */
+    sweep({ layer, ns }, post) {
+      const sweepCache = new LayerCache();
+      const mha = sweepCache.get(attn, { ...layer, seed: 1 });
+      const points = [];
+      try {
+        for (const [k, n] of ns.entries()) {
+          post({ done: k, total: ns.length, phase: `n = ${n.toLocaleString('en-US')}` });
+          const ms = timeAtLength(mha, layer.d_model, n);
+          const flops = attn.analyze({ ...layer, n }).flops.exact_flops;
+          points.push({ n, ms, flops });
+        }
+      } finally {
+        sweepCache.clear();
+      }
+      return { points, isa: attn.isa, layer };
+    },
+
+    /** Frees everything an owner held (its layer's wasm memory, its result arrays). */
+    release({ owner }) {
+      const mine = owners.get(owner);
+      mine?.cache.clear();
+      owners.delete(owner);
+      return {};
+    },
+
+    /** For leak checks: bytes malloc'd in the engine and how many owners hold state. */
+    stats() {
+      return { heapAllocated: attn ? attn.heapAllocated() : 0, owners: owners.size };
+    },
+
+    get loaded() {
+      return !!attn;
+    },
+  };
+}
+
+/** Answers one request message with `handlers`: reply(message) for the answer, progress included. */
+export async function handle(handlers, data, reply) {
+  const { type, id } = data;
+  try {
+    if (!['init', 'run', 'item', 'peak', 'sweep', 'release', 'stats'].includes(type)) throw new Error(`unknown request '${type}'`);
+    if (type !== 'init' && type !== 'release' && type !== 'stats' && !handlers.loaded) throw new Error('the engine is not loaded yet');
+    const answer = await handlers[type](data, (p) => reply({ type: 'progress', id, ...p }));
+    reply({ type: 'done', id, ...answer });
+  } catch (err) {
+    reply({ type: 'error', id, message: String(err?.message ?? err) });
+  }
+}
