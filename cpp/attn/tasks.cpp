@@ -62,6 +62,12 @@ TaskShape task_shape(Task task, int vocab, int seq_len) {
   throw Error("unknown task");
 }
 
+std::string token_label(Task task, int vocab, int token) {
+  if (task != Task::Lookup) return std::to_string(token);
+  if (token >= vocab * vocab) return std::to_string(token - vocab * vocab) + "?";
+  return std::to_string(token / vocab) + ":" + std::to_string(token % vocab);
+}
+
 TaskBatch draw_batch(Task task, int vocab, int seq_len, int batch, Rng& rng) {
   const TaskShape shape = task_shape(task, vocab, seq_len);
   require_positive("batch", batch);

@@ -49,6 +49,10 @@ struct TaskBatch {
   std::vector<int> tokens, features, targets, sources;
 };
 
+/// How a token is written for a learner: the symbol "7"; in lookup a pair "3:7" (key 3 holds
+/// value 7) and a query "3?" (which value has key 3?).
+std::string token_label(Task task, int vocab, int token);
+
 /// Draws `batch` samples of the task from rng (sizes checked by task_shape first).
 TaskBatch draw_batch(Task task, int vocab, int seq_len, int batch, Rng& rng);
 

@@ -136,6 +136,7 @@ TEST_CASE("tasks: every target is the token its relation points at, lookup pairs
           CHECK(b.sources[(s * T + t) * shape.relations.size() + slot] == from);
           CHECK(b.features[(s * T + t) * attn::kTokenFeatures] == tok[t]);
           CHECK(b.features[(s * T + t) * attn::kTokenFeatures + 1] == -1);
+          CHECK(attn::token_label(task, vocab, tok[t]) == std::to_string(tok[t]));
         }
       }
       if (task == attn::Task::Lookup) {
@@ -154,6 +155,9 @@ TEST_CASE("tasks: every target is the token its relation points at, lookup pairs
         CHECK(tok[at] / vocab == asked);
         CHECK(b.targets[s * T + T - 1] == tok[at] % vocab);
         CHECK(b.features[(s * T + T - 1) * 2] == asked);
+        CHECK(attn::token_label(task, vocab, tok[T - 1]) == std::to_string(asked) + "?");
+        CHECK(attn::token_label(task, vocab, tok[at]) ==
+              std::to_string(asked) + ":" + std::to_string(b.targets[s * T + T - 1]));
         CHECK(b.features[(s * T + T - 1) * 2 + 1] == 2 * vocab);
       }
     }

@@ -9,6 +9,7 @@
 import * as check from './checks.js';
 import { makeNative } from './native.js';
 import { simdSupported } from './probe.js';
+import { makeTrainingApi } from './training.js';
 
 const WASM_DIR = new URL('../../wasm/', import.meta.url);
 const isNode = typeof process === 'object' && !!process.versions?.node;
@@ -257,6 +258,7 @@ function makeApi(raw, isa) {
   return {
     isa,
     MultiHeadAttention,
+    ...makeTrainingApi(native, raw), // createTrainer, sqrtDkGradients, trainTasks
 
     /**
      * softmax(Q·Kᵀ/√d_k [mask]) [dropout] · V over [batch, n, d] arrays, no projections;
