@@ -178,7 +178,7 @@ export function createHeatmaps(body, { dom, host, actions }) {
     }
     content.hidden = false;
     placeholder.hidden = true;
-    untrained.hidden = result.config.source !== 'text';
+    untrained.hidden = result.config.source !== 'text' || result.config.weights === 'trained';
     const stale = !config || result.key !== configKey(config);
     body.classList.toggle('stale', stale);
     body.dataset.stale = stale ? '1' : '0';

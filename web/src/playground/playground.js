@@ -151,6 +151,9 @@ export function createPlayground(root, options = {}) {
     run: () => run().catch(() => {}),
     cancel,
     sweep: (layer, ns, onProgress) => compute.session.sweep(layer, ns, onProgress),
+    /** The training lab's requests and the √d_k gradient sweep, run in the compute worker. */
+    train: (request, onProgress) => compute.session.train(request, onProgress),
+    gradients: (args) => compute.session.gradients(args),
   });
   const readOnly = () => m.state.controls === '0';
   const ctx = { dom, host, actions };

@@ -215,6 +215,9 @@ export class EngineClient {
       run: (config, onProgress, { deadlineMs } = {}) => client.#request(session, 'run', { owner, config }, { onProgress, deadlineMs }),
       item: (config, b) => client.#request(session, 'item', { owner, config, b }, { deadlineMs: 60000 }),
       sweep: (layer, ns, onProgress) => client.#request(session, 'sweep', { owner, layer, ns }, { onProgress, deadlineMs: 60000 }),
+      /** The training lab: { settings, steps, sample, reset } (worker/training.js). */
+      train: (request, onProgress) => client.#request(session, 'train', { owner, ...request }, { onProgress, deadlineMs: 60000 }),
+      gradients: (args) => client.#request(session, 'gradients', { args }, { deadlineMs: 60000 }),
       /** Stops this session's requests: queued ones are dropped; the running one ends with its worker. */
       cancel: () => client.#cancel(session),
       /** Frees this session's state in the worker; the session cannot be used afterwards. */

@@ -7,11 +7,13 @@ import { LayerCache, ResultBuffers, runForward, timeAtLength } from '../model/jo
 import { configKey } from '../model/validate.js';
 import { poolHeads, maskGrid } from '../model/pool.js';
 import { measurePeak } from '../perf/peak.js';
+import { createTrainingSide } from './training.js';
 
 /** The request handlers over an engine loaded by `load(simd)`; `post(message)` sends progress. */
 export function createHandlers(load) {
   let attn = null;
-  const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result } }
+  const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, lab, frozen (training.js) }
+  const training = createTrainingSide();
 
   const ownerState = (owner) => {
     if (!owners.has(owner)) owners.set(owner, { cache: new LayerCache(), buffers: new ResultBuffers(), last: null });
@@ -45,7 +47,8 @@ export function createHandlers(load) {
   function forward(owner, config, post) {
     const mine = ownerState(owner);
     mine.last = null;
-    const result = runForward(attn, config, { cache: mine.cache, buffers: mine.buffers, onProgress: post });
+    const result = runForward(attn, config, { cache: mine.cache, buffers: mine.buffers, onProgress: post,
+      trained: (c) => training.trained(attn, mine, c, post) });
     mine.last = { key: configKey(config), config, result };
     return mine.last;
   }
@@ -111,10 +114,21 @@ export function createHandlers(load) {
       return { points, isa: attn.isa, layer };
     },
 
-    /** Frees everything an owner held (its layer's wasm memory, its result arrays). */
+    /** The training lab: settings, steps to take, the sample to show (worker/training.js). */
+    train({ owner, ...request }, post) {
+      return training.request(attn, ownerState(owner), request, post);
+    },
+
+    /** The √d_k lab with gradients: attn.sqrtDkGradients(args). */
+    gradients({ args }) {
+      return { gradients: training.gradients(attn, args) };
+    },
+
+    /** Frees everything an owner held (its layer's wasm memory, its result arrays, its trainers). */
     release({ owner }) {
       const mine = owners.get(owner);
       mine?.cache.clear();
+      if (mine) training.release(mine);
       owners.delete(owner);
       return {};
     },
@@ -134,7 +148,7 @@ export function createHandlers(load) {
 export async function handle(handlers, data, reply) {
   const { type, id } = data;
   try {
-    if (!['init', 'run', 'item', 'peak', 'sweep', 'release', 'stats'].includes(type)) throw new Error(`unknown request '${type}'`);
+    if (!['init', 'run', 'item', 'peak', 'sweep', 'train', 'gradients', 'release', 'stats'].includes(type)) throw new Error(`unknown request '${type}'`);
     if (type !== 'init' && type !== 'release' && type !== 'stats' && !handlers.loaded) throw new Error('the engine is not loaded yet');
     const answer = await handlers[type](data, (p) => reply({ type: 'progress', id, ...p }));
     reply({ type: 'done', id, ...answer });
