@@ -97,7 +97,7 @@ export function createSqrtDkGradients(body, { dom, host, actions }) {
       scales: { x: { time: false, distr: 3, log: 2, range: [xs[0] / 1.3, xs[xs.length - 1] * 1.3] }, y: { distr: 3 } },
       axes: [
         { ...axis, label: 'd_k', labelSize: 20, splits: () => xs, values: (u, v) => v.map((x) => fmt.int(x)) },
-        { ...axis, label: '‖∂L/∂S‖ per row', labelSize: 20, size: 64,
+        { ...axis, label: '‖∂L/∂S‖ per row', labelSize: 20, size: 76,
           filter: (u, splits) => splits.map((v) => (decade(v) ? v : null)), values: (u, v) => v.map((x) => (x == null ? '' : sci(x))) },
       ],
       series: [{ label: 'd_k' }, line('scaled, median', accent), line('unscaled, median', warn),

@@ -222,7 +222,7 @@ export function createTraining(body, { dom, host, actions }) {
         const canvas = h('canvas', { 'aria-label': `head ${k + 1}: attention weights of the sample` });
         const caption = h('figcaption', {}, `Head ${k + 1}`);
         heatmaps.push({ map: new Heatmap(canvas, { labels: true, maxHeight: 260 }), caption, T, canvas });
-        return h('figure', { class: 'heat-small', role: 'listitem', dataset: { head: String(k) } }, caption, canvas);
+        return h('figure', { class: 'train-map', role: 'listitem', dataset: { head: String(k) } }, caption, canvas);
       }));
       maps.style.setProperty('--cols', String(n_heads <= 4 ? 2 : n_heads <= 9 ? 3 : 4));
     }
