@@ -2,6 +2,8 @@
 #include "tasks.h"
 
 #include <numeric>
+#include <string>
+#include <utility>
 
 #include "error.h"
 

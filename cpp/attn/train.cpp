@@ -51,7 +51,9 @@ TaskShape checked_shape(const TrainConfig& c) {
   return shape;
 }
 
-TinyModelConfig model_config(const TrainConfig& c, const TaskShape& shape) {
+}  // namespace
+
+TinyModelConfig tiny_model_config(const TrainConfig& c, const TaskShape& shape) {
   TinyModelConfig m;
   m.n_embeddings = shape.n_embeddings;
   m.n_classes = shape.n_classes;
@@ -62,6 +64,8 @@ TinyModelConfig model_config(const TrainConfig& c, const TaskShape& shape) {
   m.seed = c.seed;
   return m;
 }
+
+namespace {
 
 void require_finite_grads(const TinyModelParams& g) {
   const std::pair<const char*, const std::vector<float>*> all[] = {
@@ -86,7 +90,7 @@ double train_step_macs(const TrainConfig& c, const TaskShape& shape) {
 Trainer::Trainer(const TrainConfig& config)
     : config_(resolved(config)),
       shape_(checked_shape(config_)),
-      model_(model_config(config_, shape_)),
+      model_(tiny_model_config(config_, shape_)),
       train_rng_(mix64(config_.seed ^ kTrainStream)) {
   adam_.lr = config_.lr;
 }

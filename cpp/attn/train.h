@@ -90,6 +90,9 @@ class Trainer {
   long steps_ = 0;
 };
 
+/// The model a trainer of this configuration trains (sizes from the task's shape, seed from config).
+TinyModelConfig tiny_model_config(const TrainConfig& config, const TaskShape& shape);
+
 /// Multiply-adds of one training step (forward, loss, backward), for the work limits.
 double train_step_macs(const TrainConfig& config, const TaskShape& shape);
 

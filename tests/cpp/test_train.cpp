@@ -191,15 +191,14 @@ TEST_CASE("tiny model: every gradient against float64 central differences of the
   for (const GradCase& gc : cases) {
     INFO(attn::task_name(gc.task) << " d_model " << gc.d_model << " n_heads " << gc.n_heads);
     const attn::TaskShape shape = attn::task_shape(gc.task, gc.vocab, gc.seq_len);
-    attn::TinyModelConfig mc;
-    mc.n_embeddings = shape.n_embeddings;
-    mc.n_classes = shape.n_classes;
-    mc.n_slots = shape.n_slots;
-    mc.seq_len = gc.seq_len;
-    mc.d_model = gc.d_model;
-    mc.n_heads = gc.n_heads;
-    mc.seed = 3;
-    attn::TinyModel model(mc);
+    attn::TrainConfig tc;
+    tc.task = gc.task;
+    tc.vocab = gc.vocab;
+    tc.seq_len = gc.seq_len;
+    tc.d_model = gc.d_model;
+    tc.n_heads = gc.n_heads;
+    tc.seed = 3;
+    attn::TinyModel model(attn::tiny_model_config(tc, shape));
     attn::Rng rng(11);
     const attn::TaskBatch batch = attn::draw_batch(gc.task, gc.vocab, gc.seq_len, gc.batch, rng);
     const attn::TinyModelGradients g = model.gradients(batch);
