@@ -555,4 +555,43 @@ TEST_CASE("backward: the memory the budget counts covers what the pass allocates
     INFO("allocated at peak " << allocated << " bytes; counted " << counted);
     CHECK(allocated <= counted);
   }
+  // SDPA: the error message of a budget one byte short gives the count; what the call allocates
+  // beyond the inputs (held by the caller here) stays within it.
+  for (const auto& [n_q, n_k, need_weights] : {std::tuple{70, 300, false}, std::tuple{9, 2500, true}}) {
+    INFO("SDPA n_q " << n_q << ", n_k " << n_k << ", need_weights " << need_weights);
+    const int d_k = 6, d_v = 5;
+    const std::vector<float> q(static_cast<std::size_t>(n_q) * d_k, 0.1f), k(static_cast<std::size_t>(n_k) * d_k, 0.2f);
+    const std::vector<float> v(static_cast<std::size_t>(n_k) * d_v, 0.3f), g(static_cast<std::size_t>(n_q) * d_v, 0.4f);
+    attn::AttentionOptions opt;
+    opt.dropout = 0.1f;
+    opt.training = true;
+    auto run = [&](std::uint64_t budget) {
+      return attn::scaled_dot_product_attention_backward(q.data(), q.size(), k.data(), k.size(), v.data(), v.size(),
+                                                         g.data(), g.size(), 1, n_q, n_k, d_k, d_v, opt, need_weights, budget);
+    };
+    std::uint64_t counted = 0;
+    try {
+      run(1);
+    } catch (const attn::Error& e) {
+      const std::string m = e.what(), head = "this backward pass needs ";
+      REQUIRE(m.rfind(head, 0) == 0);
+      std::string digits;
+      for (char ch : m.substr(head.size())) {
+        if (ch == ' ') break;
+        if (ch != ',') digits += ch;
+      }
+      counted = std::stoull(digits);
+    }
+    REQUIRE(counted > 0);
+    CHECK_NOTHROW(run(counted));
+    CHECK_THROWS(run(counted - 1));
+    const std::uint64_t inputs = 4 * (q.size() + k.size() + v.size() + g.size());
+    const std::size_t before = alloc_probe::live;
+    alloc_probe::peak = before;
+    const std::size_t size = run(counted).output.size();
+    const std::uint64_t allocated = alloc_probe::peak - before;
+    CHECK(size == static_cast<std::size_t>(n_q) * d_v);
+    INFO("allocated at peak " << allocated << " bytes; counted " << counted - inputs << " besides the inputs");
+    CHECK(allocated <= counted - inputs);
+  }
 }
