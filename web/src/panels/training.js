@@ -9,7 +9,10 @@ import { Heatmap } from '../render/heatmap.js';
 import { parseTraining, trainingKey, TRAIN_TASKS, TASK_TEXT, TRAIN_LIMITS, TRAIN_VOCAB, TRAIN_BATCH } from '../model/training.js';
 import { Cancelled, WorkerLost } from '../worker/client.js';
 
-const STEPS_PER_REQUEST = 10; // a request takes a few tens of ms: the curves move smoothly
+// Steps per request while playing: up to 10 (a few tens of ms at the default sizes), fewer when steps
+// are slow (large settings), so the curves move and Pause answers within about REQUEST_MS.
+const MAX_STEPS_PER_REQUEST = 10;
+const REQUEST_MS = 150;
 const SETTINGS = [
   ['train_d_model', 'd_model', 'model width'], ['train_n_heads', 'n_heads', 'heads'],
   ['train_seq_len', 'seq_len', 'tokens per sample'], ['train_lr', 'lr', 'Adam’s learning rate'], ['train_seed', 'seed', 'initial weights and data'],
@@ -96,6 +99,7 @@ export function createTraining(body, { dom, host, actions }) {
   // ---- the lab's run: the panel owns time (playing, one request at a time); the worker owns the model ----
   const lab = { key: null, steps: 0, history: { step: [], loss: [], accuracy: [] }, evals: { step: [], accuracy: [] }, reply: null };
   let playing = false, busy = false, destroyed = false, sample = 0, plot = null, plotLoading = null, heatmaps = [];
+  let msPerStep = 0; // measured over the last request that stepped
 
   const settingsNow = () => (view ? parseTraining(view.state).settings : null);
 
@@ -112,7 +116,9 @@ export function createTraining(body, { dom, host, actions }) {
     busy = true;
     const key = trainingKey(settings);
     try {
+      const t0 = host.win.performance.now();
       const reply = await actions.train({ settings, steps, sample, reset: fresh });
+      if (steps > 0) msPerStep = (host.win.performance.now() - t0) / steps;
       if (key !== lab.key) return false; // the settings changed meanwhile: that reply is of another model
       if (reply.steps !== (fresh ? 0 : lab.steps) + steps) {
         // The worker was restarted (cancelled, or it stopped answering) and trained a new model from step 0.
@@ -149,7 +155,8 @@ export function createTraining(body, { dom, host, actions }) {
         lab.note = `Paused at ${fmt.int(TRAIN_LIMITS.steps)} steps, the lab’s limit.`;
         break;
       }
-      const ok = await request(Math.min(STEPS_PER_REQUEST, TRAIN_LIMITS.steps - lab.steps));
+      const fit = msPerStep > 0 ? Math.floor(REQUEST_MS / msPerStep) : 1; // the first request measures
+      const ok = await request(Math.max(1, Math.min(MAX_STEPS_PER_REQUEST, fit, TRAIN_LIMITS.steps - lab.steps)));
       if (!ok) break;
       await new Promise((resolve) => host.win.setTimeout(resolve, 0)); // let the page paint and take clicks
     }
@@ -300,6 +307,7 @@ export function createTraining(body, { dom, host, actions }) {
       lab.note = null;
       lab.error = null;
       lab.restarted = false;
+      msPerStep = 0;
       clearHistory();
       plot?.setData([[], [], [], []]);
       if (settings && v.engine) request(0, { reset: true });
