@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { modules } from './modules.mjs';
 import { mhaReference } from './reference.mjs';
+import { TRAIN_TASKS, TRAIN_VOCAB, TRAIN_BATCH } from '../../web/src/model/training.js';
 
 const ISAS = ['simd', 'scalar'];
 
@@ -141,6 +142,14 @@ for (const isa of ISAS) {
         }
       }
     }
+  });
+
+  test(`${isa}: the page's list of tasks and lab sizes are the engine's`, () => {
+    assert.deepEqual(attn.trainTasks().map((t) => t.name), [...TRAIN_TASKS]);
+    const t = attn.createTrainer({});
+    assert.equal(t.config.vocab, TRAIN_VOCAB);
+    assert.equal(t.config.batch, TRAIN_BATCH);
+    t.delete();
   });
 
   test(`${isa}: bad input is named`, () => {
