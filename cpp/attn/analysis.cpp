@@ -33,19 +33,19 @@ void require_countable(const MhaDims& d, int batch, int n_q, int n_k) {
 }
 
 ParameterCounts parameter_counts(const MhaDims& d) {
-  const std::int64_t D = d.d_model, QK = d.qk_width(), V = d.v_width();
+  const std::int64_t D = d.d_model, QK = d.qk_width(), V = d.v_width(), KK = d.kv_k_width(), KV = d.kv_v_width();
   ParameterCounts p{};
   p.w_q = D * QK;
-  p.w_k = D * QK;
-  p.w_v = D * V;
+  p.w_k = D * KK;
+  p.w_v = D * KV;
   p.w_o = V * D;
   p.per_head_q = D * d.d_k;
   p.per_head_k = D * d.d_k;
   p.per_head_v = D * d.d_v;
   p.per_head_o = static_cast<std::int64_t>(d.d_v) * D;
   p.b_q = QK;
-  p.b_k = QK;
-  p.b_v = V;
+  p.b_k = KK;
+  p.b_v = KV;
   p.b_o = D;
   p.weights = p.w_q + p.w_k + p.w_v + p.w_o;
   p.biases = p.b_q + p.b_k + p.b_v + p.b_o;
@@ -54,19 +54,39 @@ ParameterCounts parameter_counts(const MhaDims& d) {
 }
 
 std::int64_t parameter_count_gqa(const MhaDims& d, int n_kv_heads) {
-  require_positive("n_kv_heads", n_kv_heads);
-  require(d.n_heads % n_kv_heads == 0, "n_heads (" + std::to_string(d.n_heads) +
-                                           ") is not divisible by n_kv_heads (" + std::to_string(n_kv_heads) + ")");
-  const std::int64_t D = d.d_model, kv_k = static_cast<std::int64_t>(n_kv_heads) * d.d_k,
-                     kv_v = static_cast<std::int64_t>(n_kv_heads) * d.d_v;
-  std::int64_t total = D * d.qk_width() + D * kv_k + D * kv_v + d.v_width() * D;
-  if (d.bias) total += d.qk_width() + kv_k + kv_v + D;
-  return total;
+  require_kv_heads(d.n_heads, n_kv_heads);
+  MhaDims grouped = d;
+  grouped.n_kv_heads = n_kv_heads;
+  return parameter_counts(grouped).total;
+}
+
+KvCacheCost kv_cache_cost(const MhaDims& d, int batch, int n, int n_layers) {
+  require_positive("batch", batch);
+  require_positive("n", n);
+  require_positive("n_layers", n_layers);
+  // The largest figure (multi-head, all tokens) must stay exact as a double, as JavaScript gets it.
+  const double largest = 4.0 * d.n_heads * (static_cast<double>(d.d_k) + d.d_v) * n_layers * batch * n;
+  require(largest <= 9007199254740992.0, "this key/value cache is too large to count exactly (about " +
+                                             human_bytes(largest) + "); reduce batch, n or n_layers");
+  KvCacheCost c{};
+  c.n_heads = d.n_heads;
+  c.n_kv_heads = d.n_kv_heads;
+  c.n_layers = n_layers;
+  const std::int64_t per_head = static_cast<std::int64_t>(d.d_k) + d.d_v;
+  c.numbers_per_token = d.n_kv_heads * per_head * n_layers;
+  c.bytes_per_token = 4 * c.numbers_per_token;
+  c.tokens = static_cast<std::int64_t>(batch) * n;
+  c.bytes = c.bytes_per_token * c.tokens;
+  c.mha_bytes_per_token = 4 * d.n_heads * per_head * n_layers;
+  c.mha_bytes = c.mha_bytes_per_token * c.tokens;
+  c.saved_bytes = c.mha_bytes - c.bytes;
+  c.ratio = static_cast<double>(d.n_heads) / d.n_kv_heads;
+  return c;
 }
 
 FlopCounts flop_counts(const MhaDims& d, int batch, int n_q, int n_k, bool scale) {
   const std::int64_t B = batch, NQ = n_q, NK = n_k, D = d.d_model, QK = d.qk_width(), V = d.v_width(),
-                     H = d.n_heads;
+                     H = d.n_heads, KK = d.kv_k_width(), KV = d.kv_v_width();
   const std::int64_t bias = d.bias ? 1 : 0;
   FlopCounts f{};
   f.lesson_projections = B * NQ * D * QK;
@@ -81,8 +101,9 @@ FlopCounts flop_counts(const MhaDims& d, int batch, int n_q, int n_k, bool scale
   };
   f.stages = {
       stage("Q projection", B * NQ * D * QK, bias * B * NQ * QK),
-      stage("K projection", B * NK * D * QK, bias * B * NK * QK),
-      stage("V projection", B * NK * D * V, bias * B * NK * V),
+      // Grouped-query attention projects K and V once per key/value head, not per query head.
+      stage("K projection", B * NK * D * KK, bias * B * NK * KK),
+      stage("V projection", B * NK * D * KV, bias * B * NK * KV),
       stage("scores Q_i·K_iᵀ/√d_k", B * NQ * NK * QK, scale ? logits : 0),
       stage("softmax", 0, 5 * logits),
       stage("weighted sum A_i·V_i", B * NQ * NK * V, 0),
@@ -109,7 +130,8 @@ FlopCounts flop_counts(const MhaDims& d, int batch, int n_q, int n_k, bool scale
 }
 
 std::vector<TensorInfo> tensor_trace(const MhaDims& d, int batch, int n_q, int n_k, bool need_weights) {
-  const std::int64_t B = batch, NQ = n_q, NK = n_k, D = d.d_model, H = d.n_heads, dk = d.d_k, dv = d.d_v;
+  const std::int64_t B = batch, NQ = n_q, NK = n_k, D = d.d_model, H = d.n_heads, dk = d.d_k, dv = d.d_v,
+                     KVH = d.n_kv_heads;
   auto info = [](std::string name, std::vector<std::int64_t> dims, std::string note) {
     std::int64_t elements = 1;
     for (std::int64_t x : dims) elements *= x;
@@ -122,16 +144,19 @@ std::vector<TensorInfo> tensor_trace(const MhaDims& d, int batch, int n_q, int n
                     " query rows at a time in scratch, never whole (weights not requested)"
               : "streamed in " + std::to_string(kQueryBlock) + "×" + std::to_string(kKeyTile) +
                     " tiles, never held whole (weights not requested)";
+  const std::string shared = d.n_kv_heads == d.n_heads
+                                 ? ""
+                                 : "; each shared by " + std::to_string(d.group()) + " query heads (grouped-query)";
   return {
       info("query input X_q", {B, NQ, D}, "input"),
       info("key input X_k", {B, NK, D}, "input"),
       info("value input X_v", {B, NK, D}, "input"),
       info("Q = X_q·Wᴽ (all heads)", {B, NQ, H * dk}, block),
-      info("K = X_k·Wᴷ (all heads)", {B, NK, H * dk}, "one batch item at a time"),
-      info("V = X_v·Wⱽ (all heads)", {B, NK, H * dv}, "one batch item at a time"),
+      info("K = X_k·Wᴷ (all heads)", {B, NK, KVH * dk}, "one batch item at a time"),
+      info("V = X_v·Wⱽ (all heads)", {B, NK, KVH * dv}, "one batch item at a time"),
       info("Q_i (split into heads)", {B, H, NQ, dk}, "view: a column slice of Q, no copy"),
-      info("K_i (split into heads)", {B, H, NK, dk}, "view: a column slice of K, no copy"),
-      info("V_i (split into heads)", {B, H, NK, dv}, "view: a column slice of V, no copy"),
+      info("K_i (split into heads)", {B, KVH, NK, dk}, "view: a column slice of K, no copy" + shared),
+      info("V_i (split into heads)", {B, KVH, NK, dv}, "view: a column slice of V, no copy" + shared),
       info("S_i = Q_i·K_iᵀ/√d_k", {B, H, NQ, NK}, need_weights ? "written into the weights buffer" : streamed),
       info("A_i = softmax(S_i)", {B, H, NQ, NK}, need_weights ? "returned to the caller" : streamed),
       info("head_i = A_i·V_i", {B, H, NQ, dv}, "written straight into its columns of Concat"),
@@ -147,6 +172,7 @@ std::uint64_t attention_weight_bytes(int n_heads, int batch, int n_q, int n_k) {
 
 RunMemory run_memory(const MhaDims& d, int batch, int n_q, int n_k, bool need_weights, bool self_attention) {
   const std::uint64_t B = batch, NQ = n_q, NK = n_k, D = d.d_model, QK = d.qk_width(), V = d.v_width();
+  const std::uint64_t KK = d.kv_k_width(), KV = d.kv_v_width();
   const std::uint64_t Br = kQueryBlock;
   RunMemory m{};
   m.inputs = 4 * (B * NQ * D + (self_attention ? 0 : 2 * B * NK * D));
@@ -158,7 +184,7 @@ RunMemory run_memory(const MhaDims& d, int batch, int n_q, int n_k, bool need_we
   const HeadWorkingFloats head = attend_working_floats(AttentionOptions{}, n_q, n_k, d.d_k, d.d_v, need_weights);
   const std::uint64_t a_pack = std::max(64 * std::max(D, V), head.a_pack);
   // Plus the overflow guard's two row norms (double) per head.
-  m.working = 4 * (NK * QK + NK * V + Br * QK + Br * V + head.buffers + a_pack + 4 * static_cast<std::uint64_t>(d.n_heads));
+  m.working = 4 * (NK * KK + NK * KV + Br * QK + Br * V + head.buffers + a_pack + 4 * static_cast<std::uint64_t>(d.n_heads));
   // Weights plus their packed copy (the panels round columns up to 8).
   const std::uint64_t params = static_cast<std::uint64_t>(parameter_counts(d).total);
   m.parameters = 8 * params;

@@ -16,7 +16,8 @@ namespace attn {
 void require_countable(const MhaDims& d, int batch, int n_q, int n_k);
 
 struct ParameterCounts {
-  // Whole matrices, as stored: Wq, Wk d_model×(h·d_k); Wv d_model×(h·d_v); Wo (h·d_v)×d_model.
+  // Whole matrices, as stored: Wq d_model×(h·d_k); Wk d_model×(n_kv_heads·d_k); Wv
+  // d_model×(n_kv_heads·d_v); Wo (h·d_v)×d_model (n_kv_heads = h: multi-head attention).
   std::int64_t w_q, w_k, w_v, w_o;
   // One head's slices: W_iᴽ, W_iᴷ d_model×d_k; W_iⱽ d_model×d_v; its rows of Wᴼ d_v×d_model.
   std::int64_t per_head_q, per_head_k, per_head_v, per_head_o;
@@ -26,8 +27,24 @@ struct ParameterCounts {
   std::int64_t total;                // weights, plus biases when bias is on
 };
 ParameterCounts parameter_counts(const MhaDims& d);
-/// Grouped-query attention (LLaMA-70B): K and V projections for n_kv_heads heads only.
+/// The total of parameter_counts for the same sizes with n_kv_heads key/value heads instead.
 std::int64_t parameter_count_gqa(const MhaDims& d, int n_kv_heads);
+
+/// The key/value cache of autoregressive decoding: every past token keeps its K and V rows,
+/// n_kv_heads·(d_k + d_v) numbers per token and layer (2·n_kv_heads·d_k when d_k = d_v),
+/// float32. Grouped-query attention divides it by n_heads / n_kv_heads against multi-head.
+struct KvCacheCost {
+  int n_heads, n_kv_heads, n_layers;
+  std::int64_t numbers_per_token;      // n_kv_heads·(d_k + d_v)·n_layers
+  std::int64_t bytes_per_token;        // 4 × numbers_per_token
+  std::int64_t tokens;                 // batch × n (the cached keys)
+  std::int64_t bytes;                  // bytes_per_token × tokens
+  std::int64_t mha_bytes_per_token;    // the same with n_heads key/value heads
+  std::int64_t mha_bytes;
+  std::int64_t saved_bytes;            // mha_bytes − bytes
+  double ratio;                        // mha_bytes / bytes = n_heads / n_kv_heads
+};
+KvCacheCost kv_cache_cost(const MhaDims& d, int batch, int n, int n_layers = 1);
 
 /// One stage of the forward pass. macs: multiply-adds; flops: 2 per multiply-add plus the
 /// element-wise operations of the stage (bias adds, the 1/√d_k scale, softmax's 5 per logit:

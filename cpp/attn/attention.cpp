@@ -19,25 +19,13 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
 }  // namespace
 
-// The three rules below are shared with the backward pass (backward.cpp), which must mask and
-// drop exactly the weights the forward pass does.
-
-// Masks the logits of query row i (global index) for keys [j0, j0 + count).
-void mask_logits(float* row, const Mask& mask, int b, int i, int j0, int count, int n_k) {
-  const int limit = mask.row_limit(b, i, n_k) - j0;
-  for (int j = std::max(limit, 0); j < count; ++j) row[j] = kNegInf;
-  if (!mask.matrix.empty())
-    kern::mask_row(row, mask.matrix.data() + static_cast<std::size_t>(i) * n_k + j0, std::min(count, std::max(limit, 0)));
-}
-
-// Zeroes dropped weights and scales kept ones by 1/(1−p) for keys [j0, j0 + count).
+// Zeroes dropped weights and scales kept ones by 1/(1−p) for keys [j0, j0 + count). Shared with
+// the backward pass (backward.cpp), which must drop exactly the weights the forward pass does.
 void apply_dropout(float* row, const AttentionOptions& opt, int b, int h, int i, int j0, int count) {
   const float keep_scale = 1.0f / (1.0f - opt.dropout);
   for (int j = 0; j < count; ++j)
     row[j] = dropout_keep(opt.seed, b, h, i, j0 + j, opt.dropout) ? row[j] * keep_scale : 0.0f;
 }
-
-bool dropout_active(const AttentionOptions& opt) { return opt.training && opt.dropout > 0.0f; }
 
 namespace {
 
@@ -53,27 +41,22 @@ float unnormalised_damping(const HeadProblem& p, const AttentionOptions& opt) {
 }
 
 // Whole rows of logits S = αQKᵀ, masked, exponentiated and multiplied by V, in sub-blocks of
-// softmax_rows() query rows; K and V are packed once for all of them.
+// softmax_rows() query rows, for one head whose K and V are packed already.
 // weights_out: p.weights is the caller's rows × n_k buffer and its rows become the softmax
 // weights. Otherwise p.weights is a softmax_rows() × n_k scratch that every sub-block reuses,
 // no one reads the weights, and they stay unnormalised: each output row is divided by its
 // row's sum after P·V instead (d_v multiplies per row rather than a pass over n_k weights),
 // unless those unnormalised sums could overflow (see unnormalised_damping).
-void attend_whole_rows(const HeadProblem& p, const AttentionOptions& opt, bool weights_out,
-                       std::vector<MaskedRow>* masked_rows) {
+void attend_whole_rows_packed(const HeadProblem& p, const PackedB& k_packed, const PackedB& v_packed,
+                              const AttentionOptions& opt, bool weights_out, std::vector<MaskedRow>* masked_rows) {
   const bool normalise = weights_out || unnormalised_damping(p, opt) != 1.0f;
-  thread_local PackedB k_packed, v_packed;
   thread_local std::vector<float> inv_sum;
-  kern::pack_b(p.d_k, p.n_k, p.k, p.ldk, true, k_packed);
-  kern::pack_b(p.n_k, p.d_v, p.v, p.ldv, false, v_packed);
-  const float alpha = logit_scale(opt, p.d_k);
   const int step = softmax_rows(p.n_k);
   inv_sum.resize(std::min(step, p.rows));
   for (int r0 = 0; r0 < p.rows; r0 += step) {
     const int rows = std::min(step, p.rows - r0);
     float* logits = weights_out ? p.weights + static_cast<std::size_t>(r0) * p.n_k : p.weights;
-    kern::gemm_packed(rows, p.q + static_cast<std::size_t>(r0) * p.ldq, p.ldq, k_packed, logits, p.n_k, alpha,
-                      nullptr, false);
+    block_logits(p, opt, k_packed, r0, rows, logits);
     for (int r = 0; r < rows; ++r) {
       float* row = logits + static_cast<std::size_t>(r) * p.n_k;
       const int i = p.row0 + r0 + r;
@@ -101,6 +84,16 @@ void attend_whole_rows(const HeadProblem& p, const AttentionOptions& opt, bool w
     if (!normalise)
       for (int r = 0; r < rows; ++r) kern::scale(out + static_cast<std::size_t>(r) * p.ldo, p.d_v, inv_sum[r]);
   }
+}
+
+// K and V packed once for every query head of the group, then each head's whole rows.
+void attend_whole_rows(const HeadProblem& p, const AttentionOptions& opt, bool weights_out,
+                       std::vector<MaskedRow>* masked_rows) {
+  thread_local PackedB k_packed, v_packed;
+  kern::pack_b(p.d_k, p.n_k, p.k, p.ldk, true, k_packed);
+  kern::pack_b(p.n_k, p.d_v, p.v, p.ldv, false, v_packed);
+  for (int g = 0; g < p.heads; ++g)
+    attend_whole_rows_packed(p.query_head(g), k_packed, v_packed, opt, weights_out, masked_rows);
 }
 
 // Streaming: key tiles with a running max m and running sum l per row (online softmax),
@@ -162,6 +155,19 @@ void attend_streaming(const HeadProblem& p, const AttentionOptions& opt, std::ve
 
 
 }  // namespace
+
+void mask_logits(float* row, const Mask& mask, int b, int i, int j0, int count, int n_k) {
+  const int limit = mask.row_limit(b, i, n_k) - j0;
+  for (int j = std::max(limit, 0); j < count; ++j) row[j] = kNegInf;
+  if (!mask.matrix.empty())
+    kern::mask_row(row, mask.matrix.data() + static_cast<std::size_t>(i) * n_k + j0, std::min(count, std::max(limit, 0)));
+}
+
+void block_logits(const HeadProblem& p, const AttentionOptions& opt, const PackedB& k_packed, int r0, int rows,
+                  float* logits) {
+  kern::gemm_packed(rows, p.q + static_cast<std::size_t>(r0) * p.ldq, p.ldq, k_packed, logits, p.n_k,
+                    logit_scale(opt, p.d_k), nullptr, false);
+}
 
 float logit_scale(const AttentionOptions& opt, int d_k) {
   return opt.scale ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(d_k))) : 1.0f;
@@ -245,17 +251,16 @@ void attend_head(const HeadProblem& p, const AttentionOptions& opt, std::vector<
     scratch.resize(static_cast<std::size_t>(std::min(softmax_rows(p.n_k), p.rows)) * p.n_k);
     HeadProblem in_scratch = p;
     in_scratch.weights = scratch.data();
+    in_scratch.weights_step = 0;  // every head of a group reuses the scratch
     attend_whole_rows(in_scratch, opt, false, masked_rows);
   } else {
-    attend_streaming(p, opt, masked_rows);
+    // Each key tile is packed inside its matmul, a 1/rows share of that matmul's work.
+    for (int g = 0; g < p.heads; ++g) attend_streaming(p.query_head(g), opt, masked_rows);
   }
 }
 
-AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, const float* k,
-                                             std::size_t k_len, const float* v, std::size_t v_len,
-                                             int batch, int n_q, int n_k, int d_k, int d_v,
-                                             const AttentionOptions& opt, bool need_weights,
-                                             std::uint64_t memory_budget) {
+void validate_attention_sizes(std::size_t q_len, std::size_t k_len, std::size_t v_len, int batch, int n_q, int n_k,
+                              int d_k, int d_v, const AttentionOptions& opt) {
   require_positive("batch", batch);
   require_positive("n_q", n_q);
   require_positive("n_k", n_k);
@@ -269,15 +274,29 @@ AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, 
   require_length("v", v_len, B * NK * d_v, "[batch, n_k, d_v] = [" + std::to_string(batch) + ", " +
                  std::to_string(n_k) + ", " + std::to_string(d_v) + "]");
   opt.validate(batch, n_q, n_k);
+}
+
+void require_finite_attention_inputs(const float* q, std::size_t q_len, const float* k, std::size_t k_len,
+                                     const float* v, std::size_t v_len, int d_k, int d_v) {
+  require_finite("q", q, q_len, d_k);
+  require_finite("k", k, k_len, d_k);
+  require_finite("v", v, v_len, d_v);
+}
+
+AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, const float* k,
+                                             std::size_t k_len, const float* v, std::size_t v_len,
+                                             int batch, int n_q, int n_k, int d_k, int d_v,
+                                             const AttentionOptions& opt, bool need_weights,
+                                             std::uint64_t memory_budget) {
+  validate_attention_sizes(q_len, k_len, v_len, batch, n_q, n_k, d_k, d_v, opt);
+  const std::uint64_t B = batch, NQ = n_q, NK = n_k;
   const HeadWorkingFloats work = attend_working_floats(opt, n_q, n_k, d_k, d_v, need_weights);
   // Inputs (copied into the heap by callers such as the JS API), output, weights, working buffers
   // and the two row norms (double) per batch item of the overflow guard.
   const std::uint64_t needed = 4 * (B * NQ * d_k + B * NK * (d_k + d_v) + B * NQ * d_v +
                                     (need_weights ? B * NQ * NK : 0) + work.buffers + work.a_pack + 4 * B);
   require_within_budget("this attention", needed, memory_budget);
-  require_finite("q", q, q_len, d_k);
-  require_finite("k", k, k_len, d_k);
-  require_finite("v", v, v_len, d_v);
+  require_finite_attention_inputs(q, q_len, k, k_len, v, v_len, d_k, d_v);
 
   AttentionResult result;
   result.output.assign(B * NQ * d_v, 0.0f);

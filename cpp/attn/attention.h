@@ -42,7 +42,9 @@ inline bool uses_scratch(const AttentionOptions& opt, int rows, int n_k) {
   return static_cast<std::size_t>(rows) * static_cast<std::size_t>(n_k) <= opt.scratch_logits;
 }
 
-/// One (batch item, head) problem over strided operands, for a block of query rows.
+/// One (batch item, head) problem over strided operands, for a block of query rows; or, with
+/// heads > 1, the query heads h, h+1, ... that share one key/value head (grouped-query
+/// attention): K and V are then packed once for all of them.
 struct HeadProblem {
   const float* q;  int ldq;  // rows × d_k
   const float* k;  int ldk;  // n_k × d_k
@@ -53,10 +55,40 @@ struct HeadProblem {
   int row0;                  // index of the block's first query row in the sequence
   int b, h;                  // coordinates, for the padding mask and the dropout pattern
   double v_bound;            // ≥ every |v| of this head (√ of V's largest squared row norm)
+  int heads = 1;             // query heads sharing k and v; head g's q, out and weights start
+  int q_step = 0, out_step = 0;    // g·q_step, g·out_step columns and
+  std::size_t weights_step = 0;    // g·weights_step floats further on
+  /// Query head g of the group as a problem of its own.
+  HeadProblem query_head(int g) const {
+    HeadProblem one = *this;
+    one.q += static_cast<std::size_t>(g) * q_step;
+    one.out += static_cast<std::size_t>(g) * out_step;
+    if (weights) one.weights += g * weights_step;
+    one.h += g;
+    one.heads = 1;
+    return one;
+  }
 };
 
 /// The factor the logits are multiplied by: 1/√d_k, or 1 when opt.scale is off.
 float logit_scale(const AttentionOptions& opt, int d_k);
+/// Dropout changes the weights only when training with p > 0.
+inline bool dropout_active(const AttentionOptions& opt) { return opt.training && opt.dropout > 0.0f; }
+
+// The per-row steps of the whole-row path, shared with the trace of one query (trace.h), so
+// that the trace shows the very numbers the forward pass computes.
+struct PackedB;
+/// Logits of rows [r0, r0 + rows) of p's query block against every key, α·q_i·k_j, into
+/// `logits` (row stride n_k), not masked. k_packed: p.k as kern::pack_b(d_k, n_k, p.k, p.ldk,
+/// true, ·) packs it.
+void block_logits(const HeadProblem& p, const AttentionOptions& opt, const PackedB& k_packed, int r0, int rows,
+                  float* logits);
+/// Sets to −∞ the logits of query row i (its index in the sequence) of batch item b for the
+/// masked keys among [j0, j0 + count); `row` holds those count logits.
+void mask_logits(float* row, const Mask& mask, int b, int i, int j0, int count, int n_k);
+/// Multiplies weights (b, h, i, j0 .. j0 + count) of one row by their dropout factor: 0 when
+/// dropped, 1/(1−p) when kept, decided by dropout_keep (rng.h) from the seed and the coordinates.
+void apply_dropout(float* row, const AttentionOptions& opt, int b, int h, int i, int j0, int count);
 /// Largest squared row norm (in double) of a rows×width matrix with row stride ld.
 double max_row_norm2(const float* x, int ld, int rows, int width);
 /// Finite inputs can still overflow: a logit is at most |q|·|k|·α (Cauchy–Schwarz). Throws when
@@ -79,17 +111,9 @@ struct HeadWorkingFloats {
 HeadWorkingFloats attend_working_floats(const AttentionOptions& opt, int n_q, int n_k, int d_k, int d_v,
                                         bool need_weights);
 
-/// Sets the logits of query row i (global index) of batch item b to −∞ where the mask hides
-/// keys [j0, j0 + count); row points at key j0.
-void mask_logits(float* row, const Mask& mask, int b, int i, int j0, int count, int n_k);
-/// True when dropout applies: training is on and p > 0.
-bool dropout_active(const AttentionOptions& opt);
-/// Multiplies weights (b, h, i, j0 .. j0 + count) of one row by their dropout factor: 0 when
-/// dropped, 1/(1−p) when kept, decided by dropout_keep (rng.h) from the seed and the coordinates.
-void apply_dropout(float* row, const AttentionOptions& opt, int b, int h, int i, int j0, int count);
-
-/// Attention of one head for one block of query rows. Appends fully masked rows to
-/// `masked_rows` when it is non-null. Sizes are trusted: callers validate first.
+/// Attention of one head (or one group of query heads, see HeadProblem) for one block of query
+/// rows. Appends fully masked rows to `masked_rows` when it is non-null. Sizes are trusted:
+/// callers validate first.
 void attend_head(const HeadProblem& p, const AttentionOptions& opt, std::vector<MaskedRow>* masked_rows);
 
 /// Plain scaled dot-product attention over batch items (no projections).
@@ -104,6 +128,13 @@ AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, 
                                              int batch, int n_q, int n_k, int d_k, int d_v,
                                              const AttentionOptions& opt, bool need_weights,
                                              std::uint64_t memory_budget);
+/// The checks of scaled_dot_product_attention's arguments that allocate nothing: positive
+/// sizes, the lengths of q, k and v, the options. Shared with the trace of one query (trace.h).
+void validate_attention_sizes(std::size_t q_len, std::size_t k_len, std::size_t v_len, int batch, int n_q, int n_k,
+                              int d_k, int d_v, const AttentionOptions& opt);
+/// Throws when q, k or v holds a NaN or an infinity (a pass over every input: after the budget).
+void require_finite_attention_inputs(const float* q, std::size_t q_len, const float* k, std::size_t k_len,
+                                     const float* v, std::size_t v_len, int d_k, int d_v);
 
 /// Rows of queries handled together (the block the projections and the heads share). 512
 /// rather than 256: K and V are packed once per block and head, so half as often (1.5% at

@@ -182,18 +182,18 @@ SdpaBackwardResult scaled_dot_product_attention_backward(
 std::uint64_t backward_memory(const MhaDims& d, int batch, int n_q, int n_k, bool need_weights, bool self_attention,
                               const AttentionOptions& opt) {
   const std::uint64_t B = batch, NQ = n_q, NK = n_k, D = d.d_model, QK = d.qk_width(), V = d.v_width(),
-                      H = d.n_heads;
+                      KK = d.kv_k_width(), KV = d.kv_v_width(), H = d.n_heads;
   const std::uint64_t params = static_cast<std::uint64_t>(parameter_counts(d).total);
   // query (and key, value unless self-attention) and grad_output.
   const std::uint64_t inputs = 2 * B * NQ * D + (self_attention ? 0 : 2 * B * NK * D);
   // output, ∂L/∂query, ∂L/∂key, ∂L/∂value, a gradient per parameter, A and dS of every head.
   const std::uint64_t results = 2 * B * NQ * D + 2 * B * NK * D + params + (need_weights ? 2 * B * H * NQ * NK : 0);
-  // One batch item at a time: Q, K, V, their gradients, Concat and its gradient; the weights
-  // packed transposed for the input gradients; what head_backward holds; the two row norms
-  // (double) per head of the overflow guard.
+  // One batch item at a time: Q, K, V (n_kv_heads wide), their gradients, Concat and its
+  // gradient; the weights packed transposed for the input gradients; what head_backward holds;
+  // the two row norms (double) per head of the overflow guard.
   const HeadBackwardFloats head = head_backward_floats(opt, n_q, n_k, d.d_k, d.d_v, need_weights);
-  const std::uint64_t per_item = 2 * (NQ * QK + NK * QK + NK * V + NQ * V);
-  const std::uint64_t packed_t = 2 * QK * round8(D) + V * round8(D) + D * round8(V);
+  const std::uint64_t per_item = 2 * (NQ * QK + NK * KK + NK * KV + NQ * V);
+  const std::uint64_t packed_t = (QK + KK) * round8(D) + KV * round8(D) + D * round8(V);
   // The matmuls' packed A (projections and input gradients: 64 rows up to max(D, QK, V) wide;
   // weight gradients Xᵀ·dY: up to 64 columns of X, n rows long) and Aᵀ·B's packed B (dY, n rows).
   const std::uint64_t widest = std::max({D, QK, V});
@@ -232,26 +232,28 @@ void backward_items(const MultiHeadAttention& layer, const MhaInput& in, const f
   const MhaDims& d = layer.dims();
   const int D = d.d_model, H = d.n_heads, dk = d.d_k, dv = d.d_v;
   const int QK = static_cast<int>(d.qk_width()), V = static_cast<int>(d.v_width());
+  // K and V have n_kv_heads heads: query head h reads key/value head d.kv_head(h).
+  const int KK = static_cast<int>(d.kv_k_width()), KV = static_cast<int>(d.kv_v_width());
   const std::size_t B = in.batch, NQ = in.n_q, NK = in.n_k;
   const MultiHeadAttention::Projections w = layer.projections();
   // The weights transposed, for the input gradients dX = dP·Wᵀ and dConcat = dY·Woᵀ.
   PackedB wq_t, wk_t, wv_t, wo_t;
   kern::pack_b(QK, D, w.q.weight().data(), QK, true, wq_t);
-  kern::pack_b(QK, D, w.k.weight().data(), QK, true, wk_t);
-  kern::pack_b(V, D, w.v.weight().data(), V, true, wv_t);
+  kern::pack_b(KK, D, w.k.weight().data(), KK, true, wk_t);
+  kern::pack_b(KV, D, w.v.weight().data(), KV, true, wv_t);
   kern::pack_b(D, V, w.o.weight().data(), D, true, wo_t);
   // Scratch of one batch item; every element is written before it is read, but dK and dV, which
-  // add up over query steps and heads.
+  // add up over query steps and over the query heads that share a key/value head.
   FloatBuffer q_proj, k_proj, v_proj, dq_proj, dk_proj, dv_proj, concat, d_concat;
   q_proj.resize(NQ * QK);
   dq_proj.resize(NQ * QK);
-  k_proj.resize(NK * QK);
-  dk_proj.resize(NK * QK);
-  v_proj.resize(NK * V);
-  dv_proj.resize(NK * V);
+  k_proj.resize(NK * KK);
+  dk_proj.resize(NK * KK);
+  v_proj.resize(NK * KV);
+  dv_proj.resize(NK * KV);
   concat.resize(NQ * V);
   d_concat.resize(NQ * V);
-  std::vector<double> k_norm2(H), v_norm2(H);
+  std::vector<double> k_norm2(d.n_kv_heads), v_norm2(d.n_kv_heads);
   const float alpha = logit_scale(opt, dk);
 
   for (std::size_t b = 0; b < B; ++b) {
@@ -260,27 +262,30 @@ void backward_items(const MultiHeadAttention& layer, const MhaInput& in, const f
     const float* x_v = in.value + b * NK * D;
     const float* dy = grad_output + b * NQ * D;
     w.q.apply(in.n_q, x_q, D, q_proj.data(), QK);
-    w.k.apply(in.n_k, x_k, D, k_proj.data(), QK);
-    w.v.apply(in.n_k, x_v, D, v_proj.data(), V);
+    w.k.apply(in.n_k, x_k, D, k_proj.data(), KK);
+    w.v.apply(in.n_k, x_v, D, v_proj.data(), KV);
+    // dConcat = dY·Woᵀ, then through head_mask (Concat·Wᴼ reads each head scaled by its entry).
     kern::gemm_packed(in.n_q, dy, D, wo_t, d_concat.data(), V, 1.0f, nullptr, false);
-    std::fill_n(dk_proj.data(), NK * QK, 0.0f);
-    std::fill_n(dv_proj.data(), NK * V, 0.0f);
+    if (!opt.head_mask.empty()) apply_head_mask(opt.head_mask, in.n_q, dv, d_concat.data(), V);
+    std::fill_n(dk_proj.data(), NK * KK, 0.0f);
+    std::fill_n(dv_proj.data(), NK * KV, 0.0f);
+    for (int g = 0; g < d.n_kv_heads; ++g) {
+      k_norm2[g] = max_row_norm2(k_proj.data() + g * dk, KK, in.n_k, dk);
+      v_norm2[g] = max_row_norm2(v_proj.data() + g * dv, KV, in.n_k, dv);
+    }
     for (int h = 0; h < H; ++h) {
-      // Key/value head of query head h: h itself (n_kv_heads = n_heads). With grouped-query
-      // attention it becomes h / (n_heads / n_kv_heads); dK and dV already add up over heads.
-      const int kv = h;
-      k_norm2[h] = max_row_norm2(k_proj.data() + kv * dk, QK, in.n_k, dk);
-      v_norm2[h] = max_row_norm2(v_proj.data() + kv * dv, V, in.n_k, dv);
-      require_finite_logits(max_row_norm2(q_proj.data() + h * dk, QK, in.n_q, dk), k_norm2[h], v_norm2[h], alpha, h);
+      const int kv = d.kv_head(h);  // dK and dV of a key/value head add up over its query heads
+      require_finite_logits(max_row_norm2(q_proj.data() + h * dk, QK, in.n_q, dk), k_norm2[kv], v_norm2[kv], alpha, h);
       const std::size_t head_at = (b * H + h) * NQ * NK;
-      HeadBackward p{q_proj.data() + h * dk, QK, k_proj.data() + kv * dk, QK, v_proj.data() + kv * dv, V,
+      HeadBackward p{q_proj.data() + h * dk, QK, k_proj.data() + kv * dk, KK, v_proj.data() + kv * dv, KV,
                      d_concat.data() + h * dv, V, concat.data() + h * dv, V, dq_proj.data() + h * dk, QK,
-                     dk_proj.data() + kv * dk, QK, dv_proj.data() + kv * dv, V,
+                     dk_proj.data() + kv * dk, KK, dv_proj.data() + kv * dv, KV,
                      opt.need_weights ? r.weights.data() + head_at : nullptr,
                      opt.need_weights ? r.score_grads.data() + head_at : nullptr,
                      in.n_q, in.n_k, dk, dv, static_cast<int>(b), h};
       head_backward(p, opt, &r.masked_rows);
     }
+    if (!opt.head_mask.empty()) apply_head_mask(opt.head_mask, in.n_q, dv, concat.data(), V);
     w.o.apply(in.n_q, concat.data(), V, r.output.data() + b * NQ * D, D);
     // ∂L/∂Wo += Concatᵀ·dY, ∂L/∂bo += column sums of dY.
     kern::gemm_tn(V, D, in.n_q, concat.data(), V, dy, D, r.grads.wo.data(), D, 1.0f, true);
@@ -288,9 +293,9 @@ void backward_items(const MultiHeadAttention& layer, const MhaInput& in, const f
     const ProjectionBackward paths[] = {
         {x_q, dq_proj.data(), in.n_q, QK, &wq_t, r.grads.wq.data(), d.bias ? r.grads.bq.data() : nullptr,
          r.query.data() + b * NQ * D},
-        {x_k, dk_proj.data(), in.n_k, QK, &wk_t, r.grads.wk.data(), d.bias ? r.grads.bk.data() : nullptr,
+        {x_k, dk_proj.data(), in.n_k, KK, &wk_t, r.grads.wk.data(), d.bias ? r.grads.bk.data() : nullptr,
          r.key.data() + b * NK * D},
-        {x_v, dv_proj.data(), in.n_k, V, &wv_t, r.grads.wv.data(), d.bias ? r.grads.bv.data() : nullptr,
+        {x_v, dv_proj.data(), in.n_k, KV, &wv_t, r.grads.wv.data(), d.bias ? r.grads.bv.data() : nullptr,
          r.value.data() + b * NK * D}};
     for (const ProjectionBackward& path : paths) project_back(path, D);
   }
@@ -308,7 +313,8 @@ MhaBackwardResult multi_head_attention_backward(const MultiHeadAttention& layer,
   layer.validate(in, checks);
   const MhaDims& d = layer.dims();
   const int D = d.d_model, H = d.n_heads;
-  const int QK = static_cast<int>(d.qk_width()), V = static_cast<int>(d.v_width());
+  const int QK = static_cast<int>(d.qk_width());
+  const int KK = static_cast<int>(d.kv_k_width()), KV = static_cast<int>(d.kv_v_width());
   const std::size_t B = in.batch, NQ = in.n_q, NK = in.n_k;
   require_length("grad_output", grad_output_len, B * NQ * D,
                  "[batch, n_q, d_model] = [" + std::to_string(B) + ", " + std::to_string(NQ) + ", " + std::to_string(D) + "]");
@@ -325,9 +331,9 @@ MhaBackwardResult multi_head_attention_backward(const MultiHeadAttention& layer,
   r.grads.wv.assign(w.v.weight().size(), 0.0f);
   r.grads.wo.assign(w.o.weight().size(), 0.0f);
   if (d.bias) {
-    r.grads.bq.assign(QK, 0.0f);
-    r.grads.bk.assign(QK, 0.0f);
-    r.grads.bv.assign(V, 0.0f);
+    r.grads.bq.assign(w.q.bias().size(), 0.0f);
+    r.grads.bk.assign(w.k.bias().size(), 0.0f);
+    r.grads.bv.assign(w.v.bias().size(), 0.0f);
     r.grads.bo.assign(D, 0.0f);
   }
   r.query.resize(B * NQ * D);
@@ -342,8 +348,8 @@ MhaBackwardResult multi_head_attention_backward(const MultiHeadAttention& layer,
   require_finite_result("the output", "", r.output, D);
   // Each with its row length, for the message.
   const std::tuple<const char*, const std::vector<float>*, std::size_t> results[] = {
-      {"wq", &r.grads.wq, QK}, {"wk", &r.grads.wk, QK}, {"wv", &r.grads.wv, V}, {"wo", &r.grads.wo, D},
-      {"bq", &r.grads.bq, QK}, {"bk", &r.grads.bk, QK}, {"bv", &r.grads.bv, V}, {"bo", &r.grads.bo, D},
+      {"wq", &r.grads.wq, QK}, {"wk", &r.grads.wk, KK}, {"wv", &r.grads.wv, KV}, {"wo", &r.grads.wo, D},
+      {"bq", &r.grads.bq, QK}, {"bk", &r.grads.bk, KK}, {"bv", &r.grads.bv, KV}, {"bo", &r.grads.bo, D},
       {"query", &r.query, D},  {"key", &r.key, D},     {"value", &r.value, D}};
   for (const auto& [name, values, row] : results)
     require_finite_result("the gradient of ", name, *values, row);

@@ -77,7 +77,8 @@ std::uint64_t backward_memory(const MhaDims& d, int batch, int n_q, int n_k, boo
                               const AttentionOptions& opt);
 
 /// Multi-head attention backward for `layer`: the input and options of forward (self-attention
-/// when query, key and value are the same pointer) and grad_output [batch, n_q, d_model].
+/// when query, key and value are the same pointer; head_mask; the layer's n_kv_heads) and
+/// grad_output [batch, n_q, d_model].
 MhaBackwardResult multi_head_attention_backward(const MultiHeadAttention& layer, const MhaInput& input,
                                                 const float* grad_output, std::size_t grad_output_len,
                                                 const ForwardOptions& options);

@@ -38,7 +38,7 @@ std::vector<std::int64_t> traced_dims(const std::vector<TensorInfo>& trace, cons
 double round1(double billions) { return std::round(billions * 10.0) / 10.0; }
 
 LessonExample e1() {
-  LessonExample ex{"E1", "Shapes through multi-head attention", {768, 12, 0, 0, true, 1}, 1, 128, {},
+  LessonExample ex{"E1", "Shapes through multi-head attention", {768, 12, 0, 0, true, 1, {}}, 1, 128, {},
                    "Per-head tensors are 128×64; concatenating 12 heads restores 128×768."};
   const MhaDims d = resolve_dims(ex.config);
   const auto t = tensor_trace(d, ex.batch, ex.n, ex.n, true);
@@ -59,7 +59,7 @@ LessonExample e1() {
 }
 
 LessonExample e2() {
-  LessonExample ex{"E2", "Parameter count", {512, 8, 0, 0, false, 1}, 1, 0, {},
+  LessonExample ex{"E2", "Parameter count", {512, 8, 0, 0, false, 1, {}}, 1, 0, {},
                    "Splitting into heads repartitions the same 4·d_model² weights; biases add 4·d_model."};
   const MhaDims d = resolve_dims(ex.config);
   const ParameterCounts p = parameter_counts(d);
@@ -75,7 +75,7 @@ LessonExample e2() {
 }
 
 LessonExample e3() {
-  LessonExample ex{"E3", "FLOPs: which term dominates", {4096, 32, 0, 0, false, 1}, 1, 2048, {}, ""};
+  LessonExample ex{"E3", "FLOPs: which term dominates", {4096, 32, 0, 0, false, 1, {}}, 1, 2048, {}, ""};
   const MhaDims d = resolve_dims(ex.config);
   const FlopCounts f = flop_counts(d, 1, 2048, 2048, true);
   const double proj = f.lesson_projections / 1e9, scores = f.lesson_scores / 1e9, wsum = f.lesson_weighted_sum / 1e9;
@@ -102,7 +102,7 @@ LessonExample e3() {
 }
 
 LessonExample p1() {
-  LessonExample ex{"P1", "Head size", {1024, 16, 0, 0, true, 1}, 1, 0, {}, "h·d_k always gives back d_model."};
+  LessonExample ex{"P1", "Head size", {1024, 16, 0, 0, true, 1, {}}, 1, 0, {}, "h·d_k always gives back d_model."};
   const MhaDims d = resolve_dims(ex.config);
   ex.figures = {
       figure("d_k = 1024 / 16", "64", std::to_string(d.d_k), d.d_k),
@@ -112,7 +112,7 @@ LessonExample p1() {
 }
 
 LessonExample p4() {
-  LessonExample ex{"P4", "Memory of the attention weights", {512, 8, 0, 0, true, 1}, 32, 128, {},
+  LessonExample ex{"P4", "Memory of the attention weights", {512, 8, 0, 0, true, 1, {}}, 32, 128, {},
                    "One n×n matrix per head and per batch item: memory grows with n²."};
   const MhaDims d = resolve_dims(ex.config);
   const std::uint64_t bytes = attention_weight_bytes(d.n_heads, ex.batch, ex.n, ex.n);
@@ -140,13 +140,13 @@ std::vector<LessonExample> lesson_examples() { return {e1(), e2(), e3(), p1(), p
 
 std::vector<ModelPreset> model_presets() {
   return {
-      {"Transformer (base, 2017)", 8, 512, 64, "65M", 8, ""},
-      {"BERT-Base", 12, 768, 64, "110M", 12, ""},
-      {"BERT-Large", 16, 1024, 64, "340M", 16, ""},
-      {"GPT-2 (small)", 12, 768, 64, "117M", 12, ""},
-      {"GPT-3", 96, 12288, 128, "175B", 96, ""},
-      {"LLaMA-7B", 32, 4096, 128, "7B", 32, ""},
-      {"LLaMA-70B", 64, 8192, 128, "70B", 8,
+      {"Transformer (base, 2017)", 8, 512, 64, "65M", 8, 6, ""},
+      {"BERT-Base", 12, 768, 64, "110M", 12, 12, ""},
+      {"BERT-Large", 16, 1024, 64, "340M", 16, 24, ""},
+      {"GPT-2 (small)", 12, 768, 64, "117M", 12, 12, ""},
+      {"GPT-3", 96, 12288, 128, "175B", 96, 96, ""},
+      {"LLaMA-7B", 32, 4096, 128, "7B", 32, 32, ""},
+      {"LLaMA-70B", 64, 8192, 128, "70B", 8, 80,
        "uses grouped-query attention: 64 query heads share 8 key/value heads"},
   };
 }

@@ -35,6 +35,7 @@ struct ModelPreset {
   int n_heads, d_model, d_k;
   std::string parameters;  // the whole model's size, as the table gives it
   int n_kv_heads;          // key/value heads (grouped-query attention), n_heads otherwise
+  int n_layers;            // attention layers of the published model (decoder layers for the 2017 Transformer)
   std::string note;
 };
 std::vector<ModelPreset> model_presets();

@@ -1,6 +1,8 @@
 // Multi-head attention: head_i = Attention(Q·W_iᴽ, K·W_iᴷ, V·W_iⱽ), output = Concat(head_1..head_h)·Wᴼ.
 // The per-head projections run as one matmul for all heads (the lesson's efficient form);
 // heads are addressed as strided column slices, so the split and concat cost no copies.
+// Grouped-query attention: n_kv_heads key/value heads, each read by n_heads / n_kv_heads
+// consecutive query heads; n_kv_heads = 1 is multi-query attention.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -8,15 +10,11 @@
 #include "attention.h"
 #include "dims.h"
 #include "error.h"
+#include "head_patterns.h"
 #include "linear.h"
+#include "weights.h"
 
 namespace attn {
-
-/// All weights in the lesson's convention y = x·W + b, W is d_in×d_out row-major:
-/// wq, wk: d_model×(h·d_k); wv: d_model×(h·d_v); wo: (h·d_v)×d_model. Biases empty when bias is off.
-struct MhaWeights {
-  std::vector<float> wq, wk, wv, wo, bq, bk, bv, bo;
-};
 
 /// The three inputs, row-major [batch, n_q, d_model] and [batch, n_k, d_model].
 /// For self-attention pass the same pointer three times.
@@ -31,7 +29,12 @@ struct ForwardOptions : AttentionOptions {
   /// Return the per-head weights [batch, n_heads, n_q, n_k]. Off: the streaming path, O(n) memory.
   bool need_weights = false;
   std::uint64_t memory_budget = kDefaultMemoryBudget;
+  /// n_heads multipliers of the head outputs before Wᴼ (0 switches a head off); empty: all 1.
+  /// The attention weights returned are not affected.
+  std::vector<float> head_mask;
 };
+
+struct MhaTrace;  // trace.h
 
 struct MhaResult {
   std::vector<float> output;   // [batch, n_q, d_model]
@@ -60,19 +63,39 @@ class MultiHeadAttention {
                                            float* weights) const;
   /// Checks sizes, mask, budget and finiteness of an input without running it.
   void validate(const MhaInput& input, const ForwardOptions& options) const;
+  /// The trace of query `query` of batch item `item` through head `head` and the whole layer
+  /// (trace.h, mha_trace.cpp): the forward pass's numbers for that row, computed for it alone.
+  MhaTrace trace(const MhaInput& input, const ForwardOptions& options, int item, int head, int query) const;
+
+  /// Sets the named patterns of the heads in `specs` (head_patterns.h) and rebuilds every head
+  /// that has a pattern against these inputs, so the heads sharing a key/value head stay
+  /// consistent; heads set by hand (custom) keep their W_Q. Nothing changes on error. Returns
+  /// what each head with a pattern is now, with the numbers that explain it.
+  std::vector<HeadPatternInfo> set_head_patterns(const std::vector<HeadSpec>& specs, const PatternInputs& inputs);
+  /// The pattern of every head: random (the default initialisation) until set, custom after set_weights.
+  const std::vector<HeadSpec>& head_patterns() const { return patterns_; }
   /// The projections Wq, Wk, Wv, Wo, read by the backward pass (backward.h).
   struct Projections { const Linear &q, &k, &v, &o; };
   Projections projections() const { return {w_q_, w_k_, w_v_, w_o_}; }
 
  private:
+  void store_weights(const MhaWeights& weights);
+
   MhaDims dims_;
+  std::uint64_t seed_;
   Linear w_q_, w_k_, w_v_, w_o_;
+  std::vector<HeadSpec> patterns_;
 };
 
 /// Default weights like PyTorch's nn.MultiheadAttention: Xavier/Glorot uniform on the input
 /// projections (one (3·d_model)×d_model matrix when all widths equal d_model, as PyTorch's
-/// in_proj_weight; otherwise one per matrix), U(−1/√(h·d_v), 1/√(h·d_v)) on Wᴼ (nn.Linear's
+/// in_proj_weight; otherwise one per matrix, as its separate q/k/v_proj_weight, which is also
+/// the case of grouped-query attention), U(−1/√(h·d_v), 1/√(h·d_v)) on Wᴼ (nn.Linear's
 /// default), biases 0. Drawn in the order Wq, Wk, Wv, Wo from one stream seeded by seed.
 MhaWeights default_weights(const MhaDims& dims, std::uint64_t seed);
+
+/// Multiplies head h's columns (d_v wide) of a rows × n_heads·d_v concatenation (row stride ld)
+/// by mask[h], as ForwardOptions::head_mask asks; 0 writes exact zeros.
+void apply_head_mask(const std::vector<float>& mask, int rows, int d_v, float* concat, int ld);
 
 }  // namespace attn

@@ -53,9 +53,13 @@
 #include "attn/analysis.h"
 #include "attn/attention.h"
 #include "attn/backward.h"
+#include "attn/embedding.h"
+#include "attn/head_metrics.h"
+#include "attn/head_patterns.h"
 #include "attn/lesson.h"
 #include "attn/mha.h"
 #include "attn/simd.h"
+#include "attn/trace.h"
 #include "call.h"
 #include "convert.h"
 
@@ -105,20 +109,40 @@ attn::MultiHeadAttention& layer(double id) {
   return *it->second;
 }
 
-attn::MhaConfig config_of(int d_model, int n_heads, int d_k, int d_v, bool bias) {
+// has_kv false: n_kv_heads not given (n_heads, multi-head attention); the core checks the value.
+attn::MhaConfig config_of(int d_model, int n_heads, int d_k, int d_v, bool bias, bool has_kv = false, int n_kv_heads = 0) {
   attn::MhaConfig config;
   config.d_model = d_model;
   config.n_heads = n_heads;
   config.d_k = d_k;
   config.d_v = d_v;
   config.bias = bias;
+  if (has_kv) config.n_kv_heads = n_kv_heads;
   return config;
 }
 
-// value: { layer: id, dims: { d_model, n_heads, d_k, d_v, bias } }
-std::string mha_create(int d_model, int n_heads, int d_k, int d_v, bool bias, double seed) {
+// Words from an input of code points (see strings_from): `items` rows of `n` words each.
+std::vector<std::vector<std::string>> word_rows(double address, int items, int n) {
+  const Input<std::int32_t> in = current_call().input<std::int32_t>(address);
+  const std::vector<std::string> flat = strings_from(in.data, in.count);
+  if (flat.size() != static_cast<std::size_t>(items) * static_cast<std::size_t>(n))
+    throw std::logic_error("internal error: " + std::to_string(flat.size()) + " words for " + std::to_string(items) +
+                           " rows of " + std::to_string(n));
+  std::vector<std::vector<std::string>> rows(items);
+  for (int b = 0; b < items; ++b) rows[b].assign(flat.begin() + static_cast<std::ptrdiff_t>(b) * n, flat.begin() + static_cast<std::ptrdiff_t>(b + 1) * n);
+  return rows;
+}
+
+// An input of n_heads floats (0 = none) as the head_mask of forward.
+std::vector<float> head_mask_of(double address) {
+  const Input<float> in = current_call().input<float>(address);
+  return std::vector<float>(in.data, in.data + in.count);
+}
+
+// value: { layer: id, dims: { d_model, n_heads, n_kv_heads, d_k, d_v, bias } }
+std::string mha_create(int d_model, int n_heads, int d_k, int d_v, bool bias, double seed, bool has_kv, int n_kv_heads) {
   return run([&](Json& value) {
-    attn::MhaConfig config = config_of(d_model, n_heads, d_k, d_v, bias);
+    attn::MhaConfig config = config_of(d_model, n_heads, d_k, d_v, bias, has_kv, n_kv_heads);
     config.seed = static_cast<std::uint64_t>(seed);
     auto made = std::make_unique<attn::MultiHeadAttention>(config);
     static std::uint32_t next_id = 1;
@@ -147,23 +171,18 @@ std::string mha_set_weights(double id, double wq, double wk, double wv, double w
   });
 }
 
-// Hands each non-empty vector to the call as the result array of its name (kept, not copied);
-// an empty one (a bias of a layer without biases, weights not asked for) is left out.
-void keep_arrays(std::initializer_list<std::pair<const char*, std::vector<float>*>> all) {
-  Call& c = current_call();
-  for (const auto& [name, values] : all) {
-    if (values->empty()) continue;
-    const std::size_t n = values->size();
-    c.add_array(name, c.keep(std::move(*values)), n);
-  }
-}
-
 // arrays wq, wk, wv, wo and, when the layer has biases, bq, bk, bv, bo.
 std::string mha_get_weights(double id) {
   return run([&](Json&) {
     attn::MhaWeights w = layer(id).weights();
-    keep_arrays({{"wq", &w.wq}, {"wk", &w.wk}, {"wv", &w.wv}, {"wo", &w.wo},
-                 {"bq", &w.bq}, {"bk", &w.bk}, {"bv", &w.bv}, {"bo", &w.bo}});
+    Call& c = current_call();
+    std::pair<const char*, std::vector<float>*> all[] = {{"wq", &w.wq}, {"wk", &w.wk}, {"wv", &w.wv}, {"wo", &w.wo},
+                                                         {"bq", &w.bq}, {"bk", &w.bk}, {"bv", &w.bv}, {"bo", &w.bo}};
+    for (auto& [name, values] : all) {
+      if (values->empty()) continue;
+      const std::size_t n = values->size();
+      c.add_array(name, c.keep(std::move(*values)), n);
+    }
   });
 }
 
@@ -171,38 +190,40 @@ std::string mha_get_weights(double id) {
 // input doubles as the output buffer (the core writes each block's output after projecting
 // its queries), so the output costs no allocation and no copy inside the heap.
 // value: { masked_rows, shapes }; arrays output and, with need_weights, weights.
-// What a layer's forward and backward bindings read alike: the query, key and value inputs
-// (key = 0: self-attention on the query) and the staged options with need_weights and budget.
-struct LayerCall {
-  float* query;  // the query's input buffer, which the forward pass overwrites with its output
-  attn::MhaInput in;
-  attn::ForwardOptions opt;
-};
-LayerCall layer_call(double query, double key, double value_input, int batch, int n_q, int n_k, bool need_weights,
-                     double memory_budget) {
-  Call& c = current_call();
-  const Input<float> q = c.input<float>(query), k = c.input<float>(key), v = c.input<float>(value_input);
+// The layer input of a call: key = value = 0 for self-attention on the query input.
+attn::MhaInput layer_input(double query, double key, double value, int batch, int n_q, int n_k) {
+  const Call& c = current_call();
+  const Input<float> q = c.input<float>(query), k = c.input<float>(key), v = c.input<float>(value);
   const bool self = key == 0;
-  LayerCall call{q.data, {q.data, q.count, self ? q.data : k.data, self ? q.count : k.count, self ? q.data : v.data,
-                          self ? q.count : v.count, batch, n_q, n_k}, {}};
-  static_cast<attn::AttentionOptions&>(call.opt) = c.attention_options;
-  call.opt.need_weights = need_weights;
-  call.opt.memory_budget = static_cast<std::uint64_t>(memory_budget);
-  return call;
+  return {q.data, q.count, self ? q.data : k.data, self ? q.count : k.count,
+          self ? q.data : v.data, self ? q.count : v.count, batch, n_q, n_k};
 }
 
+// The staged attention options with the layer's own: weights, budget, head_mask (an input, 0 = none).
+attn::ForwardOptions forward_options(bool need_weights, double memory_budget, double head_mask) {
+  attn::ForwardOptions opt;
+  static_cast<attn::AttentionOptions&>(opt) = current_call().attention_options;
+  opt.need_weights = need_weights;
+  opt.memory_budget = static_cast<std::uint64_t>(memory_budget);
+  opt.head_mask = head_mask_of(head_mask);
+  return opt;
+}
+
+// head_mask: an input of n_heads floats (0 = none).
 std::string mha_forward(double id, double query, double key, double value_input, int batch, int n_q, int n_k,
-                        bool need_weights, double memory_budget) {
+                        bool need_weights, double memory_budget, double head_mask) {
   return run([&](Json& value) {
     Call& c = current_call();
     const attn::MultiHeadAttention& mha = layer(id);
-    const auto [q_buffer, in, opt] = layer_call(query, key, value_input, batch, n_q, n_k, need_weights, memory_budget);
+    const attn::ForwardOptions opt = forward_options(need_weights, memory_budget, head_mask);
+    const attn::MhaInput in = layer_input(query, key, value_input, batch, n_q, n_k);
+    float* const q_data = c.input<float>(query).data;
     mha.validate(in, opt);  // sizes, mask, budget and finiteness, before the weights are allocated
     const attn::MhaDims& d = mha.dims();
     const std::size_t weight_count = need_weights ? static_cast<std::size_t>(batch) * d.n_heads * n_q * n_k : 0;
     float* weights = need_weights ? c.new_floats(weight_count) : nullptr;
-    const auto masked = mha.forward_validated(in, opt, q_buffer, weights);
-    c.add_array("output", q_buffer, static_cast<std::size_t>(batch) * n_q * d.d_model);
+    const auto masked = mha.forward_validated(in, opt, q_data, weights);
+    c.add_array("output", q_data, static_cast<std::size_t>(batch) * n_q * d.d_model);
     if (need_weights) c.add_array("weights", weights, weight_count);
     value.begin_object().key("masked_rows");
     write(value, masked);
@@ -212,20 +233,157 @@ std::string mha_forward(double id, double query, double key, double value_input,
   });
 }
 
-// query, key, value, grad_output: inputs of floats; key = value = 0 for self-attention on query.
+// heads: an input of int32 pairs (head, k); strengths: float64 (NaN: the pattern's default);
+// names: the pattern names, query_words (batch × n_q; 0 when not given) and key_words
+// (key_batch × n_k; 0 for self-attention): inputs of code points.
+// value: { heads: [what each head with a pattern is now], patterns: [every head's pattern] }.
+std::string mha_set_head_patterns(double id, double heads, double strengths, double names, double query_words,
+                                  int batch, int n_q, double key_words, int key_batch, int n_k, double input_seed) {
+  return run([&](Json& value) {
+    Call& c = current_call();
+    attn::MultiHeadAttention& mha = layer(id);
+    const Input<std::int32_t> pairs = c.input<std::int32_t>(heads);
+    const Input<double> beta = c.input<double>(strengths);
+    const Input<std::int32_t> name_points = c.input<std::int32_t>(names);
+    const std::vector<std::string> pattern_names = strings_from(name_points.data, name_points.count);
+    if (pairs.count != 2 * pattern_names.size() || beta.count != pattern_names.size())
+      throw std::logic_error("internal error: the head pattern inputs disagree in length");
+    std::vector<attn::HeadSpec> specs;
+    for (std::size_t i = 0; i < pattern_names.size(); ++i) {
+      attn::HeadSpec spec;
+      spec.head = pairs.data[2 * i];
+      spec.k = pairs.data[2 * i + 1];
+      spec.pattern = attn::parse_head_pattern(pattern_names[i]);
+      if (beta.data[i] == beta.data[i]) spec.strength = beta.data[i];
+      specs.push_back(spec);
+    }
+    attn::PatternInputs in;
+    in.input_seed = static_cast<std::uint64_t>(input_seed);
+    if (query_words != 0) in.query_words = word_rows(query_words, batch, n_q);
+    if (key_words != 0) in.key_words = word_rows(key_words, key_batch, n_k);
+    const std::vector<attn::HeadPatternInfo> info = mha.set_head_patterns(specs, in);
+    value.begin_object().key("heads");
+    write(value, info);
+    value.key("patterns");
+    write(value, mha.head_patterns());
+    value.end_object();
+  });
+}
+
+// value: [{ head, pattern, strength, k }] for every head.
+std::string mha_head_patterns(double id) {
+  return run([&](Json& value) { write(value, layer(id).head_patterns()); });
+}
+
+// As mha_forward, with the staged options; value: the comparison (see convert.h).
+std::string mha_compare_heads(double id, double query, double key, double value_input, int batch, int n_q, int n_k,
+                              double memory_budget, double head_mask) {
+  return run([&](Json& value) {
+    const attn::ForwardOptions opt = forward_options(true, memory_budget, head_mask);
+    write(value, attn::compare_heads(layer(id), layer_input(query, key, value_input, batch, n_q, n_k), opt));
+  });
+}
+
+// ---- the trace of one query (attn/trace.h) ---------------------------------------------
+
+// Names `v` (moved into the call) as result array `name`.
+void add_kept(Call& c, const char* name, std::vector<float>& v) {
+  const std::size_t n = v.size();
+  c.add_array(name, c.keep(std::move(v)), n);
+}
+
+// A traced row: arrays scores, logits, exp, weights, dropped (1.0 where dropout zeroed a weight)
+// and the head's output as `output_name`; value { max, sum, masked, logit_scale, keep_scale }.
+void write_row_trace(Call& c, Json& value, attn::HeadRowTrace& t, const char* output_name) {
+  std::vector<float> dropped(t.dropped.begin(), t.dropped.end());
+  add_kept(c, "scores", t.scores);
+  add_kept(c, "logits", t.logits);
+  add_kept(c, "exp", t.exp);
+  add_kept(c, "weights", t.weights);
+  add_kept(c, "dropped", dropped);
+  add_kept(c, output_name, t.output);
+  value.begin_object().field("max", t.max).field("sum", t.sum).field("masked", t.masked);
+  value.field("logit_scale", t.logit_scale).field("keep_scale", t.keep_scale).end_object();
+}
+
+// query, key, value: as for mha_forward. value: see write_row_trace; arrays x, q, k, v, the
+// row's (write_row_trace, head_output), concat and output.
+std::string mha_trace(double id, double query, double key, double value_input, int batch, int n_q, int n_k,
+                      double memory_budget, int item, int head, int query_index) {
+  return run([&](Json& value) {
+    Call& c = current_call();
+    const attn::MhaInput in = layer_input(query, key, value_input, batch, n_q, n_k);
+    attn::MhaTrace t = layer(id).trace(in, forward_options(false, memory_budget, 0), item, head, query_index);
+    add_kept(c, "x", t.x);
+    add_kept(c, "q", t.q);
+    add_kept(c, "k", t.k);
+    add_kept(c, "v", t.v);
+    add_kept(c, "concat", t.concat);
+    add_kept(c, "output", t.output);
+    write_row_trace(c, value, t.head, "head_output");
+  });
+}
+
+// q, k, v: inputs of floats. value: see write_row_trace; arrays q, k, v and the row's (output).
+std::string trace_attention(double q, double k, double v, int batch, int n_q, int n_k, int d_k, int d_v,
+                            double memory_budget, int item, int query_index) {
+  return run([&](Json& value) {
+    Call& c = current_call();
+    const Input<float> qi = c.input<float>(q), ki = c.input<float>(k), vi = c.input<float>(v);
+    attn::AttentionTrace t = attn::trace_attention(qi.data, qi.count, ki.data, ki.count, vi.data, vi.count, batch, n_q,
+                                                   n_k, d_k, d_v, c.attention_options, item, query_index,
+                                                   static_cast<std::uint64_t>(memory_budget));
+    add_kept(c, "q", t.q);
+    add_kept(c, "k", t.k);
+    add_kept(c, "v", t.v);
+    write_row_trace(c, value, t.row, "output");
+  });
+}
+
+// ---- the backward pass (attn/backward.h) ----------------------------------------------
+
+// Names each non-empty vector (moved into the call) as the result array of its name; an empty
+// one (a bias of a layer without biases, weights not asked for) is left out.
+void add_kept_arrays(std::initializer_list<std::pair<const char*, std::vector<float>*>> all) {
+  for (const auto& [name, values] : all)
+    if (!values->empty()) add_kept(current_call(), name, *values);
+}
+
+// As mha_forward, and grad_output: an input of floats [batch, n_q, d_model].
 // value: { masked_rows }; arrays output, grads.wq … grads.bo (biases when the layer has them),
 // grads.query, grads.key, grads.value and, with need_weights, weights and score_grads.
 std::string mha_backward(double id, double query, double key, double value_input, double grad_output, int batch,
-                         int n_q, int n_k, bool need_weights, double memory_budget) {
+                         int n_q, int n_k, bool need_weights, double memory_budget, double head_mask) {
   return run([&](Json& value) {
-    const auto [q_buffer, in, opt] = layer_call(query, key, value_input, batch, n_q, n_k, need_weights, memory_budget);
+    const attn::ForwardOptions opt = forward_options(need_weights, memory_budget, head_mask);
+    const attn::MhaInput in = layer_input(query, key, value_input, batch, n_q, n_k);
     const Input<float> g = current_call().input<float>(grad_output);
     attn::MhaBackwardResult r = attn::multi_head_attention_backward(layer(id), in, g.data, g.count, opt);
     attn::MhaWeights& w = r.grads;
-    keep_arrays({{"output", &r.output}, {"grads.wq", &w.wq}, {"grads.wk", &w.wk}, {"grads.wv", &w.wv},
-                 {"grads.wo", &w.wo}, {"grads.bq", &w.bq}, {"grads.bk", &w.bk}, {"grads.bv", &w.bv},
-                 {"grads.bo", &w.bo}, {"grads.query", &r.query}, {"grads.key", &r.key}, {"grads.value", &r.value},
-                 {"weights", &r.weights}, {"score_grads", &r.score_grads}});
+    add_kept_arrays({{"output", &r.output}, {"grads.wq", &w.wq}, {"grads.wk", &w.wk}, {"grads.wv", &w.wv},
+                     {"grads.wo", &w.wo}, {"grads.bq", &w.bq}, {"grads.bk", &w.bk}, {"grads.bv", &w.bv},
+                     {"grads.bo", &w.bo}, {"grads.query", &r.query}, {"grads.key", &r.key}, {"grads.value", &r.value},
+                     {"weights", &r.weights}, {"score_grads", &r.score_grads}});
+    value.begin_object().key("masked_rows");
+    write(value, r.masked_rows);
+    value.end_object();
+  });
+}
+
+// q, k, v, grad_output: inputs of floats. value: { masked_rows }; arrays output, grads.q,
+// grads.k, grads.v and, with need_weights, weights and score_grads.
+std::string scaled_dot_product_attention_backward(double q, double k, double v, double grad_output, int batch,
+                                                  int n_q, int n_k, int d_k, int d_v, bool need_weights,
+                                                  double memory_budget) {
+  return run([&](Json& value) {
+    Call& c = current_call();
+    const Input<float> qi = c.input<float>(q), ki = c.input<float>(k), vi = c.input<float>(v);
+    const Input<float> g = c.input<float>(grad_output);
+    attn::SdpaBackwardResult r = attn::scaled_dot_product_attention_backward(
+        qi.data, qi.count, ki.data, ki.count, vi.data, vi.count, g.data, g.count, batch, n_q, n_k, d_k, d_v,
+        c.attention_options, need_weights, static_cast<std::uint64_t>(memory_budget));
+    add_kept_arrays({{"output", &r.output}, {"grads.q", &r.dq}, {"grads.k", &r.dk}, {"grads.v", &r.dv},
+                     {"weights", &r.weights}, {"score_grads", &r.score_grads}});
     value.begin_object().key("masked_rows");
     write(value, r.masked_rows);
     value.end_object();
@@ -233,6 +391,24 @@ std::string mha_backward(double id, double query, double key, double value_input
 }
 
 // ---- functions of the module ------------------------------------------------------------
+
+// weights: an input of floats [batch, n_heads, n_q, n_k]. value: the metrics (see convert.h).
+std::string head_metrics(double weights, int batch, int n_heads, int n_q, int n_k) {
+  return run([&](Json& value) {
+    const Input<float> w = current_call().input<float>(weights);
+    write(value, attn::head_metrics(w.data, w.count, batch, n_heads, n_q, n_k));
+  });
+}
+
+// words: an input of code points, batch × n words. array tokens [batch, n, d_model].
+std::string embed_tokens(double words, int batch, int n, int d_model, double seed) {
+  return run([&](Json&) {
+    std::vector<float> x = attn::embed_tokens(word_rows(words, batch, n), d_model, static_cast<std::uint64_t>(seed));
+    const std::size_t size = x.size();
+    current_call().add_array("tokens", current_call().keep(std::move(x)), size);
+  });
+}
+
 
 // q, k, v: inputs of floats. value: { masked_rows }; arrays output and, with need_weights, weights.
 std::string scaled_dot_product_attention(double q, double k, double v, int batch, int n_q, int n_k, int d_k, int d_v,
@@ -252,32 +428,13 @@ std::string scaled_dot_product_attention(double q, double k, double v, int batch
   });
 }
 
-// q, k, v, grad_output: inputs of floats. value: { masked_rows }; arrays output, grads.q,
-// grads.k, grads.v and, with need_weights, weights and score_grads.
-std::string scaled_dot_product_attention_backward(double q, double k, double v, double grad_output, int batch,
-                                                  int n_q, int n_k, int d_k, int d_v, bool need_weights,
-                                                  double memory_budget) {
-  return run([&](Json& value) {
-    Call& c = current_call();
-    const Input<float> qi = c.input<float>(q), ki = c.input<float>(k), vi = c.input<float>(v);
-    const Input<float> g = c.input<float>(grad_output);
-    attn::SdpaBackwardResult r = attn::scaled_dot_product_attention_backward(
-        qi.data, qi.count, ki.data, ki.count, vi.data, vi.count, g.data, g.count, batch, n_q, n_k, d_k, d_v,
-        c.attention_options, need_weights, static_cast<std::uint64_t>(memory_budget));
-    keep_arrays({{"output", &r.output}, {"grads.q", &r.dq}, {"grads.k", &r.dk}, {"grads.v", &r.dv},
-                 {"weights", &r.weights}, {"score_grads", &r.score_grads}});
-    value.begin_object().key("masked_rows");
-    write(value, r.masked_rows);
-    value.end_object();
-  });
-}
-
 // self_attention: the costs of self-attention (key and value are the query, n_q = n_k) or of
 // cross-attention (separate key and value inputs), said by the caller, never guessed from sizes.
+// has_kv: n_kv_heads was given (else n_heads); n_layers: layers of the key/value cache count.
 std::string analyze(int d_model, int n_heads, int d_k, int d_v, bool bias, int batch, int n_q, int n_k,
-                    bool need_weights, bool scale, int n_kv_heads, bool self_attention) {
+                    bool need_weights, bool scale, bool has_kv, int n_kv_heads, int n_layers, bool self_attention) {
   return run([&](Json& value) {
-    const attn::MhaDims d = attn::resolve_dims(config_of(d_model, n_heads, d_k, d_v, bias));
+    const attn::MhaDims d = attn::resolve_dims(config_of(d_model, n_heads, d_k, d_v, bias, has_kv, n_kv_heads));
     attn::require_countable(d, batch, n_q, n_k);
     if (self_attention && n_q != n_k)
       throw std::invalid_argument("self-attention needs n_k = n_q (got n_q " + std::to_string(n_q) + ", n_k " +
@@ -287,7 +444,11 @@ std::string analyze(int d_model, int n_heads, int d_k, int d_v, bool bias, int b
     value.field("batch", batch).field("n_q", n_q).field("n_k", n_k).field("attention", self_attention ? "self" : "cross");
     value.end_object().key("params");
     write(value, attn::parameter_counts(d));
-    if (n_kv_heads > 0 && n_kv_heads != d.n_heads) value.field("params_gqa", attn::parameter_count_gqa(d, n_kv_heads));
+    // params follows n_kv_heads; params_mha is the same layer with n_heads key/value heads.
+    value.field("params_mha", attn::parameter_count_gqa(d, d.n_heads));
+    if (d.n_kv_heads != d.n_heads) value.field("params_gqa", attn::parameter_counts(d).total);
+    value.key("kv_cache");
+    write(value, attn::kv_cache_cost(d, batch, n_k, n_layers));
     value.key("flops");
     write(value, attn::flop_counts(d, batch, n_q, n_k, scale));
     value.key("shapes");
@@ -361,8 +522,15 @@ EMSCRIPTEN_BINDINGS(attention) {
   function("mhaGetWeights", &bind::mha_get_weights);
   function("mhaForward", &bind::mha_forward);
   function("mhaBackward", &bind::mha_backward);
+  function("mhaSetHeadPatterns", &bind::mha_set_head_patterns);
+  function("mhaHeadPatterns", &bind::mha_head_patterns);
+  function("mhaCompareHeads", &bind::mha_compare_heads);
+  function("headMetrics", &bind::head_metrics);
+  function("embedTokens", &bind::embed_tokens);
+  function("mhaTrace", &bind::mha_trace);
   function("scaledDotProductAttention", &bind::scaled_dot_product_attention);
   function("scaledDotProductAttentionBackward", &bind::scaled_dot_product_attention_backward);
+  function("traceAttention", &bind::trace_attention);
   function("analyze", &bind::analyze);
   function("positionalEncoding", &bind::positional_encoding);
   function("positionalProperties", &bind::positional_properties);

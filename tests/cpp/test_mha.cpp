@@ -11,7 +11,10 @@
 #include "attn/kernels.h"
 #include "attn/mha.h"
 #include "check.h"
+#include "mha_fixtures.h"
 #include "reference.h"
+
+using namespace fixtures;
 
 namespace {
 
@@ -19,8 +22,6 @@ namespace {
 constexpr double kOutputTol = 1e-5;
 // Per-head attention weights lie in [0, 1]: max |w − w64| ≤ 1e-5.
 constexpr double kWeightTol = 1e-5;
-
-constexpr unsigned kNone = 0, kCausal = 1, kPadding = 2, kMatrix = 4;
 
 struct MhaCase {
   const char* name;
@@ -71,62 +72,6 @@ attn::MhaConfig config_of(const MhaCase& c, std::uint64_t seed) {
   return cfg;
 }
 
-// Weights of the layer's sizes drawn by the test's own generator, biases included when on.
-attn::MhaWeights random_weights(const attn::MhaDims& d, std::uint64_t seed) {
-  check::TestRng rng(seed);
-  const std::size_t D = d.d_model, QK = d.qk_width(), V = d.v_width();
-  const float a = 1.0f / std::sqrt(static_cast<float>(D));
-  attn::MhaWeights w;
-  w.wq = rng.vec(D * QK, -a, a);
-  w.wk = rng.vec(D * QK, -a, a);
-  w.wv = rng.vec(D * V, -a, a);
-  w.wo = rng.vec(V * D, -a, a);
-  if (d.bias) {
-    w.bq = rng.vec(QK, -0.5f, 0.5f);
-    w.bk = rng.vec(QK, -0.5f, 0.5f);
-    w.bv = rng.vec(V, -0.5f, 0.5f);
-    w.bo = rng.vec(D, -0.5f, 0.5f);
-  }
-  return w;
-}
-
-attn::Mask make_mask(unsigned kind, int batch, int n_q, int n_k, std::uint64_t seed) {
-  check::TestRng rng(seed);
-  attn::Mask m;
-  m.causal = (kind & kCausal) != 0;
-  if (kind & kPadding)
-    for (int b = 0; b < batch; ++b) m.key_lengths.push_back(1 + rng.below(n_k));
-  if (kind & kMatrix) {
-    m.matrix.resize(static_cast<std::size_t>(n_q) * n_k);
-    for (auto& x : m.matrix) x = rng.below(4) == 0 ? 1 : 0;
-  }
-  return m;
-}
-
-struct Inputs {
-  std::vector<float> query, key, value;
-  attn::MhaInput view(bool self, int batch, int n_q, int n_k) const {
-    if (self) return {query.data(), query.size(), query.data(), query.size(), query.data(), query.size(), batch, n_q, n_q};
-    return {query.data(), query.size(), key.data(), key.size(), value.data(), value.size(), batch, n_q, n_k};
-  }
-};
-
-Inputs make_inputs(int d_model, int batch, int n_q, int n_k, std::uint64_t seed) {
-  check::TestRng rng(seed);
-  Inputs in;
-  in.query = rng.vec(static_cast<std::size_t>(batch) * n_q * d_model, -1.0f, 1.0f);
-  in.key = rng.vec(static_cast<std::size_t>(batch) * n_k * d_model, -1.0f, 1.0f);
-  in.value = rng.vec(static_cast<std::size_t>(batch) * n_k * d_model, -1.0f, 1.0f);
-  return in;
-}
-
-std::vector<std::pair<int, int>> rows_of(const std::vector<attn::MaskedRow>& rows) {
-  std::vector<std::pair<int, int>> out;
-  for (const attn::MaskedRow& r : rows) out.emplace_back(r.b, r.i);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("MultiHeadAttention matches the float64 reference within 1e-5 normwise on every case", "[mha]") {
@@ -141,12 +86,7 @@ TEST_CASE("MultiHeadAttention matches the float64 reference within 1e-5 normwise
     const attn::MhaWeights w = layer.weights();
     const Inputs in = make_inputs(c.d_model, c.batch, c.n_q, c.n_k, seed * 5);
     const attn::MhaInput input = in.view(c.self, c.batch, c.n_q, c.n_k);
-    attn::ForwardOptions opt;
-    opt.mask = make_mask(c.mask, c.batch, c.n_q, input.n_k, seed);
-    opt.scale = c.scale;
-    opt.dropout = c.dropout;
-    opt.training = c.dropout > 0.0f;
-    opt.seed = seed;
+    attn::ForwardOptions opt = case_options(c.mask, c.scale, c.dropout, c.batch, c.n_q, input.n_k, seed);
     const reference::MhaRef want = reference::mha(w, d.d_model, d.n_heads, d.d_k, d.d_v, input.query, input.key,
                                                   input.value, c.batch, c.n_q, input.n_k, opt);
     // Three paths: weights returned; no weights with whole rows in scratch (the default at these
@@ -154,8 +94,7 @@ TEST_CASE("MultiHeadAttention matches the float64 reference within 1e-5 normwise
     for (int path : {0, 1, 2}) {
       const bool need_weights = path == 0;
       INFO(describe(c) << ", mask " << opt.mask.describe() << ", path " << path);
-      opt.need_weights = need_weights;
-      opt.scratch_logits = path == 2 ? 0 : attn::AttentionOptions{}.scratch_logits;
+      set_path(opt, path);
       const attn::MhaResult got = layer.forward(input, opt);
       REQUIRE(got.output.size() == want.output.size());
       const check::Worst wo = check::normwise(got.output, want.output);
@@ -232,20 +171,24 @@ TEST_CASE("MHA with one head equals plain attention on the projected inputs", "[
 
 TEST_CASE("default weights are seeded, within their documented bounds, biases 0", "[mha][weights]") {
   struct Shape {
-    int d_model, n_heads, d_k, d_v;
+    int d_model, n_heads, d_k, d_v, n_kv_heads;
   };
-  for (const Shape s : {Shape{64, 4, 0, 0}, Shape{24, 3, 5, 7}, Shape{30, 6, 0, 0}}) {
+  // The last two: grouped-query (4 query heads per key/value head) and multi-query attention.
+  for (const Shape s : {Shape{64, 4, 0, 0, 4}, Shape{24, 3, 5, 7, 3}, Shape{30, 6, 0, 0, 6}, Shape{64, 8, 0, 0, 2},
+                        Shape{24, 6, 5, 3, 1}}) {
     attn::MhaConfig cfg;
     cfg.d_model = s.d_model;
     cfg.n_heads = s.n_heads;
     cfg.d_k = s.d_k;
     cfg.d_v = s.d_v;
+    cfg.n_kv_heads = s.n_kv_heads;
     cfg.seed = 7;
     const attn::MultiHeadAttention a(cfg), b(cfg);
     cfg.seed = 8;
     const attn::MultiHeadAttention c(cfg);
     const attn::MhaDims& d = a.dims();
-    INFO("d_model " << d.d_model << ", n_heads " << d.n_heads << ", d_k " << d.d_k << ", d_v " << d.d_v);
+    INFO("d_model " << d.d_model << ", n_heads " << d.n_heads << ", d_k " << d.d_k << ", d_v " << d.d_v
+                    << ", n_kv_heads " << d.n_kv_heads);
     const attn::MhaWeights wa = a.weights(), wb = b.weights(), wc = c.weights();
     // Same seed, same weights; another seed, other weights.
     CHECK(wa.wq == wb.wq);
@@ -261,13 +204,18 @@ TEST_CASE("default weights are seeded, within their documented bounds, biases 0"
 
     // mha.h: Xavier/Glorot uniform, bound √(6 / (fan_in + fan_out)); as one (3·d_model)×d_model
     // matrix (PyTorch's in_proj_weight) when every width equals d_model. Wᴼ: 1/√(h·d_v).
+    // Grouped-query: Wᴷ and Wⱽ are d_model × n_kv_heads·d_k (·d_v), each with its own fan_out.
     const double D = d.d_model, QK = static_cast<double>(d.qk_width()), V = static_cast<double>(d.v_width());
-    const bool packed = QK == D && V == D;
-    const double bound_qk = packed ? std::sqrt(6.0 / (D + 3 * D)) : std::sqrt(6.0 / (D + QK));
-    const double bound_v = packed ? std::sqrt(6.0 / (D + 3 * D)) : std::sqrt(6.0 / (D + V));
+    const double KK = static_cast<double>(d.kv_k_width()), KV = static_cast<double>(d.kv_v_width());
+    const bool packed = QK == D && V == D && KK == D && KV == D;
+    const double bound_q = packed ? std::sqrt(6.0 / (D + 3 * D)) : std::sqrt(6.0 / (D + QK));
+    const double bound_k = packed ? std::sqrt(6.0 / (D + 3 * D)) : std::sqrt(6.0 / (D + KK));
+    const double bound_v = packed ? std::sqrt(6.0 / (D + 3 * D)) : std::sqrt(6.0 / (D + KV));
     const double bound_o = 1.0 / std::sqrt(V);
+    REQUIRE(wa.wk.size() == static_cast<std::size_t>(D * KK));
+    REQUIRE(wa.wv.size() == static_cast<std::size_t>(D * KV));
     const std::pair<const std::vector<float>*, double> mats[] = {
-        {&wa.wq, bound_qk}, {&wa.wk, bound_qk}, {&wa.wv, bound_v}, {&wa.wo, bound_o}};
+        {&wa.wq, bound_q}, {&wa.wk, bound_k}, {&wa.wv, bound_v}, {&wa.wo, bound_o}};
     const char* names[] = {"wq", "wk", "wv", "wo"};
     for (int m = 0; m < 4; ++m) {
       const std::vector<float>& x = *mats[m].first;
@@ -287,8 +235,8 @@ TEST_CASE("default weights are seeded, within their documented bounds, biases 0"
     }
     // Biases on by default, all 0, with the right lengths.
     REQUIRE(wa.bq.size() == static_cast<std::size_t>(QK));
-    REQUIRE(wa.bk.size() == static_cast<std::size_t>(QK));
-    REQUIRE(wa.bv.size() == static_cast<std::size_t>(V));
+    REQUIRE(wa.bk.size() == static_cast<std::size_t>(KK));
+    REQUIRE(wa.bv.size() == static_cast<std::size_t>(KV));
     REQUIRE(wa.bo.size() == static_cast<std::size_t>(D));
     int nonzero = 0;
     for (const std::vector<float>* bias : {&wa.bq, &wa.bk, &wa.bv, &wa.bo})

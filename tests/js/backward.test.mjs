@@ -1,7 +1,8 @@
 // The backward pass through the JavaScript API, both wasm modules: every gradient of
 // mha.backward and attn.scaledDotProductAttentionBackward against float64 central differences
-// (masks, dropout, the scale off, cross-attention, d_k ≠ d_v, batch, tails), its output and
-// weights against forward, the self-attention sum rule of the README, into, bad input, leaks.
+// (masks, dropout, the scale off, cross-attention, d_k ≠ d_v, batch, tails, grouped-query
+// attention, head_mask), its output and weights against forward, the self-attention sum rule of
+// the README, into, bad input, leaks.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { modules } from './modules.mjs';
@@ -43,11 +44,16 @@ const MHA_CASES = [
   { name: 'cross, unscaled', d_model: 8, n_heads: 4, batch: 1, n_q: 5, n_k: 3, cross: true, mask: 'none', scale: false },
   { name: 'd_k ≠ d_v, no bias, cross, padding, dropout', d_model: 6, n_heads: 3, d_k: 2, d_v: 5, bias: false, batch: 2,
     n_q: 3, n_k: 5, cross: true, mask: { padding: [5, 2] }, dropout: 0.2 },
+  { name: 'grouped-query attention (4 heads, 2 key/value heads), cross, dropout', d_model: 8, n_heads: 4, n_kv_heads: 2,
+    batch: 2, n_q: 4, n_k: 6, cross: true, mask: 'none', dropout: 0.25 },
+  { name: 'multi-query attention, head_mask [1, 0, 0.5]', d_model: 9, n_heads: 3, n_kv_heads: 1, batch: 1, n_q: 5,
+    mask: 'causal', head_mask: [1, 0, 0.5] },
 ];
 
 function buildMha(attn, c, index) {
   const bias = c.bias ?? true;
-  const mha = new attn.MultiHeadAttention({ d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias, seed: 3 + index });
+  const mha = new attn.MultiHeadAttention({ d_model: c.d_model, n_heads: c.n_heads, n_kv_heads: c.n_kv_heads, d_k: c.d_k,
+    d_v: c.d_v, bias, seed: 3 + index });
   const weights = mha.getWeights();
   if (bias) { // non-zero biases, so that their gradients are really tested
     for (const b of ['bq', 'bk', 'bv', 'bo']) weights[b] = randomArray(weights[b].length, 70 + index, 0.5);
@@ -60,6 +66,7 @@ function buildMha(attn, c, index) {
   const value = c.cross ? randomArray(c.batch * n_k * c.d_model, 30 + index) : query;
   const grad_output = randomArray(c.batch * c.n_q * c.d_model, 40 + index);
   const args = { query, batch: c.batch, n_q: c.n_q, mask, scale: c.scale ?? true, dropout: c.dropout ?? 0, seed: c.seed ?? 1 };
+  if (c.head_mask) args.head_mask = c.head_mask;
   if (c.cross) Object.assign(args, { key, value, n_k });
   return { mha, weights, args, n_k, mask, query, key, value, grad_output };
 }
@@ -81,7 +88,7 @@ for (const [isa, attn] of Object.entries(modules)) {
         const x64 = { query: f64(p.query), key: f64(p.key), value: f64(p.value) };
         const g64 = f64(p.grad_output);
         const loss = () => dot(g64, mhaForward64({ ...p.args, ...x64, weights: w64, n_k: p.n_k, d_model: c.d_model,
-          n_heads: c.n_heads, d_k: p.mha.d_k, d_v: p.mha.d_v }));
+          n_heads: c.n_heads, n_kv_heads: p.mha.n_kv_heads, d_k: p.mha.d_k, d_v: p.mha.d_v }));
         const scales = {};
         for (const name of ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo', 'query', 'key', 'value']) {
           const target = name in w64 ? w64[name] : x64[name];

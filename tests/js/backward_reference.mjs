@@ -79,20 +79,25 @@ function linear(x, xo, rows, d_in, w, bias, d_out) {
 /**
  * Multi-head attention in float64 from separate query, key and value arrays (so a change to one
  * follows its own path even in self-attention) and weights { wq, wk, wv, wo, bq?, bk?, bv?, bo? }.
+ * n_kv_heads: key/value heads, head h reading h / (n_heads / n_kv_heads); head_mask: each head's
+ * output multiplied by its entry before Wᴼ.
  */
 export function mhaForward64(o) {
   const { query, key, value, weights: w, batch, n_q, n_k, d_model: D, n_heads: H, d_k, d_v, mask, scale = true } = o;
-  const QK = H * d_k, V = H * d_v;
+  const KVH = o.n_kv_heads ?? H, group = H / KVH, headMask = o.head_mask ?? null;
+  const QK = H * d_k, V = H * d_v, KK = KVH * d_k, KV = KVH * d_v;
   const output = new Float64Array(batch * n_q * D);
   const isMasked = maskFunction(mask, n_k), alpha = scale ? 1 / Math.sqrt(d_k) : 1, drop = dropoutOf(o);
   for (let b = 0; b < batch; b++) {
     const Q = linear(query, b * n_q * D, n_q, D, w.wq, w.bq, QK);
-    const K = linear(key, b * n_k * D, n_k, D, w.wk, w.bk, QK);
-    const Vp = linear(value, b * n_k * D, n_k, D, w.wv, w.bv, V);
+    const K = linear(key, b * n_k * D, n_k, D, w.wk, w.bk, KK);
+    const Vp = linear(value, b * n_k * D, n_k, D, w.wv, w.bv, KV);
     const concat = new Float64Array(n_q * V);
     for (let h = 0; h < H; h++) {
-      attentionHead({ q: Q, k: K, v: Vp, out: concat, qo: h * d_k, ko: h * d_k, vo: h * d_v, oo: h * d_v,
-        ldq: QK, ldk: QK, ldv: V, ldo: V, n_q, n_k, d_k, d_v, isMasked, alpha, drop }, b, h);
+      const g = Math.floor(h / group);
+      attentionHead({ q: Q, k: K, v: Vp, out: concat, qo: h * d_k, ko: g * d_k, vo: g * d_v, oo: h * d_v,
+        ldq: QK, ldk: KK, ldv: KV, ldo: V, n_q, n_k, d_k, d_v, isMasked, alpha, drop }, b, h);
+      if (headMask) for (let i = 0; i < n_q; i++) for (let c = 0; c < d_v; c++) concat[i * V + h * d_v + c] *= headMask[h];
     }
     output.set(linear(concat, 0, n_q, V, w.wo, w.bo, D), b * n_q * D);
   }

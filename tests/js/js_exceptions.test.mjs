@@ -106,6 +106,11 @@ function hostileCalls(attn, mha, w, query, fresh) {
     ['slice fails: matmul', () => withSliceFailing(() => attn.matmul({ a: q4, b: q4, m: 8, k: 4, n: 8 }))],
     ['slice fails: positionalEncoding', () => withSliceFailing(() => attn.positionalEncoding({ n: 8, d_model: 4 }))],
     ['getter on an analyze option', () => attn.analyze({ d_model: 16, n_heads: 4, get n() { return thrower('getter')(); } })],
+    ['getter on a trace index', () => mha.trace({ ...base, get query_index() { return thrower('getter')(); } })],
+    ['valueOf of a trace index', () => mha.trace({ ...base, head: { valueOf: thrower('valueOf') }, query_index: 0 })],
+    ['slice fails: trace', () => withSliceFailing(() => mha.trace({ ...base, head: 1, query_index: 3 }))],
+    ['slice fails: traceAttention', () => withSliceFailing(() =>
+      attn.traceAttention({ q: q4, k: q4, v: q4, n_q: 8, n_k: 8, d_k: 4, query_index: 2 }))],
   ].map(([name, call]) => [name, (i) => {
     let r;
     try {

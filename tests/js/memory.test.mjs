@@ -124,24 +124,31 @@ for (const name of ['attention_simd', 'attention_scalar']) {
         raw.callClose();
       }
     };
-    const created = JSON.parse(inCall(() => raw.mhaCreate(8, 2, 0, 0, true, 1)));
+    const created = JSON.parse(inCall(() => raw.mhaCreate(8, 2, 0, 0, true, 1, false, 0)));
     const layer = created.value.layer;
-    assert.deepEqual(created.value.dims, { d_model: 8, n_heads: 2, d_k: 4, d_v: 4, bias: true });
+    assert.deepEqual(created.value.dims, { d_model: 8, n_heads: 2, n_kv_heads: 2, d_k: 4, d_v: 4, bias: true });
     const nan = new Float32Array(16);
     nan[3] = NaN;
     const stage = () => raw.stageAttentionOptions(false, 0, 0, true, 0, false, 1);
     const calls = [
-      ['forward', (f) => (stage(), raw.mhaForward(layer, f(nan), 0, 0, 1, 2, 2, true, 2 ** 30)), /query contains NaN/],
-      ['forward (budget)', (f) => (stage(), raw.mhaForward(layer, f(new Float32Array(16)), 0, 0, 1, 2, 2, true, 8)),
+      ['forward', (f) => (stage(), raw.mhaForward(layer, f(nan), 0, 0, 1, 2, 2, true, 2 ** 30, 0)), /query contains NaN/],
+      ['forward (budget)', (f) => (stage(), raw.mhaForward(layer, f(new Float32Array(16)), 0, 0, 1, 2, 2, true, 8, 0)),
         /over the memory budget/],
-      ['forward (deleted layer)', (f) => raw.mhaForward(9999, f(nan), 0, 0, 1, 2, 2, true, 2 ** 30), /was deleted/],
-      ['forward (an address not of this call)', () => raw.mhaForward(layer, 64, 0, 0, 1, 2, 2, true, 2 ** 30),
+      ['forward (deleted layer)', (f) => raw.mhaForward(9999, f(nan), 0, 0, 1, 2, 2, true, 2 ** 30, 0), /was deleted/],
+      ['forward (head_mask)', (f) => (stage(), raw.mhaForward(layer, f(new Float32Array(16)), 0, 0, 1, 2, 2, true, 2 ** 30, f(new Float32Array([1, NaN])))),
+        /head_mask contains NaN/],
+      ['forward (an address not of this call)', () => raw.mhaForward(layer, 64, 0, 0, 1, 2, 2, true, 2 ** 30, 0),
         /internal error: a binding was given an address that is not an input of this call/],
       ['scaledDotProductAttention', (f) => (stage(), raw.scaledDotProductAttention(f(nan), f(nan), f(nan), 1, 4, 4, 4, 4, true, 2 ** 30)),
         /q contains NaN/],
-      ['create', () => raw.mhaCreate(10, 3, 0, 0, true, 1), /not divisible/],
+      ['create', () => raw.mhaCreate(10, 3, 0, 0, true, 1, false, 0), /not divisible/],
+      ['create (n_kv_heads)', () => raw.mhaCreate(8, 2, 0, 0, true, 1, true, 0), /n_kv_heads must be at least 1/],
       ['setWeights', (f) => raw.mhaSetWeights(layer, f(new Float32Array(3)), 0, 0, 0, 0, 0, 0, 0), /wq has 3 values/],
-      ['analyze', () => raw.analyze(10, 3, 0, 0, true, 1, 4, 4, true, true, 0, true), /not divisible/],
+      ['analyze', () => raw.analyze(10, 3, 0, 0, true, 1, 4, 4, true, true, false, 0, 1, true), /not divisible/],
+      ['setHeadPatterns', (f) => raw.mhaSetHeadPatterns(layer, f(new Float32Array(2)), 0, 0, 0, 0, 0, 0, 0, 0, 1),
+        /the head pattern inputs disagree in length/],
+      ['compareHeads', (f) => (stage(), raw.mhaCompareHeads(layer, f(nan), 0, 0, 1, 2, 2, 2 ** 30, 0)), /query contains NaN/],
+      ['headMetrics', (f) => raw.headMetrics(f(new Float32Array([0.5, 0])), 1, 1, 1, 2), /sums to 0.5/],
       ['matmul', (f) => raw.matmul(f(new Float32Array(6)), f(new Float32Array(5)), 2, 3, 2), /b has 5 values/],
     ];
     inCall((f) => calls.map(([, call]) => call(f))); // warm-up: scratch buffers reach their size
@@ -156,7 +163,7 @@ for (const name of ['attention_simd', 'attention_scalar']) {
       assert.equal(raw.stackSave(), stack, `${what}: the wasm stack pointer moved`);
     }
     const handles = raw.count_emval_handles();
-    const good = JSON.parse(inCall((f) => (stage(), raw.mhaForward(layer, f(new Float32Array(16).fill(0.5)), 0, 0, 1, 2, 2, true, 2 ** 30))));
+    const good = JSON.parse(inCall((f) => (stage(), raw.mhaForward(layer, f(new Float32Array(16).fill(0.5)), 0, 0, 1, 2, 2, true, 2 ** 30, 0))));
     assert.deepEqual(Object.keys(good.arrays), ['output', 'weights']);
     assert.equal(good.arrays.weights[1], 2 * 2 * 2);
     assert.equal(raw.count_emval_handles(), handles, 'a successful call keeps no handle either');

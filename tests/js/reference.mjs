@@ -16,7 +16,7 @@ export function randomArray(length, seed, scale = 1) {
 }
 
 /** y = x·W + b for x [rows, d_in], W [d_in, d_out]. */
-function linear(x, rows, d_in, w, b, d_out) {
+export function linear(x, rows, d_in, w, b, d_out) {
   const y = new Float64Array(rows * d_out);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < d_out; c++) {

@@ -7,8 +7,10 @@
 // the inputs into the wasm heap, runs the binding on plain numbers and copies the results out
 // (see the binding pattern in cpp/bindings/embind.cpp, which new bindings must follow).
 import * as check from './checks.js';
+import { Uint8ArrayOf } from './intrinsics.js';
 import { makeNative } from './native.js';
 import { simdSupported } from './probe.js';
+import { codePoints, wordRows } from './words.js';
 import { makeTrainingApi } from './training.js';
 
 const WASM_DIR = new URL('../../wasm/', import.meta.url);
@@ -37,20 +39,32 @@ export async function loadAttention(options = {}) {
   return makeApi(raw, useSimd ? 'wasm-simd128' : 'scalar');
 }
 
-const LAYER_KEYS = ['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'seed'];
-const FORWARD_KEYS = ['query', 'key', 'value', 'batch', 'n_q', 'n_k', 'mask', 'scale', 'dropout', 'training',
-  'seed', 'need_weights', 'memory_budget', 'into'];
+const LAYER_KEYS = ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'bias', 'seed'];
+const INPUT_KEYS = ['query', 'key', 'value', 'batch', 'n_q', 'n_k', 'mask', 'scale', 'head_mask', 'memory_budget'];
+const FORWARD_KEYS = [...INPUT_KEYS, 'dropout', 'training', 'seed', 'need_weights', 'into'];
+const PATTERN_KEYS = ['heads', 'query_words', 'key_words', 'input_seed'];
 const WEIGHT_KEYS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
-const SDPA_KEYS = ['q', 'k', 'v', 'batch', 'n_q', 'n_k', 'd_k', 'd_v', 'mask', 'scale', 'dropout', 'training', 'seed',
-  'need_weights', 'memory_budget', 'into'];
 // The backward calls take their forward call's arguments and ∂L/∂output.
 const BACKWARD_KEYS = [...FORWARD_KEYS, 'grad_output'];
-const SDPA_BACKWARD_KEYS = [...SDPA_KEYS, 'grad_output'];
 const MHA_GRADS = [...WEIGHT_KEYS, 'query', 'key', 'value'];
 const SDPA_GRADS = ['q', 'k', 'v'];
 const NO_WEIGHTS = 'need_weights is false; the weights and score gradients are only computed with need_weights: true';
+const SDPA_KEYS = ['q', 'k', 'v', 'batch', 'n_q', 'n_k', 'd_k', 'd_v', 'mask', 'scale', 'dropout', 'training', 'seed',
+  'need_weights', 'memory_budget', 'into'];
+const SDPA_BACKWARD_KEYS = [...SDPA_KEYS, 'grad_output'];
+// A trace takes the arguments of its forward call (need_weights changes nothing: the trace
+// always holds its one row of weights), never `into`, plus the indices of the row it follows.
+const TRACE_KEYS = [...FORWARD_KEYS.filter((k) => k !== 'into' && k !== 'head_mask'), 'item', 'head', 'query_index'];
+// traceAttention has no `query` input array, so it also takes the row's index as `query`.
+const TRACE_SDPA_KEYS = [...SDPA_KEYS.filter((k) => k !== 'into'), 'item', 'query_index', 'query'];
+// The arrays of a traced row of one head (the binding's names).
+const ROW_ARRAYS = ['scores', 'logits', 'exp', 'weights', 'dropped'];
 
-/** The checked sizes of a layer, from an options object already copied by check.options. */
+/**
+ * The checked sizes of a layer, from an options object already copied by check.options.
+ * n_kv_heads: any whole number when given (the engine names what is wrong with 0, a
+ * non-divisor or more than n_heads); has_kv false: not given, n_heads.
+ */
 function layerConfig(o) {
   return {
     d_model: check.integer('d_model', o.d_model),
@@ -58,6 +72,8 @@ function layerConfig(o) {
     d_k: check.integer('d_k', o.d_k, { fallback: 0 }),
     d_v: check.integer('d_v', o.d_v, { fallback: 0 }),
     bias: check.boolean('bias', o.bias, true),
+    has_kv: o.n_kv_heads !== undefined,
+    n_kv_heads: check.integer('n_kv_heads', o.n_kv_heads, { fallback: 0, min: -(2 ** 31) }),
   };
 }
 
@@ -78,40 +94,60 @@ function attentionOptions(o, sizes, defaultBudget, heap) {
   };
 }
 
+/** The checked input of scaled dot-product attention (or its trace): sizes, q, k, v, options. */
+function sdpaInput(o, defaultBudget, heap) {
+  const batch = check.integer('batch', o.batch, { fallback: 1 });
+  const n_q = check.integer('n_q', o.n_q), n_k = check.integer('n_k', o.n_k);
+  const d_k = check.integer('d_k', o.d_k), d_v = check.integer('d_v', o.d_v, { fallback: d_k });
+  check.float32('q', o.q, batch * n_q * d_k, `[batch, n_q, d_k] = [${batch}, ${n_q}, ${d_k}]`, heap);
+  check.float32('k', o.k, batch * n_k * d_k, `[batch, n_k, d_k] = [${batch}, ${n_k}, ${d_k}]`, heap);
+  check.float32('v', o.v, batch * n_k * d_v, `[batch, n_k, d_v] = [${batch}, ${n_k}, ${d_v}]`, heap);
+  return { batch, n_q, n_k, d_k, d_v, options: attentionOptions(o, { batch, n_q, n_k }, defaultBudget, heap) };
+}
+
+/**
+ * A trace's result from its envelope, in the order of the computation: the arrays `before`,
+ * the row's steps (dropped as a Uint8Array), the arrays `after`, then the flags and factors.
+ * Every array is a new one.
+ */
+function traceResult(n, r, before, after) {
+  const a = n.arrays(r, Object.fromEntries([...before, ...ROW_ARRAYS, ...after].map((name) => [name, null])));
+  const dropped = new Uint8ArrayOf(a.dropped.length);
+  for (let j = 0; j < dropped.length; j++) dropped[j] = a.dropped[j];
+  const pick = (names) => Object.fromEntries(names.map((name) => [name, a[name]]));
+  const { max, sum, masked, logit_scale, keep_scale } = r.value;
+  return { ...pick(before), scores: a.scores, logits: a.logits, max, exp: a.exp, sum, weights: a.weights, dropped,
+    ...pick(after), masked, logit_scale, keep_scale };
+}
+
+/** Stages scaled dot-product attention's options and copies q, k and v into the call. */
+function stageSdpa(n, o, options) {
+  n.stageAttentionOptions(options);
+  return { q: n.input('q', o.q), k: n.input('k', o.k), v: n.input('v', o.v) };
+}
+
+/**
+ * The results of a backward binding, copied out (into the caller's arrays where `into`, from
+ * check.resultArrays, names one): { output, grads: { name: array or null }, weights,
+ * score_grads, masked_rows }. A gradient the engine did not return (a bias that is off) is null.
+ */
+function backwardResults(n, r, gradNames, into) {
+  const wanted = { output: into.output ?? null };
+  for (const name of gradNames) if (r.arrays[`grads.${name}`]) wanted[`grads.${name}`] = into[`grads.${name}`] ?? null;
+  for (const name of ['weights', 'score_grads']) if (r.arrays[name]) wanted[name] = into[name] ?? null;
+  const a = n.arrays(r, wanted);
+  return {
+    output: a.output,
+    grads: Object.fromEntries(gradNames.map((name) => [name, a[`grads.${name}`] ?? null])),
+    weights: a.weights ?? null,
+    score_grads: a.score_grads ?? null,
+    masked_rows: r.value.masked_rows,
+  };
+}
+
 function makeApi(raw, isa) {
   const defaultBudget = raw.defaultMemoryBudget();
   const native = makeNative(raw);
-
-  /** What both SDPA calls check: sizes, the q, k, v arrays, the options. */
-  function sdpaSizes(o) {
-    const batch = check.integer('batch', o.batch, { fallback: 1 });
-    const n_q = check.integer('n_q', o.n_q), n_k = check.integer('n_k', o.n_k);
-    const d_k = check.integer('d_k', o.d_k), d_v = check.integer('d_v', o.d_v, { fallback: d_k });
-    const heap = native.heap();
-    check.float32('q', o.q, batch * n_q * d_k, `[batch, n_q, d_k] = [${batch}, ${n_q}, ${d_k}]`, heap);
-    check.float32('k', o.k, batch * n_k * d_k, `[batch, n_k, d_k] = [${batch}, ${n_k}, ${d_k}]`, heap);
-    check.float32('v', o.v, batch * n_k * d_v, `[batch, n_k, d_v] = [${batch}, ${n_k}, ${d_v}]`, heap);
-    return { batch, n_q, n_k, d_k, d_v, heap, options: attentionOptions(o, { batch, n_q, n_k }, defaultBudget, heap) };
-  }
-
-  /**
-   * The results of a backward binding, copied out (into the caller's arrays where `into`, from
-   * check.resultArrays, names one): { output, grads: { name: array or null }, weights,
-   * score_grads, masked_rows }. A gradient the engine did not return (a bias that is off) is null.
-   */
-  function backwardResults(n, r, gradNames, into) {
-    const wanted = { output: into.output ?? null };
-    for (const name of gradNames) if (r.arrays[`grads.${name}`]) wanted[`grads.${name}`] = into[`grads.${name}`] ?? null;
-    for (const name of ['weights', 'score_grads']) if (r.arrays[name]) wanted[name] = into[name] ?? null;
-    const a = n.arrays(r, wanted);
-    return {
-      output: a.output,
-      grads: Object.fromEntries(gradNames.map((name) => [name, a[`grads.${name}`] ?? null])),
-      weights: a.weights ?? null,
-      score_grads: a.score_grads ?? null,
-      masked_rows: r.value.masked_rows,
-    };
-  }
 
   /** Multi-head attention layer; call delete() when done to free its wasm memory. */
   class MultiHeadAttention {
@@ -120,10 +156,11 @@ function makeApi(raw, isa) {
       const o = check.options('MultiHeadAttention', config, LAYER_KEYS);
       const c = layerConfig(o);
       const seed = check.seed('seed', o.seed);
-      const made = native.call((n) => n.run('mhaCreate', c.d_model, c.n_heads, c.d_k, c.d_v, c.bias, seed)).value;
+      const made = native.call((n) => n.run('mhaCreate', c.d_model, c.n_heads, c.d_k, c.d_v, c.bias, seed, c.has_kv,
+        c.n_kv_heads)).value;
       this.#layer = made.layer;
-      const { d_model, n_heads, d_k, d_v, bias } = made.dims;
-      Object.assign(this, { d_model, n_heads, d_k, d_v, bias });
+      const { d_model, n_heads, n_kv_heads, d_k, d_v, bias } = made.dims;
+      Object.assign(this, { d_model, n_heads, n_kv_heads, d_k, d_v, bias });
     }
 
     #live() {
@@ -135,10 +172,7 @@ function makeApi(raw, isa) {
     setWeights(weights) {
       const layer = this.#live();
       const w = check.options('setWeights', weights, WEIGHT_KEYS);
-      const qk = this.n_heads * this.d_k, v = this.n_heads * this.d_v, d = this.d_model;
-      const sizes = { wq: [d * qk, `d_model×(n_heads·d_k) = ${d}×${qk}`], wk: [d * qk, `d_model×(n_heads·d_k) = ${d}×${qk}`],
-        wv: [d * v, `d_model×(n_heads·d_v) = ${d}×${v}`], wo: [v * d, `(n_heads·d_v)×d_model = ${v}×${d}`],
-        bq: [qk, `n_heads·d_k = ${qk}`], bk: [qk, `n_heads·d_k = ${qk}`], bv: [v, `n_heads·d_v = ${v}`], bo: [d, `d_model = ${d}`] };
+      const sizes = this.#weightSizes();
       const heap = native.heap();
       for (const key of WEIGHT_KEYS) {
         const isBias = key[0] === 'b';
@@ -153,6 +187,17 @@ function makeApi(raw, isa) {
       native.call((n) => n.run('mhaSetWeights', layer, ...WEIGHT_KEYS.map((key) => n.input(key, w[key]))));
     }
 
+    /** [length, dims] of each weight and bias (setWeights, and the gradients of backward). */
+    #weightSizes() {
+      const qk = this.n_heads * this.d_k, v = this.n_heads * this.d_v, d = this.d_model;
+      // K and V have n_kv_heads heads (grouped-query attention); named so only when it differs.
+      const kk = this.n_kv_heads * this.d_k, kv = this.n_kv_heads * this.d_v;
+      const h_kv = this.n_kv_heads === this.n_heads ? 'n_heads' : 'n_kv_heads';
+      return { wq: [d * qk, `d_model×(n_heads·d_k) = ${d}×${qk}`], wk: [d * kk, `d_model×(${h_kv}·d_k) = ${d}×${kk}`],
+        wv: [d * kv, `d_model×(${h_kv}·d_v) = ${d}×${kv}`], wo: [v * d, `(n_heads·d_v)×d_model = ${v}×${d}`],
+        bq: [qk, `n_heads·d_k = ${qk}`], bk: [kk, `${h_kv}·d_k = ${kk}`], bv: [kv, `${h_kv}·d_v = ${kv}`], bo: [d, `d_model = ${d}`] };
+    }
+
     /** The current weights, as copies (same layout as setWeights; biases null when off). */
     getWeights() {
       const layer = this.#live();
@@ -165,25 +210,56 @@ function makeApi(raw, isa) {
     }
 
     /**
+     * The checked inputs of forward and compareHeads (o: the copied options): sizes, arrays,
+     * attention options and head_mask.
+     */
+    #inputs(what, o) {
+      const batch = check.integer('batch', o.batch, { fallback: 1 });
+      const n_q = check.integer('n_q', o.n_q);
+      const self = (o.key === undefined && o.value === undefined) || (o.key === o.query && o.value === o.query);
+      if (!self && (o.key === undefined || o.value === undefined)) {
+        throw new Error(`${what}: give both key and value (cross-attention) or neither (self-attention)`);
+      }
+      const n_k = check.integer('n_k', o.n_k, { fallback: self ? n_q : undefined });
+      if (self && n_k !== n_q) throw new Error(`self-attention needs n_k = n_q (got n_q ${n_q}, n_k ${n_k})`);
+      const d = this.d_model, heap = native.heap();
+      check.float32('query', o.query, batch * n_q * d, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d}]`, heap);
+      if (!self) {
+        check.float32('key', o.key, batch * n_k * d, `[batch, n_k, d_model] = [${batch}, ${n_k}, ${d}]`, heap);
+        check.float32('value', o.value, batch * n_k * d, `[batch, n_k, d_model] = [${batch}, ${n_k}, ${d}]`, heap);
+      }
+      const options = attentionOptions(o, { batch, n_q, n_k }, defaultBudget, heap);
+      return { batch, n_q, n_k, self, heap, options, headMask: check.headMask(o.head_mask, this.n_heads, heap) };
+    }
+
+    /** The query, key and value inputs of a call (key = value = 0 for self-attention), and the head_mask. */
+    static #stage(n, o, x) {
+      n.stageAttentionOptions(x.options);
+      const q = n.input('query', o.query);
+      const k = x.self ? 0 : n.input('key', o.key), v = x.self ? 0 : n.input('value', o.value);
+      return { q, k, v, mask: n.input('head_mask', x.headMask) };
+    }
+
+    /**
      * Runs the layer. query: [batch, n_q, d_model]; key, value: [batch, n_k, d_model], or
-     * omitted for self-attention. Returns { output, weights, shapes, masked_rows }; with
+     * omitted for self-attention; head_mask: n_heads multipliers of the head outputs before Wᴼ
+     * (0 switches a head off). Returns { output, weights, shapes, masked_rows }; with
      * `into: { output?, weights? }` the results are written into those arrays, which are returned.
      */
     forward(input) {
       const layer = this.#live();
       const o = check.options('forward', input, FORWARD_KEYS);
-      const { batch, n_q, n_k, self, heap, options } = this.#sizes('forward', o);
+      const x = this.#inputs('forward', o);
+      const { batch, n_q, n_k, heap, options } = x;
       const d = this.d_model, h = this.n_heads;
       const into = check.destinations(o.into, {
         output: [batch * n_q * d, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d}]`],
         weights: [batch * h * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${h}, ${n_q}, ${n_k}]`],
       }, options.need_weights, heap);
       return native.call((n) => {
-        n.stageAttentionOptions(options);
         // The query's copy in the heap is where the engine writes the output (see mhaForward).
-        const q = n.input('query', o.query);
-        const k = self ? 0 : n.input('key', o.key), v = self ? 0 : n.input('value', o.value);
-        const r = n.run('mhaForward', layer, q, k, v, batch, n_q, n_k, options.need_weights, options.memory_budget);
+        const { q, k, v, mask } = MultiHeadAttention.#stage(n, o, x);
+        const r = n.run('mhaForward', layer, q, k, v, batch, n_q, n_k, options.need_weights, options.memory_budget, mask);
         const results = n.arrays(r, options.need_weights ? { output: into.output, weights: into.weights } : { output: into.output });
         return { output: results.output, weights: results.weights ?? null, shapes: r.value.shapes, masked_rows: r.value.masked_rows };
       });
@@ -201,51 +277,104 @@ function makeApi(raw, isa) {
     backward(input) {
       const layer = this.#live();
       const o = check.options('backward', input, BACKWARD_KEYS);
-      const { batch, n_q, n_k, self, heap, options } = this.#sizes('backward', o);
-      const d = this.d_model, h = this.n_heads, qk = h * this.d_k, v = h * this.d_v;
+      const x = this.#inputs('backward', o);
+      const { batch, n_q, n_k, heap, options } = x;
+      const d = this.d_model, h = this.n_heads;
       const out = `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d}]`, kv = `[batch, n_k, d_model] = [${batch}, ${n_k}, ${d}]`;
       check.float32('grad_output', o.grad_output, batch * n_q * d, out, heap);
-      const noBias = 'this layer was made with bias: false';
       const attention = [batch * h * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${h}, ${n_q}, ${n_k}]`];
+      const grads = this.#weightSizes();
+      if (!this.bias) for (const b of ['bq', 'bk', 'bv', 'bo']) grads[b] = 'this layer was made with bias: false';
+      Object.assign(grads, { query: [batch * n_q * d, out], key: [batch * n_k * d, kv], value: [batch * n_k * d, kv] });
       const into = check.resultArrays(o.into, {
         output: [batch * n_q * d, out],
         weights: options.need_weights ? attention : NO_WEIGHTS,
         score_grads: options.need_weights ? attention : NO_WEIGHTS,
-        grads: {
-          wq: [d * qk, `d_model×(n_heads·d_k) = ${d}×${qk}`], wk: [d * qk, `d_model×(n_heads·d_k) = ${d}×${qk}`],
-          wv: [d * v, `d_model×(n_heads·d_v) = ${d}×${v}`], wo: [v * d, `(n_heads·d_v)×d_model = ${v}×${d}`],
-          bq: this.bias ? [qk, `n_heads·d_k = ${qk}`] : noBias, bk: this.bias ? [qk, `n_heads·d_k = ${qk}`] : noBias,
-          bv: this.bias ? [v, `n_heads·d_v = ${v}`] : noBias, bo: this.bias ? [d, `d_model = ${d}`] : noBias,
-          query: [batch * n_q * d, out], key: [batch * n_k * d, kv], value: [batch * n_k * d, kv],
-        },
+        grads,
       }, heap);
       return native.call((n) => {
-        n.stageAttentionOptions(options);
-        const q = n.input('query', o.query);
-        const k = self ? 0 : n.input('key', o.key), vi = self ? 0 : n.input('value', o.value);
+        const { q, k, v, mask } = MultiHeadAttention.#stage(n, o, x);
         const g = n.input('grad_output', o.grad_output);
-        const r = n.run('mhaBackward', layer, q, k, vi, g, batch, n_q, n_k, options.need_weights, options.memory_budget);
+        const r = n.run('mhaBackward', layer, q, k, v, g, batch, n_q, n_k, options.need_weights, options.memory_budget, mask);
         return backwardResults(n, r, MHA_GRADS, into);
       });
     }
 
-    /** What forward and backward check alike: sizes, self or cross, the inputs, the options. */
-    #sizes(what, o) {
-      const batch = check.integer('batch', o.batch, { fallback: 1 });
-      const n_q = check.integer('n_q', o.n_q);
-      const self = (o.key === undefined && o.value === undefined) || (o.key === o.query && o.value === o.query);
-      if (!self && (o.key === undefined || o.value === undefined)) {
-        throw new Error(`${what}: give both key and value (cross-attention) or neither (self-attention)`);
-      }
-      const n_k = check.integer('n_k', o.n_k, { fallback: self ? n_q : undefined });
-      if (self && n_k !== n_q) throw new Error(`self-attention needs n_k = n_q (got n_q ${n_q}, n_k ${n_k})`);
-      const d = this.d_model, heap = native.heap();
-      check.float32('query', o.query, batch * n_q * d, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d}]`, heap);
-      if (!self) {
-        check.float32('key', o.key, batch * n_k * d, `[batch, n_k, d_model] = [${batch}, ${n_k}, ${d}]`, heap);
-        check.float32('value', o.value, batch * n_k * d, `[batch, n_k, d_model] = [${batch}, ${n_k}, ${d}]`, heap);
-      }
-      return { batch, n_q, n_k, self, heap, options: attentionOptions(o, { batch, n_q, n_k }, defaultBudget, heap) };
+    /**
+     * Compares the heads on an input (the keys of forward without dropout, need_weights and
+     * into): { heads: [{ entropy, distance, max_weight, mean_max_weight, rows }], max_entropy,
+     * divergence and similarity (n_heads × n_heads, row-major), ablation: { output_norm,
+     * change (per head), order (heads by change, largest first) } }.
+     */
+    compareHeads(input) {
+      const layer = this.#live();
+      const o = check.options('compareHeads', input, INPUT_KEYS);
+      const x = this.#inputs('compareHeads', o);
+      return native.call((n) => {
+        const { q, k, v, mask } = MultiHeadAttention.#stage(n, o, x);
+        return n.run('mhaCompareHeads', layer, q, k, v, x.batch, x.n_q, x.n_k, x.options.memory_budget, mask).value;
+      });
+    }
+
+    /**
+     * Builds heads from named patterns against the words the layer will see:
+     * { heads: [{ head, pattern: 'previous' | 'same_word' | 'first_token' | 'uniform' | 'random',
+     * strength?, k? }], query_words: [[...]] (one row per batch item, '<pad>'-filled),
+     * key_words? (cross-attention), input_seed? }. Returns, per head with a pattern, what it is
+     * and the numbers behind it (pairs, omega, kernel_margin, exact, fit_error, ...).
+     */
+    setHeadPatterns(args) {
+      const layer = this.#live();
+      const o = check.options('setHeadPatterns', args, PATTERN_KEYS);
+      const specs = check.plainArray('heads', o.heads, 'head patterns { head, pattern, strength?, k? }').map((spec, i) => {
+        const s = check.options(`heads[${i}]`, spec, ['head', 'pattern', 'strength', 'k']);
+        if (typeof s.pattern !== 'string') throw new Error(`heads[${i}].pattern must be a string, got ${check.describe(s.pattern)}`);
+        return {
+          head: check.integer(`heads[${i}].head`, s.head, { min: 0 }),
+          pattern: s.pattern,
+          strength: check.number(`heads[${i}].strength`, s.strength, NaN),
+          k: check.integer(`heads[${i}].k`, s.k, { fallback: 1 }),
+        };
+      });
+      const query = o.query_words === undefined ? null : wordRows('query_words', o.query_words);
+      const key = o.key_words === undefined ? null : wordRows('key_words', o.key_words);
+      const inputSeed = check.seed('input_seed', o.input_seed);
+      const pairs = new Int32Array(2 * specs.length), strengths = new Float64Array(specs.length);
+      specs.forEach((s, i) => {
+        pairs[2 * i] = s.head;
+        pairs[2 * i + 1] = s.k;
+        strengths[i] = s.strength;
+      });
+      const names = codePoints(specs.map((s) => s.pattern));
+      return native.call((n) => n.run('mhaSetHeadPatterns', layer, n.input('heads', pairs), n.input('strengths', strengths),
+        n.input('names', names), n.input('query_words', query?.codes), query?.rows ?? 0, query?.n ?? 0,
+        n.input('key_words', key?.codes), key?.rows ?? 0, key?.n ?? 0, inputSeed).value.heads);
+    }
+
+    /** Every head's pattern: [{ head, pattern, strength (null: its default), k }]; 'custom' after setWeights. */
+    getHeadPatterns() {
+      const layer = this.#live();
+      return native.call((n) => n.run('mhaHeadPatterns', layer).value);
+    }
+
+    /**
+     * Follows query `query_index` of batch item `item` through head `head` and the layer, with
+     * the arguments of forward except into and head_mask (see the README): { x, q, k, v, scores,
+     * logits, max, exp, sum, weights, dropped, head_output, concat, output, masked, logit_scale,
+     * keep_scale }.
+     */
+    trace(args) {
+      const layer = this.#live();
+      const o = check.options('trace', args, TRACE_KEYS);
+      const x = this.#inputs('trace', o);
+      const item = check.index('item', o.item, x.batch, 'batch', 0);
+      const head = check.index('head', o.head, this.n_heads, 'n_heads', 0);
+      const query_index = check.index('query_index', o.query_index, x.n_q, 'n_q');
+      return native.call((n) => {
+        const { q, k, v } = MultiHeadAttention.#stage(n, o, x);
+        const r = n.run('mhaTrace', layer, q, k, v, x.batch, x.n_q, x.n_k, x.options.memory_budget, item, head, query_index);
+        return traceResult(n, r, ['x', 'q', 'k', 'v'], ['head_output', 'concat', 'output']);
+      });
     }
 
     /** Frees the wasm memory of this layer. */
@@ -266,18 +395,39 @@ function makeApi(raw, isa) {
      */
     scaledDotProductAttention(args) {
       const o = check.options('scaledDotProductAttention', args, SDPA_KEYS);
-      const { batch, n_q, n_k, d_k, d_v, heap, options } = sdpaSizes(o);
+      const heap = native.heap();
+      const { batch, n_q, n_k, d_k, d_v, options } = sdpaInput(o, defaultBudget, heap);
       const into = check.destinations(o.into, {
         output: [batch * n_q * d_v, `[batch, n_q, d_v] = [${batch}, ${n_q}, ${d_v}]`],
         weights: [batch * n_q * n_k, `[batch, n_q, n_k] = [${batch}, ${n_q}, ${n_k}]`],
       }, options.need_weights, heap);
       return native.call((n) => {
-        n.stageAttentionOptions(options);
-        const q = n.input('q', o.q), k = n.input('k', o.k), v = n.input('v', o.v);
+        const { q, k, v } = stageSdpa(n, o, options);
         const r = n.run('scaledDotProductAttention', q, k, v, batch, n_q, n_k, d_k, d_v, options.need_weights,
           options.memory_budget);
         const results = n.arrays(r, options.need_weights ? { output: into.output, weights: into.weights } : { output: into.output });
         return { output: results.output, weights: results.weights ?? null, masked_rows: r.value.masked_rows };
+      });
+    },
+
+    /**
+     * Follows query `query_index` of batch item `item` through scaledDotProductAttention (its
+     * arguments): { q, k, v, scores, logits, max, exp, sum, weights, dropped, output, masked,
+     * logit_scale, keep_scale }.
+     */
+    traceAttention(args) {
+      const o = check.options('traceAttention', args, TRACE_SDPA_KEYS);
+      const { batch, n_q, n_k, d_k, d_v, options } = sdpaInput(o, defaultBudget, native.heap());
+      const item = check.index('item', o.item, batch, 'batch', 0);
+      if (o.query !== undefined && o.query_index !== undefined) {
+        throw new Error('traceAttention: give the query row as query or as query_index, not both');
+      }
+      const query_index = o.query !== undefined ? check.index('query', o.query, n_q, 'n_q')
+        : check.index('query_index', o.query_index, n_q, 'n_q');
+      return native.call((n) => {
+        const { q, k, v } = stageSdpa(n, o, options);
+        const r = n.run('traceAttention', q, k, v, batch, n_q, n_k, d_k, d_v, options.memory_budget, item, query_index);
+        return traceResult(n, r, ['q', 'k', 'v'], ['output']);
       });
     },
 
@@ -288,7 +438,8 @@ function makeApi(raw, isa) {
      */
     scaledDotProductAttentionBackward(args) {
       const o = check.options('scaledDotProductAttentionBackward', args, SDPA_BACKWARD_KEYS);
-      const { batch, n_q, n_k, d_k, d_v, heap, options } = sdpaSizes(o);
+      const heap = native.heap();
+      const { batch, n_q, n_k, d_k, d_v, options } = sdpaInput(o, defaultBudget, heap);
       const out = `[batch, n_q, d_v] = [${batch}, ${n_q}, ${d_v}]`;
       check.float32('grad_output', o.grad_output, batch * n_q * d_v, out, heap);
       const attention = [batch * n_q * n_k, `[batch, n_q, n_k] = [${batch}, ${n_q}, ${n_k}]`];
@@ -319,7 +470,7 @@ function makeApi(raw, isa) {
      */
     analyze(args) {
       const o = check.options('analyze', args, [...LAYER_KEYS.filter((k) => k !== 'seed'), 'batch', 'n', 'n_q', 'n_k',
-        'need_weights', 'scale', 'n_kv_heads', 'attention']);
+        'need_weights', 'scale', 'attention', 'n_layers']);
       const c = layerConfig(o);
       if (o.n !== undefined && (o.n_q !== undefined || o.n_k !== undefined)) {
         throw new Error('analyze: give n (self-attention, n_q = n_k = n) or n_q and n_k, not both');
@@ -333,9 +484,36 @@ function makeApi(raw, isa) {
       }
       const batch = check.integer('batch', o.batch, { fallback: 1 });
       const needWeights = check.boolean('need_weights', o.need_weights, true), scale = check.boolean('scale', o.scale, true);
-      const kvHeads = check.integer('n_kv_heads', o.n_kv_heads, { fallback: 0, min: 0 });
+      const layers = check.integer('n_layers', o.n_layers, { fallback: 1 });
       return native.call((x) => x.run('analyze', c.d_model, c.n_heads, c.d_k, c.d_v, c.bias, batch, n_q, n_k, needWeights,
-        scale, kvHeads, attention === 'self').value);
+        scale, c.has_kv, c.n_kv_heads, layers, attention === 'self').value);
+    },
+
+    /**
+     * Per-head metrics of attention weights [batch, n_heads, n_q, n_k] (rows summing to 1, or 0
+     * when fully masked): { heads: [{ entropy, distance, max_weight, mean_max_weight, rows }],
+     * max_entropy, divergence, similarity }, as compareHeads without the ablation.
+     */
+    headMetrics(args) {
+      const o = check.options('headMetrics', args, ['weights', 'batch', 'n_heads', 'n_q', 'n_k']);
+      const batch = check.integer('batch', o.batch, { fallback: 1 }), n_heads = check.integer('n_heads', o.n_heads);
+      const n_q = check.integer('n_q', o.n_q), n_k = check.integer('n_k', o.n_k);
+      check.float32('weights', o.weights, batch * n_heads * n_q * n_k,
+        `[batch, n_heads, n_q, n_k] = [${batch}, ${n_heads}, ${n_q}, ${n_k}]`, native.heap());
+      return native.call((x) => x.run('headMetrics', x.input('weights', o.weights), batch, n_heads, n_q, n_k).value);
+    },
+
+    /**
+     * Token inputs as the page makes them, Float32Array [batch, n, d_model]: each word's seeded
+     * embedding (lower-cased, seeded by `seed`) plus the sinusoidal positional encoding.
+     * words: one array of strings per batch item, all of the same length ('<pad>'-filled).
+     */
+    embedTokens(args) {
+      const o = check.options('embedTokens', args, ['words', 'd_model', 'seed']);
+      const words = wordRows('words', o.words);
+      const d_model = check.integer('d_model', o.d_model), seed = check.seed('seed', o.seed);
+      return native.call((x) => x.arrays(x.run('embedTokens', x.input('words', words.codes), words.rows, words.n, d_model,
+        seed), { tokens: null }).tokens);
     },
 
     /** Sinusoidal positional encoding, Float32Array [n, d_model]. */

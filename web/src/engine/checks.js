@@ -7,7 +7,8 @@
 // answers differently on a second read cannot slip a value past a check. Typed arrays are
 // recognised by their internal slots (intrinsics.js), not by properties they could fake.
 import {
-  bufferOf, byteLengthOf, byteOffsetOf, getPrototypeOf, isArray, lengthOf, objectToString, ownKeys, typedArrayName,
+  Float32ArrayOf, bufferOf, byteLengthOf, byteOffsetOf, getPrototypeOf, isArray, lengthOf, objectToString, ownKeys,
+  typedArrayName,
 } from './intrinsics.js';
 
 /** Describes a value for an error message: "\"512\" (a string)", "a Date object". */
@@ -77,6 +78,16 @@ export function integer(name, value, { min = 1, fallback } = {}) {
   if (value < min) throw new Error(`${name} must be at least ${min}, got ${value}`);
   if (value > 2 ** 31 - 1) throw new Error(`${name} is too large (${value}); the limit is 2,147,483,647`);
   return value;
+}
+
+/**
+ * An index into something of `count` elements (a batch item, a head, a query row), `fallback`
+ * when absent: "head 5 is out of range 0…3 (n_heads = 4)".
+ */
+export function index(name, value, count, countName, fallback) {
+  const i = integer(name, value, { min: -(2 ** 31), fallback });
+  if (i < 0 || i >= count) throw new Error(`${name} ${i} is out of range 0…${count - 1} (${countName} = ${count})`);
+  return i;
 }
 
 /** A seed: a whole number in [0, 2^53). */
@@ -223,4 +234,24 @@ function checkMatrix(matrix, n_q, n_k, heap) {
     throw new Error('the mask matrix is a view of the wasm module\'s own memory; pass an array of your own');
   }
   return matrix;
+}
+
+/**
+ * The head_mask of forward: n_heads multipliers of the head outputs, as an array of numbers
+ * (copied into a Float32Array) or a Float32Array of length n_heads; null when absent. Whether
+ * every value is finite is the engine's check.
+ */
+export function headMask(value, n_heads, heap) {
+  if (value === undefined || value === null) return null;
+  if (typedArrayName(value) === 'Float32Array') return float32('head_mask', value, n_heads, `n_heads = ${n_heads}`, heap);
+  const values = plainArray('head_mask', value, 'numbers, one per head');
+  if (values.length !== n_heads) {
+    throw new Error(`head_mask has ${values.length} values; it needs one per head, n_heads = ${n_heads}`);
+  }
+  const mask = new Float32ArrayOf(n_heads);
+  values.forEach((x, h) => {
+    if (typeof x !== 'number') throw new Error(`head_mask[${h}] must be a number, got ${describe(x)}`);
+    mask[h] = x;
+  });
+  return mask;
 }

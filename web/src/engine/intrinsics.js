@@ -8,6 +8,7 @@ const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
 // that no array iterator (which a page can replace too) is involved.
 const callBound = Function.prototype.call.bind(Function.prototype.call);
 const method0 = (fn) => (self) => callBound(fn, self);
+const method1 = (fn) => (self, a) => callBound(fn, self, a);
 const method2 = (fn) => (self, a, b) => callBound(fn, self, a, b);
 const getter = (key) => method0(Object.getOwnPropertyDescriptor(TypedArrayPrototype, key).get);
 
@@ -23,6 +24,7 @@ export const copyInto = method2(TypedArrayPrototype.set);
 export const sliceOf = method0(TypedArrayPrototype.slice);
 
 export const Float32ArrayOf = Float32Array;
+export const Float64ArrayOf = Float64Array;
 export const Int32ArrayOf = Int32Array;
 export const Uint8ArrayOf = Uint8Array;
 export const getPrototypeOf = Object.getPrototypeOf;
@@ -30,3 +32,6 @@ export const ownKeys = Object.keys;
 export const isArray = Array.isArray;
 export const objectToString = method0(Object.prototype.toString);
 export const parseJson = JSON.parse;
+/** lowerCase(s) is s.toLowerCase(); codePointAt(s, i) is s.codePointAt(i) (strings the API checked). */
+export const lowerCase = method0(String.prototype.toLowerCase);
+export const codePointAt = method1(String.prototype.codePointAt);

@@ -15,11 +15,13 @@
 // reported) throws in JavaScript after C++ has returned, and the finally block frees every
 // buffer of the call and puts the wasm stack pointer back where it was.
 import {
-  Float32ArrayOf, Int32ArrayOf, Uint8ArrayOf, copyInto, lengthOf, parseJson, sliceOf, typedArrayName,
+  Float32ArrayOf, Float64ArrayOf, Int32ArrayOf, Uint8ArrayOf, copyInto, lengthOf, parseJson, sliceOf, typedArrayName,
 } from './intrinsics.js';
 
 // The element types a binding can read (current_call().input<T> in C++).
-const INPUT_TYPES = { Float32Array: Float32ArrayOf, Int32Array: Int32ArrayOf, Uint8Array: Uint8ArrayOf };
+const INPUT_TYPES = {
+  Float32Array: Float32ArrayOf, Float64Array: Float64ArrayOf, Int32Array: Int32ArrayOf, Uint8Array: Uint8ArrayOf,
+};
 
 // JSON has no NaN or infinity; the bindings write them as {"$number": "NaN"} (json.h).
 const reviveNumbers = (key, value) =>
@@ -36,7 +38,7 @@ export function makeNative(raw) {
     return address;
   }
 
-  /** Copies a typed array (Float32Array, Int32Array, Uint8Array) into a new input of the call (0 for null or undefined). */
+  /** Copies a typed array (Float32Array, Float64Array, Int32Array, Uint8Array) into a new input of the call (0 for null or undefined). */
   function input(name, array) {
     if (array === null || array === undefined) return 0;
     const Type = INPUT_TYPES[typedArrayName(array)];
