@@ -16,11 +16,4 @@ void Linear::apply(int rows, const float* x, int ldx, float* y, int ldy) const {
   kern::gemm_packed(rows, x, ldx, packed_, y, ldy, 1.0f, b, false);
 }
 
-void Linear::apply_columns(int c0, int width, int rows, const float* x, int ldx, float* y, int ldy,
-                           PackedB& packed) const {
-  kern::pack_b(d_in_, width, weight_.data() + c0, d_out_, false, packed);
-  const float* b = bias_.empty() ? nullptr : bias_.data() + c0;
-  kern::gemm_packed(rows, x, ldx, packed, y, ldy, 1.0f, b, false);
-}
-
 }  // namespace attn

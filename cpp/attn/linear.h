@@ -19,9 +19,6 @@ class Linear {
   void set(std::vector<float> weight, std::vector<float> bias);
   /// y (rows×d_out, stride ldy) = x (rows×d_in, stride ldx)·W + b. y must not overlap x.
   void apply(int rows, const float* x, int ldx, float* y, int ldy) const;
-  /// Columns [c0, c0 + width) of apply()'s y, equal to them bit for bit (the same kernel and
-  /// sums), without computing the others: those columns of W are packed into `packed` first.
-  void apply_columns(int c0, int width, int rows, const float* x, int ldx, float* y, int ldy, PackedB& packed) const;
 
  private:
   int d_in_ = 0, d_out_ = 0;

@@ -87,6 +87,10 @@ class MultiHeadAttention {
   std::vector<HeadSpec> patterns_;
 };
 
+/// Multiplies head h's columns of a Concat block (rows × n_heads·d_v, row stride ld) by mask[h]:
+/// head_mask before Wᴼ, for the forward pass and the trace of one query alike.
+void apply_head_mask(const std::vector<float>& mask, int rows, int d_v, float* concat, int ld);
+
 /// Default weights like PyTorch's nn.MultiheadAttention: Xavier/Glorot uniform on the input
 /// projections (one (3·d_model)×d_model matrix when all widths equal d_model, as PyTorch's
 /// in_proj_weight; otherwise one per matrix, as its separate q/k/v_proj_weight, which is also

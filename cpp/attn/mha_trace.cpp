@@ -1,8 +1,9 @@
-// MultiHeadAttention::trace: one query row through the layer. Its Q row for every head; each
-// head's K and V columns over the n_k keys, one head at a time (the forward pass's projection
-// kernel on those columns only, so the same numbers); each head's attention row for this query
-// through attend_head; the full trace for the chosen head; then Concat row·Wᴼ. Work: the K and
-// V projections of one batch item and one row of everything else, never the n_q × n_k part.
+// MultiHeadAttention::trace: one query row through the layer, by the forward pass's own calls.
+// K and V of the batch item for every key/value head (the Concat row needs every head), this
+// query's Q row, each query head's attention row for this query through attend_head, the full
+// trace for the chosen head, head_mask, then Concat row·Wᴼ. Work: the K and V projections of one
+// batch item and one row of everything else, never the other query rows nor their n_q × n_k
+// attention.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -12,6 +13,17 @@
 #include "trace.h"
 
 namespace attn {
+namespace {
+
+// rows × width values at x with row stride ld, as a contiguous copy (one head's columns).
+std::vector<float> columns(const float* x, int ld, int rows, int width) {
+  std::vector<float> out(static_cast<std::size_t>(rows) * width);
+  for (int r = 0; r < rows; ++r)
+    std::copy_n(x + static_cast<std::size_t>(r) * ld, width, out.begin() + static_cast<std::ptrdiff_t>(r) * width);
+  return out;
+}
+
+}  // namespace
 
 MhaTrace MultiHeadAttention::trace(const MhaInput& in, const ForwardOptions& options, int item, int head,
                                    int query) const {
@@ -22,13 +34,14 @@ MhaTrace MultiHeadAttention::trace(const MhaInput& in, const ForwardOptions& opt
   require_index("item", item, in.batch, "batch");
   require_index("head", head, dims_.n_heads, "n_heads");
   require_index("query", query, in.n_q, "n_q");
-  const int D = dims_.d_model, H = dims_.n_heads, dk = dims_.d_k, dv = dims_.d_v;
+  const int D = dims_.d_model, dk = dims_.d_k, dv = dims_.d_v, G = dims_.group();
   const int qk = static_cast<int>(dims_.qk_width()), vw = static_cast<int>(dims_.v_width());
+  const int kk = static_cast<int>(dims_.kv_k_width()), kvw = static_cast<int>(dims_.kv_v_width());
   const std::size_t NK = in.n_k;
-  // Beyond the inputs: this head's K and V twice (scratch and result), the packed columns of
-  // Wᴷ and Wⱽ, the rows of the trace, and what attend_head holds for one row with weights.
+  // Beyond the inputs: K and V of the batch item, this head's copy of them, the rows of the
+  // trace (its packed K too), and what attend_head holds for one row with its weights.
   const HeadWorkingFloats work = attend_working_floats(opt, 1, in.n_k, dk, dv, true);
-  const std::uint64_t floats = 2 * static_cast<std::uint64_t>(NK) * (dk + dv) + (D + 8ull) * (dk + dv) +
+  const std::uint64_t floats = static_cast<std::uint64_t>(NK) * (kk + kvw + dk + dv) + (NK + 8) * dk +
                                5 * static_cast<std::uint64_t>(NK) + 2ull * D + qk + 2ull * vw + work.buffers +
                                work.a_pack;
   const bool self = in.query == in.key && in.key == in.value;
@@ -36,34 +49,37 @@ MhaTrace MultiHeadAttention::trace(const MhaInput& in, const ForwardOptions& opt
   require_within_budget("this trace", 4 * (inputs + floats) + NK, opt.memory_budget);
 
   const float* x = in.query + (static_cast<std::size_t>(item) * in.n_q + query) * D;
-  const float* keys = in.key + static_cast<std::size_t>(item) * NK * D;
-  const float* values = in.value + static_cast<std::size_t>(item) * NK * D;
   MhaTrace t;
   t.x.assign(x, x + D);
-  std::vector<float> q_row(qk);
+  std::vector<float> q_row(qk), k_proj(NK * kk), v_proj(NK * kvw), weights(NK);
   w_q_.apply(1, x, D, q_row.data(), qk);
+  w_k_.apply(in.n_k, in.key + static_cast<std::size_t>(item) * NK * D, D, k_proj.data(), kk);
+  w_v_.apply(in.n_k, in.value + static_cast<std::size_t>(item) * NK * D, D, v_proj.data(), kvw);
   t.concat.assign(vw, 0.0f);
-  std::vector<float> k_head(NK * dk), v_head(NK * dv), weights(NK);
-  PackedB columns;
+  t.kv_head = dims_.kv_head(head);
   const float alpha = logit_scale(opt, dk);
-  for (int h = 0; h < H; ++h) {
-    w_k_.apply_columns(h * dk, dk, in.n_k, keys, D, k_head.data(), dk, columns);
-    w_v_.apply_columns(h * dv, dv, in.n_k, values, D, v_head.data(), dv, columns);
-    const double v_norm2 = max_row_norm2(v_head.data(), dv, in.n_k, dv);
-    require_finite_logits(max_row_norm2(q_row.data() + h * dk, qk, 1, dk), max_row_norm2(k_head.data(), dk, in.n_k, dk),
-                          v_norm2, alpha, h);
-    const HeadProblem p{q_row.data() + h * dk, qk, k_head.data(), dk, v_head.data(), dv, t.concat.data() + h * dv, vw,
-                        weights.data(), 1, in.n_k, dk, dv, query, item, h, std::sqrt(v_norm2)};
-    if (h != head) {
-      attend_head(p, opt, nullptr);
-      continue;
+  // Query heads g·G … g·G + G − 1 read key/value head g (dims_.kv_head), as in the forward pass.
+  for (int g = 0; g < dims_.n_kv_heads; ++g) {
+    const float* k_head = k_proj.data() + g * dk;
+    const float* v_head = v_proj.data() + g * dv;
+    const double k_norm2 = max_row_norm2(k_head, kk, in.n_k, dk), v_norm2 = max_row_norm2(v_head, kvw, in.n_k, dv);
+    for (int h = g * G; h < (g + 1) * G; ++h) {
+      require_finite_logits(max_row_norm2(q_row.data() + h * dk, qk, 1, dk), k_norm2, v_norm2, alpha, h);
+      const HeadProblem p{q_row.data() + h * dk, qk, k_head, kk, v_head, kvw, t.concat.data() + h * dv, vw,
+                          weights.data(), 1, in.n_k, dk, dv, query, item, h, std::sqrt(v_norm2)};
+      if (h != head) {
+        attend_head(p, opt, nullptr);
+        continue;
+      }
+      t.head = trace_head_row(p, opt);
+      std::copy(t.head.output.begin(), t.head.output.end(), t.concat.begin() + static_cast<std::ptrdiff_t>(h) * dv);
+      t.q.assign(q_row.begin() + static_cast<std::ptrdiff_t>(h) * dk, q_row.begin() + static_cast<std::ptrdiff_t>(h + 1) * dk);
+      t.k = columns(k_head, kk, in.n_k, dk);
+      t.v = columns(v_head, kvw, in.n_k, dv);
     }
-    t.head = trace_head_row(p, opt);
-    std::copy(t.head.output.begin(), t.head.output.end(), t.concat.begin() + static_cast<std::ptrdiff_t>(h) * dv);
-    t.q.assign(q_row.begin() + static_cast<std::ptrdiff_t>(h) * dk, q_row.begin() + static_cast<std::ptrdiff_t>(h + 1) * dk);
-    t.k = k_head;
-    t.v = v_head;
   }
+  // head_mask scales the heads' columns of the Concat row before Wᴼ, as in the forward pass.
+  if (!opt.head_mask.empty()) apply_head_mask(opt.head_mask, 1, dv, t.concat.data(), vw);
   t.output.resize(D);
   w_o_.apply(1, t.concat.data(), vw, t.output.data(), D);
   // As the forward pass: finite inputs and weights can still overflow in the output projection.

@@ -50,10 +50,11 @@ AttentionTrace trace_attention(const float* q, std::size_t q_len, const float* k
 struct MhaTrace {
   std::vector<float> x;       // d_model: the query's input row
   std::vector<float> q;       // d_k: x·W_iᴽ + b for head `head`
-  std::vector<float> k;       // n_k×d_k: this head's keys
-  std::vector<float> v;       // n_k×d_v: this head's values
+  int kv_head = 0;            // the key/value head it reads: ⌊head / (n_heads / n_kv_heads)⌋
+  std::vector<float> k;       // n_k×d_k: the keys of that key/value head
+  std::vector<float> v;       // n_k×d_v: its values
   HeadRowTrace head;          // scores … weights, and head.output (d_v)
-  std::vector<float> concat;  // n_heads·d_v: the query's Concat row, every head
+  std::vector<float> concat;  // n_heads·d_v: the query's Concat row, every head, times head_mask
   std::vector<float> output;  // d_model: Concat row·Wᴼ + bᴼ, the query's output row
 };
 

@@ -293,7 +293,8 @@ void add_kept(Call& c, const char* name, std::vector<float>& v) {
 }
 
 // A traced row: arrays scores, logits, exp, weights, dropped (1.0 where dropout zeroed a weight)
-// and the head's output as `output_name`; value { max, sum, masked, logit_scale, keep_scale }.
+// and the head's output as `output_name`; the fields max, sum, masked, logit_scale, keep_scale
+// of `value`, an object the caller has opened.
 void write_row_trace(Call& c, Json& value, attn::HeadRowTrace& t, const char* output_name) {
   std::vector<float> dropped(t.dropped.begin(), t.dropped.end());
   add_kept(c, "scores", t.scores);
@@ -302,25 +303,27 @@ void write_row_trace(Call& c, Json& value, attn::HeadRowTrace& t, const char* ou
   add_kept(c, "weights", t.weights);
   add_kept(c, "dropped", dropped);
   add_kept(c, output_name, t.output);
-  value.begin_object().field("max", t.max).field("sum", t.sum).field("masked", t.masked);
-  value.field("logit_scale", t.logit_scale).field("keep_scale", t.keep_scale).end_object();
+  value.field("max", t.max).field("sum", t.sum).field("masked", t.masked);
+  value.field("logit_scale", t.logit_scale).field("keep_scale", t.keep_scale);
 }
 
-// query, key, value: as for mha_forward. value: see write_row_trace; arrays x, q, k, v, the
-// row's (write_row_trace, head_output), concat and output.
+// query, key, value, head_mask: as for mha_forward. value: { kv_head } and write_row_trace's
+// fields; arrays x, q, k, v, the row's (write_row_trace, head_output), concat and output.
 std::string mha_trace(double id, double query, double key, double value_input, int batch, int n_q, int n_k,
-                      double memory_budget, int item, int head, int query_index) {
+                      double memory_budget, double head_mask, int item, int head, int query_index) {
   return run([&](Json& value) {
     Call& c = current_call();
     const attn::MhaInput in = layer_input(query, key, value_input, batch, n_q, n_k);
-    attn::MhaTrace t = layer(id).trace(in, forward_options(false, memory_budget, 0), item, head, query_index);
+    attn::MhaTrace t = layer(id).trace(in, forward_options(false, memory_budget, head_mask), item, head, query_index);
     add_kept(c, "x", t.x);
     add_kept(c, "q", t.q);
     add_kept(c, "k", t.k);
     add_kept(c, "v", t.v);
     add_kept(c, "concat", t.concat);
     add_kept(c, "output", t.output);
+    value.begin_object().field("kv_head", t.kv_head);
     write_row_trace(c, value, t.head, "head_output");
+    value.end_object();
   });
 }
 
@@ -336,7 +339,9 @@ std::string trace_attention(double q, double k, double v, int batch, int n_q, in
     add_kept(c, "q", t.q);
     add_kept(c, "k", t.k);
     add_kept(c, "v", t.v);
+    value.begin_object();
     write_row_trace(c, value, t.row, "output");
+    value.end_object();
   });
 }
 

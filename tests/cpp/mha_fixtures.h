@@ -92,4 +92,27 @@ inline std::vector<std::pair<int, int>> rows_of(const std::vector<attn::MaskedRo
   return out;
 }
 
+/// Repeats each key/value head's columns for the n_heads / n_kv_heads query heads that read it
+/// (torch.repeat_interleave along the head axis): multi-head weights that compute the same layer.
+inline std::vector<float> repeat_heads(const std::vector<float>& w, int rows, int n_kv_heads, int group, int width) {
+  if (w.empty()) return w;
+  const int in_cols = n_kv_heads * width, out_cols = n_kv_heads * group * width;
+  std::vector<float> out(static_cast<std::size_t>(rows) * out_cols);
+  for (int r = 0; r < rows; ++r)
+    for (int h = 0; h < n_kv_heads * group; ++h)
+      for (int c = 0; c < width; ++c)
+        out[static_cast<std::size_t>(r) * out_cols + h * width + c] =
+            w[static_cast<std::size_t>(r) * in_cols + (h / group) * width + c];
+  return out;
+}
+
+inline attn::MhaWeights repeated_as_mha(const attn::MhaWeights& w, const attn::MhaDims& d) {
+  attn::MhaWeights m = w;
+  m.wk = repeat_heads(w.wk, d.d_model, d.n_kv_heads, d.group(), d.d_k);
+  m.wv = repeat_heads(w.wv, d.d_model, d.n_kv_heads, d.group(), d.d_v);
+  m.bk = repeat_heads(w.bk, 1, d.n_kv_heads, d.group(), d.d_k);
+  m.bv = repeat_heads(w.bv, 1, d.n_kv_heads, d.group(), d.d_v);
+  return m;
+}
+
 }  // namespace fixtures

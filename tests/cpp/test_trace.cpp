@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "attn/attention.h"
@@ -18,6 +19,7 @@
 #include "attn/rng.h"
 #include "attn/trace.h"
 #include "check.h"
+#include "mha_fixtures.h"
 #include "reference.h"
 
 // The allocation probe of test_errors.cpp (its global operator new counts live bytes and peak).
@@ -34,7 +36,10 @@ constexpr double kTol = 1e-5;
 // float's unit roundoff, 2^-24.
 constexpr double kU = 1.0 / 16777216.0;
 
-constexpr unsigned kNone = 0, kCausal = 1, kPadding = 2, kMatrix = 4;
+using fixtures::kCausal;
+using fixtures::kMatrix;
+using fixtures::kNone;
+using fixtures::kPadding;
 
 // Index of the first element whose bits differ, or n when a and b are identical bit for bit.
 std::size_t first_bit_difference(const float* a, const float* b, std::size_t n) {
@@ -75,19 +80,12 @@ double worst_ratio(const float* got, const float* want, const double* bound, std
   return worst;
 }
 
-// A mask of the given parts; padding gives item 1 (when there is one) no keys at all, so every
-// row of it is fully masked, and the matrix hides every key of query row 1.
+// fixtures::make_mask with fully masked rows on purpose: padding gives item 1 (when there is
+// one) no keys at all, and the matrix hides every key of query row 1.
 attn::Mask make_mask(unsigned kind, int batch, int n_q, int n_k, std::uint64_t seed) {
-  check::TestRng rng(seed);
-  attn::Mask m;
-  m.causal = (kind & kCausal) != 0;
-  if (kind & kPadding)
-    for (int b = 0; b < batch; ++b) m.key_lengths.push_back(b == 1 ? 0 : 1 + rng.below(n_k));
-  if (kind & kMatrix) {
-    m.matrix.resize(static_cast<std::size_t>(n_q) * n_k);
-    for (auto& x : m.matrix) x = rng.below(4) == 0 ? 1 : 0;
-    if (n_q > 1) std::fill_n(m.matrix.begin() + n_k, n_k, std::uint8_t{1});
-  }
+  attn::Mask m = fixtures::make_mask(kind, batch, n_q, n_k, seed);
+  if (batch > 1 && (kind & kPadding)) m.key_lengths[1] = 0;
+  if (n_q > 1 && (kind & kMatrix)) std::fill_n(m.matrix.begin() + n_k, n_k, std::uint8_t{1});
   return m;
 }
 
@@ -343,21 +341,6 @@ std::vector<int> queries_of(const MhaCase& c) {
   return {0, 1, kQB - 1, kQB, c.n_q - 1};
 }
 
-attn::MhaWeights test_weights(const attn::MhaDims& d, std::uint64_t seed) {
-  check::TestRng rng(seed);
-  const std::size_t D = d.d_model, QK = d.qk_width(), V = d.v_width();
-  const float a = 1.0f / std::sqrt(static_cast<float>(D));
-  attn::MhaWeights w{rng.vec(D * QK, -a, a), rng.vec(D * QK, -a, a), rng.vec(D * V, -a, a), rng.vec(V * D, -a, a),
-                     {}, {}, {}, {}};
-  if (d.bias) {
-    w.bq = rng.vec(QK, -0.5f, 0.5f);
-    w.bk = rng.vec(QK, -0.5f, 0.5f);
-    w.bv = rng.vec(V, -0.5f, 0.5f);
-    w.bo = rng.vec(D, -0.5f, 0.5f);
-  }
-  return w;
-}
-
 // x (rows×d_in, double) · columns [c0, c0 + width) of W (d_in×ld) + b, in double.
 std::vector<double> project64(const float* x, int rows, int d_in, const std::vector<float>& w, int ld,
                               const std::vector<float>& b, int c0, int width) {
@@ -380,7 +363,7 @@ TEST_CASE("MultiHeadAttention::trace: weights, Concat and output equal the forwa
   for (const MhaCase& c : kMhaCases) {
     ++seed;
     attn::MultiHeadAttention layer(check::mha_config(c.d_model, c.n_heads, c.d_k, c.d_v, c.bias, seed));
-    layer.set_weights(test_weights(layer.dims(), seed * 3));
+    layer.set_weights(fixtures::random_weights(layer.dims(), seed * 3));
     const attn::MhaDims d = layer.dims();
     const attn::MhaWeights w = layer.weights();
     const int D = d.d_model, QK = static_cast<int>(d.qk_width()), V = static_cast<int>(d.v_width());
@@ -522,9 +505,9 @@ TEST_CASE("MultiHeadAttention::trace: memory grows with n_k, not with n_q (no se
   const std::size_t small = peak_of(8), large = peak_of(2048);
   INFO("peak bytes of the trace: " << small << " with n_q 8, " << large << " with n_q 2048");
   CHECK(small == large);
-  // O(n_k·d): this head's K and V (twice), packed columns of Wᴷ and Wⱽ, a few rows; far below
-  // the 2048 × 64 floats (512 KiB) that one output of the forward pass takes.
-  CHECK(large < 4 * (2 * n_k * (16 + 16) + 72 * 32 + 8 * n_k + 4 * 64) + 4096);
+  // O(n_k·d): K and V of every head, this head's copy, a few rows of n_k or d_model, 4 bytes each
+  // (plus a few hundred bytes of vector headers); a forward pass's output alone is 2048 × 64.
+  CHECK(large <= 4 * (n_k * (64 + 64 + 16 + 16) + 16 * n_k + 8 * 64) + 1024);
 }
 
 namespace {
@@ -593,4 +576,78 @@ TEST_CASE("a trace allocates no more than the memory its budget check counted", 
   INFO("MultiHeadAttention::trace: allocated at peak " << allocated << " bytes; counted " << mha_counted - inputs
                                                        << " besides the inputs");
   CHECK(allocated <= mha_counted - inputs);
+}
+
+TEST_CASE("MultiHeadAttention::trace: grouped-query heads and head_mask follow the forward pass bit for bit",
+          "[trace]") {
+  // 6 query heads reading 2 key/value heads (groups of 3), and 1 key/value head (multi-query).
+  for (const int n_kv_heads : {2, 1}) {
+    attn::MhaConfig config = check::mha_config(24, 6, 0, 0, true, 5);
+    config.n_kv_heads = n_kv_heads;
+    attn::MultiHeadAttention gqa(config);
+    const attn::MhaDims d = gqa.dims();
+    gqa.set_weights(fixtures::random_weights(d, 17));
+    // The same layer as multi-head attention, its key/value heads repeated by hand.
+    attn::MultiHeadAttention mha(check::mha_config(24, 6, 0, 0, true, 5));
+    mha.set_weights(fixtures::repeated_as_mha(gqa.weights(), d));
+    const fixtures::Inputs inputs = fixtures::make_inputs(24, 2, 5, 7, 23);
+    const attn::MhaInput in = inputs.view(false, 2, 5, 7);
+    attn::ForwardOptions opt = fixtures::case_options(kCausal | kPadding, true, 0.2f, 2, 5, 7, 29);
+    opt.head_mask = {1.0f, 0.0f, 0.5f, 1.0f, 2.0f, 1.0f};
+    opt.need_weights = true;
+    const attn::MhaResult fwd = gqa.forward(in, opt);
+    for (int b = 0; b < 2; ++b)
+      for (int h = 0; h < 6; ++h)
+        for (int i = 0; i < 5; ++i) {
+          const std::string where = "n_kv_heads " + std::to_string(n_kv_heads) + ", item " + std::to_string(b) +
+                                    ", head " + std::to_string(h) + ", query " + std::to_string(i);
+          INFO(where);
+          const attn::MhaTrace t = gqa.trace(in, opt, b, h, i), m = mha.trace(in, opt, b, h, i);
+          CHECK(t.kv_head == h / (6 / n_kv_heads));
+          CHECK(m.kv_head == h);
+          const std::size_t wrow = ((static_cast<std::size_t>(b) * 6 + h) * 5 + i) * 7;
+          check_bits("weights", t.head.weights.data(), fwd.weights.data() + wrow, 7, where);
+          check_bits("output", t.output.data(), fwd.output.data() + (static_cast<std::size_t>(b) * 5 + i) * 24, 24, where);
+          // head_mask is in the Concat row (what enters Wᴼ), not in the head's own output.
+          for (int x = 0; x < d.d_v; ++x) CHECK(t.concat[h * d.d_v + x] == t.head.output[x] * opt.head_mask[h]);
+          // The expanded multi-head layer gives every number the same.
+          for (const auto& [what, a, e] : {std::tuple{"q", &t.q, &m.q}, std::tuple{"k", &t.k, &m.k},
+                                           std::tuple{"v", &t.v, &m.v}, std::tuple{"scores", &t.head.scores, &m.head.scores},
+                                           std::tuple{"weights", &t.head.weights, &m.head.weights},
+                                           std::tuple{"head output", &t.head.output, &m.head.output},
+                                           std::tuple{"concat", &t.concat, &m.concat}, std::tuple{"output", &t.output, &m.output}}) {
+            REQUIRE(a->size() == e->size());
+            check_bits(what, a->data(), e->data(), a->size(), where);
+          }
+        }
+  }
+}
+
+TEST_CASE("MultiHeadAttention::trace: grouped-query layers trace each query head with its key/value head",
+          "[trace][gqa]") {
+  // A query head reads key/value head ⌊h / (n_heads / n_kv_heads)⌋: a trace that took head h's
+  // own columns of Wᴷ and Wⱽ would give other weights than the forward pass.
+  for (int n_kv_heads : {1, 2, 4}) {
+    attn::MhaConfig config = check::mha_config(16, 4, 0, 0, true, 90 + n_kv_heads);
+    config.n_kv_heads = n_kv_heads;
+    attn::MultiHeadAttention layer(config);
+    check::TestRng rng(300 + n_kv_heads);
+    const int batch = 2, n = 5, D = 16;
+    const std::vector<float> x = rng.vec(static_cast<std::size_t>(batch) * n * D, -1, 1);
+    const attn::MhaInput in{x.data(), x.size(), x.data(), x.size(), x.data(), x.size(), batch, n, n};
+    attn::ForwardOptions opt;
+    opt.need_weights = true;
+    const attn::MhaResult fwd = layer.forward(in, opt);
+    for (int b = 0; b < batch; ++b)
+      for (int h = 0; h < 4; ++h)
+        for (int i = 0; i < n; ++i) {
+          const std::string where = "n_kv_heads " + std::to_string(n_kv_heads) + ", item " + std::to_string(b) +
+                                    ", head " + std::to_string(h) + ", query " + std::to_string(i);
+          INFO(where);
+          const attn::MhaTrace t = layer.trace(in, opt, b, h, i);
+          const std::size_t wrow = ((static_cast<std::size_t>(b) * 4 + h) * n + i) * n;
+          check_bits("weights", t.head.weights.data(), fwd.weights.data() + wrow, n, where);
+          check_bits("output", t.output.data(), fwd.output.data() + (static_cast<std::size_t>(b) * n + i) * D, D, where);
+        }
+  }
 }

@@ -298,6 +298,49 @@ for (const [isa, attn] of Object.entries(modules)) {
     });
   }
 
+  test(`${isa}: grouped-query heads and head_mask: the forward pass's rows, and the numbers of the same layer as multi-head`, () => {
+    // 6 query heads reading 2 key/value heads (groups of 3); the same layer as multi-head attention
+    // with each key/value head's columns repeated for its group computes every number the same.
+    const gqa = new attn.MultiHeadAttention({ d_model: 24, n_heads: 6, n_kv_heads: 2, seed: 3 });
+    const mha = new attn.MultiHeadAttention({ d_model: 24, n_heads: 6, seed: 3 });
+    try {
+      const w = gqa.getWeights();
+      for (const b of ['bq', 'bk', 'bv', 'bo']) w[b] = randomArray(w[b].length, 40, 0.5);
+      gqa.setWeights(w);
+      const repeat = (m, rows, width) => Float32Array.from({ length: rows * 6 * width },
+        (_, e) => m[Math.floor(e / (6 * width)) * 2 * width + Math.floor((e % (6 * width)) / (3 * width)) * width + (e % width)]);
+      mha.setWeights({ ...w, wk: repeat(w.wk, 24, 4), wv: repeat(w.wv, 24, 4), bk: repeat(w.bk, 1, 4), bv: repeat(w.bv, 1, 4) });
+      const head_mask = new Float32Array([1, 0, 0.5, 1, 2, 1]);
+      const args = { query: randomArray(2 * 5 * 24, 41), key: randomArray(2 * 7 * 24, 42), value: randomArray(2 * 7 * 24, 43),
+        batch: 2, n_q: 5, n_k: 7, mask: { causal: true, padding: [7, 3] }, dropout: 0.2, seed: 9, head_mask };
+      const fwd = gqa.forward({ ...args, need_weights: true });
+      for (let b = 0; b < 2; b++) {
+        for (let h = 0; h < 6; h++) {
+          for (let i = 0; i < 5; i++) {
+            const what = `item ${b}, head ${h}, query ${i}`;
+            const t = gqa.trace({ ...args, item: b, head: h, query_index: i });
+            const m = mha.trace({ ...args, item: b, head: h, query_index: i });
+            assert.equal(t.kv_head, Math.floor(h / 3), `${what}: kv_head`);
+            assert.equal(m.kv_head, h);
+            const wrow = ((b * 6 + h) * 5 + i) * 7;
+            assertSameBits(t.weights, fwd.weights.subarray(wrow, wrow + 7), `${what}: weights`);
+            assertSameBits(t.output, fwd.output.subarray((b * 5 + i) * 24, (b * 5 + i + 1) * 24), `${what}: output`);
+            // A head switched off (0) writes exact zeros, never −0.
+            assertSameBits(t.concat.subarray(h * 4, (h + 1) * 4), t.head_output.map((y) => (head_mask[h] === 0 ? 0 : y * head_mask[h])),
+              `${what}: head_output · head_mask in concat`);
+            for (const key of ['q', 'k', 'v', 'scores', 'weights', 'head_output', 'concat', 'output']) {
+              assertSameBits(t[key], m[key], `${what}: ${key} against the layer as multi-head`);
+            }
+          }
+        }
+      }
+      assert.throws(() => gqa.trace({ ...args, head_mask: new Float32Array(5), query_index: 0 }), /head_mask/);
+    } finally {
+      gqa.delete();
+      mha.delete();
+    }
+  });
+
   test(`${isa}: dropped flags are the forward pass's dropout pattern, kept weights rescaled by 1/(1−p)`, () => {
     const mha = new attn.MultiHeadAttention({ d_model: 16, n_heads: 2, seed: 4 });
     const query = randomArray(10 * 16, 77);

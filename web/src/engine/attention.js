@@ -54,7 +54,7 @@ const SDPA_KEYS = ['q', 'k', 'v', 'batch', 'n_q', 'n_k', 'd_k', 'd_v', 'mask', '
 const SDPA_BACKWARD_KEYS = [...SDPA_KEYS, 'grad_output'];
 // A trace takes the arguments of its forward call (need_weights changes nothing: the trace
 // always holds its one row of weights), never `into`, plus the indices of the row it follows.
-const TRACE_KEYS = [...FORWARD_KEYS.filter((k) => k !== 'into' && k !== 'head_mask'), 'item', 'head', 'query_index'];
+const TRACE_KEYS = [...FORWARD_KEYS.filter((k) => k !== 'into'), 'item', 'head', 'query_index'];
 // traceAttention has no `query` input array, so it also takes the row's index as `query`.
 const TRACE_SDPA_KEYS = [...SDPA_KEYS.filter((k) => k !== 'into'), 'item', 'query_index', 'query'];
 // The arrays of a traced row of one head (the binding's names).
@@ -359,9 +359,9 @@ function makeApi(raw, isa) {
 
     /**
      * Follows query `query_index` of batch item `item` through head `head` and the layer, with
-     * the arguments of forward except into and head_mask (see the README): { x, q, k, v, scores,
-     * logits, max, exp, sum, weights, dropped, head_output, concat, output, masked, logit_scale,
-     * keep_scale }.
+     * the arguments of forward except into (see the README): { x, q, k, v, scores, logits, max,
+     * exp, sum, weights, dropped, head_output, concat, output, masked, logit_scale, keep_scale,
+     * kv_head }.
      */
     trace(args) {
       const layer = this.#live();
@@ -371,9 +371,10 @@ function makeApi(raw, isa) {
       const head = check.index('head', o.head, this.n_heads, 'n_heads', 0);
       const query_index = check.index('query_index', o.query_index, x.n_q, 'n_q');
       return native.call((n) => {
-        const { q, k, v } = MultiHeadAttention.#stage(n, o, x);
-        const r = n.run('mhaTrace', layer, q, k, v, x.batch, x.n_q, x.n_k, x.options.memory_budget, item, head, query_index);
-        return traceResult(n, r, ['x', 'q', 'k', 'v'], ['head_output', 'concat', 'output']);
+        const { q, k, v, mask } = MultiHeadAttention.#stage(n, o, x);
+        const r = n.run('mhaTrace', layer, q, k, v, x.batch, x.n_q, x.n_k, x.options.memory_budget, mask, item, head,
+          query_index);
+        return { ...traceResult(n, r, ['x', 'q', 'k', 'v'], ['head_output', 'concat', 'output']), kv_head: r.value.kv_head };
       });
     }
 

@@ -1,7 +1,7 @@
 // One forward pass of the page, given an engine and a validated config (no DOM: it runs in the
 // worker). Splits the batch into single items when that cannot change the numbers, to report progress.
 
-import { buildInputs, maskArgument } from './inputs.js';
+import { buildInputs, maskArgument, labelsFor } from './inputs.js';
 
 // A browser rounds performance.now() to 0.1 ms (5 µs at best), and V8 compiles a kernel on its first
 // use: a pass faster than QUICK_MS is timed again in blocks of passes, each block long enough
@@ -17,15 +17,27 @@ const MAX_CHUNKS = 64;   // progress steps for a large batch
 export class LayerCache {
   #key = null;
   #layer = null;
+  /** What setHeadPatterns returned for the layer's constructed heads (null when every head is random). */
+  patterns = null;
   /** trainedWeights(): the training lab's weights, for a config with weights = 'trained'. */
   get(attn, config, trainedWeights) {
-    const spec = { d_model: config.d_model, n_heads: config.n_heads, d_k: config.d_k, d_v: config.d_v, bias: config.bias, seed: config.seed };
-    const key = JSON.stringify([spec, config.weights === 'trained' ? config.train : null]);
+    const spec = { d_model: config.d_model, n_heads: config.n_heads, d_k: config.d_k, d_v: config.d_v, bias: config.bias, seed: config.seed,
+      ...(config.n_kv_heads ? { n_kv_heads: config.n_kv_heads } : {}) };
+    const build = patternArguments(config);
+    const key = JSON.stringify([spec, build, config.weights === 'trained' ? config.train : null]);
     if (key !== this.#key) {
       this.clear();
       this.#layer = new attn.MultiHeadAttention(spec);
       if (config.weights === 'trained') this.#layer.setWeights(trainedWeights());
       this.#key = key;
+      if (build) {
+        try {
+          this.patterns = this.#layer.setHeadPatterns(build);
+        } catch (err) {
+          this.clear();
+          throw err;
+        }
+      }
     }
     return this.#layer;
   }
@@ -33,7 +45,24 @@ export class LayerCache {
     this.#layer?.delete();
     this.#layer = null;
     this.#key = null;
+    this.patterns = null;
   }
+}
+
+/**
+ * The setHeadPatterns arguments of a config's constructed heads (config.heads: one pattern per head,
+ * 'random' for the layer's own), built against the words the inputs embed; null when none is constructed.
+ * Only the constructed heads are passed: a random head keeps the layer's seeded initialisation.
+ */
+export function patternArguments(config) {
+  const heads = (config.heads ?? []).map((pattern, head) => ({ head, pattern })).filter((s) => s.pattern !== 'random');
+  if (!heads.length || !config.tokens_q) return null;
+  const rows = (tokens, n) => tokens.map((t) => labelsFor(t, n));
+  return {
+    heads, input_seed: config.input_seed,
+    query_words: rows(config.tokens_q, config.n_q),
+    ...(config.cross ? { key_words: rows(config.tokens_kv, config.n_k) } : {}),
+  };
 }
 
 /**
@@ -76,9 +105,7 @@ export function runForward(attn, config, {
 } = {}) {
   const t0 = now();
   onProgress({ done: 0, total: config.batch, phase: 'weights and inputs' });
-  const model = config.weights === 'trained' || config.source === 'task' ? trained(config) : null;
-  const layer = cache.get(attn, config, () => model.weights());
-  const inputs = config.source === 'task' ? taskInputs(model.sample(config.input_seed)) : buildInputs(config, attn.positionalEncoding);
+  const { layer, inputs } = prepareRun(attn, config, cache, trained);
   const args = forwardArguments(config, inputs);
   const { batch, n_q, n_k, d_model, n_heads } = config;
   const into = buffers.get(batch * n_q * d_model, batch * n_heads * n_q * n_k);
@@ -96,9 +123,21 @@ export function runForward(attn, config, {
   onProgress({ done: config.batch, total: config.batch, phase: 'done' });
   return {
     output: result.output, weights: result.weights, masked_rows: result.masked_rows,
-    labels_q: inputs.labels_q, labels_k: inputs.labels_k,
+    labels_q: inputs.labels_q, labels_k: inputs.labels_k, patterns: cache.patterns,
     timings: { setup_ms: t1 - t0, forward_ms, repeats },
   };
+}
+
+/**
+ * The layer of a config (from `cache`) and its inputs, for every job on it (forward, trace, compare):
+ * with weights = 'trained' or source = 'task' they come from trained(config), the training lab's
+ * model ({ weights(), sample(n) }, see worker/training.js); else from the seeds.
+ */
+export function prepareRun(attn, config, cache, trained) {
+  const model = config.weights === 'trained' || config.source === 'task' ? trained(config) : null;
+  const layer = cache.get(attn, config, () => model.weights());
+  const inputs = config.source === 'task' ? taskInputs(model.sample(config.input_seed)) : buildInputs(config, attn.positionalEncoding);
+  return { layer, inputs };
 }
 
 /** The inputs of a run on one sample of the lab's task: the layer's input and the tokens as labels. */

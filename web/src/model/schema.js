@@ -27,7 +27,8 @@ export const FIELDS = [
   { key: 'text', def: 'the cat sat on the mat because it was warm' },
   { key: 'text_kv', def: 'le chat était assis sur le tapis' },
   { key: 'input_seed', def: '7' },          // seed of random inputs and of word embeddings
-  { key: 'n_kv_heads', def: '' },           // grouped-query attention, for the analysis only ('' = n_heads)
+  { key: 'n_kv_heads', def: '' },           // grouped-query attention: key/value heads shared by the query heads ('' = n_heads)
+  { key: 'heads', def: '' },                // a pattern per head: "previous,same_word,,first_token" ('' = random)
   { key: 'weights', def: 'seeded', choices: ['seeded', 'trained'] }, // the layer's W: from seed, or learnt in the training lab
   { key: 'train_task', def: 'two_relation' }, // the training lab (model/training.js checks these fields)
   { key: 'train_d_model', def: '32' },
@@ -38,6 +39,10 @@ export const FIELDS = [
   { key: 'train_steps', def: '0' },         // steps behind the trained weights (weights=trained retrains them from the seed)
   { key: 'item', def: '0' },                // batch item shown in the heatmaps
   { key: 'head', def: '' },                 // head shown enlarged ('' = the first)
+  { key: 'q_item', def: '' },              // "Follow one query": batch item, head, query and key followed
+  { key: 'q_head', def: '' },               // ('' = none chosen; panels/query.js reads them)
+  { key: 'q_query', def: '' },
+  { key: 'q_key', def: '' },
   { key: 'colors', def: 'linear', choices: ['linear', 'log', 'row'] }, // how weights map to colours
   { key: 'simd', def: '', choices: ['', '1', '0'] }, // '' = pick automatically; 0 forces the baseline
   { key: 'panels', def: '' },               // '' = all; else a comma list of panel names (panels/registry.js)

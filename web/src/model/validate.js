@@ -196,11 +196,19 @@ export function validate(state, env = {}) {
     else if (n_kv_heads && n_heads && n_heads % n_kv_heads !== 0) put('n_kv_heads', `n_heads (${n_heads}) must be a multiple of n_kv_heads (${n_kv_heads}): each key/value head serves the same number of query heads. Clear it for one key/value head per query head.`);
   }
 
+  const heads = parseHeads(state.heads, n_heads, source, put);
+  if (weights === 'trained') {
+    // The trained layer is used as learnt: no key/value heads shared, no W_Q rebuilt from patterns.
+    const back = ', or go back to the seeded weights';
+    if (n_kv_heads && n_heads && n_kv_heads !== n_heads) put('n_kv_heads', `the trained layer has one key/value head per query head: clear n_kv_heads${back}`);
+    if (heads) put('heads', `constructed heads would replace the trained W_Q: set every head to random${back}`);
+  }
+
   const ok = Object.keys(errors).length === 0;
   const config = ok ? {
     d_model, n_heads, d_k, d_v, bias: state.bias !== '0', seed, cross, n_q, n_k, batch, source, input_seed,
     tokens_q, tokens_kv, mask, padding, scale: state.scale !== '0', dropout: dropout.value, dropout_seed, item,
-    head, n_kv_heads, weights, train: weights === 'trained' ? { settings: trained, steps: training.steps } : null,
+    head, n_kv_heads, heads, weights, train: weights === 'trained' ? { settings: trained, steps: training.steps } : null,
   } : null;
 
   let analysis = null, estimate = null, blocked = null;
@@ -248,6 +256,35 @@ export function estimateRun(analysis, { isa = 'wasm-simd128', rate } = {}) {
   return { flops, seconds: flops / flopsPerSecond + analysis.params.total * SECONDS_PER_PARAMETER };
 }
 
+/** The head patterns the engine builds (mha.setHeadPatterns); 'random' is the layer's own initialisation. */
+export const HEAD_PATTERNS = Object.freeze(['random', 'previous', 'same_word', 'first_token', 'uniform']);
+
+/**
+ * heads= "previous,same_word,,first_token" → one pattern per head ('' = random), or null when every
+ * head is random. Errors name the entry: an unknown pattern, more entries than heads, or constructed
+ * heads on random inputs (they are built for the words of the sentences).
+ */
+function parseHeads(raw, n_heads, source, put) {
+  const text = String(raw ?? '').trim();
+  if (!text) return null;
+  const names = text.split(',').map((s) => s.trim());
+  const bad = names.findIndex((name) => name && !HEAD_PATTERNS.includes(name));
+  if (bad >= 0) {
+    put('heads', `“${names[bad].slice(0, 30)}” (head ${bad + 1}) is not a head pattern: use ${HEAD_PATTERNS.join(', ')}, or leave it empty for random`);
+    return null;
+  }
+  if (n_heads && names.length > n_heads) {
+    put('heads', `${names.length} patterns for ${n_heads} heads: give at most one per head`);
+    return null;
+  }
+  if (!names.some((name) => name && name !== 'random')) return null;
+  if (source !== 'text') {
+    put('heads', 'constructed heads are built for the words of the sentences: choose sentences as the input, or set every head to random');
+    return null;
+  }
+  return n_heads ? Array.from({ length: n_heads }, (_, i) => names[i] || 'random') : null;
+}
+
 /** "8, 5" → [8, 5], checked against batch and n_k. */
 function parsePadding(raw, batch, n_k, report) {
   const text = String(raw ?? '').trim();
@@ -277,5 +314,5 @@ function divisorsNear(d_model, n_heads) {
   return [...below, ...above].map(fmt.int);
 }
 
-/** A config's identity, to tell whether a result is still current (the batch item and head shown are views of it; n_kv_heads only changes the analysis). */
-export const configKey = (config) => JSON.stringify({ ...config, item: 0, head: 0, n_kv_heads: 0 });
+/** A config's identity, to tell whether a result is still current (the batch item and head shown are views of it). */
+export const configKey = (config) => JSON.stringify({ ...config, item: 0, head: 0 });

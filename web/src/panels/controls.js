@@ -44,7 +44,7 @@ export function createControls(body, { dom, actions }) {
         text('d_model', '', 'model width'), text('n_heads', '', 'heads h'),
         text('d_k', '', 'query/key size'), text('d_v', '', 'value size'),
         check('bias', 'biases in the projections'), text('seed', 'weight seed')),
-      text('n_kv_heads', '', 'key/value heads (grouped-query attention, counted in the cost)', { placeholder: 'empty: one per query head' }),
+      text('n_kv_heads', '', 'key/value heads (grouped-query attention: query heads share them)', { placeholder: 'empty: one per query head' }),
       dimsHint, trainedNote),
     h('fieldset', {}, h('legend', {}, 'Tokens'),
       segmented('attention', 'kind of attention', [['self', 'self-attention'], ['cross', 'cross-attention']]),
@@ -107,7 +107,7 @@ export function createControls(body, { dom, actions }) {
     if (presets || !engine) return;
     presets = presetList(engine.lessonExamples(), engine.modelPresets());
     const group = (label, kind) => h('optgroup', { label }, presets.filter((p) => p.kind === kind).map((p) =>
-      h('option', { value: p.value }, p.kind === 'model' ? `${p.label}: d_model ${fmt.int(p.model.d_model)}, ${p.model.n_heads} heads` : p.label)));
+      h('option', { value: p.value }, p.kind === 'model' ? modelOption(p) : p.label)));
     presetSelect.append(group('Worked examples of the lesson', 'example'), group('Models', 'model'));
     if (current) presetSelect.value = activePreset(current.state, presets, current.lastPreset);
   }
@@ -239,4 +239,11 @@ function tokensText(c) {
   return c.cross
     ? `Cross-attention: ${fmt.int(c.n_q)} decoder queries attend to ${fmt.int(c.n_k)} encoder keys and values.`
     : `Self-attention: every token is a query and a key, so n_k = n_q = ${fmt.int(c.n_q)}.`;
+}
+
+/** A model's menu entry: its published sizes, and the width it is loaded at when that is smaller (presets.js RUN_WIDTH). */
+function modelOption({ label, model: m, changes }) {
+  const kv = m.n_kv_heads && m.n_kv_heads !== m.n_heads ? ` sharing ${m.n_kv_heads} key/value heads` : '';
+  const scaled = changes.d_model !== m.d_model ? ` (runs at d_model ${fmt.int(changes.d_model)})` : '';
+  return `${label}: d_model ${fmt.int(m.d_model)}, ${m.n_heads} heads${kv}${scaled}`;
 }

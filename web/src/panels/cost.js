@@ -30,22 +30,26 @@ export function createCost(body, { dom }) {
 
   function renderParams(a, config) {
     const d = a.dims, p = a.params;
+    const kvh = d.n_kv_heads ?? d.n_heads;
+    const kvNote = kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_k)}` : `${kvh} key heads × ${fmt.int(p.per_head_k)}, shared`;
     const rows = [
       [math('Wᴽ (all heads)'), `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_k)}`, fmt.int(p.w_q), `${d.n_heads} × ${fmt.int(p.per_head_q)} per head`],
-      [math('Wᴷ (all heads)'), `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_k)}`, fmt.int(p.w_k), `${d.n_heads} × ${fmt.int(p.per_head_k)}`],
-      [math('Wⱽ (all heads)'), `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_v)}`, fmt.int(p.w_v), `${d.n_heads} × ${fmt.int(p.per_head_v)}`],
+      [math(kvh === d.n_heads ? 'Wᴷ (all heads)' : 'Wᴷ (key/value heads)'), `${fmt.int(d.d_model)} × ${fmt.int(kvh * d.d_k)}`, fmt.int(p.w_k), kvNote],
+      [math(kvh === d.n_heads ? 'Wⱽ (all heads)' : 'Wⱽ (key/value heads)'), `${fmt.int(d.d_model)} × ${fmt.int(kvh * d.d_v)}`, fmt.int(p.w_v),
+        kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_v)}` : `${kvh} value heads × ${fmt.int(p.per_head_v)}, shared`],
       [math('Wᴼ'), `${fmt.int(d.n_heads * d.d_v)} × ${fmt.int(d.d_model)}`, fmt.int(p.w_o), 'mixes the heads'],
     ];
     if (d.bias) rows.push(['biases', '4 vectors', fmt.int(p.biases), 'b_Q, b_K, b_V, b_O']);
     rows.push({ attrs: { class: 'total-row' }, cells: ['total', '', h('strong', { id: 'params-total', dataset: { value: p.total } }, fmt.int(p.total)), ''] });
-    const square = d.d_k * d.n_heads === d.d_model && d.d_v === d.d_k;
+    const square = d.d_k * d.n_heads === d.d_model && d.d_v === d.d_k && kvh === d.n_heads;
     const identity = square
       ? `That is 4·d_model² = 4 × ${fmt.int(d.d_model)}² = ${fmt.int(4 * d.d_model ** 2)} weights${d.bias ? `, plus 4·d_model = ${fmt.int(4 * d.d_model)} biases` : ''}, whatever n_heads is: heads split the same matrices into slices, they do not add weights.`
-      : 'With d_k or d_v set by hand the matrices are no longer square, so the total is not 4·d_model².';
+      : kvh !== d.n_heads ? 'Wᴷ and Wⱽ have one slice per key/value head, not per query head, so the total is less than 4·d_model².'
+        : 'With d_k or d_v set by hand the matrices are no longer square, so the total is not 4·d_model².';
     const gqa = a.params_gqa
-      ? h('p', { class: 'note', id: 'params-gqa', dataset: { value: a.params_gqa } }, `With ${config.n_kv_heads} key/value heads shared by the ${d.n_heads} query heads (grouped-query attention), `
-        + `Wᴷ and Wⱽ shrink to ${fmt.int(d.d_model)} × ${fmt.int(config.n_kv_heads * d.d_k)} and the layer has ${fmt.int(a.params_gqa)} parameters. `
-        + 'The heatmaps run with full heads; grouping only changes this count.')
+      ? h('p', { class: 'note', id: 'params-gqa', dataset: { value: a.params_gqa } }, `With ${kvh} key/value heads shared by the ${d.n_heads} query heads (grouped-query attention), `
+        + `Wᴷ and Wⱽ are ${fmt.int(d.d_model)} × ${fmt.int(kvh * d.d_k)}: the layer has ${fmt.int(a.params_gqa)} parameters against ${fmt.int(a.params_mha)} with one key/value head per query head. `
+        + `The forward pass (and the heatmaps) runs this grouped layer: every ${d.n_heads / kvh} query heads read the same keys and values.`)
       : null;
     fill(params, h('h3', {}, 'Parameters of one attention layer'),
       h('div', { class: 'table-wrap' }, table(['matrix', 'shape', 'parameters', 'per head'], rows, { class: 'cost' })),

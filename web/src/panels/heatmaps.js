@@ -17,8 +17,8 @@ export function createHeatmaps(body, { dom, host, actions }) {
   let view = null;
   const intro = h('p', { class: 'lead' },
     'Row i of a map is query i; its cells show how much of each key j that query takes (a softmax, so every row sums to 1). ',
-    'Heads start from different random projections, so each looks at the sequence differently. Click a small map to enlarge it; ',
-    'hover, or focus a map and use the arrow keys, to read a cell.');
+    'Heads start from different random projections (unless given a pattern under “Constructed heads”), so each looks at the sequence differently. Click a small map to enlarge it; ',
+    'hover, or focus a map and use the arrow keys, to read a cell; click (or press Enter on) a cell of the large map to follow that query.');
   // A menu for a handful of batch items, a number field for thousands; both count from 0, like the
   // queries, keys and the URL's item=.
   const itemSelect = h('select', { id: 'f-item', name: 'item' });
@@ -40,12 +40,12 @@ export function createHeatmaps(body, { dom, host, actions }) {
     h('span', { class: 'swatch masked-swatch', title: 'masked: −∞ before the softmax, so weight 0' }), h('span', {}, 'masked'));
   const note = h('p', { class: 'note', id: 'heat-note' });
   // Sentences look meaningful, so say where their patterns come from.
-  const untrained = h('p', { class: 'note', id: 'untrained-note', hidden: true },
-    'These words are turned into vectors at random (each word always gets the same random vector) and the projection weights are random too: ',
-    'this layer is untrained, so any pattern here comes from chance, not from what the words mean. A trained model learns its embeddings and weights from data.');
+  const untrained = h('p', { class: 'note', id: 'untrained-note', hidden: true });
   const mainCanvas = h('canvas', { class: 'heat-main-canvas' });
   const mainCaption = h('figcaption');
   const grid = h('div', { class: 'heat-grid', role: 'list' });
+  // Grouped-query attention: which query heads read the same keys and values.
+  const groups = h('p', { class: 'note kv-groups', id: 'kv-groups', hidden: true });
   const readout = h('p', { class: 'readout', id: 'readout', 'aria-live': 'polite' }, 'Point at a cell to read its weight.');
   const output = h('div', { class: 'output-summary', id: 'output-summary' });
   const placeholder = h('p', { class: 'placeholder' });
@@ -54,14 +54,21 @@ export function createHeatmaps(body, { dom, host, actions }) {
     note,
     h('div', { class: 'heat-layout' },
       h('figure', { class: 'heat-main' }, mainCaption, mainCanvas),
-      grid),
+      h('div', {}, groups, grid)),
     readout, untrained, output);
   fill(body, intro, placeholder, content);
 
   let current = null; // { item, config, key, max }
   let baseNote = '';   // what the current result needs said (downsampling, masked rows, dropout)
   let smalls = [];
-  const main = new Heatmap(mainCanvas, { labels: true, maxHeight: 560, onCursor: (cell) => describe(selectedHead(), cell) });
+  const main = new Heatmap(mainCanvas, { labels: true, maxHeight: 560, onCursor: (cell) => describe(selectedHead(), cell), onPick: () => follow(main.cursor) });
+
+  /** Click or Enter on a cell of the enlarged map: "Follow one query" (panels/query.js) explains it. */
+  function follow(cell) {
+    const item = current?.item;
+    if (!cell || !item || item.rowStep !== 1 || item.colStep !== 1) return; // a block mean is no one query
+    actions.edit({ q_item: String(item.b), q_head: String(selectedHead()), q_query: String(cell.r), q_key: String(cell.c) }, 'q_query');
+  }
 
   /** The enlarged head: validate() keeps only a head of this layer (a link's head=-1 shows head 0, with a note). */
   function selectedHead() {
@@ -119,12 +126,17 @@ export function createHeatmaps(body, { dom, host, actions }) {
     const figures = [];
     for (let k = 0; k < Math.min(config.n_heads, MAX_SMALL); k++) {
       const canvas = h('canvas', { 'aria-label': `head ${k + 1}: attention weights, press Enter to enlarge` });
-      const figure = h('figure', { class: 'heat-small', role: 'listitem', dataset: { head: k } }, canvas, h('figcaption', {}, config.n_heads > 16 ? `${k + 1}` : `head ${k + 1}`));
+      const kv = kvHeadOf(config, k);
+      const caption = config.n_heads > 16 ? `${k + 1}` : `head ${k + 1}`;
+      const figure = h('figure', { class: 'heat-small', role: 'listitem', dataset: { head: k, kvHead: kv } }, canvas,
+        h('figcaption', {}, grouped(config) && config.n_heads <= 16 ? `${caption} · K/V ${kv + 1}` : caption));
       const map = new Heatmap(canvas, { maxHeight: 220, onCursor: (cell) => describe(k, cell), onPick: () => enlarge(k) });
       smalls.push({ figure, map });
       figures.push(figure);
     }
     fill(grid, figures);
+    fill(groups, grouped(config) ? groupText(config) : null);
+    groups.hidden = !grouped(config);
     grid.style.setProperty('--cols', String(config.n_heads <= 4 ? 2 : config.n_heads <= 9 ? 3 : config.n_heads <= 16 ? 4 : 6));
   }
 
@@ -137,8 +149,11 @@ export function createHeatmaps(body, { dom, host, actions }) {
     legendMax.textContent = high;
     const head = selectedHead();
     main.setData(gridFor(item, head));
+    // The enlarged head's weights as drawn, for readers and tests that check a pattern (small maps only).
+    const size = item.rows * item.cols;
+    mainCanvas.dataset.weights = size <= 4096 ? JSON.stringify(Array.from(item.data.subarray(head * size, (head + 1) * size))) : '';
     const [q, k] = config.cross ? ['decoder queries', 'encoder keys'] : ['queries', 'keys'];
-    mainCaption.textContent = `Head ${fmt.int(head + 1)} of ${fmt.int(config.n_heads)} · ${q} down, ${k} across`;
+    mainCaption.textContent = `Head ${fmt.int(head + 1)} of ${fmt.int(config.n_heads)}${grouped(config) ? ` (K/V head ${kvHeadOf(config, head) + 1})` : ''} · ${q} down, ${k} across`;
     smalls.forEach(({ figure, map }, k) => {
       map.setData(gridFor(item, k));
       figure.classList.toggle('selected', k === head);
@@ -179,6 +194,7 @@ export function createHeatmaps(body, { dom, host, actions }) {
     content.hidden = false;
     placeholder.hidden = true;
     untrained.hidden = result.config.source !== 'text' || result.config.weights === 'trained';
+    untrained.textContent = untrainedText(result.config.heads);
     const stale = !config || result.key !== configKey(config);
     body.classList.toggle('stale', stale);
     body.dataset.stale = stale ? '1' : '0';
@@ -245,4 +261,30 @@ export function createHeatmaps(body, { dom, host, actions }) {
   const offScheme = host.onSchemeChange(draw);
 
   return { update, destroy: offScheme };
+
+  function groupText(config) {
+    const per = config.n_heads / config.n_kv_heads;
+    const shown = Math.min(config.n_kv_heads, 16);
+    const parts = Array.from({ length: shown }, (_, g) => `K/V head ${g + 1}: heads ${g * per + 1}–${(g + 1) * per}`);
+    return `Grouped-query attention: ${config.n_kv_heads} key/value heads, each shared by ${per} query heads (query head i reads key/value head ⌊i / ${per}⌋). `
+      + `Heads of one group take the same keys and values; only their queries differ. ${parts.join(' · ')}${shown < config.n_kv_heads ? ' · …' : ''}.`;
+  }
 }
+
+/** Where the maps' patterns come from: chance for random heads, a construction for the heads given a pattern. */
+function untrainedText(heads) {
+  const words = 'These words are turned into vectors at random (each word always gets the same random vector). ';
+  const built = (heads ?? []).map((p, k) => [p, k]).filter(([p]) => p !== 'random');
+  if (!built.length) {
+    return `${words}The projection weights are random too: this layer is untrained, so any pattern here comes from chance, not from what the words mean. A trained model learns its embeddings and weights from data.`;
+  }
+  const list = built.map(([p, k]) => `head ${k + 1} (${p.replace('_', ' ')})`).join(', ');
+  const others = built.length === heads.length ? 'No head is random.' : 'The other heads are random projections: their patterns come from chance, not from what the words mean.';
+  return `${words}Constructed: ${list}, whose Wᴽ and Wᴷ were built for that pattern (see “Constructed heads”), not learnt. ${others}`;
+}
+
+/** True when the layer shares key/value heads (n_kv_heads set and below n_heads). */
+const grouped = (config) => !!config.n_kv_heads && config.n_kv_heads < config.n_heads;
+
+/** The key/value head query head k reads (counting from 0). */
+export const kvHeadOf = (config, k) => (grouped(config) ? Math.floor(k / (config.n_heads / config.n_kv_heads)) : k);

@@ -1,7 +1,7 @@
 // Real models from the lesson's table: their attention layer analysed at n = 128, with a clear
 // statement of which ones this tab can run and how much memory the others would need.
 
-import { modelChanges, presetValue, DEFAULT_PRESET_N } from '../model/presets.js';
+import { modelChanges, presetValue, DEFAULT_PRESET_N, RUN_WIDTH } from '../model/presets.js';
 import { estimateRun, MAX_RUN_SECONDS } from '../model/validate.js';
 import * as fmt from '../model/format.js';
 
@@ -28,7 +28,9 @@ export function createModels(body, { dom, actions }) {
           onclick: () => actions.load(modelChanges(m), presetValue('model', m.name)) }, m.name)),
         h('td', {}, String(m.n_heads)), h('td', {}, fmt.int(m.d_model)), h('td', {}, String(m.d_k)),
         h('td', {}, m.parameters), h('td', {}, fmt.short(a.params_gqa ?? a.params.total)));
-      return [row, h('tr', { class: 'note-row' }, h('td', { colspan: 6 }, verdict, m.note ? ` · ${m.note}` : ''))];
+      const scaled = RUN_WIDTH[m.name]
+        ? ` · loads at d_model ${fmt.int(RUN_WIDTH[m.name])} (d_k ${RUN_WIDTH[m.name] / m.n_heads}) with the same ${m.n_heads} query and ${m.n_kv_heads} key/value heads, so its grouped layer runs here` : '';
+      return [row, h('tr', { class: 'note-row' }, h('td', { colspan: 6 }, verdict, m.note ? ` · ${m.note}` : '', scaled))];
     });
     fill(body,
       h('p', { class: 'lead' }, `Published sizes. “Model” is the whole model's parameter count; “one layer” counts the four projection matrices and biases of one layer; the whole model stacks dozens of layers and adds embeddings and feed-forward blocks. `,

@@ -18,6 +18,10 @@ import { createPositional } from './positional.js';
 import { createExamples } from './examples.js';
 import { createModels } from './models.js';
 import { createEquations } from './equations.js';
+import { createQuery } from './query.js';
+import { createGqa } from './gqa.js';
+import { createPatterns } from './patterns.js';
+import { createCompare } from './compare.js';
 import { createTraining } from './training.js';
 import { createSqrtDkGradients } from './sqrtdk_gradients.js';
 
@@ -25,6 +29,9 @@ import { createSqrtDkGradients } from './sqrtdk_gradients.js';
 export const PANELS = Object.freeze([
   { name: 'controls', title: 'Inputs', about: 'the form: sizes, sentences, mask, scale, dropout, presets', area: 'side', lazy: false, create: createControls },
   { name: 'heatmaps', title: 'Attention weights, one map per head', about: 'every head’s weights, one enlarged with the words on its axes, and the output', area: 'main', lazy: false, create: createHeatmaps },
+  { name: 'query', title: 'Follow one query', about: 'one cell explained: q, k, the dot product, the softmax row, the weighted values, Concat and Wᴼ, with the engine’s numbers', area: 'main', lazy: true, create: createQuery },
+  { name: 'patterns', title: 'Constructed heads', about: 'a pattern per head (previous token, same word, first token, uniform, random) and why its weights make it', area: 'left', lazy: true, create: createPatterns },
+  { name: 'compare', title: 'Compare heads', about: 'per head entropy, distance and largest weight, the heads’ similarity, and the output change when one is switched off', area: 'left', lazy: true, create: createCompare },
   { name: 'shapes', title: 'Shape trace', about: 'every tensor of one forward pass with its shape and bytes', area: 'left', lazy: true, create: createShapes },
   { name: 'cost', title: 'Cost: parameters, FLOPs, memory', about: 'parameters per matrix, FLOPs per stage, memory against the tab’s budget, the last run', area: 'left', lazy: true, create: createCost },
   { name: 'performance', title: 'Performance', about: 'each run against this browser’s SIMD peak, and time against n', area: 'left', lazy: true, create: createPerformance },
@@ -34,6 +41,7 @@ export const PANELS = Object.freeze([
   { name: 'positional', title: 'Sinusoidal positional encoding', about: 'the encoding the sentences use, and its measured properties', area: 'left', lazy: true, create: createPositional },
   { name: 'examples', title: 'The lesson’s worked examples, recomputed', about: 'E1, E2, E3, P1, P4 computed live and checked against the lesson', area: 'right', lazy: true, create: createExamples },
   { name: 'models', title: 'Real models', about: 'published model sizes analysed, and which fit in a tab', area: 'right', lazy: true, create: createModels },
+  { name: 'gqa', title: 'MHA, GQA, MQA', about: 'the layer with one, a few shared or a single key/value head: parameters, FLOPs, memory, K/V cache, here and for the model table', area: 'right', lazy: true, create: createGqa },
   { name: 'equations', title: 'The equations', about: 'the lesson’s formulas typeset, with the current sizes filled in', area: 'right', lazy: true, create: createEquations },
 ]);
 

@@ -20,7 +20,7 @@ const DEBOUNCE_MS = 200;       // typing "512" should run once, not three times
 const PROGRESS_AFTER_MS = 100; // shorter runs finish before a progress bar would be worth showing
 const RUNS_KEPT = 12;
 /** Fields that only change what is shown: a read-only playground still lets the learner change them. */
-const VIEW_ONLY = new Set(['head', 'item', 'colors']);
+const VIEW_ONLY = new Set(['head', 'item', 'colors', 'q_item', 'q_head', 'q_query', 'q_key']);
 
 /** Time allowed before a silent worker counts as dead: generous against the estimate (which errs long). */
 const deadlineFor = (estimateMs) => Math.max(4000, 20 * estimateMs + 2000);
@@ -151,6 +151,12 @@ export function createPlayground(root, options = {}) {
     run: () => run().catch(() => {}),
     cancel,
     sweep: (layer, ns, onProgress) => compute.session.sweep(layer, ns, onProgress),
+    /** The core's trace of one query ({ item, head, query }) through the layer of `config` (in the worker). */
+    trace: (config, at) => (compute ? compute.session.trace(config, at) : Promise.reject(new Error('the engine is not connected'))),
+    /** One head's logits and weights for every query, with and without 1/√d_k ({ item, head }). */
+    headLogits: (config, at) => (compute ? compute.session.headLogits(config, at) : Promise.reject(new Error('the engine is not connected'))),
+    /** The core's comparison of the heads of a config's layer (see worker/handlers.js). */
+    compare: (config) => (compute ? compute.session.compare(config) : Promise.reject(new Error('the engine is not connected'))),
     /** The training lab's requests and the √d_k gradient sweep, run in the compute worker. */
     train: (request, onProgress) => compute.session.train(request, onProgress),
     gradients: (args) => compute.session.gradients(args),
@@ -438,7 +444,7 @@ export function createPlayground(root, options = {}) {
       const analysis = check.analysis;
       const detail = Object.freeze({ state: stateAtStart, shapes: analysis.shapes, isa: r.isa, ms });
       m.result = { key, config, analysis, timings: r.timings, isa: r.isa, output_sum: r.output_sum, masked_rows: r.masked_rows,
-        item: r.item, gflops: fmt.gflops(analysis.flops.exact_flops, ms), detail };
+        item: r.item, patterns: r.patterns ?? null, gflops: fmt.gflops(analysis.flops.exact_flops, ms), detail };
       m.runs = [{
         at: Date.now(), isa: r.isa, ms, setup_ms: r.timings.setup_ms, gflops: m.result.gflops, repeats: r.timings.repeats,
         label: `d_model ${fmt.int(config.d_model)} · h ${config.n_heads} · n_q ${fmt.int(config.n_q)} · n_k ${fmt.int(config.n_k)} · batch ${config.batch}`,

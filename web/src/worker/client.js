@@ -214,6 +214,9 @@ export class EngineClient {
       lost: false,
       run: (config, onProgress, { deadlineMs } = {}) => client.#request(session, 'run', { owner, config }, { onProgress, deadlineMs }),
       item: (config, b) => client.#request(session, 'item', { owner, config, b }, { deadlineMs: 60000 }),
+      headLogits: (config, at) => client.#request(session, 'headLogits', { owner, config, ...at }, { deadlineMs: 60000 }),
+      trace: (config, at) => client.#request(session, 'trace', { owner, config, ...at }, { deadlineMs: 60000 }),
+      compare: (config) => client.#request(session, 'compare', { owner, config }, { deadlineMs: 60000 }),
       sweep: (layer, ns, onProgress) => client.#request(session, 'sweep', { owner, layer, ns }, { onProgress, deadlineMs: 60000 }),
       /** The training lab: { settings, steps, sample, reset } (worker/training.js). */
       train: (request, onProgress) => client.#request(session, 'train', { owner, ...request }, { onProgress, deadlineMs: 60000 }),

@@ -1,0 +1,87 @@
+// The "MHA, GQA, MQA" panel: the same layer with one key/value head per query head (multi-head), a
+// few shared ones (grouped-query) and one (multi-query), at the current sizes and for the model table.
+// Every figure is attn.analyze's; this file only chooses the three n_kv_heads and formats.
+
+import * as fmt from '../model/format.js';
+
+/** Context length of the model table's cache figures (a long prompt, where the cache matters). */
+export const MODEL_TOKENS = 4096;
+
+/**
+ * The three variants for n_heads query heads: [{ kind, n_kv_heads }]. GQA uses the current n_kv_heads
+ * when it groups, else the largest divisor of n_heads up to n_heads / 2 (none when n_heads is prime).
+ */
+export function variants(n_heads, current) {
+  let g = current > 1 && current < n_heads ? current : 0;
+  for (let d = Math.floor(n_heads / 2); !g && d > 1; d--) if (n_heads % d === 0) g = d;
+  const list = [{ kind: 'MHA', n_kv_heads: n_heads }];
+  if (g) list.push({ kind: 'GQA', n_kv_heads: g });
+  if (n_heads > 1) list.push({ kind: 'MQA', n_kv_heads: 1 });
+  return list;
+}
+
+export function createGqa(body, { dom }) {
+  const { h, fill, table } = dom;
+  const here = h('div', { id: 'gqa-here' }), models = h('div', { id: 'gqa-models' });
+  fill(body,
+    h('p', { class: 'lead' }, 'Multi-head attention gives every query head its own keys and values; grouped-query attention (GQA) lets a group of query heads share one key/value head; ',
+      'multi-query attention (MQA) shares a single one. The queries stay, so the maps can still differ, while Wᴷ, Wⱽ and above all the key/value cache a decoder keeps for every past token shrink.'),
+    here, models);
+  let lastKey = '', modelsDone = false;
+
+  function update({ check, engine }) {
+    const c = check?.config;
+    if (engine && !modelsDone) {
+      modelsDone = true;
+      renderModels(engine);
+    }
+    const key = c && engine ? JSON.stringify([c.d_model, c.n_heads, c.d_k, c.d_v, c.bias, c.batch, c.n_q, c.n_k, c.cross, c.scale, c.n_kv_heads]) : '';
+    if (key === lastKey) return;
+    lastKey = key;
+    if (!key) {
+      fill(here, h('p', { class: 'placeholder' }, 'The comparison appears once the inputs are valid.'));
+      return;
+    }
+    renderHere(engine, c);
+  }
+
+  function renderHere(engine, c) {
+    const rows = variants(c.n_heads, c.n_kv_heads).map(({ kind, n_kv_heads }) => {
+      const a = engine.analyze({ d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: c.bias, batch: c.batch, n_q: c.n_q, n_k: c.n_k,
+        attention: c.cross ? 'cross' : 'self', need_weights: true, scale: c.scale, n_kv_heads });
+      const kv = a.kv_cache;
+      const current = n_kv_heads === (c.n_kv_heads || c.n_heads);
+      return {
+        attrs: { class: current ? 'current' : '', dataset: { kind, nKvHeads: n_kv_heads, params: a.params.total, flops: a.flops.exact_flops, memory: a.memory.total,
+          kvPerToken: kv.bytes_per_token, kvBytes: kv.bytes, saved: kv.saved_bytes } },
+        cells: [`${kind}${current ? ' (this layer)' : ''}`, fmt.int(n_kv_heads), fmt.int(a.params.total), fmt.short(a.flops.exact_flops), fmt.bytesShort(a.memory.total),
+          fmt.bytesShort(kv.bytes_per_token), fmt.bytesShort(kv.bytes), kv.saved_bytes ? `${fmt.bytesShort(kv.saved_bytes)} (${fmt.num(kv.ratio, kv.ratio % 1 ? 1 : 0)}× less)` : '—'],
+      };
+    });
+    const tokens = c.batch * c.n_k;
+    fill(here,
+      h('h3', {}, `At the current sizes (d_model ${fmt.int(c.d_model)}, ${c.n_heads} query heads)`),
+      h('div', { class: 'table-wrap' }, table(['', 'n_kv_heads', 'parameters', 'FLOPs', 'memory of one pass', 'K/V cache per token', `for ${fmt.int(tokens)} tokens`, 'saved against MHA'], rows, { class: 'cost gqa' })),
+      h('p', { class: 'note' }, `The cache holds K and V of every past token: n_kv_heads·(d_k + d_v)·4 bytes per token and layer, for batch·n_k = ${fmt.int(tokens)} tokens here. `,
+        'FLOPs fall only by the K and V projections: every query head still computes its own scores against all keys.'));
+  }
+
+  function renderModels(engine) {
+    const rows = engine.modelPresets().map((m) => {
+      const a = engine.analyze({ d_model: m.d_model, n_heads: m.n_heads, d_k: m.d_k, d_v: m.d_k, bias: true, n: MODEL_TOKENS, n_kv_heads: m.n_kv_heads, n_layers: m.n_layers });
+      const kv = a.kv_cache;
+      const kind = m.n_kv_heads === m.n_heads ? 'MHA' : m.n_kv_heads === 1 ? 'MQA' : 'GQA';
+      return {
+        attrs: { dataset: { model: m.name, kvPerToken: kv.bytes_per_token, kvBytes: kv.bytes, mhaBytes: kv.mha_bytes, saved: kv.saved_bytes } },
+        cells: [m.name, kind, `${m.n_heads} / ${m.n_kv_heads}`, fmt.int(m.n_layers), fmt.bytesShort(kv.bytes_per_token), fmt.bytesShort(kv.bytes), fmt.bytesShort(kv.mha_bytes),
+          kv.saved_bytes ? `${fmt.bytesShort(kv.saved_bytes)} (${fmt.num(kv.ratio, 0)}× less)` : '—'],
+      };
+    });
+    fill(models,
+      h('h3', {}, 'The model table'),
+      h('div', { class: 'table-wrap' }, table(['model', '', 'query / K/V heads', 'layers', 'K/V cache per token', `${fmt.int(MODEL_TOKENS)} tokens`, 'same with MHA', 'saved'], rows, { class: 'cost gqa-models' })),
+      h('p', { class: 'note' }, `The whole model's cache (every layer) for one sequence of ${fmt.int(MODEL_TOKENS)} tokens. LLaMA-70B's 64 query heads share 8 key/value heads, so it keeps 8× less than the same model with multi-head attention.`));
+  }
+
+  return { update };
+}

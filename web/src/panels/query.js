@@ -1,0 +1,241 @@
+// "Follow one query": every number between one query row and its output row, as the core's trace
+// (mha.trace, run in the worker like the forward pass) returned them. This file only chooses what to
+// show and formats it; no number of the layer is computed here. The selection is the state's
+// q_item, q_head, q_query, q_key (hash, attributes, widget keys), set by a click on the heatmap.
+
+import * as fmt from '../model/format.js';
+import { logitsSection } from './logits_view.js';
+
+const TERMS_SHOWN = 3;  // terms of q·k written out before "…"
+const TOP_KEYS = 4;     // value rows shown in the weighted sum
+const MAX_LOGIT_CELLS = 32 * 32; // the scores view (as the worker's headLogits allows)
+
+/** A selection field read as an integer in 0..n-1, else null (the panel then says what is wrong). */
+function index(value, n) {
+  const s = String(value ?? '').trim();
+  if (!/^\d+$/.test(s)) return null;
+  const k = Number(s);
+  return k < n ? k : null;
+}
+
+const num = (x) => (x === -Infinity ? '−∞' : fmt.fixed(x, 4));
+/** The same number for TeX (a minus sign TeX typesets, no thousands commas). */
+const tex = (x) => (x === -Infinity ? String.raw`-\infty` : x.toFixed(4));
+
+export function createQuery(body, { dom, host, actions }) {
+  const { h, fill } = dom;
+  let view = null;
+  let katex = null;
+  let shown = '';   // identity of what is drawn (result key + selection)
+  let pending = 0;  // number of the latest trace request: older answers are dropped
+  const lead = h('p', { class: 'lead' },
+    'Click a cell (i, j) of the large map, or pick a query below: this panel follows that query through the layer with the numbers the engine computed.');
+  const querySelect = h('select', { id: 'f-q-query', name: 'q_query' });
+  const keySelect = h('select', { id: 'f-q-key', name: 'q_key' });
+  const headSelect = h('select', { id: 'f-q-head', name: 'q_head' });
+  const pick = h('div', { class: 'button-row query-pick' },
+    h('div', { class: 'field inline' }, h('label', { for: 'f-q-query' }, 'query i'), querySelect),
+    h('div', { class: 'field inline' }, h('label', { for: 'f-q-key' }, 'key j'), keySelect),
+    h('div', { class: 'field inline' }, h('label', { for: 'f-q-head' }, 'head'), headSelect));
+  const select = (changes) => {
+    const item = view?.result?.item?.b ?? 0;
+    const head = view?.check?.config?.head ?? 0;
+    const s = view.state;
+    actions.edit({ q_item: s.q_item || String(item), q_head: s.q_head || String(head), q_query: s.q_query || '0', q_key: s.q_key || '0', ...changes }, Object.keys(changes)[0]);
+  };
+  querySelect.addEventListener('change', () => select({ q_query: querySelect.value }));
+  keySelect.addEventListener('change', () => select({ q_key: keySelect.value }));
+  headSelect.addEventListener('change', () => select({ q_head: headSelect.value }));
+  const status = h('p', { class: 'note', 'aria-live': 'polite' });
+  const content = h('div', { class: 'query-content' });
+  fill(body, lead, pick, status, content);
+
+  // KaTeX is fetched only once a query is followed (a playground that never picks a cell never loads it).
+  let katexAsked = false;
+  function loadKatex() {
+    if (katexAsked) return;
+    katexAsked = true;
+    Promise.all([host.importVendor('vendor/katex/katex.mjs'), host.loadStyle('vendor/katex/katex.min.css'), host.loadDocumentStyle('vendor/katex/fonts.css')]).then(([mod]) => {
+      katex = mod.default;
+      for (const el of content.querySelectorAll('[data-tex]')) typeset(el);
+    }, () => {}); // without the typesetter the formulas stay as the plain text they start as
+  }
+
+  function typeset(el) {
+    if (katex) katex.render(el.dataset.tex, el, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
+  }
+  /** A formula: plain text first (readable without KaTeX), typeset when KaTeX is there. */
+  function formula(texSource, text) {
+    const el = h('div', { class: 'math', dataset: { tex: texSource } }, text);
+    typeset(el);
+    return el;
+  }
+
+  /** A whole vector as text: every number, in a box that scrolls (never cut). */
+  function vector(name, values, { highlight = null, label } = {}) {
+    return h('div', { class: 'vec-row' },
+      h('span', { class: 'vec-name' }, name),
+      h('div', { class: 'vec', role: 'list', tabindex: '0', 'aria-label': label ?? `${name}: ${values.length} numbers`, dataset: { values: JSON.stringify(Array.from(values)) } },
+        Array.from(values, (v, t) => h('span', { role: 'listitem', class: highlight && t >= highlight[0] && t < highlight[1] ? 'num hl' : 'num' }, num(v)))));
+  }
+
+  /** A menu of 0..n-1, each named by `name(k)`. */
+  function options(selectEl, n, chosen, name) {
+    const labels = Array.from({ length: n }, (_, k) => name(k));
+    if (selectEl.dataset.labels !== JSON.stringify(labels)) {
+      fill(selectEl, labels.map((label, k) => h('option', { value: String(k) }, label)));
+      selectEl.dataset.labels = JSON.stringify(labels);
+    }
+    selectEl.value = chosen === null ? '' : String(chosen);
+  }
+
+  function update(v) {
+    view = v;
+    const { result, state } = v;
+    if (!result) {
+      pick.hidden = true;
+      status.textContent = 'The panel fills once the layer has run.';
+      fill(content);
+      shown = '';
+      return;
+    }
+    const c = result.config;
+    pick.hidden = false;
+    const item = index(state.q_item, c.batch), head = index(state.q_head, c.n_heads);
+    const query = index(state.q_query, c.n_q), key = index(state.q_key, c.n_k);
+    // The words of the batch item shown (the trace brings the words of any other item).
+    const word = (labels) => (k) => (labels && item === result.item.b ? `${k} “${labels[k]}”` : String(k));
+    options(querySelect, c.n_q, query, word(result.item.labels_q));
+    options(keySelect, c.n_k, key, word(result.item.labels_k));
+    options(headSelect, c.n_heads, head, (k) => `head ${k + 1}`);
+    if (state.q_query === '' && state.q_key === '' && state.q_head === '' && state.q_item === '') {
+      status.textContent = 'No query chosen yet.';
+      fill(content);
+      shown = '';
+      return;
+    }
+    const bad = [['q_item', item, c.batch], ['q_head', head, c.n_heads], ['q_query', query, c.n_q], ['q_key', key, c.n_k]]
+      .filter(([, value]) => value === null).map(([name, , n]) => `${name}=${String(state[name]).slice(0, 20)} is not in 0…${n - 1}`);
+    if (bad.length) {
+      status.textContent = `Cannot follow this query: ${bad.join('; ')}.`;
+      fill(content);
+      shown = '';
+      return;
+    }
+    const at = { item, head, query };
+    const id = JSON.stringify([result.key, at, key]);
+    if (id === shown) return;
+    shown = id;
+    const ticket = ++pending;
+    status.textContent = 'Tracing…';
+    actions.trace(c, at).then((reply) => {
+      if (ticket !== pending || view.result?.key !== result.key) return;
+      status.textContent = '';
+      draw(c, at, key, reply, result);
+    }, (err) => {
+      if (ticket !== pending) return;
+      shown = '';
+      status.textContent = `The trace failed: ${err.message}`;
+      fill(content);
+    });
+  }
+
+  function draw(c, { item, head, query }, key, { trace: t, labels_q, labels_k }, result) {
+    loadKatex();
+    const wq = labels_q ? ` “${labels_q[query]}”` : '', wk = labels_k ? ` “${labels_k[key]}”` : '';
+    const keyName = (j) => (labels_k ? `${j} “${labels_k[j]}”` : String(j));
+    const d_k = t.q.length, d_v = t.head_output.length, n_k = t.scores.length;
+    const kRow = t.k.subarray(key * d_k, (key + 1) * d_k);
+    Object.assign(content.dataset, { item, head, query, key });
+
+    // 1. the vectors
+    const s1 = h('section', { class: 'query-step', dataset: { step: 'vectors' } },
+      h('h3', {}, `1. Query ${query}${wq} and key ${key}${wk} (head ${head + 1}${c.batch > 1 ? `, batch item ${item}` : ''})`),
+      vector('xᵢ', t.x, { label: `x for query ${query}: ${t.x.length} numbers (d_model)` }),
+      h('p', { class: 'note' }, `qᵢ = xᵢ·W${head + 1}ᴽ${c.bias ? ' + b' : ''}: ${d_k} numbers (d_k)`),
+      vector('qᵢ', t.q),
+      h('p', { class: 'note' }, `kⱼ: key ${key}${wk}’s row of this head’s K`),
+      vector('kⱼ', kRow));
+
+    // 2. the dot product, written out
+    const terms = Array.from({ length: Math.min(TERMS_SHOWN, d_k) }, (_, u) => String.raw`(${tex(t.q[u])})(${tex(kRow[u])})`);
+    const score = t.scores[key], logit = t.logits[key];
+    const masked = logit === -Infinity;
+    const dotTex = String.raw`q_{${query}}\cdot k_{${key}}=\sum_{t=1}^{${d_k}} q_t k_t=` + terms.join('+') + (d_k > TERMS_SHOWN ? String.raw`+\dots` : '') + `=${tex(score)}`;
+    const scaleTex = c.scale ? String.raw`\frac{${tex(score)}}{\sqrt{${d_k}}}=${tex(logit)}` : String.raw`\text{no scaling: logit}=${tex(logit)}`;
+    const s2 = h('section', { class: 'query-step', dataset: { step: 'dot' } },
+      h('h3', {}, '2. Score and logit'),
+      formula(dotTex, `q·k = ${fmt.fixed(score, 4)}`),
+      masked ? h('p', { class: 'callout' }, `Key ${key}${wk} is masked for this query: its logit is −∞, so its weight is 0.`)
+        : formula(scaleTex, `logit = ${num(logit)}`),
+      h('p', { class: 'sr-only' }, `score ${num(score)}, logit ${num(logit)}`),
+      h('dl', { class: 'query-facts' },
+        h('dt', {}, 'score q·k'), h('dd', { dataset: { score: String(score) } }, num(score)),
+        h('dt', {}, c.scale ? `logit = score × 1/√${d_k}` : 'logit (no scaling)'), h('dd', { dataset: { logit: String(logit) } }, num(logit))));
+
+    // 3. the whole row: logits → − max → exp → ÷ sum → weights
+    let big = 0;
+    for (const w of t.weights) big = Math.max(big, w);
+    let shownSum = 0;
+    for (const w of t.weights) shownSum += w;
+    const rows = Array.from({ length: n_k }, (_, j) => {
+      const isMasked = t.logits[j] === -Infinity, isDropped = !!t.dropped[j];
+      const state = isMasked ? 'masked' : isDropped ? 'dropped' : '';
+      return h('tr', { class: j === key ? 'hl' : '', dataset: { key: j, weight: String(t.weights[j]), state } },
+        h('th', { scope: 'row' }, keyName(j)),
+        h('td', {}, num(t.logits[j])),
+        h('td', {}, num(t.exp[j])),
+        h('td', {}, num(t.weights[j])),
+        h('td', {}, isMasked ? 'masked: −∞ → 0' : isDropped ? 'dropped → 0' : (c.dropout > 0 ? `kept, × ${fmt.fixed(t.keep_scale, 4)}` : '')),
+        h('td', { class: 'q-bar-cell', 'aria-hidden': 'true' }, h('span', { class: 'q-bar', style: { width: `${big ? (100 * t.weights[j]) / big : 0}%` } })));
+    });
+    const s3 = h('section', { class: 'query-step', dataset: { step: 'softmax' } },
+      h('h3', {}, `3. The softmax over query ${query}’s row`),
+      h('p', { class: 'note' }, t.masked
+        ? 'Every key is masked for this query: a softmax over nothing is undefined, so the engine gives weights 0 and reports the row.'
+        : `max of the logits = ${num(t.max)}; exp(logit − max) keeps every exponential ≤ 1; their sum = ${num(t.sum)}; weight = exp ÷ sum` +
+          (c.dropout > 0 ? `, then dropout p = ${c.dropout}: dropped keys 0, kept ones × 1/(1 − p) = ${fmt.fixed(t.keep_scale, 4)}.` : '.')),
+      h('div', { class: 'table-wrap' }, h('table', { class: 'numbers query-row' },
+        h('caption', { class: 'sr-only' }, `Softmax of query ${query}, head ${head + 1}: one row per key`),
+        h('thead', {}, h('tr', {}, ['key', 'logit', 'exp(logit − max)', 'weight', '', 'chart'].map((s) => h('th', { scope: 'col' }, s)))),
+        h('tbody', {}, rows),
+        h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'sum'), h('td', {}), h('td', {}, num(t.sum)), h('td', { class: 'weights-sum', dataset: { sum: String(shownSum) } }, fmt.fixed(shownSum, 6)),
+          h('td', {}, c.dropout > 0 ? 'not 1 with dropout' : ''), h('td', {}))))));
+
+    // 4. head row = Σ_j a_ij v_j
+    const order = Array.from({ length: n_k }, (_, j) => j).filter((j) => t.weights[j] !== 0).sort((a, b) => t.weights[b] - t.weights[a]);
+    const top = order.slice(0, TOP_KEYS);
+    const s4 = h('section', { class: 'query-step', dataset: { step: 'values' } },
+      h('h3', {}, `4. head${head + 1} row ${query} = Σⱼ aᵢⱼ vⱼ`),
+      h('p', { class: 'note' }, order.length
+        ? `The ${top.length} largest of the ${order.length} non-zero weights, with their value rows (d_v = ${d_v}):`
+        : 'No key has a non-zero weight: the head’s row is 0.'),
+      top.map((j) => vector(`${fmt.fixed(t.weights[j], 4)} × v${j}`, t.v.subarray(j * d_v, (j + 1) * d_v), { label: `value row of key ${keyName(j)}, weight ${num(t.weights[j])}` })),
+      vector(`head${head + 1}ᵢ`, t.head_output, { label: `head ${head + 1}'s output for query ${query}: ${d_v} numbers` }));
+
+    // 5. Concat and Wᴼ
+    const same = item === result.item.b && query < result.item.output_rows.length;
+    const s5 = h('section', { class: 'query-step', dataset: { step: 'output' } },
+      h('h3', {}, `5. Concat row ${query} and the output`),
+      h('p', { class: 'note' }, `Head ${head + 1}’s ${d_v} numbers sit at positions ${head * d_v}…${(head + 1) * d_v - 1} (highlighted) of the ${t.concat.length} in the Concat row.`),
+      vector('Concatᵢ', t.concat, { highlight: [head * d_v, (head + 1) * d_v] }),
+      h('p', { class: 'note' }, `output row ${query} = Concatᵢ·Wᴼ${c.bias ? ' + bᴼ' : ''}: ${t.output.length} numbers (d_model)${same ? ', the same numbers as row ' + query + ' of the output table' : ''}.`),
+      h('div', { class: 'query-output' }, vector('outputᵢ', t.output)));
+    const s6 = h('div', { class: 'logits-slot' });
+    fill(content, s1, s2, s3, s4, s5, s6);
+    const { n_q } = c;
+    if (n_q * n_k > MAX_LOGIT_CELLS) {
+      fill(s6, h('p', { class: 'note' }, `The view of a whole head’s logits is drawn for small examples only (n_q × n_k up to ${MAX_LOGIT_CELLS}; here ${fmt.int(n_q * n_k)}).`));
+      return;
+    }
+    const ticket = pending;
+    actions.headLogits(c, { item, head }).then((reply) => {
+      if (ticket !== pending) return;
+      fill(s6, logitsSection(h, { reply, config: c, head, d_k, labels_q, labels_k, query, key }));
+    }, (err) => {
+      if (ticket === pending) fill(s6, h('p', { class: 'note' }, `The scores view could not be computed: ${err.message}`));
+    });
+  }
+
+  return { update };
+}
