@@ -31,7 +31,9 @@ std::string dims_text(std::initializer_list<std::int64_t> dims) {
 
 }  // namespace
 
-// A 0 writes exact zeros, so a switched-off head adds nothing to Concat·Wᴼ, not even rounding.
+// Multiplies head h's columns of the concatenation (rows × n_heads·d_v) by mask[h]. A 0
+// writes exact zeros, so a switched-off head adds nothing to Concat·Wᴼ, not even rounding.
+// Shared with the backward pass (backward.cpp).
 void apply_head_mask(const std::vector<float>& mask, int rows, int d_v, float* concat, int ld) {
   for (std::size_t h = 0; h < mask.size(); ++h) {
     if (mask[h] == 1.0f) continue;

@@ -3,7 +3,8 @@
 function(add_attn_module name core)
   set(target attention_${name})
   add_executable(${target} ${PROJECT_SOURCE_DIR}/cpp/bindings/embind.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/call.cpp
-    ${PROJECT_SOURCE_DIR}/cpp/bindings/convert.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/json.cpp)
+    ${PROJECT_SOURCE_DIR}/cpp/bindings/convert.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/json.cpp
+    ${PROJECT_SOURCE_DIR}/cpp/bindings/training.cpp)
   target_link_libraries(${target} PRIVATE ${core})
   set_target_properties(${target} PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/wasm)
   target_link_options(${target} PRIVATE

@@ -11,6 +11,7 @@ import { Uint8ArrayOf } from './intrinsics.js';
 import { makeNative } from './native.js';
 import { simdSupported } from './probe.js';
 import { codePoints, wordRows } from './words.js';
+import { makeTrainingApi } from './training.js';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
 
@@ -388,6 +389,7 @@ function makeApi(raw, isa) {
   return {
     isa,
     MultiHeadAttention,
+    ...makeTrainingApi(native, raw), // createTrainer, sqrtDkGradients, trainTasks
 
     /**
      * softmax(Q·Kᵀ/√d_k [mask]) [dropout] · V over [batch, n, d] arrays, no projections;

@@ -19,14 +19,16 @@ export class LayerCache {
   #layer = null;
   /** What setHeadPatterns returned for the layer's constructed heads (null when every head is random). */
   patterns = null;
-  get(attn, config) {
+  /** trainedWeights(): the training lab's weights, for a config with weights = 'trained'. */
+  get(attn, config, trainedWeights) {
     const spec = { d_model: config.d_model, n_heads: config.n_heads, d_k: config.d_k, d_v: config.d_v, bias: config.bias, seed: config.seed,
       ...(config.n_kv_heads ? { n_kv_heads: config.n_kv_heads } : {}) };
     const build = patternArguments(config);
-    const key = JSON.stringify([spec, build]);
+    const key = JSON.stringify([spec, build, config.weights === 'trained' ? config.train : null]);
     if (key !== this.#key) {
       this.clear();
       this.#layer = new attn.MultiHeadAttention(spec);
+      if (config.weights === 'trained') this.#layer.setWeights(trainedWeights());
       this.#key = key;
       if (build) {
         try {
@@ -93,16 +95,17 @@ export function forwardArguments(config, inputs) {
 
 /**
  * Runs config on `attn`. onProgress({ done, total, phase }) is called between batch items.
+ * trained(config): the training lab's model for weights = 'trained' or source = 'task' (the compute
+ * side's, worker/training.js): { weights(), sample(n) → { input, labels } }.
  * Returns { output, weights, masked_rows, labels_q, labels_k, timings: { setup_ms, forward_ms, repeats } }:
  * forward_ms is one pass; repeats = how many passes were timed to get it.
  */
 export function runForward(attn, config, {
-  cache = new LayerCache(), buffers = new ResultBuffers(), onProgress = () => {}, now = () => performance.now(),
+  cache = new LayerCache(), buffers = new ResultBuffers(), onProgress = () => {}, now = () => performance.now(), trained,
 } = {}) {
   const t0 = now();
   onProgress({ done: 0, total: config.batch, phase: 'weights and inputs' });
-  const layer = cache.get(attn, config);
-  const inputs = buildInputs(config, attn.positionalEncoding);
+  const { layer, inputs } = prepareRun(attn, config, cache, trained);
   const args = forwardArguments(config, inputs);
   const { batch, n_q, n_k, d_model, n_heads } = config;
   const into = buffers.get(batch * n_q * d_model, batch * n_heads * n_q * n_k);
@@ -123,6 +126,23 @@ export function runForward(attn, config, {
     labels_q: inputs.labels_q, labels_k: inputs.labels_k, patterns: cache.patterns,
     timings: { setup_ms: t1 - t0, forward_ms, repeats },
   };
+}
+
+/**
+ * The layer of a config (from `cache`) and its inputs, for every job on it (forward, trace, compare):
+ * with weights = 'trained' or source = 'task' they come from trained(config), the training lab's
+ * model ({ weights(), sample(n) }, see worker/training.js); else from the seeds.
+ */
+export function prepareRun(attn, config, cache, trained) {
+  const model = config.weights === 'trained' || config.source === 'task' ? trained(config) : null;
+  const layer = cache.get(attn, config, () => model.weights());
+  const inputs = config.source === 'task' ? taskInputs(model.sample(config.input_seed)) : buildInputs(config, attn.positionalEncoding);
+  return { layer, inputs };
+}
+
+/** The inputs of a run on one sample of the lab's task: the layer's input and the tokens as labels. */
+function taskInputs({ input, labels }) {
+  return { query: input, memory: null, labels_q: [labels], labels_k: [labels] };
 }
 
 /**

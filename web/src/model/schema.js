@@ -23,12 +23,20 @@ export const FIELDS = [
   { key: 'scale', def: '1', choices: ['1', '0'] },
   { key: 'dropout', def: '0' },
   { key: 'dropout_seed', def: '1' },
-  { key: 'source', def: 'text', choices: ['text', 'random'] },
+  { key: 'source', def: 'text', choices: ['text', 'random', 'task'] }, // task: a sample of the training lab's task
   { key: 'text', def: 'the cat sat on the mat because it was warm' },
   { key: 'text_kv', def: 'le chat était assis sur le tapis' },
   { key: 'input_seed', def: '7' },          // seed of random inputs and of word embeddings
   { key: 'n_kv_heads', def: '' },           // grouped-query attention: key/value heads shared by the query heads ('' = n_heads)
   { key: 'heads', def: '' },                // a pattern per head: "previous,same_word,,first_token" ('' = random)
+  { key: 'weights', def: 'seeded', choices: ['seeded', 'trained'] }, // the layer's W: from seed, or learnt in the training lab
+  { key: 'train_task', def: 'two_relation' }, // the training lab (model/training.js checks these fields)
+  { key: 'train_d_model', def: '32' },
+  { key: 'train_n_heads', def: '2' },
+  { key: 'train_seq_len', def: '8' },
+  { key: 'train_lr', def: '' },             // '' = the task's default
+  { key: 'train_seed', def: '1' },
+  { key: 'train_steps', def: '0' },         // steps behind the trained weights (weights=trained retrains them from the seed)
   { key: 'item', def: '0' },                // batch item shown in the heatmaps
   { key: 'head', def: '' },                 // head shown enlarged ('' = the first)
   { key: 'q_item', def: '' },              // "Follow one query": batch item, head, query and key followed

@@ -3,6 +3,7 @@
 
 import { sentences } from './inputs.js';
 import { FIELDS } from './schema.js';
+import { parseTraining } from './training.js';
 import * as fmt from './format.js';
 
 /** Hard caps that keep even the analysis meaningful; the memory budget decides what runs. */
@@ -73,7 +74,13 @@ export function validate(state, env = {}) {
   const given_d_k = optionalInt('d_k');
   const given_d_v = optionalInt('d_v');
   const cross = state.attention === 'cross';
-  const source = state.source === 'random' ? 'random' : 'text';
+  const source = ['random', 'task'].includes(state.source) ? state.source : 'text';
+  // The trained weights (and a task sample as input) come from the training lab's fields, checked
+  // only then: a half-typed lab setting never blocks a run of the seeded layer.
+  const weights = state.weights === 'trained' ? 'trained' : 'seeded';
+  const training = weights === 'trained' || source === 'task' ? parseTraining(state) : null;
+  for (const [field, message] of Object.entries(training?.errors ?? {})) put(field, message);
+  const trained = training?.settings;
   const seed = int('seed', { min: 0, max: LIMITS.seed });
   const input_seed = int('input_seed', { min: 0, max: LIMITS.seed });
   const dropout_seed = int('dropout_seed', { min: 0, max: LIMITS.seed });
@@ -129,10 +136,28 @@ export function validate(state, env = {}) {
     } else {
       n_k = n_q;
     }
+  } else if (source === 'task') {
+    // One sample of the lab's task (input_seed picks which): its length is the lab's.
+    batch = 1;
+    n_q = n_k = trained?.seq_len;
   } else {
     batch = int('batch');
     n_q = int('n_q');
     n_k = cross ? int('n_k') : n_q; // self-attention: keys are the queries' own tokens
+  }
+  if (source === 'task' && weights !== 'trained') {
+    put('source', 'a task sample is the training lab’s input, embedded by what the lab learnt: it needs weights=trained (the lab’s “use in the playground” button)');
+  }
+  if (weights === 'trained' && trained) {
+    // The layer is the lab's: its sizes must be the lab's, said on the field that differs (never overridden).
+    const back = ', or go back to the seeded weights';
+    if (d_model && d_model !== trained.d_model) put('d_model', `the trained weights are for d_model = ${trained.d_model} (the training lab’s): set d_model to ${trained.d_model}${back}`);
+    if (n_heads && n_heads !== trained.n_heads) put('n_heads', `the trained weights are for n_heads = ${trained.n_heads}: set n_heads to ${trained.n_heads}${back}`);
+    const per = trained.d_model / trained.n_heads;
+    if (given_d_k && given_d_k !== per) put('d_k', `the trained heads have d_k = ${per}: clear d_k${back}`);
+    if (given_d_v && given_d_v !== per) put('d_v', `the trained heads have d_v = ${per}: clear d_v${back}`);
+    if (state.bias === '0') put('bias', `the trained layer has biases: tick the biases${back}`);
+    if (cross) put('attention', `the trained layer does self-attention: choose self-attention${back}`);
   }
 
   // Padding: key lengths, one per batch item (counted from the sentences for text inputs).
@@ -171,12 +196,18 @@ export function validate(state, env = {}) {
   }
 
   const heads = parseHeads(state.heads, n_heads, source, put);
+  if (weights === 'trained') {
+    // The trained layer is used as learnt: no key/value heads shared, no W_Q rebuilt from patterns.
+    const back = ', or go back to the seeded weights';
+    if (n_kv_heads && n_heads && n_kv_heads !== n_heads) put('n_kv_heads', `the trained layer has one key/value head per query head: clear n_kv_heads${back}`);
+    if (heads) put('heads', `constructed heads would replace the trained W_Q: set every head to random${back}`);
+  }
 
   const ok = Object.keys(errors).length === 0;
   const config = ok ? {
     d_model, n_heads, d_k, d_v, bias: state.bias !== '0', seed, cross, n_q, n_k, batch, source, input_seed,
     tokens_q, tokens_kv, mask, padding, scale: state.scale !== '0', dropout: dropout.value, dropout_seed, item,
-    head, n_kv_heads, heads,
+    head, n_kv_heads, heads, weights, train: weights === 'trained' ? { settings: trained, steps: training.steps } : null,
   } : null;
 
   let analysis = null, estimate = null, blocked = null;

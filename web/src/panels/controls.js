@@ -30,6 +30,11 @@ export function createControls(body, { dom, actions }) {
 
   const presetSelect = h('select', { id: 'f-preset', name: 'preset' }, h('option', { value: '' }, 'Choose a worked example or a model…'));
   const dimsHint = h('p', { class: 'hint', id: 'dims-hint' });
+  // With weights=trained the layer is the training lab's: say so, with the way back.
+  const trainedText = h('span');
+  const trainedNote = h('p', { class: 'hint', id: 'trained-note', hidden: true }, trainedText, ' ',
+    h('button', { type: 'button', class: 'secondary', id: 'use-seeded', onclick: () => actions.edit(
+      { weights: 'seeded', ...(current?.state.source === 'task' ? { source: 'text' } : {}) }, 'weights') }, 'Use seeded weights'));
   const tokensHint = h('p', { class: 'hint', id: 'tokens-hint' });
   const textLabel = 'Sentence: each word is a token, each line a batch item';
   const form = h('form', { id: 'controls', novalidate: true, autocomplete: 'off' },
@@ -40,10 +45,10 @@ export function createControls(body, { dom, actions }) {
         text('d_k', '', 'query/key size'), text('d_v', '', 'value size'),
         check('bias', 'biases in the projections'), text('seed', 'weight seed')),
       text('n_kv_heads', '', 'key/value heads (grouped-query attention: query heads share them)', { placeholder: 'empty: one per query head' }),
-      dimsHint),
+      dimsHint, trainedNote),
     h('fieldset', {}, h('legend', {}, 'Tokens'),
       segmented('attention', 'kind of attention', [['self', 'self-attention'], ['cross', 'cross-attention']]),
-      segmented('source', 'input source', [['text', 'a sentence'], ['random', 'seeded random']]),
+      segmented('source', 'input source', [['text', 'a sentence'], ['random', 'seeded random'], ['task', 'a task sample']]),
       area('text', textLabel, 'l-text'),
       area('text_kv', 'Encoder sentence: the keys and values'),
       h('div', { class: 'grid2' },
@@ -129,7 +134,13 @@ export function createControls(body, { dom, actions }) {
     if (view.settled) fillPresets(view.engine);
     if (presets) presetSelect.value = activePreset(state, presets, view.lastPreset);
     const config = check?.config;
-    const isText = state.source !== 'random';
+    const isText = state.source === 'text';
+    const trained = state.weights === 'trained';
+    trainedNote.hidden = !trained;
+    trainedText.textContent = trained
+      ? `Weights: learnt in the training lab (${state.train_task}, ${state.train_steps} steps), not drawn from the weight seed.` : '';
+    // A task sample only means something to the trained layer: offered once there is one.
+    for (const el of form.querySelectorAll('#f-source-task, label[for="f-source-task"]')) el.hidden = !trained && state.source !== 'task';
     const cross = state.attention === 'cross';
     const derived = deriveDisplay(state);
 
@@ -184,7 +195,10 @@ const isRadioGroup = (el) => !('tagName' in el);
 /** Values shown read-only because they follow from other inputs (sentences, self-attention). */
 function deriveDisplay(state) {
   const shown = {};
-  if (state.source !== 'random') {
+  if (state.source === 'task') {
+    // One sample of the lab's task: its length is the lab's.
+    Object.assign(shown, { n_q: state.train_seq_len, n_k: state.train_seq_len, batch: '1' });
+  } else if (state.source === 'text') {
     // Counted from the sentences (even while another field is invalid): read-only, typing would mean nothing.
     const longest = (lines) => (lines.length ? String(Math.max(...lines.map((t) => t.length))) : '');
     const q = sentences(state.text);
@@ -214,6 +228,9 @@ function dimsText(c) {
 }
 
 function tokensText(c) {
+  if (c.source === 'task') {
+    return `Sample ${c.input_seed} of the training lab’s ${c.train.settings.task} task: ${c.n_q} tokens, embedded by what the lab learnt (input seed picks the sample).`;
+  }
   if (c.source === 'text') {
     const kv = c.cross ? `, the encoder ${c.n_k} (n_k)` : '';
     const pad = c.batch > 1 ? ' Shorter lines are filled with <pad> tokens.' : '';

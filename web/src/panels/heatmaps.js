@@ -197,7 +197,7 @@ export function createHeatmaps(body, { dom, host, actions }) {
     }
     content.hidden = false;
     placeholder.hidden = true;
-    untrained.hidden = result.config.source !== 'text';
+    untrained.hidden = result.config.source !== 'text' || result.config.weights === 'trained';
     untrained.textContent = untrainedText(result.config.heads);
     const stale = !config || result.key !== configKey(config);
     body.classList.toggle('stale', stale);

@@ -22,6 +22,8 @@ import { createQuery } from './query.js';
 import { createGqa } from './gqa.js';
 import { createPatterns } from './patterns.js';
 import { createCompare } from './compare.js';
+import { createTraining } from './training.js';
+import { createSqrtDkGradients } from './sqrtdk_gradients.js';
 
 /** { name, title, about, area: 'side' | 'main' | 'left' | 'right', lazy, create }, in the page's order. */
 export const PANELS = Object.freeze([
@@ -33,7 +35,9 @@ export const PANELS = Object.freeze([
   { name: 'shapes', title: 'Shape trace', about: 'every tensor of one forward pass with its shape and bytes', area: 'left', lazy: true, create: createShapes },
   { name: 'cost', title: 'Cost: parameters, FLOPs, memory', about: 'parameters per matrix, FLOPs per stage, memory against the tab’s budget, the last run', area: 'left', lazy: true, create: createCost },
   { name: 'performance', title: 'Performance', about: 'each run against this browser’s SIMD peak, and time against n', area: 'left', lazy: true, create: createPerformance },
+  { name: 'training', title: 'Training lab: watch heads learn', about: 'a tiny attention model trained step by step: loss and accuracy curves, every head’s map, the learnt layer loaded into the playground', area: 'main', lazy: true, create: createTraining },
   { name: 'sqrtdk', title: 'Why divide by √d_k?', about: 'variance of q·k and softmax sharpness with and without the scale', area: 'left', lazy: true, create: createSqrtDk },
+  { name: 'gradients', title: '√d_k and the gradients', about: 'the gradient reaching the scores, measured with the backward pass, as d_k grows, with and without the scale', area: 'left', lazy: true, create: createSqrtDkGradients },
   { name: 'positional', title: 'Sinusoidal positional encoding', about: 'the encoding the sentences use, and its measured properties', area: 'left', lazy: true, create: createPositional },
   { name: 'examples', title: 'The lesson’s worked examples, recomputed', about: 'E1, E2, E3, P1, P4 computed live and checked against the lesson', area: 'right', lazy: true, create: createExamples },
   { name: 'models', title: 'Real models', about: 'published model sizes analysed, and which fit in a tab', area: 'right', lazy: true, create: createModels },

@@ -122,6 +122,9 @@ export function createPlayground(root, options = {}) {
     headLogits: (config, at) => (compute ? compute.session.headLogits(config, at) : Promise.reject(new Error('the engine is not connected'))),
     /** The core's comparison of the heads of a config's layer (see worker/handlers.js). */
     compare: (config) => (compute ? compute.session.compare(config) : Promise.reject(new Error('the engine is not connected'))),
+    /** The training lab's requests and the √d_k gradient sweep, run in the compute worker. */
+    train: (request, onProgress) => compute.session.train(request, onProgress),
+    gradients: (args) => compute.session.gradients(args),
   });
   const readOnly = () => m.state.controls === '0';
   const ctx = { dom, host, actions };

@@ -237,6 +237,9 @@ export class EngineClient {
       trace: (config, at) => client.#request(session, 'trace', { owner, config, ...at }, { deadlineMs: 60000 }),
       compare: (config) => client.#request(session, 'compare', { owner, config }, { deadlineMs: 60000 }),
       sweep: (layer, ns, onProgress) => client.#request(session, 'sweep', { owner, layer, ns }, { onProgress, deadlineMs: 60000 }),
+      /** The training lab: { settings, steps, sample, reset } (worker/training.js). */
+      train: (request, onProgress) => client.#request(session, 'train', { owner, ...request }, { onProgress, deadlineMs: 60000 }),
+      gradients: (args) => client.#request(session, 'gradients', { args }, { deadlineMs: 60000 }),
       /** Stops this session's requests: queued ones are dropped; the running one ends with its worker. */
       cancel: () => client.#cancel(session),
       /** Frees this session's state in the worker; the session cannot be used afterwards. */

@@ -3,18 +3,19 @@
 // its own layer, result arrays and last result, freed by `release`. Runs in the Web Worker (worker.js)
 // or, where no worker can start, on the main thread (client.js), with the same code.
 
-import { LayerCache, ResultBuffers, runForward, timeAtLength, forwardArguments } from '../model/job.js';
-import { buildInputs } from '../model/inputs.js';
+import { LayerCache, ResultBuffers, runForward, timeAtLength, forwardArguments, prepareRun } from '../model/job.js';
 import { configKey } from '../model/validate.js';
 import { poolHeads, maskGrid } from '../model/pool.js';
 import { measurePeak } from '../perf/peak.js';
+import { createTrainingSide } from './training.js';
 
 const MAX_LOGIT_CELLS = 32 * 32; // headLogits traces every query twice: a view for small examples
 
 /** The request handlers over an engine loaded by `load(simd)`; `post(message)` sends progress. */
 export function createHandlers(load) {
   let attn = null;
-  const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result } }
+  const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, lab, frozen (training.js) }
+  const training = createTrainingSide();
 
   const ownerState = (owner) => {
     if (!owners.has(owner)) owners.set(owner, { cache: new LayerCache(), buffers: new ResultBuffers(), last: null });
@@ -45,10 +46,18 @@ export function createHandlers(load) {
     };
   }
 
+  /** The training lab's model of a config with weights=trained or a task input (worker/training.js). */
+  const trainedFor = (mine, post) => (c) => training.trained(attn, mine, c, post);
+  /** An owner's layer for config and its inputs (the lab's model where the config says so). */
+  const prepared = (owner, config, post) => {
+    const mine = ownerState(owner);
+    return prepareRun(attn, config, mine.cache, trainedFor(mine, post));
+  };
+
   function forward(owner, config, post) {
     const mine = ownerState(owner);
     mine.last = null;
-    const result = runForward(attn, config, { cache: mine.cache, buffers: mine.buffers, onProgress: post });
+    const result = runForward(attn, config, { cache: mine.cache, buffers: mine.buffers, onProgress: post, trained: trainedFor(mine, post) });
     mine.last = { key: configKey(config), config, result };
     return mine.last;
   }
@@ -115,13 +124,22 @@ export function createHandlers(load) {
       return { points, isa: attn.isa, layer };
     },
 
+    /** The training lab: settings, steps to take, the sample to show (worker/training.js). */
+    train({ owner, ...request }, post) {
+      return training.request(attn, ownerState(owner), request, post);
+    },
+
+    /** The √d_k lab with gradients: attn.sqrtDkGradients(args). */
+    gradients({ args }) {
+      return { gradients: training.gradients(attn, args) };
+    },
+
     /**
      * The core's trace of query `query` of batch item `item`, head `head` (mha.trace, the forward pass's
      * own routines on that row), with the words of that item. The layer is this owner's cached one.
      */
-    trace({ owner, config, item, head, query }) {
-      const layer = ownerState(owner).cache.get(attn, config);
-      const inputs = buildInputs(config, attn.positionalEncoding);
+    trace({ owner, config, item, head, query }, post) {
+      const { layer, inputs } = prepared(owner, config, post);
       const trace = layer.trace({ ...forwardArguments(config, inputs), item, head, query_index: query });
       return { trace, labels_q: inputs.labels_q?.[item] ?? null, labels_k: inputs.labels_k?.[item] ?? null };
     },
@@ -130,11 +148,11 @@ export function createHandlers(load) {
      * Head `head`'s logits and weights for every query of batch item `item`, with the scale 1/√d_k
      * and without it: one trace per query and setting (the core's numbers; small sizes only).
      */
-    headLogits({ owner, config, item, head }) {
+    headLogits({ owner, config, item, head }, post) {
       const { n_q, n_k } = config;
       if (n_q * n_k > MAX_LOGIT_CELLS) throw new Error(`the scores view is drawn for at most ${MAX_LOGIT_CELLS} cells (n_q × n_k), this layer has ${n_q * n_k}`);
-      const layer = ownerState(owner).cache.get(attn, config);
-      const args = forwardArguments(config, buildInputs(config, attn.positionalEncoding));
+      const { layer, inputs } = prepared(owner, config, post);
+      const args = forwardArguments(config, inputs);
       const out = {};
       for (const scale of [true, false]) {
         const logits = new Float32Array(n_q * n_k), weights = new Float32Array(n_q * n_k);
@@ -152,17 +170,18 @@ export function createHandlers(load) {
      * The heads of `config`'s layer compared by the core (mha.compareHeads): per head entropy, distance,
      * largest weight, the head-by-head similarity and the output change when each head is switched off.
      */
-    compare({ owner, config }) {
-      const layer = ownerState(owner).cache.get(attn, config);
-      const args = forwardArguments(config, buildInputs(config, attn.positionalEncoding));
+    compare({ owner, config }, post) {
+      const { layer, inputs } = prepared(owner, config, post);
+      const args = forwardArguments(config, inputs);
       const { query, key, value, batch, n_q, n_k, mask, scale } = args;
       return { compare: layer.compareHeads({ query, ...(config.cross ? { key, value } : {}), batch, n_q, n_k, mask, scale }) };
     },
 
-    /** Frees everything an owner held (its layer's wasm memory, its result arrays). */
+    /** Frees everything an owner held (its layer's wasm memory, its result arrays, its trainers). */
     release({ owner }) {
       const mine = owners.get(owner);
       mine?.cache.clear();
+      if (mine) training.release(mine);
       owners.delete(owner);
       return {};
     },
@@ -182,7 +201,7 @@ export function createHandlers(load) {
 export async function handle(handlers, data, reply) {
   const { type, id } = data;
   try {
-    if (!['init', 'run', 'item', 'trace', 'headLogits', 'compare', 'peak', 'sweep', 'release', 'stats'].includes(type)) throw new Error(`unknown request '${type}'`);
+    if (!['init', 'run', 'item', 'trace', 'headLogits', 'compare', 'peak', 'sweep', 'train', 'gradients', 'release', 'stats'].includes(type)) throw new Error(`unknown request '${type}'`);
     if (type !== 'init' && type !== 'release' && type !== 'stats' && !handlers.loaded) throw new Error('the engine is not loaded yet');
     const answer = await handlers[type](data, (p) => reply({ type: 'progress', id, ...p }));
     reply({ type: 'done', id, ...answer });

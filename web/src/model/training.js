@@ -1,0 +1,70 @@
+// The training lab's fields of the state (pure, no DOM): the lab panel, the validation of a layer that
+// uses the trained weights (weights=trained) and the compute side read them through here, so all three
+// agree on what a setting means and on its limits.
+
+import { parseInteger } from './validate.js';
+
+/** The engine's tasks (attn.trainTasks(); tests/js/train.test.mjs holds this list to it). */
+export const TRAIN_TASKS = Object.freeze(['copy_previous', 'copy_first', 'reverse', 'lookup', 'two_relation']);
+
+/** What each task asks, for the lab's menu and text. */
+export const TASK_TEXT = Object.freeze({
+  copy_previous: 'copy the previous token',
+  copy_first: 'copy the first token',
+  reverse: 'reverse the sequence',
+  lookup: 'look up the value stored under a key',
+  two_relation: 'two outputs: the previous token and the first token',
+});
+
+/** The engine's own limits (cpp/attn/train.cpp, tasks.cpp), checked here to name the field at once. */
+export const TRAIN_LIMITS = Object.freeze({ d_model: 256, n_heads: 16, seq_len: 64, seed: 2 ** 32 - 1, steps: 5000 });
+/** The lab's fixed sizes (the engine's defaults): 16 symbols, 32 sequences a step. */
+export const TRAIN_VOCAB = 16;
+export const TRAIN_BATCH = 32;
+
+/**
+ * Reads the train_* fields: { settings: { task, d_model, n_heads, seq_len, lr (null: the task's
+ * default), seed } or null, steps (train_steps) or null, errors: { field: message } }.
+ */
+export function parseTraining(state) {
+  const errors = {};
+  const int = (key, name, opts) => {
+    const r = parseInteger(state[key], { name, ...opts });
+    if (r.error) errors[key] = r.error;
+    return r.value;
+  };
+  const task = String(state.train_task ?? '');
+  if (!TRAIN_TASKS.includes(task)) errors.train_task = `the task must be one of ${TRAIN_TASKS.join(', ')}, not “${task.slice(0, 40)}”`;
+  const d_model = int('train_d_model', 'd_model', { max: TRAIN_LIMITS.d_model });
+  const n_heads = int('train_n_heads', 'n_heads', { max: TRAIN_LIMITS.n_heads });
+  const seq_len = int('train_seq_len', 'the sequence length', { min: 2, max: TRAIN_LIMITS.seq_len });
+  const seed = int('train_seed', 'the seed', { min: 0, max: TRAIN_LIMITS.seed });
+  const steps = int('train_steps', 'train_steps', { min: 0, max: TRAIN_LIMITS.steps });
+  let lr = null;
+  const lrText = String(state.train_lr ?? '').trim();
+  if (lrText !== '') {
+    lr = Number(lrText);
+    if (!/^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(lrText) || !(lr > 0 && lr <= 1)) {
+      errors.train_lr = `the learning rate must be a number above 0 and at most 1, not “${lrText.slice(0, 40)}” (empty: the task’s default)`;
+      lr = null;
+    }
+  }
+  if (d_model && n_heads && d_model % n_heads !== 0) {
+    errors.train_n_heads = `d_model (${d_model}) is not divisible by n_heads (${n_heads}): each head gets d_model / n_heads dimensions`;
+  }
+  if (task === 'lookup' && seq_len && seq_len - 1 > TRAIN_VOCAB) {
+    errors.train_seq_len = `lookup stores seq_len − 1 pairs under distinct keys, and there are ${TRAIN_VOCAB}: the sequence length can be at most ${TRAIN_VOCAB + 1}`;
+  }
+  const settingsOk = !['train_task', 'train_d_model', 'train_n_heads', 'train_seq_len', 'train_lr', 'train_seed'].some((k) => errors[k]);
+  return { settings: settingsOk ? { task, d_model, n_heads, seq_len, lr, seed } : null, steps: errors.train_steps ? null : steps, errors };
+}
+
+/** A trainer's identity: two equal keys train the same model, step for step. */
+export const trainingKey = (settings) =>
+  JSON.stringify([settings.task, settings.d_model, settings.n_heads, settings.seq_len, settings.lr, settings.seed]);
+
+/** The arguments of attn.createTrainer for settings. */
+export function trainerArguments(settings) {
+  const { task, d_model, n_heads, seq_len, lr, seed } = settings;
+  return { task, d_model, n_heads, seq_len, vocab: TRAIN_VOCAB, batch: TRAIN_BATCH, seed, ...(lr === null ? {} : { lr }) };
+}

@@ -1,0 +1,329 @@
+// The training lab: a tiny model (embedding + positional encoding → one multi-head attention layer →
+// a linear read-out) trained with Adam in the compute worker, a few steps per request, while the loss
+// and accuracy curves (uPlot) and every head's attention map update. The settings are state fields
+// (train_*), so a link reproduces them; the learnt layer can be loaded into the playground
+// (weights=trained), whose other panels then inspect it. The words follow the measured focus.
+
+import * as fmt from '../model/format.js';
+import { Heatmap } from '../render/heatmap.js';
+import { parseTraining, trainingKey, TRAIN_TASKS, TASK_TEXT, TRAIN_LIMITS, TRAIN_VOCAB, TRAIN_BATCH } from '../model/training.js';
+import { Cancelled, WorkerLost } from '../worker/client.js';
+
+// Steps per request while playing: up to 10 (a few tens of ms at the default sizes), fewer when steps
+// are slow (large settings), so the curves move and Pause answers within about REQUEST_MS.
+const MAX_STEPS_PER_REQUEST = 10;
+const REQUEST_MS = 150;
+const SETTINGS = [
+  ['train_d_model', 'd_model', 'model width'], ['train_n_heads', 'n_heads', 'heads'],
+  ['train_seq_len', 'seq_len', 'tokens per sample'], ['train_lr', 'lr', 'Adam’s learning rate'], ['train_seed', 'seed', 'initial weights and data'],
+];
+const FIELDS = ['train_task', ...SETTINGS.map(([key]) => key)];
+
+/** What the relation names mean, for the text under the maps. */
+const RELATION_TEXT = { previous: 'the previous token', first: 'the first token', mirror: 'the mirrored position', key: 'the pair holding the key asked for' };
+
+/**
+ * Sentences about the heads, from the held-out focus (evaluation.focus: per head, the mean weight on
+ * the position each relation reads) and accuracy: which head reads what, and whether they split the work.
+ */
+export function focusStory(evaluation, relations) {
+  const heads = evaluation.focus;
+  const out = [];
+  const pct = (w) => (w === null ? '—' : fmt.percent(w));
+  heads.forEach((f, h) => out.push(`Head ${h + 1} puts ${relations.map((r) => `${pct(f[r])} of its weight on ${RELATION_TEXT[r] ?? r}`).join(' and ')}.`));
+  const best = relations.map((r) => {
+    let head = 0;
+    heads.forEach((f, h) => { if ((f[r] ?? 0) > (heads[head][r] ?? 0)) head = h; });
+    return { r, head, weight: heads[head][r] ?? 0 };
+  });
+  const acc = fmt.percent(evaluation.accuracy);
+  if (relations.length > 1) {
+    const specialised = best.every((b) => b.weight >= 0.8) && new Set(best.map((b) => b.head)).size === best.length;
+    if (specialised) {
+      out.push(`The heads have split the work: ${best.map((b) => `head ${b.head + 1} reads ${RELATION_TEXT[b.r] ?? b.r}`).join(', ')}; held-out accuracy ${acc}.`);
+    } else if (heads.length === 1) {
+      out.push(`One head has one softmax per row, so it cannot put most of its weight on two positions at once: held-out accuracy ${acc}. Try two heads.`);
+    } else {
+      out.push(`No head has specialised on each relation yet (held-out accuracy ${acc}).`);
+    }
+  } else if (best[0].weight >= 0.8) {
+    out.push(`Head ${best[0].head + 1} has learnt to read ${RELATION_TEXT[best[0].r] ?? best[0].r}; held-out accuracy ${acc}.`);
+  } else {
+    out.push(`No head reads ${RELATION_TEXT[best[0].r] ?? best[0].r} with most of its weight yet; held-out accuracy ${acc}.`);
+  }
+  return out;
+}
+
+export function createTraining(body, { dom, host, actions }) {
+  const { h, fill } = dom;
+  let view = null;
+  const msg = (key) => h('p', { class: 'msg', id: `m-${key}`, 'aria-live': 'polite' });
+  const taskSelect = h('select', { id: 'f-train_task', name: 'train_task' }, TRAIN_TASKS.map((t) => h('option', { value: t }, `${t}: ${TASK_TEXT[t]}`)));
+  const inputs = new Map([['train_task', taskSelect]]);
+  const fieldBoxes = [h('div', { class: 'field', dataset: { field: 'train_task' } }, h('label', { for: 'f-train_task' }, 'task'), taskSelect, msg('train_task'))];
+  for (const [key, name, what] of SETTINGS) {
+    const input = h('input', { id: `f-${key}`, name: key, type: 'text', inputmode: key === 'train_lr' ? 'decimal' : 'numeric', spellcheck: 'false' });
+    inputs.set(key, input);
+    fieldBoxes.push(h('div', { class: 'field', dataset: { field: key } },
+      h('label', { for: `f-${key}` }, h('code', {}, name), ' ', h('span', { class: 'what' }, what)), input, msg(key)));
+  }
+  const form = h('form', { id: 'train-form', novalidate: true, autocomplete: 'off' }, h('div', { class: 'grid2' }, fieldBoxes));
+  const onEdit = (e) => {
+    const el = e.target;
+    if (!FIELDS.includes(el.name) || view?.state[el.name] === el.value) return;
+    actions.edit({ [el.name]: el.value }, el.name);
+  };
+  form.addEventListener('input', onEdit);
+  form.addEventListener('change', onEdit);
+  form.addEventListener('submit', (e) => e.preventDefault());
+
+  const play = h('button', { type: 'button', id: 'train-play' }, 'Train');
+  const stepButton = h('button', { type: 'button', class: 'secondary', id: 'train-step' }, 'Step');
+  const reset = h('button', { type: 'button', class: 'secondary', id: 'train-reset' }, 'Reset');
+  const another = h('button', { type: 'button', class: 'secondary', id: 'train-sample' }, 'Another sample');
+  const use = h('button', { type: 'button', class: 'secondary', id: 'train-use' }, 'Use in the playground');
+  const status = h('p', { class: 'readout', id: 'train-status', 'aria-live': 'polite' }, 'Waiting for the engine…');
+  const story = h('div', { id: 'train-story', class: 'note' });
+  const curves = h('div', { class: 'chart', id: 'train-curves' });
+  const maps = h('div', { class: 'heat-grid', id: 'train-maps', role: 'list' });
+  const sampleLine = h('p', { class: 'note', id: 'train-sample-line' });
+  fill(body,
+    h('p', { class: 'lead' }, 'A tiny model that only attention can solve: each token’s embedding plus its sinusoidal position goes through one ',
+      'multi-head attention layer, then a linear read-out predicts a token. Nothing else moves information between positions, so ',
+      `whatever it learns shows in the attention maps. Adam trains it on fresh samples (${TRAIN_BATCH} per step, ${TRAIN_VOCAB} symbols), `,
+      'drawn from the seed, in the compute worker.'),
+    form,
+    h('div', { class: 'button-row' }, play, stepButton, reset, another, use),
+    status, curves, story, sampleLine, maps);
+
+  // ---- the lab's run: the panel owns time (playing, one request at a time); the worker owns the model ----
+  const lab = { key: null, steps: 0, history: { step: [], loss: [], accuracy: [] }, evals: { step: [], accuracy: [] }, reply: null };
+  let playing = false, busy = false, destroyed = false, sample = 0, plot = null, plotLoading = null, heatmaps = [];
+  let msPerStep = 0; // measured over the last request that stepped
+
+  const settingsNow = () => (view ? parseTraining(view.state).settings : null);
+
+  function clearHistory() {
+    lab.steps = 0;
+    for (const list of [...Object.values(lab.history), ...Object.values(lab.evals)]) list.length = 0;
+    lab.reply = null;
+  }
+
+  /** One request: `steps` more steps (0: just look again); with reset, a new model from the seed. */
+  async function request(steps, { reset: fresh = false } = {}) {
+    const settings = settingsNow();
+    if (!settings || busy) return false;
+    busy = true;
+    const key = trainingKey(settings);
+    try {
+      const t0 = host.win.performance.now();
+      const reply = await actions.train({ settings, steps, sample, reset: fresh });
+      if (steps > 0) msPerStep = (host.win.performance.now() - t0) / steps;
+      if (key !== lab.key) return false; // the settings changed meanwhile: that reply is of another model
+      if (reply.steps !== (fresh ? 0 : lab.steps) + steps) {
+        // The worker was restarted (cancelled, or it stopped answering) and trained a new model from step 0.
+        clearHistory();
+        lab.restarted = true;
+      }
+      const first = reply.steps - steps;
+      reply.report.loss.forEach((loss, i) => {
+        lab.history.step.push(first + i + 1);
+        lab.history.loss.push(loss);
+        lab.history.accuracy.push(reply.report.accuracy[i]);
+      });
+      lab.steps = reply.steps;
+      lab.evals.step.push(reply.steps);
+      lab.evals.accuracy.push(reply.evaluation.accuracy);
+      lab.reply = reply;
+      lab.error = null;
+      draw();
+      return true;
+    } catch (err) {
+      playing = false;
+      if (!(err instanceof Cancelled)) lab.error = err instanceof WorkerLost ? `${err.message}; press Train to go on` : err.message;
+      draw();
+      return false;
+    } finally {
+      busy = false;
+    }
+  }
+
+  async function loop() {
+    while (playing && !destroyed) {
+      if (lab.steps >= TRAIN_LIMITS.steps) {
+        playing = false;
+        lab.note = `Paused at ${fmt.int(TRAIN_LIMITS.steps)} steps, the lab’s limit.`;
+        break;
+      }
+      const fit = msPerStep > 0 ? Math.floor(REQUEST_MS / msPerStep) : 1; // the first request measures
+      const ok = await request(Math.max(1, Math.min(MAX_STEPS_PER_REQUEST, fit, TRAIN_LIMITS.steps - lab.steps)));
+      if (!ok) break;
+      await new Promise((resolve) => host.win.setTimeout(resolve, 0)); // let the page paint and take clicks
+    }
+    draw();
+  }
+
+  play.addEventListener('click', () => {
+    playing = !playing;
+    lab.note = null;
+    draw();
+    if (playing) loop();
+  });
+  stepButton.addEventListener('click', () => { playing = false; request(1); });
+  reset.addEventListener('click', () => {
+    playing = false;
+    clearHistory();
+    request(0, { reset: true });
+  });
+  another.addEventListener('click', () => { sample += 1; if (!playing) request(0); });
+  use.addEventListener('click', () => {
+    const s = settingsNow();
+    if (!s || !lab.reply) return;
+    playing = false;
+    // The layer and input become the lab's: sizes that match, self-attention, the sample shown here.
+    actions.load({ weights: 'trained', train_steps: String(lab.steps), source: 'task', input_seed: String(sample),
+      d_model: String(s.d_model), n_heads: String(s.n_heads), d_k: '', d_v: '', bias: '1', attention: 'self',
+      mask: 'none', dropout: '0', scale: '1', item: '0', head: '' }, 'training');
+    host.scrollToResults();
+  });
+
+  // ---- drawing ----
+  async function drawCurves() {
+    if (!plot) {
+      plotLoading ??= Promise.all([host.importVendor('vendor/uplot/uPlot.esm.js'), host.loadStyle('vendor/uplot/uPlot.min.css')]);
+      const [{ default: uPlot }] = await plotLoading;
+      if (plot || destroyed) return;
+      const muted = host.cssVar('--muted'), accent = host.cssVar('--accent'), warn = host.cssVar('--warn'), ok = host.cssVar('--ok'), grid = host.cssVar('--grid');
+      const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
+      plot = new uPlot({
+        width: Math.max(260, curves.clientWidth || 480), height: 220,
+        scales: { x: { time: false }, loss: { distr: 3 }, acc: { range: [0, 1] } },
+        axes: [
+          { ...axis, label: 'step', labelSize: 18 },
+          { ...axis, scale: 'loss', label: 'loss (nats, log)', labelSize: 18, size: 56 },
+          { ...axis, scale: 'acc', side: 1, label: 'accuracy', labelSize: 18, size: 50, grid: { show: false },
+            values: (u, v) => v.map((x) => `${Math.round(x * 100)} %`) },
+        ],
+        series: [
+          { label: 'step' },
+          { label: 'loss', scale: 'loss', stroke: warn, width: 1.5, points: { show: false }, value: (u, v) => (v == null ? '' : fmt.num(v, 4)) },
+          { label: 'accuracy (batch)', scale: 'acc', stroke: accent, width: 1, points: { show: false }, value: (u, v) => (v == null ? '' : fmt.percent(v)) },
+          { label: 'held-out accuracy', scale: 'acc', stroke: ok, width: 2, value: (u, v) => (v == null ? '' : fmt.percent(v)) },
+        ],
+        legend: { live: false },
+      }, [[], [], [], []], curves);
+    }
+    // The held-out points sit at their steps on the same x axis (null elsewhere).
+    const held = new Map(lab.evals.step.map((s, i) => [s, lab.evals.accuracy[i]]));
+    const xs = lab.history.step.length ? lab.history.step : lab.evals.step;
+    plot.setData([xs, lab.history.step.length ? lab.history.loss.map((v) => Math.max(v, 1e-6)) : xs.map(() => null),
+      lab.history.step.length ? lab.history.accuracy : xs.map(() => null), xs.map((s) => held.get(s) ?? null)]);
+  }
+
+  function drawMaps(reply) {
+    const { n_heads } = reply.dims, T = reply.config.seq_len;
+    const labels = reply.sample.labels;
+    if (heatmaps.length !== n_heads || heatmaps[0]?.T !== T) {
+      heatmaps = [];
+      fill(maps, Array.from({ length: n_heads }, (_, k) => {
+        const canvas = h('canvas', { 'aria-label': `head ${k + 1}: attention weights of the sample` });
+        const caption = h('figcaption', {}, `Head ${k + 1}`);
+        heatmaps.push({ map: new Heatmap(canvas, { labels: true, maxHeight: 260 }), caption, T, canvas });
+        return h('figure', { class: 'train-map', role: 'listitem', dataset: { head: String(k) } }, caption, canvas);
+      }));
+      maps.style.setProperty('--cols', String(n_heads <= 4 ? 2 : n_heads <= 9 ? 3 : 4));
+    }
+    const text = host.cssVar('--fg');
+    heatmaps.forEach(({ map, canvas }, k) => {
+      const data = reply.sample.weights.slice(k * T * T, (k + 1) * T * T);
+      map.setData({ rows: T, cols: T, data, masked: null, min: 0, max: 1, rowLabels: labels, colLabels: labels, colors: { text } });
+      let sum = 0;
+      for (const v of data) sum += v;
+      canvas.dataset.sum = String(sum);
+    });
+    maps.dataset.weights = JSON.stringify(Array.from(reply.sample.weights));
+    const S = reply.shape.n_slots;
+    const slotText = reply.shape.slots.map((slot, s) => {
+      const wanted = [], got = [];
+      for (let t = 0; t < T; t++) {
+        const target = reply.sample.targets[t * S + s], predicted = reply.sample.predictions[t * S + s];
+        wanted.push(target < 0 ? '·' : String(target));
+        got.push(predicted < 0 ? '·' : predicted === target ? String(predicted) : `${predicted}✗`);
+      }
+      return `${slot}: wanted ${wanted.join(' ')}, predicted ${got.join(' ')}`;
+    });
+    sampleLine.textContent = `Sample ${sample}: ${labels.join(' ')}. ${slotText.join('; ')}. Rows are queries, columns keys.`;
+  }
+
+  function draw() {
+    if (!view || destroyed) return;
+    const r = lab.reply;
+    play.textContent = playing ? 'Pause' : lab.steps ? 'Resume' : 'Train';
+    play.setAttribute('aria-pressed', playing ? 'true' : 'false');
+    const enabled = !!settingsNow() && !!view.engine;
+    for (const b of [play, stepButton, reset, another]) b.disabled = !enabled;
+    use.disabled = !enabled || !r || view.readOnly;
+    if (lab.error) {
+      status.textContent = `Training stopped: ${lab.error}`;
+    } else if (r) {
+      const e = r.evaluation;
+      status.textContent = `Step ${fmt.int(r.steps)} · loss ${fmt.num(r.report.loss.at(-1) ?? e.loss, 4)} · ` +
+        `held-out accuracy ${fmt.percent(e.accuracy)} (${fmt.int(e.samples)} samples, never trained on)` +
+        (lab.note ? ` · ${lab.note}` : '') + (lab.restarted ? ' · the compute worker restarted, so training began again' : '');
+      status.dataset.steps = String(r.steps);
+      status.dataset.accuracy = String(e.accuracy);
+      status.dataset.focus = JSON.stringify(e.focus);
+      fill(story, focusStory(e, r.shape.relations).map((t) => h('p', {}, t)));
+      drawMaps(r);
+      drawCurves().catch((err) => { curves.textContent = `The curves could not be drawn: ${err.message}`; });
+    }
+  }
+
+  function showFields(state) {
+    const { errors } = parseTraining(state);
+    for (const key of FIELDS) {
+      const input = inputs.get(key);
+      // The field being typed in keeps its text (and cursor); any other change is written.
+      if (input.getRootNode().activeElement !== input && input.value !== state[key]) input.value = state[key];
+      input.placeholder = key === 'train_lr' ? 'the task’s default' : '';
+      const box = form.querySelector(`[data-field="${key}"]`);
+      const message = errors[key] ?? '';
+      box.querySelector('.msg').textContent = message;
+      box.classList.toggle('invalid', !!message);
+      input.setAttribute('aria-invalid', message ? 'true' : 'false');
+      input.readOnly = view.readOnly;
+    }
+  }
+
+  function update(v) {
+    view = v;
+    showFields(v.state);
+    const settings = settingsNow();
+    const key = settings ? trainingKey(settings) : null;
+    if (key !== lab.key) {
+      // New settings: a new model, shown untrained (step 0) until Train is pressed.
+      playing = false;
+      lab.key = key;
+      lab.note = null;
+      lab.error = null;
+      lab.restarted = false;
+      msPerStep = 0;
+      clearHistory();
+      plot?.setData([[], [], [], []]);
+      if (settings && v.engine) request(0, { reset: true });
+      else if (!settings) status.textContent = 'Fix the highlighted settings to train.';
+    } else if (key && v.engine && !lab.reply && !busy && !lab.error) {
+      request(0, { reset: true }); // the engine just arrived
+    }
+    draw();
+  }
+
+  return {
+    update,
+    destroy() {
+      destroyed = true;
+      playing = false;
+      plot?.destroy();
+    },
+  };
+}
