@@ -42,7 +42,7 @@ HeadBackwardFloats head_backward_floats(const AttentionOptions& opt, int n_q, in
                                         bool need_weights);
 
 /// Runs one head forward and backward. Appends fully masked rows (head 0 only) to masked_rows.
-/// Sizes are trusted: callers validate and guard the logits (require_finite_logits) first.
+/// Sizes are trusted: callers validate and guard the logits (require_unscaled_logits) first.
 void head_backward(const HeadBackward& p, const AttentionOptions& opt, std::vector<MaskedRow>* masked_rows);
 
 struct SdpaBackwardResult {
