@@ -12,9 +12,13 @@ const WORKER_URL = new URL('./pool_worker.js', import.meta.url);
 
 /**
  * Forward passes with fewer matmul FLOPs than this (forwardFlops in pool_split.js) run on the
- * calling thread. Measured by `node bench/pool_threshold.mjs`, which times the calling thread and
- * a 2-worker split on a ladder of sizes: splitting was slower below ~8 MFLOP, within noise around
- * it, and faster from ~20 MFLOP on (AMD EPYC, 2 logical cores, Node 20; see README).
+ * calling thread. Measured by `node bench/pool_threshold.mjs` (calling thread against 2 workers,
+ * alternated, on a ladder of sizes) on this project's 2-core AMD EPYC, Node 20, run with
+ * `chrt -f 10` so that a woken worker got a core at once despite other work on the machine: a
+ * split pass costs ~0.2 ms more in messages and copies; calling ÷ split was 0.94–0.96 at
+ * 10.5 MFLOP, 1.06–1.08 at 17.8, 1.2–1.3 at 25–38 and 1.4–1.8 from 84 on (need_weights off and
+ * on alike). Splitting pays from ~18 MFLOP; 20 leaves a margin. On a loaded machine a woken
+ * worker waits for a core, and splitting pays only for larger passes.
  */
 export const SPLIT_FLOPS = 20e6;
 
