@@ -302,12 +302,17 @@ class PoolLayer {
   }
 
   /**
-   * The new result arrays a pass without `into` returns, made and written once (zeros) while the
-   * workers compute: a new array's memory is only mapped when first written, one page fault per
-   * 4 KB, and this thread is otherwise idle until they reply, so the faults cost no time after.
+   * The new result arrays a pass without `into` returns, made while the workers compute and
+   * written once per 4 KB page: a new array's memory is only mapped when first written, one page
+   * fault per page, and this thread is otherwise idle until they reply, so the faults are taken
+   * now rather than after. One float per page is enough to fault it (the kernel zeroes the page).
    */
   #freshResults({ batch, n_q, n_k }, into, need_weights) {
-    const touched = (length) => new Float32Array(length).fill(0);
+    const touched = (length) => {
+      const array = new Float32Array(length);
+      for (let i = 0; i < length; i += 1024) array[i] = 0;
+      return array;
+    };
     return {
       output: into?.output ? null : touched(batch * n_q * this.d_model),
       weights: need_weights && !into?.weights ? touched(batch * this.n_heads * n_q * n_k) : null,
