@@ -6,15 +6,18 @@
 // passes too small for splitting to pay and for dropout.
 import { loadAttention } from './attention.js';
 import { coreCount, workerSpawner } from './pool_port.js';
+import { PostError, WorkerSlot } from './pool_slot.js';
 import { forwardFlops, groupConfig, groupWeights, headGroups, placeWeights, sumPartials } from './pool_split.js';
-
-const WORKER_URL = new URL('./pool_worker.js', import.meta.url);
 
 /**
  * Forward passes with fewer matmul FLOPs than this (forwardFlops in pool_split.js) run on the
- * calling thread. Measured by `node bench/pool_threshold.mjs`, which times the calling thread and
- * a 2-worker split on a ladder of sizes: splitting was slower below ~8 MFLOP, within noise around
- * it, and faster from ~20 MFLOP on (AMD EPYC, 2 logical cores, Node 20; see README).
+ * calling thread. Measured by `node bench/pool_threshold.mjs` (calling thread against 2 workers,
+ * alternated, on a ladder of sizes) on this project's 2-core AMD EPYC, Node 20, run with
+ * `chrt -f 10` so that a woken worker got a core at once despite other work on the machine: a
+ * split pass costs ~0.2 ms more in messages and copies; calling ÷ split was 0.94–0.96 at
+ * 10.5 MFLOP, 1.06–1.08 at 17.8, 1.2–1.3 at 25–38 and 1.4–1.8 from 84 on (need_weights off and
+ * on alike). Splitting pays from ~18 MFLOP; 20 leaves a margin. On a loaded machine a woken
+ * worker waits for a core, and splitting pays only for larger passes.
  */
 export const SPLIT_FLOPS = 20e6;
 
@@ -22,100 +25,6 @@ export const SPLIT_FLOPS = 20e6;
 export const poolInternals = Symbol('attention pool internals');
 
 const POOL_KEYS = ['workers', 'simd', 'splitFlops'];
-
-/** A posting failure (a value that cannot be cloned into a message), told apart from engine errors. */
-class PostError extends Error {}
-
-/** One worker of the pool: its requests in flight, and its replacement when it dies. */
-class WorkerSlot {
-  #spawn;
-  #simd;
-  #name;
-  #handle = null;
-  #started = false;        // whether the current worker answered its init
-  #pending = new Map();    // request id → { resolve, reject }
-  #nextId = 1;
-  #closed = false;
-  generation = 0;          // bumped by every new worker: layers sent to an older one are gone
-  ready = null;
-
-  constructor(spawn, simd, name) {
-    this.#spawn = spawn;
-    this.#simd = simd;
-    this.#name = name;
-    this.#start();
-  }
-
-  #start() {
-    const generation = ++this.generation;
-    this.#started = false;
-    this.#handle = this.#spawn(WORKER_URL, {
-      onMessage: (data) => this.#receive(generation, data),
-      onDeath: (reason) => this.#died(generation, reason),
-    });
-    this.ready = this.request('init', { simd: this.#simd }).then((info) => {
-      if (generation === this.generation) this.#started = true;
-      return info;
-    });
-    this.ready.catch(() => {}); // whoever awaits ready sees the error; nobody else must
-  }
-
-  /** Posts a request now (throws PostError when it cannot be sent); resolves to the reply's value. */
-  request(op, args = {}, transfer = []) {
-    if (this.#closed) return Promise.reject(new Error('this attention pool was closed'));
-    // A worker that died before it ever started is not replaced at once (a script that cannot
-    // load would be respawned forever); the next request tries again.
-    if (!this.#handle) this.#start();
-    const id = this.#nextId++;
-    let call;
-    const reply = new Promise((resolve, reject) => { call = { resolve, reject }; });
-    try {
-      this.#handle.post({ id, op, ...args }, transfer);
-    } catch (e) {
-      throw new PostError(`${op}: the request could not be sent to a pool worker (${e.message})`);
-    }
-    if (this.#pending.size === 0) this.#handle.ref();
-    this.#pending.set(id, call);
-    return reply;
-  }
-
-  #receive(generation, { id, value, error, fatal }) {
-    if (generation !== this.generation || !this.#handle) return; // a late reply of a worker already gone
-    const call = this.#pending.get(id);
-    this.#pending.delete(id);
-    if (this.#pending.size === 0) this.#handle.unref();
-    if (error === undefined) call?.resolve(value);
-    else call?.reject(new Error(error));
-    if (fatal) this.#died(generation, `its engine failed: ${error}`);
-  }
-
-  #died(generation, reason) {
-    if (generation !== this.generation || this.#closed || !this.#handle) return;
-    const error = new Error(`${this.#name} stopped (${reason}); the call was abandoned` +
-      (this.#started ? ' and the worker replaced' : ''));
-    const calls = [...this.#pending.values()];
-    this.#pending.clear();
-    const handle = this.#handle;
-    this.#handle = null;
-    handle.terminate();
-    for (const call of calls) call.reject(error);
-    if (this.#started) this.#start();
-  }
-
-  native() {
-    return this.#handle?.native ?? null;
-  }
-
-  async close() {
-    this.#closed = true;
-    const error = new Error('the attention pool was closed before the call finished');
-    for (const call of this.#pending.values()) call.reject(error);
-    this.#pending.clear();
-    const handle = this.#handle;
-    this.#handle = null;
-    if (handle) await handle.terminate();
-  }
-}
 
 /** Checks `into` of a split forward (the workers never see it) before anything is written. */
 function destinations(into, sizes, need_weights) {
@@ -298,12 +207,17 @@ class PoolLayer {
   }
 
   /**
-   * The new result arrays a pass without `into` returns, made and written once (zeros) while the
-   * workers compute: a new array's memory is only mapped when first written, one page fault per
-   * 4 KB, and this thread is otherwise idle until they reply, so the faults cost no time after.
+   * The new result arrays a pass without `into` returns, made while the workers compute and
+   * written once per 4 KB page: a new array's memory is only mapped when first written, one page
+   * fault per page, and this thread is otherwise idle until they reply, so the faults are taken
+   * now rather than after. One float per page is enough to fault it (the kernel zeroes the page).
    */
   #freshResults({ batch, n_q, n_k }, into, need_weights) {
-    const touched = (length) => new Float32Array(length).fill(0);
+    const touched = (length) => {
+      const array = new Float32Array(length);
+      for (let i = 0; i < length; i += 1024) array[i] = 0;
+      return array;
+    };
     return {
       output: into?.output ? null : touched(batch * n_q * this.d_model),
       weights: need_weights && !into?.weights ? touched(batch * this.n_heads * n_q * n_k) : null,
