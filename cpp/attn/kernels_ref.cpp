@@ -68,10 +68,15 @@ double exp_shift_row(float* x, int n, float shift) {
 
 float row_max(const float* x, int n) {
   float max = -std::numeric_limits<float>::infinity();
-  // x[j] != x[j]: a NaN is taken and then kept (no comparison with NaN is true), so a NaN logit
-  // can never leave the −∞ of a fully masked row behind.
-  for (int j = 0; j < n; ++j) max = (x[j] > max || x[j] != x[j]) ? x[j] : max;
-  return max;
+  // The max skips NaN (no comparison with NaN is true), so NaNs are flagged on the side: a NaN
+  // logit must never leave the −∞ of a fully masked row behind. Two branch-free reductions the
+  // compiler vectorises; a NaN-keeping select in the loop was not, and cost the scalar build 5%.
+  int nan = 0;
+  for (int j = 0; j < n; ++j) {
+    max = x[j] > max ? x[j] : max;
+    nan |= x[j] != x[j];
+  }
+  return nan ? std::numeric_limits<float>::quiet_NaN() : max;
 }
 
 void scale(float* x, int n, float s) {

@@ -296,9 +296,12 @@ float row_max(const float* x, int n) {
   }
   float max = std::max(std::max(wasm_f32x4_extract_lane(vmax, 0), wasm_f32x4_extract_lane(vmax, 1)),
                        std::max(wasm_f32x4_extract_lane(vmax, 2), wasm_f32x4_extract_lane(vmax, 3)));
-  if (wasm_v128_any_true(nan)) return std::numeric_limits<float>::quiet_NaN();
-  for (; j < n; ++j) max = (x[j] > max || x[j] != x[j]) ? x[j] : max;  // leftovers, NaN kept as in ref
-  return max;
+  bool tail_nan = false;
+  for (; j < n; ++j) {  // leftovers
+    max = x[j] > max ? x[j] : max;
+    tail_nan |= x[j] != x[j];
+  }
+  return wasm_v128_any_true(nan) || tail_nan ? std::numeric_limits<float>::quiet_NaN() : max;
 }
 
 bool softmax_row(float* x, int n) {

@@ -56,6 +56,24 @@ const SignCase kSignCases[] = {
     {"every key along q", {1, 1, 1}, {1.0 / 3, 1.0 / 3, 1.0 / 3}, {3, 4}},
 };
 
+// The true answer of a sign case: no masked row, its weights, and `out` starting with its output
+// (a layer's further columns are 0).
+void check_sign_case(const SignCase& c, const std::vector<attn::MaskedRow>& masked, const std::vector<float>& out,
+                     const std::vector<float>& weights) {
+  CHECK(masked.empty());
+  std::vector<double> want_out(out.size(), 0.0);
+  want_out[0] = c.want_out[0];
+  want_out[1] = c.want_out[1];
+  const check::Worst wo = check::max_abs(out, want_out);
+  INFO("output: " << wo.describe());
+  CHECK(wo.err <= 1e-5);
+  if (!weights.empty()) {
+    const check::Worst ww = check::max_abs(weights.data(), c.want_weights, 3);
+    INFO("weights: " << ww.describe());
+    CHECK(ww.err <= 1e-6);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("a finite logit α·q·k is computed even when the unscaled sum q·k overflows float32", "[overflow][item1]") {
@@ -72,15 +90,7 @@ TEST_CASE("a finite logit α·q·k is computed even when the unscaled sum q·k o
       REQUIRE_NOTHROW(r = attn::scaled_dot_product_attention(q.data(), q.size(), k.data(), k.size(), v.data(), v.size(),
                                                               1, 1, 3, kDk, 2, opt, path.need_weights,
                                                               attn::kDefaultMemoryBudget));
-      CHECK(r.masked_rows.empty());
-      const check::Worst wo = check::max_abs(r.output.data(), c.want_out, 2);
-      INFO("output: " << wo.describe());
-      CHECK(wo.err <= 1e-5);
-      if (path.need_weights) {
-        const check::Worst ww = check::max_abs(r.weights.data(), c.want_weights, 3);
-        INFO("weights: " << ww.describe());
-        CHECK(ww.err <= 1e-6);
-      }
+      check_sign_case(c, r.masked_rows, r.output, r.weights);
     }
 }
 
@@ -149,18 +159,7 @@ TEST_CASE("multi-head attention: Q and K projections whose unscaled logits overf
       const attn::MhaInput in{query.data(), query.size(), key.data(), key.size(), value.data(), value.size(), 1, 1, 3};
       attn::MhaResult r;
       REQUIRE_NOTHROW(r = layer.forward(in, opt));
-      CHECK(r.masked_rows.empty());
-      std::vector<double> want_out(D, 0.0);
-      want_out[0] = c.want_out[0];
-      want_out[1] = c.want_out[1];
-      const check::Worst wo = check::max_abs(r.output, want_out);
-      INFO("output: " << wo.describe());
-      CHECK(wo.err <= 1e-5);
-      if (path.need_weights) {
-        const check::Worst ww = check::max_abs(r.weights.data(), c.want_weights, 3);
-        INFO("weights: " << ww.describe());
-        CHECK(ww.err <= 1e-6);
-      }
+      check_sign_case(c, r.masked_rows, r.output, r.weights);
     }
 }
 

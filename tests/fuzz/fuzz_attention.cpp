@@ -118,6 +118,26 @@ void judge_refusal(const Prediction& p, const std::string& message, const char* 
     finding(std::string("valid input refused without naming an overflow or a budget: '") + message + "' (" + path + ")");
 }
 
+// Runs one engine call, which returns its fully masked rows. A refusal is judged against the
+// prediction (false: nothing more to check); an accepted call must have been predicted valid and
+// must report exactly the reference's masked rows.
+template <class F>
+bool accepted(const Prediction& p, const char* path, const std::vector<attn::MaskedRow>& want_masked, F&& call) {
+  std::vector<attn::MaskedRow> masked;
+  try {
+    masked = call();
+  } catch (const attn::Error& e) {
+    judge_refusal(p, e.what(), path);
+    return false;
+  } catch (const std::exception& e) {
+    finding(std::string("an exception other than attn::Error: ") + e.what() + " (" + path + ")");
+  }
+  if (!p.invalid.empty()) finding(std::string("bad input accepted (") + path + "), expected: " + p.invalid[0]);
+  if (sorted_rows(masked) != sorted_rows(want_masked))
+    finding(std::string("masked rows differ from the float64 reference's (") + path + ")");
+  return true;
+}
+
 // --------------------------------------------------------------------------- row checks
 // One row of attention weights and its output, for plain attention and for a layer's head.
 // Inputs in double: logits' error bound E, the reference row (weights w_ref with dropout, the
@@ -223,7 +243,8 @@ void run_sdpa(const Case& c) {
   }
   const bool lengths_ok = p.invalid.empty();
   if (lengths_ok && !affordable(c, c.d_k + c.d_v)) return;  // valid, but too much work to check
-  if (!all_finite(c.x) || !all_finite(c.y) || !all_finite(c.z)) p.bad({"contains"});
+  // The buffers passed: with q = k = v only x (its copies in y and z are not used).
+  if (!all_finite(c.x) || (!c.self && (!all_finite(c.y) || !all_finite(c.z)))) p.bad({"contains"});
 
   const attn::AttentionOptions base = c.opt;
   reference::AttentionRef ref;
@@ -247,18 +268,12 @@ void run_sdpa(const Case& c) {
     attn::AttentionOptions opt = base;
     opt.scratch_logits = path.scratch_logits;
     attn::AttentionResult r;
-    try {
-      r = attn::scaled_dot_product_attention(c.x.data(), c.x.size(), k, k_len, v, v_len, c.batch, c.n_q, c.n_k, c.d_k,
-                                             c.d_v, opt, path.need_weights, attn::kDefaultMemoryBudget);
-    } catch (const attn::Error& e) {
-      judge_refusal(p, e.what(), path.name);
+    if (!accepted(p, path.name, ref.masked_rows, [&] {
+          r = attn::scaled_dot_product_attention(c.x.data(), c.x.size(), k, k_len, v, v_len, c.batch, c.n_q, c.n_k,
+                                                 c.d_k, c.d_v, opt, path.need_weights, attn::kDefaultMemoryBudget);
+          return r.masked_rows;
+        }))
       continue;
-    } catch (const std::exception& e) {
-      finding(std::string("an exception other than attn::Error: ") + e.what() + " (" + path.name + ")");
-    }
-    if (!p.invalid.empty()) finding(std::string("bad input accepted (") + path.name + "), expected: " + p.invalid[0]);
-    if (sorted_rows(r.masked_rows) != sorted_rows(ref.masked_rows))
-      finding(std::string("masked rows differ from the float64 reference's (") + path.name + ")");
     const std::vector<double> dv(vf.size(), 0.0);
     for (int b = 0; b < c.batch; ++b) {
       const std::vector<double> v_abs(vf.begin() + static_cast<std::ptrdiff_t>(b) * c.n_k * c.d_v,
@@ -336,15 +351,18 @@ void run_mha(const Case& c) {
   }
   const attn::MhaDims d = layer->dims();
   if (!c.default_weights) {
-    attn::MhaWeights w = c.weights;
+    const attn::MhaWeights& w = c.weights;
     const bool finite = all_finite(w.wq) && all_finite(w.wk) && all_finite(w.wv) && all_finite(w.wo) &&
                         all_finite(w.bq) && all_finite(w.bk) && all_finite(w.bv) && all_finite(w.bo);
+    const std::size_t D = d.d_model, QK = d.qk_width(), V = d.v_width(), b = d.bias ? 1 : 0;
+    const bool lengths = w.wq.size() == D * QK && w.wk.size() == D * QK && w.wv.size() == D * V &&
+                         w.wo.size() == V * D && w.bq.size() == b * QK && w.bk.size() == b * QK &&
+                         w.bv.size() == b * V && w.bo.size() == b * D;
     try {
       layer->set_weights(w);
-      if (!finite) finding("non-finite weights accepted by set_weights");
+      if (!finite || !lengths) finding("set_weights accepted non-finite weights or wrong lengths");
     } catch (const attn::Error& e) {
-      if (finite && w.wq.size() == static_cast<std::size_t>(d.d_model * d.qk_width()))
-        finding(std::string("finite weights of the right lengths refused: ") + e.what());
+      if (finite && lengths) finding(std::string("finite weights of the right lengths refused: ") + e.what());
       return;
     }
   }
@@ -415,8 +433,7 @@ void run_mha(const Case& c) {
     opt.scratch_logits = path.scratch_logits;
     opt.need_weights = path.need_weights;
     std::vector<float> output, weights;
-    std::vector<attn::MaskedRow> masked;
-    try {
+    const bool ran = accepted(p, path.name, ref.masked_rows, [&] {
       if (c.into) {  // as the JS binding does: the query's copy is the output buffer
         std::vector<float> buffer = c.x;
         const attn::MhaInput in{buffer.data(), buffer.size(), c.self ? buffer.data() : key.data(),
@@ -424,25 +441,18 @@ void run_mha(const Case& c) {
                                 c.self ? buffer.size() : value.size(), c.batch, c.n_q, c.n_k};
         layer->validate(in, opt);
         if (opt.need_weights) weights.resize(static_cast<std::size_t>(c.batch) * H * c.n_q * c.n_k);
-        masked = layer->forward_validated(in, opt, buffer.data(), opt.need_weights ? weights.data() : nullptr);
+        auto masked = layer->forward_validated(in, opt, buffer.data(), opt.need_weights ? weights.data() : nullptr);
         output = std::move(buffer);
-      } else {
-        const attn::MhaInput in{c.x.data(), c.x.size(), key.data(), key.size(), value.data(), value.size(),
-                                c.batch, c.n_q, c.n_k};
-        attn::MhaResult r = layer->forward(in, opt);
-        output = std::move(r.output);
-        weights = std::move(r.weights);
-        masked = std::move(r.masked_rows);
+        return masked;
       }
-    } catch (const attn::Error& e) {
-      judge_refusal(p, e.what(), path.name);
-      continue;
-    } catch (const std::exception& e) {
-      finding(std::string("an exception other than attn::Error: ") + e.what() + " (" + path.name + ")");
-    }
-    if (!p.invalid.empty()) finding(std::string("bad input accepted (") + path.name + "), expected: " + p.invalid[0]);
-    if (sorted_rows(masked) != sorted_rows(ref.masked_rows))
-      finding(std::string("masked rows differ from the float64 reference's (") + path.name + ")");
+      const attn::MhaInput in{c.x.data(), c.x.size(), key.data(), key.size(), value.data(), value.size(), c.batch,
+                              c.n_q, c.n_k};
+      attn::MhaResult r = layer->forward(in, opt);
+      output = std::move(r.output);
+      weights = std::move(r.weights);
+      return r.masked_rows;
+    });
+    if (!ran) continue;
     for (int b = 0; b < c.batch; ++b)
       for (int i = 0; i < c.n_q; ++i) {
         // Concat's error bound per column, head by head, then through Wᴼ.
