@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer driver of tests/fuzz (built by the sanitizer build, see fuzz.cmake).
 #   run.sh replay FUZZER CORPUS               every case of the corpus of past failures, once
-#   run.sh fuzz FUZZER CORPUS SECONDS WORKDIR  fuzzing for SECONDS from the corpus and the inputs
-#                                              saved by earlier runs in WORKDIR
+#   run.sh fuzz FUZZER CORPUS SECONDS WORKDIR  fuzzing for SECONDS, starting from the corpus
 # Prints one line with the inputs run, the time and the findings; exits non-zero on any finding
 # (a crash, a sanitizer report, an oracle finding, a timeout of 30 s, a leak or running out of
 # memory), whose input is then in WORKDIR/artifacts (replay it with: FUZZER FILE).
@@ -29,8 +28,10 @@ if [ "$mode" = replay ]; then
 fi
 
 seconds="$4" work="$5"
+# A fresh working corpus each run: one kept from run to run grows until loading it takes the
+# whole time. Inputs worth keeping go into the corpus of past failures by hand.
+rm -rf "$work/corpus" "$work/artifacts"
 mkdir -p "$work/corpus" "$work/artifacts"
-rm -f "$work/artifacts"/*
 log="$work/log"
 start=$SECONDS
 "$fuzzer" "$work/corpus" "$corpus" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
