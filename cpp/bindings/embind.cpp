@@ -50,6 +50,7 @@
 #include <utility>
 #include <vector>
 
+#include "attn/matmul.h"
 #include "attn/analysis.h"
 #include "attn/attention.h"
 #include "attn/backward.h"
@@ -485,13 +486,10 @@ std::string sqrt_dk_stats(int d_k, int n_k, int samples, double seed) {
 // a, b: inputs of floats. array c [m, n].
 std::string matmul(double a, double b, int m, int k, int n) {
   return run([&](Json&) {
-    attn::require_positive("m", m);
-    attn::require_positive("k", k);
-    attn::require_positive("n", n);
-    // Sizes in 64 bits: m·n can exceed a 32-bit size_t, and must fit the budget before anything is allocated.
+    // The core's checks: sizes, the memory budget and the work limit, before anything is allocated.
+    attn::validate_matmul(m, k, n);
     const std::uint64_t mk = static_cast<std::uint64_t>(m) * k, kn = static_cast<std::uint64_t>(k) * n,
                         mn = static_cast<std::uint64_t>(m) * n;
-    attn::require_within_budget("this matmul", 4 * (mk + kn + mn), attn::kDefaultMemoryBudget);
     Call& c = current_call();
     const Input<float> av = c.input<float>(a), bv = c.input<float>(b);
     attn::require_length("a", av.count, mk, "m×k");

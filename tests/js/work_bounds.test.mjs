@@ -134,5 +134,9 @@ for (const [isa, attn] of Object.entries(modules)) {
     assert.ok(p.max_abs <= 1 && p.min_distance > 0, JSON.stringify(p));
     const s = attn.sqrtDkStats({ d_k: 64, n_k: 64, samples: 50 });
     assert.ok(Math.abs(s.scaled_variance - 1) < 0.2, JSON.stringify(s));
+    // matmul: 2,000 × 2,000 × 2,001 multiply-adds fit the memory budget (48 MB) but not the work limit.
+    const m = 2000, k = 2000, n = 2001;
+    throwsWith(() => attn.matmul({ a: new Float32Array(m * k), b: new Float32Array(k * n), m, k, n }),
+      /matmul: m·k·n must be at most 8,000,000,000 to finish within a few seconds \(got 8,004,000,000\)/);
   });
 }
