@@ -241,7 +241,7 @@ class PoolLayer {
     });
     this.lastWorkers = parts.length;
     const shapes = this.#pool.shapes(this.#dims, this.n_kv_heads !== undefined, batch, n_q, n_k, need_weights);
-    return { masked_rows: parts[0].masked_rows, shapes, output, weights };
+    return { output, weights, shapes, masked_rows: parts[0].masked_rows };  // forward's key order
   }
 
   /** Frees the layer here and in every worker. */
