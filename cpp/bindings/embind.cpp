@@ -39,7 +39,6 @@
 // and here: std::string binding_name(double x, int n) { return run([&](Json& value) { ... }); }
 // registered below with function("bindingName", ...).
 #include <emscripten/bind.h>
-#include <malloc.h>
 
 #include <cstdint>
 #include <initializer_list>
@@ -63,6 +62,7 @@
 #include "attn/trace.h"
 #include "call.h"
 #include "convert.h"
+#include "heap_count.h"
 
 namespace bind {
 namespace {
@@ -507,7 +507,7 @@ std::string model_presets() {
   return run([](Json& value) { write(value, attn::model_presets()); });
 }
 std::string kernel_isa() { return attn::kernel_isa(); }
-double heap_allocated() { return static_cast<double>(mallinfo().uordblks); }
+double heap_allocated() { return static_cast<double>(heap_bytes_live()); }
 double default_memory_budget() { return static_cast<double>(attn::kDefaultMemoryBudget); }
 
 }  // namespace

@@ -39,11 +39,11 @@ Json& Json::number(double value) {
     return end_object();
   }
   separate();
-  // %.15g reads back exactly for most values (and every integer below 10^15); otherwise
-  // %.17g, which always does.
+  // %.17g always reads back as the same double (JSON.parse gives back exactly this value). A
+  // shorter form tried first would need strtod to check it, and strtod's long-double parser
+  // was a tenth of the module's download.
   char text[32];
-  std::snprintf(text, sizeof text, "%.15g", value);
-  if (std::strtod(text, nullptr) != value) std::snprintf(text, sizeof text, "%.17g", value);
+  std::snprintf(text, sizeof text, "%.17g", value);
   out_ += text;
   return *this;
 }

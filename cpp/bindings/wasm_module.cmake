@@ -4,11 +4,13 @@ function(add_attn_module name core)
   set(target attention_${name})
   add_executable(${target} ${PROJECT_SOURCE_DIR}/cpp/bindings/embind.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/call.cpp
     ${PROJECT_SOURCE_DIR}/cpp/bindings/convert.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/json.cpp
-    ${PROJECT_SOURCE_DIR}/cpp/bindings/training.cpp)
+    ${PROJECT_SOURCE_DIR}/cpp/bindings/training.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/heap_count.cpp)
   target_link_libraries(${target} PRIVATE ${core})
   set_target_properties(${target} PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/wasm)
   target_link_options(${target} PRIVATE
-    --bind -fexceptions -O3
+    # emmalloc: the smaller allocator (the engine allocates few, large blocks; measured no
+    # slower here). stackSave/stackRestore: native.js restores the stack after every call.
+    --bind ${ATTN_EH_FLAG} -O3 -sMALLOC=emmalloc -sEXPORTED_RUNTIME_METHODS=stackSave,stackRestore
     -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createAttentionModule
     -sENVIRONMENT=web,worker,node -sFILESYSTEM=0
     -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=4GB

@@ -13,6 +13,24 @@ import { randomArray } from './reference.mjs';
 const API_URL = new URL('../../web/src/engine/attention.js', import.meta.url).href;
 
 for (const [isa, attn] of Object.entries(modules)) {
+  test(`${isa}: heapAllocated counts a layer's weights exactly, and is back to the byte when it is deleted`, () => {
+    // The count is the bytes asked for (allocator slack excluded), so a layer's parameters show
+    // as at least their float count × 4 and the figure returns exactly after delete().
+    new attn.MultiHeadAttention({ d_model: 8, n_heads: 2 }).delete(); // the layer table's first buckets stay
+    const before = attn.heapAllocated();
+    const mha = new attn.MultiHeadAttention({ d_model: 64, n_heads: 4, bias: true, seed: 3 });
+    const held = attn.heapAllocated() - before;
+    const parameters = 4 * 64 * 64 + 4 * 64;
+    mha.delete();
+    assert.ok(held >= 4 * parameters, `a layer with ${parameters} parameters holds only ${held} bytes`);
+    assert.equal(attn.heapAllocated(), before, `after delete: ${attn.heapAllocated() - before} bytes still held`);
+    // The same work twice leaves the same count (the allocator's own in-use figure moved by ±8 to ±24
+    // bytes from call to call with the history of its free list).
+    const again = new attn.MultiHeadAttention({ d_model: 64, n_heads: 4, bias: true, seed: 3 });
+    assert.equal(attn.heapAllocated() - before, held);
+    again.delete();
+  });
+
   test(`${isa}: 10,000 forward calls leave the malloc heap where it was`, () => {
     const mha = new attn.MultiHeadAttention({ d_model: 16, n_heads: 4, seed: 2 });
     const query = randomArray(2 * 8 * 16, 1);

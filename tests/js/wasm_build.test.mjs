@@ -25,14 +25,25 @@ test('the baseline module contains no SIMD instruction', () => {
   assert.equal(simd, 0, `baseline module has ${simd} SIMD instructions`);
 });
 
-test('module sizes (raw and gzip, .wasm plus its .mjs loader and the API)', () => {
-  const api = ['attention.js', 'checks.js', 'intrinsics.js', 'native.js', 'probe.js'].map((f) => `../src/engine/${f}`)
-    .map((f) => readFileSync(new URL(f, wasmDir)));
+// Budget, gzipped (level 9): each module (wasm + its .mjs loader) under 145 KiB. Printed for the
+// record: the API's sources (they ship minified inside the bundles, not as these files) and what a
+// course page downloads for the element (dist/attention-playground.js, which bundles the API, plus
+// the SIMD module), for which issue 10 sets 200 kB.
+test('module sizes (raw and gzip: .wasm plus its .mjs loader; the element with the SIMD module)', () => {
+  const gzip = (f) => gzipSync(f, { level: 9 }).length;
+  const api = ['attention.js', 'checks.js', 'intrinsics.js', 'native.js', 'probe.js', 'training.js', 'words.js']
+    .map((f) => readFileSync(new URL(`../src/engine/${f}`, wasmDir)));
+  console.log(`API sources: ${api.reduce((s, f) => s + f.length, 0)} B raw, ${api.reduce((s, f) => s + gzip(f), 0)} B gzip`);
   for (const name of ['attention_simd', 'attention_scalar']) {
-    const files = [readFileSync(new URL(`${name}.wasm`, wasmDir)), readFileSync(new URL(`${name}.mjs`, wasmDir)), ...api];
+    const files = [readFileSync(new URL(`${name}.wasm`, wasmDir)), readFileSync(new URL(`${name}.mjs`, wasmDir))];
     const raw = files.reduce((s, f) => s + f.length, 0);
-    const gz = files.reduce((s, f) => s + gzipSync(f, { level: 9 }).length, 0);
-    console.log(`${name}: wasm ${files[0].length} B, with loader and API ${raw} B raw, ${gz} B gzip`);
-    assert.ok(gz < 150 * 1024, `${name} is ${gz} B gzipped with its loader, over 150 KB`);
+    const gz = files.reduce((s, f) => s + gzip(f), 0);
+    console.log(`${name}: wasm ${files[0].length} B, with loader ${raw} B raw, ${gz} B gzip`);
+    assert.ok(gz < 145 * 1024, `${name} is ${gz} B gzipped with its loader, over 145 KiB`);
   }
+  const dist = new URL('../../dist/', import.meta.url);
+  const element = ['attention-playground.js', 'wasm/attention_simd.mjs', 'wasm/attention_simd.wasm']
+    .map((f) => gzip(readFileSync(new URL(f, dist))));
+  console.log(`element: attention-playground.js ${element[0]} B + loader ${element[1]} B + SIMD wasm ${element[2]} B = ` +
+    `${element.reduce((s, n) => s + n, 0)} B gzip`);
 });

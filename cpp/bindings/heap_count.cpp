@@ -1,0 +1,92 @@
+// Exact count of the bytes the module holds through operator new, for attn.heapAllocated().
+//
+// Why not mallinfo(): an allocator may hand out a free block a few bytes larger than asked for
+// rather than split it, so the bytes "in use" it reports depend on the history of the free list
+// (the same call, repeated, moved it by ±8 to ±24 bytes). A leak check needs the bytes asked
+// for and not yet given back, which only the allocation functions themselves know. Every C++
+// allocation of the engine and the bindings goes through these replacements: each block carries
+// its size in a header in front of it (a multiple of the alignment, so the pointer handed out
+// stays aligned as the caller asked).
+#include <cstddef>
+#include <cstdlib>
+#include <new>
+
+#include "heap_count.h"
+
+namespace {
+
+std::size_t live_bytes = 0;
+
+constexpr std::size_t kHeader = 16;  // keeps the default 16-byte alignment of new
+
+void* allocate(std::size_t size, std::size_t align) {
+  const std::size_t header = align > kHeader ? align : kHeader;
+  if (size > static_cast<std::size_t>(-1) - header) return nullptr;
+  void* block = align > kHeader ? std::aligned_alloc(align, (size + header + align - 1) / align * align)
+                                : std::malloc(size + header);
+  if (block == nullptr) return nullptr;
+  unsigned char* user = static_cast<unsigned char*>(block) + header;
+  reinterpret_cast<std::size_t*>(user)[-1] = size;
+  live_bytes += size;
+  return user;
+}
+
+void release(void* p, std::size_t align) {
+  if (p == nullptr) return;
+  const std::size_t header = align > kHeader ? align : kHeader;
+  unsigned char* user = static_cast<unsigned char*>(p);
+  live_bytes -= reinterpret_cast<std::size_t*>(user)[-1];
+  std::free(user - header);
+}
+
+void* allocate_or_throw(std::size_t size, std::size_t align) {
+  void* p = allocate(size, align);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+constexpr std::size_t kPlain = alignof(std::max_align_t);
+
+}  // namespace
+
+namespace bind {
+std::size_t heap_bytes_live() { return live_bytes; }
+}  // namespace bind
+
+void* operator new(std::size_t size) { return allocate_or_throw(size, kPlain); }
+void* operator new[](std::size_t size) { return allocate_or_throw(size, kPlain); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return allocate(size, kPlain); }
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return allocate(size, kPlain); }
+void* operator new(std::size_t size, std::align_val_t align) {
+  return allocate_or_throw(size, static_cast<std::size_t>(align));
+}
+void* operator new[](std::size_t size, std::align_val_t align) {
+  return allocate_or_throw(size, static_cast<std::size_t>(align));
+}
+void* operator new(std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+  return allocate(size, static_cast<std::size_t>(align));
+}
+void* operator new[](std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+  return allocate(size, static_cast<std::size_t>(align));
+}
+
+void operator delete(void* p) noexcept { release(p, kPlain); }
+void operator delete[](void* p) noexcept { release(p, kPlain); }
+void operator delete(void* p, std::size_t) noexcept { release(p, kPlain); }
+void operator delete[](void* p, std::size_t) noexcept { release(p, kPlain); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { release(p, kPlain); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { release(p, kPlain); }
+void operator delete(void* p, std::align_val_t align) noexcept { release(p, static_cast<std::size_t>(align)); }
+void operator delete[](void* p, std::align_val_t align) noexcept { release(p, static_cast<std::size_t>(align)); }
+void operator delete(void* p, std::size_t, std::align_val_t align) noexcept {
+  release(p, static_cast<std::size_t>(align));
+}
+void operator delete[](void* p, std::size_t, std::align_val_t align) noexcept {
+  release(p, static_cast<std::size_t>(align));
+}
+void operator delete(void* p, std::align_val_t align, const std::nothrow_t&) noexcept {
+  release(p, static_cast<std::size_t>(align));
+}
+void operator delete[](void* p, std::align_val_t align, const std::nothrow_t&) noexcept {
+  release(p, static_cast<std::size_t>(align));
+}
