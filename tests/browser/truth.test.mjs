@@ -96,6 +96,9 @@ test('8: after LLaMA-70B, d_model 64 and n_heads 4 show the n_kv_heads problem b
   assert.match(await text(page, '#m-n_kv_heads'), /n_kv_heads \(8\) can be at most n_heads \(4\)/);
   assert.ok(await page.isVisible('[name="n_kv_heads"]'), 'the field with the problem is visible');
   assert.equal(await page.getAttribute('[name="n_kv_heads"]', 'aria-invalid'), 'true');
+  // The preset's own run may still be finishing ("Running…"); once it has, the status names the problem.
+  await page.waitForFunction(() => !/Running/.test(playgroundRoot().querySelector('#status').textContent), null, { timeout: 20000 })
+    .catch(() => {});
   assert.match(await text(page, '#status'), /Fix “n_kv_heads” to run/);
   await page.fill('[name="n_kv_heads"]', '2');
   await page.fill('[name="n_q"]', '8');
