@@ -106,7 +106,7 @@ FlopCounts flop_counts(const MhaDims& d, int batch, int n_q, int n_k, bool scale
       // Grouped-query attention projects K and V once per key/value head, not per query head.
       stage("K projection", B * NK * D * KK, bias * B * NK * KK),
       stage("V projection", B * NK * D * KV, bias * B * NK * KV),
-      stage("scores Q_i·K_iᵀ/√d_k", B * NQ * NK * QK, scale ? logits : 0),
+      stage(scale ? "scores Q_i·K_iᵀ/√d_k" : "scores Q_i·K_iᵀ", B * NQ * NK * QK, scale ? logits : 0),
       stage("softmax", 0, 5 * logits),
       stage("weighted sum A_i·V_i", B * NQ * NK * V, 0),
       stage("output projection", B * NQ * V * D, bias * B * NQ * D),
@@ -131,7 +131,7 @@ FlopCounts flop_counts(const MhaDims& d, int batch, int n_q, int n_k, bool scale
   return f;
 }
 
-std::vector<TensorInfo> tensor_trace(const MhaDims& d, int batch, int n_q, int n_k, bool need_weights) {
+std::vector<TensorInfo> tensor_trace(const MhaDims& d, int batch, int n_q, int n_k, bool need_weights, bool scale) {
   require_countable(d, batch, n_q, n_k);  // every product below then stays under 2^53
   const std::int64_t B = batch, NQ = n_q, NK = n_k, D = d.d_model, H = d.n_heads, dk = d.d_k, dv = d.d_v,
                      KVH = d.n_kv_heads;
@@ -160,7 +160,7 @@ std::vector<TensorInfo> tensor_trace(const MhaDims& d, int batch, int n_q, int n
       info("Q_i (split into heads)", {B, H, NQ, dk}, "view: a column slice of Q, no copy"),
       info("K_i (split into heads)", {B, KVH, NK, dk}, "view: a column slice of K, no copy" + shared),
       info("V_i (split into heads)", {B, KVH, NK, dv}, "view: a column slice of V, no copy" + shared),
-      info("S_i = Q_i·K_iᵀ/√d_k", {B, H, NQ, NK}, need_weights ? "written into the weights buffer" : streamed),
+      info(scale ? "S_i = Q_i·K_iᵀ/√d_k" : "S_i = Q_i·K_iᵀ", {B, H, NQ, NK}, need_weights ? "written into the weights buffer" : streamed),
       info("A_i = softmax(S_i)", {B, H, NQ, NK}, need_weights ? "returned to the caller" : streamed),
       info("head_i = A_i·V_i", {B, H, NQ, dv}, "written straight into its columns of Concat"),
       info("Concat(head_1..head_h)", {B, NQ, H * dv}, block),

@@ -74,7 +74,10 @@ struct TensorInfo {
   std::int64_t bytes;               // float32
   std::string note;                 // how the engine holds it (whole, in blocks, a view)
 };
-std::vector<TensorInfo> tensor_trace(const MhaDims& d, int batch, int n_q, int n_k, bool need_weights);
+/// With scale off the scores are named S_i = Q_i·K_iᵀ: a name that still divided by √d_k would describe
+/// a computation the run did not do.
+std::vector<TensorInfo> tensor_trace(const MhaDims& d, int batch, int n_q, int n_k, bool need_weights,
+                                     bool scale = true);
 
 /// Bytes one forward call needs in the wasm heap, split by purpose.
 struct RunMemory {

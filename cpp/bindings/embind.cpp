@@ -229,7 +229,7 @@ std::string mha_forward(double id, double query, double key, double value_input,
     value.begin_object().key("masked_rows");
     write(value, masked);
     value.key("shapes");
-    write(value, attn::tensor_trace(d, batch, n_q, n_k, need_weights));
+    write(value, attn::tensor_trace(d, batch, n_q, n_k, need_weights, opt.scale));
     value.end_object();
   });
 }
@@ -458,7 +458,7 @@ std::string analyze(int d_model, int n_heads, int d_k, int d_v, bool bias, int b
     value.key("flops");
     write(value, attn::flop_counts(d, batch, n_q, n_k, scale));
     value.key("shapes");
-    write(value, attn::tensor_trace(d, batch, n_q, n_k, need_weights));
+    write(value, attn::tensor_trace(d, batch, n_q, n_k, need_weights, scale));
     value.key("memory");
     write(value, attn::run_memory(d, batch, n_q, n_k, need_weights, self_attention));
     value.field("attention_weight_bytes", attn::attention_weight_bytes(d.n_heads, batch, n_q, n_k));

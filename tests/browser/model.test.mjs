@@ -196,8 +196,6 @@ test('figures: formulas name their own product; rates, times and shares never re
   assert.equal(formula(lessonTerms({ ...d, n_k: 4 }).projections), 'n·d² = 4 × 32²');
   assert.equal(formula(lessonTerms({ ...d, n_k: 4, batch: 3 }).scores), 'batch·n²·d = 3 × 4² × 32');
   assert.equal(formula(lessonTerms({ ...d, d_v: 8 }).weighted_sum), 'n_q·n_k·h·d_v = 4 × 9 × 16');
-  assert.equal(fmt.withScale('S_i = Q_i·K_iᵀ/√d_k', false), 'S_i = Q_i·K_iᵀ');
-  assert.equal(fmt.withScale('S_i = Q_i·K_iᵀ/√d_k', true), 'S_i = Q_i·K_iᵀ/√d_k');
   assert.equal(fmt.duration(0.0032), '3.2 µs');
   assert.equal(fmt.rate(NaN), 'too fast to time');
   assert.equal(fmt.rate(0.0001234), '123 kFLOP/s');

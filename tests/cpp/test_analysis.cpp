@@ -36,6 +36,23 @@ std::string last2(const std::vector<std::int64_t>& d) {
 
 }  // namespace
 
+TEST_CASE("the scores' names say /√d_k only when the run divides by it", "[analysis]") {
+  const attn::MhaDims d = dims(64, 4);
+  auto names = [&](bool scale) {
+    std::string all;
+    for (const attn::TensorInfo& t : attn::tensor_trace(d, 1, 8, 8, true, scale)) all += t.name + "|";
+    for (const attn::StageCost& s : attn::flop_counts(d, 1, 8, 8, scale).stages) all += s.stage + "|";
+    return all;
+  };
+  const std::string scaled = names(true), unscaled = names(false);
+  INFO("scaled: " << scaled << "\nunscaled: " << unscaled);
+  CHECK(scaled.find("S_i = Q_i·K_iᵀ/√d_k|") != std::string::npos);
+  CHECK(scaled.find("scores Q_i·K_iᵀ/√d_k|") != std::string::npos);
+  CHECK(unscaled.find("S_i = Q_i·K_iᵀ|") != std::string::npos);
+  CHECK(unscaled.find("scores Q_i·K_iᵀ|") != std::string::npos);
+  CHECK(unscaled.find("√d_k") == std::string::npos);
+}
+
 TEST_CASE("E1: shapes through multi-head attention (d_model 768, h 12, n 128)", "[analysis][lesson]") {
   const attn::MhaDims d = dims(768, 12);
   CHECK(d.d_k == 64);

@@ -368,3 +368,23 @@ test('analyze: attention says whether key and value are inputs of their own, als
     assert.throws(() => attn.analyze({ ...layer, n: 100, n_k: 50 }), /^Error: analyze: give n \(self-attention, n_q = n_k = n\) or n_q and n_k, not both$/);
   }
 });
+
+test('the scores are named with /√d_k only when the run divides by it: analyze and forward', () => {
+  for (const attn of Object.values(modules)) {
+    const names = (r) => [...(r.shapes ?? []).map((s) => s.name), ...(r.flops?.stages ?? []).map((s) => s.stage)];
+    const scaled = names(attn.analyze({ d_model: 32, n_heads: 4, n: 6 }));
+    const unscaled = names(attn.analyze({ d_model: 32, n_heads: 4, n: 6, scale: false }));
+    assert.ok(scaled.includes('S_i = Q_i·K_iᵀ/√d_k') && scaled.includes('scores Q_i·K_iᵀ/√d_k'), scaled.join(' | '));
+    assert.ok(unscaled.includes('S_i = Q_i·K_iᵀ') && unscaled.includes('scores Q_i·K_iᵀ'), unscaled.join(' | '));
+    assert.ok(!unscaled.some((n) => n.includes('√d_k')), unscaled.join(' | '));
+    const mha = new attn.MultiHeadAttention({ d_model: 32, n_heads: 4, seed: 1 });
+    try {
+      const query = randomArray(6 * 32, 3);
+      const run = (scale) => names(mha.forward({ query, n_q: 6, scale }));
+      assert.ok(run(true).includes('S_i = Q_i·K_iᵀ/√d_k'), run(true).join(' | '));
+      assert.ok(run(false).includes('S_i = Q_i·K_iᵀ') && !run(false).some((n) => n.includes('√d_k')), run(false).join(' | '));
+    } finally {
+      mha.delete();
+    }
+  }
+});

@@ -203,7 +203,7 @@ class PoolLayer {
     const need_weights = options.need_weights === true;
     const fresh = this.#freshResults(plan, into, need_weights);
     const parts = (await Promise.all(requests)).slice(weightRequests);
-    return this.#assemble(plan, parts, into, need_weights, fresh);
+    return this.#assemble(plan, parts, into, need_weights, fresh, options.scale !== false);
   }
 
   /**
@@ -225,7 +225,7 @@ class PoolLayer {
   }
 
   /** Sums the partial outputs (+ bᴼ) and places each worker's attention weights. */
-  #assemble({ batch, n_q, n_k }, parts, into, need_weights, fresh) {
+  #assemble({ batch, n_q, n_k }, parts, into, need_weights, fresh, scale) {
     const { d_model, n_heads } = this.#dims;
     const dst = destinations(into, {
       output: [batch * n_q * d_model, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d_model}]`],
@@ -240,7 +240,7 @@ class PoolLayer {
       this.#spares[i] = { output: p.output, weights: p.weights, inputs: p.inputs };
     });
     this.lastWorkers = parts.length;
-    const shapes = this.#pool.shapes(this.#dims, this.n_kv_heads !== undefined, batch, n_q, n_k, need_weights);
+    const shapes = this.#pool.shapes(this.#dims, this.n_kv_heads !== undefined, batch, n_q, n_k, need_weights, scale);
     return { output, weights, shapes, masked_rows: parts[0].masked_rows };  // forward's key order
   }
 
@@ -312,13 +312,13 @@ export async function createAttentionPool(options = {}) {
     },
     forget: (layer) => layers.delete(layer),
     /** The forward pass's tensor list for the whole layer: the engine's own, from analyze. */
-    shapes(dims, withKvHeads, batch, n_q, n_k, need_weights) {
-      const key = `${JSON.stringify(dims)} ${batch} ${n_q} ${n_k} ${need_weights}`;
+    shapes(dims, withKvHeads, batch, n_q, n_k, need_weights, scale) {
+      const key = `${JSON.stringify(dims)} ${batch} ${n_q} ${n_k} ${need_weights} ${scale}`;
       if (!shapeCache.has(key)) {
         if (shapeCache.size > 64) shapeCache.clear();
         const config = { d_model: dims.d_model, n_heads: dims.n_heads, d_k: dims.d_k, d_v: dims.d_v, bias: dims.bias };
         if (withKvHeads) config.n_kv_heads = dims.n_kv_heads;
-        shapeCache.set(key, local.analyze({ ...config, batch, n_q, n_k, need_weights }).shapes);
+        shapeCache.set(key, local.analyze({ ...config, batch, n_q, n_k, need_weights, scale }).shapes);
       }
       return structuredClone(shapeCache.get(key));
     },

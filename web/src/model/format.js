@@ -76,14 +76,6 @@ export function percent(fraction) {
   return `${num(fraction * 100, 1)} %`;
 }
 
-/**
- * A label of the engine's ("S_i = Q_i·K_iᵀ/√d_k") as it applies to a run: without the √d_k scale the
- * scores are Q_i·K_iᵀ, and a label that still divided would describe a computation that did not happen.
- */
-export function withScale(label, scale) {
-  return scale ? label : String(label).replace(/\s*\/\s*√d_k/g, '');
-}
-
 /** A share of the peak: "87 %"; above 100 % it says why (the peak was measured while the CPU was busy). */
 export function percentOfPeak(fraction) {
   if (!Number.isFinite(fraction) || fraction <= 0) return '—';

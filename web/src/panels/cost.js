@@ -69,7 +69,7 @@ export function createCost(body, { dom }) {
       { attrs: { class: 'total-row' }, cells: ['total', 'without the softmax', fmt.int(lesson.total), fmt.short(lesson.total)] },
     ];
     const maxFlops = Math.max(...f.stages.map((s) => s.flops));
-    const stageRows = f.stages.map((s) => [math(fmt.withScale(s.stage, config.scale)), fmt.int(s.macs), fmt.int(s.flops),
+    const stageRows = f.stages.map((s) => [math(s.stage), fmt.int(s.macs), fmt.int(s.flops),
       h('span', { class: 'bar', style: { '--w': `${(100 * s.flops / maxFlops).toFixed(1)}%` }, title: fmt.percent(s.flops / f.exact_flops) },
         fmt.percent(s.flops / f.exact_flops))]);
     stageRows.push({ attrs: { class: 'total-row' }, cells: ['total', fmt.int(f.exact_macs), h('strong', { id: 'flops-total', dataset: { value: f.exact_flops } }, fmt.int(f.exact_flops)), ''] });

@@ -20,7 +20,7 @@ export function createShapes(body, { dom }) {
     const d = a.dims;
     const rows = a.shapes.map((s) => ({
       attrs: { class: s.note === 'input' ? 'input-row' : /^output/.test(s.name) ? 'output-row' : '' },
-      cells: [h('span', {}, math(fmt.withScale(s.name, scale)), h('span', { class: 'sub-note' }, s.note)), h('span', { class: 'dims' }, fmt.dims(s.dims)), fmt.bytes(s.bytes)],
+      cells: [h('span', {}, math(s.name), h('span', { class: 'sub-note' }, s.note)), h('span', { class: 'dims' }, fmt.dims(s.dims)), fmt.bytes(s.bytes)],
     }));
     fill(body,
       h('p', { class: 'lead' },
