@@ -98,6 +98,19 @@ class PoolLayer {
     this.#version++;
   }
 
+  /**
+   * Sends the workers their slices of the current weights now rather than with the next split pass,
+   * so that pass (and its timing) does not wait for them. A worker that cannot take them gets them
+   * again with the next split pass, which reports what went wrong.
+   */
+  async sendWeights() {
+    this.#live();
+    if (this.#groups.length < 2) return;
+    const requests = [];
+    this.#syncWeights(requests);
+    await Promise.allSettled(requests);
+  }
+
   /** The current weights, as copies (same layout as MultiHeadAttention.getWeights). */
   async getWeights() {
     return this.#live().getWeights();

@@ -19,11 +19,11 @@ export function createPerformance(body, { dom, host, actions }) {
   const sweepStatus = h('p', { class: 'note', 'aria-live': 'polite' });
   const chartBox = h('div', { class: 'chart', id: 'sweep-chart' });
   const cores = Math.max(1, globalThis.navigator?.hardwareConcurrency ?? 1);
-  const workersInput = h('input', { id: 'f-workers', name: 'workers', type: 'number', min: '1', max: String(cores), step: '1', inputmode: 'numeric' });
+  const workersInput = h('input', { id: 'f-workers', name: 'workers', type: 'text', inputmode: 'numeric', spellcheck: 'false' });
   const workersLine = h('p', { id: 'workers-used', 'aria-live': 'polite' }, 'No run yet.');
   fill(body,
     h('p', { class: 'lead' }, 'The core runs in a Web Worker. A pass large enough for it to pay splits its heads over a pool of workers (plain Web Workers: no special headers needed); a smaller one runs on one. Percentages compare a run with the fastest this browser can multiply and add four floats at once (on one core).'),
-    h('div', { class: 'field', dataset: { field: 'workers' } },
+    h('div', { class: 'field inline', dataset: { field: 'workers' } },
       h('label', { for: 'f-workers' }, [h('code', {}, 'workers'), ' ', h('span', { class: 'what' }, `pool workers for large passes (1 to ${cores}, the logical cores this browser reports)`)]),
       workersInput),
     workersLine,
@@ -114,7 +114,8 @@ export function createPerformance(body, { dom, host, actions }) {
     const w = result?.workers;
     if (!w) return 'No run yet.';
     if (w.used > 1) return `Last run: ${w.used} workers.`;
-    if (w.pool <= 1) return 'Last run: 1 worker (workers = 1: single-threaded).';
+    if (!(w.setting > 1)) return 'Last run: 1 worker (workers = 1: single-threaded).';
+    if (w.splitFlops === null) return 'Last run: 1 worker (a quick run on the page’s own thread while the compute worker started).';
     if (result.config.dropout > 0) return 'Last run: 1 worker (a pass with dropout runs whole: its dropped weights depend on the head).';
     return `Last run: 1 worker (below the split threshold of ${fmt.num(w.splitFlops / 1e6, 0)} MFLOP: splitting does not pay).`;
   }

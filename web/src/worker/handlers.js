@@ -30,11 +30,29 @@ export function createHandlers(load, { startPool = null } = {}) {
     return owners.get(owner);
   };
 
+  /**
+   * A new pool's workers run a few split passes before its first real one (as peak() does here): V8
+   * optimises wasm code once it is hot, so the first run's time is the kernels', not the compiler's.
+   */
+  async function warm(pool) {
+    try {
+      const layer = await pool.layer({ d_model: 128, n_heads: 4, seed: 1 });
+      const query = new Float32Array(256 * 128).fill(0.25); // 67 MFLOP a pass: above the split threshold
+      const until = performance.now() + 150;
+      for (let k = 0; k < 10 && performance.now() < until; k++) await layer.forward({ query, n_q: 256, need_weights: true });
+      layer.delete();
+      return pool;
+    } catch (err) {
+      await pool.close(); // a pool that cannot run is not kept (the next run starts a new one)
+      throw err;
+    }
+  }
+
   /** The pool of `workers` workers (started once; a pool that failed to start is tried again next time), or null. */
   function poolOf(workers) {
     if (!startPool || !(workers >= 2)) return null;
     if (!pools.has(workers)) {
-      const started = startPool({ workers, simd: attn.isa === 'wasm-simd128' });
+      const started = startPool({ workers, simd: attn.isa === 'wasm-simd128' }).then(warm);
       pools.set(workers, started);
       started.catch(() => pools.delete(workers));
     }
@@ -64,6 +82,7 @@ export function createHandlers(load, { startPool = null } = {}) {
         const { d_model, n_heads, d_k, d_v, bias } = mha;
         const layer = await pool.layer({ d_model, n_heads, d_k, d_v, bias, ...(mha.n_kv_heads ? { n_kv_heads: mha.n_kv_heads } : {}) });
         await layer.setWeights(mha.getWeights());
+        await layer.sendWeights(); // now, so the first pass's time is the pass's
         mine.pooled = { pool, key, layer };
         return layer;
       },
@@ -129,9 +148,10 @@ export function createHandlers(load, { startPool = null } = {}) {
       for (let k = 0; k < result.output.length; k++) sum += result.output[k];
       const item = itemView(last, Math.min(config.item, config.batch - 1));
       // worker_ms: the whole request (inputs, weights, forward, summaries), for the load-time budget.
-      // workers: how many pool workers ran the pass (0 = this engine alone), of how many the pool has.
+      // workers: how many pool workers ran the pass (0 = this engine alone), the setting, and the pool's
+      // split threshold (null when no pool ran: workers = 1, or the page's thread, which has none).
       return { isa: attn.isa, timings: { ...result.timings, worker_ms: performance.now() - t0 }, output_sum: sum, masked_rows: result.masked_rows.length, item,
-        patterns: result.patterns, workers: { used: result.workers, pool: splitFlops === null ? 1 : config.workers, splitFlops } };
+        patterns: result.patterns, workers: { used: result.workers, setting: config.workers ?? 1, splitFlops } };
     },
 
     /** Batch item b of `config`'s result: recomputed first if this owner's last result is another (or was lost with a restarted worker). */
