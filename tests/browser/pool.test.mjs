@@ -127,10 +127,14 @@ test('Node: a pool worker that dies during a run fails it with a message (no han
   await handlers.init({});
   const config = await configOf('#d_model=128&n_heads=4&source=random&n_q=1536&workers=2');
   await handlers.run({ owner: 1, config }, () => {});
-  const run = handlers.run({ owner: 1, config: { ...config, seed: 2 } }, () => {}); // a new layer: weights, then a long pass
-  await new Promise((resolve) => setTimeout(resolve, 30));
-  await started[poolInternals].worker(0).terminate();
-  await assert.rejects(run, /pool worker 1 of 2 stopped/);
+  // Worker 1 is killed as soon as the next pass is posted to it (the port posts through postMessage).
+  const worker = started[poolInternals].worker(0);
+  const post = worker.postMessage.bind(worker);
+  worker.postMessage = (message, transfer) => {
+    post(message, transfer);
+    if (message.op === 'forward') setTimeout(() => worker.terminate());
+  };
+  await assert.rejects(handlers.run({ owner: 1, config: { ...config, input_seed: 2 } }, () => {}), /pool worker 1 of 2 stopped/);
   const again = await handlers.run({ owner: 1, config }, () => {});
   assert.equal(again.workers.used, 2, 'the replaced worker runs the next pass');
   await handlers.release({ owner: 1 });
@@ -224,7 +228,7 @@ test('the page without COOP/COEP headers runs a large pass on 2 workers, as the 
 test('a small pass runs on one worker and says why; a bad workers value gets its note and the run goes ahead', async () => {
   const small = await openRecording('#workers=2&d_model=32&n_heads=2&source=random&n_q=8&panels=heatmaps,performance');
   // The first small run may run on the page's thread while the compute worker starts; it says so.
-  assert.match(await panelText(small, 'workers-used'), /^Last run: 1 worker \((below the split threshold|a quick run on the page’s own thread)/);
+  assert.match(await panelText(small, 'workers-used'), /^Last run: 1 worker \((below the split threshold|it ran on the page’s own thread)/);
   // Once the worker is up, a small pass runs there, on one worker.
   await small.waitForFunction(() => playgroundRoot().getElementById('peak').dataset.gflops, null, { timeout: 30000 });
   await small.evaluate(() => { location.hash = '#workers=2&d_model=32&n_heads=2&source=random&n_q=9&panels=heatmaps,performance'; });

@@ -115,7 +115,7 @@ export function createPerformance(body, { dom, host, actions }) {
     if (!w) return 'No run yet.';
     if (w.used > 1) return `Last run: ${w.used} workers.`;
     if (!(w.setting > 1)) return 'Last run: 1 worker (workers = 1: single-threaded).';
-    if (w.splitFlops === null) return 'Last run: 1 worker (a quick run on the page’s own thread while the compute worker started).';
+    if (w.splitFlops === null) return 'Last run: 1 worker (it ran on the page’s own thread, which has no pool: a quick first run while the compute worker starts).';
     if (result.config.dropout > 0) return 'Last run: 1 worker (a pass with dropout runs whole: its dropped weights depend on the head).';
     return `Last run: 1 worker (below the split threshold of ${fmt.num(w.splitFlops / 1e6, 0)} MFLOP: splitting does not pay).`;
   }

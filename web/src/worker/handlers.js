@@ -124,6 +124,8 @@ export function createHandlers(load, { startPool = null } = {}) {
   async function forward(owner, config, post) {
     const mine = ownerState(owner);
     mine.last = null;
+    // Starting a pool (its workers load the engine and warm up) is news for the progress bar and the watchdog.
+    if (startPool && config.workers >= 2 && !pools.has(config.workers)) post({ done: 0, total: config.batch, phase: `starting ${config.workers} workers` });
     const pooled = await pooledFor(mine, config.workers);
     const result = await runForward(attn, config, { cache: mine.cache, buffers: mine.buffers, onProgress: post, trained: trainedFor(mine, post), pooled });
     mine.last = { key: configKey(config), config, result, splitFlops: pooled?.splitFlops ?? null };
