@@ -114,6 +114,15 @@ test('Node: the compute worker\'s handlers run `workers` = 2 on a pool, the n-sw
   assert.deepEqual(sweep.points.map((p) => [p.n, p.workers]), [[16, 0], [128, 2]]);
   assert.ok(sweep.points.every((p) => p.ms > 0));
   assert.deepEqual(handlers.stats().pools, 1);
+  // Another size: one pool at a time, the old one stopped, the owner's layer made again in the new one.
+  const first = started;
+  const three = await handlers.run({ owner: 1, config: { ...config, workers: 3 } }, () => {});
+  assert.notEqual(started, first);
+  assert.equal(started.workers, 3);
+  assert.equal(three.workers.used, 3);
+  assertClose('item weights on 3 workers', three.item.data, one.item.data);
+  await assert.rejects(first.layer({ d_model: 8, n_heads: 1 }), /this attention pool was closed/);
+  assert.equal(handlers.stats().pools, 1);
   await handlers.release({ owner: 1 });
   assert.equal(handlers.stats().pools, 1, 'another playground still holds state');
   await handlers.release({ owner: 2 });

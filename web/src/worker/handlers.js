@@ -23,7 +23,7 @@ export function createHandlers(load, { startPool = null } = {}) {
   let attn = null;
   const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, pooled, lab, frozen (training.js) }
   const training = createTrainingSide();
-  const pools = new Map();  // workers → promise of a pool of that many workers
+  const pools = new Map();  // workers → promise of a pool of that many workers (at most one)
 
   const ownerState = (owner) => {
     if (!owners.has(owner)) owners.set(owner, { cache: new LayerCache(), buffers: new ResultBuffers(), last: null, pooled: null });
@@ -48,10 +48,15 @@ export function createHandlers(load, { startPool = null } = {}) {
     }
   }
 
-  /** The pool of `workers` workers (started once; a pool that failed to start is tried again next time), or null. */
+  /**
+   * The pool of `workers` workers, or null for one. One pool at a time: a new size stops the pool of the
+   * old one (its layers go with it; an owner's next pass makes its layer in the new pool). A pool that
+   * failed to start is tried again next time.
+   */
   function poolOf(workers) {
     if (!startPool || !(workers >= 2)) return null;
     if (!pools.has(workers)) {
+      closePools();
       const started = startPool({ workers, simd: attn.isa === 'wasm-simd128' }).then(warm);
       pools.set(workers, started);
       started.catch(() => pools.delete(workers));
@@ -62,7 +67,7 @@ export function createHandlers(load, { startPool = null } = {}) {
   async function closePools() {
     const all = [...pools.values()];
     pools.clear();
-    await Promise.all(all.map((p) => p.then((pool) => pool.close(), () => {})));
+    await Promise.all(all.map((p) => p.then((pool) => pool.close()).catch(() => {})));
   }
 
   /**
