@@ -35,6 +35,7 @@ test('EMBED.md lists every key of the schema with its default; the element\'s at
   // The element's attributes: the issue's list of hash keys, plus theme and controls.
   const hashKeys = ['d_model', 'n_heads', 'd_k', 'd_v', 'attention', 'source', 'text', 'text_kv', 'n_q', 'n_k', 'batch', 'bias', 'seed',
     'input_seed', 'mask', 'padding', 'scale', 'dropout', 'dropout_seed', 'n_kv_heads', 'heads', 'panels', 'head', 'item', 'colors', 'simd',
+    'workers', // issue 14: the worker pool
     'q_item', 'q_head', 'q_query', 'q_key',
     // the training lab (issue 13): its settings, and the layer's weights learnt there
     'weights', 'train_task', 'train_d_model', 'train_n_heads', 'train_seq_len', 'train_lr', 'train_seed', 'train_steps'];

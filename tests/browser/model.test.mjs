@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaults, fromHash, parseHash, toHash, withChanges, FIELDS, ELEMENT_KEYS } from '../../web/src/model/schema.js';
 import { visiblePanels } from '../../web/src/panels/registry.js';
-import { validate, parseInteger } from '../../web/src/model/validate.js';
+import { validate, parseInteger, parseWorkers, MAX_DEFAULT_WORKERS } from '../../web/src/model/validate.js';
 import { tokenize, sentences, randomNormal, embedSentences, buildInputs, PAD } from '../../web/src/model/inputs.js';
 import { poolHeads, maskGrid } from '../../web/src/model/pool.js';
 import { colorPositions } from '../../web/src/model/colorscale.js';
@@ -131,10 +131,10 @@ test('runForward refills the last result arrays, and its batch slices give the A
   const config = want.config;
   const cache = new LayerCache(), buffers = new ResultBuffers();
   try {
-    const first = runForward(attn, config, { cache, buffers });
+    const first = await runForward(attn, config, { cache, buffers });
     const firstOutput = first.output, firstWeights = first.weights;
     const copies = { output: Float32Array.from(first.output), weights: Float32Array.from(first.weights) };
-    const second = runForward(attn, config, { cache, buffers });
+    const second = await runForward(attn, config, { cache, buffers });
     assert.equal(second.output, firstOutput, 'a run of the same sizes writes into the same output array');
     assert.equal(second.weights, firstWeights, 'and into the same weights array');
     for (const [name, got, expected] of [['output', copies.output, want.output], ['weights', copies.weights, want.weights],
@@ -144,7 +144,7 @@ test('runForward refills the last result arrays, and its batch slices give the A
       assert.equal(at, -1, `${name}: first difference at ${at}: page ${got[at]}, API ${expected[at]}`);
     }
     // Other sizes get new arrays of their own length.
-    const other = runForward(attn, { ...config, batch: 1 }, { cache, buffers });
+    const other = await runForward(attn, { ...config, batch: 1 }, { cache, buffers });
     assert.notEqual(other.output, firstOutput);
     assert.equal(other.output.length, config.n_q * config.d_model);
   } finally {
@@ -186,6 +186,42 @@ test('validation: float32 dropout, n_kv_heads, bad choices and out-of-range view
   const gpt3 = check({ d_model: '12288', n_heads: '96', source: 'random', n_q: '1' }, 'n_q');
   assert.equal(gpt3.blocked.field, 'd_model');
   assert.match(gpt3.blocked.message, /at any sequence length/);
+});
+
+test('workers: a hash key and an element attribute; 1 to the cores, default the cores but one (≤ 8); a bad value is a note', async () => {
+  assert.ok(ELEMENT_KEYS.includes('workers'), 'an element attribute and a widget key');
+  assert.equal(defaults().workers, '', 'empty = automatic');
+  assert.equal(toHash(withChanges(defaults(), { workers: 2 })), '#workers=2');
+  assert.equal(fromHash('#workers=3').workers, '3');
+  // The default leaves one core to the page, and stays within MAX_DEFAULT_WORKERS.
+  for (const [cores, want] of [[undefined, 1], [1, 1], [2, 1], [4, 3], [8, 7], [64, MAX_DEFAULT_WORKERS]]) {
+    assert.deepEqual(parseWorkers('', cores), { value: want, note: null }, `default with ${cores} cores`);
+  }
+  assert.equal(MAX_DEFAULT_WORKERS, 8);
+  // Every core may be chosen: the compute worker waits while the pool computes.
+  assert.deepEqual(parseWorkers('2', 2), { value: 2, note: null });
+  assert.deepEqual(parseWorkers(' 1 ', 4), { value: 1, note: null });
+  const tooMany = parseWorkers('16', 4);
+  assert.equal(tooMany.value, 4, 'a link from a larger machine uses every core here');
+  assert.equal(tooMany.note, 'workers must be a whole number from 1 to 4 (this browser reports 4 logical cores), not “16”: using 4.');
+  for (const raw of ['0', '-2', '2.5', 'two', '1e3x']) {
+    const r = parseWorkers(raw, 4);
+    assert.equal(r.value, 3, `${raw}: the default`);
+    assert.match(r.note, new RegExp(`^workers must be a whole number from 1 to 4 .*not “${raw.replace('.', '\\.')}”: using 3\\.$`));
+  }
+  assert.match(parseWorkers('2', 1).note, /from 1 to 1 \(this browser reports 1 logical core\)/);
+  // In validate: config.workers, and a bad value is a note beside a run that still goes ahead.
+  const attn = await engine();
+  const env = { analyze: attn.analyze, budget: attn.defaultMemoryBudget, isa: attn.isa, cores: 4 };
+  const check = (changes) => validate(withChanges(defaults(), changes), env);
+  assert.equal(check({}).config.workers, 3);
+  assert.equal(check({ workers: '2' }).config.workers, 2);
+  assert.equal(check({ workers: '1' }).config.workers, 1);
+  const bad = check({ workers: 'many' });
+  assert.ok(bad.ok && !bad.errors.workers, 'a bad workers value never blocks a run');
+  assert.equal(bad.config.workers, 3);
+  assert.deepEqual(bad.notes, [{ field: 'workers', text: 'workers must be a whole number from 1 to 4 (this browser reports 4 logical cores), not “many”: using 3.' }]);
+  assert.equal(validate(defaults(), { analyze: attn.analyze }).config.workers, 1, 'without cores (Node): one worker');
 });
 
 test('figures: formulas name their own product; rates, times and shares never read NaN or 0 for a real value', () => {

@@ -24,7 +24,7 @@ export const SPLIT_FLOPS = 20e6;
 /** Test hooks, not API: pool[poolInternals].worker(i) is worker i's Worker object. */
 export const poolInternals = Symbol('attention pool internals');
 
-const POOL_KEYS = ['workers', 'simd', 'splitFlops'];
+const POOL_KEYS = ['workers', 'simd', 'splitFlops', 'wasmDir'];
 
 /** Checks `into` of a split forward (the workers never see it) before anything is written. */
 function destinations(into, sizes, need_weights) {
@@ -96,6 +96,19 @@ class PoolLayer {
   async setWeights(weights) {
     this.#live().setWeights(weights);
     this.#version++;
+  }
+
+  /**
+   * Sends the workers their slices of the current weights now rather than with the next split pass,
+   * so that pass (and its timing) does not wait for them. A worker that cannot take them gets them
+   * again with the next split pass, which reports what went wrong.
+   */
+  async sendWeights() {
+    this.#live();
+    if (this.#groups.length < 2) return;
+    const requests = [];
+    this.#syncWeights(requests);
+    await Promise.allSettled(requests);
   }
 
   /** The current weights, as copies (same layout as MultiHeadAttention.getWeights). */
@@ -263,14 +276,14 @@ const describe = (value) => (typeof value === 'string' ? `"${value}" (a string)`
 
 function checkPoolOptions(options) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new Error('createAttentionPool expects an options object { workers?, simd?, splitFlops? }');
+    throw new Error('createAttentionPool expects an options object { workers?, simd?, splitFlops?, wasmDir? }');
   }
   for (const key of Object.keys(options)) {
     if (!POOL_KEYS.includes(key)) {
       throw new Error(`createAttentionPool: unknown option '${key}' (expected one of: ${POOL_KEYS.join(', ')})`);
     }
   }
-  const { workers, simd, splitFlops } = options;
+  const { workers, simd, splitFlops, wasmDir } = options;
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= 256)) {
     throw new Error(`workers must be a whole number from 1 to 256, got ${describe(workers)}`);
   }
@@ -278,21 +291,26 @@ function checkPoolOptions(options) {
   if (splitFlops !== undefined && !(typeof splitFlops === 'number' && splitFlops >= 0)) {
     throw new Error(`splitFlops must be a number ≥ 0, got ${describe(splitFlops)}`);
   }
+  if (wasmDir !== undefined && typeof wasmDir !== 'string') throw new Error(`wasmDir must be a URL string, got ${describe(wasmDir)}`);
 }
 
 /**
  * Starts `workers` workers (default: every logical core), each loading its own engine, plus the
- * engine of the calling thread. `simd` as for loadAttention. `splitFlops`: passes with fewer
- * matmul FLOPs run on the calling thread (default SPLIT_FLOPS, measured on a 2-core machine).
+ * engine of the calling thread. `simd` and `wasmDir` as for loadAttention (every worker loads the
+ * module from the same folder; a bundle passes it, as the compute worker of dist/ does). `splitFlops`:
+ * passes with fewer matmul FLOPs run on the calling thread (default SPLIT_FLOPS, measured on a
+ * 2-core machine).
  */
 export async function createAttentionPool(options = {}) {
   checkPoolOptions(options);
   const workers = options.workers ?? await coreCount();
-  const local = await loadAttention({ simd: options.simd });
+  // Absolute, so that every worker resolves it alike whatever its own script's URL.
+  const wasmDir = options.wasmDir === undefined ? undefined : new URL(options.wasmDir, import.meta.url).href;
+  const local = await loadAttention(wasmDir === undefined ? { simd: options.simd } : { simd: options.simd, wasmDir });
   const spawn = await workerSpawner();
   // The workers load the module the calling thread got, so every engine computes alike.
   const simd = local.isa === 'wasm-simd128';
-  const slots = Array.from({ length: workers }, (_, i) => new WorkerSlot(spawn, simd, `pool worker ${i + 1} of ${workers}`));
+  const slots = Array.from({ length: workers }, (_, i) => new WorkerSlot(spawn, { simd, wasmDir }, `pool worker ${i + 1} of ${workers}`));
   try {
     await Promise.all(slots.map((s) => s.ready));
   } catch (e) {

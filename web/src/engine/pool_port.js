@@ -2,6 +2,8 @@
 // and worker_threads in Node. The pool sees post(), terminate(), ref()/unref() and two callbacks,
 // and nothing else of either API.
 
+import { startModuleWorker } from './module_worker.js';
+
 const isNode = typeof process === 'object' && !!process.versions?.node;
 
 /** The number of logical cores this JavaScript engine reports (at least 1). */
@@ -36,7 +38,9 @@ export async function workerSpawner() {
     };
   }
   return (url, { onMessage, onDeath }) => {
-    const worker = new Worker(url, { type: 'module' });
+    // A pool started inside the compute worker of an element loaded from another origin: the script is
+    // cross-origin to the worker starting it, so it starts from a same-origin blob: URL.
+    const worker = startModuleWorker(url, globalThis.origin ?? globalThis.location?.origin, 'attention-pool');
     worker.onmessage = (e) => onMessage(e.data);
     worker.onmessageerror = () => onDeath('a message from it could not be read');
     worker.onerror = (e) => {

@@ -9,7 +9,7 @@ export class PostError extends Error {}
 /** One worker of the pool: its requests in flight, and its replacement when it dies. */
 export class WorkerSlot {
   #spawn;
-  #simd;
+  #init;                   // the init request's arguments: { simd, wasmDir }
   #name;
   #handle = null;
   #started = false;        // whether the current worker answered its init
@@ -19,9 +19,9 @@ export class WorkerSlot {
   generation = 0;          // bumped by every new worker: layers sent to an older one are gone
   ready = null;
 
-  constructor(spawn, simd, name) {
+  constructor(spawn, init, name) {
     this.#spawn = spawn;
-    this.#simd = simd;
+    this.#init = init;
     this.#name = name;
     this.#start();
   }
@@ -33,7 +33,7 @@ export class WorkerSlot {
       onMessage: (data) => this.#receive(generation, data),
       onDeath: (reason) => this.#died(generation, reason),
     });
-    this.ready = this.request('init', { simd: this.#simd }).then((info) => {
+    this.ready = this.request('init', this.#init).then((info) => {
       if (generation === this.generation) this.#started = true;
       return info;
     });

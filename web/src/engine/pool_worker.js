@@ -31,8 +31,8 @@ function fits(array, length) {
 }
 
 const ops = {
-  async init({ simd }) {
-    engine = loadAttention({ simd });
+  async init({ simd, wasmDir }) {
+    engine = loadAttention(wasmDir === undefined ? { simd } : { simd, wasmDir });
     return { isa: (await engine).isa };
   },
 

@@ -1,7 +1,11 @@
 // One forward pass of the page, given an engine and a validated config (no DOM: it runs in the
 // worker). Splits the batch into single items when that cannot change the numbers, to report progress.
+// A pass may run on a layer of the worker pool (engine/pool.js), whose forward is asynchronous: a
+// layer's forward is awaited only when it returned a promise, so the engine's own passes are timed
+// without a wait between them.
 
 import { buildInputs, maskArgument, labelsFor } from './inputs.js';
+import { forwardFlops } from '../engine/pool_split.js';
 
 // A browser rounds performance.now() to 0.1 ms (5 µs at best), and V8 compiles a kernel on its first
 // use: a pass faster than QUICK_MS is timed again in blocks of passes, each block long enough
@@ -17,6 +21,10 @@ const MAX_CHUNKS = 64;   // progress steps for a large batch
 export class LayerCache {
   #key = null;
   #layer = null;
+  /** What identifies the layer held (its spec, patterns and trained weights), or null. */
+  get key() {
+    return this.#key;
+  }
   /** What setHeadPatterns returned for the layer's constructed heads (null when every head is random). */
   patterns = null;
   /** trainedWeights(): the training lab's weights, for a config with weights = 'trained'. */
@@ -93,31 +101,47 @@ export function forwardArguments(config, inputs) {
   return args;
 }
 
+/** `value` when it is a promise (to await), else null: a synchronous pass is not awaited. */
+const settled = (value) => (typeof value?.then === 'function' ? value : null);
+
 /**
  * Runs config on `attn`. onProgress({ done, total, phase }) is called between batch items.
  * trained(config): the training lab's model for weights = 'trained' or source = 'task' (the compute
  * side's, worker/training.js): { weights(), sample(n) → { input, labels } }.
- * Returns { output, weights, masked_rows, labels_q, labels_k, timings: { setup_ms, forward_ms, repeats } }:
- * forward_ms is one pass; repeats = how many passes were timed to get it.
+ * pooled: optional, the worker pool's side: { layer(mha, key) → Promise of a pool layer holding mha's
+ * weights, splitFlops }; the passes then run on that layer, which splits those above splitFlops.
+ * Resolves to { output, weights, masked_rows, labels_q, labels_k, patterns, timings: { setup_ms,
+ * forward_ms, repeats }, workers }: forward_ms is one pass; repeats = how many passes were timed to get
+ * it; workers = how many pool workers the pass ran on (0: on this thread's engine).
  */
-export function runForward(attn, config, {
-  cache = new LayerCache(), buffers = new ResultBuffers(), onProgress = () => {}, now = () => performance.now(), trained,
+export async function runForward(attn, config, {
+  cache = new LayerCache(), buffers = new ResultBuffers(), onProgress = () => {}, now = () => performance.now(), trained, pooled = null,
 } = {}) {
   const t0 = now();
   onProgress({ done: 0, total: config.batch, phase: 'weights and inputs' });
-  const { layer, inputs } = prepareRun(attn, config, cache, trained);
+  const prepared = prepareRun(attn, config, cache, trained);
+  const layer = pooled ? await pooled.layer(prepared.layer, cache.key) : prepared.layer;
+  const { inputs } = prepared;
   const args = forwardArguments(config, inputs);
   const { batch, n_q, n_k, d_model, n_heads } = config;
   const into = buffers.get(batch * n_q * d_model, batch * n_heads * n_q * n_k);
   const t1 = now();
-  // Dropout draws depend on the batch index, so only a dropout-free batch may be split.
+  // Dropout draws depend on the batch index, so only a dropout-free batch may be split. Slices of a
+  // pooled pass stay large enough for the pool to split them.
   const split = config.batch > 1 && !(config.dropout > 0);
-  const pass = () => (split ? forwardInChunks(layer, config, args, into, onProgress) : layer.forward({ ...args, into }));
+  const minFlops = pooled ? pooled.splitFlops : 0;
+  const pass = () => (split ? forwardInChunks(layer, config, args, into, onProgress, minFlops) : layer.forward({ ...args, into }));
   let result = pass();
+  if (settled(result)) result = await result;
   let forward_ms = now() - t1, repeats = 1;
   if (forward_ms < QUICK_MS) {
     // The results are identical each time: only the timing changes.
-    const timed = timeInBlocks(() => { result = pass(); }, now);
+    const timed = await timeInBlocks(() => {
+      const r = pass();
+      const waiting = settled(r);
+      if (!waiting) result = r;
+      return waiting?.then((value) => { result = value; });
+    }, now);
     if (timed) ({ ms: forward_ms, passes: repeats } = timed);
   }
   onProgress({ done: config.batch, total: config.batch, phase: 'done' });
@@ -125,6 +149,7 @@ export function runForward(attn, config, {
     output: result.output, weights: result.weights, masked_rows: result.masked_rows,
     labels_q: inputs.labels_q, labels_k: inputs.labels_k, patterns: cache.patterns,
     timings: { setup_ms: t1 - t0, forward_ms, repeats },
+    workers: layer.lastWorkers ?? 0,
   };
 }
 
@@ -146,16 +171,16 @@ function taskInputs({ input, labels }) {
 }
 
 /**
- * Times `pass` in blocks of passes (see BLOCK_MS): { ms per pass (the best block's mean), passes timed },
- * or null when the clock did not move at all.
+ * Times `pass` in blocks of passes (see BLOCK_MS): resolves to { ms per pass (the best block's mean),
+ * passes timed }, or null when the clock did not move at all. A pass that returns a promise is awaited.
  */
-export function timeInBlocks(pass, now = () => performance.now()) {
+export async function timeInBlocks(pass, now = () => performance.now()) {
   let per = 0, best = Infinity, passes = 0;
   // Block 1: as many passes as fill BLOCK_MS.
   const t0 = now();
   let elapsed = 0;
   while (elapsed < BLOCK_MS && per < MAX_PASSES_PER_BLOCK) {
-    pass();
+    await settled(pass());
     per++;
     elapsed = now() - t0;
   }
@@ -163,7 +188,7 @@ export function timeInBlocks(pass, now = () => performance.now()) {
   passes += per;
   for (let b = 1; b < BLOCKS; b++) {
     const t = now();
-    for (let k = 0; k < per; k++) pass();
+    for (let k = 0; k < per; k++) await settled(pass());
     const e = now() - t;
     if (e > 0) best = Math.min(best, e / per);
     passes += per;
@@ -174,13 +199,18 @@ export function timeInBlocks(pass, now = () => performance.now()) {
 /**
  * One pass over the batch in up to MAX_CHUNKS slices of whole batch items: identical numbers, and
  * progress between slices. Slices rather than single items, because each call into wasm has a
- * fixed cost (~50 µs) that would dominate a batch of thousands of short sequences.
+ * fixed cost (~50 µs) that would dominate a batch of thousands of short sequences. On a pool layer
+ * (async forward) each slice keeps at least `minFlops` where the whole pass has them, so that the
+ * slices are split as the whole pass would be; layer.lastWorkers is then the most any slice used.
  */
-function forwardInChunks(layer, config, args, { output, weights }, onProgress) {
+async function forwardInChunks(layer, config, args, { output, weights }, onProgress, minFlops = 0) {
   const { batch, n_q, n_k, d_model, n_heads } = config;
   const masked_rows = [];
   const mask = args.mask;
-  const per = Math.ceil(batch / Math.min(batch, MAX_CHUNKS));
+  const itemFlops = minFlops > 0 ? forwardFlops(layer, 1, n_q, n_k) : 0;
+  const chunks = Math.min(batch, MAX_CHUNKS, minFlops > 0 ? Math.max(1, Math.floor((itemFlops * batch) / minFlops)) : Infinity);
+  const per = Math.ceil(batch / chunks);
+  let most = 0;
   let reported = -Infinity;
   for (let b0 = 0; b0 < batch; b0 += per) {
     const b1 = Math.min(batch, b0 + per), count = b1 - b0;
@@ -201,23 +231,30 @@ function forwardInChunks(layer, config, args, { output, weights }, onProgress) {
       weights: weights.subarray(b0 * n_heads * n_q * n_k, b1 * n_heads * n_q * n_k),
     };
     const r = layer.forward(slice);
-    for (const row of r.masked_rows) masked_rows.push({ batch: b0 + row.batch, query: row.query });
+    const waiting = settled(r);
+    const { masked_rows: rows } = waiting ? await waiting : r;
+    most = Math.max(most, layer.lastWorkers ?? 0);
+    for (const row of rows) masked_rows.push({ batch: b0 + row.batch, query: row.query });
   }
+  if (layer.lastWorkers !== undefined) layer.lastWorkers = most;
   return { output, weights, masked_rows };
 }
 
-/** Wall time of one forward pass at length n (self-attention, random inputs), for the n-sweep. */
-export function timeAtLength(layer, d_model, n, { repeats = 3, now = () => performance.now() } = {}) {
+/**
+ * Wall time of one forward pass at length n (self-attention, random inputs), for the n-sweep; resolves
+ * to milliseconds. `layer` may be a pool layer (its passes are awaited).
+ */
+export async function timeAtLength(layer, d_model, n, { repeats = 3, now = () => performance.now() } = {}) {
   const query = new Float32Array(n * d_model);
   for (let i = 0; i < query.length; i++) query[i] = Math.sin(i * 0.37); // any finite values will do
   // The same result arrays every time, as a page re-running a model would: the times are the
   // engine's, not the page faults of new arrays.
   const into = { output: new Float32Array(n * d_model), weights: new Float32Array(layer.n_heads * n * n) };
-  layer.forward({ query, batch: 1, n_q: n, need_weights: true, into }); // warm-up: V8 tiers up, memory grows
+  await settled(layer.forward({ query, batch: 1, n_q: n, need_weights: true, into })); // warm-up: V8 tiers up, memory grows
   const times = [];
   for (let r = 0; r < repeats; r++) {
     const t0 = now();
-    layer.forward({ query, batch: 1, n_q: n, need_weights: true, into });
+    await settled(layer.forward({ query, batch: 1, n_q: n, need_weights: true, into }));
     times.push(now() - t0);
   }
   times.sort((a, b) => a - b);

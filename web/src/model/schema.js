@@ -45,6 +45,7 @@ export const FIELDS = [
   { key: 'q_key', def: '' },
   { key: 'colors', def: 'linear', choices: ['linear', 'log', 'row'] }, // how weights map to colours
   { key: 'simd', def: '', choices: ['', '1', '0'] }, // '' = pick automatically; 0 forces the baseline
+  { key: 'workers', def: '' },              // pool workers for large passes ('' = the cores but one; 1 = single-threaded; validate.js)
   { key: 'panels', def: '' },               // '' = all; else a comma list of panel names (panels/registry.js)
   { key: 'theme', def: '', choices: ['', 'light', 'dark', 'auto'] }, // '' = light when embedded, auto on the page
   { key: 'controls', def: '1', choices: ['1', '0'] }, // 0 = read-only: no inputs panel, the problem cannot be edited

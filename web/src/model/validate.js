@@ -21,7 +21,30 @@ export const MAX_RUN_SECONDS = 5;
 export const AUTO_SECONDS = 0.25;
 
 /** Fields that change how a result is shown, not the problem: a bad value there never blocks a run. */
-const VIEW_FIELDS = new Set(['colors', 'simd', 'theme', 'controls', 'embed', 'panels', 'head', 'item']);
+const VIEW_FIELDS = new Set(['colors', 'simd', 'theme', 'controls', 'embed', 'panels', 'head', 'item', 'workers']);
+
+/** The default number of pool workers never goes above this: beyond it the messages cost more than the heads save. */
+export const MAX_DEFAULT_WORKERS = 8;
+
+/**
+ * The pool workers a run may use (`workers`), given the browser's logical cores (hardwareConcurrency):
+ * { value, note }. Default: every core but one (left to the page), at least 1, at most
+ * MAX_DEFAULT_WORKERS. Allowed: 1 to every core (the compute worker only waits while the pool computes,
+ * so on a 2-core machine 2 workers use both). A value outside that range is a note, never a blocked run
+ * (a link made on a larger machine must still run): the nearest allowed count, or the default, is used.
+ */
+export function parseWorkers(raw, cores) {
+  const most = Math.max(1, Math.floor(cores) || 1);
+  const def = Math.min(MAX_DEFAULT_WORKERS, Math.max(1, most - 1));
+  const typed = String(raw ?? '').trim();
+  if (typed === '') return { value: def, note: null };
+  const r = parseInteger(typed, { min: 1, max: most, name: 'workers' });
+  if (!r.error) return { value: r.value, note: null };
+  const range = `workers must be a whole number from 1 to ${most} (this browser reports ${most} logical core${most > 1 ? 's' : ''})`;
+  const number = Number(typed);
+  const value = Number.isInteger(number) && number > most ? most : def;
+  return { value, note: `${range}, not “${typed.slice(0, 20)}”: using ${value}.` };
+}
 
 const SIZE_FIELDS = ['d_model', 'n_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'text', 'text_kv'];
 
@@ -51,7 +74,8 @@ function parseDecimal(raw, { min, maxExclusive, name }) {
 const LARGEST_DROPOUT = Math.fround(1 - 2 ** -24);
 
 /**
- * Validates `state` (strings, see schema.js). `env`: { analyze, budget, isa, lastEdited, rate }.
+ * Validates `state` (strings, see schema.js). `env`: { analyze, budget, isa, lastEdited, rate, cores }
+ * (cores: navigator.hardwareConcurrency, for `workers`; absent = 1).
  * Returns { ok, errors: { field: message }, notes: [{ field, text }], config, analysis, estimate, blocked, auto }:
  * `notes` = view fields (head, item) that named nothing and were replaced;
  * `ok` = no field error; `blocked` = a reason not to run although every field is valid
@@ -187,6 +211,8 @@ export function validate(state, env = {}) {
     else if (n_heads && headRead.value >= n_heads) notes.push({ field: 'head', text: `head=${headRead.value} is not a head of this layer (0 to ${n_heads - 1}): showing head 1 (head=0).` });
     else head = headRead.value;
   }
+  const workers = parseWorkers(state.workers, env.cores);
+  if (workers.note) notes.push({ field: 'workers', text: workers.note });
   // Grouped-query attention: the key/value heads must divide the query heads evenly.
   let n_kv_heads = 0;
   if (String(state.n_kv_heads ?? '').trim() !== '') {
@@ -208,6 +234,7 @@ export function validate(state, env = {}) {
     d_model, n_heads, d_k, d_v, bias: state.bias !== '0', seed, cross, n_q, n_k, batch, source, input_seed,
     tokens_q, tokens_kv, mask, padding, scale: state.scale !== '0', dropout: dropout.value, dropout_seed, item,
     head, n_kv_heads, heads, weights, train: weights === 'trained' ? { settings: trained, steps: training.steps } : null,
+    workers: workers.value,
   } : null;
 
   let analysis = null, estimate = null, blocked = null;

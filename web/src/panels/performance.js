@@ -1,8 +1,9 @@
 // The performance panel: each run's time, GFLOP/s and share of this browser's measured f32x4 peak,
-// and a chart of time against n for the current d_model, measured in the worker on request.
+// how many pool workers ran it (and the `workers` setting), and a chart of time against n for the
+// current d_model, measured in the worker on request (on the same workers).
 
 import * as fmt from '../model/format.js';
-import { estimateRun } from '../model/validate.js';
+import { estimateRun, parseWorkers } from '../model/validate.js';
 import { Cancelled } from '../worker/client.js';
 
 const SWEEP_SECONDS_PER_POINT = 0.25; // keeps the whole sweep to a few seconds
@@ -17,8 +18,15 @@ export function createPerformance(body, { dom, host, actions }) {
   const cancel = h('button', { type: 'button', hidden: true }, 'Cancel');
   const sweepStatus = h('p', { class: 'note', 'aria-live': 'polite' });
   const chartBox = h('div', { class: 'chart', id: 'sweep-chart' });
+  const cores = Math.max(1, globalThis.navigator?.hardwareConcurrency ?? 1);
+  const workersInput = h('input', { id: 'f-workers', name: 'workers', type: 'text', inputmode: 'numeric', spellcheck: 'false' });
+  const workersLine = h('p', { id: 'workers-used', 'aria-live': 'polite' }, 'No run yet.');
   fill(body,
-    h('p', { class: 'lead' }, 'The core runs single-threaded in a Web Worker. Percentages compare a run with the fastest this browser can multiply and add four floats at once.'),
+    h('p', { class: 'lead' }, 'The core runs in a Web Worker. A pass large enough for it to pay splits its heads over a pool of workers (plain Web Workers: no special headers needed); a smaller one runs on one. Percentages compare a run with the fastest this browser can multiply and add four floats at once (on one core).'),
+    h('div', { class: 'field inline', dataset: { field: 'workers' } },
+      h('label', { for: 'f-workers' }, [h('code', {}, 'workers'), ' ', h('span', { class: 'what' }, `pool workers for large passes (1 to ${cores}, the logical cores this browser reports)`)]),
+      workersInput),
+    workersLine,
     peakLine, runs,
     h('h3', {}, 'Time against sequence length'),
     h('p', { class: 'note' }, 'Self-attention at the current d_model and n_heads, n doubling each step. Cost grows like n·d² while the projections dominate and like n²·d once n passes d, so on these log–log axes the slope bends from 1 towards 2.'),
@@ -26,6 +34,7 @@ export function createPerformance(body, { dom, host, actions }) {
   let plot = null;
 
   button.addEventListener('click', measure);
+  workersInput.addEventListener('change', () => actions.edit({ workers: workersInput.value.trim() }, 'workers'));
   cancel.addEventListener('click', () => actions.cancel());
 
   function lengths(engine, layer) {
@@ -49,11 +58,12 @@ export function createPerformance(body, { dom, host, actions }) {
     cancel.hidden = false;
     sweepStatus.textContent = `Measuring n = ${ns.map(fmt.int).join(', ')}…`;
     try {
-      const reply = await actions.sweep(layer, ns, (p) => { sweepStatus.textContent = `Measuring ${p.phase} (${p.done + 1} of ${p.total})…`; });
+      const reply = await actions.sweep(layer, ns, (p) => { sweepStatus.textContent = `Measuring ${p.phase} (${p.done + 1} of ${p.total})…`; }, c.workers);
       const { points, isa } = reply;
       const measured = reply.layer ?? layer;
+      // Each point says how many workers ran it: the pool splits only the lengths where that pays.
       sweepStatus.textContent = `d_model = ${fmt.int(measured.d_model)}, n_heads = ${measured.n_heads}, ${isa === 'scalar' ? 'baseline' : 'SIMD'} module: ` +
-        points.map((p) => `n ${fmt.int(p.n)}: ${fmt.duration(p.ms)}`).join(' · ');
+        points.map((p) => `n ${fmt.int(p.n)}: ${fmt.duration(p.ms)}${p.workers > 1 ? ` (${p.workers} workers)` : ''}`).join(' · ');
       chartBox.dataset.points = JSON.stringify(points);
       await drawChart(points, measured);
     } catch (err) {
@@ -99,9 +109,27 @@ export function createPerformance(body, { dom, host, actions }) {
     chartBox.dataset.nHeads = String(layer.n_heads);
   }
 
+  /** What the last run ran on, and why one worker when the setting allows more. */
+  function workersText(result) {
+    const w = result?.workers;
+    if (!w) return 'No run yet.';
+    if (w.used > 1) return `Last run: ${w.used} workers.`;
+    if (!(w.setting > 1)) return 'Last run: 1 worker (workers = 1: single-threaded).';
+    if (w.splitFlops === null) return 'Last run: 1 worker (it ran on the page’s own thread, which has no pool: a quick first run while the compute worker starts).';
+    if (result.config.dropout > 0) return 'Last run: 1 worker (a pass with dropout runs whole: its dropped weights depend on the head).';
+    return `Last run: 1 worker (below the split threshold of ${fmt.num(w.splitFlops / 1e6, 0)} MFLOP: splitting does not pay).`;
+  }
+
   function update(v, reason) {
     view = v;
     const { runs: history, peak } = v;
+    // The learner's half-typed count is left alone while the field has the focus.
+    if (workersInput.getRootNode().activeElement !== workersInput) {
+      workersInput.value = v.state.workers;
+      workersInput.placeholder = `${parseWorkers('', cores).value} (default)`;
+    }
+    workersLine.textContent = workersText(v.result);
+    if (v.result?.workers) workersLine.dataset.used = String(Math.max(1, v.result.workers.used));
     if (peak === null) peakLine.textContent = 'This browser has no WebAssembly SIMD, so there is no f32x4 peak to compare with.';
     else if (peak) {
       peakLine.textContent = `This browser’s f32x4 peak, measured in the worker: ${fmt.num(peak.gflops, 1)} GFLOP/s (12 independent multiply-add chains on 4 floats).`;
@@ -113,10 +141,11 @@ export function createPerformance(body, { dom, host, actions }) {
       return;
     }
     fill(runs, h('table', { class: 'cost', id: 'runs-table' },
-      h('thead', {}, h('tr', {}, ['run', 'time', 'speed', '% of peak', 'module'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('thead', {}, h('tr', {}, ['run', 'time', 'speed', '% of peak', 'module', 'workers'].map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, history.map((r) => h('tr', {},
         h('th', { scope: 'row' }, r.label), h('td', {}, fmt.duration(r.ms)), h('td', {}, fmt.rate(r.gflops)),
-        h('td', {}, peak ? fmt.percentOfPeak(r.gflops / peak.gflops) : '—'), h('td', {}, r.isa === 'scalar' ? 'baseline' : 'SIMD'))))));
+        h('td', {}, peak ? fmt.percentOfPeak(r.gflops / peak.gflops) : '—'), h('td', {}, r.isa === 'scalar' ? 'baseline' : 'SIMD'),
+        h('td', { class: 'workers' }, String(Math.max(1, r.workers?.used ?? 0))))))));
   }
 
   return { update, destroy: () => plot?.destroy() };

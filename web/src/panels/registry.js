@@ -34,7 +34,7 @@ export const PANELS = Object.freeze([
   { name: 'compare', title: 'Compare heads', about: 'per head entropy, distance and largest weight, the heads’ similarity, and the output change when one is switched off', area: 'left', lazy: true, create: createCompare },
   { name: 'shapes', title: 'Shape trace', about: 'every tensor of one forward pass with its shape and bytes', area: 'left', lazy: true, create: createShapes },
   { name: 'cost', title: 'Cost: parameters, FLOPs, memory', about: 'parameters per matrix, FLOPs per stage, memory against the tab’s budget, the last run', area: 'left', lazy: true, create: createCost },
-  { name: 'performance', title: 'Performance', about: 'each run against this browser’s SIMD peak, and time against n', area: 'left', lazy: true, create: createPerformance },
+  { name: 'performance', title: 'Performance', about: 'each run against this browser’s SIMD peak and the workers it ran on, and time against n', area: 'left', lazy: true, create: createPerformance },
   { name: 'training', title: 'Training lab: watch heads learn', about: 'a tiny attention model trained step by step: loss and accuracy curves, every head’s map, the learnt layer loaded into the playground', area: 'main', lazy: true, create: createTraining },
   { name: 'sqrtdk', title: 'Why divide by √d_k?', about: 'variance of q·k and softmax sharpness with and without the scale', area: 'left', lazy: true, create: createSqrtDk },
   { name: 'gradients', title: '√d_k and the gradients', about: 'the gradient reaching the scores, measured with the backward pass, as d_k grows, with and without the scale', area: 'left', lazy: true, create: createSqrtDkGradients },

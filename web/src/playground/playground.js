@@ -18,7 +18,7 @@ const DEBOUNCE_MS = 200;       // typing "512" should run once, not three times
 const PROGRESS_AFTER_MS = 100; // shorter runs finish before a progress bar would be worth showing
 const RUNS_KEPT = 12;
 /** Fields that only change what is shown: a read-only playground still lets the learner change them. */
-const VIEW_ONLY = new Set(['head', 'item', 'colors', 'q_item', 'q_head', 'q_query', 'q_key']);
+const VIEW_ONLY = new Set(['head', 'item', 'colors', 'q_item', 'q_head', 'q_query', 'q_key', 'workers']);
 
 /** Time allowed before a silent worker counts as dead: generous against the estimate (which errs long). */
 const deadlineFor = (estimateMs) => Math.max(4000, 20 * estimateMs + 2000);
@@ -53,7 +53,7 @@ export function createPlayground(root, options = {}) {
     lastEdited: null,
     editing: null,     // the field whose input caused this render (the form keeps its cursor there)
     check: null,
-    result: null,      // { key, config, analysis, timings, isa, output_sum, masked_rows, item, gflops, detail }
+    result: null,      // { key, config, analysis, timings, isa, output_sum, masked_rows, item, gflops, workers, detail }
     running: null,     // { key, startedAt, estimate, progress, showProgress, promise }
     runs: [],
     peak: undefined,   // { gflops } once measured, null without SIMD
@@ -115,7 +115,8 @@ export function createPlayground(root, options = {}) {
     },
     run: () => run().catch(() => {}),
     cancel,
-    sweep: (layer, ns, onProgress) => compute.session.sweep(layer, ns, onProgress),
+    /** The n-sweep of `layer` on `workers` pool workers (1: the compute worker alone). */
+    sweep: (layer, ns, onProgress, workers) => compute.session.sweep(layer, ns, onProgress, workers),
     /** The core's trace of one query ({ item, head, query }) through the layer of `config` (in the worker). */
     trace: (config, at) => (compute ? compute.session.trace(config, at) : Promise.reject(new Error('the engine is not connected'))),
     /** One head's logits and weights for every query, with and without 1/√d_k ({ item, head }). */
@@ -219,6 +220,7 @@ export function createPlayground(root, options = {}) {
   function revalidate() {
     m.check = validate(m.state, {
       analyze: rawAnalyze ?? undefined, budget: m.engine?.defaultMemoryBudget, isa: m.engine?.isa, lastEdited: m.lastEdited,
+      cores: win.navigator?.hardwareConcurrency,
     });
   }
 
@@ -386,9 +388,9 @@ export function createPlayground(root, options = {}) {
       const analysis = check.analysis;
       const detail = Object.freeze({ state: stateAtStart, shapes: analysis.shapes, isa: r.isa, ms });
       m.result = { key, config, analysis, timings: r.timings, isa: r.isa, output_sum: r.output_sum, masked_rows: r.masked_rows,
-        item: r.item, patterns: r.patterns ?? null, gflops: fmt.gflops(analysis.flops.exact_flops, ms), detail };
+        item: r.item, patterns: r.patterns ?? null, gflops: fmt.gflops(analysis.flops.exact_flops, ms), workers: r.workers ?? null, detail };
       m.runs = [{
-        at: Date.now(), isa: r.isa, ms, setup_ms: r.timings.setup_ms, gflops: m.result.gflops, repeats: r.timings.repeats,
+        at: Date.now(), isa: r.isa, ms, setup_ms: r.timings.setup_ms, gflops: m.result.gflops, repeats: r.timings.repeats, workers: r.workers ?? null,
         label: `d_model ${fmt.int(config.d_model)} · h ${config.n_heads} · n_q ${fmt.int(config.n_q)} · n_k ${fmt.int(config.n_k)} · batch ${config.batch}`,
       }, ...m.runs].slice(0, RUNS_KEPT);
       m.running = null;

@@ -5,6 +5,9 @@
 // cannot be interrupted), and the other sessions' requests are sent again to the fresh worker.
 // A watchdog restarts a worker that stops answering, so no run can stay "Running…" forever.
 
+// The compute worker starts through the same helper as the pool's workers (engine/module_worker.js).
+export { startModuleWorker } from '../engine/module_worker.js';
+
 export class Cancelled extends Error {
   constructor() {
     super('cancelled');
@@ -22,24 +25,6 @@ export class WorkerLost extends Error {
 
 const INIT_DEADLINE_MS = 60000; // downloading and compiling the engine on a slow connection
 const DEFAULT_DEADLINE_MS = 30000;
-
-/**
- * Starts the worker script at `workerUrl` (a module). A worker must come from the page's own origin:
- * for a script on another origin (a course page loading the element from a CDN-like host), the worker
- * starts from a same-origin blob: URL that imports the real script by its absolute URL (which CORS allows).
- */
-export function startModuleWorker(workerUrl, pageOrigin) {
-  const url = new URL(workerUrl);
-  if (url.origin === pageOrigin) return new Worker(url, { type: 'module', name: 'attention-playground' });
-  const source = `import ${JSON.stringify(url.href)};\n`;
-  const blob = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-  try {
-    return new Worker(blob, { type: 'module', name: 'attention-playground' });
-  } finally {
-    // The worker has its URL; revoking after it fetched it is safe, and nothing leaks per worker.
-    setTimeout(() => URL.revokeObjectURL(blob), 10000);
-  }
-}
 
 /**
  * A stand-in worker that runs the same handlers on the main thread, for pages where no worker can start
@@ -219,9 +204,9 @@ export class EngineClient {
     return this.#peak;
   }
 
-  /** Bytes malloc'd in the worker's engine and how many sessions hold state there (for leak checks). */
+  /** Bytes malloc'd in the worker's engine, how many sessions hold state there, how many pools run (for leak checks). */
   stats() {
-    return this.#request(null, 'stats').then(({ heapAllocated, owners }) => ({ heapAllocated, owners }));
+    return this.#request(null, 'stats').then(({ heapAllocated, owners, pools }) => ({ heapAllocated, owners, pools }));
   }
 
   /** A playground's own channel: its requests, its state in the worker, its cancel. */
@@ -236,7 +221,7 @@ export class EngineClient {
       headLogits: (config, at) => client.#request(session, 'headLogits', { owner, config, ...at }, { deadlineMs: 60000 }),
       trace: (config, at) => client.#request(session, 'trace', { owner, config, ...at }, { deadlineMs: 60000 }),
       compare: (config) => client.#request(session, 'compare', { owner, config }, { deadlineMs: 60000 }),
-      sweep: (layer, ns, onProgress) => client.#request(session, 'sweep', { owner, layer, ns }, { onProgress, deadlineMs: 60000 }),
+      sweep: (layer, ns, onProgress, workers = 1) => client.#request(session, 'sweep', { owner, layer, ns, workers }, { onProgress, deadlineMs: 60000 }),
       /** The training lab: { settings, steps, sample, reset } (worker/training.js). */
       train: (request, onProgress) => client.#request(session, 'train', { owner, ...request }, { onProgress, deadlineMs: 60000 }),
       gradients: (args) => client.#request(session, 'gradients', { args }, { deadlineMs: 60000 }),

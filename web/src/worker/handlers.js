@@ -2,6 +2,9 @@
 // and the SIMD peak. One engine serves every playground of a page; each playground is an `owner` with
 // its own layer, result arrays and last result, freed by `release`. Runs in the Web Worker (worker.js)
 // or, where no worker can start, on the main thread (client.js), with the same code.
+// With a pool factory (the Web Worker's), a config's `workers` ≥ 2 runs its passes and the n-sweep on a
+// worker pool of that size (engine/pool.js), which splits a pass over the heads when it is large enough
+// to pay and runs it here otherwise.
 
 import { LayerCache, ResultBuffers, runForward, timeAtLength, forwardArguments, prepareRun } from '../model/job.js';
 import { configKey } from '../model/validate.js';
@@ -11,16 +14,85 @@ import { createTrainingSide } from './training.js';
 
 const MAX_LOGIT_CELLS = 32 * 32; // headLogits traces every query twice: a view for small examples
 
-/** The request handlers over an engine loaded by `load(simd)`; `post(message)` sends progress. */
-export function createHandlers(load) {
+/**
+ * The request handlers over an engine loaded by `load(simd)`; `post(message)` sends progress.
+ * startPool({ workers, simd }): a promise of a worker pool (createAttentionPool), or absent where no
+ * pool can run (the page's own thread): every pass then runs on the engine here.
+ */
+export function createHandlers(load, { startPool = null } = {}) {
   let attn = null;
-  const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, lab, frozen (training.js) }
+  const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, pooled, lab, frozen (training.js) }
   const training = createTrainingSide();
+  const pools = new Map();  // workers → promise of a pool of that many workers (at most one)
 
   const ownerState = (owner) => {
-    if (!owners.has(owner)) owners.set(owner, { cache: new LayerCache(), buffers: new ResultBuffers(), last: null });
+    if (!owners.has(owner)) owners.set(owner, { cache: new LayerCache(), buffers: new ResultBuffers(), last: null, pooled: null });
     return owners.get(owner);
   };
+
+  /**
+   * A new pool's workers run a few split passes before its first real one (as peak() does here): V8
+   * optimises wasm code once it is hot, so the first run's time is the kernels', not the compiler's.
+   */
+  async function warm(pool) {
+    try {
+      const layer = await pool.layer({ d_model: 128, n_heads: 4, seed: 1 });
+      const query = new Float32Array(256 * 128).fill(0.25); // 67 MFLOP a pass: above the split threshold
+      const until = performance.now() + 150;
+      for (let k = 0; k < 10 && performance.now() < until; k++) await layer.forward({ query, n_q: 256, need_weights: true });
+      layer.delete();
+      return pool;
+    } catch (err) {
+      await pool.close(); // a pool that cannot run is not kept (the next run starts a new one)
+      throw err;
+    }
+  }
+
+  /**
+   * The pool of `workers` workers, or null for one. One pool at a time: a new size stops the pool of the
+   * old one (its layers go with it; an owner's next pass makes its layer in the new pool). A pool that
+   * failed to start is tried again next time.
+   */
+  function poolOf(workers) {
+    if (!startPool || !(workers >= 2)) return null;
+    if (!pools.has(workers)) {
+      closePools();
+      const started = startPool({ workers, simd: attn.isa === 'wasm-simd128' }).then(warm);
+      pools.set(workers, started);
+      started.catch(() => pools.delete(workers));
+    }
+    return pools.get(workers);
+  }
+
+  async function closePools() {
+    const all = [...pools.values()];
+    pools.clear();
+    await Promise.all(all.map((p) => p.then((pool) => pool.close()).catch(() => {})));
+  }
+
+  /**
+   * runForward's `pooled` for an owner and a config: a pool layer holding the owner's layer's weights,
+   * made again when the layer changes (its LayerCache key) or the pool does; null for one worker.
+   */
+  async function pooledFor(mine, workers) {
+    const pending = poolOf(workers);
+    if (!pending) return null;
+    const pool = await pending;
+    return {
+      splitFlops: pool.splitFlops,
+      async layer(mha, key) {
+        if (mine.pooled?.pool === pool && mine.pooled.key === key) return mine.pooled.layer;
+        mine.pooled?.layer.delete();
+        mine.pooled = null;
+        const { d_model, n_heads, d_k, d_v, bias } = mha;
+        const layer = await pool.layer({ d_model, n_heads, d_k, d_v, bias, ...(mha.n_kv_heads ? { n_kv_heads: mha.n_kv_heads } : {}) });
+        await layer.setWeights(mha.getWeights());
+        await layer.sendWeights(); // now, so the first pass's time is the pass's
+        mine.pooled = { pool, key, layer };
+        return layer;
+      },
+    };
+  }
 
   /** What the heatmaps of batch item b need: pooled weights, mask, labels, the output's first rows. */
   function itemView({ config, result }, b) {
@@ -54,11 +126,14 @@ export function createHandlers(load) {
     return prepareRun(attn, config, mine.cache, trainedFor(mine, post));
   };
 
-  function forward(owner, config, post) {
+  async function forward(owner, config, post) {
     const mine = ownerState(owner);
     mine.last = null;
-    const result = runForward(attn, config, { cache: mine.cache, buffers: mine.buffers, onProgress: post, trained: trainedFor(mine, post) });
-    mine.last = { key: configKey(config), config, result };
+    // Starting a pool (its workers load the engine and warm up) is news for the progress bar and the watchdog.
+    if (startPool && config.workers >= 2 && !pools.has(config.workers)) post({ done: 0, total: config.batch, phase: `starting ${config.workers} workers` });
+    const pooled = await pooledFor(mine, config.workers);
+    const result = await runForward(attn, config, { cache: mine.cache, buffers: mine.buffers, onProgress: post, trained: trainedFor(mine, post), pooled });
+    mine.last = { key: configKey(config), config, result, splitFlops: pooled?.splitFlops ?? null };
     return mine.last;
   }
 
@@ -72,23 +147,25 @@ export function createHandlers(load) {
       return { isa: attn.isa, kernelIsa: attn.kernelIsa() };
     },
 
-    run({ owner, config }, post) {
+    async run({ owner, config }, post) {
       const t0 = performance.now();
-      const last = forward(owner, config, post);
-      const { result } = last;
+      const last = await forward(owner, config, post);
+      const { result, splitFlops } = last;
       let sum = 0;
       for (let k = 0; k < result.output.length; k++) sum += result.output[k];
       const item = itemView(last, Math.min(config.item, config.batch - 1));
       // worker_ms: the whole request (inputs, weights, forward, summaries), for the load-time budget.
+      // workers: how many pool workers ran the pass (0 = this engine alone), the setting, and the pool's
+      // split threshold (null when no pool ran: workers = 1, or the page's thread, which has none).
       return { isa: attn.isa, timings: { ...result.timings, worker_ms: performance.now() - t0 }, output_sum: sum, masked_rows: result.masked_rows.length, item,
-        patterns: result.patterns };
+        patterns: result.patterns, workers: { used: result.workers, setting: config.workers ?? 1, splitFlops } };
     },
 
     /** Batch item b of `config`'s result: recomputed first if this owner's last result is another (or was lost with a restarted worker). */
-    item({ owner, config, b }, post) {
+    async item({ owner, config, b }, post) {
       if (!(b >= 0 && b < config.batch)) throw new Error(`batch item ${b} is outside 0..${config.batch - 1}`);
       const mine = ownerState(owner);
-      const last = mine.last?.key === configKey(config) ? mine.last : forward(owner, config, post);
+      const last = mine.last?.key === configKey(config) ? mine.last : await forward(owner, config, post);
       return { item: itemView(last, b) };
     },
 
@@ -106,19 +183,27 @@ export function createHandlers(load) {
       return { peak: await measurePeak() };
     },
 
-    /** Time of one forward pass for each n in `ns` (self-attention, this layer); the reply names the layer it measured. */
-    sweep({ layer, ns }, post) {
+    /**
+     * Time of one forward pass for each n in `ns` (self-attention, this layer) on `workers` pool
+     * workers (the pool decides per n whether splitting pays: each point says how many ran it);
+     * the reply names the layer it measured.
+     */
+    async sweep({ layer, ns, workers = 1 }, post) {
+      const pending = poolOf(workers);
+      const pool = pending && await pending;
+      const spec = { ...layer, seed: 1 };
       const sweepCache = new LayerCache();
-      const mha = sweepCache.get(attn, { ...layer, seed: 1 });
+      const mha = pool ? await pool.layer(spec) : sweepCache.get(attn, spec);
       const points = [];
       try {
         for (const [k, n] of ns.entries()) {
           post({ done: k, total: ns.length, phase: `n = ${n.toLocaleString('en-US')}` });
-          const ms = timeAtLength(mha, layer.d_model, n);
+          const ms = await timeAtLength(mha, layer.d_model, n);
           const flops = attn.analyze({ ...layer, n }).flops.exact_flops;
-          points.push({ n, ms, flops });
+          points.push({ n, ms, flops, workers: mha.lastWorkers ?? 0 });
         }
       } finally {
+        if (pool) mha.delete();
         sweepCache.clear();
       }
       return { points, isa: attn.isa, layer };
@@ -177,18 +262,23 @@ export function createHandlers(load) {
       return { compare: layer.compareHeads({ query, ...(config.cross ? { key, value } : {}), batch, n_q, n_k, mask, scale }) };
     },
 
-    /** Frees everything an owner held (its layer's wasm memory, its result arrays, its trainers). */
-    release({ owner }) {
+    /**
+     * Frees everything an owner held (its layer's wasm memory, its result arrays, its trainers, its pool
+     * layer); the last owner's release stops the pools' workers too.
+     */
+    async release({ owner }) {
       const mine = owners.get(owner);
       mine?.cache.clear();
+      mine?.pooled?.layer.delete();
       if (mine) training.release(mine);
       owners.delete(owner);
+      if (owners.size === 0) await closePools();
       return {};
     },
 
-    /** For leak checks: bytes malloc'd in the engine and how many owners hold state. */
+    /** For leak checks: bytes malloc'd in the engine, how many owners hold state, how many pools run. */
     stats() {
-      return { heapAllocated: attn ? attn.heapAllocated() : 0, owners: owners.size };
+      return { heapAllocated: attn ? attn.heapAllocated() : 0, owners: owners.size, pools: pools.size };
     },
 
     get loaded() {

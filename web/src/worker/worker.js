@@ -1,10 +1,15 @@
 // The module worker where forward passes, the n-sweep and the SIMD peak run, so a playground never
-// freezes its page. It finds the wasm beside itself (dist/wasm/), whichever origin loaded it.
+// freezes its page. It finds the wasm beside itself (dist/wasm/), whichever origin loaded it. It owns
+// the worker pool too: the pool's workers are nested workers of this one (pool_worker.js, also beside
+// it), so they end with it, and they load the same wasm folder.
 
 import { loadAttention } from '../engine/attention.js';
+import { createAttentionPool } from '../engine/pool.js';
 import { createHandlers, handle } from './handlers.js';
 
 const wasmDir = new URL('./wasm/', import.meta.url).href;
-const handlers = createHandlers((simd) => loadAttention(simd === undefined ? { wasmDir } : { simd, wasmDir }));
+const handlers = createHandlers((simd) => loadAttention(simd === undefined ? { wasmDir } : { simd, wasmDir }), {
+  startPool: ({ workers, simd }) => createAttentionPool({ workers, simd, wasmDir }),
+});
 
 self.onmessage = ({ data }) => handle(handlers, data, (reply) => postMessage(reply));
