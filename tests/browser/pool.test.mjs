@@ -163,9 +163,15 @@ before(async () => {
 });
 after(async () => { await site?.close(); await h?.close(); });
 
+// The page's workers setting depends on navigator.hardwareConcurrency: the tests present every page
+// as a 2-core machine's (the CI machine's count), so that their expectations hold on any host.
+const CORES = 2;
+const pinCores = `Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => ${CORES}, configurable: true });`;
+
 /** The page at `hash`, recording every response's headers; waits for the first result. */
 async function openRecording(hash) {
   const context = await newContext(h, { viewport: { width: 1280, height: 1000 } });
+  await context.addInitScript(pinCores);
   const page = await context.newPage();
   page.problems = [];
   page.responses = [];
@@ -247,9 +253,8 @@ test('a small pass runs on one worker and says why; a bad workers value gets its
   assert.deepEqual(await runsColumn(small), ['1', '1']);
   await small.close();
 
-  const cores = 2; // this machine's; the page reads navigator.hardwareConcurrency
   const bad = await openRecording('#workers=zero&d_model=32&n_heads=2&source=random&n_q=8&panels=heatmaps,performance');
-  assert.equal(await bad.evaluate(() => navigator.hardwareConcurrency), cores, 'the test machine has 2 logical cores');
+  assert.equal(await bad.evaluate(() => navigator.hardwareConcurrency), CORES, 'the page sees the pinned core count');
   assert.match(await panelText(bad, 'notes'),
     /workers must be a whole number from 1 to 2 \(this browser reports 2 logical cores\), not “zero”: using 1\./);
   assert.match(await panelText(bad, 'status'), /^Ran in/);
@@ -266,7 +271,7 @@ test('the element on a page of another origin runs with 2 workers (started from 
 <script type="module">import * as playground from '${h.url}attention-playground.js'; window.playground = playground;</script></head>
 <body><attention-playground id="big" panels="performance,heatmaps" workers="2" d_model="256" n_heads="4" source="random" n_q="256"></attention-playground></body></html>`,
   });
-  const page = await openUrl(h, `${site.url}course.html`, { waitForResult: false });
+  const page = await openUrl(h, `${site.url}course.html`, { waitForResult: false, init: pinCores });
   await page.waitForFunction(() => document.getElementById('big')?.shadowRoot?.getElementById('workers-used')?.textContent.startsWith('Last run'), null, { timeout: 60000 });
   const used = () => page.evaluate(() => document.getElementById('big').shadowRoot.getElementById('workers-used').textContent);
   assert.equal(await used(), 'Last run: 2 workers.');
