@@ -27,11 +27,13 @@ for (const file of wasmFiles) {
 
 // Each entry becomes one file at the top of dist/, beside wasm/ and vendor/, which it finds through
 // its own URL (import.meta.url): page.js (index.html), attention-playground.js (the element and the
-// notebook widget), worker.js (the compute worker), pool_worker.js (a worker of the pool the compute
+// notebook widget), panels.js (the panels built after the first result, which both of those load
+// from their asset folder when one is shown), worker.js (the compute worker), pool_worker.js (a worker of the pool the compute
 // worker starts, found beside worker.js), embed.js (a host page's iframe resizer).
 const entries = [
   { in: 'web/src/page/main.js', out: 'page', format: 'esm' },
   { in: 'web/src/element/index.js', out: 'attention-playground', format: 'esm' },
+  { in: 'web/src/panels/lazy.js', out: 'panels', format: 'esm' },
   { in: 'web/src/worker/worker.js', out: 'worker', format: 'esm' },
   { in: 'web/src/engine/pool_worker.js', out: 'pool_worker', format: 'esm' },
   { in: 'web/src/embed/embed.js', out: 'embed', format: 'iife' },

@@ -4,7 +4,7 @@
 
 import * as fmt from '../model/format.js';
 import { estimateRun, parseWorkers } from '../model/validate.js';
-import { Cancelled } from '../worker/client.js';
+import { Cancelled } from '../worker/errors.js';
 
 const SWEEP_SECONDS_PER_POINT = 0.25; // keeps the whole sweep to a few seconds
 const MAX_SWEEP_N = 4096;

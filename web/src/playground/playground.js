@@ -8,7 +8,7 @@ import { validate, configKey } from '../model/validate.js';
 import * as fmt from '../model/format.js';
 import { visiblePanels, unknownPanels } from '../panels/registry.js';
 import { CONTROL_FIELDS } from '../panels/controls.js';
-import { Cancelled, WorkerLost } from '../worker/client.js';
+import { Cancelled, WorkerLost } from '../worker/errors.js';
 import { acquireCompute } from './compute.js';
 import { assetBase } from './assets.js';
 import { createRunbar } from './runbar.js';
@@ -71,6 +71,7 @@ export function createPlayground(root, options = {}) {
   let compute = null, computeKey = null;
   let rawAnalyze = null;
   let debounce = 0, progressTimer = 0;
+  let pendingLoads = 0; // lazy panels whose code is on its way
   let pendingRun = null; // { promise, resolve, reject }: a run asked for while another runs
   let reported = new Set(); // error events already sent for the current problems
   let peakRequested = false;
@@ -146,14 +147,53 @@ export function createPlayground(root, options = {}) {
     buildPanels();
   }
 
+  /**
+   * Builds every shown panel that is not built yet: the first view's at once, the lazy ones once the
+   * first result is on screen, from dist/panels.js, which is fetched (once per page: the browser keeps
+   * the module) when the first of them is needed. Lazy panels that arrive are drawn with the view of
+   * that moment; the wrapper's data-settled is '1' once every shown panel is built.
+   */
   function buildPanels() {
     for (const entry of sections.values()) {
-      if (entry.panel || entry.section.hidden || (entry.spec.lazy && !m.released)) continue;
-      try {
-        entry.panel = entry.spec.create(entry.body, ctx);
-      } catch (err) {
-        showPanelError(entry, err);
+      if (entry.panel || entry.loading || entry.section.hidden || (entry.spec.lazy && !m.released)) continue;
+      if (!entry.spec.lazy) {
+        makePanel(entry, entry.spec.create);
+        continue;
       }
+      entry.loading = true;
+      pendingLoads++;
+      wrapper.dataset.settled = '0';
+      lazyCreators().then((creators) => {
+        const create = creators[entry.spec.name];
+        if (!create) throw new Error(`panels.js has no panel “${entry.spec.name}”: it is older or newer than this module`);
+        if (m.destroyed || entry.section.hidden) return;
+        if (makePanel(entry, create)) updatePanel(entry, view(), 'engine');
+      }).catch((err) => {
+        if (!m.destroyed) showPanelError(entry, err);
+      }).finally(() => {
+        entry.loading = false;
+        if (--pendingLoads === 0 && m.released && !m.destroyed) wrapper.dataset.settled = '1';
+      });
+    }
+    if (m.released && pendingLoads === 0) wrapper.dataset.settled = '1';
+  }
+
+  /** The lazy panels' create functions, from the asset folder (a relative import fails from blob:). */
+  function lazyCreators() {
+    if (!base) return Promise.reject(new Error(baseError));
+    return host.importVendor('panels.js').then((module) => module.LAZY_PANELS, (err) => {
+      throw new Error(`its code (panels.js) could not be loaded from ${base}: ${err.message}`);
+    });
+  }
+
+  /** Creates one panel; says so in its section when that throws. True when it was made. */
+  function makePanel(entry, create) {
+    try {
+      entry.panel = create(entry.body, ctx);
+      return true;
+    } catch (err) {
+      showPanelError(entry, err);
+      return false;
     }
   }
 
@@ -189,17 +229,20 @@ export function createPlayground(root, options = {}) {
     const v = view();
     runbar.update(v, reason);
     for (const entry of sections.values()) {
-      if (!entry.panel || entry.section.hidden) continue;
-      try {
-        entry.panel.update(v, reason);
-        if (entry.failed) {
-          entry.failed = false;
-          entry.error.hidden = true;
-        }
-      } catch (err) {
-        // One panel failing must not blank the others: it says so in its own section.
-        showPanelError(entry, err);
+      if (entry.panel && !entry.section.hidden) updatePanel(entry, v, reason);
+    }
+  }
+
+  function updatePanel(entry, v, reason) {
+    try {
+      entry.panel.update(v, reason);
+      if (entry.failed) {
+        entry.failed = false;
+        entry.error.hidden = true;
       }
+    } catch (err) {
+      // One panel failing must not blank the others: it says so in its own section.
+      showPanelError(entry, err);
     }
   }
 
@@ -210,9 +253,8 @@ export function createPlayground(root, options = {}) {
     win.requestAnimationFrame(() => win.setTimeout(() => {
       if (m.destroyed) return;
       compute?.client.start(); // the first result is on screen: now the worker may use the CPU
-      buildPanels();
+      buildPanels(); // sets data-settled once every shown panel is built (tests and hosts wait for it)
       render('engine');
-      wrapper.dataset.settled = '1'; // every shown panel is built (tests and hosts can wait for this)
     }));
   }
 

@@ -8,20 +8,9 @@
 // The compute worker starts through the same helper as the pool's workers (engine/module_worker.js).
 export { startModuleWorker } from '../engine/module_worker.js';
 
-export class Cancelled extends Error {
-  constructor() {
-    super('cancelled');
-    this.name = 'Cancelled';
-  }
-}
+import { Cancelled, WorkerLost } from './errors.js';
 
-/** The worker stopped answering (or died) and was restarted: the request can be tried again. */
-export class WorkerLost extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'WorkerLost';
-  }
-}
+export { Cancelled, WorkerLost };
 
 const INIT_DEADLINE_MS = 60000; // downloading and compiling the engine on a slow connection
 const DEFAULT_DEADLINE_MS = 30000;
