@@ -8,7 +8,8 @@ if (typeof process === 'object' && process.versions && process.versions.node &&
   var __filename = process.getBuiltinModule('url').fileURLToPath(_scriptDir);
   var __dirname = process.getBuiltinModule('path').dirname(__filename);
   var require = process.getBuiltinModule('module').createRequire(__filename);
-  if (!Module['wasmBinary']) {
+  // (not when the caller compiles the wasm itself and hands it over through instantiateWasm)
+  if (!Module['wasmBinary'] && !Module['instantiateWasm']) {
     Module['wasmBinary'] = process.getBuiltinModule('fs').readFileSync(__filename.replace(/\.mjs$/, '.wasm'));
   }
 }

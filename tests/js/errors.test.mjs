@@ -208,6 +208,51 @@ test('loadAttention rejects unknown options', async () => {
   await assert.rejects(loadAttention({ simdd: true }), /unknown option 'simdd'/);
 });
 
+test('loadAttention `compiled`: a module compiled early is used for its own URL only; a failed or wrong one is compiled again', async () => {
+  const { loadAttention } = await import('../../web/src/engine/attention.js');
+  const { readFile } = await import('node:fs/promises');
+  const url = (name) => new URL(`../../web/wasm/${name}.wasm`, import.meta.url).href;
+  const simdModule = await WebAssembly.compile(await readFile(new URL(url('attention_simd'))));
+  const check = async (attn, isa) => {
+    assert.equal(attn.isa, isa);
+    const mha = new attn.MultiHeadAttention({ d_model: 8, n_heads: 2, seed: 3 });
+    const r = mha.forward({ query: new Float32Array(16).fill(0.5), n_q: 2, need_weights: true });
+    assert.ok(Math.abs(r.weights[0] + r.weights[1] - 1) < 1e-6, `weights ${r.weights}`);
+    mha.delete();
+  };
+  // Used: a thenable records that the engine took it.
+  let taken = 0;
+  const thenable = { then(resolve) { taken++; resolve(simdModule); } };
+  await check(await loadAttention({ simd: true, compiled: { [url('attention_simd')]: thenable } }), 'wasm-simd128');
+  assert.equal(taken, 1, 'the early compile was not used');
+  // Another URL's module is not used: the baseline module is loaded from its own file.
+  taken = 0;
+  await check(await loadAttention({ simd: false, compiled: { [url('attention_simd')]: thenable } }), 'scalar');
+  assert.equal(taken, 0, 'a module compiled for another URL was used');
+  // A failed early compile, or something that is not a module: the engine compiles its own.
+  const failed = Promise.reject(new Error('network down'));
+  failed.catch(() => {});
+  await check(await loadAttention({ simd: true, compiled: { [url('attention_simd')]: failed } }), 'wasm-simd128');
+  await check(await loadAttention({ simd: true, compiled: { [url('attention_simd')]: new ArrayBuffer(8) } }), 'wasm-simd128');
+  await assert.rejects(loadAttention({ compiled: 5 }), /compiled must be an object \{ \[\.wasm URL\]: WebAssembly\.Module or Promise \}, got number/);
+  await assert.rejects(loadAttention({ compiled: null }), /compiled must be an object .*got null/);
+});
+
+test('loadAttention names the file and the folder when the wasm is not there', async () => {
+  const { loadAttention } = await import('../../web/src/engine/attention.js');
+  const { mkdtemp, copyFile, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { pathToFileURL } = await import('node:url');
+  const dir = await mkdtemp(join(tmpdir(), 'attention-wasm-'));
+  try {
+    await copyFile(new URL('../../web/wasm/attention_simd.mjs', import.meta.url), join(dir, 'attention_simd.mjs'));
+    await assert.rejects(loadAttention({ simd: true, wasmDir: pathToFileURL(`${dir}/`).href }), /attention_simd\.wasm|ENOENT/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 for (const [isa, attn] of Object.entries(modules)) {
   test(`${isa}: options objects must be plain objects; other objects are refused, never read as "none"`, () => {
     const mha = new attn.MultiHeadAttention({ d_model: 8, n_heads: 2 });

@@ -17,10 +17,16 @@ const isNode = typeof process === 'object' && !!process.versions?.node;
 
 /**
  * Loads the engine. `simd`: true/false forces a module; undefined picks SIMD where the
- * engine supports it. Resolves to the API object; `isa` says which module runs.
+ * engine supports it. `compiled`: { [absolute URL of a .wasm]: WebAssembly.Module or a Promise
+ * of one } that the caller started compiling earlier (the page does so in its <head>); used only
+ * for the URL this call loads, and a promise that rejects is ignored (the wasm is fetched again).
+ * Resolves to the API object; `isa` says which module runs.
  */
 export async function loadAttention(options = {}) {
-  const o = check.options('loadAttention', options, ['simd', 'wasmDir']);
+  const o = check.options('loadAttention', options, ['simd', 'wasmDir', 'compiled']);
+  if (o.compiled !== undefined && (o.compiled === null || typeof o.compiled !== 'object')) {
+    throw new Error(`compiled must be an object { [.wasm URL]: WebAssembly.Module or Promise }, got ${o.compiled === null ? 'null' : typeof o.compiled}`);
+  }
   const wantSimd = check.boolean('simd', o.simd, undefined);
   if (wantSimd === true && !simdSupported()) {
     throw new Error('the SIMD module was requested but this JavaScript engine has no 128-bit wasm SIMD');
@@ -30,14 +36,47 @@ export async function loadAttention(options = {}) {
   // notebook hands over) cannot resolve a relative URL, and passes wasmDir as an absolute one.
   const dir = o.wasmDir ? new URL(o.wasmDir, import.meta.url) : new URL('../../wasm/', import.meta.url);
   const name = useSimd ? 'attention_simd' : 'attention_scalar';
-  const { default: createModule } = await import(new URL(`${name}.mjs`, dir).href);
-  const moduleArgs = { locateFile: (file) => new URL(file, dir).href };
+  // The wasm is fetched and compiled while its loader is imported (not after, as the loader would):
+  // on a first visit these two are most of the wait for the engine.
+  const wasmUrl = new URL(`${name}.wasm`, dir);
+  const early = o.compiled && Object.hasOwn(o.compiled, wasmUrl.href) ? o.compiled[wasmUrl.href] : undefined;
+  const compiling = early === undefined ? compileWasm(wasmUrl) : Promise.resolve(early).then((module) => {
+    if (!(module instanceof WebAssembly.Module)) throw new Error('not a WebAssembly.Module');
+    return module;
+  }).catch(() => compileWasm(wasmUrl)); // the early compile failed: this one reports why
+  compiling.catch(() => {}); // awaited below; an import that fails first must not leave it unhandled
+  const [{ default: createModule }, wasmModule] = await Promise.all([import(new URL(`${name}.mjs`, dir).href), compiling]);
+  let instantiateFailed;
+  const failure = new Promise((_, reject) => { instantiateFailed = reject; });
+  const raw = await Promise.race([failure, createModule({
+    locateFile: (file) => new URL(file, dir).href,
+    // The loader's hook for a module compiled elsewhere: it gives the imports, we give the instance.
+    instantiateWasm(imports, receiveInstance) {
+      WebAssembly.instantiate(wasmModule, imports).then((instance) => receiveInstance(instance, wasmModule), instantiateFailed);
+      return {}; // the exports arrive later, through receiveInstance
+    },
+  })]);
+  return makeApi(raw, useSimd ? 'wasm-simd128' : 'scalar');
+}
+
+/** Fetches and compiles the engine's wasm (streaming where the server says application/wasm). */
+async function compileWasm(url) {
   if (isNode) {
     const { readFile } = await import('node:fs/promises');
-    moduleArgs.wasmBinary = await readFile(new URL(`${name}.wasm`, dir));
+    return WebAssembly.compile(await readFile(url));
   }
-  const raw = await createModule(moduleArgs);
-  return makeApi(raw, useSimd ? 'wasm-simd128' : 'scalar');
+  const file = url.pathname.split('/').pop();
+  let response;
+  try {
+    response = await fetch(url.href, { credentials: 'same-origin' }); // matches the page's preload of it
+  } catch (err) {
+    throw new Error(`${file} could not be fetched from ${url.href}: ${err.message}`);
+  }
+  if (!response.ok) throw new Error(`${file} could not be fetched from ${url.href}: HTTP ${response.status}`);
+  if (typeof WebAssembly.compileStreaming === 'function' && /^application\/wasm\b/.test(response.headers.get('content-type') ?? '')) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer()); // a server that sends another type
 }
 
 const LAYER_KEYS = ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'bias', 'seed'];

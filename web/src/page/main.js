@@ -16,6 +16,7 @@ const root = document.getElementById('playground');
 const playground = createPlayground(root, {
   state: initial.state, notes: initial.ignored, layout: embed ? 'embedded' : 'page',
   theme: embed ? 'light' : 'auto', // a page of its own follows the system; inside a course page, light
+  compiled: window.attentionPlaygroundCompiled, // index.html started compiling the wasm while this file loaded
 });
 applyPageFlags(initial.state);
 

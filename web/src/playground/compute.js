@@ -19,17 +19,18 @@ const shared = new Map(); // `${base}|${simd}` → { refs, client, engine, inPag
 /**
  * Connects a playground: { client, session, engine (a promise of the main-thread API), release() }.
  * simd: undefined = automatic, false = the baseline module, true = insist on SIMD. base: the asset folder.
- * doc: the playground's document (its origin decides how the worker starts).
+ * doc: the playground's document (its origin decides how the worker starts). compiled: wasm compiled
+ * early by the page (loadAttention's option), used by the first playground that starts this compute.
  * session.run(config, onProgress, { deadlineMs, estimateSeconds }) runs in the worker, or here when the
  * worker is not ready yet and the run is quick.
  */
-export function acquireCompute({ simd, base, doc }) {
+export function acquireCompute({ simd, base, doc, compiled }) {
   const key = `${base}|${simd}`;
   let entry = shared.get(key);
   if (!entry) {
     const wasmDir = new URL('wasm/', base).href;
     // Imported when first needed: a module that cannot work (loaded from blob:) still draws and says why.
-    const engine = import('../engine/attention.js').then(({ loadAttention }) => loadAttention(simd === undefined ? { wasmDir } : { simd, wasmDir }));
+    const engine = import('../engine/attention.js').then(({ loadAttention }) => loadAttention({ wasmDir, ...(simd === undefined ? {} : { simd }), ...(compiled ? { compiled } : {}) }));
     engine.catch(() => {}); // the playground reports it
     // One set of handlers on this thread, over the main-thread engine: quick first runs and the fallback.
     let inPage = null;

@@ -32,7 +32,8 @@ function fieldError(field, message) {
  * Makes a playground in `root` (an element, which gets a shadow root, or a shadow root).
  * options: { state (partial; strings, numbers or booleans), theme ('light' | 'dark' | 'auto': used when
  * state.theme is empty; default light), layout ('page' | 'embedded'), assets (folder URL of the built
- * files; default: beside this bundle), notes (sentences about the link it came from),
+ * files; default: beside this bundle), notes (sentences about the link it came from), compiled (wasm
+ * the host started compiling early: loadAttention's option of that name),
  * onChange, onResult, onError (callbacks, as the events below) }.
  * Returns { state, getState(), setState(changes, { replace }), run(), result, ready, on(type, fn), destroy() };
  * events: 'change' { state, field, kind } on the learner's edits, 'result' { state, shapes, isa, ms },
@@ -338,7 +339,7 @@ export function createPlayground(root, options = {}) {
     rawAnalyze = null;
     m.result = null;
     peakRequested = false;
-    const mine = acquireCompute({ simd, base, doc });
+    const mine = acquireCompute({ simd, base, doc, compiled: options.compiled });
     compute = mine;
     mine.engine.then(() => win.performance.mark('attention-main-engine'), () => {});
     mine.client.ready.then(() => win.performance.mark('attention-worker-ready'), () => {});
