@@ -78,7 +78,7 @@ test('when panels.js cannot be fetched, the lazy panels say so and the first vie
       return { hidden: error?.hidden, text: error?.textContent ?? '' };
     });
     assert.equal(shapes.hidden, false, 'the shapes panel shows no error');
-    assert.match(shapes.text, /could not be drawn: its code \(panels\.js\) could not be loaded from http:\/\/127\.0\.0\.1:\d+\//);
+    assert.match(shapes.text, /could not be drawn: its code \(panels\.js\) could not be loaded from http:\/\/127\.0\.0\.1:\d+\/.*Reload the page to try again\.$/);
     const status = await page.evaluate(() => playgroundRoot().getElementById('status').textContent);
     assert.match(status, /^Ran in/);
   } finally {

@@ -170,7 +170,8 @@ export function createPlayground(root, options = {}) {
         if (m.destroyed || entry.section.hidden) return;
         if (makePanel(entry, create)) updatePanel(entry, view(), 'engine');
       }).catch((err) => {
-        if (!m.destroyed) showPanelError(entry, err);
+        // The browser keeps a failed module fetch for the page's life: only a reload fetches it again.
+        if (!m.destroyed) showPanelError(entry, err, 'Reload the page to try again.');
       }).finally(() => {
         entry.loading = false;
         if (--pendingLoads === 0 && m.released && !m.destroyed) wrapper.dataset.settled = '1';
@@ -198,10 +199,10 @@ export function createPlayground(root, options = {}) {
     }
   }
 
-  function showPanelError(entry, err) {
+  function showPanelError(entry, err, whatToDo = 'Change the inputs to try again.') {
     entry.failed = true;
     entry.error.hidden = false;
-    entry.error.textContent = `This panel could not be drawn: ${err.message}. Change the inputs to try again.`;
+    entry.error.textContent = `This panel could not be drawn: ${err.message}. ${whatToDo}`;
   }
 
   function view() {
