@@ -10,9 +10,11 @@ function(add_attn_module name core)
   target_link_options(${target} PRIVATE
     # emmalloc: the smaller allocator (the engine allocates few, large blocks; measured no
     # slower here). stackSave/stackRestore: native.js restores the stack after every call.
+    # DYNAMIC_EXECUTION=0: Embind's glue builds no functions from strings, so course pages whose
+    # Content-Security-Policy has no 'unsafe-eval' can run the engine, and a first load compiles less.
     --bind ${ATTN_EH_FLAG} -O3 -sMALLOC=emmalloc -sEXPORTED_RUNTIME_METHODS=stackSave,stackRestore
     -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createAttentionModule
-    -sENVIRONMENT=web,worker,node -sFILESYSTEM=0
+    -sENVIRONMENT=web,worker,node -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0
     -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=4GB
     --pre-js ${PROJECT_SOURCE_DIR}/cpp/bindings/node_pre.js)
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/cpp/bindings/node_pre.js)

@@ -36,9 +36,22 @@ const coursePage = (a) => `<!doctype html>
 <iframe id="frame" height="400" title="playground" src="${a}index.html#embed=1&panels=heatmaps,shapes&d_model=32&n_heads=4"></iframe>
 </body></html>`;
 
+/**
+ * A course page whose Content-Security-Policy allows scripts and workers only from the playground's
+ * origin, and WebAssembly, but no eval: the engine's glue must not build functions from strings.
+ */
+const strictPage = (a) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A course page with a strict policy</title>
+<meta http-equiv="Content-Security-Policy" content="script-src ${a} 'wasm-unsafe-eval'; worker-src ${a} blob:">
+<link rel="icon" href="data:,">
+<script type="module" src="${a}attention-playground.js"></script>
+</head><body>
+<attention-playground id="strict" panels="heatmaps,shapes" d_model="32" n_heads="4" source="random" n_q="5" input_seed="2"></attention-playground>
+</body></html>`;
+
 before(async () => {
   h = await startHarness();
-  site = await serveSite({ 'course.html': coursePage(h.url), 'empty.html': '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>empty</title></head><body></body></html>' });
+  site = await serveSite({ 'course.html': coursePage(h.url), 'strict.html': strictPage(h.url), 'empty.html': '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>empty</title></head><body></body></html>' });
 });
 after(async () => { await site?.close(); await h?.close(); });
 
@@ -270,4 +283,21 @@ test('20 elements added and removed in turn leave one worker, its memory and the
   assert.ok(end.listeners - start.listeners < 20, `event listeners grew by ${end.listeners - start.listeners}`);
   assert.deepEqual(page.problems, []);
   await page.closeAll();
+});
+
+test('under a Content-Security-Policy without unsafe-eval the element computes, in its worker', async () => {
+  const page = await openUrl(h, `${site.url}strict.html`, { waitForResult: false, width: 1000 });
+  try {
+    await page.waitForFunction(() => document.querySelector('#strict')?.shadowRoot?.getElementById('output-summary')?.dataset.sum,
+      null, { timeout: 30000 });
+    const state = await page.evaluate(() => document.querySelector('#strict').state);
+    const shown = Number(await inside(page, 'strict', '#output-summary').getAttribute('data-sum'));
+    const want = await expectedFor(toHash(state));
+    assert.ok(Math.abs(shown - want.sum) <= 1e-6 * Math.max(1, Math.abs(want.sum)), `page ${shown}, API ${want.sum}`);
+    await page.waitForFunction(() => document.querySelector('#strict').shadowRoot.querySelector('.ap')?.dataset.settled === '1');
+    assert.doesNotMatch(await inside(page, 'strict', '#engine-badge').textContent(), /on this page’s thread/, 'the worker did not start');
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.closeAll();
+  }
 });
