@@ -106,7 +106,7 @@ export function renderReport({ date, peak, machine, versions, cases, matmuls, st
 
 // The pool's goals (issue 14), for n ≥ 512: this ratio of our single thread's time, and of ORT's
 // with the same number of threads; below n = 512 the pool must at least not be slower.
-const GOALS = { minN: 512, overSingle: 1.7, overOrt: 1.3 };
+export const GOALS = { minN: 512, overSingle: 1.7, overOrt: 1.3 };
 
 /** The worker pool against our single thread and ORT's wasm threads, with the goals checked. */
 function poolSection(cases, versions) {

@@ -178,6 +178,8 @@ class PoolLayer {
     const requests = [];
     this.#syncWeights(requests);
     const weightRequests = requests.length;
+    const need_weights = options.need_weights === true;
+    const wholeWeights = need_weights && (into?.weights === undefined || into?.weights === null);
     try {
       this.#groups.forEach((group, i) => {
         // Each worker gets its own copy of the inputs, transferred (not copied again); the
@@ -203,7 +205,9 @@ class PoolLayer {
         if (!plan.self) Object.assign(sent, { key: copy(key), value: copy(value) });
         const results = { output: spare?.output, weights: spare?.weights };
         const transfer = [...copies.values(), results.output, results.weights].filter(Boolean).map((a) => a.buffer);
-        requests.push(this.#pool.slots[i].request('forward', { layer: this.#id, input: sent, spare: results }, transfer));
+        // The first group's worker makes the new weights array the call returns (see #assemble).
+        const whole = i === 0 && wholeWeights ? { n_heads: this.n_heads, h0: group.h0 } : undefined;
+        requests.push(this.#pool.slots[i].request('forward', { layer: this.#id, input: sent, spare: results, whole }, transfer));
       });
     } catch (e) {
       if (!(e instanceof PostError)) throw e;
@@ -213,28 +217,23 @@ class PoolLayer {
       this.lastWorkers = 0;
       return local.forward(input);
     }
-    const need_weights = options.need_weights === true;
-    const fresh = this.#freshResults(plan, into, need_weights);
+    const fresh = into?.output ? null : this.#freshOutput(plan);
     const parts = (await Promise.all(requests)).slice(weightRequests);
     return this.#assemble(plan, parts, into, need_weights, fresh, options.scale !== false);
   }
 
   /**
-   * The new result arrays a pass without `into` returns, made while the workers compute and
-   * written once per 4 KB page: a new array's memory is only mapped when first written, one page
-   * fault per page, and this thread is otherwise idle until they reply, so the faults are taken
-   * now rather than after. One float per page is enough to fault it (the kernel zeroes the page).
+   * The new output array a pass without `into.output` returns, made while the workers compute
+   * and written once per 4 KB page: a new array's memory is only mapped when first written, one
+   * page fault per page, and this thread is otherwise idle until they reply, so the faults are
+   * taken now rather than after. One float per page is enough to fault it (the kernel zeroes the
+   * page). The attention weights, n² per head, are not made here: the first worker makes them
+   * (see forward in pool_worker.js), so this thread neither faults nor copies that worker's part.
    */
-  #freshResults({ batch, n_q, n_k }, into, need_weights) {
-    const touched = (length) => {
-      const array = new Float32Array(length);
-      for (let i = 0; i < length; i += 1024) array[i] = 0;
-      return array;
-    };
-    return {
-      output: into?.output ? null : touched(batch * n_q * this.d_model),
-      weights: need_weights && !into?.weights ? touched(batch * this.n_heads * n_q * n_k) : null,
-    };
+  #freshOutput({ batch, n_q }) {
+    const output = new Float32Array(batch * n_q * this.d_model);
+    for (let i = 0; i < output.length; i += 1024) output[i] = 0;
+    return output;
   }
 
   /** Sums the partial outputs (+ bᴼ) and places each worker's attention weights. */
@@ -244,13 +243,17 @@ class PoolLayer {
       output: [batch * n_q * d_model, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d_model}]`],
       weights: [batch * n_heads * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${n_heads}, ${n_q}, ${n_k}]`],
     }, need_weights);
-    const output = sumPartials(parts.map((p) => p.output), this.#bo, dst.output ?? fresh.output);
+    const output = sumPartials(parts.map((p) => p.output), this.#bo, dst.output ?? fresh);
     let weights = null;
-    if (need_weights) {
-      weights = placeWeights(parts.map((p) => p.weights), this.#groups, batch, n_heads, n_q * n_k, dst.weights ?? fresh.weights);
+    if (dst.weights) {
+      weights = placeWeights(parts.map((p) => p.weights), this.#groups, batch, n_heads, n_q * n_k, dst.weights);
+    } else if (need_weights) {
+      // The first worker's array is the result, its heads already in place: the others' go in.
+      weights = placeWeights(parts.slice(1).map((p) => p.weights), this.#groups.slice(1), batch, n_heads, n_q * n_k, parts[0].weights);
     }
     parts.forEach((p, i) => {
-      this.#spares[i] = { output: p.output, weights: p.weights, inputs: p.inputs };
+      const whole = need_weights && !dst.weights && i === 0;
+      this.#spares[i] = { output: p.output, weights: whole ? p.kept : p.weights, inputs: p.inputs };
     });
     this.lastWorkers = parts.length;
     const shapes = this.#pool.shapes(this.#dims, this.n_kv_heads !== undefined, batch, n_q, n_k, need_weights, scale);
