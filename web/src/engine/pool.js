@@ -179,7 +179,9 @@ class PoolLayer {
     this.#syncWeights(requests);
     const weightRequests = requests.length;
     const need_weights = options.need_weights === true;
-    const wholeWeights = need_weights && (into?.weights === undefined || into?.weights === null);
+    // Without into.weights, the last group's worker (the smallest group: headGroups gives any
+    // extra heads to the first ones) makes the new weights array the call returns: see #assemble.
+    const maker = need_weights && (into?.weights === undefined || into?.weights === null) ? this.#groups.length - 1 : -1;
     try {
       this.#groups.forEach((group, i) => {
         // Each worker gets its own copy of the inputs, transferred (not copied again); the
@@ -205,8 +207,7 @@ class PoolLayer {
         if (!plan.self) Object.assign(sent, { key: copy(key), value: copy(value) });
         const results = { output: spare?.output, weights: spare?.weights };
         const transfer = [...copies.values(), results.output, results.weights].filter(Boolean).map((a) => a.buffer);
-        // The first group's worker makes the new weights array the call returns (see #assemble).
-        const whole = i === 0 && wholeWeights ? { n_heads: this.n_heads, h0: group.h0 } : undefined;
+        const whole = i === maker ? { n_heads: this.n_heads, h0: group.h0 } : undefined;
         requests.push(this.#pool.slots[i].request('forward', { layer: this.#id, input: sent, spare: results, whole }, transfer));
       });
     } catch (e) {
@@ -218,8 +219,42 @@ class PoolLayer {
       return local.forward(input);
     }
     const fresh = into?.output ? null : this.#freshOutput(plan);
+    const placed = maker < 0 ? null : this.#placeOnArrival(requests.slice(weightRequests), maker, plan);
     const parts = (await Promise.all(requests)).slice(weightRequests);
-    return this.#assemble(plan, parts, into, need_weights, fresh, options.scale !== false);
+    return this.#assemble(plan, parts, into, need_weights, fresh, options.scale !== false, maker, placed);
+  }
+
+  /**
+   * The attention weights of a pass without into.weights, assembled as the workers reply: once
+   * the maker's array (the result) is here, the heads of workers that replied are copied in, the
+   * pages of those still computing are faulted in now (this thread is idle and the maker's core
+   * free), and each later reply is copied in as it arrives, so little is left after the last one.
+   * Returns the set of workers whose heads are in place; #assemble places any others.
+   */
+  #placeOnArrival(requests, maker, { batch, n_q, n_k }) {
+    const placed = new Set(), waiting = new Map();
+    let whole = null;
+    const place = (i, part) => {
+      placeWeights([part.weights], [this.#groups[i]], batch, this.n_heads, n_q * n_k, whole);
+      placed.add(i);
+    };
+    requests.forEach((request, i) => request.then((part) => {
+      if (i !== maker) {
+        if (whole) place(i, part);
+        else waiting.set(i, part);
+        return;
+      }
+      whole = part.weights;
+      for (const [j, early] of waiting) place(j, early);
+      this.#groups.forEach((g, j) => {
+        if (j === maker || placed.has(j)) return;
+        for (let b = 0; b < batch; b++) {
+          const from = (b * this.n_heads + g.h0) * n_q * n_k, to = from + g.h * n_q * n_k;
+          for (let k = from; k < to; k += 1024) whole[k] = 0;
+        }
+      });
+    }, () => {})); // a failed request fails the pass through Promise.all in forward
+    return placed;
   }
 
   /**
@@ -237,7 +272,7 @@ class PoolLayer {
   }
 
   /** Sums the partial outputs (+ bᴼ) and places each worker's attention weights. */
-  #assemble({ batch, n_q, n_k }, parts, into, need_weights, fresh, scale) {
+  #assemble({ batch, n_q, n_k }, parts, into, need_weights, fresh, scale, maker, placed) {
     const { d_model, n_heads } = this.#dims;
     const dst = destinations(into, {
       output: [batch * n_q * d_model, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d_model}]`],
@@ -248,12 +283,12 @@ class PoolLayer {
     if (dst.weights) {
       weights = placeWeights(parts.map((p) => p.weights), this.#groups, batch, n_heads, n_q * n_k, dst.weights);
     } else if (need_weights) {
-      // The first worker's array is the result, its heads already in place: the others' go in.
-      weights = placeWeights(parts.slice(1).map((p) => p.weights), this.#groups.slice(1), batch, n_heads, n_q * n_k, parts[0].weights);
+      // The maker's array is the result, its own heads in place; most others are in by now.
+      const rest = this.#groups.map((g, i) => i).filter((i) => i !== maker && !placed.has(i));
+      weights = placeWeights(rest.map((i) => parts[i].weights), rest.map((i) => this.#groups[i]), batch, n_heads, n_q * n_k, parts[maker].weights);
     }
     parts.forEach((p, i) => {
-      const whole = need_weights && !dst.weights && i === 0;
-      this.#spares[i] = { output: p.output, weights: whole ? p.kept : p.weights, inputs: p.inputs };
+      this.#spares[i] = { output: p.output, weights: i === maker ? p.kept : p.weights, inputs: p.inputs };
     });
     this.lastWorkers = parts.length;
     const shapes = this.#pool.shapes(this.#dims, this.n_kv_heads !== undefined, batch, n_q, n_k, need_weights, scale);
