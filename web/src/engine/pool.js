@@ -1,7 +1,8 @@
 // createAttentionPool: multi-head attention on several cores with plain workers (module Web
 // Workers in a page, worker_threads in Node; no SharedArrayBuffer, so no COOP/COEP headers).
 // Every worker holds a smaller layer with one contiguous group of the heads; a forward pass runs
-// the groups at once, and their partial outputs are summed (plus bᴼ) on the calling thread. The
+// the groups at once, and their partial outputs are summed (plus bᴼ) on the calling thread; with
+// need_weights, one worker makes the result's weights array and the others' heads are copied in. The
 // calling thread keeps the whole layer in its own engine: the weights' owner, and the fallback for
 // passes too small for splitting to pay and for dropout.
 import { loadAttention } from './attention.js';
@@ -262,8 +263,8 @@ class PoolLayer {
    * and written once per 4 KB page: a new array's memory is only mapped when first written, one
    * page fault per page, and this thread is otherwise idle until they reply, so the faults are
    * taken now rather than after. One float per page is enough to fault it (the kernel zeroes the
-   * page). The attention weights, n² per head, are not made here: the first worker makes them
-   * (see forward in pool_worker.js), so this thread neither faults nor copies that worker's part.
+   * page). The attention weights, n² per head, are not made here: a worker makes them
+   * (the maker, see forward), so this thread neither faults nor copies that worker's part.
    */
   #freshOutput({ batch, n_q }) {
     const output = new Float32Array(batch * n_q * this.d_model);
