@@ -220,9 +220,9 @@ class PoolLayer {
       return local.forward(input);
     }
     const fresh = into?.output ? null : this.#freshOutput(plan);
-    const placed = maker < 0 ? null : this.#placeOnArrival(requests.slice(weightRequests), maker, plan);
+    const arrival = maker < 0 ? null : this.#placeOnArrival(requests.slice(weightRequests), maker, plan);
     const parts = (await Promise.all(requests)).slice(weightRequests);
-    return this.#assemble(plan, parts, into, need_weights, fresh, options.scale !== false, maker, placed);
+    return this.#assemble(plan, parts, into, need_weights, fresh, options.scale !== false, maker, arrival);
   }
 
   /**
@@ -230,16 +230,19 @@ class PoolLayer {
    * the maker's array (the result) is here, the heads of workers that replied are copied in, the
    * pages of those still computing are faulted in now (this thread is idle and the maker's core
    * free), and each later reply is copied in as it arrives, so little is left after the last one.
-   * Returns the set of workers whose heads are in place; #assemble places any others.
+   * Returns { placed: the workers whose heads are in place, done }; #assemble places any others
+   * and sets done, after which nothing here writes (a reply's callbacks run before the await in
+   * forward resumes, but a late one must never write into a returned array).
    */
   #placeOnArrival(requests, maker, { batch, n_q, n_k }) {
-    const placed = new Set(), waiting = new Map();
+    const state = { placed: new Set(), done: false }, placed = state.placed, waiting = new Map();
     let whole = null;
     const place = (i, part) => {
       placeWeights([part.weights], [this.#groups[i]], batch, this.n_heads, n_q * n_k, whole);
       placed.add(i);
     };
     requests.forEach((request, i) => request.then((part) => {
+      if (state.done) return;
       if (i !== maker) {
         if (whole) place(i, part);
         else waiting.set(i, part);
@@ -254,8 +257,9 @@ class PoolLayer {
           for (let k = from; k < to; k += 1024) whole[k] = 0;
         }
       });
-    }, () => {})); // a failed request fails the pass through Promise.all in forward
-    return placed;
+    }).catch(() => {})); // a failed request fails the pass through Promise.all in forward; a part
+    // that could not be placed here is not in `placed`, so #assemble places it and reports what fails
+    return state;
   }
 
   /**
@@ -273,7 +277,7 @@ class PoolLayer {
   }
 
   /** Sums the partial outputs (+ bᴼ) and places each worker's attention weights. */
-  #assemble({ batch, n_q, n_k }, parts, into, need_weights, fresh, scale, maker, placed) {
+  #assemble({ batch, n_q, n_k }, parts, into, need_weights, fresh, scale, maker, arrival) {
     const { d_model, n_heads } = this.#dims;
     const dst = destinations(into, {
       output: [batch * n_q * d_model, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d_model}]`],
@@ -285,7 +289,8 @@ class PoolLayer {
       weights = placeWeights(parts.map((p) => p.weights), this.#groups, batch, n_heads, n_q * n_k, dst.weights);
     } else if (need_weights) {
       // The maker's array is the result, its own heads in place; most others are in by now.
-      const rest = this.#groups.map((g, i) => i).filter((i) => i !== maker && !placed.has(i));
+      arrival.done = true;
+      const rest = this.#groups.map((g, i) => i).filter((i) => i !== maker && !arrival.placed.has(i));
       weights = placeWeights(rest.map((i) => parts[i].weights), rest.map((i) => this.#groups[i]), batch, n_heads, n_q * n_k, parts[maker].weights);
     }
     parts.forEach((p, i) => {
