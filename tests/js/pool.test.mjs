@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { modules } from './modules.mjs';
 import { mhaReference, normwiseError, randomArray } from './reference.mjs';
 import { createAttentionPool, poolInternals, SPLIT_FLOPS } from '../../web/src/engine/pool.js';
-import { forwardFlops, groupWeights, headGroups } from '../../web/src/engine/pool_split.js';
+import { forwardFlops, groupWeights, headGroups, sumPartials } from '../../web/src/engine/pool_split.js';
 
 // The pool sums the workers' partial outputs in another order than one Concat·Wᴼ matmul does:
 // float32 rounding only, far below this normwise bound (the issue's figure).
@@ -292,6 +292,24 @@ test('head groups cover every head once, contiguous, whole key/value groups, bal
     assert.deepEqual(Float32Array.from(slices.flatMap((sl) => [...sl[key]])), w[key], key);
   }
   for (const sl of slices) assert.ok(sl.bo.every((x) => x === 0), 'bᴼ is added once, after the sum, not in the workers');
+});
+
+test('sumPartials: bᴼ + the first two partials summed in float64 and rounded once, each further partial added in float32 (with and without bᴼ, 1 to 3 partials)', () => {
+  const rows = 5, d = 7, n = rows * d;
+  for (const count of [1, 2, 3]) {
+    for (const withBias of [true, false]) {
+      const parts = Array.from({ length: count }, (_, k) => randomArray(n, 60 + k));
+      const bo = withBias ? randomArray(d, 70) : null;
+      const got = sumPartials(parts, bo, new Float32Array(n).fill(NaN));
+      for (let i = 0; i < n; i++) {
+        // JavaScript adds in float64: (bᴼ + p0) + p1 is rounded to float32 once, on the store;
+        // a third partial is added to that stored float32 value.
+        let want = Math.fround((bo ? bo[i % d] : 0) + parts[0][i] + (count > 1 ? parts[1][i] : 0));
+        for (const p of parts.slice(2)) want = Math.fround(want + p[i]);
+        assert.equal(got[i], want, `${count} partials, bias ${withBias}: value ${i}`);
+      }
+    }
+  }
 });
 
 test('small passes run on the calling thread, large ones are split (the measured threshold)', async () => {
