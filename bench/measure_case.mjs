@@ -23,9 +23,11 @@ async function timed(runner, x, need_weights) {
 
 /**
  * dims: { d_model, n_heads, d_k, d_v, batch, n }. Returns per system { ms, reps, memoryBytes } and
- * the worst relative output difference. Throws when outputs disagree.
+ * the worst relative output difference. Throws when outputs disagree. settleMs: an untimed pause
+ * before every timed run, so no run starts while the previous system's threads still spin (ORT's
+ * wasm threads keep busy-waiting for work ~20–30 ms after a run: bench/pool_goals.mjs).
  */
-export async function measureCase(systems, dims, need_weights, log = () => {}) {
+export async function measureCase(systems, dims, need_weights, log = () => {}, { settleMs = 0 } = {}) {
   const caseName = `d_model=${dims.d_model} n_heads=${dims.n_heads} n=${dims.n} need_weights=${need_weights}`;
   const weights = makeWeights(dims);
   const x = makeInput(dims);
@@ -67,6 +69,7 @@ export async function measureCase(systems, dims, need_weights, log = () => {}) {
       for (let j = 0; j < systems.length; j++) {
         const i = (j + pass) % systems.length;
         if (samples[i].length >= reps[i]) continue;
+        if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
         samples[i].push((await timed(runners[i], x, need_weights)).ms);
       }
     }

@@ -106,7 +106,7 @@ export function renderReport({ date, peak, machine, versions, cases, matmuls, st
 
 // The pool's goals (issue 14), for n ≥ 512: this ratio of our single thread's time, and of ORT's
 // with the same number of threads; below n = 512 the pool must at least not be slower.
-const GOALS = { minN: 512, overSingle: 1.7, overOrt: 1.3 };
+export const GOALS = { minN: 512, overSingle: 1.7, overOrt: 1.3 };
 
 /** The worker pool against our single thread and ORT's wasm threads, with the goals checked. */
 function poolSection(cases, versions) {
@@ -114,6 +114,8 @@ function poolSection(cases, versions) {
   out.push(`- "pool" is \`createAttentionPool({ workers: ${POOL_THREADS} })\` (web/src/engine/pool.js): each worker holds ` +
     'a group of the heads; a pass posts the input to every worker (a copy each, transferred), each projects and attends ' +
     'for its heads and multiplies by its rows of Wᴼ, and the calling thread sums the partial outputs and adds bᴼ. ' +
+    'With need_weights, the last group\'s worker makes the new weights array and writes its heads in place; the ' +
+    'calling thread copies the other workers\' heads in as they reply. ' +
     `Passes under ${f(versions.poolThreshold / 1e6, 0)} MFLOP run on the calling thread ("workers used" 0). ` +
     'Like "SIMD", it returns new arrays; "pool, into" writes into arrays reused across runs, like "SIMD, into".');
   out.push(`- ORT ${POOL_THREADS} threads: onnxruntime-web ${versions.ort} with \`env.wasm.numThreads = ${POOL_THREADS}\` ` +

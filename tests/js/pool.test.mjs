@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { modules } from './modules.mjs';
 import { mhaReference, normwiseError, randomArray } from './reference.mjs';
 import { createAttentionPool, poolInternals, SPLIT_FLOPS } from '../../web/src/engine/pool.js';
-import { forwardFlops, groupWeights, headGroups } from '../../web/src/engine/pool_split.js';
+import { forwardFlops, groupWeights, headGroups, sumPartials } from '../../web/src/engine/pool_split.js';
 
 // The pool sums the workers' partial outputs in another order than one Concat·Wᴼ matmul does:
 // float32 rounding only, far below this normwise bound (the issue's figure).
@@ -87,8 +87,13 @@ for (const isa of ['simd', 'scalar']) {
           const split = await layer.forward({ ...input, need_weights });
           assert.equal(layer.lastWorkers, 2, 'the pass ran split over both workers');
           assertClose('output', split.output, single.output);
-          if (need_weights) assertClose('weights', split.weights, single.weights);
-          else assert.equal(split.weights, null);
+          if (need_weights) {
+            assertClose('weights', split.weights, single.weights);
+            // A worker makes this array: it must be a whole array of its own, as the single
+            // thread's is, not a view into a larger buffer.
+            assert.equal(split.weights.byteOffset, 0);
+            assert.equal(split.weights.buffer.byteLength, split.weights.byteLength);
+          } else assert.equal(split.weights, null);
           assert.deepEqual(split.masked_rows, single.masked_rows);
           assert.deepEqual(split.shapes, single.shapes);
           assert.deepEqual(Object.keys(split), Object.keys(single));
@@ -234,6 +239,14 @@ test('grouped-query attention: whole key/value groups per worker (8 query heads,
     assert.equal(layer.lastWorkers, 2);
     assertClose('GQA output', r.output, s.output);
     assertClose('GQA weights', r.weights, s.weights);
+    // Batch 1, where the engine of the weights' maker writes straight into the result; and into.
+    const one = { query: randomArray(11 * 64, 22), n_q: 11, mask: 'none', need_weights: true };
+    const r1 = await layer.forward(one), s1 = mha.forward(one);
+    assertClose('GQA batch 1 weights', r1.weights, s1.weights);
+    const into = { output: new Float32Array(11 * 64), weights: new Float32Array(8 * 11 * 11) };
+    assert.equal((await layer.forward({ ...one, into })).weights, into.weights);
+    assertClose('GQA batch 1 weights into', into.weights, s1.weights);
+    assertClose('GQA batch 1 output into', into.output, s1.output);
   });
 });
 
@@ -281,6 +294,24 @@ test('head groups cover every head once, contiguous, whole key/value groups, bal
   for (const sl of slices) assert.ok(sl.bo.every((x) => x === 0), 'bᴼ is added once, after the sum, not in the workers');
 });
 
+test('sumPartials: bᴼ + the first two partials summed in float64 and rounded once, each further partial added in float32 (with and without bᴼ, 1 to 3 partials)', () => {
+  const rows = 5, d = 7, n = rows * d;
+  for (const count of [1, 2, 3]) {
+    for (const withBias of [true, false]) {
+      const parts = Array.from({ length: count }, (_, k) => randomArray(n, 60 + k));
+      const bo = withBias ? randomArray(d, 70) : null;
+      const got = sumPartials(parts, bo, new Float32Array(n).fill(NaN));
+      for (let i = 0; i < n; i++) {
+        // JavaScript adds in float64: (bᴼ + p0) + p1 is rounded to float32 once, on the store;
+        // a third partial is added to that stored float32 value.
+        let want = Math.fround((bo ? bo[i % d] : 0) + parts[0][i] + (count > 1 ? parts[1][i] : 0));
+        for (const p of parts.slice(2)) want = Math.fround(want + p[i]);
+        assert.equal(got[i], want, `${count} partials, bias ${withBias}: value ${i}`);
+      }
+    }
+  }
+});
+
 test('small passes run on the calling thread, large ones are split (the measured threshold)', async () => {
   const pool = await createAttentionPool({ workers: 2 });
   try {
@@ -317,11 +348,16 @@ async function withPool(poolOptions, config, fn) {
 
 test('three workers with uneven head groups (8 heads as 3 + 3 + 2), concurrent calls', () =>
   withPool({ workers: 3, splitFlops: 0 }, { d_model: 64, n_heads: 8, seed: 4 }, async (layer, mha) => {
-    const inputs = [1, 2, 3].map((s) => ({ query: randomArray(2 * 9 * 64, s), batch: 2, n_q: 9, mask: 'causal', need_weights: true }));
+    // Batch 2 and batch 1 (the weights' maker writes its heads straight into the result), new
+    // arrays and into, in flight at once: the replies arrive in any order.
+    const inputs = [1, 2, 3, 4, 5].map((s) => ({ query: randomArray((s % 2 + 1) * 9 * 64, s), batch: s % 2 + 1, n_q: 9, mask: 'causal', need_weights: true }));
+    inputs[4].into = { weights: new Float32Array(inputs[4].batch * 8 * 9 * 9) };
     const results = await Promise.all(inputs.map((input) => layer.forward(input)));
     assert.equal(layer.lastWorkers, 3);
+    assert.equal(results[4].weights, inputs[4].into.weights);
     results.forEach((r, i) => {
-      const single = mha.forward(inputs[i]);
+      const { into, ...input } = inputs[i];
+      const single = mha.forward(input);
       assertClose(`call ${i} output`, r.output, single.output);
       assertClose(`call ${i} weights`, r.weights, single.weights);
     });
@@ -374,6 +410,15 @@ test('a worker killed during a call: the call fails with a message, the worker i
     const again = await layer.forward(input);
     assert.equal(layer.lastWorkers, 2);
     assertClose('output after the replacement', again.output, mha.forward(input).output);
+    // The same with need_weights, killing the worker that makes the weights array (the last group's).
+    const weighed = { query: randomArray(1024 * 128, 6), n_q: 1024, need_weights: true };
+    await layer.forward(weighed);
+    const call2 = layer.forward(weighed);
+    await pool[poolInternals].worker(1).terminate();
+    await assert.rejects(call2, /pool worker 2 of 2 stopped \(it exited with code 1\); the call was abandoned and the worker replaced/);
+    const r = await layer.forward(weighed), s = mha.forward(weighed);
+    assertClose('weights after the replacement', r.weights, s.weights);
+    assertClose('output after the replacement, need_weights', r.output, s.output);
   }));
 
 test('close(): calls in flight fail, later calls fail, nothing is left running', async () => {

@@ -1,7 +1,8 @@
 // createAttentionPool: multi-head attention on several cores with plain workers (module Web
 // Workers in a page, worker_threads in Node; no SharedArrayBuffer, so no COOP/COEP headers).
 // Every worker holds a smaller layer with one contiguous group of the heads; a forward pass runs
-// the groups at once, and their partial outputs are summed (plus bᴼ) on the calling thread. The
+// the groups at once, and their partial outputs are summed (plus bᴼ) on the calling thread; with
+// need_weights, one worker makes the result's weights array and the others' heads are copied in. The
 // calling thread keeps the whole layer in its own engine: the weights' owner, and the fallback for
 // passes too small for splitting to pay and for dropout.
 import { loadAttention } from './attention.js';
@@ -178,6 +179,10 @@ class PoolLayer {
     const requests = [];
     this.#syncWeights(requests);
     const weightRequests = requests.length;
+    const need_weights = options.need_weights === true;
+    // Without into.weights, the last group's worker (the smallest group: headGroups gives any
+    // extra heads to the first ones) makes the new weights array the call returns: see #assemble.
+    const maker = need_weights && (into?.weights === undefined || into?.weights === null) ? this.#groups.length - 1 : -1;
     try {
       this.#groups.forEach((group, i) => {
         // Each worker gets its own copy of the inputs, transferred (not copied again); the
@@ -203,7 +208,8 @@ class PoolLayer {
         if (!plan.self) Object.assign(sent, { key: copy(key), value: copy(value) });
         const results = { output: spare?.output, weights: spare?.weights };
         const transfer = [...copies.values(), results.output, results.weights].filter(Boolean).map((a) => a.buffer);
-        requests.push(this.#pool.slots[i].request('forward', { layer: this.#id, input: sent, spare: results }, transfer));
+        const whole = i === maker ? { n_heads: this.n_heads, h0: group.h0 } : undefined;
+        requests.push(this.#pool.slots[i].request('forward', { layer: this.#id, input: sent, spare: results, whole }, transfer));
       });
     } catch (e) {
       if (!(e instanceof PostError)) throw e;
@@ -213,44 +219,82 @@ class PoolLayer {
       this.lastWorkers = 0;
       return local.forward(input);
     }
-    const need_weights = options.need_weights === true;
-    const fresh = this.#freshResults(plan, into, need_weights);
+    const fresh = into?.output ? null : this.#freshOutput(plan);
+    const arrival = maker < 0 ? null : this.#placeOnArrival(requests.slice(weightRequests), maker, plan);
     const parts = (await Promise.all(requests)).slice(weightRequests);
-    return this.#assemble(plan, parts, into, need_weights, fresh, options.scale !== false);
+    return this.#assemble(plan, parts, into, need_weights, fresh, options.scale !== false, maker, arrival);
   }
 
   /**
-   * The new result arrays a pass without `into` returns, made while the workers compute and
-   * written once per 4 KB page: a new array's memory is only mapped when first written, one page
-   * fault per page, and this thread is otherwise idle until they reply, so the faults are taken
-   * now rather than after. One float per page is enough to fault it (the kernel zeroes the page).
+   * The attention weights of a pass without into.weights, assembled as the workers reply: once
+   * the maker's array (the result) is here, the heads of workers that replied are copied in, the
+   * pages of those still computing are faulted in now (this thread is idle and the maker's core
+   * free), and each later reply is copied in as it arrives, so little is left after the last one.
+   * Returns { placed: the workers whose heads are in place, done }; #assemble places any others
+   * and sets done, after which nothing here writes (a reply's callbacks run before the await in
+   * forward resumes, but a late one must never write into a returned array).
    */
-  #freshResults({ batch, n_q, n_k }, into, need_weights) {
-    const touched = (length) => {
-      const array = new Float32Array(length);
-      for (let i = 0; i < length; i += 1024) array[i] = 0;
-      return array;
+  #placeOnArrival(requests, maker, { batch, n_q, n_k }) {
+    const state = { placed: new Set(), done: false }, placed = state.placed, waiting = new Map();
+    let whole = null;
+    const place = (i, part) => {
+      placeWeights([part.weights], [this.#groups[i]], batch, this.n_heads, n_q * n_k, whole);
+      placed.add(i);
     };
-    return {
-      output: into?.output ? null : touched(batch * n_q * this.d_model),
-      weights: need_weights && !into?.weights ? touched(batch * this.n_heads * n_q * n_k) : null,
-    };
+    requests.forEach((request, i) => request.then((part) => {
+      if (state.done) return;
+      if (i !== maker) {
+        if (whole) place(i, part);
+        else waiting.set(i, part);
+        return;
+      }
+      whole = part.weights;
+      for (const [j, early] of waiting) place(j, early);
+      this.#groups.forEach((g, j) => {
+        if (j === maker || placed.has(j)) return;
+        for (let b = 0; b < batch; b++) {
+          const from = (b * this.n_heads + g.h0) * n_q * n_k, to = from + g.h * n_q * n_k;
+          for (let k = from; k < to; k += 1024) whole[k] = 0;
+        }
+      });
+    }).catch(() => {})); // a failed request fails the pass through Promise.all in forward; a part
+    // that could not be placed here is not in `placed`, so #assemble places it and reports what fails
+    return state;
+  }
+
+  /**
+   * The new output array a pass without `into.output` returns, made while the workers compute
+   * and written once per 4 KB page: a new array's memory is only mapped when first written, one
+   * page fault per page, and this thread is otherwise idle until they reply, so the faults are
+   * taken now rather than after. One float per page is enough to fault it (the kernel zeroes the
+   * page). The attention weights, n² per head, are not made here: a worker makes them
+   * (the maker, see forward), so this thread neither faults nor copies that worker's part.
+   */
+  #freshOutput({ batch, n_q }) {
+    const output = new Float32Array(batch * n_q * this.d_model);
+    for (let i = 0; i < output.length; i += 1024) output[i] = 0;
+    return output;
   }
 
   /** Sums the partial outputs (+ bᴼ) and places each worker's attention weights. */
-  #assemble({ batch, n_q, n_k }, parts, into, need_weights, fresh, scale) {
+  #assemble({ batch, n_q, n_k }, parts, into, need_weights, fresh, scale, maker, arrival) {
     const { d_model, n_heads } = this.#dims;
     const dst = destinations(into, {
       output: [batch * n_q * d_model, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d_model}]`],
       weights: [batch * n_heads * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${n_heads}, ${n_q}, ${n_k}]`],
     }, need_weights);
-    const output = sumPartials(parts.map((p) => p.output), this.#bo, dst.output ?? fresh.output);
+    const output = sumPartials(parts.map((p) => p.output), this.#bo, dst.output ?? fresh);
     let weights = null;
-    if (need_weights) {
-      weights = placeWeights(parts.map((p) => p.weights), this.#groups, batch, n_heads, n_q * n_k, dst.weights ?? fresh.weights);
+    if (dst.weights) {
+      weights = placeWeights(parts.map((p) => p.weights), this.#groups, batch, n_heads, n_q * n_k, dst.weights);
+    } else if (need_weights) {
+      // The maker's array is the result, its own heads in place; most others are in by now.
+      arrival.done = true;
+      const rest = this.#groups.map((g, i) => i).filter((i) => i !== maker && !arrival.placed.has(i));
+      weights = placeWeights(rest.map((i) => parts[i].weights), rest.map((i) => this.#groups[i]), batch, n_heads, n_q * n_k, parts[maker].weights);
     }
     parts.forEach((p, i) => {
-      this.#spares[i] = { output: p.output, weights: p.weights, inputs: p.inputs };
+      this.#spares[i] = { output: p.output, weights: i === maker ? p.kept : p.weights, inputs: p.inputs };
     });
     this.lastWorkers = parts.length;
     const shapes = this.#pool.shapes(this.#dims, this.n_kv_heads !== undefined, batch, n_q, n_k, need_weights, scale);

@@ -2,6 +2,7 @@
 // Node): its own engine instance and, per pool layer, a smaller MultiHeadAttention holding one
 // group of heads. Requests run one at a time in arrival order; every reply names its request.
 import { loadAttention } from './attention.js';
+import { placeWeights } from './pool_split.js';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
 // Node queues messages until a listener exists, so awaiting the import first loses nothing; in a
@@ -55,7 +56,12 @@ const ops = {
     return null;
   },
 
-  async forward({ layer: id, input, spare }) {
+  /**
+   * This worker's heads. `whole` ({ n_heads, h0 }: the layer's head count and this group's first
+   * head) asks for the attention weights of the whole layer, [batch, n_heads, n_q, n_k], with this
+   * group's heads in place and the others left for the pool to fill: the result's array, made here.
+   */
+  async forward({ layer: id, input, spare, whole }) {
     const mha = layer(id);
     // Results go into the arrays of the previous call when they fit: they are already backed by
     // memory, so the engine's writes take no page faults (new arrays would, on every call).
@@ -63,12 +69,27 @@ const ops = {
     const n_k = input.n_k ?? n_q;
     const into = {};
     if (fits(spare?.output, batch * n_q * mha.d_model)) into.output = spare.output;
-    if (input.need_weights === true && fits(spare?.weights, batch * mha.n_heads * n_q * n_k)) into.weights = spare.weights;
+    let all = null;
+    if (input.need_weights === true) {
+      const length = batch * mha.n_heads * n_q * n_k;
+      if (whole) all = new Float32Array(batch * whole.n_heads * n_q * n_k);
+      // With one batch item the group's heads are one contiguous range of the whole array: the
+      // engine writes them there, so they are copied once (out of the wasm memory) and never again.
+      if (all && batch === 1) into.weights = all.subarray(whole.h0 * n_q * n_k, whole.h0 * n_q * n_k + length);
+      else if (fits(spare?.weights, length)) into.weights = spare.weights;
+    }
     const r = mha.forward({ ...input, into });
+    // With several items the heads are a range per item: copied there from the reused array.
+    let weights = r.weights, kept = null;
+    if (all && batch !== 1) {
+      placeWeights([r.weights], [{ h0: whole.h0, h: mha.n_heads }], batch, whole.n_heads, n_q * n_k, all);
+      kept = r.weights;
+    }
+    if (all) weights = all;
     // The input arrays go back too: the pool copies the next call's inputs into them.
     const inputs = [...new Set([input.query, input.key, input.value])].filter((a) => a instanceof Float32Array);
-    const transfer = [r.output, r.weights, ...inputs].filter(Boolean).map((a) => a.buffer);
-    return new Reply({ output: r.output, weights: r.weights, masked_rows: r.masked_rows, inputs }, transfer);
+    const transfer = [r.output, weights, kept, ...inputs].filter(Boolean).map((a) => a.buffer);
+    return new Reply({ output: r.output, weights, kept, masked_rows: r.masked_rows, inputs }, transfer);
   },
 
   async delete({ layer: id }) {
