@@ -238,6 +238,25 @@ test('loadAttention `compiled`: a module compiled early is used for its own URL 
   await assert.rejects(loadAttention({ compiled: null }), /compiled must be an object .*got null/);
 });
 
+test('provideLoader: a loader a bundle carries is used instead of importing it; bad calls are refused', async () => {
+  const { loadAttention, provideLoader } = await import('../../web/src/engine/attention.js');
+  const { default: realLoader } = await import('../../web/wasm/attention_scalar.mjs');
+  let calls = 0;
+  provideLoader('attention_scalar', (args) => { calls++; return realLoader(args); });
+  try {
+    const attn = await loadAttention({ simd: false });
+    assert.equal(attn.isa, 'scalar');
+    assert.equal(calls, 1, 'the provided loader was not used');
+    const mha = new attn.MultiHeadAttention({ d_model: 4, n_heads: 1, seed: 2 });
+    assert.equal(mha.forward({ query: new Float32Array(8).fill(1), n_q: 2, need_weights: true }).weights.length, 4);
+    mha.delete();
+  } finally {
+    provideLoader('attention_scalar', realLoader);
+  }
+  assert.throws(() => provideLoader('attention_fast', realLoader), /provideLoader: no module named 'attention_fast'/);
+  assert.throws(() => provideLoader('attention_simd', 'loader.mjs'), /the loader of attention_simd must be a function/);
+});
+
 test('loadAttention names the file and the folder when the wasm is not there', async () => {
   const { loadAttention } = await import('../../web/src/engine/attention.js');
   const { mkdtemp, copyFile, rm } = await import('node:fs/promises');

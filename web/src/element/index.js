@@ -3,6 +3,7 @@
 // is there for hosts that build their own (see web/EMBED.md), computeStats for leak checks. It finds
 // its worker and wasm beside itself.
 
+import '../engine/bundled_loader.js'; // the SIMD loader inside this bundle: no separate request for it
 import { defineElement, AttentionPlaygroundElement } from './element.js';
 import widget from './anywidget.js';
 

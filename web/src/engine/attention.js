@@ -14,6 +14,18 @@ import { codePoints, wordRows } from './words.js';
 import { makeTrainingApi } from './training.js';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
+const providedLoaders = new Map(); // module name → its loader's factory, carried inside a bundle
+
+/**
+ * Hands loadAttention a module's loader that the calling bundle carries inside itself
+ * (engine/bundled_loader.js), so it is not imported by URL. `name`: 'attention_simd' or
+ * 'attention_scalar'; `createModule`: that loader's default export, from the same build as the wasm.
+ */
+export function provideLoader(name, createModule) {
+  if (name !== 'attention_simd' && name !== 'attention_scalar') throw new Error(`provideLoader: no module named '${name}'`);
+  if (typeof createModule !== 'function') throw new Error(`provideLoader: the loader of ${name} must be a function`);
+  providedLoaders.set(name, createModule);
+}
 
 /**
  * Loads the engine. `simd`: true/false forces a module; undefined picks SIMD where the
@@ -45,7 +57,8 @@ export async function loadAttention(options = {}) {
     return module;
   }).catch(() => compileWasm(wasmUrl)); // the early compile failed: this one reports why
   compiling.catch(() => {}); // awaited below; an import that fails first must not leave it unhandled
-  const [{ default: createModule }, wasmModule] = await Promise.all([import(new URL(`${name}.mjs`, dir).href), compiling]);
+  const loader = providedLoaders.has(name) ? { default: providedLoaders.get(name) } : import(new URL(`${name}.mjs`, dir).href);
+  const [{ default: createModule }, wasmModule] = await Promise.all([loader, compiling]);
   let instantiateFailed;
   const failure = new Promise((_, reject) => { instantiateFailed = reject; });
   const raw = await Promise.race([failure, createModule({

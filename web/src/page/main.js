@@ -3,6 +3,7 @@
 // tells the frame that holds it how tall it is (dist/embed.js on the host page resizes the frame).
 // This is the only module that reads location, history or the document's own elements.
 
+import '../engine/bundled_loader.js'; // the SIMD loader inside this bundle: no separate request for it
 import { createPlayground } from '../playground/playground.js';
 import { parseHash, toHash } from '../model/schema.js';
 import { mountShare } from './share.js';

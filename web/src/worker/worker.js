@@ -3,6 +3,7 @@
 // the worker pool too: the pool's workers are nested workers of this one (pool_worker.js, also beside
 // it), so they end with it, and they load the same wasm folder.
 
+import '../engine/bundled_loader.js'; // the SIMD loader inside this bundle: no separate request for it
 import { loadAttention } from '../engine/attention.js';
 import { createAttentionPool } from '../engine/pool.js';
 import { createHandlers, handle } from './handlers.js';
