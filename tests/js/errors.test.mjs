@@ -253,20 +253,35 @@ test('provideLoader: a loader a bundle carries is used instead of importing it; 
   } finally {
     provideLoader('attention_scalar', realLoader);
   }
+  // A loader of another build: its imports do not fit the wasm, and the message says which file.
+  provideLoader('attention_scalar', (args) => {
+    args.instantiateWasm({ a: {} }, () => {});
+    return new Promise(() => {}); // never ready: only the failure can end the wait
+  });
+  try {
+    await assert.rejects(loadAttention({ simd: false }), /^Error: attention_scalar\.wasm from file:.*\/web\/wasm\/ does not fit this module's loader \(are they from different builds\?\): /);
+  } finally {
+    provideLoader('attention_scalar', realLoader);
+  }
   assert.throws(() => provideLoader('attention_fast', realLoader), /provideLoader: no module named 'attention_fast'/);
   assert.throws(() => provideLoader('attention_simd', 'loader.mjs'), /the loader of attention_simd must be a function/);
 });
 
 test('loadAttention names the file and the folder when the wasm is not there', async () => {
   const { loadAttention } = await import('../../web/src/engine/attention.js');
-  const { mkdtemp, copyFile, rm } = await import('node:fs/promises');
+  const { mkdtemp, copyFile, rm, writeFile } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
   const { pathToFileURL } = await import('node:url');
   const dir = await mkdtemp(join(tmpdir(), 'attention-wasm-'));
   try {
     await copyFile(new URL('../../web/wasm/attention_simd.mjs', import.meta.url), join(dir, 'attention_simd.mjs'));
-    await assert.rejects(loadAttention({ simd: true, wasmDir: pathToFileURL(`${dir}/`).href }), /attention_simd\.wasm|ENOENT/);
+    const wasmDir = pathToFileURL(`${dir}/`).href;
+    await assert.rejects(loadAttention({ simd: true, wasmDir }), { message: `attention_simd.wasm could not be read from ${wasmDir}attention_simd.wasm: ENOENT` });
+    // Something else under the wasm's name (a sign-in page a server sent instead, say).
+    await writeFile(join(dir, 'attention_simd.wasm'), '<!doctype html><title>Sign in</title>');
+    await assert.rejects(loadAttention({ simd: true, wasmDir }),
+      (err) => err.message.startsWith(`attention_simd.wasm from ${wasmDir}attention_simd.wasm is not a WebAssembly module this engine can compile: `));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

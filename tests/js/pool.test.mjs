@@ -146,6 +146,23 @@ for (const isa of ['simd', 'scalar']) {
     }
   });
 
+  test(`${isa}: a result the caller keeps is never written again by later calls (batch 1 and 2, need_weights)`, async () => {
+    const config = { d_model: 32, n_heads: 4, seed: 12 };
+    const layer = await pools[isa].layer(config);
+    try {
+      for (const batch of [1, 2]) {
+        const kept = await layer.forward({ query: randomArray(batch * 9 * 32, 40 + batch), batch, n_q: 9, need_weights: true });
+        const snapshot = { output: kept.output.slice(), weights: kept.weights.slice() };
+        // Later calls on other inputs: the workers reuse their spare arrays, the maker makes new weights.
+        for (let k = 0; k < 3; k++) await layer.forward({ query: randomArray(batch * 9 * 32, 50 + k), batch, n_q: 9, need_weights: true });
+        assert.deepEqual(kept.output, snapshot.output, `batch ${batch}: a kept output changed`);
+        assert.deepEqual(kept.weights, snapshot.weights, `batch ${batch}: kept attention weights changed`);
+      }
+    } finally {
+      layer.delete();
+    }
+  });
+
   test(`${isa}: dropout runs whole on the calling thread, so its pattern is the single-threaded one`, async () => {
     const config = { d_model: 32, n_heads: 4, seed: 5 };
     const mha = new attn.MultiHeadAttention(config);

@@ -65,7 +65,10 @@ export async function loadAttention(options = {}) {
     locateFile: (file) => new URL(file, dir).href,
     // The loader's hook for a module compiled elsewhere: it gives the imports, we give the instance.
     instantiateWasm(imports, receiveInstance) {
-      WebAssembly.instantiate(wasmModule, imports).then((instance) => receiveInstance(instance, wasmModule), instantiateFailed);
+      WebAssembly.instantiate(wasmModule, imports).then((instance) => receiveInstance(instance, wasmModule), (err) => {
+        // The loader may be inside a bundle (provideLoader) and the wasm from a folder of another build.
+        instantiateFailed(new Error(`${name}.wasm from ${dir.href} does not fit this module's loader (are they from different builds?): ${err.message}`));
+      });
       return {}; // the exports arrive later, through receiveInstance
     },
   })]);
@@ -74,11 +77,19 @@ export async function loadAttention(options = {}) {
 
 /** Fetches and compiles the engine's wasm (streaming where the server says application/wasm). */
 async function compileWasm(url) {
+  const file = url.pathname.split('/').pop();
   if (isNode) {
     const { readFile } = await import('node:fs/promises');
-    return WebAssembly.compile(await readFile(url));
+    let bytes;
+    try {
+      bytes = await readFile(url);
+    } catch (err) {
+      throw new Error(`${file} could not be read from ${url.href}: ${err.code ?? err.message}`);
+    }
+    return WebAssembly.compile(bytes).catch((err) => {
+      throw new Error(`${file} from ${url.href} is not a WebAssembly module this engine can compile: ${err.message}`);
+    });
   }
-  const file = url.pathname.split('/').pop();
   let response;
   try {
     response = await fetch(url.href, { credentials: 'same-origin' }); // matches the page's preload of it
@@ -86,10 +97,15 @@ async function compileWasm(url) {
     throw new Error(`${file} could not be fetched from ${url.href}: ${err.message}`);
   }
   if (!response.ok) throw new Error(`${file} could not be fetched from ${url.href}: HTTP ${response.status}`);
-  if (typeof WebAssembly.compileStreaming === 'function' && /^application\/wasm\b/.test(response.headers.get('content-type') ?? '')) {
-    return WebAssembly.compileStreaming(response);
+  try {
+    if (typeof WebAssembly.compileStreaming === 'function' && /^application\/wasm\b/.test(response.headers.get('content-type') ?? '')) {
+      return await WebAssembly.compileStreaming(response);
+    }
+    return await WebAssembly.compile(await response.arrayBuffer()); // a server that sends another type
+  } catch (err) {
+    // e.g. a sign-in page or a site's fallback page served in its place
+    throw new Error(`${file} from ${url.href} is not a WebAssembly module this browser can compile: ${err.message}`);
   }
-  return WebAssembly.compile(await response.arrayBuffer()); // a server that sends another type
 }
 
 const LAYER_KEYS = ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'bias', 'seed'];
