@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.mjs';
-import { SPLIT_FLOPS } from '../web/src/engine/pool.js';
+import { PAGE_SPLIT_FLOPS } from '../web/src/engine/pool.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const workers = Number(process.argv[2] ?? 2);
@@ -18,7 +18,7 @@ try {
   await page.route(`${server.url}bench/pool_threshold.html`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>pool threshold</title>' }));
   await page.goto(`${server.url}bench/pool_threshold.html`);
   console.log(`pool threshold in ${browser.version()}: ${workers} workers, ${await page.evaluate(() => navigator.hardwareConcurrency)} logical cores, ` +
-    `load ${os.loadavg()[0].toFixed(2)}; current SPLIT_FLOPS ${SPLIT_FLOPS / 1e6} MFLOP`);
+    `load ${os.loadavg()[0].toFixed(2)}; the page's current PAGE_SPLIT_FLOPS ${PAGE_SPLIT_FLOPS / 1e6} MFLOP`);
   await page.exposeFunction('report', (line) => console.log(line));
   const outcome = await page.evaluate((workers) => new Promise((resolve) => {
     const worker = new Worker(`/bench/pool_ladder_worker.mjs?workers=${workers}`, { type: 'module' });

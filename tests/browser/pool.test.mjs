@@ -11,12 +11,12 @@ import { fromHash } from '../../web/src/model/schema.js';
 import { validate } from '../../web/src/model/validate.js';
 import { LayerCache, runForward } from '../../web/src/model/job.js';
 import { createHandlers } from '../../web/src/worker/handlers.js';
-import { createAttentionPool, poolInternals, SPLIT_FLOPS } from '../../web/src/engine/pool.js';
+import { createAttentionPool, poolInternals, SPLIT_FLOPS, PAGE_SPLIT_FLOPS } from '../../web/src/engine/pool.js';
 import { loadAttention } from '../../web/src/engine/attention.js';
 import { normwiseError } from '../js/reference.mjs';
 
 const TOLERANCE = 1e-5; // the Wᴼ sum is reordered: agreement normwise, not to the bit
-const BIG = '#d_model=256&n_heads=4&source=random&n_q=256'; // ~200 MFLOP a pass: ten times the split threshold
+const BIG = '#d_model=256&n_heads=4&source=random&n_q=256'; // ~200 MFLOP a pass: above Node's and the page's split thresholds
 
 /** The config of a hash as the page validates it, on a machine with `cores` logical cores. */
 async function configOf(hash, cores = 2) {
@@ -249,7 +249,7 @@ test('a small pass runs on one worker and says why; a bad workers value gets its
   await small.evaluate(() => { location.hash = '#workers=2&d_model=32&n_heads=2&source=random&n_q=9&panels=heatmaps,performance'; });
   await small.waitForFunction(() => playgroundRoot().querySelectorAll('#runs-table tbody tr').length === 2, null, { timeout: 30000 });
   await resultReady(small);
-  assert.equal(await panelText(small, 'workers-used'), 'Last run: 1 worker (below the split threshold of 20 MFLOP: splitting does not pay).');
+  assert.equal(await panelText(small, 'workers-used'), `Last run: 1 worker (below the split threshold of ${PAGE_SPLIT_FLOPS / 1e6} MFLOP: splitting does not pay).`);
   assert.deepEqual(await runsColumn(small), ['1', '1']);
   await small.close();
 
