@@ -27,8 +27,8 @@ export const SPLIT_FLOPS = 20e6;
  * by `node bench/pool_threshold_browser.mjs 2` (the same ladder, in Chromium 156, the pool started
  * from a module worker as on the page), three runs on 2026-11-23 at load 1.4–1.6: with need_weights
  * on, as the page always asks, calling ÷ split was 0.67–0.80 at 10.5 MFLOP, 0.78–0.87 at 17.8,
- * 0.81–0.97 at 25, 0.83–1.10 at 38 and 1.16–1.29 at 84, 1.06–1.29 above (with weights off, ≥ 1 from
- * 25–38 MFLOP). Messages and the n² weights cost more there than in Node; splitting pays from ~84.
+ * 0.81–0.97 at 25, 0.83–1.10 at 38 and 1.16–1.29 at 84, 1.06–1.29 above except one run of the top rung
+ * (768/12/128: 0.95; Chromium's clock steps by 0.1 ms there) (with weights off, ≥ 1 from 25–38 MFLOP). Messages and the n² weights cost more there than in Node; splitting pays from ~84.
  */
 export const PAGE_SPLIT_FLOPS = 80e6;
 
