@@ -25,7 +25,7 @@ async function timed(runner, x, need_weights) {
  * dims: { d_model, n_heads, d_k, d_v, batch, n }. Returns per system { ms, reps, memoryBytes } and
  * the worst relative output difference. Throws when outputs disagree. settleMs: an untimed pause
  * before every timed run, so no run starts while the previous system's threads still spin (ORT's
- * wasm threads keep busy-waiting for work ~20–30 ms after a run: bench/pool_goals.mjs).
+ * wasm threads keep busy-waiting for work ~50 ms after a run: bench/pool_goals.mjs measures it).
  */
 export async function measureCase(systems, dims, need_weights, log = () => {}, { settleMs = 0 } = {}) {
   const caseName = `d_model=${dims.d_model} n_heads=${dims.n_heads} n=${dims.n} need_weights=${need_weights}`;

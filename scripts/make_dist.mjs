@@ -96,7 +96,9 @@ for (const entry of entries) {
     sourcemap: 'linked',
     legalComments: 'none',
     logLevel: 'warning',
-    // The wasm loaders and vendored libraries are loaded at run time by URL, never bundled.
+    // Node's modules are never bundled (the engine imports them only in Node). The SIMD loader is
+    // bundled through engine/bundled_loader.js; the baseline loader and the vendored libraries are
+    // loaded at run time by URL.
     external: ['node:*'],
   });
 }

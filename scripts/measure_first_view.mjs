@@ -113,7 +113,7 @@ for (const build of builds) await build.server.close();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const gz = async (path) => gzipSync(await readFile(join(dist, path)), { level: 9 }).length;
 const element = await gz('attention-playground.js'), wasm = await gz('wasm/attention_simd.wasm');
-const page = await gz('page.js'), worker = await gz('worker.js');
+const page = await gz('page.js'), worker = await gz('worker.js'), panels = await gz('panels.js');
 const fmt = (xs) => `median ${median(xs.map((x) => x.ms)).toFixed(0)} ms (min ${Math.min(...xs.map((x) => x.ms)).toFixed(0)}, max ${Math.max(...xs.map((x) => x.ms)).toFixed(0)})` +
   `, ${median(xs.map((x) => x.requests))} requests, ${(median(xs.map((x) => x.bytes)) / 1000).toFixed(0)} kB before the first result`;
 console.log(`first view of ${hash || 'the default view'} in headless Chromium, ${runs} runs each, 1-minute load average ${load.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`);
@@ -123,4 +123,4 @@ for (const build of builds) {
   console.log(`  warm (second visit):  ${fmt(build.warm)}`);
 }
 console.log(`gzipped: attention-playground.js (with the SIMD loader) ${(element / 1000).toFixed(1)} kB + SIMD wasm ${(wasm / 1000).toFixed(1)} kB = ${((element + wasm) / 1000).toFixed(1)} kB` +
-  ` (page.js ${(page / 1000).toFixed(1)} kB, worker.js ${(worker / 1000).toFixed(1)} kB)`);
+  ` (page.js ${(page / 1000).toFixed(1)} kB, worker.js ${(worker / 1000).toFixed(1)} kB, panels.js ${(panels / 1000).toFixed(1)} kB)`);

@@ -76,6 +76,31 @@ test('7: a dead worker ends in a message and Run recovers', async () => {
   await page.closeAll();
 });
 
+test('7: a worker that dies while a panel waits on it holds up the next run for seconds, not a minute', async () => {
+  // A silent worker is noticed when the request it is running passes its deadline, and the run queued
+  // behind that request waits until then. A panel's request on a small config now has a deadline from
+  // that config's measured cost (4 s here), where it had a fixed 60 s.
+  const page = await openPage(h, '#source=random&d_model=32&n_heads=2&n_q=6&panels=controls,heatmaps,query,performance');
+  await page.waitForSelector('#peak[data-gflops]', { timeout: 30000 }); // the worker is idle now
+  const [worker] = page.workers();
+  assert.ok(worker, 'the playground runs a worker');
+  await worker.evaluate(() => { setTimeout(() => self.close(), 0); }); // no reply, no error event
+  await page.waitForTimeout(200);
+  // The query panel asks the (dead) worker to trace a query; the run of n_q = 7 queues behind it.
+  await page.evaluate(() => { location.hash += '&q_item=0&q_head=0&q_query=1&q_key=1'; });
+  await page.waitForTimeout(100);
+  const started = Date.now();
+  await page.fill('[name="n_q"]', '7');
+  await resultReady(page, 15000);
+  const waited = Date.now() - started;
+  assert.ok(waited < 15000, `the run came back after ${waited} ms`);
+  const want = await expectedFor(await page.evaluate(() => location.hash));
+  const sum = Number(await page.$eval('#output-summary', (el) => el.dataset.sum));
+  assert.ok(Math.abs(sum - want.sum) <= 1e-6 * Math.max(1, Math.abs(want.sum)), `after the restart: page ${sum}, API ${want.sum}`);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
 test('7: the √d_k lab shows numbers at d_k = 131,072, where the sample it used to take is refused', async () => {
   const page = await openPage(h, '#d_model=131072&n_heads=1&source=random&n_q=512', { waitForResult: false });
   await page.waitForSelector('#sqrtdk-table', { timeout: 30000 });

@@ -152,9 +152,13 @@ for (const isa of ['simd', 'scalar']) {
     try {
       for (const batch of [1, 2]) {
         const kept = await layer.forward({ query: randomArray(batch * 9 * 32, 40 + batch), batch, n_q: 9, need_weights: true });
+        assert.equal(layer.lastWorkers, 2, `batch ${batch}: the pass must be split for this test to mean anything`);
         const snapshot = { output: kept.output.slice(), weights: kept.weights.slice() };
         // Later calls on other inputs: the workers reuse their spare arrays, the maker makes new weights.
-        for (let k = 0; k < 3; k++) await layer.forward({ query: randomArray(batch * 9 * 32, 50 + k), batch, n_q: 9, need_weights: true });
+        for (let k = 0; k < 3; k++) {
+          await layer.forward({ query: randomArray(batch * 9 * 32, 50 + k), batch, n_q: 9, need_weights: true });
+          assert.equal(layer.lastWorkers, 2);
+        }
         assert.deepEqual(kept.output, snapshot.output, `batch ${batch}: a kept output changed`);
         assert.deepEqual(kept.weights, snapshot.weights, `batch ${batch}: kept attention weights changed`);
       }

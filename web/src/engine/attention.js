@@ -92,7 +92,7 @@ async function compileWasm(url) {
   }
   let response;
   try {
-    response = await fetch(url.href, { credentials: 'same-origin' }); // matches the page's preload of it
+    response = await fetch(url.href, { credentials: 'same-origin' }); // the credentials mode of index.html's early fetch
   } catch (err) {
     throw new Error(`${file} could not be fetched from ${url.href}: ${err.message}`);
   }

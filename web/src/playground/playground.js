@@ -120,11 +120,11 @@ export function createPlayground(root, options = {}) {
     /** The n-sweep of `layer` on `workers` pool workers (1: the compute worker alone). */
     sweep: (layer, ns, onProgress, workers) => compute.session.sweep(layer, ns, onProgress, workers),
     /** The core's trace of one query ({ item, head, query }) through the layer of `config` (in the worker). */
-    trace: (config, at) => (compute ? compute.session.trace(config, at) : Promise.reject(new Error('the engine is not connected'))),
+    trace: (config, at) => (compute ? compute.session.trace(config, at, { deadlineMs: passDeadline(config, 2) }) : Promise.reject(new Error('the engine is not connected'))),
     /** One head's logits and weights for every query, with and without 1/√d_k ({ item, head }). */
-    headLogits: (config, at) => (compute ? compute.session.headLogits(config, at) : Promise.reject(new Error('the engine is not connected'))),
+    headLogits: (config, at) => (compute ? compute.session.headLogits(config, at, { deadlineMs: passDeadline(config, 2) }) : Promise.reject(new Error('the engine is not connected'))),
     /** The core's comparison of the heads of a config's layer (see worker/handlers.js). */
-    compare: (config) => (compute ? compute.session.compare(config) : Promise.reject(new Error('the engine is not connected'))),
+    compare: (config) => (compute ? compute.session.compare(config, { deadlineMs: passDeadline(config, config.n_heads + 2) }) : Promise.reject(new Error('the engine is not connected'))),
     /** The training lab's requests and the √d_k gradient sweep, run in the compute worker. */
     train: (request, onProgress) => compute.session.train(request, onProgress),
     gradients: (args) => compute.session.gradients(args),
@@ -476,13 +476,24 @@ export function createPlayground(root, options = {}) {
     compute.session.cancel();
   }
 
+  /**
+   * The deadline of a request that costs about `passes` forward passes of `config` (plus making its
+   * layer, should a restarted worker have lost it): from the config's last run when there is one,
+   * else from the estimate of one run (weights and pass), which errs long.
+   */
+  function passDeadline(config, passes) {
+    const last = m.result?.key === configKey(config) ? m.result.timings : null;
+    const ms = last ? passes * last.forward_ms + last.setup_ms : passes * (m.check?.estimate?.seconds ?? 30) * 1000;
+    return deadlineFor(ms);
+  }
+
   /** Asks the compute for another batch item of the current result. */
   async function showItem(b) {
     const config = m.check?.config;
     if (!config || !compute) return;
     const key = configKey(config);
     try {
-      const reply = await compute.session.item(config, b);
+      const reply = await compute.session.item(config, b, { deadlineMs: passDeadline(config, 1) });
       if (m.result?.key === key && m.check?.config?.item === b) {
         m.result = { ...m.result, item: reply.item };
         render('result');

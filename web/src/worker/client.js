@@ -10,8 +10,6 @@ export { startModuleWorker } from '../engine/module_worker.js';
 
 import { Cancelled, WorkerLost } from './errors.js';
 
-export { Cancelled, WorkerLost };
-
 const INIT_DEADLINE_MS = 60000; // downloading and compiling the engine on a slow connection
 const DEFAULT_DEADLINE_MS = 30000;
 
@@ -206,10 +204,13 @@ export class EngineClient {
       owner,
       lost: false,
       run: (config, onProgress, { deadlineMs } = {}) => client.#request(session, 'run', { owner, config }, { onProgress, deadlineMs }),
-      item: (config, b) => client.#request(session, 'item', { owner, config, b }, { deadlineMs: 60000 }),
-      headLogits: (config, at) => client.#request(session, 'headLogits', { owner, config, ...at }, { deadlineMs: 60000 }),
-      trace: (config, at) => client.#request(session, 'trace', { owner, config, ...at }, { deadlineMs: 60000 }),
-      compare: (config) => client.#request(session, 'compare', { owner, config }, { deadlineMs: 60000 }),
+      // Requests on one config: the caller may give a deadline from that config's own cost. A silent
+      // worker is only noticed when the running request's deadline passes, and every request queued
+      // behind it (the learner's next run) waits until then.
+      item: (config, b, { deadlineMs = 60000 } = {}) => client.#request(session, 'item', { owner, config, b }, { deadlineMs }),
+      headLogits: (config, at, { deadlineMs = 60000 } = {}) => client.#request(session, 'headLogits', { owner, config, ...at }, { deadlineMs }),
+      trace: (config, at, { deadlineMs = 60000 } = {}) => client.#request(session, 'trace', { owner, config, ...at }, { deadlineMs }),
+      compare: (config, { deadlineMs = 60000 } = {}) => client.#request(session, 'compare', { owner, config }, { deadlineMs }),
       sweep: (layer, ns, onProgress, workers = 1) => client.#request(session, 'sweep', { owner, layer, ns, workers }, { onProgress, deadlineMs: 60000 }),
       /** The training lab: { settings, steps, sample, reset } (worker/training.js). */
       train: (request, onProgress) => client.#request(session, 'train', { owner, ...request }, { onProgress, deadlineMs: 60000 }),
