@@ -4,11 +4,13 @@
 // in one process (bench/measure_case.mjs), and prints the ratios the goals are about.
 // POOL_GOALS_SIZES=768x12x2048[,...] and POOL_GOALS_WEIGHTS=on|off pick cases; POOL_GOALS_ROUNDS=k
 // repeats the whole set k times (the spread across rounds shows the machine's noise).
-// POOL_GOALS_SETTLE_MS (default 50): an untimed pause before every timed run. ORT's wasm threads
-// busy-wait for work after each of its runs (measured here first: the process's CPU time in the
-// 100 ms after an ORT run), which takes a core from whatever runs next; 0 times as `npm run bench` does.
+// POOL_GOALS_SETTLE_MS (default 50, as `npm run bench`): an untimed pause before every timed run.
+// ORT's wasm threads busy-wait for work after each of its runs (measured here first: the process's
+// CPU time in the 100 ms after an ORT run), which takes a core from whatever runs next.
+// POOL_GOALS_GC=0 drops the full garbage collection before every timed run (bench/gc.mjs), to see
+// what the collector's work does to each system.
 import { makeInput, makeWeights } from './data.mjs';
-import { measureCase } from './measure_case.mjs';
+import { measureCase, SETTLE_MS as DEFAULT_SETTLE_MS } from './measure_case.mjs';
 import { createOursRunner, loadOurs } from './ours_mha.mjs';
 import { createPoolRunner, startPool } from './pool_mha.mjs';
 import { startOrtThreads } from './ort_threads.mjs';
@@ -19,7 +21,8 @@ const SIZES = process.env.POOL_GOALS_SIZES?.split(',').map((s) => s.split('x').m
   [[768, 12, 512], [768, 12, 2048], [1024, 16, 1024]];
 const WEIGHTS = { on: [true], off: [false] }[process.env.POOL_GOALS_WEIGHTS] ?? [false, true];
 const ROUNDS = Number(process.env.POOL_GOALS_ROUNDS ?? 1);
-const SETTLE_MS = Number(process.env.POOL_GOALS_SETTLE_MS ?? 50);
+const SETTLE_MS = Number(process.env.POOL_GOALS_SETTLE_MS ?? DEFAULT_SETTLE_MS);
+const COLLECT = process.env.POOL_GOALS_GC !== '0';
 const log = (line) => process.stdout.write(`${line}\n`);
 
 const simd = await loadOurs({ simd: true });
@@ -54,13 +57,13 @@ try {
   // Warm-up (discarded): V8 tiers wasm up during the first calls of every module.
   await measureCase(systems, { d_model: 512, n_heads: 8, d_k: 64, d_v: 64, batch: 1, n: 256 }, false);
   log(`goals for n ≥ ${GOALS.minN}: pool ≥ ${GOALS.overSingle}× single, ≥ ${GOALS.overOrt}× ORT ${POOL_THREADS} threads; ` +
-    `below, pool ≥ 1.00× single. Untimed pause before each run: ${SETTLE_MS} ms`);
+    `below, pool ≥ 1.00× single. Before each timed run: ${COLLECT ? 'a full GC and ' : ''}a ${SETTLE_MS} ms pause`);
   log('round d_model n_heads     n weights  single ms  pool ms  into ms  ORT-2 ms  single/pool  ORT-2/pool  goals');
   for (let round = 1; round <= ROUNDS; round++) {
     for (const need_weights of WEIGHTS) {
       for (const [d_model, n_heads, n] of SIZES) {
         const dims = { d_model, n_heads, d_k: d_model / n_heads, d_v: d_model / n_heads, batch: 1, n };
-        const c = await measureCase(systems, dims, need_weights, () => {}, { settleMs: SETTLE_MS });
+        const c = await measureCase(systems, dims, need_weights, () => {}, { settleMs: SETTLE_MS, collect: COLLECT });
         const ms = Object.fromEntries(c.bySystem.map((s) => [s.key, s.ms]));
         const overSingle = ms[OURS_SIMD] / ms[OURS_POOL], overOrt = ms[ORT_THREADS] / ms[OURS_POOL];
         const met = n >= GOALS.minN ? overSingle >= GOALS.overSingle && overOrt >= GOALS.overOrt : overSingle >= 1;

@@ -5,6 +5,7 @@ import os from 'node:os';
 import { renderBackward } from './backward.mjs';
 import { TOLERANCE } from './compare.mjs';
 import { mhaFlops } from './flops.mjs';
+import { SETTLE_MS } from './measure_case.mjs';
 import { HEAP_GOAL_BYTES } from './streaming.mjs';
 import { ORT_THREADS, OURS_POOL, OURS_POOL_ALL, OURS_POOL_INTO, OURS_SIMD, OURS_SIMD_INTO, POOL_THREADS } from './systems.mjs';
 
@@ -54,7 +55,9 @@ export function renderReport({ date, peak, machine, versions, cases, matmuls, st
   out.push('- Every case: batch 1, self-attention, float32, one thread (except the worker pool and ORT-threads rows), ' +
     'same weights and input for all systems; outputs ' +
     `(and attention weights when need_weights) agree within ${TOLERANCE} of max |value| before anything is timed.`);
-  out.push('- Time: median of the timed runs after warm-up, systems alternated round-robin. GFLOP/s uses the exact ' +
+  out.push('- Time: median of the timed runs after warm-up, systems alternated round-robin. Before every timed run, ' +
+    `untimed: a full garbage collection of the main thread and a ${SETTLE_MS} ms pause (bench/measure_case.mjs), so no run ` +
+    'pays for another system\'s garbage or shares the cores with ORT\'s threads still spinning after their run. GFLOP/s uses the exact ' +
     'matmul count 2·n·d·(3·d) + 2·n·d·d + 2·2·n·n·d (d = d_model = n_heads·d_k; bias, scale and softmax not counted).', '');
 
   out.push('## Summary: this project\'s SIMD module', '');
