@@ -86,6 +86,8 @@ for (const isa of ['simd', 'scalar']) {
           const single = mha.forward({ ...input, need_weights });
           const split = await layer.forward({ ...input, need_weights });
           assert.equal(layer.lastWorkers, 2, 'the pass ran split over both workers');
+          assert.equal(layer.lastWorkerMs.length, 2, `one engine time per worker, got ${JSON.stringify(layer.lastWorkerMs)}`);
+          assert.ok(layer.lastWorkerMs.every((ms) => Number.isFinite(ms) && ms >= 0), `worker times ${layer.lastWorkerMs}`);
           assertClose('output', split.output, single.output);
           if (need_weights) {
             assertClose('weights', split.weights, single.weights);
@@ -176,6 +178,7 @@ for (const isa of ['simd', 'scalar']) {
       const input = { query, batch: 2, n_q: 12, dropout: 0.3, seed: 42, need_weights: true };
       const single = mha.forward(input), pooled = await layer.forward(input);
       assert.equal(layer.lastWorkers, 0);
+      assert.deepEqual(layer.lastWorkerMs, [], 'no worker times for a pass on the calling thread');
       assert.deepEqual(pooled.output, single.output);
       assert.deepEqual(pooled.weights, single.weights);
       // Not training: no dropout, so the pass is split and equals the pass without dropout.

@@ -89,6 +89,12 @@ class PoolLayer {
   #spares;    // per worker: last call's result and input arrays, handed back for reuse
   /** Workers the last forward pass ran on; 0 when it ran on the calling thread. */
   lastWorkers = 0;
+  /**
+   * Each worker's time in its engine's forward during the last split pass, in ms (empty when the
+   * pass ran on the calling thread). The pass waits for the slowest: the gap between these is what
+   * the split into fixed groups cost that pass (bench/pool_balance.mjs).
+   */
+  lastWorkerMs = [];
 
   constructor(pool, id, local, config) {
     this.#pool = pool;
@@ -192,6 +198,7 @@ class PoolLayer {
     const plan = this.#plan(input);
     if (!plan) {
       this.lastWorkers = 0;
+      this.lastWorkerMs = [];
       return local.forward(input);
     }
     const { query, key, value, into, ...options } = input;
@@ -236,6 +243,7 @@ class PoolLayer {
       // thread's engine reports what is wrong with it, as a single-threaded call would.
       for (const r of requests) r.catch(() => {});
       this.lastWorkers = 0;
+      this.lastWorkerMs = [];
       return local.forward(input);
     }
     const fresh = into?.output ? null : this.#freshOutput(plan);
@@ -322,6 +330,7 @@ class PoolLayer {
       this.#spares[i] = { output: p.output, weights: i === maker ? p.kept : p.weights, inputs: p.inputs };
     });
     this.lastWorkers = parts.length;
+    this.lastWorkerMs = parts.map((p) => p.ms);
     const shapes = this.#pool.shapes(this.#dims, this.n_kv_heads !== undefined, batch, n_q, n_k, need_weights, scale);
     return { output, weights, shapes, masked_rows: parts[0].masked_rows };  // forward's key order
   }

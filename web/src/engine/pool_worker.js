@@ -78,7 +78,9 @@ const ops = {
       if (all && batch === 1) into.weights = all.subarray(whole.h0 * n_q * n_k, whole.h0 * n_q * n_k + length);
       else if (fits(spare?.weights, length)) into.weights = spare.weights;
     }
+    const started = performance.now();
     const r = mha.forward({ ...input, into });
+    const ms = performance.now() - started;
     // With several items the heads are a range per item: copied there from the reused array.
     let weights = r.weights, kept = null;
     if (all && batch !== 1) {
@@ -89,7 +91,7 @@ const ops = {
     // The input arrays go back too: the pool copies the next call's inputs into them.
     const inputs = [...new Set([input.query, input.key, input.value])].filter((a) => a instanceof Float32Array);
     const transfer = [r.output, weights, kept, ...inputs].filter(Boolean).map((a) => a.buffer);
-    return new Reply({ output: r.output, weights, kept, masked_rows: r.masked_rows, inputs }, transfer);
+    return new Reply({ output: r.output, weights, kept, masked_rows: r.masked_rows, inputs, ms }, transfer);
   },
 
   async delete({ layer: id }) {
