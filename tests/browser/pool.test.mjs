@@ -65,6 +65,10 @@ test('Node: runForward on a pool of 2 workers gives the single-threaded result (
         assert.deepEqual(Object.keys(two.timings), Object.keys(one.timings));
         assert.equal(one.workers, 0, 'without a pool: this thread');
         assert.equal(two.workers, workers, `${hash}: workers used`);
+        // One engine time per worker that ran the pass (summed over a batch's slices), none for this thread.
+        assert.equal(two.engine_ms.length, workers, `${hash}: engine times ${JSON.stringify(two.engine_ms)}`);
+        assert.ok(two.engine_ms.every((ms) => Number.isFinite(ms) && ms > 0), `${hash}: engine times ${JSON.stringify(two.engine_ms)}`);
+        assert.deepEqual(one.engine_ms, []);
         assertClose(`${hash}: output`, two.output, one.output);
         assertClose(`${hash}: weights`, two.weights, one.weights);
         assert.deepEqual(two.masked_rows, one.masked_rows, `${hash}: masked_rows`);
@@ -93,8 +97,12 @@ test('Node: the compute worker\'s handlers run `workers` = 2 on a pool, the n-sw
   assert.equal(config.workers, 2);
   const two = await handlers.run({ owner: 1, config }, () => {});
   const one = await handlers.run({ owner: 2, config: { ...config, workers: 1 } }, () => {});
-  assert.deepEqual(two.workers, { used: 2, setting: 2, splitFlops: SPLIT_FLOPS });
-  assert.deepEqual(one.workers, { used: 0, setting: 1, splitFlops: null });
+  const { engine_ms: twoMs, ...two_ } = two.workers, { engine_ms: oneMs, ...one_ } = one.workers;
+  assert.deepEqual(two_, { used: 2, setting: 2, splitFlops: SPLIT_FLOPS });
+  assert.equal(twoMs.length, 2, `each worker's engine time: ${JSON.stringify(twoMs)}`);
+  assert.ok(twoMs.every((ms) => Number.isFinite(ms) && ms > 0), `each worker's engine time: ${JSON.stringify(twoMs)}`);
+  assert.deepEqual(one_, { used: 0, setting: 1, splitFlops: null });
+  assert.deepEqual(oneMs, [], 'no worker times without a pool');
   assert.equal(started.workers, 2);
   assert.deepEqual(Object.keys(two).sort(), Object.keys(one).sort(), 'the panels get the same reply');
   assert.deepEqual(Object.keys(two.item).sort(), Object.keys(one.item).sort());
@@ -213,6 +221,13 @@ test('the page without COOP/COEP headers runs a large pass on 2 workers, as the 
   assert.ok(page.responses.some((r) => r.url.endsWith('/pool_worker.js')), 'the pool\'s workers were fetched');
   assert.equal(page.workers().filter((w) => w.url().endsWith('/pool_worker.js')).length, 2, page.workers().map((w) => w.url()).join(', '));
   assert.equal(await panelText(page, 'workers-used'), 'Last run: 2 workers.');
+  // Each worker's engine time in that pass, as the pool measured it, and the wait for the slower.
+  const share = await page.evaluate(() => {
+    const p = playgroundRoot().getElementById('workers-share');
+    return { text: p.textContent, hidden: p.hidden };
+  });
+  assert.equal(share.hidden, false, 'the workers\' shares are shown');
+  assert.match(share.text, /^Each worker’s share of the last pass took \d[\d.,]* (ms|s) and \d[\d.,]* (ms|s) in its engine\. The pass ends when the slowest is done: [\d.,]+ (µs|ms|s) later than if/, share.text);
   assert.deepEqual(await runsColumn(page), ['2']);
   assert.equal(await page.evaluate(() => playgroundRoot().getElementById('f-workers').value), '2');
   await assertMatchesApi(page, BIG);
@@ -234,6 +249,7 @@ test('the page without COOP/COEP headers runs a large pass on 2 workers, as the 
   await resultReady(page, 30000);
   assert.equal(await page.evaluate(() => location.hash.includes('workers=1')), true, 'the setting is in the link');
   assert.equal(await panelText(page, 'workers-used'), 'Last run: 1 worker (workers = 1: single-threaded).');
+  assert.equal(await page.evaluate(() => playgroundRoot().getElementById('workers-share').hidden), true, 'no shares without a pool');
   assert.deepEqual(await runsColumn(page), ['1', '2']);
   await assertMatchesApi(page, BIG);
   assert.deepEqual(page.problems, []);

@@ -111,8 +111,9 @@ const settled = (value) => (typeof value?.then === 'function' ? value : null);
  * pooled: optional, the worker pool's side: { layer(mha, key) → Promise of a pool layer holding mha's
  * weights, splitFlops }; the passes then run on that layer, which splits those above splitFlops.
  * Resolves to { output, weights, masked_rows, labels_q, labels_k, patterns, timings: { setup_ms,
- * forward_ms, repeats }, workers }: forward_ms is one pass; repeats = how many passes were timed to get
- * it; workers = how many pool workers the pass ran on (0: on this thread's engine).
+ * forward_ms, repeats }, workers, engine_ms }: forward_ms is one pass; repeats = how many passes were
+ * timed to get it; workers = how many pool workers the pass ran on (0: on this thread's engine);
+ * engine_ms = each of those workers' time in its engine during the last pass (empty for none).
  */
 export async function runForward(attn, config, {
   cache = new LayerCache(), buffers = new ResultBuffers(), onProgress = () => {}, now = () => performance.now(), trained, pooled = null,
@@ -150,6 +151,7 @@ export async function runForward(attn, config, {
     labels_q: inputs.labels_q, labels_k: inputs.labels_k, patterns: cache.patterns,
     timings: { setup_ms: t1 - t0, forward_ms, repeats },
     workers: layer.lastWorkers ?? 0,
+    engine_ms: layer.lastWorkerMs ?? [],
   };
 }
 
@@ -201,7 +203,8 @@ export async function timeInBlocks(pass, now = () => performance.now()) {
  * progress between slices. Slices rather than single items, because each call into wasm has a
  * fixed cost (~50 µs) that would dominate a batch of thousands of short sequences. On a pool layer
  * (async forward) each slice keeps at least `minFlops` where the whole pass has them, so that the
- * slices are split as the whole pass would be; layer.lastWorkers is then the most any slice used.
+ * slices are split as the whole pass would be; layer.lastWorkers is then the most any slice used, and
+ * layer.lastWorkerMs each worker's time summed over the slices (empty unless every slice was split alike).
  */
 async function forwardInChunks(layer, config, args, { output, weights }, onProgress, minFlops = 0) {
   const { batch, n_q, n_k, d_model, n_heads } = config;
@@ -211,6 +214,7 @@ async function forwardInChunks(layer, config, args, { output, weights }, onProgr
   const chunks = Math.min(batch, MAX_CHUNKS, minFlops > 0 ? Math.max(1, Math.floor((itemFlops * batch) / minFlops)) : Infinity);
   const per = Math.ceil(batch / chunks);
   let most = 0;
+  let engineMs = null; // per worker, summed over the slices; null once a slice was split otherwise
   let reported = -Infinity;
   for (let b0 = 0; b0 < batch; b0 += per) {
     const b1 = Math.min(batch, b0 + per), count = b1 - b0;
@@ -234,9 +238,14 @@ async function forwardInChunks(layer, config, args, { output, weights }, onProgr
     const waiting = settled(r);
     const { masked_rows: rows } = waiting ? await waiting : r;
     most = Math.max(most, layer.lastWorkers ?? 0);
+    const sliceMs = layer.lastWorkerMs ?? [];
+    if (b0 === 0) engineMs = [...sliceMs];
+    else if (engineMs?.length === sliceMs.length) engineMs = engineMs.map((ms, i) => ms + sliceMs[i]);
+    else engineMs = null;
     for (const row of rows) masked_rows.push({ batch: b0 + row.batch, query: row.query });
   }
   if (layer.lastWorkers !== undefined) layer.lastWorkers = most;
+  if (layer.lastWorkerMs !== undefined) layer.lastWorkerMs = engineMs ?? [];
   return { output, weights, masked_rows };
 }
 

@@ -21,12 +21,13 @@ export function createPerformance(body, { dom, host, actions }) {
   const cores = Math.max(1, globalThis.navigator?.hardwareConcurrency ?? 1);
   const workersInput = h('input', { id: 'f-workers', name: 'workers', type: 'text', inputmode: 'numeric', spellcheck: 'false' });
   const workersLine = h('p', { id: 'workers-used', 'aria-live': 'polite' }, 'No run yet.');
+  const shareLine = h('p', { id: 'workers-share', class: 'note', hidden: true });
   fill(body,
     h('p', { class: 'lead' }, 'The core runs in a Web Worker. A pass large enough for it to pay splits its heads over a pool of workers (plain Web Workers: no special headers needed); a smaller one runs on one. Percentages compare a run with the fastest this browser can multiply and add four floats at once (on one core).'),
     h('div', { class: 'field inline', dataset: { field: 'workers' } },
       h('label', { for: 'f-workers' }, [h('code', {}, 'workers'), ' ', h('span', { class: 'what' }, `pool workers for large passes (1 to ${cores}, the logical cores this browser reports)`)]),
       workersInput),
-    workersLine,
+    workersLine, shareLine,
     peakLine, runs,
     h('h3', {}, 'Time against sequence length'),
     h('p', { class: 'note' }, 'Self-attention at the current d_model and n_heads, n doubling each step. Cost grows like n·d² while the projections dominate and like n²·d once n passes d, so on these log–log axes the slope bends from 1 towards 2.'),
@@ -120,6 +121,21 @@ export function createPerformance(body, { dom, host, actions }) {
     return `Last run: 1 worker (below the split threshold of ${fmt.num(w.splitFlops / 1e6, 0)} MFLOP: splitting does not pay).`;
   }
 
+  /**
+   * Each worker's time in its engine during the last split pass: the pass ends when the slowest
+   * replies, so a gap between them is time the faster one spent waiting (empty when no pool ran it).
+   */
+  function shareText(result) {
+    const w = result?.workers, each = w?.engine_ms;
+    if (!(w?.used > 1) || !Array.isArray(each) || each.length !== w.used) return '';
+    const slowest = Math.max(...each), mean = each.reduce((a, b) => a + b, 0) / each.length;
+    const times = each.map((ms) => fmt.duration(ms));
+    const list = `${times.slice(0, -1).join(', ')} and ${times[times.length - 1]}`;
+    return `Each worker’s share of the last pass took ${list} in its engine. ` +
+      `The pass ends when the slowest is done: ${fmt.duration(slowest - mean)} later than if the cores had run ` +
+      'at the same speed (the heads are split evenly; the cores’ speeds vary).';
+  }
+
   function update(v, reason) {
     view = v;
     const { runs: history, peak } = v;
@@ -129,6 +145,8 @@ export function createPerformance(body, { dom, host, actions }) {
       workersInput.placeholder = `${parseWorkers('', cores).value} (default)`;
     }
     workersLine.textContent = workersText(v.result);
+    shareLine.textContent = shareText(v.result);
+    shareLine.hidden = shareLine.textContent === '';
     if (v.result?.workers) workersLine.dataset.used = String(Math.max(1, v.result.workers.used));
     if (peak === null) peakLine.textContent = 'This browser has no WebAssembly SIMD, so there is no f32x4 peak to compare with.';
     else if (peak) {
