@@ -1,9 +1,11 @@
 // `node bench/pool_balance.mjs`: where a split pass of the worker pool spends its time, against our
 // single thread in the same process. Each pass of the pool ends when its slower worker replies, so
 // its time is: the mean of the workers' engine times (the work itself, halved), plus the gap from
-// that mean to the slower worker (what splitting into fixed groups costs when the two cores run
-// at different speeds during the pass), plus the rest (copies, messages, summing the partial
-// outputs). Single thread and pool are alternated, with a full GC and a 50 ms pause before every
+// that mean to the slower worker (the two groups have the same heads here, so the gap is the two
+// cores running at different speeds during the pass), plus the rest (copies, messages, summing the
+// partial outputs, placing the attention weights). Both write into arrays reused across passes
+// (`into`), so no pass takes page faults for new result arrays. Single thread and pool are
+// alternated (each goes first every other time), with a full GC and a 50 ms pause before every
 // timed pass, as in `npm run bench`. POOL_BALANCE_SIZES=768x12x512[,...], POOL_BALANCE_WEIGHTS=on|off
 // and POOL_BALANCE_REPS=k (default 15) pick the cases.
 import { makeInput, makeWeights } from './data.mjs';
@@ -33,7 +35,9 @@ try {
       const dims = { d_model, n_heads, d_k: d_model / n_heads, d_v: d_model / n_heads, batch: 1, n };
       const config = { d_model, n_heads, d_k: dims.d_k, d_v: dims.d_v, bias: true, seed: 1 };
       const weights = makeWeights(dims), query = makeInput(dims);
-      const input = { query, batch: 1, n_q: n, need_weights };
+      const into = { output: new Float32Array(n * d_model) };
+      if (need_weights) into.weights = new Float32Array(n_heads * n * n);
+      const input = { query, batch: 1, n_q: n, need_weights, into };
       const single = new attn.MultiHeadAttention(config);
       single.setWeights(weights);
       const layer = await pool.layer(config);
@@ -41,21 +45,26 @@ try {
       await layer.sendWeights();
       const rows = [];
       try {
+        const time = async (pass) => {
+          collectGarbage();
+          await sleep(SETTLE_MS);
+          const t0 = now();
+          await pass();
+          return now() - t0;
+        };
         for (let rep = 0; rep < WARMUP + REPS; rep++) {
-          collectGarbage();
-          await sleep(SETTLE_MS);
-          let t0 = now();
-          single.forward(input);
-          const singleMs = now() - t0;
-          collectGarbage();
-          await sleep(SETTLE_MS);
-          t0 = now();
-          await layer.forward(input);
-          const poolMs = now() - t0;
+          let singleMs, poolMs;
+          if (rep % 2 === 0) {
+            singleMs = await time(() => single.forward(input));
+            poolMs = await time(() => layer.forward(input));
+          } else {
+            poolMs = await time(() => layer.forward(input));
+            singleMs = await time(() => single.forward(input));
+          }
           if (layer.lastWorkers !== POOL_THREADS) throw new Error(`the pass used ${layer.lastWorkers} workers, not ${POOL_THREADS}`);
           if (rep < WARMUP) continue;
-          const w = layer.lastWorkerMs, mean = w.reduce((a, b) => a + b, 0) / w.length, slower = Math.max(...w);
-          rows.push({ singleMs, poolMs, mean, gap: slower - mean, rest: poolMs - slower, workers: w });
+          const engineMs = layer.lastWorkerMs, mean = engineMs.reduce((a, b) => a + b, 0) / engineMs.length, slower = Math.max(...engineMs);
+          rows.push({ singleMs, poolMs, mean, gap: slower - mean, rest: poolMs - slower, workers: engineMs });
         }
       } finally {
         single.delete();

@@ -57,7 +57,7 @@ export function renderReport({ date, peak, machine, versions, cases, matmuls, st
     `(and attention weights when need_weights) agree within ${TOLERANCE} of max |value| before anything is timed.`);
   out.push('- Time: median of the timed runs after warm-up, systems alternated round-robin. Before every timed run, ' +
     `untimed: a full garbage collection of the main thread and a ${SETTLE_MS} ms pause (bench/measure_case.mjs), so no run ` +
-    'pays for another system\'s garbage or shares the cores with ORT\'s threads still spinning after their run. GFLOP/s uses the exact ' +
+    'pays for garbage another system left on the main thread or shares the cores with ORT\'s threads still spinning after their run. GFLOP/s uses the exact ' +
     'matmul count 2·n·d·(3·d) + 2·n·d·d + 2·2·n·n·d (d = d_model = n_heads·d_k; bias, scale and softmax not counted).', '');
 
   out.push('## Summary: this project\'s SIMD module', '');

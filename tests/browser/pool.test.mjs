@@ -69,6 +69,8 @@ test('Node: runForward on a pool of 2 workers gives the single-threaded result (
         assert.equal(two.engine_ms.length, workers, `${hash}: engine times ${JSON.stringify(two.engine_ms)}`);
         assert.ok(two.engine_ms.every((ms) => Number.isFinite(ms) && ms > 0), `${hash}: engine times ${JSON.stringify(two.engine_ms)}`);
         assert.deepEqual(one.engine_ms, []);
+        assert.equal(one.wait_ms, 0);
+        assert.ok(two.wait_ms >= 0 && two.wait_ms <= Math.max(0, ...two.engine_ms), `${hash}: wait ${two.wait_ms}`);
         assertClose(`${hash}: output`, two.output, one.output);
         assertClose(`${hash}: weights`, two.weights, one.weights);
         assert.deepEqual(two.masked_rows, one.masked_rows, `${hash}: masked_rows`);
@@ -87,6 +89,38 @@ test('Node: runForward on a pool of 2 workers gives the single-threaded result (
   }
 });
 
+test('Node: runForward sums each worker\'s engine time over a batch\'s slices, and the waits slice by slice', async () => {
+  const attn = await engine();
+  const config = await configOf('#d_model=32&n_heads=2&source=random&n_q=8&batch=2&workers=2');
+  // A stand-in for a pool layer: the real single-threaded pass, with scripted worker times per
+  // slice. Each slice waits for its own slowest worker, so summing the times first would hide the
+  // waits: [10, 20] then [20, 10] sum to [30, 30] (no gap) while each slice waited 5 ms.
+  const script = [[10, 20], [20, 10]];
+  let calls = 0;
+  const pooled = {
+    splitFlops: 1, // every batch item is a slice of its own
+    async layer(mha) {
+      return {
+        d_model: mha.d_model, n_heads: mha.n_heads, d_k: mha.d_k, d_v: mha.d_v, lastWorkers: 0, lastWorkerMs: [],
+        async forward(input) {
+          this.lastWorkers = 2;
+          this.lastWorkerMs = script[calls++ % script.length];
+          return mha.forward(input);
+        },
+      };
+    },
+  };
+  const cache = new LayerCache();
+  try {
+    const r = await runForward(attn, config, { cache, pooled });
+    assert.equal(r.workers, 2);
+    assert.deepEqual(r.engine_ms, [30, 30], 'each worker\'s time summed over the slices');
+    assert.equal(r.wait_ms, 10, 'the slices\' waits summed (5 ms each)');
+  } finally {
+    cache.clear();
+  }
+});
+
 test('Node: the compute worker\'s handlers run `workers` = 2 on a pool, the n-sweep too, and the last release stops it', async () => {
   let started = null;
   const handlers = createHandlers(() => loadAttention(), {
@@ -97,12 +131,14 @@ test('Node: the compute worker\'s handlers run `workers` = 2 on a pool, the n-sw
   assert.equal(config.workers, 2);
   const two = await handlers.run({ owner: 1, config }, () => {});
   const one = await handlers.run({ owner: 2, config: { ...config, workers: 1 } }, () => {});
-  const { engine_ms: twoMs, ...two_ } = two.workers, { engine_ms: oneMs, ...one_ } = one.workers;
+  const { engine_ms: twoMs, wait_ms: twoWait, ...two_ } = two.workers, { engine_ms: oneMs, wait_ms: oneWait, ...one_ } = one.workers;
   assert.deepEqual(two_, { used: 2, setting: 2, splitFlops: SPLIT_FLOPS });
   assert.equal(twoMs.length, 2, `each worker's engine time: ${JSON.stringify(twoMs)}`);
   assert.ok(twoMs.every((ms) => Number.isFinite(ms) && ms > 0), `each worker's engine time: ${JSON.stringify(twoMs)}`);
   assert.deepEqual(one_, { used: 0, setting: 1, splitFlops: null });
   assert.deepEqual(oneMs, [], 'no worker times without a pool');
+  assert.ok(twoWait >= 0 && twoWait <= Math.max(...twoMs), `wait ${twoWait}`);
+  assert.equal(oneWait, 0);
   assert.equal(started.workers, 2);
   assert.deepEqual(Object.keys(two).sort(), Object.keys(one).sort(), 'the panels get the same reply');
   assert.deepEqual(Object.keys(two.item).sort(), Object.keys(one.item).sort());
@@ -227,7 +263,7 @@ test('the page without COOP/COEP headers runs a large pass on 2 workers, as the 
     return { text: p.textContent, hidden: p.hidden };
   });
   assert.equal(share.hidden, false, 'the workers\' shares are shown');
-  assert.match(share.text, /^Each worker’s share of the last pass took \d[\d.,]* (ms|s) and \d[\d.,]* (ms|s) in its engine\. The pass ends when the slowest is done: [\d.,]+ (µs|ms|s) later than if/, share.text);
+  assert.match(share.text, /^In the last pass the workers’ engines took \d[\d.,]* (ms|s) and \d[\d.,]* (ms|s)\. The pass waits for the slowest worker: ([\d.,]+ (ms|s)|less than 0\.1 ms) after their average;/, share.text);
   assert.deepEqual(await runsColumn(page), ['2']);
   assert.equal(await page.evaluate(() => playgroundRoot().getElementById('f-workers').value), '2');
   await assertMatchesApi(page, BIG);

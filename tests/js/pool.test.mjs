@@ -184,6 +184,10 @@ for (const isa of ['simd', 'scalar']) {
       // Not training: no dropout, so the pass is split and equals the pass without dropout.
       const off = await layer.forward({ ...input, training: false });
       assert.equal(layer.lastWorkers, 2);
+      assert.equal(layer.lastWorkerMs.length, 2);
+      // A pass on the calling thread after a split one leaves no stale worker times.
+      await layer.forward(input);
+      assert.deepEqual(layer.lastWorkerMs, [], 'no worker times after a pass on the calling thread');
       assertClose('dropout off when not training', off.output, mha.forward({ query, batch: 2, n_q: 12 }).output);
     } finally {
       mha.delete();
@@ -431,6 +435,7 @@ test('a worker killed during a call: the call fails with a message, the worker i
     const call = layer.forward(input); // posted to both workers before this line returns
     await pool[poolInternals].worker(1).terminate();
     await assert.rejects(call, /pool worker 2 of 2 stopped \(it exited with code 1\); the call was abandoned and the worker replaced/);
+    assert.deepEqual(layer.lastWorkerMs, [], 'a failed pass leaves no worker times (not the previous pass\'s)');
     const again = await layer.forward(input);
     assert.equal(layer.lastWorkers, 2);
     assertClose('output after the replacement', again.output, mha.forward(input).output);

@@ -90,9 +90,11 @@ class PoolLayer {
   /** Workers the last forward pass ran on; 0 when it ran on the calling thread. */
   lastWorkers = 0;
   /**
-   * Each worker's time in its engine's forward during the last split pass, in ms (empty when the
-   * pass ran on the calling thread). The pass waits for the slowest: the gap between these is what
-   * the split into fixed groups cost that pass (bench/pool_balance.mjs).
+   * Each worker's time in its engine's forward during the last pass, in ms; empty when that pass ran
+   * on the calling thread or failed. The pass waits for the slowest worker: the slowest minus the
+   * workers' mean is time lost to uneven shares, from uneven core speeds, from head groups of
+   * unequal size, or (need_weights without into.weights) from the worker that makes the result's
+   * weights array faulting in its pages (bench/pool_balance.mjs measures it).
    */
   lastWorkerMs = [];
 
@@ -202,6 +204,7 @@ class PoolLayer {
       return local.forward(input);
     }
     const { query, key, value, into, ...options } = input;
+    this.lastWorkerMs = []; // until this pass completes
     const requests = [];
     this.#syncWeights(requests);
     const weightRequests = requests.length;

@@ -101,6 +101,17 @@ export function forwardArguments(config, inputs) {
   return args;
 }
 
+/**
+ * The pool workers' engine times of a layer's last pass, { engine_ms, wait_ms }: wait_ms is the
+ * slowest worker's time minus the workers' mean, what the pass lost to uneven shares. A
+ * single-threaded layer has neither: [] and 0.
+ */
+function workerTimes(layer) {
+  const engine_ms = layer.lastWorkerMs ?? [];
+  const mean = engine_ms.reduce((a, b) => a + b, 0) / Math.max(1, engine_ms.length);
+  return { engine_ms: [...engine_ms], wait_ms: engine_ms.length ? Math.max(...engine_ms) - mean : 0 };
+}
+
 /** `value` when it is a promise (to await), else null: a synchronous pass is not awaited. */
 const settled = (value) => (typeof value?.then === 'function' ? value : null);
 
@@ -113,7 +124,8 @@ const settled = (value) => (typeof value?.then === 'function' ? value : null);
  * Resolves to { output, weights, masked_rows, labels_q, labels_k, patterns, timings: { setup_ms,
  * forward_ms, repeats }, workers, engine_ms }: forward_ms is one pass; repeats = how many passes were
  * timed to get it; workers = how many pool workers the pass ran on (0: on this thread's engine);
- * engine_ms = each of those workers' time in its engine during the last pass (empty for none).
+ * engine_ms = each of those workers' time in its engine during the last pass (empty for none), and
+ * wait_ms = how long that pass waited for its slowest worker beyond the workers' mean (0 for none).
  */
 export async function runForward(attn, config, {
   cache = new LayerCache(), buffers = new ResultBuffers(), onProgress = () => {}, now = () => performance.now(), trained, pooled = null,
@@ -151,7 +163,7 @@ export async function runForward(attn, config, {
     labels_q: inputs.labels_q, labels_k: inputs.labels_k, patterns: cache.patterns,
     timings: { setup_ms: t1 - t0, forward_ms, repeats },
     workers: layer.lastWorkers ?? 0,
-    engine_ms: layer.lastWorkerMs ?? [],
+    ...(result.worker_times ?? workerTimes(layer)),
   };
 }
 
@@ -203,8 +215,9 @@ export async function timeInBlocks(pass, now = () => performance.now()) {
  * progress between slices. Slices rather than single items, because each call into wasm has a
  * fixed cost (~50 µs) that would dominate a batch of thousands of short sequences. On a pool layer
  * (async forward) each slice keeps at least `minFlops` where the whole pass has them, so that the
- * slices are split as the whole pass would be; layer.lastWorkers is then the most any slice used, and
- * layer.lastWorkerMs each worker's time summed over the slices (empty unless every slice was split alike).
+ * slices are split as the whole pass would be; layer.lastWorkers is then the most any slice used.
+ * worker_times: as workerTimes, each worker's engine time summed over the slices (empty unless every
+ * slice was split alike) and the waits of the slices summed (each slice waits for its own slowest).
  */
 async function forwardInChunks(layer, config, args, { output, weights }, onProgress, minFlops = 0) {
   const { batch, n_q, n_k, d_model, n_heads } = config;
@@ -215,6 +228,7 @@ async function forwardInChunks(layer, config, args, { output, weights }, onProgr
   const per = Math.ceil(batch / chunks);
   let most = 0;
   let engineMs = null; // per worker, summed over the slices; null once a slice was split otherwise
+  let waitMs = 0;
   let reported = -Infinity;
   for (let b0 = 0; b0 < batch; b0 += per) {
     const b1 = Math.min(batch, b0 + per), count = b1 - b0;
@@ -238,15 +252,15 @@ async function forwardInChunks(layer, config, args, { output, weights }, onProgr
     const waiting = settled(r);
     const { masked_rows: rows } = waiting ? await waiting : r;
     most = Math.max(most, layer.lastWorkers ?? 0);
-    const sliceMs = layer.lastWorkerMs ?? [];
-    if (b0 === 0) engineMs = [...sliceMs];
-    else if (engineMs?.length === sliceMs.length) engineMs = engineMs.map((ms, i) => ms + sliceMs[i]);
+    const times = workerTimes(layer);
+    waitMs += times.wait_ms;
+    if (b0 === 0) engineMs = times.engine_ms;
+    else if (engineMs?.length === times.engine_ms.length) engineMs = engineMs.map((ms, i) => ms + times.engine_ms[i]);
     else engineMs = null;
     for (const row of rows) masked_rows.push({ batch: b0 + row.batch, query: row.query });
   }
   if (layer.lastWorkers !== undefined) layer.lastWorkers = most;
-  if (layer.lastWorkerMs !== undefined) layer.lastWorkerMs = engineMs ?? [];
-  return { output, weights, masked_rows };
+  return { output, weights, masked_rows, worker_times: { engine_ms: engineMs ?? [], wait_ms: engineMs ? waitMs : 0 } };
 }
 
 /**

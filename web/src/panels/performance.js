@@ -122,18 +122,18 @@ export function createPerformance(body, { dom, host, actions }) {
   }
 
   /**
-   * Each worker's time in its engine during the last split pass: the pass ends when the slowest
-   * replies, so a gap between them is time the faster one spent waiting (empty when no pool ran it).
+   * The pool workers' engine times in the last split pass and how long that pass waited for the
+   * slowest beyond their mean (the compute side measures both; empty when no pool ran the pass).
+   * The page is not cross-origin isolated, so its clock is coarse: waits under 0.1 ms are not given.
    */
   function shareText(result) {
     const w = result?.workers, each = w?.engine_ms;
     if (!(w?.used > 1) || !Array.isArray(each) || each.length !== w.used) return '';
-    const slowest = Math.max(...each), mean = each.reduce((a, b) => a + b, 0) / each.length;
     const times = each.map((ms) => fmt.duration(ms));
     const list = `${times.slice(0, -1).join(', ')} and ${times[times.length - 1]}`;
-    return `Each worker’s share of the last pass took ${list} in its engine. ` +
-      `The pass ends when the slowest is done: ${fmt.duration(slowest - mean)} later than if the cores had run ` +
-      'at the same speed (the heads are split evenly; the cores’ speeds vary).';
+    const wait = w.wait_ms >= 0.1 ? fmt.duration(w.wait_ms) : 'less than 0.1 ms';
+    return `In the last pass the workers’ engines took ${list}. The pass waits for the slowest worker: ` +
+      `${wait} after their average; messages, copies and summing their partial outputs come on top.`;
   }
 
   function update(v, reason) {

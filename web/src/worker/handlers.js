@@ -157,9 +157,10 @@ export function createHandlers(load, { startPool = null } = {}) {
       // worker_ms: the whole request (inputs, weights, forward, summaries), for the load-time budget.
       // workers: how many pool workers ran the pass (0 = this engine alone), the setting, and the pool's
       // split threshold (null when no pool ran: workers = 1, or the page's thread, which has none), and
-      // each pool worker's time in its engine during the last pass (engine_ms, empty when none ran it).
+      // each pool worker's time in its engine during the last pass with the pass's wait for the slowest
+      // (engine_ms, wait_ms: see runForward; [] and 0 when no pool ran it).
       return { isa: attn.isa, timings: { ...result.timings, worker_ms: performance.now() - t0 }, output_sum: sum, masked_rows: result.masked_rows.length, item,
-        patterns: result.patterns, workers: { used: result.workers, setting: config.workers ?? 1, splitFlops, engine_ms: result.engine_ms } };
+        patterns: result.patterns, workers: { used: result.workers, setting: config.workers ?? 1, splitFlops, engine_ms: result.engine_ms, wait_ms: result.wait_ms } };
     },
 
     /** Batch item b of `config`'s result: recomputed first if this owner's last result is another (or was lost with a restarted worker). */
