@@ -417,6 +417,10 @@ test('weights go to the workers once per change; inputs and reused result arrays
       assert.equal(message.spare.weights.length, 0, 'the reused weights array was transferred back');
     }
     assert.equal(input.query.length, 2 * 6 * 32, 'the caller\'s query stays attached');
+    // A wrong `into` is refused before anything is posted: no worker computes a pass that must fail.
+    await assert.rejects(layer.forward({ ...input, into: { weights: new Float32Array(5) } }), /into\.weights must be a Float32Array of length 288/);
+    await assert.rejects(layer.forward({ ...input, into: { output: [] } }), /into\.output must be a Float32Array of length 384/);
+    assert.equal(ops(), '', 'nothing posted for a call with a wrong into');
     const w = mha.getWeights();
     w.wq = randomArray(w.wq.length, 77, 0.4);
     mha.setWeights(w);

@@ -205,13 +205,15 @@ class PoolLayer {
     }
     const { query, key, value, into, ...options } = input;
     this.lastWorkerMs = []; // until this pass completes
+    const need_weights = options.need_weights === true;
+    // `into` is checked before anything is sent (the workers never see it): a bad one costs no pass.
+    const dst = this.#destinations(plan, into, need_weights);
     const requests = [];
     this.#syncWeights(requests);
     const weightRequests = requests.length;
-    const need_weights = options.need_weights === true;
     // Without into.weights, the last group's worker (the smallest group: headGroups gives any
     // extra heads to the first ones) makes the new weights array the call returns: see #assemble.
-    const maker = need_weights && (into?.weights === undefined || into?.weights === null) ? this.#groups.length - 1 : -1;
+    const maker = need_weights && !dst.weights ? this.#groups.length - 1 : -1;
     try {
       this.#groups.forEach((group, i) => {
         // Each worker gets its own copy of the inputs, transferred (not copied again); the
@@ -249,7 +251,7 @@ class PoolLayer {
       this.lastWorkerMs = [];
       return local.forward(input);
     }
-    const fresh = into?.output ? null : this.#freshOutput(plan);
+    dst.output ??= this.#freshOutput(plan);
     const arrival = maker < 0 ? null : this.#placeOnArrival(requests.slice(weightRequests), maker, plan);
     let parts;
     try {
@@ -258,7 +260,16 @@ class PoolLayer {
       if (arrival) arrival.done = true; // the pass failed: replies still on their way place nothing
       throw err;
     }
-    return this.#assemble(plan, parts, into, need_weights, fresh, options.scale !== false, maker, arrival);
+    return this.#assemble(plan, parts, dst, need_weights, options.scale !== false, maker, arrival);
+  }
+
+  /** The caller's `into` arrays of a split pass, checked: { output, weights }, null where not given. */
+  #destinations({ batch, n_q, n_k }, into, need_weights) {
+    const { d_model, n_heads } = this.#dims;
+    return destinations(into, {
+      output: [batch * n_q * d_model, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d_model}]`],
+      weights: [batch * n_heads * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${n_heads}, ${n_q}, ${n_k}]`],
+    }, need_weights);
   }
 
   /**
@@ -266,6 +277,8 @@ class PoolLayer {
    * the maker's array (the result) is here, the heads of workers that replied are copied in, the
    * pages of those still computing are faulted in now (this thread is idle and the maker's core
    * free), and each later reply is copied in as it arrives, so little is left after the last one.
+   * (The caller's into.weights is written only after every worker has replied: a call that fails
+   * writes nothing into it, and a worker can fail alone, on its own heads' part of a head_mask.)
    * Returns { placed: the workers whose heads are in place, done }; #assemble places any others
    * and sets done, after which nothing here writes (a reply's callbacks run before the await in
    * forward resumes, but a late one must never write into a returned array).
@@ -312,14 +325,10 @@ class PoolLayer {
     return output;
   }
 
-  /** Sums the partial outputs (+ bᴼ) and places each worker's attention weights. */
-  #assemble({ batch, n_q, n_k }, parts, into, need_weights, fresh, scale, maker, arrival) {
-    const { d_model, n_heads } = this.#dims;
-    const dst = destinations(into, {
-      output: [batch * n_q * d_model, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d_model}]`],
-      weights: [batch * n_heads * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${n_heads}, ${n_q}, ${n_k}]`],
-    }, need_weights);
-    const output = sumPartials(parts.map((p) => p.output), this.#bo, dst.output ?? fresh);
+  /** Sums the partial outputs (+ bᴼ) and places the attention weights not yet in place. */
+  #assemble({ batch, n_q, n_k }, parts, dst, need_weights, scale, maker, arrival) {
+    const n_heads = this.n_heads;
+    const output = sumPartials(parts.map((p) => p.output), this.#bo, dst.output);
     let weights = null;
     if (dst.weights) {
       weights = placeWeights(parts.map((p) => p.weights), this.#groups, batch, n_heads, n_q * n_k, dst.weights);
