@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds everything the page and the tests need: the native targets, both wasm modules
 # (SIMD and baseline) copied to web/wasm/, and the self-contained static folder dist/.
-# Usage: scripts/build.sh [native|wasm|page|dist|sanitize|all]   (default: all)
+# Usage: scripts/build.sh [native|wasm|page|dist|sanitize|profile|all]   (default: all)
 #   wasm: both modules and the wasm Catch2 programs; page: only the two modules, then dist/.
 #   sanitize: the native Catch2 suite again under ASan + UBSan, and the fuzz drivers (clang-14,
 #   build/sanitize; not part of "all", the test command builds it as its own stage).
+#   profile: both modules again with their function names kept, in build/wasm-profile/wasm/, for
+#   bench/profile.mjs (not part of "all").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -32,6 +34,12 @@ build_sanitize() {
   cmake --build build/sanitize -j "$jobs"
 }
 
+build_profile() {
+  emcmake cmake -S . -B build/wasm-profile -DCMAKE_BUILD_TYPE=Release -DATTN_WASM_PROFILING=ON \
+    -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" > build/wasm-profile-configure.log
+  cmake --build build/wasm-profile -j "$jobs" --target attention_simd attention_scalar
+}
+
 build_dist() {
   node scripts/make_dist.mjs
 }
@@ -43,6 +51,7 @@ case "$what" in
   page) build_wasm --target attention_simd attention_scalar; build_dist ;;
   dist) build_dist ;;
   sanitize) build_sanitize ;;
+  profile) build_profile ;;
   all) build_native; build_wasm; build_dist ;;
-  *) echo "usage: $0 [native|wasm|page|dist|sanitize|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [native|wasm|page|dist|sanitize|profile|all]" >&2; exit 2 ;;
 esac

@@ -18,4 +18,9 @@ function(add_attn_module name core)
     -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=4GB
     --pre-js ${PROJECT_SOURCE_DIR}/cpp/bindings/node_pre.js)
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/cpp/bindings/node_pre.js)
+  # A profile of the released module names its functions only by index: this keeps their names
+  # (a name section; the code itself is the same -O3 build).
+  if(ATTN_WASM_PROFILING)
+    target_link_options(${target} PRIVATE --profiling-funcs)
+  endif()
 endfunction()
