@@ -2,7 +2,7 @@
 // agree, warm up, then time round-robin so drift (heat, the other core) hits every system alike.
 import { checkOutputsAgree, checkWeightsAgree } from './compare.mjs';
 import { makeInput, makeWeights } from './data.mjs';
-import { collectGarbage } from './gc.mjs';
+import { SETTLE_MS, settle } from './settle.mjs';
 import { median, now } from './stats.mjs';
 
 // Repeat policy: about ROW_BUDGET_MS of timed runs per system and case, at least MIN_REPS (large
@@ -10,9 +10,6 @@ import { median, now } from './stats.mjs';
 const ROW_BUDGET_MS = 1500;
 const MIN_REPS = 3;
 const MAX_REPS = 21;
-
-/** The default untimed pause before every timed run, in ms: longer than ORT's threads spin after a run. */
-export const SETTLE_MS = 50;
 
 function repsFor(msPerRun) {
   const r = Math.round(ROW_BUDGET_MS / Math.max(msPerRun, 0.01));
@@ -28,9 +25,8 @@ async function timed(runner, x, need_weights) {
 /**
  * dims: { d_model, n_heads, d_k, d_v, batch, n }. Returns per system { ms, reps, memoryBytes } and
  * the worst relative output difference. Throws when outputs disagree. Before every timed run
- * there is a full garbage collection (gc.mjs says why; none when `collect` is false) and an untimed
- * pause of settleMs, so no run starts while the previous system's threads still spin (ORT's wasm
- * threads keep busy-waiting for work ~50 ms after a run: bench/pool_goals.mjs measures it).
+ * there is a full garbage collection (none when `collect` is false) and an untimed pause of
+ * settleMs: settle.mjs says why.
  */
 export async function measureCase(systems, dims, need_weights, log = () => {}, { settleMs = SETTLE_MS, collect = true } = {}) {
   const caseName = `d_model=${dims.d_model} n_heads=${dims.n_heads} n=${dims.n} need_weights=${need_weights}`;
@@ -74,9 +70,7 @@ export async function measureCase(systems, dims, need_weights, log = () => {}, {
       for (let j = 0; j < systems.length; j++) {
         const i = (j + pass) % systems.length;
         if (samples[i].length >= reps[i]) continue;
-        // Collected first, so the collector's background sweeping also ends in the pause.
-        if (collect) collectGarbage();
-        if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
+        await settle({ ms: settleMs, collect });
         samples[i].push((await timed(runners[i], x, need_weights)).ms);
       }
     }

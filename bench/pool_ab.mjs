@@ -4,13 +4,12 @@
 // thread, runs alternated, new arrays (the API's default) and `into`. Medians and single ÷ pool per
 // size; one process, so the machine's load hits every variant alike. POOL_AB_SIZES=768x12x512[,...],
 // POOL_AB_WEIGHTS=on|off, POOL_AB_REPS (default 9). Before every timed run, as in npm run bench: a full
-// GC of this thread and a pause of SETTLE_MS (measure_case.mjs), so no variant pays for another's garbage.
+// GC of this thread and a pause (settle.mjs), so no variant pays for another's garbage.
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { makeInput, makeWeights } from './data.mjs';
-import { collectGarbage } from './gc.mjs';
-import { SETTLE_MS } from './measure_case.mjs';
+import { settle } from './settle.mjs';
 import { median, now } from './stats.mjs';
 import { createAttentionPool } from '../web/src/engine/pool.js';
 import { loadAttention } from '../web/src/engine/attention.js';
@@ -46,8 +45,7 @@ try {
       for (let i = 0; i <= REPS; i++) { // round 0 warms up; each round starts one variant later
         for (let j = 0; j < names.length; j++) {
           const name = names[(i + j) % names.length];
-          collectGarbage();
-          await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+          await settle();
           const t0 = now();
           await runs[name]();
           if (i > 0) times[name].push(now() - t0);

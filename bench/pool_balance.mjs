@@ -9,19 +9,17 @@
 // timed pass, as in `npm run bench`. POOL_BALANCE_SIZES=768x12x512[,...], POOL_BALANCE_WEIGHTS=on|off
 // and POOL_BALANCE_REPS=k (default 15) pick the cases.
 import { makeInput, makeWeights } from './data.mjs';
-import { collectGarbage } from './gc.mjs';
 import { loadOurs } from './ours_mha.mjs';
 import { startPool } from './pool_mha.mjs';
 import { median, now } from './stats.mjs';
 import { POOL_THREADS } from './systems.mjs';
-import { SETTLE_MS } from './measure_case.mjs';
+import { settle } from './settle.mjs';
 
 const SIZES = process.env.POOL_BALANCE_SIZES?.split(',').map((s) => s.split('x').map(Number)) ??
   [[768, 12, 512], [768, 12, 2048], [1024, 16, 1024]];
 const WEIGHTS = { on: [true], off: [false] }[process.env.POOL_BALANCE_WEIGHTS] ?? [false, true];
 const REPS = Number(process.env.POOL_BALANCE_REPS ?? 15);
 const WARMUP = 2;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const f1 = (x) => x.toFixed(1).padStart(8);
 
 const attn = await loadOurs({ simd: true });
@@ -46,8 +44,7 @@ try {
       const rows = [];
       try {
         const time = async (pass) => {
-          collectGarbage();
-          await sleep(SETTLE_MS);
+          await settle();
           const t0 = now();
           await pass();
           return now() - t0;

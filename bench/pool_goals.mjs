@@ -7,10 +7,11 @@
 // POOL_GOALS_SETTLE_MS (default 50, as `npm run bench`): an untimed pause before every timed run.
 // ORT's wasm threads busy-wait for work after each of its runs (measured here first: the process's
 // CPU time in the 100 ms after an ORT run), which takes a core from whatever runs next.
-// POOL_GOALS_GC=0 drops the full garbage collection before every timed run (bench/gc.mjs), to see
+// POOL_GOALS_GC=0 drops the full garbage collection before every timed run (bench/settle.mjs), to see
 // what the collector's work does to each system.
 import { makeInput, makeWeights } from './data.mjs';
-import { measureCase, SETTLE_MS as DEFAULT_SETTLE_MS } from './measure_case.mjs';
+import { measureCase } from './measure_case.mjs';
+import { SETTLE_MS as DEFAULT_SETTLE_MS } from './settle.mjs';
 import { createOursRunner, loadOurs } from './ours_mha.mjs';
 import { createPoolRunner, startPool } from './pool_mha.mjs';
 import { startOrtThreads } from './ort_threads.mjs';

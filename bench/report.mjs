@@ -5,7 +5,7 @@ import os from 'node:os';
 import { renderBackward } from './backward.mjs';
 import { TOLERANCE } from './compare.mjs';
 import { mhaFlops } from './flops.mjs';
-import { SETTLE_MS } from './measure_case.mjs';
+import { SETTLE_MS } from './settle.mjs';
 import { HEAP_GOAL_BYTES } from './streaming.mjs';
 import { ORT_THREADS, OURS_POOL, OURS_POOL_ALL, OURS_POOL_INTO, OURS_SIMD, OURS_SIMD_INTO, POOL_THREADS } from './systems.mjs';
 
@@ -56,7 +56,7 @@ export function renderReport({ date, peak, machine, versions, cases, matmuls, st
     'same weights and input for all systems; outputs ' +
     `(and attention weights when need_weights) agree within ${TOLERANCE} of max |value| before anything is timed.`);
   out.push('- Time: median of the timed runs after warm-up, systems alternated round-robin. Before every timed run, ' +
-    `untimed: a full garbage collection of the main thread and a ${SETTLE_MS} ms pause (bench/measure_case.mjs), so no run ` +
+    `untimed: a full garbage collection of the main thread and a ${SETTLE_MS} ms pause (bench/settle.mjs), so no run ` +
     'pays for garbage another system left on the main thread or shares the cores with ORT\'s threads still spinning after their run. GFLOP/s uses the exact ' +
     'matmul count 2·n·d·(3·d) + 2·n·d·d + 2·2·n·n·d (d = d_model = n_heads·d_k; bias, scale and softmax not counted).', '');
 
