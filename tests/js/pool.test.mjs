@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { modules } from './modules.mjs';
 import { mhaReference, normwiseError, randomArray } from './reference.mjs';
 import { createAttentionPool, poolInternals, SPLIT_FLOPS } from '../../web/src/engine/pool.js';
-import { forwardFlops, groupWeights, headGroups, sumPartials } from '../../web/src/engine/pool_split.js';
+import { groupWeights, headGroups, sumPartials } from '../../web/src/engine/pool_split.js';
 
 // The pool sums the workers' partial outputs in another order than one Concat·Wᴼ matmul does:
 // float32 rounding only, far below this normwise bound (the issue's figure).
@@ -346,9 +346,8 @@ test('small passes run on the calling thread, large ones are split (the measured
     assert.equal(pool.splitFlops, SPLIT_FLOPS);
     const config = { d_model: 64, n_heads: 4, seed: 2 };
     const layer = await pool.layer(config);
-    const dims = { d_model: 64, n_heads: 4, d_k: 16, d_v: 16 };
     const small = 8, large = 2048; // n_q = n_k
-    assert.ok(forwardFlops(dims, 1, small, small) < SPLIT_FLOPS && forwardFlops(dims, 1, large, large) >= SPLIT_FLOPS);
+    assert.ok(layer.forwardFlops(1, small, small) < SPLIT_FLOPS && layer.forwardFlops(1, large, large) >= SPLIT_FLOPS);
     await layer.forward({ query: randomArray(small * 64, 1), n_q: small });
     assert.equal(layer.lastWorkers, 0);
     await layer.forward({ query: randomArray(large * 64, 1), n_q: large });

@@ -8,10 +8,12 @@
 import { loadAttention } from './attention.js';
 import { coreCount, workerSpawner } from './pool_port.js';
 import { PostError, WorkerSlot } from './pool_slot.js';
-import { forwardFlops, groupConfig, groupWeights, headGroups, placeWeights, sumPartials } from './pool_split.js';
+import { firstNonFinite, groupConfig, groupWeights, headGroups, placeWeights, sumPartials } from './pool_split.js';
+import { engineOptions, headMaskSlice, readForward, wholeCall } from './pool_input.js';
+import { copyInto, lengthOf } from './intrinsics.js';
 
 /**
- * Forward passes with fewer matmul FLOPs than this (forwardFlops in pool_split.js) run on the
+ * Forward passes with fewer matmul FLOPs than this (layer.forwardFlops: the core's count) run on the
  * calling thread. Measured by `node bench/pool_threshold.mjs` (calling thread against 2 workers,
  * alternated, on a ladder of sizes) on this project's 2-core AMD EPYC, Node 20, run with
  * `chrt -f 10` so that a woken worker got a core at once despite other work on the machine: a
@@ -46,36 +48,6 @@ function touchPages(array, from, to) {
   for (let k = from; k < to; k += 1024) array[k] = 0;
 }
 
-/** Checks `into` of a split forward (the workers never see it) before anything is written. */
-function destinations(into, sizes, need_weights) {
-  const out = { output: null, weights: null };
-  if (into === undefined) return out;
-  if (into === null || typeof into !== 'object' || ArrayBuffer.isView(into) || Array.isArray(into)) {
-    throw new Error('into must be an object { output?, weights? }');
-  }
-  for (const key of Object.keys(into)) {
-    if (!(key in out)) throw new Error(`into: unknown option '${key}' (expected one of: output, weights)`);
-  }
-  for (const [key, [length, shape]] of Object.entries(sizes)) {
-    const array = into[key];
-    if (array === undefined || array === null) continue;
-    if (key === 'weights' && !need_weights) {
-      throw new Error('into.weights was given but need_weights is false; the weights are only computed with need_weights: true');
-    }
-    if (!(array instanceof Float32Array) || array.length !== length) {
-      throw new Error(`into.${key} must be a Float32Array of length ${length} (${shape}), got ` +
-        (ArrayBuffer.isView(array) ? `a ${array.constructor.name} of length ${array.length}` : typeof array));
-    }
-    out[key] = array;
-  }
-  const { output, weights } = out;
-  if (output && weights && output.buffer === weights.buffer &&
-      output.byteOffset < weights.byteOffset + weights.byteLength && weights.byteOffset < output.byteOffset + output.byteLength) {
-    throw new Error('into.output and into.weights share memory; give two separate arrays');
-  }
-  return out;
-}
-
 /** A layer of the pool: the whole layer on the calling thread, a group of its heads in each worker. */
 class PoolLayer {
   #pool;      // the pool's context: { slots, splitFlops, defaultBudget, live, forget, shapes }
@@ -85,7 +57,7 @@ class PoolLayer {
   #groups;
   #version = 0;
   #sent;      // per worker: { generation, version } of the weights it holds
-  #bo = null; // bᴼ, added after the partial outputs are summed
+  #bo = null; // bᴼ of the weights the workers were last sent, added after the partial outputs are summed
   #spares;    // per worker: last call's result and input arrays, handed back for reuse
   /** Workers the last forward pass ran on; 0 when it ran on the calling thread. */
   lastWorkers = 0;
@@ -120,7 +92,11 @@ class PoolLayer {
     return this.#local;
   }
 
-  /** Replaces the weights (checked by the engine); the workers get their slices on the next split pass. */
+  /**
+   * Replaces the weights (checked by the engine); the workers get their slices on the next split
+   * pass. Passes in flight keep the weights they were started with: each worker takes requests in
+   * order (the new slices arrive after their part), and each pass keeps its own bᴼ.
+   */
   async setWeights(weights) {
     this.#live().setWeights(weights);
     this.#version++;
@@ -144,29 +120,39 @@ class PoolLayer {
     return this.#live().getWeights();
   }
 
-  /** The split of a forward pass, or null to run it on the calling thread. */
-  #plan(input) {
-    if (this.#groups.length < 2 || input === null || typeof input !== 'object') return null;
+  /**
+   * Matmul FLOPs of a forward pass of this layer (2 per multiply-add: the Q, K, V projections,
+   * Q·Kᵀ and weights·V of every head, Concat·Wᴼ), as the core counts them (analyze().flops). The
+   * pool splits a pass only from its splitFlops on.
+   */
+  forwardFlops(batch, n_q, n_k) {
+    this.#live();
+    return this.#pool.flops(this.#dims, this.n_kv_heads !== undefined, batch, n_q, n_k);
+  }
+
+  /** The split of a forward pass (`call`: its checked record), or null to run it on the calling thread. */
+  #plan(call) {
+    if (this.#groups.length < 2) return null;
     // Whether weight (b, h, i, j) is dropped depends on h, and a worker's heads count from 0: its
     // pattern would differ from the single-threaded one. Until the core takes a first-head offset,
     // passes with dropout run whole.
-    if (input.dropout !== undefined && input.dropout !== 0 && input.training !== false) return null;
-    const batch = input.batch ?? 1, n_q = input.n_q;
-    const self = (input.key === undefined && input.value === undefined) ||
-      (input.key === input.query && input.value === input.query);
-    const n_k = input.n_k ?? (self ? n_q : undefined);
-    // Anything malformed runs on the calling thread, whose engine reports it.
-    if (![batch, n_q, n_k].every((x) => Number.isSafeInteger(x) && x > 0)) return null;
-    if (input.head_mask !== undefined && !(input.head_mask?.length === this.n_heads && typeof input.head_mask.slice === 'function')) {
-      return null;
-    }
+    if (call.dropout !== 0 && call.training) return null;
+    const { batch, n_q, n_k } = call;
     // Each worker checks the budget for its share of the heads, but the weights come together
     // here: when they alone are over the budget, the whole pass is refused by the engine here,
     // before anything is allocated, as a single-threaded one would be.
-    const weightBytes = input.need_weights === true ? 4 * batch * this.n_heads * n_q * n_k : 0;
-    if (weightBytes > (input.memory_budget ?? this.#pool.defaultBudget)) return null;
-    if (forwardFlops(this.#dims, batch, n_q, n_k) < this.#pool.splitFlops) return null;
-    return { batch, n_q, n_k, self };
+    const weightBytes = call.need_weights ? 4 * batch * this.n_heads * n_q * n_k : 0;
+    if (weightBytes > call.memory_budget) return null;
+    if (this.#pool.splitFlops > 0) {
+      let flops;
+      try {
+        flops = this.forwardFlops(batch, n_q, n_k);
+      } catch {
+        return null; // sizes the core cannot count: the calling thread's engine says why
+      }
+      if (flops < this.#pool.splitFlops) return null;
+    }
+    return { batch, n_q, n_k, self: call.self };
   }
 
   /** Sends each worker its heads' weights unless it holds this version already. */
@@ -179,9 +165,10 @@ class PoolLayer {
       const weights = groupWeights(all, this.#dims, group);
       const transfer = Object.values(weights).map((a) => a.buffer);
       const exists = sent && sent.generation === slot.generation;
+      const version = this.#version;
       const reply = exists
-        ? slot.request('weights', { layer: this.#id, weights }, transfer)
-        : slot.request('create', { layer: this.#id, config: groupConfig(this.#dims, group, this.n_kv_heads !== undefined), weights }, transfer);
+        ? slot.request('weights', { layer: this.#id, weights, version }, transfer)
+        : slot.request('create', { layer: this.#id, config: groupConfig(this.#dims, group, this.n_kv_heads !== undefined), weights, version }, transfer);
       this.#sent[i] = { generation: slot.generation, version: this.#version };
       requests.push(reply.catch((e) => {
         this.#sent[i] = null;
@@ -197,23 +184,29 @@ class PoolLayer {
    */
   async forward(input) {
     const local = this.#live();
-    const plan = this.#plan(input);
+    // Every option is read once and checked once, here; nothing below reads `input` again.
+    const call = readForward(input, this.#dims, this.#pool.defaultBudget);
+    const plan = this.#plan(call);
     if (!plan) {
       this.lastWorkers = 0;
       this.lastWorkerMs = [];
-      return local.forward(input);
+      return local.forward(wholeCall(call));
     }
-    const { query, key, value, into, ...options } = input;
     this.lastWorkerMs = []; // until this pass completes
-    const need_weights = options.need_weights === true;
-    // `into` is checked before anything is sent (the workers never see it): a bad one costs no pass.
-    const dst = this.#destinations(plan, into, need_weights);
+    const { need_weights } = call;
+    // `into` was checked with the record, before anything is sent (the workers never see it).
+    const dst = { output: call.into.output, weights: call.into.weights, caller: call.into };
     const requests = [];
     this.#syncWeights(requests);
     const weightRequests = requests.length;
+    // What this pass was started with: the workers compute with this version of the weights (they
+    // take requests in order, and refuse a pass whose version they do not hold), and the sum gets
+    // this bᴼ, whatever setWeights or another pass does before the replies arrive.
+    const weights = { version: this.#version, bo: this.#bo };
     // Without into.weights, the last group's worker (the smallest group: headGroups gives any
     // extra heads to the first ones) makes the new weights array the call returns: see #assemble.
     const maker = need_weights && !dst.weights ? this.#groups.length - 1 : -1;
+    const options = engineOptions(call);
     try {
       this.#groups.forEach((group, i) => {
         // Each worker gets its own copy of the inputs, transferred (not copied again); the
@@ -224,34 +217,42 @@ class PoolLayer {
         const reusable = spare?.inputs ?? [];
         const copies = new Map();
         const copy = (a) => {
-          if (!(a instanceof Float32Array)) return a;
           if (!copies.has(a)) {
-            const k = reusable.findIndex((r) => r.length === a.length);
-            const c = k < 0 ? new Float32Array(a.length) : reusable.splice(k, 1)[0];
-            c.set(a);
+            // The checked length (the array's own, from its slots), never a `length` property.
+            const length = lengthOf(a);
+            const k = reusable.findIndex((r) => r.length === length);
+            const c = k < 0 ? new Float32Array(length) : reusable.splice(k, 1)[0];
+            copyInto(c, a, 0);
             copies.set(a, c);
           }
           return copies.get(a);
         };
-        const sent = { ...options, query: copy(query) };
+        const sent = { ...options, query: copy(call.query) };
         // Options with one value per head (head_mask) get the worker's heads only.
-        if (options.head_mask !== undefined) sent.head_mask = options.head_mask.slice(group.h0, group.h0 + group.h);
-        if (!plan.self) Object.assign(sent, { key: copy(key), value: copy(value) });
+        if (call.head_mask) sent.head_mask = headMaskSlice(call.head_mask, group.h0, group.h);
+        if (!plan.self) Object.assign(sent, { key: copy(call.key), value: copy(call.value) });
         const results = { output: spare?.output, weights: spare?.weights };
         const transfer = [...copies.values(), results.output, results.weights].filter(Boolean).map((a) => a.buffer);
         const whole = i === maker ? { n_heads: this.n_heads, h0: group.h0 } : undefined;
-        requests.push(this.#pool.slots[i].request('forward', { layer: this.#id, input: sent, spare: results, whole }, transfer));
+        const request = this.#pool.slots[i].request('forward',
+          { layer: this.#id, input: sent, spare: results, whole, version: weights.version }, transfer);
+        // A worker without this version (an update that failed or was lost) refused the pass: it
+        // gets the weights again with the next one.
+        request.catch((e) => {
+          if (e?.code === 'stale-weights' && this.#sent[i]?.version === weights.version) this.#sent[i] = null;
+        });
+        requests.push(request);
       });
     } catch (e) {
       if (!(e instanceof PostError)) throw e;
-      // Something in the input cannot go into a message (a function, say): the calling
-      // thread's engine reports what is wrong with it, as a single-threaded call would.
+      // Something in the input cannot go into a message: the calling thread's engine runs it
+      // (the record holds only checked, plain values, so this is not expected).
       for (const r of requests) r.catch(() => {});
       this.lastWorkers = 0;
       this.lastWorkerMs = [];
-      return local.forward(input);
+      return local.forward(wholeCall(call));
     }
-    dst.output ??= this.#freshOutput(plan);
+    const fresh = dst.output ? null : this.#freshOutput(plan);
     const arrival = maker < 0 ? null : this.#placeOnArrival(requests.slice(weightRequests), maker, plan);
     let parts;
     try {
@@ -260,16 +261,7 @@ class PoolLayer {
       if (arrival) arrival.done = true; // the pass failed: replies still on their way place nothing
       throw err;
     }
-    return this.#assemble(plan, parts, dst, need_weights, options.scale !== false, maker, arrival);
-  }
-
-  /** The caller's `into` arrays of a split pass, checked: { output, weights }, null where not given. */
-  #destinations({ batch, n_q, n_k }, into, need_weights) {
-    const { d_model, n_heads } = this.#dims;
-    return destinations(into, {
-      output: [batch * n_q * d_model, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d_model}]`],
-      weights: [batch * n_heads * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${n_heads}, ${n_q}, ${n_k}]`],
-    }, need_weights);
+    return this.#assemble(plan, parts, { ...dst, fresh }, weights.bo, call.scale, maker, arrival, need_weights);
   }
 
   /**
@@ -325,22 +317,46 @@ class PoolLayer {
     return output;
   }
 
-  /** Sums the partial outputs (+ bᴼ) and places the attention weights not yet in place. */
-  #assemble({ batch, n_q, n_k }, parts, dst, need_weights, scale, maker, arrival) {
-    const n_heads = this.n_heads;
-    const output = sumPartials(parts.map((p) => p.output), this.#bo, dst.output);
+  /**
+   * Sums the partial outputs (+ the pass's bᴼ) and places the attention weights not yet in place.
+   * A sum that overflows float32 is refused with the single-threaded forward's message, before
+   * anything is written into the caller's arrays (a call that throws writes nothing into them).
+   */
+  #assemble({ batch, n_q, n_k }, parts, dst, bo, scale, maker, arrival, need_weights) {
+    const n_heads = this.n_heads, d_model = this.d_model;
+    if (arrival) arrival.done = true; // from here on only this function writes the weights
+    parts.forEach((p, i) => {
+      this.#spares[i] = { output: p.output, weights: i === maker ? p.kept : p.weights, inputs: p.inputs };
+    });
+    // The caller's arrays were checked when the call began; one transferred (or a view of memory
+    // that grew) while the workers computed would take no writes at all.
+    for (const key of ['output', 'weights']) {
+      const array = dst[key];
+      if (array && lengthOf(array) !== dst.caller.lengths[key]) {
+        throw new Error(`into.${key} was detached while the pass ran (its buffer was transferred or resized); nothing was written`);
+      }
+    }
+    // Into the caller's array the sum goes only once it is known to be finite: it is made in the
+    // first worker's output array (this thread's own, reused by that worker next time) and copied.
+    const sum = sumPartials(parts.map((p) => p.output), bo, dst.output ? parts[0].output : dst.fresh);
+    const bad = firstNonFinite(sum);
+    if (bad >= 0) {
+      throw new Error(`the output overflowed float32 at batch item ${Math.floor(bad / (n_q * d_model))}, query ` +
+        `${Math.floor(bad / d_model) % n_q}: the inputs or weights are too large, scale them down`);
+    }
+    let output = sum;
+    if (dst.output) {
+      copyInto(dst.output, sum, 0);
+      output = dst.output;
+    }
     let weights = null;
     if (dst.weights) {
       weights = placeWeights(parts.map((p) => p.weights), this.#groups, batch, n_heads, n_q * n_k, dst.weights);
     } else if (need_weights) {
       // The maker's array is the result, its own heads in place; most others are in by now.
-      arrival.done = true;
       const rest = this.#groups.map((g, i) => i).filter((i) => i !== maker && !arrival.placed.has(i));
       weights = placeWeights(rest.map((i) => parts[i].weights), rest.map((i) => this.#groups[i]), batch, n_heads, n_q * n_k, parts[maker].weights);
     }
-    parts.forEach((p, i) => {
-      this.#spares[i] = { output: p.output, weights: i === maker ? p.kept : p.weights, inputs: p.inputs };
-    });
     this.lastWorkers = parts.length;
     this.lastWorkerMs = parts.map((p) => p.ms);
     const shapes = this.#pool.shapes(this.#dims, this.n_kv_heads !== undefined, batch, n_q, n_k, need_weights, scale);
@@ -410,7 +426,19 @@ export async function createAttentionPool(options = {}) {
 
   let closed = false, nextLayer = 1;
   const layers = new Set();
-  const shapeCache = new Map();
+  const analyses = new Map();
+  /** The core's analysis of a forward pass of the whole layer (shapes, FLOP counts), kept for reuse. */
+  const analysis = (dims, withKvHeads, batch, n_q, n_k, need_weights, scale) => {
+    const key = `${JSON.stringify(dims)} ${withKvHeads} ${batch} ${n_q} ${n_k} ${need_weights} ${scale}`;
+    if (!analyses.has(key)) {
+      if (analyses.size > 64) analyses.clear();
+      const config = { d_model: dims.d_model, n_heads: dims.n_heads, d_k: dims.d_k, d_v: dims.d_v, bias: dims.bias };
+      if (withKvHeads) config.n_kv_heads = dims.n_kv_heads;
+      const { shapes, flops } = local.analyze({ ...config, batch, n_q, n_k, need_weights, scale });
+      analyses.set(key, { shapes, flops: { exact_macs: flops.exact_macs } });
+    }
+    return analyses.get(key);
+  };
   const context = {
     slots,
     splitFlops: options.splitFlops ?? SPLIT_FLOPS,
@@ -421,14 +449,11 @@ export async function createAttentionPool(options = {}) {
     forget: (layer) => layers.delete(layer),
     /** The forward pass's tensor list for the whole layer: the engine's own, from analyze. */
     shapes(dims, withKvHeads, batch, n_q, n_k, need_weights, scale) {
-      const key = `${JSON.stringify(dims)} ${batch} ${n_q} ${n_k} ${need_weights} ${scale}`;
-      if (!shapeCache.has(key)) {
-        if (shapeCache.size > 64) shapeCache.clear();
-        const config = { d_model: dims.d_model, n_heads: dims.n_heads, d_k: dims.d_k, d_v: dims.d_v, bias: dims.bias };
-        if (withKvHeads) config.n_kv_heads = dims.n_kv_heads;
-        shapeCache.set(key, local.analyze({ ...config, batch, n_q, n_k, need_weights, scale }).shapes);
-      }
-      return structuredClone(shapeCache.get(key));
+      return structuredClone(analysis(dims, withKvHeads, batch, n_q, n_k, need_weights, scale).shapes);
+    },
+    /** Matmul FLOPs of a forward pass: 2 per multiply-add the core counts (analyze().flops.exact_macs). */
+    flops(dims, withKvHeads, batch, n_q, n_k) {
+      return 2 * analysis(dims, withKvHeads, batch, n_q, n_k, false, true).flops.exact_macs;
     },
   };
 

@@ -59,13 +59,13 @@ export class WorkerSlot {
     return reply;
   }
 
-  #receive(generation, { id, value, error, fatal }) {
+  #receive(generation, { id, value, error, fatal, code }) {
     if (generation !== this.generation || !this.#handle) return; // a late reply of a worker already gone
     const call = this.#pending.get(id);
     this.#pending.delete(id);
     if (this.#pending.size === 0) this.#handle.unref();
     if (error === undefined) call?.resolve(value);
-    else call?.reject(new Error(error));
+    else call?.reject(Object.assign(new Error(error), code === undefined ? {} : { code }));
     if (fatal) this.#died(generation, `its engine failed: ${error}`);
   }
 

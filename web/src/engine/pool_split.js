@@ -1,6 +1,8 @@
 // How the worker pool shares one multi-head attention layer: contiguous groups of heads (whole
 // key/value groups, so grouped-query attention splits too), the weight slices each worker holds,
 // and how the workers' partial results become the layer's result. Pure functions, no workers.
+// (How many FLOPs a pass has is the core's count, analyze().flops, asked for by pool.js.)
+import { copyInto, lengthOf } from './intrinsics.js';
 
 /**
  * Splits the heads into at most `parts` contiguous groups, as even as possible. A group is whole
@@ -57,21 +59,13 @@ export function groupConfig(dims, group, withKvHeads) {
 }
 
 /**
- * Exact matmul FLOPs of one forward pass (2 per multiply-add): the Q, K, V projections, Q·Kᵀ and
- * weights·V for every head, and Concat·Wᴼ. The pool splits a pass only above a measured count.
- */
-export function forwardFlops(dims, batch, n_q, n_k) {
-  const { d_model: d, n_heads: h, d_k, d_v, n_kv_heads = h } = dims;
-  return 2 * batch * (n_q * d * h * d_k + n_k * d * n_kv_heads * (d_k + d_v) + n_q * n_k * h * (d_k + d_v) + n_q * h * d_v * d);
-}
-
-/**
  * output = Σ partials (+ bᴼ), written into `dst`. Every partial is [rows, d_model]; bo is null
  * when the layer has no bias. One pass over the first two partials (the common case of two
  * workers), one more per further partial.
  */
 export function sumPartials(partials, bo, dst) {
-  const n = dst.length, d = bo ? bo.length : n;
+  // The typed array's own length: dst may be the caller's array, whose `length` property could lie.
+  const n = lengthOf(dst), d = bo ? bo.length : n;
   const [a, b, ...rest] = partials;
   if (bo && b) {
     // The common case without a test per value (~30% faster in V8); the same sums, in the same order.
@@ -100,8 +94,22 @@ export function placeWeights(parts, groups, batch, n_heads, perHead, dst) {
   for (let b = 0; b < batch; b++) {
     groups.forEach((g, w) => {
       const from = b * g.h * perHead;
-      dst.set(parts[w].subarray(from, from + g.h * perHead), (b * n_heads + g.h0) * perHead);
+      // The built-in set: dst may be the caller's array, a subclass with a `set` of its own.
+      copyInto(dst, parts[w].subarray(from, from + g.h * perHead), (b * n_heads + g.h0) * perHead);
     });
   }
   return dst;
+}
+
+/**
+ * The index of the first value of `array` that is not finite, or −1. Partial outputs that are each
+ * finite can sum past float32's range: the pool refuses that, as the single-threaded forward does.
+ */
+export function firstNonFinite(array) {
+  const n = lengthOf(array);
+  for (let i = 0; i < n; i++) {
+    // One comparison per value: false for ±∞ and NaN alike.
+    if (!(Math.abs(array[i]) <= 3.4028234663852886e38)) return i;
+  }
+  return -1;
 }

@@ -11,6 +11,9 @@ const port = isNode ? (await import('node:worker_threads')).parentPort : globalT
 
 let engine = null;        // Promise of the API, set by 'init'
 const layers = new Map(); // pool layer id → MultiHeadAttention of this worker's heads
+// pool layer id → the version of the layer's weights this worker holds. A pass names the version
+// it was started with and is refused here if another one is held: it never mixes two weight sets.
+const versions = new Map();
 
 function layer(id) {
   const mha = layers.get(id);
@@ -26,6 +29,11 @@ class Reply {
   }
 }
 
+/** A refused pass: the pool sends this worker its weights again with the next pass. */
+class StaleWeights extends Error {
+  code = 'stale-weights';
+}
+
 /** A spare array from the pool is used as `into` only when it has exactly the result's length. */
 function fits(array, length) {
   return array instanceof Float32Array && array.length === length;
@@ -37,7 +45,7 @@ const ops = {
     return { isa: (await engine).isa };
   },
 
-  async create({ layer: id, config, weights }) {
+  async create({ layer: id, config, weights, version }) {
     const attn = await engine;
     const mha = new attn.MultiHeadAttention(config);
     try {
@@ -48,11 +56,15 @@ const ops = {
     }
     layers.get(id)?.delete();
     layers.set(id, mha);
+    versions.set(id, version);
     return null;
   },
 
-  async weights({ layer: id, weights }) {
-    layer(id).setWeights(weights);
+  async weights({ layer: id, weights, version }) {
+    const mha = layer(id);
+    versions.delete(id); // until the new ones are in: a failed update leaves no version to match
+    mha.setWeights(weights);
+    versions.set(id, version);
     return null;
   },
 
@@ -61,8 +73,13 @@ const ops = {
    * head) asks for the attention weights of the whole layer, [batch, n_heads, n_q, n_k], with this
    * group's heads in place and the others left for the pool to fill: the result's array, made here.
    */
-  async forward({ layer: id, input, spare, whole }) {
+  async forward({ layer: id, input, spare, whole, version }) {
     const mha = layer(id);
+    if (versions.get(id) !== version) {
+      throw new StaleWeights(`pool worker: this pass was started with version ${version} of the layer's weights, but ` +
+        `this worker holds ${versions.has(id) ? `version ${versions.get(id)}` : 'none complete'} (an update did not arrive); ` +
+        'refused rather than computed with other weights');
+    }
     // Results go into the arrays of the previous call when they fit: they are already backed by
     // memory, so the engine's writes take no page faults (new arrays would, on every call).
     const batch = input.batch ?? 1, n_q = input.n_q;
@@ -97,6 +114,7 @@ const ops = {
   async delete({ layer: id }) {
     layers.get(id)?.delete();
     layers.delete(id);
+    versions.delete(id);
     return null;
   },
 };
@@ -111,7 +129,7 @@ async function handle({ id, op, ...args }) {
   } catch (e) {
     // A trap or an abort of the wasm module leaves it unusable: the pool replaces this worker.
     const fatal = !(e instanceof Error) || e instanceof WebAssembly.RuntimeError;
-    port.postMessage({ id, error: String(e?.message ?? e), fatal });
+    port.postMessage({ id, error: String(e?.message ?? e), fatal, code: e instanceof StaleWeights ? e.code : undefined });
   }
 }
 

@@ -5,7 +5,6 @@
 // without a wait between them.
 
 import { buildInputs, maskArgument, labelsFor } from './inputs.js';
-import { forwardFlops } from '../engine/pool_split.js';
 
 // A browser rounds performance.now() to 0.1 ms (5 µs at best), and V8 compiles a kernel on its first
 // use: a pass faster than QUICK_MS is timed again in blocks of passes, each block long enough
@@ -223,7 +222,7 @@ async function forwardInChunks(layer, config, args, { output, weights }, onProgr
   const { batch, n_q, n_k, d_model, n_heads } = config;
   const masked_rows = [];
   const mask = args.mask;
-  const itemFlops = minFlops > 0 ? forwardFlops(layer, 1, n_q, n_k) : 0;
+  const itemFlops = minFlops > 0 ? layer.forwardFlops(1, n_q, n_k) : 0;
   const chunks = Math.min(batch, MAX_CHUNKS, minFlops > 0 ? Math.max(1, Math.floor((itemFlops * batch) / minFlops)) : Infinity);
   const per = Math.ceil(batch / chunks);
   let most = 0;
