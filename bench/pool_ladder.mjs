@@ -5,7 +5,6 @@
 // over the workers, alternating the two, and reports calling ÷ split.
 import { makeInput, makeWeights } from './data.mjs';
 import { median, now } from './stats.mjs';
-import { forwardFlops } from '../web/src/engine/pool_split.js';
 
 // [d_model, n_heads, n]: from ~0.1 to ~300 MFLOP, wide-and-short and narrow-and-long shapes mixed.
 const LADDER = [
@@ -48,7 +47,7 @@ export async function poolLadder({ createAttentionPool, workers, log, poolOption
         }
         if (layers[0].lastWorkers !== 0 || layers[1].lastWorkers < 2) throw new Error('a pass did not run where it was meant to');
         const [a, b] = times.map(median);
-        const mflop = forwardFlops(dims, 1, n, n) / 1e6;
+        const mflop = layers[1].forwardFlops(1, n, n) / 1e6; // the core's count, as the pool's threshold
         rows.push({ mflop, ratio: a / b });
         log(`${String(d_model).padStart(7)} ${String(n_heads).padStart(7)} ${String(n).padStart(5)} ` +
           `${(need_weights ? 'on' : 'off').padEnd(12)} ${mflop.toFixed(2).padStart(8)} ${a.toFixed(3).padStart(11)} ` +
