@@ -4,7 +4,7 @@
 // Usage: node scripts/make_dist.mjs [outDir]   (default: dist/)
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, transform } from 'esbuild';
 
@@ -33,7 +33,7 @@ for (const file of wasmFiles) {
 const entries = [
   { in: 'web/src/page/main.js', out: 'page', format: 'esm' },
   { in: 'web/src/element/index.js', out: 'attention-playground', format: 'esm' },
-  { in: 'web/src/panels/lazy.js', out: 'panels', format: 'esm' },
+  { in: 'web/src/features/lazy.js', out: 'panels', format: 'esm', lazyOnly: true },
   { in: 'web/src/worker/worker.js', out: 'worker', format: 'esm' },
   { in: 'web/src/engine/pool_worker.js', out: 'pool_worker', format: 'esm' },
   { in: 'web/src/embed/embed.js', out: 'embed', format: 'iife' },
@@ -84,9 +84,22 @@ const minifiedCss = {
   },
 };
 
+// panels.js finds a panel by its feature's name, so esbuild bundles every features/*/panel.js into it;
+// the first view's panels are already in page.js and attention-playground.js (the features' table
+// imports them), so in panels.js they are left empty rather than shipped twice.
+const { FEATURES } = await import(pathToFileURL(join(root, 'web/src/features/index.js')).href);
+const firstViewPanels = new Set(FEATURES.filter((f) => !f.lazy).map((f) => join(root, 'web/src/features', f.name, 'panel.js')));
+const lazyPanelsOnly = {
+  name: 'lazy-panels-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]features[\\/][^\\/]+[\\/]panel\.js$/ }, ({ path }) =>
+      (firstViewPanels.has(path) ? { contents: '// a first-view panel: it is in the first view\'s bundle\n', loader: 'js' } : undefined));
+  },
+};
+
 for (const entry of entries) {
   await build({
-    plugins: [minifiedCss],
+    plugins: entry.lazyOnly ? [minifiedCss, lazyPanelsOnly] : [minifiedCss],
     entryPoints: [join(root, entry.in)],
     outfile: join(out, `${entry.out}.js`),
     bundle: true,

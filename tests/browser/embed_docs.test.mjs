@@ -1,10 +1,10 @@
-// web/EMBED.md against the code it documents: its panel table is the panel registry (names, titles,
+// web/EMBED.md against the code it documents: its panel table is the features' table (names, titles,
 // what they show, in order) and its key table is the state schema (every key, its default), so the
 // docs cannot drift from the playground. Node only: no browser needed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { PANELS } from '../../web/src/panels/registry.js';
+import { FEATURES } from '../../web/src/features/index.js';
 import { FIELDS, ELEMENT_KEYS } from '../../web/src/model/schema.js';
 
 const doc = await readFile(new URL('../../web/EMBED.md', import.meta.url), 'utf8');
@@ -17,10 +17,10 @@ function table(name) {
     .map((line) => line.slice(1, -1).split(' | ').map((cell) => cell.trim()));
 }
 
-test('EMBED.md lists every panel of the registry, in order, with its title and what it shows', () => {
+test('EMBED.md lists every feature of the table, in order, with its title and what it shows', () => {
   const rows = table('panels');
-  assert.deepEqual(rows.map(([name]) => name), PANELS.map((p) => `\`${p.name}\``));
-  for (const [[, title, about], panel] of rows.map((row, i) => [row, PANELS[i]])) {
+  assert.deepEqual(rows.map(([name]) => name), FEATURES.map((p) => `\`${p.name}\``));
+  for (const [[, title, about], panel] of rows.map((row, i) => [row, FEATURES[i]])) {
     assert.equal(title, panel.title, `${panel.name}: title`);
     assert.equal(about, panel.about, `${panel.name}: what it shows`);
   }

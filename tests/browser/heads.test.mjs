@@ -10,7 +10,7 @@ import { fromHash } from '../../web/src/model/schema.js';
 import { validate } from '../../web/src/model/validate.js';
 import { buildInputs } from '../../web/src/model/inputs.js';
 import { forwardArguments, patternArguments } from '../../web/src/model/job.js';
-import { variants } from '../../web/src/panels/gqa.js';
+import { variants } from '../../web/src/features/gqa/panel.js';
 
 let h;
 before(async () => { h = await startHarness(); });

@@ -1,24 +1,32 @@
-// The lazy panels' own bundle (dist/panels.js): the registry and lazy.js agree on which panels it holds;
+// The lazy panels' own bundle (dist/panels.js): the features' table and lazy.js agree on which panels it holds;
 // the page fetches it only once a lazy panel is shown, after the first result, and once however many
 // panels need it; when it cannot be fetched, those panels say why and the first view still works.
 // Also: the worker's error classes are recognised across the two bundles' copies of errors.js.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { PANELS } from '../../web/src/panels/registry.js';
-import { LAZY_PANELS } from '../../web/src/panels/lazy.js';
+import { readdir } from 'node:fs/promises';
+import { FEATURES } from '../../web/src/features/index.js';
+import { loadPanel } from '../../web/src/features/lazy.js';
 import { startHarness, openPage, newContext, resultReady } from './harness.mjs';
 
 let h;
 before(async () => { h = await startHarness(); });
 after(async () => { await h?.close(); });
 
-test('every lazy panel of the registry has its create in lazy.js, and only those', () => {
-  const lazy = PANELS.filter((p) => p.lazy).map((p) => p.name).sort();
-  assert.deepEqual(Object.keys(LAZY_PANELS).sort(), lazy);
-  for (const p of PANELS) {
-    if (p.lazy) assert.equal(p.create, undefined, `${p.name}: a lazy panel's create belongs in lazy.js, not in the first view's bundle`);
-    else assert.equal(typeof p.create, 'function', `${p.name}: a first-view panel needs its create in the registry`);
+test('every folder of web/src/features is a row of the table, and every lazy row\'s panel loads through lazy.js', async () => {
+  const folders = (await readdir(new URL('../../web/src/features/', import.meta.url), { withFileTypes: true }))
+    .filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  assert.deepEqual(folders, FEATURES.map((f) => f.name).sort(), 'a feature folder without a row, or a row without a folder');
+  for (const f of FEATURES) {
+    if (f.lazy) {
+      assert.equal(f.panel, undefined, `${f.name}: a lazy panel belongs in panels.js, not in the first view's bundle`);
+      assert.equal(typeof (await loadPanel(f.name)).create, 'function', `${f.name}: panel.js exports create`);
+    } else {
+      assert.equal(typeof f.panel?.create, 'function', `${f.name}: a first-view panel needs its module in the table`);
+    }
   }
+  await assert.rejects(loadPanel('nothing'), /panels\.js has no panel “nothing”/);
+  await assert.rejects(loadPanel('../index'), /“\.\.\/index” is not a feature name/);
 });
 
 test('Cancelled and WorkerLost made by one copy of errors.js are recognised by another copy', async () => {

@@ -3,14 +3,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaults, fromHash, parseHash, toHash, withChanges, FIELDS, ELEMENT_KEYS } from '../../web/src/model/schema.js';
-import { visiblePanels } from '../../web/src/panels/registry.js';
+import { visiblePanels } from '../../web/src/features/index.js';
 import { validate, parseInteger, parseWorkers, MAX_DEFAULT_WORKERS } from '../../web/src/model/validate.js';
 import { tokenize, sentences, randomNormal, embedSentences, buildInputs, PAD } from '../../web/src/model/inputs.js';
 import { poolHeads, maskGrid } from '../../web/src/model/pool.js';
 import { colorPositions } from '../../web/src/model/colorscale.js';
 import { exampleChanges, modelChanges, presetList, activePreset } from '../../web/src/model/presets.js';
-import { lessonTerms, formula } from '../../web/src/panels/cost.js';
-import { sqrtDkSample, sharpness } from '../../web/src/panels/sqrtdk.js';
+import { lessonTerms, formula } from '../../web/src/features/cost/panel.js';
+import { sqrtDkSample, sharpness } from '../../web/src/features/sqrtdk/panel.js';
 import * as fmt from '../../web/src/model/format.js';
 import { viridis } from '../../web/src/render/viridis.js';
 import { peakModuleBytes } from '../../web/src/perf/peak.js';

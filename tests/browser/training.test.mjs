@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, resultReady, screenshot } from './harness.mjs';
 import { engine } from './reference.mjs';
-import { gradientStory } from '../../web/src/panels/sqrtdk_gradients.js';
+import { gradientStory } from '../../web/src/features/gradients/panel.js';
 
 let h;
 before(async () => { h = await startHarness(); });

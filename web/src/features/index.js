@@ -1,25 +1,35 @@
-// The one list of panels. The names accepted by `panels=` (hash, attribute, widget key), the sections a
-// playground builds, their order and columns, and the panel table of EMBED.md all come from here
-// (tests/browser/embed_docs.test.mjs holds EMBED.md to it). Adding a panel = one file + one line here
-// (+ one line in lazy.js for a lazy panel).
+// The table of features: one row per feature, in the page's order. Everything that lists features is
+// derived from it: the names accepted by `panels=` (hash, attribute, widget key), the sections a
+// playground builds, their order and columns, the panel table of EMBED.md (tests/browser/embed_docs.test.mjs
+// holds EMBED.md to it), the lazy-load map (lazy.js) and what each panel may ask the compute for (its
+// actions, the worker client's requests, the worker's dispatch and whitelist).
 //
-// Each panel module exports create(body, ctx) → { update(view, reason), destroy?() }; ctx is narrow:
-// { dom, host, actions } (see playground/playground.js), never the playground's mutable state.
+// A feature is the folder web/src/features/<name>/, found by its name:
+//   panel.js     create(body, ctx) → { update(view, reason), destroy?() }; ctx is narrow: { dom, host,
+//                actions } (see playground/playground.js), never the playground's mutable state. A panel
+//                that asks the compute for something re-exports `requests` from requests.js.
+//   requests.js  `requests`: what it asks the compute for, one entry per request (see playground/asks.js);
+//                each becomes actions.<request>(payload, onProgress) in its panel's ctx.
+//   handler.js   `handlers`: the compute side of those requests (worker/handlers.js calls them).
+// Adding a feature = that folder + one row here. Only a first-view feature (lazy: false) also imports its
+// panel here, because the first view is built without waiting for a download; such a feature adds to
+// every page's first view, so there are few.
+//
 // `lazy` panels are built only once the first result is on screen (they never delay it: the first
 // view draws the inputs, the run bar and the maps), and only when shown: what they load (KaTeX,
-// uPlot), and their own code, are fetched only by a playground that shows them.
+// uPlot), and their own code (dist/panels.js, see lazy.js), are fetched only by a playground that shows them.
 
-import { createControls } from './controls.js';
-import { createHeatmaps } from './heatmaps.js';
+import * as controls from './controls/panel.js';
+import * as heatmaps from './heatmaps/panel.js';
 
 /**
- * { name, title, about, area: 'side' | 'main' | 'left' | 'right', lazy, create }, in the page's order.
- * The first view's panels have `create` here; a lazy panel's create comes from lazy.js, which is a
- * bundle of its own (dist/panels.js) loaded when the first lazy panel is built.
+ * { name, title, about, area: 'side' | 'main' | 'left' | 'right', lazy, panel }, in the page's order.
+ * `panel` (the module of panel.js) is here for the first view's features only; a lazy feature's comes
+ * from lazy.js, a bundle of its own (dist/panels.js) loaded when the first lazy panel is built.
  */
-export const PANELS = Object.freeze([
-  { name: 'controls', title: 'Inputs', about: 'the form: sizes, sentences, mask, scale, dropout, presets', area: 'side', lazy: false, create: createControls },
-  { name: 'heatmaps', title: 'Attention weights, one map per head', about: 'every head’s weights, one enlarged with the words on its axes, and the output', area: 'main', lazy: false, create: createHeatmaps },
+export const FEATURES = Object.freeze([
+  { name: 'controls', title: 'Inputs', about: 'the form: sizes, sentences, mask, scale, dropout, presets', area: 'side', lazy: false, panel: controls },
+  { name: 'heatmaps', title: 'Attention weights, one map per head', about: 'every head’s weights, one enlarged with the words on its axes, and the output', area: 'main', lazy: false, panel: heatmaps },
   { name: 'query', title: 'Follow one query', about: 'one cell explained: q, k, the dot product, the softmax row, the weighted values, Concat and Wᴼ, with the engine’s numbers', area: 'main', lazy: true },
   { name: 'patterns', title: 'Constructed heads', about: 'a pattern per head (previous token, same word, first token, uniform, random) and why its weights make it', area: 'left', lazy: true },
   { name: 'compare', title: 'Compare heads', about: 'per head entropy, distance and largest weight, the heads’ similarity, and the output change when one is switched off', area: 'left', lazy: true },
@@ -34,21 +44,21 @@ export const PANELS = Object.freeze([
   { name: 'models', title: 'Real models', about: 'published model sizes analysed, and which fit in a tab', area: 'right', lazy: true },
   { name: 'gqa', title: 'MHA, GQA, MQA', about: 'the layer with one, a few shared or a single key/value head: parameters, FLOPs, memory, K/V cache, here and for the model table', area: 'right', lazy: true },
   { name: 'equations', title: 'The equations', about: 'the lesson’s formulas typeset, with the current sizes filled in', area: 'right', lazy: true },
-]);
+].map((row) => Object.freeze(row)));
 
-export const PANEL_NAMES = Object.freeze(PANELS.map((p) => p.name));
+export const FEATURE_NAMES = Object.freeze(FEATURES.map((f) => f.name));
 
 /**
- * The panels a state shows, in registry order: every panel unless `panels` names some (unknown names
+ * The panels a state shows, in the table’s order: every panel unless `panels` names some (unknown names
  * are ignored); `controls=0` (read-only) drops the inputs panel whatever `panels` says.
  */
 export function visiblePanels(state) {
-  const wanted = String(state.panels ?? '').split(',').map((s) => s.trim()).filter((s) => PANEL_NAMES.includes(s));
-  const shown = wanted.length ? PANEL_NAMES.filter((name) => wanted.includes(name)) : PANEL_NAMES.slice();
+  const wanted = String(state.panels ?? '').split(',').map((s) => s.trim()).filter((s) => FEATURE_NAMES.includes(s));
+  const shown = wanted.length ? FEATURE_NAMES.filter((name) => wanted.includes(name)) : FEATURE_NAMES.slice();
   return state.controls === '0' ? shown.filter((name) => name !== 'controls') : shown;
 }
 
 /** Names in `panels` that are not panels (to tell the author). */
 export function unknownPanels(state) {
-  return String(state.panels ?? '').split(',').map((s) => s.trim()).filter((s) => s && !PANEL_NAMES.includes(s));
+  return String(state.panels ?? '').split(',').map((s) => s.trim()).filter((s) => s && !FEATURE_NAMES.includes(s));
 }

@@ -1,36 +1,20 @@
-// The panels that are built after the first result, bundled on their own as dist/panels.js: the
-// element and the page download this only once a lazy panel is shown, so the first view waits for
-// less code. A playground imports it through its asset folder (never by a relative import, which a
-// module loaded from a blob: URL, as in a notebook, could not resolve). Keys are registry names.
+// The entry of dist/panels.js: the lazy features' panels, bundled on their own, so the first view
+// waits for less code. The element and the page download it only once a lazy panel is shown; a
+// playground imports it through its asset folder (never by a relative import, which a module loaded
+// from a blob: URL, as in a notebook, could not resolve).
+//
+// No list of panels here: a panel is found by its feature's name (features/<name>/panel.js). esbuild
+// bundles every file that template can name into this one bundle (its glob imports, without code
+// splitting, stay inside the bundle: no extra files); under Node the same import loads the file.
 
-import { createQuery } from './query.js';
-import { createPatterns } from './patterns.js';
-import { createCompare } from './compare.js';
-import { createShapes } from './shapes.js';
-import { createCost } from './cost.js';
-import { createPerformance } from './performance.js';
-import { createTraining } from './training.js';
-import { createSqrtDk } from './sqrtdk.js';
-import { createSqrtDkGradients } from './sqrtdk_gradients.js';
-import { createPositional } from './positional.js';
-import { createExamples } from './examples.js';
-import { createModels } from './models.js';
-import { createGqa } from './gqa.js';
-import { createEquations } from './equations.js';
+const NAME = /^[a-z][a-z0-9_]*$/;
 
-export const LAZY_PANELS = Object.freeze({
-  query: createQuery,
-  patterns: createPatterns,
-  compare: createCompare,
-  shapes: createShapes,
-  cost: createCost,
-  performance: createPerformance,
-  training: createTraining,
-  sqrtdk: createSqrtDk,
-  gradients: createSqrtDkGradients,
-  positional: createPositional,
-  examples: createExamples,
-  models: createModels,
-  gqa: createGqa,
-  equations: createEquations,
-});
+/** The panel module ({ create, requests? }) of the feature `name`; rejects for a name that has none. */
+export async function loadPanel(name) {
+  if (!NAME.test(name)) throw new Error(`“${name}” is not a feature name`);
+  try {
+    return await import(`./${name}/panel.js`);
+  } catch (err) {
+    throw new Error(`panels.js has no panel “${name}”: ${err.message}`);
+  }
+}

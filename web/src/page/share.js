@@ -5,7 +5,7 @@
 
 import { createPlayground } from '../playground/playground.js';
 import { createDom } from '../ui/dom.js';
-import { PANELS } from '../panels/registry.js';
+import { FEATURES as PANELS } from '../features/index.js';
 import { embedState, snippets } from './snippets.js';
 
 const ROUTES = [

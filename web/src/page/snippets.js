@@ -3,7 +3,7 @@
 // MkDocs), Quarto, MyST's {anywidget} directive and a Python anywidget class. All use the same keys.
 
 import { FIELDS, toHash, withChanges } from '../model/schema.js';
-import { PANEL_NAMES } from '../panels/registry.js';
+import { FEATURE_NAMES as PANEL_NAMES } from '../features/index.js';
 
 /**
  * The view to embed: `state` with the chosen panels ('' when all are chosen), theme and read-only flag.

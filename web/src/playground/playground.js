@@ -1,13 +1,14 @@
-// One playground: its own state, its panels (from the registry), its DOM in a shadow root with scoped
+// One playground: its own state, its panels (from the features' table), its DOM in a shadow root with scoped
 // styles, and its session on the shared compute. It reads no global document or location, so the full
 // page, <attention-playground>, a notebook widget and the share dialog's preview each make one, and
 // any number can share a page. This file owns time and order; the panels draw.
 
 import { defaults, withChanges, changedKeys } from '../model/schema.js';
 import { validate, configKey } from '../model/validate.js';
+import { trainedKey, trainedKeyOf } from '../model/training.js';
 import * as fmt from '../model/format.js';
-import { visiblePanels, unknownPanels } from '../panels/registry.js';
-import { CONTROL_FIELDS } from '../panels/controls.js';
+import { visiblePanels, unknownPanels } from '../features/index.js';
+import { CONTROL_FIELDS } from '../features/controls/panel.js';
 import { Cancelled, WorkerLost } from '../worker/errors.js';
 import { acquireCompute } from './compute.js';
 import { assetBase } from './assets.js';
@@ -63,6 +64,7 @@ export function createPlayground(root, options = {}) {
     engineError: null, // { message, retry }: the engine could not start (retry: reloading may help)
     linkNotes: options.notes ?? [],
     lastPreset: '',    // the preset loaded last (two presets can share sizes)
+    trainedHeld: null, // trainedKey of the trained model the worker holds (the lab's, or the last trained run's)
     released: false,   // lazy panels may be built
     firstResultMs: null,
     destroyed: false,
@@ -70,7 +72,7 @@ export function createPlayground(root, options = {}) {
   const startedAt = win.performance.now();
   const listeners = new Map();
   let compute = null, computeKey = null;
-  let rawAnalyze = null;
+  let rawAnalyze = null, rawTrainingCost = null;
   let debounce = 0, progressTimer = 0;
   let pendingLoads = 0; // lazy panels whose code is on its way
   let pendingRun = null; // { promise, resolve, reject }: a run asked for while another runs
@@ -158,17 +160,15 @@ export function createPlayground(root, options = {}) {
     for (const entry of sections.values()) {
       if (entry.panel || entry.loading || entry.section.hidden || (entry.spec.lazy && !m.released)) continue;
       if (!entry.spec.lazy) {
-        makePanel(entry, entry.spec.create);
+        makePanel(entry, entry.spec.panel);
         continue;
       }
       entry.loading = true;
       pendingLoads++;
       wrapper.dataset.settled = '0';
-      lazyCreators().then((creators) => {
-        const create = creators[entry.spec.name];
-        if (!create) throw new Error(`panels.js has no panel “${entry.spec.name}”: it is older or newer than this module`);
+      lazyPanel(entry.spec.name).then((module) => {
         if (m.destroyed || entry.section.hidden) return;
-        if (makePanel(entry, create)) updatePanel(entry, view(), 'engine');
+        if (makePanel(entry, module)) updatePanel(entry, view(), 'engine');
       }).catch((err) => {
         // The browser keeps a failed module fetch for the page's life: only a reload fetches it again.
         if (!m.destroyed) showPanelError(entry, err, 'Reload the page to try again.');
@@ -180,18 +180,18 @@ export function createPlayground(root, options = {}) {
     if (m.released && pendingLoads === 0) wrapper.dataset.settled = '1';
   }
 
-  /** The lazy panels' create functions, from the asset folder (a relative import fails from blob:). */
-  function lazyCreators() {
+  /** A lazy feature's panel module, from panels.js in the asset folder (a relative import fails from blob:). */
+  function lazyPanel(name) {
     if (!base) return Promise.reject(new Error(baseError));
-    return host.importVendor('panels.js').then((module) => module.LAZY_PANELS, (err) => {
+    return host.importVendor('panels.js').then((bundle) => bundle.loadPanel(name), (err) => {
       throw new Error(`its code (panels.js) could not be loaded from ${base}: ${err.message}`);
     });
   }
 
   /** Creates one panel; says so in its section when that throws. True when it was made. */
-  function makePanel(entry, create) {
+  function makePanel(entry, module) {
     try {
-      entry.panel = create(entry.body, ctx);
+      entry.panel = module.create(entry.body, ctx);
       return true;
     } catch (err) {
       showPanelError(entry, err);
@@ -264,6 +264,7 @@ export function createPlayground(root, options = {}) {
   function revalidate() {
     m.check = validate(m.state, {
       analyze: rawAnalyze ?? undefined, budget: m.engine?.defaultMemoryBudget, isa: m.engine?.isa, lastEdited: m.lastEdited,
+      trainingCost: rawTrainingCost ?? undefined, trainingHeld: (train) => trainedKey(train) === m.trainedHeld,
       cores: win.navigator?.hardwareConcurrency,
     });
   }
@@ -278,6 +279,7 @@ export function createPlayground(root, options = {}) {
     m.state = next;
     if (edited) m.lastEdited = edited;
     if (kind === 'load') m.lastPreset = preset;
+    if (kind === 'load' && preset === 'training') m.trainedHeld = trainedKeyOf(next); // the lab's model: no training again
     m.editing = kind === 'edit' ? edited : null;
     if (kind !== 'set') m.linkNotes = []; // the view is no longer the link's
     if (changed.includes('simd')) connect();
@@ -337,7 +339,7 @@ export function createPlayground(root, options = {}) {
     computeKey = String(simd);
     m.engine = null;
     m.engineError = null;
-    rawAnalyze = null;
+    rawAnalyze = rawTrainingCost = m.trainedHeld = null;
     m.result = null;
     peakRequested = false;
     const mine = acquireCompute({ simd, base, doc, compiled: options.compiled });
@@ -347,6 +349,7 @@ export function createPlayground(root, options = {}) {
     mine.engine.then((api) => {
       if (compute !== mine || m.destroyed) return;
       rawAnalyze = api.analyze;
+      rawTrainingCost = api.trainingCost;
       m.engine = Object.freeze({
         isa: api.isa, defaultMemoryBudget: api.defaultMemoryBudget,
         get inPage() { return mine.client.inPage; }, // no worker could start: everything runs on this thread
@@ -433,6 +436,7 @@ export function createPlayground(root, options = {}) {
       const detail = Object.freeze({ state: stateAtStart, shapes: analysis.shapes, isa: r.isa, ms });
       m.result = { key, config, analysis, timings: r.timings, isa: r.isa, output_sum: r.output_sum, masked_rows: r.masked_rows,
         item: r.item, patterns: r.patterns ?? null, gflops: fmt.gflops(analysis.flops.exact_flops, ms), workers: r.workers ?? null, detail };
+      if (config.train) m.trainedHeld = trainedKey(config.train); // the worker keeps it for the next run
       m.runs = [{
         at: Date.now(), isa: r.isa, ms, setup_ms: r.timings.setup_ms, gflops: m.result.gflops, repeats: r.timings.repeats, workers: r.workers ?? null,
         label: `d_model ${fmt.int(config.d_model)} · h ${config.n_heads} · n_q ${fmt.int(config.n_q)} · n_k ${fmt.int(config.n_k)} · batch ${config.batch}`,

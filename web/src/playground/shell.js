@@ -1,9 +1,9 @@
 // The DOM a playground lives in: its shadow root with the shared stylesheet, the theme (light, dark or
-// auto → data-scheme on the wrapper), one section per registry panel around the run bar, and what
+// auto → data-scheme on the wrapper), one section per feature (features/index.js) around the run bar, and what
 // panels get from their host: theme colours, stylesheets, vendored modules, resize watching.
 
 import css from './styles.css';
-import { PANELS } from '../panels/registry.js';
+import { FEATURES } from '../features/index.js';
 import { createDom } from '../ui/dom.js';
 
 const sheets = new WeakMap(); // document → its CSSStyleSheet (one per document, shared by every playground)
@@ -35,7 +35,7 @@ export function createShell(root, { base, layout }) {
   const wrapper = h('div', { class: `ap${layout === 'page' ? ' page' : ''}` });
   const results = h('div', { class: 'results', tabindex: '-1' });
   const sections = new Map();
-  for (const spec of PANELS) {
+  for (const spec of FEATURES) {
     const titleId = `${spec.name}-title`;
     const body = h('div', { class: 'panel-body' });
     const error = h('p', { class: 'panel-error', role: 'alert', hidden: true });

@@ -3,16 +3,16 @@
 // weight, the head-by-head similarity as a heatmap, and the output change when each head is switched off
 // (head_mask), heads sorted by it. This file only asks and draws.
 
-import { Heatmap } from '../render/heatmap.js';
-import { configKey } from '../model/validate.js';
-import * as fmt from '../model/format.js';
+import { Heatmap } from '../../render/heatmap.js';
+import { configKey } from '../../model/validate.js';
+import * as fmt from '../../model/format.js';
 
 /** Beyond this many heads the table and matrix become unreadable; the panel says so instead. */
 const MAX_HEADS = 64;
 /** Comparisons estimated longer than this wait for a click. */
 const AUTO_SECONDS = 1;
 
-export function createCompare(body, { dom, host, actions }) {
+export function create(body, { dom, host, actions }) {
   const { h, fill, table } = dom;
   const status = h('p', { class: 'placeholder', id: 'compare-status' }, 'The comparison appears after a run.');
   const metrics = h('div', { id: 'compare-metrics' });

@@ -1,10 +1,10 @@
 // The inputs panel: builds the form, keeps it and the state in step, shows each validation message next
 // to its field, and shows the sizes that are derived rather than typed (d_k, d_v, token counts).
 
-import { FIELDS } from '../model/schema.js';
-import { sentences } from '../model/inputs.js';
-import { presetList, activePreset } from '../model/presets.js';
-import * as fmt from '../model/format.js';
+import { FIELDS } from '../../model/schema.js';
+import { sentences } from '../../model/inputs.js';
+import { presetList, activePreset } from '../../model/presets.js';
+import * as fmt from '../../model/format.js';
 
 const CHECKBOXES = new Set(['bias', 'scale']);
 
@@ -12,7 +12,7 @@ const CHECKBOXES = new Set(['bias', 'scale']);
 export const CONTROL_FIELDS = new Set(['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'seed', 'n_kv_heads', 'attention', 'source',
   'text', 'text_kv', 'n_q', 'n_k', 'batch', 'input_seed', 'mask', 'padding', 'scale', 'dropout', 'dropout_seed']);
 
-export function createControls(body, { dom, actions }) {
+export function create(body, { dom, actions }) {
   const { h } = dom;
   const msg = (name) => h('p', { class: 'msg', id: `m-${name}`, 'aria-live': 'polite' });
   const text = (name, label, what, { mode = 'numeric', placeholder } = {}) => h('div', { class: 'field', dataset: { field: name } },

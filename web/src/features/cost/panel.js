@@ -1,11 +1,11 @@
 // The cost panel: parameters per matrix (worked example E2), FLOPs per stage counted the lesson's way
 // and exactly, which term dominates and why, the memory of the attention weights (P4), and the last run.
 
-import * as fmt from '../model/format.js';
-import { configKey } from '../model/validate.js';
-import { moduleName } from '../playground/runbar.js';
+import * as fmt from '../../model/format.js';
+import { configKey } from '../../model/validate.js';
+import { moduleName } from '../../playground/runbar.js';
 
-export function createCost(body, { dom }) {
+export function create(body, { dom }) {
   const { h, fill, table, math } = dom;
   const params = h('div'), flops = h('div'), memory = h('div'), run = h('div', { id: 'run-cost' });
   fill(body, params, flops, memory, run);

@@ -1,7 +1,7 @@
 // The equations of the lesson, typeset by the locally served KaTeX, each followed by the same
 // formula with the current sizes filled in, so the symbols always have numbers attached.
 
-import * as fmt from '../model/format.js';
+import * as fmt from '../../model/format.js';
 
 const EQUATIONS = [
   { title: 'Scaled dot-product attention', tex: String.raw`\operatorname{Attention}(Q,K,V)=\operatorname{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}+M\right)V`,
@@ -14,7 +14,7 @@ const EQUATIONS = [
     text: 'Added to each word’s embedding, so the same word at two positions gives two different tokens.' },
 ];
 
-export function createEquations(body, { dom, host }) {
+export function create(body, { dom, host }) {
   const { h, fill } = dom;
   let view = null;
   const blocks = EQUATIONS.map((eq) => ({ ...eq, math: h('div', { class: 'math', role: 'math', 'aria-label': eq.title }), live: h('div', { class: 'math live' }) }));

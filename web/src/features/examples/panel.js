@@ -1,10 +1,10 @@
 // The lesson's worked examples (E1, E2, E3, P1, P4), recomputed by the wasm core when the page loads
 // and checked against the lesson's figures; a click loads an example into the inputs.
 
-import { exampleChanges, presetValue } from '../model/presets.js';
-import * as fmt from '../model/format.js';
+import { exampleChanges, presetValue } from '../../model/presets.js';
+import * as fmt from '../../model/format.js';
 
-export function createExamples(body, { dom, host, actions }) {
+export function create(body, { dom, host, actions }) {
   const { h, fill, math } = dom;
   let readOnly = false;
   fill(body, h('p', { class: 'placeholder' }, 'Waiting for the engine…'));

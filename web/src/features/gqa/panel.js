@@ -2,7 +2,7 @@
 // few shared ones (grouped-query) and one (multi-query), at the current sizes and for the model table.
 // Every figure is attn.analyze's; this file only chooses the three n_kv_heads and formats.
 
-import * as fmt from '../model/format.js';
+import * as fmt from '../../model/format.js';
 
 /** Context length of the model table's cache figures (a long prompt, where the cache matters). */
 export const MODEL_TOKENS = 4096;
@@ -20,7 +20,7 @@ export function variants(n_heads, current) {
   return list;
 }
 
-export function createGqa(body, { dom }) {
+export function create(body, { dom }) {
   const { h, fill, table } = dom;
   const here = h('div', { id: 'gqa-here' }), models = h('div', { id: 'gqa-models' });
   fill(body,

@@ -2,8 +2,8 @@
 // gradient reaching the scores is with and without the 1/√d_k scale as d_k grows (a uPlot chart and a
 // table), and the text is built from those numbers, so it says what they show and nothing else.
 
-import * as fmt from '../model/format.js';
-import { Cancelled, WorkerLost } from '../worker/errors.js';
+import * as fmt from '../../model/format.js';
+import { Cancelled, WorkerLost } from '../../worker/errors.js';
 
 /** The sweep: d_k from 4 to 1,024, 64 keys, 256 query rows per d_k (the engine's defaults). */
 const SWEEP = Object.freeze({ d_k_values: [4, 8, 16, 32, 64, 128, 256, 512, 1024], n_k: 64, samples: 256, seed: 1 });
@@ -52,7 +52,7 @@ export function gradientStory(g) {
   return out;
 }
 
-export function createSqrtDkGradients(body, { dom, host, actions }) {
+export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   const status = h('p', { class: 'placeholder', id: 'grad-status' }, 'Waiting for the engine…');
   const chartBox = h('div', { class: 'chart', id: 'grad-chart' });

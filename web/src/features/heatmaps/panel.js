@@ -1,18 +1,18 @@
 // The heatmaps panel: every head's attention weights for one batch item as small multiples, one head
 // enlarged with the words on its axes, a shared colour legend, and a readout of the cell under the cursor.
 
-import { Heatmap, drawColorbar } from '../render/heatmap.js';
-import { configKey } from '../model/validate.js';
-import { colorPositions, legendEnds } from '../model/colorscale.js';
-import * as fmt from '../model/format.js';
-import { focusedIn } from '../ui/dom.js';
+import { Heatmap, drawColorbar } from '../../render/heatmap.js';
+import { configKey } from '../../model/validate.js';
+import { colorPositions, legendEnds } from '../../model/colorscale.js';
+import * as fmt from '../../model/format.js';
+import { focusedIn } from '../../ui/dom.js';
 
 // Beyond this many heads the small multiples would be specks and thousands of canvases: the
 // enlarged map still shows any head (head= in the URL), the grid shows the first ones.
 const MAX_SMALL = 64;
 const MAX_ITEM_MENU = 64;
 
-export function createHeatmaps(body, { dom, host, actions }) {
+export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   let view = null;
   const intro = h('p', { class: 'lead' },

@@ -1,11 +1,11 @@
 // Real models from the lesson's table: their attention layer analysed at n = 128, with a clear
 // statement of which ones this tab can run and how much memory the others would need.
 
-import { modelChanges, presetValue, DEFAULT_PRESET_N, RUN_WIDTH } from '../model/presets.js';
-import { estimateRun, MAX_RUN_SECONDS } from '../model/validate.js';
-import * as fmt from '../model/format.js';
+import { modelChanges, presetValue, DEFAULT_PRESET_N, RUN_WIDTH } from '../../model/presets.js';
+import { estimateRun, MAX_RUN_SECONDS } from '../../model/validate.js';
+import * as fmt from '../../model/format.js';
 
-export function createModels(body, { dom, actions }) {
+export function create(body, { dom, actions }) {
   const { h, fill } = dom;
   fill(body, h('p', { class: 'placeholder' }, 'Waiting for the engine…'));
   let done = false;

@@ -2,8 +2,8 @@
 // numbers mha.setHeadPatterns returned for the current words, put into sentences that say why those
 // weights make the pattern. The weights are built by the core; this file only chooses and explains.
 
-import { HEAD_PATTERNS, configKey } from '../model/validate.js';
-import * as fmt from '../model/format.js';
+import { HEAD_PATTERNS, configKey } from '../../model/validate.js';
+import * as fmt from '../../model/format.js';
 
 /** More heads than this get no menu each (heads= in the link still sets any of them). */
 const MAX_MENUS = 16;
@@ -23,7 +23,7 @@ export function headsValue(list) {
   return names.join(',');
 }
 
-export function createPatterns(body, { dom, actions }) {
+export function create(body, { dom, actions }) {
   const { h, fill } = dom;
   const menus = h('div', { class: 'head-menus', id: 'head-menus' });
   const problem = h('p', { class: 'field-error', id: 'm-heads', role: 'alert' });

@@ -2,14 +2,14 @@
 // how many pool workers ran it (and the `workers` setting), and a chart of time against n for the
 // current d_model, measured in the worker on request (on the same workers).
 
-import * as fmt from '../model/format.js';
-import { estimateRun, parseWorkers } from '../model/validate.js';
-import { Cancelled } from '../worker/errors.js';
+import * as fmt from '../../model/format.js';
+import { estimateRun, parseWorkers } from '../../model/validate.js';
+import { Cancelled } from '../../worker/errors.js';
 
 const SWEEP_SECONDS_PER_POINT = 0.25; // keeps the whole sweep to a few seconds
 const MAX_SWEEP_N = 4096;
 
-export function createPerformance(body, { dom, host, actions }) {
+export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   let view = null;
   const peakLine = h('p', { id: 'peak' }, 'Measuring this browser’s SIMD peak after the first run…');

@@ -1,15 +1,15 @@
 // The positional encoding panel: the encoding the sentence inputs use, drawn position by dimension,
 // with its properties measured by the core (bounded, distinct, a shift is a fixed rotation).
 
-import { Heatmap } from '../render/heatmap.js';
-import { poolHeads } from '../model/pool.js';
-import * as fmt from '../model/format.js';
+import { Heatmap } from '../../render/heatmap.js';
+import { poolHeads } from '../../model/pool.js';
+import * as fmt from '../../model/format.js';
 
 const MAX_POSITIONS = 64;
 const OFFSET = 3; // the k of "PE(pos + k) is a fixed linear function of PE(pos)"
 const MAX_D_MODEL = 16384; // beyond this the table alone is tens of megabytes: not worth freezing the tab
 
-export function createPositional(body, { dom, host }) {
+export function create(body, { dom, host }) {
   const { h, fill } = dom;
   const canvas = h('canvas', { 'aria-label': 'positional encoding: positions down, dimensions across' });
   const readout = h('p', { class: 'readout', 'aria-live': 'polite' }, 'Point at a cell to read PE(pos, i).');

@@ -3,7 +3,7 @@
 // describes (unscaled logits → near one-hot weights) is seen. Every cell is text; colours only repeat it.
 // The numbers are the core's (the worker's headLogits job: one trace per query and setting).
 
-import * as fmt from '../model/format.js';
+import * as fmt from '../../model/format.js';
 
 /** The largest |value| of the finite numbers (the diverging scale is symmetric around 0). */
 function extent(values) {

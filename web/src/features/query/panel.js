@@ -3,7 +3,7 @@
 // show and formats it; no number of the layer is computed here. The selection is the state's
 // q_item, q_head, q_query, q_key (hash, attributes, widget keys), set by a click on the heatmap.
 
-import * as fmt from '../model/format.js';
+import * as fmt from '../../model/format.js';
 import { logitsSection } from './logits_view.js';
 
 const TERMS_SHOWN = 3;  // terms of q·k written out before "…"
@@ -22,7 +22,7 @@ const num = (x) => (x === -Infinity ? '−∞' : fmt.fixed(x, 4));
 /** The same number for TeX (a minus sign TeX typesets, no thousands commas). */
 const tex = (x) => (x === -Infinity ? String.raw`-\infty` : x.toFixed(4));
 
-export function createQuery(body, { dom, host, actions }) {
+export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   let view = null;
   let katex = null;

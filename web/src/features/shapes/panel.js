@@ -1,9 +1,9 @@
 // The shape trace: every tensor of one forward pass, from inputs through the per-head split to the
 // output, with its dims and bytes (the lesson's worked example E1, for whatever sizes are set).
 
-import * as fmt from '../model/format.js';
+import * as fmt from '../../model/format.js';
 
-export function createShapes(body, { dom }) {
+export function create(body, { dom }) {
   const { h, fill, table, math } = dom;
   let lastKey = '';
 

@@ -1,7 +1,7 @@
 // The √d_k lab: live statistics from the core showing that q·k has variance d_k, and what the scale does
 // to the softmax. The words follow the numbers: the text says "nearly one-hot" only when they say so.
 
-import * as fmt from '../model/format.js';
+import * as fmt from '../../model/format.js';
 
 const SAMPLES = 200;
 const MIN_SAMPLES = 10;
@@ -28,7 +28,7 @@ export function sharpness(maxWeight, keys) {
   return `close to uniform (1/${keys} = ${fmt.percent(uniform)} each)`;
 }
 
-export function createSqrtDk(body, { dom }) {
+export function create(body, { dom }) {
   const { h, fill } = dom;
   let lastKey = '';
 

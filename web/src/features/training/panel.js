@@ -4,10 +4,10 @@
 // (train_*), so a link reproduces them; the learnt layer can be loaded into the playground
 // (weights=trained), whose other panels then inspect it. The words follow the measured focus.
 
-import * as fmt from '../model/format.js';
-import { Heatmap } from '../render/heatmap.js';
-import { parseTraining, trainingKey, TRAIN_TASKS, TASK_TEXT, TRAIN_LIMITS, TRAIN_VOCAB, TRAIN_BATCH } from '../model/training.js';
-import { Cancelled, WorkerLost } from '../worker/errors.js';
+import * as fmt from '../../model/format.js';
+import { Heatmap } from '../../render/heatmap.js';
+import { parseTraining, trainingKey, TRAIN_TASKS, TASK_TEXT, TRAIN_LIMITS, TRAIN_VOCAB, TRAIN_BATCH } from '../../model/training.js';
+import { Cancelled, WorkerLost } from '../../worker/errors.js';
 
 // Steps per request while playing: up to 10 (a few tens of ms at the default sizes), fewer when steps
 // are slow (large settings), so the curves move and Pause answers within about REQUEST_MS.
@@ -54,7 +54,7 @@ export function focusStory(evaluation, relations) {
   return out;
 }
 
-export function createTraining(body, { dom, host, actions }) {
+export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   let view = null;
   const msg = (key) => h('p', { class: 'msg', id: `m-${key}`, 'aria-live': 'polite' });
