@@ -68,3 +68,16 @@ export function trainerArguments(settings) {
   const { task, d_model, n_heads, seq_len, lr, seed } = settings;
   return { task, d_model, n_heads, seq_len, vocab: TRAIN_VOCAB, batch: TRAIN_BATCH, seed, ...(lr === null ? {} : { lr }) };
 }
+
+/**
+ * The identity of a trained model, settings and steps (config.train of a run: { settings, steps }), or
+ * null: what the compute side holds after the lab's model was used or a trained run finished, so that
+ * running it again is not counted as training it again (validate.js, trainingWork).
+ */
+export const trainedKey = (train) => (train?.settings ? JSON.stringify([trainingKey(train.settings), train.steps]) : null);
+
+/** trainedKey of the model a state's train_* fields describe (null when they are not valid). */
+export function trainedKeyOf(state) {
+  const { settings, steps } = parseTraining(state);
+  return steps === null ? null : trainedKey({ settings, steps });
+}

@@ -24,7 +24,17 @@ export function attributesOf(state) {
   return Object.fromEntries(FIELDS.filter((f) => !f.page && state[f.key] !== undefined && state[f.key] !== f.def).map((f) => [f.key, state[f.key]]));
 }
 
-const escapeAttribute = (value) => String(value).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+// Every value is a learner's text, so a snippet must carry it as data that cannot end the block it sits in
+// (a Quarto ```{=html} fence, a Markdown raw HTML block, which a blank line ends, a MyST directive, a
+// Python string). Each writer below keeps its value on one line with no character its host reads as syntax.
+
+/** Characters an attribute value never holds raw: markup (& " ' < >), Markdown syntax a processor may read
+ * inside inline HTML (` \ [ ]), and every control or line/paragraph separator (no newline, so no blank line). */
+const ATTRIBUTE_UNSAFE = /[&"'<>`\\[\]\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const NAMED = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' };
+
+/** A double-quoted attribute value: the browser's parser decodes it back to exactly `value`. */
+export const escapeAttribute = (value) => String(value).replace(ATTRIBUTE_UNSAFE, (c) => NAMED[c] ?? `&#${c.codePointAt(0)};`);
 
 /** <attention-playground d_model="64" …></attention-playground> */
 export function elementTag(state) {
@@ -32,8 +42,21 @@ export function elementTag(state) {
   return `<attention-playground${attributes}></attention-playground>`;
 }
 
-/** A Python string literal (double quotes; newlines and quotes escaped). */
-const pythonString = (value) => JSON.stringify(String(value));
+/** Characters a Python literal never holds raw: its quote and backslash, controls, line separators
+ * (str.splitlines breaks at U+2028, U+2029, U+0085), the BOM, lone surrogates (UTF-8 cannot hold them),
+ * and ` and < (no fence or closing tag raw when the class is pasted into a Markdown cell or a page). */
+const PYTHON_UNSAFE = /["\\`<\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const PYTHON_SHORT = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const hex = (code, digits) => code.toString(16).padStart(digits, '0');
+
+/** A Python string literal in double quotes that evaluates to exactly `value` (ast.literal_eval). */
+export const pythonString = (value) => `"${String(value).replace(PYTHON_UNSAFE, (c) => {
+  const code = c.charCodeAt(0);
+  return PYTHON_SHORT[c] ?? (code < 0x100 ? `\\x${hex(code, 2)}` : `\\u${hex(code, 4)}`);
+})}"`;
+
+/** JSON on one line whose text holds no markup or backtick (\u escapes instead): JSON.parse gives `value`. */
+export const jsonLine = (value) => JSON.stringify(value).replace(/[<>&`\u2028\u2029]/g, (c) => `\\u${hex(c.charCodeAt(0), 4)}`);
 
 /**
  * Every snippet for the view `state` (see embedState). base: the URL of the folder that holds the built
@@ -42,7 +65,7 @@ const pythonString = (value) => JSON.stringify(String(value));
 export function snippets(state, { base, height = 900, title = 'Attention Playground' }) {
   const folder = new URL('./', base).href;
   const module = new URL('attention-playground.js', folder).href;
-  const script = `<script type="module" src="${module}"></script>`;
+  const script = `<script type="module" src="${escapeAttribute(module)}"></script>`;
   const element = elementTag(state);
   const attributes = attributesOf(state);
   const frameSrc = `${new URL('index.html', folder).href}${toHash(withChanges(state, { embed: '1' }))}`;
@@ -50,10 +73,10 @@ export function snippets(state, { base, height = 900, title = 'Attention Playgro
   return {
     permalink: `${new URL('index.html', folder).href}${toHash(withChanges(state, { embed: '0', panels: '', controls: '1', theme: '' }))}`,
     iframe: `<iframe src="${escapeAttribute(frameSrc)}" title="${escapeAttribute(title)}" width="100%" height="${height}" style="border: 0" loading="lazy"></iframe>\n` +
-      `<script src="${new URL('embed.js', folder).href}"></script>`,
+      `<script src="${escapeAttribute(new URL('embed.js', folder).href)}"></script>`,
     element: `${script}\n${element}`,
     quarto: `\`\`\`{=html}\n${script}\n${element}\n\`\`\``,
-    myst: `:::{anywidget} ${module}\n${JSON.stringify(attributes)}\n:::`,
+    myst: `:::{anywidget} ${module}\n${jsonLine(attributes)}\n:::`,
     python: [
       'import anywidget',
       'import traitlets',
