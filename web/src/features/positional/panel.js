@@ -2,7 +2,7 @@
 // with its properties measured by the core (bounded, distinct, a shift is a fixed rotation).
 
 import { Heatmap } from '../../render/heatmap.js';
-import { poolHeads } from '../../model/pool.js';
+import { downsampleHeads } from '../../model/downsample.js';
 import * as fmt from '../../model/format.js';
 
 const MAX_POSITIONS = 64;
@@ -45,7 +45,7 @@ export function create(body, { dom, host }) {
     }
     try {
       const pe = engine.positionalEncoding({ n, d_model: c.d_model });
-      const pooled = poolHeads(pe, 1, n, c.d_model);
+      const pooled = downsampleHeads(pe, 1, n, c.d_model);
       data = { d_model: c.d_model, grid: { rows: pooled.rows, cols: pooled.cols, colStep: pooled.colStep, data: pooled.data, masked: null, min: -1, max: 1, colors: { text: host.cssVar('--fg') } } };
       map.setData(data.grid);
       caption.textContent = `PE for ${n} positions × d_model = ${fmt.int(c.d_model)}${pooled.colStep > 1 ? ` (columns averaged in blocks of ${pooled.colStep})` : ''}; colour from −1 to 1.`;
