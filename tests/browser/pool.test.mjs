@@ -102,6 +102,8 @@ test('Node: runForward sums each worker\'s engine time over a batch\'s slices, a
     async layer(mha) {
       return {
         d_model: mha.d_model, n_heads: mha.n_heads, d_k: mha.d_k, d_v: mha.d_v, lastWorkers: 0, lastWorkerMs: [],
+        // As a pool layer counts a pass: the core's matmul FLOPs.
+        forwardFlops: (batch, n_q, n_k) => 2 * attn.analyze({ d_model: mha.d_model, n_heads: mha.n_heads, batch, n_q, n_k }).flops.exact_macs,
         async forward(input) {
           this.lastWorkers = 2;
           this.lastWorkerMs = script[calls++ % script.length];

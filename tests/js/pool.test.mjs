@@ -508,7 +508,7 @@ test('createAttentionPool checks its options', async () => {
 
 test('pool files have no path that only works from the repository (no imports above web/)', async () => {
   const { readFile } = await import('node:fs/promises');
-  for (const file of ['pool.js', 'pool_port.js', 'pool_slot.js', 'pool_split.js', 'pool_worker.js']) {
+  for (const file of ['pool.js', 'pool_input.js', 'pool_port.js', 'pool_slot.js', 'pool_split.js', 'pool_worker.js']) {
     const text = await readFile(fileURLToPath(new URL(`../../web/src/engine/${file}`, import.meta.url)), 'utf8');
     for (const [, path] of text.matchAll(/from '([^']+)'/g)) {
       assert.ok(path.startsWith('./') || path.startsWith('node:'), `${file} imports ${path}`);

@@ -50,7 +50,7 @@ function touchPages(array, from, to) {
 
 /** A layer of the pool: the whole layer on the calling thread, a group of its heads in each worker. */
 class PoolLayer {
-  #pool;      // the pool's context: { slots, splitFlops, defaultBudget, live, forget, shapes }
+  #pool;      // the pool's context: { slots, splitFlops, defaultBudget, live, forget, shapes, flops }
   #id;
   #local;     // the whole MultiHeadAttention, in the calling thread's engine
   #dims;
