@@ -53,6 +53,19 @@ test('every option, and every key of mask and into, is read exactly once (split 
     }
   }));
 
+test('pool.layer reads each key of its config once (the engine reads it; the pool takes the sizes it resolved)', () =>
+  withPool({ workers: 2, splitFlops: 0 }, CONFIG, async (_, pool) => {
+    const config = counted({ d_model: 32, n_heads: 8, n_kv_heads: 2, d_k: 4, d_v: 6, bias: false, seed: 7 });
+    const layer = await pool.layer(config.object);
+    everyKeyReadOnce('config', config.reads);
+    const plain = { d_model: 32, n_heads: 8, n_kv_heads: 2, d_k: 4, d_v: 6, bias: false, seed: 7 };
+    const input = { query: randomArray(3 * 32, 9), n_q: 3, need_weights: true };
+    const r = await layer.forward(input), s = singleForward(plain, await layer.getWeights(), input);
+    assert.equal(layer.lastWorkers, 2);
+    assertClose('output', r.output, s.output);
+    assertClose('weights', r.weights, s.weights);
+  }));
+
 test('getters that change between reads: the pool computes what the single-threaded layer computes for the same object', () =>
   withPool({ workers: 2, splitFlops: 0 }, CONFIG, async (layer) => {
     await layer.setWeights(W);

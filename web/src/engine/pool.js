@@ -70,15 +70,15 @@ class PoolLayer {
    */
   lastWorkerMs = [];
 
-  constructor(pool, id, local, config) {
+  constructor(pool, id, local) {
     this.#pool = pool;
     this.#id = id;
     this.#local = local;
+    // The sizes the engine resolved (the caller's config is read once, by the engine): grouped-query
+    // attention's slices of Wᴷ and Wⱽ follow its n_kv_heads.
     for (const key of ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'bias']) {
       if (local[key] !== undefined) this[key] = local[key];
     }
-    // Grouped-query attention: the slices of Wᴷ and Wⱽ follow n_kv_heads, which the engine accepted.
-    if (this.n_kv_heads === undefined && config.n_kv_heads !== undefined) this.n_kv_heads = config.n_kv_heads;
     this.#dims = { d_model: this.d_model, n_heads: this.n_heads, n_kv_heads: this.n_kv_heads ?? this.n_heads,
       d_k: this.d_k, d_v: this.d_v, bias: this.bias };
     this.#groups = headGroups(this.#dims, pool.slots.length);
@@ -466,7 +466,7 @@ export async function createAttentionPool(options = {}) {
     /** A layer, as new MultiHeadAttention(config) (the same options and checks). */
     async layer(config) {
       context.live();
-      const layer = new PoolLayer(context, nextLayer++, new local.MultiHeadAttention(config), config);
+      const layer = new PoolLayer(context, nextLayer++, new local.MultiHeadAttention(config));
       layers.add(layer);
       return layer;
     },
