@@ -61,6 +61,19 @@ export const ELEMENT_KEYS = FIELDS.filter((f) => !f.page).map((f) => f.key);
 const BY_KEY = new Map(FIELDS.map((f) => [f.key, f]));
 const MAX_VALUE_LENGTH = 2000; // a pasted novel in the hash must not stall the page
 
+/**
+ * `text` cut to at most `max` UTF-16 units without splitting a surrogate pair: half an emoji is a lone
+ * surrogate, which encodeURIComponent refuses (URIError), so every later toHash would throw.
+ */
+export function cutText(text, max = MAX_VALUE_LENGTH) {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max); // a high surrogate is half a pair
+}
+
+/** encodeURIComponent that cannot throw: a lone surrogate (from an attribute or setState) becomes U+FFFD. */
+const encodeValue = (value) => encodeURIComponent(String(value).toWellFormed());
+
 /** A fresh state with every default. */
 export function defaults() {
   return Object.fromEntries(FIELDS.map((f) => [f.key, f.def]));
@@ -86,22 +99,22 @@ export function parseHash(hash) {
       key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
       value = eq < 0 ? null : decodeURIComponent(part.slice(eq + 1));
     } catch {
-      ignored.push(`“${part.slice(0, 40)}” is not a valid part of a link (a broken % escape)`);
+      ignored.push(`“${cutText(part, 40)}” is not a valid part of a link (a broken % escape)`);
       continue;
     }
     key = ALIASES[key] ?? key;
     const field = BY_KEY.get(key);
     if (!field) {
-      ignored.push(`“${key.slice(0, 40)}” is not a setting of the playground`);
+      ignored.push(`“${cutText(key, 40)}” is not a setting of the playground`);
       continue;
     }
     if (value === null) {
       ignored.push(`“${key}” has no value (write ${key}=…), so it keeps its default${field.def ? ` ${field.def}` : ''}`);
       continue;
     }
-    value = value.slice(0, MAX_VALUE_LENGTH);
+    value = cutText(value);
     if (field.choices && !field.choices.includes(value)) {
-      ignored.push(`${key}=${value.slice(0, 40)} is not one of ${field.choices.filter(Boolean).join(', ')}, so it keeps its default`);
+      ignored.push(`${key}=${cutText(value, 40)} is not one of ${field.choices.filter(Boolean).join(', ')}, so it keeps its default`);
       continue;
     }
     state[key] = value;
@@ -121,7 +134,7 @@ export function toHash(state) {
     const value = state[field.key];
     if (value === undefined || value === field.def) continue;
     // Keep commas and '+' readable in links; everything else is escaped.
-    parts.push(`${field.key}=${encodeURIComponent(value).replace(/%2C/g, ',')}`);
+    parts.push(`${field.key}=${encodeValue(value).replace(/%2C/g, ',')}`);
   }
   return parts.length ? `#${parts.join('&')}` : '';
 }
@@ -131,7 +144,7 @@ export function fieldValue(key, value) {
   const field = BY_KEY.get(key);
   if (!field) throw new Error(`unknown state field '${key}'`);
   if (value === null || value === undefined) return field.def;
-  return value === true ? '1' : value === false ? '0' : String(value).slice(0, MAX_VALUE_LENGTH);
+  return value === true ? '1' : value === false ? '0' : cutText(String(value));
 }
 
 /** A copy of `state` with `changes` applied (values converted by fieldValue). */

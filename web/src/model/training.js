@@ -3,6 +3,7 @@
 // agree on what a setting means and on its limits.
 
 import { parseInteger } from './validate.js';
+import { cutText } from './schema.js';
 
 /** The engine's tasks (attn.trainTasks(); tests/js/train.test.mjs holds this list to it). */
 export const TRAIN_TASKS = Object.freeze(['copy_previous', 'copy_first', 'reverse', 'lookup', 'two_relation']);
@@ -34,7 +35,7 @@ export function parseTraining(state) {
     return r.value;
   };
   const task = String(state.train_task ?? '');
-  if (!TRAIN_TASKS.includes(task)) errors.train_task = `the task must be one of ${TRAIN_TASKS.join(', ')}, not “${task.slice(0, 40)}”`;
+  if (!TRAIN_TASKS.includes(task)) errors.train_task = `the task must be one of ${TRAIN_TASKS.join(', ')}, not “${cutText(task, 40)}”`;
   const d_model = int('train_d_model', 'd_model', { max: TRAIN_LIMITS.d_model });
   const n_heads = int('train_n_heads', 'n_heads', { max: TRAIN_LIMITS.n_heads });
   const seq_len = int('train_seq_len', 'the sequence length', { min: 2, max: TRAIN_LIMITS.seq_len });
@@ -45,7 +46,7 @@ export function parseTraining(state) {
   if (lrText !== '') {
     lr = Number(lrText);
     if (!/^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(lrText) || !(lr > 0 && lr <= 1)) {
-      errors.train_lr = `the learning rate must be a number above 0 and at most 1, not “${lrText.slice(0, 40)}” (empty: the task’s default)`;
+      errors.train_lr = `the learning rate must be a number above 0 and at most 1, not “${cutText(lrText, 40)}” (empty: the task’s default)`;
       lr = null;
     }
   }
