@@ -21,7 +21,7 @@ const BIG = '#d_model=256&n_heads=4&source=random&n_q=256'; // ~200 MFLOP a pass
 /** The config of a hash as the page validates it, on a machine with `cores` logical cores. */
 async function configOf(hash, cores = 2) {
   const attn = await engine();
-  const check = validate(fromHash(hash), { analyze: attn.analyze, budget: attn.defaultMemoryBudget, isa: attn.isa, cores });
+  const check = validate(fromHash(hash), { resolveView: attn.resolveView, analyze: attn.analyze, budget: attn.defaultMemoryBudget, isa: attn.isa, cores });
   assert.ok(check.ok, `${hash}: ${JSON.stringify(check.errors)}`);
   return check.config;
 }
@@ -156,7 +156,7 @@ test('Node: the compute worker\'s handlers run `workers` = 2 on a pool, the n-sw
   assert.deepEqual(item.item.output_rows, two.item.output_rows);
   // The n-sweep on the pool: the short lengths run unsplit, the long ones on both workers.
   const layer = { d_model: 256, n_heads: 4, d_k: 64, d_v: 64, bias: true };
-  const sweep = await handlers.sweep({ layer, ns: [16, 128], workers: 2 }, () => {});
+  const sweep = await handlers.ask({ owner: 1, feature: 'performance', request: 'sweep', payload: { layer, ns: [16, 128], workers: 2 } }, () => {});
   assert.deepEqual(sweep.points.map((p) => [p.n, p.workers]), [[16, 0], [128, 2]]);
   assert.ok(sweep.points.every((p) => p.ms > 0));
   assert.deepEqual(handlers.stats().pools, 1);

@@ -14,6 +14,7 @@ import { acquireCompute } from './compute.js';
 import { assetBase } from './assets.js';
 import { createRunbar } from './runbar.js';
 import { createShell } from './shell.js';
+import { actionsFor, unavailable } from './asks.js';
 
 const DEBOUNCE_MS = 200;       // typing "512" should run once, not three times
 const PROGRESS_AFTER_MS = 100; // shorter runs finish before a progress bar would be worth showing
@@ -72,7 +73,7 @@ export function createPlayground(root, options = {}) {
   const startedAt = win.performance.now();
   const listeners = new Map();
   let compute = null, computeKey = null;
-  let rawAnalyze = null, rawTrainingCost = null;
+  let rawAnalyze = null, rawTrainingCost = null, rawResolveView = null;
   let debounce = 0, progressTimer = 0;
   let pendingLoads = 0; // lazy panels whose code is on its way
   let pendingRun = null; // { promise, resolve, reject }: a run asked for while another runs
@@ -119,20 +120,16 @@ export function createPlayground(root, options = {}) {
     },
     run: () => run().catch(() => {}),
     cancel,
-    /** The n-sweep of `layer` on `workers` pool workers (1: the compute worker alone). */
-    sweep: (layer, ns, onProgress, workers) => compute.session.sweep(layer, ns, onProgress, workers),
-    /** The core's trace of one query ({ item, head, query }) through the layer of `config` (in the worker). */
-    trace: (config, at) => (compute ? compute.session.trace(config, at, { deadlineMs: passDeadline(config, 2) }) : Promise.reject(new Error('the engine is not connected'))),
-    /** One head's logits and weights for every query, with and without 1/√d_k ({ item, head }). */
-    headLogits: (config, at) => (compute ? compute.session.headLogits(config, at, { deadlineMs: passDeadline(config, 2) }) : Promise.reject(new Error('the engine is not connected'))),
-    /** The core's comparison of the heads of a config's layer (see worker/handlers.js). */
-    compare: (config) => (compute ? compute.session.compare(config, { deadlineMs: passDeadline(config, config.n_heads + 2) }) : Promise.reject(new Error('the engine is not connected'))),
-    /** The training lab's requests and the √d_k gradient sweep, run in the compute worker. */
-    train: (request, onProgress) => compute.session.train(request, onProgress),
-    gradients: (args) => compute.session.gradients(args),
   });
   const readOnly = () => m.state.controls === '0';
-  const ctx = { dom, host, actions };
+  /** What a feature's actions need from this playground (playground/asks.js). */
+  const askHost = {
+    unavailable: () => unavailable({ destroyed: m.destroyed, assetsError: baseError, connected: !!compute }),
+    session: () => compute.session,
+    passDeadline: (config, passes) => passDeadline(config, passes),
+  };
+  /** A panel's ctx: the shared actions, and its own feature's requests as actions (playground/asks.js). */
+  const ctxFor = (name, module) => ({ dom, host, actions: Object.freeze({ ...actions, ...actionsFor(name, module.requests, askHost) }) });
 
   const runbar = createRunbar({ dom, actions, win });
   shell.results.prepend(...runbar.elements);
@@ -191,7 +188,7 @@ export function createPlayground(root, options = {}) {
   /** Creates one panel; says so in its section when that throws. True when it was made. */
   function makePanel(entry, module) {
     try {
-      entry.panel = module.create(entry.body, ctx);
+      entry.panel = module.create(entry.body, ctxFor(entry.spec.name, module));
       return true;
     } catch (err) {
       showPanelError(entry, err);
@@ -263,7 +260,7 @@ export function createPlayground(root, options = {}) {
   // ---- state ----
   function revalidate() {
     m.check = validate(m.state, {
-      analyze: rawAnalyze ?? undefined, budget: m.engine?.defaultMemoryBudget, isa: m.engine?.isa, lastEdited: m.lastEdited,
+      resolveView: rawResolveView ?? undefined, analyze: rawAnalyze ?? undefined, budget: m.engine?.defaultMemoryBudget, isa: m.engine?.isa, lastEdited: m.lastEdited,
       trainingCost: rawTrainingCost ?? undefined, trainingHeld: (train) => trainedKey(train) === m.trainedHeld,
       cores: win.navigator?.hardwareConcurrency,
     });
@@ -339,7 +336,7 @@ export function createPlayground(root, options = {}) {
     computeKey = String(simd);
     m.engine = null;
     m.engineError = null;
-    rawAnalyze = rawTrainingCost = m.trainedHeld = null;
+    rawAnalyze = rawTrainingCost = rawResolveView = m.trainedHeld = null;
     m.result = null;
     peakRequested = false;
     const mine = acquireCompute({ simd, base, doc, compiled: options.compiled });
@@ -349,6 +346,7 @@ export function createPlayground(root, options = {}) {
     mine.engine.then((api) => {
       if (compute !== mine || m.destroyed) return;
       rawAnalyze = api.analyze;
+      rawResolveView = api.resolveView;
       rawTrainingCost = api.trainingCost;
       m.engine = Object.freeze({
         isa: api.isa, defaultMemoryBudget: api.defaultMemoryBudget,

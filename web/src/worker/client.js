@@ -208,13 +208,12 @@ export class EngineClient {
       // worker is only noticed when the running request's deadline passes, and every request queued
       // behind it (the learner's next run) waits until then.
       item: (config, b, { deadlineMs = 60000 } = {}) => client.#request(session, 'item', { owner, config, b }, { deadlineMs }),
-      headLogits: (config, at, { deadlineMs = 60000 } = {}) => client.#request(session, 'headLogits', { owner, config, ...at }, { deadlineMs }),
-      trace: (config, at, { deadlineMs = 60000 } = {}) => client.#request(session, 'trace', { owner, config, ...at }, { deadlineMs }),
-      compare: (config, { deadlineMs = 60000 } = {}) => client.#request(session, 'compare', { owner, config }, { deadlineMs }),
-      sweep: (layer, ns, onProgress, workers = 1) => client.#request(session, 'sweep', { owner, layer, ns, workers }, { onProgress, deadlineMs: 60000 }),
-      /** The training lab: { settings, steps, sample, reset } (worker/training.js). */
-      train: (request, onProgress) => client.#request(session, 'train', { owner, ...request }, { onProgress, deadlineMs: 60000 }),
-      gradients: (args) => client.#request(session, 'gradients', { args }, { deadlineMs: 60000 }),
+      /**
+       * A feature's request (features/<feature>/requests.js, answered by its handler.js in the worker):
+       * the client knows no feature by name; playground/asks.js gives each panel its own as actions.
+       */
+      ask: (feature, request, payload, { onProgress, deadlineMs = 60000 } = {}) =>
+        client.#request(session, 'ask', { owner, feature, request, payload }, { onProgress, deadlineMs }),
       /** Stops this session's requests: queued ones are dropped; the running one ends with its worker. */
       cancel: () => client.#cancel(session),
       /** Frees this session's state in the worker; the session cannot be used afterwards. */

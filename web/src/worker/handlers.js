@@ -1,18 +1,19 @@
-// What the compute side does for the playgrounds: forward passes, batch items of a result, the n-sweep
-// and the SIMD peak. One engine serves every playground of a page; each playground is an `owner` with
-// its own layer, result arrays and last result, freed by `release`. Runs in the Web Worker (worker.js)
-// or, where no worker can start, on the main thread (client.js), with the same code.
-// With a pool factory (the Web Worker's), a config's `workers` ≥ 2 runs its passes and the n-sweep on a
-// worker pool of that size (engine/pool.js), which splits a pass over the heads when it is large enough
-// to pay and runs it here otherwise.
+// What the compute side does for the playgrounds: forward passes and batch items of a result (the
+// heatmaps of the first view), the SIMD peak, and every feature's own requests, which it finds by the
+// feature's name (features/<name>/requests.js says which requests there are, features/<name>/handler.js
+// answers them): no feature is named here. One engine serves every playground of a page; each
+// playground is an `owner` with its own layer, result arrays and last result, freed by `release`. Runs
+// in the Web Worker (worker.js) or, where no worker can start, on the main thread (client.js), with the
+// same code. With a pool factory (the Web Worker's), a config's `workers` ≥ 2 runs its passes and the
+// n-sweep on a worker pool of that size (engine/pool.js), which splits a pass over the heads when it is
+// large enough to pay and runs it here otherwise.
 
-import { LayerCache, ResultBuffers, runForward, timeAtLength, forwardArguments, prepareRun } from '../model/job.js';
+import { LayerCache, ResultBuffers, runForward, prepareRun } from '../model/job.js';
 import { configKey } from '../model/validate.js';
-import { poolHeads, maskGrid } from '../model/pool.js';
+import { downsampleHeads } from '../model/downsample.js';
+import { maskArgument } from '../model/inputs.js';
 import { measurePeak } from '../perf/peak.js';
 import { createTrainingSide } from './training.js';
-
-const MAX_LOGIT_CELLS = 32 * 32; // headLogits traces every query twice: a view for small examples
 
 /**
  * The request handlers over an engine loaded by `load(simd)`; `post(message)` sends progress.
@@ -99,7 +100,7 @@ export function createHandlers(load, { startPool = null } = {}) {
     const { n_heads, n_q, n_k, d_model } = config;
     const per = n_heads * n_q * n_k;
     const weights = result.weights.subarray(b * per, (b + 1) * per);
-    const pooled = poolHeads(weights, n_heads, n_q, n_k);
+    const pooled = downsampleHeads(weights, n_heads, n_q, n_k);
     const data = pooled.data === weights ? weights.slice() : pooled.data;
     const rowsShown = Math.min(n_q, 4), colsShown = Math.min(d_model, 8);
     const output_rows = [];
@@ -111,7 +112,8 @@ export function createHandlers(load, { startPool = null } = {}) {
     for (let k = b * n_q * d_model; k < (b + 1) * n_q * d_model; k++) item_sum += result.output[k];
     return {
       b, ...pooled, data,
-      masked: maskGrid(config, b, n_q, n_k, pooled.rowStep, pooled.colStep),
+      masked: attn.maskGrid({ mask: maskArgument(config), batch: config.batch, item: b, n_q, n_k, row_step: pooled.rowStep,
+        col_step: pooled.colStep }),
       labels_q: result.labels_q?.[b] ?? null, labels_k: result.labels_k?.[b] ?? null,
       output_rows, item_sum,
       masked_rows: result.masked_rows.filter((m) => m.batch === b).map((m) => m.query),
@@ -125,6 +127,16 @@ export function createHandlers(load, { startPool = null } = {}) {
     const mine = ownerState(owner);
     return prepareRun(attn, config, mine.cache, trainedFor(mine, post));
   };
+
+  /**
+   * What a feature's handler gets: the engine, the owner's state, its prepared layer for a config, the
+   * pool of a number of workers, and the trainers (worker/training.js).
+   */
+  const sideOf = (owner) => Object.freeze({
+    attn, mine: ownerState(owner), training,
+    prepared: (config, post) => prepared(owner, config, post),
+    poolOf,
+  });
 
   async function forward(owner, config, post) {
     const mine = ownerState(owner);
@@ -186,82 +198,13 @@ export function createHandlers(load, { startPool = null } = {}) {
     },
 
     /**
-     * Time of one forward pass for each n in `ns` (self-attention, this layer) on `workers` pool
-     * workers (the pool decides per n whether splitting pays: each point says how many ran it);
-     * the reply names the layer it measured.
+     * A feature's request: `request` of features/<feature>/, with its payload. Only what the feature's
+     * requests.js declares is answered, by its handler.js, which gets the owner's side of the compute.
      */
-    async sweep({ layer, ns, workers = 1 }, post) {
-      const pending = poolOf(workers);
-      const pool = pending && await pending;
-      const spec = { ...layer, seed: 1 };
-      const sweepCache = new LayerCache();
-      const mha = pool ? await pool.layer(spec) : sweepCache.get(attn, spec);
-      const points = [];
-      try {
-        for (const [k, n] of ns.entries()) {
-          post({ done: k, total: ns.length, phase: `n = ${n.toLocaleString('en-US')}` });
-          const ms = await timeAtLength(mha, layer.d_model, n);
-          const flops = attn.analyze({ ...layer, n }).flops.exact_flops;
-          points.push({ n, ms, flops, workers: mha.lastWorkers ?? 0 });
-        }
-      } finally {
-        if (pool) mha.delete();
-        sweepCache.clear();
-      }
-      return { points, isa: attn.isa, layer };
-    },
-
-    /** The training lab: settings, steps to take, the sample to show (worker/training.js). */
-    train({ owner, ...request }, post) {
-      return training.request(attn, ownerState(owner), request, post);
-    },
-
-    /** The √d_k lab with gradients: attn.sqrtDkGradients(args). */
-    gradients({ args }) {
-      return { gradients: training.gradients(attn, args) };
-    },
-
-    /**
-     * The core's trace of query `query` of batch item `item`, head `head` (mha.trace, the forward pass's
-     * own routines on that row), with the words of that item. The layer is this owner's cached one.
-     */
-    trace({ owner, config, item, head, query }, post) {
-      const { layer, inputs } = prepared(owner, config, post);
-      const trace = layer.trace({ ...forwardArguments(config, inputs), item, head, query_index: query });
-      return { trace, labels_q: inputs.labels_q?.[item] ?? null, labels_k: inputs.labels_k?.[item] ?? null };
-    },
-
-    /**
-     * Head `head`'s logits and weights for every query of batch item `item`, with the scale 1/√d_k
-     * and without it: one trace per query and setting (the core's numbers; small sizes only).
-     */
-    headLogits({ owner, config, item, head }, post) {
-      const { n_q, n_k } = config;
-      if (n_q * n_k > MAX_LOGIT_CELLS) throw new Error(`the scores view is drawn for at most ${MAX_LOGIT_CELLS} cells (n_q × n_k), this layer has ${n_q * n_k}`);
-      const { layer, inputs } = prepared(owner, config, post);
-      const args = forwardArguments(config, inputs);
-      const out = {};
-      for (const scale of [true, false]) {
-        const logits = new Float32Array(n_q * n_k), weights = new Float32Array(n_q * n_k);
-        for (let i = 0; i < n_q; i++) {
-          const t = layer.trace({ ...args, scale, item, head, query_index: i });
-          logits.set(t.logits, i * n_k);
-          weights.set(t.weights, i * n_k);
-        }
-        out[scale ? 'scaled' : 'unscaled'] = { logits, weights };
-      }
-      return out;
-    },
-
-    /**
-     * The heads of `config`'s layer compared by the core (mha.compareHeads): per head entropy, distance,
-     * largest weight, the head-by-head similarity and the output change when each head is switched off.
-     */
-    compare({ owner, config }, post) {
-      const { layer, inputs } = prepared(owner, config, post);
-      const args = forwardArguments(config, inputs);
-      const { query, key, value, batch, n_q, n_k, mask, scale } = args;
-      return { compare: layer.compareHeads({ query, ...(config.cross ? { key, value } : {}), batch, n_q, n_k, mask, scale }) };
+    async ask({ owner, feature, request, payload }, post) {
+      const { requests, handlers } = await featureSide(feature);
+      if (!Object.hasOwn(requests, request) || typeof handlers[request] !== 'function') throw new Error(`the feature “${feature}” has no request '${request}'`);
+      return handlers[request](payload ?? {}, sideOf(owner), post);
     },
 
     /**
@@ -289,11 +232,31 @@ export function createHandlers(load, { startPool = null } = {}) {
   };
 }
 
+/** The requests of the compute itself; a feature's go through `ask`. */
+const CORE_REQUESTS = Object.freeze(['init', 'run', 'item', 'peak', 'ask', 'release', 'stats']);
+const FEATURE_NAME = /^[a-z][a-z0-9_]*$/;
+
+/**
+ * A feature's { requests, handlers }, found by its name. esbuild bundles every file these templates can
+ * name (every feature folder’s requests.js and handler.js, never a panel) into the bundle that holds this module.
+ */
+async function featureSide(feature) {
+  if (typeof feature !== 'string' || !FEATURE_NAME.test(feature)) throw new Error(`“${feature}” is not a feature name`);
+  let requests, handlers;
+  try {
+    ({ requests } = await import(`../features/${feature}/requests.js`));
+    ({ handlers } = await import(`../features/${feature}/handler.js`));
+  } catch (err) {
+    throw new Error(`the feature “${feature}” asks the compute for nothing (${err.message})`);
+  }
+  return { requests, handlers };
+}
+
 /** Answers one request message with `handlers`: reply(message) for the answer, progress included. */
 export async function handle(handlers, data, reply) {
   const { type, id } = data;
   try {
-    if (!['init', 'run', 'item', 'trace', 'headLogits', 'compare', 'peak', 'sweep', 'train', 'gradients', 'release', 'stats'].includes(type)) throw new Error(`unknown request '${type}'`);
+    if (!CORE_REQUESTS.includes(type)) throw new Error(`unknown request '${type}'`);
     if (type !== 'init' && type !== 'release' && type !== 'stats' && !handlers.loaded) throw new Error('the engine is not loaded yet');
     const answer = await handlers[type](data, (p) => reply({ type: 'progress', id, ...p }));
     reply({ type: 'done', id, ...answer });

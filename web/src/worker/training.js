@@ -1,8 +1,8 @@
-// The training lab's and the √d_k gradient lab's part of the compute (the worker, or the page's thread
-// where no worker starts): each playground's trainer, stepped a few steps per request so the panel can
-// draw between them, and the trained model a layer with weights=trained runs on. Training is seeded,
-// so the model of a link (train_* fields, train_steps) is trained again, step for step, when no live
-// trainer matches it.
+// The training lab's part of the compute (the worker, or the page's thread where no worker starts):
+// each playground's trainer, stepped a few steps per request so the panel can draw between them
+// (features/training/handler.js asks for that), and the trained model a layer with weights=trained
+// runs on. Training is seeded, so the model of a link (train_* fields, train_steps) is trained again,
+// step for step, when no live trainer matches it.
 
 import { trainingKey, trainerArguments, TRAIN_LIMITS } from '../model/training.js';
 
@@ -88,18 +88,15 @@ export function createTrainingSide() {
         sample: (n) => {
           if (!frozen.samples.has(n)) {
             if (frozen.samples.size >= 64) frozen.samples.clear(); // a learner stepping through samples: keep a few
-            // A sample the copy does not hold: from a trainer at these steps (trained again if needed).
-            frozen.trainer ??= (() => { const t = attn.createTrainer(trainerArguments(settings)); stepMany(t, steps, post); return t; })();
-            frozen.samples.set(n, sampleOf(frozen.trainer, n));
+            // A sample the copy does not hold: from a trainer at these steps, the lab's while it is still
+            // there (the page counted no training for it), else one trained again.
+            const live = mine.lab?.key === trainingKey(settings) && mine.lab.steps === steps ? mine.lab.trainer : null;
+            const from = live ?? (frozen.trainer ??= (() => { const t = attn.createTrainer(trainerArguments(settings)); stepMany(t, steps, post); return t; })());
+            frozen.samples.set(n, sampleOf(from, n));
           }
           return frozen.samples.get(n);
         },
       };
-    },
-
-    /** The √d_k lab's sweep (attn.sqrtDkGradients). */
-    gradients(attn, args) {
-      return attn.sqrtDkGradients(args);
     },
 
     /** Frees an owner's trainers. */

@@ -6,6 +6,7 @@
 import { Heatmap } from '../../render/heatmap.js';
 import { configKey } from '../../model/validate.js';
 import * as fmt from '../../model/format.js';
+export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 /** Beyond this many heads the table and matrix become unreadable; the panel says so instead. */
 const MAX_HEADS = 64;
@@ -51,7 +52,7 @@ export function create(body, { dom, host, actions }) {
 
   function ask(current) {
     status.textContent = 'Comparing the heads…';
-    actions.compare(current.config).then(({ compare }) => {
+    actions.compare({ config: current.config }).then(({ compare }) => {
       if (asked !== current) return;
       status.textContent = '';
       shown = { key: current.key, compare, config: current.config };

@@ -4,6 +4,7 @@
 
 import * as fmt from '../../model/format.js';
 import { Cancelled, WorkerLost } from '../../worker/errors.js';
+export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 /** The sweep: d_k from 4 to 1,024, 64 keys, 256 query rows per d_k (the engine's defaults). */
 const SWEEP = Object.freeze({ d_k_values: [4, 8, 16, 32, 64, 128, 256, 512, 1024], n_k: 64, samples: 256, seed: 1 });

@@ -5,6 +5,7 @@
 import * as fmt from '../../model/format.js';
 import { estimateRun, parseWorkers } from '../../model/validate.js';
 import { Cancelled } from '../../worker/errors.js';
+export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 const SWEEP_SECONDS_PER_POINT = 0.25; // keeps the whole sweep to a few seconds
 const MAX_SWEEP_N = 4096;
@@ -59,7 +60,7 @@ export function create(body, { dom, host, actions }) {
     cancel.hidden = false;
     sweepStatus.textContent = `Measuring n = ${ns.map(fmt.int).join(', ')}…`;
     try {
-      const reply = await actions.sweep(layer, ns, (p) => { sweepStatus.textContent = `Measuring ${p.phase} (${p.done + 1} of ${p.total})…`; }, c.workers);
+      const reply = await actions.sweep({ layer, ns, workers: c.workers }, (p) => { sweepStatus.textContent = `Measuring ${p.phase} (${p.done + 1} of ${p.total})…`; });
       const { points, isa } = reply;
       const measured = reply.layer ?? layer;
       // Each point says how many workers ran it: the pool splits only the lengths where that pays.

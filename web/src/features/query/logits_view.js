@@ -41,7 +41,7 @@ export function logitsSection(h, { reply, config, head, d_k, labels_q, labels_k,
   const pair = (part, title) => h('div', { class: 'logit-pair', dataset: { scaled: part === reply.scaled ? '1' : '0' } },
     h('h4', {}, title),
     matrixTable(h, { ...common, data: part.logits, kind: 'logits', caption: 'logits (before the softmax)' }),
-    matrixTable(h, { ...common, data: part.weights, kind: 'weights', caption: 'weights (after it)' }));
+    matrixTable(h, { ...common, data: part.attention, kind: 'weights', caption: 'weights (after it)' }));
   return h('section', { class: 'query-step', dataset: { step: 'logits' } },
     h('h3', {}, `6. Scores before the softmax, head ${head + 1}`),
     h('p', { class: 'note' },

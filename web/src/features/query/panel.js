@@ -5,6 +5,7 @@
 
 import * as fmt from '../../model/format.js';
 import { logitsSection } from './logits_view.js';
+export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 const TERMS_SHOWN = 3;  // terms of q·k written out before "…"
 const TOP_KEYS = 4;     // value rows shown in the weighted sum
@@ -128,7 +129,7 @@ export function create(body, { dom, host, actions }) {
     shown = id;
     const ticket = ++pending;
     status.textContent = 'Tracing…';
-    actions.trace(c, at).then((reply) => {
+    actions.trace({ config: c, ...at }).then((reply) => {
       if (ticket !== pending || view.result?.key !== result.key) return;
       status.textContent = '';
       draw(c, at, key, reply, result);
@@ -229,7 +230,7 @@ export function create(body, { dom, host, actions }) {
       return;
     }
     const ticket = pending;
-    actions.headLogits(c, { item, head }).then((reply) => {
+    actions.headLogits({ config: c, item, head }).then((reply) => {
       if (ticket !== pending) return;
       fill(s6, logitsSection(h, { reply, config: c, head, d_k, labels_q, labels_k, query, key }));
     }, (err) => {

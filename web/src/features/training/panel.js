@@ -8,6 +8,7 @@ import * as fmt from '../../model/format.js';
 import { Heatmap } from '../../render/heatmap.js';
 import { parseTraining, trainingKey, TRAIN_TASKS, TASK_TEXT, TRAIN_LIMITS, TRAIN_VOCAB, TRAIN_BATCH } from '../../model/training.js';
 import { Cancelled, WorkerLost } from '../../worker/errors.js';
+export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 // Steps per request while playing: up to 10 (a few tens of ms at the default sizes), fewer when steps
 // are slow (large settings), so the curves move and Pause answers within about REQUEST_MS.

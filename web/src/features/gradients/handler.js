@@ -1,0 +1,8 @@
+// The compute side of the √d_k gradient lab: the gradient reaching the scores, measured by the core's
+// backward pass (attn.sqrtDkGradients).
+
+export const handlers = {
+  gradients(args, side) {
+    return { gradients: side.attn.sqrtDkGradients(args) };
+  },
+};

@@ -1,0 +1,32 @@
+// The compute side of the performance panel: the time of one forward pass against the sequence length.
+
+import { LayerCache, timeAtLength } from '../../model/job.js';
+
+export const handlers = {
+  /**
+   * Time of one forward pass for each n in `ns` (self-attention, this layer) on `workers` pool workers
+   * (the pool decides per n whether splitting pays: each point says how many ran it); the reply names
+   * the layer it measured.
+   */
+  async sweep({ layer, ns, workers = 1 }, side, post) {
+    const { attn } = side;
+    const pending = side.poolOf(workers);
+    const pool = pending && await pending;
+    const spec = { ...layer, seed: 1 };
+    const sweepCache = new LayerCache();
+    const mha = pool ? await pool.layer(spec) : sweepCache.get(attn, spec);
+    const points = [];
+    try {
+      for (const [k, n] of ns.entries()) {
+        post({ done: k, total: ns.length, phase: `n = ${n.toLocaleString('en-US')}` });
+        const ms = await timeAtLength(mha, layer.d_model, n);
+        const flops = attn.analyze({ ...layer, n }).flops.exact_flops;
+        points.push({ n, ms, flops, workers: mha.lastWorkers ?? 0 });
+      }
+    } finally {
+      if (pool) mha.delete();
+      sweepCache.clear();
+    }
+    return { points, isa: attn.isa, layer };
+  },
+};

@@ -1,0 +1,40 @@
+// The compute side of the "Follow one query" panel: the core's trace of one query (mha.trace, the
+// forward pass's own routines on that row), and one head's scores for every query.
+
+import { forwardArguments } from '../../model/job.js';
+
+const MAX_LOGIT_CELLS = 32 * 32; // headLogits traces every query twice: a view for small examples
+
+export const handlers = {
+  /**
+   * The trace of query `query` of batch item `item`, head `head`, with the words of that item. The
+   * layer is this owner's cached one.
+   */
+  trace({ config, item, head, query }, side, post) {
+    const { layer, inputs } = side.prepared(config, post);
+    const trace = layer.trace({ ...forwardArguments(config, inputs), item, head, query_index: query });
+    return { trace, labels_q: inputs.labels_q?.[item] ?? null, labels_k: inputs.labels_k?.[item] ?? null };
+  },
+
+  /**
+   * Head `head`'s logits and attention for every query of batch item `item`, with the scale 1/√d_k and
+   * without it: one trace per query and setting (the core's numbers; small sizes only).
+   */
+  headLogits({ config, item, head }, side, post) {
+    const { n_q, n_k } = config;
+    if (n_q * n_k > MAX_LOGIT_CELLS) throw new Error(`the scores view is drawn for at most ${MAX_LOGIT_CELLS} cells (n_q × n_k), this layer has ${n_q * n_k}`);
+    const { layer, inputs } = side.prepared(config, post);
+    const args = forwardArguments(config, inputs);
+    const out = {};
+    for (const scale of [true, false]) {
+      const logits = new Float32Array(n_q * n_k), attention = new Float32Array(n_q * n_k);
+      for (let i = 0; i < n_q; i++) {
+        const t = layer.trace({ ...args, scale, item, head, query_index: i });
+        logits.set(t.logits, i * n_k);
+        attention.set(t.weights, i * n_k); // the trace's `weights` are the row's attention
+      }
+      out[scale ? 'scaled' : 'unscaled'] = { logits, attention };
+    }
+    return out;
+  },
+};
