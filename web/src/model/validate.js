@@ -3,7 +3,7 @@
 
 import { sentences } from './inputs.js';
 import { FIELDS } from './schema.js';
-import { parseTraining } from './training.js';
+import { parseTraining, trainerArguments } from './training.js';
 import * as fmt from './format.js';
 
 /** Hard caps that keep even the analysis meaningful; the memory budget decides what runs. */
@@ -74,8 +74,9 @@ function parseDecimal(raw, { min, maxExclusive, name }) {
 const LARGEST_DROPOUT = Math.fround(1 - 2 ** -24);
 
 /**
- * Validates `state` (strings, see schema.js). `env`: { analyze, budget, isa, lastEdited, rate, cores }
- * (cores: navigator.hardwareConcurrency, for `workers`; absent = 1).
+ * Validates `state` (strings, see schema.js). `env`: { analyze, budget, isa, lastEdited, rate, cores,
+ * trainingCost, trainingHeld } (cores: navigator.hardwareConcurrency, for `workers`; absent = 1;
+ * trainingCost and trainingHeld: see trainingWork).
  * Returns { ok, errors: { field: message }, notes: [{ field, text }], config, analysis, estimate, blocked, auto }:
  * `notes` = view fields (head, item) that named nothing and were replaced;
  * `ok` = no field error; `blocked` = a reason not to run although every field is valid
@@ -239,14 +240,16 @@ export function validate(state, env = {}) {
 
   let analysis = null, estimate = null, blocked = null;
   if (ok && env.analyze) {
+    let training = null;
     try {
       analysis = env.analyze({ d_model, n_heads, d_k, d_v, bias: config.bias, batch, n_q, n_k, need_weights: true,
         scale: config.scale, attention: cross ? 'cross' : 'self', ...(n_kv_heads ? { n_kv_heads } : {}) });
+      training = trainingWork(config.train, env);
     } catch (err) {
-      put(lastOf(SIZE_FIELDS, 'd_model'), err.message);
+      put(analysis ? 'train_steps' : lastOf(SIZE_FIELDS, 'd_model'), err.message);
       return { ok: false, errors, notes, config: null, analysis: null, estimate: null, blocked: null, auto: false };
     }
-    estimate = estimateRun(analysis, env);
+    estimate = estimateRun(analysis, env, training);
     const field = lastOf(SIZE_FIELDS, source === 'text' ? 'text' : 'n_q');
     const budget = env.budget ?? 2 ** 30;
     if (analysis.memory.parameters > budget) {
@@ -263,6 +266,15 @@ export function validate(state, env = {}) {
         message:
         `Too large to run in this tab: one forward pass needs ${fmt.bytes(analysis.memory.total)}, over the budget of ` +
         `${fmt.int(budget)} B (${fmt.bytesBinary(budget)}). The shapes, parameters, FLOPs and memory below are still computed.` };
+    } else if (estimate.seconds > MAX_RUN_SECONDS && estimate.training) {
+      // Most of the time is training the lab's model again from its seed: say so, and the ways round it.
+      const t = estimate.training;
+      blocked = { field: 'train_steps', kind: 'time',
+        short: `Too slow to run here: training the model again takes an estimated ${fmt.num(estimate.seconds, 0)} s (limit ${MAX_RUN_SECONDS} s).`,
+        message:
+        `Too slow to run here: the trained weights are made again from the seed, ${fmt.int(t.steps)} training steps of ` +
+        `${fmt.short(t.step_macs)} multiply-adds each, an estimated ${fmt.num(estimate.seconds, 0)} s in all (the limit is ${MAX_RUN_SECONDS} s). ` +
+        `Train the model in the training lab and use it from there, lower train_steps or the lab's sizes, or go back to the seeded weights.` };
     } else if (estimate.seconds > MAX_RUN_SECONDS) {
       blocked = { field, kind: 'time',
         short: `Too slow to run here: an estimated ${fmt.num(estimate.seconds, 0)} s (limit ${MAX_RUN_SECONDS} s).`,
@@ -275,11 +287,39 @@ export function validate(state, env = {}) {
   return { ok, errors, notes, config, analysis, estimate, blocked, auto };
 }
 
-/** Expected run time: FLOPs at the measured (or assumed) rate plus setting up the weights. */
-export function estimateRun(analysis, { isa = 'wasm-simd128', rate } = {}) {
+/**
+ * Expected run time: FLOPs at the measured (or assumed) rate plus setting up the weights, plus the
+ * training a run must do first (`training`, see trainingWork: null when none). { flops, seconds,
+ * training: { steps, step_macs, seconds } or null }.
+ */
+export function estimateRun(analysis, { isa = 'wasm-simd128', rate } = {}, training = null) {
   const flopsPerSecond = rate || ASSUMED_FLOPS_PER_SECOND[isa] || ASSUMED_FLOPS_PER_SECOND.scalar;
   const flops = analysis.flops.exact_flops;
-  return { flops, seconds: flops / flopsPerSecond + analysis.params.total * SECONDS_PER_PARAMETER };
+  // A training step's kernels are small and partly scalar: measured at 1.6–3.3 G multiply-adds a second
+  // (2 FLOPs each) in SIMD wasm, about half the forward's FLOP rate, which is what is assumed here.
+  const trainSeconds = training ? (2 * training.steps * training.step_macs) / (flopsPerSecond * TRAINING_RATE_SHARE) : 0;
+  return {
+    flops, seconds: flops / flopsPerSecond + analysis.params.total * SECONDS_PER_PARAMETER + trainSeconds,
+    training: training ? { ...training, seconds: trainSeconds } : null,
+  };
+}
+
+/** Training's FLOP rate as a share of the forward pass's (see estimateRun). */
+const TRAINING_RATE_SHARE = 0.5;
+
+/**
+ * The training a run with weights=trained must do before its pass: { steps, step_macs }, or null when
+ * there is none (seeded weights, 0 steps, or env.trainingHeld says the compute side holds that model
+ * already, the lab's or the last run's). step_macs is the core's own count (attn.trainingCost, given
+ * as env.trainingCost).
+ */
+export function trainingWork(train, env = {}) {
+  if (!train?.settings || !train.steps) return null;
+  if (env.trainingHeld?.(train)) return null;
+  // Never uncounted: an engine that cannot count the training cannot say how long it takes.
+  if (!env.trainingCost) throw new Error('this engine cannot estimate training (attn.trainingCost is missing), so a trained link is not run');
+  const { step_macs } = env.trainingCost(trainerArguments(train.settings));
+  return { steps: train.steps, step_macs };
 }
 
 /** The head patterns the engine builds (mha.setHeadPatterns); 'random' is the layer's own initialisation. */
