@@ -26,7 +26,13 @@ test('the builder writes every snippet from the view and the choices, and previe
   const element = await snippet('element');
   assert.ok(element.startsWith(`<script type="module" src="${h.url}attention-playground.js"></script>\n<attention-playground `), element);
   for (const attr of ['d_model="48"', 'n_heads="3"', 'mask="causal"', 'source="random"', 'n_q="5"', 'panels="heatmaps,shapes"', 'theme="dark"', 'controls="0"',
-    'text="it\'s &quot;quoted&quot; &lt;and> &amp;"']) assert.ok(element.includes(attr), `${attr} in ${element}`);
+    'text="it&#39;s &quot;quoted&quot; &lt;and&gt; &amp;"']) assert.ok(element.includes(attr), `${attr} in ${element}`);
+  // The browser's own parser reads the value back exactly (tests/js/snippets.test.mjs: hostile texts).
+  assert.equal(await page.evaluate((html) => {
+    const t = document.createElement('template');
+    t.innerHTML = html;
+    return t.content.querySelector('attention-playground').getAttribute('text');
+  }, element), 'it\'s "quoted" <and> &');
   assert.ok(!/embed=|\bembed="/.test(element), 'the page flag embed is not an attribute');
 
   const iframe = await snippet('iframe');
@@ -48,7 +54,7 @@ test('the builder writes every snippet from the view and the choices, and previe
   assert.match(await snippet('quarto'), /^```\{=html\}\n<script type="module"[^\n]*\n<attention-playground [^\n]*\n```$/);
   const python = await snippet('python');
   assert.ok(python.includes(`_esm = "${h.url}attention-playground.js"`) && python.includes('d_model = traitlets.Unicode("48").tag(sync=True)')
-    && python.includes('text = traitlets.Unicode("it\'s \\"quoted\\" <and> &").tag(sync=True)'), python);
+    && python.includes('text = traitlets.Unicode("it\'s \\"quoted\\" \\x3cand> &").tag(sync=True)'), python);
 
   // The preview is a playground of its own with those choices (sharing the page's worker).
   const preview = page.locator('#share-builder .share-preview-box');

@@ -29,8 +29,10 @@ export function attributesOf(state) {
 // Python string). Each writer below keeps its value on one line with no character its host reads as syntax.
 
 /** Characters an attribute value never holds raw: markup (& " ' < >), Markdown syntax a processor may read
- * inside inline HTML (` \ [ ]), and every control or line/paragraph separator (no newline, so no blank line). */
-const ATTRIBUTE_UNSAFE = /[&"'<>`\\[\]\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+ * inside inline HTML (` \ [ ]), C0 controls (so no newline, no blank line), DEL and the line/paragraph
+ * separators. C1 controls stay raw: HTML reads &#128;–&#159; as Windows-1252 (&#133; is “…”), and no
+ * Markdown processor ends a line at them. NUL cannot be carried by HTML at all (it becomes U+FFFD). */
+const ATTRIBUTE_UNSAFE = /[&"'<>`\\[\]\u0000-\u001f\u007f\u2028\u2029]/g;
 const NAMED = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' };
 
 /** A double-quoted attribute value: the browser's parser decodes it back to exactly `value`. */
