@@ -1,10 +1,14 @@
 // Resolution and validation of multi-head attention sizes.
 #include "dims.h"
 
+#include <cmath>
+#include <cstdio>
+#include <algorithm>
 #include <initializer_list>
 #include <string>
 #include <utility>
 
+#include "analysis.h"
 #include "error.h"
 
 namespace attn {
@@ -25,10 +29,20 @@ MhaDims resolve_dims(const MhaConfig& c) {
   require(c.n_heads <= c.d_model || (c.d_k > 0 && c.d_v > 0),
           "n_heads (" + std::to_string(c.n_heads) + ") is larger than d_model (" + std::to_string(c.d_model) +
               "): each head needs at least one dimension");
-  if (c.d_k == 0 || c.d_v == 0)
-    require(c.d_model % c.n_heads == 0,
-            "d_model (" + std::to_string(c.d_model) + ") is not divisible by n_heads (" +
-                std::to_string(c.n_heads) + "); choose another n_heads or give d_k and d_v explicitly");
+  if ((c.d_k == 0 || c.d_v == 0) && c.d_model % c.n_heads != 0) {
+    // The nearest head counts that divide d_model, one below and one above (up to 4·n_heads).
+    std::string near;
+    for (int h = c.n_heads - 1; h >= 1 && near.empty(); --h)
+      if (c.d_model % h == 0) near = group_digits(h);
+    for (int h = c.n_heads + 1; h <= std::min(c.d_model, 4 * c.n_heads); ++h)
+      if (c.d_model % h == 0) {
+        near += (near.empty() ? "" : " or ") + group_digits(h);
+        break;
+      }
+    throw Error("d_model (" + std::to_string(c.d_model) + ") is not divisible by n_heads (" + std::to_string(c.n_heads) +
+                "): d_k = d_model / n_heads would not be whole. Try n_heads = " + near +
+                ", or give d_k and d_v explicitly");
+  }
   const int n_kv_heads = c.n_kv_heads.value_or(c.n_heads);
   require_kv_heads(c.n_heads, n_kv_heads);
   MhaDims d{c.d_model, c.n_heads, c.d_k ? c.d_k : c.d_model / c.n_heads, c.d_v ? c.d_v : c.d_model / c.n_heads,
@@ -55,6 +69,63 @@ void require_kv_heads(int n_heads, int n_kv_heads) {
                 "): each key/value head serves the same number of query heads; choose one of " + divisors +
                 (divisors.size() >= 60 ? ", ..." : ""));
   }
+}
+
+int dim_of(const char* name, double value) {
+  char got[40];
+  std::snprintf(got, sizeof got, "%.17g", value);  // exact for any whole double, never cast
+  require(std::isfinite(value) && value == std::floor(value), std::string(name) + " must be a whole number (got " + got + ")");  // NaN, ±∞, fractions
+  require(value >= 1, std::string(name) + " must be a positive integer (got " + got + ")");
+  if (value > kMaxDim)  // checked in double: a value above 2^31 does not fit an int
+    throw Error(std::string(name) + " (" + (value < 1e15 ? group_digits(static_cast<std::uint64_t>(value)) : got) +
+                ") is larger than the " + group_digits(kMaxDim) + " this engine accepts");
+  return static_cast<int>(value);
+}
+
+ViewResult resolve_view(const ViewRequest& r) {
+  ViewResult out;
+  const char* field = "d_model";  // the field being checked: an Error names it
+  try {
+    MhaConfig c;
+    c.d_model = dim_of(field, r.d_model);
+    field = "n_heads";
+    c.n_heads = dim_of(field, r.n_heads);
+    field = "d_k";
+    if (r.d_k) c.d_k = dim_of(field, *r.d_k);
+    field = "d_v";
+    if (r.d_v) c.d_v = dim_of(field, *r.d_v);
+    // n_heads against d_model: the head count is what a learner changes to make them divide.
+    field = "n_heads";
+    resolve_dims(c);  // n_kv_heads not set yet: the head sizes alone
+    field = "n_kv_heads";
+    if (r.n_kv_heads) {
+      const double kv = *r.n_kv_heads;
+      // A whole number in int range gets the lesson's messages (at least 1, at most n_heads, a
+      // divisor); anything else dim_of's (not whole, too large).
+      if (kv == std::floor(kv) && std::fabs(kv) < 2147483648.0) require_kv_heads(c.n_heads, static_cast<int>(kv));
+      c.n_kv_heads = dim_of(field, kv);
+    }
+    out.dims = resolve_dims(c);
+    field = "batch";
+    out.batch = dim_of(field, r.batch);
+    field = "n_q";
+    out.n_q = dim_of(field, r.n_q);
+    field = "n_k";
+    out.n_k = dim_of(field, r.n_k);
+    field = "n_q";  // every count of the problem must stay exact
+    require_countable(out.dims, out.batch, out.n_q, out.n_k);
+    field = "mask";
+    r.mask.validate(out.batch, out.n_q, out.n_k);
+  } catch (const Error& e) {
+    ViewResult failed;
+    failed.field = field;
+    failed.message = e.what();
+    return failed;
+  }
+  out.kv_head_of.resize(static_cast<std::size_t>(out.dims.n_heads));
+  for (int h = 0; h < out.dims.n_heads; ++h) out.kv_head_of[static_cast<std::size_t>(h)] = out.dims.kv_head(h);
+  out.ok = true;
+  return out;
 }
 
 }  // namespace attn

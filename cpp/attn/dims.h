@@ -47,3 +47,40 @@ constexpr int kMaxDim = 1 << 20;
 void require_dim(const char* name, int value);
 
 }  // namespace attn
+
+#include <string>
+#include <vector>
+
+#include "mask.h"
+
+namespace attn {
+
+/// A size as a caller typed it (JavaScript numbers arrive as doubles): a positive whole number
+/// no larger than kMaxDim, else Error naming `name`: "d_model must be a whole number (got 1.5)".
+int dim_of(const char* name, double value);
+
+/// What a view of the playground asks for: the layer's sizes and one problem's. Absent d_k, d_v:
+/// d_model / n_heads; absent n_kv_heads: n_heads (multi-head attention). The mask is checked
+/// against batch and n_k (a padding length per batch item, each in 0..n_k).
+struct ViewRequest {
+  double d_model = 0, n_heads = 0;
+  std::optional<double> n_kv_heads, d_k, d_v;
+  double batch = 1, n_q = 0, n_k = 0;
+  Mask mask;
+};
+
+/// The resolved view, or the first field that breaks a rule and why (`field` names the request's
+/// field: d_model, n_heads, n_kv_heads, d_k, d_v, batch, n_q, n_k or mask).
+struct ViewResult {
+  bool ok = false;
+  std::string field, message;  // when !ok
+  MhaDims dims{};              // when ok
+  int batch = 0, n_q = 0, n_k = 0;
+  std::vector<int> kv_head_of;  // [n_heads]: query head h reads key/value head kv_head_of[h]
+};
+
+/// The one place the page's dimension rules live: each field is checked in the order a learner
+/// fills them in, with the rules of resolve_dims, require_kv_heads and require_dim.
+ViewResult resolve_view(const ViewRequest& request);
+
+}  // namespace attn

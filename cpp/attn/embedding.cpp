@@ -1,5 +1,5 @@
-// Word embeddings and token inputs, bit-compatible with the page's JavaScript generator (every
-// step is 32-bit integer arithmetic or a double rounded once to float, as in JavaScript).
+// Word embeddings, token inputs and the page's random inputs (every step is 32-bit integer
+// arithmetic or a double rounded once to float, so the numbers are the same natively and in wasm).
 #include "embedding.h"
 
 #include <cmath>
@@ -10,11 +10,14 @@
 namespace attn {
 namespace {
 
-// The page's uniform stream (inputs.js uniformStream) for a 32-bit seed: a counter stepped by
+// The page's uniform stream for a seed: a counter stepped by
 // 0x6d2b79f5 and mixed, giving 32 random bits per draw.
 class PageUniform {
  public:
   explicit PageUniform(std::uint32_t seed) : state_(seed ^ 0x9e3779b9u) {}
+  /// A seed above 2^32 also moves the start by its high bits, so that every seed has its own stream.
+  explicit PageUniform(std::uint64_t seed)
+      : state_((static_cast<std::uint32_t>(seed) ^ 0x9e3779b9u) + static_cast<std::uint32_t>(seed >> 32) * 0x85ebca6bu) {}
   double next() {
     state_ += 0x6d2b79f5u;
     std::uint32_t z = state_;
@@ -26,6 +29,18 @@ class PageUniform {
  private:
   std::uint32_t state_;
 };
+
+// Box–Muller, both values of each pair used: e[i] = r·cos t, e[i + 1] = r·sin t.
+void fill_normal(std::vector<float>& e, PageUniform& uniform) {
+  const double two_pi = 2.0 * 3.141592653589793;
+  for (std::size_t i = 0; i < e.size(); i += 2) {
+    const double u1 = 1.0 - uniform.next();  // in (0, 1]: the logarithm stays finite
+    const double r = std::sqrt(-2.0 * std::log(u1));
+    const double t = two_pi * uniform.next();
+    e[i] = static_cast<float>(r * std::cos(t));
+    if (i + 1 < e.size()) e[i + 1] = static_cast<float>(r * std::sin(t));
+  }
+}
 
 // Decodes one UTF-8 sequence at s[i], advancing i; throws on a malformed one.
 std::uint32_t next_code_point(const std::string& s, std::size_t& i) {
@@ -56,16 +71,9 @@ std::uint32_t word_hash(const std::string& word) {
 std::vector<float> word_embedding(const std::string& word, int d_model, std::uint64_t seed) {
   require_positive("d_model", d_model);
   // As inputs.js: the word's hash xor the seed's low 32 bits times 0x27d4eb2d.
-  PageUniform uniform(word_hash(word) ^ (static_cast<std::uint32_t>(seed) * 0x27d4eb2du));
+  PageUniform uniform(static_cast<std::uint32_t>(word_hash(word) ^ (static_cast<std::uint32_t>(seed) * 0x27d4eb2du)));
   std::vector<float> e(static_cast<std::size_t>(d_model));
-  const double two_pi = 2.0 * 3.141592653589793;
-  for (std::size_t i = 0; i < e.size(); i += 2) {
-    const double u1 = 1.0 - uniform.next();  // in (0, 1]: the logarithm stays finite
-    const double r = std::sqrt(-2.0 * std::log(u1));
-    const double t = two_pi * uniform.next();
-    e[i] = static_cast<float>(r * std::cos(t));
-    if (i + 1 < e.size()) e[i + 1] = static_cast<float>(r * std::sin(t));
-  }
+  fill_normal(e, uniform);
   return e;
 }
 
@@ -88,6 +96,14 @@ std::vector<float> embed_tokens(const std::vector<std::vector<std::string>>& wor
       float* row = x.data() + (b * n + pos) * static_cast<std::size_t>(d_model);
       for (int c = 0; c < d_model; ++c) row[c] = e[c] + pe[static_cast<std::size_t>(pos) * d_model + c];
     }
+  return x;
+}
+
+std::vector<float> random_normal(std::uint64_t seed, std::size_t count) {
+  require(count <= (1u << 26), "random inputs of " + group_digits(count) + " values are too many (at most 67,108,864)");
+  PageUniform uniform(seed);
+  std::vector<float> x(count);
+  fill_normal(x, uniform);
   return x;
 }
 

@@ -35,11 +35,34 @@ std::vector<std::int64_t> traced_dims(const std::vector<TensorInfo>& trace, cons
   throw Error("tensor " + prefix + " missing from the trace");
 }
 
+// A layer of the lesson: d_k = d_v = d_model / n_heads, one key/value head per query head.
+MhaConfig layer(int d_model, int n_heads, bool bias) {
+  MhaConfig c;
+  c.d_model = d_model;
+  c.n_heads = n_heads;
+  c.bias = bias;
+  return c;
+}
+
+// A row of the model table, filled by field name (three of its numbers are head counts and
+// widths that a swapped pair would silently exchange).
+ModelPreset preset(std::string name, std::string parameters) {
+  ModelPreset p;
+  p.name = std::move(name);
+  p.parameters = std::move(parameters);
+  return p;
+}
+
 double round1(double billions) { return std::round(billions * 10.0) / 10.0; }
 
 LessonExample e1() {
-  LessonExample ex{"E1", "Shapes through multi-head attention", {768, 12, 0, 0, true, 1, {}}, 1, 128, {},
-                   "Per-head tensors are 128×64; concatenating 12 heads restores 128×768."};
+  LessonExample ex;
+  ex.id = "E1";
+  ex.title = "Shapes through multi-head attention";
+  ex.config = layer(768, 12, true);
+  ex.batch = 1;
+  ex.n = 128;
+  ex.note = "Per-head tensors are 128×64; concatenating 12 heads restores 128×768.";
   const MhaDims d = resolve_dims(ex.config);
   const auto t = tensor_trace(d, ex.batch, ex.n, ex.n, true);
   auto find = [&](const std::string& prefix) { return traced_dims(t, prefix); };
@@ -59,8 +82,13 @@ LessonExample e1() {
 }
 
 LessonExample e2() {
-  LessonExample ex{"E2", "Parameter count", {512, 8, 0, 0, false, 1, {}}, 1, 0, {},
-                   "Splitting into heads repartitions the same 4·d_model² weights; biases add 4·d_model."};
+  LessonExample ex;
+  ex.id = "E2";
+  ex.title = "Parameter count";
+  ex.config = layer(512, 8, false);
+  ex.batch = 1;
+  ex.n = 0;
+  ex.note = "Splitting into heads repartitions the same 4·d_model² weights; biases add 4·d_model.";
   const MhaDims d = resolve_dims(ex.config);
   const ParameterCounts p = parameter_counts(d);
   ex.figures = {
@@ -75,7 +103,13 @@ LessonExample e2() {
 }
 
 LessonExample e3() {
-  LessonExample ex{"E3", "FLOPs: which term dominates", {4096, 32, 0, 0, false, 1, {}}, 1, 2048, {}, ""};
+  LessonExample ex;
+  ex.id = "E3";
+  ex.title = "FLOPs: which term dominates";
+  ex.config = layer(4096, 32, false);
+  ex.batch = 1;
+  ex.n = 2048;
+  ex.note = "";
   const MhaDims d = resolve_dims(ex.config);
   const FlopCounts f = flop_counts(d, 1, 2048, 2048, true);
   const double proj = f.lesson_projections / 1e9, scores = f.lesson_scores / 1e9, wsum = f.lesson_weighted_sum / 1e9;
@@ -102,7 +136,13 @@ LessonExample e3() {
 }
 
 LessonExample p1() {
-  LessonExample ex{"P1", "Head size", {1024, 16, 0, 0, true, 1, {}}, 1, 0, {}, "h·d_k always gives back d_model."};
+  LessonExample ex;
+  ex.id = "P1";
+  ex.title = "Head size";
+  ex.config = layer(1024, 16, true);
+  ex.batch = 1;
+  ex.n = 0;
+  ex.note = "h·d_k always gives back d_model.";
   const MhaDims d = resolve_dims(ex.config);
   ex.figures = {
       figure("d_k = 1024 / 16", "64", std::to_string(d.d_k), d.d_k),
@@ -112,8 +152,13 @@ LessonExample p1() {
 }
 
 LessonExample p4() {
-  LessonExample ex{"P4", "Memory of the attention weights", {512, 8, 0, 0, true, 1, {}}, 32, 128, {},
-                   "One n×n matrix per head and per batch item: memory grows with n²."};
+  LessonExample ex;
+  ex.id = "P4";
+  ex.title = "Memory of the attention weights";
+  ex.config = layer(512, 8, true);
+  ex.batch = 32;
+  ex.n = 128;
+  ex.note = "One n×n matrix per head and per batch item: memory grows with n².";
   const MhaDims d = resolve_dims(ex.config);
   const std::uint64_t bytes = attention_weight_bytes(d.n_heads, ex.batch, ex.n, ex.n);
   const std::vector<std::int64_t> weights = traced_dims(tensor_trace(d, ex.batch, ex.n, ex.n, true), "A_i");
@@ -139,16 +184,73 @@ std::string format_billions(double value) {
 std::vector<LessonExample> lesson_examples() { return {e1(), e2(), e3(), p1(), p4()}; }
 
 std::vector<ModelPreset> model_presets() {
-  return {
-      {"Transformer (base, 2017)", 8, 512, 64, "65M", 8, 6, ""},
-      {"BERT-Base", 12, 768, 64, "110M", 12, 12, ""},
-      {"BERT-Large", 16, 1024, 64, "340M", 16, 24, ""},
-      {"GPT-2 (small)", 12, 768, 64, "117M", 12, 12, ""},
-      {"GPT-3", 96, 12288, 128, "175B", 96, 96, ""},
-      {"LLaMA-7B", 32, 4096, 128, "7B", 32, 32, ""},
-      {"LLaMA-70B", 64, 8192, 128, "70B", 8, 80,
-       "uses grouped-query attention: 64 query heads share 8 key/value heads"},
-  };
+  std::vector<ModelPreset> all;
+  auto add = [&](ModelPreset p) { all.push_back(std::move(p)); };
+  {
+    ModelPreset p = preset("Transformer (base, 2017)", "65M");
+    p.n_heads = 8;
+    p.d_model = 512;
+    p.d_k = 64;
+    p.n_kv_heads = 8;
+    p.n_layers = 6;
+    add(p);
+  }
+  {
+    ModelPreset p = preset("BERT-Base", "110M");
+    p.n_heads = 12;
+    p.d_model = 768;
+    p.d_k = 64;
+    p.n_kv_heads = 12;
+    p.n_layers = 12;
+    add(p);
+  }
+  {
+    ModelPreset p = preset("BERT-Large", "340M");
+    p.n_heads = 16;
+    p.d_model = 1024;
+    p.d_k = 64;
+    p.n_kv_heads = 16;
+    p.n_layers = 24;
+    add(p);
+  }
+  {
+    ModelPreset p = preset("GPT-2 (small)", "117M");
+    p.n_heads = 12;
+    p.d_model = 768;
+    p.d_k = 64;
+    p.n_kv_heads = 12;
+    p.n_layers = 12;
+    add(p);
+  }
+  {
+    ModelPreset p = preset("GPT-3", "175B");
+    p.n_heads = 96;
+    p.d_model = 12288;
+    p.d_k = 128;
+    p.n_kv_heads = 96;
+    p.n_layers = 96;
+    add(p);
+  }
+  {
+    ModelPreset p = preset("LLaMA-7B", "7B");
+    p.n_heads = 32;
+    p.d_model = 4096;
+    p.d_k = 128;
+    p.n_kv_heads = 32;
+    p.n_layers = 32;
+    add(p);
+  }
+  {
+    ModelPreset p = preset("LLaMA-70B", "70B");
+    p.n_heads = 64;
+    p.d_model = 8192;
+    p.d_k = 128;
+    p.n_kv_heads = 8;
+    p.n_layers = 80;
+    p.note = "uses grouped-query attention: 64 query heads share 8 key/value heads";
+    add(p);
+  }
+  return all;
 }
 
 }  // namespace attn

@@ -22,7 +22,7 @@ struct LessonExample {
   std::string id;     // "E1", "E2", "E3", "P1", "P4"
   std::string title;
   MhaConfig config;   // loads the example into the playground
-  int batch, n;       // sequence length (self-attention); 0 where the example has none
+  int batch = 1, n = 0;  // sequence length (self-attention); 0 where the example has none
   std::vector<LessonFigure> figures;
   std::string note;   // what a learner should notice, e.g. how the lesson's count differs
 };
@@ -32,10 +32,10 @@ std::vector<LessonExample> lesson_examples();
 
 struct ModelPreset {
   std::string name;
-  int n_heads, d_model, d_k;
+  int n_heads = 0, d_model = 0, d_k = 0;
   std::string parameters;  // the whole model's size, as the table gives it
-  int n_kv_heads;          // key/value heads (grouped-query attention), n_heads otherwise
-  int n_layers;            // attention layers of the published model (decoder layers for the 2017 Transformer)
+  int n_kv_heads = 0;      // key/value heads (grouped-query attention), n_heads otherwise
+  int n_layers = 0;        // attention layers of the published model (decoder layers for the 2017 Transformer)
   std::string note;
 };
 std::vector<ModelPreset> model_presets();

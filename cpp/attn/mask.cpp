@@ -54,4 +54,33 @@ std::string Mask::describe() const {
   return out.empty() ? "none" : out;
 }
 
+std::vector<std::uint8_t> mask_grid(const Mask& m, int b, int n_q, int n_k, int row_step, int col_step) {
+  require_positive("n_q", n_q);
+  require_positive("n_k", n_k);
+  require_positive("row_step", row_step);
+  require_positive("col_step", col_step);
+  require(b >= 0 && (m.key_lengths.empty() || b < static_cast<int>(m.key_lengths.size())),
+          "item " + std::to_string(b) + " has no key length in the padding mask");
+  const int rows = (n_q - 1) / row_step + 1, cols = (n_k - 1) / col_step + 1;
+  require((Count(rows) * cols).value() <= (1u << 26), "the mask grid would have more than 2^26 cells");
+  std::vector<std::uint8_t> grid(static_cast<std::size_t>(rows) * cols, 0);
+  if (!m.any()) return grid;
+  for (int r = 0; r < rows; ++r) {
+    const int i1 = std::min(n_q, (r + 1) * row_step);
+    for (int c = 0; c < cols; ++c) {
+      const int j1 = std::min(n_k, (c + 1) * col_step);
+      bool all = true;
+      if (m.matrix.empty()) {
+        // Causal and padding mask a suffix of each row (row_limit): the cell's first key decides.
+        for (int i = r * row_step; all && i < i1; ++i) all = m.row_limit(b, i, n_k) <= c * col_step;
+      } else {
+        for (int i = r * row_step; all && i < i1; ++i)
+          for (int j = c * col_step; all && j < j1; ++j) all = m.masked(b, i, j, n_k);
+      }
+      grid[static_cast<std::size_t>(r) * cols + c] = all ? 1 : 0;
+    }
+  }
+  return grid;
+}
+
 }  // namespace attn

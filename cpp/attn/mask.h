@@ -26,4 +26,9 @@ struct Mask {
   std::string describe() const;
 };
 
+/// The mask of batch item b drawn on a heatmap whose cells average row_step × col_step weights:
+/// [⌈n_q / row_step⌉ × ⌈n_k / col_step⌉], 1 where every weight of the cell is masked (so a
+/// cell that shows any weight is never painted over). Throws Error for sizes that do not fit.
+std::vector<std::uint8_t> mask_grid(const Mask& mask, int b, int n_q, int n_k, int row_step, int col_step);
+
 }  // namespace attn

@@ -224,9 +224,29 @@ std::vector<MaskedRow> MultiHeadAttention::forward_validated(const MhaInput& in,
           for (int r = 0; r < rows; ++r)
             kern::scale(q_block.get() + static_cast<std::size_t>(r) * qk + h0 * dk, G * dk, q_prescale);
         float* head_weights = opt.need_weights ? weights + ((static_cast<std::size_t>(b) * H + h0) * NQ + i0) * NK : nullptr;
-        HeadProblem p{q_block.get() + h0 * dk, qk, k_proj.get() + g * dk, kk, v_proj.get() + g * dv, kvw,
-                      concat.get() + h0 * dv, vw, head_weights, rows, in.n_k, dk, dv, i0, b, h0,
-                      std::sqrt(v_norm2[g]), q_prescale, G, dk, dv, NQ * NK};
+        HeadProblem p{};  // by name: 22 fields, several of the same type side by side
+        p.q = q_block.get() + h0 * dk;
+        p.ldq = qk;
+        p.k = k_proj.get() + g * dk;
+        p.ldk = kk;
+        p.v = v_proj.get() + g * dv;
+        p.ldv = kvw;
+        p.out = concat.get() + h0 * dv;
+        p.ldo = vw;
+        p.weights = head_weights;
+        p.rows = rows;
+        p.n_k = in.n_k;
+        p.d_k = dk;
+        p.d_v = dv;
+        p.row0 = i0;
+        p.b = b;
+        p.h = h0;
+        p.v_bound = std::sqrt(v_norm2[g]);
+        p.q_prescale = q_prescale;
+        p.heads = G;
+        p.q_step = dk;
+        p.out_step = dv;
+        p.weights_step = NQ * NK;
         attend_head(p, opt, &masked);
       }
       if (!opt.head_mask.empty()) apply_head_mask(opt.head_mask, rows, dv, concat.get(), vw);

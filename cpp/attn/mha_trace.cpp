@@ -65,8 +65,24 @@ MhaTrace MultiHeadAttention::trace(const MhaInput& in, const ForwardOptions& opt
     const double k_norm2 = max_row_norm2(k_head, kk, in.n_k, dk), v_norm2 = max_row_norm2(v_head, kvw, in.n_k, dv);
     for (int h = g * G; h < (g + 1) * G; ++h) {
       require_unscaled_logits("its trace", "projection", max_row_norm2(q_row.data() + h * dk, qk, 1, dk), k_norm2, v_norm2, alpha, item, h);
-      const HeadProblem p{q_row.data() + h * dk, qk, k_head, kk, v_head, kvw, t.concat.data() + h * dv, vw,
-                          weights.data(), 1, in.n_k, dk, dv, query, item, h, std::sqrt(v_norm2)};
+      HeadProblem p{};  // by name, as mha.cpp fills it
+      p.q = q_row.data() + h * dk;
+      p.ldq = qk;
+      p.k = k_head;
+      p.ldk = kk;
+      p.v = v_head;
+      p.ldv = kvw;
+      p.out = t.concat.data() + h * dv;
+      p.ldo = vw;
+      p.weights = weights.data();
+      p.rows = 1;
+      p.n_k = in.n_k;
+      p.d_k = dk;
+      p.d_v = dv;
+      p.row0 = query;
+      p.b = item;
+      p.h = h;
+      p.v_bound = std::sqrt(v_norm2);
       if (h != head) {
         attend_head(p, opt, nullptr);
         continue;

@@ -87,8 +87,22 @@ AttentionTrace trace_attention(const float* q, std::size_t q_len, const float* k
   const double v_norm2 = max_row_norm2(values, d_v, n_k, d_v);
   require_unscaled_logits("its trace", "input", max_row_norm2(q_row, d_k, 1, d_k), max_row_norm2(keys, d_k, n_k, d_k), v_norm2,
                     logit_scale(opt, d_k), item, 0);
-  const HeadProblem p{q_row, d_k, keys, d_k, values, d_v, nullptr, d_v, nullptr, 1, n_k, d_k, d_v, query, item, 0,
-                      std::sqrt(v_norm2)};
+  HeadProblem p{};  // by name, as mha.cpp fills it; out: none, the row is traced
+  p.q = q_row;
+  p.ldq = d_k;
+  p.k = keys;
+  p.ldk = d_k;
+  p.v = values;
+  p.ldv = d_v;
+  p.ldo = d_v;
+  p.rows = 1;
+  p.n_k = n_k;
+  p.d_k = d_k;
+  p.d_v = d_v;
+  p.row0 = query;
+  p.b = item;
+  p.h = 0;
+  p.v_bound = std::sqrt(v_norm2);
   AttentionTrace t;
   t.q.assign(q_row, q_row + dk);
   t.k.assign(keys, keys + NK * dk);

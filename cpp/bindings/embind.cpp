@@ -9,13 +9,15 @@
 // vectors, and enough of them broke the module for good. So no C++ frame may ever be live
 // while JavaScript code runs, and no C++ error may be thrown into JavaScript.
 //
-// 1. Arguments are plain numbers only: int, double, bool (the JS side checks their range
-//    first: Embind truncates silently). Never emscripten::val, never std::string or
-//    std::vector from JavaScript. Arrays come as the address of an input of
-//    the call (a double; 0 = none), which the JS wrapper allocated with callInput() and
-//    filled before calling; read it with current_call().input<float>(address) (the length
-//    comes with it). Options shared by several bindings are staged first (see
-//    stageAttentionOptions) into the call slot.
+// 1. A binding with more than a few arguments takes one record: the address of an input of
+//    the call holding its options as flat JSON, read by name with Record (record.h), which
+//    names an unknown, missing or mistyped field. Other arguments are plain numbers only:
+//    int, double, bool (the JS side checks their range first: Embind truncates silently).
+//    Never emscripten::val, never std::string or std::vector from JavaScript. Arrays come as
+//    the address of an input of the call (a double; 0 = none), which the JS wrapper
+//    allocated with callInput() and filled before calling; read it with
+//    current_call().input<float>(address) (the length comes with it). Options shared by
+//    several bindings are staged first (see stageAttentionOptions) into the call slot.
 // 2. The body runs inside run([&](Json& value) { ... }), which returns the std::string
 //    envelope {"value": ..., "arrays": {name: [address, length]}} or {"error": message}:
 //    a C++ exception becomes text, and the JS wrapper throws it after C++ has returned.
@@ -33,10 +35,13 @@
 //                                                      // throws here, before anything exists
 //   return native.call((c) => {                        // frees everything in a finally
 //     const x = c.input('x', o.x);                     // a checked typed array → an address
-//     const r = c.run('bindingName', x, n, ...);       // plain numbers; throws the engine's error
+//     const r = c.run('bindingName', c.input('options', record({ x, n, ... })));  // record.js
+//                                                      // throws the engine's error
 //     return { ...r.value, ...c.arrays(r, { result: o.into ?? null }) };  // copies out
 //   });
-// and here: std::string binding_name(double x, int n) { return run([&](Json& value) { ... }); }
+// and here: std::string binding_name(double options) { return run([&](Json& value) {
+//   Record o("bindingName", options); const double x = o.address("x"); const int n = o.integer("n");
+//   o.done(); ... }); }
 // registered below with function("bindingName", ...).
 #include <emscripten/bind.h>
 
@@ -63,6 +68,7 @@
 #include "call.h"
 #include "convert.h"
 #include "heap_count.h"
+#include "record.h"
 
 namespace bind {
 namespace {
@@ -79,9 +85,13 @@ double call_input(double bytes) {
 // Mask and options shared by every attention binding. padding: an input of int32 key lengths
 // (0 = none); matrix: an input of n_q×n_k bytes, 1 = masked (0 = none). The core checks them
 // against the sizes when the attention binding runs.
-std::string stage_attention_options(bool causal, double padding, double matrix, bool scale, double dropout,
-                                    bool training, double seed) {
+std::string stage_attention_options(double options) {
   return run([&](Json&) {
+    Record r("stageAttentionOptions", options);
+    const bool causal = r.boolean("causal"), scale = r.boolean("scale"), training = r.boolean("training");
+    const double padding = r.address("padding"), matrix = r.address("matrix"), dropout = r.number("dropout");
+    const std::uint64_t seed = r.seed("seed");
+    r.done();
     Call& c = current_call();
     attn::AttentionOptions& o = c.attention_options;
     o.mask.causal = causal;
@@ -92,7 +102,7 @@ std::string stage_attention_options(bool causal, double padding, double matrix, 
     o.scale = scale;
     o.dropout = static_cast<float>(dropout);
     o.training = training;
-    o.seed = static_cast<std::uint64_t>(seed);
+    o.seed = seed;
   });
 }
 
@@ -110,15 +120,16 @@ attn::MultiHeadAttention& layer(double id) {
   return *it->second;
 }
 
-// has_kv false: n_kv_heads not given (n_heads, multi-head attention); the core checks the value.
-attn::MhaConfig config_of(int d_model, int n_heads, int d_k, int d_v, bool bias, bool has_kv = false, int n_kv_heads = 0) {
+// A layer's sizes from a record: d_model, n_heads, d_k, d_v (0: d_model / n_heads), bias and
+// n_kv_heads (absent: not given, n_heads); the core checks the values.
+attn::MhaConfig config_of(Record& r) {
   attn::MhaConfig config;
-  config.d_model = d_model;
-  config.n_heads = n_heads;
-  config.d_k = d_k;
-  config.d_v = d_v;
-  config.bias = bias;
-  if (has_kv) config.n_kv_heads = n_kv_heads;
+  config.d_model = r.integer("d_model");
+  config.n_heads = r.integer("n_heads");
+  config.d_k = r.integer("d_k");
+  config.d_v = r.integer("d_v");
+  config.bias = r.boolean("bias");
+  if (r.optional_number("n_kv_heads")) config.n_kv_heads = r.integer("n_kv_heads");
   return config;
 }
 
@@ -141,10 +152,12 @@ std::vector<float> head_mask_of(double address) {
 }
 
 // value: { layer: id, dims: { d_model, n_heads, n_kv_heads, d_k, d_v, bias } }
-std::string mha_create(int d_model, int n_heads, int d_k, int d_v, bool bias, double seed, bool has_kv, int n_kv_heads) {
+std::string mha_create(double options) {
   return run([&](Json& value) {
-    attn::MhaConfig config = config_of(d_model, n_heads, d_k, d_v, bias, has_kv, n_kv_heads);
-    config.seed = static_cast<std::uint64_t>(seed);
+    Record r("mhaCreate", options);
+    attn::MhaConfig config = config_of(r);
+    config.seed = r.seed("seed");
+    r.done();
     auto made = std::make_unique<attn::MultiHeadAttention>(config);
     static std::uint32_t next_id = 1;
     const std::uint32_t id = next_id++;
@@ -159,16 +172,27 @@ void mha_delete(double id) {
   if (id >= 1 && id <= 4294967295.0) layers().erase(static_cast<std::uint32_t>(id));
 }
 
-// Each argument: an input of floats (0 = none, for the biases of a layer without them).
-std::string mha_set_weights(double id, double wq, double wk, double wv, double wo, double bq, double bk, double bv,
-                            double bo) {
+// layer, and wq … bo: each an input of floats (0 = none, for the biases of a layer without them).
+std::string mha_set_weights(double options) {
   return run([&](Json&) {
+    Record r("mhaSetWeights", options);
     const Call& c = current_call();
-    auto vec = [&](double address) {
-      const Input<float> in = c.input<float>(address);
+    auto vec = [&](const char* name) {
+      const Input<float> in = c.input<float>(r.address(name));
       return std::vector<float>(in.data, in.data + in.count);
     };
-    layer(id).set_weights({vec(wq), vec(wk), vec(wv), vec(wo), vec(bq), vec(bk), vec(bv), vec(bo)});
+    attn::MultiHeadAttention& mha = layer(r.number("layer"));
+    attn::MhaWeights w;
+    w.wq = vec("wq");
+    w.wk = vec("wk");
+    w.wv = vec("wv");
+    w.wo = vec("wo");
+    w.bq = vec("bq");
+    w.bk = vec("bk");
+    w.bv = vec("bv");
+    w.bo = vec("bo");
+    r.done();
+    mha.set_weights(w);
   });
 }
 
@@ -192,33 +216,48 @@ std::string mha_get_weights(double id) {
 // its queries), so the output costs no allocation and no copy inside the heap.
 // value: { masked_rows, shapes }; arrays output and, with need_weights, weights.
 // The layer input of a call: key = value = 0 for self-attention on the query input.
-attn::MhaInput layer_input(double query, double key, double value, int batch, int n_q, int n_k) {
+// Record fields query, key, value (addresses), batch, n_q, n_k.
+attn::MhaInput layer_input(Record& r) {
   const Call& c = current_call();
-  const Input<float> q = c.input<float>(query), k = c.input<float>(key), v = c.input<float>(value);
+  const double key = r.address("key");
+  const Input<float> q = c.input<float>(r.address("query")), k = c.input<float>(key), v = c.input<float>(r.address("value"));
   const bool self = key == 0;
-  return {q.data, q.count, self ? q.data : k.data, self ? q.count : k.count,
-          self ? q.data : v.data, self ? q.count : v.count, batch, n_q, n_k};
+  attn::MhaInput in;
+  in.query = q.data;
+  in.query_len = q.count;
+  in.key = self ? q.data : k.data;
+  in.key_len = self ? q.count : k.count;
+  in.value = self ? q.data : v.data;
+  in.value_len = self ? q.count : v.count;
+  in.batch = r.integer("batch");
+  in.n_q = r.integer("n_q");
+  in.n_k = r.integer("n_k");
+  return in;
 }
 
-// The staged attention options with the layer's own: weights, budget, head_mask (an input, 0 = none).
-attn::ForwardOptions forward_options(bool need_weights, double memory_budget, double head_mask) {
+// The staged attention options with the layer's own: need_weights (false when the binding has
+// none), memory_budget, head_mask (an input, 0 = none).
+attn::ForwardOptions forward_options(Record& r, bool has_need_weights = true) {
   attn::ForwardOptions opt;
   static_cast<attn::AttentionOptions&>(opt) = current_call().attention_options;
-  opt.need_weights = need_weights;
-  opt.memory_budget = static_cast<std::uint64_t>(memory_budget);
-  opt.head_mask = head_mask_of(head_mask);
+  opt.need_weights = has_need_weights && r.boolean("need_weights");
+  opt.memory_budget = static_cast<std::uint64_t>(r.number("memory_budget"));
+  opt.head_mask = head_mask_of(r.address("head_mask"));
   return opt;
 }
 
 // head_mask: an input of n_heads floats (0 = none).
-std::string mha_forward(double id, double query, double key, double value_input, int batch, int n_q, int n_k,
-                        bool need_weights, double memory_budget, double head_mask) {
+std::string mha_forward(double options) {
   return run([&](Json& value) {
     Call& c = current_call();
-    const attn::MultiHeadAttention& mha = layer(id);
-    const attn::ForwardOptions opt = forward_options(need_weights, memory_budget, head_mask);
-    const attn::MhaInput in = layer_input(query, key, value_input, batch, n_q, n_k);
-    float* const q_data = c.input<float>(query).data;
+    Record r("mhaForward", options);
+    const attn::MultiHeadAttention& mha = layer(r.number("layer"));
+    const attn::ForwardOptions opt = forward_options(r);
+    const attn::MhaInput in = layer_input(r);
+    float* const q_data = c.input<float>(r.address("query")).data;
+    r.done();
+    const bool need_weights = opt.need_weights;
+    const int batch = in.batch, n_q = in.n_q, n_k = in.n_k;
     mha.validate(in, opt);  // sizes, mask, budget and finiteness, before the weights are allocated
     const attn::MhaDims& d = mha.dims();
     const std::size_t weight_count = need_weights ? static_cast<std::size_t>(batch) * d.n_heads * n_q * n_k : 0;
@@ -238,11 +277,16 @@ std::string mha_forward(double id, double query, double key, double value_input,
 // names: the pattern names, query_words (batch × n_q; 0 when not given) and key_words
 // (key_batch × n_k; 0 for self-attention): inputs of code points.
 // value: { heads: [what each head with a pattern is now], patterns: [every head's pattern] }.
-std::string mha_set_head_patterns(double id, double heads, double strengths, double names, double query_words,
-                                  int batch, int n_q, double key_words, int key_batch, int n_k, double input_seed) {
+std::string mha_set_head_patterns(double options) {
   return run([&](Json& value) {
     Call& c = current_call();
-    attn::MultiHeadAttention& mha = layer(id);
+    Record r("mhaSetHeadPatterns", options);
+    attn::MultiHeadAttention& mha = layer(r.number("layer"));
+    const double heads = r.address("heads"), strengths = r.address("strengths"), names = r.address("names");
+    const double query_words = r.address("query_words"), key_words = r.address("key_words");
+    const int batch = r.integer("batch"), n_q = r.integer("n_q"), key_batch = r.integer("key_batch"), n_k = r.integer("n_k");
+    const std::uint64_t input_seed = r.seed("input_seed");
+    r.done();
     const Input<std::int32_t> pairs = c.input<std::int32_t>(heads);
     const Input<double> beta = c.input<double>(strengths);
     const Input<std::int32_t> name_points = c.input<std::int32_t>(names);
@@ -259,7 +303,7 @@ std::string mha_set_head_patterns(double id, double heads, double strengths, dou
       specs.push_back(spec);
     }
     attn::PatternInputs in;
-    in.input_seed = static_cast<std::uint64_t>(input_seed);
+    in.input_seed = input_seed;
     if (query_words != 0) in.query_words = word_rows(query_words, batch, n_q);
     if (key_words != 0) in.key_words = word_rows(key_words, key_batch, n_k);
     const std::vector<attn::HeadPatternInfo> info = mha.set_head_patterns(specs, in);
@@ -277,11 +321,15 @@ std::string mha_head_patterns(double id) {
 }
 
 // As mha_forward, with the staged options; value: the comparison (see convert.h).
-std::string mha_compare_heads(double id, double query, double key, double value_input, int batch, int n_q, int n_k,
-                              double memory_budget, double head_mask) {
+std::string mha_compare_heads(double options) {
   return run([&](Json& value) {
-    const attn::ForwardOptions opt = forward_options(true, memory_budget, head_mask);
-    write(value, attn::compare_heads(layer(id), layer_input(query, key, value_input, batch, n_q, n_k), opt));
+    Record r("mhaCompareHeads", options);
+    const attn::MultiHeadAttention& mha = layer(r.number("layer"));
+    attn::ForwardOptions opt = forward_options(r, false);
+    opt.need_weights = true;
+    const attn::MhaInput in = layer_input(r);
+    r.done();
+    write(value, attn::compare_heads(mha, in, opt));
   });
 }
 
@@ -310,12 +358,16 @@ void write_row_trace(Call& c, Json& value, attn::HeadRowTrace& t, const char* ou
 
 // query, key, value, head_mask: as for mha_forward. value: { kv_head } and write_row_trace's
 // fields; arrays x, q, k, v, the row's (write_row_trace, head_output), concat and output.
-std::string mha_trace(double id, double query, double key, double value_input, int batch, int n_q, int n_k,
-                      double memory_budget, double head_mask, int item, int head, int query_index) {
+std::string mha_trace(double options) {
   return run([&](Json& value) {
     Call& c = current_call();
-    const attn::MhaInput in = layer_input(query, key, value_input, batch, n_q, n_k);
-    attn::MhaTrace t = layer(id).trace(in, forward_options(false, memory_budget, head_mask), item, head, query_index);
+    Record r("mhaTrace", options);
+    const attn::MultiHeadAttention& mha = layer(r.number("layer"));
+    const attn::MhaInput in = layer_input(r);
+    const attn::ForwardOptions opt = forward_options(r, false);
+    const int item = r.integer("item"), head = r.integer("head"), query_index = r.integer("query_index");
+    r.done();
+    attn::MhaTrace t = mha.trace(in, opt, item, head, query_index);
     add_kept(c, "x", t.x);
     add_kept(c, "q", t.q);
     add_kept(c, "k", t.k);
@@ -329,10 +381,14 @@ std::string mha_trace(double id, double query, double key, double value_input, i
 }
 
 // q, k, v: inputs of floats. value: see write_row_trace; arrays q, k, v and the row's (output).
-std::string trace_attention(double q, double k, double v, int batch, int n_q, int n_k, int d_k, int d_v,
-                            double memory_budget, int item, int query_index) {
+std::string trace_attention(double options) {
   return run([&](Json& value) {
     Call& c = current_call();
+    Record r("traceAttention", options);
+    const double q = r.address("q"), k = r.address("k"), v = r.address("v"), memory_budget = r.number("memory_budget");
+    const int batch = r.integer("batch"), n_q = r.integer("n_q"), n_k = r.integer("n_k"), d_k = r.integer("d_k"),
+              d_v = r.integer("d_v"), item = r.integer("item"), query_index = r.integer("query_index");
+    r.done();
     const Input<float> qi = c.input<float>(q), ki = c.input<float>(k), vi = c.input<float>(v);
     attn::AttentionTrace t = attn::trace_attention(qi.data, qi.count, ki.data, ki.count, vi.data, vi.count, batch, n_q,
                                                    n_k, d_k, d_v, c.attention_options, item, query_index,
@@ -358,13 +414,15 @@ void add_kept_arrays(std::initializer_list<std::pair<const char*, std::vector<fl
 // As mha_forward, and grad_output: an input of floats [batch, n_q, d_model].
 // value: { masked_rows }; arrays output, grads.wq … grads.bo (biases when the layer has them),
 // grads.query, grads.key, grads.value and, with need_weights, weights and score_grads.
-std::string mha_backward(double id, double query, double key, double value_input, double grad_output, int batch,
-                         int n_q, int n_k, bool need_weights, double memory_budget, double head_mask) {
+std::string mha_backward(double options) {
   return run([&](Json& value) {
-    const attn::ForwardOptions opt = forward_options(need_weights, memory_budget, head_mask);
-    const attn::MhaInput in = layer_input(query, key, value_input, batch, n_q, n_k);
-    const Input<float> g = current_call().input<float>(grad_output);
-    attn::MhaBackwardResult r = attn::multi_head_attention_backward(layer(id), in, g.data, g.count, opt);
+    Record o("mhaBackward", options);
+    const attn::MultiHeadAttention& mha = layer(o.number("layer"));
+    const attn::ForwardOptions opt = forward_options(o);
+    const attn::MhaInput in = layer_input(o);
+    const Input<float> g = current_call().input<float>(o.address("grad_output"));
+    o.done();
+    attn::MhaBackwardResult r = attn::multi_head_attention_backward(mha, in, g.data, g.count, opt);
     attn::MhaWeights& w = r.grads;
     add_kept_arrays({{"output", &r.output}, {"grads.wq", &w.wq}, {"grads.wk", &w.wk}, {"grads.wv", &w.wv},
                      {"grads.wo", &w.wo}, {"grads.bq", &w.bq}, {"grads.bk", &w.bk}, {"grads.bv", &w.bv},
@@ -378,11 +436,16 @@ std::string mha_backward(double id, double query, double key, double value_input
 
 // q, k, v, grad_output: inputs of floats. value: { masked_rows }; arrays output, grads.q,
 // grads.k, grads.v and, with need_weights, weights and score_grads.
-std::string scaled_dot_product_attention_backward(double q, double k, double v, double grad_output, int batch,
-                                                  int n_q, int n_k, int d_k, int d_v, bool need_weights,
-                                                  double memory_budget) {
+std::string scaled_dot_product_attention_backward(double options) {
   return run([&](Json& value) {
     Call& c = current_call();
+    Record o("scaledDotProductAttentionBackward", options);
+    const double q = o.address("q"), k = o.address("k"), v = o.address("v"), grad_output = o.address("grad_output");
+    const int batch = o.integer("batch"), n_q = o.integer("n_q"), n_k = o.integer("n_k"), d_k = o.integer("d_k"),
+              d_v = o.integer("d_v");
+    const bool need_weights = o.boolean("need_weights");
+    const double memory_budget = o.number("memory_budget");
+    o.done();
     const Input<float> qi = c.input<float>(q), ki = c.input<float>(k), vi = c.input<float>(v);
     const Input<float> g = c.input<float>(grad_output);
     attn::SdpaBackwardResult r = attn::scaled_dot_product_attention_backward(
@@ -399,17 +462,25 @@ std::string scaled_dot_product_attention_backward(double q, double k, double v, 
 // ---- functions of the module ------------------------------------------------------------
 
 // weights: an input of floats [batch, n_heads, n_q, n_k]. value: the metrics (see convert.h).
-std::string head_metrics(double weights, int batch, int n_heads, int n_q, int n_k) {
+std::string head_metrics(double options) {
   return run([&](Json& value) {
-    const Input<float> w = current_call().input<float>(weights);
+    Record r("headMetrics", options);
+    const Input<float> w = current_call().input<float>(r.address("weights"));
+    const int batch = r.integer("batch"), n_heads = r.integer("n_heads"), n_q = r.integer("n_q"), n_k = r.integer("n_k");
+    r.done();
     write(value, attn::head_metrics(w.data, w.count, batch, n_heads, n_q, n_k));
   });
 }
 
 // words: an input of code points, batch × n words. array tokens [batch, n, d_model].
-std::string embed_tokens(double words, int batch, int n, int d_model, double seed) {
+std::string embed_tokens(double options) {
   return run([&](Json&) {
-    std::vector<float> x = attn::embed_tokens(word_rows(words, batch, n), d_model, static_cast<std::uint64_t>(seed));
+    Record r("embedTokens", options);
+    const double words = r.address("words");
+    const int batch = r.integer("batch"), n = r.integer("n"), d_model = r.integer("d_model");
+    const std::uint64_t seed = r.seed("seed");
+    r.done();
+    std::vector<float> x = attn::embed_tokens(word_rows(words, batch, n), d_model, seed);
     const std::size_t size = x.size();
     current_call().add_array("tokens", current_call().keep(std::move(x)), size);
   });
@@ -417,10 +488,15 @@ std::string embed_tokens(double words, int batch, int n, int d_model, double see
 
 
 // q, k, v: inputs of floats. value: { masked_rows }; arrays output and, with need_weights, weights.
-std::string scaled_dot_product_attention(double q, double k, double v, int batch, int n_q, int n_k, int d_k, int d_v,
-                                         bool need_weights, double memory_budget) {
+std::string scaled_dot_product_attention(double options) {
   return run([&](Json& value) {
     Call& c = current_call();
+    Record o("scaledDotProductAttention", options);
+    const double q = o.address("q"), k = o.address("k"), v = o.address("v"), memory_budget = o.number("memory_budget");
+    const int batch = o.integer("batch"), n_q = o.integer("n_q"), n_k = o.integer("n_k"), d_k = o.integer("d_k"),
+              d_v = o.integer("d_v");
+    const bool need_weights = o.boolean("need_weights");
+    o.done();
     const Input<float> qi = c.input<float>(q), ki = c.input<float>(k), vi = c.input<float>(v);
     attn::AttentionResult r = attn::scaled_dot_product_attention(
         qi.data, qi.count, ki.data, ki.count, vi.data, vi.count, batch, n_q, n_k, d_k, d_v, c.attention_options,
@@ -436,11 +512,17 @@ std::string scaled_dot_product_attention(double q, double k, double v, int batch
 
 // self_attention: the costs of self-attention (key and value are the query, n_q = n_k) or of
 // cross-attention (separate key and value inputs), said by the caller, never guessed from sizes.
-// has_kv: n_kv_heads was given (else n_heads); n_layers: layers of the key/value cache count.
-std::string analyze(int d_model, int n_heads, int d_k, int d_v, bool bias, int batch, int n_q, int n_k,
-                    bool need_weights, bool scale, bool has_kv, int n_kv_heads, int n_layers, bool self_attention) {
+// The layer's sizes as for mhaCreate (n_kv_heads absent: n_heads); n_layers: layers of the
+// key/value cache count; self_attention: true or false.
+std::string analyze(double options) {
   return run([&](Json& value) {
-    const attn::MhaDims d = attn::resolve_dims(config_of(d_model, n_heads, d_k, d_v, bias, has_kv, n_kv_heads));
+    Record r("analyze", options);
+    const attn::MhaConfig config = config_of(r);
+    const int batch = r.integer("batch"), n_q = r.integer("n_q"), n_k = r.integer("n_k"), n_layers = r.integer("n_layers");
+    const bool need_weights = r.boolean("need_weights"), scale = r.boolean("scale");
+    const bool self_attention = r.boolean("self_attention");
+    r.done();
+    const attn::MhaDims d = attn::resolve_dims(config);
     attn::require_countable(d, batch, n_q, n_k);
     if (self_attention && n_q != n_k)
       throw std::invalid_argument("self-attention needs n_k = n_q (got n_q " + std::to_string(n_q) + ", n_k " +
@@ -484,8 +566,12 @@ std::string sqrt_dk_stats(int d_k, int n_k, int samples, double seed) {
 }
 
 // a, b: inputs of floats. array c [m, n].
-std::string matmul(double a, double b, int m, int k, int n) {
+std::string matmul(double options) {
   return run([&](Json&) {
+    Record r("matmul", options);
+    const double a = r.address("a"), b = r.address("b");
+    const int m = r.integer("m"), k = r.integer("k"), n = r.integer("n");
+    r.done();
     // The core's checks: sizes, the memory budget and the work limit, before anything is allocated.
     attn::validate_matmul(m, k, n);
     const std::uint64_t mk = static_cast<std::uint64_t>(m) * k, kn = static_cast<std::uint64_t>(k) * n,
@@ -497,6 +583,74 @@ std::string matmul(double a, double b, int m, int k, int n) {
     float* out = c.new_floats(mn);
     attn::kern::gemm(m, n, k, av.data, k, bv.data, n, false, out, n, 1.0f, nullptr, false);
     c.add_array("c", out, mn);
+  });
+}
+
+// The mask of a record: causal (true/false) and padding (an input of int32 key lengths, 0 = none).
+attn::Mask mask_of(Record& r) {
+  attn::Mask m;
+  m.causal = r.boolean("causal");
+  const Input<std::int32_t> lengths = current_call().input<std::int32_t>(r.address("padding"));
+  m.key_lengths.assign(lengths.data, lengths.data + lengths.count);
+  return m;
+}
+
+// The page's view checked by the core: d_model, n_heads, batch, n_q, n_k (numbers as typed:
+// the core says what is wrong with 1.5, 0 or 2^40), d_k, d_v, n_kv_heads (absent: derived),
+// causal and padding as in mask_of. value: { ok: true, dims: { d_model, n_heads, n_kv_heads,
+// d_k, d_v, n_q, n_k, batch, kv_head_of } } or { ok: false, field, message }.
+std::string resolve_view(double options) {
+  return run([&](Json& value) {
+    Record r("resolveView", options);
+    attn::ViewRequest request;
+    request.d_model = r.number("d_model");
+    request.n_heads = r.number("n_heads");
+    request.n_kv_heads = r.optional_number("n_kv_heads");
+    request.d_k = r.optional_number("d_k");
+    request.d_v = r.optional_number("d_v");
+    request.batch = r.number("batch");
+    request.n_q = r.number("n_q");
+    request.n_k = r.number("n_k");
+    request.mask = mask_of(r);
+    r.done();
+    const attn::ViewResult v = attn::resolve_view(request);
+    value.begin_object().field("ok", v.ok);
+    if (!v.ok) {
+      value.field("field", v.field).field("message", v.message).end_object();
+      return;
+    }
+    const attn::MhaDims& d = v.dims;
+    value.key("dims").begin_object().field("d_model", d.d_model).field("n_heads", d.n_heads)
+        .field("n_kv_heads", d.n_kv_heads).field("d_k", d.d_k).field("d_v", d.d_v).field("n_q", v.n_q)
+        .field("n_k", v.n_k).field("batch", v.batch).key("kv_head_of").begin_array();
+    for (int g : v.kv_head_of) value.number(g);
+    value.end_array().end_object().end_object();
+  });
+}
+
+// The masked cells of a heatmap (attn::mask_grid): causal, padding as in mask_of, item, n_q,
+// n_k, row_step, col_step. array grid [rows × cols] of 0 and 1.
+std::string mask_grid(double options) {
+  return run([&](Json&) {
+    Record r("maskGrid", options);
+    const attn::Mask m = mask_of(r);
+    const int item = r.integer("item"), n_q = r.integer("n_q"), n_k = r.integer("n_k");
+    const int row_step = r.integer("row_step"), col_step = r.integer("col_step");
+    r.done();
+    const std::vector<std::uint8_t> grid = attn::mask_grid(m, item, n_q, n_k, row_step, col_step);
+    std::vector<float> cells(grid.begin(), grid.end());
+    add_kept(current_call(), "grid", cells);
+  });
+}
+
+// array values: `count` N(0, 1) numbers of the page's stream for `seed` (attn::random_normal).
+std::string random_normal(double seed, double count) {
+  return run([&](Json&) {
+    if (!(seed >= 0 && seed <= 9007199254740991.0 && seed == static_cast<double>(static_cast<std::uint64_t>(seed))))
+      throw std::invalid_argument("internal error: the seed is not a whole number in [0, 2^53)");
+    if (!(count >= 0 && count <= 4294967295.0)) throw std::invalid_argument("internal error: bad count");
+    std::vector<float> x = attn::random_normal(static_cast<std::uint64_t>(seed), static_cast<std::size_t>(count));
+    add_kept(current_call(), "values", x);
   });
 }
 
@@ -535,6 +689,9 @@ EMSCRIPTEN_BINDINGS(attention) {
   function("scaledDotProductAttentionBackward", &bind::scaled_dot_product_attention_backward);
   function("traceAttention", &bind::trace_attention);
   function("analyze", &bind::analyze);
+  function("resolveView", &bind::resolve_view);
+  function("maskGrid", &bind::mask_grid);
+  function("randomNormal", &bind::random_normal);
   function("positionalEncoding", &bind::positional_encoding);
   function("positionalProperties", &bind::positional_properties);
   function("sqrtDkStats", &bind::sqrt_dk_stats);

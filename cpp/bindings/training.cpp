@@ -14,6 +14,7 @@
 #include "attn/train.h"
 #include "call.h"
 #include "convert.h"
+#include "record.h"
 
 namespace bind {
 namespace {
@@ -69,22 +70,25 @@ std::string train_tasks() {
   });
 }
 
-// task: an index into train_tasks(); lr 0: the task's default.
+// A record: task (an index into train_tasks()), d_model, n_heads, seq_len, vocab, batch, lr (0: the
+// task's default), seed.
 // value: { trainer: id, config, dims, shape: { n_embeddings, n_classes, n_slots, slots, relations }, max_steps_per_call }
-std::string trainer_create(int task, int d_model, int n_heads, int seq_len, int vocab, int batch, double lr,
-                           double seed) {
+std::string trainer_create(double options) {
   return run([&](Json& value) {
+    Record r("trainerCreate", options);
     const auto& tasks = attn::all_tasks();
+    const int task = r.integer("task");
     if (task < 0 || task >= static_cast<int>(tasks.size())) throw std::invalid_argument("unknown task index");
     attn::TrainConfig config;
     config.task = tasks[task];
-    config.d_model = d_model;
-    config.n_heads = n_heads;
-    config.seq_len = seq_len;
-    config.vocab = vocab;
-    config.batch = batch;
-    config.lr = lr;
-    config.seed = static_cast<std::uint64_t>(seed);
+    config.d_model = r.integer("d_model");
+    config.n_heads = r.integer("n_heads");
+    config.seq_len = r.integer("seq_len");
+    config.vocab = r.integer("vocab");
+    config.batch = r.integer("batch");
+    config.lr = r.number("lr");
+    config.seed = r.seed("seed");
+    r.done();
     auto made = std::make_unique<attn::Trainer>(config);
     static std::uint32_t next_id = 1;
     const std::uint32_t id = next_id++;
@@ -103,6 +107,29 @@ std::string trainer_create(int task, int d_model, int n_heads, int seq_len, int 
     strings(value, s.relations);
     value.end_object().field("max_steps_per_call", made->max_steps_per_call()).end_object();
     trainers().emplace(id, std::move(made));  // last: nothing after it can fail and orphan the trainer
+  });
+}
+
+// The core's count of one training step's work (train_step_macs) at these sizes, without making a
+// trainer: what a page estimates before it trains a link's model again. A record: task (an index into
+// train_tasks()), d_model, n_heads, seq_len, vocab, batch.
+// value: { step_macs }
+std::string train_cost(double options) {
+  return run([&](Json& value) {
+    Record r("trainCost", options);
+    const auto& tasks = attn::all_tasks();
+    const int task = r.integer("task");
+    if (task < 0 || task >= static_cast<int>(tasks.size())) throw std::invalid_argument("unknown task index");
+    attn::TrainConfig config;
+    config.task = tasks[task];
+    config.d_model = r.integer("d_model");
+    config.n_heads = r.integer("n_heads");
+    config.seq_len = r.integer("seq_len");
+    config.vocab = r.integer("vocab");
+    config.batch = r.integer("batch");
+    r.done();
+    const attn::TaskShape shape = attn::task_shape(config.task, config.vocab, config.seq_len);  // checks vocab and seq_len
+    value.begin_object().field("step_macs", attn::train_step_macs(config, shape)).end_object();
   });
 }
 
@@ -209,6 +236,7 @@ EMSCRIPTEN_BINDINGS(training) {
   function("trainTasks", &bind::train_tasks);
   function("trainerCreate", &bind::trainer_create);
   function("trainerDelete", &bind::trainer_delete);
+  function("trainCost", &bind::train_cost);
   function("trainerStep", &bind::trainer_step);
   function("trainerEvaluate", &bind::trainer_evaluate);
   function("trainerSample", &bind::trainer_sample);

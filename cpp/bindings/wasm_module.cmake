@@ -1,10 +1,14 @@
 # add_attn_module(NAME CORE): the Embind module attention_NAME.mjs + .wasm, linked against one
 # variant of the core. Output lands in ${CMAKE_BINARY_DIR}/wasm; scripts/build.sh copies it.
+# The record reader runs once per call: optimised for size, as the other bindings' code
+# (ATTN_WASM_COLD_SOURCES in CMakeLists.txt).
+set_source_files_properties(${PROJECT_SOURCE_DIR}/cpp/bindings/record.cpp PROPERTIES COMPILE_OPTIONS -Oz)
 function(add_attn_module name core)
   set(target attention_${name})
   add_executable(${target} ${PROJECT_SOURCE_DIR}/cpp/bindings/embind.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/call.cpp
     ${PROJECT_SOURCE_DIR}/cpp/bindings/convert.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/json.cpp
-    ${PROJECT_SOURCE_DIR}/cpp/bindings/training.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/heap_count.cpp)
+    ${PROJECT_SOURCE_DIR}/cpp/bindings/training.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/heap_count.cpp
+    ${PROJECT_SOURCE_DIR}/cpp/bindings/record.cpp)
   target_link_libraries(${target} PRIVATE ${core})
   set_target_properties(${target} PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/wasm)
   target_link_options(${target} PRIVATE

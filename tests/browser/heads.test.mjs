@@ -19,13 +19,13 @@ after(async () => { await h?.close(); });
 /** The layer, inputs and forward arguments of the view at `hash`, built by the API in Node. */
 async function layerFor(hash, extra = {}) {
   const attn = await engine();
-  const check = validate(fromHash(hash), { analyze: attn.analyze, budget: attn.defaultMemoryBudget, isa: attn.isa });
+  const check = validate(fromHash(hash), { resolveView: attn.resolveView, analyze: attn.analyze, budget: attn.defaultMemoryBudget, isa: attn.isa });
   assert.ok(check.ok, JSON.stringify(check.errors));
   const c = { ...check.config, ...extra };
   const mha = new attn.MultiHeadAttention({ d_model: c.d_model, n_heads: c.n_heads, bias: c.bias, seed: c.seed, ...(c.n_kv_heads ? { n_kv_heads: c.n_kv_heads } : {}) });
   const build = patternArguments(c);
   if (build) mha.setHeadPatterns(build);
-  const args = forwardArguments(c, buildInputs(c, attn.positionalEncoding));
+  const args = forwardArguments(c, buildInputs(c, attn));
   return { attn, c, mha, args, check };
 }
 
@@ -92,7 +92,7 @@ test('the MHA, GQA, MQA panel shows attn.analyze\'s figures at the current sizes
   await page.waitForFunction(() => playgroundRoot().querySelectorAll('#gqa-here tr[data-kind]').length === 3 && playgroundRoot().querySelectorAll('#gqa-models tr[data-model]').length > 0);
   const here = await page.evaluate(() => [...playgroundRoot().querySelectorAll('#gqa-here tr[data-kind]')].map((tr) => ({ ...tr.dataset })));
   const attn = await engine();
-  const c = validate(fromHash('#n_kv_heads=2'), { analyze: attn.analyze }).config;
+  const c = validate(fromHash('#n_kv_heads=2'), { resolveView: attn.resolveView, analyze: attn.analyze }).config;
   assert.deepEqual(here.map((r) => r.kind), variants(c.n_heads, c.n_kv_heads).map((v) => v.kind));
   for (const row of here) {
     const a = attn.analyze({ d_model: c.d_model, n_heads: c.n_heads, bias: c.bias, batch: c.batch, n_q: c.n_q, n_k: c.n_k, attention: 'self', need_weights: true, scale: true, n_kv_heads: Number(row.nKvHeads) });

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { defaults, fromHash, parseHash, toHash, withChanges, FIELDS, ELEMENT_KEYS } from '../../web/src/model/schema.js';
 import { visiblePanels } from '../../web/src/features/index.js';
 import { validate, parseInteger, parseWorkers, MAX_DEFAULT_WORKERS } from '../../web/src/model/validate.js';
-import { tokenize, sentences, randomNormal, embedSentences, buildInputs, PAD } from '../../web/src/model/inputs.js';
-import { poolHeads, maskGrid } from '../../web/src/model/pool.js';
+import { tokenize, sentences, buildInputs, PAD } from '../../web/src/model/inputs.js';
+import { downsampleHeads } from '../../web/src/model/downsample.js';
 import { colorPositions } from '../../web/src/model/colorscale.js';
 import { exampleChanges, modelChanges, presetList, activePreset } from '../../web/src/model/presets.js';
 import { lessonTerms, formula } from '../../web/src/features/cost/panel.js';
@@ -37,13 +37,22 @@ test('the hash round-trips every field, and the default view has an empty hash',
 
 test('validation names the field and the problem in plain words', async () => {
   const attn = await engine();
-  const env = { analyze: attn.analyze, budget: attn.defaultMemoryBudget, isa: attn.isa };
+  const env = { resolveView: attn.resolveView, analyze: attn.analyze, budget: attn.defaultMemoryBudget, isa: attn.isa };
   const check = (changes, lastEdited) => validate(withChanges(defaults(), changes), { ...env, lastEdited });
   assert.ok(check({}).ok);
   assert.match(check({ d_model: '510', n_heads: '8' }, 'd_model').errors.d_model, /not divisible by n_heads \(8\).*Try n_heads = 6 or 10/);
   assert.match(check({ d_model: '510', n_heads: '8' }).errors.n_heads, /not divisible/);
   assert.ok(check({ d_model: '510', n_heads: '8', d_k: '64', d_v: '60' }).ok, 'explicit head sizes need no divisibility');
-  assert.match(check({ d_model: '0' }).errors.d_model, /at least 1/);
+  assert.match(check({ d_model: '0' }).errors.d_model, /d_model must be a positive integer \(got 0\)/);
+  // The engine's limits, not the page's own: 2^20 is accepted by the rules (the budget decides), 2^20 + 1 is not.
+  assert.match(check({ d_model: '1048577', n_heads: '1' }, 'd_model').errors.d_model, /d_model \(1,048,577\) is larger than the 1,048,576 this engine accepts/);
+  assert.match(check({ source: 'random', n_q: '1048577' }, 'n_q').errors.n_q, /n_q \(1,048,577\) is larger than the 1,048,576/);
+  assert.match(check({ source: 'random', mask: 'padding', batch: '2', n_q: '4', padding: '4,5' }).errors.padding,
+    /key length of batch item 1 is 5, outside 0\.\.4 \(n_k\)/);
+  assert.deepEqual(check({ n_heads: '4', n_kv_heads: '2' }).config.kv_head_of, [0, 0, 1, 1], 'each query head\'s key/value head, from the engine');
+  // Without the engine (before it is loaded) only the form is read; the rules wait for it.
+  const early = validate(withChanges(defaults(), { d_model: '510', n_heads: '8' }), {});
+  assert.ok(early.ok && early.config.d_k === null && early.config.kv_head_of === null);
   assert.match(check({ d_model: 'twelve' }).errors.d_model, /whole number/);
   assert.match(check({ dropout: '1' }).errors.dropout, /below 1/);
   assert.match(check({ attention: 'cross', text_kv: 'one line\ntwo lines' }).errors.text_kv, /one line per query line/);
@@ -57,32 +66,30 @@ test('validation names the field and the problem in plain words', async () => {
 test('inputs are reproducible from their seed, and sentences embed word + position', async () => {
   assert.deepEqual(tokenize('Hello, world!'), ['Hello', ',', 'world', '!']);
   assert.deepEqual(sentences('a b\n\n c '), [['a', 'b'], ['c']]);
-  assert.deepEqual(randomNormal(3, 5), randomNormal(3, 5));
-  assert.notDeepEqual(randomNormal(3, 5), randomNormal(4, 5));
-  const sample = randomNormal(9, 20000);
-  const mean = sample.reduce((a, b) => a + b, 0) / sample.length;
-  const variance = sample.reduce((a, b) => a + (b - mean) ** 2, 0) / sample.length;
-  assert.ok(Math.abs(mean) < 0.03 && Math.abs(variance - 1) < 0.05, `N(0, 1): mean ${mean}, variance ${variance}`);
   const attn = await engine();
+  const random = (seed) => buildInputs({ source: 'random', batch: 1, n_q: 5, n_k: 5, d_model: 4, cross: false, input_seed: seed }, attn).query;
+  assert.deepEqual(random(3), random(3));
+  assert.notDeepEqual(random(3), random(4));
   const pe = attn.positionalEncoding({ n: 4, d_model: 8 });
-  const x = embedSentences([['the', 'cat', 'the']], 4, 8, 1, pe);
+  const x = buildInputs({ source: 'text', tokens_q: [['the', 'cat', 'the']], batch: 1, n_q: 4, n_k: 4, d_model: 8, cross: false,
+    input_seed: 1 }, attn).query;
   // The same word at positions 0 and 2 differs by exactly PE(0) − PE(2).
   for (let c = 0; c < 8; c++) assert.ok(Math.abs((x[c] - x[16 + c]) - (pe[c] - pe[16 + c])) < 1e-6);
-  const config = validate(withChanges(defaults(), { text: 'a b c\nd' }), { analyze: attn.analyze }).config;
-  const inputs = buildInputs(config, attn.positionalEncoding);
+  const config = validate(withChanges(defaults(), { text: 'a b c\nd' }), { resolveView: attn.resolveView, analyze: attn.analyze }).config;
+  const inputs = buildInputs(config, attn);
   assert.deepEqual(inputs.labels_q[1], ['d', PAD, PAD]);
   assert.equal(inputs.query.length, 2 * 3 * 64);
 });
 
-test('downsampling averages blocks and keeps masked blocks masked', () => {
+test('downsampling averages blocks and keeps masked blocks masked', async () => {
   const n = 6, w = new Float32Array(n * n).map((_, k) => k);
-  const pooled = poolHeads(w, 1, n, n, 3);
+  const pooled = downsampleHeads(w, 1, n, n, 3);
   assert.equal(pooled.rows, 3);
   assert.equal(pooled.data[0], (0 + 1 + 6 + 7) / 4);
-  assert.equal(poolHeads(w, 1, n, n, 8).data, w, 'small maps are not copied or changed');
-  const grid = maskGrid({ mask: 'causal', padding: null }, 0, n, n, 2, 2);
+  assert.equal(downsampleHeads(w, 1, n, n, 8).data, w, 'small maps are not copied or changed');
+  const grid = (await engine()).maskGrid({ mask: 'causal', n_q: n, n_k: n, row_step: 2, col_step: 2 });
   assert.deepEqual([...grid], [0, 1, 1, 0, 0, 1, 0, 0, 0]);
-  assert.throws(() => poolHeads(w, 2, n, n), /expected heads×n_q×n_k/);
+  assert.throws(() => downsampleHeads(w, 2, n, n), /expected heads×n_q×n_k/);
 });
 
 test('colour scales, viridis and number formats', () => {
@@ -167,12 +174,15 @@ test('links: kv_heads is read as n_kv_heads, and every ignored part is named', (
 
 test('validation: float32 dropout, n_kv_heads, bad choices and out-of-range views', async () => {
   const attn = await engine();
-  const check = (changes, lastEdited) => validate(withChanges(defaults(), changes), { analyze: attn.analyze, budget: attn.defaultMemoryBudget, isa: attn.isa, lastEdited });
+  const check = (changes, lastEdited) => validate(withChanges(defaults(), changes), { resolveView: attn.resolveView, analyze: attn.analyze,
+    budget: attn.defaultMemoryBudget, isa: attn.isa, lastEdited });
   assert.match(check({ dropout: '0.99999999' }).errors.dropout, /rounds to 1 in float32/);
   assert.ok(check({ dropout: '0.99999994' }).ok, 'the largest float32 below 1 is accepted');
   assert.equal(Math.fround(0.99999994) < 1, true);
-  assert.match(check({ n_heads: '4', n_kv_heads: '8' }).errors.n_kv_heads, /can be at most n_heads/);
-  assert.match(check({ n_heads: '4', n_kv_heads: '3' }).errors.n_kv_heads, /must be a multiple of n_kv_heads \(3\)/);
+  // The engine's messages (resolveView), on the n_kv_heads field.
+  assert.match(check({ n_heads: '4', n_kv_heads: '8' }).errors.n_kv_heads, /n_kv_heads \(8\) is larger than n_heads \(4\)/);
+  assert.match(check({ n_heads: '4', n_kv_heads: '3' }).errors.n_kv_heads, /n_heads \(4\) is not divisible by n_kv_heads \(3\).*choose one of 1, 2, 4/);
+  assert.match(check({ n_heads: '4', n_kv_heads: '0' }).errors.n_kv_heads, /n_kv_heads must be at least 1 \(got 0\)/);
   assert.ok(check({ n_heads: '4', n_kv_heads: '2' }).analysis.params_gqa > 0);
   assert.match(check({ mask: 'sideways' }).errors.mask, /mask must be one of none, causal, padding, causal\+padding/);
   const colours = check({ colors: 'rainbow' });

@@ -15,7 +15,7 @@ export async function engine(simd) {
 /** { config, analysis, output, weights, sum, attn } for the view at `hash`. */
 export async function expectedFor(hash, { simd } = {}) {
   const attn = await engine(simd);
-  const check = validate(fromHash(hash), { analyze: attn.analyze, budget: attn.defaultMemoryBudget, isa: attn.isa });
+  const check = validate(fromHash(hash), { resolveView: attn.resolveView, analyze: attn.analyze, budget: attn.defaultMemoryBudget, isa: attn.isa });
   if (!check.ok) throw new Error(`the hash ${hash} is not valid: ${JSON.stringify(check.errors)}`);
   const c = check.config;
   const { mha, args, labels_q } = layerFor(attn, c);
@@ -31,7 +31,7 @@ export async function expectedFor(hash, { simd } = {}) {
 
 /** A layer for config `c` (delete it after use), forward's arguments for its inputs and their words, the mask spelled out here. */
 function layerFor(attn, c) {
-  const inputs = buildInputs(c, attn.positionalEncoding);
+  const inputs = buildInputs(c, attn);
   const causal = c.mask.includes('causal'), padding = c.mask.includes('padding');
   const mask = padding ? { causal, padding: c.padding } : causal ? 'causal' : 'none';
   const mha = new attn.MultiHeadAttention({ d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: c.bias, seed: c.seed });

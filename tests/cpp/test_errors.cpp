@@ -17,6 +17,7 @@
 #include "check.h"
 #include "attn/attention.h"
 #include "attn/dims.h"
+#include "attn/mask.h"
 #include "attn/error.h"
 #include "attn/mha.h"
 
@@ -532,4 +533,60 @@ TEST_CASE("a call allocates no more than the memory its budget check counted", "
                               << counted.total - counted.inputs - counted.parameters);
     CHECK(allocated <= counted.total - counted.inputs - counted.parameters);
   }
+}
+
+TEST_CASE("mask_grid: a heatmap cell is masked only when every weight in it is", "[errors][mask][grid]") {
+  // The rule written out here, independently of Mask::masked and row_limit.
+  auto hidden = [](bool causal, const std::vector<int>& lengths, const std::vector<std::uint8_t>& matrix, int b, int i,
+                   int j, int n_k) {
+    return (causal && j > i) || (!lengths.empty() && j >= lengths[b]) || (!matrix.empty() && matrix[i * n_k + j]);
+  };
+  for (const bool causal : {false, true}) {
+    for (const bool padded : {false, true}) {
+      for (const bool with_matrix : {false, true}) {
+        const int n_q = 11, n_k = 9;
+        attn::Mask m;
+        m.causal = causal;
+        if (padded) m.key_lengths = {9, 4, 0};
+        if (with_matrix) {
+          m.matrix.assign(n_q * n_k, 0);
+          for (int i = 0; i < n_q; ++i)
+            for (int j = 0; j < n_k; ++j) m.matrix[i * n_k + j] = (i + 2 * j) % 3 == 0 || j < 2;
+        }
+        for (int b = 0; b < 3; ++b)
+          for (int row_step : {1, 2, 4, 11})
+            for (int col_step : {1, 3, 5}) {
+              const std::vector<std::uint8_t> grid = attn::mask_grid(m, b, n_q, n_k, row_step, col_step);
+              const int rows = (n_q + row_step - 1) / row_step, cols = (n_k + col_step - 1) / col_step;
+              REQUIRE(grid.size() == static_cast<std::size_t>(rows * cols));
+              for (int r = 0; r < rows; ++r)
+                for (int c = 0; c < cols; ++c) {
+                  bool all = true;
+                  for (int i = r * row_step; i < std::min(n_q, (r + 1) * row_step); ++i)
+                    for (int j = c * col_step; j < std::min(n_k, (c + 1) * col_step); ++j)
+                      all = all && hidden(causal, m.key_lengths, m.matrix, b, i, j, n_k);
+                  INFO("causal " << causal << " padded " << padded << " matrix " << with_matrix << " b " << b
+                                 << " steps " << row_step << "×" << col_step << " cell " << r << "," << c);
+                  CHECK(grid[r * cols + c] == (all ? 1 : 0));
+                }
+            }
+      }
+    }
+  }
+  // The grids the page's former JavaScript maskGrid drew (model/pool.js, now deleted).
+  attn::Mask both;
+  both.causal = true;
+  both.key_lengths = {5, 3};
+  auto text = [](const std::vector<std::uint8_t>& g) {
+    std::string s;
+    for (std::uint8_t x : g) s += static_cast<char>('0' + x);
+    return s;
+  };
+  CHECK(text(attn::mask_grid(both, 1, 7, 6, 2, 2)) == "011001001001");
+  attn::Mask causal;
+  causal.causal = true;
+  CHECK(text(attn::mask_grid(causal, 0, 5, 5, 1, 1)) == "0111100111000110000100000");
+  CHECK(text(attn::mask_grid(attn::Mask{}, 0, 2, 3, 1, 1)) == "000000");
+  CHECK_THROWS_WITH(attn::mask_grid(both, 2, 7, 6, 1, 1), Catch::Contains("item 2 has no key length"));
+  CHECK_THROWS_WITH(attn::mask_grid(both, 0, 7, 6, 0, 1), Catch::Contains("row_step must be a positive integer"));
 }

@@ -334,3 +334,100 @@ TEST_CASE("the model table's key/value caches: LLaMA-70B keeps 163,840 numbers p
   CHECK(presets[6].n_layers == 80);  // LESSON.md
   WARN("key/value cache, float32:" << table);
 }
+
+// resolve_view: the one place the page's dimension rules live (the page's validation and the
+// heatmaps' key/value head of each query head come from it).
+namespace {
+attn::ViewRequest view_of(double d_model, double n_heads) {
+  attn::ViewRequest r;
+  r.d_model = d_model;
+  r.n_heads = n_heads;
+  r.batch = 2;
+  r.n_q = 5;
+  r.n_k = 7;
+  return r;
+}
+}  // namespace
+
+TEST_CASE("resolve_view: dims and kv_head_of against the lesson's rules", "[gqa][view]") {
+  for (int h : {1, 2, 4, 6, 8, 12}) {
+    for (int kv = 1; kv <= h; ++kv) {
+      if (h % kv != 0) continue;
+      attn::ViewRequest r = view_of(96, h);
+      r.n_kv_heads = kv;
+      const attn::ViewResult v = attn::resolve_view(r);
+      INFO("n_heads " << h << ", n_kv_heads " << kv);
+      REQUIRE(v.ok);
+      CHECK(v.dims.d_k == 96 / h);
+      CHECK(v.dims.d_v == 96 / h);
+      CHECK(v.dims.n_kv_heads == kv);
+      CHECK((v.batch == 2 && v.n_q == 5 && v.n_k == 7));
+      REQUIRE(v.kv_head_of.size() == static_cast<std::size_t>(h));
+      // Written out, not through kv_head(): consecutive query heads share, h / (h / kv) each.
+      for (int q = 0; q < h; ++q) CHECK(v.kv_head_of[q] == q / (h / kv));
+    }
+  }
+  const attn::ViewResult mha = attn::resolve_view(view_of(64, 4));  // n_kv_heads absent: one per query head
+  REQUIRE(mha.ok);
+  CHECK(mha.dims.n_kv_heads == 4);
+  CHECK(mha.kv_head_of == std::vector<int>{0, 1, 2, 3});
+  attn::ViewRequest given = view_of(10, 3);  // d_k and d_v given: no divisibility needed
+  given.d_k = 5;
+  given.d_v = 2;
+  const attn::ViewResult g = attn::resolve_view(given);
+  REQUIRE(g.ok);
+  CHECK((g.dims.d_k == 5 && g.dims.d_v == 2));
+}
+
+TEST_CASE("resolve_view names the field and the core's limit of each bad value", "[gqa][view][errors]") {
+  using Catch::Contains;
+  auto fails = [](const attn::ViewRequest& r, const char* field, const char* text) {
+    const attn::ViewResult v = attn::resolve_view(r);
+    INFO("expected " << field << ": " << text << "; got " << v.field << ": " << v.message);
+    CHECK(!v.ok);
+    CHECK(v.field == field);
+    CHECK_THAT(v.message, Contains(text) && Contains(field));
+    CHECK(v.kv_head_of.empty());
+  };
+  fails(view_of(0, 4), "d_model", "d_model must be a positive integer (got 0)");
+  fails(view_of(-8, 4), "d_model", "(got -8)");
+  fails(view_of(64.5, 4), "d_model", "d_model must be a whole number (got 64.5)");
+  fails(view_of(NAN, 4), "d_model", "whole number (got nan)");
+  fails(view_of(INFINITY, 4), "d_model", "whole number");
+  fails(view_of(1099511627776.0, 4), "d_model", "d_model (1,099,511,627,776) is larger than the 1,048,576 this engine accepts");
+  fails(view_of(1e300, 4), "d_model", "is larger than the 1,048,576");
+  fails(view_of(64, 0), "n_heads", "n_heads must be a positive integer (got 0)");
+  fails(view_of(64, 3), "n_heads", "d_model (64) is not divisible by n_heads (3)");
+  fails(view_of(510, 8), "n_heads", "Try n_heads = 6 or 10, or give d_k and d_v explicitly");
+  fails(view_of(4, 8), "n_heads", "n_heads (8) is larger than d_model (4)");
+  attn::ViewRequest r = view_of(64, 8);
+  r.n_kv_heads = 3;
+  fails(r, "n_kv_heads", "n_heads (8) is not divisible by n_kv_heads (3)");
+  r.n_kv_heads = 16;
+  fails(r, "n_kv_heads", "n_kv_heads (16) is larger than n_heads (8)");
+  r.n_kv_heads = 0;
+  fails(r, "n_kv_heads", "n_kv_heads must be at least 1 (got 0)");
+  r.n_kv_heads = -3;
+  fails(r, "n_kv_heads", "(got -3)");
+  r.n_kv_heads = 2.5;
+  fails(r, "n_kv_heads", "n_kv_heads must be a whole number (got 2.5)");
+  r.n_kv_heads = 1e12;
+  fails(r, "n_kv_heads", "is larger than");
+  r = view_of(64, 8);
+  r.d_k = 0;
+  fails(r, "d_k", "d_k must be a positive integer (got 0)");
+  r = view_of(64, 8);
+  r.batch = 1.5;
+  fails(r, "batch", "batch must be a whole number (got 1.5)");
+  r = view_of(64, 8);
+  r.n_q = 0;
+  fails(r, "n_q", "n_q must be a positive integer (got 0)");
+  r = view_of(64, 8);
+  r.n_k = 2097152;
+  fails(r, "n_k", "n_k (2,097,152) is larger than the 1,048,576 this engine accepts");
+  r = view_of(64, 8);
+  r.mask.key_lengths = {3, 9};
+  fails(r, "mask", "key length of batch item 1 is 9, outside 0..7 (n_k)");
+  r.mask.key_lengths = {3};
+  fails(r, "mask", "padding mask has 1 key lengths but batch is 2");
+}

@@ -291,3 +291,17 @@ TEST_CASE("bad pattern requests are refused by name, and change nothing", "[head
   CHECK_THROWS_WITH(big.set_head_patterns({spec(0, attn::HeadPattern::previous)}, {{many}, {}, 7}),
                     Contains("constructed heads: solving for these inputs takes about") && Contains("multiply-adds"));
 }
+
+TEST_CASE("random_normal: the page's random inputs, the numbers its JavaScript generator gave", "[heads][inputs]") {
+  // Printed by the page's former JavaScript randomNormal(seed, count) (web/src/model/inputs.js,
+  // now deleted: the page asks the engine), so a link made before keeps its inputs.
+  const std::vector<float> seven = attn::random_normal(7, 5);
+  const std::vector<float> want7 = {-1.43342400f, 2.45445919f, 1.07078469f, 1.09131765f, 0.209967926f};
+  CHECK(seven == want7);
+  // 2·(2^32 − 1) + 1: the high bits of a seed above 2^32 move its stream too.
+  const std::vector<float> high = attn::random_normal(2ull * 4294967295ull + 1, 4);
+  CHECK(high == std::vector<float>{0.507186055f, 0.427551329f, -1.52277362f, -0.151799127f});
+  CHECK(attn::random_normal(0, 3) == std::vector<float>{0.741765380f, 0.582144797f, 1.30486965f});
+  CHECK(attn::random_normal(7, 0).empty());
+  CHECK_THROWS_WITH(attn::random_normal(1, (1u << 26) + 1), Catch::Contains("too many"));
+}

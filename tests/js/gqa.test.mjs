@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { modules } from './modules.mjs';
 import { mhaReference, normwiseError, randomArray } from './reference.mjs';
-import { embedSentences, labelsFor, tokenize } from '../../web/src/model/inputs.js';
+import { buildInputs, labelsFor, tokenize } from '../../web/src/model/inputs.js';
 
 const TOLERANCE = 1e-5;
 const SENTENCE = 'the cat sat on the mat because it was warm'; // the page's default text
@@ -37,13 +37,24 @@ function maskedWo(w, mask, d_v, d_model) {
   return { ...w, wo };
 }
 
-/** The page's inputs for its default view: tokens, word embedding + positional encoding. */
+/** The page's inputs for its default view, made by the page's own code: tokens, word embedding + positional encoding. */
 function pageInputs(attn, d_model) {
   const tokens = tokenize(SENTENCE);
   const n = tokens.length;
-  const query = embedSentences([tokens], n, d_model, INPUT_SEED, attn.positionalEncoding({ n, d_model }));
+  const { query } = buildInputs({ source: 'text', tokens_q: [tokens], batch: 1, n_q: n, n_k: n, d_model, cross: false,
+    input_seed: INPUT_SEED }, attn);
   return { words: [labelsFor(tokens, n)], tokens, n, query };
 }
+
+// Word embeddings (d_model 4, seed 3) printed by the page's former JavaScript generator
+// (model/inputs.js wordEmbedding: FNV-1a, its mixing stream, Box–Muller; deleted since the page
+// asks the engine), so the engine's numbers are pinned to what links made before still show.
+const FORMER_PAGE_EMBEDDINGS = {
+  le: [-1.83414149, 0.0998780876, 0.829173148, 1.02065003],
+  chat: [-0.0388242640, -0.552664518, 0.533602417, 0.494711548],
+  'était': [-1.07653403, 1.39085877, 0.00923215132, -1.18484449],
+  '<pad>': [0.915529907, -0.662376106, 0.912874937, -0.0312262867],
+};
 
 const GQA_CASES = [
   { name: 'GQA 8 heads / 2, self, causal, batch 2', d_model: 32, n_heads: 8, n_kv_heads: 2, batch: 2, n_q: 9, n_k: 9, mask: 'causal' },
@@ -145,8 +156,13 @@ for (const [isa, attn] of Object.entries(modules)) {
     assert.deepEqual(attn.embedTokens({ words, d_model: 64, seed: INPUT_SEED }), query);
     // Case is ignored as the page does; several rows, a French word, padding.
     const rows = [['Le', 'chat', 'était'], ['le', '<pad>', '<pad>']];
-    const page = embedSentences([['Le', 'chat', 'était'], ['le']], 3, 12, 3, attn.positionalEncoding({ n: 3, d_model: 12 }));
-    assert.deepEqual(attn.embedTokens({ words: rows, d_model: 12, seed: 3 }), page);
+    const pe = attn.positionalEncoding({ n: 3, d_model: 4 });
+    const page = new Float32Array(2 * 3 * 4);
+    rows.forEach((row, b) => row.forEach((word, pos) => {
+      const e = FORMER_PAGE_EMBEDDINGS[word.toLowerCase()];
+      for (let c = 0; c < 4; c++) page[(b * 3 + pos) * 4 + c] = Math.fround(e[c]) + pe[pos * 4 + c];
+    }));
+    assert.deepEqual(attn.embedTokens({ words: rows, d_model: 4, seed: 3 }), page);
     assert.equal(n, 10);
     assert.throws(() => attn.embedTokens({ words: [['a', 'b'], ['c']], d_model: 4 }), /words\[1\] has 1 words, words\[0\] has 2: fill short rows with '<pad>'/);
     assert.throws(() => attn.embedTokens({ words: [['a', 3]], d_model: 4 }), /words\[0\]\[1\] must be a string, got 3 \(a number\)/);

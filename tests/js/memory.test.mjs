@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { modules } from './modules.mjs';
 import { randomArray } from './reference.mjs';
+import { recordBytes } from '../../web/src/engine/record.js';
 
 const API_URL = new URL('../../web/src/engine/attention.js', import.meta.url).href;
 
@@ -120,15 +121,19 @@ for (const [isa, attn] of Object.entries(modules)) {
 
 // Embind keeps every JavaScript value the wasm side holds in a handle table; a call that
 // failed used to leave its arguments there for good, pinning the caller's arrays (inputs and
-// `into` destinations) and option objects. The bindings now take plain numbers only and answer
-// with text (cpp/bindings/embind.cpp): this drives the raw module as the API does, and checks
-// that no call, failed or not, leaves a handle, a byte of the heap or an open call behind.
+// `into` destinations) and option objects. The bindings now take plain numbers or one record of
+// them (an input of the call, engine/record.js) and answer with text (cpp/bindings/embind.cpp):
+// this drives the raw module as the API does, and checks that no call, failed or not, leaves a
+// handle, a byte of the heap or an open call behind, and that a record is read by name.
 for (const name of ['attention_simd', 'attention_scalar']) {
   test(`${name}: raw bindings answer errors as text and leave no handle, heap byte or open call behind`, async () => {
     const url = (ext) => new URL(`../../web/wasm/${name}.${ext}`, import.meta.url);
     const { default: create } = await import(url('mjs').href);
     const raw = await create({ wasmBinary: await readFile(url('wasm')) });
-    /** Runs body inside one call with inputs made from Float32Arrays; returns the envelope text. */
+    /**
+     * Runs body inside one call with inputs made from Float32Arrays (f(array)) and records
+     * (f.record({ ... })); returns the envelope text.
+     */
     const inCall = (body) => {
       assert.equal(raw.callOpen(), true, 'a call was left open');
       try {
@@ -137,37 +142,66 @@ for (const name of ['attention_simd', 'attention_scalar']) {
           raw.HEAPF32.set(array, address / 4);
           return address;
         };
+        floats.record = (fields) => {
+          const bytes = recordBytes(fields);
+          const address = raw.callInput(bytes.length);
+          raw.HEAPU8.set(bytes, address);
+          return address;
+        };
         return body(floats);
       } finally {
         raw.callClose();
       }
     };
-    const created = JSON.parse(inCall(() => raw.mhaCreate(8, 2, 0, 0, true, 1, false, 0)));
+    const layerRecord = { d_model: 8, n_heads: 2, d_k: 0, d_v: 0, bias: true, seed: 1 };
+    const created = JSON.parse(inCall((f) => raw.mhaCreate(f.record(layerRecord))));
     const layer = created.value.layer;
     assert.deepEqual(created.value.dims, { d_model: 8, n_heads: 2, n_kv_heads: 2, d_k: 4, d_v: 4, bias: true });
     const nan = new Float32Array(16);
     nan[3] = NaN;
-    const stage = () => raw.stageAttentionOptions(false, 0, 0, true, 0, false, 1);
+    const stage = (f) => raw.stageAttentionOptions(f.record({ causal: false, padding: 0, matrix: 0, scale: true, dropout: 0,
+      training: false, seed: 1 }));
+    const forward = (f, fields) => raw.mhaForward(f.record({ layer, key: 0, value: 0, batch: 1, n_q: 2, n_k: 2, need_weights: true,
+      memory_budget: 2 ** 30, head_mask: 0, ...fields }));
+    const analyzeRecord = { ...layerRecord, batch: 1, n_q: 4, n_k: 4, need_weights: true, scale: true, n_layers: 1,
+      self_attention: true };
+    delete analyzeRecord.seed;
     const calls = [
-      ['forward', (f) => (stage(), raw.mhaForward(layer, f(nan), 0, 0, 1, 2, 2, true, 2 ** 30, 0)), /query contains NaN/],
-      ['forward (budget)', (f) => (stage(), raw.mhaForward(layer, f(new Float32Array(16)), 0, 0, 1, 2, 2, true, 8, 0)),
-        /over the memory budget/],
-      ['forward (deleted layer)', (f) => raw.mhaForward(9999, f(nan), 0, 0, 1, 2, 2, true, 2 ** 30, 0), /was deleted/],
-      ['forward (head_mask)', (f) => (stage(), raw.mhaForward(layer, f(new Float32Array(16)), 0, 0, 1, 2, 2, true, 2 ** 30, f(new Float32Array([1, NaN])))),
+      ['forward', (f) => (stage(f), forward(f, { query: f(nan) })), /query contains NaN/],
+      ['forward (budget)', (f) => (stage(f), forward(f, { query: f(new Float32Array(16)), memory_budget: 8 })), /over the memory budget/],
+      ['forward (deleted layer)', (f) => forward(f, { layer: 9999, query: f(nan) }), /was deleted/],
+      ['forward (head_mask)', (f) => (stage(f), forward(f, { query: f(new Float32Array(16)), head_mask: f(new Float32Array([1, NaN])) })),
         /head_mask contains NaN/],
-      ['forward (an address not of this call)', () => raw.mhaForward(layer, 64, 0, 0, 1, 2, 2, true, 2 ** 30, 0),
+      ['forward (an address not of this call)', (f) => forward(f, { query: 64 }),
         /internal error: a binding was given an address that is not an input of this call/],
-      ['scaledDotProductAttention', (f) => (stage(), raw.scaledDotProductAttention(f(nan), f(nan), f(nan), 1, 4, 4, 4, 4, true, 2 ** 30)),
-        /q contains NaN/],
-      ['create', () => raw.mhaCreate(10, 3, 0, 0, true, 1, false, 0), /not divisible/],
-      ['create (n_kv_heads)', () => raw.mhaCreate(8, 2, 0, 0, true, 1, true, 0), /n_kv_heads must be at least 1/],
-      ['setWeights', (f) => raw.mhaSetWeights(layer, f(new Float32Array(3)), 0, 0, 0, 0, 0, 0, 0), /wq has 3 values/],
-      ['analyze', () => raw.analyze(10, 3, 0, 0, true, 1, 4, 4, true, true, false, 0, 1, true), /not divisible/],
-      ['setHeadPatterns', (f) => raw.mhaSetHeadPatterns(layer, f(new Float32Array(2)), 0, 0, 0, 0, 0, 0, 0, 0, 1),
-        /the head pattern inputs disagree in length/],
-      ['compareHeads', (f) => (stage(), raw.mhaCompareHeads(layer, f(nan), 0, 0, 1, 2, 2, 2 ** 30, 0)), /query contains NaN/],
-      ['headMetrics', (f) => raw.headMetrics(f(new Float32Array([0.5, 0])), 1, 1, 1, 2), /sums to 0.5/],
-      ['matmul', (f) => raw.matmul(f(new Float32Array(6)), f(new Float32Array(5)), 2, 3, 2), /b has 5 values/],
+      // A record is read by name: an unknown, a missing and a mistyped field are named.
+      ['forward (unknown field)', (f) => (stage(f), forward(f, { query: f(new Float32Array(16)), n_kv: 2 })),
+        /^mhaForward: unknown option 'n_kv'$/],
+      ['forward (missing field)', (f) => raw.mhaForward(f.record({ layer, query: f(nan), need_weights: true, memory_budget: 2 ** 30 })),
+        /^mhaForward: batch is required$/],
+      ['forward (mistyped field)', (f) => (stage(f), forward(f, { query: f(new Float32Array(16)), need_weights: 1 })),
+        /^mhaForward: need_weights must be true or false/],
+      ['forward (no record)', () => raw.mhaForward(0), /^mhaForward: internal error: no options record$/],
+      ['scaledDotProductAttention', (f) => (stage(f), raw.scaledDotProductAttention(f.record({ q: f(nan), k: f(nan), v: f(nan),
+        batch: 1, n_q: 4, n_k: 4, d_k: 4, d_v: 4, need_weights: true, memory_budget: 2 ** 30 }))), /q contains NaN/],
+      ['create', (f) => raw.mhaCreate(f.record({ ...layerRecord, d_model: 10, n_heads: 3 })), /not divisible/],
+      ['create (n_kv_heads)', (f) => raw.mhaCreate(f.record({ ...layerRecord, n_kv_heads: 0 })), /n_kv_heads must be at least 1/],
+      ['create (n_kv_heads not whole)', (f) => raw.mhaCreate(f.record({ ...layerRecord, n_kv_heads: 1.5 })),
+        /^mhaCreate: n_kv_heads must be a whole number within 32 bits/],
+      ['setWeights', (f) => raw.mhaSetWeights(f.record({ layer, wq: f(new Float32Array(3)), wk: 0, wv: 0, wo: 0, bq: 0, bk: 0, bv: 0,
+        bo: 0 })), /wq has 3 values/],
+      ['analyze', (f) => raw.analyze(f.record({ ...analyzeRecord, d_model: 10, n_heads: 3 })), /not divisible/],
+      ['setHeadPatterns', (f) => raw.mhaSetHeadPatterns(f.record({ layer, heads: f(new Float32Array(2)), strengths: 0, names: 0,
+        query_words: 0, batch: 0, n_q: 0, key_words: 0, key_batch: 0, n_k: 0, input_seed: 1 })),
+      /the head pattern inputs disagree in length/],
+      ['compareHeads', (f) => (stage(f), raw.mhaCompareHeads(f.record({ layer, query: f(nan), key: 0, value: 0, batch: 1, n_q: 2,
+        n_k: 2, memory_budget: 2 ** 30, head_mask: 0 }))), /query contains NaN/],
+      ['headMetrics', (f) => raw.headMetrics(f.record({ weights: f(new Float32Array([0.5, 0])), batch: 1, n_heads: 1, n_q: 1,
+        n_k: 2 })), /sums to 0.5/],
+      ['matmul', (f) => raw.matmul(f.record({ a: f(new Float32Array(6)), b: f(new Float32Array(5)), m: 2, k: 3, n: 2 })),
+        /b has 5 values/],
+      ['resolveView', (f) => raw.resolveView(f.record({ d_model: 8, n_heads: 2, batch: 1, n_q: 2, n_k: 2, causal: false,
+        padding: 0, extra: 1 })), /^resolveView: unknown option 'extra'$/],
     ];
     inCall((f) => calls.map(([, call]) => call(f))); // warm-up: scratch buffers reach their size
     for (const [what, call, message] of calls) {
@@ -181,7 +215,7 @@ for (const name of ['attention_simd', 'attention_scalar']) {
       assert.equal(raw.stackSave(), stack, `${what}: the wasm stack pointer moved`);
     }
     const handles = raw.count_emval_handles();
-    const good = JSON.parse(inCall((f) => (stage(), raw.mhaForward(layer, f(new Float32Array(16).fill(0.5)), 0, 0, 1, 2, 2, true, 2 ** 30, 0))));
+    const good = JSON.parse(inCall((f) => (stage(f), forward(f, { query: f(new Float32Array(16).fill(0.5)) }))));
     assert.deepEqual(Object.keys(good.arrays), ['output', 'weights']);
     assert.equal(good.arrays.weights[1], 2 * 2 * 2);
     assert.equal(raw.count_emval_handles(), handles, 'a successful call keeps no handle either');

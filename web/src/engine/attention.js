@@ -7,8 +7,9 @@
 // the inputs into the wasm heap, runs the binding on plain numbers and copies the results out
 // (see the binding pattern in cpp/bindings/embind.cpp, which new bindings must follow).
 import * as check from './checks.js';
-import { Uint8ArrayOf } from './intrinsics.js';
+import { Int32ArrayOf, Uint8ArrayOf } from './intrinsics.js';
 import { makeNative } from './native.js';
+import { record } from './record.js';
 import { simdSupported } from './probe.js';
 import { codePoints, wordRows } from './words.js';
 import { makeTrainingApi } from './training.js';
@@ -128,11 +129,33 @@ const TRACE_KEYS = [...FORWARD_KEYS.filter((k) => k !== 'into'), 'item', 'head',
 const TRACE_SDPA_KEYS = [...SDPA_KEYS.filter((k) => k !== 'into'), 'item', 'query_index', 'query'];
 // The arrays of a traced row of one head (the binding's names).
 const ROW_ARRAYS = ['scores', 'logits', 'exp', 'weights', 'dropped'];
+const VIEW_KEYS = ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'mask'];
 
 /**
- * The checked sizes of a layer, from an options object already copied by check.options.
- * n_kv_heads: any whole number when given (the engine names what is wrong with 0, a
- * non-divisor or more than n_heads); has_kv false: not given, n_heads.
+ * The mask of a view: { causal, padding: Int32Array or null }. Only the form is checked here
+ * (whole numbers that fit the engine's int32 input); the count per batch item and the range
+ * 0..n_k are the engine's rules (resolveView).
+ */
+function viewMask(value) {
+  if (value === undefined || value === 'none') return { causal: false, padding: null };
+  if (value === 'causal') return { causal: true, padding: null };
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new Error(`mask must be 'none', 'causal' or { causal?, padding? }, got ${check.describe(value)}`);
+  }
+  const m = check.options('mask', value, ['causal', 'padding']);
+  const causal = check.boolean('mask.causal', m.causal, false);
+  if (m.padding === undefined) return { causal, padding: null };
+  const lengths = check.plainArray('mask.padding', m.padding, 'key lengths, one per batch item');
+  const padding = new Int32ArrayOf(lengths.length);
+  lengths.forEach((len, b) => { padding[b] = check.integer(`mask.padding[${b}]`, len, { min: -(2 ** 31) }); });
+  return { causal, padding };
+}
+
+/**
+ * The checked sizes of a layer, from an options object already copied by check.options: the
+ * fields of the engine's record. n_kv_heads: any whole number when given (the engine names what
+ * is wrong with 0, a non-divisor or more than n_heads); undefined (absent) when not given, which
+ * the record leaves out: n_heads.
  */
 function layerConfig(o) {
   return {
@@ -141,8 +164,7 @@ function layerConfig(o) {
     d_k: check.integer('d_k', o.d_k, { fallback: 0 }),
     d_v: check.integer('d_v', o.d_v, { fallback: 0 }),
     bias: check.boolean('bias', o.bias, true),
-    has_kv: o.n_kv_heads !== undefined,
-    n_kv_heads: check.integer('n_kv_heads', o.n_kv_heads, { fallback: 0, min: -(2 ** 31) }),
+    n_kv_heads: o.n_kv_heads === undefined ? undefined : check.integer('n_kv_heads', o.n_kv_heads, { min: -(2 ** 31) }),
   };
 }
 
@@ -225,8 +247,7 @@ function makeApi(raw, isa) {
       const o = check.options('MultiHeadAttention', config, LAYER_KEYS);
       const c = layerConfig(o);
       const seed = check.seed('seed', o.seed);
-      const made = native.call((n) => n.run('mhaCreate', c.d_model, c.n_heads, c.d_k, c.d_v, c.bias, seed, c.has_kv,
-        c.n_kv_heads)).value;
+      const made = native.call((n) => n.run('mhaCreate', record(n, { ...c, seed }))).value;
       this.#layer = made.layer;
       const { d_model, n_heads, n_kv_heads, d_k, d_v, bias } = made.dims;
       Object.assign(this, { d_model, n_heads, n_kv_heads, d_k, d_v, bias });
@@ -253,7 +274,9 @@ function makeApi(raw, isa) {
         if (isBias && !this.bias) throw new Error(`setWeights: ${key} was given but this layer was made with bias: false`);
         check.float32(key, w[key], ...sizes[key], heap);
       }
-      native.call((n) => n.run('mhaSetWeights', layer, ...WEIGHT_KEYS.map((key) => n.input(key, w[key]))));
+      native.call((n) => n.run('mhaSetWeights', record(n, {
+        layer, ...Object.fromEntries(WEIGHT_KEYS.map((key) => [key, n.input(key, w[key])])),
+      })));
     }
 
     /** [length, dims] of each weight and bias (setWeights, and the gradients of backward). */
@@ -301,12 +324,16 @@ function makeApi(raw, isa) {
       return { batch, n_q, n_k, self, heap, options, headMask: check.headMask(o.head_mask, this.n_heads, heap) };
     }
 
-    /** The query, key and value inputs of a call (key = value = 0 for self-attention), and the head_mask. */
+    /**
+     * Stages the attention options and copies the inputs: the record fields every layer binding
+     * shares (key = value = 0 for self-attention).
+     */
     static #stage(n, o, x) {
       n.stageAttentionOptions(x.options);
-      const q = n.input('query', o.query);
-      const k = x.self ? 0 : n.input('key', o.key), v = x.self ? 0 : n.input('value', o.value);
-      return { q, k, v, mask: n.input('head_mask', x.headMask) };
+      const query = n.input('query', o.query);
+      const key = x.self ? 0 : n.input('key', o.key), value = x.self ? 0 : n.input('value', o.value);
+      return { query, key, value, batch: x.batch, n_q: x.n_q, n_k: x.n_k, memory_budget: x.options.memory_budget,
+        head_mask: n.input('head_mask', x.headMask) };
     }
 
     /**
@@ -327,8 +354,8 @@ function makeApi(raw, isa) {
       }, options.need_weights, heap);
       return native.call((n) => {
         // The query's copy in the heap is where the engine writes the output (see mhaForward).
-        const { q, k, v, mask } = MultiHeadAttention.#stage(n, o, x);
-        const r = n.run('mhaForward', layer, q, k, v, batch, n_q, n_k, options.need_weights, options.memory_budget, mask);
+        const fields = MultiHeadAttention.#stage(n, o, x);
+        const r = n.run('mhaForward', record(n, { layer, ...fields, need_weights: options.need_weights }));
         const results = n.arrays(r, options.need_weights ? { output: into.output, weights: into.weights } : { output: into.output });
         return { output: results.output, weights: results.weights ?? null, shapes: r.value.shapes, masked_rows: r.value.masked_rows };
       });
@@ -362,9 +389,9 @@ function makeApi(raw, isa) {
         grads,
       }, heap);
       return native.call((n) => {
-        const { q, k, v, mask } = MultiHeadAttention.#stage(n, o, x);
-        const g = n.input('grad_output', o.grad_output);
-        const r = n.run('mhaBackward', layer, q, k, v, g, batch, n_q, n_k, options.need_weights, options.memory_budget, mask);
+        const fields = MultiHeadAttention.#stage(n, o, x);
+        const grad_output = n.input('grad_output', o.grad_output);
+        const r = n.run('mhaBackward', record(n, { layer, ...fields, grad_output, need_weights: options.need_weights }));
         return backwardResults(n, r, MHA_GRADS, into);
       });
     }
@@ -380,8 +407,7 @@ function makeApi(raw, isa) {
       const o = check.options('compareHeads', input, INPUT_KEYS);
       const x = this.#inputs('compareHeads', o);
       return native.call((n) => {
-        const { q, k, v, mask } = MultiHeadAttention.#stage(n, o, x);
-        return n.run('mhaCompareHeads', layer, q, k, v, x.batch, x.n_q, x.n_k, x.options.memory_budget, mask).value;
+        return n.run('mhaCompareHeads', record(n, { layer, ...MultiHeadAttention.#stage(n, o, x) })).value;
       });
     }
 
@@ -415,9 +441,11 @@ function makeApi(raw, isa) {
         strengths[i] = s.strength;
       });
       const names = codePoints(specs.map((s) => s.pattern));
-      return native.call((n) => n.run('mhaSetHeadPatterns', layer, n.input('heads', pairs), n.input('strengths', strengths),
-        n.input('names', names), n.input('query_words', query?.codes), query?.rows ?? 0, query?.n ?? 0,
-        n.input('key_words', key?.codes), key?.rows ?? 0, key?.n ?? 0, inputSeed).value.heads);
+      return native.call((n) => n.run('mhaSetHeadPatterns', record(n, {
+        layer, heads: n.input('heads', pairs), strengths: n.input('strengths', strengths), names: n.input('names', names),
+        query_words: n.input('query_words', query?.codes), batch: query?.rows ?? 0, n_q: query?.n ?? 0,
+        key_words: n.input('key_words', key?.codes), key_batch: key?.rows ?? 0, n_k: key?.n ?? 0, input_seed: inputSeed,
+      })).value.heads);
     }
 
     /** Every head's pattern: [{ head, pattern, strength (null: its default), k }]; 'custom' after setWeights. */
@@ -440,9 +468,8 @@ function makeApi(raw, isa) {
       const head = check.index('head', o.head, this.n_heads, 'n_heads', 0);
       const query_index = check.index('query_index', o.query_index, x.n_q, 'n_q');
       return native.call((n) => {
-        const { q, k, v, mask } = MultiHeadAttention.#stage(n, o, x);
-        const r = n.run('mhaTrace', layer, q, k, v, x.batch, x.n_q, x.n_k, x.options.memory_budget, mask, item, head,
-          query_index);
+        const fields = MultiHeadAttention.#stage(n, o, x);
+        const r = n.run('mhaTrace', record(n, { layer, ...fields, item, head, query_index }));
         return { ...traceResult(n, r, ['x', 'q', 'k', 'v'], ['head_output', 'concat', 'output']), kv_head: r.value.kv_head };
       });
     }
@@ -473,8 +500,8 @@ function makeApi(raw, isa) {
       }, options.need_weights, heap);
       return native.call((n) => {
         const { q, k, v } = stageSdpa(n, o, options);
-        const r = n.run('scaledDotProductAttention', q, k, v, batch, n_q, n_k, d_k, d_v, options.need_weights,
-          options.memory_budget);
+        const r = n.run('scaledDotProductAttention', record(n, { q, k, v, batch, n_q, n_k, d_k, d_v,
+          need_weights: options.need_weights, memory_budget: options.memory_budget }));
         const results = n.arrays(r, options.need_weights ? { output: into.output, weights: into.weights } : { output: into.output });
         return { output: results.output, weights: results.weights ?? null, masked_rows: r.value.masked_rows };
       });
@@ -496,7 +523,8 @@ function makeApi(raw, isa) {
         : check.index('query_index', o.query_index, n_q, 'n_q');
       return native.call((n) => {
         const { q, k, v } = stageSdpa(n, o, options);
-        const r = n.run('traceAttention', q, k, v, batch, n_q, n_k, d_k, d_v, options.memory_budget, item, query_index);
+        const r = n.run('traceAttention', record(n, { q, k, v, batch, n_q, n_k, d_k, d_v,
+          memory_budget: options.memory_budget, item, query_index }));
         return traceResult(n, r, ['q', 'k', 'v'], ['output']);
       });
     },
@@ -525,9 +553,10 @@ function makeApi(raw, isa) {
       }, heap);
       return native.call((n) => {
         n.stageAttentionOptions(options);
-        const q = n.input('q', o.q), k = n.input('k', o.k), v = n.input('v', o.v), g = n.input('grad_output', o.grad_output);
-        const r = n.run('scaledDotProductAttentionBackward', q, k, v, g, batch, n_q, n_k, d_k, d_v, options.need_weights,
-          options.memory_budget);
+        const q = n.input('q', o.q), k = n.input('k', o.k), v = n.input('v', o.v);
+        const grad_output = n.input('grad_output', o.grad_output);
+        const r = n.run('scaledDotProductAttentionBackward', record(n, { q, k, v, grad_output, batch, n_q, n_k, d_k, d_v,
+          need_weights: options.need_weights, memory_budget: options.memory_budget }));
         return backwardResults(n, r, SDPA_GRADS, into);
       });
     },
@@ -555,8 +584,77 @@ function makeApi(raw, isa) {
       const batch = check.integer('batch', o.batch, { fallback: 1 });
       const needWeights = check.boolean('need_weights', o.need_weights, true), scale = check.boolean('scale', o.scale, true);
       const layers = check.integer('n_layers', o.n_layers, { fallback: 1 });
-      return native.call((x) => x.run('analyze', c.d_model, c.n_heads, c.d_k, c.d_v, c.bias, batch, n_q, n_k, needWeights,
-        scale, c.has_kv, c.n_kv_heads, layers, attention === 'self').value);
+      return native.call((x) => x.run('analyze', record(x, { ...c, batch, n_q, n_k, need_weights: needWeights, scale,
+        n_layers: layers, self_attention: attention === 'self' })).value);
+    },
+
+    /**
+     * The engine's rules for a view of the playground, checked in one call: { d_model, n_heads,
+     * n_kv_heads?, d_k?, d_v?, n_q, n_k? (n_q), batch? (1), mask? ('none' | 'causal' |
+     * { causal?, padding?: [key length per batch item] }) }. Numbers are passed as given, so the
+     * engine says what is wrong with 0, 1.5, NaN or 2^40. Returns { ok: true, dims: { d_model,
+     * n_heads, n_kv_heads, d_k, d_v, n_q, n_k, batch, kv_head_of } } (kv_head_of[h]: the key/value
+     * head query head h reads) or { ok: false, field, message } naming the first bad field. Throws
+     * only for an unknown option.
+     */
+    resolveView(args) {
+      const o = check.options('resolveView', args, VIEW_KEYS);
+      const fields = { batch: 1 };
+      for (const name of ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'batch', 'n_q', 'n_k']) {
+        const value = o[name];
+        if (value === undefined) {
+          if (['d_model', 'n_heads', 'n_q'].includes(name)) return { ok: false, field: name, message: `${name} is required` };
+          continue;
+        }
+        if (typeof value !== 'number') return { ok: false, field: name, message: `${name} must be a number, got ${check.describe(value)}` };
+        fields[name] = value;
+      }
+      fields.n_k ??= fields.n_q;
+      let mask;
+      try {
+        mask = viewMask(o.mask);
+      } catch (err) {
+        return { ok: false, field: 'mask', message: err.message };
+      }
+      return native.call((x) => x.run('resolveView', record(x, { ...fields, causal: mask.causal,
+        padding: x.input('mask.padding', mask.padding) })).value);
+    },
+
+    /**
+     * The masked cells of one batch item's heatmap whose cells average row_step × col_step
+     * weights: { mask (as forward's, without a matrix), batch? (1), item? (0), n_q, n_k,
+     * row_step? (1), col_step? (1) } → Uint8Array [⌈n_q / row_step⌉ × ⌈n_k / col_step⌉], 1 where
+     * every weight of the cell is masked.
+     */
+    maskGrid(args) {
+      const o = check.options('maskGrid', args, ['mask', 'batch', 'item', 'n_q', 'n_k', 'row_step', 'col_step']);
+      const batch = check.integer('batch', o.batch, { fallback: 1 });
+      const n_q = check.integer('n_q', o.n_q), n_k = check.integer('n_k', o.n_k);
+      const mask = check.mask(o.mask, { batch, n_q, n_k }, native.heap());
+      if (mask.matrix) throw new Error('maskGrid: give the mask as causal and padding (a matrix is drawn as it is)');
+      const item = check.index('item', o.item, batch, 'batch', 0);
+      const row_step = check.integer('row_step', o.row_step, { fallback: 1 });
+      const col_step = check.integer('col_step', o.col_step, { fallback: 1 });
+      let padding = null;
+      if (mask.padding) {
+        padding = new Int32ArrayOf(mask.padding.length); // whole numbers in [0, 2^31), checked
+        for (let b = 0; b < padding.length; b++) padding[b] = mask.padding[b];
+      }
+      const cells = native.call((x) => x.arrays(x.run('maskGrid', record(x, { causal: mask.causal,
+        padding: x.input('mask.padding', padding), item, n_q, n_k, row_step, col_step })), { grid: null }).grid);
+      const grid = new Uint8ArrayOf(cells.length);
+      for (let i = 0; i < cells.length; i++) grid[i] = cells[i];
+      return grid;
+    },
+
+    /**
+     * The page's random inputs: Float32Array of `count` N(0, 1) values of the engine's seeded
+     * stream (the generator of the word embeddings), { seed, count }.
+     */
+    randomNormal(args) {
+      const o = check.options('randomNormal', args, ['seed', 'count']);
+      const seed = check.seed('seed', o.seed), count = check.integer('count', o.count, { min: 0 });
+      return native.call((x) => x.arrays(x.run('randomNormal', seed, count), { values: null }).values);
     },
 
     /**
@@ -570,7 +668,8 @@ function makeApi(raw, isa) {
       const n_q = check.integer('n_q', o.n_q), n_k = check.integer('n_k', o.n_k);
       check.float32('weights', o.weights, batch * n_heads * n_q * n_k,
         `[batch, n_heads, n_q, n_k] = [${batch}, ${n_heads}, ${n_q}, ${n_k}]`, native.heap());
-      return native.call((x) => x.run('headMetrics', x.input('weights', o.weights), batch, n_heads, n_q, n_k).value);
+      return native.call((x) => x.run('headMetrics', record(x, { weights: x.input('weights', o.weights), batch, n_heads, n_q,
+        n_k })).value);
     },
 
     /**
@@ -582,8 +681,8 @@ function makeApi(raw, isa) {
       const o = check.options('embedTokens', args, ['words', 'd_model', 'seed']);
       const words = wordRows('words', o.words);
       const d_model = check.integer('d_model', o.d_model), seed = check.seed('seed', o.seed);
-      return native.call((x) => x.arrays(x.run('embedTokens', x.input('words', words.codes), words.rows, words.n, d_model,
-        seed), { tokens: null }).tokens);
+      return native.call((x) => x.arrays(x.run('embedTokens', record(x, { words: x.input('words', words.codes),
+        batch: words.rows, n: words.n, d_model, seed })), { tokens: null }).tokens);
     },
 
     /** Sinusoidal positional encoding, Float32Array [n, d_model]. */
@@ -621,7 +720,8 @@ function makeApi(raw, isa) {
       const heap = native.heap();
       check.float32('a', o.a, m * k, `m×k = ${m}×${k}`, heap);
       check.float32('b', o.b, k * n, `k×n = ${k}×${n}`, heap);
-      return native.call((x) => x.arrays(x.run('matmul', x.input('a', o.a), x.input('b', o.b), m, k, n), { c: null }).c);
+      return native.call((x) => x.arrays(x.run('matmul', record(x, { a: x.input('a', o.a), b: x.input('b', o.b), m, k, n })),
+        { c: null }).c);
     },
 
     /** Size of the wasm memory in bytes (it grows, never shrinks). */

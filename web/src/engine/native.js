@@ -4,7 +4,7 @@
 //   native.call((c) => {
 //     c.stageAttentionOptions(options);           // mask, scale, dropout, ... (checked values)
 //     const q = c.input('query', query);          // a copy in the call's inputs: its address
-//     const r = c.run('mhaForward', id, q, ...);  // numbers in; { value, arrays } out, or throws
+//     const r = c.run('mhaForward', record(c, { layer: id, query: q, ... }));  // record.js; { value, arrays } out, or throws
 //     return { ...r.value, ...c.arrays(r, { output: into.output, weights: null }) };
 //   });
 //
@@ -17,6 +17,7 @@
 import {
   Float32ArrayOf, Float64ArrayOf, Int32ArrayOf, Uint8ArrayOf, copyInto, lengthOf, parseJson, sliceOf, typedArrayName,
 } from './intrinsics.js';
+import { recordBytes } from './record.js';
 
 // The element types a binding can read (current_call().input<T> in C++).
 const INPUT_TYPES = {
@@ -100,7 +101,8 @@ export function makeNative(raw) {
         padding = input('mask.padding', lengths);
       }
       const matrix = input('the mask matrix', o.mask.matrix);
-      run('stageAttentionOptions', o.mask.causal, padding, matrix, o.scale, o.dropout, o.training, o.seed);
+      run('stageAttentionOptions', input('options', recordBytes({ causal: o.mask.causal, padding, matrix, scale: o.scale,
+        dropout: o.dropout, training: o.training, seed: o.seed })));
     },
     run,
     arrays,

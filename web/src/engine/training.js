@@ -3,6 +3,7 @@
 // core's (cpp/attn/train.h, sqrt_dk_lab.h); this file checks arguments and calls the bindings
 // of cpp/bindings/training.cpp through native.js, in the pattern embind.cpp describes.
 import * as check from './checks.js';
+import { record } from './record.js';
 
 const TRAINER_KEYS = ['task', 'd_model', 'n_heads', 'seq_len', 'vocab', 'batch', 'lr', 'seed'];
 const MHA_WEIGHTS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
@@ -109,7 +110,24 @@ export function makeTrainingApi(native, raw) {
       if (lr !== undefined && !(lr > 0 && lr <= 1)) throw new Error(`lr must be a number in (0, 1], got ${lr}`);
       const seed = check.seed('seed', o.seed);
       return new Trainer(native.call((x) =>
-        x.run('trainerCreate', task, d_model, n_heads, seq_len, vocab, batch, lr ?? 0, seed).value));
+        x.run('trainerCreate', record(x, { task, d_model, n_heads, seq_len, vocab, batch, lr: lr ?? 0, seed })).value));
+    },
+
+    /**
+     * The core's count of the work of training: { step_macs } of one step at these sizes (the same keys
+     * and defaults as createTrainer; lr and seed do not change it), so a caller can estimate n steps
+     * before it trains. No trainer is made.
+     */
+    trainingCost(config = {}) {
+      const o = check.options('trainingCost', config, TRAINER_KEYS);
+      const names = taskList().map((t) => t.name);
+      const task = names.indexOf(check.choice('task', o.task, names, 'two_relation'));
+      const d_model = check.integer('d_model', o.d_model, { fallback: 32 });
+      const n_heads = check.integer('n_heads', o.n_heads, { fallback: 2 });
+      const seq_len = check.integer('seq_len', o.seq_len, { fallback: 8 });
+      const vocab = check.integer('vocab', o.vocab, { fallback: 16 });
+      const batch = check.integer('batch', o.batch, { fallback: 32 });
+      return native.call((x) => x.run('trainCost', record(x, { task, d_model, n_heads, seq_len, vocab, batch })).value);
     },
 
     /**

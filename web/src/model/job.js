@@ -29,7 +29,7 @@ export class LayerCache {
   /** trainedWeights(): the training lab's weights, for a config with weights = 'trained'. */
   get(attn, config, trainedWeights) {
     const spec = { d_model: config.d_model, n_heads: config.n_heads, d_k: config.d_k, d_v: config.d_v, bias: config.bias, seed: config.seed,
-      ...(config.n_kv_heads ? { n_kv_heads: config.n_kv_heads } : {}) };
+      n_kv_heads: config.n_kv_heads }; // undefined: not given (n_heads)
     const build = patternArguments(config);
     const key = JSON.stringify([spec, build, config.weights === 'trained' ? config.train : null]);
     if (key !== this.#key) {
@@ -174,7 +174,7 @@ export async function runForward(attn, config, {
 export function prepareRun(attn, config, cache, trained) {
   const model = config.weights === 'trained' || config.source === 'task' ? trained(config) : null;
   const layer = cache.get(attn, config, () => model.weights());
-  const inputs = config.source === 'task' ? taskInputs(model.sample(config.input_seed)) : buildInputs(config, attn.positionalEncoding);
+  const inputs = config.source === 'task' ? taskInputs(model.sample(config.input_seed)) : buildInputs(config, attn);
   return { layer, inputs };
 }
 

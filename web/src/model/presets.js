@@ -29,7 +29,7 @@ export function modelChanges(model) {
   return {
     ...common, d_model, n_heads: model.n_heads, d_k: head, d_v: head, bias: '1', batch: 1,
     n_q: DEFAULT_PRESET_N, n_k: DEFAULT_PRESET_N,
-    n_kv_heads: model.n_kv_heads && model.n_kv_heads !== model.n_heads ? model.n_kv_heads : '',
+    n_kv_heads: model.n_kv_heads !== model.n_heads ? model.n_kv_heads : '', // '' (the empty field): one per query head
   };
 }
 

@@ -1,16 +1,16 @@
 // Validation of the state as typed (pure, no DOM): turns the strings of the form into a run
-// config, one clear message per bad field, and decides whether a run fits this tab.
+// config, one clear message per bad field, and decides whether a run fits this tab. Only the
+// form is checked here (is it a whole number, a choice, a line per batch item); the rules of
+// the sizes (limits, divisibility, n_kv_heads, padding lengths) are the engine's, asked through
+// env.resolveView, and the key/value head of each query head comes from its answer.
 
 import { sentences } from './inputs.js';
 import { FIELDS } from './schema.js';
 import { parseTraining, trainerArguments } from './training.js';
 import * as fmt from './format.js';
 
-/** Hard caps that keep even the analysis meaningful; the memory budget decides what runs. */
-export const LIMITS = {
-  d_model: 1 << 17, n_heads: 4096, d_k: 1 << 17, d_v: 1 << 17, n_q: 1 << 20, n_k: 1 << 20, batch: 1 << 16,
-  tokens: 256, lines: 64, seed: 2 ** 32 - 1,
-};
+/** Caps of the page's own inputs (sentences, seeds); the sizes' limits are the engine's (resolveView). */
+export const LIMITS = { tokens: 256, lines: 64, seed: 2 ** 32 - 1 };
 
 /** Throughput assumed before anything was measured: deliberately low, so the estimate errs long. */
 export const ASSUMED_FLOPS_PER_SECOND = { 'wasm-simd128': 8e9, scalar: 2e9 };
@@ -74,9 +74,10 @@ function parseDecimal(raw, { min, maxExclusive, name }) {
 const LARGEST_DROPOUT = Math.fround(1 - 2 ** -24);
 
 /**
- * Validates `state` (strings, see schema.js). `env`: { analyze, budget, isa, lastEdited, rate, cores,
- * trainingCost, trainingHeld } (cores: navigator.hardwareConcurrency, for `workers`; absent = 1;
- * trainingCost and trainingHeld: see trainingWork).
+ * Validates `state` (strings, see schema.js). `env`: { resolveView, analyze, budget, isa, lastEdited, rate,
+ * cores, trainingCost, trainingHeld } (resolveView, analyze: the engine's; before it is loaded the sizes
+ * are only read, and their rules checked when it is; cores: navigator.hardwareConcurrency, for
+ * `workers`; absent = 1; trainingCost and trainingHeld: see trainingWork).
  * Returns { ok, errors: { field: message }, notes: [{ field, text }], config, analysis, estimate, blocked, auto }:
  * `notes` = view fields (head, item) that named nothing and were replaced;
  * `ok` = no field error; `blocked` = a reason not to run although every field is valid
@@ -91,13 +92,15 @@ export function validate(state, env = {}) {
     if (r.error) put(key, r.error);
     return r.value;
   };
-  const optionalInt = (key) => (String(state[key] ?? '').trim() === '' ? 0 : int(key));
+  // A size is read as any whole number that fits 32 bits: its range is the engine's rule.
+  const size = (key) => int(key, { min: -(2 ** 31) });
+  const optionalSize = (key) => (String(state[key] ?? '').trim() === '' ? undefined : size(key));
   const lastOf = (fields, fallback) => (fields.includes(env.lastEdited) ? env.lastEdited : fallback);
 
-  const d_model = int('d_model');
-  const n_heads = int('n_heads');
-  const given_d_k = optionalInt('d_k');
-  const given_d_v = optionalInt('d_v');
+  const d_model = size('d_model');
+  const n_heads = size('n_heads');
+  const given_d_k = optionalSize('d_k');
+  const given_d_v = optionalSize('d_v');
   const cross = state.attention === 'cross';
   const source = ['random', 'task'].includes(state.source) ? state.source : 'text';
   // The trained weights (and a task sample as input) come from the training lab's fields, checked
@@ -126,21 +129,6 @@ export function validate(state, env = {}) {
     else put(field.key, text);
   }
 
-  // Head sizes: derived from d_model / n_heads unless given; a given size needs no divisibility.
-  let d_k = given_d_k, d_v = given_d_v;
-  if (d_model && n_heads) {
-    if (n_heads > d_model && (!given_d_k || !given_d_v)) {
-      put(lastOf(['d_model', 'n_heads'], 'n_heads'), `n_heads (${fmt.int(n_heads)}) is larger than d_model (${fmt.int(d_model)}): each head needs at least one dimension`);
-    } else if (d_model % n_heads !== 0 && (!given_d_k || !given_d_v)) {
-      const near = divisorsNear(d_model, n_heads);
-      put(lastOf(['d_model', 'n_heads'], 'n_heads'),
-        `d_model (${fmt.int(d_model)}) is not divisible by n_heads (${fmt.int(n_heads)}): d_k = d_model / n_heads would not be whole. ` +
-        `Try n_heads = ${near.join(' or ')}, or set d_k and d_v.`);
-    }
-    if (!given_d_k) d_k = Math.floor(d_model / n_heads);
-    if (!given_d_v) d_v = Math.floor(d_model / n_heads);
-  }
-
   // Sequence lengths and batch: typed for random inputs, counted from the sentences otherwise.
   let n_q, n_k, batch, tokens_q = null, tokens_kv = null;
   if (source === 'text') {
@@ -166,9 +154,9 @@ export function validate(state, env = {}) {
     batch = 1;
     n_q = n_k = trained?.seq_len;
   } else {
-    batch = int('batch');
-    n_q = int('n_q');
-    n_k = cross ? int('n_k') : n_q; // self-attention: keys are the queries' own tokens
+    batch = size('batch');
+    n_q = size('n_q');
+    n_k = cross ? size('n_k') : n_q; // self-attention: keys are the queries' own tokens
   }
   if (source === 'task' && weights !== 'trained') {
     put('source', 'a task sample is the training lab’s input, embedded by what the lab learnt: it needs weights=trained (the lab’s “use in the playground” button)');
@@ -178,7 +166,7 @@ export function validate(state, env = {}) {
     const back = ', or go back to the seeded weights';
     if (d_model && d_model !== trained.d_model) put('d_model', `the trained weights are for d_model = ${trained.d_model} (the training lab’s): set d_model to ${trained.d_model}${back}`);
     if (n_heads && n_heads !== trained.n_heads) put('n_heads', `the trained weights are for n_heads = ${trained.n_heads}: set n_heads to ${trained.n_heads}${back}`);
-    const per = trained.d_model / trained.n_heads;
+    const per = trained.d_model / trained.n_heads; // the lab checked that n_heads divides d_model
     if (given_d_k && given_d_k !== per) put('d_k', `the trained heads have d_k = ${per}: clear d_k${back}`);
     if (given_d_v && given_d_v !== per) put('d_v', `the trained heads have d_v = ${per}: clear d_v${back}`);
     if (state.bias === '0') put('bias', `the trained layer has biases: tick the biases${back}`);
@@ -214,36 +202,44 @@ export function validate(state, env = {}) {
   }
   const workers = parseWorkers(state.workers, env.cores);
   if (workers.note) notes.push({ field: 'workers', text: workers.note });
-  // Grouped-query attention: the key/value heads must divide the query heads evenly.
-  let n_kv_heads = 0;
-  if (String(state.n_kv_heads ?? '').trim() !== '') {
-    n_kv_heads = int('n_kv_heads', { max: LIMITS.n_heads });
-    if (n_kv_heads && n_heads && n_kv_heads > n_heads) put('n_kv_heads', `n_kv_heads (${n_kv_heads}) can be at most n_heads (${n_heads}): each key/value head serves one or more query heads`);
-    else if (n_kv_heads && n_heads && n_heads % n_kv_heads !== 0) put('n_kv_heads', `n_heads (${n_heads}) must be a multiple of n_kv_heads (${n_kv_heads}): each key/value head serves the same number of query heads. Clear it for one key/value head per query head.`);
-  }
+  // Grouped-query attention: key/value heads shared by the query heads; '' = not given (n_heads).
+  const n_kv_heads = optionalSize('n_kv_heads');
 
+  // The engine's rules of the sizes, once every size reads as a number: the first bad field and
+  // why, or the resolved dims (d_k and d_v derived where not given, each query head's key/value head).
+  let view = null;
+  const sizes = [d_model, n_heads, n_q, n_k, batch];
+  if (env.resolveView && !Object.keys(errors).length && sizes.every(Number.isInteger)) {
+    const asked = env.resolveView({ d_model, n_heads, d_k: given_d_k, d_v: given_d_v, n_kv_heads, n_q, n_k, batch,
+      mask: padding ? { padding } : 'none' });
+    if (asked.ok) view = asked.dims;
+    else put(viewField(asked.field, { source, cross, lastOf }), asked.message);
+  }
   const heads = parseHeads(state.heads, n_heads, source, put);
   if (weights === 'trained') {
     // The trained layer is used as learnt: no key/value heads shared, no W_Q rebuilt from patterns.
     const back = ', or go back to the seeded weights';
-    if (n_kv_heads && n_heads && n_kv_heads !== n_heads) put('n_kv_heads', `the trained layer has one key/value head per query head: clear n_kv_heads${back}`);
+    if (n_kv_heads !== undefined && n_kv_heads !== n_heads) put('n_kv_heads', `the trained layer has one key/value head per query head: clear n_kv_heads${back}`);
     if (heads) put('heads', `constructed heads would replace the trained W_Q: set every head to random${back}`);
   }
 
   const ok = Object.keys(errors).length === 0;
+  // Before the engine is loaded (no view) the derived sizes are unknown: nothing runs until it is,
+  // and validation runs again then.
   const config = ok ? {
-    d_model, n_heads, d_k, d_v, bias: state.bias !== '0', seed, cross, n_q, n_k, batch, source, input_seed,
-    tokens_q, tokens_kv, mask, padding, scale: state.scale !== '0', dropout: dropout.value, dropout_seed, item,
-    head, n_kv_heads, heads, weights, train: weights === 'trained' ? { settings: trained, steps: training.steps } : null,
-    workers: workers.value,
+    d_model, n_heads, d_k: view?.d_k ?? given_d_k ?? null, d_v: view?.d_v ?? given_d_v ?? null, bias: state.bias !== '0',
+    seed, cross, n_q, n_k, batch, source, input_seed, tokens_q, tokens_kv, mask, padding, scale: state.scale !== '0',
+    dropout: dropout.value, dropout_seed, item, head, n_kv_heads: view?.n_kv_heads ?? n_kv_heads,
+    kv_head_of: view?.kv_head_of ?? null, heads, weights,
+    train: weights === 'trained' ? { settings: trained, steps: training.steps } : null, workers: workers.value,
   } : null;
 
   let analysis = null, estimate = null, blocked = null;
   if (ok && env.analyze) {
     let training = null;
     try {
-      analysis = env.analyze({ d_model, n_heads, d_k, d_v, bias: config.bias, batch, n_q, n_k, need_weights: true,
-        scale: config.scale, attention: cross ? 'cross' : 'self', ...(n_kv_heads ? { n_kv_heads } : {}) });
+      analysis = env.analyze({ d_model, n_heads, d_k: config.d_k ?? undefined, d_v: config.d_v ?? undefined, bias: config.bias,
+        batch, n_q, n_k, need_weights: true, scale: config.scale, attention: cross ? 'cross' : 'self', n_kv_heads });
       training = trainingWork(config.train, env);
     } catch (err) {
       put(analysis ? 'train_steps' : lastOf(SIZE_FIELDS, 'd_model'), err.message);
@@ -351,34 +347,38 @@ function parseHeads(raw, n_heads, source, put) {
   return n_heads ? Array.from({ length: n_heads }, (_, i) => names[i] || 'random') : null;
 }
 
-/** "8, 5" → [8, 5], checked against batch and n_k. */
+/**
+ * "8, 5" → [8, 5]: whole numbers, read only; one per batch item, each within 0..n_k, is the
+ * engine's rule (resolveView).
+ */
 function parsePadding(raw, batch, n_k, report) {
   const text = String(raw ?? '').trim();
   if (!text) {
     report(`give one key length per batch item (batch = ${batch}), e.g. ${Array.from({ length: Math.min(batch, 3) }, (_, b) => Math.max(1, n_k - b)).join(',')}`);
     return null;
   }
-  const parts = text.split(/[\s,;]+/).filter(Boolean);
-  if (parts.length !== batch) {
-    report(`give one key length per batch item: batch is ${batch}, got ${parts.length} length${parts.length === 1 ? '' : 's'}`);
-    return null;
-  }
   const lengths = [];
-  for (const [b, part] of parts.entries()) {
-    const r = parseInteger(part, { min: 0, max: n_k, name: `length ${b + 1}` });
-    if (r.error) { report(`${r.error} (keys 0..n_k = ${n_k})`); return null; }
+  for (const [b, part] of text.split(/[\s,;]+/).filter(Boolean).entries()) {
+    const r = parseInteger(part, { min: -(2 ** 31), name: `length ${b + 1}` });
+    if (r.error) { report(r.error); return null; }
     lengths.push(r.value);
   }
   return lengths;
 }
 
-/** Head counts that divide d_model, nearest to the one asked for (for the error message). */
-function divisorsNear(d_model, n_heads) {
-  const below = [], above = [];
-  for (let h = n_heads - 1; h >= 1 && below.length < 1; h--) if (d_model % h === 0) below.push(h);
-  for (let h = n_heads + 1; h <= Math.min(d_model, n_heads * 4) && above.length < 1; h++) if (d_model % h === 0) above.push(h);
-  return [...below, ...above].map(fmt.int);
+/**
+ * The form field that shows a message of the engine about `field` (resolveView's): the sizes of
+ * sentences are the text's, a padding length is the text's or the padding field's; d_model and
+ * n_heads go to the one edited last (either can make them divide).
+ */
+function viewField(field, { source, cross, lastOf }) {
+  if (field === 'd_model' || field === 'n_heads') return lastOf(['d_model', 'n_heads'], field);
+  if (source === 'text' && (field === 'batch' || field === 'n_q')) return 'text';
+  if (source === 'text' && field === 'n_k') return cross ? 'text_kv' : 'text';
+  if (field === 'mask') return source === 'text' ? (cross ? 'text_kv' : 'text') : 'padding';
+  if (source === 'task' && ['batch', 'n_q', 'n_k'].includes(field)) return 'train_seq_len';
+  return field;
 }
 
 /** A config's identity, to tell whether a result is still current (the batch item and head shown are views of it). */
-export const configKey = (config) => JSON.stringify({ ...config, item: 0, head: 0 });
+export const configKey = (config) => JSON.stringify({ ...config, item: 0, head: 0, kv_head_of: 0 }); // kv_head_of: from n_heads, n_kv_heads

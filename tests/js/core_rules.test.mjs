@@ -1,0 +1,76 @@
+// The core is the only source of the lesson's rules (issue 22): the JavaScript copies the page
+// used to carry are deleted, and this test fails if any comes back, in the sources or in the
+// built bundles of dist/: the word hash (FNV-1a), the page's random stream and Box–Muller
+// (attn.embedTokens and attn.randomNormal make the inputs), the mask grid (attn.maskGrid), the
+// query-head → key/value-head mapping (resolveView's kv_head_of) and validate.js's copies of the
+// dimension and n_kv_heads rules (resolveView); and model/pool.js, whose name was the worker
+// pool's, is gone (the heatmap downsampling is model/downsample.js).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SRC = join(ROOT, 'web/src'), DIST = join(ROOT, 'dist');
+
+/** Every .js file under dir, as [path, text]. */
+function jsFiles(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...jsFiles(path));
+    else if (name.endsWith('.js')) out.push([path, readFileSync(path, 'utf8')]);
+  }
+  return out;
+}
+
+// What each deleted helper cannot do without: its constants (hex as written, decimal as a
+// minifier prints them) or its formula. Each is a rule the engine owns.
+const COPIES = [
+  ['the FNV-1a word hash', /0x811c9dc5|0x01000193|2166136261|16777619/i],
+  ['the page stream\'s mixing constants', /0x6d2b79f5|1831565813|0x27d4eb2d|668265261|0x85ebca6b|2246822507/i],
+  ['Box–Muller', /Math\.sqrt\(\s*-\s*2\s*\*\s*Math\.log\(/],
+  ['the mask grid', /function\s+(maskGrid|isMasked)\b|maskGrid\s*\(\s*config\b/],
+  ['the query-head → key/value-head mapping', /Math\.floor\(\s*[\w.]+\s*\/\s*\(\s*[\w.]*n_heads\s*\/\s*[\w.]*n_kv_heads\s*\)\s*\)/],
+  ['validate.js\'s head-count rules', /divisorsNear|must be a multiple of n_kv_heads|can be at most n_heads/],
+];
+
+test('no JavaScript copy of a core rule in web/src', () => {
+  const files = jsFiles(SRC);
+  assert.ok(files.length > 40, `${files.length} source files read`);
+  for (const [path, text] of files) {
+    for (const [what, pattern] of COPIES) {
+      // assert.ok, not doesNotMatch: a failure names the file without printing a whole bundle.
+      assert.ok(!pattern.test(text), `${path.slice(ROOT.length)} holds ${what} again: ask the engine (attention.js)`);
+    }
+  }
+  // validate.js reads the form; the divisibility of the sizes is the engine's (resolveView).
+  const validate = readFileSync(join(SRC, 'model/validate.js'), 'utf8');
+  assert.doesNotMatch(validate, /%\s*[\w.]*n_(kv_)?heads\b/, 'validate.js divides by a head count again');
+  assert.doesNotMatch(validate, /n_heads\s*>\s*d_model|is larger than d_model/, 'validate.js compares n_heads with d_model again');
+  assert.match(validate, /env\.resolveView\(/, 'validate.js asks the engine for the rules');
+});
+
+test('the deleted modules and exports are gone', async () => {
+  assert.equal(existsSync(join(SRC, 'model/pool.js')), false, 'model/pool.js is back (the heatmap downsampling is model/downsample.js)');
+  const inputs = await import('../../web/src/model/inputs.js');
+  for (const name of ['hashString', 'uniformStream', 'fillNormal', 'randomNormal', 'wordEmbedding', 'embedSentences']) {
+    assert.equal(name in inputs, false, `model/inputs.js exports ${name} again`);
+  }
+  const downsample = await import('../../web/src/model/downsample.js');
+  assert.deepEqual(Object.keys(downsample).sort(), ['MAX_SIDE', 'blockFor', 'downsampleHeads']);
+  const validate = await import('../../web/src/model/validate.js');
+  assert.equal('divisorsNear' in validate, false);
+  assert.equal(['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch'].some((k) => k in validate.LIMITS), false,
+    'validate.js has its own size limits again (the engine\'s win)');
+});
+
+test('no copy of a core rule in the built bundles of dist/', () => {
+  assert.ok(existsSync(DIST), 'dist/ is built (bash scripts/build.sh dist)');
+  const bundles = jsFiles(DIST).filter(([path]) => !path.includes('/vendor/') && !path.includes('/wasm/'));
+  assert.ok(bundles.some(([path]) => path.endsWith('attention-playground.js')), 'the element bundle is there');
+  for (const [path, text] of bundles) {
+    for (const [what, pattern] of COPIES) assert.ok(!pattern.test(text), `${path.slice(ROOT.length)} holds ${what}`);
+  }
+});
