@@ -7,6 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, transform } from 'esbuild';
+import { fillPanelTable } from './panel_table.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = resolve(process.argv[2] ?? join(root, 'dist'));
@@ -62,6 +63,9 @@ await rm(out, { recursive: true, force: true });
 await mkdir(join(out, 'wasm'), { recursive: true });
 for (const file of wasmFiles) await cp(join(web, 'wasm', file), join(out, 'wasm', file));
 for (const [from, to] of copies) await cp(join(web, from), join(out, to), { recursive: true });
+// EMBED.md's list of panels comes from the table of features (never written by hand).
+const { FEATURES } = await import(pathToFileURL(join(root, 'web/src/features/index.js')).href);
+await writeFile(join(out, 'EMBED.md'), fillPanelTable(await readFile(join(web, 'EMBED.md'), 'utf8'), FEATURES));
 for (const [from, to] of vendor) {
   await mkdir(dirname(join(out, to)), { recursive: true });
   await cp(join(modules, from), join(out, to), { recursive: true });
@@ -87,7 +91,6 @@ const minifiedCss = {
 // panels.js finds a panel by its feature's name, so esbuild bundles every features/*/panel.js into it;
 // the first view's panels are already in page.js and attention-playground.js (the features' table
 // imports them), so in panels.js they are left empty rather than shipped twice.
-const { FEATURES } = await import(pathToFileURL(join(root, 'web/src/features/index.js')).href);
 const firstViewPanels = new Set(FEATURES.filter((f) => !f.lazy).map((f) => join(root, 'web/src/features', f.name, 'panel.js')));
 const lazyPanelsOnly = {
   name: 'lazy-panels-only',

@@ -1,29 +1,40 @@
-// web/EMBED.md against the code it documents: its panel table is the features' table (names, titles,
-// what they show, in order) and its key table is the state schema (every key, its default), so the
-// docs cannot drift from the playground. Node only: no browser needed.
+// web/EMBED.md against the code it documents: its panel table is written from the features' table
+// (names, titles, what they show, in order) by scripts/panel_table.mjs into dist/EMBED.md, and its key
+// table is the state schema (every key, its default), so the docs cannot drift from the playground.
+// Node only: no browser needed (the panel table of dist/EMBED.md is checked when dist/ is built).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { fillPanelTable } from '../../scripts/panel_table.mjs';
 import { FEATURES } from '../../web/src/features/index.js';
 import { FIELDS, ELEMENT_KEYS } from '../../web/src/model/schema.js';
 
 const doc = await readFile(new URL('../../web/EMBED.md', import.meta.url), 'utf8');
 
-/** The rows of the table between <!-- name:start … --> and <!-- name:end -->, as arrays of cells. */
-function table(name) {
-  const start = doc.indexOf(`<!-- ${name}:start`), end = doc.indexOf(`<!-- ${name}:end -->`);
+/** The rows of the table between <!-- name:start … --> and <!-- name:end --> of `text`, as arrays of cells. */
+function table(name, text = doc) {
+  const start = text.indexOf(`<!-- ${name}:start`), end = text.indexOf(`<!-- ${name}:end -->`);
   assert.ok(start >= 0 && end > start, `EMBED.md has the ${name} table between its markers`);
-  return doc.slice(start, end).split('\n').filter((line) => line.startsWith('|')).slice(2)
+  return text.slice(start, end).split('\n').filter((line) => line.startsWith('|')).slice(2)
     .map((line) => line.slice(1, -1).split(' | ').map((cell) => cell.trim()));
 }
 
-test('EMBED.md lists every feature of the table, in order, with its title and what it shows', () => {
-  const rows = table('panels');
+/** The rows must be the table of features', in order, with each title and what it shows. */
+function assertPanels(rows) {
   assert.deepEqual(rows.map(([name]) => name), FEATURES.map((p) => `\`${p.name}\``));
   for (const [[, title, about], panel] of rows.map((row, i) => [row, FEATURES[i]])) {
     assert.equal(title, panel.title, `${panel.name}: title`);
     assert.equal(about, panel.about, `${panel.name}: what it shows`);
   }
+}
+
+test('EMBED.md\'s panel table is written from the table of features, in order, with its title and what it shows', async () => {
+  assert.deepEqual(table('panels'), [], 'web/EMBED.md holds no hand-written panel rows (make_dist writes them)');
+  assertPanels(table('panels', fillPanelTable(doc, FEATURES)));
+  const built = new URL('../../dist/EMBED.md', import.meta.url);
+  if (existsSync(built)) assertPanels(table('panels', await readFile(built, 'utf8')));
+  assert.throws(() => fillPanelTable('no markers', FEATURES), /no <!-- panels:start … --> … <!-- panels:end --> markers/);
 });
 
 test('EMBED.md lists every key of the schema with its default; the element\'s attributes are the hash keys + theme, controls', () => {

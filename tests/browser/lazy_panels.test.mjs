@@ -1,7 +1,7 @@
 // The lazy panels' own bundle (dist/panels.js): the features' table and lazy.js agree on which panels it holds;
 // the page fetches it only once a lazy panel is shown, after the first result, and once however many
 // panels need it; when it cannot be fetched, those panels say why and the first view still works.
-// Also: the worker's error classes are recognised across the two bundles' copies of errors.js.
+// Also: the compute's error classes (model/errors.js) are recognised across the two bundles' copies of errors.js.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
@@ -30,8 +30,8 @@ test('every folder of web/src/features is a row of the table, and every lazy row
 });
 
 test('Cancelled and WorkerLost made by one copy of errors.js are recognised by another copy', async () => {
-  const a = await import('../../web/src/worker/errors.js');
-  const b = await import('../../web/src/worker/errors.js?second-copy');
+  const a = await import('../../web/src/model/errors.js');
+  const b = await import('../../web/src/model/errors.js?second-copy');
   assert.notEqual(a.Cancelled, b.Cancelled, 'two module instances, as in two bundles');
   assert.ok(new a.Cancelled() instanceof b.Cancelled);
   assert.ok(new b.WorkerLost('gone') instanceof a.WorkerLost);

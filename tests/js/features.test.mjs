@@ -147,3 +147,34 @@ test('the worker answers a feature\'s declared requests only, through its handle
     assert.match(reply.message, pattern);
   }
 });
+
+/** Every .js file under a folder of web/src, with its text. */
+async function sources(folder) {
+  const entries = await readdir(new URL(folder, src), { recursive: true, withFileTypes: true });
+  return Promise.all(entries.filter((e) => e.isFile() && e.name.endsWith('.js'))
+    .map(async (e) => { const path = `${e.parentPath ?? e.path}/${e.name}`; return { path, text: await readFile(path, 'utf8') }; }));
+}
+
+test('a feature imports neither the playground nor the worker (the run bar\'s names and the error classes live in ui/ and model/)', async () => {
+  for (const { path, text } of await sources('features/')) {
+    for (const [, from] of text.matchAll(/^(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)) {
+      assert.doesNotMatch(from, /(^|\/)(playground|worker)\//, `${path} imports ${from}`);
+    }
+  }
+});
+
+test('no n_kv_heads fallback: the core resolves it, so the web side never supplies n_heads for it', async () => {
+  for (const folder of ['features/', 'playground/', 'worker/']) {
+    for (const { path, text } of await sources(folder)) {
+      assert.doesNotMatch(text, /n_kv_heads\s*(\?\?|\|\|)|n_kv_heads\s*\?\s*\{/, `${path} falls back for n_kv_heads`);
+    }
+  }
+});
+
+test('each query head\'s key/value head comes from the core (kv_head_of), never from arithmetic on the head counts', async () => {
+  for (const { path, text } of await sources('features/')) {
+    assert.doesNotMatch(text, /n_heads\s*\/\s*[\w.]*n_kv_heads|Math\.floor\([^)]*\/\s*\(?[\w.]*(per|group)/, `${path} computes the key/value head of a query head`);
+  }
+  const heatmaps = await read('features/heatmaps/panel.js');
+  assert.match(heatmaps, /kv_head_of/, 'the heatmaps read the core\'s kv_head_of');
+});

@@ -9,7 +9,7 @@ import { trainedKey, trainedKeyOf } from '../model/training.js';
 import * as fmt from '../model/format.js';
 import { visiblePanels, unknownPanels } from '../features/index.js';
 import { CONTROL_FIELDS } from '../features/controls/panel.js';
-import { Cancelled, WorkerLost } from '../worker/errors.js';
+import { Cancelled, WorkerLost } from '../model/errors.js';
 import { acquireCompute } from './compute.js';
 import { assetBase } from './assets.js';
 import { createRunbar } from './runbar.js';
@@ -434,7 +434,10 @@ export function createPlayground(root, options = {}) {
       const detail = Object.freeze({ state: stateAtStart, shapes: analysis.shapes, isa: r.isa, ms });
       m.result = { key, config, analysis, timings: r.timings, isa: r.isa, output_sum: r.output_sum, masked_rows: r.masked_rows,
         item: r.item, patterns: r.patterns ?? null, gflops: fmt.gflops(analysis.flops.exact_flops, ms), workers: r.workers ?? null, detail };
-      if (config.train) m.trainedHeld = trainedKey(config.train); // the worker keeps it for the next run
+      if (config.train) {
+        m.trainedHeld = trainedKey(config.train); // the worker keeps it for the next run
+        revalidate(); // so the estimate of what follows (compare, another input) counts no training
+      }
       m.runs = [{
         at: Date.now(), isa: r.isa, ms, setup_ms: r.timings.setup_ms, gflops: m.result.gflops, repeats: r.timings.repeats, workers: r.workers ?? null,
         label: `d_model ${fmt.int(config.d_model)} · h ${config.n_heads} · n_q ${fmt.int(config.n_q)} · n_k ${fmt.int(config.n_k)} · batch ${config.batch}`,

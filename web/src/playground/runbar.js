@@ -5,9 +5,7 @@
 
 import * as fmt from '../model/format.js';
 import { configKey } from '../model/validate.js';
-
-const MODULE_NAMES = { 'wasm-simd128': 'WebAssembly SIMD (128-bit)', scalar: 'WebAssembly baseline (no SIMD)' };
-export const moduleName = (isa) => MODULE_NAMES[isa] ?? isa;
+import { moduleName } from '../ui/module_name.js';
 
 /** "Ran in 0.42 ms · 12.3 GFLOP/s · SIMD module". */
 export function ranText(result) {

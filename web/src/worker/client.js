@@ -8,7 +8,7 @@
 // The compute worker starts through the same helper as the pool's workers (engine/module_worker.js).
 export { startModuleWorker } from '../engine/module_worker.js';
 
-import { Cancelled, WorkerLost } from './errors.js';
+import { Cancelled, WorkerLost } from '../model/errors.js';
 
 const INIT_DEADLINE_MS = 60000; // downloading and compiling the engine on a slow connection
 const DEFAULT_DEADLINE_MS = 30000;

@@ -85,8 +85,8 @@ export function createHandlers(load, { startPool = null } = {}) {
         if (mine.pooled?.pool === pool && mine.pooled.key === key) return mine.pooled.layer;
         mine.pooled?.layer.delete();
         mine.pooled = null;
-        const { d_model, n_heads, d_k, d_v, bias } = mha;
-        const layer = await pool.layer({ d_model, n_heads, d_k, d_v, bias, ...(mha.n_kv_heads ? { n_kv_heads: mha.n_kv_heads } : {}) });
+        const { d_model, n_heads, n_kv_heads, d_k, d_v, bias } = mha; // the layer reports the n_kv_heads it resolved
+        const layer = await pool.layer({ d_model, n_heads, n_kv_heads, d_k, d_v, bias });
         await layer.setWeights(mha.getWeights());
         await layer.sendWeights(); // now, so the first pass's time is the pass's
         mine.pooled = { pool, key, layer };
@@ -95,13 +95,13 @@ export function createHandlers(load, { startPool = null } = {}) {
     };
   }
 
-  /** What the heatmaps of batch item b need: pooled weights, mask, labels, the output's first rows. */
+  /** What the heatmaps of batch item b need: its attention (downsampled), mask, labels, the output's first rows. */
   function itemView({ config, result }, b) {
     const { n_heads, n_q, n_k, d_model } = config;
     const per = n_heads * n_q * n_k;
-    const weights = result.weights.subarray(b * per, (b + 1) * per);
-    const pooled = downsampleHeads(weights, n_heads, n_q, n_k);
-    const data = pooled.data === weights ? weights.slice() : pooled.data;
+    const attention = result.weights.subarray(b * per, (b + 1) * per); // the forward result's `weights`: A
+    const shown = downsampleHeads(attention, n_heads, n_q, n_k); // the cells drawn (blocks averaged on long sequences)
+    const data = shown.data === attention ? attention.slice() : shown.data;
     const rowsShown = Math.min(n_q, 4), colsShown = Math.min(d_model, 8);
     const output_rows = [];
     for (let i = 0; i < rowsShown; i++) {
@@ -111,9 +111,9 @@ export function createHandlers(load, { startPool = null } = {}) {
     let item_sum = 0;
     for (let k = b * n_q * d_model; k < (b + 1) * n_q * d_model; k++) item_sum += result.output[k];
     return {
-      b, ...pooled, data,
-      masked: attn.maskGrid({ mask: maskArgument(config), batch: config.batch, item: b, n_q, n_k, row_step: pooled.rowStep,
-        col_step: pooled.colStep }),
+      b, ...shown, data,
+      masked: attn.maskGrid({ mask: maskArgument(config), batch: config.batch, item: b, n_q, n_k, row_step: shown.rowStep,
+        col_step: shown.colStep }),
       labels_q: result.labels_q?.[b] ?? null, labels_k: result.labels_k?.[b] ?? null,
       output_rows, item_sum,
       masked_rows: result.masked_rows.filter((m) => m.batch === b).map((m) => m.query),

@@ -25,7 +25,7 @@ function stepMany(trainer, n, post) {
 /** One sample through a trainer, as the lab's heatmaps and a task-input run need it. */
 function sampleOf(trainer, n) {
   const m = trainer.attentionMaps({ sample: n });
-  return { input: m.input, labels: m.labels, tokens: m.tokens, targets: m.targets, predictions: m.predictions, weights: m.weights };
+  return { input: m.input, labels: m.labels, tokens: m.tokens, targets: m.targets, predictions: m.predictions, attention: m.weights };
 }
 
 export function createTrainingSide() {
@@ -70,7 +70,7 @@ export function createTrainingSide() {
         // Copied now: the live trainer may train on before the next run asks.
         const all = trainer.weights();
         mine.frozen?.trainer?.delete();
-        mine.frozen = { key, weights: Object.fromEntries(MHA_KEYS.map((k) => [k, all[k]])), samples: new Map(), trainer: null };
+        mine.frozen = { key, params: Object.fromEntries(MHA_KEYS.map((k) => [k, all[k]])), samples: new Map(), trainer: null };
         const frozen = mine.frozen;
         frozen.samples.set(config.input_seed, sampleOf(trainer, config.input_seed));
       }
@@ -80,11 +80,11 @@ export function createTrainingSide() {
         const trainer = attn.createTrainer(trainerArguments(settings));
         stepMany(trainer, steps, post);
         const all = trainer.weights();
-        mine.frozen = { key, weights: Object.fromEntries(MHA_KEYS.map((k) => [k, all[k]])), samples: new Map(), trainer };
+        mine.frozen = { key, params: Object.fromEntries(MHA_KEYS.map((k) => [k, all[k]])), samples: new Map(), trainer };
       }
       const frozen = mine.frozen;
       return {
-        weights: () => frozen.weights,
+        weights: () => frozen.params, // W, for setWeights (model/job.js)
         sample: (n) => {
           if (!frozen.samples.has(n)) {
             if (frozen.samples.size >= 64) frozen.samples.clear(); // a learner stepping through samples: keep a few

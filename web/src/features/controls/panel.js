@@ -222,8 +222,10 @@ function dimsText(c) {
   const heads = c.d_k * c.n_heads === c.d_model && c.d_v === c.d_k
     ? `Each of the ${c.n_heads} heads works in d_k = d_v = ${fmt.int(c.d_model)} / ${c.n_heads} = ${fmt.int(c.d_k)} dimensions; together they span d_model again.`
     : `Heads of d_k = ${fmt.int(c.d_k)}, d_v = ${fmt.int(c.d_v)}: n_heads·d_v = ${fmt.int(c.n_heads * c.d_v)} columns go into Wᴼ, which maps them back to d_model = ${fmt.int(c.d_model)}.`;
-  const groups = c.n_kv_heads && c.n_kv_heads !== c.n_heads
-    ? ` Grouped-query attention: every ${c.n_heads / c.n_kv_heads} query heads share one of ${c.n_kv_heads} key/value heads.` : '';
+  // The query heads of key/value head 0, from the core's mapping (validation's kv_head_of).
+  const perGroup = c.kv_head_of?.filter((g) => g === 0).length;
+  const groups = perGroup > 1
+    ? ` Grouped-query attention: every ${perGroup} query heads share one of ${c.n_kv_heads} key/value heads.` : '';
   return heads + groups;
 }
 

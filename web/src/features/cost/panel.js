@@ -3,7 +3,7 @@
 
 import * as fmt from '../../model/format.js';
 import { configKey } from '../../model/validate.js';
-import { moduleName } from '../../playground/runbar.js';
+import { moduleName } from '../../ui/module_name.js';
 
 export function create(body, { dom }) {
   const { h, fill, table, math } = dom;
@@ -13,7 +13,7 @@ export function create(body, { dom }) {
 
   function update({ check, result, engine }) {
     const a = check?.analysis;
-    const key = a ? JSON.stringify([a.dims, check.config.n_kv_heads, check.config.scale, a.memory]) : '';
+    const key = a ? JSON.stringify([a.dims, check.config.scale, a.memory]) : '';
     if (key !== lastKey) {
       lastKey = key;
       if (!a) {
@@ -30,7 +30,7 @@ export function create(body, { dom }) {
 
   function renderParams(a, config) {
     const d = a.dims, p = a.params;
-    const kvh = d.n_kv_heads ?? d.n_heads;
+    const kvh = d.n_kv_heads; // the core's analysis always resolves it
     const kvNote = kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_k)}` : `${kvh} key heads × ${fmt.int(p.per_head_k)}, shared`;
     const rows = [
       [math('Wᴽ (all heads)'), `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_k)}`, fmt.int(p.w_q), `${d.n_heads} × ${fmt.int(p.per_head_q)} per head`],

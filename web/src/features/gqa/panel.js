@@ -50,7 +50,7 @@ export function create(body, { dom }) {
       const a = engine.analyze({ d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: c.bias, batch: c.batch, n_q: c.n_q, n_k: c.n_k,
         attention: c.cross ? 'cross' : 'self', need_weights: true, scale: c.scale, n_kv_heads });
       const kv = a.kv_cache;
-      const current = n_kv_heads === (c.n_kv_heads || c.n_heads);
+      const current = n_kv_heads === c.n_kv_heads; // as the core resolved it (a view is checked by the engine)
       return {
         attrs: { class: current ? 'current' : '', dataset: { kind, nKvHeads: n_kv_heads, params: a.params.total, flops: a.flops.exact_flops, memory: a.memory.total,
           kvPerToken: kv.bytes_per_token, kvBytes: kv.bytes, saved: kv.saved_bytes } },

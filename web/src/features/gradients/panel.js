@@ -3,7 +3,7 @@
 // table), and the text is built from those numbers, so it says what they show and nothing else.
 
 import * as fmt from '../../model/format.js';
-import { Cancelled, WorkerLost } from '../../worker/errors.js';
+import { Cancelled, WorkerLost } from '../../model/errors.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 /** The sweep: d_k from 4 to 1,024, 64 keys, 256 query rows per d_k (the engine's defaults). */

@@ -82,11 +82,11 @@ export function create(body, { dom, host, actions }) {
 
   function gridFor(item, head, palette) {
     const size = item.rows * item.cols;
-    const weights = item.data.subarray(head * size, (head + 1) * size);
+    const attention = item.data.subarray(head * size, (head + 1) * size);
     // Words when the inputs are sentences, positions otherwise; none for averaged blocks.
     const labels = (list, step, n) => (step !== 1 ? null : list ?? Array.from({ length: n }, (_, i) => String(i)));
     return {
-      rows: item.rows, cols: item.cols, data: colorPositions(weights, item.rows, item.cols, current.scale, current.max), masked: item.masked,
+      rows: item.rows, cols: item.cols, data: colorPositions(attention, item.rows, item.cols, current.scale, current.max), masked: item.masked,
       min: 0, max: 1, rowLabels: labels(item.labels_q, item.rowStep, item.rows), colLabels: labels(item.labels_k, item.colStep, item.cols),
       colors: palette,
     };
@@ -268,9 +268,10 @@ export function create(body, { dom, host, actions }) {
   return { update, destroy: offScheme };
 
   function groupText(config) {
-    const per = config.n_heads / config.n_kv_heads;
+    const readers = (g) => config.kv_head_of.flatMap((kv, k) => (kv === g ? [k + 1] : [])); // query heads of K/V head g
+    const per = readers(0).length;
     const shown = Math.min(config.n_kv_heads, 16);
-    const parts = Array.from({ length: shown }, (_, g) => `K/V head ${g + 1}: heads ${g * per + 1}–${(g + 1) * per}`);
+    const parts = Array.from({ length: shown }, (_, g) => `K/V head ${g + 1}: heads ${readers(g)[0]}–${readers(g).at(-1)}`);
     return `Grouped-query attention: ${config.n_kv_heads} key/value heads, each shared by ${per} query heads (query head i reads key/value head ⌊i / ${per}⌋). `
       + `Heads of one group take the same keys and values; only their queries differ. ${parts.join(' · ')}${shown < config.n_kv_heads ? ' · …' : ''}.`;
   }
@@ -288,8 +289,8 @@ function untrainedText(heads) {
   return `${words}Constructed: ${list}, whose Wᴽ and Wᴷ were built for that pattern (see “Constructed heads”), not learnt. ${others}`;
 }
 
-/** True when the layer shares key/value heads (n_kv_heads set and below n_heads). */
-const grouped = (config) => !!config.n_kv_heads && config.n_kv_heads < config.n_heads;
+/** True when the layer shares key/value heads (fewer than query heads, as the core resolved them). */
+const grouped = (config) => !!config.kv_head_of && config.n_kv_heads < config.n_heads;
 
-/** The key/value head query head k reads (counting from 0). */
-export const kvHeadOf = (config, k) => (grouped(config) ? Math.floor(k / (config.n_heads / config.n_kv_heads)) : k);
+/** The key/value head query head k reads (counting from 0): the core's mapping (validation's kv_head_of). */
+const kvHeadOf = (config, k) => config.kv_head_of?.[k];

@@ -4,7 +4,7 @@
 
 import * as fmt from '../../model/format.js';
 import { estimateRun, parseWorkers } from '../../model/validate.js';
-import { Cancelled } from '../../worker/errors.js';
+import { Cancelled } from '../../model/errors.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 const SWEEP_SECONDS_PER_POINT = 0.25; // keeps the whole sweep to a few seconds

@@ -45,10 +45,10 @@ export function create(body, { dom, host }) {
     }
     try {
       const pe = engine.positionalEncoding({ n, d_model: c.d_model });
-      const pooled = downsampleHeads(pe, 1, n, c.d_model);
-      data = { d_model: c.d_model, grid: { rows: pooled.rows, cols: pooled.cols, colStep: pooled.colStep, data: pooled.data, masked: null, min: -1, max: 1, colors: { text: host.cssVar('--fg') } } };
+      const cells = downsampleHeads(pe, 1, n, c.d_model);
+      data = { d_model: c.d_model, grid: { rows: cells.rows, cols: cells.cols, colStep: cells.colStep, data: cells.data, masked: null, min: -1, max: 1, colors: { text: host.cssVar('--fg') } } };
       map.setData(data.grid);
-      caption.textContent = `PE for ${n} positions × d_model = ${fmt.int(c.d_model)}${pooled.colStep > 1 ? ` (columns averaged in blocks of ${pooled.colStep})` : ''}; colour from −1 to 1.`;
+      caption.textContent = `PE for ${n} positions × d_model = ${fmt.int(c.d_model)}${cells.colStep > 1 ? ` (columns averaged in blocks of ${cells.colStep})` : ''}; colour from −1 to 1.`;
       const p = engine.positionalProperties({ n, d_model: c.d_model, k: OFFSET });
       fill(facts,
         h('li', {}, `Every value lies in [−1, 1]: the largest |PE| here is ${fmt.fixed(p.max_abs, 4)}.`),

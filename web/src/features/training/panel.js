@@ -7,7 +7,7 @@
 import * as fmt from '../../model/format.js';
 import { Heatmap } from '../../render/heatmap.js';
 import { parseTraining, trainingKey, TRAIN_TASKS, TASK_TEXT, TRAIN_LIMITS, TRAIN_VOCAB, TRAIN_BATCH } from '../../model/training.js';
-import { Cancelled, WorkerLost } from '../../worker/errors.js';
+import { Cancelled, WorkerLost } from '../../model/errors.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 // Steps per request while playing: up to 10 (a few tens of ms at the default sizes), fewer when steps
@@ -236,13 +236,13 @@ export function create(body, { dom, host, actions }) {
     }
     const text = host.cssVar('--fg');
     heatmaps.forEach(({ map, canvas }, k) => {
-      const data = reply.sample.weights.slice(k * T * T, (k + 1) * T * T);
+      const data = reply.sample.attention.slice(k * T * T, (k + 1) * T * T);
       map.setData({ rows: T, cols: T, data, masked: null, min: 0, max: 1, rowLabels: labels, colLabels: labels, colors: { text } });
       let sum = 0;
       for (const v of data) sum += v;
       canvas.dataset.sum = String(sum);
     });
-    maps.dataset.weights = JSON.stringify(Array.from(reply.sample.weights));
+    maps.dataset.weights = JSON.stringify(Array.from(reply.sample.attention));
     const S = reply.shape.n_slots;
     const slotText = reply.shape.slots.map((slot, s) => {
       const wanted = [], got = [];

@@ -1,4 +1,5 @@
-// The two ways a request to the compute worker ends without an answer. The lazy panels come in a
+// The two ways a request to the compute worker ends without an answer: shared by the worker's client,
+// the playground and the panels, so it lives apart from all three. The lazy panels come in a
 // bundle of their own (dist/panels.js) with their own copy of this module, so `instanceof` goes by
 // the error's name: an error made by one bundle's copy is recognised by the other's.
 
