@@ -43,6 +43,7 @@ export const FEATURES = Object.freeze([
   { name: 'examples', title: 'The lesson’s worked examples, recomputed', about: 'E1, E2, E3, P1, P4 computed live and checked against the lesson', area: 'right', lazy: true },
   { name: 'models', title: 'Real models', about: 'published model sizes analysed, and which fit in a tab', area: 'right', lazy: true },
   { name: 'gqa', title: 'MHA, GQA, MQA', about: 'the layer with one, a few shared or a single key/value head: parameters, FLOPs, memory, K/V cache, here and for the model table', area: 'right', lazy: true },
+  { name: 'kvmap', title: 'Query heads → key/value heads', about: 'which key/value head each query head reads at the current n_heads and n_kv_heads, as the engine resolves it', area: 'right', lazy: true },
   { name: 'equations', title: 'The equations', about: 'the lesson’s formulas typeset, with the current sizes filled in', area: 'right', lazy: true },
 ].map((row) => Object.freeze(row)));
 
