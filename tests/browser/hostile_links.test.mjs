@@ -107,3 +107,16 @@ test('the lab’s model, trained already, runs in the playground although traini
   assert.match(await blockedText(again), new RegExp(`${last.toLocaleString('en-US')} training steps.*training lab`));
   await again.closeAll();
 });
+
+test('a trained link estimated over the auto-run limit waits for Run; once run, what follows counts no training again', async () => {
+  // 200 steps at the lab's default sizes: about half a second of training, so the link asks first.
+  const page = await openPage(h, `${TRAINED}&train_steps=200&panels=controls,heatmaps,compare`, { waitForResult: false });
+  await page.waitForFunction(() => /Press Run/.test(playgroundRoot().getElementById('status')?.textContent ?? ''), null, { timeout: 30000 });
+  await page.click('#run');
+  await resultReady(page);
+  // The comparison (n_heads + 1 passes) starts by itself: the model is held, its training is not counted.
+  await page.waitForFunction(() => playgroundRoot().querySelectorAll('#compare-metrics [data-entropy]').length === 2, null, { timeout: 30000 });
+  assert.equal(await page.$('#compare-run'), null);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
