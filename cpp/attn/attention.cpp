@@ -52,7 +52,7 @@ float unnormalised_damping(const HeadProblem& p, const AttentionOptions& opt) {
 void attend_whole_rows_packed(const HeadProblem& p, const PackedB& k_packed, const PackedB& v_packed,
                               const AttentionOptions& opt, bool weights_out, std::vector<MaskedRow>* masked_rows) {
   const bool normalise = weights_out || unnormalised_damping(p, opt) != 1.0f;
-  thread_local std::vector<float> inv_sum;
+  thread_local Scratch<FloatBuffer> inv_sum;
   const int step = softmax_rows(p.n_k);
   inv_sum.resize(std::min(step, p.rows));
   for (int r0 = 0; r0 < p.rows; r0 += step) {
@@ -91,7 +91,7 @@ void attend_whole_rows_packed(const HeadProblem& p, const PackedB& k_packed, con
 // K and V packed once for every query head of the group, then each head's whole rows.
 void attend_whole_rows(const HeadProblem& p, const AttentionOptions& opt, bool weights_out,
                        std::vector<MaskedRow>* masked_rows) {
-  thread_local PackedB k_packed, v_packed;
+  thread_local Scratch<PackedB> k_packed, v_packed;
   kern::pack_b(p.d_k, p.n_k, p.k, p.ldk, true, k_packed);
   kern::pack_b(p.n_k, p.d_v, p.v, p.ldv, false, v_packed);
   for (int g = 0; g < p.heads; ++g)
@@ -102,9 +102,9 @@ void attend_whole_rows(const HeadProblem& p, const AttentionOptions& opt, bool w
 // so only a rows×kKeyTile tile of logits ever exists. Dropout follows the same
 // (seed, b, h, i, j) pattern as the materialised path, so both give the same output.
 void attend_streaming(const HeadProblem& p, const AttentionOptions& opt, std::vector<MaskedRow>* masked_rows) {
-  thread_local FloatBuffer tile;
-  thread_local std::vector<float> run_max;
-  thread_local std::vector<double> run_sum;
+  thread_local Scratch<FloatBuffer> tile;
+  thread_local Scratch<FloatBuffer> run_max;
+  thread_local Scratch<Buffer<double>> run_sum;
   tile.resize(static_cast<std::size_t>(p.rows) * kKeyTile);
   run_max.assign(p.rows, kNegInf);
   run_sum.assign(p.rows, 0.0);
@@ -277,7 +277,7 @@ void attend_head(const HeadProblem& p, const AttentionOptions& opt, std::vector<
   if (p.weights) {
     attend_whole_rows(p, opt, true, masked_rows);
   } else if (uses_scratch(opt, p.rows, p.n_k)) {
-    thread_local FloatBuffer scratch;
+    thread_local Scratch<FloatBuffer> scratch;
     scratch.resize((Count(std::min(softmax_rows(p.n_k), p.rows)) * p.n_k).size());
     HeadProblem in_scratch = p;
     in_scratch.weights = scratch.data();

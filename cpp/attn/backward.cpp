@@ -66,8 +66,8 @@ HeadBackwardFloats head_backward_floats(const AttentionOptions& opt, int n_q, in
 }
 
 void head_backward(const HeadBackward& p, const AttentionOptions& opt, std::vector<MaskedRow>* masked_rows) {
-  thread_local PackedB k_t, k_n, v_n, v_t;
-  thread_local FloatBuffer a_rows, p_rows, ds_rows;
+  thread_local Scratch<PackedB> k_t, k_n, v_n, v_t;
+  thread_local Scratch<FloatBuffer> a_rows, p_rows, ds_rows;
   kern::pack_b(p.d_k, p.n_k, p.k, p.ldk, true, k_t);   // Kᵀ: S = α·Q·Kᵀ
   kern::pack_b(p.n_k, p.d_v, p.v, p.ldv, false, v_n);  // V: O = P·V
   kern::pack_b(p.d_v, p.n_k, p.v, p.ldv, true, v_t);   // Vᵀ: dP = dO·Vᵀ

@@ -85,8 +85,8 @@ void pack_a_t(int rows, int K, const float* A, int lda, float* out) {
   }
 }
 
-thread_local PackedB g_panels;
-thread_local FloatBuffer g_a_block;
+thread_local Scratch<PackedB> g_panels;
+thread_local Scratch<FloatBuffer> g_a_block;
 
 }  // namespace
 

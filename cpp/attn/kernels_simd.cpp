@@ -198,8 +198,8 @@ void pack_a_t(int rows, int K, const float* A, int lda, float* out) {
   }
 }
 
-thread_local PackedB g_scratch;           // B packing buffer reused across calls
-thread_local FloatBuffer g_a_block;  // A packing buffer (kMC rows), reused likewise
+thread_local Scratch<PackedB> g_scratch;        // B packing buffer reused across calls
+thread_local Scratch<FloatBuffer> g_a_block;  // A packing buffer (kMC rows), reused likewise
 
 }  // namespace
 

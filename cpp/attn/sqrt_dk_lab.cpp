@@ -67,6 +67,11 @@ SqrtDkGradients sqrt_dk_gradients(const std::vector<int>& d_k_values, int n_k, i
           "d_k_values must hold 1 to " + std::to_string(kMaxValues) + " values (got " +
               std::to_string(d_k_values.size()) + ")");
   require_positive("n_k", n_k);
+  // One key: its weight is 1 whatever the scores, so ∂L/∂S is exactly 0 at every d_k and the
+  // spread would be 0/0 (it came out as Infinity). There is nothing to measure: refused.
+  require(n_k >= 2, "n_k must be at least 2 for the √d_k gradients (got " + std::to_string(n_k) +
+                        "): with a single key its softmax weight is always 1, so no gradient reaches the scores "
+                        "at any d_k and there is nothing to compare");
   require_positive("samples", samples);
   double work = 0;  // in double: d_k·n_k·samples of three ints can pass 2^64
   for (int d_k : d_k_values) {

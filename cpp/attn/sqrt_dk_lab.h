@@ -37,7 +37,9 @@ struct SqrtDkGradients {
 /// (d_v = d_k; every group draws its own), and the loss L = Σ G ⊙ output with G i.i.d. N(0, 1/d_v) (so ∂L/∂A has unit-variance entries
 /// at every d_v); the same draws with and without the scale. The draws of one d_k depend only on
 /// (seed, d_k), not on the other values in the list. Work is bounded up front: Σ d_k · n_k ·
-/// samples at most 50,000,000 (as sqrt_dk_stats), at most 32 values of d_k.
+/// samples at most 50,000,000 (as sqrt_dk_stats), at most 32 values of d_k. n_k must be at least
+/// 2: with one key no gradient reaches the scores. A spread is Infinity only when some d_k's
+/// median is exactly 0 (its typical row saturated to weights of exactly 1 and 0 in float).
 SqrtDkGradients sqrt_dk_gradients(const std::vector<int>& d_k_values, int n_k, int samples, std::uint64_t seed);
 
 }  // namespace attn

@@ -4,16 +4,21 @@
 #include <new>
 #include <stdexcept>
 
+#include "attn/error.h"
+
 namespace bind {
 
 bool Call::open() {
   if (open_) return false;
   open_ = true;
+  live_at_open_ = heap_bytes_live();
   return true;
 }
 
 void Call::close() noexcept {
-  inputs_.clear();
+  // The list's storage too: a call with more inputs than any before (a record each) must not
+  // leave a larger list behind in heapAllocated().
+  std::vector<Buffer>().swap(inputs_);
   drop_results();
   attention_options = attn::AttentionOptions{};
   open_ = false;
@@ -80,9 +85,10 @@ std::string Call::envelope(const Json& value) const {
 }
 
 void Call::drop_results() noexcept {
-  arrays_.clear();
-  owned_.clear();
-  kept_.clear();
+  // With their storage: see close().
+  decltype(arrays_)().swap(arrays_);
+  decltype(owned_)().swap(owned_);
+  decltype(kept_)().swap(kept_);
 }
 
 Call& current_call() {
@@ -97,6 +103,34 @@ std::string error_envelope(const char* message) noexcept {
     return j.text();
   } catch (...) {
     return std::string();  // the JS side reports an engine out of memory
+  }
+}
+
+std::string out_of_memory_envelope(std::size_t live_at_start) noexcept {
+  const FailedAllocation failed = last_failed_allocation();
+  try {
+    using attn::group_digits;
+    using attn::human_bytes;
+    const auto bytes = [](std::uint64_t b) { return group_digits(b) + " bytes (" + human_bytes(static_cast<double>(b)) + ")"; };
+    std::string message = "the engine ran out of memory: ";
+    if (failed.bytes > 0) {
+      // What the call held when the allocation failed, plus what it asked for then: a lower
+      // bound on what it needed (a later step might have needed more).
+      const std::uint64_t held = failed.live > live_at_start ? failed.live - live_at_start : 0;
+      message += "this call needed more than " + bytes(held + failed.bytes) + " (it held " + group_digits(held) +
+                 " bytes when a further " + group_digits(failed.bytes) + " could not be allocated)";
+    } else {
+      message += "this call asked for a block larger than the address space";
+    }
+    if (memory_bytes_max() > 0)
+      message += ", and the wasm memory (" + human_bytes(static_cast<double>(memory_bytes_now())) +
+                 " now) cannot grow past " + human_bytes(static_cast<double>(memory_bytes_max()));
+    message += ". Use a smaller n (n_q, n_k), fewer heads (n_heads) or a smaller batch, or split the work "
+               "into several calls; the engine is still usable.";
+    return error_envelope(message.c_str());
+  } catch (...) {
+    return error_envelope("the engine ran out of memory: use a smaller n (n_q, n_k), fewer heads (n_heads) or a "
+                          "smaller batch; the engine is still usable.");
   }
 }
 

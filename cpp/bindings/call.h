@@ -4,13 +4,17 @@
 // the wrapper (web/src/engine/native.js) runs in a finally block: a JavaScript exception at
 // any moment of a call frees it all, and no C++ frame is ever live while JavaScript runs.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "attn/attention.h"
+#include "attn/buffer.h"
+#include "heap_count.h"
 #include "json.h"
 
 namespace bind {
@@ -26,6 +30,8 @@ class Call {
  public:
   /// Starts a call; false when one is already open (a call made from inside another).
   bool open();
+  /// heapAllocated() when the open call started (its inputs come after); SIZE_MAX with none open.
+  std::size_t live_at_open() const { return open_ ? live_at_open_ : static_cast<std::size_t>(-1); }
   /// Frees every input and result of the call and ends it. Never throws.
   void close() noexcept;
 
@@ -70,6 +76,7 @@ class Call {
   void require_open(const char* what) const;
 
   bool open_ = false;
+  std::size_t live_at_open_ = 0;
   std::vector<Buffer> inputs_;
   std::vector<std::unique_ptr<float[]>> owned_;
   std::vector<std::vector<float>> kept_;
@@ -82,22 +89,39 @@ Call& current_call();
 /// {"error": message}; an empty string if even that cannot be allocated. Never throws.
 std::string error_envelope(const char* message) noexcept;
 
+/// The error of a call that ran out of memory (std::bad_alloc): at least how many bytes it
+/// needed, from the failed allocation and what the call held since `live_at_start`, the size
+/// of the wasm memory, and what to change. Call it after the call's buffers are freed.
+std::string out_of_memory_envelope(std::size_t live_at_start) noexcept;
+
 /// Runs a binding's body f(Json& value) and returns the envelope of its results, or of the
 /// error it threw. Every binding that can fail returns through here: C++ errors become text
-/// for the JS wrapper to throw, so no JavaScript exception ever unwinds a C++ frame.
+/// for the JS wrapper to throw, so no JavaScript exception ever unwinds a C++ frame. Whatever
+/// the outcome, the engine's scratch buffers are freed before it returns (attn::release_scratch),
+/// so heapAllocated() after a call is what it was before, apart from what the call keeps on
+/// purpose (a layer, a trainer) and its results until callClose.
 template <class F>
 std::string run(F&& f) noexcept {
+  const std::size_t live_at_start = std::min(current_call().live_at_open(), heap_bytes_live());
+  forget_failed_allocation();
+  std::string envelope;
   try {
     Json value;
     f(value);
-    return current_call().envelope(value);
+    envelope = current_call().envelope(value);
+  } catch (const std::bad_alloc&) {
+    current_call().drop_results();
+    attn::release_scratch();  // first, so the message itself has room
+    envelope = out_of_memory_envelope(live_at_start);
   } catch (const std::exception& e) {
     current_call().drop_results();
-    return error_envelope(e.what());
+    envelope = error_envelope(e.what());
   } catch (...) {
     current_call().drop_results();
-    return error_envelope("an unexpected error in the engine");
+    envelope = error_envelope("an unexpected error in the engine");
   }
+  attn::release_scratch();
+  return envelope;
 }
 
 }  // namespace bind

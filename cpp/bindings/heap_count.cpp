@@ -7,24 +7,36 @@
 // allocation of the engine and the bindings goes through these replacements: each block carries
 // its size in a header in front of it (a multiple of the alignment, so the pointer handed out
 // stays aligned as the caller asked).
+//
+// They also note the size of an allocation that fails (and what was live then), so that a call
+// that runs out of wasm memory can say how many bytes it needed (bind::run, call.h).
 #include <cstddef>
 #include <cstdlib>
 #include <new>
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten/heap.h>
+#endif
 
 #include "heap_count.h"
 
 namespace {
 
 std::size_t live_bytes = 0;
+bind::FailedAllocation failed;
 
 constexpr std::size_t kHeader = 16;  // keeps the default 16-byte alignment of new
 
 void* allocate(std::size_t size, std::size_t align) {
   const std::size_t header = align > kHeader ? align : kHeader;
-  if (size > static_cast<std::size_t>(-1) - header) return nullptr;
-  void* block = align > kHeader ? std::aligned_alloc(align, (size + header + align - 1) / align * align)
-                                : std::malloc(size + header);
-  if (block == nullptr) return nullptr;
+  void* block = nullptr;
+  if (size <= static_cast<std::size_t>(-1) - header - align)
+    block = align > kHeader ? std::aligned_alloc(align, (size + header + align - 1) / align * align)
+                            : std::malloc(size + header);
+  if (block == nullptr) {
+    failed = {size, live_bytes};
+    return nullptr;
+  }
   unsigned char* user = static_cast<unsigned char*>(block) + header;
   reinterpret_cast<std::size_t*>(user)[-1] = size;
   live_bytes += size;
@@ -51,6 +63,15 @@ constexpr std::size_t kPlain = alignof(std::max_align_t);
 
 namespace bind {
 std::size_t heap_bytes_live() { return live_bytes; }
+FailedAllocation last_failed_allocation() { return failed; }
+void forget_failed_allocation() { failed = {}; }
+#ifdef __EMSCRIPTEN__
+std::size_t memory_bytes_now() { return emscripten_get_heap_size(); }
+std::size_t memory_bytes_max() { return emscripten_get_heap_max(); }
+#else
+std::size_t memory_bytes_now() { return 0; }
+std::size_t memory_bytes_max() { return 0; }
+#endif
 }  // namespace bind
 
 void* operator new(std::size_t size) { return allocate_or_throw(size, kPlain); }

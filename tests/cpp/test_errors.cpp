@@ -16,6 +16,8 @@
 #include "attn/analysis.h"
 #include "check.h"
 #include "attn/attention.h"
+#include "attn/backward.h"
+#include "attn/buffer.h"
 #include "attn/dims.h"
 #include "attn/mask.h"
 #include "attn/error.h"
@@ -533,6 +535,44 @@ TEST_CASE("a call allocates no more than the memory its budget check counted", "
                               << counted.total - counted.inputs - counted.parameters);
     CHECK(allocated <= counted.total - counted.inputs - counted.parameters);
   }
+}
+
+TEST_CASE("release_scratch gives back every byte the kernels keep between calls", "[errors][scratch]") {
+  // Issue 23, item 9: the kernels' thread_local buffers (packed K and V, the matmul's packs, rows
+  // of logits) grew to the largest call and kept that size for good. Each is now a Scratch<...>
+  // on this thread's list: after a call, every byte still held over what was live before is on
+  // that list, and release_scratch() (which the bindings run as each call returns) frees it all.
+  attn::MultiHeadAttention layer(config(64, 4));
+  const int n = 600;  // above a query block (512): the streaming and the whole-row paths both run
+  check::TestRng rng(23);
+  const std::vector<float> query = rng.vec(static_cast<std::size_t>(n) * 64, -1.0f, 1.0f);
+  const std::vector<float> grad = rng.vec(query.size(), -0.1f, 0.1f);
+  const attn::MhaInput in{query.data(), query.size(), query.data(), query.size(), query.data(), query.size(), 1, n, n};
+  attn::ForwardOptions plain, weights;
+  weights.need_weights = true;
+  weights.mask.causal = true;
+  attn::release_scratch();
+  // Nothing but the calls inside the measured stretch (Catch's own reporting allocates too).
+  const std::size_t before = alloc_probe::live;
+  std::vector<float> first_output;
+  {
+    first_output = layer.forward(in, plain).output;
+    layer.forward(in, weights);
+    attn::multi_head_attention_backward(layer, in, grad.data(), grad.size(), plain);
+    attn::multi_head_attention_backward(layer, in, grad.data(), grad.size(), weights);
+  }
+  const std::size_t kept = alloc_probe::live - before - first_output.size() * sizeof(float);
+  const std::size_t listed = attn::scratch_bytes();
+  attn::release_scratch();
+  const std::size_t after_release = alloc_probe::live - before - first_output.size() * sizeof(float);
+  const std::size_t listed_after = attn::scratch_bytes();
+  CHECK(kept > 500000);  // about 1 MB of scratch: the test reaches the buffers it is about
+  CHECK(kept == listed);  // every byte kept between calls is on the list
+  CHECK(after_release == 0);
+  CHECK(listed_after == 0);
+  // The buffers grow again on the next call, and the numbers are the same as before the release.
+  CHECK(layer.forward(in, plain).output == first_output);
+  attn::release_scratch();
 }
 
 TEST_CASE("mask_grid: a heatmap cell is masked only when every weight in it is", "[errors][mask][grid]") {

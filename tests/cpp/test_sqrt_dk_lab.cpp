@@ -179,3 +179,17 @@ TEST_CASE("sqrt_dk_gradients: work is bounded up front, bad sizes named", "[sqrt
   CHECK_THROWS_WITH(attn::sqrt_dk_gradients({4}, 0, 10, 1), Contains("n_k must be a positive integer"));
   CHECK_THROWS_WITH(attn::sqrt_dk_gradients({4}, 8, -1, 1), Contains("samples must be a positive integer"));
 }
+
+TEST_CASE("sqrt_dk_gradients: n_k = 1 is refused by name, n_k = 2 gives finite spreads", "[sqrt_dk_lab]") {
+  // Issue 23, item 10: with one key ∂L/∂S is exactly 0 at every d_k, and the spread came out as
+  // 0/0 = Infinity. Now refused with the reason; the smallest n_k that has a gradient works.
+  using Catch::Matchers::Contains;
+  CHECK_THROWS_AS(attn::sqrt_dk_gradients({4, 8}, 1, 16, 1), attn::Error);
+  CHECK_THROWS_WITH(attn::sqrt_dk_gradients({4, 8}, 1, 16, 1), Contains("n_k must be at least 2") && Contains("(got 1)"));
+  const attn::SqrtDkGradients two = attn::sqrt_dk_gradients({4, 8}, 2, 64, 1);
+  for (double spread : {two.scaled_spread, two.unscaled_spread}) {
+    CHECK(std::isfinite(spread));
+    CHECK(spread >= 1.0);
+  }
+  for (const attn::SqrtDkGradientRow& row : two.rows) CHECK(row.scaled.score_grad_median > 0);
+}

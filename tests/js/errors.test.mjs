@@ -369,3 +369,70 @@ for (const [isa, attn] of Object.entries(modules)) {
     mha.delete();
   });
 }
+
+// Issue 23, item 8: when the wasm memory is full, the error used to be a bare "std::bad_alloc".
+// The memory is filled here without touching it: every call of the module opens with an input of
+// nearly 4 GiB reserved (callInput hands out uninitialised bytes), so a forward pass needing a
+// few tens of MB no longer fits. bind::run turns the std::bad_alloc into a message with the
+// bytes the call needed and what to change; afterwards the module still computes right numbers.
+for (const name of ['attention_simd', 'attention_scalar']) {
+  test(`${name}: a call that runs out of wasm memory says how many bytes it needed and what to do, and the module stays usable`, async () => {
+    const { loadAttention, provideLoader } = await import('../../web/src/engine/attention.js');
+    const { mhaReference, normwiseError, randomArray } = await import('./reference.mjs');
+    const { default: realLoader } = await import(`../../web/wasm/${name}.mjs`);
+    let raw = null;
+    provideLoader(name, async (args) => (raw = await realLoader(args)));
+    let attn;
+    try {
+      attn = await loadAttention({ simd: name === 'attention_simd' });
+    } finally {
+      provideLoader(name, realLoader);
+    }
+    const mha = new attn.MultiHeadAttention({ d_model: 16, n_heads: 4, seed: 5 });
+    const heap = attn.heapAllocated();
+    const reserve = 2 ** 32 - 2 ** 26; // 4 GiB less 64 MiB
+    const open = raw.callOpen;
+    raw.callOpen = () => {
+      const opened = open();
+      if (opened) assert.notEqual(raw.callInput(reserve), 0, 'the reservation itself failed');
+      return opened;
+    };
+    const n = 2048; // weights: 4 heads × 2048² floats = 64 MiB, more than is left
+    const big = randomArray(n * 16, 3);
+    let message = '';
+    try {
+      mha.forward({ query: big, n_q: n, need_weights: true });
+    } catch (e) {
+      message = e.message;
+    } finally {
+      raw.callOpen = open;
+    }
+    assert.match(message, /^the engine ran out of memory: this call needed more than ([\d,]+) bytes \([\d.]+ [GM]iB\)/);
+    const needed = Number(message.match(/needed more than ([\d,]+) bytes/)[1].replaceAll(',', ''));
+    // At least the reservation, the query's copy and the weights array that could not be had.
+    assert.ok(needed >= reserve + 4 * n * 16 + 4 * 4 * n * n, `needed ${needed} bytes: too few`);
+    assert.match(message, /cannot grow past 4\.00 GiB/);
+    assert.match(message, /Use a smaller n \(n_q, n_k\), fewer heads \(n_heads\) or a smaller batch/);
+    assert.equal(attn.heapAllocated(), heap, 'the failed call left bytes behind');
+    // Still usable: a normal call gives the float64 reference's numbers.
+    const query = randomArray(5 * 16, 4);
+    const r = mha.forward({ query, n_q: 5, need_weights: true });
+    const ref = mhaReference({ query, key: query, value: query, batch: 1, n_q: 5, n_k: 5, d_model: 16, n_heads: 4,
+      d_k: 4, d_v: 4, weights: mha.getWeights() });
+    assert.ok(normwiseError(r.output, ref.output).error < 1e-5, JSON.stringify(normwiseError(r.output, ref.output)));
+    assert.ok(normwiseError(r.weights, ref.weights).error < 1e-5);
+    mha.delete();
+  });
+}
+
+// Issue 23, item 10: with one key ∂L/∂S is exactly 0 at every d_k, and sqrtDkGradients returned
+// spreads of Infinity (0/0). Refused by name; two keys give finite spreads.
+for (const [isa, attn] of Object.entries(modules)) {
+  test(`${isa}: sqrtDkGradients refuses n_k = 1 by name; n_k = 2 gives finite spreads`, () => {
+    throwsWith(() => attn.sqrtDkGradients({ d_k_values: [4, 8], n_k: 1, samples: 16 }),
+      /^n_k must be at least 2 for the √d_k gradients \(got 1\): with a single key/);
+    const r = attn.sqrtDkGradients({ d_k_values: [4, 8], n_k: 2, samples: 64 });
+    assert.ok(Number.isFinite(r.scaled_spread) && r.scaled_spread >= 1, `scaled_spread ${r.scaled_spread}`);
+    assert.ok(Number.isFinite(r.unscaled_spread) && r.unscaled_spread >= 1, `unscaled_spread ${r.unscaled_spread}`);
+  });
+}
