@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { FEATURES } from '../../web/src/features/index.js';
 import { loadPanel } from '../../web/src/features/lazy.js';
-import { startHarness, openPage, newContext, resultReady } from './harness.mjs';
+import { startHarness, openPage, openUrl, newContext, resultReady } from './harness.mjs';
 
 let h;
 before(async () => { h = await startHarness(); });
@@ -91,5 +91,21 @@ test('when panels.js cannot be fetched, the lazy panels say so and the first vie
     assert.match(status, /^Ran in/);
   } finally {
     await context.close();
+  }
+});
+
+test('where no worker can start, a panel\'s request is answered on the page\'s thread by its handler from panels.js', async () => {
+  const page = await openUrl(h, `${h.url}#panels=controls,heatmaps,compare`, { init: () => { delete window.Worker; } });
+  try {
+    await page.waitForFunction(() => playgroundRoot().querySelectorAll('#compare-metrics tr[data-head]').length === 4, null, { timeout: 30000 });
+    const badge = await page.evaluate(() => playgroundRoot().querySelector('#engine-badge').textContent);
+    assert.match(badge, /on this page’s thread/, 'the worker started after all');
+    const entropies = await page.evaluate(() => [...playgroundRoot().querySelectorAll('#compare-metrics tr[data-head]')].map((tr) => Number(tr.dataset.entropy)));
+    assert.ok(entropies.every((e) => e > 0 && Number.isFinite(e)), String(entropies));
+    // panels.js was fetched once: for the panel and, on this thread, for its handler.
+    assert.equal(panelsRequests(page).length, 1, panelsRequests(page).join(', '));
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.closeAll();
   }
 });

@@ -11,6 +11,7 @@ import { fromHash } from '../../web/src/model/schema.js';
 import { validate } from '../../web/src/model/validate.js';
 import { LayerCache, runForward } from '../../web/src/model/job.js';
 import { createHandlers } from '../../web/src/worker/handlers.js';
+import { loadHandlers } from '../../web/src/features/compute.js';
 import { createAttentionPool, poolInternals, SPLIT_FLOPS, PAGE_SPLIT_FLOPS } from '../../web/src/engine/pool.js';
 import { loadAttention } from '../../web/src/engine/attention.js';
 import { normwiseError } from '../js/reference.mjs';
@@ -127,6 +128,7 @@ test('Node: the compute worker\'s handlers run `workers` = 2 on a pool, the n-sw
   let started = null;
   const handlers = createHandlers(() => loadAttention(), {
     startPool: async (options) => (started = await createAttentionPool(options)),
+    featureHandlers: loadHandlers, // the n-sweep is the performance feature's
   });
   await handlers.init({});
   const config = await configOf(`${BIG}&workers=2`);

@@ -12,6 +12,7 @@ import { FEATURES } from '../../web/src/features/index.js';
 import { loadPanel } from '../../web/src/features/lazy.js';
 import { actionsFor, unavailable } from '../../web/src/playground/asks.js';
 import { createHandlers, handle } from '../../web/src/worker/handlers.js';
+import { loadHandlers } from '../../web/src/features/compute.js';
 
 const src = new URL('../../web/src/', import.meta.url);
 const read = (path) => readFile(new URL(path, src), 'utf8');
@@ -32,7 +33,7 @@ test('web/src/panels is gone, and the derived lists name no feature and no featu
   assert.ok(asking.length >= 5 && requestNames.includes('sweep'), `the features that ask the compute were found: ${requestNames}`);
   const lazyNames = FEATURES.filter((f) => f.lazy).map((f) => f.name);
   for (const path of ['worker/client.js', 'worker/handlers.js', 'worker/worker.js', 'playground/playground.js', 'playground/compute.js',
-    'playground/shell.js', 'playground/asks.js', 'features/lazy.js']) {
+    'playground/shell.js', 'playground/asks.js', 'features/lazy.js', 'features/compute.js']) {
     const text = await read(path);
     // A request as a string, a property or method, or a key: how a hand-written list would name it.
     for (const name of requestNames) {
@@ -121,9 +122,9 @@ test('a derived action sends its feature, request and payload, with the deadline
   await assert.rejects(actions.twice({ item: 1 }), /demo: twice needs the config it is about/);
 });
 
-test('the worker answers a feature\'s declared requests only, through its handler', async () => {
+test('the worker answers a feature\'s declared requests only, through its handler; without handlers it answers none', async () => {
   const attn = { isa: 'stand-in', sqrtDkGradients: (args) => ({ echoed: args }) };
-  const handlers = createHandlers(async () => attn);
+  const handlers = createHandlers(async () => attn, { featureHandlers: loadHandlers });
   await handlers.init({}).catch(() => {}); // the stand-in has no layers: the warm-up pass fails, the engine is loaded
   const ask = async (message) => {
     const replies = [];
@@ -146,6 +147,11 @@ test('the worker answers a feature\'s declared requests only, through its handle
     assert.equal(reply.type, 'error', JSON.stringify(message));
     assert.match(reply.message, pattern);
   }
+  const bare = createHandlers(async () => attn);
+  await bare.init({}).catch(() => {});
+  const replies = [];
+  await handle(bare, { id: 8, type: 'ask', owner: 1, feature: 'gradients', request: 'gradients', payload: {} }, (r) => replies.push(r));
+  assert.deepEqual(replies, [{ type: 'error', id: 8, message: 'this compute answers no feature requests' }]);
 });
 
 /** Every .js file under a folder of web/src, with its text. */

@@ -7,6 +7,8 @@
 // bundles every file that template can name into this one bundle (its glob imports, without code
 // splitting, stay inside the bundle: no extra files); under Node the same import loads the file.
 
+export { loadHandlers } from './compute.js'; // for a page computing on its own thread (playground/compute.js)
+
 const NAME = /^[a-z][a-z0-9_]*$/;
 
 /** The panel module ({ create, requests? }) of the feature `name`; rejects for a name that has none. */

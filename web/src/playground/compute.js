@@ -35,7 +35,9 @@ export function acquireCompute({ simd, base, doc, compiled }) {
     // One set of handlers on this thread, over the main-thread engine: quick first runs and the fallback.
     let inPage = null;
     const inPageHandlers = () => (inPage ??= engine.then(async () => {
-      const handlers = createHandlers(() => engine);
+      // A feature's handler comes from panels.js, as its panel did (the first view's bundle holds none).
+      const featureHandlers = (feature) => import(new URL('panels.js', base).href).then((m) => m.loadHandlers(feature));
+      const handlers = createHandlers(() => engine, { featureHandlers });
       await handlers.init({ simd });
       return handlers;
     }));

@@ -1,14 +1,13 @@
 // What the compute side does for the playgrounds: forward passes and batch items of a result (the
-// heatmaps of the first view), the SIMD peak, and every feature's own requests, which it finds by the
-// feature's name (features/<name>/requests.js says which requests there are, features/<name>/handler.js
-// answers them): no feature is named here. One engine serves every playground of a page; each
+// heatmaps of the first view), the SIMD peak, and every feature's own requests, answered by the
+// feature's handler.js (found by the feature's name, see features/compute.js): no feature is named here. One engine serves every playground of a page; each
 // playground is an `owner` with its own layer, result arrays and last result, freed by `release`. Runs
 // in the Web Worker (worker.js) or, where no worker can start, on the main thread (client.js), with the
 // same code. With a pool factory (the Web Worker's), a config's `workers` ≥ 2 runs its passes and the
 // n-sweep on a worker pool of that size (engine/pool.js), which splits a pass over the heads when it is
 // large enough to pay and runs it here otherwise.
 
-import { LayerCache, ResultBuffers, runForward, prepareRun } from '../model/job.js';
+import { LayerCache, ResultBuffers, runForward, prepareRun, forwardArguments, timeAtLength } from '../model/job.js';
 import { configKey } from '../model/validate.js';
 import { downsampleHeads } from '../model/downsample.js';
 import { maskArgument } from '../model/inputs.js';
@@ -19,8 +18,10 @@ import { createTrainingSide } from './training.js';
  * The request handlers over an engine loaded by `load(simd)`; `post(message)` sends progress.
  * startPool({ workers, simd }): a promise of a worker pool (createAttentionPool), or absent where no
  * pool can run (the page's own thread): every pass then runs on the engine here.
+ * featureHandlers(feature): a promise of that feature's `handlers` (features/compute.js's loadHandlers,
+ * or the same function from panels.js on the page's thread); without it no feature's request is answered.
  */
-export function createHandlers(load, { startPool = null } = {}) {
+export function createHandlers(load, { startPool = null, featureHandlers = null } = {}) {
   let attn = null;
   const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, pooled, lab, frozen (training.js) }
   const training = createTrainingSide();
@@ -129,13 +130,18 @@ export function createHandlers(load, { startPool = null } = {}) {
   };
 
   /**
-   * What a feature's handler gets: the engine, the owner's state, its prepared layer for a config, the
-   * pool of a number of workers, and the trainers (worker/training.js).
+   * What a feature's handler gets: the engine, the owner's state, its layer, inputs and forward
+   * arguments for a config, the pool of a number of workers, the trainers (worker/training.js), and
+   * the timing helpers. (Handlers import nothing themselves: the bundles load them on first use, and
+   * what they imported would be loaded that way too.)
    */
   const sideOf = (owner) => Object.freeze({
-    attn, mine: ownerState(owner), training,
-    prepared: (config, post) => prepared(owner, config, post),
-    poolOf,
+    attn, mine: ownerState(owner), training, poolOf, timeAtLength,
+    prepared: (config, post) => {
+      const { layer, inputs } = prepared(owner, config, post);
+      return { layer, inputs, args: forwardArguments(config, inputs) };
+    },
+    newLayerCache: () => new LayerCache(),
   });
 
   async function forward(owner, config, post) {
@@ -198,12 +204,14 @@ export function createHandlers(load, { startPool = null } = {}) {
     },
 
     /**
-     * A feature's request: `request` of features/<feature>/, with its payload. Only what the feature's
-     * requests.js declares is answered, by its handler.js, which gets the owner's side of the compute.
+     * A feature's request: `request` of features/<feature>/, with its payload. Only a function of the
+     * feature's own `handlers` answers (the ones its requests.js declares: tests/js/features.test.mjs
+     * holds the two to each other); it gets the owner's side of the compute.
      */
     async ask({ owner, feature, request, payload }, post) {
-      const { requests, handlers } = await featureSide(feature);
-      if (!Object.hasOwn(requests, request) || typeof handlers[request] !== 'function') throw new Error(`the feature “${feature}” has no request '${request}'`);
+      if (!featureHandlers) throw new Error('this compute answers no feature requests');
+      const handlers = await featureHandlers(feature);
+      if (!Object.hasOwn(handlers, request) || typeof handlers[request] !== 'function') throw new Error(`the feature “${feature}” has no request '${request}'`);
       return handlers[request](payload ?? {}, sideOf(owner), post);
     },
 
@@ -234,24 +242,6 @@ export function createHandlers(load, { startPool = null } = {}) {
 
 /** The requests of the compute itself; a feature's go through `ask`. */
 const CORE_REQUESTS = Object.freeze(['init', 'run', 'item', 'peak', 'ask', 'release', 'stats']);
-const FEATURE_NAME = /^[a-z][a-z0-9_]*$/;
-
-/**
- * A feature's { requests, handlers }, found by its name. esbuild bundles every file these templates can
- * name (every feature folder’s requests.js and handler.js, never a panel) into the bundle that holds this module.
- */
-async function featureSide(feature) {
-  if (typeof feature !== 'string' || !FEATURE_NAME.test(feature)) throw new Error(`“${feature}” is not a feature name`);
-  let requests, handlers;
-  try {
-    ({ requests } = await import(`../features/${feature}/requests.js`));
-    ({ handlers } = await import(`../features/${feature}/handler.js`));
-  } catch (err) {
-    throw new Error(`the feature “${feature}” asks the compute for nothing (${err.message})`);
-  }
-  return { requests, handlers };
-}
-
 /** Answers one request message with `handlers`: reply(message) for the answer, progress included. */
 export async function handle(handlers, data, reply) {
   const { type, id } = data;

@@ -7,11 +7,13 @@ import '../engine/bundled_loader.js'; // the SIMD loader inside this bundle: no 
 import { loadAttention } from '../engine/attention.js';
 import { createAttentionPool, PAGE_SPLIT_FLOPS } from '../engine/pool.js';
 import { createHandlers, handle } from './handlers.js';
+import { loadHandlers } from '../features/compute.js';
 
 const wasmDir = new URL('./wasm/', import.meta.url).href;
 const handlers = createHandlers((simd) => loadAttention(simd === undefined ? { wasmDir } : { simd, wasmDir }), {
   // The threshold measured in a browser, where splitting costs more than in Node (see pool.js).
   startPool: ({ workers, simd }) => createAttentionPool({ workers, simd, wasmDir, splitFlops: PAGE_SPLIT_FLOPS }),
+  featureHandlers: loadHandlers,
 });
 
 self.onmessage = ({ data }) => handle(handlers, data, (reply) => postMessage(reply));

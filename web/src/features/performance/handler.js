@@ -1,7 +1,5 @@
 // The compute side of the performance panel: the time of one forward pass against the sequence length.
 
-import { LayerCache, timeAtLength } from '../../model/job.js';
-
 export const handlers = {
   /**
    * Time of one forward pass for each n in `ns` (self-attention, this layer) on `workers` pool workers
@@ -13,13 +11,13 @@ export const handlers = {
     const pending = side.poolOf(workers);
     const pool = pending && await pending;
     const spec = { ...layer, seed: 1 };
-    const sweepCache = new LayerCache();
+    const sweepCache = side.newLayerCache();
     const mha = pool ? await pool.layer(spec) : sweepCache.get(attn, spec);
     const points = [];
     try {
       for (const [k, n] of ns.entries()) {
         post({ done: k, total: ns.length, phase: `n = ${n.toLocaleString('en-US')}` });
-        const ms = await timeAtLength(mha, layer.d_model, n);
+        const ms = await side.timeAtLength(mha, layer.d_model, n);
         const flops = attn.analyze({ ...layer, n }).flops.exact_flops;
         points.push({ n, ms, flops, workers: mha.lastWorkers ?? 0 });
       }

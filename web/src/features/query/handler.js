@@ -1,8 +1,6 @@
 // The compute side of the "Follow one query" panel: the core's trace of one query (mha.trace, the
 // forward pass's own routines on that row), and one head's scores for every query.
 
-import { forwardArguments } from '../../model/job.js';
-
 const MAX_LOGIT_CELLS = 32 * 32; // headLogits traces every query twice: a view for small examples
 
 export const handlers = {
@@ -11,8 +9,8 @@ export const handlers = {
    * layer is this owner's cached one.
    */
   trace({ config, item, head, query }, side, post) {
-    const { layer, inputs } = side.prepared(config, post);
-    const trace = layer.trace({ ...forwardArguments(config, inputs), item, head, query_index: query });
+    const { layer, inputs, args } = side.prepared(config, post);
+    const trace = layer.trace({ ...args, item, head, query_index: query });
     return { trace, labels_q: inputs.labels_q?.[item] ?? null, labels_k: inputs.labels_k?.[item] ?? null };
   },
 
@@ -23,8 +21,7 @@ export const handlers = {
   headLogits({ config, item, head }, side, post) {
     const { n_q, n_k } = config;
     if (n_q * n_k > MAX_LOGIT_CELLS) throw new Error(`the scores view is drawn for at most ${MAX_LOGIT_CELLS} cells (n_q × n_k), this layer has ${n_q * n_k}`);
-    const { layer, inputs } = side.prepared(config, post);
-    const args = forwardArguments(config, inputs);
+    const { layer, args } = side.prepared(config, post);
     const out = {};
     for (const scale of [true, false]) {
       const logits = new Float32Array(n_q * n_k), attention = new Float32Array(n_q * n_k);
