@@ -13,13 +13,20 @@ export const screenshotDir = join(root, 'tests/browser/screenshots');
 
 const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+/** How every test's Chromium starts (tests/browser/run.mjs starts one for all files the same way). */
+export const LAUNCH_OPTIONS = { executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: LAUNCH_ARGS };
 
-/** Starts the server on a free port and the browser; call the returned close() in after(). */
+/**
+ * Starts the server on a free port and the browser; call the returned close() in after(). Under
+ * tests/browser/run.mjs (ATTN_BROWSER_WS set) the browser is that runner's, shared by all files:
+ * close() then only closes this file's contexts and connection, and a launch costs nothing.
+ */
 export async function startHarness() {
   const dist = join(root, 'dist');
   if (!existsSync(join(dist, 'index.html'))) throw new Error('dist/ is missing: run `bash scripts/build.sh dist` first');
   const server = await serve({ dir: dist, port: 0 });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: LAUNCH_ARGS });
+  const shared = process.env.ATTN_BROWSER_WS;
+  const browser = shared ? await chromium.connect(shared) : await chromium.launch(LAUNCH_OPTIONS);
   await mkdir(screenshotDir, { recursive: true });
   return {
     url: server.url, browser,

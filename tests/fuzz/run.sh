@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer driver of tests/fuzz (built by the sanitizer build, see fuzz.cmake).
 #   run.sh replay FUZZER CORPUS               every case of the corpus of past failures, once
-#   run.sh fuzz FUZZER CORPUS SECONDS WORKDIR  fuzzing for SECONDS, starting from the corpus
+#   run.sh fuzz FUZZER CORPUS WORKDIR          fuzzing for $ATTN_FUZZ_SECONDS (default 10), starting
+#                                              from the corpus (ATTN_FUZZ_SECONDS=60 for a longer hunt)
 # Prints one line with the inputs run, the time and the findings; exits non-zero on any finding
 # (a crash, a sanitizer report, an oracle finding, a timeout of 30 s, a leak or running out of
 # memory), whose input is then in WORKDIR/artifacts (replay it with: FUZZER FILE).
@@ -27,7 +28,11 @@ if [ "$mode" = replay ]; then
   exit $status
 fi
 
-seconds="$4" work="$5"
+# 10 s by default: the test command's bounded run; the corpus replay above is the regression check.
+seconds="${ATTN_FUZZ_SECONDS:-10}" work="$4"
+case "$seconds" in
+  ''|*[!0-9]*|0) echo "ATTN_FUZZ_SECONDS must be a whole number of seconds, at least 1 (got '$seconds')"; exit 2 ;;
+esac
 # A fresh working corpus each run: one kept from run to run grows until loading it takes the
 # whole time. Inputs worth keeping go into the corpus of past failures by hand.
 rm -rf "$work/corpus" "$work/artifacts"
