@@ -40,13 +40,13 @@ export const FIELDS = [
   { key: 'item', def: '0' },                // batch item shown in the heatmaps
   { key: 'head', def: '' },                 // head shown enlarged ('' = the first)
   { key: 'q_item', def: '' },              // "Follow one query": batch item, head, query and key followed
-  { key: 'q_head', def: '' },               // ('' = none chosen; panels/query.js reads them)
+  { key: 'q_head', def: '' },               // ('' = none chosen; features/query/panel.js reads them)
   { key: 'q_query', def: '' },
   { key: 'q_key', def: '' },
   { key: 'colors', def: 'linear', choices: ['linear', 'log', 'row'] }, // how weights map to colours
   { key: 'simd', def: '', choices: ['', '1', '0'] }, // '' = pick automatically; 0 forces the baseline
   { key: 'workers', def: '' },              // pool workers for large passes ('' = the cores but one; 1 = single-threaded; validate.js)
-  { key: 'panels', def: '' },               // '' = all; else a comma list of panel names (panels/registry.js)
+  { key: 'panels', def: '' },               // '' = all; else a comma list of panel names (features/index.js)
   { key: 'theme', def: '', choices: ['', 'light', 'dark', 'auto'] }, // '' = light when embedded, auto on the page
   { key: 'controls', def: '1', choices: ['1', '0'] }, // 0 = read-only: no inputs panel, the problem cannot be edited
   { key: 'embed', def: '0', choices: ['0', '1'], page: true }, // the page without its title and footer, for an iframe

@@ -63,7 +63,7 @@ export function create(body, { dom, host, actions }) {
   let smalls = [];
   const main = new Heatmap(mainCanvas, { labels: true, maxHeight: 560, onCursor: (cell) => describe(selectedHead(), cell), onPick: () => follow(main.cursor) });
 
-  /** Click or Enter on a cell of the enlarged map: "Follow one query" (panels/query.js) explains it. */
+  /** Click or Enter on a cell of the enlarged map: "Follow one query" (features/query/panel.js) explains it. */
   function follow(cell) {
     const item = current?.item;
     if (!cell || !item || item.rowStep !== 1 || item.colStep !== 1) return; // a block mean is no one query
