@@ -109,3 +109,20 @@ test('where no worker can start, a panel\'s request is answered on the page\'s t
     await page.closeAll();
   }
 });
+
+test('the built first view holds no lazy panel and no feature handler; the worker holds handlers and no panel', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const built = (name) => readFile(new URL(`../../dist/${name}`, import.meta.url), 'utf8');
+  // esbuild names each file a glob import can load by its path ("./<name>/panel.js", "./<name>/handler.js").
+  const has = (text, pattern) => pattern.test(text); // (a boolean: a failing match would print the whole bundle)
+  for (const bundle of ['attention-playground.js', 'page.js']) {
+    const text = await built(bundle);
+    assert.ok(!has(text, /\/handler\.js"/), `${bundle} bundles a feature handler`);
+    assert.ok(!has(text, /\/panel\.js"/), `${bundle} bundles the lazy panels`);
+  }
+  const worker = await built('worker.js');
+  assert.ok(has(worker, /"\.\/performance\/handler\.js"/), 'worker.js lacks the performance handler');
+  assert.ok(!has(worker, /\/panel\.js"/), 'worker.js bundles panels');
+  const panels = await built('panels.js');
+  for (const f of FEATURES.filter((row) => row.lazy)) assert.ok(has(panels, new RegExp(`"\\./${f.name}/panel\\.js"`)), `panels.js lacks ${f.name}`);
+});

@@ -69,6 +69,8 @@ test('each feature: requests.js, handler.js and panel.js agree; the table and th
     }
     assert.equal(f.module.requests, f.requests, `${f.name}: panel.js re-exports requests.js (its actions come from there)`);
     assert.deepEqual(Object.keys(f.handlers ?? {}).sort(), Object.keys(f.requests).sort(), `${f.name}: handler.js answers exactly the declared requests`);
+    // A handler is loaded on first use; what it imported would be wrapped and loaded that way too.
+    assert.doesNotMatch(await read(`features/${f.name}/handler.js`), /^\s*import\s/m, `${f.name}: handler.js imports nothing (the side gives it what it needs)`);
     for (const [request, spec] of Object.entries(f.requests)) {
       assert.ok(!['edit', 'load', 'run', 'cancel'].includes(request), `${f.name}: ${request} would hide the playground's own action`);
       assert.ok(spec.passes !== undefined || spec.deadlineMs > 0, `${f.name}: ${request} says what bounds its deadline`);

@@ -1,8 +1,8 @@
 // The table of features: one row per feature, in the page's order. Everything that lists features is
 // derived from it: the names accepted by `panels=` (hash, attribute, widget key), the sections a
-// playground builds, their order and columns, the panel table of EMBED.md (tests/browser/embed_docs.test.mjs
-// holds EMBED.md to it), the lazy-load map (lazy.js) and what each panel may ask the compute for (its
-// actions, the worker client's requests, the worker's dispatch and whitelist).
+// playground builds, their order and columns, the panel table of dist/EMBED.md (scripts/panel_table.mjs),
+// the lazy-load map (lazy.js) and what each panel may ask the compute for (its actions, the worker
+// client's requests, the worker's dispatch and whitelist). tests/js/features.test.mjs guards this.
 //
 // A feature is the folder web/src/features/<name>/, found by its name:
 //   panel.js     create(body, ctx) → { update(view, reason), destroy?() }; ctx is narrow: { dom, host,
@@ -10,7 +10,8 @@
 //                that asks the compute for something re-exports `requests` from requests.js.
 //   requests.js  `requests`: what it asks the compute for, one entry per request (see playground/asks.js);
 //                each becomes actions.<request>(payload, onProgress) in its panel's ctx.
-//   handler.js   `handlers`: the compute side of those requests (worker/handlers.js calls them).
+//   handler.js   `handlers`: the compute side of those requests, importing nothing (it gets what it
+//                needs from the compute, see worker/handlers.js); found by name (features/compute.js).
 // Adding a feature = that folder + one row here. Only a first-view feature (lazy: false) also imports its
 // panel here, because the first view is built without waiting for a download; such a feature adds to
 // every page's first view, so there are few.
