@@ -10,7 +10,7 @@
 // while JavaScript code runs, and no C++ error may be thrown into JavaScript.
 //
 // 1. A binding with more than a few arguments takes one record: the address of an input of
-//    the call holding its options as flat JSON, read by name with Record (record.h), which
+//    the call holding its options, name by name (record.h, record.js), read with Record, which
 //    names an unknown, missing or mistyped field. Other arguments are plain numbers only:
 //    int, double, bool (the JS side checks their range first: Embind truncates silently).
 //    Never emscripten::val, never std::string or std::vector from JavaScript. Arrays come as

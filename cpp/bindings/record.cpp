@@ -1,81 +1,39 @@
 // Parsing and reading the record of one binding call (see record.h).
 #include "record.h"
 
-#include <cctype>
 #include <cmath>
-#include <cstdlib>
-#include <limits>
+#include <cstring>
 #include <stdexcept>
 
 #include "call.h"
 
 namespace bind {
-namespace {
-
-// A cursor over the record's text.
-struct Text {
-  const char* p;
-  const char* end;
-  void space() {
-    while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) ++p;
-  }
-  bool take(const char* word) {
-    const char* q = p;
-    for (; *word; ++word, ++q)
-      if (q >= end || *q != *word) return false;
-    p = q;
-    return true;
-  }
-};
-
-}  // namespace
 
 Record::Record(const char* binding, double address) : binding_(binding) {
   const Input<std::uint8_t> in = current_call().input<std::uint8_t>(address);
   if (in.data == nullptr) fail("internal error: no options record");
-  Text t{reinterpret_cast<const char*>(in.data), reinterpret_cast<const char*>(in.data) + in.count};
-  auto bad = [&]() { fail("internal error: the options record is not a flat JSON object"); };
-  t.space();
-  if (!t.take("{")) bad();
-  t.space();
-  if (t.take("}")) return;
-  for (;;) {
-    t.space();
-    if (!t.take("\"")) bad();
+  const std::uint8_t* p = in.data;
+  const std::uint8_t* const end = in.data + in.count;
+  auto bad = [&]() { fail("internal error: the options record is malformed"); };
+  while (p < end) {
     std::string name;
-    // Field names are the lesson's identifiers: no escapes needed or accepted.
-    while (t.p < t.end && *t.p != '"') {
-      if (*t.p == '\\') bad();
-      name += *t.p++;
-    }
-    if (!t.take("\"")) bad();
-    t.space();
-    if (!t.take(":")) bad();
-    t.space();
-    Field f{name, Field::Number, 0.0, false};
-    if (t.take("true")) f = {name, Field::Bool, 1.0, false};
-    else if (t.take("false")) f = {name, Field::Bool, 0.0, false};
-    else if (t.take("null")) f = {name, Field::Null, 0.0, false};
-    else if (t.take("NaN")) f.value = std::numeric_limits<double>::quiet_NaN();
-    else if (t.take("Infinity")) f.value = INFINITY;
-    else if (t.take("-Infinity")) f.value = -INFINITY;
-    else {
-      std::string number;
-      while (t.p < t.end && (std::isdigit(static_cast<unsigned char>(*t.p)) || *t.p == '-' || *t.p == '+' ||
-                             *t.p == '.' || *t.p == 'e' || *t.p == 'E'))
-        number += *t.p++;
-      char* stop = nullptr;
-      f.value = std::strtod(number.c_str(), &stop);
-      if (number.empty() || stop != number.c_str() + number.size()) bad();
+    while (p < end && *p != 0) name += static_cast<char>(*p++);
+    if (p == end || name.empty()) bad();
+    ++p;  // the 0 byte
+    if (p == end) bad();
+    const std::uint8_t kind = *p++;
+    Field f{name, Field::Null, 0.0, false};
+    if (kind == 'n' || kind == 'b') {
+      if (end - p < 8) bad();
+      std::memcpy(&f.value, p, 8);  // wasm and JavaScript's typed arrays are little-endian
+      p += 8;
+      f.kind = kind == 'n' ? Field::Number : Field::Bool;
+    } else if (kind != 'z') {
+      bad();
     }
     if (find(name.c_str())) fail("internal error: the options record has " + name + " twice");
     fields_.push_back(f);
-    t.space();
-    if (t.take("}")) break;
-    if (!t.take(",")) bad();
   }
-  t.space();
-  if (t.p != t.end) bad();
 }
 
 void Record::fail(const std::string& message) const { throw std::invalid_argument(binding_ + ": " + message); }

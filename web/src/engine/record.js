@@ -1,29 +1,42 @@
-// The options of one binding call as one record (cpp/bindings/record.h): a flat JSON object of
-// numbers, booleans and null, written as bytes into an input of the call, which the binding
-// reads field by field by name. A field misspelt on either side is an error naming it, never a
-// value landing in another parameter as with a long positional argument list.
-import { Uint8ArrayOf, codePointAt } from './intrinsics.js';
+// The options of one binding call as one record (cpp/bindings/record.h): each field's name, a 0
+// byte, its kind ('n' number, 'b' boolean, 'z' null) and the value as a little-endian double,
+// written into an input of the call, which the binding reads field by field by name. A field
+// misspelt on either side is an error naming it, never a value landing in another parameter as
+// with a long positional argument list.
+import { Float64ArrayOf, Uint8ArrayOf, bufferOf, codePointAt, copyInto } from './intrinsics.js';
+
+const KIND = { number: 110, boolean: 98 }; // 'n', 'b'; null is 'z' (122)
 
 /**
  * The record's bytes. `fields`: { name: number | boolean | null | undefined } built by the API
- * from checked values (undefined is left out: "not given"). NaN and ±Infinity are written as
- * those words, which the engine's reader accepts, so the engine can name them.
+ * from checked values (undefined is left out: "not given"). NaN and ±Infinity travel as they
+ * are, so the engine can name them.
  */
 export function recordBytes(fields) {
-  let text = '{';
+  const parts = [];
+  let length = 0;
   for (const name in fields) {
     const value = fields[name];
     if (value === undefined) continue;
     if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`internal error: '${name}' is not a record field name`);
-    let written;
-    if (typeof value === 'number' || typeof value === 'boolean') written = `${value}`;
-    else if (value === null) written = 'null';
-    else throw new Error(`internal error: record field ${name} is a ${typeof value}`);
-    text += `${text.length > 1 ? ',' : ''}"${name}":${written}`;
+    const kind = value === null ? 122 : KIND[typeof value];
+    if (kind === undefined) throw new Error(`internal error: record field ${name} is a ${typeof value}`);
+    parts[parts.length] = [name, kind, value === null ? null : Number(value)];
+    length += name.length + 2 + (value === null ? 0 : 8);
   }
-  text += '}';
-  const bytes = new Uint8ArrayOf(text.length); // ASCII only: names and numbers
-  for (let i = 0; i < text.length; i++) bytes[i] = codePointAt(text, i);
+  const bytes = new Uint8ArrayOf(length);
+  const number = new Float64ArrayOf(1), numberBytes = new Uint8ArrayOf(bufferOf(number)); // typed arrays: little-endian here, as wasm
+  let at = 0;
+  for (let p = 0; p < parts.length; p++) { // an index, not an iterator a page could replace
+    const name = parts[p][0], kind = parts[p][1], value = parts[p][2];
+    for (let i = 0; i < name.length; i++) bytes[at++] = codePointAt(name, i); // ASCII (checked above)
+    bytes[at++] = 0;
+    bytes[at++] = kind;
+    if (value === null) continue;
+    number[0] = value;
+    copyInto(bytes, numberBytes, at);
+    at += 8;
+  }
   return bytes;
 }
 
