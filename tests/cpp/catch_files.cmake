@@ -18,6 +18,11 @@ function(attn_add_catch_file_tests target prefix)
     get_filename_component(stem ${source} NAME_WE)
     add_test(NAME ${prefix}:${stem} COMMAND ${target} "-#" "[#${stem}]" --warn NoTests --use-colour no)
     set_tests_properties(${prefix}:${stem} PROPERTIES LABELS ${prefix})
+    if(NOT tags)
+      # The first file is the slowest (ATTN_TEST_SOURCES lists test_train.cpp first): a high cost makes
+      # ctest -j start it before the others of every program, even on a first run without timings.
+      set_tests_properties(${prefix}:${stem} PROPERTIES COST 1000)
+    endif()
     list(APPEND tags "[#${stem}]")
   endforeach()
   # Catch2 reads "a,b" as "a or b": every case of every file entry, to be compared with all cases.
