@@ -118,7 +118,7 @@ test('heads=previous: the drawn map of head 1 puts ≥ 0.8 of every row i ≥ 1 
   const page = await openPage(h, '#heads=previous&panels=controls,heatmaps,patterns');
   const { rows, weights } = await page.evaluate(() => {
     const canvas = playgroundRoot().querySelector('.heat-main-canvas');
-    return { weights: JSON.parse(canvas.dataset.weights), rows: 0 };
+    return { weights: JSON.parse(canvas.dataset.attention), rows: 0 };
   });
   const n = Math.round(Math.sqrt(weights.length));
   assert.equal(n * n, weights.length);

@@ -23,7 +23,7 @@ const readPanel = (page) => page.evaluate(() => {
     at: { item: +panel.dataset.item, head: +panel.dataset.head, query: +panel.dataset.query, key: +panel.dataset.key },
     x: vec('vectors', 0), q: vec('vectors', 1), k: vec('vectors', 2),
     score: +panel.querySelector('[data-score]').dataset.score, logit: panel.querySelector('[data-logit]').textContent,
-    rows, sum: +panel.querySelector('.weights-sum').dataset.sum, sumText: panel.querySelector('.weights-sum').textContent,
+    rows, sum: +panel.querySelector('.attention-sum').dataset.sum, sumText: panel.querySelector('.attention-sum').textContent,
     head_output: [...panel.querySelectorAll('[data-step="values"] .vec')].map((v) => JSON.parse(v.dataset.values)).at(-1),
     concat: vec('output', 0), output: vec('output', 1),
     softmaxNote: panel.querySelector('[data-step="softmax"] .note').textContent,

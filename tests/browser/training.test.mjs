@@ -66,7 +66,7 @@ test('the learnt layer goes into the playground: its maps and output are the API
   await page.click('#train-play');
   await waitSteps(page, '(s) => s >= 60');
   const steps = await pause(page);
-  const labMaps = JSON.parse(await page.$eval('#train-maps', (el) => el.dataset.weights));
+  const labMaps = JSON.parse(await page.$eval('#train-maps', (el) => el.dataset.attention));
   await page.click('#train-use');
   await page.waitForFunction((n) => location.hash.includes(`train_steps=${n}`), steps);
   await resultReady(page);

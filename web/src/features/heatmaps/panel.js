@@ -153,9 +153,9 @@ export function create(body, { dom, host, actions }) {
     const widths = [main, ...smalls.map((s) => s.map)].map((map) => map.available());
     const palette = colors(); // read once: a style read between drawings would recompute the styles each time
     main.setData(gridFor(item, head, palette), widths[0]);
-    // The enlarged head's weights as drawn, for readers and tests that check a pattern (small maps only).
+    // The enlarged head's attention as drawn, for readers and tests that check a pattern (small maps only).
     const size = item.rows * item.cols;
-    mainCanvas.dataset.weights = size <= 4096 ? JSON.stringify(Array.from(item.data.subarray(head * size, (head + 1) * size))) : '';
+    mainCanvas.dataset.attention = size <= 4096 ? JSON.stringify(Array.from(item.data.subarray(head * size, (head + 1) * size))) : '';
     const [q, k] = config.cross ? ['decoder queries', 'encoder keys'] : ['queries', 'keys'];
     mainCaption.textContent = `Head ${fmt.int(head + 1)} of ${fmt.int(config.n_heads)}${grouped(config) ? ` (K/V head ${kvHeadOf(config, head) + 1})` : ''} · ${q} down, ${k} across`;
     smalls.forEach(({ figure, map }, k) => {

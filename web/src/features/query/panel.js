@@ -200,7 +200,7 @@ export function create(body, { dom, host, actions }) {
         h('caption', { class: 'sr-only' }, `Softmax of query ${query}, head ${head + 1}: one row per key`),
         h('thead', {}, h('tr', {}, ['key', 'logit', 'exp(logit − max)', 'weight', '', 'chart'].map((s) => h('th', { scope: 'col' }, s)))),
         h('tbody', {}, rows),
-        h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'sum'), h('td', {}), h('td', {}, num(t.sum)), h('td', { class: 'weights-sum', dataset: { sum: String(shownSum) } }, fmt.fixed(shownSum, 6)),
+        h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'sum'), h('td', {}), h('td', {}, num(t.sum)), h('td', { class: 'attention-sum', dataset: { sum: String(shownSum) } }, fmt.fixed(shownSum, 6)),
           h('td', {}, c.dropout > 0 ? 'not 1 with dropout' : ''), h('td', {}))))));
 
     // 4. head row = Σ_j a_ij v_j

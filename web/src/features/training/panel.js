@@ -242,7 +242,7 @@ export function create(body, { dom, host, actions }) {
       for (const v of data) sum += v;
       canvas.dataset.sum = String(sum);
     });
-    maps.dataset.weights = JSON.stringify(Array.from(reply.sample.attention));
+    maps.dataset.attention = JSON.stringify(Array.from(reply.sample.attention));
     const S = reply.shape.n_slots;
     const slotText = reply.shape.slots.map((slot, s) => {
       const wanted = [], got = [];
