@@ -151,7 +151,7 @@ test('a bad attribute fires `error` naming the field, and the element shows the 
   await page.$eval('#cross', (el) => el.setAttribute('n_heads', '0'));
   const crossError = await eventFrom(page, 'cross', 'error');
   assert.equal(crossError.field, 'n_heads');
-  assert.match(await inside(page, 'cross', '#m-n_heads').textContent(), /n_heads must be at least 1/);
+  assert.match(await inside(page, 'cross', '#m-n_heads').textContent(), /n_heads must be a positive integer \(got 0\)/);
   // run() rejects with the same message.
   const rejected = await page.$eval('#maps', (el) => el.run().then(() => 'resolved', (e) => `${e.field}: ${e.message}`));
   assert.match(rejected, /^d_model: d_model must be a whole number/);

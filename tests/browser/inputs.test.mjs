@@ -22,7 +22,7 @@ test('each bad value gets a clear message next to its field, and Run waits until
   const page = await openPage(h, '');
   const cases = [
     ['d_model', '510', /d_model \(510\) is not divisible by n_heads \(4\)/],
-    ['d_model', '0', /at least 1/],
+    ['d_model', '0', /d_model must be a positive integer \(got 0\)/], // the engine's message (resolveView)
     ['d_model', 'abc', /whole number/],
     ['n_heads', '2.5', /whole number/],
     ['dropout', '1.5', /below 1/],
@@ -54,7 +54,7 @@ test('each bad value gets a clear message next to its field, and Run waits until
   await page.waitForSelector('#m-padding:not(:empty)');
   assert.match(await message(page, 'padding'), /one key length per batch item/);
   await typeInto(page, 'padding', '8,3,1');
-  assert.match(await message(page, 'padding'), /batch is 2, got 3/);
+  assert.match(await message(page, 'padding'), /padding mask has 3 key lengths but batch is 2/); // the engine's rule (resolveView)
   await typeInto(page, 'padding', '8,0');
   await resultReady(page);
   // Batch item 2 has no keys at all: its rows are defined as zeros and the page says so.
