@@ -19,3 +19,15 @@ export function fillPanelTable(markdown, features) {
   const from = start.index + start[0].length;
   return `${markdown.slice(0, from)}${panelRows(features)}\n${markdown.slice(end)}`;
 }
+
+// `node scripts/panel_table.mjs` writes the rows into web/EMBED.md itself, so the file readers open in
+// the repository lists the panels too; tests/browser/embed_docs.test.mjs fails when it is out of date.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { readFile, writeFile } = await import('node:fs/promises');
+  const { FEATURES } = await import('../web/src/features/index.js');
+  const file = new URL('../web/EMBED.md', import.meta.url);
+  const before = await readFile(file, 'utf8');
+  const after = fillPanelTable(before, FEATURES);
+  if (after !== before) await writeFile(file, after);
+  console.log(after === before ? 'web/EMBED.md: panel table already current' : 'web/EMBED.md: panel table rewritten');
+}
