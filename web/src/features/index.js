@@ -1,6 +1,6 @@
 // The table of features: one row per feature, in the page's order. Everything that lists features is
 // derived from it: the names accepted by `panels=` (hash, attribute, widget key), the sections a
-// playground builds, their order and columns, the panel table of dist/EMBED.md (scripts/panel_table.mjs),
+// playground builds, their order and columns, the panel table of web/EMBED.md (scripts/panel_table.mjs),
 // the lazy-load map (lazy.js) and what each panel may ask the compute for (its actions, the worker
 // client's requests, the worker's dispatch and whitelist). tests/js/features.test.mjs guards this.
 //
