@@ -361,10 +361,25 @@ AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, 
         }
         q_block = q_prescaled.data();
       }
-      HeadProblem p{q_block, d_k, k + b * NK * d_k, d_k, v + b * NK * d_v, d_v,
-                    result.output.data() + (b * NQ + i0) * d_v, d_v,
-                    need_weights ? result.weights.data() + (b * NQ + i0) * NK : nullptr,
-                    rows, n_k, d_k, d_v, i0, b, 0, std::sqrt(v_norm2[b]), q_prescale};
+      HeadProblem p{};  // by name, as mha.cpp fills it: several fields of one type side by side
+      p.q = q_block;
+      p.ldq = d_k;
+      p.k = k + b * NK * d_k;
+      p.ldk = d_k;
+      p.v = v + b * NK * d_v;
+      p.ldv = d_v;
+      p.out = result.output.data() + (b * NQ + i0) * d_v;
+      p.ldo = d_v;
+      p.weights = need_weights ? result.weights.data() + (b * NQ + i0) * NK : nullptr;
+      p.rows = rows;
+      p.n_k = n_k;
+      p.d_k = d_k;
+      p.d_v = d_v;
+      p.row0 = i0;
+      p.b = b;
+      p.h = 0;
+      p.v_bound = std::sqrt(v_norm2[b]);
+      p.q_prescale = q_prescale;
       attend_head(p, opt, &result.masked_rows);
     }
   }

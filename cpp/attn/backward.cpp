@@ -166,10 +166,31 @@ SdpaBackwardResult scaled_dot_product_attention_backward(
     const std::size_t qo = b * NQ * d_k, ko = b * NK * d_k, vo = b * NK * d_v, oo = b * NQ * d_v;
     const double v_norm2 = max_row_norm2(v + vo, d_v, n_k, d_v);
     require_unscaled_logits("the backward pass", "input", max_row_norm2(q + qo, d_k, n_q, d_k), max_row_norm2(k + ko, d_k, n_k, d_k), v_norm2, alpha, b, 0);
-    HeadBackward p{q + qo, d_k, k + ko, d_k, v + vo, d_v, grad_output + oo, d_v,
-                   r.output.data() + oo, d_v, r.dq.data() + qo, d_k, r.dk.data() + ko, d_k, r.dv.data() + vo, d_v,
-                   need_weights ? r.weights.data() + b * NQ * NK : nullptr,
-                   need_weights ? r.score_grads.data() + b * NQ * NK : nullptr, n_q, n_k, d_k, d_v, b, 0};
+    HeadBackward p{};  // by name: 26 fields, pointers and strides of one type side by side
+    p.q = q + qo;
+    p.ldq = d_k;
+    p.k = k + ko;
+    p.ldk = d_k;
+    p.v = v + vo;
+    p.ldv = d_v;
+    p.d_out = grad_output + oo;
+    p.ld_dout = d_v;
+    p.out = r.output.data() + oo;
+    p.ldo = d_v;
+    p.dq = r.dq.data() + qo;
+    p.lddq = d_k;
+    p.dk = r.dk.data() + ko;
+    p.lddk = d_k;
+    p.dv = r.dv.data() + vo;
+    p.lddv = d_v;
+    p.weights = need_weights ? r.weights.data() + b * NQ * NK : nullptr;
+    p.score_grads = need_weights ? r.score_grads.data() + b * NQ * NK : nullptr;
+    p.n_q = n_q;
+    p.n_k = n_k;
+    p.d_k = d_k;
+    p.d_v = d_v;
+    p.b = b;
+    p.h = 0;
     head_backward(p, opt, &r.masked_rows);
   }
   require_finite_result("the output", "", r.output, d_v);
@@ -277,12 +298,31 @@ void backward_items(const MultiHeadAttention& layer, const MhaInput& in, const f
       const int kv = d.kv_head(h);  // dK and dV of a key/value head add up over its query heads
       require_unscaled_logits("the backward pass", "projection", max_row_norm2(q_proj.data() + h * dk, QK, in.n_q, dk), k_norm2[kv], v_norm2[kv], alpha, b, h);
       const std::size_t head_at = (b * H + h) * NQ * NK;
-      HeadBackward p{q_proj.data() + h * dk, QK, k_proj.data() + kv * dk, KK, v_proj.data() + kv * dv, KV,
-                     d_concat.data() + h * dv, V, concat.data() + h * dv, V, dq_proj.data() + h * dk, QK,
-                     dk_proj.data() + kv * dk, KK, dv_proj.data() + kv * dv, KV,
-                     opt.need_weights ? r.weights.data() + head_at : nullptr,
-                     opt.need_weights ? r.score_grads.data() + head_at : nullptr,
-                     in.n_q, in.n_k, dk, dv, static_cast<int>(b), h};
+      HeadBackward p{};  // by name, as above
+      p.q = q_proj.data() + h * dk;
+      p.ldq = QK;
+      p.k = k_proj.data() + kv * dk;
+      p.ldk = KK;
+      p.v = v_proj.data() + kv * dv;
+      p.ldv = KV;
+      p.d_out = d_concat.data() + h * dv;
+      p.ld_dout = V;
+      p.out = concat.data() + h * dv;
+      p.ldo = V;
+      p.dq = dq_proj.data() + h * dk;
+      p.lddq = QK;
+      p.dk = dk_proj.data() + kv * dk;
+      p.lddk = KK;
+      p.dv = dv_proj.data() + kv * dv;
+      p.lddv = KV;
+      p.weights = opt.need_weights ? r.weights.data() + head_at : nullptr;
+      p.score_grads = opt.need_weights ? r.score_grads.data() + head_at : nullptr;
+      p.n_q = in.n_q;
+      p.n_k = in.n_k;
+      p.d_k = dk;
+      p.d_v = dv;
+      p.b = static_cast<int>(b);
+      p.h = h;
       head_backward(p, opt, &r.masked_rows);
     }
     if (!opt.head_mask.empty()) apply_head_mask(opt.head_mask, in.n_q, dv, concat.data(), V);
