@@ -3,7 +3,8 @@
 // built bundles of dist/: the word hash (FNV-1a), the page's random stream and Box–Muller
 // (attn.embedTokens and attn.randomNormal make the inputs), the mask grid (attn.maskGrid), the
 // query-head → key/value-head mapping (resolveView's kv_head_of) and validate.js's copies of the
-// dimension and n_kv_heads rules (resolveView); and model/pool.js, whose name was the worker
+// dimension and n_kv_heads rules (resolveView), the gqa panel's divisors of n_heads and the pool's
+// query heads per key/value head; and model/pool.js, whose name was the worker
 // pool's, is gone (the heatmap downsampling is model/downsample.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,6 +35,10 @@ const COPIES = [
   ['the mask grid', /function\s+(maskGrid|isMasked)\b|maskGrid\s*\(\s*config\b/],
   ['the query-head → key/value-head mapping', /Math\.floor\(\s*[\w.]+\s*\/\s*\(\s*[\w.]*n_heads\s*\/\s*[\w.]*n_kv_heads\s*\)\s*\)/],
   ['validate.js\'s head-count rules', /divisorsNear|must be a multiple of n_kv_heads|can be at most n_heads/],
+  // Which n_kv_heads divide n_heads (the gqa panel had its own loop) and how many query heads
+  // share a key/value head (pool_split.js had perKv): the core's resolveView and analyze say.
+  ['the n_kv_heads divisor rule', /\bn_(kv_)?heads\s*%|%\s*[\w.]*n_kv_heads\b/],
+  ['the query heads per key/value head', /\bn_heads\s*\/\s*\(?\s*[\w.]*n_kv_heads\b|\bperKv\b/],
 ];
 
 test('no JavaScript copy of a core rule in web/src', () => {
@@ -73,4 +78,18 @@ test('no copy of a core rule in the built bundles of dist/', () => {
   for (const [path, text] of bundles) {
     for (const [what, pattern] of COPIES) assert.ok(!pattern.test(text), `${path.slice(ROOT.length)} holds ${what}`);
   }
+});
+
+test('the gqa panel asks the core which n_kv_heads group, and the pool splits by the core\'s kv_head_of', async () => {
+  const { variants } = await import('../../web/src/features/gqa/panel.js');
+  const asked = [];
+  // A core that accepts only 4 of 12 heads' candidates: the panel must take 4, not its own largest divisor.
+  const list = variants(12, 12, (n_kv_heads) => { asked.push(n_kv_heads); return n_kv_heads === 4; });
+  assert.deepEqual(list, [{ kind: 'MHA', n_kv_heads: 12 }, { kind: 'GQA', n_kv_heads: 4 }, { kind: 'MQA', n_kv_heads: 1 }]);
+  assert.deepEqual(asked, [6, 5, 4]);
+  assert.deepEqual(variants(7, 7, () => false).map((v) => v.kind), ['MHA', 'MQA']);
+  // headGroups follows the mapping it is given, not a division of head counts.
+  const { headGroups } = await import('../../web/src/engine/pool_split.js');
+  assert.deepEqual(headGroups({ n_kv_heads: 2, kv_head_of: [0, 0, 0, 1] }, 2), [{ h0: 0, h: 3, kv0: 0, n_kv: 1 }, { h0: 3, h: 1, kv0: 1, n_kv: 1 }]);
+  assert.throws(() => headGroups({ n_kv_heads: 2, kv_head_of: [0, 1, 0, 1] }, 2), /not contiguous/);
 });

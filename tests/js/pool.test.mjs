@@ -281,7 +281,9 @@ test('grouped-query attention: whole key/value groups per worker (8 query heads,
 test('head groups cover every head once, contiguous, whole key/value groups, balanced; their weight slices put back give the weights', () => {
   for (const [n_heads, n_kv_heads] of [[1, 1], [3, 3], [8, 8], [12, 12], [8, 2], [8, 1], [16, 4], [6, 3]]) {
     for (const parts of [1, 2, 3, 4, 7, 16]) {
-      const groups = headGroups({ n_heads, n_kv_heads }, parts);
+      // The core's mapping (the pool layer asks resolveView the same way).
+      const { kv_head_of } = modules.simd.resolveView({ d_model: 4 * n_heads, n_heads, n_kv_heads, n_q: 1 }).dims;
+      const groups = headGroups({ n_kv_heads, kv_head_of }, parts);
       const what = `n_heads ${n_heads}, n_kv_heads ${n_kv_heads}, ${parts} parts: ${JSON.stringify(groups)}`;
       assert.equal(groups.length, Math.min(parts, n_kv_heads), what);
       let h = 0, kv = 0;
@@ -299,7 +301,7 @@ test('head groups cover every head once, contiguous, whole key/value groups, bal
   const dims = { d_model: 5, n_heads: 6, n_kv_heads: 3, d_k: 2, d_v: 3, bias: true };
   const w = { wq: randomArray(5 * 12, 1), wk: randomArray(5 * 6, 2), wv: randomArray(5 * 9, 3), wo: randomArray(18 * 5, 4),
     bq: randomArray(12, 5), bk: randomArray(6, 6), bv: randomArray(9, 7), bo: randomArray(5, 8) };
-  const groups = headGroups(dims, 2);
+  const groups = headGroups({ n_kv_heads: 3, kv_head_of: [0, 0, 1, 1, 2, 2] }, 2);
   const slices = groups.map((g) => groupWeights(w, dims, g));
   const columnsBack = (key, width) => {
     const out = [];

@@ -10,27 +10,17 @@ import { coreCount, workerSpawner } from './pool_port.js';
 import { PostError, WorkerSlot } from './pool_slot.js';
 import { firstNonFinite, groupConfig, groupWeights, headGroups, placeWeights, sumPartials } from './pool_split.js';
 import { engineOptions, headMaskSlice, readForward, wholeCall } from './pool_input.js';
-import { copyInto, lengthOf } from './intrinsics.js';
+import { copyInto, lengthOf, ownKeys } from './intrinsics.js';
 
 /**
  * Forward passes with fewer matmul FLOPs than this (layer.forwardFlops: the core's count) run on the
- * calling thread. Measured by `node bench/pool_threshold.mjs` (calling thread against 2 workers,
- * alternated, on a ladder of sizes) on this project's 2-core AMD EPYC, Node 20, run with
- * `chrt -f 10` so that a woken worker got a core at once despite other work on the machine: a
- * split pass costs ~0.2 ms more in messages and copies; calling ÷ split was 0.94–0.96 at
- * 10.5 MFLOP, 1.06–1.08 at 17.8, 1.2–1.3 at 25–38 and 1.4–1.8 from 84 on (need_weights off and
- * on alike). Splitting pays from ~18 MFLOP; 20 leaves a margin. On a loaded machine a woken
- * worker waits for a core, and splitting pays only for larger passes.
+ * calling thread: splitting pays from ~18 MFLOP in Node (bench/results.md, "Constants of the source").
  */
 export const SPLIT_FLOPS = 20e6;
 
 /**
- * The threshold the page and the element use (their compute worker's pool, in a browser). Measured
- * by `node bench/pool_threshold_browser.mjs 2` (the same ladder, in Chromium 156, the pool started
- * from a module worker as on the page), three runs on 2026-11-23 at load 1.4–1.6: with need_weights
- * on, as the page always asks, calling ÷ split was 0.67–0.80 at 10.5 MFLOP, 0.78–0.87 at 17.8,
- * 0.81–0.97 at 25, 0.83–1.10 at 38 and 1.16–1.29 at 84, 1.06–1.29 above except one run of the top rung
- * (768/12/128: 0.95; Chromium's clock steps by 0.1 ms there) (with weights off, ≥ 1 from 25–38 MFLOP). Messages and the n² weights cost more there than in Node; splitting pays from ~84.
+ * The threshold the page and the element use (their compute worker's pool, in a browser), where
+ * splitting pays from ~84 MFLOP (bench/results.md, "Constants of the source").
  */
 export const PAGE_SPLIT_FLOPS = 80e6;
 
@@ -76,12 +66,10 @@ class PoolLayer {
     this.#local = local;
     // The sizes the engine resolved (the caller's config is read once, by the engine): grouped-query
     // attention's slices of Wᴷ and Wⱽ follow its n_kv_heads.
-    for (const key of ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'bias']) {
-      if (local[key] !== undefined) this[key] = local[key];
-    }
-    this.#dims = { d_model: this.d_model, n_heads: this.n_heads, n_kv_heads: this.n_kv_heads ?? this.n_heads,
-      d_k: this.d_k, d_v: this.d_v, bias: this.bias };
-    this.#groups = headGroups(this.#dims, pool.slots.length);
+    for (const key of ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'bias']) this[key] = local[key];
+    this.#dims = { d_model: this.d_model, n_heads: this.n_heads, n_kv_heads: this.n_kv_heads, d_k: this.d_k, d_v: this.d_v, bias: this.bias };
+    // Which query heads read which key/value head is the core's (resolveView's kv_head_of).
+    this.#groups = headGroups({ n_kv_heads: this.n_kv_heads, kv_head_of: pool.kvHeadOf(this.#dims) }, pool.slots.length);
     this.#sent = this.#groups.map(() => null);
     this.#spares = this.#groups.map(() => null);
   }
@@ -127,7 +115,7 @@ class PoolLayer {
    */
   forwardFlops(batch, n_q, n_k) {
     this.#live();
-    return this.#pool.flops(this.#dims, this.n_kv_heads !== undefined, batch, n_q, n_k);
+    return this.#pool.flops(this.#dims, batch, n_q, n_k);
   }
 
   /** The split of a forward pass (`call`: its checked record), or null to run it on the calling thread. */
@@ -168,7 +156,7 @@ class PoolLayer {
       const version = this.#version;
       const reply = exists
         ? slot.request('weights', { layer: this.#id, weights, version }, transfer)
-        : slot.request('create', { layer: this.#id, config: groupConfig(this.#dims, group, this.n_kv_heads !== undefined), weights, version }, transfer);
+        : slot.request('create', { layer: this.#id, config: groupConfig(this.#dims, group), weights, version }, transfer);
       this.#sent[i] = { generation: slot.generation, version: this.#version };
       requests.push(reply.catch((e) => {
         this.#sent[i] = null;
@@ -359,7 +347,7 @@ class PoolLayer {
     }
     this.lastWorkers = parts.length;
     this.lastWorkerMs = parts.map((p) => p.ms);
-    const shapes = this.#pool.shapes(this.#dims, this.n_kv_heads !== undefined, batch, n_q, n_k, need_weights, scale);
+    const shapes = this.#pool.shapes(this.#dims, batch, n_q, n_k, need_weights, scale);
     return { output, weights, shapes, masked_rows: parts[0].masked_rows };  // forward's key order
   }
 
@@ -384,7 +372,7 @@ function checkPoolOptions(options) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new Error('createAttentionPool expects an options object { workers?, simd?, splitFlops?, wasmDir? }');
   }
-  for (const key of Object.keys(options)) {
+  for (const key of ownKeys(options)) {
     if (!POOL_KEYS.includes(key)) {
       throw new Error(`createAttentionPool: unknown option '${key}' (expected one of: ${POOL_KEYS.join(', ')})`);
     }
@@ -428,13 +416,12 @@ export async function createAttentionPool(options = {}) {
   const layers = new Set();
   const analyses = new Map();
   /** The core's analysis of a forward pass of the whole layer (shapes, FLOP counts), kept for reuse. */
-  const analysis = (dims, withKvHeads, batch, n_q, n_k, need_weights, scale) => {
-    const key = `${JSON.stringify(dims)} ${withKvHeads} ${batch} ${n_q} ${n_k} ${need_weights} ${scale}`;
+  const analysis = (dims, batch, n_q, n_k, need_weights, scale) => {
+    const key = `${JSON.stringify(dims)} ${batch} ${n_q} ${n_k} ${need_weights} ${scale}`;
     if (!analyses.has(key)) {
       if (analyses.size > 64) analyses.clear();
-      const config = { d_model: dims.d_model, n_heads: dims.n_heads, d_k: dims.d_k, d_v: dims.d_v, bias: dims.bias };
-      if (withKvHeads) config.n_kv_heads = dims.n_kv_heads;
-      const { shapes, flops } = local.analyze({ ...config, batch, n_q, n_k, need_weights, scale });
+      const { d_model, n_heads, n_kv_heads, d_k, d_v, bias } = dims;
+      const { shapes, flops } = local.analyze({ d_model, n_heads, n_kv_heads, d_k, d_v, bias, batch, n_q, n_k, need_weights, scale });
       analyses.set(key, { shapes, flops: { exact_macs: flops.exact_macs } });
     }
     return analyses.get(key);
@@ -448,12 +435,18 @@ export async function createAttentionPool(options = {}) {
     },
     forget: (layer) => layers.delete(layer),
     /** The forward pass's tensor list for the whole layer: the engine's own, from analyze. */
-    shapes(dims, withKvHeads, batch, n_q, n_k, need_weights, scale) {
-      return structuredClone(analysis(dims, withKvHeads, batch, n_q, n_k, need_weights, scale).shapes);
+    shapes(dims, batch, n_q, n_k, need_weights, scale) {
+      return structuredClone(analysis(dims, batch, n_q, n_k, need_weights, scale).shapes);
     },
     /** Matmul FLOPs of a forward pass: 2 per multiply-add the core counts (analyze().flops.exact_macs). */
-    flops(dims, withKvHeads, batch, n_q, n_k) {
-      return 2 * analysis(dims, withKvHeads, batch, n_q, n_k, false, true).flops.exact_macs;
+    flops(dims, batch, n_q, n_k) {
+      return 2 * analysis(dims, batch, n_q, n_k, false, true).flops.exact_macs;
+    },
+    /** kv_head_of of a layer's resolved sizes, from the core (resolveView), which owns the mapping. */
+    kvHeadOf({ d_model, n_heads, n_kv_heads, d_k, d_v }) {
+      const view = local.resolveView({ d_model, n_heads, n_kv_heads, d_k, d_v, n_q: 1 });
+      if (!view.ok) throw new Error(`internal error: the engine refuses the sizes it resolved (${view.message})`);
+      return view.dims.kv_head_of;
     },
   };
 

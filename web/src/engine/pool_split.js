@@ -5,19 +5,28 @@
 import { copyInto, lengthOf } from './intrinsics.js';
 
 /**
- * Splits the heads into at most `parts` contiguous groups, as even as possible. A group is whole
- * key/value heads with the query heads that use them: query head i uses key/value head
- * ⌊i / (n_heads / n_kv_heads)⌋. Returns [{ h0, h, kv0, n_kv }]: first query head and count, first
+ * Splits the heads into at most `parts` contiguous groups, as even as possible (any extra key/value
+ * head goes to the first groups). A group is whole key/value heads with the query heads that read
+ * them, taken from the core's kv_head_of (query head h reads key/value head kv_head_of[h]; the
+ * layer's resolved view). Returns [{ h0, h, kv0, n_kv }]: first query head and count, first
  * key/value head and count.
  */
-export function headGroups({ n_heads, n_kv_heads = n_heads }, parts) {
-  const perKv = n_heads / n_kv_heads;
+export function headGroups({ n_kv_heads, kv_head_of }, parts) {
+  const n_heads = kv_head_of.length;
+  // The split sends each worker one run of query heads: the core's mapping must keep them in order.
+  for (let q = 1; q < n_heads; q++) {
+    if (kv_head_of[q] < kv_head_of[q - 1]) throw new Error('internal error: the query heads of a key/value head are not contiguous');
+  }
   const count = Math.max(1, Math.min(parts, n_kv_heads));
+  const base = Math.floor(n_kv_heads / count), extra = n_kv_heads - base * count;
   const groups = [];
-  for (let g = 0, kv0 = 0; g < count; g++) {
-    const n_kv = Math.floor(n_kv_heads / count) + (g < n_kv_heads % count ? 1 : 0);
-    groups.push({ h0: kv0 * perKv, h: n_kv * perKv, kv0, n_kv });
+  for (let g = 0, kv0 = 0, h0 = 0; g < count; g++) {
+    const n_kv = base + (g < extra ? 1 : 0);
+    let h = 0;
+    while (h0 + h < n_heads && kv_head_of[h0 + h] < kv0 + n_kv) h++;
+    groups.push({ h0, h, kv0, n_kv });
     kv0 += n_kv;
+    h0 += h;
   }
   return groups;
 }
@@ -35,7 +44,7 @@ function columns(w, rows, width, c0, count) {
  * partial outputs are summed.
  */
 export function groupWeights(w, dims, group) {
-  const { d_model, d_k, d_v, n_heads, n_kv_heads = n_heads } = dims;
+  const { d_model, d_k, d_v, n_heads, n_kv_heads } = dims;
   const slice = {
     wq: columns(w.wq, d_model, n_heads * d_k, group.h0 * d_k, group.h * d_k),
     wk: columns(w.wk, d_model, n_kv_heads * d_k, group.kv0 * d_k, group.n_kv * d_k),
@@ -52,11 +61,8 @@ export function groupWeights(w, dims, group) {
 }
 
 /** The layer config of a worker's smaller layer: its heads, d_model unchanged, explicit d_k and d_v. */
-export function groupConfig(dims, group, withKvHeads) {
-  const config = { d_model: dims.d_model, n_heads: group.h, d_k: dims.d_k, d_v: dims.d_v, bias: dims.bias };
-  if (withKvHeads) config.n_kv_heads = group.n_kv;
-  return config;
-}
+export const groupConfig = (dims, group) =>
+  ({ d_model: dims.d_model, n_heads: group.h, n_kv_heads: group.n_kv, d_k: dims.d_k, d_v: dims.d_v, bias: dims.bias });
 
 /**
  * output = Σ partials (+ bᴼ), written into `dst`. Every partial is [rows, d_model]; bo is null

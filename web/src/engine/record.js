@@ -3,7 +3,7 @@
 // written into an input of the call, which the binding reads field by field by name. A field
 // misspelt on either side is an error naming it, never a value landing in another parameter as
 // with a long positional argument list.
-import { Float64ArrayOf, Uint8ArrayOf, bufferOf, codePointAt, copyInto } from './intrinsics.js';
+import { Float64ArrayOf, Uint8ArrayOf, bufferOf, codePointAt, copyInto, ownKeys } from './intrinsics.js';
 
 const KIND = { number: 110, boolean: 98 }; // 'n', 'b'; null is 'z' (122)
 
@@ -15,8 +15,11 @@ const KIND = { number: 110, boolean: 98 }; // 'n', 'b'; null is 'z' (122)
 export function recordBytes(fields) {
   const parts = [];
   let length = 0;
-  for (const name in fields) {
-    const value = fields[name];
+  // Own keys only (the captured Object.keys): for-in would also list what a page added to
+  // Object.prototype, and the engine would refuse it as an unknown field.
+  const names = ownKeys(fields);
+  for (let n = 0; n < names.length; n++) {
+    const name = names[n], value = fields[name];
     if (value === undefined) continue;
     if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`internal error: '${name}' is not a record field name`);
     const kind = value === null ? 122 : KIND[typeof value];

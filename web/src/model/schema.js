@@ -71,8 +71,28 @@ export function cutText(text, max = MAX_VALUE_LENGTH) {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max); // a high surrogate is half a pair
 }
 
+/**
+ * `text` with every lone surrogate replaced by U+FFFD, walked by hand: the built-in that does this
+ * is newer (Chrome 111, Safari 16.4) than the browsers the README promises.
+ */
+export function wellFormed(text) {
+  let out = '', from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0xd800 || code > 0xdfff) continue;
+    const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+    if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      i++; // a whole pair
+      continue;
+    }
+    out += text.slice(from, i) + '\ufffd';
+    from = i + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
 /** encodeURIComponent that cannot throw: a lone surrogate (from an attribute or setState) becomes U+FFFD. */
-const encodeValue = (value) => encodeURIComponent(String(value).toWellFormed());
+const encodeValue = (value) => encodeURIComponent(wellFormed(String(value)));
 
 /** A fresh state with every default. */
 export function defaults() {

@@ -2,7 +2,7 @@
 // uses the trained weights (weights=trained) and the compute side read them through here, so all three
 // agree on what a setting means and on its limits.
 
-import { parseInteger } from './validate.js';
+import { parseInteger } from './parse.js';
 import { cutText } from './schema.js';
 
 /** The engine's tasks (attn.trainTasks(); tests/js/train.test.mjs holds this list to it). */

@@ -5,9 +5,12 @@
 // env.resolveView, and the key/value head of each query head comes from its answer.
 
 import { sentences } from './inputs.js';
-import { FIELDS } from './schema.js';
+import { FIELDS, cutText } from './schema.js';
 import { parseTraining, trainerArguments } from './training.js';
+import { parseDecimal, parseInteger } from './parse.js';
 import * as fmt from './format.js';
+
+export { parseInteger }; // read from here by older callers; it lives in parse.js
 
 /** Caps of the page's own inputs (sentences, seeds); the sizes' limits are the engine's (resolveView). */
 export const LIMITS = { tokens: 256, lines: 64, seed: 2 ** 32 - 1 };
@@ -43,32 +46,10 @@ export function parseWorkers(raw, cores) {
   const range = `workers must be a whole number from 1 to ${most} (this browser reports ${most} logical core${most > 1 ? 's' : ''})`;
   const number = Number(typed);
   const value = Number.isInteger(number) && number > most ? most : def;
-  return { value, note: `${range}, not “${typed.slice(0, 20)}”: using ${value}.` };
+  return { value, note: `${range}, not “${cutText(typed, 20)}”: using ${value}.` };
 }
 
 const SIZE_FIELDS = ['d_model', 'n_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'text', 'text_kv'];
-
-/** Parses a whole number in [min, max]; returns { value } or { error }. Accepts "1,024" and "1 024". */
-export function parseInteger(raw, { min = 1, max = 2 ** 31 - 1, name } = {}) {
-  const s = String(raw ?? '').trim().replace(/[,_\s](?=\d{3})/g, '');
-  if (s === '') return { error: `${name} is required` };
-  if (!/^[+-]?\d+$/.test(s)) {
-    return { error: /^[+-]?\d*\.\d+$/.test(s) ? `${name} must be a whole number, not ${s}` : `${name} must be a whole number, not “${raw}”` };
-  }
-  const value = Number(s);
-  if (value < min) return { error: `${name} must be at least ${fmt.int(min)}${min === 1 && value === 0 ? ' (0 would leave nothing to compute)' : ''}` };
-  if (value > max) return { error: `${name} can be at most ${fmt.int(max)}` };
-  return { value };
-}
-
-/** Parses a decimal number in [min, max). */
-function parseDecimal(raw, { min, maxExclusive, name }) {
-  const s = String(raw ?? '').trim();
-  if (s === '' || !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(s)) return { error: `${name} must be a number, not “${raw}”` };
-  const value = Number(s);
-  if (value < min || value >= maxExclusive) return { error: `${name} must be at least ${min} and below ${maxExclusive}, not ${s}` };
-  return { value };
-}
 
 /** The largest float32 below 1: the engine holds p in float32, where anything closer to 1 is 1. */
 const LARGEST_DROPOUT = Math.fround(1 - 2 ** -24);
@@ -124,7 +105,7 @@ export function validate(state, env = {}) {
   for (const field of FIELDS) {
     const value = String(state[field.key] ?? '');
     if (!field.choices || field.choices.includes(value)) continue;
-    const text = `${field.key} must be one of ${field.choices.filter(Boolean).join(', ')}, not “${value.slice(0, 40)}”`;
+    const text = `${field.key} must be one of ${field.choices.filter(Boolean).join(', ')}, not “${cutText(value, 40)}”`;
     if (VIEW_FIELDS.has(field.key)) notes.push({ field: field.key, text: `${text}: using ${field.def || 'the default'}.` });
     else put(field.key, text);
   }
@@ -188,7 +169,7 @@ export function validate(state, env = {}) {
   // first, and the page says so (a link with head=-1 must still show maps).
   const itemRead = parseInteger(state.item, { min: 0, name: 'item' });
   let item = itemRead.value ?? 0;
-  if (itemRead.error && String(state.item ?? '').trim() !== '') notes.push({ field: 'item', text: `item=${String(state.item).slice(0, 20)} is not a batch item (${itemRead.error}): showing item 0.` });
+  if (itemRead.error && String(state.item ?? '').trim() !== '') notes.push({ field: 'item', text: `item=${cutText(String(state.item), 20)} is not a batch item (${itemRead.error}): showing item 0.` });
   if (batch && item > batch - 1) {
     notes.push({ field: 'item', text: `item=${item} is not a batch item here (0 to ${batch - 1}): showing item ${batch - 1}.` });
     item = batch - 1;
@@ -196,7 +177,7 @@ export function validate(state, env = {}) {
   let head = null;
   if (String(state.head ?? '').trim() !== '') {
     const headRead = parseInteger(state.head, { min: 0, name: 'head' });
-    if (headRead.error) notes.push({ field: 'head', text: `head=${String(state.head).slice(0, 20)} is not a head (${headRead.error}): showing head 1 (head=0).` });
+    if (headRead.error) notes.push({ field: 'head', text: `head=${cutText(String(state.head), 20)} is not a head (${headRead.error}): showing head 1 (head=0).` });
     else if (n_heads && headRead.value >= n_heads) notes.push({ field: 'head', text: `head=${headRead.value} is not a head of this layer (0 to ${n_heads - 1}): showing head 1 (head=0).` });
     else head = headRead.value;
   }
@@ -291,8 +272,7 @@ export function validate(state, env = {}) {
 export function estimateRun(analysis, { isa = 'wasm-simd128', rate } = {}, training = null) {
   const flopsPerSecond = rate || ASSUMED_FLOPS_PER_SECOND[isa] || ASSUMED_FLOPS_PER_SECOND.scalar;
   const flops = analysis.flops.exact_flops;
-  // A training step's kernels are small and partly scalar: measured at 1.6–3.3 G multiply-adds a second
-  // (2 FLOPs each) in SIMD wasm, about half the forward's FLOP rate, which is what is assumed here.
+  // Training runs at about half the forward's FLOP rate (bench/results.md, "Constants of the source").
   const trainSeconds = training ? (2 * training.steps * training.step_macs) / (flopsPerSecond * TRAINING_RATE_SHARE) : 0;
   return {
     flops, seconds: flops / flopsPerSecond + analysis.params.total * SECONDS_PER_PARAMETER + trainSeconds,
@@ -332,7 +312,7 @@ function parseHeads(raw, n_heads, source, put) {
   const names = text.split(',').map((s) => s.trim());
   const bad = names.findIndex((name) => name && !HEAD_PATTERNS.includes(name));
   if (bad >= 0) {
-    put('heads', `“${names[bad].slice(0, 30)}” (head ${bad + 1}) is not a head pattern: use ${HEAD_PATTERNS.join(', ')}, or leave it empty for random`);
+    put('heads', `“${cutText(names[bad], 30)}” (head ${bad + 1}) is not a head pattern: use ${HEAD_PATTERNS.join(', ')}, or leave it empty for random`);
     return null;
   }
   if (n_heads && names.length > n_heads) {

@@ -47,12 +47,15 @@ export function elementTag(state) {
 /** Characters a Python literal never holds raw: its quote and backslash, controls, line separators
  * (str.splitlines breaks at U+2028, U+2029, U+0085), the BOM, lone surrogates (UTF-8 cannot hold them),
  * and ` and < (no fence or closing tag raw when the class is pasted into a Markdown cell or a page). */
-const PYTHON_UNSAFE = /["\\`<\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// A whole pair is matched first and kept, so a low surrogate left to match alone is a lone one
+// (no lookbehind: Safari before 16.4 cannot parse it, and the whole module would fail to load).
+const PYTHON_UNSAFE = /[\ud800-\udbff][\udc00-\udfff]|["\\`<\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ud800-\udfff]/g;
 const PYTHON_SHORT = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 const hex = (code, digits) => code.toString(16).padStart(digits, '0');
 
 /** A Python string literal in double quotes that evaluates to exactly `value` (ast.literal_eval). */
 export const pythonString = (value) => `"${String(value).replace(PYTHON_UNSAFE, (c) => {
+  if (c.length === 2) return c; // a surrogate pair: one character, written as it is
   const code = c.charCodeAt(0);
   return PYTHON_SHORT[c] ?? (code < 0x100 ? `\\x${hex(code, 2)}` : `\\u${hex(code, 4)}`);
 })}"`;

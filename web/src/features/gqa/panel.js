@@ -9,11 +9,12 @@ export const MODEL_TOKENS = 4096;
 
 /**
  * The three variants for n_heads query heads: [{ kind, n_kv_heads }]. GQA uses the current n_kv_heads
- * when it groups, else the largest divisor of n_heads up to n_heads / 2 (none when n_heads is prime).
+ * when it groups, else the largest count up to n_heads / 2 that the core accepts (`accepts(n_kv_heads)`:
+ * whether the engine's analyze takes the current layer with that n_kv_heads; none when n_heads is prime).
  */
-export function variants(n_heads, current) {
+export function variants(n_heads, current, accepts) {
   let g = current > 1 && current < n_heads ? current : 0;
-  for (let d = Math.floor(n_heads / 2); !g && d > 1; d--) if (n_heads % d === 0) g = d;
+  for (let d = Math.floor(n_heads / 2); !g && d > 1; d--) if (accepts(d)) g = d;
   const list = [{ kind: 'MHA', n_kv_heads: n_heads }];
   if (g) list.push({ kind: 'GQA', n_kv_heads: g });
   if (n_heads > 1) list.push({ kind: 'MQA', n_kv_heads: 1 });
@@ -46,7 +47,17 @@ export function create(body, { dom }) {
   }
 
   function renderHere(engine, c) {
-    const rows = variants(c.n_heads, c.n_kv_heads).map(({ kind, n_kv_heads }) => {
+    // Which n_kv_heads the layer allows is the core's rule: asked per candidate (the view is valid, so
+    // analyze refuses a candidate only for its n_kv_heads).
+    const accepts = (n_kv_heads) => {
+      try {
+        engine.analyze({ d_model: c.d_model, n_heads: c.n_heads, n_kv_heads, d_k: c.d_k, d_v: c.d_v, batch: 1, n_q: 1, n_k: 1 });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const rows = variants(c.n_heads, c.n_kv_heads, accepts).map(({ kind, n_kv_heads }) => {
       const a = engine.analyze({ d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: c.bias, batch: c.batch, n_q: c.n_q, n_k: c.n_k,
         attention: c.cross ? 'cross' : 'self', need_weights: true, scale: c.scale, n_kv_heads });
       const kv = a.kv_cache;
