@@ -125,12 +125,15 @@ std::string out_of_memory_envelope(std::size_t live_at_start) noexcept {
     if (memory_bytes_max() > 0)
       message += ", and the wasm memory (" + human_bytes(static_cast<double>(memory_bytes_now())) +
                  " now) cannot grow past " + human_bytes(static_cast<double>(memory_bytes_max()));
-    message += ". Use a smaller n (n_q, n_k), fewer heads (n_heads) or a smaller batch, or split the work "
-               "into several calls; the engine is still usable.";
+    // What was live as the call began is what JavaScript keeps: layers and trainers (a layer's
+    // constructor has no n or batch to reduce; its cause is often the layers made before it).
+    message += ". Layers and trainers alive held " + bytes(live_at_start) +
+               " before it: delete() those no longer needed, use smaller sizes (d_model, n_q, n_k, batch, n_heads) "
+               "or split the work into several calls; the engine is still usable.";
     return error_envelope(message.c_str());
   } catch (...) {
-    return error_envelope("the engine ran out of memory: use a smaller n (n_q, n_k), fewer heads (n_heads) or a "
-                          "smaller batch; the engine is still usable.");
+    return error_envelope("the engine ran out of memory: delete() layers and trainers no longer needed or use smaller "
+                          "sizes (d_model, n_q, n_k, batch, n_heads); the engine is still usable.");
   }
 }
 

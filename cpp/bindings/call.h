@@ -90,7 +90,8 @@ Call& current_call();
 std::string error_envelope(const char* message) noexcept;
 
 /// The error of a call that ran out of memory (std::bad_alloc): at least how many bytes it
-/// needed, from the failed allocation and what the call held since `live_at_start`, the size
+/// needed, from the failed allocation and what the call held since `live_at_start` (also named:
+/// what live layers and trainers held before it), the size
 /// of the wasm memory, and what to change. Call it after the call's buffers are freed.
 std::string out_of_memory_envelope(std::size_t live_at_start) noexcept;
 

@@ -170,6 +170,10 @@ std::string mha_create(double options) {
 
 void mha_delete(double id) {
   if (id >= 1 && id <= 4294967295.0) layers().erase(static_cast<std::uint32_t>(id));
+  // The table's buckets back to what the layers left need (none when none is left): else the
+  // first layer ever made left 8 bytes in heapAllocated() after its delete(). Best effort: a
+  // smaller bucket array that cannot be had leaves the larger one.
+  try { layers().rehash(0); } catch (...) {}
 }
 
 // layer, and wq … bo: each an input of floats (0 = none, for the biases of a layer without them).

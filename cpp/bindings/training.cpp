@@ -135,6 +135,7 @@ std::string train_cost(double options) {
 
 void trainer_delete(double id) {
   if (id >= 1 && id <= 4294967295.0) trainers().erase(static_cast<std::uint32_t>(id));
+  try { trainers().rehash(0); } catch (...) {}  // as mha_delete: no bucket array outlives the trainers
 }
 
 // value: { steps, loss: [n], accuracy: [n] }

@@ -412,7 +412,7 @@ for (const name of ['attention_simd', 'attention_scalar']) {
     // At least the reservation, the query's copy and the weights array that could not be had.
     assert.ok(needed >= reserve + 4 * n * 16 + 4 * 4 * n * n, `needed ${needed} bytes: too few`);
     assert.match(message, /cannot grow past 4\.00 GiB/);
-    assert.match(message, /Use a smaller n \(n_q, n_k\), fewer heads \(n_heads\) or a smaller batch/);
+    assert.match(message, /delete\(\) those no longer needed, use smaller sizes \(d_model, n_q, n_k, batch, n_heads\) or split the work/);
     assert.equal(attn.heapAllocated(), heap, 'the failed call left bytes behind');
     // Still usable: a normal call gives the float64 reference's numbers.
     const query = randomArray(5 * 16, 4);
@@ -422,6 +422,51 @@ for (const name of ['attention_simd', 'attention_scalar']) {
     assert.ok(normwiseError(r.output, ref.output).error < 1e-5, JSON.stringify(normwiseError(r.output, ref.output)));
     assert.ok(normwiseError(r.weights, ref.weights).error < 1e-5);
     mha.delete();
+  });
+}
+
+// A layer's constructor that runs out of memory used to get the advice of a forward pass ("a smaller
+// n (n_q, n_k) ... or a smaller batch"), which it has none of, and no word of the real cause: the
+// layers already alive. The message now says what live layers and trainers held as the call began
+// (here: heapAllocated() just before it, to the byte) and to delete() those no longer needed.
+for (const name of ['attention_simd', 'attention_scalar']) {
+  test(`${name}: a layer that does not fit says what live layers held before it and to delete() them`, async () => {
+    const { loadAttention, provideLoader } = await import('../../web/src/engine/attention.js');
+    const { default: realLoader } = await import(`../../web/wasm/${name}.mjs`);
+    let raw = null;
+    provideLoader(name, async (args) => (raw = await realLoader(args)));
+    let attn;
+    try {
+      attn = await loadAttention({ simd: name === 'attention_simd' });
+    } finally {
+      provideLoader(name, realLoader);
+    }
+    const alive = [256, 256].map((d_model, i) => new attn.MultiHeadAttention({ d_model, n_heads: 4, seed: i }));
+    const held = attn.heapAllocated();
+    assert.ok(held >= 2 * 4 * 256 * 256 * 4, `two d_model 256 layers hold only ${held} bytes`);
+    const open = raw.callOpen;
+    raw.callOpen = () => {
+      const opened = open();
+      if (opened) assert.notEqual(raw.callInput(2 ** 32 - 2 ** 26), 0, 'the reservation itself failed');
+      return opened;
+    };
+    let message = '';
+    try {
+      new attn.MultiHeadAttention({ d_model: 3072, n_heads: 4 }); // 4 × 36 MiB of weights
+    } catch (e) {
+      message = e.message;
+    } finally {
+      raw.callOpen = open;
+    }
+    assert.match(message, /^the engine ran out of memory: this call needed more than [\d,]+ bytes/);
+    const said = message.match(/Layers and trainers alive held ([\d,]+) bytes \([\d.]+ [KMG]?i?B\) before it/);
+    assert.ok(said, `no word of the live layers: ${message}`);
+    assert.equal(Number(said[1].replaceAll(',', '')), held);
+    assert.match(message, /delete\(\) those no longer needed, use smaller sizes \(d_model, n_q, n_k, batch, n_heads\)/);
+    assert.doesNotMatch(message, /smaller n \(n_q, n_k\)|smaller batch/); // a constructor has neither
+    assert.equal(attn.heapAllocated(), held, 'the failed constructor left bytes behind');
+    for (const mha of alive) mha.delete();
+    new attn.MultiHeadAttention({ d_model: 64, n_heads: 4 }).delete(); // still usable
   });
 }
 
