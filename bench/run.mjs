@@ -90,10 +90,21 @@ async function main() {
   const report = renderReport({ date: new Date().toISOString().slice(0, 10), peak, machine, versions, cases, matmuls, streaming, copy, backward });
   const outFile = quick ? path.join(here, 'out', 'results-quick.md') : path.join(here, 'results.md');
   fs.mkdirSync(path.dirname(outFile), { recursive: true });
-  fs.writeFileSync(outFile, report);
+  fs.writeFileSync(outFile, report + (quick ? '' : handWritten(outFile)));
   process.stdout.write(report);
   if (!quick && includeInReadme(path.join(here, '..', 'README.md'), report)) log('updated the table in README.md');
   log(`wrote ${path.relative(process.cwd(), outFile)} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+/**
+ * The hand-written sections of results.md (measurements made by other scripts, with their commands),
+ * from HAND_WRITTEN on: a new bench run rewrites the generated part above the marker and keeps these.
+ */
+const HAND_WRITTEN = '<!-- hand-written sections: npm run bench keeps everything from this line on -->';
+function handWritten(file) {
+  const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const at = old.indexOf(HAND_WRITTEN);
+  return at < 0 ? '' : `\n${old.slice(at)}`;
 }
 
 main().then(
