@@ -21,3 +21,10 @@ test('the README example runs and prints the documented values', () => {
   assert.match(out, /Q_i \(split into heads\): 2×8×16×64/);
   assert.match(lines.at(-1), /^d_model \(510\) is not divisible by n_heads \(8\)/);
 });
+
+test('dated measurement logs live in bench/results.md: the README holds none outside the bench tables it copies', () => {
+  const readme = readFileSync(new URL('README.md', `file://${root}`), 'utf8');
+  const outside = readme.replace(/<!-- bench:start -->[\s\S]*?<!-- bench:end -->/, '');
+  const dated = outside.split('\n').filter((line) => /\b20\d\d-\d\d-\d\d\b/.test(line));
+  assert.deepEqual(dated, [], 'README lines with a date (move the measurement to bench/results.md)');
+});
