@@ -129,21 +129,26 @@ export function createPlayground(root, options = {}) {
     passDeadline: (config, passes) => passDeadline(config, passes),
   };
   /** A panel's ctx: the shared actions, and its own feature's requests as actions (playground/asks.js). */
-  const ctxFor = (name, module) => ({ dom, host, actions: Object.freeze({ ...actions, ...labMovesOn(actionsFor(name, module.requests, askHost)) }) });
-  // The lab stepping on or starting again takes from the worker the trained model it may have handed
-  // to this playground (worker/training.js copies the lab's weights, not its trainer): a sample it has
-  // not drawn yet (another input_seed) is then trained again from the seed, so the estimate must count
-  // that training again rather than take the model as held.
-  function labMovesOn(asks) {
-    if (!asks.train) return asks;
-    return { ...asks, train: (payload, ...rest) => {
-      if ((payload?.steps > 0 || payload?.reset) && m.trainedHeld !== null) {
-        m.trainedHeld = null;
-        revalidate();
-        render('state');
-      }
-      return asks.train(payload, ...rest);
-    } };
+  const ctxFor = (name, module) => ({ dom, host, actions: Object.freeze({ ...actions, ...heldModelMoves(actionsFor(name, module.requests, askHost), module.requests) }) });
+  // A request whose declaration has movesTrainedModel(payload) true (the lab stepping on or starting
+  // again) takes from the worker the trained model it may have handed to this playground
+  // (worker/training.js copies the lab's weights, not its trainer): a sample it has not drawn yet
+  // (another input_seed) is then trained again from the seed, so the estimate must count that
+  // training again rather than take the model as held.
+  function heldModelMoves(asks, requests) {
+    const wrapped = { ...asks };
+    for (const [request, spec] of Object.entries(requests ?? {})) {
+      if (typeof spec.movesTrainedModel !== 'function') continue;
+      wrapped[request] = (payload = {}, ...rest) => {
+        if (m.trainedHeld !== null && spec.movesTrainedModel(payload)) {
+          m.trainedHeld = null;
+          revalidate();
+          render('state');
+        }
+        return asks[request](payload, ...rest);
+      };
+    }
+    return wrapped;
   }
 
   const runbar = createRunbar({ dom, actions, win });

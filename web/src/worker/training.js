@@ -90,7 +90,7 @@ export function createTrainingSide() {
             if (frozen.samples.size >= 64) frozen.samples.clear(); // a learner stepping through samples: keep a few
             // A sample the copy does not hold: from a trainer at these steps, the lab's while it is still
             // there (the page counted no training for it), else one trained again (the page counts that
-            // training again as soon as the lab steps on or resets: playground.js, labMovesOn).
+            // training again as soon as the lab steps on or resets: playground.js, heldModelMoves).
             const live = mine.lab?.key === trainingKey(settings) && mine.lab.steps === steps ? mine.lab.trainer : null;
             const from = live ?? (frozen.trainer ??= (() => { const t = attn.createTrainer(trainerArguments(settings)); stepMany(t, steps, post); return t; })());
             frozen.samples.set(n, sampleOf(from, n));
