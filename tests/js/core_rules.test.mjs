@@ -50,6 +50,11 @@ test('no JavaScript copy of a core rule in web/src', () => {
       assert.ok(!pattern.test(text), `${path.slice(ROOT.length)} holds ${what} again: ask the engine (attention.js)`);
     }
   }
+  // The panels show the d_k and d_v the engine resolved (the inputs panel had d_model / n_heads for
+  // its placeholders); only the training lab's own form still checks its sizes itself.
+  for (const [path, text] of files.filter(([p]) => p.includes('/features/'))) {
+    assert.ok(!/\bd_model\s*[%/]\s*[\w.]*n_heads\b/.test(text), `${path.slice(ROOT.length)} derives d_k from d_model and n_heads again`);
+  }
   // validate.js reads the form; the divisibility of the sizes is the engine's (resolveView).
   const validate = readFileSync(join(SRC, 'model/validate.js'), 'utf8');
   assert.doesNotMatch(validate, /%\s*[\w.]*n_(kv_)?heads\b/, 'validate.js divides by a head count again');

@@ -154,8 +154,8 @@ export function create(body, { dom, actions }) {
       if (key in derived) show(key, derived[key], editing, { readOnly: true });
       else show(key, state[key], editing);
     }
-    const auto = autoHeadSize(state);
-    for (const name of ['d_k', 'd_v']) byName(name).placeholder = auto ? `auto: ${auto}` : 'auto';
+    // The sizes the core resolved for an empty d_k or d_v (null until the engine has checked the view).
+    for (const name of ['d_k', 'd_v']) byName(name).placeholder = config?.[name] ? `auto: ${fmt.int(config[name])}` : 'auto';
 
     const fieldBox = (name) => form.querySelector(`[data-field="${name}"]`);
     fieldBox('text').hidden = !isText;
@@ -209,13 +209,6 @@ function deriveDisplay(state) {
     shown.n_k = state.n_q; // self-attention: the keys are the queries' own tokens
   }
   return shown;
-}
-
-/** d_model / n_heads when it is whole, for the placeholder of d_k and d_v. */
-function autoHeadSize(state) {
-  const d_model = Number(state.d_model), n_heads = Number(state.n_heads);
-  return Number.isInteger(d_model) && Number.isInteger(n_heads) && n_heads > 0 && d_model % n_heads === 0
-    ? fmt.int(d_model / n_heads) : '';
 }
 
 function dimsText(c) {

@@ -50,7 +50,7 @@ export function create(body, { dom }) {
     try {
       s = engine.sqrtDkStats({ d_k: c.d_k, n_k: keys, samples, seed: c.input_seed });
     } catch (err) {
-      fill(body, h('p', { class: 'placeholder', id: 'sqrtdk-message' }, `The lab cannot sample d_k = ${fmt.int(c.d_k)}: ${err.message}. Choose a smaller d_k (d_model / n_heads) to see it.`));
+      fill(body, h('p', { class: 'placeholder', id: 'sqrtdk-message' }, `The lab cannot sample d_k = ${fmt.int(c.d_k)}: ${err.message}. Choose a smaller d_k (a smaller d_model, or more heads) to see it.`));
       return;
     }
     const bar = (value, max, cls) => h('span', { class: `bar ${cls}`, style: { '--w': `${Math.min(100, (100 * value) / max).toFixed(1)}%` } }, fmt.num(value, 3));
