@@ -20,8 +20,10 @@ void require_dim(const char* name, int value) {
 }
 
 MhaDims resolve_dims(const MhaConfig& c) {
-  require_positive("d_model", c.d_model);
-  require_positive("n_heads", c.n_heads);
+  // The engine's limits first: the search for nearby head counts below loops up to d_model, and
+  // 4·n_heads must not overflow an int (a fuzzer found both with d_model and n_heads near 2^31).
+  require_dim("d_model", c.d_model);
+  require_dim("n_heads", c.n_heads);
   require(c.d_k >= 0, "d_k must be a positive integer, or 0 to derive it from d_model / n_heads (got " +
                           std::to_string(c.d_k) + ")");
   require(c.d_v >= 0, "d_v must be a positive integer, or 0 to derive it from d_model / n_heads (got " +
@@ -34,7 +36,7 @@ MhaDims resolve_dims(const MhaConfig& c) {
     std::string near;
     for (int h = c.n_heads - 1; h >= 1 && near.empty(); --h)
       if (c.d_model % h == 0) near = group_digits(h);
-    for (int h = c.n_heads + 1; h <= std::min(c.d_model, 4 * c.n_heads); ++h)
+    for (int h = c.n_heads + 1; h <= std::min(c.d_model, 4 * c.n_heads); ++h)  // both ≤ kMaxDim (2^20)
       if (c.d_model % h == 0) {
         near += (near.empty() ? "" : " or ") + group_digits(h);
         break;

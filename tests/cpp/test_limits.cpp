@@ -147,3 +147,20 @@ TEST_CASE("matmul checks sizes, lengths, memory and work before computing", "[li
                     Catch::Contains("matmul: m·k·n must be at most " + attn::group_digits(attn::kMatmulMacs)) &&
                         Catch::Contains("(got " + attn::group_digits(macs) + ")"));
 }
+
+TEST_CASE("resolve_dims holds d_model and n_heads to the engine's limit before looking for nearby head counts",
+          "[limits][dims]") {
+  // Found by the fuzzer: d_model 2^31 − 1 and n_heads ≈ 5.4·10^8 made the search for nearby head
+  // counts compute 4·n_heads in int (signed overflow), and would have looped up to d_model.
+  attn::MhaConfig c;
+  c.d_model = 2147483647;
+  c.n_heads = 544175882;
+  CHECK_THROWS_WITH(attn::resolve_dims(c), Catch::Contains("d_model (2,147,483,647) is larger than the 1,048,576"));
+  c.d_model = 1 << 20;
+  c.n_heads = (1 << 20) + 1;
+  CHECK_THROWS_WITH(attn::resolve_dims(c), Catch::Contains("n_heads (1,048,577) is larger than the 1,048,576"));
+  // Within the limit, the nearest divisors are still suggested.
+  c.d_model = 1 << 20;
+  c.n_heads = 3;
+  CHECK_THROWS_WITH(attn::resolve_dims(c), Catch::Contains("Try n_heads = 2 or 4"));
+}
