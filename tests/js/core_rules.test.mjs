@@ -8,23 +8,14 @@
 // pool's, is gone (the heatmap downsampling is model/downsample.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jsFiles } from './source_files.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = join(ROOT, 'web/src'), DIST = join(ROOT, 'dist');
 
-/** Every .js file under dir, as [path, text]. */
-function jsFiles(dir) {
-  const out = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...jsFiles(path));
-    else if (name.endsWith('.js')) out.push([path, readFileSync(path, 'utf8')]);
-  }
-  return out;
-}
 
 // What each deleted helper cannot do without: its constants (hex as written, decimal as a
 // minifier prints them) or its formula. Each is a rule the engine owns.
@@ -42,7 +33,7 @@ const COPIES = [
 ];
 
 test('no JavaScript copy of a core rule in web/src', () => {
-  const files = jsFiles(SRC);
+  const files = jsFiles(SRC).map((path) => [path, readFileSync(path, 'utf8')]);
   assert.ok(files.length > 40, `${files.length} source files read`);
   for (const [path, text] of files) {
     for (const [what, pattern] of COPIES) {
@@ -78,7 +69,7 @@ test('the deleted modules and exports are gone', async () => {
 
 test('no copy of a core rule in the built bundles of dist/', () => {
   assert.ok(existsSync(DIST), 'dist/ is built (bash scripts/build.sh dist)');
-  const bundles = jsFiles(DIST).filter(([path]) => !path.includes('/vendor/') && !path.includes('/wasm/'));
+  const bundles = jsFiles(DIST).map((path) => [path, readFileSync(path, 'utf8')]).filter(([path]) => !path.includes('/vendor/') && !path.includes('/wasm/'));
   assert.ok(bundles.some(([path]) => path.endsWith('attention-playground.js')), 'the element bundle is there');
   for (const [path, text] of bundles) {
     for (const [what, pattern] of COPIES) assert.ok(!pattern.test(text), `${path.slice(ROOT.length)} holds ${what}`);

@@ -4,22 +4,14 @@
 // (model/training.js once imported validate.js, which imports training.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jsFiles } from './source_files.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = join(ROOT, 'web/src');
 
-function jsFiles(dir) {
-  const out = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...jsFiles(path));
-    else if (name.endsWith('.js')) out.push(path);
-  }
-  return out;
-}
 
 // Static imports and re-exports: `import … from './x.js'`, `import './x.js'`, `export … from './x.js'`.
 // Dynamic import() loads later, once every module has run, so it cannot make an order problem.

@@ -4,9 +4,10 @@
 // cannot even parse, so the whole module holding it fails to load.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jsFiles } from './source_files.mjs';
 import { defaults, parseHash, toHash } from '../../web/src/model/schema.js';
 import { pythonString, snippets } from '../../web/src/page/snippets.js';
 
@@ -41,16 +42,6 @@ test('toHash and the snippets work without String.prototype.toWellFormed', () =>
   assert.ok(all.permalink.includes('a%EF%BF%BDb'), 'the permalink writes the lone surrogate as U+FFFD');
 });
 
-/** Every .js file under dir. */
-function jsFiles(dir) {
-  const out = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...jsFiles(path));
-    else if (name.endsWith('.js')) out.push(path);
-  }
-  return out;
-}
 
 // A lookbehind is (?<= or (?<! ; a named group (?<name> is older (Safari 11.1) and allowed.
 const TOO_NEW = [['a regex lookbehind', /\(\?<[=!]/], ['String.prototype.toWellFormed / isWellFormed', /\b(to|is)WellFormed\b/]];

@@ -4,9 +4,10 @@
 // their dates live in bench/results.md, not in source comments.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jsFiles } from './source_files.mjs';
 import { modules } from './modules.mjs';
 import { headGroups } from '../../web/src/engine/pool_split.js';
 
@@ -43,15 +44,6 @@ test('pool.js has no fallback for n_kv_heads, which a layer always reports', () 
   assert.doesNotMatch(split, /n_kv_heads\s*=\s*n_heads/, 'a default n_kv_heads in pool_split.js');
 });
 
-function jsFiles(dir) {
-  const out = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...jsFiles(path));
-    else if (name.endsWith('.js')) out.push(path);
-  }
-  return out;
-}
 
 test('dated measurements are in bench/results.md, not in web/src comments', () => {
   for (const path of jsFiles(join(ROOT, 'web/src'))) {
