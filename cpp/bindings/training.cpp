@@ -70,22 +70,29 @@ std::string train_tasks() {
   });
 }
 
+// The task and sizes of a training record (task: an index into train_tasks()), shared by
+// trainerCreate and trainCost so that the cost is always counted for the model that would be made.
+attn::TrainConfig train_sizes(Record& r) {
+  const auto& tasks = attn::all_tasks();
+  const int task = r.integer("task");
+  if (task < 0 || task >= static_cast<int>(tasks.size())) throw std::invalid_argument("unknown task index");
+  attn::TrainConfig config;
+  config.task = tasks[task];
+  config.d_model = r.integer("d_model");
+  config.n_heads = r.integer("n_heads");
+  config.seq_len = r.integer("seq_len");
+  config.vocab = r.integer("vocab");
+  config.batch = r.integer("batch");
+  return config;
+}
+
 // A record: task (an index into train_tasks()), d_model, n_heads, seq_len, vocab, batch, lr (0: the
 // task's default), seed.
 // value: { trainer: id, config, dims, shape: { n_embeddings, n_classes, n_slots, slots, relations }, max_steps_per_call }
 std::string trainer_create(double options) {
   return run([&](Json& value) {
     Record r("trainerCreate", options);
-    const auto& tasks = attn::all_tasks();
-    const int task = r.integer("task");
-    if (task < 0 || task >= static_cast<int>(tasks.size())) throw std::invalid_argument("unknown task index");
-    attn::TrainConfig config;
-    config.task = tasks[task];
-    config.d_model = r.integer("d_model");
-    config.n_heads = r.integer("n_heads");
-    config.seq_len = r.integer("seq_len");
-    config.vocab = r.integer("vocab");
-    config.batch = r.integer("batch");
+    attn::TrainConfig config = train_sizes(r);
     config.lr = r.number("lr");
     config.seed = r.seed("seed");
     r.done();
@@ -117,16 +124,7 @@ std::string trainer_create(double options) {
 std::string train_cost(double options) {
   return run([&](Json& value) {
     Record r("trainCost", options);
-    const auto& tasks = attn::all_tasks();
-    const int task = r.integer("task");
-    if (task < 0 || task >= static_cast<int>(tasks.size())) throw std::invalid_argument("unknown task index");
-    attn::TrainConfig config;
-    config.task = tasks[task];
-    config.d_model = r.integer("d_model");
-    config.n_heads = r.integer("n_heads");
-    config.seq_len = r.integer("seq_len");
-    config.vocab = r.integer("vocab");
-    config.batch = r.integer("batch");
+    const attn::TrainConfig config = train_sizes(r);
     r.done();
     const attn::TaskShape shape = attn::task_shape(config.task, config.vocab, config.seq_len);  // checks vocab and seq_len
     value.begin_object().field("step_macs", attn::train_step_macs(config, shape)).end_object();
