@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh Debian 12 machine, skipping what is there:
 # the Debian packages (compilers, CMake, Catch2, SIMDe, Emscripten, wabt, Chromium; clang-14
-# with its sanitizer and libFuzzer runtimes for the sanitizer build) and the npm dependencies.
+# with its sanitizer and libFuzzer runtimes for the sanitizer build; python3-torch and python3-numpy, which
+# run the reproduce.py of an exported bundle in tests/browser/export.test.mjs) and the npm dependencies.
+# The site generators course authors use (tests/browser/sites.test.mjs builds EMBED.md's snippets with
+# them): MkDocs, Sphinx, pandoc (Quarto's raw blocks), and traitlets for the widget's Python class.
 # Safe to run again: a no-op when everything is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake make g++ clang-14 libclang-rt-14-dev catch2 libsimde-dev emscripten wabt chromium)
+packages=(cmake make g++ clang-14 libclang-rt-14-dev catch2 libsimde-dev emscripten wabt chromium python3-torch python3-numpy
+  mkdocs python3-sphinx pandoc python3-traitlets)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p")

@@ -53,7 +53,7 @@ test('the builder writes every snippet from the view and the choices, and previe
   assert.deepEqual(JSON.parse(json), { d_model: '48', n_heads: '3', n_q: '5', mask: 'causal', source: 'random', text: 'it\'s "quoted" <and> &', panels: 'heatmaps,shapes', theme: 'dark', controls: '0' });
   assert.match(await snippet('quarto'), /^```\{=html\}\n<script type="module"[^\n]*\n<attention-playground [^\n]*\n```$/);
   const python = await snippet('python');
-  assert.ok(python.includes(`_esm = "${h.url}attention-playground.js"`) && python.includes('d_model = traitlets.Unicode("48").tag(sync=True)')
+  assert.ok(python.includes(`_esm = "${h.url}attention-playground.js"`) && python.includes('d_model = traitlets.Int(48).tag(sync=True)')
     && python.includes('text = traitlets.Unicode("it\'s \\"quoted\\" \\x3cand> &").tag(sync=True)'), python);
 
   // The preview is a playground of its own with those choices (sharing the page's worker).

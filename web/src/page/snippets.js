@@ -60,6 +60,32 @@ export const pythonString = (value) => `"${String(value).replace(PYTHON_UNSAFE, 
   return PYTHON_SHORT[c] ?? (code < 0x100 ? `\\x${hex(code, 2)}` : `\\u${hex(code, 4)}`);
 })}"`;
 
+// The widget's keys that hold numbers: a Python class declares them as Int or Float traits, so that
+// `w.n_heads = 8` works (the widget takes numbers and strings alike). Every other key is text.
+const INT_KEYS = new Set(['d_model', 'n_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'bias', 'seed', 'scale', 'dropout_seed',
+  'input_seed', 'n_kv_heads', 'train_d_model', 'train_n_heads', 'train_seq_len', 'train_seed', 'train_steps', 'item', 'head',
+  'q_item', 'q_head', 'q_query', 'q_key', 'workers', 'controls']);
+const FLOAT_KEYS = new Set(['dropout', 'train_lr']);
+const CHOICES = new Map(FIELDS.filter((f) => f.choices && !f.choices.includes('')).map((f) => [f.key, f.choices]));
+
+/**
+ * The trait declaring `key` with `value`: traitlets.Int / Float for a number key holding a number,
+ * traitlets.Enum for a key with choices (bias, scale, controls are 1/0 numbers), Unicode otherwise,
+ * including a number key holding what is not a number (d_k="2.5"), so an invalid view still reproduces.
+ */
+export function pythonTrait(key, value) {
+  const text = String(value);
+  if (INT_KEYS.has(key) && /^-?\d{1,15}$/.test(text)) return `traitlets.Int(${Number(text)})`;
+  if (FLOAT_KEYS.has(key) && /^-?(\d+\.?\d*|\.\d+)(e-?\d+)?$/i.test(text) && Number.isFinite(Number(text))) {
+    const n = Number(text);
+    return `traitlets.Float(${Number.isInteger(n) ? n.toFixed(1) : String(n)})`;
+  }
+  if (CHOICES.has(key) && CHOICES.get(key).includes(text)) {
+    return `traitlets.Enum([${CHOICES.get(key).map(pythonString).join(', ')}], ${pythonString(text)})`;
+  }
+  return `traitlets.Unicode(${pythonString(text)})`;
+}
+
 /** JSON on one line whose text holds no markup or backtick (\u escapes instead): JSON.parse gives `value`. */
 export const jsonLine = (value) => JSON.stringify(value).replace(/[<>&`\u2028\u2029]/g, (c) => `\\u${hex(c.charCodeAt(0), 4)}`);
 
@@ -74,7 +100,7 @@ export function snippets(state, { base, height = 900, title = 'Attention Playgro
   const element = elementTag(state);
   const attributes = attributesOf(state);
   const frameSrc = `${new URL('index.html', folder).href}${toHash(withChanges(state, { embed: '1' }))}`;
-  const traits = Object.entries(attributes).map(([key, value]) => `    ${key} = traitlets.Unicode(${pythonString(value)}).tag(sync=True)`);
+  const traits = Object.entries(attributes).map(([key, value]) => `    ${key} = ${pythonTrait(key, value)}.tag(sync=True)`);
   return {
     permalink: `${new URL('index.html', folder).href}${toHash(withChanges(state, { embed: '0', panels: '', controls: '1', theme: '' }))}`,
     iframe: `<iframe src="${escapeAttribute(frameSrc)}" title="${escapeAttribute(title)}" width="100%" height="${height}" style="border: 0" loading="lazy"></iframe>\n` +
