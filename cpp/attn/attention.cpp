@@ -123,6 +123,7 @@ void attend_streaming(const HeadProblem& p, const AttentionOptions& opt, std::ve
     for (int r = 0; r < p.rows; ++r) {
       float* row = tile.data() + static_cast<std::size_t>(r) * kKeyTile;
       const int i = p.row0 + r;
+      if (p.slopes) add_alibi(row, i, j0, cols, *p.slopes);
       if (opt.mask.any()) mask_logits(row, opt.mask, p.b, i, j0, cols, p.n_k);
       // Not std::max, which would drop a NaN tile max: NaN must spread to the output and be refused there.
       const float tile_max = kern::row_max(row, cols);
@@ -165,6 +166,12 @@ void mask_logits(float* row, const Mask& mask, int b, int i, int j0, int count, 
   for (int j = std::max(limit, 0); j < count; ++j) row[j] = kNegInf;
   if (!mask.matrix.empty())
     kern::mask_row(row, mask.matrix.data() + static_cast<std::size_t>(i) * n_k + j0, std::min(count, std::max(limit, 0)));
+  // Sparse patterns: keys before the window, or off the stride (far from i and not a multiple of s).
+  const int start = std::min(mask.row_start(i) - j0, count);
+  for (int j = 0; j < start; ++j) row[j] = kNegInf;
+  if (mask.stride > 0)
+    for (int j = 0; j < std::min(limit, count); ++j)
+      if (i - (j0 + j) >= mask.stride && (i - (j0 + j)) % mask.stride != 0) row[j] = kNegInf;
 }
 
 void block_logits(const HeadProblem& p, const AttentionOptions& opt, const PackedB& k_packed, int r0, int rows,
@@ -172,6 +179,8 @@ void block_logits(const HeadProblem& p, const AttentionOptions& opt, const Packe
   // exact: q_prescale is a power of two (guard_logits), undone in α.
   kern::gemm_packed(rows, p.q + static_cast<std::size_t>(r0) * p.ldq, p.ldq, k_packed, logits, p.n_k,
                     logit_scale(opt, p.d_k) / p.q_prescale, nullptr, false);
+  if (p.slopes)
+    for (int r = 0; r < rows; ++r) add_alibi(logits + static_cast<std::size_t>(r) * p.n_k, p.row0 + r0 + r, 0, p.n_k, *p.slopes);
 }
 
 float logit_scale(const AttentionOptions& opt, int d_k) {
@@ -308,6 +317,8 @@ void validate_attention_sizes(std::size_t q_len, std::size_t k_len, std::size_t 
   require_length("v", v_len, v_count.value(), "[batch, n_k, d_v] = [" + std::to_string(batch) + ", " +
                  std::to_string(n_k) + ", " + std::to_string(d_v) + "]");
   opt.validate(batch, n_q, n_k);
+  require(opt.positional == Positional::none,
+          "positional ('rope', 'alibi') applies to MultiHeadAttention, where q and k have head and position");
 }
 
 void require_finite_attention_inputs(const float* q, std::size_t q_len, const float* k, std::size_t k_len,

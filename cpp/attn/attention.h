@@ -10,6 +10,7 @@
 
 #include "count.h"
 #include "mask.h"
+#include "positional.h"
 
 namespace attn {
 
@@ -29,6 +30,13 @@ struct AttentionOptions {
   /// with an online softmax over key tiles. The default keeps whole rows up to n_k = 4096 with
   /// full query blocks. 0 always streams.
   std::size_t scratch_logits = std::size_t{1} << 21;
+  /// Positional method on the logits (MultiHeadAttention only, positional.h): RoPE with rope_base,
+  /// or ALiBi, whose slope of this layer's head h is that of head head_offset + h of a layer of
+  /// layer_heads heads (0: this layer's n_heads), so a worker holding some of a layer's heads
+  /// gives each its slope in the whole layer.
+  Positional positional = Positional::none;
+  double rope_base = 10000.0;
+  int head_offset = 0, layer_heads = 0;
   /// Checks dropout ∈ [0, 1) and the mask against the sizes.
   void validate(int batch, int n_q, int n_k) const;
 };
@@ -60,12 +68,14 @@ struct HeadProblem {
   int heads = 1;             // query heads sharing k and v; head g's q, out and weights start
   int q_step = 0, out_step = 0;    // g·q_step, g·out_step columns and
   std::size_t weights_step = 0;    // g·weights_step floats further on
+  const float* slopes = nullptr;   // ALiBi: slopes[g] for query head g of the group; null = none
   /// Query head g of the group as a problem of its own (q_prescale is the group's).
   HeadProblem query_head(int g) const {
     HeadProblem one = *this;
     one.q += static_cast<std::size_t>(g) * q_step;
     one.out += static_cast<std::size_t>(g) * out_step;
     if (weights) one.weights += g * weights_step;
+    if (slopes) one.slopes += g;
     one.h += g;
     one.heads = 1;
     return one;
@@ -80,8 +90,8 @@ inline bool dropout_active(const AttentionOptions& opt) { return opt.training &&
 // The per-row steps of the whole-row path, shared with the trace of one query (trace.h), so
 // that the trace shows the very numbers the forward pass computes.
 struct PackedB;
-/// Logits of rows [r0, r0 + rows) of p's query block against every key, α·q_i·k_j, into
-/// `logits` (row stride n_k), not masked. k_packed: p.k as kern::pack_b(d_k, n_k, p.k, p.ldk,
+/// Logits of rows [r0, r0 + rows) of p's query block against every key, α·q_i·k_j (minus
+/// ALiBi's slope·|i − j| when p.slopes), into `logits` (row stride n_k), not masked. k_packed: p.k as kern::pack_b(d_k, n_k, p.k, p.ldk,
 /// true, ·) packs it.
 void block_logits(const HeadProblem& p, const AttentionOptions& opt, const PackedB& k_packed, int r0, int rows,
                   float* logits);

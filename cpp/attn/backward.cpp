@@ -91,6 +91,7 @@ void head_backward(const HeadBackward& p, const AttentionOptions& opt, std::vect
     kern::gemm_packed(rows, q, p.ldq, k_t, a, p.n_k, alpha, nullptr, false);
     for (int r = 0; r < rows; ++r) {
       float* row = a + static_cast<std::size_t>(r) * p.n_k;
+      if (p.slope) add_alibi(row, r0 + r, 0, p.n_k, *p.slope);
       if (opt.mask.any()) mask_logits(row, opt.mask, p.b, r0 + r, 0, p.n_k, p.n_k);
       if (!kern::softmax_row(row, p.n_k) && masked_rows && p.h == 0) masked_rows->push_back({p.b, r0 + r});
     }
@@ -276,6 +277,8 @@ void backward_items(const MultiHeadAttention& layer, const MhaInput& in, const f
   d_concat.resize(NQ * V);
   std::vector<double> k_norm2(d.n_kv_heads), v_norm2(d.n_kv_heads);
   const float alpha = logit_scale(opt, dk);
+  const bool rope = opt.positional == Positional::rope;
+  const std::vector<float> slopes = head_slopes(opt, H);
 
   for (std::size_t b = 0; b < B; ++b) {
     const float* x_q = in.query + b * NQ * D;
@@ -285,6 +288,11 @@ void backward_items(const MultiHeadAttention& layer, const MhaInput& in, const f
     w.q.apply(in.n_q, x_q, D, q_proj.data(), QK);
     w.k.apply(in.n_k, x_k, D, k_proj.data(), KK);
     w.v.apply(in.n_k, x_v, D, v_proj.data(), KV);
+    // RoPE: the heads see rotated q and k (R_i·q, R_j·k); their gradients go back through Rᵀ below.
+    if (rope) {
+      rope_rotate(q_proj.data(), QK, in.n_q, 0, H, dk, opt.rope_base, false);
+      rope_rotate(k_proj.data(), KK, in.n_k, 0, d.n_kv_heads, dk, opt.rope_base, false);
+    }
     // dConcat = dY·Woᵀ, then through head_mask (Concat·Wᴼ reads each head scaled by its entry).
     kern::gemm_packed(in.n_q, dy, D, wo_t, d_concat.data(), V, 1.0f, nullptr, false);
     if (!opt.head_mask.empty()) apply_head_mask(opt.head_mask, in.n_q, dv, d_concat.data(), V);
@@ -323,7 +331,12 @@ void backward_items(const MultiHeadAttention& layer, const MhaInput& in, const f
       p.d_v = dv;
       p.b = static_cast<int>(b);
       p.h = h;
+      p.slope = slopes.empty() ? nullptr : slopes.data() + h;
       head_backward(p, opt, &r.masked_rows);
+    }
+    if (rope) {
+      rope_rotate(dq_proj.data(), QK, in.n_q, 0, H, dk, opt.rope_base, true);
+      rope_rotate(dk_proj.data(), KK, in.n_k, 0, d.n_kv_heads, dk, opt.rope_base, true);
     }
     if (!opt.head_mask.empty()) apply_head_mask(opt.head_mask, in.n_q, dv, concat.data(), V);
     w.o.apply(in.n_q, concat.data(), V, r.output.data() + b * NQ * D, D);

@@ -27,6 +27,7 @@ struct HeadBackward {
   float* score_grads;  // n_q × n_k: dS = ∂L/∂S, S = α·Q·Kᵀ masked (the softmax's input), or nullptr
   int n_q, n_k, d_k, d_v;
   int b, h;            // coordinates, for the padding mask and the dropout pattern
+  const float* slope = nullptr;  // ALiBi: this head's slope (a constant bias on S: no gradient), or null
 };
 
 /// Query rows of one step of head_backward: the softmax sub-block of the forward pass.

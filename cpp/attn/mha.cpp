@@ -45,6 +45,22 @@ void apply_head_mask(const std::vector<float>& mask, int rows, int d_v, float* c
   }
 }
 
+std::vector<float> head_slopes(const AttentionOptions& opt, int n_heads) {
+  std::vector<float> slopes;
+  if (opt.positional != Positional::alibi) return slopes;
+  const int total = opt.layer_heads > 0 ? opt.layer_heads : n_heads;
+  for (int h = 0; h < n_heads; ++h) slopes.push_back(static_cast<float>(alibi_slope(opt.head_offset + h, total)));
+  return slopes;
+}
+
+void validate_positional(const AttentionOptions& opt, int n_heads, int d_k) {
+  if (opt.positional == Positional::rope) require_rope(d_k, opt.rope_base);
+  const int total = opt.layer_heads > 0 ? opt.layer_heads : n_heads;
+  require(opt.head_offset >= 0 && opt.layer_heads >= 0 && opt.head_offset <= total - n_heads,
+          "head_offset " + std::to_string(opt.head_offset) + " and layer_heads " + std::to_string(opt.layer_heads) +
+              " do not place this layer's " + std::to_string(n_heads) + " heads inside the layer");
+}
+
 MhaWeights default_weights(const MhaDims& d, std::uint64_t seed) {
   Rng rng(seed);
   const std::size_t D = d.d_model, QK = d.qk_width(), V = d.v_width(), KK = d.kv_k_width(), KV = d.kv_v_width();
@@ -148,6 +164,7 @@ void MultiHeadAttention::validate(const MhaInput& in, const ForwardOptions& opt)
   require_length("key", in.key_len, (Count(B) * NK * D).value(), "[batch, n_k, d_model] = [" + dims_text({B, NK, D}) + "]");
   require_length("value", in.value_len, (Count(B) * NK * D).value(), "[batch, n_k, d_model] = [" + dims_text({B, NK, D}) + "]");
   opt.validate(in.batch, in.n_q, in.n_k);
+  validate_positional(opt, dims_.n_heads, dims_.d_k);
   if (!opt.head_mask.empty()) {
     require(opt.head_mask.size() == static_cast<std::size_t>(dims_.n_heads),
             "head_mask has " + std::to_string(opt.head_mask.size()) + " values; it needs one per head, n_heads = " +
@@ -194,9 +211,12 @@ std::vector<MaskedRow> MultiHeadAttention::forward_validated(const MhaInput& in,
   std::vector<MaskedRow> masked;
   std::vector<double> k_norm2(KVH), v_norm2(KVH);
   const float alpha = logit_scale(opt, dk);
+  const bool rope = opt.positional == Positional::rope;
+  const std::vector<float> slopes = head_slopes(opt, H);
   for (int b = 0; b < in.batch; ++b) {
     w_k_.apply(in.n_k, in.key + b * NK * D, D, k_proj.get(), kk);
     w_v_.apply(in.n_k, in.value + b * NK * D, D, v_proj.get(), kvw);
+    if (rope) rope_rotate(k_proj.get(), kk, in.n_k, 0, KVH, dk, opt.rope_base, false);
     // Finite inputs and weights can still give ±∞ in a projection, and ∞ − ∞ or ∞·0 then NaN:
     // the row norms (NaN-propagating) find them, and the stage is named rather than run on.
     for (int g = 0; g < KVH; ++g) {
@@ -209,6 +229,7 @@ std::vector<MaskedRow> MultiHeadAttention::forward_validated(const MhaInput& in,
       const int rows = std::min(kQueryBlock, in.n_q - i0);
       const std::size_t row_offset = (b * NQ + i0) * D;
       w_q_.apply(rows, in.query + row_offset, D, q_block.get(), qk);
+      if (rope) rope_rotate(q_block.get(), qk, rows, i0, H, dk, opt.rope_base, false);
       // Query heads g·G .. g·G + G − 1 read key/value head g (dims_.kv_head).
       for (int g = 0; g < KVH; ++g) {
         const int h0 = g * G;
@@ -247,6 +268,7 @@ std::vector<MaskedRow> MultiHeadAttention::forward_validated(const MhaInput& in,
         p.q_step = dk;
         p.out_step = dv;
         p.weights_step = NQ * NK;
+        p.slopes = slopes.empty() ? nullptr : slopes.data() + h0;
         attend_head(p, opt, &masked);
       }
       if (!opt.head_mask.empty()) apply_head_mask(opt.head_mask, rows, dv, concat.get(), vw);

@@ -87,6 +87,12 @@ class MultiHeadAttention {
   std::vector<HeadSpec> patterns_;
 };
 
+/// ALiBi's slope of each of the n_heads heads under opt (positional.h; head_offset and
+/// layer_heads place them in a larger layer); empty unless opt.positional is alibi.
+std::vector<float> head_slopes(const AttentionOptions& opt, int n_heads);
+/// Checks the positional options against the layer: RoPE's even d_k and base, ALiBi's head range.
+void validate_positional(const AttentionOptions& opt, int n_heads, int d_k);
+
 /// Multiplies head h's columns of a Concat block (rows × n_heads·d_v, row stride ld) by mask[h]:
 /// head_mask before Wᴼ, for the forward pass, the trace of one query and the backward pass alike.
 void apply_head_mask(const std::vector<float>& mask, int rows, int d_v, float* concat, int ld);

@@ -55,6 +55,12 @@ MhaTrace MultiHeadAttention::trace(const MhaInput& in, const ForwardOptions& opt
   w_q_.apply(1, x, D, q_row.data(), qk);
   w_k_.apply(in.n_k, in.key + static_cast<std::size_t>(item) * NK * D, D, k_proj.data(), kk);
   w_v_.apply(in.n_k, in.value + static_cast<std::size_t>(item) * NK * D, D, v_proj.data(), kvw);
+  // RoPE: the trace's q and k are the rotated ones, as the scores use them.
+  if (opt.positional == Positional::rope) {
+    rope_rotate(q_row.data(), qk, 1, query, dims_.n_heads, dk, opt.rope_base, false);
+    rope_rotate(k_proj.data(), kk, in.n_k, 0, dims_.n_kv_heads, dk, opt.rope_base, false);
+  }
+  const std::vector<float> slopes = head_slopes(opt, dims_.n_heads);
   t.concat.assign(vw, 0.0f);
   t.kv_head = dims_.kv_head(head);
   const float alpha = logit_scale(opt, dk);
@@ -83,6 +89,7 @@ MhaTrace MultiHeadAttention::trace(const MhaInput& in, const ForwardOptions& opt
       p.b = item;
       p.h = h;
       p.v_bound = std::sqrt(v_norm2);
+      p.slopes = slopes.empty() ? nullptr : slopes.data() + h;
       if (h != head) {
         attend_head(p, opt, nullptr);
         continue;

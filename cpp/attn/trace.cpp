@@ -27,6 +27,11 @@ HeadRowTrace trace_head_row(const HeadProblem& p, const AttentionOptions& opt) {
   kern::pack_b(p.d_k, n_k, p.k, p.ldk, true, k_packed);
   t.scores.resize(n_k);
   kern::gemm_packed(1, p.q, p.ldq, k_packed, t.scores.data(), n_k, 1.0f, nullptr, false);
+  if (p.slopes) {
+    t.slope = *p.slopes;
+    t.bias.assign(n_k, 0.0f);
+    add_alibi(t.bias.data(), i, 0, n_k, t.slope);
+  }
   t.logits.resize(n_k);
   block_logits(p, opt, k_packed, 0, 1, t.logits.data());
   if (opt.mask.any()) mask_logits(t.logits.data(), opt.mask, p.b, i, 0, n_k, n_k);

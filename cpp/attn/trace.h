@@ -14,7 +14,9 @@ namespace attn {
 /// One query row of one head, from its scores to its output.
 struct HeadRowTrace {
   std::vector<float> scores;          // n_k: q·k_j, before the scale and the mask
-  std::vector<float> logits;          // n_k: α·q·k_j as the softmax takes them, −∞ where masked
+  std::vector<float> bias;            // n_k: ALiBi's −slope·|i − j| added to α·q·k_j; empty without ALiBi
+  float slope = 0.0f;                 // ALiBi's slope of this head (0 without)
+  std::vector<float> logits;          // n_k: α·q·k_j (+ bias) as the softmax takes them, −∞ where masked
   float max = 0.0f;                   // the largest logit; −∞ when every key is masked
   std::vector<float> exp;             // n_k: exp(logit_j − max), 0 where masked
   double sum = 0.0;                   // Σ_j exp_j, kept in double as the softmax kernel keeps it
