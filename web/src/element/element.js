@@ -70,6 +70,25 @@ export class AttentionPlaygroundElement extends Base {
     if (!this.#playground) return Promise.reject(new Error('<attention-playground> runs once it is in a document'));
     return this.#playground.run();
   }
+
+  /** The export's functions over this playground (web/src/export/host.js; loaded with the lazy panels). */
+  async #export() {
+    if (!this.#playground) throw new Error('<attention-playground> exports once it is in a document');
+    const { module, actions, view } = await this.#playground.feature('export');
+    return { module, ctx: { actions, view } };
+  }
+
+  /** Every tensor of the current run, { name: { shape, data: Float32Array } }, from the engine. */
+  async exportTensors() {
+    const { module, ctx } = await this.#export();
+    return module.exportTensors(ctx);
+  }
+
+  /** A Promise of a Blob: a zip of the run's tensors (.npy), view.json and reproduce.py (PyTorch). */
+  async exportBundle() {
+    const { module, ctx } = await this.#export();
+    return module.exportBundle(ctx);
+  }
 }
 
 /** Defines <attention-playground> (once: a second copy of this module leaves the first in place). */

@@ -46,6 +46,7 @@ export const FEATURES = Object.freeze([
   { name: 'gqa', title: 'MHA, GQA, MQA', about: 'the layer with one, a few shared or a single key/value head: parameters, FLOPs, memory, K/V cache, here and for the model table', area: 'right', lazy: true },
   { name: 'kvmap', title: 'Query heads → key/value heads', about: 'which key/value head each query head reads at the current n_heads and n_kv_heads, as the engine resolves it', area: 'right', lazy: true },
   { name: 'equations', title: 'The equations', about: 'the lesson’s formulas typeset, with the current sizes filled in', area: 'right', lazy: true },
+  { name: 'export', title: 'Export and import', about: 'the run’s tensors as .npy with view.json and a PyTorch reproduce.py, in a zip', area: 'right', lazy: true },
 ].map((row) => Object.freeze(row)));
 
 export const FEATURE_NAMES = Object.freeze(FEATURES.map((f) => f.name));

@@ -153,6 +153,9 @@ export function createPlayground(root, options = {}) {
 
   const runbar = createRunbar({ dom, actions, win });
   shell.results.prepend(...runbar.elements);
+  // The Export action: the current run's tensors, view.json and reproduce.py as a zip (web/src/export/).
+  runbar.elements[0].append(dom.h('button', { type: 'button', class: 'export', id: 'export', title: 'Save this run’s tensors (.npy), view.json and reproduce.py as a zip',
+    onclick: () => feature('export').then(({ module, ...ctx }) => module.saveBundle(ctx, doc)).catch((err) => emit('error', { message: `Export failed: ${err.message}`, field: err.field ?? null })) }, 'Export'));
 
   /** The state's theme, or the host's default for it (light inside a course page, auto on the page). */
   function applyTheme() {
@@ -530,6 +533,17 @@ export function createPlayground(root, options = {}) {
     }
   }
 
+  /**
+   * A feature's panel module (a lazy one loaded as for its panel), its compute requests as actions and
+   * the current view: for what a feature offers the host besides its panel (the export's API).
+   */
+  async function feature(name) {
+    const spec = sections.get(name)?.spec;
+    if (!spec) throw new Error(`“${name}” is not a feature`);
+    const module = spec.lazy ? await lazyPanel(name) : spec.panel;
+    return { module, actions: ctxFor(name, module).actions, view: view() };
+  }
+
   async function measurePeak() {
     peakRequested = true;
     const mine = compute;
@@ -591,5 +605,7 @@ export function createPlayground(root, options = {}) {
     get destroyed() { return m.destroyed; },
     /** The playground's shadow root (for hosts that need to look inside, e.g. tests). */
     root: shadow,
+    /** A feature's module, actions and the current view (see feature() above). */
+    feature,
   };
 }

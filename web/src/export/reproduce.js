@@ -1,0 +1,157 @@
+// reproduce.py of an export bundle: a short PyTorch script in the lesson's style (its
+// ScaledDotProductAttention and MultiHeadAttention, with the playground's y = x·W + b weights, W of
+// shape (d_in, d_out)) that loads the bundle's .npy files, recomputes the output and the attention
+// weights in float64, prints the largest difference from the exported ones and exits 1 above 1e-5.
+// The script reads its sizes, mask and options from view.json; only its opening comment is written
+// for the view (what it holds, and what it cannot reproduce).
+
+export const TOLERANCE = 1e-5;
+
+/** The notes of a view the script cannot follow exactly (also listed in view.json's `notes`). */
+export function reproduceNotes(sizes) {
+  const notes = [];
+  if (sizes.dropout > 0) {
+    notes.push(`dropout p = ${sizes.dropout} in training mode draws from the playground's own seeded generator, which PyTorch does not ` +
+      'have: the script cannot draw the same weights to drop, so it takes the pattern from the exported weights (a weight ' +
+      'exported as 0 where the softmax is not 0 was dropped) and scales the rest by 1/(1-p), as the playground does');
+  }
+  if (sizes.imported) notes.push(`${sizes.imported}: imported into the playground, not made by its seeds (they are in the .npy files all the same)`);
+  return notes;
+}
+
+const BODY = String.raw`import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+HERE = Path(__file__).resolve().parent
+TOLERANCE = 1e-5
+
+
+def load(name):
+    """One exported tensor as float64, or None when the bundle has no such file."""
+    path = HERE / f"{name}.npy"
+    return torch.from_numpy(np.load(path).astype(np.float64)) if path.exists() else None
+
+
+class ScaledDotProductAttention(nn.Module):
+    """Scaled dot-product attention, as in the lesson (temperature = sqrt(d_k), or 1 with the scale off)."""
+
+    def __init__(self, temperature: float, dropout: float = 0.0):
+        super().__init__()
+        self.temperature = temperature
+        self.p = dropout
+
+    def forward(self, q, k, v, mask=None, dropped=None):
+        attn = torch.matmul(q, k.transpose(-2, -1)) / self.temperature
+        if mask is not None:
+            attn = attn.masked_fill(mask == 0, float("-inf"))
+        attn = F.softmax(attn, dim=-1)
+        # A query whose every key is masked gets weights 0 (and so a head output 0), as in the playground.
+        attn = torch.nan_to_num(attn, nan=0.0)
+        if dropped is not None:  # dropout in training mode, with the playground's pattern (see the notes)
+            attn = attn.masked_fill(dropped, 0.0) / (1.0 - self.p)
+        output = torch.matmul(attn, v)
+        return output, attn
+
+
+class MultiHeadAttention(nn.Module):
+    """Multi-head attention with the playground's weights: y = x @ W + b, W of shape (d_in, d_out)."""
+
+    def __init__(self, s, weights):
+        super().__init__()
+        self.n_heads, self.n_kv_heads = s["n_heads"], s["n_kv_heads"]
+        self.d_k, self.d_v = s["d_k"], s["d_v"]
+        # Grouped-query attention: query head h reads key/value head kv_head_of[h] (all heads: MHA).
+        self.kv_head_of = torch.tensor(s["kv_head_of"])
+        self.w = {name: nn.Parameter(weights[name], requires_grad=False) for name in weights if weights[name] is not None}
+        temperature = math.sqrt(self.d_k) if s["scale"] else 1.0
+        self.attention = ScaledDotProductAttention(temperature, s["dropout"])
+
+    def linear(self, x, name):
+        bias = self.w.get("b" + name[1:])
+        return x @ self.w[name] + (bias if bias is not None else 0.0)
+
+    def forward(self, q, k, v, mask=None, dropped=None):
+        batch_size = q.size(0)
+        # Project and reshape: (batch, seq, heads * d) -> (batch, heads, seq, d)
+        q = self.linear(q, "wq").view(batch_size, -1, self.n_heads, self.d_k).transpose(1, 2)
+        k = self.linear(k, "wk").view(batch_size, -1, self.n_kv_heads, self.d_k).transpose(1, 2)
+        v = self.linear(v, "wv").view(batch_size, -1, self.n_kv_heads, self.d_v).transpose(1, 2)
+        heads, attn = self.attention(q, k[:, self.kv_head_of], v[:, self.kv_head_of], mask, dropped)
+        # Concatenate heads and project
+        output = heads.transpose(1, 2).contiguous().view(batch_size, -1, self.n_heads * self.d_v)
+        return self.linear(output, "wo"), attn, heads
+
+
+def mask_of(s):
+    """(batch, 1, n_q, n_k): 1 where query i may attend to key j (causal: j <= i; padding: j < length)."""
+    i = torch.arange(s["n_q"]).view(-1, 1)
+    j = torch.arange(s["n_k"]).view(1, -1)
+    mask = torch.ones(s["batch"], 1, s["n_q"], s["n_k"], dtype=torch.bool)
+    if s["causal"]:
+        mask &= j <= i
+    if s["padding"] is not None:
+        lengths = torch.tensor(s["padding"]).view(-1, 1, 1, 1)
+        mask &= j.view(1, 1, 1, -1) < lengths
+    return mask
+
+
+def main():
+    view = json.loads((HERE / "view.json").read_text())
+    s = view["sizes"]
+    for note in view.get("notes", []):
+        print("note:", note)
+    query = load("query")
+    key = load("key") if s["cross"] else query
+    value = load("value") if s["cross"] else query
+    weights = {name: load(name) for name in ["wq", "wk", "wv", "wo", "bq", "bk", "bv", "bo"]}
+    exported = {name: load(name) for name in ["attention", "output", "head_outputs", "q"]}
+    dropped = None
+    mha = MultiHeadAttention(s, weights)
+    mask = mask_of(s)
+    if s["dropout"] > 0:
+        _, before, _ = MultiHeadAttention(dict(s, dropout=0.0), weights)(query, key, value, mask)
+        dropped = (exported["attention"] == 0) & (before != 0)
+    with torch.no_grad():
+        output, attn, heads = mha(query, key, value, mask, dropped)
+    checks = {"output": output, "attention": attn, "head_outputs": heads}
+    worst = 0.0
+    for name, mine in checks.items():
+        if exported[name] is None:
+            continue
+        diff = (mine - exported[name]).abs().max().item()
+        worst = max(worst, diff)
+        print(f"{name:13s} {tuple(mine.shape)}  largest difference {diff:.3e}")
+    print(f"largest difference {worst:.3e} (tolerance {TOLERANCE:.0e})")
+    if not worst <= TOLERANCE:
+        print("FAILED: the exported numbers are not what this layer computes")
+        sys.exit(1)
+    print("OK: PyTorch reproduces the playground's output and attention weights")
+
+
+if __name__ == "__main__":
+    main()
+`;
+
+/** The text of reproduce.py for a view (sizes as in view.json). */
+export function reproduceScript(sizes, notes = reproduceNotes(sizes)) {
+  const kind = sizes.n_kv_heads === sizes.n_heads ? 'multi-head' : sizes.n_kv_heads === 1 ? 'multi-query' : 'grouped-query';
+  const lines = [
+    '# reproduce.py: recomputes this Attention Playground export in PyTorch (float64) from its .npy files',
+    `# and checks the exported output and attention weights agree within ${TOLERANCE} (exit 1 if not).`,
+    `# The view: ${kind} ${sizes.cross ? 'cross' : 'self'}-attention, d_model ${sizes.d_model}, n_heads ${sizes.n_heads}, ` +
+      `n_kv_heads ${sizes.n_kv_heads}, d_k ${sizes.d_k}, d_v ${sizes.d_v}, n_q ${sizes.n_q}, n_k ${sizes.n_k}, batch ${sizes.batch},`,
+    `# mask ${sizes.causal ? 'causal' : 'none'}${sizes.padding ? ` + padding ${JSON.stringify(sizes.padding)}` : ''}, ` +
+      `scale ${sizes.scale ? 'by sqrt(d_k)' : 'off'}, bias ${sizes.bias ? 'on' : 'off'}, dropout ${sizes.dropout}.`,
+    '# Run it in the folder of the unzipped bundle: python3 reproduce.py (needs numpy and torch).',
+    ...notes.map((n) => `# Note: ${n}.`),
+    '',
+  ];
+  return `${lines.join('\n')}${BODY}`;
+}

@@ -1,0 +1,10 @@
+// What the export asks the compute for (see features/index.js for the fields).
+
+export const requests = Object.freeze({
+  /**
+   * Every tensor of one run of `config`, computed by the engine: → { tensors: { name: { shape, data } },
+   * sizes, labels_q, labels_k, masked_rows }. About four passes: the forward pass, the projections and
+   * the head outputs (one matmul per head and batch item).
+   */
+  tensors: Object.freeze({ passes: 4 }),
+});
