@@ -46,9 +46,17 @@ export function render({ model, el }) {
     if (changed) model.save_changes();
   });
 
+  // The exercises' progress, for a notebook that declares a `progress` trait (a dict): { chapter, done, total, score }.
+  const stopProgress = playground.on('progress', ({ chapter, done, total, score }) => {
+    if (read('progress') === undefined) return;
+    model.set('progress', { chapter, done, total, score });
+    model.save_changes();
+  });
+
   return () => {
     for (const [key, handler] of follow) model.off(`change:${key}`, handler);
     stopWriting();
+    stopProgress();
     playground.destroy();
     box.remove();
   };

@@ -2,10 +2,12 @@
 // HTML, MkDocs, Quarto). Its attributes are the URL hash's keys plus theme and controls; an attribute
 // change updates the view. Properties: state (the whole view, settable), result (the last result);
 // method: run(). Events, bubbling and composed: result { state, shapes, isa, ms }, error { message,
-// field }, change { state } (the learner's edits).
+// field }, change { state } (the learner's edits). The exercises (web/EMBED.md): property exercises,
+// answer(id, value), clearProgress(), events attempt and progress.
 
 import { createPlayground } from '../playground/playground.js';
 import { ELEMENT_KEYS, defaults, withChanges } from '../model/schema.js';
+import { writeRecord } from '../lesson/exercises/index.js';
 
 const Base = globalThis.HTMLElement ?? class {}; // importable where there is no DOM (nothing is defined there)
 
@@ -27,7 +29,10 @@ export class AttentionPlaygroundElement extends Base {
       onResult: fire('result'),
       onError: fire('error'),
       onChange: ({ state: now }) => fire('change')({ state: now }),
+      progress: exerciseScope(this), // the exercises' progress is kept per page and element id
     });
+    this.#playground.on('attempt', fire('attempt'));
+    this.#playground.on('progress', ({ chapter, done, total, score }) => fire('progress')({ chapter, done, total, score }));
   }
 
   /** Removed from the page: everything this element alone held is freed (its view is kept for a return). */
@@ -65,6 +70,23 @@ export class AttentionPlaygroundElement extends Base {
     return this.#playground?.result ?? null;
   }
 
+  /** The current chapter's exercises (or the `exercises` attribute's): [{ id, chapter, kind, prompt }]. */
+  get exercises() {
+    return this.#playground?.exercises ?? [];
+  }
+
+  /** Answers exercise `id` as the learner's input does: a Promise of { correct, expected, explanation } (an `attempt` event too). */
+  answer(id, value) {
+    if (!this.#playground) return Promise.reject(new Error('<attention-playground> answers once it is in a document'));
+    return this.#playground.answer(id, value);
+  }
+
+  /** Forgets this element's exercise attempts (and the stored progress); a `progress` event follows. */
+  clearProgress() {
+    if (this.#playground) this.#playground.clearProgress();
+    else writeRecord(exerciseScope(this), {}); // not in a document: the stored record alone
+  }
+
   /** Runs the current view; a Promise of the result. */
   run() {
     if (!this.#playground) return Promise.reject(new Error('<attention-playground> runs once it is in a document'));
@@ -89,6 +111,11 @@ export class AttentionPlaygroundElement extends Base {
     const { module, ctx } = await this.#export();
     return module.exportBundle(ctx);
   }
+}
+
+/** The progress scope of an element: its page's path and its id ('' for an element without one). */
+function exerciseScope(el) {
+  return `${el.ownerDocument.defaultView?.location?.pathname ?? ''}#${el.id}`;
 }
 
 /** Defines <attention-playground> (once: a second copy of this module leaves the first in place). */

@@ -18,6 +18,7 @@ const playground = createPlayground(root, {
   state: initial.state, notes: initial.ignored, layout: embed ? 'embedded' : 'page',
   theme: embed ? 'light' : 'auto', // a page of its own follows the system; inside a course page, light
   compiled: window.attentionPlaygroundCompiled, // index.html started compiling the wasm while this file loaded
+  progress: `${location.pathname}#page`, // the exercises' attempts, kept in this origin's localStorage
 });
 applyPageFlags(initial.state);
 
@@ -79,6 +80,23 @@ if (embed && window.parent !== window) {
       post();
     }
   });
+}
+
+// ---- inside a frame: tell the host page (a course, an LMS) about the exercises ----
+// { type: 'attention-playground:attempt', id, chapter, correct, answer, expected, attempts } and
+// { type: 'attention-playground:progress', chapter, done, total, score }. Addressed to the origin of the
+// page that holds the frame when the browser tells it (ancestorOrigins, else the referrer), so a
+// learner's answers reach no other origin; '*' only when the host hides its origin (no referrer).
+if (window.parent !== window) {
+  const target = hostOrigin();
+  playground.on('attempt', (detail) => window.parent.postMessage({ type: 'attention-playground:attempt', ...detail }, target));
+  playground.on('progress', ({ chapter, done, total, score }) => window.parent.postMessage({ type: 'attention-playground:progress', chapter, done, total, score }, target));
+}
+
+/** The origin of the page holding this frame, or '*' when the browser does not say. */
+function hostOrigin() {
+  const named = location.ancestorOrigins?.[0] ?? (document.referrer ? new URL(document.referrer).origin : null);
+  return named && named !== 'null' ? named : '*';
 }
 
 // The builder for course authors (not inside an embedded view).

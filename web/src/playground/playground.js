@@ -15,6 +15,7 @@ import { assetBase } from './assets.js';
 import { createRunbar } from './runbar.js';
 import { createShell } from './shell.js';
 import { actionsFor, unavailable } from './asks.js';
+import { createExerciseSession } from '../lesson/exercises/session.js';
 
 const DEBOUNCE_MS = 200;       // typing "512" should run once, not three times
 const PROGRESS_AFTER_MS = 100; // shorter runs finish before a progress bar would be worth showing
@@ -120,6 +121,8 @@ export function createPlayground(root, options = {}) {
     },
     run: () => run().catch(() => {}),
     cancel,
+    /** An answer to an exercise (the learner's input; a host's answer() takes the same path). */
+    answer: (id, value) => exercises.answer(id, value),
   });
   const readOnly = () => m.state.controls === '0';
   /** What a feature's actions need from this playground (playground/asks.js). */
@@ -128,6 +131,12 @@ export function createPlayground(root, options = {}) {
     session: () => compute.session,
     passDeadline: (config, passes) => passDeadline(config, passes),
   };
+  // The exercises (lesson/exercises/session.js): prompts from the live layer, answers from the core,
+  // attempts kept under options.progress (a page and element id; none: not stored).
+  const exercises = createExerciseSession({
+    askHost, state: () => m.state, check: () => m.check, ready, scope: options.progress ?? null, emit, changed: () => render('exercises'),
+    storage: (() => { try { return win.localStorage; } catch { return null; } })(), // a sandboxed frame may refuse it
+  });
   /** A panel's ctx: the shared actions, and its own feature's requests as actions (playground/asks.js). */
   const ctxFor = (name, module) => ({ dom, host, actions: Object.freeze({ ...actions, ...heldModelMoves(actionsFor(name, module.requests, askHost), module.requests) }) });
   // A request whose declaration has movesTrainedModel(payload) true (the lab stepping on or starting
@@ -233,7 +242,7 @@ export function createPlayground(root, options = {}) {
     return Object.freeze({
       state: m.state, check: m.check, result: m.result, running: m.running, runs: m.runs, peak: m.peak,
       engine: m.engine, engineError: m.engineError, firstResultMs: m.firstResultMs, editing: m.editing,
-      readOnly: readOnly(), lastPreset: m.lastPreset,
+      readOnly: readOnly(), lastPreset: m.lastPreset, exercises: exercises.view(),
       settled: m.released, // the first result is on screen (or there will be none by itself): time for the rest
       notice: m.notice && (m.notice.key === null || m.notice.key === key) ? m.notice : null,
       // Every problem no visible field shows: the run bar lists them.
@@ -566,6 +575,7 @@ export function createPlayground(root, options = {}) {
     win.clearTimeout(debounce);
     win.clearTimeout(progressTimer);
     pendingRun?.reject(new Error('this playground was removed'));
+    exercises.destroy();
     for (const entry of sections.values()) {
       try {
         entry.panel?.destroy?.();
@@ -607,5 +617,11 @@ export function createPlayground(root, options = {}) {
     root: shadow,
     /** A feature's module, actions and the current view (see feature() above). */
     feature,
+    /** The exercises shown ([{ id, chapter, kind, prompt }]); answer(id, value) → Promise of { correct, expected, explanation }. */
+    get exercises() { return exercises.list(); },
+    answer: (id, value) => exercises.answer(id, value),
+    /** { chapter, done, total, score, chapters } of the exercises shown; clearProgress() forgets every attempt. */
+    get progress() { return exercises.progress(); },
+    clearProgress: () => exercises.clear(),
   };
 }

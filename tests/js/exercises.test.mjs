@@ -1,0 +1,260 @@
+// The exercises (web/src/lesson/exercises/, features/exercises/handler.js): every answer the core gives
+// against an independent float64 or closed-form reference, for several live layers; answers that cannot
+// be read (an error, no attempt counted); the tolerance's edges; what a learner may type for a shape, a
+// choice and a cell; the selection (`exercises` key, chapters); attempts, progress and its storage.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadAttention } from '../../web/src/engine/attention.js';
+import { validate } from '../../web/src/model/validate.js';
+import { defaults, withChanges } from '../../web/src/model/schema.js';
+import { LayerCache, prepareRun, forwardArguments } from '../../web/src/model/job.js';
+import { handlers } from '../../web/src/features/exercises/handler.js';
+import { createExerciseSession } from '../../web/src/lesson/exercises/session.js';
+import { EXERCISES } from '../../web/src/lesson/exercises/catalogue.js';
+import { EXERCISE_IDS, ALL_IDS, selectExercises, chapterProgress, storageKey } from '../../web/src/lesson/exercises/index.js';
+import { parseNumber, parseShape, matches } from '../../web/src/lesson/exercises/answers.js';
+
+/** The lesson's chapters (issue 25), in order. */
+const CHAPTER_NAMES = ['attention', 'scaling', 'heads', 'cost', 'gqa', 'positions', 'training', 'efficient', 'reference'];
+import { mhaReference } from './reference.mjs';
+
+const attn = await loadAttention();
+
+/** A Map-backed localStorage stand-in. */
+function memoryStorage() {
+  const map = new Map();
+  return { map, getItem: (k) => (map.has(k) ? map.get(k) : null), setItem: (k, v) => map.set(k, String(v)), removeItem: (k) => map.delete(k) };
+}
+
+/** A session over the real engine and handler (the worker's side, without the worker) for a state. */
+function sessionFor(changes, { scope = null, storage = null, events = [] } = {}) {
+  // Every exercise unless the test picks a chapter or a list (set as strings: the keys the page reads).
+  const { chapter = '', exercises = chapter ? '' : ALL_IDS.join(','), ...layer } = changes;
+  const state = { ...withChanges(defaults(), layer), chapter, exercises };
+  const check = validate(state, { resolveView: attn.resolveView, analyze: attn.analyze, budget: attn.defaultMemoryBudget });
+  assert.ok(check.config, `the layer ${JSON.stringify(changes)} is valid: ${JSON.stringify(check.errors)}`);
+  const cache = new LayerCache();
+  const side = { attn, prepared: (config) => { const { layer, inputs } = prepareRun(attn, config, cache, null); return { layer, inputs, args: forwardArguments(config, inputs) }; } };
+  let asked = 0;
+  const session = createExerciseSession({
+    solve: async (payload) => { asked++; return handlers.solve(payload, side); },
+    state: () => state, check: () => check, scope, storage, emit: (type, detail) => events.push({ type, detail }),
+  });
+  return { session, state, config: check.config, side, asked: () => asked };
+}
+
+const item = (s, id) => s.session.view().items.find((i) => i.id === id) ?? (() => { throw new Error(`${id} is not shown`); })();
+
+/** The expected answer of every exercise from closed forms and float64 loops (never the core's calls). */
+function references(config, state, side) {
+  const { d_model: d, n_heads: h, n_kv_heads: g, d_k, d_v, n_q, n_k, batch } = config;
+  // attention.strongest-key: float64 attention over the same layer's weights and inputs.
+  const head = Number(state.head) || 0, i = Math.min(2, n_q - 1), b = Math.min(config.item, batch - 1);
+  const { layer, inputs } = side.prepared(config);
+  // Grouped heads: the reference reads one K/V column block per query head, so the blocks are repeated
+  // (query head q reads key/value head ⌊q·g/h⌋, the layout the README states).
+  const w = layer.getWeights();
+  const spread = (m, width) => {
+    if (g === h) return m;
+    const out = new Float32Array(d * h * width);
+    for (let r = 0; r < d; r++) for (let q = 0; q < h; q++) for (let c = 0; c < width; c++) out[(r * h + q) * width + c] = m[(r * g + Math.floor((q * g) / h)) * width + c];
+    return out;
+  };
+  const spreadBias = (v, width) => (v && g !== h ? Float32Array.from({ length: h * width }, (_, k) => v[Math.floor((Math.floor(k / width) * g) / h) * width + (k % width)]) : v);
+  const weights = { ...w, wk: spread(w.wk, d_k), wv: spread(w.wv, d_v), bk: spreadBias(w.bk, d_k), bv: spreadBias(w.bv, d_v) };
+  const ref = mhaReference({ query: inputs.query, key: inputs.memory ?? inputs.query, value: inputs.memory ?? inputs.query, batch, n_q, n_k, d_model: d,
+    n_heads: h, d_k, d_v, weights, mask: forwardArguments(config, inputs).mask, scale: config.scale });
+  const row = Array.from(ref.weights.subarray(((b * h + head) * n_q + i) * n_k, ((b * h + head) * n_q + i + 1) * n_k));
+  const top = row.indexOf(Math.max(...row));
+  const derived = state.d_k === '' && state.d_v === '';
+  const kvHead = g > 1 && g < h ? Math.floor(((h - 3) * g) / h) : Math.floor((5 * 2) / 8); // the live grouping, else 8 heads over 2
+  return {
+    'attention.causal-row': Math.min(3, n_q - 1) + 1,
+    'attention.strongest-key': top,
+    'attention.uniform': 1 / n_k,
+    'attention.cross-qkv': 'q-decoder',
+    'scaling.variance-unscaled': [d_k, 0.15 * d_k],     // a sampled variance: about d_k
+    'scaling.variance-scaled': [1, 0.15],
+    'scaling.gradient': 'vanishes',
+    'heads.d_k': derived ? d / h : 64,
+    'heads.concat-shape': [batch, n_q, h * d_v],
+    'heads.previous-token': Math.min(3, n_q - 1) - 1,
+    'cost.params-nobias': 2 * d * h * d_k + 2 * d * h * d_v, // asked with one key/value head per query head
+    'cost.params-bias': 2 * d * h * d_k + 2 * d * h * d_v + 2 * h * d_k + h * d_v + d,
+    'cost.dominant': n_q * 2 <= d ? 'projections' : n_q >= 2 * d ? 'attention' : null,
+    'cost.attention-shape': [batch, h, n_q, n_k],
+    'cost.attention-bytes': 4 * batch * h * n_q * n_k,
+    'gqa.kv-head-of': kvHead,
+    'gqa.cache-per-token': 4 * g * (d_k + d_v),
+    'gqa.preset-saving': 64 / 8,
+    'positions.range': 'unit',
+    'positions.zero': Math.cos(0),
+    'positions.shift': 'rotation',
+    'training.start-loss': [Math.log(16), 0.15 * Math.log(16)],
+    'training.focus': state.train_task === 'copy_first' ? 'first' : 'previous',
+    'efficient.memory-double': 4 * batch * h * (2 * n_q) ** 2,
+    'efficient.weights-off': 0,
+    'efficient.kv-step': n_q + 1,
+  };
+}
+
+test('the catalogue and the id lists agree: ≥ 2 exercises in every chapter but reference, ≥ 16 in all, stable ids of four kinds', () => {
+  assert.deepEqual(EXERCISES.map((e) => e.id), ALL_IDS);
+  for (const e of EXERCISES) {
+    assert.match(e.id, /^[a-z]+\.[a-z_-]+$/);
+    assert.equal(e.id.split('.')[0], e.chapter, `${e.id} is named after its chapter`);
+    assert.ok(EXERCISE_IDS[e.chapter].includes(e.id));
+  }
+  for (const chapter of CHAPTER_NAMES.filter((c) => c !== 'reference')) assert.ok(EXERCISE_IDS[chapter]?.length >= 2, `${chapter} has two exercises`);
+  assert.equal(EXERCISE_IDS.reference, undefined, 'the reference chapter shows none');
+  assert.ok(ALL_IDS.length >= 16, `${ALL_IDS.length} exercises`);
+  assert.deepEqual([...new Set(EXERCISES.map((e) => e.kind))].sort(), ['cell', 'choice', 'number', 'shape']);
+});
+
+const LAYERS = [
+  { heads: 'previous,same_word,first_token,' },                                                        // the lesson's start
+  { d_model: 96, n_heads: 6, mask: 'causal', text: 'a b c d e f g h i j k l', head: 2, seed: 5 },       // random heads, causal
+  { d_model: 128, n_heads: 8, n_kv_heads: 2, batch: 2, text: 'the cat sat\nthe dog ran far away', item: 1, bias: 0, train_task: 'copy_first' },
+  { d_model: 32, n_heads: 2, attention: 'cross', text_kv: 'le chat était assis sur le tapis rouge', n_q: 5, source: 'random', n_k: 9 },
+  { d_model: 64, n_heads: 4, d_k: 8, d_v: 12, text: 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty twenty-one' },
+];
+
+for (const changes of LAYERS) {
+  test(`every exercise's answer is the reference's: ${JSON.stringify(changes)}`, async () => {
+    const s = sessionFor({ ...changes, exercises: ALL_IDS.join(',') });
+    const ref = references(s.config, s.state, s.side);
+    const failures = [];
+    for (const it of s.session.view().items) {
+      assert.ok(it.prompt && it.prompt.length > 20, `${it.id} has a prompt`);
+      const want = ref[it.id];
+      // Answer with the reference itself: the core must call it right, and the reveal must explain it.
+      const given = Array.isArray(want) && it.kind === 'number' ? want[0] : want ?? (it.kind === 'choice' ? it.choices[0].key : 0);
+      const r = await s.session.answer(it.id, given);
+      assert.ok(r.explanation.length > 80 && /Usual mistake/.test(r.explanation), `${it.id}: the reveal explains and names a misconception`);
+      if (want === null || want === undefined) continue; // no closed form here (n close to d)
+      if (Array.isArray(want) && it.kind === 'number') {
+        if (Math.abs(r.expected - want[0]) > want[1]) failures.push(`${it.id}: core ${r.expected}, reference ${want[0]} ± ${want[1]}`);
+      } else if (typeof want === 'number' && !Number.isInteger(want)) {
+        if (Math.abs(r.expected - want) > 1e-6) failures.push(`${it.id}: core ${r.expected}, reference ${want}`);
+      } else if (JSON.stringify(r.expected) !== JSON.stringify(want)) failures.push(`${it.id}: core ${JSON.stringify(r.expected)}, reference ${JSON.stringify(want)}`);
+      if (!r.correct) failures.push(`${it.id}: the reference's answer ${JSON.stringify(given)} was judged wrong (core ${JSON.stringify(r.expected)})`);
+    }
+    assert.deepEqual(failures, []);
+  });
+}
+
+test('a changed layer gives a new exercise: new numbers in the prompt and a new answer', async () => {
+  const a = sessionFor({}), b = sessionFor({ d_model: 256, n_heads: 8 });
+  assert.notEqual(item(a, 'cost.params-bias').prompt, item(b, 'cost.params-bias').prompt);
+  assert.equal((await a.session.answer('cost.params-bias', 0)).expected, 16640);
+  assert.equal((await b.session.answer('cost.params-bias', 0)).expected, 4 * 256 * 256 + 4 * 256);
+});
+
+test('answers that cannot be read are errors naming the problem, and cost no attempt', async () => {
+  const events = [];
+  const s = sessionFor({ heads: 'previous,same_word,first_token,' }, { events });
+  const bad = [
+    ['heads.d_k', 'sixteen', /heads\.d_k expects a number, got “sixteen”/],
+    ['heads.d_k', '', /expects a number/],
+    ['heads.d_k', '1..6', /expects a number/],
+    ['cost.attention-shape', '1x4x', /expects a shape such as 2×4×8×8, got “1x4x”/],
+    ['cost.attention-shape', 'four by ten', /expects a shape/],
+    ['cost.dominant', 'both', /cost\.dominant expects one of “projections”, “attention”, “softmax”, got “both”/],
+    ['attention.strongest-key', 99, /key 99 is outside 0…9/],
+    ['attention.strongest-key', '0,1', /asks about query row 2; the cell given is in row 0/],
+    ['attention.strongest-key', 'left', /expects a cell/],
+    ['attention.nothing', 1, /“attention\.nothing” is not an exercise/],
+  ];
+  for (const [id, value, message] of bad) await assert.rejects(s.session.answer(id, value), message, `${id} ← ${JSON.stringify(value)}`);
+  assert.equal(events.filter((e) => e.type === 'attempt').length, 0, 'no attempt was counted');
+  assert.equal(s.asked(), 0, 'an unreadable answer asks the core nothing');
+  assert.equal(item(s, 'heads.d_k').status.attempts, 0);
+});
+
+test('an invalid layer: the exercises say what to fix, and answer() refuses with that message', async () => {
+  const state = withChanges(defaults(), { d_model: '0' });
+  const check = validate(state, { resolveView: attn.resolveView, analyze: attn.analyze, budget: attn.defaultMemoryBudget });
+  const session = createExerciseSession({ solve: () => assert.fail('asked the core'), state: () => state, check: () => check });
+  const [first] = session.view().items;
+  assert.match(first.unavailable, /the inputs need fixing first \(d_model: .*positive integer/);
+  assert.equal(session.list()[0].prompt, null);
+  await assert.rejects(session.answer(first.id, 1), /cannot be answered now: the inputs need fixing first \(d_model/);
+});
+
+test('tolerance edges: a number within the stated tolerance counts (the edge included), just beyond does not', () => {
+  const rel = { kind: 'number', tolerance: { rel: 0.15 } }, abs = { kind: 'number', tolerance: { abs: 0.001 } }, exact = { kind: 'number', tolerance: {} };
+  assert.equal(matches(rel, 115, 100), true);
+  assert.equal(matches(rel, 85, 100), true);
+  assert.equal(matches(rel, 115.01, 100), false);
+  assert.equal(matches(rel, 84.99, 100), false);
+  assert.equal(matches(abs, 0.101, 0.1), true);
+  assert.equal(matches(abs, 0.1015, 0.1), false);
+  assert.equal(matches(exact, 16640, 16640), true);
+  assert.equal(matches(exact, 16641, 16640), false);
+  assert.equal(matches(exact, 0, 0), true);
+});
+
+test('what a learner may type: thousands separators, fractions, shapes with ×, x, *, commas or brackets, cells as an index or "row,col"', async () => {
+  assert.equal(parseNumber('16,640', 'x'), 16640);
+  assert.equal(parseNumber(' 1 048 576 ', 'x'), 1048576);
+  assert.equal(parseNumber('1.6e4', 'x'), 16000);
+  assert.equal(parseNumber('−3', 'x'), -3);
+  assert.equal(parseNumber('1/10', 'x'), 0.1);
+  for (const text of ['1×4×10×10', '1x4x10x10', '1 X 4 X 10 X 10', '1*4*10*10', '[1, 4, 10, 10]', '(1,4,10,10)', '1 4 10 10']) {
+    assert.deepEqual(parseShape(text, 'x'), [1, 4, 10, 10], text);
+  }
+  const s = sessionFor({ heads: 'previous,same_word,first_token,' });
+  // The lesson's start: head 1 is a previous-token head, query 2 ("sat") looks at key 1 ("cat").
+  for (const value of [1, '1', '2,1', [2, 1], { row: 2, col: 1 }]) assert.equal((await s.session.answer('attention.strongest-key', value)).correct, true, JSON.stringify(value));
+  assert.equal((await s.session.answer('attention.strongest-key', 2)).correct, false);
+  assert.equal((await s.session.answer('cost.attention-shape', '1 × 4 × 10 × 10')).correct, true);
+  assert.equal((await s.session.answer('cost.attention-shape', '4×1×10×10')).correct, false, 'the order counts');
+  assert.equal((await s.session.answer('cost.dominant', 'The projections (about n·d²)')).correct, true, 'a choice by its label');
+  assert.equal((await s.session.answer('attention.uniform', '1/10')).correct, true);
+  assert.equal((await s.session.answer('attention.uniform', 0.102)).correct, false, 'beyond ±0.001');
+});
+
+test('attempts, progress events and storage: counted per exercise, kept per scope, read back, cleared', async () => {
+  const storage = memoryStorage(), events = [];
+  const s = sessionFor({ heads: 'previous,same_word,first_token,', chapter: 'cost' }, { scope: '/course.html#p1', storage, events });
+  assert.deepEqual(s.session.list().map((e) => e.id), EXERCISE_IDS.cost);
+  assert.deepEqual(Object.keys(s.session.list()[0]).sort(), ['chapter', 'id', 'kind', 'prompt']);
+  await s.session.answer('cost.params-bias', 1);
+  await s.session.answer('cost.params-bias', 16640);
+  await s.session.answer('cost.dominant', 'projections');
+  const attempts = events.filter((e) => e.type === 'attempt').map((e) => e.detail);
+  assert.deepEqual(attempts.map(({ id, chapter, correct, answer, expected, attempts: n }) => [id, chapter, correct, answer, expected, n]), [
+    ['cost.params-bias', 'cost', false, 1, 16640, 1], ['cost.params-bias', 'cost', true, 16640, 16640, 2], ['cost.dominant', 'cost', true, 'projections', 'projections', 1]]);
+  assert.equal(s.asked(), 2, 'a retry on the same layer asks the core nothing');
+  const progress = events.filter((e) => e.type === 'progress').at(-1).detail;
+  assert.deepEqual({ ...progress, chapters: undefined }, { chapter: 'cost', done: 2, total: 5, score: 0.4, chapters: undefined });
+  assert.deepEqual(progress.chapters.cost, { done: 2, total: 5 });
+  assert.deepEqual(progress.chapters.reference, { done: 0, total: 0 });
+  assert.deepEqual(Object.keys(progress.chapters), CHAPTER_NAMES, 'every chapter, in the lesson\'s order');
+  // Stored under the scope: a new session (a reload) and the chapter list read it back.
+  assert.ok(storage.map.has(storageKey('/course.html#p1')));
+  const again = sessionFor({ chapter: 'cost' }, { scope: '/course.html#p1', storage });
+  assert.deepEqual(again.session.progress().done, 2);
+  assert.equal(item(again, 'cost.params-bias').status.attempts, 2);
+  assert.deepEqual(chapterProgress('/course.html#p1', storage).cost, { done: 2, total: 5 });
+  assert.deepEqual(chapterProgress('/course.html#other', storage).cost, { done: 0, total: 5 }, 'another element id keeps its own');
+  // A record that is not ours, or a storage that throws, starts afresh rather than failing.
+  storage.setItem(storageKey('/x'), '{not json');
+  assert.deepEqual(chapterProgress('/x', storage).cost, { done: 0, total: 5 });
+  const refusing = { getItem() { throw new Error('SecurityError'); }, setItem() { throw new Error('QuotaExceeded'); }, removeItem() {} };
+  const r = sessionFor({ chapter: 'cost' }, { scope: '/y', storage: refusing });
+  assert.equal((await r.session.answer('cost.params-bias', 16640)).correct, true);
+  // clear(): the record goes, and a progress event says so.
+  again.session.clear();
+  assert.equal(storage.map.has(storageKey('/course.html#p1')), false);
+  assert.equal(again.session.progress().done, 0);
+});
+
+test('the selection: the chapter\'s exercises, none, or a list of ids (unknown ones named)', () => {
+  assert.deepEqual(selectExercises({ chapter: 'gqa', exercises: '' }).ids, EXERCISE_IDS.gqa);
+  assert.deepEqual(selectExercises({ chapter: '', exercises: '' }).ids, EXERCISE_IDS.attention, 'no chapter: attention');
+  assert.deepEqual(selectExercises({ chapter: 'reference', exercises: '' }).ids, []);
+  assert.deepEqual(selectExercises({ chapter: 'gqa', exercises: 'none' }).ids, []);
+  assert.deepEqual(selectExercises({ chapter: 'gqa', exercises: ' cost.dominant , attention.causal-row,cost.dominant,nope.x' }),
+    { ids: ['cost.dominant', 'attention.causal-row'], unknown: ['nope.x'] });
+});

@@ -1,0 +1,59 @@
+// The compute side of the exercises: every answer is the core's. An exercise (lesson/exercises/
+// catalogue.js) names the calls that give it; this runs them, in order, on the engine: a few of the API's
+// own functions, the live layer's trace of one query (the layer and inputs the heatmaps show), a layer
+// built for one head pattern, and the training lab's model before and after some steps.
+
+/** The API functions an exercise may call as they are (pure: they allocate nothing that outlives the call). */
+const ENGINE_CALLS = new Set(['analyze', 'resolveView', 'maskGrid', 'sqrtDkStats', 'sqrtDkGradients', 'positionalProperties', 'positionalEncoding', 'modelPresets']);
+
+const OPS = {
+  /** The live layer's trace of query `query_index` (mask: another mask for this one trace). */
+  trace({ config, item = 0, head = 0, query_index, mask }, side, post) {
+    const { layer, args } = side.prepared(config, post);
+    const t = layer.trace({ ...args, ...(mask ? { mask } : {}), item, head, query_index });
+    return { weights: Array.from(t.weights), logits: Array.from(t.logits) };
+  },
+
+  /** Head 0 of a layer of these sizes built with `pattern` for `words` (self-attention), traced at one query. */
+  patternTrace({ d_model, n_heads, pattern, words, input_seed = 1, query_index }, side) {
+    const { attn } = side;
+    const mha = new attn.MultiHeadAttention({ d_model, n_heads, seed: 1 });
+    try {
+      mha.setHeadPatterns({ heads: [{ head: 0, pattern }], query_words: [words], input_seed });
+      const query = attn.embedTokens({ words: [words], d_model, seed: input_seed });
+      const t = mha.trace({ query, batch: 1, n_q: words.length, item: 0, head: 0, query_index });
+      return { weights: Array.from(t.weights), logits: Array.from(t.logits) };
+    } finally {
+      mha.delete();
+    }
+  },
+
+  /** The lab's model evaluated before and after `steps` steps: { before, after, classes }. */
+  trainEval({ task, d_model, n_heads, seq_len, seed, steps = 0, samples = 200 }, side) {
+    const trainer = side.attn.createTrainer({ task, d_model, n_heads, seq_len, seed });
+    try {
+      const before = trainer.evaluate({ samples });
+      for (let left = steps; left > 0;) {
+        const n = Math.min(left, trainer.max_steps_per_call);
+        trainer.step(n);
+        left -= n;
+      }
+      return { before, after: steps ? trainer.evaluate({ samples }) : before, classes: trainer.shape.n_classes };
+    } finally {
+      trainer.delete();
+    }
+  },
+};
+
+export const handlers = {
+  /** { calls: [{ op, args }] } → { results }: one result per call, in order. */
+  solve({ calls }, side, post) {
+    if (!Array.isArray(calls) || !calls.length) throw new Error('an exercise asks for at least one core call');
+    const results = calls.map(({ op, args } = {}) => {
+      if (ENGINE_CALLS.has(op)) return side.attn[op](args ?? {});
+      if (Object.hasOwn(OPS, op)) return OPS[op](args ?? {}, side, post);
+      throw new Error(`an exercise asked the core for '${op}', which it does not answer`);
+    });
+    return { results };
+  },
+};

@@ -1,0 +1,193 @@
+// "Predict, then reveal": the chapter's exercises, one card each: the prompt (numbers from the live
+// layer), an input for its kind (a number, a shape, a choice, or a cell picked on a small map), a Check
+// button, and the reveal (right or not, the core's answer, the explanation with its numbers). The answer
+// goes through the playground's exercise session (lesson/exercises/session.js), the path a host's
+// answer(id, value) takes too; this file only draws and reads the learner's input.
+
+export { requests } from './requests.js'; // what this panel may ask the compute for (the session asks it)
+
+const MAX_GRID_SIDE = 16; // a bigger layer gets the asked row only, and the index typed in
+
+const STYLE = `
+.ex-list { display: grid; gap: 0.9rem; }
+.exercise { border: 1px solid var(--grid); border-radius: 6px; padding: 0.7rem 0.9rem; }
+.exercise h3 { font-size: 1em; margin: 0 0 0.5em; font-weight: 600; }
+.exercise .ex-id { color: var(--muted); font-size: 0.8em; font-weight: normal; margin-left: 0.4em; }
+.exercise form { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: end; }
+.exercise fieldset { border: 0; padding: 0; margin: 0; display: grid; gap: 0.25rem; flex-basis: 100%; }
+.exercise .ex-verdict { margin: 0.6em 0 0; }
+.exercise .ex-verdict[data-correct="1"] strong { color: var(--ok); }
+.exercise .ex-verdict[data-correct="0"] strong { color: var(--warn); }
+.ex-grid { border-collapse: collapse; font-size: 0.78em; margin: 0.3em 0; flex-basis: 100%; }
+.ex-grid th { font-weight: normal; color: var(--muted); padding: 0 0.3em; white-space: nowrap; }
+.ex-grid td { width: 1.7em; height: 1.5em; padding: 0; border: 1px solid var(--grid); text-align: center; }
+.ex-grid tr.asked th { color: inherit; font-weight: 600; }
+.ex-grid button { width: 100%; height: 100%; min-height: 1.5em; border: 0; padding: 0; background: transparent; cursor: pointer; font: inherit; }
+.ex-grid button[aria-pressed="true"] { outline: 2px solid var(--accent); outline-offset: -2px; }
+.ex-grid td.expected { box-shadow: inset 0 0 0 2px var(--ok); }
+`;
+
+export function create(body, { dom, actions }) {
+  const { h, fill } = dom;
+  const summary = h('p', { class: 'note', id: 'ex-summary' });
+  const listBox = h('div', { class: 'ex-list' });
+  fill(body, h('style', {}, STYLE),
+    h('p', { class: 'lead' }, 'Predict first, then check: each answer is computed by the engine for the layer you set up, and the reveal explains it with the engine’s numbers.'),
+    summary, listBox);
+  const cards = new Map(); // id → { key, card, reveal, pending, selected }
+
+  function update(view) {
+    const ex = view.exercises;
+    if (!ex) return;
+    const { done, total, score } = ex.progress;
+    summary.textContent = total
+      ? `${done} of ${total} answered · ${Math.round(score * total)} right${ex.unknown.length ? ` · not exercises: ${ex.unknown.join(', ')}` : ''}`
+      : `No exercises here${ex.unknown.length ? ` (not exercises: ${ex.unknown.join(', ')})` : ''}.`;
+    const ids = ex.items.map((item) => item.id);
+    for (const [id, entry] of cards) if (!ids.includes(id)) { entry.card.remove(); cards.delete(id); }
+    ex.items.forEach((item, at) => {
+      const key = item.key ?? `unavailable:${item.unavailable}`;
+      let entry = cards.get(item.id);
+      if (!entry || entry.key !== key) {
+        entry?.card.remove();
+        entry = makeCard(item, key);
+        cards.set(item.id, entry);
+      }
+      if (listBox.children[at] !== entry.card) listBox.insertBefore(entry.card, listBox.children[at] ?? null);
+      showStatus(entry, item);
+    });
+  }
+
+  function makeCard(item, key) {
+    const entry = { key, pending: false, selected: null, shown: null };
+    const titleId = `ex-${item.id.replace(/\W/g, '-')}`;
+    const reveal = h('div', { class: 'ex-verdict', role: 'status', 'aria-live': 'polite' });
+    const attempts = h('span', { class: 'note ex-attempts' });
+    entry.reveal = reveal;
+    entry.attempts = attempts;
+    const head = h('h3', { id: titleId }, item.prompt ?? 'This exercise uses the current layer.', h('span', { class: 'ex-id' }, item.id));
+    if (item.unavailable) {
+      entry.card = h('article', { class: 'exercise', dataset: { exercise: item.id, kind: item.kind }, 'aria-labelledby': titleId },
+        head, h('p', { class: 'placeholder' }, `Not available: ${item.unavailable}.`));
+      return entry;
+    }
+    const { field, read } = inputFor(item, entry, titleId);
+    const button = h('button', { type: 'submit' }, 'Check');
+    entry.button = button;
+    const form = h('form', {
+      onsubmit: (e) => {
+        e.preventDefault();
+        submit(item, entry, read());
+      },
+    }, field, button, attempts);
+    entry.card = h('article', { class: 'exercise', dataset: { exercise: item.id, kind: item.kind }, 'aria-labelledby': titleId }, head, form, reveal);
+    return entry;
+  }
+
+  /** The input of a kind: { field (the element), read() → the value to answer with }. */
+  function inputFor(item, entry, titleId) {
+    if (item.kind === 'choice') {
+      const name = `${titleId}-choice`;
+      const radios = item.choices.map((c) => h('input', { type: 'radio', name, value: c.key }));
+      return {
+        field: h('fieldset', { 'aria-labelledby': titleId }, item.choices.map((c, i) => h('label', {}, radios[i], ' ', c.label))),
+        read: () => radios.find((r) => r.checked)?.value ?? '',
+      };
+    }
+    if (item.kind === 'cell') return cellPicker(item, entry);
+    const input = h('input', { type: 'text', name: 'answer', autocomplete: 'off', spellcheck: false, size: 14,
+      inputmode: item.kind === 'number' ? 'decimal' : 'text', placeholder: item.kind === 'shape' ? 'e.g. 2×4×8×8' : '' });
+    const hint = item.kind === 'number' ? `your answer (${item.toleranceText})` : 'your answer (a shape: 2×4×8×8, 2x4x8x8 or 2,4,8,8)';
+    return { field: h('label', {}, `${hint[0].toUpperCase()}${hint.slice(1)} `, input), read: () => input.value };
+  }
+
+  /**
+   * The cell picker: a small map of the layer's rows and keys, where only the asked query's row can be
+   * picked (buttons; ←/→, Home and End move along it), plus the key's index to type for large layers.
+   */
+  function cellPicker(item, entry) {
+    const { rows, cols, row, labels_q, labels_k } = item.grid;
+    const whole = rows <= MAX_GRID_SIDE && cols <= MAX_GRID_SIDE;
+    const keyName = (j) => (labels_k ? `${labels_k[j]} (${j})` : `key ${j}`);
+    const buttons = [];
+    const typed = h('input', { type: 'text', name: 'cell', inputmode: 'numeric', size: 4, autocomplete: 'off' });
+    const pick = (j, focus) => {
+      entry.selected = j;
+      typed.value = String(j);
+      buttons.forEach((b, k) => {
+        b.setAttribute('aria-pressed', String(k === j));
+        b.tabIndex = k === j ? 0 : -1;
+      });
+      if (focus) buttons[j]?.focus();
+    };
+    const cellRow = (i) => h('tr', { class: i === row ? 'asked' : '' },
+      h('th', { scope: 'row' }, labels_q ? labels_q[i] : `${i}`),
+      Array.from({ length: cols }, (_, j) => {
+        if (i !== row) return h('td', { 'aria-hidden': 'true' });
+        const b = h('button', { type: 'button', 'aria-pressed': 'false', tabindex: j === 0 ? '0' : '-1', 'aria-label': keyName(j), dataset: { key: j },
+          onclick: () => pick(j, false),
+          onkeydown: (e) => {
+            const next = { ArrowRight: j + 1, ArrowLeft: j - 1, Home: 0, End: cols - 1 }[e.key];
+            if (next === undefined) return;
+            e.preventDefault();
+            pick(Math.max(0, Math.min(cols - 1, next)), true);
+          } });
+        buttons[j] = b;
+        return h('td', { dataset: { key: j } }, b);
+      }));
+    const shownRows = whole ? Array.from({ length: rows }, (_, i) => i) : [row];
+    const table = h('table', { class: 'ex-grid', role: 'group', 'aria-label': `Row of query ${labels_q ? labels_q[row] : row}: pick the key` },
+      h('thead', {}, h('tr', {}, h('th', {}, ''), Array.from({ length: cols }, (_, j) => h('th', { scope: 'col', title: keyName(j) }, labels_k ? labels_k[j].slice(0, 4) : `${j}`)))),
+      h('tbody', {}, shownRows.map(cellRow)));
+    entry.grid = table;
+    typed.addEventListener('input', () => {
+      const j = Number(typed.value);
+      if (Number.isInteger(j) && j >= 0 && j < cols) pick(j, false);
+    });
+    return { field: [table, h('label', {}, 'Key index ', typed)], read: () => typed.value };
+  }
+
+  async function submit(item, entry, value) {
+    if (entry.pending) return;
+    entry.pending = true;
+    entry.button.disabled = true;
+    entry.reveal.dataset.correct = '';
+    entry.reveal.textContent = 'Asking the engine…';
+    try {
+      await actions.answer(item.id, value); // the session redraws this card with the reveal
+    } catch (err) {
+      entry.shown = null;
+      entry.reveal.dataset.correct = '';
+      fill(entry.reveal, h('span', { class: 'panel-error' }, `Not checked: ${err.message}.`));
+    } finally {
+      entry.pending = false;
+      entry.button.disabled = false;
+    }
+  }
+
+  function showStatus(entry, item) {
+    if (!entry.attempts) return;
+    const { attempts, correct } = item.status;
+    entry.attempts.textContent = attempts ? `${attempts} attempt${attempts > 1 ? 's' : ''}${correct ? ' · solved' : ''}` : '';
+    const r = item.reveal;
+    if (!r || entry.shown === r) return;
+    entry.shown = r;
+    entry.reveal.dataset.correct = r.correct ? '1' : '0';
+    const expected = Array.isArray(r.expected) ? r.expected.join('×') : item.kind === 'choice' ? item.choices.find((c) => c.key === r.expected)?.label ?? r.expected : String(r.expected);
+    fill(entry.reveal, h('strong', {}, r.correct ? 'Right. ' : 'Not quite. '), `The engine’s answer: ${expected}. `, r.explanation);
+    if (entry.grid && r.weights) paintRow(entry, item, r);
+  }
+
+  /** After the reveal, the asked row shows the core's weights (darker = larger) and the expected cell. */
+  function paintRow(entry, item, r) {
+    const max = Math.max(...r.weights) || 1;
+    for (const td of entry.grid.querySelectorAll('tr.asked td')) {
+      const j = Number(td.dataset.key);
+      td.style.background = `color-mix(in srgb, var(--accent) ${Math.round((r.weights[j] / max) * 80)}%, transparent)`;
+      td.classList.toggle('expected', j === r.expected);
+      td.title = `weight ${r.weights[j].toFixed(3)}`;
+    }
+  }
+
+  return { update };
+}

@@ -1,0 +1,131 @@
+// A playground's exercises: which ones its state shows, their prompts for the live layer, the answers
+// (the core's, asked once per exercise and layer through the feature's `solve` request), the learner's
+// attempts and the progress kept in storage. The learner's input (features/exercises/panel.js) and a
+// host's answer(id, value) (element, page, widget) take this same path, so both count and both fire the
+// playground's `attempt` and `progress` events.
+
+import { EXERCISES } from './catalogue.js';
+import { readAnswer, matches, toleranceText } from './answers.js';
+import { selectExercises, readRecord, writeRecord, progressOf, progressByChapter, chapterOf } from './index.js';
+import { actionsFor } from '../../playground/asks.js';
+import { requests } from '../../features/exercises/requests.js';
+
+const BY_ID = new Map(EXERCISES.map((e) => [e.id, e]));
+const FEATURE = 'exercises'; // the feature whose handler answers (features/exercises/handler.js)
+const SOLVED_KEPT = 64;      // core answers kept (per exercise and layer), so a retry asks nothing
+
+/**
+ * options: { askHost (playground/asks.js's host; or `solve(payload)` → Promise of { results }, for tests),
+ * state() → the playground's state, check() → its validation ({ config, errors }), ready (a promise:
+ * the engine is loaded), scope (the progress record's name; null = not stored), storage (localStorage
+ * or a stand-in), emit(type, detail), changed() (redraw) }.
+ */
+export function createExerciseSession({ askHost, solve, state, check, ready = Promise.resolve(), scope = null, storage, emit = () => {}, changed = () => {} }) {
+  const ask = solve ?? actionsFor(FEATURE, requests, askHost).solve;
+  let record = readRecord(scope, storage);
+  const last = new Map();    // id → { key, correct, answer, expected, explanation, weights }: the latest reveal
+  const solved = new Map();  // calls key → promise of results
+  let cache = { state: null, check: null, items: new Map() };
+  let emitted = null, destroyed = false;
+
+  /** An exercise set up for the current layer: { id, chapter, kind, prompt, …, key } or { id, chapter, kind, unavailable }. */
+  function instance(id) {
+    const s = state(), c = check();
+    if (cache.state !== s || cache.check !== c) cache = { state: s, check: c, items: new Map() };
+    if (cache.items.has(id)) return cache.items.get(id);
+    const def = BY_ID.get(id);
+    let item;
+    if (!c?.config) {
+      const [field, message] = Object.entries(c?.errors ?? {})[0] ?? [];
+      item = { id, chapter: def.chapter, kind: def.kind, unavailable: field ? `the inputs need fixing first (${field}: ${message})` : 'the engine is still loading' };
+    } else {
+      const made = def.setup({ state: s, config: c.config });
+      item = { id, chapter: def.chapter, kind: def.kind, ...made, key: JSON.stringify([id, made.params, made.calls]) };
+      if (def.kind === 'number') item.toleranceText = toleranceText(made.tolerance);
+    }
+    cache.items.set(id, item);
+    return item;
+  }
+
+  const selection = () => selectExercises(state());
+  const chapter = () => state().chapter || 'attention';
+
+  function progress() {
+    const { ids } = selection();
+    return { chapter: chapter(), ...progressOf(ids, record), chapters: progressByChapter(record) };
+  }
+
+  /** A `progress` event when the set shown changed (chapter, `exercises`) since the last one. */
+  function noteSelection() {
+    const key = JSON.stringify([chapter(), selection().ids]);
+    if (key === emitted || destroyed) return;
+    emitted = key;
+    queueMicrotask(() => { if (!destroyed) emit('progress', progress()); });
+  }
+
+  function solveCalls(item) {
+    if (!solved.has(item.key)) {
+      const pending = ask({ calls: item.calls });
+      solved.set(item.key, pending);
+      pending.catch(() => solved.delete(item.key)); // a failure (lost worker, deadline) is asked again next time
+      while (solved.size > SOLVED_KEPT) solved.delete(solved.keys().next().value);
+    }
+    return solved.get(item.key);
+  }
+
+  async function answer(id, value) {
+    if (destroyed) throw new Error('this playground was removed');
+    if (!BY_ID.has(id)) throw new Error(`“${String(id).slice(0, 60)}” is not an exercise; the ids are listed in EMBED.md (e.g. attention.causal-row)`);
+    await ready;
+    const item = instance(id);
+    if (item.unavailable) throw new Error(`${id} cannot be answered now: ${item.unavailable}`);
+    const given = readAnswer(item, value); // throws on an answer that cannot be read: no attempt counted
+    const { results } = await solveCalls(item);
+    const revealed = BY_ID.get(id).reveal(item.params, results);
+    const correct = matches(item, given, revealed.accept ?? revealed.expected);
+    // What a host is told: a measured number to 6 significant digits (the comparison used the core's own).
+    const expected = typeof revealed.expected === 'number' && !Number.isInteger(revealed.expected) ? Number(revealed.expected.toPrecision(6)) : revealed.expected;
+    if (destroyed) throw new Error('this playground was removed');
+    const before = record[id] ?? { attempts: 0, correct: false };
+    record = { ...record, [id]: { attempts: before.attempts + 1, correct: before.correct || correct } };
+    writeRecord(scope, record, storage);
+    last.set(id, { key: item.key, correct, answer: given, expected, explanation: revealed.explanation, weights: revealed.weights ?? null });
+    emit('attempt', { id, chapter: chapterOf(id), correct, answer: given, expected, attempts: record[id].attempts });
+    emit('progress', progress());
+    changed();
+    return { correct, expected, explanation: revealed.explanation };
+  }
+
+  return {
+    /** The exercises shown, for hosts: [{ id, chapter, kind, prompt }] (prompt null while the inputs are invalid). */
+    list() {
+      return selection().ids.map((id) => {
+        const item = instance(id);
+        return { id, chapter: item.chapter, kind: item.kind, prompt: item.prompt ?? null };
+      });
+    },
+    /** What the panel draws: { items (with choices, grid, tolerance, status and the latest reveal), progress, unknown }. */
+    view() {
+      noteSelection();
+      const { ids, unknown } = selection();
+      const items = ids.map((id) => {
+        const item = instance(id), seen = last.get(id);
+        return Object.freeze({ ...item, status: record[id] ?? { attempts: 0, correct: false }, reveal: seen && seen.key === item.key ? seen : null });
+      });
+      return Object.freeze({ items, progress: progress(), unknown });
+    },
+    answer,
+    progress,
+    /** Forgets every attempt of this scope (and its stored record). */
+    clear() {
+      record = {};
+      last.clear();
+      writeRecord(scope, record, storage);
+      emit('progress', progress());
+      changed();
+    },
+    destroy() {
+      destroyed = true;
+    },
+  };
+}
