@@ -258,3 +258,12 @@ test('the selection: the chapter\'s exercises, none, or a list of ids (unknown o
   assert.deepEqual(selectExercises({ chapter: 'gqa', exercises: ' cost.dominant , attention.causal-row,cost.dominant,nope.x' }),
     { ids: ['cost.dominant', 'attention.causal-row'], unknown: ['nope.x'] });
 });
+
+test('web/EMBED.md lists every exercise id with its kind, and no other', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const text = await readFile(new URL('../../web/EMBED.md', import.meta.url), 'utf8');
+  const block = text.slice(text.indexOf('<!-- exercises:start'), text.indexOf('<!-- exercises:end -->'));
+  assert.ok(block.length > 100, 'EMBED.md has the exercises table between its markers');
+  const rows = [...block.matchAll(/^\| `([^`]+)` \| (\w+) \|/gm)].map((m) => [m[1], m[2]]);
+  assert.deepEqual(rows, EXERCISES.map((e) => [e.id, e.kind]));
+});
