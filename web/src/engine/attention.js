@@ -13,6 +13,7 @@ import { record } from './record.js';
 import { simdSupported } from './probe.js';
 import { codePoints, wordRows } from './words.js';
 import { makeTrainingApi } from './training.js';
+import { makeEfficientApi } from './efficient.js';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
 const providedLoaders = new Map(); // module name → its loader's factory, carried inside a bundle
@@ -485,6 +486,7 @@ function makeApi(raw, isa) {
     isa,
     MultiHeadAttention,
     ...makeTrainingApi(native, raw), // createTrainer, sqrtDkGradients, trainTasks
+    ...makeEfficientApi(native), // flashAttention, flashIo, linearAttention, linearAttentionCost
 
     /**
      * softmax(Q·Kᵀ/√d_k [mask]) [dropout] · V over [batch, n, d] arrays, no projections;

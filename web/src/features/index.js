@@ -46,6 +46,8 @@ export const FEATURES = Object.freeze([
   { name: 'models', title: 'Real models', about: 'published model sizes analysed, and which fit in a tab', area: 'right', lazy: true },
   { name: 'gqa', title: 'MHA, GQA, MQA', about: 'the layer with one, a few shared or a single key/value head: parameters, FLOPs, memory, K/V cache, here and for the model table', area: 'right', lazy: true },
   { name: 'kvmap', title: 'Query heads → key/value heads', about: 'which key/value head each query head reads at the current n_heads and n_kv_heads, as the engine resolves it', area: 'right', lazy: true },
+  { name: 'flash', title: 'FlashAttention, one tile at a time', about: 'one query row through the key blocks: running max m, sum ℓ and output o, the rescaling exp(m_old − m_new), block sizes, and slow-memory traffic against standard attention for an on-chip memory M', area: 'main', lazy: true },
+  { name: 'linear', title: 'Linear attention', about: 'φ(x) = elu(x) + 1 attention beside softmax attention on the same inputs, and their FLOPs with the n where linear attention wins', area: 'right', lazy: true },
   { name: 'equations', title: 'The equations', about: 'the lesson’s formulas typeset, with the current sizes filled in', area: 'right', lazy: true },
   { name: 'export', title: 'Export and import', about: 'the run’s tensors as .npy with view.json and a PyTorch reproduce.py, in a zip', area: 'right', lazy: true },
 ].map((row) => Object.freeze(row)));

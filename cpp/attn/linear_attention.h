@@ -1,0 +1,44 @@
+// Linear attention (Katharopoulos et al., 2020): the softmax's exp(q·k) replaced by the kernel
+// φ(q)·φ(k) with φ(x) = elu(x) + 1 (> 0), so that the sums over keys can be taken once:
+// S = Σ_j φ(k_j)·v_jᵀ (d_k × d_v) and z = Σ_j φ(k_j), then out_i = φ(q_i)ᵀ·S / (φ(q_i)ᵀ·z). The cost
+// grows as n·d_k·d_v instead of n²·d; the output is not softmax attention's. Causal: S and z are
+// prefix sums over j ≤ i. Also the FLOP counts of both, for a chosen n, and where they cross.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+/// φ(x) = elu(x) + 1: x + 1 for x > 0, exp(x) otherwise.
+double elu_plus_one(double x);
+
+/// q [batch, n_q, d_k], k [batch, n_k, d_k], v [batch, n_k, d_v] → [batch, n_q, d_v]. Computed in
+/// double. causal needs n_q = n_k. A row whose denominator underflows to 0 gets a zero output.
+/// Throws Error naming the field for bad sizes, wrong lengths or non-finite inputs.
+std::vector<float> linear_attention(const float* q, std::size_t q_len, const float* k, std::size_t k_len,
+                                    const float* v, std::size_t v_len, int batch, int n_q, int n_k, int d_k, int d_v,
+                                    bool causal);
+
+struct FlopTerm {
+  std::string what, formula;
+  std::uint64_t flops = 0;
+};
+struct FlopCount {
+  std::vector<FlopTerm> terms;
+  std::uint64_t total = 0;
+  std::string order;  // O(n²·d) or O(n·d_k·d_v)
+};
+/// FLOPs of one head and batch item at n_q = n_k = n (a multiply-add counts 2; exp, elu, a
+/// division count 1 each). causal: softmax attention computes only the n(n+1)/2 visible pairs;
+/// linear attention's prefix sums cost what its full sums cost.
+struct LinearAttentionCost {
+  FlopCount softmax, linear;
+  /// The smallest n at which linear attention takes fewer FLOPs than softmax attention.
+  std::uint64_t crossover_n = 0;
+  double ratio = 0;  // softmax.total / linear.total at this n
+};
+LinearAttentionCost linear_attention_cost(int n, int d_k, int d_v, bool causal);
+
+}  // namespace attn

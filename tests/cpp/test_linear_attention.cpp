@@ -1,0 +1,105 @@
+// Linear attention (attn/linear_attention.h) against float64 loops written the direct, quadratic way
+// here: out_i = Σ_j (φ(q_i)·φ(k_j))·v_j / Σ_j φ(q_i)·φ(k_j), so the engine's reordering (S and z
+// summed first) is checked, not repeated. Causal, batch > 1, n_q ≠ n_k, the cost counts and their
+// crossover against direct evaluation, and bad input.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "attn/error.h"
+#include "attn/linear_attention.h"
+#include "check.h"
+
+namespace {
+
+double phi(double x) { return x > 0 ? x + 1 : std::exp(x); }
+
+std::vector<double> direct(const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v,
+                           int batch, int n_q, int n_k, int d_k, int d_v, bool causal) {
+  std::vector<double> out;
+  for (int b = 0; b < batch; ++b)
+    for (int i = 0; i < n_q; ++i) {
+      std::vector<double> num(d_v, 0.0);
+      double den = 0;
+      for (int j = 0; j < n_k && (!causal || j <= i); ++j) {
+        double w = 0;
+        for (int t = 0; t < d_k; ++t)
+          w += phi(q[(static_cast<std::size_t>(b) * n_q + i) * d_k + t]) * phi(k[(static_cast<std::size_t>(b) * n_k + j) * d_k + t]);
+        den += w;
+        for (int t = 0; t < d_v; ++t) num[t] += w * v[(static_cast<std::size_t>(b) * n_k + j) * d_v + t];
+      }
+      for (double x : num) out.push_back(x / den);
+    }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("φ = elu + 1", "[linear_attention]") {
+  CHECK(attn::elu_plus_one(2.0) == 3.0);
+  CHECK(attn::elu_plus_one(0.0) == 1.0);
+  CHECK(attn::elu_plus_one(-1.0) == Approx(std::exp(-1.0)));
+}
+
+TEST_CASE("linear attention matches the direct float64 sum, plain and causal", "[linear_attention]") {
+  struct Case { int batch, n_q, n_k, d_k, d_v; bool causal; };
+  for (const Case c : {Case{1, 5, 5, 3, 2, false}, Case{3, 7, 11, 4, 6, false}, Case{2, 9, 9, 5, 3, true},
+                       Case{1, 1, 1, 1, 1, true}, Case{2, 16, 16, 8, 8, true}}) {
+    check::TestRng rng(c.n_q * 31 + c.d_k);
+    const auto q = rng.vec(static_cast<std::size_t>(c.batch) * c.n_q * c.d_k, -3.0f, 3.0f);
+    const auto k = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_k, -3.0f, 3.0f);
+    const auto v = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_v, -1.0f, 1.0f);
+    const std::vector<float> got = attn::linear_attention(q.data(), q.size(), k.data(), k.size(), v.data(), v.size(),
+                                                          c.batch, c.n_q, c.n_k, c.d_k, c.d_v, c.causal);
+    const check::Worst w = check::normwise(got, direct(q, k, v, c.batch, c.n_q, c.n_k, c.d_k, c.d_v, c.causal));
+    INFO("batch " << c.batch << " n_q " << c.n_q << " n_k " << c.n_k << " causal " << c.causal << ": " << w.describe());
+    REQUIRE(got.size() == static_cast<std::size_t>(c.batch) * c.n_q * c.d_v);
+    CHECK(w.err < 1e-6);
+    if (c.causal) {  // row 0 sees only key 0: its output is v_0
+      for (int t = 0; t < c.d_v; ++t) CHECK(got[t] == Approx(v[t]).epsilon(1e-6));
+    }
+  }
+}
+
+TEST_CASE("linear attention's cost: the terms add up, and the crossover is where it starts to win", "[linear_attention]") {
+  for (const bool causal : {false, true})
+    for (const auto& [d_k, d_v] : {std::pair{64, 64}, std::pair{16, 8}, std::pair{1, 1}, std::pair{128, 32}}) {
+      INFO("d_k " << d_k << " d_v " << d_v << " causal " << causal);
+      const int n = 300;
+      const attn::LinearAttentionCost c = attn::linear_attention_cost(n, d_k, d_v, causal);
+      const double pairs = causal ? n * (n + 1) / 2.0 : double(n) * n;
+      CHECK(double(c.softmax.total) == pairs * (2.0 * d_k + 2.0 * d_v + 4));
+      CHECK(double(c.linear.total) == double(n) * (4.0 * d_k * d_v + 5.0 * d_k + d_v));
+      std::uint64_t sum = 0;
+      for (const attn::FlopTerm& t : c.linear.terms) sum += t.flops;
+      CHECK(sum == c.linear.total);
+      CHECK(c.ratio == Approx(double(c.softmax.total) / double(c.linear.total)));
+      const auto wins = [&](std::uint64_t m) {
+        const attn::LinearAttentionCost x = attn::linear_attention_cost(static_cast<int>(m), d_k, d_v, causal);
+        return x.linear.total < x.softmax.total;
+      };
+      REQUIRE(c.crossover_n >= 1);
+      CHECK(wins(c.crossover_n));
+      if (c.crossover_n > 1) CHECK_FALSE(wins(c.crossover_n - 1));
+    }
+}
+
+TEST_CASE("linear attention names the field of bad input", "[linear_attention]") {
+  std::vector<float> q(2 * 3 * 4, 0.5f), k(2 * 5 * 4, 0.25f), v(2 * 5 * 2, 1.0f);
+  CHECK_THROWS_WITH(attn::linear_attention(q.data(), q.size(), k.data(), k.size(), v.data(), v.size(), 2, 3, 5, 4, 2, true),
+                    Catch::Contains("n_q = n_k"));
+  CHECK_THROWS_WITH(attn::linear_attention(q.data(), q.size() - 1, k.data(), k.size(), v.data(), v.size(), 2, 3, 5, 4, 2, false),
+                    Catch::Contains("query"));
+  CHECK_THROWS_WITH(attn::linear_attention(q.data(), q.size(), k.data(), k.size(), v.data(), v.size(), 2, 3, 5, 4, 3, false),
+                    Catch::Contains("value"));
+  CHECK_THROWS_WITH(attn::linear_attention(q.data(), q.size(), k.data(), k.size(), v.data(), v.size(), 0, 3, 5, 4, 2, false),
+                    Catch::Contains("batch"));
+  k[3] = std::numeric_limits<float>::infinity();
+  CHECK_THROWS_WITH(attn::linear_attention(q.data(), q.size(), k.data(), k.size(), v.data(), v.size(), 2, 3, 5, 4, 2, false),
+                    Catch::Contains("key contains +Infinity"));
+  CHECK_THROWS_WITH(attn::linear_attention_cost(0, 4, 4, false), Catch::Contains("n"));
+  CHECK_THROWS_WITH(attn::linear_attention_cost(8, 4, -1, false), Catch::Contains("d_v"));
+}

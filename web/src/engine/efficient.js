@@ -1,0 +1,134 @@
+// Efficient attention in the JavaScript API: flashAttention (FlashAttention one tile at a time, with
+// the traced row's online-softmax state and the slow-memory model), flashIo (that model alone),
+// linearAttention (φ = elu + 1) and linearAttentionCost (FLOPs against softmax attention and the
+// crossover n). The maths is the core's (cpp/attn/flash.h, linear_attention.h); this file checks
+// arguments and calls the bindings of cpp/bindings/efficient.cpp through native.js, in the pattern
+// embind.cpp describes.
+import * as check from './checks.js';
+import { record } from './record.js';
+
+/** The on-chip memory M (in elements) the IO model and the default block sizes assume when none is given. */
+export const DEFAULT_SRAM = 1024;
+
+const SIZE_KEYS = ['batch', 'n_q', 'n_k', 'd_k', 'd_v'];
+// query/key/value as the issue names them; q/k/v as scaledDotProductAttention takes them.
+const INPUT_KEYS = ['query', 'key', 'value', 'q', 'k', 'v', ...SIZE_KEYS];
+const FLASH_KEYS = [...INPUT_KEYS, 'mask', 'scale', 'block_q', 'block_k', 'sram', 'trace'];
+const IO_KEYS = [...SIZE_KEYS, 'mask', 'block_q', 'block_k', 'sram'];
+const LINEAR_KEYS = [...INPUT_KEYS, 'causal'];
+
+/** One input array given as `name` (or its short form `short`), not both. */
+function pick(what, o, name, short) {
+  if (o[name] !== undefined && o[short] !== undefined) throw new Error(`${what}: give ${name} or ${short}, not both`);
+  return o[name] !== undefined ? [name, o[name]] : [short, o[short]];
+}
+
+/** Sizes and the three checked Float32Arrays of a [batch, n, d] attention input. */
+function attentionInput(what, o, heap) {
+  const batch = check.integer('batch', o.batch, { fallback: 1 });
+  const n_q = check.integer('n_q', o.n_q), n_k = check.integer('n_k', o.n_k);
+  const d_k = check.integer('d_k', o.d_k), d_v = check.integer('d_v', o.d_v, { fallback: d_k });
+  const arrays = {};
+  for (const [name, short, rows, rowName, width, widthName] of [['query', 'q', n_q, 'n_q', d_k, 'd_k'],
+    ['key', 'k', n_k, 'n_k', d_k, 'd_k'], ['value', 'v', n_k, 'n_k', d_v, 'd_v']]) {
+    const [given, value] = pick(what, o, name, short);
+    if (value === undefined) throw new Error(`${what}: ${name} is required (a Float32Array [batch, ${rowName}, ${widthName}])`);
+    arrays[name] = check.float32(given, value, batch * rows * width, `[batch, ${rowName}, ${widthName}] = [${batch}, ${rows}, ${width}]`, heap);
+  }
+  return { batch, n_q, n_k, d_k, d_v, ...arrays };
+}
+
+/** The mask of the efficient calls: 'none' or 'causal' only. */
+const causalMask = (value) => check.choice('mask', value, ['none', 'causal'], 'none') === 'causal';
+
+/** Block sizes (0 = the default for sram, which only the engine's record knows) and sram. */
+function tiling(o) {
+  return {
+    block_q: check.integer('block_q', o.block_q, { fallback: 0 }),
+    block_k: check.integer('block_k', o.block_k, { fallback: 0 }),
+    sram: check.integer('sram', o.sram, { fallback: DEFAULT_SRAM }),
+  };
+}
+
+/** The API's efficient-attention methods over the call wrapper `native` (native.js). */
+export function makeEfficientApi(native) {
+  return {
+    /**
+     * FlashAttention's forward pass, tile by tile: { query, key, value, n_q, n_k, d_k, d_v = d_k,
+     * batch = 1, mask = 'none' | 'causal', scale = true, block_q (B_r), block_k (B_c), sram (M, the
+     * on-chip memory in elements, default 1024), trace: { item = 0, query_index } }. block_q and
+     * block_k default to the paper's choice for M: B_c = ⌊M/(4·max(d_k, d_v))⌋, B_r = min(B_c,
+     * max(d_k, d_v)), each at most the sequence. → { output [batch, n_q, d_v], tiles, io }: `tiles`
+     * follows the traced row through every key block in order ([] without `trace`), including the
+     * blocks a causal mask hides from it, whose state is unchanged; `io` models the slow-memory
+     * traffic of the standard and the tiled algorithm.
+     */
+    flashAttention(args) {
+      const o = check.options('flashAttention', args, FLASH_KEYS);
+      const x = attentionInput('flashAttention', o, native.heap());
+      const causal = causalMask(o.mask);
+      const scale = check.boolean('scale', o.scale, true);
+      const t = tiling(o);
+      let item = 0, query_index = -1;
+      if (o.trace !== undefined) {
+        const tr = check.options('trace', o.trace, ['item', 'query_index']);
+        item = check.index('trace.item', tr.item, x.batch, 'batch', 0);
+        query_index = check.index('trace.query_index', tr.query_index, x.n_q, 'n_q');
+      }
+      return native.call((n) => {
+        const r = n.run('flashAttention', record(n, {
+          query: n.input('query', x.query), key: n.input('key', x.key), value: n.input('value', x.value),
+          batch: x.batch, n_q: x.n_q, n_k: x.n_k, d_k: x.d_k, d_v: x.d_v, causal, scale, ...t, item, query_index,
+        }));
+        return { output: n.arrays(r, { output: null }).output, tiles: r.value.tiles, io: r.value.io };
+      });
+    },
+
+    /**
+     * The IO model of flashAttention alone, nothing computed: { n_q, n_k, d_k, d_v = d_k, batch = 1,
+     * mask, block_q, block_k, sram } → the `io` flashAttention returns.
+     */
+    flashIo(args) {
+      const o = check.options('flashIo', args, IO_KEYS);
+      const batch = check.integer('batch', o.batch, { fallback: 1 });
+      const n_q = check.integer('n_q', o.n_q), n_k = check.integer('n_k', o.n_k);
+      const d_k = check.integer('d_k', o.d_k), d_v = check.integer('d_v', o.d_v, { fallback: d_k });
+      const causal = causalMask(o.mask);
+      const t = tiling(o);
+      return native.call((n) => n.run('flashIo', record(n, { batch, n_q, n_k, d_k, d_v, causal, ...t })).value);
+    },
+
+    /**
+     * Linear attention with φ(x) = elu(x) + 1: { query, key, value, n_q, n_k, d_k, d_v = d_k, batch = 1,
+     * causal = false } → { output [batch, n_q, d_v] }; output_i = φ(q_i)ᵀ·Σ_j φ(k_j)·v_jᵀ / φ(q_i)ᵀ·Σ_j
+     * φ(k_j), the sums over j ≤ i when causal (which needs n_q = n_k).
+     */
+    linearAttention(args) {
+      const o = check.options('linearAttention', args, LINEAR_KEYS);
+      const x = attentionInput('linearAttention', o, native.heap());
+      const causal = check.boolean('causal', o.causal, false);
+      if (causal && x.n_q !== x.n_k) {
+        throw new Error(`linearAttention: causal sums over keys j ≤ i, so it needs n_q = n_k (got n_q ${x.n_q}, n_k ${x.n_k})`);
+      }
+      return native.call((n) => {
+        const r = n.run('linearAttention', record(n, {
+          query: n.input('query', x.query), key: n.input('key', x.key), value: n.input('value', x.value),
+          batch: x.batch, n_q: x.n_q, n_k: x.n_k, d_k: x.d_k, d_v: x.d_v, causal,
+        }));
+        return { output: n.arrays(r, { output: null }).output };
+      });
+    },
+
+    /**
+     * FLOPs of one head at n_q = n_k = n: { n, d_k, d_v = d_k, causal = false } → { softmax: { terms,
+     * total, order }, linear: { terms, total, order }, crossover_n (the smallest n at which linear
+     * attention takes fewer FLOPs), ratio (softmax / linear at this n) }.
+     */
+    linearAttentionCost(args) {
+      const o = check.options('linearAttentionCost', args, ['n', 'd_k', 'd_v', 'causal']);
+      const n = check.integer('n', o.n), d_k = check.integer('d_k', o.d_k), d_v = check.integer('d_v', o.d_v, { fallback: d_k });
+      const causal = check.boolean('causal', o.causal, false);
+      return native.call((x) => x.run('linearAttentionCost', n, d_k, d_v, causal).value);
+    },
+  };
+}

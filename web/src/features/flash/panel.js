@@ -1,0 +1,176 @@
+// FlashAttention one tile at a time: one query row followed through the key blocks of the core's tiled
+// attention (attn.flashAttention), its running max m, sum ℓ and output o changing block by block with
+// the rescaling factor exp(m_old − m_new), sliders for the block sizes, and the core's model of the
+// slow-memory traffic of standard and tiled attention for the learner's on-chip memory M. Every number
+// shown is the engine's; this file only formats and animates them.
+
+import * as fmt from '../../model/format.js';
+import { Cancelled, WorkerLost } from '../../model/errors.js';
+export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
+
+/** The traced problem is kept small: the trace is a teaching view, not the forward pass. */
+const MAX_N = 128, MAX_D = 64;
+const STEP_MS = 1200;
+const SHOWN_O = 8; // components of o drawn
+
+const num = (x) => (x === -Infinity ? '−∞' : fmt.num(x, 4));
+
+export function create(body, { dom, actions }) {
+  const { h, fill } = dom;
+  const state = { block_q: 0, block_k: 0, query_index: 0, causal: null, sram: 1024 };
+  let sizes = null, data = null, tile = 0, timer = null, asked = '', pending = null;
+
+  const input = (id, attrs, onChange) => h('input', { id, ...attrs, oninput: onChange });
+  const bq = input('flash-block-q', { type: 'range', min: 1, step: 1 }, () => { state.block_q = Number(bq.value); ask(); });
+  const bk = input('flash-block-k', { type: 'range', min: 1, step: 1 }, () => { state.block_k = Number(bk.value); ask(); });
+  const row = input('flash-row', { type: 'range', min: 0, step: 1 }, () => { state.query_index = Number(row.value); ask(); });
+  const causal = input('flash-causal', { type: 'checkbox' }, () => { state.causal = causal.checked; ask(); });
+  const sram = input('flash-sram', { type: 'number', min: 1, step: 1, value: state.sram, style: { width: '7em' } }, () => {
+    const v = Number(sram.value);
+    if (Number.isInteger(v) && v >= 1) { state.sram = v; ask(); }
+  });
+  const labels = { bq: h('output', { for: 'flash-block-q' }), bk: h('output', { for: 'flash-block-k' }), row: h('output', { for: 'flash-row' }) };
+  const status = h('p', { class: 'placeholder', id: 'flash-status' }, 'Waiting for the engine…');
+  const strip = h('div', { id: 'flash-strip', style: { display: 'flex', flexWrap: 'wrap', gap: '2px', margin: '0.5em 0' } });
+  const prev = h('button', { type: 'button', id: 'flash-prev', onclick: () => show(tile - 1) }, '◀ block');
+  const play = h('button', { type: 'button', id: 'flash-play', onclick: () => toggle() }, '▶ play');
+  const next = h('button', { type: 'button', id: 'flash-next', onclick: () => show(tile + 1) }, 'block ▶');
+  const tileBox = h('div', { class: 'table-wrap', id: 'flash-tile-box' });
+  const ioBox = h('div', { id: 'flash-io-box' });
+  fill(body,
+    h('p', { class: 'lead' }, 'FlashAttention never writes the n_q × n_k matrix to slow memory. It takes B_r query rows at a time, and for them ',
+      'streams the keys and values in blocks of B_c, keeping for each row a running maximum m, a running sum ℓ of exp(logit − m) and an ',
+      'unnormalised output. When a block raises m, what was summed so far is multiplied by exp(m_old − m_new): the online softmax. ',
+      'After the last block, o is exactly softmax attention’s output row. Queries, keys and values here are the core’s seeded N(0, 1) draws at the current sizes.'),
+    h('div', { class: 'flash-controls', style: { display: 'grid', gridTemplateColumns: 'auto 1fr auto', gap: '0.3em 0.6em', alignItems: 'center' } },
+      h('label', { for: 'flash-block-q' }, 'B_r (block_q)'), bq, labels.bq,
+      h('label', { for: 'flash-block-k' }, 'B_c (block_k)'), bk, labels.bk,
+      h('label', { for: 'flash-row' }, 'query row'), row, labels.row,
+      h('label', { for: 'flash-sram' }, 'on-chip memory M (elements)'), sram, h('span', {}),
+      h('label', { for: 'flash-causal' }, 'causal mask'), causal, h('span', {})),
+    status, strip, h('p', {}, prev, ' ', play, ' ', next), tileBox, ioBox);
+
+  /** Asks the engine for the traced row at the current settings (the last request wins). */
+  async function ask() {
+    if (!sizes) return;
+    const payload = { ...sizes, causal: state.causal, block_q: state.block_q, block_k: state.block_k, sram: state.sram,
+      query_index: Math.min(state.query_index, sizes.n_q - 1) };
+    const key = JSON.stringify(payload);
+    if (key === asked) return;
+    asked = key;
+    labels.bq.textContent = payload.block_q;
+    labels.bk.textContent = payload.block_k;
+    labels.row.textContent = payload.query_index;
+    const mine = pending = actions.flashTiles(payload);
+    try {
+      const reply = await mine;
+      if (mine !== pending) return;
+      data = { ...reply, payload };
+      status.hidden = true;
+      drawIo();
+      show(Math.min(tile, data.tiles.length - 1));
+    } catch (err) {
+      if (mine !== pending) return;
+      if (err instanceof Cancelled || err instanceof WorkerLost) asked = ''; // ask again after a restart
+      status.hidden = false;
+      status.textContent = `The engine refused these settings: ${err.message}`;
+    }
+  }
+
+  function toggle() {
+    if (timer) {
+      clearInterval(timer);
+      timer = null;
+      play.textContent = '▶ play';
+      return;
+    }
+    if (data && tile >= data.tiles.length - 1) show(0);
+    play.textContent = '❚❚ pause';
+    timer = setInterval(() => {
+      if (!data || tile >= data.tiles.length - 1) toggle();
+      else show(tile + 1);
+    }, STEP_MS);
+  }
+
+  /** Draws tile t: the strip of key blocks, and the row's state before and after it. */
+  function show(t) {
+    if (!data) return;
+    tile = Math.max(0, Math.min(t, data.tiles.length - 1));
+    const { tiles, payload } = data;
+    fill(strip, tiles.map((x, i) => h('span', {
+      class: 'flash-block', title: `keys ${x.key_start}…${x.key_end - 1}${x.skipped ? ' (skipped: no row of this query block sees them)' : ''}`,
+      style: { padding: '0.15em 0.4em', border: '1px solid var(--grid, #ccc)', borderRadius: '3px', opacity: x.skipped ? '0.4' : '1',
+        background: i === tile ? 'var(--accent, #36c)' : i < tile ? 'var(--grid, #ddd)' : 'transparent', color: i === tile ? '#fff' : 'inherit' },
+    }, `${x.key_start}–${x.key_end - 1}`)));
+    const x = tiles[tile];
+    const o = (v) => `[${v.slice(0, SHOWN_O).map((y) => fmt.fixed(y, 4)).join(', ')}${v.length > SHOWN_O ? ', …' : ''}]`;
+    const lines = [
+      ['keys of this block', `${x.key_start} … ${x.key_end - 1} (${x.visible} of ${x.key_end - x.key_start} visible to row ${payload.query_index})`],
+      ['logits of the block', x.logits.length <= 16 ? x.logits.map(num).join(', ') : `${x.logits.slice(0, 16).map(num).join(', ')}, …`],
+      ['block’s largest logit', num(x.block_max)],
+      ['m: old → new', `${num(x.m_prev)} → ${num(x.m)}`],
+      ['rescale exp(m_old − m_new)', x.m_prev === -Infinity ? '0 (nothing summed before)' : fmt.num(x.rescale, 6)],
+      ['ℓ = rescale·ℓ_old + Σ exp(logit − m)', `${fmt.num(x.l, 6)} (this block adds ${fmt.num(x.block_sum, 6)})`],
+      ['o after keys 0 … ' + (x.key_end - 1), o(x.o)],
+    ];
+    if (x.skipped) lines.push(['skipped', 'the causal mask hides these keys from every row of the query block, so they are never loaded']);
+    if (tile === tiles.length - 1) {
+      lines.push(['softmax attention’s row', o(data.reference_row)]);
+    }
+    fill(tileBox, h('p', { id: 'flash-tile-title' }, `Key block ${tile + 1} of ${tiles.length}`),
+      dom.table(['', 'value'], lines, { class: 'cost', id: 'flash-tile', dataset: { tile: String(tile), m: String(x.m), l: String(x.l) } }));
+    prev.disabled = tile === 0;
+    next.disabled = tile === tiles.length - 1;
+  }
+
+  function drawIo() {
+    const { io } = data;
+    const side = (name, c) => [
+      ...c.terms.map((t) => [`${name}: ${t.what}`, t.formula, fmt.int(t.reads + t.writes)]),
+      { cells: [`${name}: total`, `${fmt.int(c.reads)} reads + ${fmt.int(c.writes)} writes`, fmt.int(c.total)], attrs: { class: 'total' } },
+    ];
+    fill(ioBox,
+      h('h4', {}, 'Slow-memory traffic (elements read and written)'),
+      h('p', {}, `B_r = ${fmt.int(io.block_q)}, B_c = ${fmt.int(io.block_k)}: ${fmt.int(io.query_blocks)} query blocks × ${fmt.int(io.key_blocks)} key blocks; `,
+        `on chip the Q, O, K and V blocks take (B_r + B_c)·(d_k + d_v) = ${fmt.int(io.sram_needed)} elements of M = ${fmt.int(io.sram)}`,
+        io.fits ? ' (they fit).' : ' — they do not fit: choose smaller blocks or a larger M.',
+        ` The paper’s blocks for this M: B_c = ⌊M/4d⌋ = ${fmt.int(io.default_block_k)}, B_r = min(B_c, d) = ${fmt.int(io.default_block_q)}.`),
+      h('div', { class: 'table-wrap' }, dom.table(['step', 'formula', 'elements'], [...side('standard', io.standard), ...side('tiled', io.tiled)],
+        { class: 'cost', id: 'flash-io', dataset: { standard: String(io.standard.total), tiled: String(io.tiled.total) } })),
+      h('p', { class: 'note', id: 'flash-io-verdict' },
+        `Standard attention: ${io.standard.order}, here ${fmt.int(io.standard.total)} elements; tiled: ${io.tiled.order}, here ${fmt.int(io.tiled.total)} `,
+        `(${io.ratio >= 1 ? `${fmt.num(io.ratio, 2)}× less` : `${fmt.num(1 / io.ratio, 2)}× more`}). The orders at n = max(n_q, n_k), d = max(d_k, d_v): `,
+        `n·d + n² = ${fmt.int(io.standard.order_value)}, n²·d²/M = ${fmt.num(io.tiled.order_value, 1)}. A larger M means larger blocks, fewer passes over K and V.`));
+  }
+
+  function update({ check, engine }) {
+    const c = check?.config;
+    if (!engine || !c) {
+      status.hidden = false;
+      status.textContent = !engine ? 'Waiting for the engine…' : 'The tiles appear once the inputs are valid.';
+      return;
+    }
+    const next = { n_q: Math.min(c.n_q, MAX_N), n_k: Math.min(c.n_k, MAX_N), d_k: Math.min(c.d_k, MAX_D), d_v: Math.min(c.d_v, MAX_D), seed: c.input_seed ?? 1 };
+    if (state.causal === null) {
+      state.causal = String(c.mask ?? '').startsWith('causal');
+      causal.checked = state.causal;
+    }
+    if (!sizes || JSON.stringify(next) !== JSON.stringify(sizes)) {
+      sizes = next;
+      // The blocks start small enough for a few tiles to step through (the IO table names the paper's
+      // blocks for M), then follow the sliders; the traced row starts at the last, which sees every key.
+      bq.max = String(sizes.n_q);
+      bk.max = String(sizes.n_k);
+      row.max = String(sizes.n_q - 1);
+      state.block_q = Math.min(state.block_q || Math.max(1, Math.ceil(sizes.n_q / 3)), sizes.n_q);
+      state.block_k = Math.min(state.block_k || Math.max(1, Math.ceil(sizes.n_k / 4)), sizes.n_k);
+      state.query_index = Math.min(state.query_index || sizes.n_q - 1, sizes.n_q - 1);
+      bq.value = String(state.block_q);
+      bk.value = String(state.block_k);
+      row.value = String(state.query_index);
+    }
+    ask();
+  }
+
+  return { update, destroy: () => { if (timer) clearInterval(timer); } };
+}
