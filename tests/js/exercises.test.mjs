@@ -30,7 +30,7 @@ function memoryStorage() {
 function sessionFor(changes, { scope = null, storage = null, events = [] } = {}) {
   // Every exercise unless the test picks a chapter or a list (set as strings: the keys the page reads).
   const { chapter = '', exercises = chapter ? '' : ALL_IDS.join(','), ...layer } = changes;
-  const state = { ...withChanges(defaults(), layer), chapter, exercises };
+  const state = { ...withChanges(defaults(), layer), exercises, ...(chapter ? { chapter } : {}) };
   const check = validate(state, { resolveView: attn.resolveView, analyze: attn.analyze, budget: attn.defaultMemoryBudget });
   assert.ok(check.config, `the layer ${JSON.stringify(changes)} is valid: ${JSON.stringify(check.errors)}`);
   const cache = new LayerCache();
