@@ -8,6 +8,7 @@
 import { createPlayground } from '../playground/playground.js';
 import { ELEMENT_KEYS, defaults, withChanges } from '../model/schema.js';
 import { writeRecord } from '../lesson/exercises/index.js';
+import { startState } from '../lesson/chapters.js';
 
 const Base = globalThis.HTMLElement ?? class {}; // importable where there is no DOM (nothing is defined there)
 
@@ -44,14 +45,17 @@ export class AttentionPlaygroundElement extends Base {
   }
 
   attributeChangedCallback(name, old, value) {
-    if (!this.#playground || old === value) return;
+    // Applied even when the value is the one the attribute already had: the learner may have changed
+    // that field since, and an author's "reset" sets the attribute again to bring it back.
+    if (!this.#playground) return;
     this.#playground.setState({ [name]: value }); // a removed attribute (null) returns to its default
   }
 
+  /** The view the attributes give; with none but the neutral ones (chapter, label, …) the lesson's start. */
   #fromAttributes() {
     const given = {};
     for (const key of ELEMENT_KEYS) if (this.hasAttribute(key)) given[key] = this.getAttribute(key);
-    return withChanges(defaults(), given);
+    return startState(withChanges(defaults(), given), Object.keys(given));
   }
 
   /** The whole view: every key of the hash, as strings. */
@@ -110,6 +114,16 @@ export class AttentionPlaygroundElement extends Base {
   async exportBundle() {
     const { module, ctx } = await this.#export();
     return module.exportBundle(ctx);
+  }
+
+  /**
+   * Tensors in: { query, key, value, wq, wk, wv, wo, bq, bk, bv, bo } (inputs and parameters the run
+   * uses) or { attention } (maps drawn as they are), each { shape, data } or an array of the view's
+   * shape, with optional labels_q / labels_k; checked against the view. A Promise of the run's result.
+   */
+  importTensors(given) {
+    if (!this.#playground) return Promise.reject(new Error('<attention-playground> imports once it is in a document'));
+    return this.#playground.importTensors(given);
   }
 }
 

@@ -22,6 +22,7 @@
 
 import * as controls from './controls/panel.js';
 import * as heatmaps from './heatmaps/panel.js';
+import { chapterPanels, EXERCISES_FEATURE } from '../lesson/chapters.js';
 
 /**
  * { name, title, about, area: 'side' | 'main' | 'left' | 'right', lazy, panel }, in the page's order.
@@ -55,12 +56,16 @@ export const FEATURES = Object.freeze([
 export const FEATURE_NAMES = Object.freeze(FEATURES.map((f) => f.name));
 
 /**
- * The panels a state shows, in the table’s order: every panel unless `panels` names some (unknown names
- * are ignored); `controls=0` (read-only) drops the inputs panel whatever `panels` says.
+ * The panels a state shows, in the table’s order: the ones `panels` names when it names any (unknown
+ * names are ignored: an author's choice wins over the chapter), else the chapter's (lesson/chapters.js;
+ * `reference`: every panel but the exercises); `controls=0` (read-only) drops the inputs panel whatever
+ * `panels` says, and so does a chapter whose form would have no field.
  */
 export function visiblePanels(state) {
   const wanted = String(state.panels ?? '').split(',').map((s) => s.trim()).filter((s) => FEATURE_NAMES.includes(s));
-  const shown = wanted.length ? FEATURE_NAMES.filter((name) => wanted.includes(name)) : FEATURE_NAMES.slice();
+  const chapter = wanted.length ? null : chapterPanels(state, FEATURE_NAMES);
+  const shown = wanted.length ? FEATURE_NAMES.filter((name) => wanted.includes(name))
+    : chapter ? FEATURE_NAMES.filter((name) => chapter.includes(name)) : FEATURE_NAMES.filter((name) => name !== EXERCISES_FEATURE);
   return state.controls === '0' ? shown.filter((name) => name !== 'controls') : shown;
 }
 

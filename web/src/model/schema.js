@@ -2,6 +2,8 @@
 // URL hash of the page, the attributes of <attention-playground> and the keys of the notebook widget.
 // Values stay the strings a learner typed, so a link reproduces even a half-typed, invalid view.
 
+import { CHAPTER_NAMES, FIRST_CHAPTER } from '../lesson/chapter_names.js';
+
 /**
  * Every field: its key, default, and allowed values for choices. The keys are the lesson's names
  * (d_model, n_heads, n_kv_heads, d_k, d_v, n_q, n_k, batch), identical in inputs, hash and attributes.
@@ -49,6 +51,12 @@ export const FIELDS = [
   { key: 'panels', def: '' },               // '' = all; else a comma list of panel names (features/index.js)
   { key: 'theme', def: '', choices: ['', 'light', 'dark', 'auto'] }, // '' = light when embedded, auto on the page
   { key: 'controls', def: '1', choices: ['1', '0'] }, // 0 = read-only: no inputs panel, the problem cannot be edited
+  { key: 'chapter', def: FIRST_CHAPTER, choices: CHAPTER_NAMES }, // the lesson's chapter shown (lesson/chapters.js); `panels` wins over it
+  { key: 'lock', def: '' },                 // author profile: comma list of field keys shown disabled in the form
+  { key: 'hide', def: '' },                 // author profile: comma list of field keys not shown in the form
+  { key: 'label', def: '' },                // the name an author gives this playground's landmarks ('' = "Attention playground", numbered when several)
+  { key: 'exercises', def: '' },            // '' = every exercise of the chapter, 'none', or a comma list of exercise ids
+  { key: 'imported', def: '', choices: ['', 'tensors', 'attention'] }, // the view uses tensors imported with importTensors (not in the link: import them again)
   { key: 'embed', def: '0', choices: ['0', '1'], page: true }, // the page without its title and footer, for an iframe
 ];
 

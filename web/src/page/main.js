@@ -6,14 +6,31 @@
 import '../engine/bundled_loader.js'; // the SIMD loader inside this bundle: no separate request for it
 import { createPlayground } from '../playground/playground.js';
 import { parseHash, toHash } from '../model/schema.js';
+import { startState } from '../lesson/chapters.js';
 import { mountShare } from './share.js';
 
 const EDIT_SESSION_MS = 1500; // keystrokes in one field this close together are one step of history
 performance.mark('attention-page-start');
 
-const initial = parseHash(location.hash);
+const initial = opening(location.hash);
 const embed = initial.state.embed === '1';
 const root = document.getElementById('playground');
+/**
+ * A hash read as the view: with no hash at all (a first visit, or Back to it) the lesson's start (its
+ * constructed heads, chapters.js LESSON_START); a link that gives keys keeps exactly what it says.
+ */
+function opening(hash) {
+  const read = parseHash(hash);
+  const given = String(hash).replace(/^#/, '').split('&').filter(Boolean).map((part) => part.split('=')[0]);
+  return { ...read, state: startState(read.state, given) };
+}
+
+/** The state's link: it always names the chapter, so that any view after the first is a hash of its own. */
+function pageHash(state) {
+  const hash = toHash(state);
+  return /(^#|&)chapter=/.test(hash) ? hash : `${hash || '#'}${hash ? '&' : ''}chapter=${state.chapter}`;
+}
+
 const playground = createPlayground(root, {
   state: initial.state, notes: initial.ignored, layout: embed ? 'embedded' : 'page',
   theme: embed ? 'light' : 'auto', // a page of its own follows the system; inside a course page, light
@@ -33,10 +50,10 @@ playground.on('result', () => {
 // ---- the hash and the history ----
 let lastStep = { field: null, at: -Infinity };
 playground.on('change', ({ state, field, kind }) => {
-  const url = toHash(state) || `${location.pathname}${location.search}`;
+  const url = pageHash(state);
   const now = performance.now();
-  // A preset is always a step; typing in one field is one step until another field, or a pause.
-  const push = kind === 'load' || field !== lastStep.field || now - lastStep.at > EDIT_SESSION_MS;
+  // A preset or a chapter is always a step; typing in one field is one step until another field, or a pause.
+  const push = kind === 'load' || field === 'chapter' || field !== lastStep.field || now - lastStep.at > EDIT_SESSION_MS;
   lastStep = { field: kind === 'load' ? null : field, at: now };
   if (push) history.pushState(null, '', url);
   else history.replaceState(null, '', url);
@@ -45,7 +62,7 @@ playground.on('change', ({ state, field, kind }) => {
 
 // Back, Forward, or the address edited by hand: the hash wins over whatever the form shows.
 addEventListener('hashchange', () => {
-  const { state, ignored } = parseHash(location.hash);
+  const { state, ignored } = opening(location.hash);
   lastStep = { field: null, at: -Infinity };
   playground.setState(state, { replace: true, notes: ignored });
   applyPageFlags(state);

@@ -15,13 +15,17 @@ import { assetBase } from './assets.js';
 import { createRunbar } from './runbar.js';
 import { createShell } from './shell.js';
 import { actionsFor, unavailable } from './asks.js';
+import { withImports } from '../import/tensors.js';
+import { waitBeforeRun, mergeReasons, watchScreen, CATCH_UP_MS } from './schedule.js';
+import { createChapterNav } from '../lesson/nav.js';
+import { lockedKeys, formShows } from '../lesson/chapters.js';
+import { FEATURE_NAMES } from '../features/index.js';
 import { createExerciseSession } from '../lesson/exercises/session.js';
 
-const DEBOUNCE_MS = 200;       // typing "512" should run once, not three times
 const PROGRESS_AFTER_MS = 100; // shorter runs finish before a progress bar would be worth showing
 const RUNS_KEPT = 12;
 /** Fields that only change what is shown: a read-only playground still lets the learner change them. */
-const VIEW_ONLY = new Set(['head', 'item', 'colors', 'q_item', 'q_head', 'q_query', 'q_key', 'workers']);
+const VIEW_ONLY = new Set(['head', 'item', 'colors', 'q_item', 'q_head', 'q_query', 'q_key', 'workers', 'chapter']);
 
 /** Time allowed before a silent worker counts as dead: generous against the estimate (which errs long). */
 const deadlineFor = (estimateMs) => Math.max(4000, 20 * estimateMs + 2000);
@@ -69,13 +73,16 @@ export function createPlayground(root, options = {}) {
     trainedHeld: null, // trainedKey of the trained model the worker holds (the lab's, or the last trained run's)
     released: false,   // lazy panels may be built
     firstResultMs: null,
+    imported: null,    // tensors importTensors handed to the compute for this view: { id, kind, shapes } (import/tensors.js)
+    plainConfig: null, // the view's config without its imports (what a new import is checked against)
     destroyed: false,
   };
   const startedAt = win.performance.now();
   const listeners = new Map();
   let compute = null, computeKey = null;
   let rawAnalyze = null, rawTrainingCost = null, rawResolveView = null;
-  let debounce = 0, progressTimer = 0;
+  let debounce = 0, progressTimer = 0; // debounce: a run waiting for the typing to pause (schedule.js), 0 when none
+  let catchUpTimer = 0, quietStart = false; // quietStart: apply() renders the run it starts itself
   let pendingLoads = 0; // lazy panels whose code is on its way
   let pendingRun = null; // { promise, resolve, reject }: a run asked for while another runs
   let reported = new Set(); // error events already sent for the current problems
@@ -108,23 +115,43 @@ export function createPlayground(root, options = {}) {
   const shell = createShell(root, { base, layout: options.layout });
   const { dom, host, wrapper, sections, shadow } = shell;
   const actions = Object.freeze({
-    /** A learner's edit of one or more fields (ignored in a read-only playground, except view fields). */
+    /**
+     * A learner's edit of one or more fields (ignored in a read-only playground, except view fields;
+     * a field the author locked never changes this way). True when it changed the view.
+     */
     edit: (changes, field) => {
-      if (readOnly() && !Object.keys(changes).every((k) => VIEW_ONLY.has(k))) return;
-      apply(changes, { edited: field, kind: 'edit' });
+      if (readOnly() && !Object.keys(changes).every((k) => VIEW_ONLY.has(k))) return false;
+      const allowed = unlocked(changes);
+      return Object.keys(allowed).length ? apply(allowed, { edited: field, kind: 'edit' }) : false;
     },
-    /** A preset: many fields at once, one step of history. */
+    /** A preset: many fields at once, one step of history (a locked field keeps its value). */
     load: (changes, preset) => {
       if (readOnly()) return;
       m.lastEdited = null;
-      apply(changes, { kind: 'load', preset });
+      apply(unlocked(withoutStaleHeads(changes)), { kind: 'load', preset });
     },
     run: () => run().catch(() => {}),
     cancel,
     /** An answer to an exercise (the learner's input; a host's answer() takes the same path). */
     answer: (id, value) => exercises.answer(id, value),
+    /** Tensors a panel read from files (the export panel's drop zone): see importTensors(). */
+    importTensors: (given) => importTensors(given),
   });
   const readOnly = () => m.state.controls === '0';
+  /**
+   * A preset or the lab's layer replaces the layer: constructed heads (the lesson's start has three) are
+   * built for sentences and seeded weights, so they go back to random when the preset leaves either.
+   */
+  function withoutStaleHeads(changes) {
+    const next = { ...m.state, ...changes };
+    const built = String(next.heads ?? '').split(',').some((p) => p.trim() && p.trim() !== 'random');
+    return !('heads' in changes) && built && (next.source !== 'text' || next.weights === 'trained') ? { ...changes, heads: '' } : changes;
+  }
+  /** `changes` without the fields the author locked (lock=): setState, the author's way, still sets them. */
+  function unlocked(changes) {
+    const locked = lockedKeys(m.state);
+    return Object.fromEntries(Object.entries(changes).filter(([key]) => !locked.has(key)));
+  }
   /** What a feature's actions need from this playground (playground/asks.js). */
   const askHost = {
     unavailable: () => unavailable({ destroyed: m.destroyed, assetsError: baseError, connected: !!compute }),
@@ -160,11 +187,18 @@ export function createPlayground(root, options = {}) {
     return wrapped;
   }
 
+  // Panels are redrawn while on screen; the others when they come into view or the learner pauses (schedule.js).
+  const screen = watchScreen(win, sections.values(), (entry) => catchUpPanel(entry));
   const runbar = createRunbar({ dom, actions, win });
   shell.results.prepend(...runbar.elements);
   // The Export action: the current run's tensors, view.json and reproduce.py as a zip (web/src/export/).
   runbar.elements[0].append(dom.h('button', { type: 'button', class: 'export', id: 'export', title: 'Save this run’s tensors (.npy), view.json and reproduce.py as a zip',
     onclick: () => feature('export').then(({ module, ...ctx }) => module.saveBundle(ctx, doc)).catch((err) => emit('error', { message: `Export failed: ${err.message}`, field: err.field ?? null })) }, 'Export'));
+  runbar.elements[0].dataset.landmark = 'Run'; // named with the playground's name when several share a page
+  const chapterNav = createChapterNav({ dom, go: (chapter) => actions.edit({ chapter }, 'chapter') });
+  shell.layout.before(...chapterNav.top);
+  shell.layout.after(...chapterNav.bottom);
+  shell.setLabel(m.state.label);
 
   /** The state's theme, or the host's default for it (light inside a course page, auto on the page). */
   function applyTheme() {
@@ -203,10 +237,10 @@ export function createPlayground(root, options = {}) {
         if (!m.destroyed) showPanelError(entry, err, 'Reload the page to try again.');
       }).finally(() => {
         entry.loading = false;
-        if (--pendingLoads === 0 && m.released && !m.destroyed) wrapper.dataset.settled = '1';
+        if (--pendingLoads === 0 && m.released && !m.destroyed) markSettled();
       });
     }
-    if (m.released && pendingLoads === 0) wrapper.dataset.settled = '1';
+    if (m.released && pendingLoads === 0) markSettled();
   }
 
   /** A lazy feature's panel module, from panels.js in the asset folder (a relative import fails from blob:). */
@@ -239,14 +273,16 @@ export function createPlayground(root, options = {}) {
     const errors = Object.entries(m.check?.errors ?? {});
     const key = m.check?.config ? configKey(m.check.config) : null;
     const unknown = unknownPanels(m.state);
+    const inForm = formShows(m.state, FEATURE_NAMES);
     return Object.freeze({
       state: m.state, check: m.check, result: m.result, running: m.running, runs: m.runs, peak: m.peak,
       engine: m.engine, engineError: m.engineError, firstResultMs: m.firstResultMs, editing: m.editing,
-      readOnly: readOnly(), lastPreset: m.lastPreset, exercises: exercises.view(),
+      readOnly: readOnly(), lastPreset: m.lastPreset, exercises: exercises.view(), locked: lockedKeys(m.state), formShows: inForm,
       settled: m.released, // the first result is on screen (or there will be none by itself): time for the rest
       notice: m.notice && (m.notice.key === null || m.notice.key === key) ? m.notice : null,
       // Every problem no visible field shows: the run bar lists them.
-      problems: errors.filter(([field]) => !controlsShown || !CONTROL_FIELDS.has(field)).map(([field, message]) => ({ field, message })),
+      // (A field the chapter or the author's hide= leaves out of the form is not visible either.)
+      problems: errors.filter(([field]) => !controlsShown || !CONTROL_FIELDS.has(field) || !inForm(field)).map(([field, message]) => ({ field, message })),
       notes: [
         ...m.linkNotes.map((text) => `From the link: ${text}.`),
         ...(m.check?.notes ?? []).map((n) => n.text),
@@ -259,12 +295,44 @@ export function createPlayground(root, options = {}) {
     if (m.destroyed) return;
     const v = view();
     runbar.update(v, reason);
+    chapterNav.update(v, v.exercises?.progress?.chapters ?? null); // per chapter { done, total } (lesson/exercises)
     for (const entry of sections.values()) {
-      if (entry.panel && !entry.section.hidden) updatePanel(entry, v, reason);
+      if (!entry.panel) continue;
+      // A panel hidden or off screen keeps the reason it missed, and is drawn when shown (catchUpPanel).
+      if (entry.section.hidden || !screen.onScreen(entry)) entry.pending = mergeReasons(entry.pending, reason);
+      else updatePanel(entry, v, mergeReasons(entry.pending, reason));
+    }
+    if ([...sections.values()].some((e) => e.pending && !e.section.hidden)) {
+      wrapper.dataset.settled = '0';
+      win.clearTimeout(catchUpTimer);
+      catchUpTimer = win.setTimeout(catchUp, CATCH_UP_MS);
     }
   }
 
+  /** Brings one panel that missed updates up to date (it came on screen, or the learner paused). */
+  function catchUpPanel(entry) {
+    if (m.destroyed || !entry.panel || !entry.pending || entry.section.hidden) return;
+    updatePanel(entry, view(), entry.pending);
+    markSettled();
+  }
+
+  /** Off-screen panels, one per task (a keystroke waits for one panel at most), once nothing was drawn for a while. */
+  function catchUp() {
+    const entry = [...sections.values()].find((e) => e.panel && e.pending && !e.section.hidden);
+    if (m.destroyed) return;
+    if (!entry) return markSettled();
+    catchUpPanel(entry);
+    catchUpTimer = win.setTimeout(catchUp, 0);
+  }
+
+  /** data-settled: '1' once every shown panel is built and drawn for the current view (tests and hosts wait for it). */
+  function markSettled() {
+    const behind = [...sections.values()].some((e) => e.panel && e.pending && !e.section.hidden);
+    wrapper.dataset.settled = m.released && pendingLoads === 0 && !behind ? '1' : '0';
+  }
+
   function updatePanel(entry, v, reason) {
+    entry.pending = null;
     try {
       entry.panel.update(v, reason);
       if (entry.failed) {
@@ -296,6 +364,8 @@ export function createPlayground(root, options = {}) {
       trainingCost: rawTrainingCost ?? undefined, trainingHeld: (train) => trainedKey(train) === m.trainedHeld,
       cores: win.navigator?.hardwareConcurrency,
     });
+    m.plainConfig = m.check.config;
+    m.check = withImports(m.check, m.imported, m.state); // the config names the imports, or says why they no longer fit
   }
 
   /** Applies changes; kind: 'edit' and 'load' are the learner's (a `change` event), 'set' the host's. */
@@ -312,15 +382,20 @@ export function createPlayground(root, options = {}) {
     m.editing = kind === 'edit' ? edited : null;
     if (kind !== 'set') m.linkNotes = []; // the view is no longer the link's
     if (changed.includes('simd')) connect();
+    if (changed.includes('imported') && !next.imported) m.imported = null; // the imports let go of
     if (changed.includes('theme')) applyTheme();
-    if (changed.includes('panels') || changed.includes('controls')) applyVisibility();
+    if (['panels', 'controls', 'chapter', 'hide'].some((key) => changed.includes(key))) applyVisibility();
+    if (changed.includes('label')) shell.setLabel(next.label);
     revalidate();
     const now = m.check.config;
+    // A quick run is posted before the panels redraw, so the worker computes while they do.
+    quietStart = true;
+    scheduleRun();
+    quietStart = false;
     render('state');
     m.editing = null;
     // The batch item shown is a view of the result: fetch it without re-running.
     if (before && now && before.item !== now.item && m.result?.key === configKey(now)) showItem(now.item);
-    scheduleRun();
     reportProblems();
     if (kind !== 'set') emit('change', { state: getState(), field: edited, kind });
     return true;
@@ -410,18 +485,23 @@ export function createPlayground(root, options = {}) {
 
   function scheduleRun() {
     win.clearTimeout(debounce);
+    debounce = 0;
     const { check } = m;
     if (!m.engine || !check?.ok || check.blocked || !check.auto) return;
     const key = configKey(check.config);
     if (m.result?.key === key || m.running?.key === key) return;
     if (m.notice?.key === key) return; // it failed or was cancelled for these inputs: the learner decides
-    debounce = win.setTimeout(() => run().catch(() => {}), DEBOUNCE_MS);
+    // Wait only as long as the run's estimated cost requires: a run quicker than a frame starts now.
+    const wait = waitBeforeRun(check.estimate?.seconds);
+    if (wait === 0) run().catch(() => {});
+    else debounce = win.setTimeout(() => { debounce = 0; run().catch(() => {}); }, wait);
   }
 
   /** Runs the current inputs; resolves with the result's detail, rejects with what stopped it. */
   function run() {
     if (m.destroyed) return Promise.reject(new Error('this playground was removed'));
     win.clearTimeout(debounce);
+    debounce = 0;
     if (m.engineError) return Promise.reject(new Error(`the WebAssembly engine could not start: ${m.engineError.message}`));
     if (!m.engine) return ready.then(() => run());
     const { check } = m;
@@ -453,7 +533,7 @@ export function createPlayground(root, options = {}) {
       running.progress = p;
       if (running.showProgress) render('progress');
     }, { deadlineMs: deadlineFor(check.estimate.seconds * 1000), estimateSeconds: check.estimate.seconds });
-    render('running');
+    if (!quietStart) render('running');
     progressTimer = win.setTimeout(() => {
       if (m.running !== running) return;
       running.showProgress = true;
@@ -464,12 +544,17 @@ export function createPlayground(root, options = {}) {
       const ms = r.timings.forward_ms;
       const analysis = check.analysis;
       const detail = Object.freeze({ state: stateAtStart, shapes: analysis.shapes, isa: r.isa, ms });
-      m.result = { key, config, analysis, timings: r.timings, isa: r.isa, output_sum: r.output_sum, masked_rows: r.masked_rows,
-        item: r.item, patterns: r.patterns ?? null, gflops: fmt.gflops(analysis.flops.exact_flops, ms), workers: r.workers ?? null, detail };
       if (config.train) {
         m.trainedHeld = trainedKey(config.train); // the worker keeps it for the next run
         revalidate(); // so the estimate of what follows (compare, another input) counts no training
       }
+      // Newer inputs wait to run (or will): this result is never drawn, nor announced.
+      if (pendingRun || debounce) {
+        m.running = null;
+        return detail;
+      }
+      m.result = { key, config, analysis, timings: r.timings, isa: r.isa, output_sum: r.output_sum, masked_rows: r.masked_rows,
+        item: r.item, patterns: r.patterns ?? null, gflops: fmt.gflops(analysis.flops.exact_flops, ms), workers: r.workers ?? null, detail };
       m.runs = [{
         at: Date.now(), isa: r.isa, ms, setup_ms: r.timings.setup_ms, gflops: m.result.gflops, repeats: r.timings.repeats, workers: r.workers ?? null,
         label: `d_model ${fmt.int(config.d_model)} · h ${config.n_heads} · n_q ${fmt.int(config.n_q)} · n_k ${fmt.int(config.n_k)} · batch ${config.batch}`,
@@ -553,6 +638,22 @@ export function createPlayground(root, options = {}) {
     return { module, actions: ctxFor(name, module).actions, view: view() };
   }
 
+  /**
+   * Brings tensors into this view ({ query, key, value, wq, …, bo } or { attention }, see
+   * import/tensors.js): checked against the view, handed to the compute, and the view runs with them
+   * (its link then says imported=…) until `imported` is set to none. Resolves with the run's result.
+   */
+  async function importTensors(given) {
+    const { module, actions } = await feature('export');
+    console.log('DBG feature ok'); const held = await module.holdImport(actions, given, m.plainConfig); console.log('DBG held', held.id);
+    m.imported = held;
+    if (!apply({ imported: held.kind }, { kind: 'edit', edited: 'imported' })) { // an edit: the page's link says so
+      revalidate();
+      render('state');
+    }
+    return run();
+  }
+
   async function measurePeak() {
     peakRequested = true;
     const mine = compute;
@@ -573,6 +674,8 @@ export function createPlayground(root, options = {}) {
     if (m.destroyed) return;
     m.destroyed = true;
     win.clearTimeout(debounce);
+    win.clearTimeout(catchUpTimer);
+    screen.disconnect();
     win.clearTimeout(progressTimer);
     pendingRun?.reject(new Error('this playground was removed'));
     exercises.destroy();
@@ -617,6 +720,8 @@ export function createPlayground(root, options = {}) {
     root: shadow,
     /** A feature's module, actions and the current view (see feature() above). */
     feature,
+    /** Tensors in: see importTensors() above. */
+    importTensors,
     /** The exercises shown ([{ id, chapter, kind, prompt }]); answer(id, value) → Promise of { correct, expected, explanation }. */
     get exercises() { return exercises.list(); },
     answer: (id, value) => exercises.answer(id, value),

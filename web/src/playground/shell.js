@@ -39,8 +39,11 @@ export function createShell(root, { base, layout }) {
     const titleId = `${spec.name}-title`;
     const body = h('div', { class: 'panel-body' });
     const error = h('p', { class: 'panel-error', role: 'alert', hidden: true });
-    const section = h(spec.area === 'side' ? 'aside' : 'section',
-      { class: `panel${spec.area === 'side' ? ' controls' : ''}`, id: `panel-${spec.name}`, dataset: { panel: spec.name }, 'aria-labelledby': titleId, hidden: true },
+    // A section, not an aside, for the inputs too: a complementary landmark must not sit inside the
+    // playground's own region. Each is named by its title (and the playground's name when there are
+    // several on the page: applyNames below).
+    const section = h('section',
+      { class: `panel${spec.area === 'side' ? ' controls' : ''}`, id: `panel-${spec.name}`, dataset: { panel: spec.name, landmark: spec.title }, 'aria-labelledby': titleId, hidden: true },
       h('h2', { id: titleId }, spec.title), error, body);
     sections.set(spec.name, { spec, section, body, error, panel: null });
   }
@@ -48,8 +51,31 @@ export function createShell(root, { base, layout }) {
   results.append(...area('main'),
     h('div', { class: 'panel-grid' }, h('div', { class: 'panel-col' }, area('left')), h('div', { class: 'panel-col' }, area('right'))));
   const skip = h('button', { type: 'button', class: 'skip', onclick: () => results.focus() }, 'Skip to the results');
-  wrapper.append(skip, h('div', { class: 'layout' }, area('side'), results));
+  const layoutBox = h('div', { class: 'layout' }, area('side'), results);
+  wrapper.append(skip, layoutBox);
   shadow.append(wrapper);
+
+  // ---- names: the playground is one region named by the author's `label`, and its landmarks carry
+  // that name too when the page holds several playgrounds (axe: landmark-unique, region) ----
+  const live = liveShells(doc);
+  const me = { name: '' };
+  live.add(me);
+  let authorLabel = '';
+  function applyNames() {
+    const taken = new Set([...live].filter((s) => s !== me && s.name).map((s) => s.name));
+    const base = authorLabel || 'Attention playground';
+    let name = base;
+    for (let i = 2; taken.has(name); i++) name = `${base} ${i}`;
+    me.name = name;
+    wrapper.setAttribute('role', 'region');
+    wrapper.setAttribute('aria-label', name);
+    // One playground, unnamed by its author: its landmarks are named by their titles alone.
+    const suffix = authorLabel || name !== base ? ` (${name})` : '';
+    for (const el of shadow.querySelectorAll('[data-landmark]')) {
+      if (el.hasAttribute('aria-labelledby')) el.removeAttribute('aria-labelledby');
+      el.setAttribute('aria-label', `${el.dataset.landmark}${suffix}`);
+    }
+  }
 
   // ---- theme: 'auto' follows the system, and changes with it ----
   const schemeListeners = new Set();
@@ -84,19 +110,32 @@ export function createShell(root, { base, layout }) {
   };
 
   return {
-    doc, win, shadow, dom, wrapper, results, sections, host,
+    doc, win, shadow, dom, wrapper, results, sections, host, layout: layoutBox,
+    /** The author's name for this playground ('' = "Attention playground", numbered when taken); names every landmark again. */
+    setLabel(label) {
+      authorLabel = String(label ?? '').trim();
+      me.name = '';
+      applyNames();
+    },
     /** 'light', 'dark' or 'auto'. */
     setTheme(next) {
       theme = next;
       applyScheme();
     },
     destroy() {
+      live.delete(me);
       for (const fn of cleanups.splice(0)) fn();
       schemeListeners.clear();
       wrapper.remove();
       shadow.adoptedStyleSheets = shadow.adoptedStyleSheets.filter((s) => s !== sheet);
     },
   };
+}
+
+const shellsOf = new WeakMap(); // document → the names of its live playgrounds (two must not share one)
+function liveShells(doc) {
+  if (!shellsOf.has(doc)) shellsOf.set(doc, new Set());
+  return shellsOf.get(doc);
 }
 
 /** Adds <link rel=stylesheet href> to `parent` once; resolves when it has loaded. */

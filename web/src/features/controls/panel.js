@@ -7,6 +7,8 @@ import { presetList, activePreset } from '../../model/presets.js';
 import * as fmt from '../../model/format.js';
 
 const CHECKBOXES = new Set(['bias', 'scale']);
+/** Fields shown only when the state needs them (a sentence, a second sentence, key lengths, a dropout seed). */
+const CONDITIONAL = new Set(['text', 'text_kv', 'padding', 'dropout_seed']);
 
 /** Every field the form has an input for: a problem with one of these shows beside it. */
 export const CONTROL_FIELDS = new Set(['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'seed', 'n_kv_heads', 'attention', 'source',
@@ -38,7 +40,7 @@ export function create(body, { dom, actions }) {
   const tokensHint = h('p', { class: 'hint', id: 'tokens-hint' });
   const textLabel = 'Sentence: each word is a token, each line a batch item';
   const form = h('form', { id: 'controls', novalidate: true, autocomplete: 'off' },
-    h('div', { class: 'field preset-field' }, h('label', { for: 'f-preset' }, 'Start from a preset'), presetSelect),
+    h('div', { class: 'field preset-field', id: 'preset-field' }, h('label', { for: 'f-preset' }, 'Start from a preset'), presetSelect),
     h('fieldset', {}, h('legend', {}, 'Layer'),
       h('div', { class: 'grid2' },
         text('d_model', '', 'model width'), text('n_heads', '', 'heads h'),
@@ -164,6 +166,10 @@ export function create(body, { dom, actions }) {
     fieldBox('dropout_seed').hidden = !(Number(state.dropout) > 0);
     form.querySelector('#l-text').textContent = cross ? 'Decoder sentence: the queries (each line a batch item)' : textLabel;
 
+    // The chapter's fields only (every field in reference), less the author's hide=; locked ones disabled.
+    const shows = view.formShows ?? (() => true);
+    const locked = view.locked ?? new Set();
+    form.querySelector('#preset-field').hidden = !shows('preset');
     // One message per field; a run refused for size shows beside the field that made it too large.
     const messages = { ...(check?.errors ?? {}) };
     if (check?.blocked && !messages[check.blocked.field]) messages[check.blocked.field] = check.blocked.short;
@@ -172,16 +178,25 @@ export function create(body, { dom, actions }) {
       const message = messages[name] ?? '';
       const msgEl = box.querySelector('.msg');
       if (msgEl && msgEl.textContent !== message) msgEl.textContent = message;
-      // A message on a hidden field would be invisible: show the field with it.
-      if (message && box.hidden) box.hidden = false;
+      // Out of this form (the chapter's choice, or the author's hide=): its message goes to the run bar.
+      const off = !shows(name);
+      if (off) box.hidden = true;
+      else if (!CONDITIONAL.has(name)) box.hidden = false;
+      // A message on a field hidden because the state does not need it would be invisible: show the field with it.
+      if (message && box.hidden && !off) box.hidden = false;
+      box.classList.toggle('locked', locked.has(name));
       for (const input of box.querySelectorAll('input, textarea, select')) {
         input.setAttribute('aria-invalid', message ? 'true' : 'false');
         if (msgEl) input.setAttribute('aria-describedby', msgEl.id);
+        // Locked by the author (lock=): shown, not editable (actions.edit refuses it too).
+        input.disabled = locked.has(name);
       }
       box.classList.toggle('invalid', !!message);
       box.classList.toggle('warning', !!message && !check?.errors?.[name]);
     }
 
+    // A fieldset with no field left shown takes no room.
+    for (const set of form.querySelectorAll('fieldset')) set.hidden = ![...set.querySelectorAll('[data-field]')].some((box) => !box.hidden);
     dimsHint.textContent = config ? dimsText(config) : '';
     tokensHint.textContent = config ? tokensText(config) : '';
   }

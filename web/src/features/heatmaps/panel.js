@@ -6,6 +6,7 @@ import { configKey } from '../../model/validate.js';
 import { colorPositions, legendEnds } from '../../model/colorscale.js';
 import * as fmt from '../../model/format.js';
 import { focusedIn } from '../../ui/dom.js';
+import { LESSON_START } from '../../lesson/chapters.js';
 
 // Beyond this many heads the small multiples would be specks and thousands of canvases: the
 // enlarged map still shows any head (head= in the URL), the grid shows the first ones.
@@ -43,10 +44,18 @@ export function create(body, { dom, host, actions }) {
   const untrained = h('p', { class: 'note', id: 'untrained-note', hidden: true });
   const mainCanvas = h('canvas', { class: 'heat-main-canvas' });
   const mainCaption = h('figcaption');
-  const grid = h('div', { class: 'heat-grid', role: 'list' });
+  const grid = h('div', { class: 'heat-grid' });
   // Grouped-query attention: which query heads read the same keys and values.
   const groups = h('p', { class: 'note kv-groups', id: 'kv-groups', hidden: true });
   const readout = h('p', { class: 'readout', id: 'readout', 'aria-live': 'polite' }, 'Point at a cell to read its weight.');
+  // What each head was built to do, one line per head, and the switch between built and random heads.
+  const jobs = h('ul', { class: 'head-jobs', id: 'head-jobs' });
+  const headsSwitch = h('button', { type: 'button', class: 'secondary small', id: 'heads-switch', onclick: () => {
+    const built = (current?.config.heads ?? []).some((p) => p !== 'random');
+    // 'random' rather than '': an explicit choice, so the page's link keeps it (no hash = the lesson's start).
+    actions.edit(built ? { heads: 'random' } : { ...LESSON_START, source: 'text' }, 'heads');
+  } });
+  const jobsBox = h('div', { class: 'head-jobs-box', id: 'head-jobs-box' }, h('h3', {}, 'What each head does'), jobs, headsSwitch);
   const output = h('div', { class: 'output-summary', id: 'output-summary' });
   const placeholder = h('p', { class: 'placeholder' });
   const content = h('div', { class: 'heat-content' },
@@ -55,7 +64,7 @@ export function create(body, { dom, host, actions }) {
     h('div', { class: 'heat-layout' },
       h('figure', { class: 'heat-main' }, mainCaption, mainCanvas),
       h('div', {}, groups, grid)),
-    readout, untrained, output);
+    readout, jobsBox, untrained, output);
   fill(body, intro, placeholder, content);
 
   let current = null; // { item, config, key, max }
@@ -127,8 +136,9 @@ export function create(body, { dom, host, actions }) {
     for (let k = 0; k < Math.min(config.n_heads, MAX_SMALL); k++) {
       const canvas = h('canvas', { 'aria-label': `head ${k + 1}: attention weights, press Enter to enlarge` });
       const kv = kvHeadOf(config, k);
-      const caption = config.n_heads > 16 ? `${k + 1}` : `head ${k + 1}`;
-      const figure = h('figure', { class: 'heat-small', role: 'listitem', dataset: { head: k, kvHead: kv } }, canvas,
+      const job = config.n_heads <= 8 && config.heads?.[k] && config.heads[k] !== 'random' ? ` · ${JOB_NAMES[config.heads[k]]}` : '';
+      const caption = config.n_heads > 16 ? `${k + 1}` : `head ${k + 1}${job}`;
+      const figure = h('figure', { class: 'heat-small', dataset: { head: k, kvHead: kv } }, canvas,
         h('figcaption', {}, grouped(config) && config.n_heads <= 16 ? `${caption} · K/V ${kv + 1}` : caption));
       const map = new Heatmap(canvas, { maxHeight: 220, onCursor: (cell) => describe(k, cell), onPick: () => enlarge(k) });
       smalls.push({ figure, map });
@@ -199,6 +209,7 @@ export function create(body, { dom, host, actions }) {
     placeholder.hidden = true;
     untrained.hidden = result.config.source !== 'text' || result.config.weights === 'trained';
     untrained.textContent = untrainedText(result.config.heads);
+    renderJobs(result.config, v.locked?.has('heads') || v.readOnly);
     const stale = !config || result.key !== configKey(config);
     body.classList.toggle('stale', stale);
     body.dataset.stale = stale ? '1' : '0';
@@ -233,6 +244,19 @@ export function create(body, { dom, host, actions }) {
     note.hidden = !note.textContent;
   }
 
+  /** One line per head: the job it was built for (heads=), random, or learnt in the training lab. */
+  function renderJobs(config, fixed) {
+    const trained = config.weights === 'trained';
+    const patterns = Array.from({ length: config.n_heads }, (_, k) => (trained ? 'trained' : config.heads?.[k] ?? 'random'));
+    const built = patterns.filter((p) => p !== 'random' && p !== 'trained').length;
+    const listed = config.n_heads <= 16 ? patterns.map((p, k) => [p, k]) : patterns.map((p, k) => [p, k]).filter(([p]) => p !== 'random');
+    const lines = listed.map(([p, k]) => h('li', { dataset: { head: k, pattern: p } }, h('strong', {}, `Head ${k + 1}`), `: ${JOB_LINES[p]}`));
+    if (listed.length < patterns.length) lines.push(h('li', {}, `The other ${fmt.int(patterns.length - listed.length)} heads are random projections.`));
+    fill(jobs, lines);
+    headsSwitch.hidden = trained || fixed;
+    headsSwitch.textContent = built ? 'Make every head random' : 'Give three heads a job (previous token, same word, first token)';
+  }
+
   function renderOutput(result) {
     const { item, config } = result;
     const rows = item.output_rows;
@@ -243,7 +267,7 @@ export function create(body, { dom, host, actions }) {
     fill(output,
       h('h3', {}, `Output${config.batch > 1 ? ` of batch item ${fmt.int(item.b)}` : ''}: ${fmt.int(config.n_q)} × ${fmt.int(config.d_model)}`),
       h('p', { class: 'note' }, `Each row is Concat(head₁ … head_h)·Wᴼ for one query: a new ${fmt.int(config.d_model)}-vector that mixes the values it attended to. First ${rows.length} rows, first ${cols} columns:`),
-      h('div', { class: 'table-wrap' }, h('table', { class: 'numbers' },
+      h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'numbers' },
         h('tbody', {}, rows.map((row, i) => h('tr', {},
           h('th', { scope: 'row' }, item.labels_q ? item.labels_q[i] : `query ${i}`),
           row.map((v) => h('td', {}, fmt.fixed(v, 4)))))))),
@@ -276,6 +300,19 @@ export function create(body, { dom, host, actions }) {
       + `Heads of one group take the same keys and values; only their queries differ. ${parts.join(' · ')}${shown < config.n_kv_heads ? ' · …' : ''}.`;
   }
 }
+
+/** Short names of the patterns, for the small maps' captions. */
+const JOB_NAMES = { previous: 'previous token', same_word: 'same word', first_token: 'first token', uniform: 'uniform' };
+
+/** What a head of each kind was made to do, in one line. */
+const JOB_LINES = {
+  previous: 'built to look at the token just before each query (previous token).',
+  same_word: 'built to look at the other places where the query’s word occurs (same word); a word that occurs once has nowhere to look, so its row spreads out.',
+  first_token: 'built to look at the first token, whatever the query (first token).',
+  uniform: 'built to spread every row evenly over the keys it may see (uniform): the plain average of the values.',
+  random: 'random projections, no job: what an untrained head does, so its pattern comes from chance.',
+  trained: 'learnt in the training lab, not built: its job is whatever training found useful.',
+};
 
 /** Where the maps' patterns come from: chance for random heads, a construction for the heads given a pattern. */
 function untrainedText(heads) {

@@ -1,0 +1,189 @@
+// The lesson as chapters, in the lesson's order: per chapter its name (the `chapter` key), its title, a
+// short text of its own, the form fields that matter to it and the panels it shows (feature names of
+// features/index.js; a name not in that table yet is skipped, so a chapter can list a feature before it
+// lands). Pure data and functions, no DOM: the playground, the form and the chapter list read it.
+// `reference` is the old long page: every panel and the full form.
+
+import { CHAPTER_NAMES, FIRST_CHAPTER } from './chapter_names.js';
+
+export { CHAPTER_NAMES, FIRST_CHAPTER };
+
+/** The feature every chapter but `reference` carries when it exists: the predict-then-reveal exercises. */
+export const EXERCISES_FEATURE = 'exercises';
+
+/** The preset menu is not a schema field: a chapter lists it under this name among its fields. */
+export const PRESET_FIELD = 'preset';
+
+/**
+ * The heads a fresh playground starts with (the page with no hash, an element with no view attribute):
+ * three heads with a recognisable job and one left random to compare with. Links and attributes that
+ * give any view key keep the schema's defaults (random heads), so an old link still means what it did.
+ */
+export const LESSON_START = Object.freeze({ heads: 'previous,same_word,first_token' });
+
+/** Keys that do not make a view of their own: an element given only these still gets LESSON_START. */
+export const NEUTRAL_KEYS = Object.freeze(['chapter', 'lock', 'hide', 'label', 'exercises', 'theme', 'embed']);
+
+const rows = [
+  {
+    name: 'attention', short: 'Attention', title: 'Scaled dot-product attention',
+    text: [
+      'Each token asks a question (its query q) and offers an answer to everyone else’s (its key k and its value v). '
+        + 'Query i scores every key j with the dot product q·k, divided by √d_k; a softmax turns the row of scores into weights '
+        + 'that are positive and sum to 1, and the output of token i is the weighted mean of the values.',
+      'The maps below are those weights, one row per query. Three heads were built to do a recognisable job (the line under the maps says which); '
+        + 'the fourth is random, as an untrained layer is. Click a cell of the large map to follow that query through every step with the engine’s numbers; '
+        + 'try a causal mask, and see row i lose every key after i.',
+    ],
+    fields: ['text', 'attention', 'text_kv', 'n_q', 'n_k', 'batch', 'mask', 'padding', 'dropout', 'dropout_seed'],
+    panels: ['controls', 'heatmaps', 'query'],
+  },
+  {
+    name: 'scaling', short: 'Why √d_k', title: 'Why divide by √d_k',
+    text: [
+      'If the components of q and k are independent with mean 0 and variance 1, the dot product q·k is a sum of d_k such products: '
+        + 'its mean is 0 and its variance is d_k. At d_k = 64 the scores are spread about 8 times wider than at d_k = 1.',
+      'Wide scores push the softmax to a near one-hot row: one key takes almost all the weight, and the gradient through the softmax, '
+        + 'a ⊙ (g − Σ a·g), is then almost zero everywhere, so the layer barely learns. Dividing by √d_k brings the variance back to 1 at every width. '
+        + 'Turn the scale off and raise d_k to watch both effects, measured by the engine.',
+    ],
+    fields: ['d_model', 'n_heads', 'd_k', 'scale', 'seed'],
+    panels: ['controls', 'sqrtdk', 'gradients'],
+  },
+  {
+    name: 'heads', short: 'Multi-head', title: 'Multi-head attention',
+    text: [
+      'A layer with h heads projects the input h times, with W_iᴽ and W_iᴷ of d_model × d_k and W_iⱽ of d_model × d_v, runs attention in each head on its own, '
+        + 'concatenates the h outputs (n × h·d_v) and maps them back to d_model with Wᴼ. With d_k = d_v = d_model / h the heads together cost what one wide head would.',
+      'In practice one d_model × h·d_k matrix projects all heads at once and the result is reshaped to (h, n, d_k). Give each head a job below, '
+        + 'compare what the heads do, and follow every tensor’s shape through the pass; the lesson’s E1 (d_model 768, 12 heads, n = 128) is in the preset menu.',
+    ],
+    fields: ['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'seed', 'text', PRESET_FIELD],
+    panels: ['controls', 'heatmaps', 'patterns', 'compare', 'shapes'],
+  },
+  {
+    name: 'cost', short: 'Cost', title: 'What attention costs',
+    text: [
+      'The four projections cost about n·d² multiply-adds each; the scores Q·Kᵀ and the weighted sum A·V cost about n²·d each, and the softmax n². '
+        + 'So the projections dominate while n < d, and the n × n attention matrix takes over once n > d. The number of heads changes neither the FLOPs nor '
+        + 'the parameters: 4·d² weights, plus 4·d with biases.',
+      'Memory is the other limit: batch·h matrices of n_q × n_k weights, 4 bytes each in float32. Load a worked example (E2, E3, P1, P4) or a real model from the preset menu, '
+        + 'and time the layer against n in this browser.',
+    ],
+    fields: ['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'attention', 'n_q', 'n_k', 'batch', PRESET_FIELD],
+    panels: ['controls', 'cost', 'examples', 'models', 'performance'],
+  },
+  {
+    name: 'gqa', short: 'GQA & KV cache', title: 'MHA, GQA, MQA and the KV cache',
+    text: [
+      'While a model generates text, it keeps the keys and values of every earlier token (the KV cache): 2·n_kv_heads·d_k numbers per token and layer. '
+        + 'Multi-head attention has one key/value head per query head; multi-query attention (MQA) shares a single one; grouped-query attention (GQA) '
+        + 'lets groups of query heads share n_kv_heads of them, so query head i reads key/value head ⌊i / (n_heads / n_kv_heads)⌋.',
+      'LLaMA-70B, with 64 query heads and 8 key/value heads, keeps 8 times fewer numbers per token than it would with 64. Set n_kv_heads and compare.',
+    ],
+    fields: ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'n_q', 'batch', PRESET_FIELD],
+    panels: ['controls', 'gqa', 'kvmap', 'heatmaps'],
+  },
+  {
+    name: 'positions', short: 'Positions', title: 'Where a token is',
+    text: [
+      'Attention by itself ignores order: shuffle the keys and each query gets the same output. The sinusoidal encoding adds to each token a vector of sines and cosines '
+        + 'of its position at d_model / 2 frequencies, every value in [−1, 1] and every position distinct. Moving k positions on is a fixed rotation of each frequency pair, '
+        + 'so a head can learn to look a fixed offset back (the previous-token head of the first chapter is built that way).',
+      'Rotary embeddings (RoPE) rotate q and k by their positions instead, so q_i·k_j depends on i − j only; ALiBi subtracts a per-head slope times the distance from the scores.',
+    ],
+    fields: ['d_model', 'text'],
+    panels: ['controls', 'positional'],
+  },
+  {
+    name: 'training', short: 'Training', title: 'Watch heads learn',
+    text: [
+      'The heads of the other chapters were built or drawn at random. Here a tiny attention model is trained step by step on a task that needs two relations, '
+        + 'and you can watch the loss fall and the heads split the work between them. Load the learnt layer into the playground to inspect it in every other chapter.',
+    ],
+    fields: [],
+    panels: ['training'],
+  },
+  {
+    name: 'efficient', short: 'Efficient attention', title: 'Attention that scales',
+    text: [
+      'Exact attention holds an n × n matrix. FlashAttention computes the same result in tiles with a running maximum and sum (the online softmax), never storing the matrix. '
+        + 'A KV cache makes each generated token cost O(t·d) instead of recomputing the prefix. Sparse patterns (a sliding window, strides) let each query see fewer keys, '
+        + 'and linear attention replaces the softmax by a feature map so the cost grows with n, not n², but computes something else.',
+    ],
+    fields: ['d_model', 'n_heads', 'n_kv_heads', 'n_q', 'mask'],
+    panels: ['controls', 'flash', 'linear', 'kvcache', 'sparse'],
+  },
+  {
+    name: 'reference', short: 'Reference', title: 'Everything at once',
+    text: ['Every panel of the playground on one page, with the whole form: the reference view for looking things up.'],
+    fields: null, // the full form
+    panels: null, // every panel
+  },
+];
+
+/** The chapters, in the lesson's order (the names are CHAPTER_NAMES, in that order). */
+export const CHAPTERS = Object.freeze(rows.map((row) => Object.freeze({
+  ...row,
+  text: Object.freeze(row.text),
+  fields: row.fields && Object.freeze(row.fields),
+  panels: row.panels && Object.freeze(row.panels),
+})));
+
+const BY_NAME = new Map(CHAPTERS.map((c) => [c.name, c]));
+
+/** The chapter a state shows (an unknown name shows the first chapter). */
+export function chapterOf(state) {
+  return BY_NAME.get(String(state?.chapter ?? '')) ?? BY_NAME.get(FIRST_CHAPTER);
+}
+
+/** The chapters before and after `name` (null at either end). */
+export function neighbours(name) {
+  const i = CHAPTER_NAMES.indexOf(name);
+  return { previous: i > 0 ? BY_NAME.get(CHAPTER_NAMES[i - 1]) : null, next: i >= 0 && i < CHAPTER_NAMES.length - 1 ? BY_NAME.get(CHAPTER_NAMES[i + 1]) : null };
+}
+
+/** "a, b ,c" → ['a', 'b', 'c'] (the comma lists of lock, hide, panels). */
+export function keyList(text) {
+  return String(text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** True when the author chose panels themselves (`panels=`): their choice wins over the chapter. */
+export const authorPanels = (state, featureNames) => keyList(state?.panels).some((name) => featureNames.includes(name));
+
+/**
+ * The panels of the state's chapter, among `featureNames` (the features' table), in the chapter's
+ * list; null for reference (every panel). The exercises feature joins every other chapter.
+ */
+export function chapterPanels(state, featureNames) {
+  const chapter = chapterOf(state);
+  if (!chapter.panels) return null;
+  const names = [...chapter.panels, EXERCISES_FEATURE];
+  return names.filter((name, i) => featureNames.includes(name) && names.indexOf(name) === i);
+}
+
+/**
+ * The form fields a state shows: the chapter's (every field in reference, or when the author chose
+ * panels), less the author's `hide` list. Returns a predicate on a field key (PRESET_FIELD included).
+ */
+export function formShows(state, featureNames) {
+  const chapter = chapterOf(state);
+  const hidden = new Set(keyList(state?.hide));
+  const all = !chapter.fields || authorPanels(state, featureNames);
+  const fields = all ? null : new Set(chapter.fields);
+  return (key) => !hidden.has(key) && (!fields || fields.has(key));
+}
+
+/** The keys the author locked (`lock`): the form shows them disabled and no learner edit changes them. */
+export function lockedKeys(state) {
+  return new Set(keyList(state?.lock));
+}
+
+/**
+ * The state a fresh playground starts from: LESSON_START over `state` when no key other than the
+ * NEUTRAL_KEYS was given (`given`: the keys the link or the attributes set).
+ */
+export function startState(state, given) {
+  const own = [...given].filter((key) => !NEUTRAL_KEYS.includes(key));
+  return own.length ? state : { ...state, ...LESSON_START };
+}

@@ -1,0 +1,88 @@
+// The chapter list of a playground: a named nav landmark with one button per chapter (the current one
+// marked aria-current, each with the learner's progress in its exercises), the chapter's title and text
+// above the panels, and previous/next at the end. Choosing a chapter is a learner's edit of `chapter`
+// (so the page's URL follows it); focus then moves to the new chapter's title, so a keyboard or
+// screen-reader user starts reading where the new content begins. Hidden when the author chose
+// panels (`panels=`, which wins over the chapter) or hid the key (`hide=chapter`).
+
+import { CHAPTERS, chapterOf, neighbours, keyList, authorPanels, lockedKeys } from './chapters.js';
+import { FEATURE_NAMES } from '../features/index.js';
+
+/**
+ * dom: the playground's dom helpers; go(name): changes the chapter (a learner's edit).
+ * Returns { top: [elements above the layout], bottom: [elements below it], update(view, progress), focusTitle() }.
+ * progress: { [chapter]: { done, total } } or null (nothing known yet: each chapter shows 0/its count).
+ */
+export function createChapterNav({ dom, go }) {
+  const { h } = dom;
+  let locked = false;
+  const choose = (name) => {
+    if (locked) return;
+    if (go(name)) focusTitle();
+  };
+  const buttons = new Map();
+  const list = h('ol', { class: 'chapter-list' }, CHAPTERS.map((c, i) => {
+    // The count is seen as "1/2" and heard as ", 1 of 2 exercises done" after the chapter's name.
+    const count = h('span', { class: 'chapter-progress', dataset: { chapter: c.name }, 'aria-hidden': 'true' });
+    const spoken = h('span', { class: 'sr-only' });
+    const button = h('button', { type: 'button', class: 'chapter-link', dataset: { chapter: c.name }, title: c.title, onclick: () => choose(c.name) },
+      h('span', { class: 'chapter-num', 'aria-hidden': 'true' }, `${i + 1}`), h('span', { class: 'chapter-name' }, c.short), spoken, count);
+    buttons.set(c.name, { button, count, spoken });
+    return h('li', {}, button);
+  }));
+  const nav = h('nav', { class: 'chapters', dataset: { landmark: 'Chapters' }, 'aria-label': 'Chapters' }, list);
+
+  const kicker = h('p', { class: 'chapter-kicker' });
+  const title = h('h2', { class: 'chapter-title', id: 'chapter-title', tabindex: '-1' });
+  const text = h('div', { class: 'chapter-text' });
+  const intro = h('div', { class: 'chapter-intro', id: 'chapter-intro' }, kicker, title, text);
+
+  const previous = h('button', { type: 'button', class: 'chapter-prev', id: 'chapter-prev', onclick: () => choose(previous.dataset.chapter) });
+  const next = h('button', { type: 'button', class: 'chapter-next primary', id: 'chapter-next', onclick: () => choose(next.dataset.chapter) });
+  const pager = h('nav', { class: 'chapter-pager', dataset: { landmark: 'Previous and next chapter' }, 'aria-label': 'Previous and next chapter' }, previous, next);
+
+  let shownChapter = null;
+  function update(view, progress) {
+    const { state } = view;
+    const off = authorPanels(state, FEATURE_NAMES) || keyList(state.hide).includes('chapter');
+    for (const el of [nav, intro, pager]) el.hidden = off;
+    if (off) return;
+    locked = lockedKeys(state).has('chapter');
+    const chapter = chapterOf(state);
+    CHAPTERS.forEach((c) => {
+      const { button, count, spoken } = buttons.get(c.name);
+      if (c.name === chapter.name) button.setAttribute('aria-current', 'page');
+      else button.removeAttribute('aria-current');
+      button.disabled = locked && c.name !== chapter.name;
+      const p = progress?.[c.name];
+      const total = p?.total ?? 0;
+      count.hidden = !total;
+      const done = p?.done ?? 0;
+      count.textContent = total ? `${done}/${total}` : '';
+      spoken.textContent = total ? `, ${done} of ${total} exercises done` : '';
+      count.classList.toggle('complete', !!total && done >= total);
+    });
+    previous.disabled = next.disabled = locked;
+    if (shownChapter === chapter.name) return;
+    shownChapter = chapter.name;
+    const i = CHAPTERS.indexOf(chapter);
+    kicker.textContent = `Chapter ${i + 1} of ${CHAPTERS.length}`;
+    title.textContent = chapter.title;
+    text.replaceChildren(...chapter.text.map((t) => h('p', {}, t)));
+    const { previous: before, next: after } = neighbours(chapter.name);
+    for (const [button, target, word] of [[previous, before, '← Previous'], [next, after, 'Next']]) {
+      button.hidden = !target;
+      if (!target) continue;
+      button.dataset.chapter = target.name;
+      button.textContent = word === 'Next' ? `Next: ${target.title} →` : `${word}: ${target.title}`;
+    }
+  }
+
+  /** Moves focus to the chapter's title and brings it into view. */
+  function focusTitle() {
+    title.focus({ preventScroll: true });
+    intro.scrollIntoView?.({ block: 'start' });
+  }
+
+  return { top: [nav, intro], bottom: [pager], update, focusTitle };
+}
