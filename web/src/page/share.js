@@ -25,7 +25,8 @@ export function mountShare(container, { playground, base }) {
   const doc = container.ownerDocument;
   const { h } = createDom(doc);
   const details = h('details', { class: 'share', id: 'share-builder' }, h('summary', {}, 'Share or embed this view'));
-  container.append(details);
+  // A named region: the builder is a landmark of its own, so its content is not loose on the page.
+  container.append(h('section', { class: 'share-region', 'aria-label': 'Share or embed this view' }, details));
   let built = null;
   const refresh = () => { if (details.open) built?.refresh(); };
 
@@ -44,7 +45,7 @@ export function mountShare(container, { playground, base }) {
     const readOnly = h('input', { type: 'checkbox', name: 'share-readonly' });
     const height = h('input', { type: 'number', name: 'share-height', value: 900, min: 200, max: 5000, step: 50 });
     const outputs = Object.fromEntries(ROUTES.map(([key]) => [key, h(key === 'permalink' ? 'input' : 'textarea',
-      { readonly: true, spellcheck: 'false', dataset: { snippet: key }, rows: key === 'python' ? 8 : 3, type: key === 'permalink' ? 'text' : undefined })]));
+      { readonly: true, spellcheck: 'false', 'aria-label': ROUTES.find(([k]) => k === key)[1], dataset: { snippet: key }, rows: key === 'python' ? 8 : 3, type: key === 'permalink' ? 'text' : undefined })]));
     const copyStatus = h('p', { class: 'copy-status', 'aria-live': 'polite' });
     const copy = (key) => async () => {
       const field = outputs[key];

@@ -2,6 +2,7 @@
 // cells in grey, optional word labels, and a cursor driven by pointer or keyboard. It draws, nothing else.
 
 import { VIRIDIS_LUT } from './viridis.js';
+import { followWidth } from './follow_width.js';
 
 const LABEL_FONT = '12px system-ui, sans-serif';
 const MAX_LABELLED = 48; // beyond this many tokens per axis, labels would overlap: the readout names them
@@ -16,6 +17,8 @@ export function checkGrid({ rows, cols, data, masked }) {
   }
   if (masked && masked.length !== rows * cols) throw new Error(`heatmap: mask has ${masked.length} cells, expected ${rows * cols}`);
 }
+
+let captions = 0; // ids given to captions that name a map
 
 export class Heatmap {
   /**
@@ -36,8 +39,30 @@ export class Heatmap {
     canvas.addEventListener('pointerleave', () => { if (canvas.getRootNode().activeElement !== canvas) this.setCursor(null); });
     canvas.addEventListener('click', (e) => { this.#pointer(e); this.onPick(); });
     canvas.addEventListener('keydown', (e) => this.#key(e));
-    canvas.addEventListener('focus', () => { if (!this.cursor && this.grid) this.setCursor({ r: 0, c: 0 }); });
-    canvas.addEventListener('blur', () => this.setCursor(null));
+    canvas.addEventListener('focus', () => {
+      // A ring that shows on any map, drawn inline: a panel's own outline (a small map's 1 px border,
+      // the selected map's accent) would otherwise hide the page's focus style.
+      if (canvas.matches(':focus-visible')) Object.assign(canvas.style, { outline: '3px solid var(--fg, currentColor)', outlineOffset: '3px' });
+      if (!this.cursor && this.grid) this.setCursor({ r: 0, c: 0 });
+    });
+    canvas.addEventListener('blur', () => {
+      canvas.style.removeProperty('outline');
+      canvas.style.removeProperty('outline-offset');
+      this.setCursor(null);
+    });
+  }
+
+  /** A tab stop needs a name: the canvas's own aria-label, else the caption of the figure it sits in. */
+  #name() {
+    const { canvas } = this;
+    if (canvas.hasAttribute('aria-label') || canvas.hasAttribute('aria-labelledby')) return;
+    const caption = canvas.closest('figure')?.querySelector(':scope > figcaption');
+    if (!caption) {
+      canvas.setAttribute('aria-label', 'attention weights: arrow keys move between cells');
+      return;
+    }
+    if (!caption.id) caption.id = `heat-caption-${++captions}`;
+    canvas.setAttribute('aria-labelledby', caption.id);
   }
 
   /**
@@ -47,6 +72,9 @@ export class Heatmap {
   setData(grid, width) {
     checkGrid(grid);
     this.grid = grid;
+    this.#name();
+    // Redrawn when the space it is drawn in changes width (a resize, a rotated phone, a host's column).
+    if (!this.following && this.canvas.parentElement) this.following = followWidth(this.canvas.parentElement, () => this.draw());
     if (this.cursor && (this.cursor.r >= grid.rows || this.cursor.c >= grid.cols)) this.cursor = null;
     this.draw(width);
   }

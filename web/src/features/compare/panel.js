@@ -70,7 +70,7 @@ export function create(body, { dom, host, actions }) {
       cells: [`head ${k + 1}`, fmt.fixed(m.entropy, 3), fmt.percent(m.entropy / compare.max_entropy), fmt.fixed(m.distance, 3), fmt.fixed(m.max_weight, 3), fmt.fixed(compare.ablation.change[k], 4)],
     }));
     fill(metrics, h('h3', {}, 'Each head'),
-      h('div', { class: 'table-wrap' }, table(['', 'mean entropy (nats)', 'of the most (ln n_k)', 'mean distance', 'largest weight', 'output change if off'], rows, { class: 'cost compare' })),
+      h('div', { class: 'table-wrap', tabindex: '0' }, table(['head', 'mean entropy (nats)', 'of the most (ln n_k)', 'mean distance', 'largest weight', 'output change if off'], rows, { class: 'cost compare' })),
       h('p', { class: 'note' }, `Entropy 0 is a one-hot row; ${fmt.fixed(compare.max_entropy, 3)} nats (ln n_k) is a uniform one.`));
     figure.hidden = false;
     canvas.dataset.similarity = JSON.stringify(Array.from(compare.similarity));

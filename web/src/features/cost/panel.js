@@ -4,6 +4,7 @@
 import * as fmt from '../../model/format.js';
 import { configKey } from '../../model/validate.js';
 import { moduleName } from '../../ui/module_name.js';
+import { barCell } from '../../render/bar.js';
 
 export function create(body, { dom }) {
   const { h, fill, table, math } = dom;
@@ -52,7 +53,7 @@ export function create(body, { dom }) {
         + `The forward pass (and the heatmaps) runs this grouped layer: every ${d.n_heads / kvh} query heads read the same keys and values.`)
       : null;
     fill(params, h('h3', {}, 'Parameters of one attention layer'),
-      h('div', { class: 'table-wrap' }, table(['matrix', 'shape', 'parameters', 'per head'], rows, { class: 'cost' })),
+      h('div', { class: 'table-wrap', tabindex: '0' }, table(['matrix', 'shape', 'parameters', 'per head'], rows, { class: 'cost' })),
       h('p', { class: 'note' }, identity), gqa);
   }
 
@@ -70,8 +71,7 @@ export function create(body, { dom }) {
     ];
     const maxFlops = Math.max(...f.stages.map((s) => s.flops));
     const stageRows = f.stages.map((s) => [math(s.stage), fmt.int(s.macs), fmt.int(s.flops),
-      h('span', { class: 'bar', style: { '--w': `${(100 * s.flops / maxFlops).toFixed(1)}%` }, title: fmt.percent(s.flops / f.exact_flops) },
-        fmt.percent(s.flops / f.exact_flops))]);
+      barCell(h, fmt.percent(s.flops / f.exact_flops), s.flops / maxFlops)]);
     stageRows.push({ attrs: { class: 'total-row' }, cells: ['total', fmt.int(f.exact_macs), h('strong', { id: 'flops-total', dataset: { value: f.exact_flops } }, fmt.int(f.exact_flops)), ''] });
     const ratio = f.exact_flops / lesson.total;
     const agree = f.projections_dominate_lesson === f.projections_dominate_exact;
@@ -80,9 +80,9 @@ export function create(body, { dom }) {
       h('p', { class: 'verdict', id: 'dominant' }, `Here ${f.dominant_reason}.`),
       h('h4', {}, 'As the lesson counts (one projection, a multiply-add = 1 operation)'),
       d.n_q !== d.n_k ? h('p', { class: 'note' }, `The lesson writes n² for n queries against n keys; here ${fmt.int(d.n_q)} queries (n_q) meet ${fmt.int(d.n_k)} keys (n_k), so n² becomes n_q·n_k.`) : null,
-      h('div', { class: 'table-wrap' }, table(['term', 'formula', 'operations', ''], lessonRows, { class: 'cost' })),
+      h('div', { class: 'table-wrap', tabindex: '0' }, table(['term', 'formula', 'operations', 'rounded'], lessonRows, { class: 'cost' })),
       h('h4', {}, 'Exactly, stage by stage (whole batch, 2 FLOPs per multiply-add)'),
-      h('div', { class: 'table-wrap' }, table(['stage', 'multiply-adds', 'FLOPs', 'share'], stageRows, { class: 'cost stages' })),
+      h('div', { class: 'table-wrap', tabindex: '0' }, table(['stage', 'multiply-adds', 'FLOPs', 'share'], stageRows, { class: 'cost stages' })),
       h('p', { class: 'note' },
         `The exact count is ${fmt.num(ratio, 1)}× the lesson's: it has all four projections (Q, K, V and the output), `,
         `counts a multiply-add as two FLOPs, multiplies by batch = ${fmt.int(d.batch)}, and includes the scaling and the softmax. `,
@@ -100,7 +100,7 @@ export function create(body, { dom }) {
         `The attention weights alone: h × batch = ${d.n_heads} × ${fmt.int(d.batch)} = ${fmt.int(matrices)} matrices of `,
         `${fmt.int(d.n_q)} × ${fmt.int(d.n_k)} floats, ${fmt.int(matrices)} · ${fmt.int(d.n_q)} · ${fmt.int(d.n_k)} · 4 B = `,
         h('strong', {}, fmt.bytes(a.attention_weight_bytes)), '. They grow with n², the reason long contexts are expensive.'),
-      h('div', { class: 'table-wrap' }, table(['', 'bytes'], [
+      h('div', { class: 'table-wrap', tabindex: '0' }, table(['part', 'bytes'], [
         ...parts.map(([name, bytes]) => [name, fmt.bytes(bytes)]),
         { attrs: { class: 'total-row' }, cells: ['one forward pass', h('strong', { id: 'memory-total', dataset: { value: m.total } }, fmt.bytes(m.total))] },
       ], { class: 'cost' })),

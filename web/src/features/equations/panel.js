@@ -17,7 +17,9 @@ const EQUATIONS = [
 export function create(body, { dom, host }) {
   const { h, fill } = dom;
   let view = null;
-  const blocks = EQUATIONS.map((eq) => ({ ...eq, math: h('div', { class: 'math', role: 'math', 'aria-label': eq.title }), live: h('div', { class: 'math live' }) }));
+  // Focusable boxes: a formula wider than a phone scrolls sideways inside its box, which the keyboard must reach.
+  const blocks = EQUATIONS.map((eq) => ({ ...eq,
+    math: h('div', { class: 'math', role: 'math', tabindex: '0', 'aria-label': eq.title }), live: h('div', { class: 'math live', tabindex: '0' }) }));
   fill(body, blocks.map((b) => h('div', { class: 'equation' }, h('h3', {}, b.title), b.math, h('p', { class: 'note' }, b.text), b.live)));
   let katex = null;
   let lastLive = '';

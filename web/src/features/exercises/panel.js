@@ -10,7 +10,7 @@ const MAX_GRID_SIDE = 16; // a bigger layer gets the asked row only, and the ind
 
 const STYLE = `
 .ex-list { display: grid; gap: 0.9rem; }
-.exercise { border: 1px solid var(--grid); border-radius: 6px; padding: 0.7rem 0.9rem; }
+.exercise { border: 1px solid var(--grid); border-radius: 6px; padding: 0.7rem 0.9rem; min-width: 0; overflow-wrap: anywhere; }
 .exercise h3 { font-size: 1em; margin: 0 0 0.5em; font-weight: 600; }
 .exercise .ex-id { color: var(--muted); font-size: 0.8em; font-weight: normal; margin-left: 0.4em; }
 .exercise form { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: end; }
@@ -18,7 +18,8 @@ const STYLE = `
 .exercise .ex-verdict { margin: 0.6em 0 0; }
 .exercise .ex-verdict[data-correct="1"] strong { color: var(--ok); }
 .exercise .ex-verdict[data-correct="0"] strong { color: var(--warn); }
-.ex-grid { border-collapse: collapse; font-size: 0.78em; margin: 0.3em 0; flex-basis: 100%; }
+.ex-grid-wrap { flex-basis: 100%; max-width: 100%; overflow-x: auto; }
+.ex-grid { border-collapse: collapse; font-size: 0.78em; margin: 0.3em 0; width: auto; }
 .ex-grid th { font-weight: normal; color: var(--muted); padding: 0 0.3em; white-space: nowrap; }
 .ex-grid td { width: 1.7em; height: 1.5em; padding: 0; border: 1px solid var(--grid); text-align: center; }
 .ex-grid tr.asked th { color: inherit; font-weight: 600; }
@@ -27,8 +28,12 @@ const STYLE = `
 .ex-grid td.expected { box-shadow: inset 0 0 0 2px var(--ok); }
 `;
 
+/** The engine's modifier letters (Wᴽ, Wᴷ, Wⱽ, Wᴼ) as real superscripts: ᴽ reads as an 8 in many fonts. */
+const SUPERSCRIPT = { 'ᴽ': 'Q', 'ᴷ': 'K', 'ⱽ': 'V', 'ᴼ': 'O' };
+
 export function create(body, { dom, actions }) {
   const { h, fill } = dom;
+  const text = (s) => String(s).split(/([ᴽᴷⱽᴼ])/u).filter(Boolean).map((part) => (SUPERSCRIPT[part] ? h('sup', {}, SUPERSCRIPT[part]) : part));
   const summary = h('p', { class: 'note', id: 'ex-summary' });
   const listBox = h('div', { class: 'ex-list' });
   fill(body, h('style', {}, STYLE),
@@ -65,7 +70,7 @@ export function create(body, { dom, actions }) {
     const attempts = h('span', { class: 'note ex-attempts' });
     entry.reveal = reveal;
     entry.attempts = attempts;
-    const head = h('h3', { id: titleId }, item.prompt ?? 'This exercise uses the current layer.', h('span', { class: 'ex-id' }, item.id));
+    const head = h('h3', { id: titleId }, text(item.prompt ?? 'This exercise uses the current layer.'), h('span', { class: 'ex-id' }, item.id));
     if (item.unavailable) {
       entry.card = h('article', { class: 'exercise', dataset: { exercise: item.id, kind: item.kind }, 'aria-labelledby': titleId },
         head, h('p', { class: 'placeholder' }, `Not available: ${item.unavailable}.`));
@@ -144,7 +149,7 @@ export function create(body, { dom, actions }) {
       const j = Number(typed.value);
       if (Number.isInteger(j) && j >= 0 && j < cols) pick(j, false);
     });
-    return { field: [table, h('label', {}, 'Key index ', typed)], read: () => typed.value };
+    return { field: [h('div', { class: 'ex-grid-wrap' }, table), h('label', {}, 'Key index ', typed)], read: () => typed.value };
   }
 
   async function submit(item, entry, value) {
@@ -174,7 +179,7 @@ export function create(body, { dom, actions }) {
     entry.shown = r;
     entry.reveal.dataset.correct = r.correct ? '1' : '0';
     const expected = Array.isArray(r.expected) ? r.expected.join('×') : item.kind === 'choice' ? item.choices.find((c) => c.key === r.expected)?.label ?? r.expected : String(r.expected);
-    fill(entry.reveal, h('strong', {}, r.correct ? 'Right. ' : 'Not quite. '), `The engine’s answer: ${expected}. `, r.explanation);
+    fill(entry.reveal, h('strong', {}, r.correct ? 'Right. ' : 'Not quite. '), `The engine’s answer: ${expected}. `, text(r.explanation));
     if (entry.grid && r.weights) paintRow(entry, item, r);
   }
 

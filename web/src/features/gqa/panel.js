@@ -72,7 +72,7 @@ export function create(body, { dom }) {
     const tokens = c.batch * c.n_k;
     fill(here,
       h('h3', {}, `At the current sizes (d_model ${fmt.int(c.d_model)}, ${c.n_heads} query heads)`),
-      h('div', { class: 'table-wrap' }, table(['', 'n_kv_heads', 'parameters', 'FLOPs', 'memory of one pass', 'K/V cache per token', `for ${fmt.int(tokens)} tokens`, 'saved against MHA'], rows, { class: 'cost gqa' })),
+      h('div', { class: 'table-wrap', tabindex: '0' }, table(['variant', 'n_kv_heads', 'parameters', 'FLOPs', 'memory of one pass', 'K/V cache per token', `for ${fmt.int(tokens)} tokens`, 'saved against MHA'], rows, { class: 'cost gqa' })),
       h('p', { class: 'note' }, `The cache holds K and V of every past token: n_kv_heads·(d_k + d_v)·4 bytes per token and layer, for batch·n_k = ${fmt.int(tokens)} tokens here. `,
         'FLOPs fall only by the K and V projections: every query head still computes its own scores against all keys.'));
   }
@@ -90,7 +90,7 @@ export function create(body, { dom }) {
     });
     fill(models,
       h('h3', {}, 'The model table'),
-      h('div', { class: 'table-wrap' }, table(['model', '', 'query / K/V heads', 'layers', 'K/V cache per token', `${fmt.int(MODEL_TOKENS)} tokens`, 'same with MHA', 'saved'], rows, { class: 'cost gqa-models' })),
+      h('div', { class: 'table-wrap', tabindex: '0' }, table(['model', 'variant', 'query / K/V heads', 'layers', 'K/V cache per token', `${fmt.int(MODEL_TOKENS)} tokens`, 'same with MHA', 'saved'], rows, { class: 'cost gqa-models' })),
       h('p', { class: 'note' }, `The whole model's cache (every layer) for one sequence of ${fmt.int(MODEL_TOKENS)} tokens. LLaMA-70B's 64 query heads share 8 key/value heads, so it keeps 8× less than the same model with multi-head attention.`));
   }
 

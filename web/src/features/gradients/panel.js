@@ -4,7 +4,8 @@
 
 import * as fmt from '../../model/format.js';
 import { Cancelled, WorkerLost } from '../../model/errors.js';
-export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
+export { requests } from './requests.js';
+import { followWidth, chartWidth } from '../../render/follow_width.js'; // what this panel may ask the compute for (its ctx.actions)
 
 /** The sweep: d_k from 4 to 1,024, 64 keys, 256 query rows per d_k (the engine's defaults). */
 const SWEEP = Object.freeze({ d_k_values: [4, 8, 16, 32, 64, 128, 256, 512, 1024], n_k: 64, samples: 256, seed: 1 });
@@ -15,6 +16,10 @@ export function sci(x) {
   if (x >= 0.01 && x < 1000) return fmt.num(x, 3);
   const [mantissa, exponent] = x.toExponential(1).split('e');
   return `${mantissa}×10${String(Number(exponent)).replace(/./g, (c) => SUPERSCRIPT[c])}`;
+}
+/** An axis tick at a power of ten, in one format for the whole axis: 0.01 → "10⁻²", 1 → "10⁰" (sci would mix "0.01" and "1.0×10⁻³"). */
+export function decadeLabel(x) {
+  return `10${String(Math.round(Math.log10(x))).replace(/./g, (c) => SUPERSCRIPT[c])}`;
 }
 const times = (ratio) => (ratio >= 100 ? fmt.int(ratio) : fmt.num(ratio, 1));
 
@@ -58,13 +63,15 @@ export function create(body, { dom, host, actions }) {
   const status = h('p', { class: 'placeholder', id: 'grad-status' }, 'Waiting for the engine…');
   const chartBox = h('div', { class: 'chart', id: 'grad-chart' });
   const story = h('div', { id: 'grad-story' });
-  const tableBox = h('div', { class: 'table-wrap' });
+  const tableBox = h('div', { class: 'table-wrap', tabindex: '0' });
   fill(body,
     h('p', { class: 'lead' }, `The backward pass at initialisation: q, k and v with independent N(0, 1) components, ${SWEEP.n_k} keys, `,
       'and a loss that is a random linear read-out of the output (scaled so that ∂L/∂A has unit-variance entries at every d_v = d_k). ',
       'S is the softmax’s input (the scores); ‖∂L/∂S‖ is what the softmax lets through to the queries and keys.'),
     status, chartBox, story, tableBox);
   let plot = null, asked = false;
+  // The chart follows its box's width (a resize, a rotated phone, a host page's column).
+  const stopFollowing = followWidth(chartBox, () => plot?.setSize({ width: chartWidth(chartBox), height: 260 }));
 
   async function measure() {
     asked = true;
@@ -94,12 +101,12 @@ export function create(body, { dom, host, actions }) {
     const line = (label, stroke, dash) => ({ label, stroke, width: dash ? 1 : 2, dash, points: { show: !dash, size: 6, fill: stroke },
       value: (u, v) => (v == null ? '' : sci(v)) });
     const opts = {
-      width: Math.max(260, chartBox.clientWidth || 400), height: 260,
+      width: chartWidth(chartBox), height: 260,
       scales: { x: { time: false, distr: 3, log: 2, range: [xs[0] / 1.3, xs[xs.length - 1] * 1.3] }, y: { distr: 3 } },
       axes: [
         { ...axis, label: 'd_k', labelSize: 20, splits: () => xs, values: (u, v) => v.map((x) => fmt.int(x)) },
         { ...axis, label: '‖∂L/∂S‖ per row', labelSize: 20, size: 76,
-          filter: (u, splits) => splits.map((v) => (decade(v) ? v : null)), values: (u, v) => v.map((x) => (x == null ? '' : sci(x))) },
+          filter: (u, splits) => splits.map((v) => (decade(v) ? v : null)), values: (u, v) => v.map((x) => (x == null ? '' : decadeLabel(x))) },
       ],
       series: [{ label: 'd_k' }, line('scaled, median', accent), line('unscaled, median', warn),
         line('scaled, mean', accent, [4, 4]), line('unscaled, mean', warn, [4, 4])],
@@ -115,5 +122,5 @@ export function create(body, { dom, host, actions }) {
     if (engine && !asked) measure();
   }
 
-  return { update, destroy: () => plot?.destroy() };
+  return { update, destroy: () => { stopFollowing(); plot?.destroy(); } };
 }

@@ -44,7 +44,7 @@ export function create(body, { dom }) {
         : 'grouped-query attention: the query heads of a row share its keys and values';
     fill(lead, `${fmt.int(map.length)} query heads, ${fmt.int(readers.size)} key/value heads (${kind}). As the engine computes it:`);
     const shown = [...readers.entries()].sort(([a], [b]) => a - b).slice(0, MAX_ROWS);
-    fill(rows, h('div', { class: 'table-wrap' }, table(['key/value head', 'query heads that read it', 'how many'],
+    fill(rows, h('div', { class: 'table-wrap', tabindex: '0' }, table(['key/value head', 'query heads that read it', 'how many'],
       shown.map(([g, heads]) => ({ attrs: { dataset: { kvHead: g, heads: heads.join(',') } }, cells: [String(g + 1), ranges(heads), fmt.int(heads.length)] })),
       { class: 'cost kvmap' })),
     readers.size > MAX_ROWS ? h('p', { class: 'note' }, `The first ${MAX_ROWS} of ${fmt.int(readers.size)} key/value heads.`) : null);

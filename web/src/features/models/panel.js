@@ -35,7 +35,7 @@ export function create(body, { dom, actions }) {
     fill(body,
       h('p', { class: 'lead' }, `Published sizes. “Model” is the whole model's parameter count; “one layer” counts the four projection matrices and biases of one layer; the whole model stacks dozens of layers and adds embeddings and feed-forward blocks. `,
         `Memory is for one forward pass at n = ${DEFAULT_PRESET_N} against this tab's budget of ${fmt.bytesBinary(budget)}: the large ones are analysed but not run.`),
-      h('div', { class: 'table-wrap' }, h('table', { class: 'models' },
+      h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'models' },
         h('thead', {}, h('tr', {}, ['model (click to load)', 'h', 'd_model', 'd_k', 'model', 'one layer'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, rows))));
   }

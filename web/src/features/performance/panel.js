@@ -5,7 +5,8 @@
 import * as fmt from '../../model/format.js';
 import { estimateRun, parseWorkers } from '../../model/validate.js';
 import { Cancelled } from '../../model/errors.js';
-export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
+export { requests } from './requests.js';
+import { followWidth, chartWidth } from '../../render/follow_width.js'; // what this panel may ask the compute for (its ctx.actions)
 
 const SWEEP_SECONDS_PER_POINT = 0.25; // keeps the whole sweep to a few seconds
 const MAX_SWEEP_N = 4096;
@@ -14,7 +15,7 @@ export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   let view = null;
   const peakLine = h('p', { id: 'peak' }, 'Measuring this browser’s SIMD peak after the first run…');
-  const runs = h('div', { class: 'table-wrap' });
+  const runs = h('div', { class: 'table-wrap', tabindex: '0' });
   const button = h('button', { type: 'button', class: 'secondary', id: 'sweep' }, 'Measure time against n');
   const cancel = h('button', { type: 'button', hidden: true }, 'Cancel');
   const sweepStatus = h('p', { class: 'note', 'aria-live': 'polite' });
@@ -34,6 +35,8 @@ export function create(body, { dom, host, actions }) {
     h('p', { class: 'note' }, 'Self-attention at the current d_model and n_heads, n doubling each step. Cost grows like n·d² while the projections dominate and like n²·d once n passes d, so on these log–log axes the slope bends from 1 towards 2.'),
     h('div', { class: 'button-row' }, button, cancel), sweepStatus, chartBox);
   let plot = null;
+  // The chart follows its box's width (a resize, a rotated phone, a host page's column).
+  const stopFollowing = followWidth(chartBox, () => plot?.setSize({ width: chartWidth(chartBox), height: 260 }));
 
   button.addEventListener('click', measure);
   workersInput.addEventListener('change', () => actions.edit({ workers: workersInput.value.trim() }, 'workers'));
@@ -84,7 +87,7 @@ export function create(body, { dom, host, actions }) {
     const linear = xs.map((n) => last.ms * (n / last.n));
     const quadratic = xs.map((n) => last.ms * (n / last.n) ** 2);
     const fg = host.cssVar('--fg'), muted = host.cssVar('--muted'), accent = host.cssVar('--accent'), grid = host.cssVar('--grid');
-    const width = Math.max(260, chartBox.clientWidth || 400);
+    const width = chartWidth(chartBox);
     const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
     // Log axes: n in powers of two (the measured lengths), time labelled at powers of ten only.
     const decade = (v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
@@ -144,6 +147,8 @@ export function create(body, { dom, host, actions }) {
     if (workersInput.getRootNode().activeElement !== workersInput) {
       workersInput.value = v.state.workers;
       workersInput.placeholder = `${parseWorkers('', cores).value} (default)`;
+      // Wide enough for its placeholder: the field's usual 5em would cut "8 (default)" to "8 (defa".
+      workersInput.style.width = `${workersInput.placeholder.length + 3}ch`;
     }
     workersLine.textContent = workersText(v.result);
     shareLine.textContent = shareText(v.result);
@@ -167,5 +172,5 @@ export function create(body, { dom, host, actions }) {
         h('td', { class: 'workers' }, String(Math.max(1, r.workers?.used ?? 0))))))));
   }
 
-  return { update, destroy: () => plot?.destroy() };
+  return { update, destroy: () => { stopFollowing(); plot?.destroy(); } };
 }

@@ -67,7 +67,8 @@ export function create(body, { dom, host, actions }) {
   }
   /** A formula: plain text first (readable without KaTeX), typeset when KaTeX is there. */
   function formula(texSource, text) {
-    const el = h('div', { class: 'math', dataset: { tex: texSource } }, text);
+    // A focusable box: a long formula scrolls sideways inside it, and the keyboard must reach that.
+    const el = h('div', { class: 'math', tabindex: '0', dataset: { tex: texSource } }, text);
     typeset(el);
     return el;
   }
@@ -153,7 +154,9 @@ export function create(body, { dom, host, actions }) {
     const s1 = h('section', { class: 'query-step', dataset: { step: 'vectors' } },
       h('h3', {}, `1. Query ${query}${wq} and key ${key}${wk} (head ${head + 1}${c.batch > 1 ? `, batch item ${item}` : ''})`),
       vector('xᵢ', t.x, { label: `x for query ${query}: ${t.x.length} numbers (d_model)` }),
-      h('p', { class: 'note' }, `qᵢ = xᵢ·W${head + 1}ᴽ${c.bias ? ' + b' : ''}: ${d_k} numbers (d_k)`),
+      // The lesson's W_i^Q for head i: a real superscript Q and subscript head number (not a modifier letter).
+      h('p', { class: 'note', id: 'q-projection' }, 'qᵢ = xᵢ·', h('span', { class: 'mathy' }, 'W', h('sup', {}, 'Q'), h('sub', {}, String(head + 1))),
+        `${c.bias ? ' + b' : ''}: ${d_k} numbers (d_k)`),
       vector('qᵢ', t.q),
       h('p', { class: 'note' }, `kⱼ: key ${key}${wk}’s row of this head’s K`),
       vector('kⱼ', kRow));
@@ -196,9 +199,9 @@ export function create(body, { dom, host, actions }) {
         ? 'Every key is masked for this query: a softmax over nothing is undefined, so the engine gives weights 0 and reports the row.'
         : `max of the logits = ${num(t.max)}; exp(logit − max) keeps every exponential ≤ 1; their sum = ${num(t.sum)}; weight = exp ÷ sum` +
           (c.dropout > 0 ? `, then dropout p = ${c.dropout}: dropped keys 0, kept ones × 1/(1 − p) = ${fmt.fixed(t.keep_scale, 4)}.` : '.')),
-      h('div', { class: 'table-wrap' }, h('table', { class: 'numbers query-row' },
+      h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'numbers query-row' },
         h('caption', { class: 'sr-only' }, `Softmax of query ${query}, head ${head + 1}: one row per key`),
-        h('thead', {}, h('tr', {}, ['key', 'logit', 'exp(logit − max)', 'weight', '', 'chart'].map((s) => h('th', { scope: 'col' }, s)))),
+        h('thead', {}, h('tr', {}, ['key', 'logit', 'exp(logit − max)', 'weight', 'note', 'chart'].map((s) => h('th', { scope: 'col' }, s)))),
         h('tbody', {}, rows),
         h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'sum'), h('td', {}), h('td', {}, num(t.sum)), h('td', { class: 'attention-sum', dataset: { sum: String(shownSum) } }, fmt.fixed(shownSum, 6)),
           h('td', {}, c.dropout > 0 ? 'not 1 with dropout' : ''), h('td', {}))))));

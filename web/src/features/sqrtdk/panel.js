@@ -2,6 +2,7 @@
 // to the softmax. The words follow the numbers: the text says "nearly one-hot" only when they say so.
 
 import * as fmt from '../../model/format.js';
+import { barCell } from '../../render/bar.js';
 
 const SAMPLES = 200;
 const MIN_SAMPLES = 10;
@@ -53,7 +54,7 @@ export function create(body, { dom }) {
       fill(body, h('p', { class: 'placeholder', id: 'sqrtdk-message' }, `The lab cannot sample d_k = ${fmt.int(c.d_k)}: ${err.message}. Choose a smaller d_k (a smaller d_model, or more heads) to see it.`));
       return;
     }
-    const bar = (value, max, cls) => h('span', { class: `bar ${cls}`, style: { '--w': `${Math.min(100, (100 * value) / max).toFixed(1)}%` } }, fmt.num(value, 3));
+    const bar = (value, max, tone) => barCell(h, fmt.num(value, 3), value / max, tone);
     const fewer = keys < Math.min(Math.max(c.n_k, 2), MAX_KEYS)
       ? ` (${fmt.int(keys)} keys rather than ${fmt.int(c.n_k)}: at d_k = ${fmt.int(c.d_k)} more would not be instant)` : '';
     const unscaled = sharpness(s.max_weight_unscaled, keys), scaled = sharpness(s.max_weight_scaled, keys);
@@ -63,8 +64,8 @@ export function create(body, { dom }) {
         `With it, ${fmt.percent(s.max_weight_scaled)}: ${scaled}.`;
     fill(body,
       h('p', { class: 'lead' }, `Draw q and k with ${fmt.int(c.d_k)} independent N(0, 1) components each. Their dot product is a sum of ${fmt.int(c.d_k)} terms of variance 1, so its variance is d_k; dividing by √d_k = ${fmt.num(Math.sqrt(c.d_k), 3)} brings it back to 1.`),
-      h('div', { class: 'table-wrap' }, h('table', { class: 'cost', id: 'sqrtdk-table', dataset: { maxUnscaled: s.max_weight_unscaled, keys } },
-        h('thead', {}, h('tr', {}, ['', 'unscaled q·k', 'scaled q·k / √d_k'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'cost', id: 'sqrtdk-table', dataset: { maxUnscaled: s.max_weight_unscaled, keys } },
+        h('thead', {}, h('tr', {}, ['measure', 'unscaled q·k', 'scaled q·k / √d_k'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {},
           h('tr', {}, h('th', { scope: 'row' }, `variance (${samples} × ${keys} samples)`), h('td', {}, fmt.num(s.dot_variance, 2), ` ≈ d_k = ${fmt.int(c.d_k)}`), h('td', {}, fmt.num(s.scaled_variance, 3), ' ≈ 1')),
           h('tr', {}, h('th', { scope: 'row' }, 'largest weight in a row (mean)'), h('td', {}, bar(s.max_weight_unscaled, 1, 'warm')), h('td', {}, bar(s.max_weight_scaled, 1, 'cool'))),

@@ -9,6 +9,7 @@ import { Heatmap } from '../../render/heatmap.js';
 import { parseTraining, trainingKey, TRAIN_TASKS, TASK_TEXT, TRAIN_LIMITS, TRAIN_VOCAB, TRAIN_BATCH } from '../../model/training.js';
 import { Cancelled, WorkerLost } from '../../model/errors.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
+import { followWidth, chartWidth } from '../../render/follow_width.js';
 
 // Steps per request while playing: up to 10 (a few tens of ms at the default sizes), fewer when steps
 // are slow (large settings), so the curves move and Pause answers within about REQUEST_MS.
@@ -86,7 +87,7 @@ export function create(body, { dom, host, actions }) {
   const status = h('p', { class: 'readout', id: 'train-status', 'aria-live': 'polite' }, 'Waiting for the engine…');
   const story = h('div', { id: 'train-story', class: 'note' });
   const curves = h('div', { class: 'chart', id: 'train-curves' });
-  const maps = h('div', { class: 'heat-grid', id: 'train-maps', role: 'list' });
+  const maps = h('div', { class: 'heat-grid', id: 'train-maps' });
   const sampleLine = h('p', { class: 'note', id: 'train-sample-line' });
   fill(body,
     h('p', { class: 'lead' }, 'A tiny model that only attention can solve: each token’s embedding plus its sinusoidal position goes through one ',
@@ -100,6 +101,8 @@ export function create(body, { dom, host, actions }) {
   // ---- the lab's run: the panel owns time (playing, one request at a time); the worker owns the model ----
   const lab = { key: null, steps: 0, history: { step: [], loss: [], accuracy: [] }, evals: { step: [], accuracy: [] }, reply: null };
   let playing = false, busy = false, destroyed = false, sample = 0, plot = null, plotLoading = null, heatmaps = [];
+  // The chart follows its box's width (a resize, a rotated phone, a host page's column).
+  const stopFollowing = followWidth(curves, (width) => plot?.setSize({ width: chartWidth(curves), height: 220 }));
   let msPerStep = 0; // measured over the last request that stepped
 
   const settingsNow = () => (view ? parseTraining(view.state).settings : null);
@@ -197,7 +200,7 @@ export function create(body, { dom, host, actions }) {
       const muted = host.cssVar('--muted'), accent = host.cssVar('--accent'), warn = host.cssVar('--warn'), ok = host.cssVar('--ok'), grid = host.cssVar('--grid');
       const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
       plot = new uPlot({
-        width: Math.max(260, curves.clientWidth || 480), height: 220,
+        width: chartWidth(curves), height: 220,
         scales: { x: { time: false }, loss: { distr: 3 }, acc: { range: [0, 1] } },
         axes: [
           { ...axis, label: 'step', labelSize: 18 },
@@ -230,7 +233,7 @@ export function create(body, { dom, host, actions }) {
         const canvas = h('canvas', { 'aria-label': `head ${k + 1}: attention weights of the sample` });
         const caption = h('figcaption', {}, `Head ${k + 1}`);
         heatmaps.push({ map: new Heatmap(canvas, { labels: true, maxHeight: 260 }), caption, T, canvas });
-        return h('figure', { class: 'train-map', role: 'listitem', dataset: { head: String(k) } }, caption, canvas);
+        return h('figure', { class: 'train-map', dataset: { head: String(k) } }, caption, canvas);
       }));
       maps.style.setProperty('--cols', String(n_heads <= 4 ? 2 : n_heads <= 9 ? 3 : 4));
     }
@@ -323,6 +326,7 @@ export function create(body, { dom, host, actions }) {
     update,
     destroy() {
       destroyed = true;
+      stopFollowing();
       playing = false;
       plot?.destroy();
     },
