@@ -91,10 +91,24 @@ std::string stage_attention_options(double options) {
     const bool causal = r.boolean("causal"), scale = r.boolean("scale"), training = r.boolean("training");
     const double padding = r.address("padding"), matrix = r.address("matrix"), dropout = r.number("dropout");
     const std::uint64_t seed = r.seed("seed");
+    // Sparse masks and positional methods: absent = off (0), for callers that stage none of them.
+    const int window = static_cast<int>(r.optional_number("window").value_or(0));
+    const int stride = static_cast<int>(r.optional_number("stride").value_or(0));
+    const int positional = static_cast<int>(r.optional_number("positional").value_or(0));
+    const double rope_base = r.optional_number("rope_base").value_or(10000.0);
+    const int head_offset = static_cast<int>(r.optional_number("head_offset").value_or(0));
+    const int layer_heads = static_cast<int>(r.optional_number("layer_heads").value_or(0));
     r.done();
     Call& c = current_call();
     attn::AttentionOptions& o = c.attention_options;
     o.mask.causal = causal;
+    o.mask.window = window;
+    o.mask.stride = stride;
+    if (positional < 0 || positional > 2) throw std::invalid_argument("internal error: positional is 0, 1 or 2");
+    o.positional = static_cast<attn::Positional>(positional);
+    o.rope_base = rope_base;
+    o.head_offset = head_offset;
+    o.layer_heads = layer_heads;
     const Input<std::int32_t> lengths = c.input<std::int32_t>(padding);
     o.mask.key_lengths.assign(lengths.data, lengths.data + lengths.count);
     const Input<std::uint8_t> m = c.input<std::uint8_t>(matrix);
@@ -358,6 +372,10 @@ void write_row_trace(Call& c, Json& value, attn::HeadRowTrace& t, const char* ou
   add_kept(c, output_name, t.output);
   value.field("max", t.max).field("sum", t.sum).field("masked", t.masked);
   value.field("logit_scale", t.logit_scale).field("keep_scale", t.keep_scale);
+  if (!t.bias.empty()) {  // ALiBi: the bias added to each logit, and the head's slope
+    add_kept(c, "bias", t.bias);
+    value.field("slope", t.slope);
+  }
 }
 
 // query, key, value, head_mask: as for mha_forward. value: { kv_head } and write_row_trace's
@@ -525,7 +543,12 @@ std::string analyze(double options) {
     const int batch = r.integer("batch"), n_q = r.integer("n_q"), n_k = r.integer("n_k"), n_layers = r.integer("n_layers");
     const bool need_weights = r.boolean("need_weights"), scale = r.boolean("scale");
     const bool self_attention = r.boolean("self_attention");
+    attn::Mask mask;  // optional: causal, window, stride (the visible pairs below)
+    mask.causal = r.optional_number("causal").value_or(0) != 0;
+    mask.window = static_cast<int>(r.optional_number("window").value_or(0));
+    mask.stride = static_cast<int>(r.optional_number("stride").value_or(0));
     r.done();
+    mask.validate(batch, n_q, n_k);
     const attn::MhaDims d = attn::resolve_dims(config);
     attn::require_countable(d, batch, n_q, n_k);
     if (self_attention && n_q != n_k)
@@ -548,6 +571,14 @@ std::string analyze(double options) {
     value.key("memory");
     write(value, attn::run_memory(d, batch, n_q, n_k, need_weights, self_attention));
     value.field("attention_weight_bytes", attn::attention_weight_bytes(d.n_heads, batch, n_q, n_k));
+    // The pairs a sparse kernel computes: Q·Kᵀ and weights·V only where the mask lets the query see.
+    const double pairs = static_cast<double>(attn::visible_pairs(mask, 0, n_q, n_k)), all = double(n_q) * n_k;
+    const double per_pair = 2.0 * batch * d.n_heads;
+    value.key("sparse").begin_object().field("mask", mask.describe()).field("visible_pairs", pairs)
+        .field("total_pairs", all).field("fraction", pairs / all)
+        .field("score_flops", per_pair * pairs * d.d_k).field("weighted_sum_flops", per_pair * pairs * d.d_v)
+        .field("dense_score_flops", per_pair * all * d.d_k).field("dense_weighted_sum_flops", per_pair * all * d.d_v)
+        .end_object();
     value.end_object();
   });
 }
@@ -563,6 +594,37 @@ std::string positional_encoding(int n, int d_model) {
 
 std::string positional_properties(int n, int d_model, int offset_k) {
   return run([&](Json& value) { write(value, attn::positional_properties(n, d_model, offset_k)); });
+}
+
+// value: ALiBi's slope of each of n_heads heads (attn::alibi_slopes).
+std::string alibi_slopes(int n_heads) {
+  return run([&](Json& value) {
+    value.begin_array();
+    for (double m : attn::alibi_slopes(n_heads)) value.number(m);
+    value.end_array();
+  });
+}
+
+// q, k: inputs of d_k floats; offset, rope_base, scale, positions: an input of int32 query
+// positions. value: the RoPE logits of q at each position i against k at i − offset.
+std::string rope_logits(double options) {
+  return run([&](Json& value) {
+    Record r("ropeLogits", options);
+    const double q = r.address("q"), k = r.address("k"), positions = r.address("positions");
+    const int offset = r.integer("offset");
+    const double base = r.number("rope_base");
+    const bool scale = r.boolean("scale");
+    r.done();
+    Call& c = current_call();
+    const Input<float> qi = c.input<float>(q), ki = c.input<float>(k);
+    const Input<std::int32_t> pi = c.input<std::int32_t>(positions);
+    const std::vector<double> out = attn::rope_logits(std::vector<float>(qi.data, qi.data + qi.count),
+                                                      std::vector<float>(ki.data, ki.data + ki.count), offset,
+                                                      std::vector<int>(pi.data, pi.data + pi.count), base, scale);
+    value.begin_array();
+    for (double x : out) value.number(x);
+    value.end_array();
+  });
 }
 
 std::string sqrt_dk_stats(int d_k, int n_k, int samples, double seed) {
@@ -594,6 +656,8 @@ std::string matmul(double options) {
 attn::Mask mask_of(Record& r) {
   attn::Mask m;
   m.causal = r.boolean("causal");
+  m.window = static_cast<int>(r.optional_number("window").value_or(0));
+  m.stride = static_cast<int>(r.optional_number("stride").value_or(0));
   const Input<std::int32_t> lengths = current_call().input<std::int32_t>(r.address("padding"));
   m.key_lengths.assign(lengths.data, lengths.data + lengths.count);
   return m;
@@ -669,6 +733,7 @@ double heap_allocated() { return static_cast<double>(heap_bytes_live()); }
 double default_memory_budget() { return static_cast<double>(attn::kDefaultMemoryBudget); }
 
 }  // namespace
+
 }  // namespace bind
 
 EMSCRIPTEN_BINDINGS(attention) {
@@ -698,6 +763,8 @@ EMSCRIPTEN_BINDINGS(attention) {
   function("randomNormal", &bind::random_normal);
   function("positionalEncoding", &bind::positional_encoding);
   function("positionalProperties", &bind::positional_properties);
+  function("alibiSlopes", &bind::alibi_slopes);
+  function("ropeLogits", &bind::rope_logits);
   function("sqrtDkStats", &bind::sqrt_dk_stats);
   function("matmul", &bind::matmul);
   function("lessonExamples", &bind::lesson_examples);

@@ -7,7 +7,7 @@
 // the inputs into the wasm heap, runs the binding on plain numbers and copies the results out
 // (see the binding pattern in cpp/bindings/embind.cpp, which new bindings must follow).
 import * as check from './checks.js';
-import { Int32ArrayOf, Uint8ArrayOf } from './intrinsics.js';
+import { Int32ArrayOf, Uint8ArrayOf, lengthOf } from './intrinsics.js';
 import { makeNative } from './native.js';
 import { record } from './record.js';
 import { simdSupported } from './probe.js';
@@ -111,7 +111,11 @@ async function compileWasm(url) {
 }
 
 const LAYER_KEYS = ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'bias', 'seed'];
-const INPUT_KEYS = ['query', 'key', 'value', 'batch', 'n_q', 'n_k', 'mask', 'scale', 'head_mask', 'memory_budget'];
+// window and stride go with mask 'sliding' and 'strided'; positional ('none' | 'rope' | 'alibi') and
+// rope_base act on the layer's logits; head_offset and layer_heads place a layer's heads in a larger
+// layer, for ALiBi's slopes (the worker pool's workers each hold some of the heads).
+const INPUT_KEYS = ['query', 'key', 'value', 'batch', 'n_q', 'n_k', 'mask', 'window', 'stride', 'scale', 'head_mask',
+  'memory_budget', 'positional', 'rope_base', 'head_offset', 'layer_heads'];
 const FORWARD_KEYS = [...INPUT_KEYS, 'dropout', 'training', 'seed', 'need_weights', 'into'];
 const PATTERN_KEYS = ['heads', 'query_words', 'key_words', 'input_seed'];
 const WEIGHT_KEYS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
@@ -120,7 +124,7 @@ const BACKWARD_KEYS = [...FORWARD_KEYS, 'grad_output'];
 const MHA_GRADS = [...WEIGHT_KEYS, 'query', 'key', 'value'];
 const SDPA_GRADS = ['q', 'k', 'v'];
 const NO_WEIGHTS = 'need_weights is false; the weights and score gradients are only computed with need_weights: true';
-const SDPA_KEYS = ['q', 'k', 'v', 'batch', 'n_q', 'n_k', 'd_k', 'd_v', 'mask', 'scale', 'dropout', 'training', 'seed',
+const SDPA_KEYS = ['q', 'k', 'v', 'batch', 'n_q', 'n_k', 'd_k', 'd_v', 'mask', 'window', 'stride', 'scale', 'dropout', 'training', 'seed',
   'need_weights', 'memory_budget', 'into'];
 const SDPA_BACKWARD_KEYS = [...SDPA_KEYS, 'grad_output'];
 // A trace takes the arguments of its forward call (need_weights changes nothing: the trace
@@ -130,14 +134,19 @@ const TRACE_KEYS = [...FORWARD_KEYS.filter((k) => k !== 'into'), 'item', 'head',
 const TRACE_SDPA_KEYS = [...SDPA_KEYS.filter((k) => k !== 'into'), 'item', 'query_index', 'query'];
 // The arrays of a traced row of one head (the binding's names).
 const ROW_ARRAYS = ['scores', 'logits', 'exp', 'weights', 'dropped'];
-const VIEW_KEYS = ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'mask'];
+const VIEW_KEYS = ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'mask', 'window', 'stride'];
+const POSITIONAL = ['none', 'rope', 'alibi'];
 
 /**
  * The mask of a view: { causal, padding: Int32Array or null }. Only the form is checked here
  * (whole numbers that fit the engine's int32 input); the count per batch item and the range
  * 0..n_k are the engine's rules (resolveView).
  */
-function viewMask(value) {
+function viewMask(value, sparse = {}) {
+  if (value === 'sliding' || value === 'strided' || sparse.window !== undefined || sparse.stride !== undefined) {
+    const m = check.mask(value, {}, undefined, sparse);
+    return { causal: false, padding: null, window: m.window, stride: m.stride };
+  }
   if (value === undefined || value === 'none') return { causal: false, padding: null };
   if (value === 'causal') return { causal: true, padding: null };
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -175,7 +184,7 @@ function attentionOptions(o, sizes, defaultBudget, heap) {
   // The engine holds p in float32: a value just below 1 would round to 1 there.
   if (dropout < 0 || Math.fround(dropout) >= 1) throw new Error(`dropout must be in [0, 1), got ${dropout}`);
   return {
-    mask: check.mask(o.mask, sizes, heap),
+    mask: check.mask(o.mask, sizes, heap, { window: o.window, stride: o.stride }),
     scale: check.boolean('scale', o.scale, true),
     dropout,
     // Dropout is a training-time operation: asking for p > 0 turns training on unless told otherwise.
@@ -183,6 +192,11 @@ function attentionOptions(o, sizes, defaultBudget, heap) {
     seed: check.seed('seed', o.seed),
     need_weights: check.boolean('need_weights', o.need_weights, false),
     memory_budget: check.integer('memory_budget', o.memory_budget, { fallback: defaultBudget }),
+    // The layer's calls only (scaledDotProductAttention's keys have none of these): defaults there.
+    positional: POSITIONAL.indexOf(check.choice('positional', o.positional, POSITIONAL, 'none')),
+    rope_base: check.number('rope_base', o.rope_base, 10000),
+    head_offset: check.integer('head_offset', o.head_offset, { min: 0, fallback: 0 }),
+    layer_heads: check.integer('layer_heads', o.layer_heads, { min: 0, fallback: 0 }),
   };
 }
 
@@ -471,7 +485,10 @@ function makeApi(raw, isa) {
       return native.call((n) => {
         const fields = MultiHeadAttention.#stage(n, o, x);
         const r = n.run('mhaTrace', record(n, { layer, ...fields, item, head, query_index }));
-        return { ...traceResult(n, r, ['x', 'q', 'k', 'v'], ['head_output', 'concat', 'output']), kv_head: r.value.kv_head };
+        // ALiBi: bias (n_k, −slope·|i − j|, added to the scaled logits) and slope; null otherwise.
+        const alibi = r.arrays.bias ? ['bias'] : [];
+        const t = traceResult(n, r, ['x', 'q', 'k', 'v'], ['head_output', 'concat', 'output', ...alibi]);
+        return { ...t, bias: t.bias ?? null, slope: r.value.slope ?? null, kv_head: r.value.kv_head };
       });
     }
 
@@ -571,7 +588,7 @@ function makeApi(raw, isa) {
      */
     analyze(args) {
       const o = check.options('analyze', args, [...LAYER_KEYS.filter((k) => k !== 'seed'), 'batch', 'n', 'n_q', 'n_k',
-        'need_weights', 'scale', 'attention', 'n_layers']);
+        'need_weights', 'scale', 'attention', 'n_layers', 'mask', 'window', 'stride']);
       const c = layerConfig(o);
       if (o.n !== undefined && (o.n_q !== undefined || o.n_k !== undefined)) {
         throw new Error('analyze: give n (self-attention, n_q = n_k = n) or n_q and n_k, not both');
@@ -586,8 +603,12 @@ function makeApi(raw, isa) {
       const batch = check.integer('batch', o.batch, { fallback: 1 });
       const needWeights = check.boolean('need_weights', o.need_weights, true), scale = check.boolean('scale', o.scale, true);
       const layers = check.integer('n_layers', o.n_layers, { fallback: 1 });
+      // The mask's visible pairs (result.sparse): 'none', 'causal', 'sliding' or 'strided' only.
+      const mask = check.mask(o.mask, { batch, n_q, n_k }, undefined, { window: o.window, stride: o.stride });
+      if (mask.padding || mask.matrix) throw new Error("analyze: mask must be 'none', 'causal', 'sliding' or 'strided'");
       return native.call((x) => x.run('analyze', record(x, { ...c, batch, n_q, n_k, need_weights: needWeights, scale,
-        n_layers: layers, self_attention: attention === 'self' })).value);
+        n_layers: layers, self_attention: attention === 'self', causal: mask.causal ? 1 : 0, window: mask.window,
+        stride: mask.stride })).value);
     },
 
     /**
@@ -614,12 +635,12 @@ function makeApi(raw, isa) {
       fields.n_k ??= fields.n_q;
       let mask;
       try {
-        mask = viewMask(o.mask);
+        mask = viewMask(o.mask, { window: o.window, stride: o.stride });
       } catch (err) {
-        return { ok: false, field: 'mask', message: err.message };
+        return { ok: false, field: /^(window|stride)\b/.test(err.message) ? err.message.split(' ')[0] : 'mask', message: err.message };
       }
       return native.call((x) => x.run('resolveView', record(x, { ...fields, causal: mask.causal,
-        padding: x.input('mask.padding', mask.padding) })).value);
+        padding: x.input('mask.padding', mask.padding), window: mask.window, stride: mask.stride })).value);
     },
 
     /**
@@ -629,10 +650,10 @@ function makeApi(raw, isa) {
      * every weight of the cell is masked.
      */
     maskGrid(args) {
-      const o = check.options('maskGrid', args, ['mask', 'batch', 'item', 'n_q', 'n_k', 'row_step', 'col_step']);
+      const o = check.options('maskGrid', args, ['mask', 'window', 'stride', 'batch', 'item', 'n_q', 'n_k', 'row_step', 'col_step']);
       const batch = check.integer('batch', o.batch, { fallback: 1 });
       const n_q = check.integer('n_q', o.n_q), n_k = check.integer('n_k', o.n_k);
-      const mask = check.mask(o.mask, { batch, n_q, n_k }, native.heap());
+      const mask = check.mask(o.mask, { batch, n_q, n_k }, native.heap(), { window: o.window, stride: o.stride });
       if (mask.matrix) throw new Error('maskGrid: give the mask as causal and padding (a matrix is drawn as it is)');
       const item = check.index('item', o.item, batch, 'batch', 0);
       const row_step = check.integer('row_step', o.row_step, { fallback: 1 });
@@ -643,7 +664,8 @@ function makeApi(raw, isa) {
         for (let b = 0; b < padding.length; b++) padding[b] = mask.padding[b];
       }
       const cells = native.call((x) => x.arrays(x.run('maskGrid', record(x, { causal: mask.causal,
-        padding: x.input('mask.padding', padding), item, n_q, n_k, row_step, col_step })), { grid: null }).grid);
+        padding: x.input('mask.padding', padding), window: mask.window, stride: mask.stride, item, n_q, n_k, row_step,
+        col_step })), { grid: null }).grid);
       const grid = new Uint8ArrayOf(cells.length);
       for (let i = 0; i < cells.length; i++) grid[i] = cells[i];
       return grid;
@@ -700,6 +722,36 @@ function makeApi(raw, isa) {
       const n = check.integer('n', o.n), d_model = check.integer('d_model', o.d_model);
       const k = check.integer('k', o.k, { fallback: 1 });
       return native.call((x) => x.run('positionalProperties', n, d_model, k).value);
+    },
+
+    /** ALiBi's slope of each head of a layer of n_heads heads ({ n_heads }), as the layer uses them. */
+    alibiSlopes(args) {
+      const o = check.options('alibiSlopes', args, ['n_heads']);
+      const n_heads = check.integer('n_heads', o.n_heads);
+      if (n_heads > 65536) throw new Error(`n_heads is too large (${n_heads}); alibiSlopes takes up to 65,536`);
+      return native.call((x) => x.run('alibiSlopes', n_heads).value);
+    },
+
+    /**
+     * RoPE's logits of one query vector q placed at each of `positions` against one key vector k
+     * at position − offset: { q, k (Float32Array of d_k, even), offset? (0), positions (whole
+     * numbers ≥ offset), rope_base? (10000), scale? (true: divided by √d_k) } → numbers, which
+     * depend on the offset only.
+     */
+    ropeLogits(args) {
+      const o = check.options('ropeLogits', args, ['q', 'k', 'offset', 'positions', 'rope_base', 'scale']);
+      const heap = native.heap();
+      check.float32('q', o.q, undefined, 'd_k', heap);
+      const d_k = lengthOf(o.q);
+      check.float32('k', o.k, d_k, `d_k = ${d_k}`, heap);
+      const offset = check.integer('offset', o.offset, { min: 0, fallback: 0 });
+      const list = check.plainArray('positions', o.positions, 'whole numbers');
+      if (list.length > 4096) throw new Error(`positions has ${list.length} entries; ropeLogits takes up to 4,096`);
+      const positions = new Int32ArrayOf(list.length);
+      list.forEach((p, i) => { positions[i] = check.integer(`positions[${i}]`, p, { min: offset }); });
+      const rope_base = check.number('rope_base', o.rope_base, 10000), scale = check.boolean('scale', o.scale, true);
+      return native.call((x) => x.run('ropeLogits', record(x, { q: x.input('q', o.q), k: x.input('k', o.k), offset,
+        positions: x.input('positions', positions), rope_base, scale })).value);
     },
 
     /** Why √d_k: variance of q·k and softmax sharpness with and without the scale. */

@@ -195,16 +195,35 @@ export function destinations(into, sizes, needWeights, heap) {
 const MASK_FORMS = "'none', 'causal', { causal, padding, matrix } or a Uint8Array of n_q×n_k";
 
 /**
- * Normalises the mask forms of the API into { causal, padding, matrix }:
- * 'none' | 'causal' | { padding: [len per batch item] } | { causal, padding, matrix } |
- * Uint8Array (n_q×n_k, 1 = masked). padding comes back as a checked copy of the caller's array.
+ * Normalises the mask forms of the API into { causal, padding, matrix, window, stride }:
+ * 'none' | 'causal' | 'sliding' (with the call's `window`: query i sees keys i − window < j ≤ i) |
+ * 'strided' (with `stride`: j ≤ i and (i − j < stride or (i − j) mod stride = 0)) |
+ * { padding: [len per batch item] } | { causal, padding, matrix } | Uint8Array (n_q×n_k, 1 = masked).
+ * `sparse` holds the call's raw window and stride options (undefined when absent). padding comes
+ * back as a checked copy of the caller's array; window and stride are 0 when off.
  */
-export function mask(value, { batch, n_q, n_k }, heap) {
-  const none = { causal: false, padding: null, matrix: null };
+export function mask(value, { batch, n_q, n_k }, heap, sparse = {}) {
+  // 'sliding' and 'strided' are also listed where a form is wrong: MASK_FORMS keeps its old wording.
+  const none = { causal: false, padding: null, matrix: null, window: 0, stride: 0 };
+  const kind = value === 'sliding' ? 'window' : value === 'strided' ? 'stride' : null;
+  for (const field of ['window', 'stride']) {
+    if (sparse[field] !== undefined && kind !== field) {
+      const wants = field === 'window' ? 'sliding' : 'strided';
+      throw new Error(`${field} is only used with mask '${wants}' (mask is ${typeof value === 'string' ? `'${value}'` : describe(value ?? 'none')})`);
+    }
+  }
+  if (kind) {
+    if (sparse[kind] === undefined) {
+      throw new Error(kind === 'window'
+        ? "mask 'sliding' needs window: a whole number ≥ 1 (query i sees keys i − window < j ≤ i)"
+        : "mask 'strided' needs stride: a whole number ≥ 1 (query i sees keys j ≤ i with i − j < stride or a multiple of it)");
+    }
+    return { ...none, [kind]: integer(kind, sparse[kind]) };
+  }
   if (value === undefined || value === 'none' || value === null) return none;
   if (value === 'causal') return { ...none, causal: true };
   if (typeof value === 'string') {
-    throw new Error(`unknown mask '${value}' (expected 'none', 'causal', { padding: [...] } or a Uint8Array of n_q×n_k)`);
+    throw new Error(`unknown mask '${value}' (expected 'none', 'causal', 'sliding' with window, 'strided' with stride, { padding: [...] } or a Uint8Array of n_q×n_k)`);
   }
   if (typedArrayName(value) === 'Uint8Array') return { ...none, matrix: checkMatrix(value, n_q, n_k, heap) };
   if (!isPlainObject(value)) throw new Error(`mask must be ${MASK_FORMS}, got ${describe(value)}`);

@@ -102,7 +102,8 @@ export function makeNative(raw) {
       }
       const matrix = input('the mask matrix', o.mask.matrix);
       run('stageAttentionOptions', input('options', recordBytes({ causal: o.mask.causal, padding, matrix, scale: o.scale,
-        dropout: o.dropout, training: o.training, seed: o.seed })));
+        dropout: o.dropout, training: o.training, seed: o.seed, window: o.mask.window, stride: o.mask.stride,
+        positional: o.positional, rope_base: o.rope_base, head_offset: o.head_offset, layer_heads: o.layer_heads })));
     },
     run,
     arrays,

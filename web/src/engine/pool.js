@@ -218,6 +218,8 @@ class PoolLayer {
         const sent = { ...options, query: copy(call.query) };
         // Options with one value per head (head_mask) get the worker's heads only.
         if (call.head_mask) sent.head_mask = headMaskSlice(call.head_mask, group.h0, group.h);
+        // ALiBi's slopes depend on a head's place in the whole layer: the worker's heads are h0 … of n_heads.
+        if (call.positional === 'alibi') Object.assign(sent, { head_offset: group.h0, layer_heads: this.n_heads });
         if (!plan.self) Object.assign(sent, { key: copy(call.key), value: copy(call.value) });
         const results = { output: spare?.output, weights: spare?.weights };
         const transfer = [...copies.values(), results.output, results.weights].filter(Boolean).map((a) => a.buffer);

@@ -8,8 +8,12 @@ import * as check from './checks.js';
 import { bufferOf, byteLengthOf, byteOffsetOf, lengthOf, typedArrayName } from './intrinsics.js';
 
 // MultiHeadAttention.forward's keys (attention.js FORWARD_KEYS, which that module does not export).
-const FORWARD_KEYS = ['query', 'key', 'value', 'batch', 'n_q', 'n_k', 'mask', 'scale', 'head_mask', 'memory_budget',
-  'dropout', 'training', 'seed', 'need_weights', 'into'];
+// The same list in the same order, so an unknown option gets the same message (head_offset and
+// layer_heads are refused below: the pool sets them for each worker's heads).
+const FORWARD_KEYS = ['query', 'key', 'value', 'batch', 'n_q', 'n_k', 'mask', 'window', 'stride', 'scale', 'head_mask',
+  'memory_budget', 'positional', 'rope_base', 'head_offset', 'layer_heads', 'dropout', 'training', 'seed',
+  'need_weights', 'into'];
+const POSITIONAL = ['none', 'rope', 'alibi'];
 
 /**
  * The checked record of a forward call on a layer of `dims` ({ d_model, n_heads }): sizes, the
@@ -19,6 +23,9 @@ const FORWARD_KEYS = ['query', 'key', 'value', 'batch', 'n_q', 'n_k', 'mask', 's
  */
 export function readForward(input, dims, defaultBudget) {
   const o = check.options('forward', input, FORWARD_KEYS);
+  if (o.head_offset !== undefined || o.layer_heads !== undefined) {
+    throw new Error('forward: head_offset and layer_heads are set by the pool for each worker\'s heads; a pool layer takes the whole layer\'s options');
+  }
   const batch = check.integer('batch', o.batch, { fallback: 1 });
   const n_q = check.integer('n_q', o.n_q);
   const self = (o.key === undefined && o.value === undefined) || (o.key === o.query && o.value === o.query);
@@ -37,11 +44,13 @@ export function readForward(input, dims, defaultBudget) {
   const dropout = check.number('dropout', o.dropout, 0);
   // The engine holds p in float32: a value just below 1 would round to 1 there.
   if (dropout < 0 || Math.fround(dropout) >= 1) throw new Error(`dropout must be in [0, 1), got ${dropout}`);
-  const mask = check.mask(o.mask, { batch, n_q, n_k });
+  const mask = check.mask(o.mask, { batch, n_q, n_k }, undefined, { window: o.window, stride: o.stride });
   const need_weights = check.boolean('need_weights', o.need_weights, false);
   const record = {
     batch, n_q, n_k, self, query, key, value, dropout,
-    mask: { causal: mask.causal, padding: mask.padding, matrix: mask.matrix },
+    mask: { causal: mask.causal, padding: mask.padding, matrix: mask.matrix, window: mask.window, stride: mask.stride },
+    positional: check.choice('positional', o.positional, POSITIONAL, 'none'),
+    rope_base: check.number('rope_base', o.rope_base, 10000),
     scale: check.boolean('scale', o.scale, true),
     training: check.boolean('training', o.training, dropout > 0),
     seed: check.seed('seed', o.seed),
@@ -92,11 +101,15 @@ function destinations(into, sizes, need_weights) {
  * pass runs whole. `head_mask`, the arrays and `into` are added by the caller.
  */
 export function engineOptions(r) {
-  const mask = { causal: r.mask.causal };
+  let mask = { causal: r.mask.causal };
   if (r.mask.padding) mask.padding = r.mask.padding;
   if (r.mask.matrix) mask.matrix = r.mask.matrix;
-  return { batch: r.batch, n_q: r.n_q, n_k: r.n_k, mask, scale: r.scale, dropout: r.dropout, training: r.training,
-    seed: r.seed, need_weights: r.need_weights, memory_budget: r.memory_budget };
+  const sparse = {};
+  if (r.mask.window) [mask, sparse.window] = ['sliding', r.mask.window];
+  if (r.mask.stride) [mask, sparse.stride] = ['strided', r.mask.stride];
+  return { batch: r.batch, n_q: r.n_q, n_k: r.n_k, mask, ...sparse, scale: r.scale, dropout: r.dropout,
+    training: r.training, seed: r.seed, need_weights: r.need_weights, memory_budget: r.memory_budget,
+    positional: r.positional, rope_base: r.rope_base };
 }
 
 /** The whole call for the calling thread's engine, built from the record alone. */
