@@ -94,6 +94,8 @@ function references(config, state, side) {
     'training.focus': state.train_task === 'copy_first' ? 'first' : 'previous',
     'efficient.memory-double': 4 * batch * h * (2 * n_q) ** 2,
     'efficient.weights-off': 0,
+    'efficient.flash-same': 'same',
+    'efficient.linear-crossover': n_q * 2 <= d_k ? 'softmax' : n_q >= 2 * Math.max(d_k, d_v) ? 'linear' : null, // n·d_k·d_v against n²·d
     'efficient.kv-step': n_q + 1,
   };
 }
@@ -116,7 +118,7 @@ const LAYERS = [
   { d_model: 96, n_heads: 6, mask: 'causal', text: 'a b c d e f g h i j k l', head: 2, seed: 5 },       // random heads, causal
   { d_model: 128, n_heads: 8, n_kv_heads: 2, batch: 2, text: 'the cat sat\nthe dog ran far away', item: 1, bias: 0, train_task: 'copy_first' },
   { d_model: 32, n_heads: 2, attention: 'cross', text_kv: 'le chat était assis sur le tapis rouge', n_q: 5, source: 'random', n_k: 9 },
-  { d_model: 64, n_heads: 4, d_k: 8, d_v: 12, text: 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty twenty-one' },
+  { d_model: 64, n_heads: 4, d_k: 4, d_v: 6, text: 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty twenty-one' },
 ];
 
 for (const changes of LAYERS) {

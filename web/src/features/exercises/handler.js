@@ -4,7 +4,8 @@
 // built for one head pattern, and the training lab's model before and after some steps.
 
 /** The API functions an exercise may call as they are (pure: they allocate nothing that outlives the call). */
-const ENGINE_CALLS = new Set(['analyze', 'resolveView', 'maskGrid', 'sqrtDkStats', 'sqrtDkGradients', 'positionalProperties', 'positionalEncoding', 'modelPresets']);
+const ENGINE_CALLS = new Set(['analyze', 'resolveView', 'maskGrid', 'sqrtDkStats', 'sqrtDkGradients', 'positionalProperties', 'positionalEncoding', 'modelPresets',
+  'linearAttentionCost']);
 
 const OPS = {
   /** The live layer's trace of query `query_index` (mask: another mask for this one trace). */
@@ -26,6 +27,20 @@ const OPS = {
     } finally {
       mha.delete();
     }
+  },
+
+  /**
+   * The core's tiled attention (flashAttention, key blocks of `block`) and its plain attention on the same
+   * seeded q, k, v: the largest difference between their outputs and the blocks walked.
+   */
+  flashVsStandard({ n, d_k, block = 4, seed = 1 }, side) {
+    const { attn } = side;
+    const [q, k, v] = [0, 1, 2].map((i) => attn.randomNormal({ seed: seed * 3 + i, count: n * d_k }));
+    const tiled = attn.flashAttention({ q, k, v, n_q: n, n_k: n, d_k, block_q: block, block_k: block });
+    const plain = attn.scaledDotProductAttention({ q, k, v, batch: 1, n_q: n, n_k: n, d_k, d_v: d_k });
+    let max_difference = 0;
+    for (let i = 0; i < plain.output.length; i++) max_difference = Math.max(max_difference, Math.abs(tiled.output[i] - plain.output[i]));
+    return { max_difference, key_blocks: tiled.io.key_blocks, query_blocks: tiled.io.query_blocks };
   },
 
   /** The lab's model evaluated before and after `steps` steps: { before, after, classes }. */

@@ -614,6 +614,51 @@ export const EXERCISES = Object.freeze([
     },
   },
   {
+    id: 'efficient.flash-same', chapter: 'efficient', kind: 'choice',
+    setup({ config: c }) {
+      const n = c.n_q, d_k = c.d_k;
+      return {
+        params: { n, d_k },
+        prompt: `FlashAttention never holds the ${n}×${n} matrix: it takes the keys in blocks of 4 and keeps a running softmax (a running maximum, sum and output). Compared with standard attention on the same q, k and v (d_k = ${d_k}), its output is:`,
+        choices: [
+          { key: 'same', label: 'The same, up to float rounding' },
+          { key: 'approx', label: 'An approximation that gets better with larger blocks' },
+          { key: 'top', label: 'The output of the largest weights only' },
+        ],
+        calls: [{ op: 'flashVsStandard', args: { n, d_k, block: 4, seed: 1 } }],
+      };
+    },
+    reveal({ n }, [f]) {
+      return {
+        expected: f.max_difference < 1e-4 ? 'same' : 'approx',
+        explanation: `The core ran both on the same random inputs: ${f.key_blocks} key blocks per query block, and the outputs differ by at most ${fmt.num(f.max_difference, 9)}. ` +
+          'Each new block rescales what was summed so far by e^(m_old − m_new), so after the last block the result is exactly softmax(S)·V; only the order of the work changed. ' +
+          'Usual mistake: taking FlashAttention for an approximation, like sparse or linear attention; it saves memory traffic, not accuracy.',
+      };
+    },
+  },
+  {
+    id: 'efficient.linear-crossover', chapter: 'efficient', kind: 'choice',
+    setup({ config: c }) {
+      return {
+        params: { n: c.n_q, d_k: c.d_k, d_v: c.d_v },
+        prompt: `Linear attention (φ(q)ᵀ·Σ φ(k)·vᵀ) costs about n·d_k·d_v, softmax attention about n²·d. For n = ${fmt.int(c.n_q)}, d_k = ${c.d_k} and d_v = ${c.d_v}, which needs fewer FLOPs?`,
+        choices: [
+          { key: 'linear', label: 'Linear attention' },
+          { key: 'softmax', label: 'Softmax attention' },
+        ],
+        calls: [{ op: 'linearAttentionCost', args: { n: c.n_q, d_k: c.d_k, d_v: c.d_v } }],
+      };
+    },
+    reveal({ n }, [cost]) {
+      return {
+        expected: cost.linear.total < cost.softmax.total ? 'linear' : 'softmax',
+        explanation: `The core counts ${fmt.int(cost.softmax.total)} FLOPs for softmax attention and ${fmt.int(cost.linear.total)} for linear attention at n = ${fmt.int(n)}; ` +
+          `linear attention wins from n = ${fmt.int(cost.crossover_n)} on. Usual mistake: taking linear attention as always cheaper; below about n = d it is not, and its output is not softmax attention's either.`,
+      };
+    },
+  },
+  {
     id: 'efficient.kv-step', chapter: 'efficient', kind: 'number',
     setup({ config: c }) {
       const t = c.n_q;

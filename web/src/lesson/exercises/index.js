@@ -12,7 +12,7 @@ export const EXERCISE_IDS = Object.freeze({
   gqa: ['gqa.kv-head-of', 'gqa.cache-per-token', 'gqa.preset-saving'],
   positions: ['positions.range', 'positions.zero', 'positions.shift'],
   training: ['training.start-loss', 'training.focus'],
-  efficient: ['efficient.memory-double', 'efficient.weights-off', 'efficient.kv-step'],
+  efficient: ['efficient.memory-double', 'efficient.weights-off', 'efficient.flash-same', 'efficient.linear-crossover', 'efficient.kv-step'],
 });
 export const ALL_IDS = Object.freeze(Object.values(EXERCISE_IDS).flat());
 
