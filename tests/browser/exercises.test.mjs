@@ -9,6 +9,24 @@ import { startHarness, serveSite, openUrl } from './harness.mjs';
 
 let h, course;
 
+/** A notebook cell: the widget with a stand-in anywidget model that declares `progress` (see anywidget.test.mjs). */
+const notebook = (a) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A notebook cell</title><link rel="icon" href="data:,"></head>
+<body><div id="cell"></div>
+<script type="module">
+  import widget from '${a}attention-playground.js';
+  class StandInModel {
+    constructor(data) { this.data = { ...data }; this.handlers = new Map(); this.saved = []; }
+    get(key) { return this.data[key]; }
+    set(key, value) { this.data[key] = value; for (const fn of this.handlers.get('change:' + key) ?? []) fn(); }
+    on(event, fn) { if (!this.handlers.has(event)) this.handlers.set(event, new Set()); this.handlers.get(event).add(fn); }
+    off(event, fn) { this.handlers.get(event)?.delete(fn); }
+    save_changes() { this.saved.push(JSON.parse(JSON.stringify(this.data))); }
+  }
+  window.model = new StandInModel({ exercises: 'heads.d_k', d_model: 48, n_heads: 3, progress: {} });
+  widget.render({ model: window.model, el: document.getElementById('cell') });
+</script></body></html>`;
+
 const LIST = 'attention.causal-row,cost.attention-shape,cost.dominant,attention.strongest-key';
 
 const coursePage = (a) => `<!doctype html>
@@ -28,7 +46,7 @@ const coursePage = (a) => `<!doctype html>
 
 before(async () => {
   h = await startHarness();
-  course = await serveSite({ 'course.html': coursePage(h.url) });
+  course = await serveSite({ 'course.html': coursePage(h.url), 'notebook.html': notebook(h.url) });
 });
 after(async () => { await course?.close(); await h?.close(); });
 
@@ -150,6 +168,19 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 0, total: 4, score: 0 });
   assert.deepEqual(await page.evaluate(() => Object.keys(localStorage)), []);
   assert.equal(await page.locator(`${card('attention.causal-row')} .ex-attempts`).textContent(), '');
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('the notebook widget syncs the progress trait it declares', async () => {
+  const page = await openUrl(h, `${course.url}notebook.html`, { waitForResult: false });
+  await page.waitForFunction(() => window.model.get('progress')?.total === 1, null, { timeout: 30000 });
+  assert.deepEqual(await page.evaluate(() => window.model.get('progress')), { chapter: 'attention', done: 0, total: 1, score: 0 });
+  await page.locator('#cell [data-exercise="heads.d_k"] input[name="answer"]').fill('16');
+  await page.locator('#cell [data-exercise="heads.d_k"] button[type="submit"]').click();
+  await page.waitForFunction(() => window.model.get('progress').done === 1, null, { timeout: 30000 });
+  assert.deepEqual(await page.evaluate(() => window.model.saved.at(-1).progress), { chapter: 'attention', done: 1, total: 1, score: 1 });
+  assert.deepEqual(await page.evaluate(() => Object.keys(localStorage)), [], 'the widget keeps nothing in localStorage');
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
