@@ -35,7 +35,7 @@ const playground = createPlayground(root, {
   state: initial.state, notes: initial.ignored, layout: embed ? 'embedded' : 'page',
   theme: embed ? 'light' : 'auto', // a page of its own follows the system; inside a course page, light
   compiled: window.attentionPlaygroundCompiled, // index.html started compiling the wasm while this file loaded
-  progress: `${location.pathname}#page`, // the exercises' attempts, kept in this origin's localStorage
+  progress: `${location.pathname}#${initial.state.label || 'page'}`, // the exercises' attempts, in this origin's localStorage (per label)
 });
 applyPageFlags(initial.state);
 

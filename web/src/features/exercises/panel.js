@@ -7,6 +7,7 @@
 export { requests } from './requests.js'; // what this panel may ask the compute for (the session asks it)
 
 const MAX_GRID_SIDE = 16; // a bigger layer gets the asked row only, and the index typed in
+const MAX_ROW_CELLS = 64; // a longer row is not drawn at all: the key's index is typed
 
 const STYLE = `
 .ex-list { display: grid; gap: 0.9rem; }
@@ -149,7 +150,7 @@ export function create(body, { dom, actions }) {
       const j = Number(typed.value);
       if (Number.isInteger(j) && j >= 0 && j < cols) pick(j, false);
     });
-    return { field: [h('div', { class: 'ex-grid-wrap' }, table), h('label', {}, 'Key index ', typed)], read: () => typed.value };
+    return { field: [cols <= MAX_ROW_CELLS ? h('div', { class: 'ex-grid-wrap' }, table) : null, h('label', {}, `Key index (0 to ${cols - 1}) `, typed)], read: () => typed.value };
   }
 
   async function submit(item, entry, value) {
