@@ -734,6 +734,8 @@ double default_memory_budget() { return static_cast<double>(attn::kDefaultMemory
 
 }  // namespace
 
+// A live layer by its id for the bindings of other files (kv_cache.cpp), or the deleted-layer error.
+attn::MultiHeadAttention& layer_by_id(double id) { return layer(id); }
 }  // namespace bind
 
 EMSCRIPTEN_BINDINGS(attention) {

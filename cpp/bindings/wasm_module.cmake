@@ -8,7 +8,8 @@ function(add_attn_module name core)
   add_executable(${target} ${PROJECT_SOURCE_DIR}/cpp/bindings/embind.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/call.cpp
     ${PROJECT_SOURCE_DIR}/cpp/bindings/convert.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/json.cpp
     ${PROJECT_SOURCE_DIR}/cpp/bindings/training.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/heap_count.cpp
-    ${PROJECT_SOURCE_DIR}/cpp/bindings/record.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/efficient.cpp)
+    ${PROJECT_SOURCE_DIR}/cpp/bindings/record.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/kv_cache.cpp
+    ${PROJECT_SOURCE_DIR}/cpp/bindings/efficient.cpp)
   target_link_libraries(${target} PRIVATE ${core})
   set_target_properties(${target} PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/wasm)
   target_link_options(${target} PRIVATE

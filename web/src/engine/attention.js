@@ -13,6 +13,7 @@ import { record } from './record.js';
 import { simdSupported } from './probe.js';
 import { codePoints, wordRows } from './words.js';
 import { makeTrainingApi } from './training.js';
+import { makeKvCacheApi } from './kv_cache.js';
 import { makeEfficientApi } from './efficient.js';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
@@ -254,6 +255,7 @@ function backwardResults(n, r, gradNames, into) {
 function makeApi(raw, isa) {
   const defaultBudget = raw.defaultMemoryBudget();
   const native = makeNative(raw);
+  const kv = makeKvCacheApi(native, raw, defaultBudget); // createKVCache, decodeStep (engine/kv_cache.js)
 
   /** Multi-head attention layer; call delete() when done to free its wasm memory. */
   class MultiHeadAttention {
@@ -289,6 +291,7 @@ function makeApi(raw, isa) {
         if (isBias && !this.bias) throw new Error(`setWeights: ${key} was given but this layer was made with bias: false`);
         check.float32(key, w[key], ...sizes[key], heap);
       }
+      kv.weightsChanged(this);
       native.call((n) => n.run('mhaSetWeights', record(n, {
         layer, ...Object.fromEntries(WEIGHT_KEYS.map((key) => [key, n.input(key, w[key])])),
       })));
@@ -456,6 +459,7 @@ function makeApi(raw, isa) {
         strengths[i] = s.strength;
       });
       const names = codePoints(specs.map((s) => s.pattern));
+      kv.weightsChanged(this);
       return native.call((n) => n.run('mhaSetHeadPatterns', record(n, {
         layer, heads: n.input('heads', pairs), strengths: n.input('strengths', strengths), names: n.input('names', names),
         query_words: n.input('query_words', query?.codes), batch: query?.rows ?? 0, n_q: query?.n ?? 0,
@@ -492,8 +496,19 @@ function makeApi(raw, isa) {
       });
     }
 
-    /** Frees the wasm memory of this layer. */
+    /** A key/value cache for decodeStep: { max_len, memory_budget? } (engine/kv_cache.js). */
+    createKVCache(args) {
+      return kv.create(this, this.#live(), args);
+    }
+
+    /** One token decoded with a cache: { x, cache, scale?, positional?, rope_base? } → { output, weights } (engine/kv_cache.js). */
+    decodeStep(args) {
+      return kv.decodeStep(this, this.#live(), args);
+    }
+
+    /** Frees the wasm memory of this layer and of its KV caches. */
     delete() {
+      if (this.#layer !== null) kv.layerDeleted(this);
       if (this.#layer !== null) raw.mhaDelete(this.#layer);
       this.#layer = null;
     }
@@ -503,7 +518,8 @@ function makeApi(raw, isa) {
     isa,
     MultiHeadAttention,
     ...makeTrainingApi(native, raw), // createTrainer, sqrtDkGradients, trainTasks
-    ...makeEfficientApi(native), // flashAttention, flashIo, linearAttention, linearAttentionCost
+    ...kv.functions, // decodeCost
+    ...makeEfficientApi(native), // flashAttention, linearAttention, linearAttentionCost
 
     /**
      * softmax(Q·Kᵀ/√d_k [mask]) [dropout] · V over [batch, n, d] arrays, no projections;
