@@ -47,10 +47,18 @@ export function buildInputs(config, attn) {
   return { query, memory, labels_q: null, labels_k: null };
 }
 
-/** The mask argument of mha.forward for a validated config. */
+/** The mask argument of mha.forward for a validated config (with sparseArguments for sliding and strided). */
 export function maskArgument(config) {
+  if (config.mask === 'sliding' || config.mask === 'strided') return config.mask;
   const causal = config.mask === 'causal' || config.mask === 'causal+padding';
   const padding = config.mask === 'padding' || config.mask === 'causal+padding';
   if (!padding) return causal ? 'causal' : 'none';
   return causal ? { causal: true, padding: config.padding.slice() } : { padding: config.padding.slice() };
+}
+
+/** The window or stride that goes with mask 'sliding' or 'strided' ({} for the other masks). */
+export function sparseArguments(config) {
+  if (config.mask === 'sliding') return { window: config.window };
+  if (config.mask === 'strided') return { stride: config.stride };
+  return {};
 }

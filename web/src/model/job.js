@@ -4,7 +4,7 @@
 // layer's forward is awaited only when it returned a promise, so the engine's own passes are timed
 // without a wait between them.
 
-import { buildInputs, maskArgument, labelsFor } from './inputs.js';
+import { buildInputs, maskArgument, sparseArguments, labelsFor } from './inputs.js';
 
 // A browser rounds performance.now() to 0.1 ms (5 µs at best), and V8 compiles a kernel on its first
 // use: a pass faster than QUICK_MS is timed again in blocks of passes, each block long enough
@@ -94,8 +94,10 @@ export class ResultBuffers {
 export function forwardArguments(config, inputs) {
   const args = {
     query: inputs.query, batch: config.batch, n_q: config.n_q, n_k: config.n_k, mask: maskArgument(config),
-    scale: config.scale, dropout: config.dropout, seed: config.dropout_seed, need_weights: true,
+    ...sparseArguments(config), scale: config.scale, dropout: config.dropout, seed: config.dropout_seed, need_weights: true,
   };
+  // Only when on: the pool's and older callers' options stay as they were without them.
+  if (config.positional && config.positional !== 'none') Object.assign(args, { positional: config.positional, rope_base: config.rope_base });
   if (config.cross) Object.assign(args, { key: inputs.memory, value: inputs.memory });
   return args;
 }

@@ -20,7 +20,7 @@ export const FIELDS = [
   { key: 'batch', def: '1' },
   { key: 'bias', def: '1', choices: ['1', '0'] },
   { key: 'seed', def: '1' },                // seed of the weight matrices
-  { key: 'mask', def: 'none', choices: ['none', 'causal', 'padding', 'causal+padding'] },
+  { key: 'mask', def: 'none', choices: ['none', 'causal', 'padding', 'causal+padding', 'sliding', 'strided'] },
   { key: 'padding', def: '' },              // key lengths, one per batch item: "8,5"
   { key: 'scale', def: '1', choices: ['1', '0'] },
   { key: 'dropout', def: '0' },
@@ -57,6 +57,10 @@ export const FIELDS = [
   { key: 'label', def: '' },                // the name an author gives this playground's landmarks ('' = "Attention playground", numbered when several)
   { key: 'exercises', def: '' },            // '' = every exercise of the chapter, 'none', or a comma list of exercise ids
   { key: 'imported', def: '', choices: ['', 'tensors', 'attention'] }, // the view uses tensors imported with importTensors (not in the link: import them again)
+  { key: 'window', def: '3' },              // mask=sliding: query i sees keys i − window < j ≤ i
+  { key: 'stride', def: '3' },              // mask=strided: j ≤ i and (i − j < stride or a multiple of it)
+  { key: 'positional', def: 'none', choices: ['none', 'rope', 'alibi'] }, // a positional method on the logits
+  { key: 'rope_base', def: '10000' },       // RoPE's base: pair t turns by pos·rope_base^(−2t/d_k)
   { key: 'embed', def: '0', choices: ['0', '1'], page: true }, // the page without its title and footer, for an iframe
 ];
 

@@ -155,7 +155,18 @@ export function validate(state, env = {}) {
   }
 
   // Padding: key lengths, one per batch item (counted from the sentences for text inputs).
-  const mask = ['none', 'causal', 'padding', 'causal+padding'].includes(state.mask) ? state.mask : 'none';
+  const mask = ['none', 'causal', 'padding', 'causal+padding', 'sliding', 'strided'].includes(state.mask) ? state.mask : 'none';
+  // The sparse masks' window or stride, and the positional method on the logits (read only when used).
+  const window = mask === 'sliding' ? int('window', { min: 1 }) : null;
+  const stride = mask === 'strided' ? int('stride', { min: 1 }) : null;
+  const positional = ['rope', 'alibi'].includes(state.positional) ? state.positional : 'none';
+  let rope_base = 10000;
+  if (positional === 'rope') {
+    const base = parseDecimal(state.rope_base, { min: 1, name: 'rope_base' });
+    if (base.error) put('rope_base', base.error);
+    else if (!(base.value > 1)) put('rope_base', 'rope_base must be above 1 (each pair turns by pos·rope_base^(−2t/d_k))');
+    else rope_base = base.value;
+  }
   let padding = null;
   if (mask.includes('padding')) {
     if (source === 'text') {
@@ -195,6 +206,9 @@ export function validate(state, env = {}) {
       mask: padding ? { padding } : 'none' });
     if (asked.ok) view = asked.dims;
     else put(viewField(asked.field, { source, cross, lastOf }), asked.message);
+    if (view && positional === 'rope' && view.d_k % 2) {
+      put('positional', `RoPE turns pairs of q and k: d_k must be even (d_k = ${view.d_k}); choose another d_k or positional`);
+    }
   }
   const heads = parseHeads(state.heads, n_heads, source, put);
   if (weights === 'trained') {
@@ -210,7 +224,8 @@ export function validate(state, env = {}) {
   const config = ok ? {
     d_model, n_heads, d_k: view?.d_k ?? given_d_k ?? null, d_v: view?.d_v ?? given_d_v ?? null, bias: state.bias !== '0',
     seed, cross, n_q, n_k, batch, source, input_seed, tokens_q, tokens_kv, mask, padding, scale: state.scale !== '0',
-    dropout: dropout.value, dropout_seed, item, head, n_kv_heads: view?.n_kv_heads ?? n_kv_heads,
+    dropout: dropout.value, dropout_seed, item, head, n_kv_heads: view?.n_kv_heads ?? n_kv_heads, window, stride,
+    positional, rope_base,
     kv_head_of: view?.kv_head_of ?? null, heads, weights,
     train: weights === 'trained' ? { settings: trained, steps: training.steps } : null, workers: workers.value,
   } : null;
@@ -220,7 +235,9 @@ export function validate(state, env = {}) {
     let training = null;
     try {
       analysis = env.analyze({ d_model, n_heads, d_k: config.d_k ?? undefined, d_v: config.d_v ?? undefined, bias: config.bias,
-        batch, n_q, n_k, need_weights: true, scale: config.scale, attention: cross ? 'cross' : 'self', n_kv_heads });
+        batch, n_q, n_k, need_weights: true, scale: config.scale, attention: cross ? 'cross' : 'self', n_kv_heads,
+        // The visible pairs of the mask (analysis.sparse); padding is not among them.
+        ...(mask === 'sliding' ? { mask, window } : mask === 'strided' ? { mask, stride } : mask.startsWith('causal') ? { mask: 'causal' } : {}) });
       training = trainingWork(config.train, env);
     } catch (err) {
       put(analysis ? 'train_steps' : lastOf(SIZE_FIELDS, 'd_model'), err.message);

@@ -10,7 +10,7 @@
 import { LayerCache, ResultBuffers, runForward, prepareRun, forwardArguments, timeAtLength } from '../model/job.js';
 import { configKey } from '../model/validate.js';
 import { downsampleHeads } from '../model/downsample.js';
-import { maskArgument } from '../model/inputs.js';
+import { maskArgument, sparseArguments } from '../model/inputs.js';
 import { measurePeak } from '../perf/peak.js';
 import { createTrainingSide } from './training.js';
 
@@ -113,7 +113,7 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
     for (let k = b * n_q * d_model; k < (b + 1) * n_q * d_model; k++) item_sum += result.output[k];
     return {
       b, ...shown, data,
-      masked: attn.maskGrid({ mask: maskArgument(config), batch: config.batch, item: b, n_q, n_k, row_step: shown.rowStep,
+      masked: attn.maskGrid({ mask: maskArgument(config), ...sparseArguments(config), batch: config.batch, item: b, n_q, n_k, row_step: shown.rowStep,
         col_step: shown.colStep }),
       labels_q: result.labels_q?.[b] ?? null, labels_k: result.labels_k?.[b] ?? null,
       output_rows, item_sum,

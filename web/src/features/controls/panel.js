@@ -8,11 +8,12 @@ import * as fmt from '../../model/format.js';
 
 const CHECKBOXES = new Set(['bias', 'scale']);
 /** Fields shown only when the state needs them (a sentence, a second sentence, key lengths, a dropout seed). */
-const CONDITIONAL = new Set(['text', 'text_kv', 'padding', 'dropout_seed']);
+const CONDITIONAL = new Set(['text', 'text_kv', 'padding', 'dropout_seed', 'window', 'stride', 'rope_base']);
 
 /** Every field the form has an input for: a problem with one of these shows beside it. */
 export const CONTROL_FIELDS = new Set(['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'seed', 'n_kv_heads', 'attention', 'source',
-  'text', 'text_kv', 'n_q', 'n_k', 'batch', 'input_seed', 'mask', 'padding', 'scale', 'dropout', 'dropout_seed']);
+  'text', 'text_kv', 'n_q', 'n_k', 'batch', 'input_seed', 'mask', 'padding', 'scale', 'dropout', 'dropout_seed',
+  'window', 'stride', 'positional', 'rope_base']);
 
 export function create(body, { dom, actions }) {
   const { h } = dom;
@@ -56,14 +57,23 @@ export function create(body, { dom, actions }) {
       h('div', { class: 'grid2' },
         text('n_q', '', 'queries'), text('n_k', '', 'keys'), text('batch', '', 'sequences'), text('input_seed', 'input seed')),
       tokensHint),
-    h('fieldset', {}, h('legend', {}, 'Mask, scale and dropout'),
+    h('fieldset', {}, h('legend', {}, 'Mask, positions, scale and dropout'),
       h('div', { class: 'grid2' },
         h('div', { class: 'field', dataset: { field: 'mask' } }, h('label', { for: 'f-mask' }, 'mask'),
           h('select', { id: 'f-mask', name: 'mask' },
             h('option', { value: 'none' }, 'none'), h('option', { value: 'causal' }, 'causal (no looking ahead)'),
-            h('option', { value: 'padding' }, 'padding (key lengths)'), h('option', { value: 'causal+padding' }, 'causal + padding')),
+            h('option', { value: 'padding' }, 'padding (key lengths)'), h('option', { value: 'causal+padding' }, 'causal + padding'),
+            h('option', { value: 'sliding' }, 'sliding window'), h('option', { value: 'strided' }, 'strided (local + every s-th)')),
           msg('mask')),
         text('padding', 'key length per batch item', '', { placeholder: 'e.g. 8,5' }),
+        text('window', '', 'keys each query sees (itself and the ones before)'),
+        text('stride', '', 'stride s: the s − 1 keys before, then every s-th'),
+        h('div', { class: 'field', dataset: { field: 'positional' } }, h('label', { for: 'f-positional' }, 'positions on the logits'),
+          h('select', { id: 'f-positional', name: 'positional' },
+            h('option', { value: 'none' }, 'none (only the input encoding)'), h('option', { value: 'rope' }, 'RoPE (rotate q and k)'),
+            h('option', { value: 'alibi' }, 'ALiBi (distance penalty)')),
+          msg('positional')),
+        text('rope_base', '', 'RoPE base', { mode: 'decimal' }),
         check('scale', 'divide the scores by √d_k'),
         h('div', { class: 'field', dataset: { field: 'dropout' } }, h('label', { for: 'f-dropout' }, 'dropout ', h('var', {}, 'p')),
           h('input', { id: 'f-dropout', name: 'dropout', type: 'text', inputmode: 'decimal', spellcheck: 'false' }), msg('dropout')),
@@ -163,6 +173,9 @@ export function create(body, { dom, actions }) {
     fieldBox('text').hidden = !isText;
     fieldBox('text_kv').hidden = !(isText && cross);
     fieldBox('padding').hidden = !state.mask.includes('padding');
+    fieldBox('window').hidden = state.mask !== 'sliding';
+    fieldBox('stride').hidden = state.mask !== 'strided';
+    fieldBox('rope_base').hidden = state.positional !== 'rope';
     fieldBox('dropout_seed').hidden = !(Number(state.dropout) > 0);
     form.querySelector('#l-text').textContent = cross ? 'Decoder sentence: the queries (each line a batch item)' : textLabel;
 

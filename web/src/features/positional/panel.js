@@ -1,15 +1,20 @@
 // The positional encoding panel: the encoding the sentence inputs use, drawn position by dimension,
-// with its properties measured by the core (bounded, distinct, a shift is a fixed rotation).
+// with its properties measured by the core (bounded, distinct, a shift is a fixed rotation); then the
+// methods that act on the logits instead (methods.js): RoPE and ALiBi on a layer's maps, ALiBi's
+// slopes and RoPE's logits against the offset i − j, all computed by the engine.
 
 import { Heatmap } from '../../render/heatmap.js';
 import { downsampleHeads } from '../../model/downsample.js';
 import * as fmt from '../../model/format.js';
+import { createMethods } from './methods.js';
 
 const MAX_POSITIONS = 64;
 const OFFSET = 3; // the k of "PE(pos + k) is a fixed linear function of PE(pos)"
 const MAX_D_MODEL = 16384; // beyond this the table alone is tens of megabytes: not worth freezing the tab
 
-export function create(body, { dom, host }) {
+export { requests } from './requests.js';
+
+export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   const canvas = h('canvas', { 'aria-label': 'positional encoding: positions down, dimensions across' });
   const readout = h('p', { class: 'readout', 'aria-live': 'polite' }, 'Point at a cell to read PE(pos, i).');
@@ -22,6 +27,8 @@ export function create(body, { dom, host }) {
     h('p', { class: 'lead' }, 'Attention itself ignores order: shuffle the tokens and each one gets the same weights, just shuffled. ',
       'So each position adds a pattern of sines and cosines of different wavelengths; the sentence inputs use exactly this.'),
     figure, readout, facts, error);
+  const methods = createMethods(dom, host);
+  body.append(methods.element);
   let data = null, lastKey = '';
   const map = new Heatmap(canvas, { maxHeight: 320, onCursor: (cell) => {
     if (!cell || !data) { readout.textContent = 'Point at a cell to read PE(pos, i).'; return; }
@@ -34,6 +41,7 @@ export function create(body, { dom, host }) {
   function update({ check, engine }) {
     const c = check?.config;
     if (!engine || !c) return;
+    methods.update(actions, c);
     const n = Math.min(MAX_POSITIONS, Math.max(16, c.n_q));
     const key = JSON.stringify([n, c.d_model]);
     if (key === lastKey) return;
@@ -68,5 +76,5 @@ export function create(body, { dom, host }) {
     map.setData(data.grid);
   });
 
-  return { update, destroy: offScheme };
+  return { update, destroy: () => { offScheme(); methods.destroy(); } };
 }

@@ -1,0 +1,30 @@
+// The compute side of the sparse-patterns panel: for full (causal) attention, a sliding window and
+// the strided pattern at the playground's sizes, the engine's mask map (maskGrid) and its count of
+// the visible pairs and their FLOPs (analyze().sparse), plus the same counts at a long sequence.
+
+const MAP_N = 48;    // the maps show at most this many queries and keys
+const LONG_N = 8192; // "and at a long sequence": where the savings show
+
+const PATTERNS = (window, stride) => [
+  { name: 'full', args: { mask: 'causal' } },
+  { name: 'sliding', args: { mask: 'sliding', window } },
+  { name: 'strided', args: { mask: 'strided', stride } },
+];
+
+export const handlers = {
+  sparsePatterns({ d_model, n_heads, d_k, d_v, n, batch, window, stride }, side) {
+    const attn = side.attn;
+    const shown = Math.min(n, MAP_N);
+    const layer = { d_model, n_heads, ...(d_k ? { d_k } : {}), ...(d_v ? { d_v } : {}) };
+    return {
+      shown, n, long_n: LONG_N, window, stride,
+      patterns: PATTERNS(window, stride).map(({ name, args }) => ({
+        name,
+        grid: attn.maskGrid({ ...args, n_q: shown, n_k: shown }),
+        cost: attn.analyze({ ...layer, n, batch, ...args }).sparse,
+        // A long sequence at the same window and stride: the full pattern grows as n², the sliding one as n·window.
+        long: attn.analyze({ ...layer, n: LONG_N, batch: 1, need_weights: false, ...args }).sparse,
+      })),
+    };
+  },
+};
