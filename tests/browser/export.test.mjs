@@ -125,3 +125,89 @@ test('bundles from the page, the element and an iframe reproduce in PyTorch with
     await course.closeAll();
   }
 });
+
+/** Picks files (name → bytes) in the export panel's file input, and waits for its import status. */
+async function pick(page, files) {
+  const input = page.locator('#import-files');
+  await page.evaluate(() => { playgroundRoot().getElementById('import-status').textContent = ''; });
+  await input.setInputFiles(Object.entries(files).map(([name, bytes]) => ({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) })));
+  await page.waitForFunction(() => /^(Imported|Not imported)/.test(playgroundRoot().getElementById('import-status').textContent), null, { timeout: 30000 });
+  return page.evaluate(() => playgroundRoot().getElementById('import-status').textContent);
+}
+
+/** A seeded stream of numbers in (-1, 1), so the imported tensors differ from the page's own. */
+function numbers(count, seed) {
+  let s = seed;
+  return Float32Array.from({ length: count }, () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 1073741824 - 1;
+  });
+}
+
+test('imports of .npy, .json, .npz and .csv drive the run (and reproduce), attention maps alone are drawn, bad files are refused', async () => {
+  const d = 8, h2 = 2, n = 3;
+  const page = await openPage(h, `#panels=controls,heatmaps,export&d_model=${d}&n_heads=${h2}&source=random&n_q=${n}&n_k=${n}`);
+  try {
+    await page.waitForSelector('#import-files', { state: 'attached' });
+    // Parameters as .npy and the query as .json: the run uses them, the link says so, and the export
+    // of the run holds exactly them and reproduces in PyTorch.
+    const wq = numbers(d * d, 3), query = numbers(n * d, 5);
+    const json = JSON.stringify({ query: { shape: [1, n, d], data: Array.from(query) } });
+    const said = await pick(page, { 'wq.npy': writeNpy({ shape: [d, d], data: wq }), 'inputs.json': new TextEncoder().encode(json) });
+    assert.match(said, /^Imported wq, query/);
+    await resultReady(page);
+    assert.match(await page.evaluate(() => location.hash), /imported=tensors/);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.evaluate(() => playgroundRoot().getElementById('export-bundle').click())]);
+    const path = join(await mkdtemp(join(tmpdir(), 'attention-dl-')), 'imported.zip');
+    dirs.push(join(path, '..'));
+    await download.saveAs(path);
+    const { readFile } = await import('node:fs/promises');
+    const { dir, files, view } = await unpack(await readFile(path));
+    assert.deepEqual(Array.from(readNpy(files['wq.npy']).data), Array.from(wq), 'the run used the imported wq');
+    assert.deepEqual(Array.from(readNpy(files['query.npy']).data), Array.from(query), 'the run used the imported query');
+    assert.equal(view.state.imported, 'tensors');
+    assert.match(view.notes.join(' '), /imported/);
+    const ok = reproduce(dir);
+    assert.equal(ok.status, 0, ok.out);
+
+    // Attention maps alone (.npz, h × n_q × n_k with rows summing to 1): the heatmaps draw them.
+    const maps = new Float32Array(h2 * n * n);
+    for (let r = 0; r < h2 * n; r++) for (let j = 0; j < n; j++) maps[r * n + j] = [0.5, 0.3, 0.2][(j + r) % n];
+    const { writeNpz } = await import('../../web/src/export/npy.js');
+    assert.match(await pick(page, { 'maps.npz': writeNpz({ attention: { shape: [h2, n, n], data: maps } }) }), /^Imported attention/);
+    await resultReady(page);
+    const drawn = await page.evaluate(() => JSON.parse(playgroundRoot().querySelector('.heat-main-canvas').dataset.attention));
+    assert.deepEqual(drawn.map((x) => Math.round(x * 1e6) / 1e6), Array.from(maps.subarray(0, n * n)).map((x) => Math.round(x * 1e6) / 1e6));
+    assert.match(await page.evaluate(() => location.hash), /imported=attention/);
+    const [mapsDownload] = await Promise.all([page.waitForEvent('download'), page.evaluate(() => playgroundRoot().getElementById('export-bundle').click())]);
+    const mapsPath = join(await mkdtemp(join(tmpdir(), 'attention-dl-')), 'maps.zip');
+    dirs.push(join(mapsPath, '..'));
+    await mapsDownload.saveAs(mapsPath);
+    const mapsBundle = await unpack(await readFile(mapsPath));
+    assert.deepEqual(Object.keys(mapsBundle.files).sort(), ['attention.npy', 'view.json'], 'imported maps alone: no layer, no reproduce.py');
+    assert.deepEqual(Array.from(readNpy(mapsBundle.files['attention.npy']).data), Array.from(maps));
+    assert.match(mapsBundle.view.notes.join(' '), /imported/);
+
+    // Refusals, each naming the problem.
+    const refusals = [
+      [{ 'wq.npy': writeNpy({ shape: [d, d + 1], data: new Float32Array(d * (d + 1)) }) }, /wq has shape \[8, 9\]; the view needs \[d_model, n_heads·d_k\] = \[8, 8\]/],
+      [{ 'attention.csv': new TextEncoder().encode('0.5,0.5,0\n0.2,0.2,0.2\n1,0,0\n') }, /attention has shape \[3, 3\]; the view needs \[batch, n_heads, n_q, n_k\] = \[1, 2, 3, 3\]/],
+      [{ 'query.json': new TextEncoder().encode(JSON.stringify({ query: { shape: [1, n, d], data: Array(n * d).fill(0).map((_, i) => (i === 5 ? null : 0)) } })) }, /query: entry 5 is null, not a number \(JSON writes NaN and Infinity as null\)/],
+      [{ 'maps.npz': writeNpz({ attention: { shape: [h2, n, n], data: maps.map((x, i) => (i === 4 ? x + 0.1 : x)) } }) }, /attention row \(batch 0, head 0, query 1\) sums to 1\.1/],
+      [{ 'notes.txt': new TextEncoder().encode('hello') }, /notes\.txt: \.txt files are not read/],
+      [{ 'weights.npy': writeNpy({ shape: [d, d], data: wq }) }, /weights\.npy: name the file after the tensor it holds/],
+    ];
+    for (const [files, pattern] of refusals) assert.match(await pick(page, files), pattern);
+    // A CSV attention map with word labels, in a one-head view.
+    await page.evaluate(() => { location.hash = 'panels=controls,heatmaps,export&d_model=8&n_heads=1&source=random&n_q=3&n_k=3'; });
+    await resultReady(page);
+    const csv = ',the,cat,sat\nthe,1,0,0\ncat,0.5,0.5,0\nsat,0.25,0.25,0.5\n';
+    assert.match(await pick(page, { 'attention.csv': new TextEncoder().encode(csv) }), /^Imported attention/);
+    await resultReady(page);
+    const csvDrawn = await page.evaluate(() => JSON.parse(playgroundRoot().querySelector('.heat-main-canvas').dataset.attention));
+    assert.deepEqual(csvDrawn, [1, 0, 0, 0.5, 0.5, 0, 0.25, 0.25, 0.5]);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.closeAll();
+  }
+});

@@ -36,11 +36,13 @@ export async function exportTensors({ actions, view }) {
 /** exportBundle(): a Promise of a Blob, the zip of the .npy files, view.json and reproduce.py. */
 export async function exportBundle({ actions, view }) {
   const { config, reply } = await ask(actions, view);
-  const sizes = runSizes(config, reply.sizes);
-  const notes = reproduceNotes(sizes);
+  const sizes = runSizes(config, reply.sizes, config.imported?.names.join(', ') ?? null);
+  const notes = reply.attentionOnly
+    ? ['attention.npy holds the attention maps imported into the playground; no layer made them, so there is nothing for a reproduce.py to recompute']
+    : reproduceNotes(sizes);
   const json = viewJson({ state: { ...view.state }, sizes, tensors: reply.tensors, labels_q: reply.labels_q, labels_k: reply.labels_k,
     masked_rows: reply.masked_rows, notes });
-  return new Blob([bundleBytes({ tensors: reply.tensors, view: json })], { type: 'application/zip' });
+  return new Blob([bundleBytes({ tensors: reply.tensors, view: json, script: !reply.attentionOnly })], { type: 'application/zip' });
 }
 
 /** Saves a Blob as a file of `name` through a temporary link (the page's and the panel's Export). */

@@ -5,6 +5,7 @@
 // without a wait between them.
 
 import { buildInputs, maskArgument, sparseArguments, labelsFor } from './inputs.js';
+import { importedFor, withImportedInputs } from '../import/run.js';
 
 // A browser rounds performance.now() to 0.1 ms (5 µs at best), and V8 compiles a kernel on its first
 // use: a pass faster than QUICK_MS is timed again in blocks of passes, each block long enough
@@ -26,16 +27,20 @@ export class LayerCache {
   }
   /** What setHeadPatterns returned for the layer's constructed heads (null when every head is random). */
   patterns = null;
-  /** trainedWeights(): the training lab's weights, for a config with weights = 'trained'. */
-  get(attn, config, trainedWeights) {
+  /**
+   * trainedWeights(): the training lab's weights, for a config with weights = 'trained'; imported: the
+   * parameters imported for this config (import/run.js), which replace the layer's own.
+   */
+  get(attn, config, trainedWeights, imported = null) {
     const spec = { d_model: config.d_model, n_heads: config.n_heads, d_k: config.d_k, d_v: config.d_v, bias: config.bias, seed: config.seed,
       n_kv_heads: config.n_kv_heads }; // undefined: not given (n_heads)
-    const build = patternArguments(config);
-    const key = JSON.stringify([spec, build, config.weights === 'trained' ? config.train : null]);
+    const build = imported ? null : patternArguments(config); // imported parameters are used as given
+    const key = JSON.stringify([spec, build, config.weights === 'trained' ? config.train : null, imported ? config.imported.id : null]);
     if (key !== this.#key) {
       this.clear();
       this.#layer = new attn.MultiHeadAttention(spec);
       if (config.weights === 'trained') this.#layer.setWeights(trainedWeights());
+      if (imported) this.#layer.setWeights({ ...this.#layer.getWeights(), ...imported }); // those not given stay seeded
       this.#key = key;
       if (build) {
         try {
@@ -98,7 +103,7 @@ export function forwardArguments(config, inputs) {
   };
   // Only when on: the pool's and older callers' options stay as they were without them.
   if (config.positional && config.positional !== 'none') Object.assign(args, { positional: config.positional, rope_base: config.rope_base });
-  if (config.cross) Object.assign(args, { key: inputs.memory, value: inputs.memory });
+  if (config.cross) Object.assign(args, { key: inputs.key ?? inputs.memory, value: inputs.value ?? inputs.memory }); // imported key, value
   return args;
 }
 
@@ -129,11 +134,11 @@ const settled = (value) => (typeof value?.then === 'function' ? value : null);
  * wait_ms = how long that pass waited for its slowest worker beyond the workers' mean (0 for none).
  */
 export async function runForward(attn, config, {
-  cache = new LayerCache(), buffers = new ResultBuffers(), onProgress = () => {}, now = () => performance.now(), trained, pooled = null,
+  cache = new LayerCache(), buffers = new ResultBuffers(), onProgress = () => {}, now = () => performance.now(), trained, pooled = null, imported = null,
 } = {}) {
   const t0 = now();
   onProgress({ done: 0, total: config.batch, phase: 'weights and inputs' });
-  const prepared = prepareRun(attn, config, cache, trained);
+  const prepared = prepareRun(attn, config, cache, trained, imported);
   const layer = pooled ? await pooled.layer(prepared.layer, cache.key) : prepared.layer;
   const { inputs } = prepared;
   const args = forwardArguments(config, inputs);
@@ -159,6 +164,8 @@ export async function runForward(attn, config, {
     if (timed) ({ ms: forward_ms, passes: repeats } = timed);
   }
   onProgress({ done: config.batch, total: config.batch, phase: 'done' });
+  // Imported attention maps (import/run.js) are what the heatmaps draw: they replace the seeded layer's weights.
+  if (prepared.imported?.attention) result.weights.set(prepared.imported.attention);
   return {
     output: result.output, weights: result.weights, masked_rows: result.masked_rows,
     labels_q: inputs.labels_q, labels_k: inputs.labels_k, patterns: cache.patterns,
@@ -173,11 +180,12 @@ export async function runForward(attn, config, {
  * with weights = 'trained' or source = 'task' they come from trained(config), the training lab's
  * model ({ weights(), sample(n) }, see worker/training.js); else from the seeds.
  */
-export function prepareRun(attn, config, cache, trained) {
+export function prepareRun(attn, config, cache, trained, held = null) {
   const model = config.weights === 'trained' || config.source === 'task' ? trained(config) : null;
-  const layer = cache.get(attn, config, () => model.weights());
-  const inputs = config.source === 'task' ? taskInputs(model.sample(config.input_seed)) : buildInputs(config, attn);
-  return { layer, inputs };
+  const imported = importedFor(config, held); // null unless the config imports tensors the owner holds
+  const layer = cache.get(attn, config, () => model.weights(), imported?.weights ?? null);
+  const inputs = withImportedInputs(config.source === 'task' ? taskInputs(model.sample(config.input_seed)) : buildInputs(config, attn), imported);
+  return { layer, inputs, imported };
 }
 
 /** The inputs of a run on one sample of the lab's task: the layer's input and the tokens as labels. */
@@ -243,7 +251,7 @@ async function forwardInChunks(layer, config, args, { output, weights }, onProgr
       query: args.query.subarray(b0 * n_q * d_model, b1 * n_q * d_model),
       mask: typeof mask === 'string' ? mask : { ...mask, padding: mask.padding.slice(b0, b1) },
     };
-    if (config.cross) slice.key = slice.value = args.key.subarray(b0 * n_k * d_model, b1 * n_k * d_model);
+    if (config.cross) Object.assign(slice, { key: args.key.subarray(b0 * n_k * d_model, b1 * n_k * d_model), value: args.value.subarray(b0 * n_k * d_model, b1 * n_k * d_model) });
     // Each slice writes straight into its part of the whole batch's arrays.
     slice.into = {
       output: output.subarray(b0 * n_q * d_model, b1 * n_q * d_model),

@@ -645,7 +645,7 @@ export function createPlayground(root, options = {}) {
    */
   async function importTensors(given) {
     const { module, actions } = await feature('export');
-    console.log('DBG feature ok'); const held = await module.holdImport(actions, given, m.plainConfig); console.log('DBG held', held.id);
+    const held = await module.holdImport(actions, given, m.plainConfig);
     m.imported = held;
     if (!apply({ imported: held.kind }, { kind: 'edit', edited: 'imported' })) { // an edit: the page's link says so
       revalidate();

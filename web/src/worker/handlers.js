@@ -23,7 +23,7 @@ import { createTrainingSide } from './training.js';
  */
 export function createHandlers(load, { startPool = null, featureHandlers = null } = {}) {
   let attn = null;
-  const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, pooled, lab, frozen (training.js) }
+  const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, pooled, lab, frozen (training.js), imported (features/export/handler.js) }
   const training = createTrainingSide();
   const pools = new Map();  // workers → promise of a pool of that many workers (at most one)
 
@@ -126,7 +126,7 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
   /** An owner's layer for config and its inputs (the lab's model where the config says so). */
   const prepared = (owner, config, post) => {
     const mine = ownerState(owner);
-    return prepareRun(attn, config, mine.cache, trainedFor(mine, post));
+    return prepareRun(attn, config, mine.cache, trainedFor(mine, post), mine.imported);
   };
 
   /**
@@ -138,8 +138,8 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
   const sideOf = (owner) => Object.freeze({
     attn, mine: ownerState(owner), training, poolOf, timeAtLength,
     prepared: (config, post) => {
-      const { layer, inputs } = prepared(owner, config, post);
-      return { layer, inputs, args: forwardArguments(config, inputs) };
+      const { layer, inputs, imported } = prepared(owner, config, post);
+      return { layer, inputs, imported, args: forwardArguments(config, inputs) };
     },
     newLayerCache: () => new LayerCache(),
   });
@@ -150,7 +150,7 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
     // Starting a pool (its workers load the engine and warm up) is news for the progress bar and the watchdog.
     if (startPool && config.workers >= 2 && !pools.has(config.workers)) post({ done: 0, total: config.batch, phase: `starting ${config.workers} workers` });
     const pooled = await pooledFor(mine, config.workers);
-    const result = await runForward(attn, config, { cache: mine.cache, buffers: mine.buffers, onProgress: post, trained: trainedFor(mine, post), pooled });
+    const result = await runForward(attn, config, { cache: mine.cache, buffers: mine.buffers, onProgress: post, trained: trainedFor(mine, post), pooled, imported: mine.imported });
     mine.last = { key: configKey(config), config, result, splitFlops: pooled?.splitFlops ?? null };
     return mine.last;
   }

@@ -38,22 +38,37 @@ function byHead(flat, batch, n, heads, d) {
 const tensor = (shape, data) => ({ shape, data });
 
 export const handlers = {
+  /**
+   * Holds tensors checked by import/tensors.js for this owner's runs: { id, kind ('tensors' |
+   * 'attention'), tensors: { name: Float32Array }, labels_q, labels_k }; a config with imported.id =
+   * id then runs with them (import/run.js). { id: null } forgets them.
+   */
+  holdImports(payload, side) {
+    side.mine.imported = payload.id ? payload : null;
+    return { held: payload.id ?? null }; // not `id`: a reply's id is the request's (worker/handlers.js handle)
+  },
+
   /** payload: { config, trace?: { item, head, query_index } } (the followed query, when that panel shows). */
   tensors({ config, trace = null }, side, post) {
     const { attn } = side;
-    const { layer, inputs, args } = side.prepared(config, post);
+    const { layer, inputs, args, imported } = side.prepared(config, post);
     const { batch, n_q, n_k } = config;
+    if (imported?.attention) {
+      // Imported maps alone: there is no layer behind them to export.
+      return { tensors: { attention: tensor([batch, config.n_heads, n_q, n_k], imported.attention) }, sizes: { n_heads: config.n_heads, n_q, n_k, batch },
+        labels_q: inputs.labels_q ?? null, labels_k: inputs.labels_k ?? null, masked_rows: [], attentionOnly: true };
+    }
     const { d_model, n_heads, n_kv_heads, d_k, d_v, bias } = layer; // as the engine resolved them
     const kv_head_of = config.kv_head_of ?? attn.resolveView({ d_model, n_heads, n_kv_heads, d_k, d_v, n_q, n_k, batch }).dims.kv_head_of;
     const run = layer.forward({ ...args, need_weights: true });
     const w = layer.getWeights();
-    const memory = config.cross ? inputs.memory : inputs.query;
+    const key = config.cross ? inputs.key ?? inputs.memory : inputs.query, value = config.cross ? inputs.value ?? inputs.memory : inputs.query;
     const project = (x, rows, weight, b, width) => attn.matmul(bias
       ? { a: withOnes(x, rows, d_model), b: stacked(weight, b), m: rows, k: d_model + 1, n: width }
       : { a: x, b: weight, m: rows, k: d_model, n: width });
     const q = byHead(project(inputs.query, batch * n_q, w.wq, w.bq, n_heads * d_k), batch, n_q, n_heads, d_k);
-    const k = byHead(project(memory, batch * n_k, w.wk, w.bk, n_kv_heads * d_k), batch, n_k, n_kv_heads, d_k);
-    const v = byHead(project(memory, batch * n_k, w.wv, w.bv, n_kv_heads * d_v), batch, n_k, n_kv_heads, d_v);
+    const k = byHead(project(key, batch * n_k, w.wk, w.bk, n_kv_heads * d_k), batch, n_k, n_kv_heads, d_k);
+    const v = byHead(project(value, batch * n_k, w.wv, w.bv, n_kv_heads * d_v), batch, n_k, n_kv_heads, d_v);
     // Each head's output is its weights (after the mask and any dropout) times its key/value head's V.
     const head_outputs = new Float32Array(batch * n_heads * n_q * d_v);
     for (let b = 0; b < batch; b++) {
@@ -64,7 +79,7 @@ export const handlers = {
       }
     }
     const tensors = { query: tensor([batch, n_q, d_model], inputs.query) };
-    if (config.cross) Object.assign(tensors, { key: tensor([batch, n_k, d_model], memory), value: tensor([batch, n_k, d_model], memory) });
+    if (config.cross) Object.assign(tensors, { key: tensor([batch, n_k, d_model], key), value: tensor([batch, n_k, d_model], value) });
     Object.assign(tensors, {
       wq: tensor([d_model, n_heads * d_k], w.wq), wk: tensor([d_model, n_kv_heads * d_k], w.wk),
       wv: tensor([d_model, n_kv_heads * d_v], w.wv), wo: tensor([n_heads * d_v, d_model], w.wo),

@@ -7,4 +7,6 @@ export const requests = Object.freeze({
    * the head outputs (one matmul per head and batch item).
    */
   tensors: Object.freeze({ passes: 4 }),
+  /** Holds imported tensors (import/tensors.js checked them) for the owner's runs: → { held: its id }. */
+  holdImports: Object.freeze({ deadlineMs: 30000 }),
 });
