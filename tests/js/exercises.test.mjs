@@ -67,7 +67,7 @@ function references(config, state, side) {
   const row = Array.from(ref.weights.subarray(((b * h + head) * n_q + i) * n_k, ((b * h + head) * n_q + i + 1) * n_k));
   const top = row.indexOf(Math.max(...row));
   const derived = state.d_k === '' && state.d_v === '';
-  const kvHead = g > 1 && g < h ? Math.floor(((h - 3) * g) / h) : Math.floor((5 * 2) / 8); // the live grouping, else 8 heads over 2
+  const kvHead = g > 1 && g < h ? Math.floor(((h - 2) * g) / h) : Math.floor((6 * 2) / 8); // the live grouping, else 8 heads over 2
   return {
     'attention.causal-row': Math.min(3, n_q - 1) + 1,
     'attention.strongest-key': top,

@@ -398,7 +398,7 @@ export const EXERCISES = Object.freeze([
     setup({ config: c }) {
       const live = c.n_kv_heads > 1 && c.n_kv_heads < c.n_heads;
       const n_heads = live ? c.n_heads : 8, n_kv_heads = live ? c.n_kv_heads : 2, d_model = live ? c.d_model : 64;
-      const head = n_heads - 3;
+      const head = n_heads - 2; // its key/value head differs from head mod n_kv_heads, the usual wrong rule, for any grouping
       return {
         params: { n_heads, n_kv_heads, head },
         prompt: `${n_heads} query heads share ${n_kv_heads} key/value heads. Which key/value head (counting from 0) does query head ${head} read?`,
