@@ -47,6 +47,8 @@ async function panelsSettled(frame, index = 0) {
     return { table: !!root?.getElementById('grad-table'), chart: !!root?.querySelector('[data-panel="gradients"] .uplot'),
       status: root?.getElementById('grad-status')?.textContent, run: root?.getElementById('status')?.textContent };
   };
+  // Panels off screen may wait to be drawn until they come into view: bring the gradients panel there.
+  await frame.evaluate((i) => document.querySelectorAll('#playground, attention-playground')[i]?.shadowRoot?.getElementById('panel-gradients')?.scrollIntoView(), index);
   await frame.waitForFunction((i) => {
     const root = document.querySelectorAll('#playground, attention-playground')[i]?.shadowRoot;
     return root?.getElementById('grad-table') && root.querySelector('[data-panel="gradients"] .uplot');
@@ -66,10 +68,63 @@ test('the page with every panel: no axe violation at 1280 and 375 px, light and 
     await page.waitForTimeout(200); // a resize settles (charts follow their boxes)
     for (const line of await violations(page)) report.push(`${width} px ${colorScheme}: ${line}`);
   }
+  await details(page);
   assert.deepEqual(report, []);
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
+
+/** What axe cannot judge, on the same page: the maps' names and focus rings, and the issue's cosmetic items. */
+async function details(page) {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  // The large map (a tab stop) is named by its caption.
+  const name = await page.evaluate(() => {
+    const canvas = playgroundRoot().querySelector('.heat-main-canvas');
+    return canvas.getRootNode().getElementById(canvas.getAttribute('aria-labelledby') ?? '')?.textContent ?? canvas.getAttribute('aria-label');
+  });
+  assert.match(name ?? '', /^Head 1 of 4 · queries down, keys across/, 'the large heatmap\'s accessible name');
+  // A small map shows a clear ring when the keyboard reaches it (not only its 1 px border).
+  const ring = () => page.evaluate(() => {
+    const el = playgroundRoot().activeElement, cs = getComputedStyle(el);
+    return { small: !!el.closest('.heat-small'), head: el.closest('.heat-small')?.dataset.head, width: cs.outlineWidth, style: cs.outlineStyle, offset: cs.outlineOffset };
+  });
+  const before = await page.evaluate(() => getComputedStyle(playgroundRoot().querySelector('.heat-small[data-head="1"] canvas')).outlineWidth);
+  assert.equal(before, '1px', 'an unfocused small map has its thin border');
+  await page.evaluate(() => playgroundRoot().querySelector('.heat-small[data-head="0"] canvas').focus());
+  await page.keyboard.press('Tab');
+  const focused = await ring();
+  assert.deepEqual(focused, { small: true, head: '1', width: '3px', style: 'solid', offset: '3px' }, 'the focus ring of a small map');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => getComputedStyle(playgroundRoot().querySelector('.heat-small[data-head="1"] canvas')).outlineWidth), '1px',
+    'the ring goes when the focus leaves');
+  // qᵢ = xᵢ·W^Q_i: a real superscript Q and subscript head number, no modifier letter ᴽ.
+  const projection = await page.evaluate(() => playgroundRoot().getElementById('q-projection'));
+  assert.ok(projection, 'the followed query shows its projection');
+  const q = await page.evaluate(() => { const p = playgroundRoot().getElementById('q-projection'); return { html: p.innerHTML, text: p.textContent }; });
+  assert.match(q.html, /W<sup>Q<\/sup><sub>1<\/sub>/, q.html);
+  assert.ok(!q.text.includes('ᴽ'), q.text);
+  // The workers field is wide enough for its placeholder ("N (default)").
+  const fit = await page.evaluate(() => {
+    const input = playgroundRoot().getElementById('f-workers'), cs = getComputedStyle(input);
+    const probe = document.createElement('span');
+    probe.style.cssText = `font: ${cs.font}; letter-spacing: ${cs.letterSpacing}; position: absolute; white-space: pre`;
+    probe.textContent = input.placeholder;
+    input.parentElement.append(probe);
+    const text = probe.getBoundingClientRect().width;
+    probe.remove();
+    return { placeholder: input.placeholder, text, room: input.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) };
+  });
+  assert.match(fit.placeholder, /^\d+ \(default\)$/);
+  assert.ok(fit.text <= fit.room, `the placeholder "${fit.placeholder}" needs ${fit.text} px, the field has ${fit.room} px`);
+  // The √d_k table's bars sit beside their numbers, never under them.
+  const bars = await page.evaluate(() => [...playgroundRoot().querySelectorAll('#sqrtdk-table td')].filter((td) => td.querySelector('.bar-track')).map((td) => {
+    const value = td.querySelector('.bar-value').getBoundingClientRect(), track = td.querySelector('.bar-track').getBoundingClientRect();
+    return { text: td.querySelector('.bar-value').textContent, gap: track.left - value.right };
+  }));
+  assert.equal(bars.length, 4, 'four bars: largest weight and entropy, unscaled and scaled');
+  for (const b of bars) assert.ok(b.gap >= 0, `the bar of ${b.text} overlaps its number by ${-b.gap} px`);
+}
 
 test('a course page of another origin with two elements, and an iframe with every panel: no axe violation', async () => {
   const page = await openUrl(h, `${course.url}course.html`, { waitForResult: false });
