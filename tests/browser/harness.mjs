@@ -62,7 +62,18 @@ export async function serveSite(files) {
  * failed requests; `page.requests` every URL the page or its worker asked for.
  */
 export async function openPage(h, hash = '', options = {}) {
-  return openUrl(h, h.url + hash, options);
+  return openUrl(h, h.url + (options.asIs ? hash : referenceHash(hash)), options);
+}
+
+/**
+ * The page opens on the lesson's first chapter; the tests written for the one long page (every panel,
+ * random heads) ask for it by name: a hash that names no chapter and no panels gets chapter=reference,
+ * which is that page. `asIs: true` (openPage's option) opens the hash as given.
+ */
+export function referenceHash(hash) {
+  const body = String(hash).replace(/^#/, '');
+  if (/(^|&)(chapter|panels)=/.test(body)) return hash;
+  return `#${body}${body ? '&' : ''}chapter=reference`;
 }
 
 /** As openPage, at any URL; `init` is a script run in every page of the context before its own. */

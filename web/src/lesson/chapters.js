@@ -78,7 +78,7 @@ const rows = [
     text: [
       'While a model generates text, it keeps the keys and values of every earlier token (the KV cache): 2·n_kv_heads·d_k numbers per token and layer. '
         + 'Multi-head attention has one key/value head per query head; multi-query attention (MQA) shares a single one; grouped-query attention (GQA) '
-        + 'lets groups of query heads share n_kv_heads of them, so query head i reads key/value head ⌊i / (n_heads / n_kv_heads)⌋.',
+        + 'splits the query heads into n_kv_heads consecutive groups, each reading one key/value head.',
       'LLaMA-70B, with 64 query heads and 8 key/value heads, keeps 8 times fewer numbers per token than it would with 64. Set n_kv_heads and compare.',
     ],
     fields: ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'n_q', 'batch', PRESET_FIELD],

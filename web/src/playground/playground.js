@@ -122,7 +122,9 @@ export function createPlayground(root, options = {}) {
     edit: (changes, field) => {
       if (readOnly() && !Object.keys(changes).every((k) => VIEW_ONLY.has(k))) return false;
       const allowed = unlocked(changes);
-      return Object.keys(allowed).length ? apply(allowed, { edited: field, kind: 'edit' }) : false;
+      if (Object.keys(allowed).length) return apply(allowed, { edited: field, kind: 'edit' });
+      render('state'); // a locked field: the form shows the state's value again
+      return false;
     },
     /** A preset: many fields at once, one step of history (a locked field keeps its value). */
     load: (changes, preset) => {

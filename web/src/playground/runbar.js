@@ -48,6 +48,8 @@ export function createRunbar({ dom, actions, win }) {
       badge.textContent = `Running on ${moduleName(engine.isa)}${engine.inPage ? ', on this page’s thread' : ''}`;
       badge.dataset.isa = engine.isa;
     }
+    // No engine will come: the status line says why, and no "Loading the engine…" stays beside it.
+    badge.hidden = !engine && !!v.engineError;
     const runnable = !!engine && !!check?.ok && !check.blocked;
     runButton.disabled = !runnable || !!running;
     runButton.textContent = running ? 'Running…' : 'Run';

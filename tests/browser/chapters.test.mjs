@@ -1,0 +1,134 @@
+// The lesson's chapters on the page: the first view (no hash) is chapter `attention` with three
+// constructed heads whose weights do what their line says; the chapter list is a named nav with
+// aria-current, previous/next move focus to the new chapter's title and the URL follows; every chapter
+// shows its own panels and form fields (reference: all of them); an old link keeps its random heads;
+// panels= wins over chapter.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHarness, openPage, resultReady } from './harness.mjs';
+import { CHAPTERS, chapterOf } from '../../web/src/lesson/chapters.js';
+import { visiblePanels } from '../../web/src/features/index.js';
+import { defaults } from '../../web/src/model/schema.js';
+
+let h;
+before(async () => { h = await startHarness(); });
+after(async () => { await h?.close(); });
+
+/** What the playground shows now: its panels, its form's visible fields, the chapter list and the head lines. */
+const shown = (page) => page.evaluate(() => {
+  const root = playgroundRoot();
+  const visible = (el) => !!el && el.getClientRects().length > 0;
+  return {
+    panels: [...root.querySelectorAll('section[data-panel]')].filter((s) => !s.hidden).map((s) => s.dataset.panel),
+    fields: [...root.querySelectorAll('#controls [data-field]')].filter(visible).map((b) => b.dataset.field),
+    preset: visible(root.getElementById('preset-field')),
+    current: [...root.querySelectorAll('nav.chapters [aria-current="page"]')].map((b) => b.dataset.chapter),
+    navName: root.querySelector('nav.chapters')?.getAttribute('aria-label'),
+    navShown: visible(root.querySelector('nav.chapters')),
+    title: root.getElementById('chapter-title')?.textContent,
+    jobs: [...root.querySelectorAll('#head-jobs li')].map((li) => [li.dataset.pattern, li.textContent]),
+    hash: location.hash,
+  };
+});
+
+test('the first view: chapter attention, three constructed heads that do what their lines say, random heads one click away', async () => {
+  const page = await openPage(h, '', { asIs: true });
+  const s = await shown(page);
+  assert.deepEqual(s.current, ['attention']);
+  assert.equal(s.navName, 'Chapters');
+  assert.equal(s.title, CHAPTERS[0].title);
+  assert.deepEqual([...s.panels].sort(), visiblePanels({ ...defaults(), chapter: "attention" }).sort());
+  assert.ok(s.panels.includes('heatmaps') && s.panels.includes('query') && !s.panels.includes('cost'), `attention shows ${s.panels}`);
+  // Only the chapter's fields: the sentence and the mask, not the layer's sizes.
+  assert.ok(s.fields.includes('text') && s.fields.includes('mask'), `fields ${s.fields}`);
+  assert.ok(!s.fields.includes('d_model') && !s.fields.includes('seed') && !s.preset, `fields ${s.fields}`);
+  assert.deepEqual(s.jobs.map(([p]) => p), ['previous', 'same_word', 'first_token', 'random']);
+  assert.match(s.jobs[0][1], /Head 1: built to look at the token just before/);
+  assert.match(s.jobs[3][1], /random/);
+
+  // The engine's weights do what the lines say: per head, where each query's largest weight lies.
+  const words = 'the cat sat on the mat because it was warm'.split(' ');
+  const argmax = await page.evaluate(() => [...playgroundRoot().querySelectorAll('.heat-small')].map((f) => f.dataset.head));
+  assert.equal(argmax.length, 4);
+  const rowsOf = async (head) => {
+    await page.evaluate((k) => playgroundRoot().querySelector(`.heat-small[data-head="${k}"] canvas`).click(), head);
+    await page.waitForFunction((k) => playgroundRoot().querySelector('.heat-small.selected')?.dataset.head === String(k), head);
+    const flat = JSON.parse(await page.evaluate(() => playgroundRoot().querySelector('.heat-main-canvas').dataset.attention));
+    return words.map((_, i) => flat.slice(i * words.length, (i + 1) * words.length));
+  };
+  const best = (row) => row.indexOf(Math.max(...row));
+  const previous = await rowsOf(0);
+  for (let i = 1; i < words.length; i++) assert.equal(best(previous[i]), i - 1, `head 1, query ${i} (“${words[i]}”) looks at ${best(previous[i])}`);
+  const same = await rowsOf(1);
+  assert.equal(best(same[4]), 0, 'head 2: the second “the” looks at the first');
+  assert.equal(best(same[0]), 4, 'head 2: the first “the” looks at the second');
+  const first = await rowsOf(2);
+  for (let i = 0; i < words.length; i++) assert.equal(best(first[i]), 0, `head 3, query ${i} looks at the first token`);
+
+  // Random heads, one click; the link keeps the choice (the page's hash always names the chapter).
+  await page.click('#heads-switch');
+  await page.waitForFunction(() => [...playgroundRoot().querySelectorAll('#head-jobs li')].every((li) => li.dataset.pattern === 'random'));
+  await resultReady(page);
+  const after = await shown(page);
+  assert.match(after.hash, /heads=random/);
+  assert.match(after.hash, /chapter=attention/);
+  await page.click('#heads-switch');
+  await page.waitForFunction(() => playgroundRoot().querySelector('#head-jobs li')?.dataset.pattern === 'previous');
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('the chapter list: next and previous move focus to the title, the URL and Back follow, each chapter shows its own panels and fields', async () => {
+  const page = await openPage(h, '#d_model=32&n_heads=2', { asIs: true });
+  // An old link (keys given, no chapter): chapter attention, and its heads stay random as they were.
+  let s = await shown(page);
+  assert.deepEqual(s.current, ['attention']);
+  assert.deepEqual(s.jobs.map(([p]) => p), ['random', 'random']);
+
+  // Keyboard: focus "Next" and press Enter.
+  await page.focus('#chapter-next');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => location.hash.includes('chapter=scaling'));
+  s = await shown(page);
+  assert.deepEqual(s.current, ['scaling']);
+  assert.match(s.hash, /d_model=32/, 'the link keeps the view');
+  const focused = await page.evaluate(() => playgroundRoot().activeElement?.id);
+  assert.equal(focused, 'chapter-title', 'focus moves to the new chapter’s title');
+  assert.ok(s.panels.includes('sqrtdk') && !s.panels.includes('heatmaps'), `scaling shows ${s.panels}`);
+  assert.ok(s.fields.includes('scale') && !s.fields.includes('text'), `scaling fields ${s.fields}`);
+  await page.click('#chapter-prev');
+  await page.waitForFunction(() => location.hash.includes('chapter=attention'));
+  await page.goBack();
+  await page.waitForFunction(() => playgroundRoot().querySelector('nav.chapters [aria-current]')?.dataset.chapter === 'scaling');
+
+  // Every chapter by its button: the panels of features/index.js's visiblePanels, the form's fields the chapter's.
+  for (const chapter of CHAPTERS) {
+    await page.evaluate((name) => playgroundRoot().querySelector(`nav.chapters button[data-chapter="${name}"]`).click(), chapter.name);
+    await page.waitForFunction((name) => location.hash.includes(`chapter=${name}`), chapter.name);
+    s = await shown(page);
+    assert.deepEqual(s.current, [chapter.name]);
+    assert.equal(s.title, chapter.title);
+    const state = { ...defaults(), chapter: chapter.name };
+    assert.deepEqual([...s.panels].sort(), visiblePanels(state).sort(), `${chapter.name}: panels`);
+    if (chapter.fields === null) {
+      for (const key of ['d_model', 'n_heads', 'text', 'mask', 'dropout', 'n_kv_heads']) assert.ok(s.fields.includes(key), `reference shows ${key}`);
+    } else if (s.panels.includes('controls')) {
+      // Conditional fields (a second sentence, key lengths) show only when the state needs them.
+      for (const key of s.fields) assert.ok(chapter.fields.includes(key), `${chapter.name} shows ${key}, not one of its fields`);
+      assert.equal(s.preset, chapter.fields.includes('preset'), `${chapter.name}: the preset menu`);
+    }
+    assert.equal(chapterOf(state).name, chapter.name);
+  }
+  // At the last chapter there is no "next"; focus stayed in the playground.
+  assert.equal(await page.evaluate(() => playgroundRoot().getElementById('chapter-next').hidden), true);
+
+  // panels= wins over chapter: no chapter list, exactly the panels named.
+  await page.evaluate(() => { location.hash = '#panels=heatmaps,shapes&chapter=cost'; });
+  await page.waitForFunction(() => !playgroundRoot().querySelector('section[data-panel="cost"]:not([hidden])')
+    && !!playgroundRoot().querySelector('section[data-panel="shapes"]:not([hidden])'));
+  s = await shown(page);
+  assert.deepEqual(s.panels, ['heatmaps', 'shapes']);
+  assert.equal(s.navShown, false, 'no chapter list when the author chose panels');
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
