@@ -3,7 +3,7 @@
 // reproduce.py run with Debian's python3 (numpy, torch): it must exit 0 with every difference below
 // 1e-5, and exit non-zero once a tensor of the bundle is tampered with. The views cover
 // cross-attention, causal + padding masks, GQA/MQA, batch, d_k/d_v overrides, scale and bias off, and
-// dropout in training mode. One page load per host.
+// dropout in training mode, RoPE and ALiBi, a strided mask. One page load per host.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -72,7 +72,7 @@ async function checkBundle(bytes, what, { cross, bias, tamper = false }) {
 test('bundles from the page, the element and an iframe reproduce in PyTorch within 1e-5; a tampered one fails', async () => {
   // The page: cross-attention, causal + padding, GQA, d_k/d_v overrides, bias and scale off, batch 2.
   const hash = '#panels=controls,heatmaps&attention=cross&text=the%20cat%20sat%0Athe%20dog%20ran%20far%20away&text_kv=le%20chat%0Ale%20chien%20court%20loin' +
-    '&mask=causal%2Bpadding&padding=2,4&n_heads=4&n_kv_heads=2&d_k=12&d_v=20&bias=0&scale=0';
+    '&mask=causal%2Bpadding&padding=2,4&n_heads=4&n_kv_heads=2&d_k=12&d_v=20&bias=0&scale=0&positional=rope';
   const page = await openPage(h, hash);
   try {
     const [download] = await Promise.all([page.waitForEvent('download'), page.evaluate(() => playgroundRoot().getElementById('export').click())]);
@@ -85,6 +85,7 @@ test('bundles from the page, the element and an iframe reproduce in PyTorch with
     assert.equal(view.sizes.d_v, 20);
     assert.deepEqual(view.sizes.padding, [2, 4]);
     assert.equal(view.state.mask, 'causal+padding');
+    assert.equal(view.sizes.positional, 'rope');
     assert.deepEqual(page.problems, []);
   } finally {
     await page.closeAll();
@@ -96,7 +97,7 @@ test('bundles from the page, the element and an iframe reproduce in PyTorch with
     'index.html': `<!doctype html><meta charset="utf-8"><title>course</title><link rel="icon" href="data:,">
 <script type="module" src="${h.url}attention-playground.js"></script>
 <attention-playground id="el" panels="heatmaps" source="random" d_model="48" n_heads="6" n_kv_heads="1" n_q="7" batch="3" mask="padding" padding="7,3,0" dropout="0.3"></attention-playground>
-<iframe id="frame" style="width:900px;height:700px" title="playground" src="${h.url}index.html#embed=1&panels=heatmaps&heads=previous,same_word,first_token,uniform&mask=causal&q_query=2&q_head=1"></iframe>`,
+<iframe id="frame" style="width:900px;height:700px" title="playground" src="${h.url}index.html#embed=1&panels=heatmaps&heads=previous,same_word,first_token,uniform&mask=strided&stride=2&positional=alibi&q_query=2&q_head=1"></iframe>`,
   });
   const course = await openUrl(h, `${site.url}index.html`, { waitForResult: false });
   try {
@@ -120,6 +121,7 @@ test('bundles from the page, the element and an iframe reproduce in PyTorch with
     await download.saveAs(path);
     const framed = await checkBundle(await (await import('node:fs/promises')).readFile(path), 'iframe', { cross: false, bias: true });
     assert.ok(framed.tensors.trace_weights, 'the followed query (q_query) is in the bundle as trace_*');
+    assert.deepEqual([framed.sizes.stride, framed.sizes.positional], [2, 'alibi']);
     assert.deepEqual(course.problems, []);
   } finally {
     await course.closeAll();

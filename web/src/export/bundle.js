@@ -10,7 +10,10 @@ import { reproduceScript, reproduceNotes } from './reproduce.js';
 export function runSizes(config, sizes, imported = null) {
   const causal = config.mask === 'causal' || config.mask === 'causal+padding';
   const padding = config.mask === 'padding' || config.mask === 'causal+padding' ? Array.from(config.padding) : null;
-  return { ...sizes, cross: !!config.cross, causal, padding, scale: !!config.scale, dropout: config.dropout > 0 ? config.dropout : 0, imported };
+  return { ...sizes, cross: !!config.cross, causal, padding, scale: !!config.scale, dropout: config.dropout > 0 ? config.dropout : 0, imported,
+    // sparse masks (both causal) and the positional method on the logits
+    window: config.mask === 'sliding' ? config.window : null, stride: config.mask === 'strided' ? config.stride : null,
+    positional: config.positional ?? 'none', rope_base: config.positional === 'rope' ? config.rope_base : null };
 }
 
 /** view.json's object: the state, the sizes, each tensor's shape, the labels and the notes. */

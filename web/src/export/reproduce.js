@@ -15,6 +15,7 @@ export function reproduceNotes(sizes) {
       'have: the script cannot draw the same weights to drop, so it takes the pattern from the exported weights (a weight ' +
       'exported as 0 where the softmax is not 0 was dropped) and scales the rest by 1/(1-p), as the playground does');
   }
+  if (sizes.positional === 'rope') notes.push('q.npy and k.npy hold the projections before RoPE turns them; the script turns them itself');
   if (sizes.imported) notes.push(`${sizes.imported}: imported into the playground, not made by its seeds (they are in the .npy files all the same)`);
   return notes;
 }
@@ -47,8 +48,10 @@ class ScaledDotProductAttention(nn.Module):
         self.temperature = temperature
         self.p = dropout
 
-    def forward(self, q, k, v, mask=None, dropped=None):
+    def forward(self, q, k, v, mask=None, dropped=None, bias=None):
         attn = torch.matmul(q, k.transpose(-2, -1)) / self.temperature
+        if bias is not None:  # ALiBi: -slope * |i - j| added to the scaled logits
+            attn = attn + bias
         if mask is not None:
             attn = attn.masked_fill(mask == 0, float("-inf"))
         attn = F.softmax(attn, dim=-1)
@@ -72,6 +75,7 @@ class MultiHeadAttention(nn.Module):
         self.w = {name: nn.Parameter(weights[name], requires_grad=False) for name in weights if weights[name] is not None}
         temperature = math.sqrt(self.d_k) if s["scale"] else 1.0
         self.attention = ScaledDotProductAttention(temperature, s["dropout"])
+        self.positional, self.rope_base = s.get("positional", "none"), s.get("rope_base")
 
     def linear(self, x, name):
         bias = self.w.get("b" + name[1:])
@@ -83,19 +87,51 @@ class MultiHeadAttention(nn.Module):
         q = self.linear(q, "wq").view(batch_size, -1, self.n_heads, self.d_k).transpose(1, 2)
         k = self.linear(k, "wk").view(batch_size, -1, self.n_kv_heads, self.d_k).transpose(1, 2)
         v = self.linear(v, "wv").view(batch_size, -1, self.n_kv_heads, self.d_v).transpose(1, 2)
-        heads, attn = self.attention(q, k[:, self.kv_head_of], v[:, self.kv_head_of], mask, dropped)
+        bias = None
+        if self.positional == "rope":
+            q, k = rope(q, self.rope_base), rope(k, self.rope_base)
+        elif self.positional == "alibi":
+            bias = alibi(self.n_heads, q.size(2), k.size(2))
+        heads, attn = self.attention(q, k[:, self.kv_head_of], v[:, self.kv_head_of], mask, dropped, bias)
         # Concatenate heads and project
         output = heads.transpose(1, 2).contiguous().view(batch_size, -1, self.n_heads * self.d_v)
         return self.linear(output, "wo"), attn, heads
 
 
+def rope(x, base):
+    """Rotary positions: each pair (2t, 2t+1) of a row at position p turned by p * base^(-2t/d)."""
+    d = x.size(-1)
+    pos = torch.arange(x.size(-2), dtype=torch.float64).view(-1, 1)
+    angle = pos * base ** (-torch.arange(0, d, 2, dtype=torch.float64) / d)
+    a, b = x[..., 0::2], x[..., 1::2]
+    out = torch.empty_like(x)
+    out[..., 0::2] = torch.cos(angle) * a - torch.sin(angle) * b
+    out[..., 1::2] = torch.sin(angle) * a + torch.cos(angle) * b
+    return out
+
+
+def alibi(n_heads, n_q, n_k):
+    """ALiBi (Press et al.): head h's logits get -slope_h * |i - j|, slopes a geometric sequence from 2^(-8/n)."""
+    p = 2 ** int(math.log2(n_heads))
+    slopes = [2 ** (-8 * (h + 1) / p) for h in range(p)] + [2 ** (-8 * (2 * h + 1) / (2 * p)) for h in range(n_heads - p)]
+    i = torch.arange(n_q).view(-1, 1)
+    j = torch.arange(n_k).view(1, -1)
+    return -torch.tensor(slopes, dtype=torch.float64).view(1, -1, 1, 1) * (i - j).abs()
+
+
 def mask_of(s):
-    """(batch, 1, n_q, n_k): 1 where query i may attend to key j (causal: j <= i; padding: j < length)."""
+    """(batch, 1, n_q, n_k): 1 where query i may attend to key j (causal: j <= i; padding: j < length;
+    sliding window w: i - w < j <= i; strided s: j <= i and (i - j < s or s divides i - j))."""
     i = torch.arange(s["n_q"]).view(-1, 1)
     j = torch.arange(s["n_k"]).view(1, -1)
     mask = torch.ones(s["batch"], 1, s["n_q"], s["n_k"], dtype=torch.bool)
-    if s["causal"]:
+    window, stride = s.get("window"), s.get("stride")
+    if s["causal"] or window or stride:
         mask &= j <= i
+    if window:
+        mask &= j > i - window
+    if stride:
+        mask &= ((i - j) < stride) | ((i - j) % stride == 0)
     if s["padding"] is not None:
         lengths = torch.tensor(s["padding"]).view(-1, 1, 1, 1)
         mask &= j.view(1, 1, 1, -1) < lengths
@@ -147,7 +183,8 @@ export function reproduceScript(sizes, notes = reproduceNotes(sizes)) {
     `# and checks the exported output and attention weights agree within ${TOLERANCE} (exit 1 if not).`,
     `# The view: ${kind} ${sizes.cross ? 'cross' : 'self'}-attention, d_model ${sizes.d_model}, n_heads ${sizes.n_heads}, ` +
       `n_kv_heads ${sizes.n_kv_heads}, d_k ${sizes.d_k}, d_v ${sizes.d_v}, n_q ${sizes.n_q}, n_k ${sizes.n_k}, batch ${sizes.batch},`,
-    `# mask ${sizes.causal ? 'causal' : 'none'}${sizes.padding ? ` + padding ${JSON.stringify(sizes.padding)}` : ''}, ` +
+    `# mask ${sizes.window ? `sliding window ${sizes.window}` : sizes.stride ? `strided ${sizes.stride}` : sizes.causal ? 'causal' : 'none'}` +
+      `${sizes.padding ? ` + padding ${JSON.stringify(sizes.padding)}` : ''}, positions ${sizes.positional ?? 'none'}${sizes.rope_base ? ` (base ${sizes.rope_base})` : ''}, ` +
       `scale ${sizes.scale ? 'by sqrt(d_k)' : 'off'}, bias ${sizes.bias ? 'on' : 'off'}, dropout ${sizes.dropout}.`,
     '# Run it in the folder of the unzipped bundle: python3 reproduce.py (needs numpy and torch).',
     ...notes.map((n) => `# Note: ${n}.`),
