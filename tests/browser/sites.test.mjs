@@ -19,7 +19,8 @@ import { dirname, join } from 'node:path';
 import { startHarness, newContext } from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
 import { snippets, embedState } from '../../web/src/page/snippets.js';
-import { defaults, withChanges } from '../../web/src/model/schema.js';
+import { defaults, withChanges, FIELDS } from '../../web/src/model/schema.js';
+import { pythonTrait } from '../../web/src/page/snippets.js';
 
 const EXAMPLE = 'https://example.org/attention/';
 const doc = await readFile(new URL('../../web/EMBED.md', import.meta.url), 'utf8');
@@ -184,6 +185,15 @@ test('EMBED.md’s Python class declares real traits: w.n_heads = 8 works, a str
   assert.deepEqual(report.traits, { panels: 'Unicode', d_model: 'Int', n_heads: 'Int', mask: 'Unicode' });
 });
 
+/** A field's choices as a Python list's items (the schema's, so a new mask or chapter is expected too). */
+const choices = (key) => FIELDS.find((f) => f.key === key).choices.map((c) => JSON.stringify(c)).join(', ');
+
+test('every key whose default is a number is an Int or Float trait in the Python snippet (a new key must say which)', () => {
+  const numeric = FIELDS.filter((f) => !f.page && !f.choices && /^-?\d+(\.\d+)?$/.test(f.def));
+  assert.ok(numeric.length >= 10, numeric.map((f) => f.key).join());
+  for (const f of numeric) assert.match(pythonTrait(f.key, f.def), /^traitlets\.(Int|Float)\(/, `${f.key} (default ${f.def})`);
+});
+
 test('the share builder’s Python snippet types numbers as Int/Float and choices as Enum, and runs under traitlets', async () => {
   const state = embedState(withChanges(defaults(), {
     d_model: '32', n_heads: '2', mask: 'causal', dropout: '0.25', train_lr: '0.005', text: '42 "cats" \\ sat', seed: '3',
@@ -196,10 +206,10 @@ test('the share builder’s Python snippet types numbers as Int/Float and choice
     d_model: 'traitlets.Int(32).tag(sync=True)',
     n_heads: 'traitlets.Int(2).tag(sync=True)',
     d_k: 'traitlets.Unicode("2.5").tag(sync=True)',
-    attention: 'traitlets.Enum(["self", "cross"], "cross").tag(sync=True)',
+    attention: `traitlets.Enum([${choices('attention')}], "cross").tag(sync=True)`,
     bias: 'traitlets.Int(0).tag(sync=True)',
     seed: 'traitlets.Int(3).tag(sync=True)',
-    mask: 'traitlets.Enum(["none", "causal", "padding", "causal+padding"], "causal").tag(sync=True)',
+    mask: `traitlets.Enum([${choices('mask')}], "causal").tag(sync=True)`,
     dropout: 'traitlets.Float(0.25).tag(sync=True)',
     text: 'traitlets.Unicode("42 \\"cats\\" \\\\ sat").tag(sync=True)',
     heads: 'traitlets.Unicode("previous,uniform").tag(sync=True)',

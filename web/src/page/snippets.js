@@ -64,8 +64,8 @@ export const pythonString = (value) => `"${String(value).replace(PYTHON_UNSAFE, 
 // `w.n_heads = 8` works (the widget takes numbers and strings alike). Every other key is text.
 const INT_KEYS = new Set(['d_model', 'n_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'bias', 'seed', 'scale', 'dropout_seed',
   'input_seed', 'n_kv_heads', 'train_d_model', 'train_n_heads', 'train_seq_len', 'train_seed', 'train_steps', 'item', 'head',
-  'q_item', 'q_head', 'q_query', 'q_key', 'workers', 'controls']);
-const FLOAT_KEYS = new Set(['dropout', 'train_lr']);
+  'q_item', 'q_head', 'q_query', 'q_key', 'workers', 'controls', 'window', 'stride']);
+const FLOAT_KEYS = new Set(['dropout', 'train_lr', 'rope_base']);
 const CHOICES = new Map(FIELDS.filter((f) => f.choices && !f.choices.includes('')).map((f) => [f.key, f.choices]));
 
 /**
