@@ -2,7 +2,8 @@
 // an <attention-playground> answered by the learner's input (each kind: a number, a shape, a choice, a
 // cell picked with the keyboard) and by answer(); its attempt and progress events; the `exercises`
 // attribute (a list, none, the chapter's); progress kept over a reload and cleared by clearProgress();
-// and a framed page posting attempt and progress messages to the course page's origin.
+// and a framed page posting attempt and progress messages to the course page's origin. Then the notebook
+// widget's progress trait, and answer() on the page's own thread (no worker) with the panel not shown.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, serveSite, openUrl } from './harness.mjs';
@@ -46,7 +47,10 @@ const coursePage = (a) => `<!doctype html>
 
 before(async () => {
   h = await startHarness();
-  course = await serveSite({ 'course.html': coursePage(h.url), 'notebook.html': notebook(h.url) });
+  const thread = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>No worker</title><link rel="icon" href="data:,">
+<script type="module" src="${h.url}attention-playground.js"></script></head>
+<body><attention-playground id="t" panels="heatmaps" exercises="cost.params-bias,attention.strongest-key" heads="previous"></attention-playground></body></html>`;
+  course = await serveSite({ 'course.html': coursePage(h.url), 'notebook.html': notebook(h.url), 'thread.html': thread });
 });
 after(async () => { await course?.close(); await h?.close(); });
 
@@ -181,6 +185,20 @@ test('the notebook widget syncs the progress trait it declares', async () => {
   await page.waitForFunction(() => window.model.get('progress').done === 1, null, { timeout: 30000 });
   assert.deepEqual(await page.evaluate(() => window.model.saved.at(-1).progress), { chapter: 'attention', done: 1, total: 1, score: 1 });
   assert.deepEqual(await page.evaluate(() => Object.keys(localStorage)), [], 'the widget keeps nothing in localStorage');
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('without a worker, and without the exercises panel shown, answer() still gets the core\'s answers (on the page\'s thread)', async () => {
+  const page = await openUrl(h, `${course.url}thread.html`, { waitForResult: false, init: () => { delete window.Worker; } });
+  await page.waitForFunction(() => document.querySelector('#t')?.result, null, { timeout: 30000 });
+  const out = await page.evaluate(async () => {
+    const el = document.querySelector('#t');
+    return [await el.answer('cost.params-bias', '16 640'), await el.answer('attention.strongest-key', 0)].map(({ correct, expected }) => ({ correct, expected }));
+  });
+  assert.deepEqual(out, [{ correct: true, expected: 16640 }, { correct: false, expected: 1 }]);
+  assert.equal(await page.locator('#t [data-panel="exercises"]').isHidden(), true, 'panels= leaves the exercises out');
+  assert.match(await page.locator('#t #engine-badge').textContent(), /on this page’s thread/);
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
