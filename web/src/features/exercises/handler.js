@@ -5,7 +5,7 @@
 
 /** The API functions an exercise may call as they are (pure: they allocate nothing that outlives the call). */
 const ENGINE_CALLS = new Set(['analyze', 'resolveView', 'maskGrid', 'sqrtDkStats', 'sqrtDkGradients', 'positionalProperties', 'positionalEncoding', 'modelPresets',
-  'linearAttentionCost']);
+  'linearAttentionCost', 'decodeCost']);
 
 const OPS = {
   /** The live layer's trace of query `query_index` (mask: another mask for this one trace). */

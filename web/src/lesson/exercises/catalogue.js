@@ -666,15 +666,17 @@ export const EXERCISES = Object.freeze([
         params: { t },
         prompt: `Decoding with a K/V cache: ${t} tokens are cached, and a new token arrives. Its query attends to how many keys?`,
         tolerance: {},
-        calls: [{ op: 'maskGrid', args: { mask: 'causal', n_q: t + 1, n_k: t + 1 } }],
+        calls: [{ op: 'maskGrid', args: { mask: 'causal', n_q: t + 1, n_k: t + 1 } },
+          { op: 'decodeCost', args: { d_model: c.d_model, n_heads: c.n_heads, n_kv_heads: c.n_kv_heads, d_k: c.d_k, d_v: c.d_v, t: t + 1 } }],
       };
     },
-    reveal({ t }, [grid]) {
+    reveal({ t }, [grid, cost]) {
       const seen = visible(grid, t, t + 1);
       return {
         expected: seen.length,
         explanation: `The new token is row ${t} of a causal mask over ${t + 1} positions; the core's grid leaves ${seen.length} keys visible: the ${t} cached ones and its own. ` +
-          'The earlier rows are not computed again: one step costs one row of scores, O(t·d), not O(t²·d). Usual mistake: leaving out the new token\'s own key, or recomputing the whole prefix.',
+          `The earlier rows are not computed again: the core counts ${fmt.int(cost.step_flops)} FLOPs for this step against ${fmt.int(cost.recompute_flops)} to recompute the prefix ` +
+          `(${fmt.num(cost.speedup, 1)}× less), and the cache holds ${fmt.bytes(cost.cache_bytes)}. Usual mistake: leaving out the new token's own key, or recomputing the whole prefix.`,
       };
     },
   },
