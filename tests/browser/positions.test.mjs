@@ -1,7 +1,8 @@
 // The sparse masks and the positional methods on the page, in one page load: the form's mask,
 // window, stride, positional and rope_base fields (shown when they apply); the large map's weights
 // against the engine's forward pass with mask=sliding and positional=alibi, run in Node; the
-// positions panel's ALiBi slopes and RoPE table against the engine; the sparse panel's pair counts.
+// positions panel's ALiBi slopes and RoPE table against the engine; the sparse panel's pair counts and
+// the cost panel's note on them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage } from './harness.mjs';
@@ -12,7 +13,7 @@ before(async () => { h = await startHarness(); });
 after(async () => { await h?.close(); });
 
 const HASH = 'd_model=16&n_heads=4&source=random&n_q=10&mask=sliding&window=3&positional=alibi&input_seed=3' +
-  '&panels=controls,heatmaps,positional,sparse';
+  '&panels=controls,heatmaps,positional,sparse,cost';
 
 test('sliding/strided masks and RoPE/ALiBi: the form, the maps and the positions and sparse panels', async () => {
   const page = await openPage(h, `#${HASH}`);
@@ -59,7 +60,10 @@ test('sliding/strided masks and RoPE/ALiBi: the form, the maps and the positions
     const pairs = (await rowsOf('.sparse-cost tbody tr')).map((r) => Number(r.data.pairs));
     const count = (extra) => attn.analyze({ d_model: 16, n_heads: 4, n: 10, ...extra }).sparse.visible_pairs;
     assert.deepEqual(pairs, [count({ mask: 'causal' }), count({ mask: 'sliding', window: 3 }), count({ mask: 'strided', stride: 4 })]);
-    assert.deepEqual(pairs, [55, 27, 42]); // counted by hand: n(n+1)/2; 3n − 3; Σ min(i+1, 4) + ⌊i/4⌋
+    assert.deepEqual(pairs, [55, 27, 42]);
+    // The cost panel's note on the pairs the sliding mask leaves visible.
+    await page.waitForFunction(() => playgroundRoot().querySelector('#sparse-flops'));
+    assert.equal(await page.evaluate(() => playgroundRoot().querySelector('#sparse-flops').dataset.pairs), '27'); // counted by hand: n(n+1)/2; 3n − 3; Σ min(i+1, 4) + ⌊i/4⌋
 
     // Choosing strided shows the stride field; RoPE shows its base.
     await page.evaluate(() => {

@@ -86,7 +86,17 @@ export function create(body, { dom }) {
       h('p', { class: 'note' },
         `The exact count is ${fmt.num(ratio, 1)}× the lesson's: it has all four projections (Q, K, V and the output), `,
         `counts a multiply-add as two FLOPs, multiplies by batch = ${fmt.int(d.batch)}, and includes the scaling and the softmax. `,
-        agree ? 'Both counts agree on which term dominates.' : 'Here the two counts disagree on which term dominates: the four projections tip the balance.'));
+        agree ? 'Both counts agree on which term dominates.' : 'Here the two counts disagree on which term dominates: the four projections tip the balance.'),
+      sparseNote(a.sparse));
+  }
+
+  /** With a causal, sliding or strided mask: the pairs it leaves visible and the FLOPs a kernel that skips the rest does (analyze().sparse). */
+  function sparseNote(s) {
+    if (!s || s.visible_pairs >= s.total_pairs) return null;
+    return h('p', { class: 'note', id: 'sparse-flops', dataset: { pairs: s.visible_pairs } },
+      `The mask (${s.mask}) leaves ${fmt.int(s.visible_pairs)} of the ${fmt.int(s.total_pairs)} (query, key) pairs visible (${fmt.percent(s.fraction)}): `,
+      `a kernel that skips the hidden ones does ${fmt.int(s.score_flops + s.weighted_sum_flops)} FLOPs for Q·Kᵀ and A·V instead of `,
+      `${fmt.int(s.dense_score_flops + s.dense_weighted_sum_flops)}. The counts above are the dense ones: this engine computes every logit and sets the hidden ones to −∞.`);
   }
 
   function renderMemory(a, budget) {
