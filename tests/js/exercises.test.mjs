@@ -183,6 +183,17 @@ test('an invalid layer: the exercises say what to fix, and answer() refuses with
   await assert.rejects(session.answer(first.id, 1), /cannot be answered now: the inputs need fixing first \(d_model/);
 });
 
+test('an exercise that cannot be posed for a layer says so, and the others are still posed', () => {
+  const state = { ...withChanges(defaults(), {}), exercises: 'attention.causal-row,heads.d_k' };
+  const check = validate(state, { resolveView: attn.resolveView, analyze: attn.analyze, budget: attn.defaultMemoryBudget });
+  const config = Object.defineProperty({ ...check.config }, 'tokens_q', { get() { throw new Error('the sentence cannot be read'); } });
+  const broken = { ...check, config };
+  const session = createExerciseSession({ solve: () => assert.fail('asked the core'), state: () => state, check: () => broken });
+  const [causal, d_k] = session.view().items;
+  assert.equal(causal.unavailable, 'it cannot be posed for this layer (the sentence cannot be read)');
+  assert.match(d_k.prompt, /d_model = 64 and h = 4 heads/);
+});
+
 test('tolerance edges: a number within the stated tolerance counts (the edge included), just beyond does not', () => {
   const rel = { kind: 'number', tolerance: { rel: 0.15 } }, abs = { kind: 'number', tolerance: { abs: 0.001 } }, exact = { kind: 'number', tolerance: {} };
   assert.equal(matches(rel, 115, 100), true);

@@ -39,9 +39,14 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
       const [field, message] = Object.entries(c?.errors ?? {})[0] ?? [];
       item = { id, chapter: def.chapter, kind: def.kind, unavailable: field ? `the inputs need fixing first (${field}: ${message})` : 'the engine is still loading' };
     } else {
-      const made = def.setup({ state: s, config: c.config });
-      item = { id, chapter: def.chapter, kind: def.kind, ...made, key: JSON.stringify([id, made.params, made.calls]) };
-      if (def.kind === 'number') item.toleranceText = toleranceText(made.tolerance);
+      try {
+        const made = def.setup({ state: s, config: c.config });
+        item = { id, chapter: def.chapter, kind: def.kind, ...made, key: JSON.stringify([id, made.params, made.calls]) };
+        if (def.kind === 'number') item.toleranceText = toleranceText(made.tolerance);
+      } catch (err) {
+        // One exercise that cannot be posed for an unusual layer must not stop the playground's render.
+        item = { id, chapter: def.chapter, kind: def.kind, unavailable: `it cannot be posed for this layer (${err.message})` };
+      }
     }
     cache.items.set(id, item);
     return item;
