@@ -140,8 +140,9 @@ test('pool: sliding and strided masks on 3 workers equal the single module', asy
   const single = new modules.simd.MultiHeadAttention({ d_model: 24, n_heads: 6, seed: 3 });
   try {
     const layer = await pool.layer({ d_model: 24, n_heads: 6, seed: 3 });
-    for (const m of [{ window: 3 }, { stride: 4 }]) {
-      const input = { query: randomArray(2 * 11 * 24, 5), batch: 2, n_q: 11, ...maskOptions(m), need_weights: true };
+    for (const m of [{ window: 3 }, { stride: 4 }, { window: 2, padding: [11, 6] }]) {
+      const sparse = m.padding ? { mask: { ...m } } : maskOptions(m);
+      const input = { query: randomArray(2 * 11 * 24, 5), batch: 2, n_q: 11, ...sparse, need_weights: true };
       const want = single.forward(input), got = await layer.forward(input);
       assert.ok(layer.lastWorkers >= 2);
       assertClose(`${JSON.stringify(m)} output`, got.output, want.output, 1e-5);
@@ -152,4 +153,25 @@ test('pool: sliding and strided masks on 3 workers equal the single module', asy
     single.delete();
     await pool.close();
   }
+});
+
+test('the object form { window } or { stride } (with padding) equals the string form and the padded matrix', () => {
+  const attn = modules.scalar;
+  const q = randomArray(2 * 8 * 4, 1), v = randomArray(2 * 8 * 4, 2);
+  const base = { q, k: q, v, batch: 2, n_q: 8, n_k: 8, d_k: 4, need_weights: true };
+  for (const m of [{ window: 3 }, { stride: 3 }]) {
+    const a = attn.scaledDotProductAttention({ ...base, ...maskOptions(m) });
+    assert.deepEqual(attn.scaledDotProductAttention({ ...base, mask: { ...m } }).output, a.output);
+    const padded = attn.scaledDotProductAttention({ ...base, mask: { ...m, padding: [8, 5] } });
+    // Item 1 with keys ≥ 5 hidden too, against the float64 loop on a matrix of both rules.
+    const want = sdpaReference(q.subarray(8 * 4), q.subarray(8 * 4), v.subarray(8 * 4), 1, 8, 8, 4, 4, m);
+    const hidden = (i, j) => !sees(m, i, j) || j >= 5;
+    const ref = attn.scaledDotProductAttention({ ...base, batch: 1, q: q.subarray(8 * 4), k: q.subarray(8 * 4), v: v.subarray(8 * 4),
+      mask: Uint8Array.from({ length: 64 }, (_, x) => (hidden(Math.floor(x / 8), x % 8) ? 1 : 0)) });
+    assert.deepEqual(padded.output.subarray(8 * 4), ref.output);
+    assert.deepEqual(padded.output.subarray(0, 8 * 4), a.output.subarray(0, 8 * 4));
+    assert.ok(normwiseError(a.output.subarray(8 * 4), want.output).error < 1e-6);
+  }
+  assert.throws(() => attn.scaledDotProductAttention({ ...base, mask: { window: 2, stride: 2 } }), /not both/);
+  assert.throws(() => attn.scaledDotProductAttention({ ...base, mask: { window: 0 } }), /mask.window must be at least 1/);
 });

@@ -198,7 +198,7 @@ const MASK_FORMS = "'none', 'causal', { causal, padding, matrix } or a Uint8Arra
  * Normalises the mask forms of the API into { causal, padding, matrix, window, stride }:
  * 'none' | 'causal' | 'sliding' (with the call's `window`: query i sees keys i − window < j ≤ i) |
  * 'strided' (with `stride`: j ≤ i and (i − j < stride or (i − j) mod stride = 0)) |
- * { padding: [len per batch item] } | { causal, padding, matrix } | Uint8Array (n_q×n_k, 1 = masked).
+ * { padding: [len per batch item] } | { causal, padding, matrix, window, stride } | Uint8Array (n_q×n_k, 1 = masked).
  * `sparse` holds the call's raw window and stride options (undefined when absent). padding comes
  * back as a checked copy of the caller's array; window and stride are 0 when off.
  */
@@ -227,8 +227,12 @@ export function mask(value, { batch, n_q, n_k }, heap, sparse = {}) {
   }
   if (typedArrayName(value) === 'Uint8Array') return { ...none, matrix: checkMatrix(value, n_q, n_k, heap) };
   if (!isPlainObject(value)) throw new Error(`mask must be ${MASK_FORMS}, got ${describe(value)}`);
-  const m = options('mask', value, ['causal', 'padding', 'matrix']);
+  const m = options('mask', value, ['causal', 'padding', 'matrix', 'window', 'stride']);
   const out = { ...none, causal: boolean('mask.causal', m.causal, false) };
+  // The object form may carry a sliding window or a stride too ({ window: 4, padding: [...] }).
+  if (m.window !== undefined) out.window = integer('mask.window', m.window);
+  if (m.stride !== undefined) out.stride = integer('mask.stride', m.stride);
+  if (out.window && out.stride) throw new Error('mask: give window (sliding) or stride (strided), not both');
   if (m.padding !== undefined) {
     // Copied once, then checked: the copy is what the engine gets.
     const padding = plainArray('mask.padding', m.padding, 'key lengths, one per batch item');

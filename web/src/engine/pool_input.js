@@ -101,13 +101,12 @@ function destinations(into, sizes, need_weights) {
  * pass runs whole. `head_mask`, the arrays and `into` are added by the caller.
  */
 export function engineOptions(r) {
-  let mask = { causal: r.mask.causal };
+  const mask = { causal: r.mask.causal };
   if (r.mask.padding) mask.padding = r.mask.padding;
   if (r.mask.matrix) mask.matrix = r.mask.matrix;
-  const sparse = {};
-  if (r.mask.window) [mask, sparse.window] = ['sliding', r.mask.window];
-  if (r.mask.stride) [mask, sparse.stride] = ['strided', r.mask.stride];
-  return { batch: r.batch, n_q: r.n_q, n_k: r.n_k, mask, ...sparse, scale: r.scale, dropout: r.dropout,
+  if (r.mask.window) mask.window = r.mask.window; // the object form carries the sparse masks too
+  if (r.mask.stride) mask.stride = r.mask.stride;
+  return { batch: r.batch, n_q: r.n_q, n_k: r.n_k, mask, scale: r.scale, dropout: r.dropout,
     training: r.training, seed: r.seed, need_weights: r.need_weights, memory_budget: r.memory_budget,
     positional: r.positional, rope_base: r.rope_base };
 }
