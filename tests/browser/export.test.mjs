@@ -213,3 +213,68 @@ test('imports of .npy, .json, .npz and .csv drive the run (and reproduce), atten
     await page.closeAll();
   }
 });
+
+/** Clicks a button of the export panel and returns the file it saves: { name, bytes }. */
+async function saved(page, id) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.evaluate((b) => playgroundRoot().getElementById(b).click(), id)]);
+  const path = join(await mkdtemp(join(tmpdir(), 'attention-fig-')), download.suggestedFilename());
+  dirs.push(join(path, '..'));
+  await download.saveAs(path);
+  const { readFile } = await import('node:fs/promises');
+  return { name: download.suggestedFilename(), bytes: await readFile(path) };
+}
+
+test('the map as SVG and PNG (2×): title, axes, token labels, colour scale, the colour of a known cell; a table copied as CSV', async () => {
+  const { VIRIDIS_LUT } = await import('../../web/src/render/viridis.js');
+  const page = await openPage(h, '#panels=controls,heatmaps,cost,export&colors=row&head=2');
+  try {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.url.replace(/\/$/, '') });
+    await page.waitForSelector('#figure-svg:not([disabled])');
+    const weights = await page.evaluate(() => JSON.parse(playgroundRoot().querySelector('.heat-main-canvas').dataset.attention));
+    const n = Math.sqrt(weights.length);
+    const svg = await saved(page, 'figure-svg');
+    assert.equal(svg.name, 'attention-map.svg');
+    const text = svg.bytes.toString('utf8');
+    assert.match(text, /<title>Attention weights, head 3 of 4<\/title>/);
+    for (const word of ['the', 'cat', 'warm', 'queries', 'keys →', 'row max']) assert.ok(text.includes(`>${word}<`) || text.includes(word), `the SVG shows “${word}”`);
+    const [, width, height] = /<svg [^>]*width="(\d+)" height="(\d+)"/.exec(text).map(Number);
+    const cells = [...text.matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="[\d.]+" fill="(#[0-9a-f]{6})"><title>/g)];
+    assert.equal(cells.length, n * n, 'one rectangle per cell');
+    // The known cell: query 2, key 1, coloured as the page colours it ('row': its weight over its row's largest).
+    const r = 2, c = 1;
+    const row = weights.slice(r * n, (r + 1) * n);
+    const i = Math.round((weights[r * n + c] / Math.max(...row)) * 255) * 3;
+    const want = [VIRIDIS_LUT[i], VIRIDIS_LUT[i + 1], VIRIDIS_LUT[i + 2]];
+    const cell = cells[r * n + c];
+    assert.equal(cell[4], `#${want.map((v) => v.toString(16).padStart(2, '0')).join('')}`, `cell (${r}, ${c}) of weight ${weights[r * n + c]}`);
+    const bg = /<rect width="\d+" height="\d+" fill="([^"]+)"/.exec(text)[1];
+    assert.equal(bg, await page.evaluate(() => getComputedStyle(playgroundRoot().querySelector('.ap')).getPropertyValue('--bg').trim()), 'the theme shown');
+
+    // PNG at 2×: its size from the IHDR chunk, and the known cell's colour read back by the browser.
+    await page.evaluate(() => { playgroundRoot().getElementById('figure-light').checked = true; });
+    const png = await saved(page, 'figure-png');
+    assert.deepEqual([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)], [2 * width, 2 * height], 'twice the SVG\'s size');
+    const [x, y, size] = [Number(cell[1]), Number(cell[2]), Number(cell[3])];
+    const pixel = await page.evaluate(async ({ bytes, px, py }) => {
+      const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)], { type: 'image/png' }));
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const ctx = canvas.getContext('2d', { willReadFrequently: true }); // two reads: the browser says to ask for this
+      ctx.drawImage(bitmap, 0, 0);
+      return [Array.from(ctx.getImageData(px, py, 1, 1).data), Array.from(ctx.getImageData(2, 2, 1, 1).data)];
+    }, { bytes: Array.from(png.bytes), px: Math.round(2 * (x + size / 2)), py: Math.round(2 * (y + size / 2)) });
+    for (let k = 0; k < 3; k++) assert.ok(Math.abs(pixel[0][k] - want[k]) <= 2, `PNG cell colour ${pixel[0]} against ${want}`);
+    assert.deepEqual(pixel[1].slice(0, 3), [255, 255, 255], 'the light theme on request');
+
+    // A table copied as CSV: the cost panel's first table, row by row.
+    await page.waitForSelector('.copy-csv');
+    await page.evaluate(() => [...playgroundRoot().querySelectorAll('.copy-csv')].find((b) => b.textContent.includes('“Cost')).click());
+    await page.waitForFunction(() => /^Copied/.test(playgroundRoot().getElementById('figure-status').textContent));
+    const csv = await page.evaluate(() => navigator.clipboard.readText());
+    const firstRow = await page.evaluate(() => [...playgroundRoot().querySelector('[data-panel="cost"] table tr').children].map((td) => td.textContent.trim()));
+    assert.equal(csv.split('\n')[0], firstRow.map((s) => (/[",]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s)).join(','));
+    assert.ok(csv.trim().split('\n').length > 2, csv);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.closeAll();
+  }
+});

@@ -8,6 +8,7 @@
 import { exportTensors, exportBundle, download, bundleName } from '../../export/host.js';
 import { checkImport } from '../../import/tensors.js';
 import { readImportFiles } from '../../import/files.js';
+import { heatmapSvg, svgToPng, tableCsv, THEMES } from '../../export/figure.js';
 
 export { requests } from './requests.js';
 export { exportTensors, exportBundle };
@@ -22,6 +23,27 @@ export async function saveBundle(ctx, doc) {
 }
 
 /**
+ * The enlarged map of the view (the heatmaps' head and batch item) as a figure: heatmapSvg's result, or
+ * null before a result. theme: THEMES entry; the page's shown theme when `shown` colours are given.
+ */
+export function mapFigure(view, theme) {
+  const item = view.result?.item, config = view.result?.config;
+  if (!item || !config) return null;
+  const size = item.rows * item.cols;
+  const head = Math.min(view.check?.config?.head ?? 0, config.n_heads - 1);
+  let max = 0;
+  for (const v of item.data) if (v > max) max = v; // the heatmaps' scale: the largest weight of the item's maps
+  const labels = (list, step, n) => (step !== 1 ? null : list ?? Array.from({ length: n }, (_, i) => String(i)));
+  const imported = config.imported?.kind === 'attention' ? ' (imported)' : '';
+  return heatmapSvg({
+    title: `Attention weights${imported}, head ${head + 1} of ${config.n_heads}${config.batch > 1 ? `, batch item ${item.b}` : ''}`,
+    data: item.data.subarray(head * size, (head + 1) * size), rows: item.rows, cols: item.cols, masked: item.masked,
+    rowLabels: labels(item.labels_q, item.rowStep, item.rows), colLabels: labels(item.labels_k, item.colStep, item.cols),
+    scale: view.state.colors, max: max || 1, axes: config.cross ? ['decoder queries', 'encoder keys'] : ['queries', 'keys'], theme,
+  });
+}
+
+/**
  * Checks `given` against `config` (the view without its imports) and hands the tensors to the compute:
  * → { id, kind, shapes } for the playground to name in its config (import/tensors.js withImports).
  */
@@ -33,9 +55,16 @@ export async function holdImport(actions, given, config) {
   return { id, kind: held.kind, shapes: held.shapes };
 }
 
-export function create(body, { dom, actions }) {
+export function create(body, { dom, actions, host }) {
   const { h, fill } = dom;
   let view = null;
+  const doc = body.ownerDocument, win = doc.defaultView;
+  const light = h('input', { type: 'checkbox', id: 'figure-light' });
+  const figureStatus = h('p', { class: 'note', id: 'figure-status', 'aria-live': 'polite' });
+  const pngButton = h('button', { type: 'button', id: 'figure-png', onclick: () => figure('png') }, 'Map as PNG (2×)');
+  const svgButton = h('button', { type: 'button', id: 'figure-svg', onclick: () => figure('svg') }, 'Map as SVG');
+  const tables = h('div', { id: 'figure-tables' });
+  let listed = [];
   const status = h('p', { class: 'note', id: 'export-status', 'aria-live': 'polite' });
   const button = h('button', { type: 'button', id: 'export-bundle', onclick: () => save() }, 'Export tensors and reproduce.py (.zip)');
   const picker = h('input', { type: 'file', id: 'import-files', multiple: true, accept: '.npy,.npz,.json,.csv,.zip', onchange: () => bring(picker.files) });
@@ -56,8 +85,54 @@ export function create(body, { dom, actions }) {
       'layer’s parameters, the attention weights, the head outputs and the output), view.json (this view) and reproduce.py, ',
       'a PyTorch script that recomputes the output and the weights from them and checks they agree.'),
     h('p', {}, button), status,
+    h('p', { class: 'lead' }, 'Figures: the enlarged attention map (the head and batch item the heatmaps show) with its title, ',
+      'axes, token labels and colour scale, in the theme shown.'),
+    h('p', {}, pngButton, ' ', svgButton, ' ', h('label', {}, light, ' light theme')), figureStatus,
+    h('p', { class: 'note' }, 'Tables of the panels shown, as CSV on the clipboard:'), tables,
     h('p', { class: 'lead' }, 'Bring your own: your Q, K, V inputs, parameters or attention maps, checked against this view’s sizes.'),
     drop, importStatus);
+
+  /** The theme shown (the page's colours), or the light one on request. */
+  function theme() {
+    if (light.checked) return THEMES.light;
+    return { background: host.cssVar('--bg') || THEMES.light.background, text: host.cssVar('--fg') || THEMES.light.text, masked: host.cssVar('--masked') || THEMES.light.masked };
+  }
+
+  async function figure(kind) {
+    const made = view && mapFigure(view, theme());
+    if (!made) return;
+    const name = `attention-map.${kind}`;
+    try {
+      const blob = kind === 'svg' ? new win.Blob([made.svg], { type: 'image/svg+xml' }) : await svgToPng(made.svg, made.width, made.height, win, 2);
+      download(doc, blob, name);
+      fill(figureStatus, `Saved ${name} (${kind === 'png' ? `${made.width * 2} × ${made.height * 2} px` : `${made.width} × ${made.height}`}).`);
+    } catch (err) {
+      fill(figureStatus, `The figure could not be made: ${err.message}`);
+    }
+  }
+
+  /** One Copy button per table of the panels shown (rebuilt with each result: lazy panels add tables). */
+  function listTables() {
+    const root = body.getRootNode();
+    const found = [...root.querySelectorAll('section:not([hidden]) table')].filter((t) => !body.contains(t));
+    if (found.length === listed.length && found.every((t, i) => t === listed[i])) return; // the same tables: keep the buttons (and focus)
+    listed = found;
+    fill(tables, found.length ? h('ul', {}, found.map((t, i) => {
+      const title = t.closest('section')?.querySelector('h2, h3')?.textContent?.trim() || `Table ${i + 1}`;
+      return h('li', {}, h('button', { type: 'button', class: 'copy-csv', dataset: { table: String(i) }, onclick: () => copy(t, title) }, `Copy “${title}”${found.filter((x) => x.closest('section') === t.closest('section')).length > 1 ? ` (${i + 1})` : ''} as CSV`));
+    })) : h('p', { class: 'note' }, 'No table is shown.'));
+  }
+
+  async function copy(table, title) {
+    const csv = tableCsv(table);
+    try {
+      await win.navigator.clipboard.writeText(csv);
+      fill(figureStatus, `Copied “${title}” as CSV (${csv.trim().split('\n').length} rows).`);
+    } catch {
+      download(doc, new win.Blob([csv], { type: 'text/csv' }), 'table.csv'); // no clipboard (an insecure page): a file instead
+      fill(figureStatus, `Saved “${title}” as table.csv (the clipboard is not available here).`);
+    }
+  }
 
   async function save() {
     if (!view) return;
@@ -98,6 +173,8 @@ export function create(body, { dom, actions }) {
     update(v) {
       view = v;
       button.disabled = !v.check?.config || !!v.check.blocked;
+      pngButton.disabled = svgButton.disabled = !v.result?.item;
+      if (v.settled) listTables();
     },
   };
 }
