@@ -394,12 +394,15 @@ export function createPlayground(root, options = {}) {
     quietStart = true;
     scheduleRun();
     quietStart = false;
+    // The host hears of the change before the panels redraw: the page then writes the address while its
+    // layout is still clean (history.pushState lays the page out to save the scroll position, which after
+    // the redraw would cost a layout of its own before the result's).
+    if (kind !== 'set') emit('change', { state: getState(), field: edited, kind });
     render('state');
     m.editing = null;
     // The batch item shown is a view of the result: fetch it without re-running.
     if (before && now && before.item !== now.item && m.result?.key === configKey(now)) showItem(now.item);
     reportProblems();
-    if (kind !== 'set') emit('change', { state: getState(), field: edited, kind });
     return true;
   }
 

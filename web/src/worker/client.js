@@ -12,6 +12,8 @@ import { Cancelled, WorkerLost } from '../model/errors.js';
 
 const INIT_DEADLINE_MS = 60000; // downloading and compiling the engine on a slow connection
 const DEFAULT_DEADLINE_MS = 30000;
+/** Requests an edit waits for: they go ahead of the others in the queue (see #request). */
+const URGENT = new Set(['run', 'item']);
 
 /**
  * A stand-in worker that runs the same handlers on the main thread, for pages where no worker can start
@@ -177,7 +179,12 @@ export class EngineClient {
     if (this.#closed) return Promise.reject(new Error('this compute engine was shut down'));
     this.start();
     return new Promise((resolve, reject) => {
-      this.#queue.push({ id: this.#nextId++, type, payload, session, resolve, reject, onProgress, deadlineMs });
+      const request = { id: this.#nextId++, type, payload, session, resolve, reject, onProgress, deadlineMs };
+      // A learner's run (or batch item) goes before the panels' own requests and the peak, which can wait:
+      // what an edit shows first is its maps. Among themselves, requests keep their order.
+      const behind = URGENT.has(type) ? this.#queue.findIndex((r) => !URGENT.has(r.type) && r.type !== 'init') : -1;
+      if (behind >= 0) this.#queue.splice(behind, 0, request);
+      else this.#queue.push(request);
       this.#pump();
     });
   }

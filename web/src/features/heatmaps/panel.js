@@ -70,6 +70,7 @@ export function create(body, { dom, host, actions }) {
   let current = null; // { item, config, key, max }
   let baseNote = '';   // what the current result needs said (downsampling, masked rows, dropout)
   let smalls = [];
+  let smallsLayout = '', drawnAs = ''; // what the small maps were built for, and which head and scale were drawn last
   const main = new Heatmap(mainCanvas, { labels: true, maxHeight: 560, onCursor: (cell) => describe(selectedHead(), cell), onPick: () => follow(main.cursor) });
 
   /** Click or Enter on a cell of the enlarged map: "Follow one query" (features/query/panel.js) explains it. */
@@ -158,6 +159,7 @@ export function create(body, { dom, host, actions }) {
     legendMin.textContent = low;
     legendMax.textContent = high;
     const head = selectedHead();
+    drawnAs = `${head}|${view.state.colors}`;
     // Every width first, then every drawing: each drawing resizes its canvas, and a width read after
     // that would cost the browser a layout per map.
     const widths = [main, ...smalls.map((s) => s.map)].map((map) => map.available());
@@ -215,7 +217,11 @@ export function create(body, { dom, host, actions }) {
     body.dataset.stale = stale ? '1' : '0';
 
     if (reason === 'result' || !current || current.item !== result.item) {
-      const fresh = !current || current.key !== result.key || smalls.length !== Math.min(result.config.n_heads, MAX_SMALL);
+      // The small maps are made again only when their number, captions or groups change: a new canvas
+      // costs a context and a layout, and most edits (a seed, a word, d_model) keep them.
+      const layout = JSON.stringify([result.config.n_heads, result.config.kv_head_of, result.config.heads]);
+      const fresh = !current || layout !== smallsLayout || smalls.length !== Math.min(result.config.n_heads, MAX_SMALL);
+      smallsLayout = layout;
       let max = 0;
       for (const v of result.item.data) if (v > max) max = v;
       current = { item: result.item, config: result.config, key: result.key, max: max || 1 };
@@ -234,8 +240,8 @@ export function create(body, { dom, host, actions }) {
       baseNote = notes.join(' ');
       renderOutput(result);
       draw();
-    } else if (reason === 'state') {
-      draw(); // the enlarged head may have changed
+    } else if (reason === 'state' && drawnAs !== `${selectedHead()}|${state.colors}`) {
+      draw(); // the enlarged head or the colour scale changed
     }
     const staleNote = stale
       ? `These maps are from the previous inputs; ${check?.ok && !check.blocked ? 'press Run to update them.' : 'the current inputs cannot run.'}`
