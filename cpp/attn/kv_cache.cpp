@@ -142,10 +142,12 @@ DecodeCost decode_cost(const MhaDims& d, int t, int n_layers, bool scale) {
   // softmax's 5 and the weighted sum, 2 FLOPs per multiply-add as flop_counts counts them.
   const std::int64_t per_token = 2 * (D * QK + D * KK + D * KV + V * D) + bias * (QK + KK + KV + D);
   const std::int64_t per_pair = H * (2 * d.d_k + 2 * d.d_v + 5 + (scale ? 1 : 0));
-  // The largest figure, generating t tokens without a cache on every layer, must be exact as a double.
+  // The largest figures, generating t tokens without a cache (one layer) and recomputing at step t
+  // on every layer, must be exact as doubles.
   const double Td = T, pairs3 = Td * (Td + 1) * (Td + 2) / 6;
-  const double largest = (static_cast<double>(per_token) * Td * (Td + 1) / 2 + static_cast<double>(per_pair) * pairs3) * n_layers;
-  require(largest <= 9007199254740992.0,
+  const double generation = static_cast<double>(per_token) * Td * (Td + 1) / 2 + static_cast<double>(per_pair) * pairs3;
+  const double model_step = (static_cast<double>(per_token) * Td + static_cast<double>(per_pair) * Td * (Td + 1) / 2) * n_layers;
+  require(std::max(generation, model_step) <= 9007199254740992.0,
           "these decoding costs are too large to count exactly (more than 2^53 FLOPs); reduce t or n_layers");
   const KvCacheCost cache = kv_cache_cost(d, 1, t, n_layers);
   DecodeCost c{};

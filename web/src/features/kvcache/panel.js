@@ -1,0 +1,162 @@
+// Generation and the KV cache: the current sentence decoded one token at a time by the core
+// (mha.decodeStep with mha.createKVCache), stepped through with a slider: the cache growing by one
+// K and one V row per key/value head, the new row of weights of every query head (checked against
+// the causal forward pass), the cache's bytes for this layer and for whole models of the model
+// table, and the FLOPs of the step against recomputing the prefix (attn.decodeCost). Every number
+// shown is the engine's; this file picks the step and formats.
+
+import * as fmt from '../../model/format.js';
+import { Cancelled, WorkerLost } from '../../model/errors.js';
+import { configKey } from '../../model/validate.js';
+export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
+
+const SHOWN_KEYS = 16; // weights drawn per row: the latest keys
+const AUTO_SECONDS = 1; // decoding (about two forward passes of work) starts by itself below this estimate
+
+export function create(body, { dom, actions }) {
+  const { h, fill, table } = dom;
+  const status = h('p', { class: 'placeholder', id: 'kvcache-status' }, 'Waiting for the engine…');
+  const slider = h('input', { type: 'range', id: 'kvcache-step', min: '1', max: '1', value: '1', oninput: () => show(Number(slider.value)) });
+  const prev = h('button', { type: 'button', id: 'kvcache-prev', onclick: () => show(step - 1) }, '◀ previous token');
+  const next = h('button', { type: 'button', id: 'kvcache-next', onclick: () => show(step + 1) }, 'next token ▶');
+  const stepLabel = h('label', { for: 'kvcache-step', id: 'kvcache-step-label' }, 'step');
+  const controls = h('p', { class: 'kvcache-controls' }, prev, ' ', stepLabel, ' ', slider, ' ', next);
+  const cacheBox = h('div', { id: 'kvcache-cache' });
+  const rowBox = h('div', { id: 'kvcache-row' });
+  const costBox = h('div', { id: 'kvcache-cost' });
+  const modelBox = h('div', { id: 'kvcache-models' });
+  controls.hidden = true;
+  fill(body,
+    h('p', { class: 'lead' }, 'A decoder generates one token at a time, and token t’s query attends to the keys and values of tokens 1 … t. ',
+      'Those K and V rows never change once computed, so a KV cache keeps them: each step projects only the new token, appends its k and v ',
+      '(one per key/value head, so grouped-query attention keeps fewer) and attends over the cache. The rows it gives are the causal forward pass’s. ',
+      'Inference only: no dropout.'),
+    status, controls, cacheBox, rowBox, costBox, modelBox);
+  let pending = null, decoded = null, step = 1; // decoded: the last answer of kvDecode
+
+  async function ask(current) {
+    const config = current.config;
+    const mine = pending = actions.kvDecode({ config });
+    status.hidden = false;
+    status.textContent = 'Decoding the sentence token by token…';
+    try {
+      const r = await mine;
+      if (mine !== pending) return;
+      decoded = r;
+      status.hidden = true;
+      controls.hidden = false;
+      slider.max = String(r.n);
+      show(Math.min(step, r.n) || r.n);
+    } catch (err) {
+      if (mine !== pending) return;
+      if (err instanceof Cancelled || err instanceof WorkerLost) asked = null; // ask again after a restart
+      decoded = null;
+      controls.hidden = true;
+      status.hidden = false;
+      status.textContent = `The decoding did not run: ${err.message}`;
+    }
+  }
+
+  const word = (j) => decoded.labels?.[j] ?? `#${j + 1}`;
+  // A cache entry: filled (k and v of a token seen), the one this step appended, or not generated yet.
+  const entryStyle = (j) => ({ padding: '1px 6px', borderRadius: '4px', fontSize: 'var(--text-xs)',
+    border: `1px ${j < step ? 'solid' : 'dashed'} ${j === step - 1 ? 'var(--accent)' : 'var(--grid)'}`,
+    fontWeight: j === step - 1 ? 'var(--semibold)' : 'normal', opacity: j < step ? '1' : '0.4' });
+
+  function show(t) {
+    if (!decoded) return;
+    step = Math.max(1, Math.min(decoded.n, t));
+    slider.value = String(step);
+    prev.disabled = step === 1;
+    next.disabled = step === decoded.n;
+    const r = decoded, s = r.steps[step - 1];
+    stepLabel.textContent = `step ${step} of ${r.n}: “${word(step - 1)}”`;
+    body.dataset.step = String(step);
+
+    // The cache: per key/value head, one entry (a K row and a V row) per token seen.
+    const entries = (g) => h('div', { class: 'kvcache-entries', dataset: { kvHead: g, entries: step }, style: { display: 'flex', flexWrap: 'wrap', gap: '3px' } },
+      ...Array.from({ length: r.n }, (_, j) => h('span', { class: j === step - 1 ? 'kv-entry new' : j < step ? 'kv-entry' : 'kv-entry future',
+        title: j < step ? `k and v of “${word(j)}”` : 'not generated yet', style: entryStyle(j) }, word(j))));
+    fill(cacheBox,
+      h('h4', {}, `The cache after step ${step}: ${fmt.int(step)} entries in each of ${r.n_kv_heads} key/value head${r.n_kv_heads > 1 ? 's' : ''}`),
+      ...Array.from({ length: r.n_kv_heads }, (_, g) => h('div', { class: 'kvcache-head', style: { display: 'grid', gridTemplateColumns: '6.5em 1fr', alignItems: 'center', margin: '3px 0' } },
+        h('span', { class: 'kv-label note' }, `K/V head ${g}`), entries(g))),
+      h('p', { class: 'note', id: 'kvcache-bytes', dataset: { bytesUsed: s.bytes_used, bytes: r.bytes, perToken: r.bytes_per_token } },
+        `This layer’s cache holds ${fmt.bytes(s.bytes_used)} after ${fmt.int(step)} token${step > 1 ? 's' : ''}: `,
+        `n_kv_heads·(d_k + d_v)·4 = ${r.n_kv_heads}·(${r.d_k} + ${r.d_v})·4 = ${fmt.int(r.bytes_per_token)} bytes per token `,
+        `(${fmt.bytes(r.bytes)} allocated for max_len = ${fmt.int(r.n)}).`));
+
+    // The new query row of every head, over the t keys so far.
+    const shown = Math.min(step, SHOWN_KEYS);
+    const rows = Array.from({ length: r.n_heads }, (_, head) => {
+      const w = s.weights.subarray(head * step, (head + 1) * step);
+      let best = 0;
+      for (let j = 1; j < step; j++) if (w[j] > w[best]) best = j;
+      return { attrs: { dataset: { head, best } },
+        cells: [`head ${head}`, String(r.kv_head_of?.[head] ?? ''), ...Array.from({ length: shown }, (_, j) => {
+          const j0 = step - shown + j; // the latest keys when the row is long
+          return h('span', { class: j0 === best ? 'kv-weight best' : 'kv-weight', style: j0 === best ? { fontWeight: 'var(--semibold)' } : {} }, fmt.fixed(w[j0], 3));
+        }), `“${word(best)}” ${fmt.fixed(w[best], 3)}`] };
+    });
+    const keyHead = Array.from({ length: shown }, (_, j) => word(step - shown + j));
+    fill(rowBox,
+      h('h4', {}, `Step ${step}: “${word(step - 1)}” attends to ${fmt.int(step)} key${step > 1 ? 's' : ''}`),
+      h('div', { class: 'table-wrap' }, table(['query head', 'K/V head', ...keyHead, 'largest'], rows, { class: 'cost', id: 'kvcache-weights' })),
+      h('p', { class: 'note', id: 'kvcache-check', dataset: { maxDifference: s.max_difference } },
+        step > SHOWN_KEYS ? `The last ${SHOWN_KEYS} keys are shown. ` : '',
+        `Largest difference from row ${step} of the causal forward pass (weights and output): ${s.max_difference === 0 ? '0, the same numbers' : s.max_difference.toExponential(1)}.`,
+        r.positional !== 'none' ? ` Positional method ${r.positional}: the new token sits at position ${step - 1}, the cache’s length.` : ''));
+
+    // FLOPs of this step against recomputing the prefix, for this layer.
+    const c = s.cost;
+    fill(costBox,
+      h('h4', {}, `FLOPs of step ${step}, this layer`),
+      h('div', { class: 'table-wrap' }, table(['', 'this step', `tokens 1 … ${fmt.int(step)}`], [
+        { attrs: { dataset: { flops: c.step_flops } }, cells: ['with the KV cache (one new row)', fmt.int(c.step_flops), fmt.int(c.total_flops)] },
+        { attrs: { dataset: { flops: c.recompute_flops } }, cells: [`recomputing the prefix (the causal pass over ${fmt.int(step)} tokens)`, fmt.int(c.recompute_flops), fmt.int(c.total_recompute_flops)] },
+      ], { class: 'cost', id: 'kvcache-flops', dataset: { speedup: c.speedup } })),
+      h('p', { class: 'note' }, `The cache saves ${fmt.num(c.speedup, 2)}× at this step: the new token is projected once (its q, k, v and output rows) and `,
+        'its one query row meets t keys, O(t·d) work, where recomputing projects all t tokens again and fills t·(t + 1)/2 (query, key) pairs, O(t²·d). ',
+        'Generating t tokens with the cache costs what one causal pass over them costs.'));
+
+    // Whole models of the model table, at this step and at a long prompt.
+    fill(modelBox,
+      h('h4', {}, 'Whole models (attention layers only)'),
+      h('div', { class: 'table-wrap' }, table(['model', 'layers', 'query / K/V heads', `cache after ${fmt.int(step)} tokens`, `after ${fmt.int(r.long_context)}`,
+        `same with MHA, ${fmt.int(r.long_context)}`, `FLOPs of step ${fmt.int(step)}: cached`, 'recomputed'],
+      r.models.map((m, i) => {
+        const now = s.models[i];
+        return { attrs: { dataset: { model: m.name, cacheBytes: now.model_cache_bytes } },
+          cells: [m.name, fmt.int(m.n_layers), `${m.n_heads} / ${m.n_kv_heads}`, fmt.bytesShort(now.model_cache_bytes), fmt.bytesShort(m.long.model_cache_bytes),
+            fmt.bytesShort(m.long.mha_model_cache_bytes), fmt.short(now.model_step_flops), fmt.short(now.model_recompute_flops)] };
+      }), { class: 'cost', id: 'kvcache-model-table' })),
+      h('p', { class: 'note' }, 'Every layer keeps its own cache, so a model holds n_layers times one layer’s, for every sequence it serves: at long prompts the cache, ',
+        'not the weights, is what fills a GPU’s memory, which is why LLaMA-70B shares 8 key/value heads among 64 query heads.'));
+  }
+
+  let asked = null; // the run result the decoding was asked for
+
+  function update({ result, check, engine }) {
+    const current = result && check?.config && result.key === configKey(check.config) ? result : null;
+    if (!engine || !current) {
+      if (result) return; // a run for new inputs is coming: keep the last decoding until it lands
+      status.hidden = false;
+      controls.hidden = true;
+      status.textContent = !engine ? 'Waiting for the engine…' : 'The decoding appears once the inputs have run.';
+      return;
+    }
+    if (current === asked) return;
+    asked = current;
+    // Decoding every token costs about what the forward pass and its check cost: a large layer waits for a click.
+    const seconds = 2 * (check.estimate?.seconds ?? 0);
+    if (seconds > AUTO_SECONDS) {
+      status.hidden = false;
+      fill(status, h('button', { type: 'button', class: 'linkish', id: 'kvcache-run', onclick: () => ask(current) },
+        `Decode the sentence token by token (about ${fmt.num(seconds, 1)} s)`));
+      return;
+    }
+    ask(current);
+  }
+
+  return { update };
+}
