@@ -278,3 +278,52 @@ test('the map as SVG and PNG (2×): title, axes, token labels, colour scale, the
     await page.closeAll();
   }
 });
+
+test('the notebook widget imports a `tensors` trait (bytes of an .npz of attention maps) with its tokens, and shows a refusal', async () => {
+  const { writeNpz } = await import('../../web/src/export/npy.js');
+  const heads = 3, n = 4;
+  const maps = new Float32Array(heads * n * n);
+  for (let r = 0; r < heads * n; r++) for (let j = 0; j <= r % n; j++) maps[r * n + j] = 1 / ((r % n) + 1); // causal, uniform
+  const good = Array.from(writeNpz({ attention: { shape: [heads, n, n], data: maps } }));
+  const bad = Array.from(writeNpz({ attention: { shape: [heads, n, n], data: maps.map((x) => x * 2) } }));
+  const notebook = await serveSite({ 'cell.html': `<!doctype html><meta charset="utf-8"><title>cell</title><link rel="icon" href="data:,">
+<div id="cell"></div>
+<script type="module">
+  import widget from '${h.url}attention-playground.js';
+  class Model { // what anywidget hands render(): get, set, on, off, save_changes; a Bytes trait arrives as a DataView
+    constructor(data) { this.data = data; this.handlers = {}; }
+    get(key) { return this.data[key]; }
+    set(key, value) { this.data[key] = value; }
+    on(e, fn) { (this.handlers[e] ??= new Set()).add(fn); }
+    off(e, fn) { this.handlers[e]?.delete(fn); }
+    save_changes() {}
+    fromKernel(key, value) { this.data[key] = value; for (const fn of this.handlers['change:' + key] ?? []) fn(); }
+  }
+  window.model = new Model({ panels: 'heatmaps', source: 'random', d_model: 24, n_heads: ${heads}, n_q: ${n}, mask: 'causal',
+    tensors: new DataView(new Uint8Array(${JSON.stringify(good)}).buffer), tokens: ['the', 'cat', 'sat', 'down'] });
+  widget.render({ model: window.model, el: document.getElementById('cell') });
+  window.bad = new DataView(new Uint8Array(${JSON.stringify(bad)}).buffer);
+</script>` });
+  const page = await openUrl(h, `${notebook.url}cell.html`, { waitForResult: false });
+  try {
+    const shown = () => page.evaluate(() => document.querySelector('#cell div').shadowRoot.querySelector('.heat-main-canvas')?.dataset.attention ?? '');
+    await page.waitForFunction((want) => document.querySelector('#cell div')?.shadowRoot?.querySelector('.heat-main-canvas')?.dataset.attention === want,
+      JSON.stringify(Array.from(maps.subarray(0, n * n))), { timeout: 30000 });
+    assert.deepEqual(JSON.parse(await shown()), Array.from(maps.subarray(0, n * n)));
+    const labels = await page.evaluate(async () => {
+      const root = document.querySelector('#cell div').shadowRoot;
+      const canvas = root.querySelector('.heat-main-canvas');
+      canvas.focus(); // the readout names the cell's words
+      canvas.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+      return root.querySelector('[data-panel="heatmaps"] .readout, [data-panel="heatmaps"] [aria-live]')?.textContent ?? '';
+    });
+    assert.match(labels, /“the”.*“cat”|“cat”|“the”/, `the tokens label the map: ${labels}`);
+    await page.evaluate(() => window.model.fromKernel('tensors', window.bad));
+    await page.waitForFunction(() => !document.querySelector('#cell .import-error').hidden, null, { timeout: 30000 });
+    assert.match(await page.textContent('#cell .import-error'), /not imported: attention row \(batch 0, head 0, query 0\) sums to 2\.00000, not 1/);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.closeAll();
+    await notebook.close();
+  }
+});

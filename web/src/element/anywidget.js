@@ -53,7 +53,37 @@ export function render({ model, el }) {
     model.save_changes();
   });
 
+  // Tensors from the notebook: a `tensors` trait (traitlets.Bytes) holding an .npz (np.savez of attention, or
+  // of query, key, value, wq, …), with optional `tokens` (a list of strings: the labels of both axes). They
+  // are imported once the engine is ready and again on each change; a refusal is shown under the view.
+  const problem = el.ownerDocument.createElement('p');
+  problem.className = 'import-error';
+  problem.setAttribute('role', 'alert');
+  problem.hidden = true;
+  box.after(problem);
+  const bringTensors = async () => {
+    const bytes = read('tensors');
+    if (!bytes?.byteLength) return;
+    try {
+      await playground.ready;
+      const { module } = await playground.feature('export');
+      const u8 = new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
+      const { tensors } = module.readImportFile('tensors.npz', u8);
+      const tokens = read('tokens');
+      const labels = Array.isArray(tokens) && tokens.length ? { labels_q: tokens, labels_k: tokens } : {};
+      await playground.importTensors({ ...tensors, ...labels });
+      problem.hidden = true;
+    } catch (err) {
+      problem.hidden = false;
+      problem.textContent = `The notebook's tensors were not imported: ${err.message}`;
+    }
+  };
+  model.on('change:tensors', bringTensors);
+  bringTensors();
+
   return () => {
+    model.off('change:tensors', bringTensors);
+    problem.remove();
     for (const [key, handler] of follow) model.off(`change:${key}`, handler);
     stopWriting();
     stopProgress();

@@ -12,6 +12,7 @@ import { heatmapSvg, svgToPng, tableCsv, THEMES } from '../../export/figure.js';
 
 export { requests } from './requests.js';
 export { exportTensors, exportBundle };
+export { readImportFile } from '../../import/files.js'; // the notebook widget's `tensors` bytes
 
 let imports = 0;
 
