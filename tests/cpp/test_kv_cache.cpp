@@ -289,6 +289,11 @@ TEST_CASE("decode_cost: cache bytes and FLOPs of a step against recomputing the 
   CHECK(c.model_step_flops == c.step_flops * layers);
   CHECK_THROWS_WITH(attn::decode_cost(d, 0), Catch::Contains("t must be a positive integer (got 0)"));
   CHECK_THROWS_WITH(attn::decode_cost(d, 4, 0), Catch::Contains("n_layers must be a positive integer (got 0)"));
+  // GPT-3's 96 layers at its 2,048-token context: every figure fits 2^53 (refused once, when the
+  // check multiplied the one-layer generation total by n_layers).
+  const attn::DecodeCost gpt3 = attn::decode_cost(attn::resolve_dims(check::mha_config(12288, 96)), 2048, 96);
+  CHECK(gpt3.model_cache_bytes == 4ll * 96 * (128 + 128) * 2048 * 96);
+  CHECK(gpt3.total_recompute_flops > gpt3.total_flops);
   attn::MhaConfig huge = check::mha_config(1 << 14, 128);
   CHECK_THROWS_WITH(attn::decode_cost(attn::resolve_dims(huge), 1 << 20, 1 << 10), Catch::Contains("too large to count exactly"));
 }

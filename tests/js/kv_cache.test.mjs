@@ -182,6 +182,9 @@ for (const [isa, attn] of Object.entries(modules)) {
         t: 1, n_layers: llama.n_layers });
       assert.equal(l.model_cache_bytes, llama.kv_cache_per_token.bytes);
     }
+    // GPT-3's 96 layers at its 2,048-token context: refused once (the check multiplied the one-layer total by n_layers).
+    const gpt3 = attn.decodeCost({ d_model: 12288, n_heads: 96, t: 2048, n_layers: 96 });
+    assert.equal(gpt3.model_cache_bytes, 4 * 96 * 256 * 2048 * 96);
     assert.throws(() => attn.decodeCost({ d_model: 24, n_heads: 6, t: 0 }), /t must be a positive integer \(got 0\)/);
     assert.throws(() => attn.decodeCost({ d_model: 24, n_heads: 6 }), /t is required/);
     assert.throws(() => attn.decodeCost({ d_model: 24, n_heads: 5, t: 3 }), /d_model \(24\) is not divisible by n_heads \(5\)/);
