@@ -9,23 +9,21 @@
 #include "count.h"
 #include "dims.h"
 #include "error.h"
+#include "trace.h"
 
 namespace attn {
 namespace {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
-std::string dims_text(int batch, int rows, int width, const char* r, const char* w) {
-  return std::string("[batch, ") + r + ", " + w + "] = [" + std::to_string(batch) + ", " + std::to_string(rows) + ", " +
-         std::to_string(width) + "]";
+void require_dims(int batch, int n_q, int n_k, int d_k, int d_v) {
+  const char* names[] = {"batch", "n_q", "n_k", "d_k", "d_v"};
+  const int values[] = {batch, n_q, n_k, d_k, d_v};
+  for (int x = 0; x < 5; ++x) require_dim(names[x], values[x]);
 }
 
 void check_sizes(int batch, int n_q, int n_k, int d_k, int d_v, std::int64_t sram) {
-  require_dim("batch", batch);
-  require_dim("n_q", n_q);
-  require_dim("n_k", n_k);
-  require_dim("d_k", d_k);
-  require_dim("d_v", d_v);
+  require_dims(batch, n_q, n_k, d_k, d_v);
   // One row each of Q, K, V and O must fit on chip, or no tiling exists.
   const std::int64_t least = 2 * (static_cast<std::int64_t>(d_k) + d_v);
   require(sram >= least && sram <= (std::int64_t{1} << 53),
@@ -42,14 +40,29 @@ std::uint64_t keys_read(int i1, int n_k, int block_k, bool causal) {
   return static_cast<std::uint64_t>(std::min(n_k, blocks * block_k));
 }
 
-void add(IoCount& c, const char* what, const char* formula, std::uint64_t reads, std::uint64_t writes) {
-  c.terms.push_back({what, formula, reads, writes});
-  c.reads = (Count(c.reads) + reads).value();
-  c.writes = (Count(c.writes) + writes).value();
-  c.total = (Count(c.reads) + c.writes).value();
+// Sums a side's terms (each a count that fits: Count threw otherwise).
+template <int N>
+void finish(IoSide<N>& side) {
+  for (int x = 0; x < N; ++x) {
+    side.read_total = (Count(side.read_total) + side.reads[x]).value();
+    side.write_total = (Count(side.write_total) + side.writes[x]).value();
+  }
+  side.total = (Count(side.read_total) + side.write_total).value();
 }
 
 }  // namespace
+
+void require_attention_arrays(std::size_t q_len, std::size_t k_len, std::size_t v_len, int batch, int n_q, int n_k,
+                              int d_k, int d_v) {
+  require_dims(batch, n_q, n_k, d_k, d_v);
+  const char* names[] = {"query", "key", "value"};
+  const char* dims[] = {"[batch, n_q, d_k] = [", "[batch, n_k, d_k] = [", "[batch, n_k, d_v] = ["};
+  const std::size_t got[] = {q_len, k_len, v_len};
+  const int rows[] = {n_q, n_k, n_k}, widths[] = {d_k, d_k, d_v};
+  for (int x = 0; x < 3; ++x)
+    require_length(names[x], got[x], (Count(batch) * rows[x] * widths[x]).value(),
+                   dims[x] + std::to_string(batch) + ", " + std::to_string(rows[x]) + ", " + std::to_string(widths[x]) + "]");
+}
 
 void flash_default_blocks(std::int64_t sram, int n_q, int n_k, int d_k, int d_v, int* block_q, int* block_k) {
   const std::int64_t d = std::max(d_k, d_v);
@@ -64,8 +77,8 @@ FlashIo flash_io(int batch, int n_q, int n_k, int d_k, int d_v, bool causal, int
   FlashIo io;
   io.sram = sram;
   flash_default_blocks(sram, n_q, n_k, d_k, d_v, &io.default_block_q, &io.default_block_k);
-  require(block_q >= 0, "block_q (B_r, query rows per block) must be at least 1, got " + std::to_string(block_q));
-  require(block_k >= 0, "block_k (B_c, key rows per block) must be at least 1, got " + std::to_string(block_k));
+  // 0 asks for the default; a negative block size is an error (require_positive names it).
+  if (block_q < 0 || block_k < 0) require_positive(block_q < 0 ? "block_q" : "block_k", block_q < 0 ? block_q : block_k);
   // A block larger than the sequence is the whole sequence.
   io.block_q = block_q == 0 ? io.default_block_q : std::min(block_q, n_q);
   io.block_k = block_k == 0 ? io.default_block_k : std::min(block_k, n_k);
@@ -76,13 +89,13 @@ FlashIo flash_io(int batch, int n_q, int n_k, int d_k, int d_v, bool causal, int
   io.fits = io.sram_needed <= static_cast<std::uint64_t>(sram);
 
   const Count b(batch), nq(n_q), nk(n_k), dk(d_k), dv(d_v);
-  IoCount& s = io.standard;
-  add(s, "read Q and K for S = α·Q·Kᵀ", "batch·(n_q + n_k)·d_k", (b * (nq + nk) * dk).value(), 0);
-  add(s, "write S (n_q × n_k)", "batch·n_q·n_k", 0, (b * nq * nk).value());
-  add(s, "read S, write P = softmax(S)", "2·batch·n_q·n_k", (b * nq * nk).value(), (b * nq * nk).value());
-  add(s, "read P and V for O = P·V", "batch·(n_q·n_k + n_k·d_v)", (b * (nq * nk + nk * dv)).value(), 0);
-  add(s, "write O", "batch·n_q·d_v", 0, (b * nq * dv).value());
-  s.order = "Θ(n·d + n²)";
+  IoSide<5>& s = io.standard;  // the terms in flash.h's order
+  s.reads[0] = (b * (nq + nk) * dk).value();
+  s.writes[1] = (b * nq * nk).value();
+  s.reads[2] = s.writes[2] = s.writes[1];
+  s.reads[3] = (b * (nq * nk + nk * dv)).value();
+  s.writes[4] = (b * nq * dv).value();
+  finish(s);
 
   Count rows_read = 0;  // key/value rows read over the query blocks of one batch item
   Count blocks = 0;
@@ -92,14 +105,11 @@ FlashIo flash_io(int batch, int n_q, int n_k, int d_k, int d_v, bool causal, int
     blocks += (keys + io.block_k - 1) / io.block_k;
   }
   io.blocks_loaded = (b * blocks).value();
-  IoCount& t = io.tiled;
-  add(t, "read Q, one B_r-row block at a time, once", "batch·n_q·d_k", (b * nq * dk).value(), 0);
-  add(t, causal ? "read K and V: each query block reads the key blocks it does not skip"
-                : "read K and V once per query block",
-      causal ? "batch·Σ_blocks keys_seen·(d_k + d_v)" : "batch·⌈n_q/B_r⌉·n_k·(d_k + d_v)",
-      (b * rows_read * (dk + dv)).value(), 0);
-  add(t, "write O, one block at a time, once", "batch·n_q·d_v", 0, (b * nq * dv).value());
-  t.order = "Θ(n²·d²/M)";
+  IoSide<3>& t = io.tiled;
+  t.reads[0] = (b * nq * dk).value();
+  t.reads[1] = (b * rows_read * (dk + dv)).value();
+  t.writes[2] = s.writes[4];
+  finish(t);
 
   const double n = std::max(n_q, n_k), d = std::max(d_k, d_v), m = static_cast<double>(sram);
   s.order_value = static_cast<double>(batch) * (n * d + n * n);
@@ -112,16 +122,10 @@ FlashResult flash_attention(const float* q, std::size_t q_len, const float* k, s
                             std::size_t v_len, int batch, int n_q, int n_k, int d_k, int d_v, const FlashOptions& opt) {
   FlashResult r;
   r.io = flash_io(batch, n_q, n_k, d_k, d_v, opt.causal, opt.block_q, opt.block_k, opt.sram);
-  require_length("query", q_len, (Count(batch) * n_q * d_k).value(), dims_text(batch, n_q, d_k, "n_q", "d_k"));
-  require_length("key", k_len, (Count(batch) * n_k * d_k).value(), dims_text(batch, n_k, d_k, "n_k", "d_k"));
-  require_length("value", v_len, (Count(batch) * n_k * d_v).value(), dims_text(batch, n_k, d_v, "n_k", "d_v"));
-  const bool traced = opt.trace_row >= 0;
-  require(opt.trace_item >= 0 && opt.trace_item < batch,
-          "trace.item " + std::to_string(opt.trace_item) + " is out of range 0…" + std::to_string(batch - 1) +
-              " (batch = " + std::to_string(batch) + ")");
-  require(opt.trace_row >= -1 && opt.trace_row < n_q,
-          "trace.query_index " + std::to_string(opt.trace_row) + " is out of range 0…" + std::to_string(n_q - 1) +
-              " (n_q = " + std::to_string(n_q) + ")");
+  require_attention_arrays(q_len, k_len, v_len, batch, n_q, n_k, d_k, d_v);
+  const bool traced = opt.trace_row != -1;  // −1: no trace
+  require_index("trace.item", opt.trace_item, batch, "batch");
+  if (traced) require_index("trace.query_index", opt.trace_row, n_q, "n_q");
   // The teaching path runs in double, a few hundred million multiply-adds a second.
   require_within_work("flashAttention: batch·n_q·n_k·(d_k + d_v)",
                       {static_cast<std::uint64_t>(batch), static_cast<std::uint64_t>(n_q),
@@ -134,6 +138,7 @@ FlashResult flash_attention(const float* q, std::size_t q_len, const float* k, s
   const int br = r.io.block_q, bc = r.io.block_k;
   const double alpha = opt.scale ? 1.0 / std::sqrt(static_cast<double>(d_k)) : 1.0;
   const std::size_t DK = d_k, DV = d_v, NQ = n_q, NK = n_k;
+  if (traced) r.trace.logits.assign(NK, 0.0);
   r.output.assign(static_cast<std::size_t>(batch) * NQ * DV, 0.0f);
   // On-chip state of one query block: m, ℓ and the unnormalised output per row, the S tile.
   std::vector<double> m(br), l(br), acc(br * DV), s(bc);
@@ -181,21 +186,12 @@ FlashResult flash_attention(const float* q, std::size_t q_len, const float* k, s
             m[r_] = m_new;
           }
           if (follow) {
-            FlashTile tile;
-            tile.key_start = j0;
-            tile.key_end = j0 + cols;
-            tile.m = m[r_];
-            tile.l = l[r_];
-            tile.o.resize(DV);
-            for (std::size_t t = 0; t < DV; ++t) tile.o[t] = l[r_] > 0 ? static_cast<float>(o[t] / l[r_]) : 0.0f;
-            tile.m_prev = m_old;
-            tile.rescale = factor;
-            tile.block_max = block_max;
-            tile.block_sum = sum;
-            tile.visible = visible;
-            tile.skipped = skipped;
-            tile.logits.assign(s.begin(), s.begin() + cols);
-            r.tiles.push_back(std::move(tile));
+            const double stats[kTileFields] = {double(j0), double(j0 + cols), m[r_], l[r_], m_old, factor, block_max, sum,
+                                               double(visible), double(skipped)};
+            for (double x : stats) r.trace.stats.push_back(x);
+            for (std::size_t t = 0; t < DV; ++t)
+              r.trace.o.push_back(l[r_] > 0 ? static_cast<float>(o[t] / l[r_]) : 0.0f);
+            std::copy(s.begin(), s.begin() + cols, r.trace.logits.begin() + j0);
           }
         }
       }

@@ -9,7 +9,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <vector>
 
 namespace attn {
@@ -24,37 +23,40 @@ struct FlashOptions {
   int trace_row = -1;          // the traced query row; −1 = no trace
 };
 
-/// The state of the traced row after the keys [0, key_end) have been seen.
-struct FlashTile {
-  int key_start = 0, key_end = 0;
-  double m = 0;                 // running max of the row's logits over [0, key_end) (−∞ while none is visible)
-  double l = 0;                 // running Σ exp(logit − m)
-  std::vector<float> o;         // d_v: Σ exp(logit − m)·v / l (0 while l = 0)
-  double m_prev = 0;            // m before this block
-  double rescale = 1;           // exp(m_prev − m): what the old ℓ and o were multiplied by (0 from m_prev = −∞)
-  double block_max = 0;         // max of this block's logits for the row (−∞ when all are masked)
-  double block_sum = 0;         // Σ over this block of exp(logit − m)
-  int visible = 0;              // keys of this block the row may see
-  bool skipped = false;         // the whole query block sees none of these keys (causal): never loaded
-  std::vector<double> logits;   // this block's scaled logits for the row, −∞ where masked
+/// The traced row after each key block, as flat arrays (compact in the module; flash_tile below
+/// reads one block back as a struct). Fields of `stats`, kTileFields per block, in this order:
+enum FlashTileField {
+  kKeyStart, kKeyEnd,  // the block's keys [key_start, key_end)
+  kM,                  // running max of the row's logits over [0, key_end) (−∞ while none is visible)
+  kL,                  // running Σ exp(logit − m)
+  kMPrev,              // m before this block
+  kRescale,            // exp(m_prev − m): what the old ℓ and o were multiplied by (0 from m_prev = −∞)
+  kBlockMax,           // max of this block's logits for the row (−∞ when all are masked)
+  kBlockSum,           // Σ over this block of exp(logit − m)
+  kVisible,            // keys of this block the row may see
+  kSkipped,            // 1: the whole query block sees none of these keys (causal), never loaded
+  kTileFields
+};
+struct FlashTrace {
+  std::vector<double> stats;   // kTileFields per key block, in order (empty without a trace)
+  std::vector<float> o;        // d_v per key block: Σ exp(logit − m)·v / ℓ over [0, key_end) (0 while ℓ = 0)
+  std::vector<double> logits;  // n_k: the row's scaled logits, −∞ where masked (block t: [key_start, key_end))
 };
 
-/// One term of a memory-traffic count: what it is, its formula in the lesson's sizes, its count.
-struct IoTerm {
-  std::string what, formula;
-  std::uint64_t reads = 0, writes = 0;
+/// Slow-memory traffic, in elements, of one algorithm: reads and writes per term, their sums, and
+/// the paper's order evaluated at n = max(n_q, n_k), d = max(d_k, d_v), M = sram.
+template <int Terms>
+struct IoSide {
+  std::uint64_t reads[Terms] = {}, writes[Terms] = {};
+  std::uint64_t read_total = 0, write_total = 0, total = 0;
+  double order_value = 0;
 };
 
-struct IoCount {
-  std::vector<IoTerm> terms;
-  std::uint64_t reads = 0, writes = 0, total = 0;
-  std::string order;            // the paper's Θ(·)
-  double order_value = 0;       // that expression at n = max(n_q, n_k), d = max(d_k, d_v), M = sram
-};
-
-/// Slow-memory traffic in elements of the standard algorithm (S, then P, then O, each written
-/// out and read back) and of the tiled one (loop order of FlashAttention-2: each query block
-/// reads its Q block once, every key/value block it does not skip, and writes its O block once).
+/// The standard algorithm writes S, then P, then O and reads each back; its terms, in order:
+/// read Q and K for S = α·Q·Kᵀ; write S; read S and write P = softmax(S); read P and V for O = P·V;
+/// write O (Θ(n·d + n²)). The tiled one (FlashAttention-2's loop order): read Q once, one block at a
+/// time; read K and V once per query block, minus the blocks a causal mask lets it skip; write O
+/// once (Θ(n²·d²/M)).
 struct FlashIo {
   std::int64_t sram = 0;
   int block_q = 0, block_k = 0;     // B_r, B_c in use
@@ -64,15 +66,40 @@ struct FlashIo {
   std::uint64_t s_tile = 0;         // B_r·B_c logits of one tile (held in registers in the paper's count)
   bool fits = false;                // sram_needed ≤ M
   std::uint64_t blocks_loaded = 0;  // key/value blocks read, over query blocks and batch items
-  IoCount standard, tiled;
+  IoSide<5> standard;
+  IoSide<3> tiled;
   double ratio = 0;                 // standard.total / tiled.total
 };
 
 struct FlashResult {
   std::vector<float> output;        // [batch, n_q, d_v]
-  std::vector<FlashTile> tiles;     // the traced row, one per key block in order (empty without a trace)
+  FlashTrace trace;
   FlashIo io;
 };
+
+/// One key block of a trace, as a struct (for callers in C++; the bindings send the flat arrays).
+struct FlashTile {
+  int key_start, key_end, visible;
+  bool skipped;
+  double m, l, m_prev, rescale, block_max, block_sum;
+  std::vector<float> o;
+  std::vector<double> logits;
+};
+inline int flash_tile_count(const FlashTrace& t) { return static_cast<int>(t.stats.size() / kTileFields); }
+inline FlashTile flash_tile(const FlashTrace& t, int block, int d_v) {
+  const double* s = &t.stats[static_cast<std::size_t>(block) * kTileFields];
+  FlashTile x{static_cast<int>(s[kKeyStart]), static_cast<int>(s[kKeyEnd]), static_cast<int>(s[kVisible]),
+              s[kSkipped] != 0, s[kM], s[kL], s[kMPrev], s[kRescale], s[kBlockMax], s[kBlockSum], {}, {}};
+  x.o.assign(t.o.begin() + static_cast<std::size_t>(block) * d_v, t.o.begin() + static_cast<std::size_t>(block + 1) * d_v);
+  x.logits.assign(t.logits.begin() + x.key_start, t.logits.begin() + x.key_end);
+  return x;
+}
+
+/// The checks shared by flash_attention and linear_attention: every size in 1 … kMaxDim, and
+/// q [batch, n_q, d_k], k [batch, n_k, d_k], v [batch, n_k, d_v] of exactly those lengths (named
+/// query, key and value in the messages, as the JS API names them).
+void require_attention_arrays(std::size_t q_len, std::size_t k_len, std::size_t v_len, int batch, int n_q, int n_k,
+                              int d_k, int d_v);
 
 /// The paper's default block sizes for an on-chip memory of `sram` elements, clamped to n_q and
 /// n_k: B_c = max(1, ⌊M / (4·max(d_k, d_v))⌋), B_r = min(B_c, max(d_k, d_v)). Sizes must be valid.

@@ -7,19 +7,10 @@
 #include "count.h"
 #include "dims.h"
 #include "error.h"
+#include "flash.h"
 
 namespace attn {
 namespace {
-
-std::string dims_text(int batch, int rows, int width, const char* r, const char* w) {
-  return std::string("[batch, ") + r + ", " + w + "] = [" + std::to_string(batch) + ", " + std::to_string(rows) + ", " +
-         std::to_string(width) + "]";
-}
-
-void add(FlopCount& c, const char* what, const char* formula, Count flops) {
-  c.terms.push_back({what, formula, flops.value()});
-  c.total = (Count(c.total) + flops).value();
-}
 
 // The per-n coefficients: softmax costs (2·d_k + 2·d_v + 4) per visible pair, linear attention
 // (4·d_k·d_v + 5·d_k + d_v) per token (see linear_attention_cost's terms).
@@ -33,16 +24,9 @@ double elu_plus_one(double x) { return x > 0 ? x + 1.0 : std::exp(x); }
 std::vector<float> linear_attention(const float* q, std::size_t q_len, const float* k, std::size_t k_len,
                                     const float* v, std::size_t v_len, int batch, int n_q, int n_k, int d_k, int d_v,
                                     bool causal) {
-  require_dim("batch", batch);
-  require_dim("n_q", n_q);
-  require_dim("n_k", n_k);
-  require_dim("d_k", d_k);
-  require_dim("d_v", d_v);
+  require_attention_arrays(q_len, k_len, v_len, batch, n_q, n_k, d_k, d_v);
   require(!causal || n_q == n_k, "causal linear attention sums over keys j ≤ i, so it needs n_q = n_k (got n_q " +
                                      std::to_string(n_q) + ", n_k " + std::to_string(n_k) + ")");
-  require_length("query", q_len, (Count(batch) * n_q * d_k).value(), dims_text(batch, n_q, d_k, "n_q", "d_k"));
-  require_length("key", k_len, (Count(batch) * n_k * d_k).value(), dims_text(batch, n_k, d_k, "n_k", "d_k"));
-  require_length("value", v_len, (Count(batch) * n_k * d_v).value(), dims_text(batch, n_k, d_v, "n_k", "d_v"));
   // The state S alone is d_k·d_v doubles; the work is batch·(n_q + n_k)·d_k·d_v multiply-adds.
   require_within_work("linearAttention: batch·(n_q + n_k)·d_k·d_v",
                       {static_cast<std::uint64_t>(batch), static_cast<std::uint64_t>(n_q) + n_k,
@@ -97,24 +81,19 @@ LinearAttentionCost linear_attention_cost(int n, int d_k, int d_v, bool causal) 
   LinearAttentionCost c;
   const Count N(n), dk(d_k), dv(d_v);
   const Count pairs = causal ? Count(static_cast<std::uint64_t>(n) * (static_cast<std::uint64_t>(n) + 1) / 2) : N * N;
-  FlopCount& s = c.softmax;
-  add(s, "logits α·q_i·k_j", causal ? "2·n(n+1)/2·d_k" : "2·n²·d_k", Count(2) * pairs * dk);
-  add(s, "softmax: scale, exp, sum, divide", causal ? "4·n(n+1)/2" : "4·n²", Count(4) * pairs);
-  add(s, "weighted sum of values", causal ? "2·n(n+1)/2·d_v" : "2·n²·d_v", Count(2) * pairs * dv);
-  s.order = "O(n²·d)";
-  FlopCount& l = c.linear;
-  add(l, "φ = elu + 1 of queries and keys", "2·n·d_k", Count(2) * N * dk);
-  add(l, causal ? "S = Σ_{j≤i} φ(k_j)·v_jᵀ (prefix sums)" : "S = Σ_j φ(k_j)·v_jᵀ", "2·n·d_k·d_v", Count(2) * N * dk * dv);
-  add(l, causal ? "z = Σ_{j≤i} φ(k_j)" : "z = Σ_j φ(k_j)", "n·d_k", N * dk);
-  add(l, "numerators φ(q_i)ᵀ·S", "2·n·d_k·d_v", Count(2) * N * dk * dv);
-  add(l, "denominators φ(q_i)ᵀ·z", "2·n·d_k", Count(2) * N * dk);
-  add(l, "divide", "n·d_v", N * dv);
-  l.order = "O(n·d_k·d_v)";
+  const Count softmax[] = {Count(2) * pairs * dk, Count(4) * pairs, Count(2) * pairs * dv};
+  const Count linear[] = {Count(2) * N * dk, Count(2) * N * dk * dv, N * dk, Count(2) * N * dk * dv, Count(2) * N * dk, N * dv};
+  Count total = 0;
+  for (int x = 0; x < 3; ++x) total += c.softmax[x] = softmax[x].value();
+  c.softmax_total = total.value();
+  total = 0;
+  for (int x = 0; x < 6; ++x) total += c.linear[x] = linear[x].value();
+  c.linear_total = total.value();
   // softmax(n) = pairs(n)·a, linear(n) = n·t: non-causal n·a > t ⇔ n > t/a; causal (n+1)/2·a > t
   // ⇔ n + 1 > 2t/a.
   const std::uint64_t a = per_pair(d_k, d_v), t = per_token(d_k, d_v);
   c.crossover_n = causal ? std::max<std::uint64_t>(1, 2 * t / a) : t / a + 1;
-  c.ratio = static_cast<double>(s.total) / static_cast<double>(l.total);
+  c.ratio = static_cast<double>(c.softmax_total) / static_cast<double>(c.linear_total);
   return c;
 }
 

@@ -6,7 +6,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <vector>
 
 namespace attn {
@@ -21,23 +20,21 @@ std::vector<float> linear_attention(const float* q, std::size_t q_len, const flo
                                     const float* v, std::size_t v_len, int batch, int n_q, int n_k, int d_k, int d_v,
                                     bool causal);
 
-struct FlopTerm {
-  std::string what, formula;
-  std::uint64_t flops = 0;
-};
-struct FlopCount {
-  std::vector<FlopTerm> terms;
-  std::uint64_t total = 0;
-  std::string order;  // O(n²·d) or O(n·d_k·d_v)
-};
 /// FLOPs of one head and batch item at n_q = n_k = n (a multiply-add counts 2; exp, elu, a
-/// division count 1 each). causal: softmax attention computes only the n(n+1)/2 visible pairs;
+/// division count 1 each). causal: softmax attention computes only the n(n+1)/2 visible pairs P;
 /// linear attention's prefix sums cost what its full sums cost.
 struct LinearAttentionCost {
-  FlopCount softmax, linear;
+  /// Softmax attention, O(n²·d): logits α·q_i·k_j (2·P·d_k); softmax: scale, exp, sum, divide
+  /// (4·P); weighted sum of values (2·P·d_v).
+  std::uint64_t softmax[3] = {};
+  /// Linear attention, O(n·d_k·d_v): φ of queries and keys (2·n·d_k); S = Σ φ(k_j)·v_jᵀ
+  /// (2·n·d_k·d_v); z = Σ φ(k_j) (n·d_k); numerators φ(q_i)ᵀ·S (2·n·d_k·d_v); denominators
+  /// φ(q_i)ᵀ·z (2·n·d_k); divide (n·d_v).
+  std::uint64_t linear[6] = {};
+  std::uint64_t softmax_total = 0, linear_total = 0;
   /// The smallest n at which linear attention takes fewer FLOPs than softmax attention.
   std::uint64_t crossover_n = 0;
-  double ratio = 0;  // softmax.total / linear.total at this n
+  double ratio = 0;  // softmax_total / linear_total at this n
 };
 LinearAttentionCost linear_attention_cost(int n, int d_k, int d_v, bool causal);
 

@@ -24,19 +24,21 @@ void keep_array(const char* name, std::vector<float>&& v) {
 }
 
 template <class T>
-void numbers(Json& j, const std::vector<T>& values) {
+void numbers(Json& j, const T* values, std::size_t n) {
   j.begin_array();
-  for (T x : values) j.number(static_cast<double>(x));
+  for (std::size_t x = 0; x < n; ++x) j.number(static_cast<double>(values[x]));
   j.end_array();
 }
 
-void write_count(Json& j, const char* name, const attn::IoCount& c) {
-  j.key(name).begin_object().key("terms").begin_array();
-  for (const attn::IoTerm& t : c.terms)
-    j.begin_object().field("what", t.what).field("formula", t.formula).field("reads", t.reads)
-        .field("writes", t.writes).end_object();
-  j.end_array().field("reads", c.reads).field("writes", c.writes).field("total", c.total)
-      .field("order", c.order).field("order_value", c.order_value).end_object();
+// { reads: [...], writes: [...], read_total, write_total, total, order_value } (terms in flash.h's order).
+template <int N>
+void write_side(Json& j, const char* name, const attn::IoSide<N>& s) {
+  j.key(name).begin_object().key("reads");
+  numbers(j, s.reads, N);
+  j.key("writes");
+  numbers(j, s.writes, N);
+  j.field("read_total", s.read_total).field("write_total", s.write_total).field("total", s.total)
+      .field("order_value", s.order_value).end_object();
 }
 
 void write_io(Json& j, const attn::FlashIo& io) {
@@ -45,8 +47,8 @@ void write_io(Json& j, const attn::FlashIo& io) {
       .field("default_block_q", io.default_block_q).field("default_block_k", io.default_block_k)
       .field("sram_needed", io.sram_needed).field("s_tile", io.s_tile).field("fits", io.fits)
       .field("blocks_loaded", io.blocks_loaded);
-  write_count(j, "standard", io.standard);
-  write_count(j, "tiled", io.tiled);
+  write_side(j, "standard", io.standard);
+  write_side(j, "tiled", io.tiled);
   j.field("ratio", io.ratio).end_object();
 }
 
@@ -59,7 +61,8 @@ Sizes sizes_of(Record& r) {
 }
 
 // query, key, value: inputs of floats; causal, scale; block_q, block_k (0: the default for sram);
-// sram; item, query_index (−1: no trace). value: { tiles: [...], io }; array output.
+// sram; item, query_index (−1: no trace). value: { stats, logits, io }; arrays output and tile_o
+// (d_v per key block of the trace).
 std::string flash_attention(double options) {
   return run([&](Json& value) {
     Call& c = current_call();
@@ -79,32 +82,15 @@ std::string flash_attention(double options) {
     attn::FlashResult f = attn::flash_attention(q.data, q.count, k.data, k.count, v.data, v.count, s.batch, s.n_q,
                                                 s.n_k, s.d_k, s.d_v, o);
     keep_array("output", std::move(f.output));
-    value.begin_object().key("tiles").begin_array();
-    for (const attn::FlashTile& t : f.tiles) {
-      value.begin_object().field("key_start", t.key_start).field("key_end", t.key_end).field("m", t.m)
-          .field("l", t.l).key("o");
-      numbers(value, t.o);
-      value.field("m_prev", t.m_prev).field("rescale", t.rescale).field("block_max", t.block_max)
-          .field("block_sum", t.block_sum).field("visible", t.visible).field("skipped", t.skipped).key("logits");
-      numbers(value, t.logits);
-      value.end_object();
-    }
-    value.end_array().key("io");
+    keep_array("tile_o", std::move(f.trace.o));
+    // stats: kTileFields numbers per key block (flash.h's order); logits: the row's n_k logits (or []).
+    value.begin_object().key("stats");
+    numbers(value, f.trace.stats.data(), f.trace.stats.size());
+    value.key("logits");
+    numbers(value, f.trace.logits.data(), f.trace.logits.size());
+    value.key("io");
     write_io(value, f.io);
     value.end_object();
-  });
-}
-
-// The IO model alone: batch, n_q, n_k, d_k, d_v, causal, block_q, block_k, sram. value: io.
-std::string flash_io(double options) {
-  return run([&](Json& value) {
-    Record r("flashIo", options);
-    const Sizes s = sizes_of(r);
-    const bool causal = r.boolean("causal");
-    const int block_q = r.integer("block_q"), block_k = r.integer("block_k");
-    const auto sram = static_cast<std::int64_t>(r.number("sram"));
-    r.done();
-    write_io(value, attn::flash_io(s.batch, s.n_q, s.n_k, s.d_k, s.d_v, causal, block_q, block_k, sram));
   });
 }
 
@@ -123,21 +109,17 @@ std::string linear_attention(double options) {
   });
 }
 
-void write_flops(Json& j, const char* name, const attn::FlopCount& c) {
-  j.key(name).begin_object().key("terms").begin_array();
-  for (const attn::FlopTerm& t : c.terms)
-    j.begin_object().field("what", t.what).field("formula", t.formula).field("flops", t.flops).end_object();
-  j.end_array().field("total", c.total).field("order", c.order).end_object();
-}
-
-// value: { softmax, linear, crossover_n, ratio }.
+// value: { softmax: [3 terms], linear: [6 terms], softmax_total, linear_total, crossover_n, ratio }
+// (terms in linear_attention.h's order).
 std::string linear_attention_cost(int n, int d_k, int d_v, bool causal) {
   return run([&](Json& value) {
     const attn::LinearAttentionCost c = attn::linear_attention_cost(n, d_k, d_v, causal);
-    value.begin_object();
-    write_flops(value, "softmax", c.softmax);
-    write_flops(value, "linear", c.linear);
-    value.field("crossover_n", c.crossover_n).field("ratio", c.ratio).end_object();
+    value.begin_object().key("softmax");
+    numbers(value, c.softmax, 3);
+    value.key("linear");
+    numbers(value, c.linear, 6);
+    value.field("softmax_total", c.softmax_total).field("linear_total", c.linear_total)
+        .field("crossover_n", c.crossover_n).field("ratio", c.ratio).end_object();
   });
 }
 
@@ -147,7 +129,6 @@ std::string linear_attention_cost(int n, int d_k, int d_v, bool causal) {
 EMSCRIPTEN_BINDINGS(efficient) {
   using namespace emscripten;
   function("flashAttention", &bind::flash_attention);
-  function("flashIo", &bind::flash_io);
   function("linearAttention", &bind::linear_attention);
   function("linearAttentionCost", &bind::linear_attention_cost);
 }

@@ -113,7 +113,8 @@ TEST_CASE("flash attention's output is softmax attention's, within 1e-6 normwise
     const check::Worst w = check::normwise(f.output, e.output);
     INFO("against scaled_dot_product_attention: " << w.describe());
     CHECK(w.err < 1e-6);
-    CHECK(f.tiles.empty());  // no row traced
+    CHECK(f.trace.stats.empty());  // no row traced
+    CHECK(f.trace.o.empty());
   }
 }
 
@@ -126,10 +127,12 @@ TEST_CASE("every tile of the traced row holds m, l and o of the keys seen so far
         const attn::FlashResult f = p.flash(options(c.causal, c.block_q, c.block_k, b, i, c.scale));
         INFO("case n_q " << c.n_q << " n_k " << c.n_k << " B_c " << c.block_k << " causal " << c.causal << ", item " << b
                          << " row " << i);
-        REQUIRE(static_cast<int>(f.tiles.size()) == blocks);
+        REQUIRE(attn::flash_tile_count(f.trace) == blocks);
+        REQUIRE(f.trace.o.size() == static_cast<std::size_t>(blocks) * c.d_v);
+        REQUIRE(static_cast<int>(f.trace.logits.size()) == c.n_k);
         double m_before = -INFINITY;
         for (int t = 0; t < blocks; ++t) {
-          const attn::FlashTile& tile = f.tiles[t];
+          const attn::FlashTile tile = attn::flash_tile(f.trace, t, c.d_v);
           const int end = std::min(c.n_k, (t + 1) * std::min(c.block_k, c.n_k));
           CHECK(tile.key_start == t * std::min(c.block_k, c.n_k));
           CHECK(tile.key_end == end);
@@ -152,15 +155,26 @@ TEST_CASE("every tile of the traced row holds m, l and o of the keys seen so far
         }
         // The last tile's o is the output row, to the float.
         const float* row = &f.output[(static_cast<std::size_t>(b) * c.n_q + i) * c.d_v];
-        for (int t = 0; t < c.d_v; ++t) CHECK(f.tiles.back().o[t] == row[t]);
+        const attn::FlashTile last = attn::flash_tile(f.trace, blocks - 1, c.d_v);
+        for (int t = 0; t < c.d_v; ++t) CHECK(last.o[t] == row[t]);
+        // The logits are the row's, −∞ exactly where the mask hides a key.
+        const std::vector<double> want = p.logits(b, i, c.causal, c.scale);
+        for (int j = 0; j < c.n_k; ++j) {
+          INFO("logit " << j << ": " << f.trace.logits[j] << " want " << want[j]);
+          CHECK((want[j] == -INFINITY ? f.trace.logits[j] == -INFINITY : std::fabs(f.trace.logits[j] - want[j]) <= 1e-12));
+        }
       }
   }
 }
 
 TEST_CASE("causal flash attention lists the blocks past the row, unchanged, and skips whole invisible blocks", "[flash]") {
   const Problem p(1, 10, 10, 4, 3, 3);
-  const attn::FlashResult f = p.flash(options(true, 4, 3, 0, 2));  // row 2 in query block [0, 4)
-  REQUIRE(f.tiles.size() == 4);                                   // key blocks [0,3) [3,6) [6,9) [9,10)
+  const attn::FlashResult r = p.flash(options(true, 4, 3, 0, 2));  // row 2 in query block [0, 4)
+  REQUIRE(attn::flash_tile_count(r.trace) == 4);                   // key blocks [0,3) [3,6) [6,9) [9,10)
+  struct {
+    std::vector<attn::FlashTile> tiles;
+  } f;
+  for (int t = 0; t < 4; ++t) f.tiles.push_back(attn::flash_tile(r.trace, t, 3));
   CHECK(f.tiles[0].visible == 3);
   CHECK_FALSE(f.tiles[0].skipped);
   CHECK(f.tiles[1].visible == 0);
@@ -179,7 +193,7 @@ TEST_CASE("causal flash attention lists the blocks past the row, unchanged, and 
     }
   }
   // 4 query blocks × blocks loaded: [0,4) loads 2, [4,8) loads 3, [8,10) loads 4.
-  CHECK(f.io.blocks_loaded == 2 + 3 + 4);
+  CHECK(r.io.blocks_loaded == 2 + 3 + 4);
 }
 
 TEST_CASE("flash attention's default blocks follow the paper: B_c = ⌊M/4d⌋, B_r = min(B_c, d)", "[flash]") {
@@ -210,13 +224,17 @@ TEST_CASE("the IO model counts the standard algorithm's and the tiled one's slow
   // Standard: Q, K read; S written; S read and P written; P and V read; O written.
   const std::uint64_t standard = batch * (std::uint64_t{n_q} * d_k + n_k * d_k + 4ull * n_q * n_k + n_k * d_v + n_q * d_v);
   CHECK(io.standard.total == standard);
-  CHECK(io.standard.reads + io.standard.writes == standard);
-  CHECK(io.standard.writes == batch * (2ull * n_q * n_k + n_q * d_v));
+  CHECK(io.standard.read_total + io.standard.write_total == standard);
+  CHECK(io.standard.write_total == batch * (2ull * n_q * n_k + n_q * d_v));
+  CHECK(io.standard.reads[0] == batch * (std::uint64_t{n_q} + n_k) * d_k);
+  CHECK(io.standard.writes[1] == batch * std::uint64_t{n_q} * n_k);
+  CHECK(io.standard.reads[3] == batch * (std::uint64_t{n_q} * n_k + std::uint64_t{n_k} * d_v));
   // Tiled: Q once, K and V once per query block (⌈100/32⌉ = 4), O once.
   CHECK(io.query_blocks == 4);
   CHECK(io.key_blocks == 9);
   CHECK(io.tiled.total == batch * (std::uint64_t{n_q} * d_k + 4ull * n_k * (d_k + d_v) + n_q * d_v));
-  CHECK(io.tiled.writes == batch * std::uint64_t{n_q} * d_v);
+  CHECK(io.tiled.write_total == batch * std::uint64_t{n_q} * d_v);
+  CHECK(io.tiled.reads[1] == batch * 4ull * n_k * (d_k + d_v));
   CHECK(io.blocks_loaded == batch * 4ull * 9);
   CHECK(io.sram_needed == (32 + 10) * (16 + 8));
   CHECK(io.fits);  // 1,008 ≤ 1,024
@@ -225,7 +243,7 @@ TEST_CASE("the IO model counts the standard algorithm's and the tiled one's slow
   CHECK(io.standard.order_value == Approx(batch * (100.0 * 16 + 100.0 * 100)));
   CHECK(io.tiled.order_value == Approx(batch * 100.0 * 100 * 16 * 16 / 1024));
   std::uint64_t sum = 0;
-  for (const attn::IoTerm& t : io.tiled.terms) sum += t.reads + t.writes;
+  for (int t = 0; t < 3; ++t) sum += io.tiled.reads[t] + io.tiled.writes[t];
   CHECK(sum == io.tiled.total);
   // Causal: query block [0, 32) reads keys [0, 40), [32, 64) keys [0, 70), [64, 96) [0, 90), [96, 100) all 90.
   const attn::FlashIo c = attn::flash_io(1, n_q, n_k, d_k, d_v, true, 32, 10, 1024);
@@ -246,7 +264,8 @@ TEST_CASE("flash attention names the field of bad input", "[flash]") {
   };
   fails_with(options(false, -1, 2), "block_q");
   fails_with(options(false, 2, -3), "block_k");
-  fails_with(options(false, 2, 2, 0, 6), "trace.query_index 6");
+  fails_with(options(false, 2, 2, 0, 6), "trace.query_index 6 is out of range 0…5 (n_q = 6)");
+  fails_with(options(false, 2, 2, 0, -2), "trace.query_index -2");
   fails_with(options(false, 2, 2, 1, 0), "trace.item 1");
   attn::FlashOptions small = options(false, 2, 2);
   small.sram = 15;  // 2·(4 + 4) = 16 at least

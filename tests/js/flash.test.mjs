@@ -120,8 +120,7 @@ for (const [name, attn] of Object.entries(modules)) {
       assert.equal(side.terms.reduce((s, t) => s + t.reads + t.writes, 0), side.total);
       for (const t of side.terms) assert.ok(typeof t.formula === 'string' && t.formula.length > 0);
     }
-    assert.deepEqual(attn.flashIo({ n_q: 40, n_k: 40, d_k: 8 }), d.io);
-    const small = attn.flashIo({ n_q: 40, n_k: 40, d_k: 8, sram: 64 }); // ⌊64/32⌋ = 2
+    const small = attn.flashAttention({ query, key, value, n_q: 40, n_k: 40, d_k: 8, sram: 64 }).io; // ⌊64/32⌋ = 2
     assert.equal(small.block_k, 2);
     assert.ok(small.tiled.total > d.io.tiled.total, 'less on-chip memory, more traffic');
 
@@ -140,7 +139,7 @@ for (const [name, attn] of Object.entries(modules)) {
     }
   });
 
-  test(`${name}: flashAttention and flashIo name the bad field`, () => {
+  test(`${name}: flashAttention names the bad field`, () => {
     const p = problem(1, 6, 6, 4, 4, 5);
     const base = { query: p.query, key: p.key, value: p.value, n_q: 6, n_k: 6, d_k: 4 };
     const bad = [
@@ -164,8 +163,7 @@ for (const [name, attn] of Object.entries(modules)) {
     for (const [change, message] of bad) {
       assert.throws(() => attn.flashAttention({ ...base, ...change }), message, JSON.stringify(change));
     }
-    assert.throws(() => attn.flashIo({ n_q: 4, n_k: 4, d_k: 4, block_q: 0 }), /block_q must be at least 1/);
-    assert.throws(() => attn.flashIo({ n_q: 4, n_k: 4 }), /d_k is required/);
+    assert.throws(() => attn.flashAttention({ ...base, d_k: undefined }), /d_k is required/);
   });
 
   test(`${name}: linearAttention is the φ-kernel attention, plain and causal; its cost crosses over`, () => {

@@ -118,7 +118,8 @@ export function create(body, { dom, actions }) {
       lines.push(['softmax attention’s row', o(data.reference_row)]);
     }
     fill(tileBox, h('p', { id: 'flash-tile-title' }, `Key block ${tile + 1} of ${tiles.length}`),
-      dom.table(['', 'value'], lines, { class: 'cost', id: 'flash-tile', dataset: { tile: String(tile), m: String(x.m), l: String(x.l) } }));
+      dom.table(['', 'value'], lines, { class: 'cost', id: 'flash-tile',
+        dataset: { tile: String(tile), m: String(x.m), l: String(x.l), args: JSON.stringify(payload) } }));
     prev.disabled = tile === 0;
     next.disabled = tile === tiles.length - 1;
   }

@@ -49,7 +49,7 @@ export function create(body, { dom, actions }) {
     fill(outBox,
       h('h4', {}, `Output rows, n = ${fmt.int(p.n)}, d_k = ${fmt.int(p.d_k)}, d_v = ${fmt.int(p.d_v)}`),
       dom.table(['row', 'softmax attention', 'linear attention'], r.softmax.map((s, i) => [String(i), row(s), row(r.linear[i])]),
-        { class: 'cost', id: 'linear-rows', dataset: { maxDifference: String(r.max_difference) } }),
+        { class: 'cost', id: 'linear-rows', dataset: { maxDifference: String(r.max_difference), args: JSON.stringify(p) } }),
       h('p', { class: 'note', id: 'linear-difference' }, `Largest difference over all ${fmt.int(p.n)} rows: ${fmt.num(r.max_difference, 4)} `,
         `(the largest softmax output is ${fmt.num(r.max_softmax, 4)}). `,
         p.causal ? 'Row 0 sees only key 0 in both, so both give v_0 there; later rows weigh the keys differently. '
@@ -60,11 +60,12 @@ export function create(body, { dom, actions }) {
       [`${name}: total, ${side.order}`, '', fmt.int(side.total)],
     ];
     fill(costBox,
-      h('h4', {}, `FLOPs of one head at n = ${fmt.int(p.n)}`),
+      h('h4', {}, `FLOPs of one head at n = ${fmt.int(p.n)} (${c.pairs})`),
       h('div', { class: 'table-wrap' }, dom.table(['step', 'formula', 'FLOPs'], [...terms('softmax', c.softmax), ...terms('linear', c.linear)],
         { class: 'cost', id: 'linear-cost', dataset: { crossover: String(c.crossover_n), softmax: String(c.softmax.total), linear: String(c.linear.total) } })),
       h('p', { class: 'note', id: 'linear-crossover' }, `Linear attention costs less from n = ${fmt.int(c.crossover_n)} on `,
-        `(softmax attention grows as n²·(d_k + d_v), linear attention as n·d_k·d_v: they meet near n ≈ d). At n = ${fmt.int(p.n)} softmax attention takes `,
+        `(softmax attention grows as n²·(d_k + d_v), linear attention as n·d_k·d_v: they meet near n ≈ ${p.causal ? '2·d, the causal mask halving the pairs' : 'd'}). `,
+        `At n = ${fmt.int(p.n)} softmax attention takes `,
         c.ratio >= 1 ? `${fmt.num(c.ratio, 2)}× the FLOPs of linear attention.` : `${fmt.num(1 / c.ratio, 2)}× fewer FLOPs than linear attention.`),
       dom.table(['n', 'softmax FLOPs', 'linear FLOPs', 'cheaper'], r.sweep.map((s) => [fmt.int(s.n), fmt.int(s.softmax), fmt.int(s.linear),
         s.linear < s.softmax ? 'linear' : 'softmax']), { class: 'cost', id: 'linear-sweep' }));
