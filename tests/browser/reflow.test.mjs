@@ -49,7 +49,8 @@ function overflow(frame, selectors = []) {
         if (el.shadowRoot) walk(el.shadowRoot);
         const r = el.getBoundingClientRect();
         if (r.width > 0 && r.right > vw + 1 && !clipped(el) && ![...el.children].some((c) => c.getBoundingClientRect().right > vw + 1)) {
-          out.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''} right=${Math.round(r.right)}`);
+          const panel = el.closest('section.panel')?.id;
+          out.push(`${panel ? `${panel} ` : ''}${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''} right=${Math.round(r.right)}`);
         }
       }
     };
@@ -121,6 +122,13 @@ test('an element and an iframe with every panel on a course page: no sideways sc
     if (f.page > 0 || f.boxes['#playground'] > 0) report.push(`${width} px: inside the iframe ${f.page} px, playground ${f.boxes['#playground']} px; ${f.sticking.join(', ')}`);
     for (const c of await charts(page, '#all')) if (c.chart > c.box + 1) report.push(`${width} px: element's chart #${c.id} is ${Math.round(c.chart)} px in ${c.box} px`);
   }
+  // The host's column narrows with the window unchanged (a sidebar opens): the element's charts follow.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.evaluate(() => { document.body.style.maxWidth = '420px'; });
+  await settle(page);
+  const narrowed = await charts(page, '#all');
+  assert.ok(narrowed.length >= 1, 'the element draws its gradient chart');
+  for (const c of narrowed) assert.ok(c.box <= 420 && Math.abs(c.chart - c.box) <= 2, `in a 420 px column, #${c.id} is ${c.chart} px in a ${c.box} px box`);
   assert.deepEqual(report, []);
   assert.deepEqual(page.problems, []);
   await page.closeAll();

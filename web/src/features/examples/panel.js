@@ -23,7 +23,9 @@ export function create(body, { dom, host, actions }) {
     fill(body,
       h('p', { class: 'lead' }, 'Each figure below was just computed by the same WebAssembly core that runs the heatmaps, then compared with the figure printed in the lesson. ',
         allOk ? 'All of them match.' : 'Some do not match: see the ✗ marks.'),
-      h('div', { class: 'examples' }, examples.map(card)));
+      // One column that may shrink below a card's widest table (which scrolls inside its own box): a plain
+      // grid column would grow to that table and push the page sideways on a phone.
+      h('div', { class: 'examples', style: { gridTemplateColumns: 'minmax(0, 1fr)' } }, examples.map(card)));
   }
 
   function card(ex) {
