@@ -63,7 +63,7 @@ async function check(page, id) {
   await page.waitForFunction(([sel, was]) => {
     const text = document.querySelector('#ex1').shadowRoot.querySelector(sel)?.textContent ?? '';
     return text !== was && !text.startsWith('Asking');
-  }, [`[data-exercise="${id}"] .ex-verdict`, before], { timeout: 30000 });
+  }, [`[data-exercise="${id}"] .ex-verdict`, before]);
   return page.locator(`${card(id)} .ex-verdict`).textContent();
 }
 
@@ -72,7 +72,8 @@ const lastProgress = (page) => page.evaluate(() => window.events.filter((e) => e
 
 test('exercises: the learner\'s input and answer() for each kind, the events, the attribute, progress over a reload, and a framed page\'s messages', async () => {
   const page = await openUrl(h, `${course.url}course.html`, { waitForResult: false });
-  await page.locator(card('attention.causal-row')).waitFor({ timeout: 30000 });
+  page.setDefaultTimeout(60000); // the machine may be busy: every wait below is for an engine reply or a redraw
+  await page.locator(card('attention.causal-row')).waitFor();
   await page.evaluate(() => localStorage.clear()); // a run before this one must not count
   await page.evaluate(() => document.querySelector('#ex1').clearProgress());
 
@@ -148,10 +149,10 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
 
   // The framed page (the playground's origin) posts attempt and progress to this page's origin.
   const frame = page.frameLocator('#frame');
-  await frame.locator('[data-exercise="cost.params-bias"] input[name="answer"]').waitFor({ timeout: 30000 });
+  await frame.locator('[data-exercise="cost.params-bias"] input[name="answer"]').waitFor();
   await frame.locator('[data-exercise="cost.params-bias"] input[name="answer"]').fill('16,640');
   await frame.locator('[data-exercise="cost.params-bias"] button[type="submit"]').click();
-  await page.waitForFunction(() => window.messages.some((m) => m.data.type === 'attention-playground:attempt'), null, { timeout: 30000 });
+  await page.waitForFunction(() => window.messages.some((m) => m.data.type === 'attention-playground:attempt'), null);
   const messages = await page.evaluate(() => window.messages);
   const attempt = messages.find((m) => m.data.type === 'attention-playground:attempt');
   assert.equal(attempt.origin, new URL(h.url).origin);
@@ -162,7 +163,7 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
 
   // A reload keeps the element's progress (localStorage, per page and element id); clearProgress() forgets it.
   await page.reload();
-  await page.locator(card('attention.causal-row')).waitFor({ timeout: 30000 });
+  await page.locator(card('attention.causal-row')).waitFor();
   await page.waitForFunction(() => window.events.some((e) => e.type === 'progress'));
   assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 4, total: 4, score: 1 });
   assert.match(await page.locator(`${card('attention.causal-row')} .ex-attempts`).textContent(), /3 attempts · solved/);
@@ -178,11 +179,12 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
 
 test('the notebook widget syncs the progress trait it declares', async () => {
   const page = await openUrl(h, `${course.url}notebook.html`, { waitForResult: false });
-  await page.waitForFunction(() => window.model.get('progress')?.total === 1, null, { timeout: 30000 });
+  page.setDefaultTimeout(60000);
+  await page.waitForFunction(() => window.model.get('progress')?.total === 1, null);
   assert.deepEqual(await page.evaluate(() => window.model.get('progress')), { chapter: 'attention', done: 0, total: 1, score: 0 });
   await page.locator('#cell [data-exercise="heads.d_k"] input[name="answer"]').fill('16');
   await page.locator('#cell [data-exercise="heads.d_k"] button[type="submit"]').click();
-  await page.waitForFunction(() => window.model.get('progress').done === 1, null, { timeout: 30000 });
+  await page.waitForFunction(() => window.model.get('progress').done === 1, null);
   assert.deepEqual(await page.evaluate(() => window.model.saved.at(-1).progress), { chapter: 'attention', done: 1, total: 1, score: 1 });
   assert.deepEqual(await page.evaluate(() => Object.keys(localStorage)), [], 'the widget keeps nothing in localStorage');
   assert.deepEqual(page.problems, []);
@@ -191,7 +193,8 @@ test('the notebook widget syncs the progress trait it declares', async () => {
 
 test('without a worker, and without the exercises panel shown, answer() still gets the core\'s answers (on the page\'s thread)', async () => {
   const page = await openUrl(h, `${course.url}thread.html`, { waitForResult: false, init: () => { delete window.Worker; } });
-  await page.waitForFunction(() => document.querySelector('#t')?.result, null, { timeout: 30000 });
+  page.setDefaultTimeout(60000);
+  await page.waitForFunction(() => document.querySelector('#t')?.result, null);
   const out = await page.evaluate(async () => {
     const el = document.querySelector('#t');
     return [await el.answer('cost.params-bias', '16 640'), await el.answer('attention.strongest-key', 0)].map(({ correct, expected }) => ({ correct, expected }));
