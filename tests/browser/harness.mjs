@@ -73,7 +73,8 @@ export async function openPage(h, hash = '', options = {}) {
 export function referenceHash(hash) {
   const body = String(hash).replace(/^#/, '');
   if (/(^|&)(chapter|panels)=/.test(body)) return hash;
-  return `#${body}${body ? '&' : ''}chapter=reference`;
+  // With no other key, `heads=` (random, the schema's default) keeps the lesson's constructed heads away.
+  return `#${body || 'heads='}&chapter=reference`;
 }
 
 /** As openPage, at any URL; `init` is a script run in every page of the context before its own. */

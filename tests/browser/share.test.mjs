@@ -36,7 +36,8 @@ test('the builder writes every snippet from the view and the choices, and previe
   assert.ok(!/embed=|\bembed="/.test(element), 'the page flag embed is not an attribute');
 
   const iframe = await snippet('iframe');
-  assert.match(iframe, new RegExp(`^<iframe src="${h.url}index.html#d_model=48&amp;n_heads=3.*panels=heatmaps,shapes&amp;theme=dark&amp;controls=0&amp;embed=1" `));
+  // (The view is the test page's, opened at chapter=reference: harness.mjs openPage.)
+  assert.match(iframe, new RegExp(`^<iframe src="${h.url}index.html#d_model=48&amp;n_heads=3.*panels=heatmaps,shapes&amp;theme=dark&amp;controls=0&amp;chapter=reference&amp;embed=1" `));
   assert.ok(iframe.endsWith(`<script src="${h.url}embed.js"></script>`));
   assert.match(iframe, /height="900"/);
   await page.fill('[name="share-height"]', '650');
