@@ -102,7 +102,7 @@ export function create(body, { dom, host, actions }) {
   const lab = { key: null, steps: 0, history: { step: [], loss: [], accuracy: [] }, evals: { step: [], accuracy: [] }, reply: null };
   let playing = false, busy = false, destroyed = false, sample = 0, plot = null, plotLoading = null, heatmaps = [];
   // The chart follows its box's width (a resize, a rotated phone, a host page's column).
-  const stopFollowing = followWidth(curves, (width) => plot?.setSize({ width: chartWidth(curves), height: 220 }));
+  const stopFollowing = followWidth(curves, () => plot?.setSize({ width: chartWidth(curves), height: 220 }));
   let msPerStep = 0; // measured over the last request that stepped
 
   const settingsNow = () => (view ? parseTraining(view.state).settings : null);
