@@ -242,7 +242,8 @@ test('a long sequence is drawn downsampled, and says so', async () => {
   assert.match(await page.textContent('#heat-note'), /downsampled: each cell is the mean of a 3×3 block of the 600×600 matrix/);
   const size = await page.$eval('.heat-main canvas', (c) => ({ w: c.width, h: c.height }));
   assert.ok(size.w > 0 && size.h > 0);
-  // Hovering reads a block, not a single cell.
+  // Hovering reads a block, not a single cell (the map scrolled into view first: the mouse moves in the viewport).
+  await page.locator('.heat-main canvas').scrollIntoViewIfNeeded();
   const box = await page.locator('.heat-main canvas').boundingBox();
   await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.8);
   assert.match(await page.textContent('#readout'), /queries \d+–\d+ → keys \d+–\d+ \(block mean\)/);

@@ -51,7 +51,7 @@ test('the builder writes every snippet from the view and the choices, and previe
   const [first, json, last] = myst.split('\n');
   assert.equal(first, `:::{anywidget} ${h.url}attention-playground.js`);
   assert.equal(last, ':::');
-  assert.deepEqual(JSON.parse(json), { d_model: '48', n_heads: '3', n_q: '5', mask: 'causal', source: 'random', text: 'it\'s "quoted" <and> &', panels: 'heatmaps,shapes', theme: 'dark', controls: '0' });
+  assert.deepEqual(JSON.parse(json), { d_model: '48', n_heads: '3', n_q: '5', mask: 'causal', source: 'random', text: 'it\'s "quoted" <and> &', panels: 'heatmaps,shapes', theme: 'dark', controls: '0', chapter: 'reference' });
   assert.match(await snippet('quarto'), /^```\{=html\}\n<script type="module"[^\n]*\n<attention-playground [^\n]*\n```$/);
   const python = await snippet('python');
   assert.ok(python.includes(`_esm = "${h.url}attention-playground.js"`) && python.includes('d_model = traitlets.Int(48).tag(sync=True)')
