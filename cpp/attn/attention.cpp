@@ -166,12 +166,8 @@ void mask_logits(float* row, const Mask& mask, int b, int i, int j0, int count, 
   for (int j = std::max(limit, 0); j < count; ++j) row[j] = kNegInf;
   if (!mask.matrix.empty())
     kern::mask_row(row, mask.matrix.data() + static_cast<std::size_t>(i) * n_k + j0, std::min(count, std::max(limit, 0)));
-  // Sparse patterns: keys before the window, or off the stride (far from i and not a multiple of s).
-  const int start = std::min(mask.row_start(i) - j0, count);
-  for (int j = 0; j < start; ++j) row[j] = kNegInf;
-  if (mask.stride > 0)
-    for (int j = 0; j < std::min(limit, count); ++j)
-      if (i - (j0 + j) >= mask.stride && (i - (j0 + j)) % mask.stride != 0) row[j] = kNegInf;
+  // Out of line (mask.cpp, compiled for size): the sparse patterns are rare next to this hot path.
+  if (mask.window > 0 || mask.stride > 0) mask.hide_sparse(row, i, j0, std::min(count, std::max(limit, 0)));
 }
 
 void block_logits(const HeadProblem& p, const AttentionOptions& opt, const PackedB& k_packed, int r0, int rows,
@@ -179,8 +175,7 @@ void block_logits(const HeadProblem& p, const AttentionOptions& opt, const Packe
   // exact: q_prescale is a power of two (guard_logits), undone in α.
   kern::gemm_packed(rows, p.q + static_cast<std::size_t>(r0) * p.ldq, p.ldq, k_packed, logits, p.n_k,
                     logit_scale(opt, p.d_k) / p.q_prescale, nullptr, false);
-  if (p.slopes)
-    for (int r = 0; r < rows; ++r) add_alibi(logits + static_cast<std::size_t>(r) * p.n_k, p.row0 + r0 + r, 0, p.n_k, *p.slopes);
+  if (p.slopes) add_alibi_rows(logits, p.n_k, rows, p.row0 + r0, p.n_k, *p.slopes);
 }
 
 float logit_scale(const AttentionOptions& opt, int d_k) {

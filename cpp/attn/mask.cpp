@@ -2,6 +2,7 @@
 #include "mask.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "count.h"
 #include "error.h"
@@ -27,6 +28,14 @@ void Mask::validate(int batch, int n_q, int n_k) const {
     require(matrix.size() == want, "mask matrix has " + group_digits(matrix.size()) +
                                        " entries but n_q×n_k = " + std::to_string(n_q) + "×" +
                                        std::to_string(n_k) + " = " + group_digits(want));
+  }
+}
+
+void Mask::hide_sparse(float* row, int i, int j0, int count) const {
+  const float hidden = -std::numeric_limits<float>::infinity();
+  for (int j = 0; j < count; ++j) {
+    const int d = i - (j0 + j);  // how far back the key is (keys ahead are the row limit's)
+    if ((window > 0 && d >= window) || (stride > 0 && d >= stride && d % stride != 0)) row[j] = hidden;
   }
 }
 

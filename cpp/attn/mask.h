@@ -20,6 +20,8 @@ struct Mask {
   int stride = 0;
 
   bool any() const { return causal || !key_lengths.empty() || !matrix.empty() || window > 0 || stride > 0; }
+  /// Sets to −∞ the logits row[0 .. count) of keys j0 … that the window or the stride hides from query i.
+  void hide_sparse(float* row, int i, int j0, int count) const;
   /// Keys before this index are masked for query row i (the sliding window's start; else 0).
   int row_start(int i) const { return window > 0 && i - window + 1 > 0 ? i - window + 1 : 0; }
   /// Checks the mask against the problem's sizes; throws Error naming what does not fit.

@@ -45,22 +45,6 @@ void apply_head_mask(const std::vector<float>& mask, int rows, int d_v, float* c
   }
 }
 
-std::vector<float> head_slopes(const AttentionOptions& opt, int n_heads) {
-  std::vector<float> slopes;
-  if (opt.positional != Positional::alibi) return slopes;
-  const int total = opt.layer_heads > 0 ? opt.layer_heads : n_heads;
-  for (int h = 0; h < n_heads; ++h) slopes.push_back(static_cast<float>(alibi_slope(opt.head_offset + h, total)));
-  return slopes;
-}
-
-void validate_positional(const AttentionOptions& opt, int n_heads, int d_k) {
-  if (opt.positional == Positional::rope) require_rope(d_k, opt.rope_base);
-  const int total = opt.layer_heads > 0 ? opt.layer_heads : n_heads;
-  require(opt.head_offset >= 0 && opt.layer_heads >= 0 && opt.head_offset <= total - n_heads,
-          "head_offset " + std::to_string(opt.head_offset) + " and layer_heads " + std::to_string(opt.layer_heads) +
-              " do not place this layer's " + std::to_string(n_heads) + " heads inside the layer");
-}
-
 MhaWeights default_weights(const MhaDims& d, std::uint64_t seed) {
   Rng rng(seed);
   const std::size_t D = d.d_model, QK = d.qk_width(), V = d.v_width(), KK = d.kv_k_width(), KV = d.kv_v_width();

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdlib>
 
+#include "attention.h"
 #include "error.h"
 
 namespace attn {
@@ -37,6 +38,10 @@ std::vector<double> alibi_slopes(int n_heads) {
 
 void add_alibi(float* row, int i, int j0, int count, float slope) {
   for (int j = 0; j < count; ++j) row[j] -= slope * static_cast<float>(std::abs(i - (j0 + j)));
+}
+
+void add_alibi_rows(float* logits, int ld, int rows, int i0, int n_k, float slope) {
+  for (int r = 0; r < rows; ++r) add_alibi(logits + static_cast<std::size_t>(r) * ld, i0 + r, 0, n_k, slope);
 }
 
 void require_rope(int d_k, double base) {
@@ -80,6 +85,23 @@ std::vector<double> rope_logits(const std::vector<float>& q, const std::vector<f
     out.push_back(scale ? dot / std::sqrt(static_cast<double>(d_k)) : dot);
   }
   return out;
+}
+
+// Declared in mha.h (the layer's calls use them); defined here, in a file compiled for size.
+std::vector<float> head_slopes(const AttentionOptions& opt, int n_heads) {
+  std::vector<float> slopes;
+  if (opt.positional != Positional::alibi) return slopes;
+  const int total = opt.layer_heads > 0 ? opt.layer_heads : n_heads;
+  for (int h = 0; h < n_heads; ++h) slopes.push_back(static_cast<float>(alibi_slope(opt.head_offset + h, total)));
+  return slopes;
+}
+
+void validate_positional(const AttentionOptions& opt, int n_heads, int d_k) {
+  if (opt.positional == Positional::rope) require_rope(d_k, opt.rope_base);
+  const int total = opt.layer_heads > 0 ? opt.layer_heads : n_heads;
+  require(opt.head_offset >= 0 && opt.layer_heads >= 0 && opt.head_offset <= total - n_heads,
+          "head_offset " + std::to_string(opt.head_offset) + " and layer_heads " + std::to_string(opt.layer_heads) +
+              " do not place this layer's " + std::to_string(n_heads) + " heads inside the layer");
 }
 
 }  // namespace attn

@@ -20,10 +20,12 @@ std::vector<double> alibi_slopes(int n_heads);
 
 /// Subtracts slope·|i − j| from the logits row[0 .. count) of keys j0 .. j0 + count − 1 (query i).
 void add_alibi(float* row, int i, int j0, int count, float slope);
+/// add_alibi on `rows` rows of n_k logits (row stride ld), query i0 + r for row r, keys from 0.
+void add_alibi_rows(float* logits, int ld, int rows, int i0, int n_k, float slope);
 
 /// Rotates each pair (2t, 2t+1) of `heads` consecutive d_k-wide slices of rows × (heads·d_k)
 /// values (row stride ld) by angle pos·base^(−2t/d_k), pos = pos0 + row. inverse: by −angle
-/// (the transpose, for gradients). d_k must be even (checked by the caller: require_rope_dims).
+/// (the transpose, for gradients). d_k must be even (checked by the caller: require_rope).
 void rope_rotate(float* x, int ld, int rows, int pos0, int heads, int d_k, double base, bool inverse);
 /// Throws unless d_k is even and base > 1 is finite.
 void require_rope(int d_k, double base);
