@@ -66,6 +66,9 @@ test('a view with imports names them in its config; sizes that no longer fit sto
   assert.equal(fromLink.config.imported, undefined);
   assert.match(fromLink.notes.at(-1).text, /imported attention maps, which a link does not carry: import them again/);
   assert.equal(withImports(check, null, { imported: '' }), check);
+  const maps = withImports(check, { id: 'import-2', kind: 'attention', shapes: { attention: [2, 4, 3, 4] } }, { imported: 'attention' });
+  assert.equal(maps.config.imported.kind, 'attention');
+  assert.match(maps.notes.at(-1).text, /^Imported attention maps: .*show this view’s seeded layer/, 'the panels that need the layer say so');
 });
 
 test('files: .npy named by the file, .npz and exported bundles, .json, .csv with word labels; others refused', () => {

@@ -6,37 +6,19 @@
 // do not sum to 1 (a row of zeros is a fully masked query, as the engine returns it).
 
 import { INPUT_NAMES, WEIGHT_NAMES } from './run.js';
+import { expectedShapes, show } from './view.js';
+
+export { expectedShapes, withImports } from './view.js';
 
 export const IMPORT_NAMES = Object.freeze([...INPUT_NAMES, ...WEIGHT_NAMES, 'attention']);
 export const ROW_TOLERANCE = 1e-3; // float32 maps from a real model sum to 1 within ~1e-6; a hand-made CSV rounds more
 
-const show = (shape) => `[${shape.join(', ')}]`;
 const strip = (shape) => {
   let i = 0;
   while (i < shape.length - 1 && shape[i] === 1) i++;
   return shape.slice(i);
 };
 const count = (shape) => shape.reduce((a, b) => a * b, 1);
-
-/** { name: [what the axes are, shape] } the view takes (config: a validated config, sizes as the engine resolved them). */
-export function expectedShapes(config) {
-  const { batch, n_q, n_k, d_model, n_heads, n_kv_heads, d_k, d_v } = config;
-  const kv = n_kv_heads === n_heads ? 'n_heads' : 'n_kv_heads';
-  return {
-    query: ['batch, n_q, d_model', [batch, n_q, d_model]],
-    key: ['batch, n_k, d_model', [batch, n_k, d_model]],
-    value: ['batch, n_k, d_model', [batch, n_k, d_model]],
-    wq: ['d_model, n_heads·d_k', [d_model, n_heads * d_k]],
-    wk: [`d_model, ${kv}·d_k`, [d_model, n_kv_heads * d_k]],
-    wv: [`d_model, ${kv}·d_v`, [d_model, n_kv_heads * d_v]],
-    wo: ['n_heads·d_v, d_model', [n_heads * d_v, d_model]],
-    bq: ['n_heads·d_k', [n_heads * d_k]],
-    bk: [`${kv}·d_k`, [n_kv_heads * d_k]],
-    bv: [`${kv}·d_v`, [n_kv_heads * d_v]],
-    bo: ['d_model', [d_model]],
-    attention: ['batch, n_heads, n_q, n_k', [batch, n_heads, n_q, n_k]],
-  };
-}
 
 /** A nested array of numbers → { shape, data }, refusing ragged rows. */
 function fromNested(name, value) {
@@ -133,29 +115,4 @@ export function checkImport(given, config) {
     labels_q: labelsOf('labels_q', given.labels_q, config.batch, config.n_q),
     labels_k: labelsOf('labels_k', given.labels_k, config.batch, config.n_k),
   };
-}
-
-/**
- * The check of a view with its imports: the config gains `imported: { id, kind }` while the imports fit
- * it; when the sizes changed since, the view cannot run and says why (field `imported`); a state that
- * says imported=… with nothing imported (a link, which carries no tensors) gets a note.
- */
-export function withImports(check, imported, state) {
-  if (!check) return check;
-  if (!imported) {
-    if (!state.imported) return check;
-    const text = `This view was made with imported ${state.imported === 'attention' ? 'attention maps' : 'tensors'}, which a link does not carry: ` +
-      'import them again (Export and import panel, or importTensors()); until then the seeded ones are shown.';
-    return { ...check, notes: [...(check.notes ?? []), { field: 'imported', text }] };
-  }
-  if (!check.config) return check;
-  const expected = expectedShapes(check.config);
-  for (const [name, shape] of Object.entries(imported.shapes)) {
-    if (show(expected[name][1]) !== show(shape)) {
-      const message = `the imported ${name} is ${show(shape)} but the view now needs [${expected[name][0]}] = ${show(expected[name][1])}: ` +
-        'go back to those sizes, import again, or set imported to none';
-      return { ...check, ok: false, config: null, auto: false, errors: { ...check.errors, imported: message } };
-    }
-  }
-  return { ...check, config: { ...check.config, imported: { id: imported.id, kind: imported.kind, names: Object.keys(imported.shapes) } } };
 }

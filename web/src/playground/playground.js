@@ -15,7 +15,7 @@ import { assetBase } from './assets.js';
 import { createRunbar } from './runbar.js';
 import { createShell } from './shell.js';
 import { actionsFor, unavailable } from './asks.js';
-import { withImports } from '../import/tensors.js';
+import { withImports } from '../import/view.js';
 import { waitBeforeRun, mergeReasons, watchScreen, CATCH_UP_MS } from './schedule.js';
 import { createChapterNav } from '../lesson/nav.js';
 import { lockedKeys, formShows } from '../lesson/chapters.js';
