@@ -92,7 +92,7 @@ const rows = [
         + 'so a head can learn to look a fixed offset back (the previous-token head of the first chapter is built that way).',
       'Rotary embeddings (RoPE) rotate q and k by their positions instead, so q_i·k_j depends on i − j only; ALiBi subtracts a per-head slope times the distance from the scores.',
     ],
-    fields: ['d_model', 'text'],
+    fields: ['d_model', 'n_heads', 'text', 'positional', 'rope_base'],
     panels: ['controls', 'positional'],
   },
   {
@@ -111,7 +111,7 @@ const rows = [
         + 'A KV cache makes each generated token cost O(t·d) instead of recomputing the prefix. Sparse patterns (a sliding window, strides) let each query see fewer keys, '
         + 'and linear attention replaces the softmax by a feature map so the cost grows with n, not n², but computes something else.',
     ],
-    fields: ['d_model', 'n_heads', 'n_kv_heads', 'n_q', 'mask'],
+    fields: ['d_model', 'n_heads', 'n_kv_heads', 'n_q', 'mask', 'window', 'stride'],
     panels: ['controls', 'flash', 'linear', 'kvcache', 'sparse'],
   },
   {
