@@ -238,3 +238,12 @@ test('EMBED.md’s claim about MkDocs 1.4: the mapping form of extra_javascript 
     'MkDocs 1.4 refuses extra_javascript entries that are mappings');
   assert.match(doc, /unhashable type: 'dict'/);
 });
+
+test('the builder with every panel ticked embeds the reference chapter (every panel), a subset its list', () => {
+  const every = embedState(defaults());
+  assert.equal(every.panels, '');
+  assert.equal(every.chapter, 'reference');
+  const some = embedState(withChanges(defaults(), { chapter: 'scaling' }), { panels: ['heatmaps', 'sqrtdk'] });
+  assert.equal(some.panels, 'heatmaps,sqrtdk');
+  assert.equal(some.chapter, 'scaling', 'a list wins over the chapter, which is left as it was');
+});

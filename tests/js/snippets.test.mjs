@@ -84,7 +84,7 @@ test('Python: valid source whose string literals evaluate (ast.literal_eval) to 
     '    values = {}',
     '    for s in cls.body:',
     '        if isinstance(s, ast.Assign) and s.targets[0].id != "_esm":',
-    '            values[s.targets[0].id] = ast.literal_eval(s.value.func.value.args[0])',
+    '            values[s.targets[0].id] = str(ast.literal_eval(s.value.func.value.args[-1]))', // Enum(choices, value): the value is last; Int/Float: str() gives its digits
     '    out.append(values)',
     'sys.stdout.write(json.dumps(out, ensure_ascii=True))',
   ].join('\n');

@@ -11,8 +11,11 @@ import { FEATURE_NAMES as PANEL_NAMES } from '../features/index.js';
  */
 export function embedState(state, { panels = PANEL_NAMES, theme = 'light', readOnly = false } = {}) {
   const chosen = PANEL_NAMES.filter((name) => panels.includes(name));
+  const all = chosen.length === PANEL_NAMES.length;
   return withChanges(state, {
-    panels: chosen.length === PANEL_NAMES.length ? '' : chosen.join(','),
+    // Every panel: no list, and the reference chapter (the view of every panel); a list wins over any chapter.
+    panels: all ? '' : chosen.join(','),
+    ...(all ? { chapter: 'reference' } : {}),
     theme: theme === 'light' ? '' : theme, // light is what an embedded playground is anyway
     controls: readOnly ? '0' : '1',
     embed: '0',
