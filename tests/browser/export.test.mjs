@@ -111,6 +111,13 @@ test('bundles from the page, the element and an iframe reproduce in PyTorch with
       .map(([name, t]) => [name, [t.shape, t.data.constructor.name, t.data.length]])));
     assert.deepEqual(shapes.attention, [[3, 6, 7, 7], 'Float32Array', 3 * 6 * 7 * 7]);
     assert.deepEqual(shapes.k[0], [3, 1, 7, 8]);
+    // The element's importTensors refuses with the tensor, its shape and the view's; a view that cannot run exports nothing.
+    const refused = await course.evaluate(() => document.getElementById('el').importTensors({ wk: { shape: [48, 48], data: new Float32Array(48 * 48) } })
+      .then(() => 'imported', (e) => e.message));
+    assert.match(refused, /wk has shape \[48, 48\]; the view needs \[d_model, n_kv_heads·d_k\] = \[48, 8\]/);
+    await course.evaluate(() => document.getElementById('el').setAttribute('d_model', 'abc'));
+    const nothing = await course.evaluate(() => document.getElementById('el').exportBundle().then(() => 'exported', (e) => e.message));
+    assert.match(nothing, /^nothing to export: “d_model”/);
 
     const frame = course.frames().find((f) => f.url().includes('embed=1'));
     await frame.waitForFunction(() => (globalThis.playgroundRoot?.() ?? document.querySelector('#playground')?.shadowRoot)?.getElementById('status')?.textContent.startsWith('Ran in'), null, { timeout: 30000 });
