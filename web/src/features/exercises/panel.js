@@ -27,6 +27,7 @@ const STYLE = `
 .ex-grid button { width: 100%; height: 100%; min-height: 1.5em; border: 0; padding: 0; background: transparent; cursor: pointer; font: inherit; }
 .ex-grid button[aria-pressed="true"] { outline: 2px solid var(--accent); outline-offset: -2px; }
 .ex-grid td.expected { box-shadow: inset 0 0 0 2px var(--ok); }
+.ex-unseen { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
 /** The engine's modifier letters (Wᴽ, Wᴷ, Wⱽ, Wᴼ) as real superscripts: ᴽ reads as an 8 in many fonts. */
@@ -142,8 +143,10 @@ export function create(body, { dom, actions }) {
         return h('td', { dataset: { key: j } }, b);
       }));
     const shownRows = whole ? Array.from({ length: rows }, (_, i) => i) : [row];
-    const table = h('table', { class: 'ex-grid', role: 'group', 'aria-label': `Row of query ${labels_q ? labels_q[row] : row}: pick the key` },
-      h('thead', {}, h('tr', {}, h('th', {}, ''), Array.from({ length: cols }, (_, j) => h('th', { scope: 'col', title: keyName(j) }, labels_k ? labels_k[j].slice(0, 4) : `${j}`)))),
+    // A table of its own (caption and corner header read out, not shown): rows are queries, columns keys.
+    const table = h('table', { class: 'ex-grid' },
+      h('caption', { class: 'ex-unseen' }, `Row of query ${labels_q ? labels_q[row] : row}: pick the key`),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'ex-unseen' }, 'query, key')), Array.from({ length: cols }, (_, j) => h('th', { scope: 'col', title: keyName(j) }, labels_k ? labels_k[j].slice(0, 4) : `${j}`)))),
       h('tbody', {}, shownRows.map(cellRow)));
     entry.grid = table;
     typed.addEventListener('input', () => {
