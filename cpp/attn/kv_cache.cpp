@@ -59,26 +59,31 @@ DecodeResult decode_step(const MultiHeadAttention& layer, KvCache& c, const floa
           std::string("this key/value cache was filled with positional '") + positional_name(was.positional) +
               "' and its rope_base: every step of a sequence must use the same; clear the cache to change them");
   const MultiHeadAttention::Projections w = layer.projections();
-  std::vector<float> q(qk), k(kk), v(kvw), concat(vw);
-  w.q.apply(1, x, D, q.data(), qk);
-  w.k.apply(1, x, D, k.data(), kk);
-  w.v.apply(1, x, D, v.data(), kvw);
+  // One buffer for the token's q, k, v rows and its Concat row.
+  std::vector<float> rows(static_cast<std::size_t>(qk) + kk + kvw + vw);
+  float* const q = rows.data();
+  float* const k = q + qk;
+  float* const v = k + kk;
+  float* const concat = v + kvw;
+  w.q.apply(1, x, D, q, qk);
+  w.k.apply(1, x, D, k, kk);
+  w.v.apply(1, x, D, v, kvw);
   if (options.positional == Positional::rope) {  // the token's q and k at its position, k before it is cached
-    rope_rotate(q.data(), qk, 1, pos, d.n_heads, dk, options.rope_base, false);
-    rope_rotate(k.data(), kk, 1, pos, d.n_kv_heads, dk, options.rope_base, false);
+    rope_rotate(q, qk, 1, pos, d.n_heads, dk, options.rope_base, false);
+    rope_rotate(k, kk, 1, pos, d.n_kv_heads, dk, options.rope_base, false);
   }
   // As the forward pass: a projection that overflowed is named, and the logit guard needs the
   // largest key norm of each key/value head, kept as the cache grows instead of rescanned.
   const int KVH = d.n_kv_heads;
   std::vector<double> norms(2 * KVH);  // the new token's k and v norms: the cache's once the step succeeds
   for (int g = 0; g < KVH; ++g) {
-    norms[g] = max_row_norm2(k.data() + g * dk, kk, 1, dk);
-    norms[KVH + g] = max_row_norm2(v.data() + g * dv, kvw, 1, dv);
+    norms[g] = max_row_norm2(k + g * dk, kk, 1, dk);
+    norms[KVH + g] = max_row_norm2(v + g * dv, kvw, 1, dv);
     require_finite_stage("the key projection", norms[g], 0, g * G);
     require_finite_stage("the value projection", norms[KVH + g], 0, g * G);
     // Row `pos` of the head's block: past the cache's length until the step succeeds.
-    std::copy_n(k.data() + g * dk, dk, c.k_.data() + (static_cast<std::size_t>(g) * L + pos) * dk);
-    std::copy_n(v.data() + g * dv, dv, c.v_.data() + (static_cast<std::size_t>(g) * L + pos) * dv);
+    std::copy_n(k + g * dk, dk, c.k_.data() + (static_cast<std::size_t>(g) * L + pos) * dk);
+    std::copy_n(v + g * dv, dv, c.v_.data() + (static_cast<std::size_t>(g) * L + pos) * dv);
   }
   const std::vector<float> slopes = head_slopes(opt, d.n_heads);  // ALiBi's, else empty
   const float alpha = logit_scale(opt, dk);
@@ -88,20 +93,20 @@ DecodeResult decode_step(const MultiHeadAttention& layer, KvCache& c, const floa
     const int h0 = g * G;
     double q_norm2 = 0.0;
     for (int h = h0; h < h0 + G; ++h) {
-      const double n2 = max_row_norm2(q.data() + h * dk, qk, 1, dk);
+      const double n2 = max_row_norm2(q + h * dk, qk, 1, dk);
       require_finite_stage("the query projection", n2, 0, h);
       q_norm2 = std::max(q_norm2, n2);
     }
     const float q_prescale = guard_logits(q_norm2, std::max(c.k_norm2_[g], norms[g]), alpha, h0);
-    if (q_prescale != 1.0f) kern::scale(q.data() + h0 * dk, G * dk, q_prescale);
+    if (q_prescale != 1.0f) kern::scale(q + h0 * dk, G * dk, q_prescale);
     HeadProblem p{};  // by name, as mha.cpp fills it: the group's query heads, one row each
-    p.q = q.data() + h0 * dk;
+    p.q = q + h0 * dk;
     p.ldq = qk;
     p.k = c.k_.data() + static_cast<std::size_t>(g) * L * dk;
     p.ldk = dk;
     p.v = c.v_.data() + static_cast<std::size_t>(g) * L * dv;
     p.ldv = dv;
-    p.out = concat.data() + h0 * dv;
+    p.out = concat + h0 * dv;
     p.ldo = vw;
     p.weights = r.weights.data() + static_cast<std::size_t>(h0) * t;
     p.rows = 1;
@@ -120,7 +125,7 @@ DecodeResult decode_step(const MultiHeadAttention& layer, KvCache& c, const floa
     attend_head(p, opt, nullptr);
   }
   r.output.resize(D);
-  w.o.apply(1, concat.data(), vw, r.output.data(), D);
+  w.o.apply(1, concat, vw, r.output.data(), D);
   if (first_non_finite(r.output.data(), D) != static_cast<std::size_t>(D))
     throw Error("the output overflowed float32 at decoding step " + std::to_string(t) +
                 ": the inputs or weights are too large, scale them down");
