@@ -56,12 +56,11 @@ void require_attention_arrays(std::size_t q_len, std::size_t k_len, std::size_t 
                               int d_k, int d_v) {
   require_dims(batch, n_q, n_k, d_k, d_v);
   const char* names[] = {"query", "key", "value"};
-  const char* dims[] = {"[batch, n_q, d_k] = [", "[batch, n_k, d_k] = [", "[batch, n_k, d_v] = ["};
+  // The message gives both counts: "query has 23 values but [batch, n_q, d_k] needs 24".
+  const char* dims[] = {"[batch, n_q, d_k]", "[batch, n_k, d_k]", "[batch, n_k, d_v]"};
   const std::size_t got[] = {q_len, k_len, v_len};
   const int rows[] = {n_q, n_k, n_k}, widths[] = {d_k, d_k, d_v};
-  for (int x = 0; x < 3; ++x)
-    require_length(names[x], got[x], (Count(batch) * rows[x] * widths[x]).value(),
-                   dims[x] + std::to_string(batch) + ", " + std::to_string(rows[x]) + ", " + std::to_string(widths[x]) + "]");
+  for (int x = 0; x < 3; ++x) require_length(names[x], got[x], (Count(batch) * rows[x] * widths[x]).value(), dims[x]);
 }
 
 void flash_default_blocks(std::int64_t sram, int n_q, int n_k, int d_k, int d_v, int* block_q, int* block_k) {

@@ -5,6 +5,7 @@
 #include <emscripten/bind.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,66 +61,74 @@ Sizes sizes_of(Record& r) {
   return {r.integer("batch"), r.integer("n_q"), r.integer("n_k"), r.integer("d_k"), r.integer("d_v")};
 }
 
-// query, key, value: inputs of floats; causal, scale; block_q, block_k (0: the default for sram);
+// flashAttention: query, key, value: inputs of floats; causal, scale; block_q, block_k (0: the default for sram);
 // sram; item, query_index (−1: no trace). value: { stats, logits, io }; arrays output and tile_o
 // (d_v per key block of the trace).
-std::string flash_attention(double options) {
-  return run([&](Json& value) {
-    Call& c = current_call();
-    Record r("flashAttention", options);
-    const Input<float> q = c.input<float>(r.address("query")), k = c.input<float>(r.address("key")),
-                       v = c.input<float>(r.address("value"));
-    const Sizes s = sizes_of(r);
-    attn::FlashOptions o;
-    o.causal = r.boolean("causal");
-    o.scale = r.boolean("scale");
-    o.block_q = r.integer("block_q");
-    o.block_k = r.integer("block_k");
-    o.sram = static_cast<std::int64_t>(r.number("sram"));  // a whole number checked by the wrapper; range by the core
-    o.trace_item = r.integer("item");
-    o.trace_row = r.integer("query_index");
-    r.done();
-    attn::FlashResult f = attn::flash_attention(q.data, q.count, k.data, k.count, v.data, v.count, s.batch, s.n_q,
-                                                s.n_k, s.d_k, s.d_v, o);
-    keep_array("output", std::move(f.output));
-    keep_array("tile_o", std::move(f.trace.o));
-    // stats: kTileFields numbers per key block (flash.h's order); logits: the row's n_k logits (or []).
-    value.begin_object().key("stats");
-    numbers(value, f.trace.stats.data(), f.trace.stats.size());
-    value.key("logits");
-    numbers(value, f.trace.logits.data(), f.trace.logits.size());
-    value.key("io");
-    write_io(value, f.io);
-    value.end_object();
-  });
+void flash_attention(Record& r, Json& value) {
+  Call& c = current_call();
+  const Input<float> q = c.input<float>(r.address("query")), k = c.input<float>(r.address("key")),
+                     v = c.input<float>(r.address("value"));
+  const Sizes s = sizes_of(r);
+  attn::FlashOptions o;
+  o.causal = r.boolean("causal");
+  o.scale = r.boolean("scale");
+  o.block_q = r.integer("block_q");
+  o.block_k = r.integer("block_k");
+  o.sram = static_cast<std::int64_t>(r.number("sram"));  // a whole number checked by the wrapper; range by the core
+  o.trace_item = r.integer("item");
+  o.trace_row = r.integer("query_index");
+  r.done();
+  attn::FlashResult f = attn::flash_attention(q.data, q.count, k.data, k.count, v.data, v.count, s.batch, s.n_q,
+                                              s.n_k, s.d_k, s.d_v, o);
+  keep_array("output", std::move(f.output));
+  keep_array("tile_o", std::move(f.trace.o));
+  // stats: kTileFields numbers per key block (flash.h's order); logits: the row's n_k logits (or []).
+  value.begin_object().key("stats");
+  numbers(value, f.trace.stats.data(), f.trace.stats.size());
+  value.key("logits");
+  numbers(value, f.trace.logits.data(), f.trace.logits.size());
+  value.key("io");
+  write_io(value, f.io);
+  value.end_object();
 }
 
-// query, key, value: inputs of floats; causal. array output.
-std::string linear_attention(double options) {
-  return run([&](Json&) {
-    Call& c = current_call();
-    Record r("linearAttention", options);
-    const Input<float> q = c.input<float>(r.address("query")), k = c.input<float>(r.address("key")),
-                       v = c.input<float>(r.address("value"));
-    const Sizes s = sizes_of(r);
-    const bool causal = r.boolean("causal");
-    r.done();
-    keep_array("output", attn::linear_attention(q.data, q.count, k.data, k.count, v.data, v.count, s.batch, s.n_q,
-                                                s.n_k, s.d_k, s.d_v, causal));
-  });
+// linearAttention: query, key, value: inputs of floats; causal. array output.
+void linear_attention(Record& r) {
+  Call& c = current_call();
+  const Input<float> q = c.input<float>(r.address("query")), k = c.input<float>(r.address("key")),
+                     v = c.input<float>(r.address("value"));
+  const Sizes s = sizes_of(r);
+  const bool causal = r.boolean("causal");
+  r.done();
+  keep_array("output", attn::linear_attention(q.data, q.count, k.data, k.count, v.data, v.count, s.batch, s.n_q,
+                                              s.n_k, s.d_k, s.d_v, causal));
 }
 
-// value: { softmax: [3 terms], linear: [6 terms], softmax_total, linear_total, crossover_n, ratio }
-// (terms in linear_attention.h's order).
-std::string linear_attention_cost(int n, int d_k, int d_v, bool causal) {
+// linearAttentionCost: n, d_k, d_v, causal. value: { softmax: [3 terms], linear: [6 terms], softmax_total,
+// linear_total, crossover_n, ratio } (terms in linear_attention.h's order).
+void linear_attention_cost(Record& r, Json& value) {
+  const int n = r.integer("n"), d_k = r.integer("d_k"), d_v = r.integer("d_v");
+  const bool causal = r.boolean("causal");
+  r.done();
+  const attn::LinearAttentionCost c = attn::linear_attention_cost(n, d_k, d_v, causal);
+  value.begin_object().key("softmax");
+  numbers(value, c.softmax, 3);
+  value.key("linear");
+  numbers(value, c.linear, 6);
+  value.field("softmax_total", c.softmax_total).field("linear_total", c.linear_total)
+      .field("crossover_n", c.crossover_n).field("ratio", c.ratio).end_object();
+}
+
+// The one entry point of the three calls (one run() instantiation in the module, not three): `call`
+// says which (0 flashAttention, 1 linearAttention, 2 linearAttentionCost), `options` is its record.
+const char* const kCalls[] = {"flashAttention", "linearAttention", "linearAttentionCost"};
+std::string efficient_call(int call, double options) {
   return run([&](Json& value) {
-    const attn::LinearAttentionCost c = attn::linear_attention_cost(n, d_k, d_v, causal);
-    value.begin_object().key("softmax");
-    numbers(value, c.softmax, 3);
-    value.key("linear");
-    numbers(value, c.linear, 6);
-    value.field("softmax_total", c.softmax_total).field("linear_total", c.linear_total)
-        .field("crossover_n", c.crossover_n).field("ratio", c.ratio).end_object();
+    if (call < 0 || call > 2) throw std::invalid_argument("internal error: no efficient-attention call " + std::to_string(call));
+    Record r(kCalls[call], options);
+    if (call == 0) flash_attention(r, value);
+    else if (call == 1) linear_attention(r);
+    else linear_attention_cost(r, value);
   });
 }
 
@@ -128,7 +137,5 @@ std::string linear_attention_cost(int n, int d_k, int d_v, bool causal) {
 
 EMSCRIPTEN_BINDINGS(efficient) {
   using namespace emscripten;
-  function("flashAttention", &bind::flash_attention);
-  function("linearAttention", &bind::linear_attention);
-  function("linearAttentionCost", &bind::linear_attention_cost);
+  function("efficientCall", &bind::efficient_call);
 }

@@ -1,10 +1,13 @@
 // Efficient attention in the JavaScript API: flashAttention (FlashAttention one tile at a time, with
-// the traced row's online-softmax state and the slow-memory model), linearAttention (φ = elu + 1) and linearAttentionCost (FLOPs against softmax attention and the
-// crossover n). The maths is the core's (cpp/attn/flash.h, linear_attention.h); this file checks
-// arguments and calls the bindings of cpp/bindings/efficient.cpp through native.js, in the pattern
+// the traced row's online-softmax state and the slow-memory model), linearAttention (φ = elu + 1) and
+// linearAttentionCost (FLOPs against softmax attention and the crossover n). The maths is the core's (cpp/attn/flash.h, linear_attention.h); this file checks
+// arguments and calls the binding of cpp/bindings/efficient.cpp through native.js, in the pattern
 // embind.cpp describes.
 import * as check from './checks.js';
 import { record } from './record.js';
+
+// The binding efficientCall(call, record) of cpp/bindings/efficient.cpp serves the three calls.
+const CALL = { flashAttention: 0, linearAttention: 1, linearAttentionCost: 2 };
 
 /** The on-chip memory M (in elements) the IO model and the default block sizes assume when none is given. */
 export const DEFAULT_SRAM = 1024;
@@ -106,7 +109,7 @@ export function makeEfficientApi(native) {
         query_index = check.index('trace.query_index', tr.query_index, x.n_q, 'n_q');
       }
       return native.call((n) => {
-        const r = n.run('flashAttention', record(n, {
+        const r = n.run('efficientCall', CALL.flashAttention, record(n, {
           query: n.input('query', x.query), key: n.input('key', x.key), value: n.input('value', x.value),
           batch: x.batch, n_q: x.n_q, n_k: x.n_k, d_k: x.d_k, d_v: x.d_v, causal, scale, ...t, item, query_index,
         }));
@@ -138,7 +141,7 @@ export function makeEfficientApi(native) {
         throw new Error(`linearAttention: causal sums over keys j ≤ i, so it needs n_q = n_k (got n_q ${x.n_q}, n_k ${x.n_k})`);
       }
       return native.call((n) => {
-        const r = n.run('linearAttention', record(n, {
+        const r = n.run('efficientCall', CALL.linearAttention, record(n, {
           query: n.input('query', x.query), key: n.input('key', x.key), value: n.input('value', x.value),
           batch: x.batch, n_q: x.n_q, n_k: x.n_k, d_k: x.d_k, d_v: x.d_v, causal,
         }));
@@ -157,7 +160,7 @@ export function makeEfficientApi(native) {
       const o = check.options('linearAttentionCost', args, ['n', 'd_k', 'd_v', 'causal']);
       const n = check.integer('n', o.n), d_k = check.integer('d_k', o.d_k), d_v = check.integer('d_v', o.d_v, { fallback: d_k });
       const causal = check.boolean('causal', o.causal, false);
-      const c = native.call((x) => x.run('linearAttentionCost', n, d_k, d_v, causal).value);
+      const c = native.call((x) => x.run('efficientCall', CALL.linearAttentionCost, record(x, { n, d_k, d_v, causal })).value);
       const side = (name, total, order) => ({ terms: FLOP_TERMS[name].map(([what, formula], x) => ({ what, formula, flops: c[name][x] })),
         total, order });
       return { softmax: side('softmax', c.softmax_total, 'O(n²·d)'), linear: side('linear', c.linear_total, 'O(n·d_k·d_v)'),
