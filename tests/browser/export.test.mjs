@@ -3,7 +3,8 @@
 // reproduce.py run with Debian's python3 (numpy, torch): it must exit 0 with every difference below
 // 1e-5, and exit non-zero once a tensor of the bundle is tampered with. The views cover
 // cross-attention, causal + padding masks, GQA/MQA, batch, d_k/d_v overrides, scale and bias off, and
-// dropout in training mode, RoPE and ALiBi, a strided mask. One page load per host.
+// dropout in training mode, RoPE and ALiBi, a strided mask. One page load per host. Waits are 60 s: the
+// suite shares a loaded machine (a 30 s wait ran out once).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -101,7 +102,7 @@ test('bundles from the page, the element and an iframe reproduce in PyTorch with
   });
   const course = await openUrl(h, `${site.url}index.html`, { waitForResult: false });
   try {
-    await course.waitForFunction(() => document.getElementById('el').result !== null, null, { timeout: 30000 });
+    await course.waitForFunction(() => document.getElementById('el').result !== null, null, { timeout: 60000 });
     const bytes = await course.evaluate(async () => Array.from(new Uint8Array(await (await document.getElementById('el').exportBundle()).arrayBuffer())));
     const view = await checkBundle(Uint8Array.from(bytes), 'element', { cross: false, bias: true });
     assert.equal(view.sizes.dropout, 0.3);
@@ -120,7 +121,7 @@ test('bundles from the page, the element and an iframe reproduce in PyTorch with
     assert.match(nothing, /^nothing to export: “d_model”/);
 
     const frame = course.frames().find((f) => f.url().includes('embed=1'));
-    await frame.waitForFunction(() => (globalThis.playgroundRoot?.() ?? document.querySelector('#playground')?.shadowRoot)?.getElementById('status')?.textContent.startsWith('Ran in'), null, { timeout: 30000 });
+    await frame.waitForFunction(() => (globalThis.playgroundRoot?.() ?? document.querySelector('#playground')?.shadowRoot)?.getElementById('status')?.textContent.startsWith('Ran in'), null, { timeout: 60000 });
     const [download] = await Promise.all([course.waitForEvent('download'),
       frame.evaluate(() => document.querySelector('#playground').shadowRoot.getElementById('export').click())]);
     const path = join(await mkdtemp(join(tmpdir(), 'attention-dl-')), 'frame.zip');
@@ -140,7 +141,7 @@ async function pick(page, files) {
   const input = page.locator('#import-files');
   await page.evaluate(() => { playgroundRoot().getElementById('import-status').textContent = ''; });
   await input.setInputFiles(Object.entries(files).map(([name, bytes]) => ({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) })));
-  await page.waitForFunction(() => /^(Imported|Not imported)/.test(playgroundRoot().getElementById('import-status').textContent), null, { timeout: 30000 });
+  await page.waitForFunction(() => /^(Imported|Not imported)/.test(playgroundRoot().getElementById('import-status').textContent), null, { timeout: 60000 });
   return page.evaluate(() => playgroundRoot().getElementById('import-status').textContent);
 }
 
@@ -315,7 +316,7 @@ test('the notebook widget imports a `tensors` trait (bytes of an .npz of attenti
   try {
     const shown = () => page.evaluate(() => document.querySelector('#cell div').shadowRoot.querySelector('.heat-main-canvas')?.dataset.attention ?? '');
     await page.waitForFunction((want) => document.querySelector('#cell div')?.shadowRoot?.querySelector('.heat-main-canvas')?.dataset.attention === want,
-      JSON.stringify(Array.from(maps.subarray(0, n * n))), { timeout: 30000 });
+      JSON.stringify(Array.from(maps.subarray(0, n * n))), { timeout: 60000 });
     assert.deepEqual(JSON.parse(await shown()), Array.from(maps.subarray(0, n * n)));
     const labels = await page.evaluate(async () => {
       const root = document.querySelector('#cell div').shadowRoot;
@@ -326,7 +327,7 @@ test('the notebook widget imports a `tensors` trait (bytes of an .npz of attenti
     });
     assert.match(labels, /“the”.*“cat”|“cat”|“the”/, `the tokens label the map: ${labels}`);
     await page.evaluate(() => window.model.fromKernel('tensors', window.bad));
-    await page.waitForFunction(() => !document.querySelector('#cell .import-error').hidden, null, { timeout: 30000 });
+    await page.waitForFunction(() => !document.querySelector('#cell .import-error').hidden, null, { timeout: 60000 });
     assert.match(await page.textContent('#cell .import-error'), /not imported: attention row \(batch 0, head 0, query 0\) sums to 2\.00000, not 1/);
     assert.deepEqual(page.problems, []);
   } finally {
