@@ -76,7 +76,7 @@ test('bundles from the page, the element and an iframe reproduce in PyTorch with
     '&mask=causal%2Bpadding&padding=2,4&n_heads=4&n_kv_heads=2&d_k=12&d_v=20&bias=0&scale=0&positional=rope';
   const page = await openPage(h, hash);
   try {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.evaluate(() => playgroundRoot().getElementById('export').click())]);
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.evaluate(() => playgroundRoot().getElementById('export').click())]);
     assert.match(download.suggestedFilename(), /^attention-.*\.zip$/);
     const path = join(await mkdtemp(join(tmpdir(), 'attention-dl-')), 'bundle.zip');
     dirs.push(join(path, '..'));
@@ -122,7 +122,7 @@ test('bundles from the page, the element and an iframe reproduce in PyTorch with
 
     const frame = course.frames().find((f) => f.url().includes('embed=1'));
     await frame.waitForFunction(() => (globalThis.playgroundRoot?.() ?? document.querySelector('#playground')?.shadowRoot)?.getElementById('status')?.textContent.startsWith('Ran in'), null, { timeout: 60000 });
-    const [download] = await Promise.all([course.waitForEvent('download'),
+    const [download] = await Promise.all([course.waitForEvent('download', { timeout: 60000 }),
       frame.evaluate(() => document.querySelector('#playground').shadowRoot.getElementById('export').click())]);
     const path = join(await mkdtemp(join(tmpdir(), 'attention-dl-')), 'frame.zip');
     dirs.push(join(path, '..'));
@@ -167,7 +167,7 @@ test('imports of .npy, .json, .npz and .csv drive the run (and reproduce), atten
     assert.match(said, /^Imported wq, query/);
     await resultReady(page);
     assert.match(await page.evaluate(() => location.hash), /imported=tensors/);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.evaluate(() => playgroundRoot().getElementById('export-bundle').click())]);
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.evaluate(() => playgroundRoot().getElementById('export-bundle').click())]);
     const path = join(await mkdtemp(join(tmpdir(), 'attention-dl-')), 'imported.zip');
     dirs.push(join(path, '..'));
     await download.saveAs(path);
@@ -189,7 +189,7 @@ test('imports of .npy, .json, .npz and .csv drive the run (and reproduce), atten
     const drawn = await page.evaluate(() => JSON.parse(playgroundRoot().querySelector('.heat-main-canvas').dataset.attention));
     assert.deepEqual(drawn.map((x) => Math.round(x * 1e6) / 1e6), Array.from(maps.subarray(0, n * n)).map((x) => Math.round(x * 1e6) / 1e6));
     assert.match(await page.evaluate(() => location.hash), /imported=attention/);
-    const [mapsDownload] = await Promise.all([page.waitForEvent('download'), page.evaluate(() => playgroundRoot().getElementById('export-bundle').click())]);
+    const [mapsDownload] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.evaluate(() => playgroundRoot().getElementById('export-bundle').click())]);
     const mapsPath = join(await mkdtemp(join(tmpdir(), 'attention-dl-')), 'maps.zip');
     dirs.push(join(mapsPath, '..'));
     await mapsDownload.saveAs(mapsPath);
@@ -224,7 +224,7 @@ test('imports of .npy, .json, .npz and .csv drive the run (and reproduce), atten
 
 /** Clicks a button of the export panel and returns the file it saves: { name, bytes }. */
 async function saved(page, id) {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.evaluate((b) => playgroundRoot().getElementById(b).click(), id)]);
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.evaluate((b) => playgroundRoot().getElementById(b).click(), id)]);
   const path = join(await mkdtemp(join(tmpdir(), 'attention-fig-')), download.suggestedFilename());
   dirs.push(join(path, '..'));
   await download.saveAs(path);
