@@ -1,7 +1,8 @@
 // Predict, then reveal (issue 25) on a course page of another origin, in one page load (plus one reload):
 // an <attention-playground> answered by the learner's input (each kind: a number, a shape, a choice, a
 // cell picked with the keyboard) and by answer(); its attempt and progress events; the `exercises`
-// attribute (a list, none, the chapter's); progress kept over a reload and cleared by clearProgress();
+// attribute (a list, none, the chapter's); the stepper that shows one exercise at a time (its marks, previous/next,
+// answer() reaching an exercise not shown); progress kept over a reload and cleared by clearProgress();
 // and a framed page posting attempt and progress messages to the course page's origin. Then the notebook
 // widget's progress trait, and answer() on the page's own thread (no worker) with the panel not shown.
 import { test, before, after } from 'node:test';
@@ -56,6 +57,22 @@ after(async () => { await course?.close(); await h?.close(); });
 
 const card = (id) => `#ex1 [data-exercise="${id}"]`;
 
+/** The stepper shows one card at a time: its mark for `id` brings that exercise's card up. */
+async function show(page, id) {
+  await page.click(`#ex1 [data-mark="${id}"]`);
+  await page.locator(card(id)).waitFor();
+}
+
+/** What the stepper says: its line, the marks' [id, status, current], and the ids of the cards visible. */
+const stepper = (page) => page.evaluate(() => {
+  const root = document.querySelector('#ex1').shadowRoot;
+  return {
+    where: root.querySelector('#ex-where').textContent,
+    marks: [...root.querySelectorAll('.ex-marks button')].map((b) => [b.dataset.mark, b.dataset.status, b.getAttribute('aria-current') === 'step']),
+    visible: [...root.querySelectorAll('.exercise')].filter((c) => c.checkVisibility()).map((c) => c.dataset.exercise),
+  };
+});
+
 /** Submits the learner's input of a card and waits for its verdict (the live region). */
 async function check(page, id) {
   const before = await page.locator(`${card(id)} .ex-verdict`).textContent();
@@ -82,6 +99,19 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   assert.deepEqual(listed.map((e) => [e.id, e.kind]), [['attention.causal-row', 'number'], ['cost.attention-shape', 'shape'], ['cost.dominant', 'choice'], ['attention.strongest-key', 'cell']]);
   assert.match(listed[0].prompt, /causal mask on this layer \(10 queries, 10 keys\).*“on” \(3\)/);
   assert.deepEqual(Object.keys(listed[0]).sort(), ['chapter', 'id', 'kind', 'prompt']);
+  // The stepper: the first exercise alone, every exercise marked unanswered, the line announced politely.
+  assert.deepEqual(await stepper(page), { where: 'Exercise 1 of 4', visible: ['attention.causal-row'], marks: [
+    ['attention.causal-row', 'unanswered', true], ['cost.attention-shape', 'unanswered', false], ['cost.dominant', 'unanswered', false], ['attention.strongest-key', 'unanswered', false]] });
+  assert.equal(await page.locator('#ex1 #ex-where').getAttribute('aria-live'), 'polite');
+  assert.equal(await page.locator('#ex1 #ex-prev').getAttribute('aria-disabled'), 'true', 'nothing before the first');
+  // Next and previous with the keyboard: focus stays on the button pressed.
+  await page.focus('#ex1 #ex-next');
+  await page.keyboard.press('Enter');
+  assert.deepEqual((await stepper(page)).visible, ['cost.attention-shape']);
+  assert.equal(await page.locator('#ex1 #ex-where').textContent(), 'Exercise 2 of 4');
+  assert.equal(await page.evaluate(() => document.querySelector('#ex1').shadowRoot.activeElement?.id), 'ex-next');
+  await page.click('#ex1 #ex-prev');
+  assert.deepEqual((await stepper(page)).visible, ['attention.causal-row']);
 
   // A number, typed: wrong, then right (attempts counted); a typo is refused and not counted.
   await page.fill(`${card('attention.causal-row')} input[name="answer"]`, 'four');
@@ -93,11 +123,15 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   assert.equal(await page.locator(`${card('attention.causal-row')} .ex-verdict`).getAttribute('aria-live'), 'polite');
   assert.match(await page.locator(`${card('attention.causal-row')} .ex-attempts`).textContent(), /2 attempts · solved/);
   // A shape with x separators, and a choice by its radio button.
+  await show(page, 'cost.attention-shape');
   await page.fill(`${card('cost.attention-shape')} input[name="answer"]`, '1x4x10x10');
   assert.match(await check(page, 'cost.attention-shape'), /^Right\. The engine’s answer: 1×4×10×10/);
+  await show(page, 'cost.dominant');
   await page.check(`${card('cost.dominant')} input[value="projections"]`);
   assert.match(await check(page, 'cost.dominant'), /^Right\..*n = 10 < d = 64/);
   // A cell, with the keyboard only: the asked row's first key has focus, → moves to key 1 ("cat"), Enter picks it.
+  await show(page, 'attention.strongest-key');
+  assert.equal(await page.evaluate(() => document.querySelector('#ex1').shadowRoot.activeElement?.id), 'ex-attention-strongest-key', 'a mark moves focus to its exercise\'s prompt');
   await page.focus(`${card('attention.strongest-key')} tr.asked button[data-key="0"]`);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('Enter');
@@ -112,6 +146,8 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
     ['cost.attention-shape', 'cost', true, [1, 4, 10, 10], 1], ['cost.dominant', 'cost', true, 'projections', 1], ['attention.strongest-key', 'attention', true, 1, 1]]);
   assert.deepEqual(seen[1].expected, 4);
   assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 4, total: 4, score: 1 });
+  assert.deepEqual((await stepper(page)).marks.map(([id, status]) => [id, status]), [
+    ['attention.causal-row', 'right'], ['cost.attention-shape', 'right'], ['cost.dominant', 'right'], ['attention.strongest-key', 'right']]);
 
   // answer(): the same path, with the same events; a bad id or value rejects with its message.
   const api = await page.evaluate(async () => {
@@ -132,7 +168,9 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   seen = await attempts(page);
   assert.equal(seen.length, 9, 'four answers by answer(), none for the refused ones');
   assert.deepEqual(seen.at(-4), { id: 'cost.dominant', chapter: 'cost', correct: false, answer: 'attention', expected: 'projections', attempts: 2 });
-  // The panel shows the API's answer too (one path).
+  // The panel shows the API's answer too (one path), for an exercise the stepper does not show as well.
+  assert.deepEqual((await stepper(page)).visible, ['attention.strongest-key']);
+  await show(page, 'cost.dominant');
   await page.locator(`${card('cost.dominant')} .ex-verdict`, { hasText: 'Not quite' }).waitFor();
 
   // The attribute: none, then the chapter's own (attention), each with a progress event.
@@ -149,6 +187,7 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
 
   // The framed page (the playground's origin) posts attempt and progress to this page's origin.
   const frame = page.frameLocator('#frame');
+  await frame.locator('[data-mark="cost.params-bias"]').click(); // the second of the chapter's exercises
   await frame.locator('[data-exercise="cost.params-bias"] input[name="answer"]').waitFor();
   await frame.locator('[data-exercise="cost.params-bias"] input[name="answer"]').fill('16,640');
   await frame.locator('[data-exercise="cost.params-bias"] button[type="submit"]').click();

@@ -1,4 +1,5 @@
-// "Predict, then reveal": the chapter's exercises, one card each: the prompt (numbers from the live
+// "Predict, then reveal": the chapter's exercises, one card each, one card shown at a time behind a
+// stepper ("Exercise 2 of 4", previous/next, a status mark per exercise) so a chapter stays short: the prompt (numbers from the live
 // layer), an input for its kind (a number, a shape, a choice, or a cell picked on a small map), a Check
 // button, and the reveal (right or not, the core's answer, the explanation with its numbers). The answer
 // goes through the playground's exercise session (lesson/exercises/session.js), the path a host's
@@ -11,6 +12,15 @@ const MAX_ROW_CELLS = 64; // a longer row is not drawn at all: the key's index i
 
 const STYLE = `
 .ex-list { display: grid; gap: 0.9rem; }
+.ex-stepper { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4rem 0.6rem; margin: 0 0 0.6rem; }
+.ex-stepper button { padding: 4px 10px; }
+.ex-stepper button[aria-disabled="true"] { opacity: 0.5; cursor: default; }
+.ex-where { font-weight: 600; min-width: 8.5em; }
+.ex-marks { display: flex; flex-wrap: wrap; gap: 0.3rem; list-style: none; margin: 0; padding: 0; }
+.ex-marks button { min-width: 2.1em; padding: 2px 6px; font-size: 0.85em; font-variant-numeric: tabular-nums; }
+.ex-marks button[aria-current="step"] { outline: 2px solid var(--accent); outline-offset: 1px; }
+.ex-marks button[data-status="right"] { color: var(--ok); border-color: var(--ok); }
+.ex-marks button[data-status="wrong"] { color: var(--warn); border-color: var(--warn); }
 .exercise { border: 1px solid var(--grid); border-radius: 6px; padding: 0.7rem 0.9rem; min-width: 0; overflow-wrap: anywhere; }
 .exercise h3 { font-size: 1em; margin: 0 0 0.5em; font-weight: 600; }
 .exercise .ex-id { color: var(--muted); font-size: 0.8em; font-weight: normal; margin-left: 0.4em; }
@@ -38,10 +48,20 @@ export function create(body, { dom, actions }) {
   const text = (s) => String(s).split(/([ᴽᴷⱽᴼ])/u).filter(Boolean).map((part) => (SUPERSCRIPT[part] ? h('sup', {}, SUPERSCRIPT[part]) : part));
   const summary = h('p', { class: 'note', id: 'ex-summary' });
   const listBox = h('div', { class: 'ex-list' });
+  // The stepper: which exercise is shown (announced when it changes), previous/next, and one mark per
+  // exercise (its number and status: unanswered ·, right ✓, wrong ✗) that shows that exercise.
+  const where = h('span', { class: 'ex-where', id: 'ex-where', 'aria-live': 'polite' });
+  const previous = h('button', { type: 'button', class: 'ex-prev', id: 'ex-prev', onclick: () => step(-1) }, '← Previous');
+  const next = h('button', { type: 'button', class: 'ex-next', id: 'ex-next', onclick: () => step(1) }, 'Next →');
+  const marks = h('ol', { class: 'ex-marks', 'aria-label': 'Every exercise of this chapter' });
+  const stepper = h('div', { class: 'ex-stepper', role: 'group', 'aria-label': 'Exercises' }, previous, where, next, marks);
   fill(body, h('style', {}, STYLE),
     h('p', { class: 'lead' }, 'Predict first, then check: each answer is computed by the engine for the layer you set up, and the reveal explains it with the engine’s numbers.'),
-    summary, listBox);
+    summary, stepper, listBox);
   const cards = new Map(); // id → { key, card, reveal, pending, selected }
+  let order = [];   // the ids shown, in order
+  let currentId = null; // the exercise on screen (kept by id: a new list keeps it when it still holds it)
+  let lastItems = [];
 
   function update(view) {
     const ex = view.exercises;
@@ -51,6 +71,9 @@ export function create(body, { dom, actions }) {
       ? `${done} of ${total} answered · ${Math.round(score * total)} right${ex.unknown.length ? ` · not exercises: ${ex.unknown.join(', ')}` : ''}`
       : `No exercises here${ex.unknown.length ? ` (not exercises: ${ex.unknown.join(', ')})` : ''}.`;
     const ids = ex.items.map((item) => item.id);
+    lastItems = ex.items;
+    order = ids;
+    if (!ids.includes(currentId)) currentId = ids[0] ?? null;
     for (const [id, entry] of cards) if (!ids.includes(id)) { entry.card.remove(); cards.delete(id); }
     ex.items.forEach((item, at) => {
       const key = item.key ?? `unavailable:${item.unavailable}`;
@@ -63,6 +86,56 @@ export function create(body, { dom, actions }) {
       if (listBox.children[at] !== entry.card) listBox.insertBefore(entry.card, listBox.children[at] ?? null);
       showStatus(entry, item);
     });
+    showCurrent();
+  }
+
+  /** Shows the current exercise's card only, and draws the stepper for it. */
+  function showCurrent() {
+    const at = order.indexOf(currentId);
+    stepper.hidden = order.length < 2;
+    for (const [id, entry] of cards) entry.card.hidden = id !== currentId;
+    where.textContent = order.length ? `Exercise ${at + 1} of ${order.length}` : '';
+    // aria-disabled, not disabled: the button keeps focus at either end (a disabled one would drop it).
+    previous.setAttribute('aria-disabled', String(at <= 0));
+    next.setAttribute('aria-disabled', String(at < 0 || at >= order.length - 1));
+    const byId = new Map(lastItems.map((item) => [item.id, item]));
+    const wanted = order.map((id, i) => {
+      const status = statusOf(byId.get(id));
+      return { id, i, status, label: `Exercise ${i + 1}: ${{ unanswered: 'not answered yet', right: 'answered right', wrong: 'answered wrong' }[status]}` };
+    });
+    if (marks.children.length !== wanted.length) {
+      fill(marks, wanted.map(({ id }) => h('li', {}, h('button', { type: 'button', dataset: { mark: id }, onclick: () => go(id, true) }))));
+    }
+    wanted.forEach(({ id, i, status, label }, k) => {
+      const b = marks.children[k].firstChild;
+      b.dataset.mark = id;
+      b.dataset.status = status;
+      b.setAttribute('aria-label', label);
+      b.title = label;
+      b.textContent = `${i + 1}${{ unanswered: '', right: ' ✓', wrong: ' ✗' }[status]}`;
+      if (id === currentId) b.setAttribute('aria-current', 'step');
+      else b.removeAttribute('aria-current');
+    });
+  }
+
+  /** unanswered, right (solved at some attempt) or wrong (tried, not solved yet). */
+  function statusOf(item) {
+    const s = item?.status;
+    if (!s?.attempts) return 'unanswered';
+    return s.correct ? 'right' : 'wrong';
+  }
+
+  function step(by) {
+    const at = order.indexOf(currentId);
+    const to = order[Math.max(0, Math.min(order.length - 1, at + by))];
+    if (to) go(to, false);
+  }
+
+  /** Shows exercise `id`; from a mark, focus moves to its card's title (keyboard users land on the prompt). */
+  function go(id, focusCard) {
+    currentId = id;
+    showCurrent();
+    if (focusCard) cards.get(id)?.card.querySelector('h3')?.focus();
   }
 
   function makeCard(item, key) {
@@ -72,7 +145,7 @@ export function create(body, { dom, actions }) {
     const attempts = h('span', { class: 'note ex-attempts' });
     entry.reveal = reveal;
     entry.attempts = attempts;
-    const head = h('h3', { id: titleId }, text(item.prompt ?? 'This exercise uses the current layer.'), h('span', { class: 'ex-id' }, item.id));
+    const head = h('h3', { id: titleId, tabindex: '-1' }, text(item.prompt ?? 'This exercise uses the current layer.'), h('span', { class: 'ex-id' }, item.id));
     if (item.unavailable) {
       entry.card = h('article', { class: 'exercise', dataset: { exercise: item.id, kind: item.kind }, 'aria-labelledby': titleId },
         head, h('p', { class: 'placeholder' }, `Not available: ${item.unavailable}.`));
