@@ -1,13 +1,14 @@
 // The lesson's chapters on the page: the first view (no hash) is chapter `attention` with three
 // constructed heads whose weights do what their line says; the chapter list is a named nav with
 // aria-current, previous/next move focus to the new chapter's title and the URL follows; every chapter
-// shows its own panels and form fields (reference: all of them); an old link keeps its random heads;
-// panels= wins over chapter.
+// shows its own panels and form fields (reference: all of them), its secondary panels collapsed (a
+// heading button that opens them, builds the panel and stays open within the chapter); an old link keeps
+// its random heads; panels= wins over chapter.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, resultReady } from './harness.mjs';
-import { CHAPTERS, chapterOf } from '../../web/src/lesson/chapters.js';
-import { visiblePanels } from '../../web/src/features/index.js';
+import { CHAPTERS, chapterOf, foldedPanels } from '../../web/src/lesson/chapters.js';
+import { visiblePanels, FEATURE_NAMES } from '../../web/src/features/index.js';
 import { defaults } from '../../web/src/model/schema.js';
 
 let h;
@@ -20,6 +21,7 @@ const shown = (page) => page.evaluate(() => {
   const visible = (el) => !!el && el.getClientRects().length > 0;
   return {
     panels: [...root.querySelectorAll('section[data-panel]')].filter((s) => !s.hidden).map((s) => s.dataset.panel),
+    folds: [...root.querySelectorAll('.panel-fold')].filter((f) => !f.hidden).map((f) => f.dataset.fold), // collapsed sections
     fields: [...root.querySelectorAll('#controls [data-field]')].filter(visible).map((b) => b.dataset.field),
     preset: visible(root.getElementById('preset-field')),
     current: [...root.querySelectorAll('nav.chapters [aria-current="page"]')].map((b) => b.dataset.chapter),
@@ -109,7 +111,14 @@ test('the chapter list: next and previous move focus to the title, the URL and B
     assert.deepEqual(s.current, [chapter.name]);
     assert.equal(s.title, chapter.title);
     const state = { ...defaults(), chapter: chapter.name };
-    assert.deepEqual([...s.panels].sort(), visiblePanels(state).sort(), `${chapter.name}: panels`);
+    // Every panel of the chapter is there, expanded or (the chapter's secondary ones) collapsed.
+    assert.deepEqual([...s.panels, ...s.folds].sort(), visiblePanels(state).sort(), `${chapter.name}: panels`);
+    assert.deepEqual([...s.folds].sort(), [...foldedPanels(state, FEATURE_NAMES)].sort(), `${chapter.name}: collapsed panels`);
+    assert.ok(s.panels.every((name) => !s.folds.includes(name)), `${chapter.name}: a panel is either expanded or collapsed`);
+    if (chapter.name === 'heads') { // its first showing on this page: a collapsed lazy panel is not built
+      assert.equal(await page.evaluate(() => playgroundRoot().querySelector('[data-panel="shapes"] .panel-body').childElementCount), 0, 'shapes built while collapsed');
+    }
+    if (chapter.name !== 'reference' && chapter.name !== 'training') assert.ok(s.folds.length || chapter.open.length === chapter.panels.length - 1, `${chapter.name}: folds`);
     if (chapter.fields === null) {
       for (const key of ['d_model', 'n_heads', 'text', 'mask', 'dropout', 'n_kv_heads']) assert.ok(s.fields.includes(key), `reference shows ${key}`);
     } else if (s.panels.includes('controls')) {
@@ -121,6 +130,44 @@ test('the chapter list: next and previous move focus to the title, the URL and B
   }
   // At the last chapter there is no "next"; focus stayed in the playground.
   assert.equal(await page.evaluate(() => playgroundRoot().getElementById('chapter-next').hidden), true);
+  assert.deepEqual((await shown(page)).folds, [], 'reference: every panel expanded');
+
+  // A collapsed section (heads: "Shape trace"): a heading button with aria-expanded, its title and its one-line about.
+  await page.evaluate(() => playgroundRoot().querySelector('nav.chapters button[data-chapter="heads"]').click());
+  await page.waitForFunction(() => location.hash.includes('chapter=heads'));
+  const fold = (name) => page.evaluate((n) => {
+    const root = playgroundRoot();
+    const f = root.getElementById(`fold-${n}`);
+    const section = root.getElementById(`panel-${n}`);
+    const toggle = f.hidden ? section.querySelector(':scope > h2 > button') : f.querySelector('h2 > button');
+    return { foldShown: !f.hidden, sectionShown: !section.hidden, expanded: toggle?.getAttribute('aria-expanded'), controls: toggle?.getAttribute('aria-controls'),
+      label: toggle?.textContent, about: f.querySelector('.fold-about')?.textContent, built: section.querySelector('.panel-body').childElementCount > 0,
+      focused: root.activeElement === toggle };
+  }, name);
+  let f = await fold('shapes');
+  assert.deepEqual(f, { foldShown: true, sectionShown: false, expanded: 'false', controls: 'panel-shapes', label: 'Shape trace',
+    about: 'Every tensor of one forward pass with its shape and bytes.', built: true, focused: false }, 'collapsed (built when reference showed it)');
+  // Opened with the keyboard: the section shows and is built, the button in its heading now says expanded and has focus.
+  await page.focus('#fold-shapes button');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="shapes"] .panel-body')?.textContent.includes('Q'));
+  f = await fold('shapes');
+  assert.deepEqual({ ...f, about: undefined }, { foldShown: false, sectionShown: true, expanded: 'true', controls: 'panel-shapes', label: 'Shape trace', about: undefined, built: true, focused: true });
+  // It stays open across edits within the chapter; another chapter and back starts collapsed again (not in the link).
+  await page.evaluate(() => { location.hash = location.hash.replace(/d_model=\d+/, 'd_model=48'); });
+  await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="shapes"] .panel-body')?.textContent.includes('48'));
+  assert.equal((await fold('shapes')).sectionShown, true, 'open after an edit');
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /shapes/, 'an opened section is not written in the link');
+  // Closed again by the same heading button: focus goes back to the collapsed one.
+  await page.click('#panel-shapes > h2 > button');
+  f = await fold('shapes');
+  assert.deepEqual([f.foldShown, f.sectionShown, f.expanded, f.focused], [true, false, 'false', true]);
+  await page.click('#fold-shapes button');
+  await page.evaluate(() => playgroundRoot().querySelector('nav.chapters button[data-chapter="cost"]').click());
+  await page.waitForFunction(() => location.hash.includes('chapter=cost'));
+  await page.evaluate(() => playgroundRoot().querySelector('nav.chapters button[data-chapter="heads"]').click());
+  await page.waitForFunction(() => location.hash.includes('chapter=heads'));
+  assert.deepEqual([(await fold('shapes')).foldShown, (await fold('shapes')).sectionShown], [true, false], 'collapsed again in a new visit');
 
   // panels= wins over chapter: no chapter list, exactly the panels named.
   await page.evaluate(() => { location.hash = '#panels=heatmaps,shapes&chapter=cost'; });

@@ -1,7 +1,9 @@
 // The lesson as chapters, in the lesson's order: per chapter its name (the `chapter` key), its title, a
 // short text of its own, the form fields that matter to it and the panels it shows (feature names of
 // features/index.js; a name not in that table yet is skipped, so a chapter can list a feature before it
-// lands). Pure data and functions, no DOM: the playground, the form and the chapter list read it.
+// lands) with the role of each: the panels in `open` are the chapter's core, shown expanded; its other
+// panels are shown collapsed (a heading that opens them, playground/folds.js), so a chapter fits in about
+// two screens at first sight. Pure data and functions, no DOM: the playground, the form and the chapter list read it.
 // `reference` is the old long page: every panel and the full form.
 
 import { CHAPTER_NAMES, FIRST_CHAPTER } from './chapter_names.js';
@@ -37,6 +39,7 @@ const rows = [
     ],
     fields: ['text', 'attention', 'text_kv', 'n_q', 'n_k', 'batch', 'mask', 'padding', 'dropout', 'dropout_seed'],
     panels: ['controls', 'heatmaps', 'query'],
+    open: ['heatmaps', 'query'],
   },
   {
     name: 'scaling', short: 'Why √d_k', title: 'Why divide by √d_k',
@@ -49,6 +52,7 @@ const rows = [
     ],
     fields: ['d_model', 'n_heads', 'd_k', 'scale', 'seed'],
     panels: ['controls', 'sqrtdk', 'gradients'],
+    open: ['sqrtdk', 'gradients'],
   },
   {
     name: 'heads', short: 'Multi-head', title: 'Multi-head attention',
@@ -60,6 +64,7 @@ const rows = [
     ],
     fields: ['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'seed', 'text', PRESET_FIELD],
     panels: ['controls', 'heatmaps', 'patterns', 'compare', 'shapes'],
+    open: ['heatmaps'],
   },
   {
     name: 'cost', short: 'Cost', title: 'What attention costs',
@@ -72,6 +77,7 @@ const rows = [
     ],
     fields: ['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'attention', 'n_q', 'n_k', 'batch', PRESET_FIELD],
     panels: ['controls', 'cost', 'examples', 'models', 'performance'],
+    open: ['cost'],
   },
   {
     name: 'gqa', short: 'GQA & KV cache', title: 'MHA, GQA, MQA and the KV cache',
@@ -83,6 +89,7 @@ const rows = [
     ],
     fields: ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'n_q', 'batch', PRESET_FIELD],
     panels: ['controls', 'gqa', 'kvmap', 'heatmaps'],
+    open: ['gqa', 'kvmap'],
   },
   {
     name: 'positions', short: 'Positions', title: 'Where a token is',
@@ -94,6 +101,7 @@ const rows = [
     ],
     fields: ['d_model', 'n_heads', 'text', 'positional', 'rope_base'],
     panels: ['controls', 'positional'],
+    open: ['positional'],
   },
   {
     name: 'training', short: 'Training', title: 'Watch heads learn',
@@ -103,6 +111,7 @@ const rows = [
     ],
     fields: [],
     panels: ['training'],
+    open: ['training'],
   },
   {
     name: 'efficient', short: 'Efficient attention', title: 'Attention that scales',
@@ -113,12 +122,14 @@ const rows = [
     ],
     fields: ['d_model', 'n_heads', 'n_kv_heads', 'n_q', 'mask', 'window', 'stride'],
     panels: ['controls', 'flash', 'linear', 'kvcache', 'sparse'],
+    open: ['flash'],
   },
   {
     name: 'reference', short: 'Reference', title: 'Everything at once',
     text: ['Every panel of the playground on one page, with the whole form: the reference view for looking things up.'],
     fields: null, // the full form
     panels: null, // every panel
+    open: null, // every panel expanded
   },
 ];
 
@@ -128,6 +139,7 @@ export const CHAPTERS = Object.freeze(rows.map((row) => Object.freeze({
   text: Object.freeze(row.text),
   fields: row.fields && Object.freeze(row.fields),
   panels: row.panels && Object.freeze(row.panels),
+  open: row.open && Object.freeze(row.open),
 })));
 
 const BY_NAME = new Map(CHAPTERS.map((c) => [c.name, c]));
@@ -160,6 +172,17 @@ export function chapterPanels(state, featureNames) {
   if (!chapter.panels) return null;
   const names = [...chapter.panels, EXERCISES_FEATURE];
   return names.filter((name, i) => featureNames.includes(name) && names.indexOf(name) === i);
+}
+
+/**
+ * The panels of the state's chapter shown collapsed (a Set of feature names): the chapter's panels
+ * outside its `open` core, less the form and the exercises (always expanded). None in reference, nor
+ * when the author chose panels (`panels=`: every panel they chose is expanded).
+ */
+export function foldedPanels(state, featureNames) {
+  const chapter = chapterOf(state);
+  if (!chapter.panels || authorPanels(state, featureNames)) return new Set();
+  return new Set(chapter.panels.filter((name) => name !== 'controls' && name !== EXERCISES_FEATURE && !chapter.open.includes(name)));
 }
 
 /**

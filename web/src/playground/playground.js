@@ -18,7 +18,8 @@ import { actionsFor, unavailable } from './asks.js';
 import { withImports } from '../import/view.js';
 import { waitBeforeRun, mergeReasons, watchScreen, CATCH_UP_MS } from './schedule.js';
 import { createChapterNav } from '../lesson/nav.js';
-import { lockedKeys, formShows } from '../lesson/chapters.js';
+import { lockedKeys, formShows, foldedPanels, chapterOf } from '../lesson/chapters.js';
+import { createFolds } from './folds.js';
 import { FEATURE_NAMES } from '../features/index.js';
 import { createExerciseSession } from '../lesson/exercises/session.js';
 
@@ -201,6 +202,8 @@ export function createPlayground(root, options = {}) {
   shell.layout.before(...chapterNav.top);
   shell.layout.after(...chapterNav.bottom);
   shell.setLabel(m.state.label);
+  // A chapter's secondary panels are shown collapsed; opening one shows (and so builds) its section.
+  const folds = createFolds({ dom, sections, toggled: () => applyVisibility() });
 
   /** The state's theme, or the host's default for it (light inside a course page, auto on the page). */
   function applyTheme() {
@@ -210,7 +213,8 @@ export function createPlayground(root, options = {}) {
   // ---- panels ----
   function applyVisibility() {
     const shown = new Set(visiblePanels(m.state));
-    for (const entry of sections.values()) entry.section.hidden = !shown.has(entry.spec.name);
+    const collapsed = folds.apply(shown, foldedPanels(m.state, FEATURE_NAMES), chapterOf(m.state).name);
+    for (const entry of sections.values()) entry.section.hidden = !shown.has(entry.spec.name) || collapsed.has(entry.spec.name);
     wrapper.classList.toggle('no-controls', !shown.has('controls'));
     buildPanels();
   }

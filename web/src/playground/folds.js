@@ -1,0 +1,66 @@
+// Collapsed sections. In a chapter, the panels outside its core (lesson/chapters.js foldedPanels) are
+// shown as a disclosure: a heading whose button (aria-expanded="false", aria-controls the section)
+// carries the panel's title, with the panel's one-line `about` (features/index.js) under it. The
+// section itself stays hidden while collapsed, so the playground neither builds (a lazy panel is built
+// only when shown) nor draws it; opening it shows the section, whose own heading then carries the same
+// button (aria-expanded="true"), which closes it again. Focus follows to the button that replaced the
+// one pressed. An opened section stays open while the learner stays in the chapter; it is not written
+// in the link (links keep their keys), so a reload or another chapter starts collapsed again.
+
+/**
+ * dom: the playground's dom helpers; sections: the shell's (name → { spec, section }); toggled(): the
+ * playground applies visibility again (and builds what was opened).
+ * Returns { apply(shown, folded, chapter) → Set of names whose section stays hidden (collapsed) }.
+ */
+export function createFolds({ dom, sections, toggled }) {
+  const { h } = dom;
+  const folds = new Map(); // name → { fold, openButton, closeButton, heading, spec, shownAsFold }
+  let opened = new Set();
+  let chapter = null;
+
+  for (const [name, { spec, section }] of sections) {
+    const toggle = (open) => {
+      if (open) opened.add(name);
+      else opened.delete(name);
+      toggled();
+      (open ? f.closeButton : f.openButton).focus(); // the button now in the pressed one's place
+    };
+    const button = (expanded) => h('button', { type: 'button', class: 'fold-toggle', 'aria-expanded': String(expanded), 'aria-controls': section.id,
+      dataset: { fold: name }, onclick: () => toggle(!expanded) }, spec.title);
+    const about = String(spec.about ?? '');
+    const openButton = button(false);
+    const fold = h('div', { class: 'panel-fold', id: `fold-${name}`, dataset: { fold: name }, hidden: true },
+      h('h2', { class: 'fold-title' }, openButton),
+      about ? h('p', { class: 'fold-about' }, `${about[0].toUpperCase()}${about.slice(1)}.`) : null);
+    section.before(fold);
+    const f = { fold, openButton, closeButton: button(true), heading: section.querySelector(':scope > h2'), spec, shownAsFold: false };
+    folds.set(name, f);
+  }
+
+  /**
+   * shown: the names of the panels shown; folded: those the chapter shows collapsed; chapter: its
+   * name (a new chapter closes what was opened in the last one).
+   */
+  function apply(shown, folded, chapterName) {
+    if (chapterName !== chapter) {
+      opened = new Set();
+      chapter = chapterName;
+    }
+    const closed = new Set();
+    for (const [name, f] of folds) {
+      const foldable = shown.has(name) && folded.has(name);
+      const open = foldable && opened.has(name);
+      f.fold.hidden = !foldable || open;
+      if (foldable && !open) closed.add(name);
+      // An opened fold's section is headed by the closing button; any other section by its plain title.
+      if (open !== f.shownAsFold) {
+        f.shownAsFold = open;
+        if (open) f.heading.replaceChildren(f.closeButton);
+        else f.heading.replaceChildren(f.spec.title);
+      }
+    }
+    return closed;
+  }
+
+  return { apply };
+}
