@@ -232,9 +232,9 @@ async function saved(page, id) {
   return { name: download.suggestedFilename(), bytes: await readFile(path) };
 }
 
-test('the map as SVG and PNG (2×): title, axes, token labels, colour scale, the colour of a known cell; a table copied as CSV', async () => {
+test('the map as SVG and PNG (2×): title, axes, token labels, colour scale, the colour of a known cell; a table copied as CSV; all heads and a uPlot chart as figures', async () => {
   const { VIRIDIS_LUT } = await import('../../web/src/render/viridis.js');
-  const page = await openPage(h, '#panels=controls,heatmaps,cost,export&colors=row&head=2');
+  const page = await openPage(h, '#panels=controls,heatmaps,cost,export,gradients&colors=row&head=2');
   try {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.url.replace(/\/$/, '') });
     await page.waitForSelector('#figure-svg:not([disabled])');
@@ -281,6 +281,26 @@ test('the map as SVG and PNG (2×): title, axes, token labels, colour scale, the
     const firstRow = await page.evaluate(() => [...playgroundRoot().querySelector('[data-panel="cost"] table tr').children].map((td) => td.textContent.trim()));
     assert.equal(csv.split('\n')[0], firstRow.map((s) => (/[",]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s)).join(','));
     assert.ok(csv.trim().split('\n').length > 2, csv);
+
+    // Every head's map as one figure: one nested map per head under one title.
+    const heads = (await saved(page, 'attention-heads-svg')).bytes.toString('utf8');
+    assert.match(heads, /<title>Attention weights, all 4 heads<\/title>/);
+    assert.equal([...heads.matchAll(/<svg x="\d+" y="\d+"/g)].length, 4, 'a map per head');
+    for (let k = 1; k <= 4; k++) assert.ok(heads.includes(`head ${k} of 4`), `head ${k} is titled`);
+
+    // A uPlot chart (the √d_k gradient chart) as SVG: title, axis labels, tick labels, a path per series
+    // with as many points as the chart's data, the legend; and as PNG at twice the SVG's size.
+    await page.waitForFunction(() => playgroundRoot().querySelector('#grad-chart canvas') && playgroundRoot().getElementById('grad-chart').dataset.rows, null, { timeout: 60000 });
+    const rows = await page.evaluate(() => JSON.parse(playgroundRoot().getElementById('grad-chart').dataset.rows));
+    const chart = (await saved(page, 'grad-figure-svg')).bytes.toString('utf8');
+    assert.match(chart, /<title>Gradient reaching the scores against d_k, with and without 1\/√d_k<\/title>/);
+    for (const label of ['>d_k<', '>‖∂L/∂S‖ per row<', `>${rows[0].d_k}<`, '>scaled, median<', '>unscaled, mean<']) assert.ok(chart.includes(label), `the chart SVG shows ${label}`);
+    const paths = [...chart.matchAll(/<path data-series="([^"]+)" d="([^"]*)"/g)];
+    assert.deepEqual(paths.map((p) => p[1]), ['scaled, median', 'unscaled, median', 'scaled, mean', 'unscaled, mean'], 'a path per series');
+    for (const p of paths) assert.equal((p[2].match(/[ML]/g) ?? []).length, rows.length, `${p[1]}: a vertex per d_k (${p[2]})`);
+    const [, cw, ch] = /<svg [^>]*width="(\d+)" height="(\d+)"/.exec(chart).map(Number);
+    const chartPng = await saved(page, 'grad-figure-png');
+    assert.deepEqual([chartPng.bytes.readUInt32BE(16), chartPng.bytes.readUInt32BE(20)], [2 * cw, 2 * ch], 'the chart PNG at 2×');
     assert.deepEqual(page.problems, []);
   } finally {
     await page.closeAll();

@@ -9,6 +9,7 @@ import { exportTensors, exportBundle, download, bundleName } from '../../export/
 import { checkImport } from '../../import/tensors.js';
 import { readImportFiles } from '../../import/files.js';
 import { heatmapSvg, svgToPng, tableCsv, THEMES } from '../../export/figure.js';
+import { figureButtons } from '../../export/figure_button.js';
 
 export { requests } from './requests.js';
 export { exportTensors, exportBundle };
@@ -27,11 +28,11 @@ export async function saveBundle(ctx, doc) {
  * The enlarged map of the view (the heatmaps' head and batch item) as a figure: heatmapSvg's result, or
  * null before a result. theme: THEMES entry; the page's shown theme when `shown` colours are given.
  */
-export function mapFigure(view, theme) {
+export function mapFigure(view, theme, only = null, cell = null) {
   const item = view.result?.item, config = view.result?.config;
   if (!item || !config) return null;
   const size = item.rows * item.cols;
-  const head = Math.min(view.check?.config?.head ?? 0, config.n_heads - 1);
+  const head = only ?? Math.min(view.check?.config?.head ?? 0, config.n_heads - 1);
   let max = 0;
   for (const v of item.data) if (v > max) max = v; // the heatmaps' scale: the largest weight of the item's maps
   const labels = (list, step, n) => (step !== 1 ? null : list ?? Array.from({ length: n }, (_, i) => String(i)));
@@ -40,8 +41,30 @@ export function mapFigure(view, theme) {
     title: `Attention weights${imported}, head ${head + 1} of ${config.n_heads}${config.batch > 1 ? `, batch item ${item.b}` : ''}`,
     data: item.data.subarray(head * size, (head + 1) * size), rows: item.rows, cols: item.cols, masked: item.masked,
     rowLabels: labels(item.labels_q, item.rowStep, item.rows), colLabels: labels(item.labels_k, item.colStep, item.cols),
-    scale: view.state.colors, max: max || 1, axes: config.cross ? ['decoder queries', 'encoder keys'] : ['queries', 'keys'], theme,
+    scale: view.state.colors, max: max || 1, axes: config.cross ? ['decoder queries', 'encoder keys'] : ['queries', 'keys'], theme, cell,
   });
+}
+
+/**
+ * Every head's map (the heatmaps' small maps) as one figure: each head laid out by mapFigure at a
+ * smaller cell, in a grid of nested SVGs under one title. → { svg, width, height } or null.
+ */
+export function headsFigure(view, theme) {
+  const item = view.result?.item, config = view.result?.config;
+  if (!item || !config) return null;
+  const n = config.n_heads, across = Math.ceil(Math.sqrt(n));
+  const cell = Math.max(3, Math.min(18, Math.floor(220 / Math.max(item.rows, item.cols))));
+  const tiles = Array.from({ length: n }, (_, k) => mapFigure(view, theme, k, cell));
+  const tileW = Math.max(...tiles.map((t) => t.width)), tileH = Math.max(...tiles.map((t) => t.height));
+  const top = 34, width = across * tileW, height = top + Math.ceil(n / across) * tileH;
+  const imported = config.imported?.kind === 'attention' ? ' (imported)' : '';
+  const title = `Attention weights${imported}, all ${n} heads${config.batch > 1 ? `, batch item ${item.b}` : ''}`;
+  const esc = (t) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const body = tiles.map((t, k) => t.svg.replace('<svg ', `<svg x="${(k % across) * tileW}" y="${top + Math.floor(k / across) * tileH}" `)
+    .replace(/id="scale"/, `id="scale-${k}"`).replace('url(#scale)', `url(#scale-${k})`));
+  return { width, height, svg: [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
+    `<title>${esc(title)}</title>`, `<rect width="${width}" height="${height}" fill="${theme.background}"/>`,
+    `<text x="12" y="22" font-size="15" font-weight="600" fill="${theme.text}">${esc(title)}</text>`, ...body, '</svg>'].join('\n') };
 }
 
 /**
@@ -89,6 +112,8 @@ export function create(body, { dom, actions, host }) {
     h('p', { class: 'lead' }, 'Figures: the enlarged attention map (the head and batch item the heatmaps show) with its title, ',
       'axes, token labels and colour scale, in the theme shown.'),
     h('p', {}, pngButton, ' ', svgButton, ' ', h('label', {}, light, ' light theme')), figureStatus,
+    h('p', { class: 'note' }, 'Every head’s map (the small maps) as one figure:'),
+    figureButtons({ dom, host, id: 'attention-heads', make: (t) => (view ? headsFigure(view, t) : null) }),
     h('p', { class: 'note' }, 'Tables of the panels shown, as CSV on the clipboard:'), tables,
     h('p', { class: 'lead' }, 'Bring your own: your Q, K, V inputs, parameters or attention maps, checked against this view’s sizes.'),
     drop, importStatus);

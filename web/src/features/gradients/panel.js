@@ -5,6 +5,7 @@
 import * as fmt from '../../model/format.js';
 import { Cancelled, WorkerLost } from '../../model/errors.js';
 export { requests } from './requests.js';
+import { chartButtons } from '../../export/figure_button.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js'; // what this panel may ask the compute for (its ctx.actions)
 
 /** The sweep: d_k from 4 to 1,024, 64 keys, 256 query rows per d_k (the engine's defaults). */
@@ -68,7 +69,9 @@ export function create(body, { dom, host, actions }) {
     h('p', { class: 'lead' }, `The backward pass at initialisation: q, k and v with independent N(0, 1) components, ${SWEEP.n_k} keys, `,
       'and a loss that is a random linear read-out of the output (scaled so that ∂L/∂A has unit-variance entries at every d_v = d_k). ',
       'S is the softmax’s input (the scores); ‖∂L/∂S‖ is what the softmax lets through to the queries and keys.'),
-    status, chartBox, story, tableBox);
+    status, chartBox,
+    chartButtons({ dom, host, id: 'grad-figure', title: 'Gradient reaching the scores against d_k, with and without 1/√d_k', plot: () => plot }),
+    story, tableBox);
   let plot = null, asked = false;
   // The chart follows its box's width (a resize, a rotated phone, a host page's column).
   const stopFollowing = followWidth(chartBox, () => plot?.setSize({ width: chartWidth(chartBox), height: 260 }));

@@ -6,6 +6,7 @@ import * as fmt from '../../model/format.js';
 import { estimateRun, parseWorkers } from '../../model/validate.js';
 import { Cancelled } from '../../model/errors.js';
 export { requests } from './requests.js';
+import { chartButtons } from '../../export/figure_button.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js'; // what this panel may ask the compute for (its ctx.actions)
 
 const SWEEP_SECONDS_PER_POINT = 0.25; // keeps the whole sweep to a few seconds
@@ -33,7 +34,9 @@ export function create(body, { dom, host, actions }) {
     peakLine, runs,
     h('h3', {}, 'Time against sequence length'),
     h('p', { class: 'note' }, 'Self-attention at the current d_model and n_heads, n doubling each step. Cost grows like n·d² while the projections dominate and like n²·d once n passes d, so on these log–log axes the slope bends from 1 towards 2.'),
-    h('div', { class: 'button-row' }, button, cancel), sweepStatus, chartBox);
+    h('div', { class: 'button-row' }, button, cancel), sweepStatus, chartBox,
+    chartButtons({ dom, host, id: 'sweep-figure', plot: () => plot,
+      title: () => `Time against n: self-attention, d_model ${chartBox.dataset.dModel}, n_heads ${chartBox.dataset.nHeads}` }));
   let plot = null;
   // The chart follows its box's width (a resize, a rotated phone, a host page's column).
   const stopFollowing = followWidth(chartBox, () => plot?.setSize({ width: chartWidth(chartBox), height: 260 }));

@@ -9,6 +9,7 @@ import { Heatmap } from '../../render/heatmap.js';
 import { parseTraining, trainingKey, TRAIN_TASKS, TASK_TEXT, TRAIN_LIMITS, TRAIN_VOCAB, TRAIN_BATCH } from '../../model/training.js';
 import { Cancelled, WorkerLost } from '../../model/errors.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
+import { chartButtons } from '../../export/figure_button.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js';
 
 // Steps per request while playing: up to 10 (a few tens of ms at the default sizes), fewer when steps
@@ -96,7 +97,9 @@ export function create(body, { dom, host, actions }) {
       'drawn from the seed, in the compute worker.'),
     form,
     h('div', { class: 'button-row' }, play, stepButton, reset, another, use),
-    status, curves, story, sampleLine, maps);
+    status, curves,
+    chartButtons({ dom, host, id: 'train-figure', title: () => `Training: loss and accuracy, step ${lab.steps}`, plot: () => plot }),
+    story, sampleLine, maps);
 
   // ---- the lab's run: the panel owns time (playing, one request at a time); the worker owns the model ----
   const lab = { key: null, steps: 0, history: { step: [], loss: [], accuracy: [] }, evals: { step: [], accuracy: [] }, reply: null };
