@@ -37,6 +37,7 @@ function sessionFor(changes, { scope = null, storage = null, events = [] } = {})
   const side = { attn, prepared: (config) => { const { layer, inputs } = prepareRun(attn, config, cache, null); return { layer, inputs, args: forwardArguments(config, inputs) }; } };
   let asked = 0;
   const session = createExerciseSession({
+    catalogue: EXERCISES,
     solve: async (payload) => { asked++; return handlers.solve(payload, side); },
     state: () => state, check: () => check, scope, storage, emit: (type, detail) => events.push({ type, detail }),
   });
@@ -176,7 +177,7 @@ test('answers that cannot be read are errors naming the problem, and cost no att
 test('an invalid layer: the exercises say what to fix, and answer() refuses with that message', async () => {
   const state = withChanges(defaults(), { d_model: '0' });
   const check = validate(state, { resolveView: attn.resolveView, analyze: attn.analyze, budget: attn.defaultMemoryBudget });
-  const session = createExerciseSession({ solve: () => assert.fail('asked the core'), state: () => state, check: () => check });
+  const session = createExerciseSession({ catalogue: EXERCISES, solve: () => assert.fail('asked the core'), state: () => state, check: () => check });
   const [first] = session.view().items;
   assert.match(first.unavailable, /the inputs need fixing first \(d_model: .*positive integer/);
   assert.equal(session.list()[0].prompt, null);
@@ -188,7 +189,7 @@ test('an exercise that cannot be posed for a layer says so, and the others are s
   const check = validate(state, { resolveView: attn.resolveView, analyze: attn.analyze, budget: attn.defaultMemoryBudget });
   const config = Object.defineProperty({ ...check.config }, 'tokens_q', { get() { throw new Error('the sentence cannot be read'); } });
   const broken = { ...check, config };
-  const session = createExerciseSession({ solve: () => assert.fail('asked the core'), state: () => state, check: () => broken });
+  const session = createExerciseSession({ catalogue: EXERCISES, solve: () => assert.fail('asked the core'), state: () => state, check: () => broken });
   const [causal, d_k] = session.view().items;
   assert.equal(causal.unavailable, 'it cannot be posed for this layer (the sentence cannot be read)');
   assert.match(d_k.prompt, /d_model = 64 and h = 4 heads/);

@@ -165,6 +165,7 @@ export function createPlayground(root, options = {}) {
   // attempts kept under options.progress (a page and element id; none: not stored).
   const exercises = createExerciseSession({
     askHost, state: () => m.state, check: () => m.check, ready, scope: options.progress ?? null, emit, changed: () => render('exercises'),
+    catalogue: () => (base ? host.importVendor('panels.js').then((bundle) => bundle.EXERCISES) : Promise.reject(new Error(baseError))), // from panels.js: their text stays out of the first bundle
     storage: (() => { try { return win.localStorage; } catch { return null; } })(), // a sandboxed frame may refuse it
   });
   /** A panel's ctx: the shared actions, and its own feature's requests as actions (playground/asks.js). */

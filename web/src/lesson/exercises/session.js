@@ -4,13 +4,11 @@
 // host's answer(id, value) (element, page, widget) take this same path, so both count and both fire the
 // playground's `attempt` and `progress` events.
 
-import { EXERCISES } from './catalogue.js';
 import { readAnswer, matches, toleranceText } from './answers.js';
 import { selectExercises, readRecord, writeRecord, progressOf, progressByChapter, chapterOf } from './index.js';
 import { actionsFor } from '../../playground/asks.js';
 import { requests } from '../../features/exercises/requests.js';
 
-const BY_ID = new Map(EXERCISES.map((e) => [e.id, e]));
 const FEATURE = 'exercises'; // the feature whose handler answers (features/exercises/handler.js)
 const SOLVED_KEPT = 64;      // core answers kept (per exercise and layer), so a retry asks nothing
 
@@ -18,10 +16,29 @@ const SOLVED_KEPT = 64;      // core answers kept (per exercise and layer), so a
  * options: { askHost (playground/asks.js's host; or `solve(payload)` → Promise of { results }, for tests),
  * state() → the playground's state, check() → its validation ({ config, errors }), ready (a promise:
  * the engine is loaded), scope (the progress record's name; null = not stored), storage (localStorage
- * or a stand-in), emit(type, detail), changed() (redraw) }.
+ * or a stand-in), emit(type, detail), changed() (redraw), catalogue: catalogue.js's EXERCISES, or a function
+ * giving a promise of them (the playground's: from panels.js, so their text stays out of the first view's
+ * bundle; asked once an exercise is shown or answered, and until it arrives an exercise says it is loading) }.
  */
-export function createExerciseSession({ askHost, solve, state, check, ready = Promise.resolve(), scope = null, storage, emit = () => {}, changed = () => {} }) {
+export function createExerciseSession({ askHost, solve, state, check, ready = Promise.resolve(), scope = null, storage, emit = () => {}, changed = () => {}, catalogue }) {
   const ask = solve ?? actionsFor(FEATURE, requests, askHost).solve;
+  let BY_ID = Array.isArray(catalogue) ? new Map(catalogue.map((e) => [e.id, e])) : null;
+  let loading = null, loadError = null;
+  /** The exercises' definitions: a promise (loaded once; a failed load is asked again next time). */
+  function definitions() {
+    if (BY_ID) return Promise.resolve(BY_ID);
+    loading ??= Promise.resolve().then(catalogue).then((list) => {
+      BY_ID = new Map(list.map((e) => [e.id, e]));
+      if (!destroyed) { cache = { state: null, check: null, items: new Map() }; changed(); }
+      return BY_ID;
+    }, (err) => {
+      loading = null;
+      loadError = err;
+      if (!destroyed) changed();
+      throw new Error(`the exercises could not be loaded: ${err.message}`);
+    });
+    return loading;
+  }
   let record = readRecord(scope, storage);
   const last = new Map();    // id → { key, correct, answer, expected, explanation, weights }: the latest reveal
   const solved = new Map();  // calls key → promise of results
@@ -33,8 +50,13 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     const s = state(), c = check();
     if (cache.state !== s || cache.check !== c) cache = { state: s, check: c, items: new Map() };
     if (cache.items.has(id)) return cache.items.get(id);
-    const def = BY_ID.get(id);
     let item;
+    if (!BY_ID) {
+      definitions().catch(() => {}); // redraws when they arrive; answer() reports a failure
+      const chapter = chapterOf(id);
+      return { id, chapter, kind: null, unavailable: loadError ? `the exercises could not be loaded (${loadError.message})` : 'the exercises are loading' };
+    }
+    const def = BY_ID.get(id);
     if (!c?.config) {
       const [field, message] = Object.entries(c?.errors ?? {})[0] ?? [];
       item = { id, chapter: def.chapter, kind: def.kind, unavailable: field ? `the inputs need fixing first (${field}: ${message})` : 'the engine is still loading' };
@@ -80,8 +102,8 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
 
   async function answer(id, value) {
     if (destroyed) throw new Error('this playground was removed');
-    if (!BY_ID.has(id)) throw new Error(`“${String(id).slice(0, 60)}” is not an exercise; the ids are listed in EMBED.md (e.g. attention.causal-row)`);
-    await ready;
+    if (!chapterOf(id)) throw new Error(`“${String(id).slice(0, 60)}” is not an exercise; the ids are listed in EMBED.md (e.g. attention.causal-row)`);
+    await Promise.all([ready, definitions()]);
     const item = instance(id);
     if (item.unavailable) throw new Error(`${id} cannot be answered now: ${item.unavailable}`);
     const given = readAnswer(item, value); // throws on an answer that cannot be read: no attempt counted
