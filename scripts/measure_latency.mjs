@@ -1,20 +1,21 @@
-// Measures how long the page takes to answer an edit, in headless Chromium: a person types a new value
-// into a field of the inputs (d_model, n_heads, seed, input_seed, n_q, in turn; keystrokes `--delay` ms
-// apart, so "32" is two edits and the first, "3", may be refused or run and be superseded), and the
-// latency of that edit is the time from its LAST keystroke's input event (event.timeStamp: when the
-// browser got the key, so time the page spent before it could handle it counts) to the end of the first
-// frame that shows the heatmaps of the new inputs' run (the heatmaps panel's data-stale turns '0' for the
-// inputs after the keystroke; the end of that frame is taken as a task posted from requestAnimationFrame,
-// which runs once the frame is handed to the compositor). It reports median, 95th percentile (nearest
-// rank) and max over the edits, what the heatmaps drew in between (no stale draws), and the first view,
-// cold and warm, from scripts/measure_first_view.mjs (the same page, the same figures as before).
-// A measurement, not a test: it prints figures and asserts nothing.
-// Usage: node scripts/measure_latency.mjs [--edits N] [--delay ms] [--hash '#…'] [--dist folder]
-//   [--first-view-runs N] (0 skips the first view) [--trace file.json] (a Chrome trace of the edits)
+// Measures how long the page takes to answer an edit, in headless Chromium: a person types into a field
+// of the inputs (the sentence, d_model, n_heads, seed, the dropout seed, in turn, whichever the view
+// shows; keystrokes `--delay` ms apart, so "32" is two edits and the first, "3", may be refused or run
+// and be superseded), and the latency of that edit is the time from its LAST keystroke's input event
+// (event.timeStamp: when the browser got the key, so time the page spent before it could handle it
+// counts) to the end of the first frame that shows the heatmaps of the new inputs' run (the heatmaps
+// panel's data-stale turns '0' for the inputs after the keystroke; the end of that frame is taken as a
+// task posted from requestAnimationFrame, which runs once the frame is handed to the compositor). Each
+// view (`--views`, default: the page as it opens, and chapter=heads, whose form has d_model, n_heads and
+// seed) is one page load with `--edits` edits; it reports median, 95th percentile (nearest rank) and max
+// per view and over all edits, how many results of superseded keystrokes were drawn, and the first view,
+// cold and warm, from scripts/measure_first_view.mjs (the budget's own measure). A measurement, not a
+// test: it prints figures and asserts nothing.
+// Usage: node scripts/measure_latency.mjs [--edits N per view] [--delay ms] [--views '#a|#b'] [--dist folder]
+//   [--first-view-runs N] (0 skips the first view) [--trace file.json] (a Chrome trace of the first view's edits)
 //   (after `bash scripts/build.sh dist` or `page`)
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
 import { loadavg, cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,20 +26,22 @@ const option = (name, fallback) => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : fallback;
 };
-const edits = Number(option('--edits', 36));
+const edits = Number(option('--edits', 20));
 const delay = Number(option('--delay', 80)); // between keystrokes of one value: a quick typist
-const hash = option('--hash', '');
+const views = option('--views', '|#chapter=heads').split('|');
 const dist = resolve(option('--dist', join(root, 'dist')));
 const firstViewRuns = Number(option('--first-view-runs', 5));
 const tracePath = option('--trace', null);
 
-// The values typed, per field, in turn (each differs from the one before it, so every edit needs a run).
+// What is typed, per field, in turn: a value (typed over the field's text) or words added to the end of
+// the sentence and taken away again. Each edit changes the inputs, so each needs a run.
 const CYCLES = {
-  seed: ['2', '3', '4', '1'],
+  text: [{ append: ' again' }, { erase: 6 }],
   d_model: ['32', '128', '64'],
-  n_heads: ['2', '8', '4'],
+  seed: ['2', '3', '4', '1'],
+  n_heads: ['8', '4'], // the lesson's first view builds three heads: fewer than three is refused
+  dropout_seed: ['2', '3', '1'],
   input_seed: ['8', '9', '7'],
-  n_q: ['12', '6', '8'],
 };
 
 /** scripts/serve.mjs in its own process (served from this one, files would wait on the browser's messages). */
@@ -60,12 +63,13 @@ async function serveApart(dir) {
 function installRecorder() {
   const root = document.querySelector('#playground, attention-playground').shadowRoot;
   const body = root.querySelector('[data-panel="heatmaps"] .panel-body');
-  const log = { inputs: [], fresh: [], draws: 0 };
+  const log = { inputs: [], fresh: [], outdated: [] };
   root.addEventListener('input', (e) => log.inputs.push(e.timeStamp), true);
   // A redraw of the maps rewrites the enlarged map's data-attention; a fresh one ends with stale '0'.
   new MutationObserver((records) => {
     const t = performance.now();
-    if (records.some((r) => r.attributeName === 'data-attention')) log.draws++;
+    // Maps drawn while the inputs had moved on: a result drawn for outdated inputs.
+    if (records.some((r) => r.attributeName === 'data-attention') && body.dataset.stale === '1') log.outdated.push(t);
     if (body.dataset.stale === '0' && records.some((r) => r.attributeName === 'data-stale' || r.attributeName === 'data-attention')) {
       const entry = { drawn: t, painted: null, status: root.getElementById('status')?.textContent ?? '' };
       log.fresh.push(entry);
@@ -92,7 +96,8 @@ async function settleEdit(page, since) {
       if (fresh && stale === '0') {
         clearTimeout(give);
         done({ last, drawnMs: fresh.drawn - last, ms: fresh.painted - last, keys: log.inputs.filter((t) => t > since).length,
-          staleDraws: log.fresh.filter((f) => f.drawn > since && f.drawn < last).length, status: fresh.status });
+          between: log.fresh.filter((f) => f.drawn > since && f.drawn < last).length,
+          outdated: log.outdated.filter((t) => t > since && t <= fresh.drawn).length, status: fresh.status });
       } else setTimeout(poll, 10);
     };
     poll();
@@ -101,6 +106,60 @@ async function settleEdit(page, since) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.ceil(0.95 * xs.length) - 1];
+const figures = (xs) => `median ${median(xs).toFixed(1)} ms, p95 ${p95(xs).toFixed(1)} ms, min ${Math.min(...xs).toFixed(1)}, max ${Math.max(...xs).toFixed(1)}`;
+
+/** Types one edit into `field` (see CYCLES). */
+async function type(page, field, what) {
+  const input = page.locator(`#f-${field}`);
+  await input.focus();
+  if (typeof what === 'string') {
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(what, { delay });
+  } else {
+    await page.keyboard.press('Control+End');
+    if (what.append) await page.keyboard.type(what.append, { delay });
+    for (let k = 0; k < (what.erase ?? 0); k++) await page.keyboard.press('Backspace', { delay: 0 }).then(() => page.waitForTimeout(delay));
+  }
+}
+
+/** One view: a page load, then `edits` edits of the fields it shows; returns each edit's figures. */
+async function measureView(browser, url, view, trace) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(url + view);
+  // The first result, every panel built, then the worker's warm-up and peak passes: the learner's first edit comes later.
+  await page.waitForFunction(() => {
+    const root = document.querySelector('#playground, attention-playground')?.shadowRoot;
+    return root?.getElementById('status')?.textContent.startsWith('Ran in') && root.querySelector('.ap')?.dataset.settled === '1';
+  }, null, { timeout: 30000 });
+  await page.waitForTimeout(2000);
+  await page.evaluate(installRecorder);
+  const fields = [];
+  for (const name of Object.keys(CYCLES)) {
+    const input = page.locator(`#f-${name}`);
+    if (await input.isVisible().catch(() => false) && await input.isEditable().catch(() => false)) fields.push(name);
+  }
+  if (!fields.length) throw new Error(`none of ${Object.keys(CYCLES).join(', ')} is shown at ${view || 'the page as it opens'}`);
+  if (trace) await browser.startTracing(page, { path: trace, screenshots: false });
+  const results = [];
+  const turn = Object.fromEntries(fields.map((f) => [f, 0]));
+  for (let k = 0; k < edits; k++) {
+    const field = fields[k % fields.length];
+    const what = CYCLES[field][turn[field]++ % CYCLES[field].length];
+    const since = await page.evaluate(() => performance.now());
+    await type(page, field, what);
+    const r = await settleEdit(page, since);
+    results.push({ view, field, what: typeof what === 'string' ? what : JSON.stringify(what), ...r });
+    if (process.env.VERBOSE) console.log(`${view || '(as it opens)'} ${field} ${results.at(-1).what}: ${r.ms.toFixed(1)} ms (drawn at ${r.drawnMs.toFixed(1)}), ${r.keys} keys, ${r.between} fresh and ${r.outdated} outdated drawings before · ${r.status}`);
+    await page.waitForTimeout(250 + (k % 5) * 50); // a pause before the next edit, not in step with anything
+  }
+  if (trace) await browser.stopTracing();
+  if (problems.length) console.log(`  page errors at ${view || '(as it opens)'}: ${problems.join(' | ')}`);
+  await context.close();
+  return { view, fields, results };
+}
 
 const server = await serveApart(dist);
 process.on('exit', () => server.close()); // also when the browser or the page fails
@@ -110,65 +169,29 @@ const browser = await chromium.launch({
     '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
 });
 const loadBefore = loadavg()[0];
-const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-const page = await context.newPage();
-const problems = [];
-page.on('pageerror', (e) => problems.push(e.message));
-await page.goto(server.url + hash);
-// The first result, every panel built, then the worker's warm-up and peak passes: the learner's first edit comes later.
-await page.waitForFunction(() => {
-  const root = document.querySelector('#playground, attention-playground')?.shadowRoot;
-  return root?.getElementById('status')?.textContent.startsWith('Ran in') && root.querySelector('.ap')?.dataset.settled === '1';
-}, null, { timeout: 30000 });
-await page.waitForTimeout(2000);
-await page.evaluate(installRecorder);
-
-// Fields the view shows (a chapter may show only some of them).
-const fields = [];
-for (const name of Object.keys(CYCLES)) {
-  const input = page.locator(`#f-${name}`);
-  if (await input.isVisible().catch(() => false) && await input.isEditable().catch(() => false)) fields.push(name);
-}
-if (!fields.length) throw new Error(`none of ${Object.keys(CYCLES).join(', ')} is shown at ${hash || 'the default view'}`);
-if (tracePath) await browser.startTracing(page, { path: tracePath, screenshots: false });
-
-const results = [];
-const turn = Object.fromEntries(fields.map((f) => [f, 0]));
-for (let k = 0; k < edits; k++) {
-  const field = fields[k % fields.length];
-  const value = CYCLES[field][turn[field]++ % CYCLES[field].length];
-  const input = page.locator(`#f-${field}`);
-  await input.focus();
-  await page.keyboard.press('Control+A');
-  const since = await page.evaluate(() => performance.now());
-  await page.keyboard.type(value, { delay });
-  const r = await settleEdit(page, since);
-  results.push({ field, value, ...r });
-  if (process.env.VERBOSE) console.log(`${field}=${value}: ${r.ms.toFixed(1)} ms (drawn at ${r.drawnMs.toFixed(1)}), ${r.keys} keys, ${r.staleDraws} draws before · ${r.status}`);
-  await page.waitForTimeout(250 + (k % 5) * 50); // a pause before the next edit, not in step with anything
-}
-if (tracePath) await browser.stopTracing();
+const measured = [];
+for (const [k, view] of views.entries()) measured.push(await measureView(browser, server.url, view, k === 0 ? tracePath : null));
 const loadAfter = loadavg()[0];
 await browser.close();
-server.close();
 
-const ms = results.map((r) => r.ms);
-console.log(`edit → redrawn heatmaps in headless Chromium (${dist}${hash ? `, ${hash}` : ''}), ${results.length} edits of ${fields.join(', ')}, ` +
-  `keystrokes ${delay} ms apart, ${cpus().length} cores, 1-minute load average ${loadBefore.toFixed(2)} at the start, ${loadAfter.toFixed(2)} at the end`);
-console.log(`  latency: median ${median(ms).toFixed(1)} ms, p95 ${p95(ms).toFixed(1)} ms, min ${Math.min(...ms).toFixed(1)}, max ${Math.max(...ms).toFixed(1)}`);
-console.log(`  maps drawn (before the frame ends): median ${median(results.map((r) => r.drawnMs)).toFixed(1)} ms`);
-for (const field of fields) {
-  const mine = results.filter((r) => r.field === field).map((r) => r.ms);
-  console.log(`  ${field}: median ${median(mine).toFixed(1)} ms, max ${Math.max(...mine).toFixed(1)} ms over ${mine.length} edits`);
+console.log(`edit → painted heatmaps in headless Chromium at 1280×900 (${dist}), keystrokes ${delay} ms apart, ${cpus().length} cores, ` +
+  `1-minute load average ${loadBefore.toFixed(2)} at the start, ${loadAfter.toFixed(2)} at the end`);
+for (const { view, fields, results } of measured) {
+  console.log(`  ${view || '(the page as it opens)'}: ${results.length} edits of ${fields.join(', ')}: ${figures(results.map((r) => r.ms))}`);
+  for (const field of fields) {
+    const mine = results.filter((r) => r.field === field).map((r) => r.ms);
+    console.log(`    ${field}: median ${median(mine).toFixed(1)} ms, max ${Math.max(...mine).toFixed(1)} ms over ${mine.length} edits`);
+  }
 }
-const stale = results.reduce((s, r) => s + r.staleDraws, 0);
-console.log(`  fresh heatmaps drawn for inputs that a later keystroke replaced: ${stale} (of ${results.reduce((s, r) => s + r.keys - 1, 0)} superseded keystrokes)`);
-if (problems.length) console.log(`  page errors: ${problems.join(' | ')}`);
+const all = measured.flatMap((m) => m.results);
+console.log(`  all ${all.length} edits: ${figures(all.map((r) => r.ms))}; maps updated in the page (before the frame's end): median ${median(all.map((r) => r.drawnMs)).toFixed(1)} ms`);
+console.log(`  maps drawn for outdated inputs (a keystroke had changed them): ${all.reduce((s, r) => s + r.outdated, 0)}, ` +
+  `over ${all.reduce((s, r) => s + r.keys, 0)} keystrokes`);
 if (tracePath) console.log(`  trace: ${tracePath} (open in chrome://tracing or the Performance panel)`);
 
 if (firstViewRuns > 0) {
   // The first view as scripts/measure_first_view.mjs measures it (the budget's own measure).
-  const child = spawn(process.execPath, [join(root, 'scripts/measure_first_view.mjs'), '--runs', String(firstViewRuns), '--dist', dist, ...(hash ? ['--hash', hash] : [])],
+  const child = spawn(process.execPath, [join(root, 'scripts/measure_first_view.mjs'), '--runs', String(firstViewRuns), '--dist', dist],
     { stdio: ['ignore', 'inherit', 'inherit'] });
   await new Promise((done) => child.on('exit', done));
 }

@@ -57,8 +57,9 @@ export function acquireCompute({ simd, base, doc, compiled }) {
   const usedInPage = { value: false };
   const session = {
     ...worker,
-    run(config, onProgress, { deadlineMs, estimateSeconds = Infinity } = {}) {
-      if (client.info !== undefined || client.inPage || !(estimateSeconds < QUICK_SECONDS)) return worker.run(config, onProgress, { deadlineMs });
+    run(config, onProgress, { deadlineMs, estimateSeconds = Infinity, timed } = {}) {
+      // (The page's own first run is timed as before: its result waits for nothing else.)
+      if (client.info !== undefined || client.inPage || !(estimateSeconds < QUICK_SECONDS)) return worker.run(config, onProgress, { deadlineMs, timed });
       usedInPage.value = true;
       return entry.inPageHandlers().then((handlers) => handlers.run({ owner: worker.owner, config }, (p) => onProgress?.(p)));
     },

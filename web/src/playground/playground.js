@@ -305,8 +305,10 @@ export function createPlayground(root, options = {}) {
     chapterNav.update(v, v.exercises?.progress?.chapters ?? null); // per chapter { done, total } (lesson/exercises)
     for (const entry of sections.values()) {
       if (!entry.panel) continue;
-      // A panel hidden or off screen keeps the reason it missed, and is drawn when shown (catchUpPanel).
-      if (entry.section.hidden || !screen.onScreen(entry)) entry.pending = mergeReasons(entry.pending, reason);
+      // A panel hidden, or a lazy one off screen, keeps the reason it missed, and is drawn when shown
+      // (catchUpPanel). The first view's panels (the form, the maps) are always current: hosts read them
+      // as soon as an event says something changed.
+      if (entry.section.hidden || (entry.spec.lazy && !screen.onScreen(entry))) entry.pending = mergeReasons(entry.pending, reason);
       else updatePanel(entry, v, mergeReasons(entry.pending, reason));
     }
     if ([...sections.values()].some((e) => e.pending && !e.section.hidden)) {
@@ -542,18 +544,28 @@ export function createPlayground(root, options = {}) {
       if (m.running !== running) return;
       running.progress = p;
       if (running.showProgress) render('progress');
-    }, { deadlineMs: deadlineFor(check.estimate.seconds * 1000), estimateSeconds: check.estimate.seconds });
+    }, { deadlineMs: deadlineFor(check.estimate.seconds * 1000), estimateSeconds: check.estimate.seconds, timed: false });
     if (!quietStart) render('running');
     progressTimer = win.setTimeout(() => {
       if (m.running !== running) return;
       running.showProgress = true;
       render('progress');
     }, PROGRESS_AFTER_MS);
-    running.promise = reply.then((r) => {
+    let moved = false;
+    /** Once this run has answered: the newer inputs that waited run (or the current ones are scheduled). */
+    const moveOn = () => {
+      if (moved) return;
+      moved = true;
+      win.clearTimeout(progressTimer);
+      const next = pendingRun;
+      pendingRun = null;
+      if (next && !m.destroyed) run().then(next.resolve, next.reject);
+      else if (!m.destroyed) scheduleRun();
+    };
+    running.promise = reply.then(async (r) => {
       win.performance.mark('attention-run-reply');
-      const ms = r.timings.forward_ms;
       const analysis = check.analysis;
-      const detail = Object.freeze({ state: stateAtStart, shapes: analysis.shapes, isa: r.isa, ms });
+      const describe = (timings) => Object.freeze({ state: stateAtStart, shapes: analysis.shapes, isa: r.isa, ms: timings.forward_ms });
       if (config.train) {
         m.trainedHeld = trainedKey(config.train); // the worker keeps it for the next run
         revalidate(); // so the estimate of what follows (compare, another input) counts no training
@@ -561,26 +573,44 @@ export function createPlayground(root, options = {}) {
       // Newer inputs wait to run (or will): this result is never drawn, nor announced.
       if (pendingRun || debounce) {
         m.running = null;
-        return detail;
+        return describe(r.timings);
       }
       m.result = { key, config, analysis, timings: r.timings, isa: r.isa, output_sum: r.output_sum, masked_rows: r.masked_rows,
-        item: r.item, patterns: r.patterns ?? null, gflops: fmt.gflops(analysis.flops.exact_flops, ms), workers: r.workers ?? null, detail };
-      m.runs = [{
-        at: Date.now(), isa: r.isa, ms, setup_ms: r.timings.setup_ms, gflops: m.result.gflops, repeats: r.timings.repeats, workers: r.workers ?? null,
-        label: `d_model ${fmt.int(config.d_model)} · h ${config.n_heads} · n_q ${fmt.int(config.n_q)} · n_k ${fmt.int(config.n_k)} · batch ${config.batch}`,
-      }, ...m.runs].slice(0, RUNS_KEPT);
+        item: r.item, patterns: r.patterns ?? null, gflops: fmt.gflops(analysis.flops.exact_flops, r.timings.forward_ms), workers: r.workers ?? null,
+        detail: describe(r.timings) };
+      /** The run's line in the record of runs (the performance panel), with its time. */
+      const record = () => {
+        const { timings, gflops } = m.result;
+        m.runs = [{
+          at: Date.now(), isa: r.isa, ms: timings.forward_ms, setup_ms: timings.setup_ms, gflops, repeats: timings.repeats, workers: r.workers ?? null,
+          label: `d_model ${fmt.int(config.d_model)} · h ${config.n_heads} · n_q ${fmt.int(config.n_q)} · n_k ${fmt.int(config.n_k)} · batch ${config.batch}`,
+        }, ...m.runs].slice(0, RUNS_KEPT);
+      };
+      if (!r.timings.untimed) record();
       m.running = null;
       render('result');
       if (m.firstResultMs === null) {
         m.firstResultMs = win.performance.now() - startedAt;
         releaseLater();
       }
-      if (!peakRequested) measurePeak(); // after a result is on screen, so it never delays one
       // The batch item shown may have changed while this ran.
       const now = m.check?.config;
       if (now && configKey(now) === key && now.item !== r.item.b) showItem(now.item);
-      emit('result', detail);
-      return detail;
+      // The maps are drawn: a quick pass, which the run did not wait to time, is timed now; the status
+      // line, the run's record and the `result` event carry that time. An edit that waited runs first.
+      if (r.timings.untimed) {
+        moveOn();
+        const once = { ...r.timings, untimed: undefined }; // one pass's time, if no better one comes
+        const timings = await compute.session.time(config, { deadlineMs: passDeadline(config, 50) }).then((t) => t.timings ?? once, () => once);
+        if (m.destroyed || m.result?.key !== key) return describe(timings); // replaced meanwhile: not announced
+        m.result = { ...m.result, timings, gflops: fmt.gflops(analysis.flops.exact_flops, timings.forward_ms), detail: describe(timings) };
+        record();
+        render('perf');
+        if (!m.check?.config || configKey(m.check.config) !== key) return m.result.detail; // the inputs moved on: not announced
+      }
+      if (!peakRequested) measurePeak(); // after a result is on screen, so it never delays one
+      emit('result', m.result.detail);
+      return m.result.detail;
     }, (err) => {
       m.running = null;
       releaseLater();
@@ -590,13 +620,7 @@ export function createPlayground(root, options = {}) {
       render('status');
       if (!(err instanceof Cancelled)) emit('error', { message: m.notice.text, field: null });
       throw err;
-    }).finally(() => {
-      win.clearTimeout(progressTimer);
-      const next = pendingRun;
-      pendingRun = null;
-      if (next && !m.destroyed) run().then(next.resolve, next.reject);
-      else if (!m.destroyed) scheduleRun();
-    });
+    }).finally(moveOn);
     running.promise.catch(() => {});
     return running.promise;
   }

@@ -37,7 +37,8 @@ export function createRunbar({ dom, actions, win }) {
       return { kind: 'error', text: `Fix ${fields.map((f) => `“${f}”`).join(', ')} to run${v.problems.length ? ' (see below)' : ' (highlighted)'}.` };
     }
     if (check.blocked) return { text: 'Analysed, not run (see why below).' };
-    if (result && result.key === key) return { text: ranText(result) };
+    // A quick pass is timed once its maps are drawn (playground.js): the time follows in a moment.
+    if (result && result.key === key) return { text: result.timings.untimed ? 'Ran; timing the pass…' : ranText(result) };
     if (check.auto) return { text: 'Running as you type…' };
     return { text: `Press Run (estimated ${fmt.duration(check.estimate.seconds * 1000)}).` };
   }

@@ -3,13 +3,13 @@
 // running every keystroke of "512" costs less than waiting would. A costlier run waits for the typing to
 // pause, in proportion to its cost. Panels are redrawn only while on screen and shown; the others keep
 // what they missed (one reason, see mergeReasons) and are brought up to date when they come into view,
-// or once the learner pauses (so hosts and tests that read any panel find it current soon after).
+// or once the learner pauses, one per task (so hosts and tests that read any panel find it current soon after).
 
 /** Runs estimated below this start with the keystroke (a frame: no typing is faster than one). */
 export const QUICK_RUN_MS = 16;
 /** The longest wait before a run: typing "512" in a field runs once when each run is costly. */
 export const MAX_WAIT_MS = 200;
-/** Panels off screen are updated once nothing was redrawn for this long (the learner paused). */
+/** Panels off screen are updated once nothing was redrawn for this long (the learner paused typing). */
 export const CATCH_UP_MS = 150;
 
 /** Milliseconds to wait before running an edit whose run is estimated at `estimateSeconds`. */

@@ -210,7 +210,9 @@ export class EngineClient {
     const session = {
       owner,
       lost: false,
-      run: (config, onProgress, { deadlineMs } = {}) => client.#request(session, 'run', { owner, config }, { onProgress, deadlineMs }),
+      // timed false: a quick pass comes back untimed (timings.untimed), and time() times it afterwards.
+      run: (config, onProgress, { deadlineMs, timed = true } = {}) => client.#request(session, 'run', { owner, config, timed }, { onProgress, deadlineMs }),
+      time: (config, { deadlineMs = 30000 } = {}) => client.#request(session, 'time', { owner, config }, { deadlineMs }),
       // Requests on one config: the caller may give a deadline from that config's own cost. A silent
       // worker is only noticed when the running request's deadline passes, and every request queued
       // behind it (the learner's next run) waits until then.

@@ -144,13 +144,13 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
     newLayerCache: () => new LayerCache(),
   });
 
-  async function forward(owner, config, post) {
+  async function forward(owner, config, post, { timed = true } = {}) {
     const mine = ownerState(owner);
     mine.last = null;
     // Starting a pool (its workers load the engine and warm up) is news for the progress bar and the watchdog.
     if (startPool && config.workers >= 2 && !pools.has(config.workers)) post({ done: 0, total: config.batch, phase: `starting ${config.workers} workers` });
     const pooled = await pooledFor(mine, config.workers);
-    const result = await runForward(attn, config, { cache: mine.cache, buffers: mine.buffers, onProgress: post, trained: trainedFor(mine, post), pooled, imported: mine.imported });
+    const result = await runForward(attn, config, { cache: mine.cache, buffers: mine.buffers, onProgress: post, trained: trainedFor(mine, post), pooled, imported: mine.imported, timed });
     mine.last = { key: configKey(config), config, result, splitFlops: pooled?.splitFlops ?? null };
     return mine.last;
   }
@@ -165,9 +165,10 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
       return { isa: attn.isa, kernelIsa: attn.kernelIsa() };
     },
 
-    async run({ owner, config }, post) {
+    /** timed false: a quick pass is timed by a `time` request afterwards (timings.untimed), not before the reply. */
+    async run({ owner, config, timed = true }, post) {
       const t0 = performance.now();
-      const last = await forward(owner, config, post);
+      const last = await forward(owner, config, post, { timed });
       const { result, splitFlops } = last;
       let sum = 0;
       for (let k = 0; k < result.output.length; k++) sum += result.output[k];
@@ -179,6 +180,18 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
       // (engine_ms, wait_ms: see runForward; [] and 0 when no pool ran it).
       return { isa: attn.isa, timings: { ...result.timings, worker_ms: performance.now() - t0 }, output_sum: sum, masked_rows: result.masked_rows.length, item,
         patterns: result.patterns, workers: { used: result.workers, setting: config.workers ?? 1, splitFlops, engine_ms: result.engine_ms, wait_ms: result.wait_ms } };
+    },
+
+    /**
+     * The time of one pass of `config`, timed in blocks (runForward): asked once an untimed run's result
+     * is drawn. { timings: null } when this owner's last result is of other inputs (a newer run went first:
+     * timing this one again would overwrite that one's arrays).
+     */
+    async time({ owner, config }, post) {
+      const mine = ownerState(owner);
+      if (mine.last?.key !== configKey(config)) return { timings: null };
+      const { result } = await forward(owner, config, post);
+      return { timings: result.timings };
     },
 
     /** Batch item b of `config`'s result: recomputed first if this owner's last result is another (or was lost with a restarted worker). */
@@ -241,7 +254,7 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
 }
 
 /** The requests of the compute itself; a feature's go through `ask`. */
-const CORE_REQUESTS = Object.freeze(['init', 'run', 'item', 'peak', 'ask', 'release', 'stats']);
+const CORE_REQUESTS = Object.freeze(['init', 'run', 'time', 'item', 'peak', 'ask', 'release', 'stats']);
 /** Answers one request message with `handlers`: reply(message) for the answer, progress included. */
 export async function handle(handlers, data, reply) {
   const { type, id } = data;

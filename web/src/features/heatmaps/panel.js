@@ -71,6 +71,11 @@ export function create(body, { dom, host, actions }) {
   let baseNote = '';   // what the current result needs said (downsampling, masked rows, dropout)
   let smalls = [];
   let smallsLayout = '', drawnAs = ''; // what the small maps were built for, and which head and scale were drawn last
+  // The maps' widths: read once, and again when the panel's width or the small maps change (the grid's
+  // columns are fractions of the panel, whatever is drawn in them). Reading them after other panels
+  // changed the page would lay it out before the drawing, and the drawing lays it out again.
+  let knownWidths = null;
+  const mapWidths = () => (knownWidths ??= [main, ...smalls.map((s) => s.map)].map((map) => map.available()));
   const main = new Heatmap(mainCanvas, { labels: true, maxHeight: 560, onCursor: (cell) => describe(selectedHead(), cell), onPick: () => follow(main.cursor) });
 
   /** Click or Enter on a cell of the enlarged map: "Follow one query" (features/query/panel.js) explains it. */
@@ -86,8 +91,10 @@ export function create(body, { dom, host, actions }) {
     return current && head < current.config.n_heads ? head : 0;
   }
 
+  // The theme's colours, read once per colour scheme (a style read after the page changed recomputes its styles).
+  let palette = null;
   function colors() {
-    return { masked: host.cssVar('--masked'), text: host.cssVar('--fg') };
+    return (palette ??= { masked: host.cssVar('--masked'), text: host.cssVar('--fg') });
   }
 
   function gridFor(item, head, palette) {
@@ -133,6 +140,7 @@ export function create(body, { dom, host, actions }) {
 
   function buildSmalls(config) {
     smalls = [];
+    knownWidths = null;
     const figures = [];
     for (let k = 0; k < Math.min(config.n_heads, MAX_SMALL); k++) {
       const canvas = h('canvas', { 'aria-label': `head ${k + 1}: attention weights, press Enter to enlarge` });
@@ -162,7 +170,7 @@ export function create(body, { dom, host, actions }) {
     drawnAs = `${head}|${view.state.colors}`;
     // Every width first, then every drawing: each drawing resizes its canvas, and a width read after
     // that would cost the browser a layout per map.
-    const widths = [main, ...smalls.map((s) => s.map)].map((map) => map.available());
+    const widths = mapWidths();
     const palette = colors(); // read once: a style read between drawings would recompute the styles each time
     main.setData(gridFor(item, head, palette), widths[0]);
     // The enlarged head's attention as drawn, for readers and tests that check a pattern (small maps only).
@@ -199,6 +207,7 @@ export function create(body, { dom, host, actions }) {
 
     if (!result) {
       content.hidden = true;
+      knownWidths = null; // nothing to measure while hidden
       placeholder.hidden = false;
       placeholder.textContent = check?.blocked
         ? 'Not run: this size is analysed below but too large to compute in a browser tab.'
@@ -287,13 +296,17 @@ export function create(body, { dom, host, actions }) {
     if (w === width) return;
     width = w;
     host.win.requestAnimationFrame(() => {
+      knownWidths = null;
       if (!current) return;
-      const widths = [main, ...smalls.map((s) => s.map)].map((map) => map.available());
+      const widths = mapWidths();
       main.draw(widths[0]);
       smalls.forEach(({ map }, k) => map.draw(widths[k + 1]));
     });
   });
-  const offScheme = host.onSchemeChange(draw);
+  const offScheme = host.onSchemeChange(() => {
+    palette = null;
+    draw();
+  });
 
   return { update, destroy: offScheme };
 
