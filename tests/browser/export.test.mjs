@@ -156,7 +156,7 @@ function numbers(count, seed) {
 
 test('imports of .npy, .json, .npz and .csv drive the run (and reproduce), attention maps alone are drawn, bad files are refused', async () => {
   const d = 8, h2 = 2, n = 3;
-  const page = await openPage(h, `#panels=controls,heatmaps,export&d_model=${d}&n_heads=${h2}&source=random&n_q=${n}&n_k=${n}`);
+  const page = await openPage(h, `#panels=controls,heatmaps,export,query,compare&d_model=${d}&n_heads=${h2}&source=random&n_q=${n}&n_k=${n}&q_item=0&q_head=1&q_query=1&q_key=0`);
   try {
     await page.waitForSelector('#import-files', { state: 'attached' });
     // Parameters as .npy and the query as .json: the run uses them, the link says so, and the export
@@ -197,6 +197,18 @@ test('imports of .npy, .json, .npz and .csv drive the run (and reproduce), atten
     assert.deepEqual(Object.keys(mapsBundle.files).sort(), ['attention.npy', 'view.json'], 'imported maps alone: no layer, no reproduce.py');
     assert.deepEqual(Array.from(readNpy(mapsBundle.files['attention.npy']).data), Array.from(maps));
     assert.match(mapsBundle.view.notes.join(' '), /imported/);
+    // Follow one query shows the imported row (head 2, query 1) and says the q/k/v steps need the layer;
+    // compare heads measures the imported maps (entropy against a float64 loop) and has no ablation.
+    await page.waitForSelector('#query-imported', { timeout: 60000 });
+    const row = await page.evaluate(() => [...playgroundRoot().querySelectorAll('.query-row tbody tr')].map((tr) => Number(tr.dataset.weight)));
+    assert.deepEqual(row, Array.from(maps.subarray((1 * n + 1) * n, (1 * n + 2) * n)), 'the imported row of head 2, query 1');
+    await page.waitForSelector('#compare-needs-layer', { timeout: 60000 });
+    const entropies = await page.evaluate(() => [...playgroundRoot().querySelectorAll('#compare-metrics tr[data-head]')].map((tr) => Number(tr.dataset.entropy)));
+    for (let k = 0; k < h2; k++) {
+      let e = 0;
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) { const a = maps[(k * n + i) * n + j]; if (a > 0) e -= a * Math.log(a); }
+      assert.ok(Math.abs(entropies[k] - e / n) < 1e-6, `head ${k + 1}: entropy ${entropies[k]} of the imported maps against ${e / n}`);
+    }
 
     // Refusals, each naming the problem.
     const refusals = [

@@ -68,3 +68,42 @@ test('attention maps alone replace the weights the heatmaps draw; an import the 
   const stale = configOf(sizes, { id: 'import-gone', kind: 'attention', shapes: held.shapes });
   await assert.rejects(handlers.run({ owner: 7, config: stale }, () => {}), /the imported tensors are no longer held by the compute .*: import them again/);
 });
+
+test('with attention maps alone, follow-one-query shows the imported row and compare heads measures the imported maps in the core', async () => {
+  const sizes = { source: 'random', d_model: '8', n_heads: '2', n_q: '3', n_k: '3', batch: '2' };
+  // Two batch items × two heads × 3 × 3 rows, each a distribution, different per head and item.
+  const maps = new Float32Array(2 * 2 * 3 * 3);
+  const rowsOf = [[[1, 0, 0], [0.2, 0.8, 0], [0.1, 0.2, 0.7]], [[1 / 3, 1 / 3, 1 / 3], [0.5, 0.25, 0.25], [0.6, 0.3, 0.1]],
+    [[0.9, 0.1, 0], [0, 1, 0], [0, 0, 1]], [[0.25, 0.5, 0.25], [0.4, 0.4, 0.2], [0.05, 0.15, 0.8]]];
+  rowsOf.forEach((rows, m) => rows.forEach((r, i) => maps.set(r, (m * 3 + i) * 3)));
+  const plain = configOf(sizes);
+  const held = checkImport({ attention: { shape: [2, 2, 3, 3], data: maps } }, plain);
+  await ask('holdImports', { id: 'import-c', kind: held.kind, tensors: held.tensors });
+  const config = configOf(sizes, { id: 'import-c', kind: held.kind, shapes: held.shapes });
+  await handlers.run({ owner: 7, config }, () => {});
+  const askOf = (feature, request, payload) => handlers.ask({ owner: 7, feature, request, payload }, () => {});
+
+  // follow one query: batch item 1, head 0, query 2 is the imported row, and no trace of the seeded layer
+  const reply = await askOf('query', 'trace', { config, item: 1, head: 0, query: 2 });
+  assert.equal(reply.trace, undefined, 'no trace of a layer the maps did not come from');
+  assert.deepEqual(Array.from(reply.imported.weights), Array.from(maps.subarray(((1 * 2 + 0) * 3 + 2) * 3, ((1 * 2 + 0) * 3 + 3) * 3)));
+
+  // compare heads: entropy, distance and largest weight against float64 loops over the imported rows
+  const { compare } = await askOf('compare', 'compare', { config });
+  assert.equal(compare.imported, true);
+  assert.equal(compare.ablation, null, 'no ablation without a layer');
+  for (let h = 0; h < 2; h++) {
+    let entropy = 0, distance = 0, max = 0, rows = 0;
+    for (let b = 0; b < 2; b++) {
+      for (let i = 0; i < 3; i++) {
+        const r = rowsOf[b * 2 + h][i].map((v) => Math.fround(v));
+        rows++;
+        r.forEach((a, j) => { if (a > 0) entropy -= a * Math.log(a); distance += a * Math.abs(i - j); max = Math.max(max, a); });
+      }
+    }
+    const got = compare.heads[h];
+    assert.ok(Math.abs(got.entropy - entropy / rows) < 1e-6, `head ${h} entropy ${got.entropy} against ${entropy / rows}`);
+    assert.ok(Math.abs(got.distance - distance / rows) < 1e-6, `head ${h} distance ${got.distance} against ${distance / rows}`);
+    assert.ok(Math.abs(got.max_weight - max) < 1e-7, `head ${h} largest weight ${got.max_weight} against ${max}`);
+  }
+});

@@ -50,7 +50,8 @@ export function withImports(check, imported, state) {
   const config = { ...check.config, imported: { id: imported.id, kind: imported.kind, names: Object.keys(imported.shapes) } };
   if (imported.kind !== 'attention') return { ...check, config };
   // Maps without the layer that made them: say which panels show them and which still show the seeded layer.
-  const text = 'Imported attention maps: the heatmaps, their figures and the export show them; the panels that compute from the ' +
-    'layer (follow one query, compare heads, shapes, gradients…) show this view’s seeded layer, not the model the maps came from.';
+  const text = 'Imported attention maps: the heatmaps, their figures, follow one query (the weights row), compare heads (entropy, ' +
+    'distance, largest weight, similarity) and the export show them; the panels that compute from the layer (the q, k, v steps, ' +
+    'switching a head off, shapes, gradients…) need that layer and show this view’s seeded layer, not the model the maps came from.';
   return { ...check, config, notes: [...(check.notes ?? []), { field: 'imported', text }] };
 }

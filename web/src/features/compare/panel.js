@@ -54,7 +54,7 @@ export function create(body, { dom, host, actions }) {
     status.textContent = 'Comparing the heads…';
     actions.compare({ config: current.config }).then(({ compare }) => {
       if (asked !== current) return;
-      status.textContent = '';
+      status.textContent = compare.imported ? 'Measured by the engine on the imported attention maps (not on a layer: the import has none).' : '';
       shown = { key: current.key, compare, config: current.config };
       render();
     }, (err) => {
@@ -67,7 +67,8 @@ export function create(body, { dom, host, actions }) {
     const H = config.n_heads;
     const rows = compare.heads.map((m, k) => ({
       attrs: { dataset: { head: k, entropy: m.entropy, distance: m.distance, maxWeight: m.max_weight } },
-      cells: [`head ${k + 1}`, fmt.fixed(m.entropy, 3), fmt.percent(m.entropy / compare.max_entropy), fmt.fixed(m.distance, 3), fmt.fixed(m.max_weight, 3), fmt.fixed(compare.ablation.change[k], 4)],
+      cells: [`head ${k + 1}`, fmt.fixed(m.entropy, 3), fmt.percent(m.entropy / compare.max_entropy), fmt.fixed(m.distance, 3), fmt.fixed(m.max_weight, 3),
+        compare.ablation ? fmt.fixed(compare.ablation.change[k], 4) : '—'],
     }));
     fill(metrics, h('h3', {}, 'Each head'),
       h('div', { class: 'table-wrap', tabindex: '0' }, table(['head', 'mean entropy (nats)', 'of the most (ln n_k)', 'mean distance', 'largest weight', 'output change if off'], rows, { class: 'cost compare' })),
@@ -78,6 +79,12 @@ export function create(body, { dom, host, actions }) {
     const labels = Array.from({ length: H }, (_, k) => String(k + 1));
     map.setData({ rows: H, cols: H, data: Float32Array.from(compare.similarity), masked: new Uint8Array(H * H), min: 0, max: 1,
       rowLabels: labels, colLabels: labels, colors: { masked: host.cssVar('--masked'), text: host.cssVar('--fg') } });
+    if (!compare.ablation) {
+      // imported maps alone: switching a head off changes an output, which only the layer computes
+      fill(ablation, h('h3', {}, 'Switch one head off'), h('p', { class: 'note', id: 'compare-needs-layer' },
+        'Switching a head off needs the layer (its values and Wᴼ), which imported attention maps do not carry: import the inputs and parameters to see it.'));
+      return;
+    }
     const order = compare.ablation.order;
     fill(ablation, h('h3', {}, 'Switch one head off'),
       h('p', { class: 'note' }, `A head switched off (its head_mask entry 0) adds nothing before Wᴼ. The output changes by ‖y − y_without‖ / ‖y‖, largest first (‖y‖ = ${fmt.fixed(compare.ablation.output_norm, 4)}):`),

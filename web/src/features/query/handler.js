@@ -6,10 +6,16 @@ const MAX_LOGIT_CELLS = 32 * 32; // headLogits traces every query twice: a view 
 export const handlers = {
   /**
    * The trace of query `query` of batch item `item`, head `head`, with the words of that item. The
-   * layer is this owner's cached one.
+   * layer is this owner's cached one. With imported attention maps alone there is no layer to trace:
+   * → { imported: { weights: the imported row (n_k) }, labels_q, labels_k }.
    */
   trace({ config, item, head, query }, side, post) {
-    const { layer, inputs, args } = side.prepared(config, post);
+    const { layer, inputs, args, imported } = side.prepared(config, post);
+    if (imported?.attention) {
+      const { n_heads, n_q, n_k } = config;
+      const at = ((item * n_heads + head) * n_q + query) * n_k;
+      return { imported: { weights: imported.attention.slice(at, at + n_k) }, labels_q: inputs.labels_q?.[item] ?? null, labels_k: inputs.labels_k?.[item] ?? null };
+    }
     const trace = layer.trace({ ...args, item, head, query_index: query });
     return { trace, labels_q: inputs.labels_q?.[item] ?? null, labels_k: inputs.labels_k?.[item] ?? null };
   },

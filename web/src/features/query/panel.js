@@ -133,13 +133,36 @@ export function create(body, { dom, host, actions }) {
     actions.trace({ config: c, ...at }).then((reply) => {
       if (ticket !== pending || view.result?.key !== result.key) return;
       status.textContent = '';
-      draw(c, at, key, reply, result);
+      if (reply.imported) drawImported(c, at, key, reply);
+      else draw(c, at, key, reply, result);
     }, (err) => {
       if (ticket !== pending) return;
       shown = '';
       status.textContent = `The trace failed: ${err.message}`;
       fill(content);
     });
+  }
+
+  /** Imported attention maps alone: the followed query's row of weights, and what needs the layer. */
+  function drawImported(c, { item, head, query }, key, { imported, labels_q, labels_k }) {
+    const w = imported.weights;
+    const keyName = (j) => (labels_k ? `${j} “${labels_k[j]}”` : String(j));
+    let big = 0, sum = 0;
+    for (const v of w) { big = Math.max(big, v); sum += v; }
+    Object.assign(content.dataset, { item, head, query, key, imported: '1' });
+    const rows = Array.from(w, (v, j) => h('tr', { class: j === key ? 'hl' : '', dataset: { key: j, weight: String(v) } },
+      h('th', { scope: 'row' }, keyName(j)), h('td', {}, num(v)),
+      h('td', { class: 'q-bar-cell', 'aria-hidden': 'true' }, h('span', { class: 'q-bar', style: { width: `${big ? (100 * v) / big : 0}%` } }))));
+    fill(content, h('section', { class: 'query-step', dataset: { step: 'imported' } },
+      h('h3', {}, `Query ${query}${labels_q ? ` “${labels_q[query]}”` : ''}, head ${head + 1}${c.batch > 1 ? `, batch item ${item}` : ''}: imported attention weights`),
+      h('p', { class: 'callout', id: 'query-imported' }, 'These weights are imported attention maps. The query, key and value rows, the scores, the ',
+        'logits, the softmax steps and the head’s output need the layer that made them, which an import of maps alone does not carry: ',
+        'import the inputs and parameters (query, wq, wk, wv, wo…) to follow them here.'),
+      h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'numbers query-row' },
+        h('caption', { class: 'sr-only' }, `Imported weights of query ${query}, head ${head + 1}: one row per key`),
+        h('thead', {}, h('tr', {}, ['key', 'weight (imported)', 'chart'].map((s) => h('th', { scope: 'col' }, s)))),
+        h('tbody', {}, rows),
+        h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'sum'), h('td', { class: 'attention-sum', dataset: { sum: String(sum) } }, fmt.fixed(sum, 6)), h('td', {})))))));
   }
 
   function draw(c, { item, head, query }, key, { trace: t, labels_q, labels_k }, result) {
