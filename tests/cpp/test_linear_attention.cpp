@@ -66,7 +66,9 @@ TEST_CASE("linear attention matches the direct float64 sum, plain and causal", "
 
 TEST_CASE("linear attention's cost: the terms add up, and the crossover is where it starts to win", "[linear_attention]") {
   for (const bool causal : {false, true})
-    for (const auto& [d_k, d_v] : {std::pair{64, 64}, std::pair{16, 8}, std::pair{1, 1}, std::pair{128, 32}}) {
+    for (const std::pair<int, int>& dims : {std::pair{64, 64}, std::pair{16, 8}, std::pair{1, 1}, std::pair{128, 32}}) {
+      // Plain variables, not a structured binding: clang 14 cannot capture one in the lambda below.
+      const int d_k = dims.first, d_v = dims.second;
       INFO("d_k " << d_k << " d_v " << d_v << " causal " << causal);
       const int n = 300;
       const attn::LinearAttentionCost c = attn::linear_attention_cost(n, d_k, d_v, causal);
