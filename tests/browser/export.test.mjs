@@ -246,7 +246,7 @@ async function saved(page, id) {
 
 test('the map as SVG and PNG (2×): title, axes, token labels, colour scale, the colour of a known cell; a table copied as CSV; all heads and a uPlot chart as figures', async () => {
   const { VIRIDIS_LUT } = await import('../../web/src/render/viridis.js');
-  const page = await openPage(h, '#panels=controls,heatmaps,cost,export,gradients&colors=row&head=2');
+  const page = await openPage(h, '#panels=controls,heatmaps,cost,export,gradients,compare&colors=row&head=2');
   try {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.url.replace(/\/$/, '') });
     await page.waitForSelector('#figure-svg:not([disabled])');
@@ -299,6 +299,13 @@ test('the map as SVG and PNG (2×): title, axes, token labels, colour scale, the
     assert.match(heads, /<title>Attention weights, all 4 heads<\/title>/);
     assert.equal([...heads.matchAll(/<svg x="\d+" y="\d+"/g)].length, 4, 'a map per head');
     for (let k = 1; k <= 4; k++) assert.ok(heads.includes(`head ${k} of 4`), `head ${k} is titled`);
+    // The compare panel's similarity map: a cell per head pair, its diagonal (a head against itself) at the top of the scale.
+    await page.waitForSelector('#compare-similarity-svg', { timeout: 60000 });
+    await page.waitForFunction(() => playgroundRoot().querySelector('.compare-similarity')?.dataset.similarity, null, { timeout: 60000 });
+    const similarity = (await saved(page, 'compare-similarity-svg')).bytes.toString('utf8');
+    const simCells = [...similarity.matchAll(/<rect x="[\d.]+" y="[\d.]+" width="[\d.]+" height="[\d.]+" fill="(#[0-9a-f]{6})"><title>([^<]+)</g)];
+    assert.equal(simCells.length, 16, 'a cell per pair of the 4 heads');
+    for (let k = 0; k < 4; k++) assert.equal(simCells[k * 5][2], '1.000', `head ${k + 1} against itself`);
 
     // A uPlot chart (the √d_k gradient chart) as SVG: title, axis labels, tick labels, a path per series
     // with as many points as the chart's data, the legend; and as PNG at twice the SVG's size.

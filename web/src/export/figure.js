@@ -71,6 +71,21 @@ export function heatmapSvg({ title, data, rows, cols, masked = null, rowLabels =
   return { svg: out.join('\n'), width, height, cellAt };
 }
 
+/**
+ * Several figures (heatmapSvg results) as one: a grid of nested SVGs under one title, `across` per row
+ * (about square by default). → { svg, width, height }.
+ */
+export function figureGrid({ title, tiles, theme, across = Math.ceil(Math.sqrt(tiles.length)) }) {
+  const tileW = Math.max(...tiles.map((t) => t.width)), tileH = Math.max(...tiles.map((t) => t.height));
+  const top = 34, width = across * tileW, height = top + Math.ceil(tiles.length / across) * tileH;
+  // each tile's colour-bar gradient gets its own id (ids are per document)
+  const body = tiles.map((t, k) => t.svg.replace('<svg ', `<svg x="${(k % across) * tileW}" y="${top + Math.floor(k / across) * tileH}" `)
+    .replace('id="scale"', `id="scale-${k}"`).replace('url(#scale)', `url(#scale-${k})`));
+  return { width, height, svg: [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
+    `<title>${esc(title)}</title>`, `<rect width="${width}" height="${height}" fill="${theme.background}"/>`,
+    `<text x="12" y="22" font-size="15" font-weight="600" fill="${theme.text}">${esc(title)}</text>`, ...body, '</svg>'].join('\n') };
+}
+
 /** An SVG text as a PNG Blob at `scale` × its size (2 for print), drawn by the browser. */
 export async function svgToPng(svg, width, height, win, scale = 2) {
   const url = win.URL.createObjectURL(new win.Blob([svg], { type: 'image/svg+xml' }));

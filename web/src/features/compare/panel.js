@@ -6,6 +6,8 @@
 import { Heatmap } from '../../render/heatmap.js';
 import { configKey } from '../../model/validate.js';
 import * as fmt from '../../model/format.js';
+import { figureButtons } from '../../export/figure_button.js';
+import { heatmapSvg } from '../../export/figure.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 /** Beyond this many heads the table and matrix become unreadable; the panel says so instead. */
@@ -19,7 +21,13 @@ export function create(body, { dom, host, actions }) {
   const metrics = h('div', { id: 'compare-metrics' });
   const canvas = h('canvas', { class: 'compare-similarity', 'aria-label': 'head-by-head similarity' });
   const matrixCaption = h('figcaption');
-  const figure = h('figure', { hidden: true }, matrixCaption, canvas);
+  const figure = h('figure', { hidden: true }, matrixCaption, canvas,
+    figureButtons({ dom, host, id: 'compare-similarity', make: (theme) => {
+      if (!shown) return null;
+      const H = shown.config.n_heads, labels = Array.from({ length: H }, (_, k) => String(k + 1));
+      return heatmapSvg({ title: `Similarity of heads${shown.compare.imported ? ' (imported maps)' : ''}`, data: Float32Array.from(shown.compare.similarity),
+        rows: H, cols: H, rowLabels: labels, colLabels: labels, scale: 'linear', max: 1, axes: ['head', 'head'], theme });
+    } }));
   const ablation = h('div', { id: 'compare-ablation' });
   fill(body,
     h('p', { class: 'lead' }, 'How the heads differ, measured by the engine on these inputs: how spread each head’s rows are (entropy), how far it looks (mean |i − j| weighted by the weights), ',

@@ -8,7 +8,7 @@
 import { exportTensors, exportBundle, download, bundleName } from '../../export/host.js';
 import { checkImport } from '../../import/tensors.js';
 import { readImportFiles } from '../../import/files.js';
-import { heatmapSvg, svgToPng, tableCsv, THEMES } from '../../export/figure.js';
+import { heatmapSvg, figureGrid, svgToPng, tableCsv, THEMES } from '../../export/figure.js';
 import { figureButtons } from '../../export/figure_button.js';
 
 export { requests } from './requests.js';
@@ -55,16 +55,8 @@ export function headsFigure(view, theme) {
   const n = config.n_heads, across = Math.ceil(Math.sqrt(n));
   const cell = Math.max(3, Math.min(18, Math.floor(220 / Math.max(item.rows, item.cols))));
   const tiles = Array.from({ length: n }, (_, k) => mapFigure(view, theme, k, cell));
-  const tileW = Math.max(...tiles.map((t) => t.width)), tileH = Math.max(...tiles.map((t) => t.height));
-  const top = 34, width = across * tileW, height = top + Math.ceil(n / across) * tileH;
   const imported = config.imported?.kind === 'attention' ? ' (imported)' : '';
-  const title = `Attention weights${imported}, all ${n} heads${config.batch > 1 ? `, batch item ${item.b}` : ''}`;
-  const esc = (t) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  const body = tiles.map((t, k) => t.svg.replace('<svg ', `<svg x="${(k % across) * tileW}" y="${top + Math.floor(k / across) * tileH}" `)
-    .replace(/id="scale"/, `id="scale-${k}"`).replace('url(#scale)', `url(#scale-${k})`));
-  return { width, height, svg: [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
-    `<title>${esc(title)}</title>`, `<rect width="${width}" height="${height}" fill="${theme.background}"/>`,
-    `<text x="12" y="22" font-size="15" font-weight="600" fill="${theme.text}">${esc(title)}</text>`, ...body, '</svg>'].join('\n') };
+  return figureGrid({ title: `Attention weights${imported}, all ${n} heads${config.batch > 1 ? `, batch item ${item.b}` : ''}`, tiles, theme, across });
 }
 
 /**

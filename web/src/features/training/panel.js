@@ -9,7 +9,8 @@ import { Heatmap } from '../../render/heatmap.js';
 import { parseTraining, trainingKey, TRAIN_TASKS, TASK_TEXT, TRAIN_LIMITS, TRAIN_VOCAB, TRAIN_BATCH } from '../../model/training.js';
 import { Cancelled, WorkerLost } from '../../model/errors.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
-import { chartButtons } from '../../export/figure_button.js';
+import { chartButtons, figureButtons } from '../../export/figure_button.js';
+import { heatmapSvg, figureGrid } from '../../export/figure.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js';
 
 // Steps per request while playing: up to 10 (a few tens of ms at the default sizes), fewer when steps
@@ -99,7 +100,15 @@ export function create(body, { dom, host, actions }) {
     h('div', { class: 'button-row' }, play, stepButton, reset, another, use),
     status, curves,
     chartButtons({ dom, host, id: 'train-figure', title: () => `Training: loss and accuracy, step ${lab.steps}`, plot: () => plot }),
-    story, sampleLine, maps);
+    story, sampleLine, maps,
+    figureButtons({ dom, host, id: 'train-maps-figure', make: (theme) => {
+      const r = lab.reply, T = r?.config.seq_len;
+      if (!r) return null;
+      const cell = Math.max(4, Math.min(24, Math.floor(220 / T)));
+      const tiles = Array.from({ length: r.dims.n_heads }, (_, k) => heatmapSvg({ title: `Head ${k + 1}`, data: r.sample.attention.slice(k * T * T, (k + 1) * T * T),
+        rows: T, cols: T, rowLabels: r.sample.labels, colLabels: r.sample.labels, scale: 'linear', max: 1, theme, cell }));
+      return figureGrid({ title: `Training lab: every head’s map of sample ${sample}, step ${lab.steps}`, tiles, theme });
+    } }));
 
   // ---- the lab's run: the panel owns time (playing, one request at a time); the worker owns the model ----
   const lab = { key: null, steps: 0, history: { step: [], loss: [], accuracy: [] }, evals: { step: [], accuracy: [] }, reply: null };
