@@ -2,7 +2,7 @@
 # variant of the core. Output lands in ${CMAKE_BINARY_DIR}/wasm; scripts/build.sh copies it.
 # The record reader runs once per call: optimised for size, as the other bindings' code
 # (ATTN_WASM_COLD_SOURCES in CMakeLists.txt).
-set_source_files_properties(${PROJECT_SOURCE_DIR}/cpp/bindings/record.cpp PROPERTIES COMPILE_OPTIONS -Oz)
+set_source_files_properties(${PROJECT_SOURCE_DIR}/cpp/bindings/record.cpp PROPERTIES COMPILE_OPTIONS "-Oz;-flto")
 function(add_attn_module name core)
   set(target attention_${name})
   add_executable(${target} ${PROJECT_SOURCE_DIR}/cpp/bindings/embind.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/call.cpp
@@ -17,9 +17,13 @@ function(add_attn_module name core)
     # slower here). stackSave/stackRestore: native.js restores the stack after every call.
     # DYNAMIC_EXECUTION=0: Embind's glue builds no functions from strings, so course pages whose
     # Content-Security-Policy has no 'unsafe-eval' can run the engine, and a first load compiles less.
-    --bind ${ATTN_EH_FLAG} -O3 -sMALLOC=emmalloc -sEXPORTED_RUNTIME_METHODS=stackSave,stackRestore
+    # -flto: link-time optimisation of the cold sources' bitcode (CMakeLists.txt, ATTN_WASM_COLD_SOURCES).
+    --bind ${ATTN_EH_FLAG} -O3 -flto -sMALLOC=emmalloc -sEXPORTED_RUNTIME_METHODS=stackSave,stackRestore
     -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createAttentionModule
     -sENVIRONMENT=web,worker,node -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0
+    # A smaller loader (486 B gzipped less): it reads only the options engine/attention.js and
+    # node_pre.js give it, and decodes strings with TextDecoder alone (every target has it).
+    -sINCOMING_MODULE_JS_API=locateFile,instantiateWasm,wasmBinary -sTEXTDECODER=2
     -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=4GB
     --pre-js ${PROJECT_SOURCE_DIR}/cpp/bindings/node_pre.js)
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/cpp/bindings/node_pre.js)
