@@ -103,7 +103,8 @@ test('an element and an iframe with every panel on a course page: no sideways sc
   const page = await openUrl(h, `${course.url}course.html`, { width: 1280, height: 900, waitForResult: false });
   await resultReady(page);
   await page.evaluate(() => document.getElementById('all').shadowRoot.getElementById('panel-gradients').scrollIntoView());
-  await page.waitForFunction(() => document.getElementById('all').shadowRoot.querySelector('#grad-chart .uplot'), null, { timeout: 60000 });
+  await page.waitForFunction(() => document.getElementById('all').shadowRoot.querySelector('#grad-chart .uplot'), null, { timeout: 60000 })
+    .catch(async () => assert.fail(`the element's gradient chart: ${await page.evaluate(() => document.getElementById('all').shadowRoot.getElementById('panel-gradients')?.textContent.slice(0, 300))}`));
   await page.locator('#frame').scrollIntoViewIfNeeded();
   const frame = page.frames().find((f) => f.url().startsWith(h.url));
   assert.ok(frame, 'the iframe of the page');
