@@ -83,7 +83,8 @@ export function create(body, { dom, actions, host }) {
   let listed = [];
   const status = h('p', { class: 'note', id: 'export-status', 'aria-live': 'polite' });
   const button = h('button', { type: 'button', id: 'export-bundle', onclick: () => save() }, 'Export tensors and reproduce.py (.zip)');
-  const picker = h('input', { type: 'file', id: 'import-files', multiple: true, accept: '.npy,.npz,.json,.csv,.zip', onchange: () => bring(picker.files) });
+  // max-width: a file input's own width would push a 320 px page sideways
+  const picker = h('input', { type: 'file', id: 'import-files', multiple: true, accept: '.npy,.npz,.json,.csv,.zip', style: { maxWidth: '100%' }, onchange: () => bring(picker.files) });
   const importStatus = h('p', { class: 'note', id: 'import-status', 'aria-live': 'polite' });
   const drop = h('div', { class: 'drop-zone', id: 'import-drop', tabindex: '0', role: 'group', 'aria-label': 'drop tensor files here' },
     h('p', {}, 'Drop .npy, .npz, .json or .csv files here, or ', h('label', { for: 'import-files' }, 'pick them: '), picker),
