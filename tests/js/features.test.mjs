@@ -50,10 +50,10 @@ test('web/src/panels is gone, and the derived lists name no feature and no featu
   for (const name of lazyNames) assert.doesNotMatch(makeDist, new RegExp(`features/${name}\\b`), `make_dist.mjs names the feature “${name}”`);
 });
 
-test('the playground asks the compute only through derived actions (every one guarded), besides its own run and item', async () => {
+test('the playground asks the compute only through derived actions (every one guarded), besides its own run, item and the re-timing of a quick run', async () => {
   const text = await read('playground/playground.js');
   const calls = new Set([...text.matchAll(/compute\??\.session\.(\w+)/g)].map((m) => m[1]));
-  assert.deepEqual([...calls].sort(), ['cancel', 'item', 'run'], 'a request sent straight to the session skips the guard of playground/asks.js');
+  assert.deepEqual([...calls].sort(), ['cancel', 'item', 'run', 'time'], 'a request sent straight to the session skips the guard of playground/asks.js');
   assert.match(text, /actionsFor\(/);
 });
 
