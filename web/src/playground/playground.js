@@ -308,8 +308,10 @@ export function createPlayground(root, options = {}) {
       // A panel hidden, or a lazy one off screen, keeps the reason it missed, and is drawn when shown
       // (catchUpPanel). The first view's panels (the form, the maps) are always current: hosts read them
       // as soon as an event says something changed.
-      if (entry.section.hidden || (entry.spec.lazy && !screen.onScreen(entry))) entry.pending = mergeReasons(entry.pending, reason);
-      else updatePanel(entry, v, mergeReasons(entry.pending, reason));
+      if (entry.section.hidden || (entry.spec.lazy && !screen.onScreen(entry))) {
+        entry.pending = mergeReasons(entry.pending, reason);
+        entry.section.dataset.stale = '1'; // says its numbers are behind until updatePanel draws it
+      } else updatePanel(entry, v, mergeReasons(entry.pending, reason));
     }
     if ([...sections.values()].some((e) => e.pending && !e.section.hidden)) {
       wrapper.dataset.settled = '0';
@@ -342,6 +344,7 @@ export function createPlayground(root, options = {}) {
 
   function updatePanel(entry, v, reason) {
     entry.pending = null;
+    delete entry.section.dataset.stale;
     try {
       entry.panel.update(v, reason);
       if (entry.failed) {
