@@ -35,7 +35,8 @@ export function create(body, { dom, actions }) {
   const prev = h('button', { type: 'button', id: 'flash-prev', onclick: () => show(tile - 1) }, '◀ block');
   const play = h('button', { type: 'button', id: 'flash-play', onclick: () => toggle() }, '▶ play');
   const next = h('button', { type: 'button', id: 'flash-next', onclick: () => show(tile + 1) }, 'block ▶');
-  const tileBox = h('div', { class: 'table-wrap', id: 'flash-tile-box' });
+  // Both boxes may scroll sideways on a narrow screen: tabindex lets a keyboard reach and scroll them.
+  const tileBox = h('div', { class: 'table-wrap', id: 'flash-tile-box', tabindex: '0', role: 'region', 'aria-label': 'The traced row at this key block' });
   const ioBox = h('div', { id: 'flash-io-box' });
   fill(body,
     h('p', { class: 'lead' }, 'FlashAttention never writes the n_q × n_k matrix to slow memory. It takes B_r query rows at a time, and for them ',
@@ -99,8 +100,9 @@ export function create(body, { dom, actions }) {
     const { tiles, payload } = data;
     fill(strip, tiles.map((x, i) => h('span', {
       class: 'flash-block', title: `keys ${x.key_start}…${x.key_end - 1}${x.skipped ? ' (skipped: no row of this query block sees them)' : ''}`,
-      style: { padding: '0.15em 0.4em', border: '1px solid var(--grid, #ccc)', borderRadius: '3px', opacity: x.skipped ? '0.4' : '1',
-        background: i === tile ? 'var(--accent, #36c)' : i < tile ? 'var(--grid, #ddd)' : 'transparent', color: i === tile ? '#fff' : 'inherit' },
+      // A skipped block is told by a dashed border, not by fading: faded text would be too faint to read.
+      style: { padding: '0.15em 0.4em', border: `1px ${x.skipped ? 'dashed' : 'solid'} var(--grid, #ccc)`, borderRadius: '3px',
+        background: i === tile ? 'var(--accent, #36c)' : i < tile ? 'var(--grid, #ddd)' : 'transparent', color: i === tile ? 'var(--accent-fg, #fff)' : 'inherit' },
     }, `${x.key_start}–${x.key_end - 1}`)));
     const x = tiles[tile];
     const o = (v) => `[${v.slice(0, SHOWN_O).map((y) => fmt.fixed(y, 4)).join(', ')}${v.length > SHOWN_O ? ', …' : ''}]`;
@@ -118,7 +120,7 @@ export function create(body, { dom, actions }) {
       lines.push(['softmax attention’s row', o(data.reference_row)]);
     }
     fill(tileBox, h('p', { id: 'flash-tile-title' }, `Key block ${tile + 1} of ${tiles.length}`),
-      dom.table(['', 'value'], lines, { class: 'cost', id: 'flash-tile',
+      dom.table([h('span', { class: 'sr-only' }, 'quantity'), 'value'], lines, { class: 'cost', id: 'flash-tile',
         dataset: { tile: String(tile), m: String(x.m), l: String(x.l), args: JSON.stringify(payload) } }));
     prev.disabled = tile === 0;
     next.disabled = tile === tiles.length - 1;
@@ -131,12 +133,12 @@ export function create(body, { dom, actions }) {
       { cells: [`${name}: total`, `${fmt.int(c.reads)} reads + ${fmt.int(c.writes)} writes`, fmt.int(c.total)], attrs: { class: 'total' } },
     ];
     fill(ioBox,
-      h('h4', {}, 'Slow-memory traffic (elements read and written)'),
+      h('h3', {}, 'Slow-memory traffic (elements read and written)'),
       h('p', {}, `B_r = ${fmt.int(io.block_q)}, B_c = ${fmt.int(io.block_k)}: ${fmt.int(io.query_blocks)} query blocks × ${fmt.int(io.key_blocks)} key blocks; `,
         `on chip the Q, O, K and V blocks take (B_r + B_c)·(d_k + d_v) = ${fmt.int(io.sram_needed)} elements of M = ${fmt.int(io.sram)}`,
         io.fits ? ' (they fit).' : ' — they do not fit: choose smaller blocks or a larger M.',
         ` The paper’s blocks for this M: B_c = ⌊M/4d⌋ = ${fmt.int(io.default_block_k)}, B_r = min(B_c, d) = ${fmt.int(io.default_block_q)}.`),
-      h('div', { class: 'table-wrap' }, dom.table(['step', 'formula', 'elements'], [...side('standard', io.standard), ...side('tiled', io.tiled)],
+      h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Slow-memory traffic by step' }, dom.table(['step', 'formula', 'elements'], [...side('standard', io.standard), ...side('tiled', io.tiled)],
         { class: 'cost', id: 'flash-io', dataset: { standard: String(io.standard.total), tiled: String(io.tiled.total) } })),
       h('p', { class: 'note', id: 'flash-io-verdict' },
         `Standard attention: ${io.standard.order}, here ${fmt.int(io.standard.total)} elements; tiled: ${io.tiled.order}, here ${fmt.int(io.tiled.total)} `,

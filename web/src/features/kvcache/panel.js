@@ -61,7 +61,8 @@ export function create(body, { dom, actions }) {
   // A cache entry: filled (k and v of a token seen), the one this step appended, or not generated yet.
   const entryStyle = (j) => ({ padding: '1px 6px', borderRadius: '4px', fontSize: 'var(--text-xs)',
     border: `1px ${j < step ? 'solid' : 'dashed'} ${j === step - 1 ? 'var(--accent)' : 'var(--grid)'}`,
-    fontWeight: j === step - 1 ? 'var(--semibold)' : 'normal', opacity: j < step ? '1' : '0.4' });
+    // A future entry is told by its dashed box and muted text (not by opacity, which made the text too faint to read).
+    fontWeight: j === step - 1 ? 'var(--semibold)' : 'normal', color: j < step ? 'inherit' : 'var(--muted)' });
 
   function show(t) {
     if (!decoded) return;
@@ -78,7 +79,7 @@ export function create(body, { dom, actions }) {
       ...Array.from({ length: r.n }, (_, j) => h('span', { class: j === step - 1 ? 'kv-entry new' : j < step ? 'kv-entry' : 'kv-entry future',
         title: j < step ? `k and v of “${word(j)}”` : 'not generated yet', style: entryStyle(j) }, word(j))));
     fill(cacheBox,
-      h('h4', {}, `The cache after step ${step}: ${fmt.int(step)} entries in each of ${r.n_kv_heads} key/value head${r.n_kv_heads > 1 ? 's' : ''}`),
+      h('h3', {}, `The cache after step ${step}: ${fmt.int(step)} entries in each of ${r.n_kv_heads} key/value head${r.n_kv_heads > 1 ? 's' : ''}`),
       ...Array.from({ length: r.n_kv_heads }, (_, g) => h('div', { class: 'kvcache-head', style: { display: 'grid', gridTemplateColumns: '6.5em 1fr', alignItems: 'center', margin: '3px 0' } },
         h('span', { class: 'kv-label note' }, `K/V head ${g}`), entries(g))),
       h('p', { class: 'note', id: 'kvcache-bytes', dataset: { bytesUsed: s.bytes_used, bytes: r.bytes, perToken: r.bytes_per_token } },
@@ -100,8 +101,8 @@ export function create(body, { dom, actions }) {
     });
     const keyHead = Array.from({ length: shown }, (_, j) => word(step - shown + j));
     fill(rowBox,
-      h('h4', {}, `Step ${step}: “${word(step - 1)}” attends to ${fmt.int(step)} key${step > 1 ? 's' : ''}`),
-      h('div', { class: 'table-wrap' }, table(['query head', 'K/V head', ...keyHead, 'largest'], rows, { class: 'cost', id: 'kvcache-weights' })),
+      h('h3', {}, `Step ${step}: “${word(step - 1)}” attends to ${fmt.int(step)} key${step > 1 ? 's' : ''}`),
+      h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Weights of the new query row' }, table(['query head', 'K/V head', ...keyHead, 'largest'], rows, { class: 'cost', id: 'kvcache-weights' })),
       h('p', { class: 'note', id: 'kvcache-check', dataset: { maxDifference: s.max_difference } },
         step > SHOWN_KEYS ? `The last ${SHOWN_KEYS} keys are shown. ` : '',
         `Largest difference from row ${step} of the causal forward pass (weights and output): ${s.max_difference === 0 ? '0, the same numbers' : s.max_difference.toExponential(1)}.`,
@@ -110,8 +111,8 @@ export function create(body, { dom, actions }) {
     // FLOPs of this step against recomputing the prefix, for this layer.
     const c = s.cost;
     fill(costBox,
-      h('h4', {}, `FLOPs of step ${step}, this layer`),
-      h('div', { class: 'table-wrap' }, table(['', 'this step', `tokens 1 … ${fmt.int(step)}`], [
+      h('h3', {}, `FLOPs of step ${step}, this layer`),
+      h('div', { class: 'table-wrap' }, table([h('span', { class: 'sr-only' }, 'how'), 'this step', `tokens 1 … ${fmt.int(step)}`], [
         { attrs: { dataset: { flops: c.step_flops } }, cells: ['with the KV cache (one new row)', fmt.int(c.step_flops), fmt.int(c.total_flops)] },
         { attrs: { dataset: { flops: c.recompute_flops } }, cells: [`recomputing the prefix (the causal pass over ${fmt.int(step)} tokens)`, fmt.int(c.recompute_flops), fmt.int(c.total_recompute_flops)] },
       ], { class: 'cost', id: 'kvcache-flops', dataset: { speedup: c.speedup } })),
@@ -121,8 +122,8 @@ export function create(body, { dom, actions }) {
 
     // Whole models of the model table, at this step and at a long prompt.
     fill(modelBox,
-      h('h4', {}, 'Whole models (attention layers only)'),
-      h('div', { class: 'table-wrap' }, table(['model', 'layers', 'query / K/V heads', `cache after ${fmt.int(step)} tokens`, `after ${fmt.int(r.long_context)}`,
+      h('h3', {}, 'Whole models (attention layers only)'),
+      h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Whole models: cache and FLOPs' }, table(['model', 'layers', 'query / K/V heads', `cache after ${fmt.int(step)} tokens`, `after ${fmt.int(r.long_context)}`,
         `same with MHA, ${fmt.int(r.long_context)}`, `FLOPs of step ${fmt.int(step)}: cached`, 'recomputed'],
       r.models.map((m, i) => {
         const now = s.models[i];

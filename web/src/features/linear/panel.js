@@ -15,7 +15,8 @@ export function create(body, { dom, actions }) {
   let causal = null, asked = '', pending = null, sizes = null;
   const causalBox = h('input', { type: 'checkbox', id: 'linear-causal', onchange: () => { causal = causalBox.checked; ask(); } });
   const status = h('p', { class: 'placeholder', id: 'linear-status' }, 'Waiting for the engine…');
-  const outBox = h('div', { class: 'table-wrap', id: 'linear-out-box' });
+  // The rows may scroll sideways: tabindex lets a keyboard reach and scroll them.
+  const outBox = h('div', { class: 'table-wrap', id: 'linear-out-box', tabindex: '0', role: 'region', 'aria-label': 'Softmax and linear attention output rows' });
   const costBox = h('div', { id: 'linear-cost-box' });
   fill(body,
     h('p', { class: 'lead' }, 'Linear attention (Katharopoulos et al., 2020) replaces exp(q·k/√d_k) by φ(q)·φ(k) with φ(x) = elu(x) + 1 > 0. ',
@@ -47,7 +48,7 @@ export function create(body, { dom, actions }) {
   function draw(r, p) {
     const row = (v) => `[${v.slice(0, SHOWN).map((x) => fmt.fixed(x, 4)).join(', ')}${v.length > SHOWN ? ', …' : ''}]`;
     fill(outBox,
-      h('h4', {}, `Output rows, n = ${fmt.int(p.n)}, d_k = ${fmt.int(p.d_k)}, d_v = ${fmt.int(p.d_v)}`),
+      h('h3', {}, `Output rows, n = ${fmt.int(p.n)}, d_k = ${fmt.int(p.d_k)}, d_v = ${fmt.int(p.d_v)}`),
       dom.table(['row', 'softmax attention', 'linear attention'], r.softmax.map((s, i) => [String(i), row(s), row(r.linear[i])]),
         { class: 'cost', id: 'linear-rows', dataset: { maxDifference: String(r.max_difference), args: JSON.stringify(p) } }),
       h('p', { class: 'note', id: 'linear-difference' }, `Largest difference over all ${fmt.int(p.n)} rows: ${fmt.num(r.max_difference, 4)} `,
@@ -60,8 +61,8 @@ export function create(body, { dom, actions }) {
       [`${name}: total, ${side.order}`, '', fmt.int(side.total)],
     ];
     fill(costBox,
-      h('h4', {}, `FLOPs of one head at n = ${fmt.int(p.n)} (${c.pairs})`),
-      h('div', { class: 'table-wrap' }, dom.table(['step', 'formula', 'FLOPs'], [...terms('softmax', c.softmax), ...terms('linear', c.linear)],
+      h('h3', {}, `FLOPs of one head at n = ${fmt.int(p.n)} (${c.pairs})`),
+      h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'FLOPs of one head by step' }, dom.table(['step', 'formula', 'FLOPs'], [...terms('softmax', c.softmax), ...terms('linear', c.linear)],
         { class: 'cost', id: 'linear-cost', dataset: { crossover: String(c.crossover_n), softmax: String(c.softmax.total), linear: String(c.linear.total) } })),
       h('p', { class: 'note', id: 'linear-crossover' }, `Linear attention costs less from n = ${fmt.int(c.crossover_n)} on `,
         `(softmax attention grows as n²·(d_k + d_v), linear attention as n·d_k·d_v: they meet near n ≈ ${p.causal ? '2·d, the causal mask halving the pairs' : 'd'}). `,
