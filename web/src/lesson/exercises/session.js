@@ -135,11 +135,15 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     view() {
       noteSelection();
       const { ids, unknown } = selection();
-      const items = ids.map((id) => {
+      // The items are made when first read (by the exercises panel, once it is shown): making them asks
+      // for the catalogue (panels.js), which a view without that panel (the chapter list reads only the
+      // progress) must not download.
+      let items = null;
+      const made = () => items ??= Object.freeze(ids.map((id) => {
         const item = instance(id), seen = last.get(id);
         return Object.freeze({ ...item, status: record[id] ?? { attempts: 0, correct: false }, reveal: seen && seen.key === item.key ? seen : null });
-      });
-      return Object.freeze({ items, progress: progress(), unknown });
+      }));
+      return Object.freeze({ get items() { return made(); }, progress: progress(), unknown });
     },
     answer,
     progress,
