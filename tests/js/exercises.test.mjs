@@ -281,3 +281,28 @@ test('web/EMBED.md lists every exercise id with its kind, and no other', async (
   const rows = [...block.matchAll(/^\| `([^`]+)` \| (\w+) \|/gm)].map((m) => [m[1], m[2]]);
   assert.deepEqual(rows, EXERCISES.map((e) => [e.id, e.kind]));
 });
+
+test('a catalogue that cannot be loaded is asked for once by the views (no redraw loop), again by answer(), and a view without the exercises panel never asks', async () => {
+  const state = withChanges(defaults(), { chapter: 'attention' });
+  const check = { config: null, errors: {} };
+  let asked = 0, redraws = 0, fails = true;
+  const session = createExerciseSession({
+    catalogue: () => { asked++; return fails ? Promise.reject(new Error('panels.js: 404')) : Promise.resolve(EXERCISES); },
+    solve: () => assert.fail('asked the core'), state: () => state, check: () => check,
+    changed: () => { if (++redraws < 50) session.view().items; }, // a redraw reads the items, as the panel does (a loop is cut at 50)
+  });
+  const quiet = session.view(); // the chapter list reads only the progress
+  assert.ok(quiet.progress.total > 0);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(asked, 0, 'a view whose items nobody read asked for the catalogue');
+  assert.match(session.view().items[0].unavailable, /loading/);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(asked, 1, `the catalogue was asked for ${asked} times after one failure (redraws: ${redraws})`);
+  assert.match(session.view().items[0].unavailable, /could not be loaded \(panels\.js: 404\)/);
+  await assert.rejects(session.answer('attention.causal-row', 1), /could not be loaded: panels\.js: 404/);
+  assert.equal(asked, 2, 'answer() asks again');
+  fails = false;
+  await assert.rejects(session.answer('attention.causal-row', 1), /cannot be answered now: the inputs need fixing first|engine is still loading/);
+  assert.equal(asked, 3);
+  assert.equal(session.view().items[0].id, 'attention.causal-row');
+});

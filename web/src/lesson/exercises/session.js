@@ -29,6 +29,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     if (BY_ID) return Promise.resolve(BY_ID);
     loading ??= Promise.resolve().then(catalogue).then((list) => {
       BY_ID = new Map(list.map((e) => [e.id, e]));
+      loadError = null;
       if (!destroyed) { cache = { state: null, check: null, items: new Map() }; changed(); }
       return BY_ID;
     }, (err) => {
@@ -52,7 +53,9 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     if (cache.items.has(id)) return cache.items.get(id);
     let item;
     if (!BY_ID) {
-      definitions().catch(() => {}); // redraws when they arrive; answer() reports a failure
+      // Redraws when they arrive. After a failed load only answer() asks again: a redraw that asked
+      // would fail, redraw and ask again, without end.
+      if (!loadError) definitions().catch(() => {});
       const chapter = chapterOf(id);
       return { id, chapter, kind: null, unavailable: loadError ? `the exercises could not be loaded (${loadError.message})` : 'the exercises are loading' };
     }
