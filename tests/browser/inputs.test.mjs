@@ -74,6 +74,8 @@ test('a size over the memory budget is refused beside its field, with the bytes 
   // The analysis is still there, for the size that cannot run.
   const attn = await engine();
   const a = attn.analyze({ d_model: 64, n_heads: 4, bias: true, n: 100000 });
+  // The cost panel is off screen: it is redrawn once the edits pause (data-settled, see EMBED.md).
+  await page.waitForFunction(() => playgroundRoot().querySelector('.ap').dataset.settled === '1');
   assert.equal(Number(await page.$eval('#memory-total', (el) => el.dataset.value)), a.memory.total);
   assert.ok(msg.includes(a.memory.total.toLocaleString('en-US')), 'the message gives the exact bytes');
   await screenshot(page, 'error-over-budget');
