@@ -736,6 +736,8 @@ double default_memory_budget() { return static_cast<double>(attn::kDefaultMemory
 
 // A live layer by its id for the bindings of other files (kv_cache.cpp), or the deleted-layer error.
 attn::MultiHeadAttention& layer_by_id(double id) { return layer(id); }
+// A layer's sizes from a record (config_of), for kv_cache.cpp's cost call.
+attn::MhaConfig layer_config(Record& r) { return config_of(r); }
 }  // namespace bind
 
 EMSCRIPTEN_BINDINGS(attention) {

@@ -23,6 +23,7 @@
 namespace bind {
 
 attn::MultiHeadAttention& layer_by_id(double id);  // embind.cpp
+attn::MhaConfig layer_config(Record& r);            // embind.cpp: the sizes mhaCreate reads
 
 namespace {
 
@@ -75,13 +76,7 @@ std::string kv_cache(double options) {
     Record r("kvCache", options);
     const int op = r.integer("op");
     if (op == cost) {
-      attn::MhaConfig config;
-      config.d_model = r.integer("d_model");
-      config.n_heads = r.integer("n_heads");
-      config.d_k = r.integer("d_k");
-      config.d_v = r.integer("d_v");
-      config.bias = r.boolean("bias");
-      if (r.optional_number("n_kv_heads")) config.n_kv_heads = r.integer("n_kv_heads");
+      const attn::MhaConfig config = layer_config(r);
       const int t = r.integer("t"), n_layers = r.integer("n_layers");
       const bool scale = r.boolean("scale");
       r.done();
