@@ -117,6 +117,14 @@ test('the chapter list: next and previous move focus to the title, the URL and B
     assert.ok(s.panels.every((name) => !s.folds.includes(name)), `${chapter.name}: a panel is either expanded or collapsed`);
     if (chapter.name === 'heads') { // its first showing on this page: a collapsed lazy panel is not built
       assert.equal(await page.evaluate(() => playgroundRoot().querySelector('[data-panel="shapes"] .panel-body').childElementCount), 0, 'shapes built while collapsed');
+      // The text writes W_iᴽ and d_model in the lesson's notation: sub- and superscripts, no modifier letter
+      // (ᴽ reads as an 8) and no underscore left in the words shown.
+      const notation = await page.evaluate(() => {
+        const text = playgroundRoot().querySelector('.chapter-text');
+        return { shown: text.textContent, subs: [...text.querySelectorAll('sub')].map((e) => e.textContent), sups: [...text.querySelectorAll('sup')].map((e) => e.textContent) };
+      });
+      assert.ok(!/[ᴽᴷⱽᴼ_]/u.test(notation.shown), `heads text: ${notation.shown}`);
+      assert.ok(notation.subs.includes('model') && notation.subs.includes('k') && notation.sups.includes('Q'), `heads text: subscripts ${notation.subs}, superscripts ${notation.sups}`);
     }
     if (chapter.name !== 'reference' && chapter.name !== 'training') assert.ok(s.folds.length || chapter.open.length === chapter.panels.length - 1, `${chapter.name}: folds`);
     if (chapter.fields === null) {

@@ -68,7 +68,8 @@ export function createChapterNav({ dom, go }) {
     const i = CHAPTERS.indexOf(chapter);
     kicker.textContent = `Chapter ${i + 1} of ${CHAPTERS.length}`;
     title.textContent = chapter.title;
-    text.replaceChildren(...chapter.text.map((t) => h('p', {}, t)));
+    // Through math(): the texts name W_iᴽ, d_k and d_model as the lesson writes them (sub- and superscripts).
+    text.replaceChildren(...chapter.text.map((t) => h('p', {}, dom.math(t))));
     const { previous: before, next: after } = neighbours(chapter.name);
     for (const [button, target, word] of [[previous, before, '← Previous'], [next, after, 'Next']]) {
       button.hidden = !target;

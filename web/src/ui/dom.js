@@ -46,7 +46,7 @@ export function createDom(doc) {
 
   function math(label) {
     const out = [];
-    for (const part of String(label).split(/([A-Za-z]+_(?:\{[^}]*\}|[A-Za-z0-9]+)|[ᴽᴷⱽᴼ])/u)) {
+    for (const part of String(label).split(NOTATION)) {
       if (!part) continue;
       if (SUPERSCRIPTS[part]) out.push(h('sup', {}, SUPERSCRIPTS[part]));
       else if (/^[A-Za-z]+_/.test(part)) {
@@ -63,6 +63,10 @@ export function createDom(doc) {
 // The engine writes W with modifier letters (Wᴽ, Wᴷ, Wⱽ, Wᴼ) and subscripts with "_" (Q_i, d_k):
 // shown as real superscripts and subscripts, they read like the lesson's formulas.
 const SUPERSCRIPTS = { 'ᴽ': 'Q', 'ᴷ': 'K', 'ⱽ': 'V', 'ᴼ': 'O' };
+// What becomes a subscript: after one letter, the whole rest of the name (d_model, n_kv_heads: n with
+// "kv_heads" below, not n_kv followed by "_heads"); after a longer word, only a short index (head_i, W_12)
+// or a braced one, so names from code such as copy_previous stay as written.
+const NOTATION = /((?<![A-Za-z0-9_])(?:[A-Za-z]_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*|[A-Za-z]+_\{[^}]*\}|[A-Za-z]{2,}_[A-Za-z0-9]{1,2})(?![A-Za-z0-9_])|[ᴽᴷⱽᴼ])/u;
 
 /** The element that has focus inside `node`'s tree (a shadow root keeps its own). */
 export function focusedIn(node) {

@@ -40,12 +40,11 @@ const STYLE = `
 .ex-unseen { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
-/** The engine's modifier letters (Wᴽ, Wᴷ, Wⱽ, Wᴼ) as real superscripts: ᴽ reads as an 8 in many fonts. */
-const SUPERSCRIPT = { 'ᴽ': 'Q', 'ᴷ': 'K', 'ⱽ': 'V', 'ᴼ': 'O' };
 
 export function create(body, { dom, actions }) {
   const { h, fill } = dom;
-  const text = (s) => String(s).split(/([ᴽᴷⱽᴼ])/u).filter(Boolean).map((part) => (SUPERSCRIPT[part] ? h('sup', {}, SUPERSCRIPT[part]) : part));
+  // Prompts and explanations name Wᴽ, d_k and d_model: dom.math() shows them as the lesson writes them.
+  const text = (s) => dom.math(s);
   const summary = h('p', { class: 'note', id: 'ex-summary' });
   const listBox = h('div', { class: 'ex-list' });
   // The stepper: which exercise is shown (announced when it changes), previous/next, and one mark per
