@@ -46,14 +46,20 @@ export function createDom(doc) {
 
   function math(label) {
     const out = [];
-    for (const part of String(label).split(NOTATION)) {
-      if (!part) continue;
-      if (SUPERSCRIPTS[part]) out.push(h('sup', {}, SUPERSCRIPTS[part]));
-      else if (/^[A-Za-z]+_/.test(part)) {
-        const [base, sub] = [part.slice(0, part.indexOf('_')), part.slice(part.indexOf('_') + 1).replace(/[{}]/g, '')];
-        out.push(base, h('sub', {}, sub));
-      } else out.push(part);
+    const text = String(label);
+    let at = 0;
+    for (const m of text.matchAll(NOTATION)) {
+      const [whole, letter, before = '', name] = m;
+      const start = m.index + before.length;
+      if (start > at) out.push(text.slice(at, start));
+      if (letter) out.push(h('sup', {}, SUPERSCRIPTS[letter]));
+      else {
+        const cut = name.indexOf('_');
+        out.push(name.slice(0, cut), h('sub', {}, name.slice(cut + 1).replace(/[{}]/g, '')));
+      }
+      at = m.index + whole.length;
     }
+    if (at < text.length) out.push(text.slice(at));
     return h('span', { class: 'mathy' }, out);
   }
 
@@ -65,8 +71,9 @@ export function createDom(doc) {
 const SUPERSCRIPTS = { 'ᴽ': 'Q', 'ᴷ': 'K', 'ⱽ': 'V', 'ᴼ': 'O' };
 // What becomes a subscript: after one letter, the whole rest of the name (d_model, n_kv_heads: n with
 // "kv_heads" below, not n_kv followed by "_heads"); after a longer word, only a short index (head_i, W_12)
-// or a braced one, so names from code such as copy_previous stay as written.
-const NOTATION = /((?<![A-Za-z0-9_])(?:[A-Za-z]_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*|[A-Za-z]+_\{[^}]*\}|[A-Za-z]{2,}_[A-Za-z0-9]{1,2})(?![A-Za-z0-9_])|[ᴽᴷⱽᴼ])/u;
+// or a braced one, so names from code such as copy_previous stay as written. A name starts after a
+// character that cannot be part of it (matched, not looked behind: Safari before 16.4 has no lookbehind).
+const NOTATION = /([ᴽᴷⱽᴼ])|(^|[^A-Za-z0-9_])((?:[A-Za-z]_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*|[A-Za-z]+_\{[^}]*\}|[A-Za-z]{2,}_[A-Za-z0-9]{1,2})(?![A-Za-z0-9_]))/gu;
 
 /** The element that has focus inside `node`'s tree (a shadow root keeps its own). */
 export function focusedIn(node) {
