@@ -5,7 +5,8 @@
 // with the requests and bytes fetched before that moment, and the gzipped size of the element module and
 // the SIMD wasm. A measurement, not a test: it prints figures and asserts nothing.
 // Usage: node scripts/measure_first_view.mjs [--runs N] [--hash '#…'] [--dist folder] [--compare folder]
-//   (after `bash scripts/build.sh page`; --compare measures another build in turn with this one)
+//   (after `bash scripts/build.sh page`; --compare measures another build in turn with this one, each
+//   first in every other round). MARKS=1 prints each view's attention-* marks (the phases of the first view).
 import { chromium } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
@@ -97,7 +98,10 @@ async function settle(page) {
 const load = loadavg()[0];
 for (const build of builds) Object.assign(build, { cold: [], warm: [] });
 for (let k = 0; k < runs; k++) {
-  for (const build of builds) { // in turn, so that both see the same load
+  // In turn, so that both see the same load, and in the other order every other round: on this 2-core
+  // host the build measured first in a round (just after the last round's context was closed) drew its
+  // cold view tens of milliseconds later, which favoured the build measured second.
+  for (const build of k % 2 ? [...builds].reverse() : builds) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     build.cold.push(await firstView(build, context));
     await settle(context.pages()[0]);

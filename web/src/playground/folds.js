@@ -14,11 +14,14 @@
  */
 export function createFolds({ dom, sections, toggled }) {
   const { h } = dom;
-  const folds = new Map(); // name → { fold, openButton, closeButton, heading, spec, shownAsFold }
+  const folds = new Map(); // name → { fold, openButton, closeButton, heading, spec, shownAsFold }, made when first collapsed
   let opened = new Set();
   let chapter = null;
 
-  for (const [name, { spec, section }] of sections) {
+  /** The fold of a section, made the first time it is shown collapsed (most views collapse none: nothing to build). */
+  function foldOf(name) {
+    if (folds.has(name)) return folds.get(name);
+    const { spec, section } = sections.get(name);
     const toggle = (open) => {
       if (open) opened.add(name);
       else opened.delete(name);
@@ -35,6 +38,7 @@ export function createFolds({ dom, sections, toggled }) {
     section.before(fold);
     const f = { fold, openButton, closeButton: button(true), heading: section.querySelector(':scope > h2'), spec, shownAsFold: false };
     folds.set(name, f);
+    return f;
   }
 
   /**
@@ -47,8 +51,10 @@ export function createFolds({ dom, sections, toggled }) {
       chapter = chapterName;
     }
     const closed = new Set();
-    for (const [name, f] of folds) {
+    for (const name of sections.keys()) {
       const foldable = shown.has(name) && folded.has(name);
+      if (!foldable && !folds.has(name)) continue; // never collapsed yet: no fold to hide, its heading is its title
+      const f = foldOf(name);
       const open = foldable && opened.has(name);
       f.fold.hidden = !foldable || open;
       if (foldable && !open) closed.add(name);

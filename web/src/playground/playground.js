@@ -166,7 +166,10 @@ export function createPlayground(root, options = {}) {
   const exercises = createExerciseSession({
     askHost, state: () => m.state, check: () => m.check, ready, scope: options.progress ?? null, emit, changed: () => render('exercises'),
     catalogue: () => (base ? host.importVendor('panels.js').then((bundle) => bundle.EXERCISES) : Promise.reject(new Error(baseError))), // from panels.js: their text stays out of the first bundle
-    storage: (() => { try { return win.localStorage; } catch { return null; } })(), // a sandboxed frame may refuse it
+    // Read once the first result is drawn (releaseLater: exercises.start()): a page's first touch of
+    // localStorage opens it, ~20–30 ms of a fresh tab's first view (the chapter list counts no attempts until then).
+    storage: () => { try { return win.localStorage; } catch { return null; } }, // a sandboxed frame may refuse it
+    deferred: true,
   });
   /** A panel's ctx: the shared actions, and its own feature's requests as actions (playground/asks.js). */
   const ctxFor = (name, module) => ({ dom, host, actions: Object.freeze({ ...actions, ...heldModelMoves(actionsFor(name, module.requests, askHost), module.requests) }) });
@@ -201,7 +204,7 @@ export function createPlayground(root, options = {}) {
   runbar.elements[0].dataset.landmark = 'Run'; // named with the playground's name when several share a page
   const chapterNav = createChapterNav({ dom, go: (chapter) => actions.edit({ chapter }, 'chapter') });
   shell.layout.before(...chapterNav.top);
-  shell.layout.after(...chapterNav.bottom);
+  // Previous and next, below every panel, are added with the lazy panels (releaseLater): the first layout is smaller.
   shell.setLabel(m.state.label);
   // A chapter's secondary panels are shown collapsed; opening one shows (and so builds) its section.
   const folds = createFolds({ dom, sections, toggled: () => applyVisibility() });
@@ -357,6 +360,13 @@ export function createPlayground(root, options = {}) {
     }
   }
 
+  /** What the first view does without: the pager below the panels, and the learner's exercise record (read from storage). */
+  function afterFirstView() {
+    shell.layout.after(...chapterNav.bottom);
+    shell.setLabel(m.state.label); // names the pager's landmark as the others (with the playground's name when several)
+    exercises.start(); // reads the record (the chapter list's counts) and sends the progress event
+  }
+
   function releaseLater() {
     if (m.released) return;
     m.released = true;
@@ -364,6 +374,7 @@ export function createPlayground(root, options = {}) {
     win.requestAnimationFrame(() => win.setTimeout(() => {
       if (m.destroyed) return;
       compute?.client.start(); // the first result is on screen: now the worker may use the CPU
+      afterFirstView();
       buildPanels(); // sets data-settled once every shown panel is built (tests and hosts wait for it)
       render('engine');
     }));
@@ -611,8 +622,9 @@ export function createPlayground(root, options = {}) {
         render('perf');
         if (!m.check?.config || configKey(m.check.config) !== key) return m.result.detail; // the inputs moved on: not announced
       }
-      if (!peakRequested) measurePeak(); // after a result is on screen, so it never delays one
       emit('result', m.result.detail);
+      // After the result is on screen and announced, so it never delays one (asking starts the worker).
+      if (!peakRequested && !m.destroyed) measurePeak(); // (a listener may have removed the playground)
       return m.result.detail;
     }, (err) => {
       m.running = null;
@@ -733,6 +745,7 @@ export function createPlayground(root, options = {}) {
   }
 
   // ---- start (the compute was asked for first: its download and compile overlap the building) ----
+  if (baseError) afterFirstView(); // no engine, so no first result to wait for
   applyTheme();
   applyVisibility();
   revalidate();

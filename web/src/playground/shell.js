@@ -51,7 +51,7 @@ export function createShell(root, { base, layout }) {
   results.append(...area('main'),
     h('div', { class: 'panel-grid' }, h('div', { class: 'panel-col' }, area('left')), h('div', { class: 'panel-col' }, area('right'))));
   const skip = h('button', { type: 'button', class: 'skip', onclick: () => results.focus() }, 'Skip to the results');
-  const layoutBox = h('div', { class: 'layout' }, area('side'), results);
+  const layoutBox = h('div', { class: 'layout' }, area('side'), results, area('after')); // 'after': panels after the results (focus order), placed by the stylesheet
   wrapper.append(skip, layoutBox);
   shadow.append(wrapper);
 

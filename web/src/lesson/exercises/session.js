@@ -16,11 +16,14 @@ const SOLVED_KEPT = 64;      // core answers kept (per exercise and layer), so a
  * options: { askHost (playground/asks.js's host; or `solve(payload)` → Promise of { results }, for tests),
  * state() → the playground's state, check() → its validation ({ config, errors }), ready (a promise:
  * the engine is loaded), scope (the progress record's name; null = not stored), storage (localStorage
- * or a stand-in), emit(type, detail), changed() (redraw), catalogue: catalogue.js's EXERCISES, or a function
+ * or a stand-in, or a function giving one when the record is first read), deferred (true: the record is
+ * read at start(), or before when a host asks for the progress, answers or clears, and progress events
+ * are sent from start() on (an answer or clear() starts it); until then the view counts no attempts),
+ * emit(type, detail), changed() (redraw), catalogue: catalogue.js's EXERCISES, or a function
  * giving a promise of them (the playground's: from panels.js, so their text stays out of the first view's
  * bundle; asked once an exercise is shown or answered, and until it arrives an exercise says it is loading) }.
  */
-export function createExerciseSession({ askHost, solve, state, check, ready = Promise.resolve(), scope = null, storage, emit = () => {}, changed = () => {}, catalogue }) {
+export function createExerciseSession({ askHost, solve, state, check, ready = Promise.resolve(), scope = null, storage, deferred = false, emit = () => {}, changed = () => {}, catalogue }) {
   const ask = solve ?? actionsFor(FEATURE, requests, askHost).solve;
   let BY_ID = Array.isArray(catalogue) ? new Map(catalogue.map((e) => [e.id, e])) : null;
   let loading = null, loadError = null;
@@ -40,7 +43,14 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     });
     return loading;
   }
-  let record = readRecord(scope, storage);
+  // A page's first touch of localStorage costs a fresh tab tens of milliseconds (the storage is opened
+  // for it): a deferred session reads the record once the playground's first result is drawn (start()).
+  let store = null, record = null, started = !deferred;
+  const storageOf = () => (typeof storage === 'function' ? (store ??= { value: storage() }).value : storage);
+  /** The learner's record, read from storage the first time it is needed. */
+  const stored = () => (record ??= readRecord(scope, storageOf()));
+  /** What the view counts: before start() the attempts known so far (none until the record is read). */
+  const known = () => (started ? stored() : record ?? {});
   const last = new Map();    // id → { key, correct, answer, expected, explanation, weights }: the latest reveal
   const solved = new Map();  // calls key → promise of results
   let cache = { state: null, check: null, items: new Map() };
@@ -80,13 +90,15 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
   const selection = () => selectExercises(state());
   const chapter = () => state().chapter || 'attention';
 
-  function progress() {
+  function progressWith(rec) {
     const { ids } = selection();
-    return { chapter: chapter(), ...progressOf(ids, record), chapters: progressByChapter(record) };
+    return { chapter: chapter(), ...progressOf(ids, rec), chapters: progressByChapter(rec) };
   }
+  const progress = () => progressWith(stored());
 
-  /** A `progress` event when the set shown changed (chapter, `exercises`) since the last one. */
+  /** A `progress` event when the set shown changed (chapter, `exercises`) since the last one (once started). */
   function noteSelection() {
+    if (!started) return;
     const key = JSON.stringify([chapter(), selection().ids]);
     if (key === emitted || destroyed) return;
     emitted = key;
@@ -103,8 +115,17 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     return solved.get(item.key);
   }
 
+  function start() {
+    if (started || destroyed) return;
+    started = true;
+    const attempts = Object.keys(stored()).length;
+    noteSelection();
+    if (attempts) changed();
+  }
+
   async function answer(id, value) {
     if (destroyed) throw new Error('this playground was removed');
+    start(); // a host's answer before the first result: its progress event comes first, as it would have
     if (!chapterOf(id)) throw new Error(`“${String(id).slice(0, 60)}” is not an exercise; the ids are listed in EMBED.md (e.g. attention.causal-row)`);
     await Promise.all([ready, definitions()]);
     const item = instance(id);
@@ -116,9 +137,9 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     // What a host is told: a measured number to 6 significant digits (the comparison used the core's own).
     const expected = typeof revealed.expected === 'number' && !Number.isInteger(revealed.expected) ? Number(revealed.expected.toPrecision(6)) : revealed.expected;
     if (destroyed) throw new Error('this playground was removed');
-    const before = record[id] ?? { attempts: 0, correct: false };
+    const before = stored()[id] ?? { attempts: 0, correct: false };
     record = { ...record, [id]: { attempts: before.attempts + 1, correct: before.correct || correct } };
-    writeRecord(scope, record, storage);
+    writeRecord(scope, record, storageOf());
     last.set(id, { key: item.key, correct, answer: given, expected, explanation: revealed.explanation, weights: revealed.weights ?? null });
     emit('attempt', { id, chapter: chapterOf(id), correct, answer: given, expected, attempts: record[id].attempts });
     emit('progress', progress());
@@ -142,19 +163,23 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
       // for the catalogue (panels.js), which a view without that panel (the chapter list reads only the
       // progress) must not download.
       let items = null;
+      const rec = known();
       const made = () => items ??= Object.freeze(ids.map((id) => {
         const item = instance(id), seen = last.get(id);
-        return Object.freeze({ ...item, status: record[id] ?? { attempts: 0, correct: false }, reveal: seen && seen.key === item.key ? seen : null });
+        return Object.freeze({ ...item, status: rec[id] ?? { attempts: 0, correct: false }, reveal: seen && seen.key === item.key ? seen : null });
       }));
-      return Object.freeze({ get items() { return made(); }, progress: progress(), unknown });
+      return Object.freeze({ get items() { return made(); }, progress: progressWith(rec), unknown });
     },
     answer,
     progress,
+    /** A deferred session starts: reads the record (a redraw shows its attempts) and sends progress events. */
+    start,
     /** Forgets every attempt of this scope (and its stored record). */
     clear() {
+      start();
       record = {};
       last.clear();
-      writeRecord(scope, record, storage);
+      writeRecord(scope, record, storageOf());
       emit('progress', progress());
       changed();
     },
