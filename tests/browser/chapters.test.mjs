@@ -3,7 +3,7 @@
 // aria-current, previous/next move focus to the new chapter's title and the URL follows; every chapter
 // shows its own panels and form fields (reference: all of them), its secondary panels collapsed (a
 // heading button that opens them, builds the panel and stays open within the chapter); an old link keeps
-// its random heads; panels= wins over chapter.
+// its random heads; panels= wins over chapter. Every chapter but reference fits in two 800-px screens at 1280 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, resultReady } from './harness.mjs';
@@ -76,6 +76,32 @@ test('the first view: chapter attention, three constructed heads that do what th
   assert.match(after.hash, /chapter=attention/);
   await page.click('#heads-switch');
   await page.waitForFunction(() => playgroundRoot().querySelector('#head-jobs li')?.dataset.pattern === 'previous');
+
+  // Each chapter is one or two screens: at 1280 × 800 its page is at most 1,600 px tall once its panels
+  // are drawn (reference, every panel at once, is long on purpose). scripts/measure_chapters.mjs measures
+  // the same from fresh pages, and at 375 px too.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const heights = {};
+  for (const chapter of CHAPTERS.filter((c) => c.name !== 'reference')) {
+    await page.evaluate((name) => playgroundRoot().querySelector(`nav.chapters button[data-chapter="${name}"]`).click(), chapter.name);
+    await page.waitForFunction((name) => location.hash.includes(`chapter=${name}`), chapter.name);
+    // The result drawn (the maps current where the chapter shows them), every shown panel built, and the
+    // figures panels ask the engine for themselves (FlashAttention, the training lab) drawn too.
+    await page.waitForFunction(() => {
+      const root = playgroundRoot();
+      const maps = root.querySelector('section[data-panel="heatmaps"]');
+      const current = maps.hidden || maps.querySelector('.panel-body').dataset.stale === '0';
+      const sections = [...root.querySelectorAll('section[data-panel]:not([hidden])')];
+      const built = sections.every((s) => s.querySelector('.panel-body').childElementCount > 0 && s.dataset.stale !== '1');
+      const waiting = sections.some((s) => /Waiting for the engine|Computing…|Loading/.test(s.innerText));
+      return (root.getElementById('status')?.textContent ?? '').startsWith('Ran in') && current && built && !waiting;
+    }, null, { timeout: 30000 });
+    await page.waitForTimeout(300); // the last layout (charts, fonts)
+    heights[chapter.name] = await page.evaluate(() => document.documentElement.scrollHeight);
+  }
+  console.log(`chapter heights at 1280 × 800: ${JSON.stringify(heights)}`);
+  const over = Object.entries(heights).filter(([, px]) => px > 1600);
+  assert.deepEqual(over, [], `chapters taller than 1,600 px at 1280 × 800 (all: ${JSON.stringify(heights)})`);
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });

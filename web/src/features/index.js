@@ -25,7 +25,7 @@ import * as heatmaps from './heatmaps/panel.js';
 import { chapterPanels, EXERCISES_FEATURE } from '../lesson/chapters.js';
 
 /**
- * { name, title, about, area: 'side' | 'main' | 'left' | 'right', lazy, panel }, in the page's order.
+ * { name, title, about, area: 'side' | 'main' | 'left' | 'right' | 'after', lazy, panel }, in the page's order.
  * `panel` (the module of panel.js) is here for the first view's features only; a lazy feature's comes
  * from lazy.js, a bundle of its own (dist/panels.js) loaded when the first lazy panel is built.
  */
@@ -39,7 +39,7 @@ export const FEATURES = Object.freeze([
   { name: 'cost', title: 'Cost: parameters, FLOPs, memory', about: 'parameters per matrix, FLOPs per stage, memory against the tab’s budget, the last run', area: 'left', lazy: true },
   { name: 'performance', title: 'Performance', about: 'each run against this browser’s SIMD peak and the workers it ran on, and time against n', area: 'left', lazy: true },
   { name: 'training', title: 'Training lab: watch heads learn', about: 'a tiny attention model trained step by step: loss and accuracy curves, every head’s map, the learnt layer loaded into the playground', area: 'main', lazy: true },
-  { name: 'exercises', title: 'Predict, then reveal', about: 'the chapter’s exercises: predict a number, a shape, a choice or the cell a query attends to most, then see the engine’s answer and why', area: 'main', lazy: true },
+  { name: 'exercises', title: 'Predict, then reveal', about: 'the chapter’s exercises: predict a number, a shape, a choice or the cell a query attends to most, then see the engine’s answer and why', area: 'after', lazy: true },
   { name: 'sqrtdk', title: 'Why divide by √d_k?', about: 'variance of q·k and softmax sharpness with and without the scale', area: 'left', lazy: true },
   { name: 'gradients', title: '√d_k and the gradients', about: 'the gradient reaching the scores, measured with the backward pass, as d_k grows, with and without the scale', area: 'left', lazy: true },
   { name: 'positional', title: 'Positions: sinusoidal encoding, RoPE, ALiBi', about: 'the encoding the sentences use and its measured properties; RoPE and ALiBi on a head’s map, ALiBi’s slopes, RoPE’s logits against i − j', area: 'left', lazy: true },

@@ -30,25 +30,21 @@ const rows = [
   {
     name: 'attention', short: 'Attention', title: 'Scaled dot-product attention',
     text: [
-      'Each token asks a question (its query q) and offers an answer to everyone else’s (its key k and its value v). '
-        + 'Query i scores every key j with the dot product q·k, divided by √d_k; a softmax turns the row of scores into weights '
-        + 'that are positive and sum to 1, and the output of token i is the weighted mean of the values.',
-      'The maps below are those weights, one row per query. Three heads were built to do a recognisable job (the line under the maps says which); '
-        + 'the fourth is random, as an untrained layer is. Click a cell of the large map to follow that query through every step with the engine’s numbers; '
-        + 'try a causal mask, and see row i lose every key after i.',
+      'Every token carries a query q, a key k and a value v. Query i scores each key j with q·k / √d_k; a softmax turns the row of scores '
+        + 'into positive weights that sum to 1, and token i’s output is the weighted mean of the values.',
+      'Each map below holds one head’s weights, a row per query. Heads 1 to 3 were built for a job, head 4 is random, as in an untrained layer. '
+        + 'Click a cell of the large map to follow that query step by step; with a causal mask, row i loses every key after i.',
     ],
-    fields: ['text', 'attention', 'text_kv', 'n_q', 'n_k', 'batch', 'mask', 'padding', 'dropout', 'dropout_seed'],
+    fields: ['text', 'attention', 'text_kv', 'mask', 'padding', 'dropout', 'dropout_seed'], // n_q, n_k and batch: the sentences' counts
     panels: ['controls', 'heatmaps', 'query'],
     open: ['heatmaps', 'query'],
   },
   {
     name: 'scaling', short: 'Why √d_k', title: 'Why divide by √d_k',
     text: [
-      'If the components of q and k are independent with mean 0 and variance 1, the dot product q·k is a sum of d_k such products: '
-        + 'its mean is 0 and its variance is d_k. At d_k = 64 the scores are spread about 8 times wider than at d_k = 1.',
-      'Wide scores push the softmax to a near one-hot row: one key takes almost all the weight, and the gradient through the softmax, '
-        + 'a ⊙ (g − Σ a·g), is then almost zero everywhere, so the layer barely learns. Dividing by √d_k brings the variance back to 1 at every width. '
-        + 'Turn the scale off and raise d_k to watch both effects, measured by the engine.',
+      'With independent components of mean 0 and variance 1, q·k sums d_k products: its variance is d_k, so at d_k = 64 the scores spread 8 times wider than at d_k = 1. '
+        + 'Wide scores make the softmax nearly one-hot, and its gradient, a ⊙ (g − Σ a·g), nearly zero: the layer barely learns.',
+      'Dividing by √d_k brings the variance back to 1 at any width. Switch the scale off and raise d_k to see both effects, measured by the engine.',
     ],
     fields: ['d_model', 'n_heads', 'd_k', 'scale', 'seed'],
     panels: ['controls', 'sqrtdk', 'gradients'],
@@ -57,47 +53,45 @@ const rows = [
   {
     name: 'heads', short: 'Multi-head', title: 'Multi-head attention',
     text: [
-      'A layer with h heads projects the input h times, with W_iᴽ and W_iᴷ of d_model × d_k and W_iⱽ of d_model × d_v, runs attention in each head on its own, '
-        + 'concatenates the h outputs (n × h·d_v) and maps them back to d_model with Wᴼ. With d_k = d_v = d_model / h the heads together cost what one wide head would.',
-      'In practice one d_model × h·d_k matrix projects all heads at once and the result is reshaped to (h, n, d_k). Give each head a job below, '
-        + 'compare what the heads do, and follow every tensor’s shape through the pass; the lesson’s E1 (d_model 768, 12 heads, n = 128) is in the preset menu.',
+      'A layer with h heads projects the input h times (W_iᴽ, W_iᴷ of d_model × d_k, W_iⱽ of d_model × d_v), runs attention in each head, concatenates the h outputs '
+        + '(n × h·d_v) and map them back to d_model with Wᴼ. With d_k = d_v = d_model / h, h heads cost what one wide head would; '
+        + 'in practice one d_model × h·d_k matrix projects them all and the result is reshaped to (h, n, d_k).',
+      'Give each head a job, compare what they do and trace every tensor’s shape below; the lesson’s E1 (d_model 768, 12 heads, n = 128) is in the preset menu.',
     ],
-    fields: ['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'seed', 'text', PRESET_FIELD],
+    fields: ['d_model', 'n_heads', 'd_k', 'seed', 'text', PRESET_FIELD],
     panels: ['controls', 'heatmaps', 'patterns', 'compare', 'shapes'],
     open: ['heatmaps'],
   },
   {
     name: 'cost', short: 'Cost', title: 'What attention costs',
     text: [
-      'The four projections cost about n·d² multiply-adds each; the scores Q·Kᵀ and the weighted sum A·V cost about n²·d each, and the softmax n². '
-        + 'So the projections dominate while n < d, and the n × n attention matrix takes over once n > d. The number of heads changes neither the FLOPs nor '
-        + 'the parameters: 4·d² weights, plus 4·d with biases.',
-      'Memory is the other limit: batch·h matrices of n_q × n_k weights, 4 bytes each in float32. Load a worked example (E2, E3, P1, P4) or a real model from the preset menu, '
-        + 'and time the layer against n in this browser.',
+      'Each of the four projections costs about n·d² multiply-adds; Q·Kᵀ and A·V about n²·d each, the softmax n². The projections dominate while n < d, '
+        + 'the n × n matrix once n > d. The number of heads changes neither the FLOPs nor the 4·d² weights (4·d more with biases).',
+      'Memory is the other limit: batch·h matrices of n_q × n_k weights at 4 bytes each. The preset menu loads the worked examples (E2, E3, P1, P4) and real models.',
     ],
-    fields: ['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'attention', 'n_q', 'n_k', 'batch', PRESET_FIELD],
+    fields: ['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'n_q', 'n_k', PRESET_FIELD],
     panels: ['controls', 'cost', 'examples', 'models', 'performance'],
     open: ['cost'],
   },
   {
     name: 'gqa', short: 'GQA & KV cache', title: 'MHA, GQA, MQA and the KV cache',
     text: [
-      'While a model generates text, it keeps the keys and values of every earlier token (the KV cache): 2·n_kv_heads·d_k numbers per token and layer. '
-        + 'Multi-head attention has one key/value head per query head; multi-query attention (MQA) shares a single one; grouped-query attention (GQA) '
-        + 'splits the query heads into n_kv_heads consecutive groups, each reading one key/value head.',
-      'LLaMA-70B, with 64 query heads and 8 key/value heads, keeps 8 times fewer numbers per token than it would with 64. Set n_kv_heads and compare.',
+      'While generating, a model keeps every earlier token’s keys and values (the KV cache): 2·n_kv_heads·d_k numbers per token and layer. '
+        + 'Multi-head attention has a key/value head per query head, multi-query attention (MQA) one for all, and grouped-query attention (GQA) '
+        + 'n_kv_heads, each read by a consecutive group of query heads.',
+      'LLaMA-70B reads 8 key/value heads with 64 query heads: 8 times less cache than with 64. Set n_kv_heads and compare.',
     ],
-    fields: ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'n_q', 'batch', PRESET_FIELD],
+    fields: ['d_model', 'n_heads', 'n_kv_heads', 'd_k', PRESET_FIELD],
     panels: ['controls', 'gqa', 'kvmap', 'heatmaps'],
     open: ['gqa', 'kvmap'],
   },
   {
     name: 'positions', short: 'Positions', title: 'Where a token is',
     text: [
-      'Attention by itself ignores order: shuffle the keys and each query gets the same output. The sinusoidal encoding adds to each token a vector of sines and cosines '
-        + 'of its position at d_model / 2 frequencies, every value in [−1, 1] and every position distinct. Moving k positions on is a fixed rotation of each frequency pair, '
-        + 'so a head can learn to look a fixed offset back (the previous-token head of the first chapter is built that way).',
-      'Rotary embeddings (RoPE) rotate q and k by their positions instead, so q_i·k_j depends on i − j only; ALiBi subtracts a per-head slope times the distance from the scores.',
+      'Attention alone ignores order: shuffle the keys and every query gets the same output. The sinusoidal encoding adds sines and cosines '
+        + 'of the position at d_model / 2 frequencies, all in [−1, 1], distinct per position.',
+      'k positions on is a fixed rotation of each pair, so a head can look a fixed offset back. RoPE rotates q and k by their positions instead '
+        + '(q_i·k_j then depends on i − j only); ALiBi subtracts a per-head slope times the distance from the scores.',
     ],
     fields: ['d_model', 'n_heads', 'text', 'positional', 'rope_base'],
     panels: ['controls', 'positional'],
@@ -106,8 +100,8 @@ const rows = [
   {
     name: 'training', short: 'Training', title: 'Watch heads learn',
     text: [
-      'The heads of the other chapters were built or drawn at random. Here a tiny attention model is trained step by step on a task that needs two relations, '
-        + 'and you can watch the loss fall and the heads split the work between them. Load the learnt layer into the playground to inspect it in every other chapter.',
+      'So far the heads were built or random. Here a tiny attention model learns a task that needs two relations: watch the loss fall and the heads share the work, '
+        + 'then load the learnt layer into the playground to inspect it in the other chapters.',
     ],
     fields: [],
     panels: ['training'],
@@ -116,11 +110,11 @@ const rows = [
   {
     name: 'efficient', short: 'Efficient attention', title: 'Attention that scales',
     text: [
-      'Exact attention holds an n × n matrix. FlashAttention computes the same result in tiles with a running maximum and sum (the online softmax), never storing the matrix. '
-        + 'A KV cache makes each generated token cost O(t·d) instead of recomputing the prefix. Sparse patterns (a sliding window, strides) let each query see fewer keys, '
-        + 'and linear attention replaces the softmax by a feature map so the cost grows with n, not n², but computes something else.',
+      'Exact attention holds an n × n matrix. FlashAttention gets the same result tile by tile with a running maximum and sum (the online softmax), never storing it. '
+        + 'A KV cache makes a generated token cost O(t·d) instead of recomputing the prefix; sparse patterns let each query see fewer keys; '
+        + 'linear attention swaps the softmax for a feature map, so cost grows with n, not n², but computes something else.',
     ],
-    fields: ['d_model', 'n_heads', 'n_kv_heads', 'n_q', 'mask', 'window', 'stride'],
+    fields: ['d_model', 'n_heads', 'n_kv_heads', 'mask', 'window', 'stride'],
     panels: ['controls', 'flash', 'linear', 'kvcache', 'sparse'],
     open: ['flash'],
   },

@@ -212,6 +212,8 @@ export function create(body, { dom, actions }) {
     for (const set of form.querySelectorAll('fieldset')) set.hidden = ![...set.querySelectorAll('[data-field]')].some((box) => !box.hidden);
     dimsHint.textContent = config ? dimsText(config) : '';
     tokensHint.textContent = config ? tokensText(config) : '';
+    // A sentence's counts explained where the sentence is not in the form would only puzzle (a chapter without it).
+    tokensHint.hidden = config?.source === 'text' && !shows('text') && !shows('text_kv');
   }
 
   return { update };

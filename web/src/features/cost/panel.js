@@ -1,5 +1,6 @@
 // The cost panel: parameters per matrix (worked example E2), FLOPs per stage counted the lesson's way
 // and exactly, which term dominates and why, the memory of the attention weights (P4), and the last run.
+// On a wide panel the four blocks sit in two columns (styles.css: .cost-blocks), the exact count folded.
 
 import * as fmt from '../../model/format.js';
 import { configKey } from '../../model/validate.js';
@@ -8,8 +9,9 @@ import { barCell } from '../../render/bar.js';
 
 export function create(body, { dom }) {
   const { h, fill, table, math } = dom;
-  const params = h('div'), flops = h('div'), memory = h('div'), run = h('div', { id: 'run-cost' });
-  fill(body, params, flops, memory, run);
+  const params = h('div', { class: 'cost-params' }), flops = h('div', { class: 'cost-flops' }), memory = h('div', { class: 'cost-memory' });
+  const run = h('div', { id: 'run-cost', class: 'cost-run' });
+  fill(body, h('div', { class: 'cost-blocks' }, params, flops, memory, run));
   let lastKey = '';
 
   function update({ check, result, engine }) {
@@ -81,8 +83,10 @@ export function create(body, { dom }) {
       h('h4', {}, 'As the lesson counts (one projection, a multiply-add = 1 operation)'),
       d.n_q !== d.n_k ? h('p', { class: 'note' }, `The lesson writes n² for n queries against n keys; here ${fmt.int(d.n_q)} queries (n_q) meet ${fmt.int(d.n_k)} keys (n_k), so n² becomes n_q·n_k.`) : null,
       h('div', { class: 'table-wrap', tabindex: '0' }, table(['term', 'formula', 'operations', 'rounded'], lessonRows, { class: 'cost' })),
-      h('h4', {}, 'Exactly, stage by stage (whole batch, 2 FLOPs per multiply-add)'),
-      h('div', { class: 'table-wrap', tabindex: '0' }, table(['stage', 'multiply-adds', 'FLOPs', 'share'], stageRows, { class: 'cost stages' })),
+      h('details', { class: 'fold-details', id: 'flops-exact' },
+        h('summary', {}, h('h4', {}, `Exactly, stage by stage: ${fmt.int(f.exact_flops)} FLOPs`)),
+        h('p', { class: 'note' }, 'Whole batch, 2 FLOPs per multiply-add.'),
+        h('div', { class: 'table-wrap', tabindex: '0' }, table(['stage', 'multiply-adds', 'FLOPs', 'share'], stageRows, { class: 'cost stages' }))),
       h('p', { class: 'note' },
         `The exact count is ${fmt.num(ratio, 1)}× the lesson's: it has all four projections (Q, K, V and the output), `,
         `counts a multiply-add as two FLOPs, multiplies by batch = ${fmt.int(d.batch)}, and includes the scaling and the softmax. `,
@@ -110,10 +114,12 @@ export function create(body, { dom }) {
         `The attention weights alone: h × batch = ${d.n_heads} × ${fmt.int(d.batch)} = ${fmt.int(matrices)} matrices of `,
         `${fmt.int(d.n_q)} × ${fmt.int(d.n_k)} floats, ${fmt.int(matrices)} · ${fmt.int(d.n_q)} · ${fmt.int(d.n_k)} · 4 B = `,
         h('strong', {}, fmt.bytes(a.attention_weight_bytes)), '. They grow with n², the reason long contexts are expensive.'),
-      h('div', { class: 'table-wrap', tabindex: '0' }, table(['part', 'bytes'], [
-        ...parts.map(([name, bytes]) => [name, fmt.bytes(bytes)]),
-        { attrs: { class: 'total-row' }, cells: ['one forward pass', h('strong', { id: 'memory-total', dataset: { value: m.total } }, fmt.bytes(m.total))] },
-      ], { class: 'cost' })),
+      h('details', { class: 'fold-details', id: 'memory-parts' },
+        h('summary', {}, h('h4', {}, `One forward pass: ${fmt.bytes(m.total)}, part by part`)),
+        h('div', { class: 'table-wrap', tabindex: '0' }, table(['part', 'bytes'], [
+          ...parts.map(([name, bytes]) => [name, fmt.bytes(bytes)]),
+          { attrs: { class: 'total-row' }, cells: ['one forward pass', h('strong', { id: 'memory-total', dataset: { value: m.total } }, fmt.bytes(m.total))] },
+        ], { class: 'cost' }))),
       h('div', { class: 'meter', role: 'img', 'aria-label': `${fmt.percent(m.total / budget)} of the tab's budget` },
         h('span', { class: over ? 'fill over' : 'fill', style: { width: `${Math.min(100, (100 * m.total) / budget).toFixed(1)}%` } })),
       h('p', { class: 'note' }, `${fmt.percent(m.total / budget)} of this tab's budget of ${fmt.bytesBinary(budget)}${over ? ': too large to run here' : ''}.`));

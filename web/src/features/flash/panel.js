@@ -37,13 +37,16 @@ export function create(body, { dom, actions }) {
   const next = h('button', { type: 'button', id: 'flash-next', onclick: () => show(tile + 1) }, 'block ▶');
   // Both boxes may scroll sideways on a narrow screen: tabindex lets a keyboard reach and scroll them.
   const tileBox = h('div', { class: 'table-wrap', id: 'flash-tile-box', tabindex: '0', role: 'region', 'aria-label': 'The traced row at this key block' });
-  const ioBox = h('div', { id: 'flash-io-box' });
+  // The slow-memory count, folded under its heading (a details element) so the chapter fits in two screens.
+  const ioTitle = h('h3', {}, 'Slow-memory traffic (elements read and written)');
+  const ioBody = h('div', {});
+  const ioBox = h('details', { id: 'flash-io-box', class: 'fold-details' }, h('summary', {}, ioTitle), ioBody);
   fill(body,
-    h('p', { class: 'lead' }, 'FlashAttention never writes the n_q × n_k matrix to slow memory. It takes B_r query rows at a time, and for them ',
-      'streams the keys and values in blocks of B_c, keeping for each row a running maximum m, a running sum ℓ of exp(logit − m) and an ',
-      'unnormalised output. When a block raises m, what was summed so far is multiplied by exp(m_old − m_new): the online softmax. ',
-      'After the last block, o is exactly softmax attention’s output row. Queries, keys and values here are the core’s seeded N(0, 1) draws at the current sizes.'),
-    h('div', { class: 'flash-controls', style: { display: 'grid', gridTemplateColumns: 'auto 1fr auto', gap: '0.3em 0.6em', alignItems: 'center' } },
+    h('p', { class: 'lead' }, 'The n_q × n_k matrix never reaches slow memory: B_r query rows at a time meet the keys and values in blocks of B_c, ',
+      'each row keeping a running maximum m, a running sum ℓ of exp(logit − m) and an unnormalised output. When a block raises m, ',
+      'the sums so far are multiplied by exp(m_old − m_new) (the online softmax); after the last block o is exactly the softmax output row. ',
+      'Q, K and V are the core’s seeded N(0, 1) draws at the current sizes.'),
+    h('div', { class: 'flash-controls' },
       h('label', { for: 'flash-block-q' }, 'B_r (block_q)'), bq, labels.bq,
       h('label', { for: 'flash-block-k' }, 'B_c (block_k)'), bk, labels.bk,
       h('label', { for: 'flash-row' }, 'query row'), row, labels.row,
@@ -132,8 +135,8 @@ export function create(body, { dom, actions }) {
       ...c.terms.map((t) => [`${name}: ${t.what}`, t.formula, fmt.int(t.reads + t.writes)]),
       { cells: [`${name}: total`, `${fmt.int(c.reads)} reads + ${fmt.int(c.writes)} writes`, fmt.int(c.total)], attrs: { class: 'total' } },
     ];
-    fill(ioBox,
-      h('h3', {}, 'Slow-memory traffic (elements read and written)'),
+    ioTitle.textContent = `Slow-memory traffic: ${fmt.int(io.standard.total)} elements for standard attention, ${fmt.int(io.tiled.total)} tiled`;
+    fill(ioBody,
       h('p', {}, `B_r = ${fmt.int(io.block_q)}, B_c = ${fmt.int(io.block_k)}: ${fmt.int(io.query_blocks)} query blocks × ${fmt.int(io.key_blocks)} key blocks; `,
         `on chip the Q, O, K and V blocks take (B_r + B_c)·(d_k + d_v) = ${fmt.int(io.sram_needed)} elements of M = ${fmt.int(io.sram)}`,
         io.fits ? ' (they fit).' : ' — they do not fit: choose smaller blocks or a larger M.',

@@ -25,8 +25,7 @@ export function create(body, { dom }) {
   const { h, fill, table } = dom;
   const here = h('div', { id: 'gqa-here' }), models = h('div', { id: 'gqa-models' });
   fill(body,
-    h('p', { class: 'lead' }, 'Multi-head attention gives every query head its own keys and values; grouped-query attention (GQA) lets a group of query heads share one key/value head; ',
-      'multi-query attention (MQA) shares a single one. The queries stay, so the maps can still differ, while Wᴷ, Wⱽ and above all the key/value cache a decoder keeps for every past token shrink.'),
+    h('p', { class: 'lead' }, 'Sharing key/value heads keeps every query, so the maps can still differ, while Wᴷ, Wⱽ and above all the key/value cache a decoder keeps for every past token shrink.'),
     here, models);
   let lastKey = '', modelsDone = false;
 
@@ -88,9 +87,10 @@ export function create(body, { dom }) {
           kv.saved_bytes ? `${fmt.bytesShort(kv.saved_bytes)} (${fmt.num(kv.ratio, 0)}× less)` : '—'],
       };
     });
+    // The table folded under its heading (a details element), the sentence that sums it up shown.
     fill(models,
-      h('h3', {}, 'The model table'),
-      h('div', { class: 'table-wrap', tabindex: '0' }, table(['model', 'variant', 'query / K/V heads', 'layers', 'K/V cache per token', `${fmt.int(MODEL_TOKENS)} tokens`, 'same with MHA', 'saved'], rows, { class: 'cost gqa-models' })),
+      h('details', { class: 'fold-details' }, h('summary', {}, h('h3', {}, `The model table: each model’s K/V cache at ${fmt.int(MODEL_TOKENS)} tokens`)),
+        h('div', { class: 'table-wrap', tabindex: '0' }, table(['model', 'variant', 'query / K/V heads', 'layers', 'K/V cache per token', `${fmt.int(MODEL_TOKENS)} tokens`, 'same with MHA', 'saved'], rows, { class: 'cost gqa-models' }))),
       h('p', { class: 'note' }, `The whole model's cache (every layer) for one sequence of ${fmt.int(MODEL_TOKENS)} tokens. LLaMA-70B's 64 query heads share 8 key/value heads, so it keeps 8× less than the same model with multi-head attention.`));
   }
 

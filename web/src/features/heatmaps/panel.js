@@ -1,5 +1,7 @@
 // The heatmaps panel: every head's attention weights for one batch item as small multiples, one head
 // enlarged with the words on its axes, a shared colour legend, and a readout of the cell under the cursor.
+// Compact by design (a chapter should fit in two screens): beside the enlarged map sit the small maps,
+// the readout and what each head does; the layer's output table is folded under its heading.
 
 import { Heatmap, drawColorbar } from '../../render/heatmap.js';
 import { configKey } from '../../model/validate.js';
@@ -17,9 +19,7 @@ export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   let view = null;
   const intro = h('p', { class: 'lead' },
-    'Row i of a map is query i; its cells show how much of each key j that query takes (a softmax, so every row sums to 1). ',
-    'Heads start from different random projections (unless given a pattern under “Constructed heads”), so each looks at the sequence differently. Click a small map to enlarge it; ',
-    'hover, or focus a map and use the arrow keys, to read a cell; click (or press Enter on) a cell of the large map to follow that query.');
+    'Rows are queries, columns keys; each row sums to 1. Click a small map to enlarge it, point at a cell (or use the arrow keys) to read it, click a cell to follow that query.');
   // A menu for a handful of batch items, a number field for thousands; both count from 0, like the
   // queries, keys and the URL's item=.
   const itemSelect = h('select', { id: 'f-item', name: 'item' });
@@ -56,15 +56,18 @@ export function create(body, { dom, host, actions }) {
     actions.edit(built ? { heads: 'random' } : { ...LESSON_START, source: 'text' }, 'heads');
   } });
   const jobsBox = h('div', { class: 'head-jobs-box', id: 'head-jobs-box' }, h('h3', {}, 'What each head does'), jobs, headsSwitch);
-  const output = h('div', { class: 'output-summary', id: 'output-summary' });
+  // The output table, folded under its heading (a details element): the maps are what a chapter is about.
+  const outputTitle = h('h3', {});
+  const outputBody = h('div', {});
+  const output = h('details', { class: 'output-summary', id: 'output-summary' }, h('summary', {}, outputTitle), outputBody);
   const placeholder = h('p', { class: 'placeholder' });
   const content = h('div', { class: 'heat-content' },
     h('div', { class: 'heat-toolbar' }, itemField, scaleField, legend),
     note,
     h('div', { class: 'heat-layout' },
       h('figure', { class: 'heat-main' }, mainCaption, mainCanvas),
-      h('div', {}, groups, grid)),
-    readout, jobsBox, untrained, output);
+      h('div', { class: 'heat-side' }, groups, grid, readout, jobsBox)),
+    untrained, output);
   fill(body, intro, placeholder, content);
 
   let current = null; // { item, config, key, max }
@@ -76,7 +79,7 @@ export function create(body, { dom, host, actions }) {
   // changed the page would lay it out before the drawing, and the drawing lays it out again.
   let knownWidths = null;
   const mapWidths = () => (knownWidths ??= [main, ...smalls.map((s) => s.map)].map((map) => map.available()));
-  const main = new Heatmap(mainCanvas, { labels: true, maxHeight: 560, onCursor: (cell) => describe(selectedHead(), cell), onPick: () => follow(main.cursor) });
+  const main = new Heatmap(mainCanvas, { labels: true, maxHeight: 400, onCursor: (cell) => describe(selectedHead(), cell), onPick: () => follow(main.cursor) });
 
   /** Click or Enter on a cell of the enlarged map: "Follow one query" (features/query/panel.js) explains it. */
   function follow(cell) {
@@ -156,7 +159,8 @@ export function create(body, { dom, host, actions }) {
     fill(grid, figures);
     fill(groups, grouped(config) ? groupText(config) : null);
     groups.hidden = !grouped(config);
-    grid.style.setProperty('--cols', String(config.n_heads <= 4 ? 2 : config.n_heads <= 9 ? 3 : config.n_heads <= 16 ? 4 : 6));
+    // Up to four small maps in one row, beside the enlarged one (or under it on a phone).
+    grid.style.setProperty('--cols', String(config.n_heads <= 4 ? Math.max(2, config.n_heads) : config.n_heads <= 16 ? 4 : 6));
   }
 
   function draw() {
@@ -219,7 +223,7 @@ export function create(body, { dom, host, actions }) {
     content.hidden = false;
     placeholder.hidden = true;
     untrained.hidden = result.config.source !== 'text' || result.config.weights === 'trained';
-    untrained.textContent = untrainedText(result.config.heads);
+    fill(untrained, dom.math(untrainedText(result.config.heads))); // Wᴽ, Wᴷ with their letters raised
     renderJobs(result.config, v.locked?.has('heads') || v.readOnly);
     const stale = !config || result.key !== configKey(config);
     body.classList.toggle('stale', stale);
@@ -279,8 +283,8 @@ export function create(body, { dom, host, actions }) {
     Object.assign(output.dataset, {
       row0: JSON.stringify(rows[0] ?? []), sum: String(result.output_sum), itemSum: String(item.item_sum), item: String(item.b),
     });
-    fill(output,
-      h('h3', {}, `Output${config.batch > 1 ? ` of batch item ${fmt.int(item.b)}` : ''}: ${fmt.int(config.n_q)} × ${fmt.int(config.d_model)}`),
+    outputTitle.textContent = `Output${config.batch > 1 ? ` of batch item ${fmt.int(item.b)}` : ''}: ${fmt.int(config.n_q)} × ${fmt.int(config.d_model)}`;
+    fill(outputBody,
       h('p', { class: 'note' }, `Each row is Concat(head₁ … head_h)·Wᴼ for one query: a new ${fmt.int(config.d_model)}-vector that mixes the values it attended to. First ${rows.length} rows, first ${cols} columns:`),
       h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'numbers' },
         h('tbody', {}, rows.map((row, i) => h('tr', {},
@@ -326,23 +330,23 @@ const JOB_NAMES = { previous: 'previous token', same_word: 'same word', first_to
 /** What a head of each kind was made to do, in one line. */
 const JOB_LINES = {
   previous: 'built to look at the token just before each query (previous token).',
-  same_word: 'built to look at the other places where the query’s word occurs (same word); a word that occurs once has nowhere to look, so its row spreads out.',
+  same_word: 'built to look at the other places of the query’s word (same word); a word seen once has nowhere to look, so its row spreads out.',
   first_token: 'built to look at the first token, whatever the query (first token).',
   uniform: 'built to spread every row evenly over the keys it may see (uniform): the plain average of the values.',
-  random: 'random projections, no job: what an untrained head does, so its pattern comes from chance.',
+  random: 'random projections, no job, as in an untrained layer: its pattern comes from chance.',
   trained: 'learnt in the training lab, not built: its job is whatever training found useful.',
 };
 
 /** Where the maps' patterns come from: chance for random heads, a construction for the heads given a pattern. */
 function untrainedText(heads) {
-  const words = 'These words are turned into vectors at random (each word always gets the same random vector). ';
+  const words = 'The words become vectors at random (a word always gets the same one). ';
   const built = (heads ?? []).map((p, k) => [p, k]).filter(([p]) => p !== 'random');
   if (!built.length) {
     return `${words}The projection weights are random too: this layer is untrained, so any pattern here comes from chance, not from what the words mean. A trained model learns its embeddings and weights from data.`;
   }
   const list = built.map(([p, k]) => `head ${k + 1} (${p.replace('_', ' ')})`).join(', ');
-  const others = built.length === heads.length ? 'No head is random.' : 'The other heads are random projections: their patterns come from chance, not from what the words mean.';
-  return `${words}Constructed: ${list}, whose Wᴽ and Wᴷ were built for that pattern (see “Constructed heads”), not learnt. ${others}`;
+  const others = built.length === heads.length ? 'No head is random.' : 'The other heads are random projections: their patterns come from chance.';
+  return `${words}Constructed: ${list}, whose Wᴽ and Wᴷ were built for that pattern, not learnt. ${others}`;
 }
 
 /** True when the layer shares key/value heads (fewer than query heads, as the core resolved them). */

@@ -32,10 +32,11 @@ export function createMethods(dom, host) {
   const rope = h('div', { id: 'rope-offsets' });
   const element = h('section', { class: 'pe-methods', id: 'pe-methods' },
     h('h3', {}, 'Positions on the logits: RoPE and ALiBi'),
-    h('p', { class: 'lead' }, 'Newer models leave the inputs alone and put the position into the scores. RoPE turns each pair (2t, 2t+1) of every head’s q and k ',
-      'by the angle pos·base^(−2t/d_k), so q·k only sees how far apart the two tokens are. ALiBi adds −m·(i − j) to the scaled logits of each head, ',
-      'with a slope m per head. Below, one head of a small causal layer reads the same token at every position, so only position can tell the keys apart.'),
-    h('div', { class: 'pe-method-maps' }, figures), status, slopes, rope);
+    h('p', { class: 'lead' }, 'RoPE turns each pair (2t, 2t+1) of a head’s q and k by the angle pos·base^(−2t/d_k), so q·k sees only how far apart two tokens are; ',
+      'ALiBi adds −m·(i − j) to each head’s scaled logits. Below, a small causal head reads the same token at every position: only position tells the keys apart.'),
+    h('div', { class: 'pe-method-maps' }, figures), status,
+    // The two tables folded under one heading (a details element), so the chapter fits in two screens.
+    h('details', { class: 'fold-details', id: 'pe-tables' }, h('summary', {}, h('h4', {}, 'ALiBi’s slope per head, RoPE’s logit per offset')), slopes, rope));
   for (const name of Object.keys(NAMES)) heatmaps[name] = new Heatmap(maps[name], { maxHeight: 180 });
 
   let lastKey = '', pending = null, data = null;

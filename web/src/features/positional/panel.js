@@ -24,8 +24,7 @@ export function create(body, { dom, host, actions }) {
   const figure = h('figure', { class: 'pe-figure' }, caption, canvas);
   const shown = (ok) => { figure.hidden = readout.hidden = facts.hidden = !ok; error.hidden = ok; };
   fill(body,
-    h('p', { class: 'lead' }, 'Attention itself ignores order: shuffle the tokens and each one gets the same weights, just shuffled. ',
-      'So each position adds a pattern of sines and cosines of different wavelengths; the sentence inputs use exactly this.'),
+    h('p', { class: 'lead' }, 'Shuffled tokens get the same weights, just shuffled; so each position adds sines and cosines of different wavelengths, as the sentence inputs do.'),
     figure, readout, facts, error);
   const methods = createMethods(dom, host);
   body.append(methods.element);

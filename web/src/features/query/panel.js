@@ -30,7 +30,7 @@ export function create(body, { dom, host, actions }) {
   let shown = '';   // identity of what is drawn (result key + selection)
   let pending = 0;  // number of the latest trace request: older answers are dropped
   const lead = h('p', { class: 'lead' },
-    'Click a cell (i, j) of the large map, or pick a query below: this panel follows that query through the layer with the numbers the engine computed.');
+    'Click a cell (i, j) of the large map, or pick one here, to follow that query through the layer with the engine’s numbers.');
   const querySelect = h('select', { id: 'f-q-query', name: 'q_query' });
   const keySelect = h('select', { id: 'f-q-key', name: 'q_key' });
   const headSelect = h('select', { id: 'f-q-head', name: 'q_head' });

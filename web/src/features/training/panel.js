@@ -92,10 +92,8 @@ export function create(body, { dom, host, actions }) {
   const maps = h('div', { class: 'heat-grid', id: 'train-maps' });
   const sampleLine = h('p', { class: 'note', id: 'train-sample-line' });
   fill(body,
-    h('p', { class: 'lead' }, 'A tiny model that only attention can solve: each token’s embedding plus its sinusoidal position goes through one ',
-      'multi-head attention layer, then a linear read-out predicts a token. Nothing else moves information between positions, so ',
-      `whatever it learns shows in the attention maps. Adam trains it on fresh samples (${TRAIN_BATCH} per step, ${TRAIN_VOCAB} symbols), `,
-      'drawn from the seed, in the compute worker.'),
+    h('p', { class: 'lead' }, 'Embedding plus sinusoidal position, one multi-head attention layer, a linear read-out: only attention moves information between positions, ',
+      `so what it learns shows in the maps. Adam trains it in the compute worker on fresh samples (${TRAIN_BATCH} per step, ${TRAIN_VOCAB} symbols) drawn from the seed.`),
     form,
     h('div', { class: 'button-row' }, play, stepButton, reset, another, use),
     status, curves,
@@ -114,7 +112,7 @@ export function create(body, { dom, host, actions }) {
   const lab = { key: null, steps: 0, history: { step: [], loss: [], accuracy: [] }, evals: { step: [], accuracy: [] }, reply: null };
   let playing = false, busy = false, destroyed = false, sample = 0, plot = null, plotLoading = null, heatmaps = [];
   // The chart follows its box's width (a resize, a rotated phone, a host page's column).
-  const stopFollowing = followWidth(curves, () => plot?.setSize({ width: chartWidth(curves), height: 220 }));
+  const stopFollowing = followWidth(curves, () => plot?.setSize({ width: chartWidth(curves), height: 190 }));
   let msPerStep = 0; // measured over the last request that stepped
 
   const settingsNow = () => (view ? parseTraining(view.state).settings : null);
@@ -212,7 +210,7 @@ export function create(body, { dom, host, actions }) {
       const muted = host.cssVar('--muted'), accent = host.cssVar('--accent'), warn = host.cssVar('--warn'), ok = host.cssVar('--ok'), grid = host.cssVar('--grid');
       const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
       plot = new uPlot({
-        width: chartWidth(curves), height: 220,
+        width: chartWidth(curves), height: 190,
         scales: { x: { time: false }, loss: { distr: 3 }, acc: { range: [0, 1] } },
         axes: [
           { ...axis, label: 'step', labelSize: 18 },
