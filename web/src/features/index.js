@@ -40,7 +40,7 @@ export const FEATURES = Object.freeze([
   { name: 'performance', title: 'Performance', about: 'each run against this browser’s SIMD peak and the workers it ran on, and time against n', area: 'left', lazy: true },
   { name: 'training', title: 'Training lab: watch heads learn', about: 'a tiny attention model trained step by step: loss and accuracy curves, every head’s map, the learnt layer loaded into the playground', area: 'main', lazy: true },
   { name: 'exercises', title: 'Predict, then reveal', about: 'the chapter’s exercises: predict a number, a shape, a choice or the cell a query attends to most, then see the engine’s answer and why', area: 'after', lazy: true },
-  { name: 'sqrtdk', title: 'Why divide by √d_k?', about: 'variance of q·k and softmax sharpness with and without the scale', area: 'left', lazy: true },
+  { name: 'sqrtdk', title: 'Why divide by √dₖ?', about: 'variance of q·k and softmax sharpness with and without the scale', area: 'left', lazy: true },
   { name: 'gradients', title: '√d_k and the gradients', about: 'the gradient reaching the scores, measured with the backward pass, as d_k grows, with and without the scale', area: 'left', lazy: true },
   { name: 'positional', title: 'Positions: sinusoidal encoding, RoPE, ALiBi', about: 'the encoding the sentences use and its measured properties; RoPE and ALiBi on a head’s map, ALiBi’s slopes, RoPE’s logits against i − j', area: 'left', lazy: true },
   { name: 'examples', title: 'The lesson’s worked examples, recomputed', about: 'E1, E2, E3, P1, P4 computed live and checked against the lesson', area: 'right', lazy: true },

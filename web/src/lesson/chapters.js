@@ -26,6 +26,8 @@ export const LESSON_START = Object.freeze({ heads: 'previous,same_word,first_tok
 /** Keys that do not make a view of their own: an element given only these still gets LESSON_START. */
 export const NEUTRAL_KEYS = Object.freeze(['chapter', 'lock', 'hide', 'label', 'exercises', 'theme', 'embed']);
 
+// Titles and short names are shown as plain text (buttons, headings, the pager), so √dₖ is written with the
+// subscript letter ₖ; the texts are shown through dom.math(), which sets d_k, d_model and W_iᴽ as the lesson does.
 const rows = [
   {
     name: 'attention', short: 'Attention', title: 'Scaled dot-product attention',
@@ -40,7 +42,7 @@ const rows = [
     open: ['heatmaps', 'query'],
   },
   {
-    name: 'scaling', short: 'Why √d_k', title: 'Why divide by √d_k',
+    name: 'scaling', short: 'Why √dₖ', title: 'Why divide by √dₖ',
     text: [
       'With independent components of mean 0 and variance 1, q·k sums d_k products: its variance is d_k, so at d_k = 64 the scores spread 8 times wider than at d_k = 1. '
         + 'Wide scores make the softmax nearly one-hot, and its gradient, a ⊙ (g − Σ a·g), nearly zero: the layer barely learns.',
