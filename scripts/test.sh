@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: sets everything up, builds, and runs every suite: the Catch2
-# suite natively (SIMD via SIMDe, and scalar), again under AddressSanitizer and UBSan, and as
-# wasm under Node (SIMD and baseline); the fuzz drivers under the sanitizers (the corpus of past
+# suite natively under AddressSanitizer and UBSan (SIMD via SIMDe, and scalar), and as wasm
+# under Node (SIMD; the baseline module's scalar kernels are the native scalar suite's, and
+# the JavaScript tests run that module); the fuzz drivers under the sanitizers (the corpus of past
 # failures, then ATTN_FUZZ_SECONDS of fuzzing per kernel set, 10 by default); the wasm build
 # checks, the JavaScript API tests and the browser tests (one Chromium for all files).
 #   bash scripts/test.sh           everything (what CI runs)
@@ -120,8 +121,8 @@ if [ "$tier" = quick ]; then
   run_stage js-api count_node js_tests
   run_stage browser-smoke count_node browser_tests tests/browser/smoke.test.mjs
 else
-  run_stage build-native none bash scripts/build.sh native
-  run_stage ctest-native "count_ctest_in build/native" ctest_run build/native
+  # The native suite runs once, in the sanitizer build (clang: both kernel sets under ASan and UBSan, the
+  # fuzz drivers, the CLI); the g++ build is the quick tier's (and `bash scripts/build.sh native`).
   run_stage build-sanitize none bash scripts/build.sh sanitize
   run_stage ctest-sanitize "count_ctest_in build/sanitize" ctest_run build/sanitize -LE fuzz
   # Verbose: each fuzz test prints its inputs run, time and findings. Both kernel sets at once.

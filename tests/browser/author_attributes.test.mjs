@@ -8,6 +8,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, serveSite, openUrl } from './harness.mjs';
+import { CHAPTERS } from '../../web/src/lesson/chapters.js';
+
+const HEADS_FIELDS = CHAPTERS.find((c) => c.name === 'heads').fields;
 
 let h, site;
 
@@ -70,10 +73,11 @@ test('lock, hide, label, an author reset and the lesson start, on two elements o
   await page.$eval('#a', (el) => el.setAttribute('d_model', '32'));
   assert.equal(await page.$eval('#a', (el) => el.state.d_model), '32');
 
-  // hide: the fields are not in the form; the others of the chapter are.
-  const fields = await inRoot(page, 'a', (root) => Object.fromEntries(['seed', 'bias', 'd_k', 'd_v'].map((k) =>
+  // hide: the fields are not in the form; the others of the chapter are (d_k and n_heads, locked, are heads' fields).
+  const fields = await inRoot(page, 'a', (root) => Object.fromEntries(['seed', 'bias', 'd_k', 'n_heads'].map((k) =>
     [k, root.querySelector(`#controls [data-field="${k}"]`).getClientRects().length > 0])));
-  assert.deepEqual(fields, { seed: false, bias: false, d_k: true, d_v: true });
+  assert.ok(['seed', 'd_k', 'n_heads'].every((k) => HEADS_FIELDS.includes(k)), `heads' fields: ${HEADS_FIELDS}`);
+  assert.deepEqual(fields, { seed: false, bias: false, d_k: true, n_heads: true });
 
   // An author's reset: the learner edits the sentence, the author sets the attribute to the value it has.
   await page.$eval('#a', (el) => { el.state = { ...el.state, source: 'text' }; });

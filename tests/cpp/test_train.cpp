@@ -346,7 +346,8 @@ TEST_CASE("trainer: bad configurations and calls are named", "[train]") {
   CHECK_THROWS_WITH(copy.set_params(p), Contains("embedding"));
 }
 
-TEST_CASE("training: two heads split two_relation (previous and first token), one head cannot", "[train]") {
+// [long]: a whole training run; the sanitizer build runs it with the SIMD kernels only (CMakeLists.txt).
+TEST_CASE("training: two heads split two_relation (previous and first token), one head cannot", "[train][long]") {
   // The lab's defaults: d_model 32, n_heads 2, seq_len 8, vocab 16, batch 32, lr 0.02, seed 1.
   // Measured: ≥ 99 % held-out accuracy after 100 steps; 200 leaves a margin.
   auto train = [](int n_heads, int steps) {

@@ -1,20 +1,14 @@
 # The libFuzzer drivers of the core, in the sanitizer build (clang): one per kernel set, since
-# both define the same attn:: symbols. The core is compiled again with libFuzzer's coverage
-# feedback (the Catch2 suite's copy stays without it, at full speed), and so is the decoding
-# of inputs; the oracle and the float64 reference are not: comparison tracing in their loops
+# both define the same attn:: symbols. Each links the core library the Catch2 suite of its kernel set
+# uses, which this build compiles with libFuzzer's coverage feedback (CMakeLists.txt): compiling the
+# core a second time for the drivers alone made half of the build. The decoding of inputs is
+# instrumented too; the oracle and the float64 reference are not: comparison tracing in their loops
 # took 60% of the time. ctest runs each driver as two tests labelled "fuzz": the corpus of past
 # failures replayed once, then a fuzzing run bounded by the environment's ATTN_FUZZ_SECONDS when
 # ctest runs (10 s unless set; ATTN_FUZZ_SECONDS=60 for the longer runs, see run.sh).
 set_source_files_properties(tests/fuzz/fuzz_case.cpp PROPERTIES COMPILE_OPTIONS -fsanitize=fuzzer-no-link)
 foreach(variant native_simde native_scalar)
-  set(core attn_fuzz_core_${variant})
-  add_library(${core} STATIC ${ATTN_CORE_SOURCES})
-  target_include_directories(${core} PUBLIC cpp)
-  get_target_property(variant_flags attn_core_${variant} INTERFACE_COMPILE_OPTIONS)
-  if(variant_flags)
-    target_compile_options(${core} PUBLIC ${variant_flags})
-  endif()
-  target_compile_options(${core} PRIVATE -fsanitize=fuzzer-no-link)
+  set(core attn_core_${variant})
 
   set(target fuzz_attention_${variant})
   add_executable(${target} tests/fuzz/fuzz_attention.cpp tests/fuzz/fuzz_case.cpp tests/cpp/reference.cpp)
