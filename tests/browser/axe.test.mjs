@@ -81,6 +81,28 @@ test('the page with every panel: no axe violation at 1280 and 375 px, light and 
   await page.closeAll();
 });
 
+test('chapter views (the lesson’s first view, then heads on a phone, dark): the chapter list, the text, the folds and an exercise revealed', async () => {
+  // The every-panel page has no chapter list, folds or exercises: these are the lesson's own parts.
+  const page = await openUrl(h, `${h.url}index.html`, { width: 1280, height: 900 });
+  const exercise = page.locator('#playground .exercise').first();
+  await exercise.waitFor();
+  // The first exercise of chapter attention asks for a number: a wrong one shows the reveal and its explanation.
+  await exercise.locator('input[name="answer"]').fill('1');
+  await exercise.locator('button[type="submit"]').click();
+  await page.waitForFunction(() => /Not quite/.test(playgroundRoot().querySelector('.exercise .ex-verdict')?.textContent ?? ''));
+  const report = (await violations(page)).map((line) => `attention 1280 light: ${line}`);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.evaluate(() => playgroundRoot().querySelector('nav.chapters button[data-chapter="heads"]').click());
+  await page.waitForFunction(() => location.hash.includes('chapter=heads') && playgroundRoot().querySelector('.panel-fold'));
+  await resultReady(page);
+  await page.waitForTimeout(200); // a resize settles (charts follow their boxes)
+  for (const line of await violations(page)) report.push(`heads 375 dark: ${line}`);
+  assert.deepEqual(report, []);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
 /** What axe cannot judge, on the same page: the maps' names and focus rings, and the issue's cosmetic items. */
 async function details(page) {
   await page.setViewportSize({ width: 1280, height: 900 });
