@@ -16,6 +16,23 @@ export function makeTrainingApi(native, raw) {
   let tasks = null; // [{ name, default_lr }] from the engine, read on first use
   const taskList = () => (tasks ??= native.call((x) => x.run('trainTasks').value));
 
+  /**
+   * The task (its index in the engine's list) and the sizes of a trainer's config, checked, with their
+   * defaults: createTrainer and trainingCost read them alike, so a cost is always that of the trainer
+   * the same config would make.
+   */
+  function trainingSizes(o) {
+    const names = taskList().map((t) => t.name);
+    return {
+      task: names.indexOf(check.choice('task', o.task, names, 'two_relation')),
+      d_model: check.integer('d_model', o.d_model, { fallback: 32 }),
+      n_heads: check.integer('n_heads', o.n_heads, { fallback: 2 }),
+      seq_len: check.integer('seq_len', o.seq_len, { fallback: 8 }),
+      vocab: check.integer('vocab', o.vocab, { fallback: 16 }),
+      batch: check.integer('batch', o.batch, { fallback: 32 }),
+    };
+  }
+
   /** A tiny model being trained; call delete() when done to free its wasm memory. */
   class Trainer {
     #id; // the engine's id of this trainer, null once deleted
@@ -98,19 +115,13 @@ export function makeTrainingApi(native, raw) {
      */
     createTrainer(config = {}) {
       const o = check.options('createTrainer', config, TRAINER_KEYS);
-      const names = taskList().map((t) => t.name);
-      const task = names.indexOf(check.choice('task', o.task, names, 'two_relation'));
-      const d_model = check.integer('d_model', o.d_model, { fallback: 32 });
-      const n_heads = check.integer('n_heads', o.n_heads, { fallback: 2 });
-      const seq_len = check.integer('seq_len', o.seq_len, { fallback: 8 });
-      const vocab = check.integer('vocab', o.vocab, { fallback: 16 });
-      const batch = check.integer('batch', o.batch, { fallback: 32 });
+      const sizes = trainingSizes(o);
       const lr = check.number('lr', o.lr, undefined);
       // The engine reads 0 as "the task's default"; a caller's 0 is an error, not that.
       if (lr !== undefined && !(lr > 0 && lr <= 1)) throw new Error(`lr must be a number in (0, 1], got ${lr}`);
       const seed = check.seed('seed', o.seed);
       return new Trainer(native.call((x) =>
-        x.run('trainerCreate', record(x, { task, d_model, n_heads, seq_len, vocab, batch, lr: lr ?? 0, seed })).value));
+        x.run('trainerCreate', record(x, { ...sizes, lr: lr ?? 0, seed })).value));
     },
 
     /**
@@ -120,14 +131,8 @@ export function makeTrainingApi(native, raw) {
      */
     trainingCost(config = {}) {
       const o = check.options('trainingCost', config, TRAINER_KEYS);
-      const names = taskList().map((t) => t.name);
-      const task = names.indexOf(check.choice('task', o.task, names, 'two_relation'));
-      const d_model = check.integer('d_model', o.d_model, { fallback: 32 });
-      const n_heads = check.integer('n_heads', o.n_heads, { fallback: 2 });
-      const seq_len = check.integer('seq_len', o.seq_len, { fallback: 8 });
-      const vocab = check.integer('vocab', o.vocab, { fallback: 16 });
-      const batch = check.integer('batch', o.batch, { fallback: 32 });
-      return native.call((x) => x.run('trainCost', record(x, { task, d_model, n_heads, seq_len, vocab, batch })).value);
+      const sizes = trainingSizes(o);
+      return native.call((x) => x.run('trainCost', record(x, sizes)).value);
     },
 
     /**
