@@ -370,6 +370,41 @@ for (const [isa, attn] of Object.entries(modules)) {
   });
 }
 
+// The out-of-memory tests below: each loads its own module, to reach the raw module's callOpen and
+// callInput, and fills the memory by reserving RESERVE bytes at the opening of every call.
+const RESERVE = 2 ** 32 - 2 ** 26; // 4 GiB less 64 MiB
+
+/** A module of its own (attention_simd or attention_scalar) and the raw module under it. */
+async function loadWithRaw(name) {
+  const { loadAttention, provideLoader } = await import('../../web/src/engine/attention.js');
+  const { default: realLoader } = await import(`../../web/wasm/${name}.mjs`);
+  let raw = null;
+  provideLoader(name, async (args) => (raw = await realLoader(args)));
+  try {
+    return { attn: await loadAttention({ simd: name === 'attention_simd' }), raw };
+  } finally {
+    provideLoader(name, realLoader);
+  }
+}
+
+/** The message of what fn throws while every call opens with RESERVE bytes taken ('' if it throws nothing). */
+function messageWhenFull(raw, fn) {
+  const open = raw.callOpen;
+  raw.callOpen = () => {
+    const opened = open();
+    if (opened) assert.notEqual(raw.callInput(RESERVE), 0, 'the reservation itself failed');
+    return opened;
+  };
+  try {
+    fn();
+    return '';
+  } catch (e) {
+    return e.message;
+  } finally {
+    raw.callOpen = open;
+  }
+}
+
 // Issue 23, item 8: when the wasm memory is full, the error used to be a bare "std::bad_alloc".
 // The memory is filled here without touching it: every call of the module opens with an input of
 // nearly 4 GiB reserved (callInput hands out uninitialised bytes), so a forward pass needing a
@@ -377,40 +412,17 @@ for (const [isa, attn] of Object.entries(modules)) {
 // bytes the call needed and what to change; afterwards the module still computes right numbers.
 for (const name of ['attention_simd', 'attention_scalar']) {
   test(`${name}: a call that runs out of wasm memory says how many bytes it needed and what to do, and the module stays usable`, async () => {
-    const { loadAttention, provideLoader } = await import('../../web/src/engine/attention.js');
     const { mhaReference, normwiseError, randomArray } = await import('./reference.mjs');
-    const { default: realLoader } = await import(`../../web/wasm/${name}.mjs`);
-    let raw = null;
-    provideLoader(name, async (args) => (raw = await realLoader(args)));
-    let attn;
-    try {
-      attn = await loadAttention({ simd: name === 'attention_simd' });
-    } finally {
-      provideLoader(name, realLoader);
-    }
+    const { attn, raw } = await loadWithRaw(name);
     const mha = new attn.MultiHeadAttention({ d_model: 16, n_heads: 4, seed: 5 });
     const heap = attn.heapAllocated();
-    const reserve = 2 ** 32 - 2 ** 26; // 4 GiB less 64 MiB
-    const open = raw.callOpen;
-    raw.callOpen = () => {
-      const opened = open();
-      if (opened) assert.notEqual(raw.callInput(reserve), 0, 'the reservation itself failed');
-      return opened;
-    };
     const n = 2048; // weights: 4 heads × 2048² floats = 64 MiB, more than is left
     const big = randomArray(n * 16, 3);
-    let message = '';
-    try {
-      mha.forward({ query: big, n_q: n, need_weights: true });
-    } catch (e) {
-      message = e.message;
-    } finally {
-      raw.callOpen = open;
-    }
+    const message = messageWhenFull(raw, () => mha.forward({ query: big, n_q: n, need_weights: true }));
     assert.match(message, /^the engine ran out of memory: this call needed more than ([\d,]+) bytes \([\d.]+ [GM]iB\)/);
     const needed = Number(message.match(/needed more than ([\d,]+) bytes/)[1].replaceAll(',', ''));
     // At least the reservation, the query's copy and the weights array that could not be had.
-    assert.ok(needed >= reserve + 4 * n * 16 + 4 * 4 * n * n, `needed ${needed} bytes: too few`);
+    assert.ok(needed >= RESERVE + 4 * n * 16 + 4 * 4 * n * n, `needed ${needed} bytes: too few`);
     assert.match(message, /cannot grow past 4\.00 GiB/);
     assert.match(message, /delete\(\) those no longer needed, use smaller sizes \(d_model, n_q, n_k, batch, n_heads\) or split the work/);
     assert.equal(attn.heapAllocated(), heap, 'the failed call left bytes behind');
@@ -431,33 +443,11 @@ for (const name of ['attention_simd', 'attention_scalar']) {
 // (here: heapAllocated() just before it, to the byte) and to delete() those no longer needed.
 for (const name of ['attention_simd', 'attention_scalar']) {
   test(`${name}: a layer that does not fit says what live layers held before it and to delete() them`, async () => {
-    const { loadAttention, provideLoader } = await import('../../web/src/engine/attention.js');
-    const { default: realLoader } = await import(`../../web/wasm/${name}.mjs`);
-    let raw = null;
-    provideLoader(name, async (args) => (raw = await realLoader(args)));
-    let attn;
-    try {
-      attn = await loadAttention({ simd: name === 'attention_simd' });
-    } finally {
-      provideLoader(name, realLoader);
-    }
+    const { attn, raw } = await loadWithRaw(name);
     const alive = [256, 256].map((d_model, i) => new attn.MultiHeadAttention({ d_model, n_heads: 4, seed: i }));
     const held = attn.heapAllocated();
     assert.ok(held >= 2 * 4 * 256 * 256 * 4, `two d_model 256 layers hold only ${held} bytes`);
-    const open = raw.callOpen;
-    raw.callOpen = () => {
-      const opened = open();
-      if (opened) assert.notEqual(raw.callInput(2 ** 32 - 2 ** 26), 0, 'the reservation itself failed');
-      return opened;
-    };
-    let message = '';
-    try {
-      new attn.MultiHeadAttention({ d_model: 3072, n_heads: 4 }); // 4 × 36 MiB of weights
-    } catch (e) {
-      message = e.message;
-    } finally {
-      raw.callOpen = open;
-    }
+    const message = messageWhenFull(raw, () => new attn.MultiHeadAttention({ d_model: 3072, n_heads: 4 })); // 4 × 36 MiB of weights
     assert.match(message, /^the engine ran out of memory: this call needed more than [\d,]+ bytes/);
     const said = message.match(/Layers and trainers alive held ([\d,]+) bytes \([\d.]+ [KMG]?i?B\) before it/);
     assert.ok(said, `no word of the live layers: ${message}`);
