@@ -6,29 +6,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { modules } from './modules.mjs';
 import { mhaReference, normwiseError, randomArray } from './reference.mjs';
+import { expanded } from './repeated_heads.mjs';
 import { buildInputs, labelsFor, tokenize } from '../../web/src/model/inputs.js';
 
 const TOLERANCE = 1e-5;
 const SENTENCE = 'the cat sat on the mat because it was warm'; // the page's default text
 const INPUT_SEED = 7; // the page's default input_seed
-
-/** Repeats each key/value head's columns for its group (repeat_interleave): multi-head weights. */
-function repeatHeads(w, rows, nKv, group, width) {
-  if (!w) return w;
-  const out = new Float32Array(rows * nKv * group * width);
-  for (let r = 0; r < rows; r++) {
-    for (let h = 0; h < nKv * group; h++) {
-      for (let c = 0; c < width; c++) out[(r * nKv * group + h) * width + c] = w[(r * nKv + Math.floor(h / group)) * width + c];
-    }
-  }
-  return out;
-}
-
-function expanded(mha) {
-  const w = mha.getWeights(), g = mha.n_heads / mha.n_kv_heads;
-  return { ...w, wk: repeatHeads(w.wk, mha.d_model, mha.n_kv_heads, g, mha.d_k), wv: repeatHeads(w.wv, mha.d_model, mha.n_kv_heads, g, mha.d_v),
-    bk: repeatHeads(w.bk, 1, mha.n_kv_heads, g, mha.d_k), bv: repeatHeads(w.bv, 1, mha.n_kv_heads, g, mha.d_v) };
-}
 
 /** Wᴼ with the rows of head h multiplied by mask[h]: the float64 meaning of head_mask. */
 function maskedWo(w, mask, d_v, d_model) {

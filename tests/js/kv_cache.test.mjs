@@ -7,24 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { modules } from './modules.mjs';
 import { mhaReference, normwiseError, randomArray } from './reference.mjs';
-
-/** Repeats each key/value head's columns for its group (repeat_interleave): multi-head weights. */
-function repeatHeads(w, rows, nKv, group, width) {
-  if (!w) return w;
-  const out = new Float32Array(rows * nKv * group * width);
-  for (let r = 0; r < rows; r++) {
-    for (let h = 0; h < nKv * group; h++) {
-      for (let c = 0; c < width; c++) out[(r * nKv * group + h) * width + c] = w[(r * nKv + Math.floor(h / group)) * width + c];
-    }
-  }
-  return out;
-}
-
-function expanded(mha) {
-  const w = mha.getWeights(), g = mha.n_heads / mha.n_kv_heads;
-  return { ...w, wk: repeatHeads(w.wk, mha.d_model, mha.n_kv_heads, g, mha.d_k), wv: repeatHeads(w.wv, mha.d_model, mha.n_kv_heads, g, mha.d_v),
-    bk: repeatHeads(w.bk, 1, mha.n_kv_heads, g, mha.d_k), bv: repeatHeads(w.bv, 1, mha.n_kv_heads, g, mha.d_v) };
-}
+import { expanded } from './repeated_heads.mjs';
 
 const maxAbs = (a, b) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
 const token = (x, i, d) => x.slice(i * d, (i + 1) * d);
