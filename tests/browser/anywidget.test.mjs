@@ -4,31 +4,12 @@
 // made on the kernel's side, writes the learner's edits back in the model's own types, and cleans up.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, serveSite, openUrl } from './harness.mjs';
+import { startHarness, serveSite, openUrl, notebookPage } from './harness.mjs';
 
 let h, site;
 
-const notebook = (a) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>A notebook cell</title><link rel="icon" href="data:,"></head>
-<body><div id="cell"></div>
-<script type="module">
-  import widget from '${a}attention-playground.js';
-  // What anywidget hands render(): a model with get/set/on/off/save_changes (Backbone-like: set fires change:key).
-  class StandInModel {
-    constructor(data) { this.data = { ...data }; this.handlers = new Map(); this.saved = []; }
-    get(key) { return this.data[key]; }
-    set(key, value) { this.data[key] = value; this.#fire(key); }
-    on(event, fn) { if (!this.handlers.has(event)) this.handlers.set(event, new Set()); this.handlers.get(event).add(fn); }
-    off(event, fn) { this.handlers.get(event)?.delete(fn); }
-    save_changes() { this.saved.push({ ...this.data }); }
-    /** A change made on the kernel's side (Python set a trait). */
-    fromKernel(key, value) { this.data[key] = value; this.#fire(key); }
-    listenerCount() { let n = 0; for (const set of this.handlers.values()) n += set.size; return n; }
-    #fire(key) { for (const fn of this.handlers.get('change:' + key) ?? []) fn(); }
-  }
-  window.model = new StandInModel({ d_model: 32, n_heads: 2, source: 'random', n_q: 6, bias: true, panels: 'controls,heatmaps', mask: 'causal' });
-  window.cleanup = widget.render({ model: window.model, el: document.getElementById('cell') });
-</script></body></html>`;
+/** The notebook cell: the widget with a stand-in anywidget model (harness.mjs's notebookPage). */
+const notebook = (a) => notebookPage(a, { d_model: 32, n_heads: 2, source: 'random', n_q: 6, bias: true, panels: 'controls,heatmaps', mask: 'causal' });
 
 before(async () => {
   h = await startHarness();

@@ -7,27 +7,12 @@
 // widget's progress trait, and answer() on the page's own thread (no worker) with the panel not shown.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, serveSite, openUrl } from './harness.mjs';
+import { startHarness, serveSite, openUrl, notebookPage } from './harness.mjs';
 
 let h, course;
 
-/** A notebook cell: the widget with a stand-in anywidget model that declares `progress` (see anywidget.test.mjs). */
-const notebook = (a) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>A notebook cell</title><link rel="icon" href="data:,"></head>
-<body><div id="cell"></div>
-<script type="module">
-  import widget from '${a}attention-playground.js';
-  class StandInModel {
-    constructor(data) { this.data = { ...data }; this.handlers = new Map(); this.saved = []; }
-    get(key) { return this.data[key]; }
-    set(key, value) { this.data[key] = value; for (const fn of this.handlers.get('change:' + key) ?? []) fn(); }
-    on(event, fn) { if (!this.handlers.has(event)) this.handlers.set(event, new Set()); this.handlers.get(event).add(fn); }
-    off(event, fn) { this.handlers.get(event)?.delete(fn); }
-    save_changes() { this.saved.push(JSON.parse(JSON.stringify(this.data))); }
-  }
-  window.model = new StandInModel({ exercises: 'heads.d_k', d_model: 48, n_heads: 3, progress: {} });
-  widget.render({ model: window.model, el: document.getElementById('cell') });
-</script></body></html>`;
+/** The notebook cell: the widget with a stand-in anywidget model that declares `progress` (harness.mjs's notebookPage). */
+const notebook = (a) => notebookPage(a, { exercises: 'heads.d_k', d_model: 48, n_heads: 3, progress: {} });
 
 const LIST = 'attention.causal-row,cost.attention-shape,cost.dominant,attention.strongest-key';
 

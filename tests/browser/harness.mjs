@@ -112,3 +112,31 @@ export async function screenshot(page, name, options = {}) {
   console.log(`screenshot: ${path}`);
   return path;
 }
+
+/**
+ * A notebook cell, the page a notebook front end makes: dist/attention-playground.js's widget (`a` is the
+ * URL dist/ is served at) rendered with a stand-in for an anywidget model holding `data`. The stand-in is
+ * Backbone-like, as anywidget's: get/set, on/off('change:key') (set and fromKernel fire it), save_changes
+ * (keeps a JSON copy of the traits, as the kernel would get them, in model.saved), and listenerCount().
+ * The page keeps window.model and window.cleanup (what render() returned). Shared by the widget's tests.
+ */
+export const notebookPage = (a, data) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A notebook cell</title><link rel="icon" href="data:,"></head>
+<body><div id="cell"></div>
+<script type="module">
+  import widget from '${a}attention-playground.js';
+  class StandInModel {
+    constructor(data) { this.data = { ...data }; this.handlers = new Map(); this.saved = []; }
+    get(key) { return this.data[key]; }
+    set(key, value) { this.data[key] = value; this.#fire(key); }
+    on(event, fn) { if (!this.handlers.has(event)) this.handlers.set(event, new Set()); this.handlers.get(event).add(fn); }
+    off(event, fn) { this.handlers.get(event)?.delete(fn); }
+    save_changes() { this.saved.push(JSON.parse(JSON.stringify(this.data))); }
+    /** A change made on the kernel's side (Python set a trait). */
+    fromKernel(key, value) { this.data[key] = value; this.#fire(key); }
+    listenerCount() { let n = 0; for (const set of this.handlers.values()) n += set.size; return n; }
+    #fire(key) { for (const fn of this.handlers.get('change:' + key) ?? []) fn(); }
+  }
+  window.model = new StandInModel(${JSON.stringify(data)});
+  window.cleanup = widget.render({ model: window.model, el: document.getElementById('cell') });
+</script></body></html>`;
