@@ -61,17 +61,6 @@ const std::vector<MhaCase>& cases() {
   return all;
 }
 
-attn::MhaConfig config_of(const MhaCase& c, std::uint64_t seed) {
-  attn::MhaConfig cfg;
-  cfg.d_model = c.d_model;
-  cfg.n_heads = c.n_heads;
-  cfg.d_k = c.d_k;
-  cfg.d_v = c.d_v;
-  cfg.bias = c.bias;
-  cfg.seed = seed;
-  return cfg;
-}
-
 }  // namespace
 
 TEST_CASE("MultiHeadAttention matches the float64 reference within 1e-5 normwise on every case", "[mha]") {
@@ -79,7 +68,7 @@ TEST_CASE("MultiHeadAttention matches the float64 reference within 1e-5 normwise
   std::uint64_t seed = 10;
   for (const MhaCase& c : cases()) {
     ++seed;
-    const attn::MhaConfig cfg = config_of(c, seed);
+    const attn::MhaConfig cfg = check::mha_config(c.d_model, c.n_heads, c.d_k, c.d_v, c.bias, seed);
     attn::MultiHeadAttention layer(cfg);
     if (c.random_weights) layer.set_weights(random_weights(layer.dims(), seed * 3));
     const attn::MhaDims& d = layer.dims();
@@ -125,10 +114,7 @@ TEST_CASE("MultiHeadAttention matches the float64 reference within 1e-5 normwise
 
 TEST_CASE("MHA with one head equals plain attention on the projected inputs", "[mha]") {
   const int D = 16, batch = 2, n_q = attn::kQueryBlock + 6, n_k = 45;
-  attn::MhaConfig cfg;
-  cfg.d_model = D;
-  cfg.n_heads = 1;
-  attn::MultiHeadAttention layer(cfg);
+  attn::MultiHeadAttention layer(check::mha_config(D, 1));
   layer.set_weights(random_weights(layer.dims(), 8));
   const attn::MhaWeights w = layer.weights();
   const Inputs in = make_inputs(D, batch, n_q, n_k, 9);
@@ -176,13 +162,8 @@ TEST_CASE("default weights are seeded, within their documented bounds, biases 0"
   // The last two: grouped-query (4 query heads per key/value head) and multi-query attention.
   for (const Shape s : {Shape{64, 4, 0, 0, 4}, Shape{24, 3, 5, 7, 3}, Shape{30, 6, 0, 0, 6}, Shape{64, 8, 0, 0, 2},
                         Shape{24, 6, 5, 3, 1}}) {
-    attn::MhaConfig cfg;
-    cfg.d_model = s.d_model;
-    cfg.n_heads = s.n_heads;
-    cfg.d_k = s.d_k;
-    cfg.d_v = s.d_v;
+    attn::MhaConfig cfg = check::mha_config(s.d_model, s.n_heads, s.d_k, s.d_v, true, 7);
     cfg.n_kv_heads = s.n_kv_heads;
-    cfg.seed = 7;
     const attn::MultiHeadAttention a(cfg), b(cfg);
     cfg.seed = 8;
     const attn::MultiHeadAttention c(cfg);
