@@ -102,6 +102,39 @@ test('the first view: chapter attention, three constructed heads that do what th
   console.log(`chapter heights at 1280 × 800: ${JSON.stringify(heights)}`);
   const over = Object.entries(heights).filter(([, px]) => px > 1600);
   assert.deepEqual(over, [], `chapters taller than 1,600 px at 1280 × 800 (all: ${JSON.stringify(heights)})`);
+
+  // A phone: the chapter list is one row that scrolls sideways, kept scrolled to the chapter chosen (a
+  // late one, off the row's first screen), the page itself does not scroll sideways, and previous/next share a row.
+  await page.setViewportSize({ width: 375, height: 667 });
+  await page.evaluate(() => playgroundRoot().querySelector('nav.chapters button[data-chapter="positions"]').click());
+  await page.waitForFunction(() => location.hash.includes('chapter=positions'));
+  await page.waitForTimeout(300); // the list is scrolled after the next frame
+  const phone = await page.evaluate(() => {
+    const root = playgroundRoot();
+    const list = root.querySelector('.chapter-list');
+    const box = (el) => el.getBoundingClientRect();
+    const current = box(root.querySelector('nav.chapters [aria-current]'));
+    const l = box(list);
+    return {
+      rows: new Set([...list.children].map((li) => Math.round(box(li).top))).size,
+      listHeight: Math.round(l.height),
+      currentInSight: current.left >= l.left - 1 && current.right <= l.right + 1,
+      pageWidth: document.documentElement.scrollWidth,
+      pager: ['chapter-prev', 'chapter-next'].map((id) => Math.round(box(root.getElementById(id)).top)),
+      // Each button's shown words (the long title hidden) and what a screen reader hears of them.
+      pagerNames: ['chapter-prev', 'chapter-next'].map((id) => {
+        const button = root.getElementById(id);
+        return { long: button.querySelector('.pager-long').checkVisibility(), short: button.querySelector('.pager-short').textContent };
+      }),
+    };
+  });
+  assert.equal(phone.rows, 1, `chapter list at 375 px: ${JSON.stringify(phone)}`);
+  assert.ok(phone.listHeight < 60, `chapter list at 375 px: ${JSON.stringify(phone)}`);
+  assert.ok(phone.currentInSight, `the current chapter is scrolled into the row: ${JSON.stringify(phone)}`);
+  assert.ok(phone.pageWidth <= 375, `the page scrolls sideways at 375 px: ${JSON.stringify(phone)}`);
+  assert.equal(phone.pager[0], phone.pager[1], `previous and next on one row: ${JSON.stringify(phone)}`);
+  assert.deepEqual(phone.pagerNames, [{ long: false, short: 'Previous: GQA & KV cache' }, { long: false, short: 'Next: Training' }],
+    'the pager names its neighbours by their short names');
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });

@@ -32,10 +32,10 @@ const rows = [
   {
     name: 'attention', short: 'Attention', title: 'Scaled dot-product attention',
     text: [
-      'Every token carries a query q, a key k and a value v. Query i scores each key j with q·k / √d_k; a softmax turns the row of scores '
-        + 'into positive weights that sum to 1, and token i’s output is the weighted mean of the values.',
-      'Each map below holds one head’s weights, a row per query. Heads 1 to 3 were built for a job, head 4 is random, as in an untrained layer. '
-        + 'Click a cell of the large map to follow that query step by step; with a causal mask, row i loses every key after i.',
+      'Each token has a query q, a key k and a value v. Query i scores key j with q·k / √d_k; a softmax turns the row into positive '
+        + 'weights summing to 1, and token i’s output is the weighted mean of the values.',
+      'Each map is one head’s weights, a row per query: heads 1 to 3 were built for a job, head 4 is random (untrained). '
+        + 'Click a cell of the large map to follow that query; a causal mask removes every key after i from row i.',
     ],
     fields: ['text', 'attention', 'text_kv', 'mask', 'padding', 'dropout', 'dropout_seed'], // n_q, n_k and batch: the sentences' counts
     panels: ['controls', 'heatmaps', 'query'],
@@ -44,9 +44,9 @@ const rows = [
   {
     name: 'scaling', short: 'Why √dₖ', title: 'Why divide by √dₖ',
     text: [
-      'With independent components of mean 0 and variance 1, q·k sums d_k products: its variance is d_k, so at d_k = 64 the scores spread 8 times wider than at d_k = 1. '
-        + 'Wide scores make the softmax nearly one-hot, and its gradient, a ⊙ (g − Σ a·g), nearly zero: the layer barely learns.',
-      'Dividing by √d_k brings the variance back to 1 at any width. Switch the scale off and raise d_k to see both effects, measured by the engine.',
+      'With components of mean 0 and variance 1, q·k sums d_k products, so its variance is d_k: at d_k = 64 scores spread 8 times wider than at d_k = 1. '
+        + 'The softmax then turns nearly one-hot and its gradient, a ⊙ (g − Σ a·g), nearly zero: the layer barely learns.',
+      'Dividing by √d_k brings the variance back to 1. Turn the scale off and raise d_k to see both effects.',
     ],
     fields: ['d_model', 'n_heads', 'd_k', 'scale', 'seed'],
     panels: ['controls', 'sqrtdk', 'gradients'],
@@ -55,10 +55,10 @@ const rows = [
   {
     name: 'heads', short: 'Multi-head', title: 'Multi-head attention',
     text: [
-      'A layer with h heads projects the input h times (W_iᴽ, W_iᴷ of d_model × d_k, W_iⱽ of d_model × d_v), runs attention in each head, concatenates the h outputs '
-        + '(n × h·d_v) and map them back to d_model with Wᴼ. With d_k = d_v = d_model / h, h heads cost what one wide head would; '
-        + 'in practice one d_model × h·d_k matrix projects them all and the result is reshaped to (h, n, d_k).',
-      'Give each head a job, compare what they do and trace every tensor’s shape below; the lesson’s E1 (d_model 768, 12 heads, n = 128) is in the preset menu.',
+      'h heads project the input h times (W_iᴽ, W_iᴷ: d_model × d_k, W_iⱽ: d_model × d_v), attend separately, and Wᴼ maps their concatenated '
+        + 'outputs (n × h·d_v) back to d_model. With d_k = d_v = d_model / h they cost what one wide head would; one d_model × h·d_k matrix '
+        + 'projects them all, reshaped to (h, n, d_k).',
+      'Give each head a job, compare them and trace every shape; the lesson’s E1 (d_model 768, 12 heads, n = 128) is a preset.',
     ],
     fields: ['d_model', 'n_heads', 'd_k', 'seed', 'text', PRESET_FIELD],
     panels: ['controls', 'heatmaps', 'patterns', 'compare', 'shapes'],
@@ -67,9 +67,9 @@ const rows = [
   {
     name: 'cost', short: 'Cost', title: 'What attention costs',
     text: [
-      'Each of the four projections costs about n·d² multiply-adds; Q·Kᵀ and A·V about n²·d each, the softmax n². The projections dominate while n < d, '
-        + 'the n × n matrix once n > d. The number of heads changes neither the FLOPs nor the 4·d² weights (4·d more with biases).',
-      'Memory is the other limit: batch·h matrices of n_q × n_k weights at 4 bytes each. The preset menu loads the worked examples (E2, E3, P1, P4) and real models.',
+      'Each of the four projections costs about n·d² multiply-adds, Q·Kᵀ and A·V about n²·d each: the projections dominate while n < d, '
+        + 'the n × n matrix once n > d. The head count changes neither the FLOPs nor the 4·d² weights (+4·d with biases).',
+      'Memory: batch·h matrices of n_q × n_k weights, 4 bytes each. The presets load the worked examples (E2, E3, P1, P4) and real models.',
     ],
     fields: ['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'n_q', 'n_k', PRESET_FIELD],
     panels: ['controls', 'cost', 'examples', 'models', 'performance'],
@@ -78,10 +78,9 @@ const rows = [
   {
     name: 'gqa', short: 'GQA & KV cache', title: 'MHA, GQA, MQA and the KV cache',
     text: [
-      'While generating, a model keeps every earlier token’s keys and values (the KV cache): 2·n_kv_heads·d_k numbers per token and layer. '
-        + 'Multi-head attention has a key/value head per query head, multi-query attention (MQA) one for all, and grouped-query attention (GQA) '
-        + 'n_kv_heads, each read by a consecutive group of query heads.',
-      'LLaMA-70B reads 8 key/value heads with 64 query heads: 8 times less cache than with 64. Set n_kv_heads and compare.',
+      'A generating model caches every earlier token’s keys and values: 2·n_kv_heads·d_k numbers per token and layer. '
+        + 'Multi-head attention has one key/value head per query head, MQA one for all, GQA n_kv_heads, each shared by a consecutive group of query heads.',
+      'LLaMA-70B: 8 key/value heads for 64 query heads, 8 times less cache. Set n_kv_heads and compare.',
     ],
     fields: ['d_model', 'n_heads', 'n_kv_heads', 'd_k', PRESET_FIELD],
     panels: ['controls', 'gqa', 'kvmap', 'heatmaps'],
@@ -90,10 +89,9 @@ const rows = [
   {
     name: 'positions', short: 'Positions', title: 'Where a token is',
     text: [
-      'Attention alone ignores order: shuffle the keys and every query gets the same output. The sinusoidal encoding adds sines and cosines '
-        + 'of the position at d_model / 2 frequencies, all in [−1, 1], distinct per position.',
-      'k positions on is a fixed rotation of each pair, so a head can look a fixed offset back. RoPE rotates q and k by their positions instead '
-        + '(q_i·k_j then depends on i − j only); ALiBi subtracts a per-head slope times the distance from the scores.',
+      'Attention ignores order: shuffle the keys and every query’s output is the same. The sinusoidal encoding adds sines and cosines '
+        + 'of the position at d_model / 2 frequencies, in [−1, 1], distinct per position; k positions on is a fixed rotation of each pair.',
+      'RoPE rotates q and k by their positions (q_i·k_j depends on i − j only); ALiBi subtracts a per-head slope times the distance from the scores.',
     ],
     fields: ['d_model', 'n_heads', 'text', 'positional', 'rope_base'],
     panels: ['controls', 'positional'],
@@ -102,8 +100,8 @@ const rows = [
   {
     name: 'training', short: 'Training', title: 'Watch heads learn',
     text: [
-      'So far the heads were built or random. Here a tiny attention model learns a task that needs two relations: watch the loss fall and the heads share the work, '
-        + 'then load the learnt layer into the playground to inspect it in the other chapters.',
+      'So far the heads were built or random. Here a tiny attention model learns a task needing two relations: watch the loss fall and the heads share the work, '
+        + 'then load the learnt layer to inspect it in the other chapters.',
     ],
     fields: [],
     panels: ['training'],
@@ -112,9 +110,9 @@ const rows = [
   {
     name: 'efficient', short: 'Efficient attention', title: 'Attention that scales',
     text: [
-      'Exact attention holds an n × n matrix. FlashAttention gets the same result tile by tile with a running maximum and sum (the online softmax), never storing it. '
-        + 'A KV cache makes a generated token cost O(t·d) instead of recomputing the prefix; sparse patterns let each query see fewer keys; '
-        + 'linear attention swaps the softmax for a feature map, so cost grows with n, not n², but computes something else.',
+      'Exact attention holds an n × n matrix; FlashAttention gets the same result tile by tile with a running maximum and sum (online softmax), never storing it. '
+        + 'A KV cache makes a new token cost O(t·d), not a recomputed prefix; sparse patterns show each query fewer keys; '
+        + 'linear attention swaps the softmax for a feature map: cost grows with n, not n², but it computes something else.',
     ],
     fields: ['d_model', 'n_heads', 'n_kv_heads', 'mask', 'window', 'stride'],
     panels: ['controls', 'flash', 'linear', 'kvcache', 'sparse'],

@@ -3,7 +3,8 @@
 // above the panels, and previous/next at the end. Choosing a chapter is a learner's edit of `chapter`
 // (so the page's URL follows it); focus then moves to the new chapter's title, so a keyboard or
 // screen-reader user starts reading where the new content begins. Hidden when the author chose
-// panels (`panels=`, which wins over the chapter) or hid the key (`hide=chapter`).
+// panels (`panels=`, which wins over the chapter) or hid the key (`hide=chapter`). On a narrow
+// playground the list is one row that scrolls sideways (styles.css), kept scrolled to the current chapter.
 
 import { CHAPTERS, chapterOf, neighbours, keyList, authorPanels, lockedKeys } from './chapters.js';
 import { FEATURE_NAMES } from '../features/index.js';
@@ -65,18 +66,34 @@ export function createChapterNav({ dom, go }) {
     previous.disabled = next.disabled = locked;
     if (shownChapter === chapter.name) return;
     shownChapter = chapter.name;
+    revealCurrent(buttons.get(chapter.name).button);
     const i = CHAPTERS.indexOf(chapter);
     kicker.textContent = `Chapter ${i + 1} of ${CHAPTERS.length}`;
     title.textContent = chapter.title;
     // Through math(): the texts name W_iᴽ, d_k and d_model as the lesson writes them (sub- and superscripts).
     text.replaceChildren(...chapter.text.map((t) => h('p', {}, dom.math(t))));
     const { previous: before, next: after } = neighbours(chapter.name);
-    for (const [button, target, word] of [[previous, before, '← Previous'], [next, after, 'Next']]) {
+    // The chapter's title, or its short name on a narrow playground (styles.css shows one of the two):
+    // both buttons then share a row. The accessible name is the shown text.
+    for (const [button, target, word] of [[previous, before, 'Previous'], [next, after, 'Next']]) {
       button.hidden = !target;
       if (!target) continue;
       button.dataset.chapter = target.name;
-      button.textContent = word === 'Next' ? `Next: ${target.title} →` : `${word}: ${target.title}`;
+      const long = h('span', { class: 'pager-long' }, `${word}: ${target.title}`);
+      const short = h('span', { class: 'pager-short' }, h('span', { class: 'sr-only' }, `${word}: `), target.short);
+      button.replaceChildren(...(word === 'Next' ? [long, short, ' →'] : ['← ', long, short]));
     }
+  }
+
+  /** Scrolls the list (a sideways row on a narrow playground) so the current chapter is in sight, after layout. */
+  function revealCurrent(button) {
+    const win = list.ownerDocument?.defaultView;
+    win?.requestAnimationFrame(() => {
+      if (list.scrollWidth <= list.clientWidth) return; // a grid that shows every chapter: nothing to scroll
+      const l = list.getBoundingClientRect();
+      const b = button.getBoundingClientRect();
+      list.scrollLeft += b.left - l.left - (l.width - b.width) / 2;
+    });
   }
 
   /** Moves focus to the chapter's title and brings it into view. */

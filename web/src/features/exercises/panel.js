@@ -38,6 +38,18 @@ const STYLE = `
 .ex-grid button[aria-pressed="true"] { outline: 2px solid var(--accent); outline-offset: -2px; }
 .ex-grid td.expected { box-shadow: inset 0 0 0 2px var(--ok); }
 .ex-unseen { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+/* A typed answer: its label above, the input and Check side by side. */
+.exercise form > label { flex: 1 1 12em; min-width: 0; }
+.exercise form > label input { display: block; margin-top: 2px; }
+.ex-attempts:empty { display: none; }
+/* A phone: one row of ←, the marks and →; "Exercise 2 of 4" is still announced (the current mark is outlined). */
+@container ap (max-width: 520px) {
+  .ex-stepper { flex-wrap: nowrap; gap: 0.4rem; }
+  .ex-stepper > button { flex: none; }
+  .ex-marks { flex: 0 1 auto; min-width: 0; }
+  .ex-where, .ex-word { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; min-width: 0; }
+  .exercise { padding: 0.6rem 0.7rem; }
+}
 `;
 
 
@@ -50,12 +62,15 @@ export function create(body, { dom, actions }) {
   // The stepper: which exercise is shown (announced when it changes), previous/next, and one mark per
   // exercise (its number and status: unanswered ·, right ✓, wrong ✗) that shows that exercise.
   const where = h('span', { class: 'ex-where', id: 'ex-where', 'aria-live': 'polite' });
-  const previous = h('button', { type: 'button', class: 'ex-prev', id: 'ex-prev', onclick: () => step(-1) }, '← Previous');
-  const next = h('button', { type: 'button', class: 'ex-next', id: 'ex-next', onclick: () => step(1) }, 'Next →');
+  // On a narrow playground the buttons show their arrow only (the word stays in their name) and the
+  // marks sit between them, so the stepper is one row.
+  const word = (w) => h('span', { class: 'ex-word' }, w);
+  const previous = h('button', { type: 'button', class: 'ex-prev', id: 'ex-prev', onclick: () => step(-1) }, h('span', { 'aria-hidden': 'true' }, '←'), word(' Previous'));
+  const next = h('button', { type: 'button', class: 'ex-next', id: 'ex-next', onclick: () => step(1) }, word('Next '), h('span', { 'aria-hidden': 'true' }, '→'));
   const marks = h('ol', { class: 'ex-marks', 'aria-label': 'Every exercise of this chapter' });
-  const stepper = h('div', { class: 'ex-stepper', role: 'group', 'aria-label': 'Exercises' }, previous, where, next, marks);
+  const stepper = h('div', { class: 'ex-stepper', role: 'group', 'aria-label': 'Exercises' }, previous, where, marks, next);
   fill(body, h('style', {}, STYLE),
-    h('p', { class: 'lead' }, 'Predict first, then check: each answer is computed by the engine for the layer you set up, and the reveal explains it with the engine’s numbers.'),
+    h('p', { class: 'lead' }, 'Predict, then check: the engine answers on your layer and explains why.'),
     summary, stepper, listBox);
   const cards = new Map(); // id → { key, card, reveal, pending, selected }
   let order = [];   // the ids shown, in order
