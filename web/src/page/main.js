@@ -39,8 +39,10 @@ const playground = createPlayground(root, {
 });
 applyPageFlags(initial.state);
 
+// The first view ends when the first run's maps are drawn (its pass is timed after they are painted,
+// and the `result` event carries that time).
 let first = true;
-playground.on('result', () => {
+playground.on('drawn', () => {
   if (!first) return;
   first = false;
   performance.mark('attention-first-result');

@@ -55,13 +55,22 @@ export function acquireCompute({ simd, base, doc, compiled }) {
   const { client } = entry;
   const worker = client.session();
   const usedInPage = { value: false };
+  let lastInPage = false; // the last run went to this thread's handlers: its time() is taken there too
   const session = {
     ...worker,
     run(config, onProgress, { deadlineMs, estimateSeconds = Infinity, timed } = {}) {
-      // (The page's own first run is timed as before: its result waits for nothing else.)
-      if (client.info !== undefined || client.inPage || !(estimateSeconds < QUICK_SECONDS)) return worker.run(config, onProgress, { deadlineMs, timed });
+      lastInPage = !(client.info !== undefined || client.inPage || !(estimateSeconds < QUICK_SECONDS));
+      if (!lastInPage) return worker.run(config, onProgress, { deadlineMs, timed });
       usedInPage.value = true;
-      return entry.inPageHandlers().then((handlers) => handlers.run({ owner: worker.owner, config }, (p) => onProgress?.(p)));
+      return entry.inPageHandlers().then((handlers) => handlers.run({ owner: worker.owner, config, timed }, (p) => onProgress?.(p)));
+    },
+    /**
+     * The time of the last run's pass, where that run went. On this thread, after the next painted frame:
+     * its ~10 ms of timed passes would otherwise keep the maps just drawn off the screen.
+     */
+    time(config, options) {
+      if (!lastInPage) return worker.time(config, options);
+      return afterPaint(doc.defaultView).then(() => entry.inPageHandlers()).then((handlers) => handlers.time({ owner: worker.owner, config }, () => {}));
     },
   };
   let released = false;
@@ -83,6 +92,18 @@ export function acquireCompute({ simd, base, doc, compiled }) {
       }, GRACE_MS);
     },
   };
+}
+
+/** Resolves once the next frame is painted (or after 100 ms, in a tab that paints none). */
+function afterPaint(win) {
+  return new Promise((resolve) => {
+    if (!win) return resolve();
+    const fallback = win.setTimeout(resolve, 100);
+    win.requestAnimationFrame(() => win.setTimeout(() => {
+      win.clearTimeout(fallback);
+      resolve();
+    }));
+  });
 }
 
 /**

@@ -45,7 +45,8 @@ function fieldError(field, message) {
  * onChange, onResult, onError (callbacks, as the events below) }.
  * Returns { state, getState(), setState(changes, { replace }), run(), result, ready, on(type, fn), destroy() };
  * events: 'change' { state, field, kind } on the learner's edits, 'result' { state, shapes, isa, ms },
- * 'error' { message, field }.
+ * 'error' { message, field }; and 'drawn' (the result's detail once its maps are drawn, before a quick
+ * pass is timed: the page marks its first view with it; the element does not pass it on).
  */
 export function createPlayground(root, options = {}) {
   const doc = root.ownerDocument;
@@ -607,6 +608,7 @@ export function createPlayground(root, options = {}) {
         m.firstResultMs = win.performance.now() - startedAt;
         releaseLater();
       }
+      emit('drawn', m.result.detail); // the page's own mark of its first view (page/main.js); not a host event
       // The batch item shown may have changed while this ran.
       const now = m.check?.config;
       if (now && configKey(now) === key && now.item !== r.item.b) showItem(now.item);
