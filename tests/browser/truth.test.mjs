@@ -134,6 +134,23 @@ test('8: after LLaMA-70B, d_model 64 and n_heads 4 show the n_kv_heads problem b
   await page.closeAll();
 });
 
+test('8: a run overtaken by a quick edit, then by an invalid one, leaves the status naming the problem, not "Running…"', async () => {
+  // The run in flight replies while a quicker one waits; that one can no longer start (the inputs are
+  // invalid by then), so nothing else redraws the status: the overtaken reply must.
+  const page = await openPage(h, '#d_model=512&n_heads=8&source=random&n_q=64');
+  await page.fill('[name="n_q"]', '1536'); // about a second: it waits for Run
+  await page.click('#run');
+  await page.waitForFunction(() => /Running…/.test(playgroundRoot().querySelector('#status').textContent));
+  await page.fill('[name="n_q"]', '8'); // quick: it waits for the running one
+  await page.fill('[name="n_heads"]', '7'); // 512 is not divisible by 7
+  await page.waitForFunction(() => !/Running/.test(playgroundRoot().querySelector('#status').textContent), null, { timeout: 30000 })
+    .catch(() => {});
+  assert.match(await text(page, '#status'), /Fix “n_heads” to run/);
+  assert.equal(await page.isDisabled('#run'), true, 'Run stays disabled while n_heads is invalid');
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
 test('8: a read-only embed with a bad size says why it cannot run', async () => {
   const page = await openPage(h, '#embed=1&panels=heatmaps&d_model=510&n_heads=8', { waitForResult: false });
   await page.waitForSelector('#problems:not([hidden])');

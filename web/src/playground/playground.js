@@ -585,9 +585,12 @@ export function createPlayground(root, options = {}) {
         m.trainedHeld = trainedKey(config.train); // the worker keeps it for the next run
         revalidate(); // so the estimate of what follows (compare, another input) counts no training
       }
-      // Newer inputs wait to run (or will): this result is never drawn, nor announced.
+      // Newer inputs wait to run (or will): this result is never drawn, nor announced. The status stops
+      // saying "Running…" now: the inputs that waited may no longer be runnable (an edit made them invalid),
+      // and then no run follows to redraw it.
       if (pendingRun || debounce) {
         m.running = null;
+        render('status');
         return describe(r.timings);
       }
       m.result = { key, config, analysis, timings: r.timings, isa: r.isa, output_sum: r.output_sum, masked_rows: r.masked_rows,
