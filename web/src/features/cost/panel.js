@@ -34,16 +34,19 @@ export function create(body, { dom }) {
   function renderParams(a, config) {
     const d = a.dims, p = a.params;
     const kvh = d.n_kv_heads; // the core's analysis always resolves it
-    const kvNote = kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_k)}` : `${kvh} key heads × ${fmt.int(p.per_head_k)}, shared`;
+    const kvNote = kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_k)} per head` : `${kvh} key heads × ${fmt.int(p.per_head_k)}, shared`;
+    // What each matrix holds per head goes under its name: a fourth column does not fit half a panel.
+    const matrix = (label, perHead) => h('span', {}, math(label), h('span', { class: 'sub-note' }, math(perHead)));
     const rows = [
-      [math('Wᴽ (all heads)'), `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_k)}`, fmt.int(p.w_q), `${d.n_heads} × ${fmt.int(p.per_head_q)} per head`],
-      [math(kvh === d.n_heads ? 'Wᴷ (all heads)' : 'Wᴷ (key/value heads)'), `${fmt.int(d.d_model)} × ${fmt.int(kvh * d.d_k)}`, fmt.int(p.w_k), kvNote],
-      [math(kvh === d.n_heads ? 'Wⱽ (all heads)' : 'Wⱽ (key/value heads)'), `${fmt.int(d.d_model)} × ${fmt.int(kvh * d.d_v)}`, fmt.int(p.w_v),
-        kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_v)}` : `${kvh} value heads × ${fmt.int(p.per_head_v)}, shared`],
-      [math('Wᴼ'), `${fmt.int(d.n_heads * d.d_v)} × ${fmt.int(d.d_model)}`, fmt.int(p.w_o), 'mixes the heads'],
+      [matrix('Wᴽ (all heads)', `${d.n_heads} × ${fmt.int(p.per_head_q)} per head`), `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_k)}`, fmt.int(p.w_q)],
+      [matrix(kvh === d.n_heads ? 'Wᴷ (all heads)' : 'Wᴷ (key/value heads)', kvNote), `${fmt.int(d.d_model)} × ${fmt.int(kvh * d.d_k)}`, fmt.int(p.w_k)],
+      [matrix(kvh === d.n_heads ? 'Wⱽ (all heads)' : 'Wⱽ (key/value heads)',
+        kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_v)} per head` : `${kvh} value heads × ${fmt.int(p.per_head_v)}, shared`),
+      `${fmt.int(d.d_model)} × ${fmt.int(kvh * d.d_v)}`, fmt.int(p.w_v)],
+      [matrix('Wᴼ', 'mixes the heads'), `${fmt.int(d.n_heads * d.d_v)} × ${fmt.int(d.d_model)}`, fmt.int(p.w_o)],
     ];
-    if (d.bias) rows.push(['biases', '4 vectors', fmt.int(p.biases), 'b_Q, b_K, b_V, b_O']);
-    rows.push({ attrs: { class: 'total-row' }, cells: ['total', '', h('strong', { id: 'params-total', dataset: { value: p.total } }, fmt.int(p.total)), ''] });
+    if (d.bias) rows.push([matrix('biases', 'b_Q, b_K, b_V, b_O'), '4 vectors', fmt.int(p.biases)]);
+    rows.push({ attrs: { class: 'total-row' }, cells: ['total', '', h('strong', { id: 'params-total', dataset: { value: p.total } }, fmt.int(p.total))] });
     const square = d.d_k * d.n_heads === d.d_model && d.d_v === d.d_k && kvh === d.n_heads;
     const identity = square
       ? `That is 4·d_model² = 4 × ${fmt.int(d.d_model)}² = ${fmt.int(4 * d.d_model ** 2)} weights${d.bias ? `, plus 4·d_model = ${fmt.int(4 * d.d_model)} biases` : ''}, whatever n_heads is: heads split the same matrices into slices, they do not add weights.`
@@ -55,7 +58,7 @@ export function create(body, { dom }) {
         + `The forward pass (and the heatmaps) runs this grouped layer: every ${d.n_heads / kvh} query heads read the same keys and values.`)
       : null;
     fill(params, h('h3', {}, 'Parameters of one attention layer'),
-      h('div', { class: 'table-wrap', tabindex: '0' }, table(['matrix', 'shape', 'parameters', 'per head'], rows, { class: 'cost' })),
+      h('div', { class: 'table-wrap', tabindex: '0' }, table(['matrix', 'shape', 'parameters'], rows, { class: 'cost params' })),
       h('p', { class: 'note' }, identity), gqa);
   }
 
