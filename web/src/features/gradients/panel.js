@@ -107,7 +107,8 @@ export function create(body, { dom, host, actions }) {
       width: chartWidth(chartBox), height: 260,
       scales: { x: { time: false, distr: 3, log: 2, range: [xs[0] / 1.3, xs[xs.length - 1] * 1.3] }, y: { distr: 3 } },
       axes: [
-        { ...axis, label: 'd_k', labelSize: 20, splits: () => xs, values: (u, v) => v.map((x) => fmt.int(x)) },
+        // On a narrow axis uPlot hands the labels it leaves out as null: blank, not "0".
+        { ...axis, label: 'd_k', labelSize: 20, splits: () => xs, values: (u, v) => v.map((x) => (x == null ? '' : fmt.int(x))) },
         { ...axis, label: '‖∂L/∂S‖ per row', labelSize: 20, size: 76,
           filter: (u, splits) => splits.map((v) => (decade(v) ? v : null)), values: (u, v) => v.map((x) => (x == null ? '' : decadeLabel(x))) },
       ],
