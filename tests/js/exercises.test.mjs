@@ -68,7 +68,8 @@ function references(config, state, side) {
   const row = Array.from(ref.weights.subarray(((b * h + head) * n_q + i) * n_k, ((b * h + head) * n_q + i + 1) * n_k));
   const top = row.indexOf(Math.max(...row));
   const derived = state.d_k === '' && state.d_v === '';
-  const kvHead = g > 1 && g < h ? Math.floor(((h - 2) * g) / h) : Math.floor((6 * 2) / 8); // the live grouping, else 8 heads over 2
+  // Query head h - 1 (counting from 1) reads key/value head ⌊(h - 2)·g / h⌋ + 1: the live grouping, else 8 heads over 2.
+  const kvHead = (g > 1 && g < h ? Math.floor(((h - 2) * g) / h) : Math.floor((6 * 2) / 8)) + 1;
   return {
     'attention.causal-row': Math.min(3, n_q - 1) + 1,
     'attention.strongest-key': top,

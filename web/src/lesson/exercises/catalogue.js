@@ -401,16 +401,17 @@ export const EXERCISES = Object.freeze([
       const head = n_heads - 2; // its key/value head differs from head mod n_kv_heads, the usual wrong rule, for any grouping
       return {
         params: { n_heads, n_kv_heads, head },
-        prompt: `${n_heads} query heads share ${n_kv_heads} key/value heads. Which key/value head (counting from 0) does query head ${head} read?`,
+        // Heads are counted from 1 here, as on the maps and in the query heads → key/value heads table.
+        prompt: `${n_heads} query heads share ${n_kv_heads} key/value heads, heads counted from 1. Which key/value head does query head ${head + 1} read?`,
         tolerance: {},
         calls: [{ op: 'resolveView', args: { d_model, n_heads, n_kv_heads, n_q: 1 } }],
       };
     },
     reveal({ n_kv_heads, head }, [view]) {
-      const of = view.dims.kv_head_of;
+      const of = view.dims.kv_head_of.map((g) => g + 1); // the core counts from 0
       return {
         expected: of[head],
-        explanation: `The core's mapping: query heads → key/value heads ${of.join(', ')}. Query head ${head} reads key/value head ${of[head]}: consecutive query heads form a group, ` +
+        explanation: `The core's mapping: query heads 1, 2, … → key/value heads ${of.join(', ')}. Query head ${head + 1} reads key/value head ${of[head]}: consecutive query heads form a group, ` +
           `${n_kv_heads} groups in all. Usual mistake: dealing the query heads out in turn (head mod n_kv_heads), which is not how the weights are laid out.`,
       };
     },
