@@ -7,6 +7,7 @@ import { Cancelled, WorkerLost } from '../../model/errors.js';
 export { requests } from './requests.js';
 import { chartButtons } from '../../export/figure_button.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js'; // what this panel may ask the compute for (its ctx.actions)
+import { logLogAxes } from '../../render/log_axes.js';
 
 /** The sweep: d_k from 4 to 1,024, 64 keys, 256 query rows per d_k (the engine's defaults). */
 const SWEEP = Object.freeze({ d_k_values: [4, 8, 16, 32, 64, 128, 256, 512, 1024], n_k: 64, samples: 256, seed: 1 });
@@ -99,19 +100,12 @@ export function create(body, { dom, host, actions }) {
     const [{ default: uPlot }] = await Promise.all([host.importVendor('vendor/uplot/uPlot.esm.js'), host.loadStyle('vendor/uplot/uPlot.min.css')]);
     const xs = g.rows.map((r) => r.d_k);
     const muted = host.cssVar('--muted'), accent = host.cssVar('--accent'), warn = host.cssVar('--warn'), grid = host.cssVar('--grid');
-    const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
-    const decade = (v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
     const line = (label, stroke, dash) => ({ label, stroke, width: dash ? 1 : 2, dash, points: { show: !dash, size: 6, fill: stroke },
       value: (u, v) => (v == null ? '' : sci(v)) });
     const opts = {
       width: chartWidth(chartBox), height: 260,
-      scales: { x: { time: false, distr: 3, log: 2, range: [xs[0] / 1.3, xs[xs.length - 1] * 1.3] }, y: { distr: 3 } },
-      axes: [
-        // On a narrow axis uPlot hands the labels it leaves out as null: blank, not "0".
-        { ...axis, label: 'd_k', labelSize: 20, splits: () => xs, values: (u, v) => v.map((x) => (x == null ? '' : fmt.int(x))) },
-        { ...axis, label: '‖∂L/∂S‖ per row', labelSize: 20, size: 76,
-          filter: (u, splits) => splits.map((v) => (decade(v) ? v : null)), values: (u, v) => v.map((x) => (x == null ? '' : decadeLabel(x))) },
-      ],
+      ...logLogAxes(xs, { colours: { muted, grid }, x: { label: 'd_k', format: fmt.int },
+        y: { label: '‖∂L/∂S‖ per row', size: 76, format: decadeLabel } }),
       series: [{ label: 'd_k' }, line('scaled, median', accent), line('unscaled, median', warn),
         line('scaled, mean', accent, [4, 4]), line('unscaled, mean', warn, [4, 4])],
       legend: { live: false },

@@ -8,6 +8,7 @@ import { Cancelled } from '../../model/errors.js';
 export { requests } from './requests.js';
 import { chartButtons } from '../../export/figure_button.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js'; // what this panel may ask the compute for (its ctx.actions)
+import { logLogAxes } from '../../render/log_axes.js';
 
 const SWEEP_SECONDS_PER_POINT = 0.25; // keeps the whole sweep to a few seconds
 const MAX_SWEEP_N = 4096;
@@ -91,18 +92,11 @@ export function create(body, { dom, host, actions }) {
     const quadratic = xs.map((n) => last.ms * (n / last.n) ** 2);
     const fg = host.cssVar('--fg'), muted = host.cssVar('--muted'), accent = host.cssVar('--accent'), grid = host.cssVar('--grid');
     const width = chartWidth(chartBox);
-    const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
     // Log axes: n in powers of two (the measured lengths), time labelled at powers of ten only.
-    const decade = (v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
     const opts = {
       width, height: 260,
-      scales: { x: { time: false, distr: 3, log: 2, range: [xs[0] / 1.3, xs[xs.length - 1] * 1.3] }, y: { distr: 3 } },
-      axes: [
-        // On a narrow axis uPlot hands the labels it leaves out as null: blank, not "0".
-        { ...axis, label: 'n (tokens)', labelSize: 20, splits: () => xs, values: (u, v) => v.map((x) => (x == null ? '' : fmt.int(x))) },
-        { ...axis, label: 'ms per forward pass', labelSize: 20, size: 60,
-          filter: (u, splits) => splits.map((v) => (decade(v) ? v : null)), values: (u, v) => v.map((x) => (x == null ? '' : fmt.num(x, 3))) },
-      ],
+      ...logLogAxes(xs, { colours: { muted, grid }, x: { label: 'n (tokens)', format: fmt.int },
+        y: { label: 'ms per forward pass', size: 60, format: (v) => fmt.num(v, 3) } }),
       series: [
         { label: 'n' },
         { label: 'measured', stroke: accent, width: 2, points: { size: 7, fill: accent }, value: (u, v) => (v == null ? '' : fmt.duration(v)) },
