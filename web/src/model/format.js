@@ -1,23 +1,60 @@
 // Number formatting shared by every panel (pure, no DOM): thousands separators, bytes, FLOP counts,
 // durations and tensor shapes, always in the same style so figures can be compared at a glance.
 
-const EN = 'en-US';
-// One Intl.NumberFormat per style, made once: toLocaleString(locale, options) builds a new formatter
-// on every call, which cost the first view tens of milliseconds across the panels' numbers.
-const INTEGER = new Intl.NumberFormat(EN, { maximumFractionDigits: 0 });
-const DECIMALS = new Map(); // digits → formatter
+// Written out rather than with Intl.NumberFormat: the first formatter a page makes loads the browser's
+// locale data, which cost a cold first view 15-25 ms before anything was drawn (a CPU profile of the
+// page's first line put it all on `new Intl.NumberFormat`). The output is en-US's, digit for digit:
+// tests/js/format.test.mjs compares it with Intl.NumberFormat('en-US') over edge cases and random values.
+
+/** Digits of a whole, non-negative decimal string with a comma between thousands: "1048576" → "1,048,576". */
+function grouped(digits) {
+  let out = digits.slice(0, digits.length % 3 || 3);
+  for (let at = out.length; at < digits.length; at += 3) out += `,${digits.slice(at, at + 3)}`;
+  return out;
+}
+
+/**
+ * x (finite) with at most `digits` decimals and a comma between thousands, as en-US writes it: the
+ * shortest decimal that reads back as x (what String(x) shows, 1.005 and not 1.00499999…) rounded half
+ * away from zero, trailing zeros dropped, "-" before a negative number even when it rounds to 0.
+ */
+function decimal(x, digits) {
+  const negative = x < 0 || Object.is(x, -0);
+  const [mantissa, exponent] = Math.abs(x).toExponential().split('e');
+  let figures = mantissa.replace('.', ''); // the significant digits, the first one before the point
+  let point = Number(exponent) + 1; // how many of them stand before the decimal point
+  const keep = point + digits; // significant digits kept
+  if (keep < 0) figures = '0';
+  else if (keep < figures.length) {
+    const up = figures[keep] >= '5';
+    figures = figures.slice(0, keep);
+    if (up) {
+      // Add one in the last place kept: trailing 9s become 0s; all 9s (or none kept) gain a digit in front.
+      const last = figures.search(/9*$/) - 1;
+      if (last < 0) point += 1;
+      figures = `${last < 0 ? '1' : figures.slice(0, last) + (Number(figures[last]) + 1)}${'0'.repeat(figures.length - last - 1)}`;
+    }
+  }
+  const whole = point <= 0 ? '0' : (figures.slice(0, point).padEnd(point, '0').replace(/^0+(?=\d)/, ''));
+  const fraction = (point < 0 ? '0'.repeat(-point) + figures : figures.slice(Math.max(point, 0))).slice(0, digits).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${grouped(whole)}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** Infinity and NaN as en-US writes them. */
+function notFinite(x) {
+  return Number.isNaN(x) ? 'NaN' : x > 0 ? '∞' : '-∞';
+}
 
 /** A whole number with thousands separators: 1048576 → "1,048,576". */
 export function int(n) {
-  return INTEGER.format(Math.round(n));
+  const r = Math.round(n);
+  return Number.isFinite(r) ? decimal(r, 0) : notFinite(r);
 }
 
 /** A number with at most `digits` decimals and thousands separators. */
 export function num(x, digits = 3) {
   if (!Number.isFinite(x)) return String(x);
-  let formatter = DECIMALS.get(digits);
-  if (!formatter) DECIMALS.set(digits, formatter = new Intl.NumberFormat(EN, { maximumFractionDigits: digits, minimumFractionDigits: 0 }));
-  return formatter.format(x);
+  return decimal(x, digits);
 }
 
 /** A value with a fixed number of decimals (for weights and outputs, so columns line up). */
