@@ -73,10 +73,11 @@ export class Heatmap {
     checkGrid(grid);
     this.grid = grid;
     this.#name();
-    // Redrawn when the space it is drawn in changes width (a resize, a rotated phone, a host's column).
-    if (!this.following && this.canvas.parentElement) this.following = followWidth(this.canvas.parentElement, () => this.draw());
     if (this.cursor && (this.cursor.r >= grid.rows || this.cursor.c >= grid.cols)) this.cursor = null;
-    this.draw(width);
+    const drawnIn = this.draw(width);
+    // Redrawn when the space it is drawn in changes width (a resize, a rotated phone, a host's column),
+    // starting from the width it was just drawn in, which is that space's.
+    if (!this.following && this.canvas.parentElement) this.following = followWidth(this.canvas.parentElement, () => this.draw(), drawnIn);
   }
 
   /** The width there is to draw in (the parent's): read it for every map before drawing any (one layout, not one per map). */
@@ -92,7 +93,7 @@ export class Heatmap {
     this.onCursor(cell);
   }
 
-  /** Redraws in `available` px of width (default: the parent's width now; call after a resize). */
+  /** Redraws in `available` px of width (default: the parent's width now; call after a resize); returns that width. */
   draw(available = this.available()) {
     const { canvas, grid } = this;
     if (!grid) return;
@@ -101,11 +102,15 @@ export class Heatmap {
     // Sized from the parent's width, so a map limited by maxHeight shrinks to its cells
     // (no empty strip beside it) and a resize is measured from the space, not from the last drawing.
     const withLabels = this.labels && grid.rowLabels && grid.colLabels && grid.rows <= MAX_LABELLED && grid.cols <= MAX_LABELLED;
-    ctx.font = LABEL_FONT;
+    // The label font only where there are labels: setting a canvas's font makes the browser bring the
+    // page's styles up to date, a layout per small map when each drawing has just resized its canvas.
+    if (withLabels) ctx.font = LABEL_FONT;
     const longest = (list) => Math.min(110, Math.max(0, ...list.map((s) => ctx.measureText(s).width)));
     const left = withLabels ? Math.ceil(longest(grid.rowLabels)) + 8 : 0;
     const top = withLabels ? Math.ceil(longest(grid.colLabels) * 0.72) + 14 : 0;
-    const slant = withLabels ? 14 : 0; // room for the last column label, written at 45°
+    // Room on the right for the last column's label, written at 45° from its cell's middle: its length
+    // times cos 45°, and a few pixels for the height of its letters.
+    const slant = withLabels ? Math.ceil(0.72 * longest([grid.colLabels[grid.cols - 1]])) + 4 : 0;
     const plotW = Math.max(20, available - left - slant);
     const cell = Math.min(plotW / grid.cols, (this.maxHeight - top) / grid.rows);
     const plotH = cell * grid.rows, usedW = cell * grid.cols;
@@ -138,6 +143,9 @@ export class Heatmap {
     ctx.drawImage(small, left, top, usedW, plotH);
 
     if (withLabels) {
+      // Again: sizing the canvas above reset its context, font included (to 10px sans-serif, smaller
+      // than the labels were measured in).
+      ctx.font = LABEL_FONT;
       ctx.fillStyle = grid.colors?.text ?? '#333';
       ctx.textBaseline = 'middle';
       ctx.textAlign = 'right';
@@ -161,6 +169,7 @@ export class Heatmap {
       ctx.lineWidth = 1.5;
       ctx.strokeRect(x + 0.5, y + 0.5, s - 1, s - 1);
     }
+    return available;
   }
 
   #pointer(e) {
