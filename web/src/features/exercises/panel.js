@@ -17,7 +17,7 @@ const STYLE = `
 .ex-stepper button[aria-disabled="true"] { opacity: 0.5; cursor: default; }
 .ex-where { font-weight: 600; min-width: 8.5em; }
 .ex-marks { display: flex; flex-wrap: wrap; gap: 0.3rem; list-style: none; margin: 0; padding: 0; }
-.ex-marks button { min-width: 2.1em; padding: 2px 6px; font-size: 0.85em; font-variant-numeric: tabular-nums; }
+.ex-marks button { min-width: 2.1em; padding: 2px 6px; font-size: var(--text-sm); font-variant-numeric: tabular-nums; }
 .ex-marks button[aria-current="step"] { outline: 2px solid var(--accent); outline-offset: 1px; }
 .ex-marks button[data-status="right"] { color: var(--ok); border-color: var(--ok); }
 .ex-marks button[data-status="wrong"] { color: var(--warn); border-color: var(--warn); }
