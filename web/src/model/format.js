@@ -2,8 +2,8 @@
 // durations and tensor shapes, always in the same style so figures can be compared at a glance.
 
 // Written out rather than with Intl.NumberFormat: the first formatter a page makes loads the browser's
-// locale data, which cost a cold first view 15-25 ms before anything was drawn (a CPU profile of the
-// page's first line put it all on `new Intl.NumberFormat`). The output is en-US's, digit for digit:
+// locale data: 20-32 ms in a fresh tab, all of it before a cold first view could draw anything (a CPU
+// profile put it on the line `new Intl.NumberFormat`). The output is en-US's, digit for digit:
 // tests/js/format.test.mjs compares it with Intl.NumberFormat('en-US') over edge cases and random values.
 
 /** Digits of a whole, non-negative decimal string with a comma between thousands: "1048576" → "1,048,576". */
