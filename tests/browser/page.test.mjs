@@ -236,6 +236,28 @@ test('a sentence typed in the controls becomes the tokens on the axes', async ()
   await page.closeAll();
 });
 
+test("the enlarged map's word labels are drawn in the font they were measured in, and a long last one fits", async () => {
+  // A long last word: its label, written at 45°, needs more room on the right than a short one.
+  const page = await openPage(h, '#text=the%20cat%20sat%20on%20the%20mat%20because%20it%20was%20comfortable');
+  const drawn = await page.evaluate(() => {
+    const canvas = playgroundRoot().querySelector('.heat-main canvas');
+    const ctx = canvas.getContext('2d');
+    // Sizing a canvas resets its context to 10px sans-serif: the labels were once written in that,
+    // though measured and placed in 12px system-ui; and the room for the last one was a fixed 14 px.
+    const font = ctx.font;
+    // The right edge of the label band (above the cells): no ink in the last two pixel columns.
+    const band = Math.floor(canvas.height * 0.15);
+    const edge = ctx.getImageData(canvas.width - 2, 0, 2, band).data;
+    let ink = 0;
+    for (let k = 3; k < edge.length; k += 4) ink += edge[k] > 0 ? 1 : 0;
+    return { font, ink, band };
+  });
+  assert.equal(drawn.font, '12px system-ui, sans-serif');
+  assert.equal(drawn.ink, 0, `label pixels touch the canvas's right edge in the top ${drawn.band} px`);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
 test('a long sequence is drawn downsampled, and says so', async () => {
   const hash = '#source=random&n_q=600&d_model=32&n_heads=2&mask=causal';
   const page = await openPage(h, hash);

@@ -35,8 +35,8 @@ function decimal(x, digits) {
       figures = `${last < 0 ? '1' : figures.slice(0, last) + (Number(figures[last]) + 1)}${'0'.repeat(figures.length - last - 1)}`;
     }
   }
-  const whole = point <= 0 ? '0' : (figures.slice(0, point).padEnd(point, '0').replace(/^0+(?=\d)/, ''));
-  const fraction = (point < 0 ? '0'.repeat(-point) + figures : figures.slice(Math.max(point, 0))).slice(0, digits).replace(/0+$/, '');
+  const whole = point <= 0 ? '0' : figures.slice(0, point).padEnd(point, '0');
+  const fraction = (point < 0 ? '0'.repeat(-point) + figures : figures.slice(point)).slice(0, digits).replace(/0+$/, '');
   return `${negative ? '-' : ''}${grouped(whole)}${fraction ? `.${fraction}` : ''}`;
 }
 

@@ -6,13 +6,13 @@
 /**
  * Calls resize(width) whenever `box`'s content width changes (not for the width it has now). Returns a
  * function that stops observing. Where there is no ResizeObserver (old browsers) it does nothing.
- * width: the box's width now, when the caller has it (a heatmap just drawn at it): read here, after a
+ * known: the box's width now, when the caller has it (a heatmap just drawn at it): read here, after a
  * drawing resized its canvas, it would cost the page a layout, one per map of a panel.
  */
-export function followWidth(box, resize, width) {
+export function followWidth(box, resize, known) {
   const Observer = box.ownerDocument?.defaultView?.ResizeObserver;
   if (!Observer) return () => {};
-  let last = width ?? box.clientWidth;
+  let last = known ?? box.clientWidth;
   const observer = new Observer(() => {
     const width = box.clientWidth;
     if (width > 0 && width !== last) {
