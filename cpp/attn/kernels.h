@@ -68,7 +68,9 @@ void gemm_tn(int M, int N, int K, const float* A, int lda, const float* B, int l
              float alpha, bool accumulate);
 }  // namespace scalar
 
-#if ATTN_HAVE_SIMD128
+#if defined(ATTN_KERNEL_SET_AGNOSTIC)
+// No kernel set is named in a file shared by both (simd.h).
+#elif ATTN_HAVE_SIMD128
 namespace simd {
 void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, bool trans_b,
           float* C, int ldc, float alpha, const float* bias, bool accumulate);

@@ -4,7 +4,12 @@
 // same SIMD source. A baseline wasm build (no -msimd128) gets only the scalar kernels.
 #pragma once
 
-#if defined(__wasm_simd128__)
+#if defined(ATTN_KERNEL_SET_AGNOSTIC)
+// A test file compiled once and linked into the suites of both kernel sets (CMakeLists.txt): it may
+// not ask which set it runs, or its one object would answer for both. Any use of the macro fails to
+// compile ("function-like macro not defined"), and kernel_isa() and attn::kern are not declared.
+#define ATTN_HAVE_SIMD128 ATTN_HAVE_SIMD128_is_unknown_in_a_file_shared_by_both_kernel_sets()
+#elif defined(__wasm_simd128__)
 #include <wasm_simd128.h>
 #define ATTN_HAVE_SIMD128 1
 #elif defined(ATTN_USE_SIMDE)
@@ -15,6 +20,7 @@
 #define ATTN_HAVE_SIMD128 0
 #endif
 
+#if !defined(ATTN_KERNEL_SET_AGNOSTIC)
 namespace attn {
 /// Name of the instruction set the dispatched kernels use in this build.
 inline const char* kernel_isa() {
@@ -29,3 +35,4 @@ inline const char* kernel_isa() {
 #endif
 }
 }  // namespace attn
+#endif
