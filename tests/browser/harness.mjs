@@ -12,7 +12,7 @@ export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const screenshotDir = join(root, 'tests/browser/screenshots');
 
 const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--disable-features=WebUIOmniboxPopup'];
 /** How every test's Chromium starts (tests/browser/run.mjs starts one for all files the same way). */
 export const LAUNCH_OPTIONS = { executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: LAUNCH_ARGS };
 

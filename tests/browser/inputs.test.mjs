@@ -120,8 +120,10 @@ test('GPT-3 from the model table is analysed and says why it is not run', async 
 
 test('a long run shows progress and can be cancelled; the page keeps working', async () => {
   const page = await openPage(h, '');
-  // P4: 32 sequences of 128 tokens at d_model 512, long enough to watch.
+  // P4's 32 sequences of 128 tokens, at d_model 1024 (P4's 512 took ~1 s on a quiet host: the run
+  // could end between the progress bar showing and the click on Cancel). ~34 GFLOP: seconds to watch.
   await page.click('[data-example="P4"] button');
+  await page.fill('input[name="d_model"]', '1024');
   await page.waitForFunction(() => !playgroundRoot().getElementById('run').disabled);
   await page.click('#run');
   await page.waitForSelector('#progress:not([hidden])', { timeout: 5000 });
