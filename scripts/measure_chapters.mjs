@@ -6,6 +6,7 @@
 //   (after `bash scripts/build.sh page`; --panels also prints each shown panel's height, --shots saves a
 //   full-page screenshot per chapter and width, e.g. --shots build/tmp)
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from './chromium.mjs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,10 +26,7 @@ const perPanel = args.includes('--panels');
 const SCREENS = [{ name: 'wide', width: 1280, height: 800 }, { name: 'phone', width: 375, height: 667 }];
 
 const server = await serve({ dir: dist, port: 0 });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-dev-shm-usage'],
-});
+const browser = await chromium.launch(chromiumLaunchOptions());
 if (shots) await mkdir(resolve(shots), { recursive: true });
 
 /** The chapter's page at one screen size: { height, panels: [[name, px]] } once its first result is drawn. */

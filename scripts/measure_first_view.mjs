@@ -7,8 +7,9 @@
 // Usage: node scripts/measure_first_view.mjs [--runs N] [--hash '#…'] [--dist folder] [--compare folder]
 //   (after `bash scripts/build.sh page`; --compare measures another build in turn with this one, each
 //   first in every other round). MARKS=1 prints each view's attention-* marks (the phases of the first view).
-//   --browser-ui keeps the browser's own omnibox popup page (see `browserArgs`), as before 2026-11-27.
+//   --browser-ui keeps each new window's omnibox popup page (scripts/chromium.mjs): left out by default since 2026-11-27.
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from './chromium.mjs';
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
@@ -48,16 +49,10 @@ async function serveApart(dir) {
 
 const builds = [{ name: 'this build', dir: dist, server: await serveApart(dist) }];
 if (compare) builds.push({ name: compare, dir: resolve(compare), server: await serveApart(resolve(compare)) });
-// Each new context is a new browser window, and Chromium 156 preloads a window's omnibox popup, a page
-// of its own of ~600 chrome:// modules, while the cold view loads: on this 2-core host it took the CPU
-// the view needed (the view's own requests and the browser's answers to its font look-ups waited).
-// A learner's browser loads that page once per window, not with every page it opens, so it is left out.
-const browserArgs = args.includes('--browser-ui') ? [] : ['--disable-features=WebUIOmniboxPopup'];
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', ...browserArgs],
-});
+// Without each new window's omnibox popup page (scripts/chromium.mjs): on this 2-core host it took the
+// CPU the cold view needed (the view's own requests and the browser's answers to its font look-ups waited).
+const launch = chromiumLaunchOptions({ browserUi: args.includes('--browser-ui') });
+const browser = await chromium.launch(launch);
 
 /** Loads the page of `build` in `context` and returns { ms, requests, bytes } up to the first drawn result. */
 async function firstView(build, context) {
@@ -126,7 +121,7 @@ const element = await gz('attention-playground.js'), wasm = await gz('wasm/atten
 const page = await gz('page.js'), worker = await gz('worker.js'), panels = await gz('panels.js');
 const fmt = (xs) => `median ${median(xs.map((x) => x.ms)).toFixed(0)} ms (min ${Math.min(...xs.map((x) => x.ms)).toFixed(0)}, max ${Math.max(...xs.map((x) => x.ms)).toFixed(0)})` +
   `, ${median(xs.map((x) => x.requests))} requests, ${(median(xs.map((x) => x.bytes)) / 1000).toFixed(0)} kB before the first result`;
-console.log(`first view of ${hash || 'the default view'} in headless Chromium${browserArgs.length ? ` (${browserArgs.join(' ')})` : ''}, ${runs} runs each, 1-minute load average ${load.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`);
+console.log(`first view of ${hash || 'the default view'} in headless Chromium${launch.args.some((a) => a.startsWith('--disable-features')) ? ' (without the omnibox popup page)' : ' (with the omnibox popup page)'}, ${runs} runs each, 1-minute load average ${load.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`);
 for (const build of builds) {
   console.log(`${build.name} (${build.dir}):`);
   console.log(`  cold (fresh context): ${fmt(build.cold)}`);

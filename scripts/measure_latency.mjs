@@ -15,6 +15,7 @@
 //   [--first-view-runs N] (0 skips the first view) [--trace file.json] (a Chrome trace of the first view's edits)
 //   (after `bash scripts/build.sh dist` or `page`)
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from './chromium.mjs';
 import { spawn } from 'node:child_process';
 import { loadavg, cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -163,11 +164,7 @@ async function measureView(browser, url, view, trace) {
 
 const server = await serveApart(dist);
 process.on('exit', () => server.close()); // also when the browser or the page fails
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-});
+const browser = await chromium.launch(chromiumLaunchOptions());
 const loadBefore = loadavg()[0];
 const measured = [];
 for (const [k, view] of views.entries()) measured.push(await measureView(browser, server.url, view, k === 0 ? tracePath : null));

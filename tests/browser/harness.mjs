@@ -7,14 +7,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { serve } from '../../scripts/serve.mjs';
+import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const screenshotDir = join(root, 'tests/browser/screenshots');
 
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--disable-features=WebUIOmniboxPopup'];
 /** How every test's Chromium starts (tests/browser/run.mjs starts one for all files the same way). */
-export const LAUNCH_OPTIONS = { executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: LAUNCH_ARGS };
+export const LAUNCH_OPTIONS = chromiumLaunchOptions();
 
 /**
  * Starts the server on a free port and the browser; call the returned close() in after(). Under
