@@ -1,5 +1,6 @@
 // The page's other modes: the baseline module (#simd=0), embedding flags, a 375 px phone screen,
 // dark mode, the browser's SIMD peak, a reload restoring the view, and the example course page (elements and an iframe).
+// Runs alone (tests/browser/run.mjs): the performance panel measures the browser's SIMD peak.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, resultReady, screenshot, newContext } from './harness.mjs';
