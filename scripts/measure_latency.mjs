@@ -13,6 +13,7 @@
 // test: it prints figures and asserts nothing.
 // Usage: node scripts/measure_latency.mjs [--edits N per view] [--delay ms] [--views '#a|#b'] [--dist folder]
 //   [--first-view-runs N] (0 skips the first view) [--trace file.json] (a Chrome trace of the first view's edits)
+//   [--browser-ui] (keep each new window's omnibox popup page, scripts/chromium.mjs)
 //   (after `bash scripts/build.sh dist` or `page`)
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from './chromium.mjs';
@@ -164,7 +165,7 @@ async function measureView(browser, url, view, trace) {
 
 const server = await serveApart(dist);
 process.on('exit', () => server.close()); // also when the browser or the page fails
-const browser = await chromium.launch(chromiumLaunchOptions());
+const browser = await chromium.launch(chromiumLaunchOptions({ browserUi: args.includes('--browser-ui') }));
 const loadBefore = loadavg()[0];
 const measured = [];
 for (const [k, view] of views.entries()) measured.push(await measureView(browser, server.url, view, k === 0 ? tracePath : null));
@@ -177,6 +178,7 @@ for (const { view, fields, results } of measured) {
   console.log(`  ${view || '(the page as it opens)'}: ${results.length} edits of ${fields.join(', ')}: ${figures(results.map((r) => r.ms))}`);
   for (const field of fields) {
     const mine = results.filter((r) => r.field === field).map((r) => r.ms);
+    if (!mine.length) continue; // fewer edits than fields
     console.log(`    ${field}: median ${median(mine).toFixed(1)} ms, max ${Math.max(...mine).toFixed(1)} ms over ${mine.length} edits`);
   }
 }
