@@ -26,7 +26,7 @@ const perPanel = args.includes('--panels');
 const SCREENS = [{ name: 'wide', width: 1280, height: 800 }, { name: 'phone', width: 375, height: 667 }];
 
 const server = await serve({ dir: dist, port: 0 });
-const browser = await chromium.launch(chromiumLaunchOptions());
+const browser = await chromium.launch(chromiumLaunchOptions({ learner: true }));
 if (shots) await mkdir(resolve(shots), { recursive: true });
 
 /** The chapter's page at one screen size: { height, panels: [[name, px]] } once its first result is drawn. */

@@ -51,7 +51,7 @@ const builds = [{ name: 'this build', dir: dist, server: await serveApart(dist) 
 if (compare) builds.push({ name: compare, dir: resolve(compare), server: await serveApart(resolve(compare)) });
 // Without each new window's omnibox popup page (scripts/chromium.mjs): on this 2-core host it took the
 // CPU the cold view needed (the view's own requests and the browser's answers to its font look-ups waited).
-const launch = chromiumLaunchOptions({ browserUi: args.includes('--browser-ui') });
+const launch = chromiumLaunchOptions({ browserUi: args.includes('--browser-ui'), learner: true });
 const browser = await chromium.launch(launch);
 
 /** Loads the page of `build` in `context` and returns { ms, requests, bytes } up to the first drawn result. */

@@ -165,7 +165,7 @@ async function measureView(browser, url, view, trace) {
 
 const server = await serveApart(dist);
 process.on('exit', () => server.close()); // also when the browser or the page fails
-const browser = await chromium.launch(chromiumLaunchOptions({ browserUi: args.includes('--browser-ui') }));
+const browser = await chromium.launch(chromiumLaunchOptions({ browserUi: args.includes('--browser-ui'), learner: true }));
 const loadBefore = loadavg()[0];
 const measured = [];
 for (const [k, view] of views.entries()) measured.push(await measureView(browser, server.url, view, k === 0 ? tracePath : null));
