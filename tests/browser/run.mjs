@@ -5,7 +5,7 @@
 //
 // A file that says `// Runs alone` at the start of a line (one whose checks lean on the worker pool's
 // timing: a deadline measured from a run's cost, a long run to cancel, the SIMD peak) runs first, one
-// at a time; the other files then run at the given --test-concurrency (default 1). Both runs print
+// at a time; the other files then run at the given --test-concurrency (node's default if none). Both runs print
 // their TAP summary; scripts/test.sh adds them up.
 // Usage: node tests/browser/run.mjs [node --test options] FILE...   (exit status: 0 when both runs pass)
 import { chromium } from 'playwright-core';
@@ -14,8 +14,10 @@ import { readFileSync } from 'node:fs';
 import { LAUNCH_OPTIONS } from './harness.mjs';
 
 const args = process.argv.slice(2);
-const files = args.filter((a) => !a.startsWith('--'));
-const options = args.filter((a) => a.startsWith('--'));
+// Test files end in .js or .mjs; anything else is an option for node --test (`--test-name-pattern x` too).
+const isFile = (a) => !a.startsWith('--') && /\.m?js$/.test(a);
+const files = args.filter(isFile);
+const options = args.filter((a) => !isFile(a));
 if (!files.length) {
   console.error('usage: node tests/browser/run.mjs [node --test options] FILE...');
   process.exit(2);
