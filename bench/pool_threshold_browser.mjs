@@ -6,12 +6,13 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.mjs';
+import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 import { PAGE_SPLIT_FLOPS } from '../web/src/engine/pool.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const workers = Number(process.argv[2] ?? 2);
 const server = await serve({ dir: root, port: 0 });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch(chromiumLaunchOptions());
 try {
   const page = await browser.newPage();
   // Any page of the server's origin will do: the worker is what runs.

@@ -49,8 +49,8 @@ async function serveApart(dir) {
 
 const builds = [{ name: 'this build', dir: dist, server: await serveApart(dist) }];
 if (compare) builds.push({ name: compare, dir: resolve(compare), server: await serveApart(resolve(compare)) });
-// Without each new window's omnibox popup page (scripts/chromium.mjs): on this 2-core host it took the
-// CPU the cold view needed (the view's own requests and the browser's answers to its font look-ups waited).
+// As a learner's browser shows the page (scripts/chromium.mjs): paint holding on, and without each new
+// window's omnibox popup page, which on this 2-core host took the CPU the cold view needed.
 const launch = chromiumLaunchOptions({ browserUi: args.includes('--browser-ui'), learner: true });
 const browser = await chromium.launch(launch);
 
@@ -121,7 +121,7 @@ const element = await gz('attention-playground.js'), wasm = await gz('wasm/atten
 const page = await gz('page.js'), worker = await gz('worker.js'), panels = await gz('panels.js');
 const fmt = (xs) => `median ${median(xs.map((x) => x.ms)).toFixed(0)} ms (min ${Math.min(...xs.map((x) => x.ms)).toFixed(0)}, max ${Math.max(...xs.map((x) => x.ms)).toFixed(0)})` +
   `, ${median(xs.map((x) => x.requests))} requests, ${(median(xs.map((x) => x.bytes)) / 1000).toFixed(0)} kB before the first result`;
-console.log(`first view of ${hash || 'the default view'} in headless Chromium${launch.args.some((a) => a.startsWith('--disable-features')) ? ' (without the omnibox popup page)' : ' (with the omnibox popup page)'}, ${runs} runs each, 1-minute load average ${load.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`);
+console.log(`first view of ${hash || 'the default view'} in headless Chromium${args.includes('--browser-ui') ? ' (with the omnibox popup page, paint holding off: --browser-ui)' : ' (as a learner\'s browser: paint holding on, no omnibox popup page)'}, ${runs} runs each, 1-minute load average ${load.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`);
 for (const build of builds) {
   console.log(`${build.name} (${build.dir}):`);
   console.log(`  cold (fresh context): ${fmt(build.cold)}`);
