@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "attn/backward.h"
-#include "attn/mha.h"
-#include "attn/positional.h"
-#include "attn/trace.h"
+#include "core/backward.h"
+#include "core/mha.h"
+#include "core/positional.h"
+#include "core/trace.h"
 #include "check.h"
 #include "mha_fixtures.h"
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "mha.h"
+#include "core/mha.h"
 
 namespace attn {
 

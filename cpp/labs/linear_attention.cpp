@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "count.h"
-#include "dims.h"
-#include "error.h"
+#include "core/count.h"
+#include "core/dims.h"
+#include "core/error.h"
 #include "flash.h"
 
 namespace attn {
