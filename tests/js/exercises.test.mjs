@@ -34,7 +34,7 @@ function sessionFor(changes, { scope = null, storage = null, events = [] } = {})
   const check = validate(state, { resolveView: attn.resolveView, analyze: attn.analyze, budget: attn.defaultMemoryBudget });
   assert.ok(check.config, `the layer ${JSON.stringify(changes)} is valid: ${JSON.stringify(check.errors)}`);
   const cache = new LayerCache();
-  const side = { attn, prepared: (config) => { const { layer, inputs } = prepareRun(attn, config, cache, null); return { layer, inputs, args: forwardArguments(config, inputs) }; } };
+  const side = { attn, labs: () => attn.labs(), prepared: (config) => { const { layer, inputs } = prepareRun(attn, config, cache, null); return { layer, inputs, args: forwardArguments(config, inputs) }; } };
   let asked = 0;
   const session = createExerciseSession({
     catalogue: EXERCISES,

@@ -13,6 +13,7 @@ import { downsampleHeads } from '../model/downsample.js';
 import { maskArgument, sparseArguments } from '../model/inputs.js';
 import { measurePeak } from '../perf/peak.js';
 import { createTrainingSide } from './training.js';
+import { createPools } from './pools.js';
 
 /**
  * The request handlers over an engine loaded by `load(simd)`; `post(message)` sends progress.
@@ -23,106 +24,23 @@ import { createTrainingSide } from './training.js';
  */
 export function createHandlers(load, { startPool = null, featureHandlers = null } = {}) {
   let attn = null;
+  let lab = null; // the engine with its labs' functions synchronous (attn.labs()), once a lab needed them
   const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, pooled, lab, frozen (training.js), imported (features/export/handler.js) }
   const training = createTrainingSide();
-  const pools = new Map();  // workers → promise of a pool of that many workers (at most one)
+  const { pools, poolOf, closePools, pooledFor } = createPools(startPool, () => attn);
 
   const ownerState = (owner) => {
     if (!owners.has(owner)) owners.set(owner, { cache: new LayerCache(), buffers: new ResultBuffers(), last: null, pooled: null });
     return owners.get(owner);
   };
 
-  /**
-   * A new pool's workers run a few split passes before its first real one (as peak() does here): V8
-   * optimises wasm code once it is hot, so the first run's time is the kernels', not the compiler's.
-   */
-  async function warm(pool) {
-    try {
-      const layer = await pool.layer({ d_model: 128, n_heads: 4, seed: 1 });
-      const query = new Float32Array(256 * 128).fill(0.25); // 67 MFLOP a pass: above the split threshold
-      const until = performance.now() + 150;
-      for (let k = 0; k < 10 && performance.now() < until; k++) await layer.forward({ query, n_q: 256, need_weights: true });
-      layer.delete();
-      return pool;
-    } catch (err) {
-      await pool.close(); // a pool that cannot run is not kept (the next run starts a new one)
-      throw err;
-    }
-  }
-
-  /**
-   * The pool of `workers` workers, or null for one. One pool at a time: a new size stops the pool of the
-   * old one (its layers go with it; an owner's next pass makes its layer in the new pool). A pool that
-   * failed to start is tried again next time.
-   */
-  function poolOf(workers) {
-    if (!startPool || !(workers >= 2)) return null;
-    if (!pools.has(workers)) {
-      closePools();
-      const started = startPool({ workers, simd: attn.isa === 'wasm-simd128' }).then(warm);
-      pools.set(workers, started);
-      started.catch(() => pools.delete(workers));
-    }
-    return pools.get(workers);
-  }
-
-  async function closePools() {
-    const all = [...pools.values()];
-    pools.clear();
-    await Promise.all(all.map((p) => p.then((pool) => pool.close()).catch(() => {})));
-  }
-
-  /**
-   * runForward's `pooled` for an owner and a config: a pool layer holding the owner's layer's weights,
-   * made again when the layer changes (its LayerCache key) or the pool does; null for one worker.
-   */
-  async function pooledFor(mine, workers) {
-    const pending = poolOf(workers);
-    if (!pending) return null;
-    const pool = await pending;
-    return {
-      splitFlops: pool.splitFlops,
-      async layer(mha, key) {
-        if (mine.pooled?.pool === pool && mine.pooled.key === key) return mine.pooled.layer;
-        mine.pooled?.layer.delete();
-        mine.pooled = null;
-        const { d_model, n_heads, n_kv_heads, d_k, d_v, bias } = mha; // the layer reports the n_kv_heads it resolved
-        const layer = await pool.layer({ d_model, n_heads, n_kv_heads, d_k, d_v, bias });
-        await layer.setWeights(mha.getWeights());
-        await layer.sendWeights(); // now, so the first pass's time is the pass's
-        mine.pooled = { pool, key, layer };
-        return layer;
-      },
-    };
-  }
-
-  /** What the heatmaps of batch item b need: its attention (downsampled), mask, labels, the output's first rows. */
-  function itemView({ config, result }, b) {
-    const { n_heads, n_q, n_k, d_model } = config;
-    const per = n_heads * n_q * n_k;
-    const attention = result.weights.subarray(b * per, (b + 1) * per); // the forward result's `weights`: A
-    const shown = downsampleHeads(attention, n_heads, n_q, n_k); // the cells drawn (blocks averaged on long sequences)
-    const data = shown.data === attention ? attention.slice() : shown.data;
-    const rowsShown = Math.min(n_q, 4), colsShown = Math.min(d_model, 8);
-    const output_rows = [];
-    for (let i = 0; i < rowsShown; i++) {
-      const at = (b * n_q + i) * d_model;
-      output_rows.push(Array.from(result.output.subarray(at, at + colsShown)));
-    }
-    let item_sum = 0;
-    for (let k = b * n_q * d_model; k < (b + 1) * n_q * d_model; k++) item_sum += result.output[k];
-    return {
-      b, ...shown, data,
-      masked: attn.maskGrid({ mask: maskArgument(config), ...sparseArguments(config), batch: config.batch, item: b, n_q, n_k, row_step: shown.rowStep,
-        col_step: shown.colStep }),
-      labels_q: result.labels_q?.[b] ?? null, labels_k: result.labels_k?.[b] ?? null,
-      output_rows, item_sum,
-      masked_rows: result.masked_rows.filter((m) => m.batch === b).map((m) => m.query),
-    };
-  }
-
+  /** The engine with the labs loaded (their module is fetched on the first call, never for a first view). */
+  const labs = async () => (lab ??= await attn.labs());
   /** The training lab's model of a config with weights=trained or a task input (worker/training.js). */
-  const trainedFor = (mine, post) => (c) => training.trained(attn, mine, c, post);
+  const trainedFor = (mine, post) => (c) => {
+    if (!lab) throw new Error('internal error: a trained model was asked for before the labs module was loaded');
+    return training.trained(lab, mine, c, post);
+  };
   /** An owner's layer for config and its inputs (the lab's model where the config says so). */
   const prepared = (owner, config, post) => {
     const mine = ownerState(owner);
@@ -133,10 +51,11 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
    * What a feature's handler gets: the engine, the owner's state, its layer, inputs and forward
    * arguments for a config, the pool of a number of workers, the trainers (worker/training.js), and
    * the timing helpers. (Handlers import nothing themselves: the bundles load them on first use, and
-   * what they imported would be loaded that way too.)
+   * what they imported would be loaded that way too.) `labs()`: a promise of the engine with the labs'
+   * functions synchronous, for the handlers that use a lab (it loads the labs module on first use).
    */
   const sideOf = (owner) => Object.freeze({
-    attn, mine: ownerState(owner), training, poolOf, timeAtLength,
+    attn, labs, mine: ownerState(owner), training, poolOf, timeAtLength,
     prepared: (config, post) => {
       const { layer, inputs, imported } = prepared(owner, config, post);
       return { layer, inputs, imported, args: forwardArguments(config, inputs) };
@@ -149,6 +68,7 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
     mine.last = null;
     // Starting a pool (its workers load the engine and warm up) is news for the progress bar and the watchdog.
     if (startPool && config.workers >= 2 && !pools.has(config.workers)) post({ done: 0, total: config.batch, phase: `starting ${config.workers} workers` });
+    if (usesLab(config)) await labs();
     const pooled = await pooledFor(mine, config.workers);
     const result = await runForward(attn, config, { cache: mine.cache, buffers: mine.buffers, onProgress: post, trained: trainedFor(mine, post), pooled, imported: mine.imported, timed });
     mine.last = { key: configKey(config), config, result, splitFlops: pooled?.splitFlops ?? null };
@@ -158,10 +78,9 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
   return {
     async init({ simd }) {
       attn = await load(simd);
+      lab = null;
       // One tiny pass first, so the first timing a learner sees is not V8 compiling the kernels.
-      const warm = new attn.MultiHeadAttention({ d_model: 16, n_heads: 2, seed: 1 });
-      warm.forward({ query: new Float32Array(8 * 16).fill(0.5), batch: 1, n_q: 8, need_weights: true });
-      warm.delete();
+      warmPasses(attn, { d_model: 16, n_heads: 2, n_q: 8, fill: 0.5, passes: 1, ms: Infinity });
       return { isa: attn.isa, kernelIsa: attn.kernelIsa() };
     },
 
@@ -172,7 +91,7 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
       const { result, splitFlops } = last;
       let sum = 0;
       for (let k = 0; k < result.output.length; k++) sum += result.output[k];
-      const item = itemView(last, Math.min(config.item, config.batch - 1));
+      const item = itemView(attn, last, Math.min(config.item, config.batch - 1));
       // worker_ms: the whole request (inputs, weights, forward, summaries), for the load-time budget.
       // workers: how many pool workers ran the pass (0 = this engine alone), the setting, and the pool's
       // split threshold (null when no pool ran: workers = 1, or the page's thread, which has none), and
@@ -199,7 +118,7 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
       if (!(b >= 0 && b < config.batch)) throw new Error(`batch item ${b} is outside 0..${config.batch - 1}`);
       const mine = ownerState(owner);
       const last = mine.last?.key === configKey(config) ? mine.last : await forward(owner, config, post);
-      return { item: itemView(last, b) };
+      return { item: itemView(attn, last, b) };
     },
 
     /**
@@ -208,11 +127,7 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
      * reflect the kernels rather than the compiler. Then measures the f32x4 peak.
      */
     async peak() {
-      const warm = new attn.MultiHeadAttention({ d_model: 128, n_heads: 4, seed: 1 });
-      const query = new Float32Array(128 * 128).fill(0.25);
-      const until = performance.now() + 150;
-      for (let k = 0; k < 20 && performance.now() < until; k++) warm.forward({ query, batch: 1, n_q: 128, need_weights: true });
-      warm.delete();
+      warmPasses(attn, { d_model: 128, n_heads: 4, n_q: 128, fill: 0.25, passes: 20, ms: 150 });
       return { peak: await measurePeak() };
     },
 
@@ -225,6 +140,7 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
       if (!featureHandlers) throw new Error('this compute answers no feature requests');
       const handlers = await featureHandlers(feature);
       if (!Object.hasOwn(handlers, request) || typeof handlers[request] !== 'function') throw new Error(`the feature “${feature}” has no request '${request}'`);
+      if (payload?.config && usesLab(payload.config)) await labs(); // side.prepared's layer needs the lab's model
       return handlers[request](payload ?? {}, sideOf(owner), post);
     },
 
@@ -244,13 +160,51 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
 
     /** For leak checks: bytes malloc'd in the engine, how many owners hold state, how many pools run. */
     stats() {
-      return { heapAllocated: attn ? attn.heapAllocated() : 0, owners: owners.size, pools: pools.size };
+      return { heapAllocated: attn ? attn.heapAllocated() : 0, labsHeapAllocated: lab ? lab.labs.heapAllocated() : 0,
+        labsLoaded: !!attn?.labsLoaded, owners: owners.size, pools: pools.size };
     },
 
     get loaded() {
       return !!attn;
     },
   };
+}
+
+/** What the heatmaps of batch item b need: its attention (downsampled), mask, labels, the output's first rows. */
+function itemView(attn, { config, result }, b) {
+  const { n_heads, n_q, n_k, d_model } = config;
+  const per = n_heads * n_q * n_k;
+  const attention = result.weights.subarray(b * per, (b + 1) * per); // the forward result's `weights`: A
+  const shown = downsampleHeads(attention, n_heads, n_q, n_k); // the cells drawn (blocks averaged on long sequences)
+  const data = shown.data === attention ? attention.slice() : shown.data;
+  const rowsShown = Math.min(n_q, 4), colsShown = Math.min(d_model, 8);
+  const output_rows = [];
+  for (let i = 0; i < rowsShown; i++) {
+    const at = (b * n_q + i) * d_model;
+    output_rows.push(Array.from(result.output.subarray(at, at + colsShown)));
+  }
+  let item_sum = 0;
+  for (let k = b * n_q * d_model; k < (b + 1) * n_q * d_model; k++) item_sum += result.output[k];
+  return {
+    b, ...shown, data,
+    masked: attn.maskGrid({ mask: maskArgument(config), ...sparseArguments(config), batch: config.batch, item: b, n_q, n_k, row_step: shown.rowStep,
+      col_step: shown.colStep }),
+    labels_q: result.labels_q?.[b] ?? null, labels_k: result.labels_k?.[b] ?? null,
+    output_rows, item_sum,
+    masked_rows: result.masked_rows.filter((m) => m.batch === b).map((m) => m.query),
+  };
+}
+
+/** Whether a run of `config` uses the training lab's model (model/job.js, prepareRun). */
+const usesLab = (config) => config.weights === 'trained' || config.source === 'task';
+
+/** Up to `passes` forward passes (with weights) of a seeded layer on a constant input, for at most `ms`. */
+function warmPasses(attn, { d_model, n_heads, n_q, fill, passes, ms }) {
+  const warm = new attn.MultiHeadAttention({ d_model, n_heads, seed: 1 });
+  const query = new Float32Array(n_q * d_model).fill(fill);
+  const until = performance.now() + ms;
+  for (let k = 0; k < passes && performance.now() < until; k++) warm.forward({ query, batch: 1, n_q, need_weights: true });
+  warm.delete();
 }
 
 /** The requests of the compute itself; a feature's go through `ask`. */

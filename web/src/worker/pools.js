@@ -1,0 +1,76 @@
+// The worker pools of the compute side (worker/handlers.js): one pool at a time, of the size a config's
+// `workers` asks for (engine/pool.js), warmed up before its first pass, and each owner's layer in it.
+
+/**
+ * The pools started by `startPool({ workers, simd })` (null where no pool can run: every pass then
+ * runs on the compute's own engine); engine(): that engine (its isa picks the pool's module).
+ */
+export function createPools(startPool, engine) {
+  const pools = new Map();  // workers → promise of a pool of that many workers (at most one)
+
+  /**
+   * A new pool's workers run a few split passes before its first real one (as peak() does here): V8
+   * optimises wasm code once it is hot, so the first run's time is the kernels', not the compiler's.
+   */
+  async function warm(pool) {
+    try {
+      const layer = await pool.layer({ d_model: 128, n_heads: 4, seed: 1 });
+      const query = new Float32Array(256 * 128).fill(0.25); // 67 MFLOP a pass: above the split threshold
+      const until = performance.now() + 150;
+      for (let k = 0; k < 10 && performance.now() < until; k++) await layer.forward({ query, n_q: 256, need_weights: true });
+      layer.delete();
+      return pool;
+    } catch (err) {
+      await pool.close(); // a pool that cannot run is not kept (the next run starts a new one)
+      throw err;
+    }
+  }
+
+  /**
+   * The pool of `workers` workers, or null for one. One pool at a time: a new size stops the pool of the
+   * old one (its layers go with it; an owner's next pass makes its layer in the new pool). A pool that
+   * failed to start is tried again next time.
+   */
+  function poolOf(workers) {
+    if (!startPool || !(workers >= 2)) return null;
+    if (!pools.has(workers)) {
+      closePools();
+      const started = startPool({ workers, simd: engine().isa === 'wasm-simd128' }).then(warm);
+      pools.set(workers, started);
+      started.catch(() => pools.delete(workers));
+    }
+    return pools.get(workers);
+  }
+
+  async function closePools() {
+    const all = [...pools.values()];
+    pools.clear();
+    await Promise.all(all.map((p) => p.then((pool) => pool.close()).catch(() => {})));
+  }
+
+  /**
+   * runForward's `pooled` for an owner and a config: a pool layer holding the owner's layer's weights,
+   * made again when the layer changes (its LayerCache key) or the pool does; null for one worker.
+   */
+  async function pooledFor(mine, workers) {
+    const pending = poolOf(workers);
+    if (!pending) return null;
+    const pool = await pending;
+    return {
+      splitFlops: pool.splitFlops,
+      async layer(mha, key) {
+        if (mine.pooled?.pool === pool && mine.pooled.key === key) return mine.pooled.layer;
+        mine.pooled?.layer.delete();
+        mine.pooled = null;
+        const { d_model, n_heads, n_kv_heads, d_k, d_v, bias } = mha; // the layer reports the n_kv_heads it resolved
+        const layer = await pool.layer({ d_model, n_heads, n_kv_heads, d_k, d_v, bias });
+        await layer.setWeights(mha.getWeights());
+        await layer.sendWeights(); // now, so the first pass's time is the pass's
+        mine.pooled = { pool, key, layer };
+        return layer;
+      },
+    };
+  }
+
+  return { pools, poolOf, closePools, pooledFor };
+}
