@@ -17,7 +17,7 @@ export const TASK_TEXT = Object.freeze({
   two_relation: 'two outputs: the previous token and the first token',
 });
 
-/** The engine's own limits (cpp/attn/train.cpp, tasks.cpp), checked here to name the field at once. */
+/** The engine's own limits (cpp/labs/train.cpp, tasks.cpp), checked here to name the field at once. */
 export const TRAIN_LIMITS = Object.freeze({ d_model: 256, n_heads: 16, seq_len: 64, seed: 2 ** 32 - 1, steps: 5000 });
 /** The lab's fixed sizes (the engine's defaults): 16 symbols, 32 sequences a step. */
 export const TRAIN_VOCAB = 16;
