@@ -47,11 +47,23 @@ function jsonTensors(tensors) {
   return out;
 }
 
+/**
+ * Refuses a file by its size alone, before it is read (the page calls this with a File's size): over
+ * IMPORT_MAX_BYTES, or a .npy larger than the view's largest tensor (limits: importLimits(config)).
+ */
+export function checkFileSize(name, size, limits = null) {
+  if (size > IMPORT_MAX_BYTES) throw new Error(`${name} is ${mib(size)}; files over ${mib(IMPORT_MAX_BYTES)} (${IMPORT_MAX_BYTES} bytes) are not imported`);
+  const limit = limits?.maxNpyBytes;
+  if (limit && /\.npy$/i.test(name) && size > limit) {
+    throw new Error(`${name} is ${size} bytes; the limit is ${limit} bytes (the view's largest tensor, ${limits.largest}, as float64 with a .npy header)`);
+  }
+}
+
 /** Reads one file ({ name, bytes }) into { tensors: { name: tensor }, labels_q?, labels_k?, skipped: [names] }. */
 export function readImportFile(name, bytes, limits = null) {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();
   const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  if (u8.length > IMPORT_MAX_BYTES) throw new Error(`${name} is ${mib(u8.length)}; files over ${mib(IMPORT_MAX_BYTES)} (${IMPORT_MAX_BYTES} bytes) are not imported`);
+  checkFileSize(name, u8.length, limits);
   const limitText = limits ? `the view's largest tensor, ${limits.largest}, as float64 with a .npy header` : 'the bound on one tensor of an import';
   const named = (what) => {
     if (!IMPORT_NAMES.includes(what)) throw new Error(`${name}: name the file after the tensor it holds (${IMPORT_NAMES.map((n) => `${n}.${ext}`).join(', ')})`);
@@ -59,9 +71,8 @@ export function readImportFile(name, bytes, limits = null) {
   };
   const limit = limits?.maxNpyBytes ?? NPZ_ENTRY_LIMIT;
   if (ext === 'npy') {
-    const tensor = named(stem(name));
     if (u8.length > limit) throw new Error(`${name} is ${u8.length} bytes; the limit is ${limit} bytes (${limitText})`);
-    return { tensors: { [tensor]: readNpy(u8, name) }, skipped: [] };
+    return { tensors: { [named(stem(name))]: readNpy(u8, name) }, skipped: [] };
   }
   if (ext === 'npz' || ext === 'zip') {
     const skipped = [];
