@@ -89,6 +89,19 @@ test('zip bombs: declared sizes beyond the view are refused before inflating; si
   assert.ok(performance.now() - t1 < whole / 4, 'the skipped entry was not inflated');
 });
 
+test('zip64 extra fields (as np.savez writes with force_zip64) read, from a Node Buffer with an offset too', () => {
+  const npy = writeNpy(query);
+  for (const deflate of [false, true]) {
+    const zip = craftZip([{ name: 'query.npy', data: npy, deflate, zip64: true }, { name: 'wq.npy', data: writeNpy({ shape: [2], data: Float32Array.from([1, 2]) }), deflate, zip64: true }]);
+    const inBuffer = Buffer.concat([Buffer.alloc(13), Buffer.from(zip)]).subarray(13); // a view at an offset of a larger buffer
+    for (const bytes of [zip, inBuffer]) {
+      const r = readNpz(bytes, 'z.npz');
+      assert.deepEqual(Array.from(r.query.data), Array.from(query.data), `deflate ${deflate}, ${bytes.constructor.name}`);
+      assert.deepEqual(Array.from(r.wq.data), [1, 2]);
+    }
+  }
+});
+
 test('a/query.npy and b/query.npy in one .npz are refused as ambiguous; a name given twice too', () => {
   const npy = writeNpy(query);
   const two = craftZip([{ name: 'a/query.npy', data: npy }, { name: 'b/query.npy', data: npy }]);

@@ -13,6 +13,8 @@ const u64 = (v) => [...u32(v % 2 ** 32), ...u32(Math.floor(v / 2 ** 32))];
  * entries: [{ name, data: Uint8Array, deflate?: bool, crc?, size?, compressedData? }] (crc and size
  * override the true ones; compressedData replaces the deflated bytes). options: { count, zip64 } make
  * the end record declare `count` entries (zip64: in a zip64 end record, as 0xFFFFFFFF can only be there).
+ * An entry's zip64: true writes its sizes and offset in a zip64 extra field (the central header says
+ * 0xFFFFFFFF), as Python's zipfile does with force_zip64 (np.savez).
  */
 export function craftZip(entries, { count = entries.length, zip64 = false } = {}) {
   const parts = [], central = [];
@@ -25,8 +27,10 @@ export function craftZip(entries, { count = entries.length, zip64 = false } = {}
     const method = e.deflate || e.compressedData ? 8 : 0;
     const local = [...u32(0x04034b50), ...u16(20), ...u16(0), ...u16(method), ...u16(0), ...u16(0), ...u32(crc), ...u32(body.length), ...u32(Math.min(size, 0xffffffff)), ...u16(name.length), ...u16(0)];
     parts.push(Uint8Array.from(local), name, body);
-    central.push(Uint8Array.from([...u32(0x02014b50), ...u16(20), ...u16(20), ...u16(0), ...u16(method), ...u16(0), ...u16(0), ...u32(crc),
-      ...u32(body.length), ...u32(Math.min(size, 0xffffffff)), ...u16(name.length), ...u16(0), ...u16(0), ...u16(0), ...u16(0), ...u32(0), ...u32(offset)]), name);
+    const extra = e.zip64 ? [...u16(1), ...u16(24), ...u64(size), ...u64(body.length), ...u64(offset)] : [];
+    const big = (v) => (e.zip64 ? 0xffffffff : Math.min(v, 0xffffffff));
+    central.push(Uint8Array.from([...u32(0x02014b50), ...u16(45), ...u16(45), ...u16(0), ...u16(method), ...u16(0), ...u16(0), ...u32(crc),
+      ...u32(big(body.length)), ...u32(big(size)), ...u16(name.length), ...u16(extra.length), ...u16(0), ...u16(0), ...u16(0), ...u32(0), ...u32(big(offset))]), name, Uint8Array.from(extra));
     offset += local.length + name.length + body.length;
   }
   const cdSize = central.reduce((a, p) => a + p.length, 0);

@@ -15,6 +15,8 @@ const DTYPES = { '<f4': Float32Array, '<f8': Float64Array };
 const INTEGERS = { '<i4': Int32Array, '<i8': BigInt64Array, '|u1': Uint8Array, '|i1': Int8Array, '<u4': Uint32Array };
 
 const count = (shape) => shape.reduce((a, b) => a * b, 1);
+/** The bytes as a plain Uint8Array view (a Node Buffer's slice() shares its pool; a Uint8Array's copies). */
+const plainBytes = (b) => (ArrayBuffer.isView(b) ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : new Uint8Array(b));
 
 /** Checks a tensor { shape, data } and returns its dtype string. */
 function dtypeOf(name, { shape, data }) {
@@ -53,7 +55,7 @@ export function writeNpy(tensor, name = 'tensor') {
  * whose data is shorter or longer than its shape says.
  */
 export function readNpy(bytes, file = 'the .npy file') {
-  const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  const u8 = plainBytes(bytes);
   if (MAGIC.some((b, i) => i < u8.length && u8[i] !== b) || !u8.length) throw new Error(`${file} is not a .npy file (it does not start with \\x93NUMPY)`);
   if (u8.length < 10) throw new Error(`${file}: the .npy file is cut short (${u8.length} bytes; its header alone takes at least 10)`);
   const major = u8[6];
@@ -93,7 +95,7 @@ export const NPZ_ENTRY_LIMIT = 64 * 2 ** 20;
  * Two entries of one name (a/query.npy and b/query.npy) are refused as ambiguous.
  */
 export function readNpz(bytes, file = 'the .npz file', { names = null, limit = NPZ_ENTRY_LIMIT, limitText = 'the bound on one tensor of an import', skipped = [] } = {}) {
-  const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  const u8 = plainBytes(bytes);
   const entries = listZip(u8, file).filter((e) => e.name.endsWith('.npy'));
   const seen = new Map();
   for (const e of entries) {
