@@ -9,7 +9,10 @@ const NUMBER_LIKE = /^[-+]?\.?\d/;         // starts as a number does: never a l
 const DECIMAL_COMMA = /^[-+]?\d*,\d+$/;
 const NON_FINITE = /^[-+]?(nan|inf|infinity)$/i;
 
-const unquote = (c) => c.trim().replace(/^"(.*)"$/, '$1');
+const unquote = (c) => {
+  const t = c.trim();
+  return t.length > 1 && t[0] === '"' && t[t.length - 1] === '"' ? t.slice(1, -1) : t;
+};
 /** A cell that can only be a label: a non-empty word, not a number written some other way. */
 const isWord = (c) => c !== '' && !NUMBER_LIKE.test(c) && !NON_FINITE.test(c);
 
@@ -24,8 +27,11 @@ function whyNot(c) {
 
 /** The separator the file uses: a tab, a semicolon or a comma if any is there, else runs of spaces. */
 function splitterOf(text) {
-  for (const sep of ['\t', ';', ',']) if (text.includes(sep)) return (line) => line.split(sep).map(unquote);
-  return (line) => line.trim().split(/\s+/).map(unquote);
+  for (const sep of ['\t', ';', ',']) {
+    if (text.includes(sep)) return { split: (line) => line.split(sep).map(unquote), first: (line) => unquote(line.slice(0, (line.indexOf(sep) + 1 || line.length + 1) - 1)) };
+  }
+  const split = (line) => line.trim().split(/\s+/).map(unquote);
+  return { split, first: (line) => split(line)[0] };
 }
 
 /**
@@ -35,11 +41,11 @@ function splitterOf(text) {
 export function readCsv(text, file, maxValues = Infinity) {
   const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
   if (!lines.length) throw new Error(`${file} is empty`);
-  const split = splitterOf(text);
+  const { split, first: firstCell } = splitterOf(text);
   const first = split(lines[0]);
   const header = first.slice(1).every((c) => !DECIMAL.test(c) && !NUMBER_LIKE.test(c)) && first.slice(1).some(isWord) ? first : null;
   const body = header ? lines.slice(1) : lines;
-  const firsts = body.map((l) => split(l)[0]);
+  const firsts = body.map(firstCell);
   const rowLabels = body.length && firsts.every((c) => c === '' || isWord(c)) && firsts.some(isWord) ? firsts : null;
   if (header && rowLabels) header.shift();
   const skip = rowLabels ? 1 : 0;
