@@ -22,7 +22,7 @@ function firstIllegal(text) {
 }
 
 const controls = Array.from({ length: 32 }, (_, c) => String.fromCharCode(c)).join('');
-const labels = [`a${controls}b`, 'lone \ud800 high', 'lone \udc00 low', 'non-chars \ufffe\uffff', 'fine 😀 <&>"\'', '\u0000', 'x', 'y'];
+const labels = [`a${controls}b`, 'lone \ud800 high', 'lone \udc00 low', 'non-chars \ufffe\uffff', 'fine 😀 <&>"\'', '\u0000', 'pair 😀\udc00', 'y'];
 
 test('labels and titles with control characters make well-formed XML, shown as visible stand-ins', () => {
   const fig = heatmapSvg({ title: `map ${controls}`, data: new Float32Array(64).fill(1 / 8), rows: 8, cols: 8, rowLabels: labels, colLabels: labels, theme: THEMES.light });
@@ -30,6 +30,7 @@ test('labels and titles with control characters make well-formed XML, shown as v
   assert.ok(fig.svg.includes('a\u2400\u2401'), 'NUL and SOH shown as the control pictures ␀ ␁');
   assert.ok(fig.svg.includes('&lt;&amp;&gt;&quot;&#39;'), 'markup escaped');
   assert.ok(fig.svg.includes('😀'), 'characters outside the BMP kept');
+  assert.ok(fig.svg.includes('pair 😀\ufffd'), 'a pair kept, the lone surrogate after it replaced');
   const grid = figureGrid({ title: `all ${controls}`, tiles: [fig, fig], theme: THEMES.light });
   assert.equal(firstIllegal(grid.svg), null);
 });

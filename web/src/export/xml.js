@@ -4,10 +4,11 @@
 // well-formed SVG and a PNG. Long labels are clipped by code point (a cut never splits a surrogate pair).
 
 const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const ILLEGAL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// A surrogate pair is matched whole (and kept) before a lone surrogate can match (no lookbehind: old Safari).
+const ILLEGAL = /[\ud800-\udbff][\udc00-\udfff]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/g;
 
-/** A C0 control as its control picture (NUL → ␀, U+2400 + code), anything else illegal as U+FFFD. */
-const standIn = (c) => (c.charCodeAt(0) < 0x20 ? String.fromCharCode(0x2400 + c.charCodeAt(0)) : '\ufffd');
+/** A pair kept; a C0 control as its control picture (NUL → ␀, U+2400 + code); anything else as U+FFFD. */
+const standIn = (c) => (c.length === 2 ? c : c.charCodeAt(0) < 0x20 ? String.fromCharCode(0x2400 + c.charCodeAt(0)) : '\ufffd');
 
 /** Text (or an attribute value) safe inside XML. */
 export const esc = (s) => String(s).replace(ILLEGAL, standIn).replace(/[&<>"']/g, (c) => ENTITIES[c]);
