@@ -46,5 +46,5 @@ test('8 labels of 100,000 characters take a few short measurements each', () => 
   assert.ok(labels.every((s) => s.endsWith('…') && font.measure(s) <= 110), labels.join(' '));
   assert.ok(font.calls <= 8 * 10, `${font.calls} measurements`);
   assert.ok(font.longest <= fit.LABEL_MAX_CHARS + 1, `measured a text of ${font.longest} characters`);
-  assert.ok(took < 50, `${took.toFixed(1)} ms`);
+  assert.ok(took < 1000, `${took.toFixed(1)} ms (one measurement per removed character would take minutes)`);
 });
