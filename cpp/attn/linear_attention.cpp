@@ -40,7 +40,7 @@ std::vector<float> linear_attention(const float* q, std::size_t q_len, const flo
   // φ(x) = exp(x) for x ≤ 0, so a naive sum underflows: with every key component at −1000 each
   // φ(k) is exp(−1000) = 0 in double and the output would be 0/0, though every key weighs the same
   // and the true output is mean(v). So the sums are kept in log scale per feature a: with
-  // ℓ(x) = log φ(x) (x for x ≤ 0, log1p(x) above) and m_a = max_j ℓ(k_ja) over the keys summed so far,
+  // ℓ(x) = log φ(x) (x for x ≤ 0, log(1 + x) above) and m_a = max_j ℓ(k_ja) over the keys summed so far,
   // z[a] = Σ_j exp(ℓ(k_ja) − m_a) and S[a,:] likewise (each ≥ the max key's 1), rescaled when m_a
   // grows, as an online softmax does. A query's weights then carry exp(ℓ(q_ia) + m_a − M_i) with
   // M_i their largest exponent: the common factor exp(M_i) cancels between numerator and
@@ -48,7 +48,9 @@ std::vector<float> linear_attention(const float* q, std::size_t q_len, const flo
   const std::size_t DK = d_k, DV = d_v, NQ = n_q, NK = n_k;
   std::vector<float> out(static_cast<std::size_t>(batch) * NQ * DV, 0.0f);
   std::vector<double> S(DK * DV), z(DK), m(DK), w(DK);
-  const auto log_phi = [](double x) { return x > 0 ? std::log1p(x) : x; };
+  // log, not log1p: 1 + x is exact in double for a float x ≥ 2^−29 (below, off by 1e-16), and log is in
+  // the module already (log1p would add its own code to the wasm).
+  const auto log_phi = [](double x) { return x > 0 ? std::log(1.0 + x) : x; };
   // Adds key j of item b to S and z.
   auto take_key = [&](const float* kb, const float* vb, std::size_t j) {
     for (std::size_t a = 0; a < DK; ++a) {
