@@ -35,7 +35,7 @@ struct AttentionOptions {
   /// layer_heads heads (0: this layer's n_heads), so a worker holding some of a layer's heads
   /// gives each its slope in the whole layer.
   Positional positional = Positional::none;
-  double rope_base = 10000.0;
+  double rope_base = kDefaultRopeBase;
   int head_offset = 0, layer_heads = 0;
   /// Checks dropout ∈ [0, 1) and the mask against the sizes.
   void validate(int batch, int n_q, int n_k) const;

@@ -25,7 +25,7 @@ struct DecodeResult {
 struct DecodeOptions {
   bool scale = true;
   Positional positional = Positional::none;
-  double rope_base = 10000.0;
+  double rope_base = kDefaultRopeBase;
 };
 
 /// One decoding step of `layer` for the new token x (d_model floats): projects its q, k and v,

@@ -9,6 +9,9 @@ namespace attn {
 
 enum class Positional { none, rope, alibi };
 
+/// RoPE's base when the caller gives none: the one default (the page leaves rope_base out unless a learner set it).
+constexpr double kDefaultRopeBase = 10000.0;
+
 /// "none", "rope" or "alibi"; parse_positional throws Error naming the choices.
 const char* positional_name(Positional p);
 Positional parse_positional(const std::string& name);

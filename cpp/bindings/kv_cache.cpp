@@ -113,7 +113,7 @@ std::string kv_cache(double options) {
         attn::DecodeOptions opt;
         opt.scale = r.boolean("scale");
         opt.positional = static_cast<attn::Positional>(std::min(std::max(r.integer("positional"), 0), 2));
-        opt.rope_base = r.number("rope_base");
+        opt.rope_base = r.optional_number("rope_base").value_or(opt.rope_base);
         r.done();
         attn::DecodeResult d = attn::decode_step(layer, *cache, x.data, x.count, opt);
         keep("output", d.output);
