@@ -5,6 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { modules } from './modules.mjs';
+import { TRAIN_LIMITS } from '../../web/src/model/training.js';
+import { field as schemaField } from '../../web/src/model/schema.js';
 
 for (const [isa, attn] of Object.entries(modules)) {
   test(`${isa}: analyze's derived sizes are the lesson's`, () => {
@@ -74,6 +76,18 @@ for (const [isa, attn] of Object.entries(modules)) {
     for (const m of attn.modelPresets()) {
       assert.equal(typeof m.d_k_derived, 'boolean', m.name);
       assert.equal(m.d_k_derived, m.d_model % m.n_heads === 0 && m.d_k === m.d_model / m.n_heads, m.name);
+    }
+  });
+
+  test(`${isa}: the lab's limits in the schema are the core's`, () => {
+    for (const [option, least] of [['d_model', 1], ['n_heads', 1], ['seq_len', 2]]) {
+      const most = TRAIN_LIMITS[option];
+      assert.equal(schemaField(`train_${option}`).min, least, `train_${option}'s least`);
+      // The largest the schema allows is made (n_heads divides the largest d_model); one more is refused.
+      const sizes = { task: 'copy_previous', d_model: 256, n_heads: 16, seq_len: 8, vocab: 64 };
+      const made = attn.createTrainer({ ...sizes, [option]: most });
+      made.delete();
+      assert.throws(() => attn.createTrainer({ ...sizes, [option]: most + (option === 'n_heads' ? 16 : 1) }), new RegExp(`${option} must be an integer in ${least}\\.\\.${most} `), option);
     }
   });
 }

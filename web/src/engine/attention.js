@@ -754,7 +754,7 @@ function makeApi(raw, isa) {
     /**
      * RoPE's logits of one query vector q placed at each of `positions` against one key vector k
      * at position − offset: { q, k (Float32Array of d_k, even), offset? (0), positions (whole
-     * numbers ≥ offset), rope_base? (10000), scale? (true: divided by √d_k) } → numbers, which
+     * numbers ≥ offset), rope_base? (the core's default), scale? (true: divided by √d_k) } → numbers, which
      * depend on the offset only.
      */
     ropeLogits(args) {

@@ -121,7 +121,7 @@ export function makeKvCacheApi(native, raw, defaultBudget) {
     },
 
     /**
-     * mha.decodeStep({ x, cache, scale = true, positional = 'none', rope_base = 10000 }): the new
+     * mha.decodeStep({ x, cache, scale = true, positional = 'none', rope_base (absent: the core's default) }): the new
      * token x (d_model floats) attends to every cached token and itself, its K and V are appended.
      * → { output (d_model floats, after Wᴼ), weights (n_heads × t, head h's row at h·t, t = cache.length) }.
      */
