@@ -34,14 +34,13 @@ const KNOWN = {
   'features/export/panel.js': ['Math.sqrt(n)'],
   'features/flash/handler.js': ['n_q * d_k', 'n_k * d_k', 'n_k * d_v'],
   'features/flash/panel.js': ['sizes.n_q / 3', 'sizes.n_k / 4'],
-  'features/gqa/panel.js': ['n_heads / 2', 'c.batch * c.n_k'],
+  'features/gqa/panel.js': ['n_heads / 2'],
   'features/query/handler.js': ['n_q * n_k', 'n_q * n_k', 'n_q * n_k', 'n_q * n_k'],
   'features/query/panel.js': ['n_q * n_k', 'n_q * n_k'],
   'features/sqrtdk/panel.js': ['Math.sqrt(c.d_k)'],
   'import/tensors.js': ['batch * n_heads', 'n_heads * n_q', 'Math.floor(r / n_q) % n_heads', 'r % n_q'],
   'import/view.js': ['n_heads * d_k', 'n_kv_heads * d_k', 'n_kv_heads * d_v', 'n_heads * d_v', 'n_heads * d_k', 'n_kv_heads * d_k', 'n_kv_heads * d_v'],
   'lesson/exercises/catalogue.js': ['c.n_q + 3', 'n_heads - 2', '2 * n', '2 * n', '2 * n'],
-  'worker/handlers.js': ['n_heads * n_q'],
 };
 
 const sources = () => jsFiles(SRC).map((path) => [path.slice(SRC.length + 1).replaceAll('\\', '/'), readFileSync(path, 'utf8')]);
