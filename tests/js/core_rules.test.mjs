@@ -22,7 +22,9 @@ const SRC = join(ROOT, 'web/src'), DIST = join(ROOT, 'dist');
 
 /**
  * Arithmetic over dimension names still in files other helpers were rewriting when the guard came (issue 34):
- * buffer and tensor lengths of the export, the import and the query/flash handlers, a few display choices.
+ * the tensor shapes of the export and the import (analyze's shapes and derived widths could give them), the
+ * lengths of one head's map in the query and flash handlers, and display choices the guard cannot tell from a
+ * rule (a grid of √n_heads tiles, first FlashAttention blocks of n_q / 3, an exercise's "what if n_q + 3").
  * A ratchet: each entry must still be found (delete it when its code asks the core), and nothing else may be.
  */
 const KNOWN = {
