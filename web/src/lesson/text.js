@@ -47,8 +47,8 @@ export function useText(entries, lang = BASE) {
 
 /**
  * The sentence `id` in `lang` (an override first, then the lesson's table for that language, then
- * English), with {name} placeholders filled from `values`. Throws for an id no table holds, and for a
- * placeholder `values` does not give.
+ * English), with each {name} whose name `values` gives replaced by that value (other braces, as in a
+ * formula's TeX, stay as written). Throws for an id no table holds.
  */
 export function text(id, values, lang = BASE) {
   if (typeof values === 'string') [values, lang] = [undefined, values]; // text(id, lang)
@@ -59,10 +59,7 @@ export function text(id, values, lang = BASE) {
   found ??= tables.get(lang)?.get(id) ?? tables.get(BASE)?.get(id);
   if (found === undefined) throw new Error(`unknown lesson text id “${id}”`);
   if (!values) return found;
-  return found.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name) => {
-    if (!(name in values)) throw new Error(`lesson text “${id}” needs a value for {${name}}`);
-    return String(values[name]);
-  });
+  return found.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
 }
 
 /** True when `id` is a known sentence (for data that may name an optional one). */

@@ -9,6 +9,7 @@ import { colorPositions, legendEnds } from '../../model/colorscale.js';
 import * as fmt from '../../model/format.js';
 import { focusedIn } from '../../ui/dom.js';
 import { LESSON_START } from '../../lesson/chapters.js';
+import { text } from '../../lesson/panels/heatmaps.js';
 
 // Beyond this many heads the small multiples would be specks and thousands of canvases: the
 // enlarged map still shows any head (head= in the URL), the grid shows the first ones.
@@ -19,18 +20,18 @@ export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   let view = null;
   const intro = h('p', { class: 'lead' },
-    'Rows are queries, columns keys; each row sums to 1. Click a small map to enlarge it, point at a cell (or use the arrow keys) to read it, click a cell to follow that query.');
+    text('heatmaps.rows_are_queries_columns'));
   // A menu for a handful of batch items, a number field for thousands; both count from 0, like the
   // queries, keys and the URL's item=.
   const itemSelect = h('select', { id: 'f-item', name: 'item' });
   const itemNumber = h('input', { id: 'f-item-number', name: 'item', type: 'number', min: 0, step: 1, inputmode: 'numeric' });
-  const itemLabel = h('label', { for: 'f-item' }, 'batch item shown');
+  const itemLabel = h('label', { for: 'f-item' }, text('heatmaps.batch_item_shown'));
   const itemField = h('div', { class: 'field inline', hidden: true }, itemLabel, itemSelect, itemNumber);
   itemSelect.addEventListener('change', () => actions.edit({ item: itemSelect.value }, 'item'));
   itemNumber.addEventListener('change', () => actions.edit({ item: itemNumber.value }, 'item'));
   const scaleSelect = h('select', { id: 'f-colors', name: 'colors' },
-    h('option', { value: 'linear' }, 'linear, 0 to max'), h('option', { value: 'log' }, 'log, 3 decades'),
-    h('option', { value: 'row' }, 'each row to its max'));
+    h('option', { value: 'linear' }, text('heatmaps.linear_0_max')), h('option', { value: 'log' }, 'log, 3 decades'),
+    h('option', { value: 'row' }, text('heatmaps.each_row_max')));
   const scaleField = h('div', { class: 'field inline' }, h('label', { for: 'f-colors' }, 'colour scale'), scaleSelect);
   scaleSelect.addEventListener('change', () => actions.edit({ colors: scaleSelect.value }, 'colors'));
   const bar = h('canvas', { class: 'colorbar', 'aria-hidden': 'true' });
@@ -38,7 +39,7 @@ export function create(body, { dom, host, actions }) {
   const legendMin = h('span', { class: 'num' }), legendMax = h('span', { class: 'num' });
   const legend = h('div', { class: 'legend', role: 'img', 'aria-label': 'colour scale' },
     h('span', {}, 'weight'), legendMin, bar, legendMax,
-    h('span', { class: 'swatch masked-swatch', title: 'masked: −∞ before the softmax, so weight 0' }), h('span', {}, 'masked'));
+    h('span', { class: 'swatch masked-swatch', title: text('heatmaps.masked_before_softmax_weight') }), h('span', {}, 'masked'));
   const note = h('p', { class: 'note', id: 'heat-note' });
   // Sentences look meaningful, so say where their patterns come from.
   const untrained = h('p', { class: 'note', id: 'untrained-note', hidden: true });
@@ -47,7 +48,7 @@ export function create(body, { dom, host, actions }) {
   const grid = h('div', { class: 'heat-grid' });
   // Grouped-query attention: which query heads read the same keys and values.
   const groups = h('p', { class: 'note kv-groups', id: 'kv-groups', hidden: true });
-  const readout = h('p', { class: 'readout', id: 'readout', 'aria-live': 'polite' }, 'Point at a cell to read its weight.');
+  const readout = h('p', { class: 'readout', id: 'readout', 'aria-live': 'polite' }, text('heatmaps.point_cell_read_weight'));
   // What each head was built to do, one line per head, and the switch between built and random heads.
   const jobs = h('ul', { class: 'head-jobs', id: 'head-jobs' });
   const headsSwitch = h('button', { type: 'button', class: 'secondary small', id: 'heads-switch', onclick: () => {
@@ -55,7 +56,7 @@ export function create(body, { dom, host, actions }) {
     // 'random' rather than '': an explicit choice, so the page's link keeps it (no hash = the lesson's start).
     actions.edit(built ? { heads: 'random' } : { ...LESSON_START, source: 'text' }, 'heads');
   } });
-  const jobsBox = h('div', { class: 'head-jobs-box', id: 'head-jobs-box' }, h('h3', {}, 'What each head does'), jobs, headsSwitch);
+  const jobsBox = h('div', { class: 'head-jobs-box', id: 'head-jobs-box' }, h('h3', {}, text('heatmaps.what_each_head_does')), jobs, headsSwitch);
   // The output table, folded under its heading (a details element): the maps are what a chapter is about.
   const outputTitle = h('h3', {});
   const outputBody = h('div', {});
@@ -118,7 +119,7 @@ export function create(body, { dom, host, actions }) {
 
   function describe(head, cell) {
     if (!cell || !current) {
-      readout.textContent = 'Point at a cell to read its weight.';
+      readout.textContent = text('heatmaps.point_cell_read_weight');
       delete readout.dataset.weight;
       return;
     }
@@ -130,7 +131,7 @@ export function create(body, { dom, host, actions }) {
       where = `query ${cell.r}${word(item.labels_q, cell.r)} → key ${cell.c}${word(item.labels_k, cell.c)}`;
     } else {
       const span = (k, step, n) => `${fmt.int(k * step)}–${fmt.int(Math.min(n, (k + 1) * step) - 1)}`;
-      where = `queries ${span(cell.r, item.rowStep, current.config.n_q)} → keys ${span(cell.c, item.colStep, current.config.n_k)} (block mean)`;
+      where = text('heatmaps.queries_keys_block_mean', { r: span(cell.r, item.rowStep, current.config.n_q), c: span(cell.c, item.colStep, current.config.n_k) });
     }
     readout.textContent = `head ${head + 1} · ${where}: weight ${fmt.fixed(value, 4)}${masked ? ' (masked)' : ''}`;
     Object.assign(readout.dataset, { head, query: cell.r, key: cell.c, weight: String(value) });
@@ -146,7 +147,7 @@ export function create(body, { dom, host, actions }) {
     knownWidths = null;
     const figures = [];
     for (let k = 0; k < Math.min(config.n_heads, MAX_SMALL); k++) {
-      const canvas = h('canvas', { 'aria-label': `head ${k + 1}: attention weights, press Enter to enlarge` });
+      const canvas = h('canvas', { 'aria-label': text('heatmaps.head_attention_weights_press', { value: k + 1 }) });
       const kv = kvHeadOf(config, k);
       const job = config.n_heads <= 8 && config.heads?.[k] && config.heads[k] !== 'random' ? ` · ${JOB_NAMES[config.heads[k]]}` : '';
       const caption = config.n_heads > 16 ? `${k + 1}` : `head ${k + 1}${job}`;
@@ -181,7 +182,7 @@ export function create(body, { dom, host, actions }) {
     const size = item.rows * item.cols;
     mainCanvas.dataset.attention = size <= 4096 ? JSON.stringify(Array.from(item.data.subarray(head * size, (head + 1) * size))) : '';
     const [q, k] = config.cross ? ['decoder queries', 'encoder keys'] : ['queries', 'keys'];
-    mainCaption.textContent = `Head ${fmt.int(head + 1)} of ${fmt.int(config.n_heads)}${grouped(config) ? ` (K/V head ${kvHeadOf(config, head) + 1})` : ''} · ${q} down, ${k} across`;
+    mainCaption.textContent = text('heatmaps.head_down_across', { value: fmt.int(head + 1), n_heads: fmt.int(config.n_heads), part: grouped(config) ? text('heatmaps.k_v_head', { value: kvHeadOf(config, head) + 1 }) : '', q, k });
     smalls.forEach(({ figure, map }, k) => {
       map.setData(gridFor(item, k, palette), widths[k + 1]);
       figure.classList.toggle('selected', k === head);
@@ -200,7 +201,7 @@ export function create(body, { dom, host, actions }) {
     itemSelect.hidden = !menu;
     itemNumber.hidden = menu;
     itemLabel.htmlFor = menu ? 'f-item' : 'f-item-number';
-    itemLabel.textContent = `batch item shown (0 to ${fmt.int(batch - 1)})`;
+    itemLabel.textContent = text('heatmaps.batch_item_shown_0', { value: fmt.int(batch - 1) });
     if (menu && itemSelect.options.length !== batch) {
       fill(itemSelect, Array.from({ length: batch }, (_, b) => h('option', { value: String(b) }, String(b))));
     }
@@ -214,10 +215,10 @@ export function create(body, { dom, host, actions }) {
       knownWidths = null; // nothing to measure while hidden
       placeholder.hidden = false;
       placeholder.textContent = check?.blocked
-        ? 'Not run: this size is analysed below but too large to compute in a browser tab.'
-        : !check?.ok ? 'Fix the highlighted inputs and the maps appear here.'
-          : !engine ? 'Loading the engine…'
-            : running || check.auto ? 'Computing…' : 'Press Run to compute the maps (this size takes a moment).';
+        ? text('heatmaps.not_run_this_size')
+        : !check?.ok ? text('heatmaps.fix_highlighted_inputs_maps')
+          : !engine ? text('heatmaps.loading_engine')
+            : running || check.auto ? 'Computing…' : text('heatmaps.press_run_compute_maps');
       return;
     }
     content.hidden = false;
@@ -242,14 +243,14 @@ export function create(body, { dom, host, actions }) {
       const { item } = result;
       const notes = [];
       if (item.rowStep > 1 || item.colStep > 1) {
-        notes.push(`Drawn downsampled: each cell is the mean of a ${item.rowStep}×${item.colStep} block of the ${fmt.int(result.config.n_q)}×${fmt.int(result.config.n_k)} matrix.`);
+        notes.push(text('heatmaps.drawn_downsampled_each_cell', { rowStep: item.rowStep, colStep: item.colStep, n_q: fmt.int(result.config.n_q), n_k: fmt.int(result.config.n_k) }));
       }
       if (item.masked_rows.length) {
-        notes.push(`Every key is masked for ${item.masked_rows.length === 1 ? 'query' : 'queries'} ${item.masked_rows.slice(0, 8).join(', ')}${item.masked_rows.length > 8 ? ', …' : ''}: ` +
-          'a softmax over nothing is undefined, so the engine returns zeros for those rows and reports them.');
+        notes.push(text('heatmaps.every_key_masked', { part: item.masked_rows.length === 1 ? 'query' : 'queries', value: item.masked_rows.slice(0, 8).join(', '), part2: item.masked_rows.length > 8 ? ', …' : '' }) +
+          text('heatmaps.softmax_over_nothing_undefined'));
       }
-      if (result.config.n_heads > MAX_SMALL) notes.push(`The grid shows the first ${MAX_SMALL} of ${fmt.int(result.config.n_heads)} heads; set head= in the address to enlarge any other.`);
-      if (result.config.dropout > 0) notes.push(`Dropout p = ${result.config.dropout}: dropped weights are 0 and the kept ones are scaled by 1/(1 − p), so rows no longer sum to exactly 1.`);
+      if (result.config.n_heads > MAX_SMALL) notes.push(text('heatmaps.grid_shows_first_heads', { MAX_SMALL, n_heads: fmt.int(result.config.n_heads) }));
+      if (result.config.dropout > 0) notes.push(text('heatmaps.dropout_p_dropped_weights', { dropout: result.config.dropout }));
       baseNote = notes.join(' ');
       renderOutput(result);
       draw();
@@ -257,7 +258,7 @@ export function create(body, { dom, host, actions }) {
       draw(); // the enlarged head or the colour scale changed
     }
     const staleNote = stale
-      ? `These maps are from the previous inputs; ${check?.ok && !check.blocked ? 'press Run to update them.' : 'the current inputs cannot run.'}`
+      ? text('heatmaps.these_maps_are_from', { part: check?.ok && !check.blocked ? text('heatmaps.press_run_update_them') : text('heatmaps.current_inputs_cannot_run') })
       : '';
     note.textContent = [baseNote, staleNote].filter(Boolean).join(' ');
     note.hidden = !note.textContent;
@@ -270,10 +271,10 @@ export function create(body, { dom, host, actions }) {
     const built = patterns.filter((p) => p !== 'random' && p !== 'trained').length;
     const listed = config.n_heads <= 16 ? patterns.map((p, k) => [p, k]) : patterns.map((p, k) => [p, k]).filter(([p]) => p !== 'random');
     const lines = listed.map(([p, k]) => h('li', { dataset: { head: k, pattern: p } }, h('strong', {}, `Head ${k + 1}`), `: ${JOB_LINES[p]}`));
-    if (listed.length < patterns.length) lines.push(h('li', {}, `The other ${fmt.int(patterns.length - listed.length)} heads are random projections.`));
+    if (listed.length < patterns.length) lines.push(h('li', {}, text('heatmaps.other_heads_are_random', { length_length: fmt.int(patterns.length - listed.length) })));
     fill(jobs, lines);
     headsSwitch.hidden = trained || fixed;
-    headsSwitch.textContent = built ? 'Make every head random' : 'Give three heads a job (previous token, same word, first token)';
+    headsSwitch.textContent = built ? text('heatmaps.make_every_head_random') : text('heatmaps.give_three_heads_job');
   }
 
   function renderOutput(result) {
@@ -283,14 +284,14 @@ export function create(body, { dom, host, actions }) {
     Object.assign(output.dataset, {
       row0: JSON.stringify(rows[0] ?? []), sum: String(result.output_sum), itemSum: String(item.item_sum), item: String(item.b),
     });
-    outputTitle.textContent = `Output${config.batch > 1 ? ` of batch item ${fmt.int(item.b)}` : ''}: ${fmt.int(config.n_q)} × ${fmt.int(config.d_model)}`;
+    outputTitle.textContent = `Output${config.batch > 1 ? text('heatmaps.batch_item', { b: fmt.int(item.b) }) : ''}: ${fmt.int(config.n_q)} × ${fmt.int(config.d_model)}`;
     fill(outputBody,
-      h('p', { class: 'note' }, `Each row is Concat(head₁ … head_h)·Wᴼ for one query: a new ${fmt.int(config.d_model)}-vector that mixes the values it attended to. First ${rows.length} rows, first ${cols} columns:`),
+      h('p', { class: 'note' }, text('heatmaps.each_row_concat_head1', { d_model: fmt.int(config.d_model), length: rows.length, cols })),
       h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'numbers' },
         h('tbody', {}, rows.map((row, i) => h('tr', {},
           h('th', { scope: 'row' }, item.labels_q ? item.labels_q[i] : `query ${i}`),
           row.map((v) => h('td', {}, fmt.fixed(v, 4)))))))),
-      h('p', { class: 'note' }, `Sum of every output value in the batch: ${fmt.fixed(result.output_sum, 6)}`));
+      h('p', { class: 'note' }, text('heatmaps.sum_every_output_value', { output_sum: fmt.fixed(result.output_sum, 6) })));
   }
 
   // Redraw on width changes only: drawing sets the canvases' heights, which must not loop back here.
@@ -318,9 +319,9 @@ export function create(body, { dom, host, actions }) {
     const readers = (g) => config.kv_head_of.flatMap((kv, k) => (kv === g ? [k + 1] : [])); // query heads of K/V head g
     const per = readers(0).length;
     const shown = Math.min(config.n_kv_heads, 16);
-    const parts = Array.from({ length: shown }, (_, g) => `K/V head ${g + 1}: heads ${readers(g)[0]}–${readers(g).at(-1)}`);
-    return `Grouped-query attention: ${config.n_kv_heads} key/value heads, each shared by ${per} query heads (query head i reads key/value head ⌊i / ${per}⌋). `
-      + `Heads of one group take the same keys and values; only their queries differ. ${parts.join(' · ')}${shown < config.n_kv_heads ? ' · …' : ''}.`;
+    const parts = Array.from({ length: shown }, (_, g) => text('heatmaps.k_v_head_heads', { value: g + 1, value2: readers(g)[0], value3: readers(g).at(-1) }));
+    return text('heatmaps.grouped_query_attention_key', { n_kv_heads: config.n_kv_heads, per })
+      + text('heatmaps.heads_one_group_take', { value: parts.join(' · '), part: shown < config.n_kv_heads ? ' · …' : '' });
   }
 }
 
@@ -329,24 +330,24 @@ const JOB_NAMES = { previous: 'previous token', same_word: 'same word', first_to
 
 /** What a head of each kind was made to do, in one line. */
 const JOB_LINES = {
-  previous: 'built to look at the token just before each query (previous token).',
-  same_word: 'built to look at the other places of the query’s word (same word); a word seen once has nowhere to look, so its row spreads out.',
-  first_token: 'built to look at the first token, whatever the query (first token).',
-  uniform: 'built to spread every row evenly over the keys it may see (uniform): the plain average of the values.',
-  random: 'random projections, no job, as in an untrained layer: its pattern comes from chance.',
-  trained: 'learnt in the training lab, not built: its job is whatever training found useful.',
+  previous: text('heatmaps.built_look_token_just'),
+  same_word: text('heatmaps.built_look_other_places'),
+  first_token: text('heatmaps.built_look_first_token'),
+  uniform: text('heatmaps.built_spread_every_row'),
+  random: text('heatmaps.random_projections_no_job'),
+  trained: text('heatmaps.learnt_training_lab_not'),
 };
 
 /** Where the maps' patterns come from: chance for random heads, a construction for the heads given a pattern. */
 function untrainedText(heads) {
-  const words = 'The words become vectors at random (a word always gets the same one). ';
+  const words = text('heatmaps.words_become_vectors_random');
   const built = (heads ?? []).map((p, k) => [p, k]).filter(([p]) => p !== 'random');
   if (!built.length) {
-    return `${words}The projection weights are random too: this layer is untrained, so any pattern here comes from chance, not from what the words mean. A trained model learns its embeddings and weights from data.`;
+    return text('heatmaps.projection_weights_are_random', { words });
   }
   const list = built.map(([p, k]) => `head ${k + 1} (${p.replace('_', ' ')})`).join(', ');
-  const others = built.length === heads.length ? 'No head is random.' : 'The other heads are random projections: their patterns come from chance.';
-  return `${words}Constructed: ${list}, whose Wᴽ and Wᴷ were built for that pattern, not learnt. ${others}`;
+  const others = built.length === heads.length ? text('heatmaps.no_head_random') : text('heatmaps.other_heads_are_random_2');
+  return text('heatmaps.constructed_whose_w_w', { words, list, others });
 }
 
 /** True when the layer shares key/value heads (fewer than query heads, as the core resolved them). */

@@ -4,6 +4,7 @@
 // The numbers are the core's (the worker's headLogits job: one trace per query and setting).
 
 import * as fmt from '../../model/format.js';
+import { text } from '../../lesson/panels/query.js';
 
 /** The largest |value| of the finite numbers (the diverging scale is symmetric around 0). */
 function extent(values) {
@@ -41,15 +42,15 @@ export function logitsSection(h, { reply, config, head, d_k, labels_q, labels_k,
   const common = { n_q, n_k, labels_q, labels_k, query, key };
   const pair = (part, title) => h('div', { class: 'logit-pair', dataset: { scaled: part === reply.scaled ? '1' : '0' } },
     h('h4', {}, title),
-    matrixTable(h, { ...common, data: part.logits, kind: 'logits', caption: 'logits (before the softmax)' }),
-    matrixTable(h, { ...common, data: part.attention, kind: 'weights', caption: 'weights (after it)' }));
+    matrixTable(h, { ...common, data: part.logits, kind: 'logits', caption: text('query.logits_before_softmax') }),
+    matrixTable(h, { ...common, data: part.attention, kind: 'weights', caption: text('query.weights_after') }));
   return h('section', { class: 'query-step', dataset: { step: 'logits' } },
-    h('h3', {}, `6. Scores before the softmax, head ${head + 1}`),
+    h('h3', {}, text('query.6_scores_before_softmax', { value: head + 1 })),
     h('p', { class: 'note' },
-      `Each row is one query’s logits (blue below 0, red above, each table to its own largest size) and its weights. `,
-      `Without the division by √${d_k} the logits are ${fmt.fixed(Math.sqrt(d_k), 2)} times larger, and the softmax turns them into weights close to 0 or 1.`,
-      config.scale ? '' : ' This layer runs without the scale (the right-hand pair).'),
+      text('query.each_row_one_query'),
+      text('query.without_division_logits_are', { d_k, d_k2: fmt.fixed(Math.sqrt(d_k), 2) }),
+      config.scale ? '' : text('query.this_layer_runs_without')),
     h('div', { class: 'logit-pairs' },
       pair(reply.scaled, `with ÷ √${d_k}`),
-      pair(reply.unscaled, 'without the scale')));
+      pair(reply.unscaled, text('query.without_scale'))));
 }

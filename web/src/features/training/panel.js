@@ -12,6 +12,7 @@ export { requests } from './requests.js'; // what this panel may ask the compute
 import { chartButtons, figureButtons } from '../../export/figure_button.js';
 import { heatmapSvg, figureGrid } from '../../export/figure.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js';
+import { text } from '../../lesson/panels/training.js';
 
 // Steps per request while playing: up to 10 (a few tens of ms at the default sizes), fewer when steps
 // are slow (large settings), so the curves move and Pause answers within about REQUEST_MS.
@@ -19,12 +20,12 @@ const MAX_STEPS_PER_REQUEST = 10;
 const REQUEST_MS = 150;
 const SETTINGS = [
   ['train_d_model', 'd_model', 'model width'], ['train_n_heads', 'n_heads', 'heads'],
-  ['train_seq_len', 'seq_len', 'tokens per sample'], ['train_lr', 'lr', 'Adam’s learning rate'], ['train_seed', 'seed', 'initial weights and data'],
+  ['train_seq_len', 'seq_len', text('training.tokens_per_sample')], ['train_lr', 'lr', text('training.adam_s_learning_rate')], ['train_seed', 'seed', text('training.initial_weights_data')],
 ];
 const FIELDS = ['train_task', ...SETTINGS.map(([key]) => key)];
 
 /** What the relation names mean, for the text under the maps. */
-const RELATION_TEXT = { previous: 'the previous token', first: 'the first token', mirror: 'the mirrored position', key: 'the pair holding the key asked for' };
+const RELATION_TEXT = { previous: text('training.previous_token'), first: text('training.first_token'), mirror: text('training.mirrored_position'), key: text('training.pair_holding_key_asked') };
 
 /**
  * Sentences about the heads, from the held-out focus (evaluation.focus: per head, the mean weight on
@@ -34,7 +35,7 @@ export function focusStory(evaluation, relations) {
   const heads = evaluation.focus;
   const out = [];
   const pct = (w) => (w === null ? '—' : fmt.percent(w));
-  heads.forEach((f, h) => out.push(`Head ${h + 1} puts ${relations.map((r) => `${pct(f[r])} of its weight on ${RELATION_TEXT[r] ?? r}`).join(' and ')}.`));
+  heads.forEach((f, h) => out.push(`Head ${h + 1} puts ${relations.map((r) => text('training.weight', { value: pct(f[r]), part: RELATION_TEXT[r] ?? r })).join(' and ')}.`));
   const best = relations.map((r) => {
     let head = 0;
     heads.forEach((f, h) => { if ((f[r] ?? 0) > (heads[head][r] ?? 0)) head = h; });
@@ -44,16 +45,16 @@ export function focusStory(evaluation, relations) {
   if (relations.length > 1) {
     const specialised = best.every((b) => b.weight >= 0.8) && new Set(best.map((b) => b.head)).size === best.length;
     if (specialised) {
-      out.push(`The heads have split the work: ${best.map((b) => `head ${b.head + 1} reads ${RELATION_TEXT[b.r] ?? b.r}`).join(', ')}; held-out accuracy ${acc}.`);
+      out.push(text('training.heads_have_split_work', { value: best.map((b) => `head ${b.head + 1} reads ${RELATION_TEXT[b.r] ?? b.r}`).join(', '), acc }));
     } else if (heads.length === 1) {
-      out.push(`One head has one softmax per row, so it cannot put most of its weight on two positions at once: held-out accuracy ${acc}. Try two heads.`);
+      out.push(text('training.one_head_has_one', { acc }));
     } else {
-      out.push(`No head has specialised on each relation yet (held-out accuracy ${acc}).`);
+      out.push(text('training.no_head_has_specialised', { acc }));
     }
   } else if (best[0].weight >= 0.8) {
-    out.push(`Head ${best[0].head + 1} has learnt to read ${RELATION_TEXT[best[0].r] ?? best[0].r}; held-out accuracy ${acc}.`);
+    out.push(text('training.head_has_learnt_read', { value: best[0].head + 1, part: RELATION_TEXT[best[0].r] ?? best[0].r, acc }));
   } else {
-    out.push(`No head reads ${RELATION_TEXT[best[0].r] ?? best[0].r} with most of its weight yet; held-out accuracy ${acc}.`);
+    out.push(text('training.no_head_reads_with', { part: RELATION_TEXT[best[0].r] ?? best[0].r, acc }));
   }
   return out;
 }
@@ -85,19 +86,19 @@ export function create(body, { dom, host, actions }) {
   const stepButton = h('button', { type: 'button', class: 'secondary', id: 'train-step' }, 'Step');
   const reset = h('button', { type: 'button', class: 'secondary', id: 'train-reset' }, 'Reset');
   const another = h('button', { type: 'button', class: 'secondary', id: 'train-sample' }, 'Another sample');
-  const use = h('button', { type: 'button', class: 'secondary', id: 'train-use' }, 'Use in the playground');
-  const status = h('p', { class: 'readout', id: 'train-status', 'aria-live': 'polite' }, 'Waiting for the engine…');
+  const use = h('button', { type: 'button', class: 'secondary', id: 'train-use' }, text('training.use_playground'));
+  const status = h('p', { class: 'readout', id: 'train-status', 'aria-live': 'polite' }, text('training.waiting_engine'));
   const story = h('div', { id: 'train-story', class: 'note' });
   const curves = h('div', { class: 'chart', id: 'train-curves' });
   const maps = h('div', { class: 'heat-grid', id: 'train-maps' });
   const sampleLine = h('p', { class: 'note', id: 'train-sample-line' });
   fill(body,
-    h('p', { class: 'lead' }, 'Embedding plus sinusoidal position, one multi-head attention layer, a linear read-out: only attention moves information between positions, ',
-      `so what it learns shows in the maps. Adam trains it in the compute worker on fresh samples (${TRAIN_BATCH} per step, ${TRAIN_VOCAB} symbols) drawn from the seed.`),
+    h('p', { class: 'lead' }, text('training.embedding_plus_sinusoidal_position'),
+      text('training.what_learns_shows_maps', { TRAIN_BATCH, TRAIN_VOCAB })),
     form,
     h('div', { class: 'button-row' }, play, stepButton, reset, another, use),
     status, curves,
-    chartButtons({ dom, host, id: 'train-figure', title: () => `Training: loss and accuracy, step ${lab.steps}`, plot: () => plot }),
+    chartButtons({ dom, host, id: 'train-figure', title: () => text('training.training_loss_accuracy_step', { steps: lab.steps }), plot: () => plot }),
     story, sampleLine, maps,
     figureButtons({ dom, host, id: 'train-maps-figure', make: (theme) => {
       const r = lab.reply, T = r?.config.seq_len;
@@ -105,7 +106,7 @@ export function create(body, { dom, host, actions }) {
       const cell = Math.max(4, Math.min(24, Math.floor(220 / T)));
       const tiles = Array.from({ length: r.dims.n_heads }, (_, k) => heatmapSvg({ title: `Head ${k + 1}`, data: r.sample.attention.slice(k * T * T, (k + 1) * T * T),
         rows: T, cols: T, rowLabels: r.sample.labels, colLabels: r.sample.labels, scale: 'linear', max: 1, theme, cell }));
-      return figureGrid({ title: `Training lab: every head’s map of sample ${sample}, step ${lab.steps}`, tiles, theme });
+      return figureGrid({ title: text('training.training_lab_every_head', { sample, steps: lab.steps }), tiles, theme });
     } }));
 
   // ---- the lab's run: the panel owns time (playing, one request at a time); the worker owns the model ----
@@ -154,7 +155,7 @@ export function create(body, { dom, host, actions }) {
       return true;
     } catch (err) {
       playing = false;
-      if (!(err instanceof Cancelled)) lab.error = err instanceof WorkerLost ? `${err.message}; press Train to go on` : err.message;
+      if (!(err instanceof Cancelled)) lab.error = err instanceof WorkerLost ? text('training.press_train_go', { message: err.message }) : err.message;
       draw();
       return false;
     } finally {
@@ -166,7 +167,7 @@ export function create(body, { dom, host, actions }) {
     while (playing && !destroyed) {
       if (lab.steps >= TRAIN_LIMITS.steps) {
         playing = false;
-        lab.note = `Paused at ${fmt.int(TRAIN_LIMITS.steps)} steps, the lab’s limit.`;
+        lab.note = text('training.paused_steps_lab_s', { steps: fmt.int(TRAIN_LIMITS.steps) });
         break;
       }
       const fit = msPerStep > 0 ? Math.floor(REQUEST_MS / msPerStep) : 1; // the first request measures
@@ -214,7 +215,7 @@ export function create(body, { dom, host, actions }) {
         scales: { x: { time: false }, loss: { distr: 3 }, acc: { range: [0, 1] } },
         axes: [
           { ...axis, label: 'step', labelSize: 18 },
-          { ...axis, scale: 'loss', label: 'loss (nats, log)', labelSize: 18, size: 56 },
+          { ...axis, scale: 'loss', label: text('training.loss_nats_log'), labelSize: 18, size: 56 },
           { ...axis, scale: 'acc', side: 1, label: 'accuracy', labelSize: 18, size: 50, grid: { show: false },
             values: (u, v) => v.map((x) => `${Math.round(x * 100)} %`) },
         ],
@@ -240,17 +241,17 @@ export function create(body, { dom, host, actions }) {
     if (heatmaps.length !== n_heads || heatmaps[0]?.T !== T) {
       heatmaps = [];
       fill(maps, Array.from({ length: n_heads }, (_, k) => {
-        const canvas = h('canvas', { 'aria-label': `head ${k + 1}: attention weights of the sample` });
+        const canvas = h('canvas', { 'aria-label': text('training.head_attention_weights_sample', { value: k + 1 }) });
         const caption = h('figcaption', {}, `Head ${k + 1}`);
         heatmaps.push({ map: new Heatmap(canvas, { labels: true, maxHeight: 260 }), caption, T, canvas });
         return h('figure', { class: 'train-map', dataset: { head: String(k) } }, caption, canvas);
       }));
       maps.style.setProperty('--cols', String(n_heads <= 4 ? 2 : n_heads <= 9 ? 3 : 4));
     }
-    const text = host.cssVar('--fg');
+    const fg = host.cssVar('--fg');
     heatmaps.forEach(({ map, canvas }, k) => {
       const data = reply.sample.attention.slice(k * T * T, (k + 1) * T * T);
-      map.setData({ rows: T, cols: T, data, masked: null, min: 0, max: 1, rowLabels: labels, colLabels: labels, colors: { text } });
+      map.setData({ rows: T, cols: T, data, masked: null, min: 0, max: 1, rowLabels: labels, colLabels: labels, colors: { text: fg } });
       let sum = 0;
       for (const v of data) sum += v;
       canvas.dataset.sum = String(sum);
@@ -266,7 +267,7 @@ export function create(body, { dom, host, actions }) {
       }
       return `${slot}: wanted ${wanted.join(' ')}, predicted ${got.join(' ')}`;
     });
-    sampleLine.textContent = `Sample ${sample}: ${labels.join(' ')}. ${slotText.join('; ')}. Rows are queries, columns keys.`;
+    sampleLine.textContent = text('training.sample_rows_are_queries', { sample, value: labels.join(' '), value2: slotText.join('; ') });
   }
 
   function draw() {
@@ -282,14 +283,14 @@ export function create(body, { dom, host, actions }) {
     } else if (r) {
       const e = r.evaluation;
       status.textContent = `Step ${fmt.int(r.steps)} · loss ${fmt.num(r.report.loss.at(-1) ?? e.loss, 4)} · ` +
-        `held-out accuracy ${fmt.percent(e.accuracy)} (${fmt.int(e.samples)} samples, never trained on)` +
-        (lab.note ? ` · ${lab.note}` : '') + (lab.restarted ? ' · the compute worker restarted, so training began again' : '');
+        text('training.held_out_accuracy_samples', { accuracy: fmt.percent(e.accuracy), samples: fmt.int(e.samples) }) +
+        (lab.note ? ` · ${lab.note}` : '') + (lab.restarted ? text('training.compute_worker_restarted_training') : '');
       status.dataset.steps = String(r.steps);
       status.dataset.accuracy = String(e.accuracy);
       status.dataset.focus = JSON.stringify(e.focus);
       fill(story, focusStory(e, r.shape.relations).map((t) => h('p', {}, t)));
       drawMaps(r);
-      drawCurves().catch((err) => { curves.textContent = `The curves could not be drawn: ${err.message}`; });
+      drawCurves().catch((err) => { curves.textContent = text('training.curves_could_not_drawn', { message: err.message }); });
     }
   }
 
@@ -299,7 +300,7 @@ export function create(body, { dom, host, actions }) {
       const input = inputs.get(key);
       // The field being typed in keeps its text (and cursor); any other change is written.
       if (input.getRootNode().activeElement !== input && input.value !== state[key]) input.value = state[key];
-      input.placeholder = key === 'train_lr' ? 'the task’s default' : '';
+      input.placeholder = key === 'train_lr' ? text('training.task_s_default') : '';
       const box = form.querySelector(`[data-field="${key}"]`);
       const message = errors[key] ?? '';
       box.querySelector('.msg').textContent = message;
@@ -325,7 +326,7 @@ export function create(body, { dom, host, actions }) {
       clearHistory();
       plot?.setData([[], [], [], []]);
       if (settings && v.engine) request(0, { reset: true });
-      else if (!settings) status.textContent = 'Fix the highlighted settings to train.';
+      else if (!settings) status.textContent = text('training.fix_highlighted_settings_train');
     } else if (key && v.engine && !lab.reply && !busy && !lab.error) {
       request(0, { reset: true }); // the engine just arrived
     }
