@@ -77,12 +77,28 @@ const fontFaces = katexCss.match(/@font-face\{[^}]*\}/g) ?? [];
 if (!fontFaces.length) throw new Error('make_dist: no @font-face rules found in katex.min.css');
 await writeFile(join(out, 'vendor/katex/fonts.css'), `/* KaTeX's font faces, from katex.min.css */\n${fontFaces.join('\n')}\n`);
 
-// The playgrounds' stylesheet is bundled as text (a shadow root adopts it): minified first.
+// The playgrounds' stylesheet is bundled as text (a shadow root adopts it): minified first. Each feature
+// keeps its own rules in its folder (features/<name>/style.css): they follow the shared ones, in the
+// features' order, in that one stylesheet, so they are scoped to each playground as the shared ones are.
+const SHARED_CSS = join(root, 'web/src/playground/styles.css');
+async function featureCss() {
+  const parts = [];
+  for (const { name } of FEATURES) {
+    try {
+      parts.push(await readFile(join(root, 'web/src/features', name, 'style.css'), 'utf8'));
+    } catch (err) {
+      if (err.code !== 'ENOENT') throw err; // a feature without rules of its own
+    }
+  }
+  return parts.join('\n');
+}
 const minifiedCss = {
   name: 'minified-css-text',
   setup(b) {
     b.onLoad({ filter: /\.css$/ }, async ({ path }) => {
-      const { code } = await transform(await readFile(path, 'utf8'), { loader: 'css', minify: true });
+      const own = await readFile(path, 'utf8');
+      const source = resolve(path) === SHARED_CSS ? `${own}\n${await featureCss()}` : own;
+      const { code } = await transform(source, { loader: 'css', minify: true });
       return { contents: code, loader: 'text' };
     });
   },

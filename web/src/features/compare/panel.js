@@ -80,7 +80,7 @@ export function create(body, { dom, host, actions }) {
         compare.ablation ? fmt.fixed(compare.ablation.change[k], 4) : '—'],
     }));
     fill(metrics, h('h3', {}, 'Each head'),
-      h('div', { class: 'table-wrap', tabindex: '0' }, table(['head', text('compare.mean_entropy_nats'), text('compare.most_ln_n_k'), 'mean distance', 'largest weight', text('compare.output_change_if_off')], rows, { class: 'cost compare' })),
+      dom.tableWrap({}, table(['head', text('compare.mean_entropy_nats'), text('compare.most_ln_n_k'), 'mean distance', 'largest weight', text('compare.output_change_if_off')], rows, { class: 'cost compare' })),
       h('p', { class: 'note' }, text('compare.entropy_0_one_hot', { max_entropy: fmt.fixed(compare.max_entropy, 3) })));
     figure.hidden = false;
     canvas.dataset.similarity = JSON.stringify(Array.from(compare.similarity));

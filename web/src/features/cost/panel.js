@@ -59,7 +59,7 @@ export function create(body, { dom }) {
         + text('cost.forward_pass_heatmaps_runs', { value: d.n_heads / kvh }))
       : null;
     fill(params, h('h3', {}, text('cost.parameters_one_attention_layer')),
-      h('div', { class: 'table-wrap', tabindex: '0' }, table(['matrix', 'shape', 'parameters'], rows, { class: 'cost params' })),
+      dom.tableWrap({}, table(['matrix', 'shape', 'parameters'], rows, { class: 'cost params' })),
       h('p', { class: 'note' }, identity), gqa);
   }
 
@@ -86,11 +86,11 @@ export function create(body, { dom }) {
       h('p', { class: 'verdict', id: 'dominant' }, `Here ${f.dominant_reason}.`),
       h('h4', {}, text('cost.lesson_counts_one_projection')),
       d.n_q !== d.n_k ? h('p', { class: 'note' }, text('cost.lesson_writes_n2_n', { n_q: fmt.int(d.n_q), n_k: fmt.int(d.n_k) })) : null,
-      h('div', { class: 'table-wrap', tabindex: '0' }, table(['term', 'formula', 'operations', 'rounded'], lessonRows, { class: 'cost' })),
+      dom.tableWrap({}, table(['term', 'formula', 'operations', 'rounded'], lessonRows, { class: 'cost' })),
       h('details', { class: 'fold-details', id: 'flops-exact' },
         h('summary', {}, h('h4', {}, text('cost.exactly_stage_stage_flops', { exact_flops: fmt.int(f.exact_flops) }))),
         h('p', { class: 'note' }, text('cost.whole_batch_2_flops')),
-        h('div', { class: 'table-wrap', tabindex: '0' }, table(['stage', 'multiply-adds', 'FLOPs', 'share'], stageRows, { class: 'cost stages' }))),
+        dom.tableWrap({}, table(['stage', 'multiply-adds', 'FLOPs', 'share'], stageRows, { class: 'cost stages' }))),
       h('p', { class: 'note' },
         text('cost.exact_count_lesson_s', { ratio: fmt.num(ratio, 1) }),
         text('cost.counts_multiply_add_two', { batch: fmt.int(d.batch) }),
@@ -120,7 +120,7 @@ export function create(body, { dom }) {
         h('strong', {}, fmt.bytes(a.attention_weight_bytes)), text('cost.they_grow_with_n2')),
       h('details', { class: 'fold-details', id: 'memory-parts' },
         h('summary', {}, h('h4', {}, text('cost.one_forward_pass_part', { total: fmt.bytes(m.total) }))),
-        h('div', { class: 'table-wrap', tabindex: '0' }, table(['part', 'bytes'], [
+        dom.tableWrap({}, table(['part', 'bytes'], [
           ...parts.map(([name, bytes]) => [name, fmt.bytes(bytes)]),
           { attrs: { class: 'total-row' }, cells: [text('cost.one_forward_pass'), h('strong', { id: 'memory-total', dataset: { value: m.total } }, fmt.bytes(m.total))] },
         ], { class: 'cost' }))),

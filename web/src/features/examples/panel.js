@@ -50,7 +50,7 @@ export function create(body, { dom, host, actions }) {
         h('h3', {}, h('span', { class: 'example-id' }, ex.id), ` ${ex.title}`),
         h('span', { class: `badge ${ok ? 'ok' : 'bad'}` }, ok ? text('examples.matches_lesson_2') : '✗ mismatch')),
       h('p', { class: 'config' }, config),
-      h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'figures' },
+      dom.tableWrap({}, h('table', { class: 'figures' },
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'figure'), h('th', { scope: 'col' }, 'lesson'), h('th', { scope: 'col' }, 'computed'), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'check')))),
         h('tbody', {}, rows))),
       ex.note ? h('p', { class: ex.id === 'E3' ? 'note callout' : 'note' }, ex.note) : null,

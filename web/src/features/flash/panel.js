@@ -37,7 +37,7 @@ export function create(body, { dom, actions }) {
   const play = h('button', { type: 'button', id: 'flash-play', onclick: () => toggle() }, '▶ play');
   const next = h('button', { type: 'button', id: 'flash-next', onclick: () => show(tile + 1) }, 'block ▶');
   // Both boxes may scroll sideways on a narrow screen: tabindex lets a keyboard reach and scroll them.
-  const tileBox = h('div', { class: 'table-wrap', id: 'flash-tile-box', tabindex: '0', role: 'region', 'aria-label': text('flash.traced_row_this_key') });
+  const tileBox = dom.tableWrap({ id: 'flash-tile-box', label: text('flash.traced_row_this_key') });
   // The slow-memory count, folded under its heading (a details element) so the chapter fits in two screens.
   const ioTitle = h('h3', {}, text('flash.slow_memory_traffic_elements'));
   const ioBody = h('div', {});
@@ -142,7 +142,7 @@ export function create(body, { dom, actions }) {
         text('flash.chip_q_o_k', { sram_needed: fmt.int(io.sram_needed), sram: fmt.int(io.sram) }),
         io.fits ? ' (they fit).' : text('flash.they_do_not_fit'),
         text('flash.paper_s_blocks_this', { default_block_k: fmt.int(io.default_block_k), default_block_q: fmt.int(io.default_block_q) })),
-      h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': text('flash.slow_memory_traffic_step') }, dom.table(['step', 'formula', 'elements'], [...side('standard', io.standard), ...side('tiled', io.tiled)],
+      dom.tableWrap({ label: text('flash.slow_memory_traffic_step') }, dom.table(['step', 'formula', 'elements'], [...side('standard', io.standard), ...side('tiled', io.tiled)],
         { class: 'cost', id: 'flash-io', dataset: { standard: String(io.standard.total), tiled: String(io.tiled.total) } })),
       h('p', { class: 'note', id: 'flash-io-verdict' },
         text('flash.standard_attention_here_elements', { order: io.standard.order, total: fmt.int(io.standard.total), order2: io.tiled.order, total2: fmt.int(io.tiled.total) }),

@@ -72,7 +72,7 @@ export function create(body, { dom }) {
     const tokens = c.batch * c.n_k;
     fill(here,
       h('h3', {}, text('gqa.current_sizes_d_model', { d_model: fmt.int(c.d_model), n_heads: c.n_heads })),
-      h('div', { class: 'table-wrap', tabindex: '0' }, table(['variant', 'n_kv_heads', 'parameters', 'FLOPs', text('gqa.memory_one_pass'), text('gqa.k_v_cache_per'), `for ${fmt.int(tokens)} tokens`, text('gqa.saved_against_mha')], rows, { class: 'cost gqa' })),
+      dom.tableWrap({}, table(['variant', 'n_kv_heads', 'parameters', 'FLOPs', text('gqa.memory_one_pass'), text('gqa.k_v_cache_per'), `for ${fmt.int(tokens)} tokens`, text('gqa.saved_against_mha')], rows, { class: 'cost gqa' })),
       h('p', { class: 'note' }, text('gqa.cache_holds_k_v', { tokens: fmt.int(tokens) }),
         text('gqa.flops_fall_only_k')));
   }
@@ -91,7 +91,7 @@ export function create(body, { dom }) {
     // The table folded under its heading (a details element), the sentence that sums it up shown.
     fill(models,
       h('details', { class: 'fold-details' }, h('summary', {}, h('h3', {}, text('gqa.model_table_each_model', { MODEL_TOKENS: fmt.int(MODEL_TOKENS) }))),
-        h('div', { class: 'table-wrap', tabindex: '0' }, table(['model', 'variant', text('gqa.query_k_v_heads'), 'layers', text('gqa.k_v_cache_per'), `${fmt.int(MODEL_TOKENS)} tokens`, text('gqa.same_with_mha'), 'saved'], rows, { class: 'cost gqa-models' }))),
+        dom.tableWrap({}, table(['model', 'variant', text('gqa.query_k_v_heads'), 'layers', text('gqa.k_v_cache_per'), `${fmt.int(MODEL_TOKENS)} tokens`, text('gqa.same_with_mha'), 'saved'], rows, { class: 'cost gqa-models' }))),
       h('p', { class: 'note' }, text('gqa.whole_model_s_cache', { MODEL_TOKENS: fmt.int(MODEL_TOKENS) })));
   }
 

@@ -66,7 +66,7 @@ export function create(body, { dom, host, actions }) {
   const status = h('p', { class: 'placeholder', id: 'grad-status' }, text('gradients.waiting_engine'));
   const chartBox = h('div', { class: 'chart', id: 'grad-chart' });
   const story = h('div', { id: 'grad-story' });
-  const tableBox = h('div', { class: 'table-wrap', tabindex: '0' });
+  const tableBox = dom.tableWrap({ label: text('gradients.table_label') });
   fill(body,
     h('p', { class: 'lead' }, text('gradients.backward_pass_initialisation_q', { n_k: SWEEP.n_k }),
       text('gradients.loss_that_random_linear'),

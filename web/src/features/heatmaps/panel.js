@@ -287,7 +287,7 @@ export function create(body, { dom, host, actions }) {
     outputTitle.textContent = `Output${config.batch > 1 ? text('heatmaps.batch_item', { b: fmt.int(item.b) }) : ''}: ${fmt.int(config.n_q)} × ${fmt.int(config.d_model)}`;
     fill(outputBody,
       h('p', { class: 'note' }, text('heatmaps.each_row_concat_head1', { d_model: fmt.int(config.d_model), length: rows.length, cols })),
-      h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'numbers' },
+      dom.tableWrap({}, h('table', { class: 'numbers' },
         h('tbody', {}, rows.map((row, i) => h('tr', {},
           h('th', { scope: 'row' }, item.labels_q ? item.labels_q[i] : `query ${i}`),
           row.map((v) => h('td', {}, fmt.fixed(v, 4)))))))),

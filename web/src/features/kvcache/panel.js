@@ -103,7 +103,7 @@ export function create(body, { dom, actions }) {
     const keyHead = Array.from({ length: shown }, (_, j) => word(step - shown + j));
     fill(rowBox,
       h('h3', {}, text('kvcache.step_attends_key', { step, value: word(step - 1), step2: fmt.int(step), part: step > 1 ? 's' : '' })),
-      h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': text('kvcache.weights_new_query_row') }, table(['query head', text('kvcache.k_v_head_2'), ...keyHead, 'largest'], rows, { class: 'cost', id: 'kvcache-weights' })),
+      dom.tableWrap({ label: text('kvcache.weights_new_query_row') }, table(['query head', text('kvcache.k_v_head_2'), ...keyHead, 'largest'], rows, { class: 'cost', id: 'kvcache-weights' })),
       h('p', { class: 'note', id: 'kvcache-check', dataset: { maxDifference: s.max_difference } },
         step > SHOWN_KEYS ? text('kvcache.last_keys_are_shown', { SHOWN_KEYS }) : '',
         text('kvcache.largest_difference_from_row', { step, part: s.max_difference === 0 ? text('kvcache.0_same_numbers') : s.max_difference.toExponential(1) }),
@@ -124,7 +124,7 @@ export function create(body, { dom, actions }) {
     // Whole models of the model table, at this step and at a long prompt.
     fill(modelBox,
       h('h3', {}, text('kvcache.whole_models_attention_layers')),
-      h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': text('kvcache.whole_models_cache_flops') }, table(['model', 'layers', text('kvcache.query_k_v_heads'), text('kvcache.cache_after_tokens', { step: fmt.int(step) }), `after ${fmt.int(r.long_context)}`,
+      dom.tableWrap({ label: text('kvcache.whole_models_cache_flops') }, table(['model', 'layers', text('kvcache.query_k_v_heads'), text('kvcache.cache_after_tokens', { step: fmt.int(step) }), `after ${fmt.int(r.long_context)}`,
         text('kvcache.same_with_mha', { long_context: fmt.int(r.long_context) }), text('kvcache.flops_step_cached', { step: fmt.int(step) }), 'recomputed'],
       r.models.map((m, i) => {
         const now = s.models[i];

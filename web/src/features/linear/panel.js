@@ -17,7 +17,7 @@ export function create(body, { dom, actions }) {
   const causalBox = h('input', { type: 'checkbox', id: 'linear-causal', onchange: () => { causal = causalBox.checked; ask(); } });
   const status = h('p', { class: 'placeholder', id: 'linear-status' }, text('linear.waiting_engine'));
   // The rows may scroll sideways: tabindex lets a keyboard reach and scroll them.
-  const outBox = h('div', { class: 'table-wrap', id: 'linear-out-box', tabindex: '0', role: 'region', 'aria-label': text('linear.softmax_linear_attention_output') });
+  const outBox = dom.tableWrap({ id: 'linear-out-box', label: text('linear.softmax_linear_attention_output') });
   const costBox = h('div', { id: 'linear-cost-box' });
   fill(body,
     h('p', { class: 'lead' }, text('linear.linear_attention_katharopoulos_et'),
@@ -63,7 +63,7 @@ export function create(body, { dom, actions }) {
     ];
     fill(costBox,
       h('h3', {}, text('linear.flops_one_head_n', { n: fmt.int(p.n), pairs: c.pairs })),
-      h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': text('linear.flops_one_head_step') }, dom.table(['step', 'formula', 'FLOPs'], [...terms('softmax', c.softmax), ...terms('linear', c.linear)],
+      dom.tableWrap({ label: text('linear.flops_one_head_step') }, dom.table(['step', 'formula', 'FLOPs'], [...terms('softmax', c.softmax), ...terms('linear', c.linear)],
         { class: 'cost', id: 'linear-cost', dataset: { crossover: String(c.crossover_n), softmax: String(c.softmax.total), linear: String(c.linear.total) } })),
       h('p', { class: 'note', id: 'linear-crossover' }, text('linear.linear_attention_costs_less', { crossover_n: fmt.int(c.crossover_n) }),
         text('linear.softmax_attention_grows_n2', { part: p.causal ? text('linear.2_d_causal_mask') : 'd' }),

@@ -36,7 +36,7 @@ export function create(body, { dom, actions }) {
     fill(body,
       h('p', { class: 'lead' }, text('models.published_sizes_model_whole'),
         text('models.memory_one_forward_pass', { DEFAULT_PRESET_N, budget: fmt.bytesBinary(budget) })),
-      h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'models' },
+      dom.tableWrap({}, h('table', { class: 'models' },
         h('thead', {}, h('tr', {}, [text('models.model_click_load'), 'h', 'd_model', 'd_k', 'model', 'one layer'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, rows))));
   }

@@ -18,7 +18,7 @@ export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   let view = null;
   const peakLine = h('p', { id: 'peak' }, text('performance.measuring_this_browser_s'));
-  const runs = h('div', { class: 'table-wrap', tabindex: '0' });
+  const runs = dom.tableWrap({ label: text('performance.runs_label') });
   const button = h('button', { type: 'button', class: 'secondary', id: 'sweep' }, text('performance.measure_time_against_n'));
   const cancel = h('button', { type: 'button', hidden: true }, 'Cancel');
   const sweepStatus = h('p', { class: 'note', 'aria-live': 'polite' });

@@ -62,13 +62,13 @@ export function createMethods(dom, host) {
       text('positional.set_distance_alone_head', { value: fmt.percent(Math.max(...row0)), value2: slopeText(r.demo_slopes[0]), heads: r.heads }));
     fill(slopes, h('p', {}, text('positional.alibi_s_slopes_this', { n_heads: fmt.int(n_heads) }),
       text('positional.otherwise_slopes_power_two')),
-    h('div', { class: 'table-wrap', tabindex: '0' }, table(['head', 'slope m', text('positional.penalty_10_tokens_back')],
+    dom.tableWrap({}, table(['head', 'slope m', text('positional.penalty_10_tokens_back')],
       r.slopes.slice(0, 64).map((m, h0) => ({ attrs: { dataset: { head: h0, slope: m } }, cells: [String(h0 + 1), slopeText(m), fmt.num(-10 * m, 3)] })),
       { class: 'cost alibi-slopes' })),
     r.slopes.length > 64 ? h('p', { class: 'note' }, text('positional.first_64_heads', { length: fmt.int(r.slopes.length) })) : null);
     fill(rope, h('p', {}, text('positional.rope_s_logit_q', { rope_d_k: r.rope_d_k }),
       text('positional.each_row_holds_one')),
-    h('div', { class: 'table-wrap', tabindex: '0' }, table([text('positional.offset_i_j'), ...r.rope[0].positions.map((_, k) => `pair ${k + 1}`)],
+    dom.tableWrap({}, table([text('positional.offset_i_j'), ...r.rope[0].positions.map((_, k) => `pair ${k + 1}`)],
       r.rope.map((row) => ({ attrs: { dataset: { offset: row.offset } },
         cells: [String(row.offset), ...row.logits.map((x, k) => `i = ${row.positions[k]}: ${fmt.fixed(x, 5)}`)] })),
       { class: 'cost rope-offsets' })));

@@ -159,7 +159,7 @@ export function create(body, { dom, host, actions }) {
       h('p', { class: 'callout', id: 'query-imported' }, text('query.these_weights_are_imported'),
         text('query.logits_softmax_steps_head'),
         text('query.import_inputs_parameters_query')),
-      h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'numbers query-row' },
+      dom.tableWrap({}, h('table', { class: 'numbers query-row' },
         h('caption', { class: 'sr-only' }, text('query.imported_weights_query_head', { query, value: head + 1 })),
         h('thead', {}, h('tr', {}, ['key', 'weight (imported)', 'chart'].map((s) => h('th', { scope: 'col' }, s)))),
         h('tbody', {}, rows),
@@ -223,7 +223,7 @@ export function create(body, { dom, host, actions }) {
         ? text('query.every_key_masked_this')
         : text('query.max_logits_exp_logit', { max: num(t.max), sum: num(t.sum) }) +
           (c.dropout > 0 ? text('query.then_dropout_p_dropped', { dropout: c.dropout, keep_scale: fmt.fixed(t.keep_scale, 4) }) : '.')),
-      h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'numbers query-row' },
+      dom.tableWrap({}, h('table', { class: 'numbers query-row' },
         h('caption', { class: 'sr-only' }, text('query.softmax_query_head_one', { query, value: head + 1 })),
         h('thead', {}, h('tr', {}, ['key', 'logit', text('query.exp_logit_max'), 'weight', 'note', 'chart'].map((s) => h('th', { scope: 'col' }, s)))),
         h('tbody', {}, rows),
@@ -259,7 +259,7 @@ export function create(body, { dom, host, actions }) {
     const ticket = pending;
     actions.headLogits({ config: c, item, head }).then((reply) => {
       if (ticket !== pending) return;
-      fill(s6, logitsSection(h, { reply, config: c, head, d_k, labels_q, labels_k, query, key }));
+      fill(s6, logitsSection(dom, { reply, config: c, head, d_k, labels_q, labels_k, query, key }));
     }, (err) => {
       if (ticket === pending) fill(s6, h('p', { class: 'note' }, text('query.scores_view_could_not', { message: err.message })));
     });

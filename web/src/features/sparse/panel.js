@@ -56,10 +56,10 @@ export function create(body, { dom, host, actions }) {
     fill(costs,
       h('p', {}, text('sparse.this_layer_s_sizes', { n: fmt.int(r.n), part: r.n > r.shown ? text('sparse.maps_first_positions', { shown: r.shown }) : '' }),
         text('sparse.pairs_each_pattern_computes')),
-      h('div', { class: 'table-wrap', tabindex: '0' }, table(['pattern', 'pairs', 'of n²', text('sparse.q_k_v_flops')],
+      dom.tableWrap({}, table(['pattern', 'pairs', 'of n²', text('sparse.q_k_v_flops')],
         r.patterns.map((p) => row(p, p.cost)), { class: 'cost sparse-cost' })),
       h('p', {}, text('sparse.n_with_same_window', { long_n: fmt.int(r.long_n) })),
-      h('div', { class: 'table-wrap', tabindex: '0' }, table(['pattern', 'pairs', 'of n²', text('sparse.q_k_v_flops')],
+      dom.tableWrap({}, table(['pattern', 'pairs', 'of n²', text('sparse.q_k_v_flops')],
         r.patterns.map((p) => row(p, p.long)), { class: 'cost sparse-cost-long' })));
     fill(note, text('sparse.causal_attention_already_skips', { fraction: fmt.percent(r.patterns[0].cost.fraction) }),
       text('sparse.these_counts_are_what'));

@@ -65,7 +65,7 @@ export function create(body, { dom }) {
         `With it, ${fmt.percent(s.max_weight_scaled)}: ${scaled}.`;
     fill(body,
       h('p', { class: 'lead' }, text('sqrtdk.draw_q_k_with', { d_k: fmt.int(c.d_k), d_k2: fmt.num(Math.sqrt(c.d_k), 3) })),
-      h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'cost', id: 'sqrtdk-table', dataset: { maxUnscaled: s.max_weight_unscaled, keys } },
+      dom.tableWrap({}, h('table', { class: 'cost', id: 'sqrtdk-table', dataset: { maxUnscaled: s.max_weight_unscaled, keys } },
         h('thead', {}, h('tr', {}, ['measure', text('sqrtdk.unscaled_q_k'), text('sqrtdk.scaled_q_k_d')].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {},
           h('tr', {}, h('th', { scope: 'row' }, `variance (${samples} × ${keys} samples)`), h('td', {}, fmt.num(s.dot_variance, 2), ` ≈ d_k = ${fmt.int(c.d_k)}`), h('td', {}, fmt.num(s.scaled_variance, 3), ' ≈ 1')),

@@ -5,6 +5,7 @@ import { addText } from '../text.js';
 export { text } from '../text.js';
 
 addText({
+  'gradients.table_label': 'The gradient reaching the scores and the rows’ sharpness, by d_k',
   'gradients.from_d_k_d': 'from {u0} at d_k = {d_k} to {u1} at d_k = {d_k2}',
   'gradients.without_scale_typical_row':
     'Without the scale, the typical row’s gradient (the median of ‖∂L/∂S‖ over {samples} rows) falls {span}: ',

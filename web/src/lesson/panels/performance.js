@@ -5,6 +5,7 @@ import { addText } from '../text.js';
 export { text } from '../text.js';
 
 addText({
+  'performance.runs_label': 'The last runs, timed',
   'performance.measuring_this_browser_s': 'Measuring this browser’s SIMD peak after the first run…',
   'performance.measure_time_against_n': 'Measure time against n',
   'performance.no_run_yet': 'No run yet.',
