@@ -18,67 +18,8 @@ export const CONTROL_FIELDS = new Set(['d_model', 'n_heads', 'd_k', 'd_v', 'bias
 
 export function create(body, { dom, actions }) {
   const { h } = dom;
-  const msg = (name) => h('p', { class: 'msg', id: `m-${name}`, 'aria-live': 'polite' });
-  const textField = (name, label, what, { mode = 'numeric', placeholder } = {}) => h('div', { class: 'field', dataset: { field: name } },
-    h('label', { for: `f-${name}` }, what ? [h('code', {}, name), ' ', h('span', { class: 'what' }, what)] : label),
-    h('input', { id: `f-${name}`, name, type: 'text', inputmode: mode, spellcheck: 'false', placeholder }),
-    msg(name));
-  const check = (name, label) => h('div', { class: 'field check', dataset: { field: name } },
-    h('input', { id: `f-${name}`, name, type: 'checkbox' }), h('label', { for: `f-${name}` }, label), msg(name));
-  const segmented = (name, label, options) => h('div', { class: 'field', dataset: { field: name } },
-    h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': label }, options.flatMap(([value, caption]) => [
-      h('input', { type: 'radio', id: `f-${name}-${value}`, name, value }), h('label', { for: `f-${name}-${value}` }, caption)])),
-    msg(name));
-  const area = (name, label, id) => h('div', { class: 'field', dataset: { field: name } },
-    h('label', { for: `f-${name}`, id }, label), h('textarea', { id: `f-${name}`, name, rows: 2, spellcheck: 'false' }), msg(name));
-
-  const presetSelect = h('select', { id: 'f-preset', name: 'preset' }, h('option', { value: '' }, text('controls.choose_worked_example_or')));
-  const dimsHint = h('p', { class: 'hint', id: 'dims-hint' });
-  // With weights=trained the layer is the training lab's: say so, with the way back.
-  const trainedText = h('span');
-  const trainedNote = h('p', { class: 'hint', id: 'trained-note', hidden: true }, trainedText, ' ',
-    h('button', { type: 'button', class: 'secondary', id: 'use-seeded', onclick: () => actions.edit(
-      { weights: 'seeded', ...(current?.state.source === 'task' ? { source: 'text' } : {}) }, 'weights') }, text('controls.use_seeded_weights')));
-  const tokensHint = h('p', { class: 'hint', id: 'tokens-hint' });
-  const textLabel = text('controls.sentence_each_word_token');
-  const form = h('form', { id: 'controls', novalidate: true, autocomplete: 'off' },
-    h('div', { class: 'field preset-field', id: 'preset-field' }, h('label', { for: 'f-preset' }, text('controls.start_from_preset')), presetSelect),
-    h('fieldset', {}, h('legend', {}, 'Layer'),
-      h('div', { class: 'grid2' },
-        textField('d_model', '', 'model width'), textField('n_heads', '', 'heads h'),
-        textField('d_k', '', text('controls.query_key_size')), textField('d_v', '', 'value size'),
-        check('bias', text('controls.biases_projections')), textField('seed', 'weight seed')),
-      textField('n_kv_heads', '', text('controls.key_value_heads_grouped'), { placeholder: text('controls.empty_one_per_query') }),
-      dimsHint, trainedNote),
-    h('fieldset', {}, h('legend', {}, 'Tokens'),
-      segmented('attention', text('controls.kind_attention'), [['self', 'self-attention'], ['cross', 'cross-attention']]),
-      segmented('source', 'input source', [['text', 'a sentence'], ['random', 'seeded random'], ['task', text('controls.task_sample')]]),
-      area('text', textLabel, 'l-text'),
-      area('text_kv', text('controls.encoder_sentence_keys_values')),
-      h('div', { class: 'grid2' },
-        textField('n_q', '', 'queries'), textField('n_k', '', 'keys'), textField('batch', '', 'sequences'), textField('input_seed', 'input seed')),
-      tokensHint),
-    h('fieldset', {}, h('legend', {}, text('controls.mask_positions_scale_dropout')),
-      h('div', { class: 'grid2' },
-        h('div', { class: 'field', dataset: { field: 'mask' } }, h('label', { for: 'f-mask' }, 'mask'),
-          h('select', { id: 'f-mask', name: 'mask' },
-            h('option', { value: 'none' }, 'none'), h('option', { value: 'causal' }, text('controls.causal_no_looking_ahead')),
-            h('option', { value: 'padding' }, text('controls.padding_key_lengths')), h('option', { value: 'causal+padding' }, 'causal + padding'),
-            h('option', { value: 'sliding' }, 'sliding window'), h('option', { value: 'strided' }, text('controls.strided_local_every_s'))),
-          msg('mask')),
-        textField('padding', text('controls.key_length_per_batch'), '', { placeholder: 'e.g. 8,5' }),
-        textField('window', '', text('controls.keys_each_query_sees')),
-        textField('stride', '', text('controls.stride_s_s_1')),
-        h('div', { class: 'field', dataset: { field: 'positional' } }, h('label', { for: 'f-positional' }, text('controls.positions_logits')),
-          h('select', { id: 'f-positional', name: 'positional' },
-            h('option', { value: 'none' }, text('controls.none_only_input_encoding')), h('option', { value: 'rope' }, text('controls.rope_rotate_q_k')),
-            h('option', { value: 'alibi' }, text('controls.alibi_distance_penalty'))),
-          msg('positional')),
-        textField('rope_base', '', 'RoPE base', { mode: 'decimal' }),
-        check('scale', text('controls.divide_scores_d_k')),
-        h('div', { class: 'field', dataset: { field: 'dropout' } }, h('label', { for: 'f-dropout' }, 'dropout ', h('var', {}, 'p')),
-          h('input', { id: 'f-dropout', name: 'dropout', type: 'text', inputmode: 'decimal', spellcheck: 'false' }), msg('dropout')),
-        textField('dropout_seed', 'dropout seed'))));
+  const useSeeded = () => actions.edit({ weights: 'seeded', ...(current?.state.source === 'task' ? { source: 'text' } : {}) }, 'weights');
+  const { form, presetSelect, dimsHint, trainedNote, trainedText, tokensHint, textLabel } = buildForm(dom, useSeeded);
   body.append(form);
 
   const byName = (name) => form.elements.namedItem(name);
@@ -180,44 +121,119 @@ export function create(body, { dom, actions }) {
     fieldBox('dropout_seed').hidden = !(Number(state.dropout) > 0);
     form.querySelector('#l-text').textContent = cross ? text('controls.decoder_sentence_queries_each') : textLabel;
 
-    // The chapter's fields only (every field in reference), less the author's hide=; locked ones disabled.
-    const shows = view.formShows ?? (() => true);
-    const locked = view.locked ?? new Set();
-    form.querySelector('#preset-field').hidden = !shows('preset');
-    // One message per field; a run refused for size shows beside the field that made it too large.
-    const messages = { ...(check?.errors ?? {}) };
-    if (check?.blocked && !messages[check.blocked.field]) messages[check.blocked.field] = check.blocked.short;
-    for (const box of form.querySelectorAll('[data-field]')) {
-      const name = box.dataset.field;
-      const message = messages[name] ?? '';
-      const msgEl = box.querySelector('.msg');
-      if (msgEl && msgEl.textContent !== message) msgEl.textContent = message;
-      // Out of this form (the chapter's choice, or the author's hide=): its message goes to the run bar.
-      const off = !shows(name);
-      if (off) box.hidden = true;
-      else if (!CONDITIONAL.has(name)) box.hidden = false;
-      // A message on a field hidden because the state does not need it would be invisible: show the field with it.
-      if (message && box.hidden && !off) box.hidden = false;
-      box.classList.toggle('locked', locked.has(name));
-      for (const input of box.querySelectorAll('input, textarea, select')) {
-        input.setAttribute('aria-invalid', message ? 'true' : 'false');
-        if (msgEl) input.setAttribute('aria-describedby', msgEl.id);
-        // Locked by the author (lock=): shown, not editable (actions.edit refuses it too).
-        input.disabled = locked.has(name);
-      }
-      box.classList.toggle('invalid', !!message);
-      box.classList.toggle('warning', !!message && !check?.errors?.[name]);
-    }
-
-    // A fieldset with no field left shown takes no room.
-    for (const set of form.querySelectorAll('fieldset')) set.hidden = ![...set.querySelectorAll('[data-field]')].some((box) => !box.hidden);
-    dimsHint.textContent = config ? dimsText(config) : '';
-    tokensHint.textContent = config ? tokensText(config) : '';
-    // A sentence's counts explained where the sentence is not in the form would only puzzle (a chapter without it).
-    tokensHint.hidden = config?.source === 'text' && !shows('text') && !shows('text_kv');
+    showFieldsAndMessages(form, view, { dimsHint, tokensHint });
   }
 
   return { update };
+}
+
+/** The form: every field with its message line, the preset menu and the hints under the fields. */
+function buildForm(dom, useSeeded) {
+  const { h } = dom;
+  const msg = (name) => h('p', { class: 'msg', id: `m-${name}`, 'aria-live': 'polite' });
+  const textField = (name, label, what, { mode = 'numeric', placeholder } = {}) => h('div', { class: 'field', dataset: { field: name } },
+    h('label', { for: `f-${name}` }, what ? [h('code', {}, name), ' ', h('span', { class: 'what' }, what)] : label),
+    h('input', { id: `f-${name}`, name, type: 'text', inputmode: mode, spellcheck: 'false', placeholder }),
+    msg(name));
+  const check = (name, label) => h('div', { class: 'field check', dataset: { field: name } },
+    h('input', { id: `f-${name}`, name, type: 'checkbox' }), h('label', { for: `f-${name}` }, label), msg(name));
+  const segmented = (name, label, options) => h('div', { class: 'field', dataset: { field: name } },
+    h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': label }, options.flatMap(([value, caption]) => [
+      h('input', { type: 'radio', id: `f-${name}-${value}`, name, value }), h('label', { for: `f-${name}-${value}` }, caption)])),
+    msg(name));
+  const area = (name, label, id) => h('div', { class: 'field', dataset: { field: name } },
+    h('label', { for: `f-${name}`, id }, label), h('textarea', { id: `f-${name}`, name, rows: 2, spellcheck: 'false' }), msg(name));
+
+  const presetSelect = h('select', { id: 'f-preset', name: 'preset' }, h('option', { value: '' }, text('controls.choose_worked_example_or')));
+  const dimsHint = h('p', { class: 'hint', id: 'dims-hint' });
+  // With weights=trained the layer is the training lab's: say so, with the way back.
+  const trainedText = h('span');
+  const trainedNote = h('p', { class: 'hint', id: 'trained-note', hidden: true }, trainedText, ' ',
+    h('button', { type: 'button', class: 'secondary', id: 'use-seeded', onclick: useSeeded }, text('controls.use_seeded_weights')));
+  const tokensHint = h('p', { class: 'hint', id: 'tokens-hint' });
+  const textLabel = text('controls.sentence_each_word_token');
+  const form = h('form', { id: 'controls', novalidate: true, autocomplete: 'off' },
+    h('div', { class: 'field preset-field', id: 'preset-field' }, h('label', { for: 'f-preset' }, text('controls.start_from_preset')), presetSelect),
+    h('fieldset', {}, h('legend', {}, 'Layer'),
+      h('div', { class: 'grid2' },
+        textField('d_model', '', 'model width'), textField('n_heads', '', 'heads h'),
+        textField('d_k', '', text('controls.query_key_size')), textField('d_v', '', 'value size'),
+        check('bias', text('controls.biases_projections')), textField('seed', 'weight seed')),
+      textField('n_kv_heads', '', text('controls.key_value_heads_grouped'), { placeholder: text('controls.empty_one_per_query') }),
+      dimsHint, trainedNote),
+    h('fieldset', {}, h('legend', {}, 'Tokens'),
+      segmented('attention', text('controls.kind_attention'), [['self', 'self-attention'], ['cross', 'cross-attention']]),
+      segmented('source', 'input source', [['text', 'a sentence'], ['random', 'seeded random'], ['task', text('controls.task_sample')]]),
+      area('text', textLabel, 'l-text'),
+      area('text_kv', text('controls.encoder_sentence_keys_values')),
+      h('div', { class: 'grid2' },
+        textField('n_q', '', 'queries'), textField('n_k', '', 'keys'), textField('batch', '', 'sequences'), textField('input_seed', 'input seed')),
+      tokensHint),
+    h('fieldset', {}, h('legend', {}, text('controls.mask_positions_scale_dropout')),
+      h('div', { class: 'grid2' },
+        h('div', { class: 'field', dataset: { field: 'mask' } }, h('label', { for: 'f-mask' }, 'mask'),
+          h('select', { id: 'f-mask', name: 'mask' },
+            h('option', { value: 'none' }, 'none'), h('option', { value: 'causal' }, text('controls.causal_no_looking_ahead')),
+            h('option', { value: 'padding' }, text('controls.padding_key_lengths')), h('option', { value: 'causal+padding' }, 'causal + padding'),
+            h('option', { value: 'sliding' }, 'sliding window'), h('option', { value: 'strided' }, text('controls.strided_local_every_s'))),
+          msg('mask')),
+        textField('padding', text('controls.key_length_per_batch'), '', { placeholder: 'e.g. 8,5' }),
+        textField('window', '', text('controls.keys_each_query_sees')),
+        textField('stride', '', text('controls.stride_s_s_1')),
+        h('div', { class: 'field', dataset: { field: 'positional' } }, h('label', { for: 'f-positional' }, text('controls.positions_logits')),
+          h('select', { id: 'f-positional', name: 'positional' },
+            h('option', { value: 'none' }, text('controls.none_only_input_encoding')), h('option', { value: 'rope' }, text('controls.rope_rotate_q_k')),
+            h('option', { value: 'alibi' }, text('controls.alibi_distance_penalty'))),
+          msg('positional')),
+        textField('rope_base', '', 'RoPE base', { mode: 'decimal' }),
+        check('scale', text('controls.divide_scores_d_k')),
+        h('div', { class: 'field', dataset: { field: 'dropout' } }, h('label', { for: 'f-dropout' }, 'dropout ', h('var', {}, 'p')),
+          h('input', { id: 'f-dropout', name: 'dropout', type: 'text', inputmode: 'decimal', spellcheck: 'false' }), msg('dropout')),
+        textField('dropout_seed', 'dropout seed'))));
+  return { form, presetSelect, dimsHint, trainedNote, trainedText, tokensHint, textLabel };
+}
+
+/**
+ * The chapter's fields only (every field in reference), less the author's hide=; locked ones disabled;
+ * one message per field beside it; the hints under the fields.
+ */
+function showFieldsAndMessages(form, view, { dimsHint, tokensHint }) {
+  const { check } = view;
+  const config = check?.config;
+  const shows = view.formShows ?? (() => true);
+  const locked = view.locked ?? new Set();
+  form.querySelector('#preset-field').hidden = !shows('preset');
+  // One message per field; a run refused for size shows beside the field that made it too large.
+  const messages = { ...(check?.errors ?? {}) };
+  if (check?.blocked && !messages[check.blocked.field]) messages[check.blocked.field] = check.blocked.short;
+  for (const box of form.querySelectorAll('[data-field]')) {
+    const name = box.dataset.field;
+    const message = messages[name] ?? '';
+    const msgEl = box.querySelector('.msg');
+    if (msgEl && msgEl.textContent !== message) msgEl.textContent = message;
+    // Out of this form (the chapter's choice, or the author's hide=): its message goes to the run bar.
+    const off = !shows(name);
+    if (off) box.hidden = true;
+    else if (!CONDITIONAL.has(name)) box.hidden = false;
+    // A message on a field hidden because the state does not need it would be invisible: show the field with it.
+    if (message && box.hidden && !off) box.hidden = false;
+    box.classList.toggle('locked', locked.has(name));
+    for (const input of box.querySelectorAll('input, textarea, select')) {
+      input.setAttribute('aria-invalid', message ? 'true' : 'false');
+      if (msgEl) input.setAttribute('aria-describedby', msgEl.id);
+      // Locked by the author (lock=): shown, not editable (actions.edit refuses it too).
+      input.disabled = locked.has(name);
+    }
+    box.classList.toggle('invalid', !!message);
+    box.classList.toggle('warning', !!message && !check?.errors?.[name]);
+  }
+
+  // A fieldset with no field left shown takes no room.
+  for (const set of form.querySelectorAll('fieldset')) set.hidden = ![...set.querySelectorAll('[data-field]')].some((box) => !box.hidden);
+  dimsHint.textContent = config ? dimsText(config) : '';
+  tokensHint.textContent = config ? tokensText(config) : '';
+  // A sentence's counts explained where the sentence is not in the form would only puzzle (a chapter without it).
+  tokensHint.hidden = config?.source === 'text' && !shows('text') && !shows('text_kv');
 }
 
 /** form.elements.namedItem gives a RadioNodeList (no tagName) for a group of radios. */

@@ -11,8 +11,6 @@ export { requests } from './requests.js'; // what this panel may ask the compute
 const MAX_GRID_SIDE = 16; // a bigger layer gets the asked row only, and the index typed in
 const MAX_ROW_CELLS = 64; // a longer row is not drawn at all: the key's index is typed
 
-
-
 export function create(body, { dom, actions }) {
   const { h, fill } = dom;
   // Prompts and explanations name Wᴽ, d_k and d_model: dom.math() shows them as the lesson writes them.
@@ -58,7 +56,7 @@ export function create(body, { dom, actions }) {
         cards.set(item.id, entry);
       }
       if (listBox.children[at] !== entry.card) listBox.insertBefore(entry.card, listBox.children[at] ?? null);
-      showStatus(entry, item);
+      showStatus(dom, entry, item);
     });
     showCurrent();
   }
@@ -92,13 +90,6 @@ export function create(body, { dom, actions }) {
     });
   }
 
-  /** unanswered, right (solved at some attempt) or wrong (tried, not solved yet). */
-  function statusOf(item) {
-    const s = item?.status;
-    if (!s?.attempts) return 'unanswered';
-    return s.correct ? 'right' : 'wrong';
-  }
-
   function step(by) {
     const at = order.indexOf(currentId);
     const to = order[Math.max(0, Math.min(order.length - 1, at + by))];
@@ -125,7 +116,7 @@ export function create(body, { dom, actions }) {
         head, h('p', { class: 'placeholder' }, `Not available: ${item.unavailable}.`));
       return entry;
     }
-    const { field, read } = inputFor(item, entry, titleId);
+    const { field, read } = inputFor(dom, item, entry, titleId);
     const button = h('button', { type: 'submit' }, 'Check');
     entry.button = button;
     const form = h('form', {
@@ -136,71 +127,6 @@ export function create(body, { dom, actions }) {
     }, field, button, attempts);
     entry.card = h('article', { class: 'exercise', dataset: { exercise: item.id, kind: item.kind }, 'aria-labelledby': titleId }, head, form, reveal);
     return entry;
-  }
-
-  /** The input of a kind: { field (the element), read() → the value to answer with }. */
-  function inputFor(item, entry, titleId) {
-    if (item.kind === 'choice') {
-      const name = `${titleId}-choice`;
-      const radios = item.choices.map((c) => h('input', { type: 'radio', name, value: c.key }));
-      return {
-        field: h('fieldset', { 'aria-labelledby': titleId }, item.choices.map((c, i) => h('label', {}, radios[i], ' ', c.label))),
-        read: () => radios.find((r) => r.checked)?.value ?? '',
-      };
-    }
-    if (item.kind === 'cell') return cellPicker(item, entry);
-    const input = h('input', { type: 'text', name: 'answer', autocomplete: 'off', spellcheck: false, size: 14,
-      inputmode: item.kind === 'number' ? 'decimal' : 'text', placeholder: item.kind === 'shape' ? 'e.g. 2×4×8×8' : '' });
-    const hint = item.kind === 'number' ? `your answer (${item.toleranceText})` : text('exercises.your_answer_shape_2');
-    return { field: h('label', {}, `${hint[0].toUpperCase()}${hint.slice(1)} `, input), read: () => input.value };
-  }
-
-  /**
-   * The cell picker: a small map of the layer's rows and keys, where only the asked query's row can be
-   * picked (buttons; ←/→, Home and End move along it), plus the key's index to type for large layers.
-   */
-  function cellPicker(item, entry) {
-    const { rows, cols, row, labels_q, labels_k } = item.grid;
-    const whole = rows <= MAX_GRID_SIDE && cols <= MAX_GRID_SIDE;
-    const keyName = (j) => (labels_k ? `${labels_k[j]} (${j})` : `key ${j}`);
-    const buttons = [];
-    const typed = h('input', { type: 'text', name: 'cell', inputmode: 'numeric', size: 4, autocomplete: 'off' });
-    const pick = (j, focus) => {
-      entry.selected = j;
-      typed.value = String(j);
-      buttons.forEach((b, k) => {
-        b.setAttribute('aria-pressed', String(k === j));
-        b.tabIndex = k === j ? 0 : -1;
-      });
-      if (focus) buttons[j]?.focus();
-    };
-    const cellRow = (i) => h('tr', { class: i === row ? 'asked' : '' },
-      h('th', { scope: 'row' }, labels_q ? labels_q[i] : `${i}`),
-      Array.from({ length: cols }, (_, j) => {
-        if (i !== row) return h('td', { 'aria-hidden': 'true' });
-        const b = h('button', { type: 'button', 'aria-pressed': 'false', tabindex: j === 0 ? '0' : '-1', 'aria-label': keyName(j), dataset: { key: j },
-          onclick: () => pick(j, false),
-          onkeydown: (e) => {
-            const next = { ArrowRight: j + 1, ArrowLeft: j - 1, Home: 0, End: cols - 1 }[e.key];
-            if (next === undefined) return;
-            e.preventDefault();
-            pick(Math.max(0, Math.min(cols - 1, next)), true);
-          } });
-        buttons[j] = b;
-        return h('td', { dataset: { key: j } }, b);
-      }));
-    const shownRows = whole ? Array.from({ length: rows }, (_, i) => i) : [row];
-    // A table of its own (caption and corner header read out, not shown): rows are queries, columns keys.
-    const table = h('table', { class: 'ex-grid' },
-      h('caption', { class: 'ex-unseen' }, text('exercises.row_query_pick_key', { part: labels_q ? labels_q[row] : row })),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'ex-unseen' }, 'query, key')), Array.from({ length: cols }, (_, j) => h('th', { scope: 'col', title: keyName(j) }, labels_k ? labels_k[j].slice(0, 4) : `${j}`)))),
-      h('tbody', {}, shownRows.map(cellRow)));
-    entry.grid = table;
-    typed.addEventListener('input', () => {
-      const j = Number(typed.value);
-      if (Number.isInteger(j) && j >= 0 && j < cols) pick(j, false);
-    });
-    return { field: [cols <= MAX_ROW_CELLS ? h('div', { class: 'ex-grid-wrap' }, table) : null, h('label', {}, text('exercises.key_index_0', { value: cols - 1 }), typed)], read: () => typed.value };
   }
 
   async function submit(item, entry, value) {
@@ -221,29 +147,108 @@ export function create(body, { dom, actions }) {
     }
   }
 
-  function showStatus(entry, item) {
-    if (!entry.attempts) return;
-    const { attempts, correct } = item.status;
-    entry.attempts.textContent = attempts ? `${attempts} attempt${attempts > 1 ? 's' : ''}${correct ? ' · solved' : ''}` : '';
-    const r = item.reveal;
-    if (!r || entry.shown === r) return;
-    entry.shown = r;
-    entry.reveal.dataset.correct = r.correct ? '1' : '0';
-    const expected = Array.isArray(r.expected) ? r.expected.join('×') : item.kind === 'choice' ? item.choices.find((c) => c.key === r.expected)?.label ?? r.expected : String(r.expected);
-    fill(entry.reveal, h('strong', {}, r.correct ? 'Right. ' : 'Not quite. '), text('exercises.engine_s_answer', { expected }), mathText(r.explanation));
-    if (entry.grid && r.weights) paintRow(entry, item, r);
-  }
-
-  /** After the reveal, the asked row shows the core's weights (darker = larger) and the expected cell. */
-  function paintRow(entry, item, r) {
-    const max = Math.max(...r.weights) || 1;
-    for (const td of entry.grid.querySelectorAll('tr.asked td')) {
-      const j = Number(td.dataset.key);
-      td.style.background = `color-mix(in srgb, var(--accent) ${Math.round((r.weights[j] / max) * 80)}%, transparent)`;
-      td.classList.toggle('expected', j === r.expected);
-      td.title = `weight ${r.weights[j].toFixed(3)}`;
-    }
-  }
 
   return { update };
+}
+
+// ---- outside the panel's state: a card's input and its row after the reveal ----
+
+/** unanswered, right (solved at some attempt) or wrong (tried, not solved yet). */
+function statusOf(item) {
+  const s = item?.status;
+  if (!s?.attempts) return 'unanswered';
+  return s.correct ? 'right' : 'wrong';
+}
+
+/** The input of a kind: { field (the element), read() → the value to answer with }. */
+function inputFor(dom, item, entry, titleId) {
+  const { h } = dom;
+  if (item.kind === 'choice') {
+    const name = `${titleId}-choice`;
+    const radios = item.choices.map((c) => h('input', { type: 'radio', name, value: c.key }));
+    return {
+      field: h('fieldset', { 'aria-labelledby': titleId }, item.choices.map((c, i) => h('label', {}, radios[i], ' ', c.label))),
+      read: () => radios.find((r) => r.checked)?.value ?? '',
+    };
+  }
+  if (item.kind === 'cell') return cellPicker(dom, item, entry);
+  const input = h('input', { type: 'text', name: 'answer', autocomplete: 'off', spellcheck: false, size: 14,
+    inputmode: item.kind === 'number' ? 'decimal' : 'text', placeholder: item.kind === 'shape' ? 'e.g. 2×4×8×8' : '' });
+  const hint = item.kind === 'number' ? `your answer (${item.toleranceText})` : text('exercises.your_answer_shape_2');
+  return { field: h('label', {}, `${hint[0].toUpperCase()}${hint.slice(1)} `, input), read: () => input.value };
+}
+
+/**
+ * The cell picker: a small map of the layer's rows and keys, where only the asked query's row can be
+ * picked (buttons; ←/→, Home and End move along it), plus the key's index to type for large layers.
+ */
+function cellPicker(dom, item, entry) {
+  const { h } = dom;
+  const { rows, cols, row, labels_q, labels_k } = item.grid;
+  const whole = rows <= MAX_GRID_SIDE && cols <= MAX_GRID_SIDE;
+  const keyName = (j) => (labels_k ? `${labels_k[j]} (${j})` : `key ${j}`);
+  const buttons = [];
+  const typed = h('input', { type: 'text', name: 'cell', inputmode: 'numeric', size: 4, autocomplete: 'off' });
+  const pick = (j, focus) => {
+    entry.selected = j;
+    typed.value = String(j);
+    buttons.forEach((b, k) => {
+      b.setAttribute('aria-pressed', String(k === j));
+      b.tabIndex = k === j ? 0 : -1;
+    });
+    if (focus) buttons[j]?.focus();
+  };
+  const cellRow = (i) => h('tr', { class: i === row ? 'asked' : '' },
+    h('th', { scope: 'row' }, labels_q ? labels_q[i] : `${i}`),
+    Array.from({ length: cols }, (_, j) => {
+      if (i !== row) return h('td', { 'aria-hidden': 'true' });
+      const b = h('button', { type: 'button', 'aria-pressed': 'false', tabindex: j === 0 ? '0' : '-1', 'aria-label': keyName(j), dataset: { key: j },
+        onclick: () => pick(j, false),
+        onkeydown: (e) => {
+          const next = { ArrowRight: j + 1, ArrowLeft: j - 1, Home: 0, End: cols - 1 }[e.key];
+          if (next === undefined) return;
+          e.preventDefault();
+          pick(Math.max(0, Math.min(cols - 1, next)), true);
+        } });
+      buttons[j] = b;
+      return h('td', { dataset: { key: j } }, b);
+    }));
+  const shownRows = whole ? Array.from({ length: rows }, (_, i) => i) : [row];
+  // A table of its own (caption and corner header read out, not shown): rows are queries, columns keys.
+  const table = h('table', { class: 'ex-grid' },
+    h('caption', { class: 'ex-unseen' }, text('exercises.row_query_pick_key', { part: labels_q ? labels_q[row] : row })),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'ex-unseen' }, 'query, key')), Array.from({ length: cols }, (_, j) => h('th', { scope: 'col', title: keyName(j) }, labels_k ? labels_k[j].slice(0, 4) : `${j}`)))),
+    h('tbody', {}, shownRows.map(cellRow)));
+  entry.grid = table;
+  typed.addEventListener('input', () => {
+    const j = Number(typed.value);
+    if (Number.isInteger(j) && j >= 0 && j < cols) pick(j, false);
+  });
+  return { field: [cols <= MAX_ROW_CELLS ? h('div', { class: 'ex-grid-wrap' }, table) : null, h('label', {}, text('exercises.key_index_0', { value: cols - 1 }), typed)], read: () => typed.value };
+}
+
+/** After the reveal, the asked row shows the core's weights (darker = larger) and the expected cell. */
+function paintRow(entry, item, r) {
+  const max = Math.max(...r.weights) || 1;
+  for (const td of entry.grid.querySelectorAll('tr.asked td')) {
+    const j = Number(td.dataset.key);
+    td.style.background = `color-mix(in srgb, var(--accent) ${Math.round((r.weights[j] / max) * 80)}%, transparent)`;
+    td.classList.toggle('expected', j === r.expected);
+    td.title = `weight ${r.weights[j].toFixed(3)}`;
+  }
+}
+
+/** A card's attempts and, once answered, the reveal: right or not, the core's answer and why. */
+function showStatus(dom, entry, item) {
+  const { h, fill } = dom;
+  if (!entry.attempts) return;
+  const { attempts, correct } = item.status;
+  entry.attempts.textContent = attempts ? `${attempts} attempt${attempts > 1 ? 's' : ''}${correct ? ' · solved' : ''}` : '';
+  const r = item.reveal;
+  if (!r || entry.shown === r) return;
+  entry.shown = r;
+  entry.reveal.dataset.correct = r.correct ? '1' : '0';
+  const expected = Array.isArray(r.expected) ? r.expected.join('×') : item.kind === 'choice' ? item.choices.find((c) => c.key === r.expected)?.label ?? r.expected : String(r.expected);
+  fill(entry.reveal, h('strong', {}, r.correct ? 'Right. ' : 'Not quite. '), text('exercises.engine_s_answer', { expected }), dom.math(r.explanation));
+  if (entry.grid && r.weights) paintRow(entry, item, r);
 }

@@ -72,7 +72,7 @@ export function create(body, { dom, actions }) {
       if (mine !== pending) return;
       data = { ...reply, payload };
       status.hidden = true;
-      drawIo();
+      renderIo(dom, { ioTitle, ioBody }, data.io);
       show(Math.min(tile, data.tiles.length - 1));
     } catch (err) {
       if (mine !== pending) return;
@@ -130,26 +130,6 @@ export function create(body, { dom, actions }) {
     next.disabled = tile === tiles.length - 1;
   }
 
-  function drawIo() {
-    const { io } = data;
-    const side = (name, c) => [
-      ...c.terms.map((t) => [`${name}: ${t.what}`, t.formula, fmt.int(t.reads + t.writes)]),
-      { cells: [`${name}: total`, `${fmt.int(c.reads)} reads + ${fmt.int(c.writes)} writes`, fmt.int(c.total)], attrs: { class: 'total' } },
-    ];
-    ioTitle.textContent = text('flash.slow_memory_traffic_elements_2', { total: fmt.int(io.standard.total), total2: fmt.int(io.tiled.total) });
-    fill(ioBody,
-      h('p', {}, text('flash.b_r_b_c', { block_q: fmt.int(io.block_q), block_k: fmt.int(io.block_k), query_blocks: fmt.int(io.query_blocks), key_blocks: fmt.int(io.key_blocks) }),
-        text('flash.chip_q_o_k', { sram_needed: fmt.int(io.sram_needed), sram: fmt.int(io.sram) }),
-        io.fits ? ' (they fit).' : text('flash.they_do_not_fit'),
-        text('flash.paper_s_blocks_this', { default_block_k: fmt.int(io.default_block_k), default_block_q: fmt.int(io.default_block_q) })),
-      dom.tableWrap({ label: text('flash.slow_memory_traffic_step') }, dom.table(['step', 'formula', 'elements'], [...side('standard', io.standard), ...side('tiled', io.tiled)],
-        { class: 'cost', id: 'flash-io', dataset: { standard: String(io.standard.total), tiled: String(io.tiled.total) } })),
-      h('p', { class: 'note', id: 'flash-io-verdict' },
-        text('flash.standard_attention_here_elements', { order: io.standard.order, total: fmt.int(io.standard.total), order2: io.tiled.order, total2: fmt.int(io.tiled.total) }),
-        text('flash.orders_n_max_n', { part: io.ratio >= 1 ? `${fmt.num(io.ratio, 2)}× less` : `${fmt.num(1 / io.ratio, 2)}× more` }),
-        text('flash.n_d_n2_n2', { order_value: fmt.int(io.standard.order_value), order_value2: fmt.num(io.tiled.order_value, 1) })));
-  }
-
   function update({ check, engine }) {
     const c = check?.config;
     if (!engine || !c) {
@@ -180,4 +160,25 @@ export function create(body, { dom, actions }) {
   }
 
   return { update, destroy: () => { if (timer) clearInterval(timer); } };
+}
+
+/** The slow-memory count of standard and tiled attention for the traced layer, under its heading. */
+function renderIo(dom, { ioTitle, ioBody }, io) {
+  const { h, fill } = dom;
+  const side = (name, c) => [
+    ...c.terms.map((t) => [`${name}: ${t.what}`, t.formula, fmt.int(t.reads + t.writes)]),
+    { cells: [`${name}: total`, `${fmt.int(c.reads)} reads + ${fmt.int(c.writes)} writes`, fmt.int(c.total)], attrs: { class: 'total' } },
+  ];
+  ioTitle.textContent = text('flash.slow_memory_traffic_elements_2', { total: fmt.int(io.standard.total), total2: fmt.int(io.tiled.total) });
+  fill(ioBody,
+    h('p', {}, text('flash.b_r_b_c', { block_q: fmt.int(io.block_q), block_k: fmt.int(io.block_k), query_blocks: fmt.int(io.query_blocks), key_blocks: fmt.int(io.key_blocks) }),
+      text('flash.chip_q_o_k', { sram_needed: fmt.int(io.sram_needed), sram: fmt.int(io.sram) }),
+      io.fits ? ' (they fit).' : text('flash.they_do_not_fit'),
+      text('flash.paper_s_blocks_this', { default_block_k: fmt.int(io.default_block_k), default_block_q: fmt.int(io.default_block_q) })),
+    dom.tableWrap({ label: text('flash.slow_memory_traffic_step') }, dom.table(['step', 'formula', 'elements'], [...side('standard', io.standard), ...side('tiled', io.tiled)],
+      { class: 'cost', id: 'flash-io', dataset: { standard: String(io.standard.total), tiled: String(io.tiled.total) } })),
+    h('p', { class: 'note', id: 'flash-io-verdict' },
+      text('flash.standard_attention_here_elements', { order: io.standard.order, total: fmt.int(io.standard.total), order2: io.tiled.order, total2: fmt.int(io.tiled.total) }),
+      text('flash.orders_n_max_n', { part: io.ratio >= 1 ? `${fmt.num(io.ratio, 2)}× less` : `${fmt.num(1 / io.ratio, 2)}× more` }),
+      text('flash.n_d_n2_n2', { order_value: fmt.int(io.standard.order_value), order_value2: fmt.num(io.tiled.order_value, 1) })));
 }

@@ -113,32 +113,6 @@ export function create(body, { dom, host, actions }) {
     chartBox.dataset.nHeads = String(layer.n_heads);
   }
 
-  /** What the last run ran on, and why one worker when the setting allows more. */
-  function workersText(result) {
-    const w = result?.workers;
-    if (!w) return text('performance.no_run_yet');
-    if (w.used > 1) return text('performance.last_run_workers', { used: w.used });
-    if (!(w.setting > 1)) return text('performance.last_run_1_worker');
-    if (w.splitFlops === null) return text('performance.last_run_1_worker_2');
-    if (result.config.dropout > 0) return text('performance.last_run_1_worker_3');
-    return text('performance.last_run_1_worker_4', { value: fmt.num(w.splitFlops / 1e6, 0) });
-  }
-
-  /**
-   * The pool workers' engine times in the last split pass and how long that pass waited for the
-   * slowest beyond their mean (the compute side measures both; empty when no pool ran the pass).
-   * The page is not cross-origin isolated, so its clock is coarse: waits under 0.1 ms are not given.
-   */
-  function shareText(result) {
-    const w = result?.workers, each = w?.engine_ms;
-    if (!(w?.used > 1) || !Array.isArray(each) || each.length !== w.used) return '';
-    const times = each.map((ms) => fmt.duration(ms));
-    const list = `${times.slice(0, -1).join(', ')} and ${times[times.length - 1]}`;
-    const wait = w.wait_ms >= 0.1 ? fmt.duration(w.wait_ms) : text('performance.less_than_0_1');
-    return text('performance.last_pass_workers_engines', { list }) +
-      text('performance.after_their_average_messages', { wait });
-  }
-
   function update(v, reason) {
     view = v;
     const { runs: history, peak } = v;
@@ -172,4 +146,30 @@ export function create(body, { dom, host, actions }) {
   }
 
   return { update, destroy: () => { stopFollowing(); plot?.destroy(); } };
+}
+
+/** What the last run ran on, and why one worker when the setting allows more. */
+function workersText(result) {
+  const w = result?.workers;
+  if (!w) return text('performance.no_run_yet');
+  if (w.used > 1) return text('performance.last_run_workers', { used: w.used });
+  if (!(w.setting > 1)) return text('performance.last_run_1_worker');
+  if (w.splitFlops === null) return text('performance.last_run_1_worker_2');
+  if (result.config.dropout > 0) return text('performance.last_run_1_worker_3');
+  return text('performance.last_run_1_worker_4', { value: fmt.num(w.splitFlops / 1e6, 0) });
+}
+
+/**
+ * The pool workers' engine times in the last split pass and how long that pass waited for the
+ * slowest beyond their mean (the compute side measures both; empty when no pool ran the pass).
+ * The page is not cross-origin isolated, so its clock is coarse: waits under 0.1 ms are not given.
+ */
+function shareText(result) {
+  const w = result?.workers, each = w?.engine_ms;
+  if (!(w?.used > 1) || !Array.isArray(each) || each.length !== w.used) return '';
+  const times = each.map((ms) => fmt.duration(ms));
+  const list = `${times.slice(0, -1).join(', ')} and ${times[times.length - 1]}`;
+  const wait = w.wait_ms >= 0.1 ? fmt.duration(w.wait_ms) : text('performance.less_than_0_1');
+  return text('performance.last_pass_workers_engines', { list }) +
+    text('performance.after_their_average_messages', { wait });
 }

@@ -5,6 +5,7 @@ import { addText } from '../text.js';
 export { text } from '../text.js';
 
 addText({
+  'heatmaps.output_label': 'The output rows of the shown batch item',
   'heatmaps.rows_are_queries_columns':
     'Rows are queries, columns keys; each row sums to 1. Click a small map to enlarge it, point at a cell (or use the arrow keys) to read it, click a cell to follow that query.',
   'heatmaps.batch_item_shown': 'batch item shown',
