@@ -1,5 +1,5 @@
 // The lesson's words live in the lesson's data (web/src/lesson/), looked up by id (lesson/text.js):
-// (a) no file of web/src/features holds a learner's sentence as a string or template literal (acorn
+// (a) no code file of web/src/features or web/src/lesson holds a learner's sentence as a string or template literal (acorn
 // finds them: three or more words of letters; tests/js/lesson_text_exempt.mjs lists the few that are
 // not learner text); (b) every id the code looks up is in the English table; (c) every id in the table
 // is used by the code or by a chapter's data; and the lookup itself: overrides, placeholders, errors.
@@ -17,13 +17,19 @@ import { CHAPTERS } from '../../web/src/lesson/chapters.js';
 const SRC = join(ROOT, 'web/src');
 // The English table: every data file of the lesson (each registers its words when imported).
 for (const name of readdirSync(join(SRC, 'lesson/panels'))) await import(pathToFileURL(join(SRC, 'lesson/panels', name)).href);
+// The exercises' words (loaded with the catalogue) and the session's.
+await import(pathToFileURL(join(SRC, 'lesson/exercises/catalogue.js')).href);
+await import(pathToFileURL(join(SRC, 'lesson/exercises/session.js')).href);
 await import(pathToFileURL(join(SRC, 'lesson/chapters/index.js')).href);
 const TABLE = new Set(textIds());
 const code = jsFiles(SRC).map((path) => ({ path: relative(ROOT, path), source: read(path) }));
 
-test('(a) no learner text in a feature\'s code: each sentence is in the lesson\'s data', () => {
+// The lesson's data files: the tables of words themselves (the one place a sentence may be written).
+const DATA = /^web\/src\/lesson\/(text\.js|panels\/|chapters\/[^/]+\/chapter\.js|.*_text\.js)/;
+
+test('(a) no learner text in a feature\'s code nor in the lesson\'s code: each sentence is in the lesson\'s data', () => {
   const found = [];
-  for (const { path, source } of code.filter((f) => f.path.startsWith('web/src/features/'))) {
+  for (const { path, source } of code.filter((f) => f.path.startsWith('web/src/features/') || (f.path.startsWith('web/src/lesson/') && !DATA.test(f.path)))) {
     for (const { line, text: t } of learnerLiterals(source, isExempt)) found.push(`${path}:${line}: ${JSON.stringify(t.slice(0, 90))}`);
   }
   assert.deepEqual(found, [], `learner text in a feature's code (move it to web/src/lesson/panels/<feature>.js and call text(id)):\n${found.join('\n')}`);

@@ -10,6 +10,7 @@
 
 import * as fmt from '../../model/format.js';
 import { labelsFor } from '../../model/inputs.js';
+import { text } from './helper_text.js';
 
 export const shape = (list) => list.join('×');
 export const word = (labels, i) => (labels ? `“${labels[i]}” (${i})` : `${i}`);
@@ -54,8 +55,8 @@ export function shownHead(state, config) {
 }
 
 export const PATTERN_WORDS = {
-  previous: 'built to look at the previous token', same_word: 'built to look at other occurrences of the same word',
-  first_token: 'built to look at the first token', uniform: 'built to spread its weight evenly', random: 'random (seeded), not built for anything',
+  previous: text('exercise.common.built_look_previous_token'), same_word: text('exercise.common.built_look_other_occurrences'),
+  first_token: text('exercise.common.built_look_first_token'), uniform: text('exercise.common.built_spread_weight_evenly'), random: text('exercise.common.random_seeded_not_built'),
 };
 
 /** The lab's settings of the live state, or the lab's defaults where a field is not a usable number. */

@@ -8,6 +8,7 @@ import { readAnswer, matches, toleranceText } from './answers.js';
 import { selectExercises, readRecord, writeRecord, progressOf, progressByChapter, chapterOf } from './index.js';
 import { actionsFor } from '../../playground/asks.js';
 import { requests } from '../../features/exercises/requests.js';
+import { text } from './session_text.js';
 
 const FEATURE = 'exercises'; // the feature whose handler answers (features/exercises/handler.js)
 const SOLVED_KEPT = 64;      // core answers kept (per exercise and layer), so a retry asks nothing
@@ -66,7 +67,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
       // Redraws when they arrive. After a failed load only answer() asks again: a redraw that asked
       // would fail, redraw and ask again, without end.
       if (!loadError) definitions().catch(() => {});
-      return { id, chapter: chapterOf(id), kind: null, unavailable: loadError ? `the exercises could not be loaded (${loadError.message})` : 'the exercises are loading' };
+      return { id, chapter: chapterOf(id), kind: null, unavailable: loadError ? text('exercise.session.exercises_could_not_loaded', { message: loadError.message }) : text('exercise.session.exercises_are_loading') };
     }
     item = posedItem(BY_ID.get(id), id, s, c);
     cache.items.set(id, item);
@@ -181,7 +182,7 @@ function posedItem(def, id, s, c) {
   let item;
   if (!c?.config) {
     const [field, message] = Object.entries(c?.errors ?? {})[0] ?? [];
-    item = { id, chapter: def.chapter, kind: def.kind, unavailable: field ? `the inputs need fixing first (${field}: ${message})` : 'the engine is still loading' };
+    item = { id, chapter: def.chapter, kind: def.kind, unavailable: field ? text('exercise.session.inputs_need_fixing_first', { field, message }) : text('exercise.session.engine_still_loading') };
   } else {
     try {
       const made = def.setup({ state: s, config: c.config });
@@ -189,7 +190,7 @@ function posedItem(def, id, s, c) {
       if (def.kind === 'number') item.toleranceText = toleranceText(made.tolerance);
     } catch (err) {
       // One exercise that cannot be posed for an unusual layer must not stop the playground's render.
-      item = { id, chapter: def.chapter, kind: def.kind, unavailable: `it cannot be posed for this layer (${err.message})` };
+      item = { id, chapter: def.chapter, kind: def.kind, unavailable: text('exercise.session.cannot_posed_this_layer', { message: err.message }) };
     }
   }
   return item;

@@ -3,6 +3,7 @@
 
 import * as fmt from '../../../model/format.js';
 import { word, list, wordsOf, sentenceOf, strongest, visible, shownHead, PATTERN_WORDS } from '../../exercises/helpers.js';
+import { text } from './exercise_text.js';
 
 export const EXERCISES = [
   {
@@ -11,7 +12,7 @@ export const EXERCISES = [
       const i = Math.min(3, c.n_q - 1), labels = wordsOf(c, 'q');
       return {
         params: { i, n_q: c.n_q, n_k: c.n_k, labels, item: 0 },
-        prompt: `With a causal mask on this layer (${c.n_q} queries, ${c.n_k} keys), how many keys can query ${word(labels, i)} give a non-zero weight to?`,
+        prompt: text('exercise.attention.with_causal_mask_this', { n_q: c.n_q, n_k: c.n_k, labels: word(labels, i) }),
         tolerance: {},
         calls: [{ op: 'maskGrid', args: { mask: 'causal', n_q: c.n_q, n_k: c.n_k } },
           { op: 'trace', args: { config: c, item: 0, head: 0, query_index: i, mask: 'causal' } }],
@@ -21,9 +22,9 @@ export const EXERCISES = [
       const seen = visible(grid, i, n_k);
       return {
         expected: seen.length,
-        explanation: `A causal mask lets query ${i} see keys 0…${i}: ${seen.length} keys, its own position included. The core sets the later keys' scores to −∞ before the softmax, ` +
-          `so in head 1 their weights are exactly 0 and the visible ones (${list(seen.map((j) => trace.weights[j]))}) still add up to 1. ` +
-          'Usual mistakes: leaving out the query itself (j ≤ i, not j < i), or thinking the mask zeroes weights after the softmax, which would leave a row summing to less than 1.',
+        explanation: text('exercise.attention.causal_mask_lets_query', { i, length: seen.length }) +
+          text('exercise.attention.head_1_their_weights', { value: list(seen.map((j) => trace.weights[j])) }) +
+          text('exercise.attention.usual_mistakes_leaving_out'),
       };
     },
   },
@@ -35,7 +36,7 @@ export const EXERCISES = [
       const labels_q = wordsOf(c, 'q', item), labels_k = wordsOf(c, 'k', item);
       return {
         params: { head, pattern, item, i, labels_k },
-        prompt: `Head ${head + 1} of this layer is ${PATTERN_WORDS[pattern] ?? pattern}. Which key will query ${word(labels_q, i)} attend to most? Pick the cell in its row.`,
+        prompt: text('exercise.attention.head_this_layer_which', { value: head + 1, part: PATTERN_WORDS[pattern] ?? pattern, labels_q: word(labels_q, i) }),
         grid: { rows: c.n_q, cols: c.n_k, row: i, labels_q, labels_k },
         calls: [{ op: 'trace', args: { config: c, item, head, query_index: i } }],
       };
@@ -44,10 +45,10 @@ export const EXERCISES = [
       const best = strongest(trace.weights);
       return {
         expected: best[0], accept: best, weights: trace.weights,
-        explanation: `The core's row for query ${i} in head ${head + 1}: the largest weight, ${fmt.num(trace.weights[best[0]], 3)}, is on key ${word(labels_k, best[0])}` +
-          `${best.length > 1 ? ` (tied with ${best.slice(1).map((j) => word(labels_k, j)).join(', ')})` : ''}, whose scaled score q·k/√d_k = ${fmt.num(trace.logits[best[0]], 3)} is the row's highest. ` +
-          (pattern === 'random' ? 'This head is random, so no rule predicts it: only the scores do. ' : '') +
-          'Usual mistake: expecting a query to attend most to itself or to a word that looks related; the weight follows q·k, which the learnt (or built) Wᴽ and Wᴷ decide.',
+        explanation: text('exercise.attention.core_s_row_query', { i, value: head + 1, value2: fmt.num(trace.weights[best[0]], 3), labels_k: word(labels_k, best[0]) }) +
+          text('exercise.attention.whose_scaled_score_q', { part: best.length > 1 ? ` (tied with ${best.slice(1).map((j) => word(labels_k, j)).join(', ')})` : '', value: fmt.num(trace.logits[best[0]], 3) }) +
+          (pattern === 'random' ? text('exercise.attention.this_head_random_no') : '') +
+          text('exercise.attention.usual_mistake_expecting_query'),
       };
     },
   },
@@ -57,7 +58,7 @@ export const EXERCISES = [
       const n = c.n_k;
       return {
         params: { n },
-        prompt: `A head whose Wᴽ is all zeros gives every score of a row the same value, 0. With ${n} keys and no mask, what weight does each key get?`,
+        prompt: text('exercise.attention.head_whose_w_all', { n }),
         tolerance: { abs: 0.001 },
         calls: [{ op: 'patternTrace', args: { d_model: c.d_model, n_heads: c.n_heads, pattern: 'uniform', words: sentenceOf(c, n), input_seed: Number(state.input_seed) || 1, query_index: 0 } }],
       };
@@ -65,8 +66,8 @@ export const EXERCISES = [
     reveal({ n }, [trace]) {
       return {
         expected: trace.weights[0],
-        explanation: `The core's row: every one of the ${n} weights is ${fmt.num(trace.weights[0], 5)}. A score of 0 becomes e⁰ = 1 before the normalisation, so equal scores share the weight equally. ` +
-          'Usual mistake: reading a score of 0 as a weight of 0; only a score of −∞ (a mask) gives a weight of 0.',
+        explanation: text('exercise.attention.core_s_row_every', { n, value: fmt.num(trace.weights[0], 5) }) +
+          text('exercise.attention.usual_mistake_reading_score'),
       };
     },
   },
@@ -76,12 +77,12 @@ export const EXERCISES = [
       const n_q = c.n_q, n_k = c.cross ? c.n_k : c.n_q + 3;
       return {
         params: { n_q, n_k },
-        prompt: `In cross-attention (a decoder of ${n_q} tokens reading an encoder's output of ${n_k} tokens), where do Q, K and V come from?`,
+        prompt: text('exercise.attention.cross_attention_decoder_tokens', { n_q, n_k }),
         choices: [
-          { key: 'q-decoder', label: 'Q from the decoder; K and V from the encoder' },
-          { key: 'q-encoder', label: 'Q from the encoder; K and V from the decoder' },
-          { key: 'all-decoder', label: 'Q, K and V all from the decoder' },
-          { key: 'qk-encoder', label: 'Q and K from the encoder; V from the decoder' },
+          { key: 'q-decoder', label: text('exercise.attention.q_from_decoder_k') },
+          { key: 'q-encoder', label: text('exercise.attention.q_from_encoder_k') },
+          { key: 'all-decoder', label: text('exercise.attention.q_k_v_all') },
+          { key: 'qk-encoder', label: text('exercise.attention.q_k_from_encoder') },
         ],
         calls: [{ op: 'analyze', args: { d_model: c.d_model, n_heads: c.n_heads, n_kv_heads: c.n_kv_heads, d_k: c.d_k, d_v: c.d_v, attention: 'cross', n_q, n_k } }],
       };
@@ -92,9 +93,9 @@ export const EXERCISES = [
       const fromDecoder = q === n_q && k === n_k && v === n_k;
       return {
         expected: fromDecoder ? 'q-decoder' : 'all-decoder',
-        explanation: `The core's shapes for this cross-attention: the query input has ${q} rows (the decoder's tokens), the key and value inputs ${k} and ${v} rows (the encoder's), ` +
-          `so the weights are ${n_q}×${n_k}: each decoder position asks the whole source. ` +
-          'Usual mistake: taking K from the decoder because K and Q are multiplied together; K and V always come from the sequence being read.',
+        explanation: text('exercise.attention.core_s_shapes_this', { q, k, v }) +
+          text('exercise.attention.weights_are_each_decoder', { n_q, n_k }) +
+          text('exercise.attention.usual_mistake_taking_k'),
       };
     },
   },

@@ -3,6 +3,7 @@
 
 import * as fmt from '../../../model/format.js';
 import { shape, analyzeArgs } from '../../exercises/helpers.js';
+import { text } from './exercise_text.js';
 
 export const EXERCISES = [
   {
@@ -10,7 +11,7 @@ export const EXERCISES = [
     setup({ config: c }) {
       return {
         params: { d_model: c.d_model, n_heads: c.n_heads },
-        prompt: `How many parameters does this layer have without biases (d_model = ${fmt.int(c.d_model)}, ${c.n_heads} heads, d_k = ${c.d_k}, d_v = ${c.d_v}, one key/value head per query head)?`,
+        prompt: text('exercise.cost.how_many_parameters_does', { d_model: fmt.int(c.d_model), n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v }),
         tolerance: {},
         calls: [{ op: 'analyze', args: { d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: false, n: 1 } }],
       };
@@ -19,8 +20,8 @@ export const EXERCISES = [
       const p = a.params;
       return {
         expected: p.total,
-        explanation: `The core counts Wᴽ ${fmt.int(p.w_q)}, Wᴷ ${fmt.int(p.w_k)}, Wⱽ ${fmt.int(p.w_v)} and Wᴼ ${fmt.int(p.w_o)}: ${fmt.int(p.total)} in all (4·d_model² when d_k = d_v = d_model/h). ` +
-          `Usual mistake: multiplying by the ${n_heads} heads; each head has only a d_model×d_k slice, so the heads share out the same parameters.`,
+        explanation: text('exercise.cost.core_counts_w_w', { w_q: fmt.int(p.w_q), w_k: fmt.int(p.w_k), w_v: fmt.int(p.w_v), w_o: fmt.int(p.w_o), total: fmt.int(p.total) }) +
+          text('exercise.cost.usual_mistake_multiplying_heads', { n_heads }),
       };
     },
   },
@@ -29,7 +30,7 @@ export const EXERCISES = [
     setup({ config: c }) {
       return {
         params: {},
-        prompt: `The same layer with biases (d_model = ${fmt.int(c.d_model)}, ${c.n_heads} heads, d_k = ${c.d_k}, d_v = ${c.d_v}): how many parameters?`,
+        prompt: text('exercise.cost.same_layer_with_biases', { d_model: fmt.int(c.d_model), n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v }),
         tolerance: {},
         calls: [{ op: 'analyze', args: { d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: true, n: 1 } }],
       };
@@ -38,8 +39,8 @@ export const EXERCISES = [
       const p = a.params;
       return {
         expected: p.total,
-        explanation: `The core: ${fmt.int(p.weights)} weights plus ${fmt.int(p.biases)} biases (bᴽ ${fmt.int(p.b_q)}, bᴷ ${fmt.int(p.b_k)}, bⱽ ${fmt.int(p.b_v)}, bᴼ ${fmt.int(p.b_o)}) = ${fmt.int(p.total)}. ` +
-          'Usual mistake: counting a bias per weight; a bias is one vector per output, so the biases add 4·d_model, not 4·d_model².',
+        explanation: text('exercise.cost.core_weights_plus_biases', { weights: fmt.int(p.weights), biases: fmt.int(p.biases), b_q: fmt.int(p.b_q), b_k: fmt.int(p.b_k), b_v: fmt.int(p.b_v), b_o: fmt.int(p.b_o), total: fmt.int(p.total) }) +
+          text('exercise.cost.usual_mistake_counting_bias'),
       };
     },
   },
@@ -48,11 +49,11 @@ export const EXERCISES = [
     setup({ config: c }) {
       return {
         params: { n: c.n_q, d: c.d_model },
-        prompt: `For n = ${fmt.int(c.n_q)} tokens and d = ${fmt.int(c.d_model)}, which term dominates the lesson's FLOP count of one attention layer?`,
+        prompt: text('exercise.cost.n_tokens_d_which', { n_q: fmt.int(c.n_q), d_model: fmt.int(c.d_model) }),
         choices: [
-          { key: 'projections', label: 'The projections (about n·d²)' },
-          { key: 'attention', label: 'The attention matrix: scores and weighted sum (about n²·d)' },
-          { key: 'softmax', label: 'The softmax (about n²)' },
+          { key: 'projections', label: text('exercise.cost.projections_about_n_d2') },
+          { key: 'attention', label: text('exercise.cost.attention_matrix_scores_weighted') },
+          { key: 'softmax', label: text('exercise.cost.softmax_about_n2') },
         ],
         calls: [{ op: 'analyze', args: { d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, n: c.n_q } }],
       };
@@ -61,8 +62,8 @@ export const EXERCISES = [
       const f = a.flops, l = f.lesson;
       return {
         expected: f.projections_dominate_lesson ? 'projections' : 'attention',
-        explanation: `The core's count: projections ${fmt.short(l.projections)}, scores ${fmt.short(l.scores)}, weighted sum ${fmt.short(l.weighted_sum)}, softmax ${fmt.short(l.softmax)}. ${f.dominant_reason}. ` +
-          'Usual mistake: assuming attention is always the expensive part; it is quadratic in n, but below n = d the projections cost more.',
+        explanation: text('exercise.cost.core_s_count_projections', { projections: fmt.short(l.projections), scores: fmt.short(l.scores), weighted_sum: fmt.short(l.weighted_sum), softmax: fmt.short(l.softmax), dominant_reason: f.dominant_reason }) +
+          text('exercise.cost.usual_mistake_assuming_attention'),
       };
     },
   },
@@ -71,7 +72,7 @@ export const EXERCISES = [
     setup({ config: c }) {
       return {
         params: {},
-        prompt: `One pass of this layer with batch ${c.batch}, ${c.n_heads} heads, ${c.n_q} queries and ${c.n_k} keys: what is the shape of all its attention weights A, as batch × heads × n_q × n_k?`,
+        prompt: text('exercise.cost.one_pass_this_layer', { batch: c.batch, n_heads: c.n_heads, n_q: c.n_q, n_k: c.n_k }),
         calls: [{ op: 'analyze', args: analyzeArgs(c) }],
       };
     },
@@ -79,8 +80,8 @@ export const EXERCISES = [
       const A = a.shapes.find((s) => s.name.startsWith('A_i')).dims;
       return {
         expected: A,
-        explanation: `The core's shape trace: A is ${shape(A)}, one ${A[2]}×${A[3]} matrix for each of the ${A[1]} heads of each of the ${A[0]} batch items. ` +
-          'Usual mistake: counting one matrix per layer; every head of every batch item has its own.',
+        explanation: text('exercise.cost.core_s_shape_trace', { A: shape(A), value: A[2], value2: A[3], value3: A[1], value4: A[0] }) +
+          text('exercise.cost.usual_mistake_counting_one'),
       };
     },
   },
@@ -89,7 +90,7 @@ export const EXERCISES = [
     setup({ config: c }) {
       return {
         params: {},
-        prompt: `How many bytes do all the attention weights of that pass take in float32 (batch ${c.batch}, ${c.n_heads} heads, ${c.n_q}×${c.n_k} each)?`,
+        prompt: text('exercise.cost.how_many_bytes_do', { batch: c.batch, n_heads: c.n_heads, n_q: c.n_q, n_k: c.n_k }),
         tolerance: {},
         calls: [{ op: 'analyze', args: analyzeArgs(c) }],
       };
@@ -98,8 +99,8 @@ export const EXERCISES = [
       const A = a.shapes.find((s) => s.name.startsWith('A_i')).dims;
       return {
         expected: a.attention_weight_bytes,
-        explanation: `The core: ${shape(A)} weights of 4 bytes each = ${fmt.bytes(a.attention_weight_bytes)}. (The lesson's P4: 8 heads × 32 items of 128×128 = 16.8 MB.) ` +
-          'Usual mistakes: forgetting the batch or the heads, or counting one byte per weight.',
+        explanation: text('exercise.cost.core_weights_4_bytes', { A: shape(A), attention_weight_bytes: fmt.bytes(a.attention_weight_bytes) }) +
+          text('exercise.cost.usual_mistakes_forgetting_batch'),
       };
     },
   },

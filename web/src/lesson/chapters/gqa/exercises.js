@@ -2,6 +2,7 @@
 // exercise and the helpers: lesson/exercises/helpers.js; the catalogue of every chapter's: catalogue.js.
 
 import * as fmt from '../../../model/format.js';
+import { text } from './exercise_text.js';
 
 export const EXERCISES = [
   {
@@ -13,7 +14,7 @@ export const EXERCISES = [
       return {
         params: { n_heads, n_kv_heads, head },
         // Heads are counted from 1 here, as on the maps and in the query heads → key/value heads table.
-        prompt: `${n_heads} query heads share ${n_kv_heads} key/value heads, heads counted from 1. Which key/value head does query head ${head + 1} read?`,
+        prompt: text('exercise.gqa.query_heads_share_key', { n_heads, n_kv_heads, value: head + 1 }),
         tolerance: {},
         calls: [{ op: 'resolveView', args: { d_model, n_heads, n_kv_heads, n_q: 1 } }],
       };
@@ -22,8 +23,8 @@ export const EXERCISES = [
       const of = view.dims.kv_head_of.map((g) => g + 1); // the core counts from 0
       return {
         expected: of[head],
-        explanation: `The core's mapping: query heads 1, 2, … → key/value heads ${of.join(', ')}. Query head ${head + 1} reads key/value head ${of[head]}: consecutive query heads form a group, ` +
-          `${n_kv_heads} groups in all. Usual mistake: dealing the query heads out in turn (head mod n_kv_heads), which is not how the weights are laid out.`,
+        explanation: text('exercise.gqa.core_s_mapping_query', { value: of.join(', '), value2: head + 1, value3: of[head] }) +
+          text('exercise.gqa.groups_all_usual_mistake', { n_kv_heads }),
       };
     },
   },
@@ -32,7 +33,7 @@ export const EXERCISES = [
     setup({ config: c }) {
       return {
         params: {},
-        prompt: `A decoder keeps K and V of every past token. For this layer (n_kv_heads = ${c.n_kv_heads}, d_k = ${c.d_k}, d_v = ${c.d_v}, float32), how many bytes does one token add to the cache?`,
+        prompt: text('exercise.gqa.decoder_keeps_k_v', { n_kv_heads: c.n_kv_heads, d_k: c.d_k, d_v: c.d_v }),
         tolerance: {},
         calls: [{ op: 'analyze', args: { d_model: c.d_model, n_heads: c.n_heads, n_kv_heads: c.n_kv_heads, d_k: c.d_k, d_v: c.d_v, n: 1 } }],
       };
@@ -41,9 +42,9 @@ export const EXERCISES = [
       const kv = a.kv_cache;
       return {
         expected: kv.bytes_per_token,
-        explanation: `The core: ${fmt.int(kv.numbers_per_token)} numbers per token (n_kv_heads·(d_k + d_v)), ${fmt.bytes(kv.bytes_per_token)}` +
-          `${kv.saved_bytes ? `; with one key/value head per query head it would be ${fmt.bytes(kv.mha_bytes_per_token)}` : ''}. ` +
-          'Usual mistakes: caching only K (V is needed too), counting the query heads, or caching the queries, which are never reused.',
+        explanation: text('exercise.gqa.core_numbers_per_token', { numbers_per_token: fmt.int(kv.numbers_per_token), bytes_per_token: fmt.bytes(kv.bytes_per_token) }) +
+          `${kv.saved_bytes ? text('exercise.gqa.with_one_key_value', { mha_bytes_per_token: fmt.bytes(kv.mha_bytes_per_token) }) : ''}. ` +
+          text('exercise.gqa.usual_mistakes_caching_only'),
       };
     },
   },
@@ -52,7 +53,7 @@ export const EXERCISES = [
     setup() {
       return {
         params: { preset: 'LLaMA-70B' },
-        prompt: 'LLaMA-70B lets its 64 query heads share 8 key/value heads. How many times smaller is its K/V cache than the same model with 64 key/value heads?',
+        prompt: text('exercise.gqa.llama_70b_lets_64'),
         tolerance: {},
         calls: [{ op: 'modelPresets', args: {} }],
       };
@@ -61,8 +62,8 @@ export const EXERCISES = [
       const m = presets.find((p) => p.name === preset), kv = m.kv_cache_per_token;
       return {
         expected: kv.ratio,
-        explanation: `The core: ${fmt.int(kv.numbers_per_token)} numbers per token over its ${m.n_layers} layers (${fmt.bytes(kv.bytes_per_token)}), against ${fmt.bytes(kv.mha_bytes_per_token)} with multi-head attention: ${kv.ratio}× less. ` +
-          'Usual mistake: expecting the FLOPs or the maps to shrink as much; every query head still computes its own scores, only K, V and their cache are shared.',
+        explanation: text('exercise.gqa.core_numbers_per_token_2', { numbers_per_token: fmt.int(kv.numbers_per_token), n_layers: m.n_layers, bytes_per_token: fmt.bytes(kv.bytes_per_token), mha_bytes_per_token: fmt.bytes(kv.mha_bytes_per_token), ratio: kv.ratio }) +
+          text('exercise.gqa.usual_mistake_expecting_flops'),
       };
     },
   },

@@ -3,6 +3,7 @@
 
 import * as fmt from '../../../model/format.js';
 import { word, list } from '../../exercises/helpers.js';
+import { text } from './exercise_text.js';
 
 export const EXERCISES = [
   {
@@ -11,12 +12,12 @@ export const EXERCISES = [
       const n = Math.max(c.n_q, 16);
       return {
         params: { n, d_model: c.d_model },
-        prompt: `The sinusoidal encoding of ${n} positions at d_model = ${fmt.int(c.d_model)}: which range holds every value?`,
+        prompt: text('exercise.positions.sinusoidal_encoding_positions_d', { n, d_model: fmt.int(c.d_model) }),
         choices: [
           { key: 'unit', label: 'Between −1 and 1' },
-          { key: 'grows', label: 'It grows with the position' },
+          { key: 'grows', label: text('exercise.positions.grows_with_position') },
           { key: 'positive', label: 'Between 0 and 1' },
-          { key: 'd_model', label: 'Between −d_model and d_model' },
+          { key: 'd_model', label: text('exercise.positions.between_d_model_d') },
         ],
         calls: [{ op: 'positionalProperties', args: { n, d_model: c.d_model, k: 1 } }],
       };
@@ -24,8 +25,8 @@ export const EXERCISES = [
     reveal({ n }, [p]) {
       return {
         expected: p.max_abs <= 1 + 1e-6 ? 'unit' : 'grows',
-        explanation: `The core's table: the largest |value| over ${n} positions is ${fmt.num(p.max_abs, 4)}, and the closest two positions are still ${fmt.num(p.min_distance, 3)} apart. ` +
-          'Every value is a sine or a cosine, so it stays in [−1, 1] however long the sequence. Usual mistake: thinking a position is added as a growing number, which would swamp the word embedding.',
+        explanation: text('exercise.positions.core_s_table_largest', { n, max_abs: fmt.num(p.max_abs, 4), min_distance: fmt.num(p.min_distance, 3) }) +
+          text('exercise.positions.every_value_sine_or'),
       };
     },
   },
@@ -34,7 +35,7 @@ export const EXERCISES = [
     setup({ config: c }) {
       return {
         params: { d_model: c.d_model },
-        prompt: 'What is PE(0, 1): position 0, dimension 1 (a cosine) of the sinusoidal encoding?',
+        prompt: text('exercise.positions.what_pe_0_1'),
         tolerance: { abs: 0.001 },
         calls: [{ op: 'positionalEncoding', args: { n: 1, d_model: c.d_model } }],
       };
@@ -42,8 +43,8 @@ export const EXERCISES = [
     reveal(_, [pe]) {
       return {
         expected: pe[1],
-        explanation: `The core's first row starts ${list(Array.from(pe.slice(0, 4)))}: the sines of position 0 are 0 and its cosines are cos 0 = ${fmt.num(pe[1], 4)}. ` +
-          'Usual mistake: expecting position 0 to be the zero vector; only its even (sine) dimensions are 0.',
+        explanation: text('exercise.positions.core_s_first_row', { value: list(Array.from(pe.slice(0, 4))), value2: fmt.num(pe[1], 4) }) +
+          text('exercise.positions.usual_mistake_expecting_position'),
       };
     },
   },
@@ -53,12 +54,12 @@ export const EXERCISES = [
       const n = Math.max(c.n_q, 16);
       return {
         params: { n, k: 2 },
-        prompt: 'How is PE(pos + 2) related to PE(pos)?',
+        prompt: text('exercise.positions.how_pe_pos_2'),
         choices: [
-          { key: 'rotation', label: 'The same linear map for every pos: a rotation of each sine/cosine pair' },
-          { key: 'unrelated', label: 'There is no fixed relation; each position is independent' },
-          { key: 'scaled', label: 'It is PE(pos) multiplied by a number' },
-          { key: 'depends', label: 'A linear map that changes with pos' },
+          { key: 'rotation', label: text('exercise.positions.same_linear_map_every') },
+          { key: 'unrelated', label: text('exercise.positions.there_no_fixed_relation') },
+          { key: 'scaled', label: text('exercise.positions.pe_pos_multiplied_number') },
+          { key: 'depends', label: text('exercise.positions.linear_map_that_changes') },
         ],
         calls: [{ op: 'positionalProperties', args: { n, d_model: c.d_model, k: 2 } }],
       };
@@ -66,8 +67,8 @@ export const EXERCISES = [
     reveal({ n, k }, [p]) {
       return {
         expected: p.rotation_max_error < 1e-4 ? 'rotation' : 'depends',
-        explanation: `The core rotates each pair (sin, cos) of PE(pos) by ω·${k} and finds PE(pos + ${k}) within ${fmt.num(p.rotation_max_error, 9)} over ${n} positions: ` +
-          'one block-diagonal rotation, the same at every position, which is what lets attention find "k tokens back". Usual mistake: thinking the relation depends on where you are.',
+        explanation: text('exercise.positions.core_rotates_each_pair', { k, rotation_max_error: fmt.num(p.rotation_max_error, 9), n }) +
+          text('exercise.positions.one_block_diagonal_rotation'),
       };
     },
   },

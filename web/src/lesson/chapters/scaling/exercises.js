@@ -2,6 +2,7 @@
 // exercise and the helpers: lesson/exercises/helpers.js; the catalogue of every chapter's: catalogue.js.
 
 import * as fmt from '../../../model/format.js';
+import { text } from './exercise_text.js';
 
 export const EXERCISES = [
   {
@@ -9,7 +10,7 @@ export const EXERCISES = [
     setup({ config: c }) {
       return {
         params: { d_k: c.d_k },
-        prompt: `q and k have d_k = ${c.d_k} independent components, each of mean 0 and variance 1. What is the variance of q·k (no scale)?`,
+        prompt: text('exercise.scaling.q_k_have_d', { d_k: c.d_k }),
         tolerance: { rel: 0.15 },
         calls: [{ op: 'sqrtDkStats', args: { d_k: c.d_k, n_k: 16, samples: 4000, seed: 1 } }],
       };
@@ -17,9 +18,9 @@ export const EXERCISES = [
     reveal({ d_k }, [s]) {
       return {
         expected: s.dot_variance,
-        explanation: `Over ${fmt.int(s.samples)} sampled pairs the core measures a variance of ${fmt.num(s.dot_variance, 2)}: about d_k = ${d_k}, because q·k adds ${d_k} products of variance 1. ` +
-          `Rows of such scores are sharp: the largest weight averages ${fmt.num(s.max_weight_unscaled, 2)} unscaled against ${fmt.num(s.max_weight_scaled, 2)} scaled. ` +
-          'Usual mistake: answering 1 (the variance of one component) or √d_k (the standard deviation).',
+        explanation: text('exercise.scaling.over_sampled_pairs_core', { samples: fmt.int(s.samples), dot_variance: fmt.num(s.dot_variance, 2), d_k }) +
+          text('exercise.scaling.rows_such_scores_are', { max_weight_unscaled: fmt.num(s.max_weight_unscaled, 2), max_weight_scaled: fmt.num(s.max_weight_scaled, 2) }) +
+          text('exercise.scaling.usual_mistake_answering_1'),
       };
     },
   },
@@ -28,7 +29,7 @@ export const EXERCISES = [
     setup({ config: c }) {
       return {
         params: { d_k: c.d_k },
-        prompt: `The same q·k with d_k = ${c.d_k}, divided by √d_k as attention does: what is its variance now?`,
+        prompt: text('exercise.scaling.same_q_k_with', { d_k: c.d_k }),
         tolerance: { abs: 0.15 },
         calls: [{ op: 'sqrtDkStats', args: { d_k: c.d_k, n_k: 16, samples: 4000, seed: 1 } }],
       };
@@ -36,9 +37,9 @@ export const EXERCISES = [
     reveal({ d_k }, [s]) {
       return {
         expected: s.scaled_variance,
-        explanation: `The core measures ${fmt.num(s.scaled_variance, 3)} (unscaled: ${fmt.num(s.dot_variance, 1)}). Dividing by √d_k divides the variance by d_k, so it is about 1 whatever d_k is, ` +
-          `and the softmax keeps an entropy of ${fmt.num(s.entropy_scaled, 2)} nats (unscaled: ${fmt.num(s.entropy_unscaled, 2)}; uniform: ${fmt.num(s.max_entropy, 2)}). ` +
-          `Usual mistake: thinking the scale divides the variance by √d_k (giving √${d_k}); a factor inside a variance counts squared.`,
+        explanation: text('exercise.scaling.core_measures_unscaled_dividing', { scaled_variance: fmt.num(s.scaled_variance, 3), dot_variance: fmt.num(s.dot_variance, 1) }) +
+          text('exercise.scaling.softmax_keeps_entropy_nats', { entropy_scaled: fmt.num(s.entropy_scaled, 2), entropy_unscaled: fmt.num(s.entropy_unscaled, 2), max_entropy: fmt.num(s.max_entropy, 2) }) +
+          text('exercise.scaling.usual_mistake_thinking_scale', { d_k }),
       };
     },
   },
@@ -48,12 +49,12 @@ export const EXERCISES = [
       const small = c.d_k < 512 ? c.d_k : 16;
       return {
         params: { small },
-        prompt: 'At d_k = 512, without dividing by √d_k, what happens to the gradient that reaches the scores at initialisation?',
+        prompt: text('exercise.scaling.d_k_512_without'),
         choices: [
-          { key: 'vanishes', label: 'It becomes tiny: most rows saturate and let almost nothing through' },
-          { key: 'explodes', label: 'It grows with d_k, as the scores do' },
-          { key: 'same', label: 'It stays about as large as with the scale' },
-          { key: 'nan', label: 'It becomes NaN' },
+          { key: 'vanishes', label: text('exercise.scaling.becomes_tiny_most_rows') },
+          { key: 'explodes', label: text('exercise.scaling.grows_with_d_k') },
+          { key: 'same', label: text('exercise.scaling.stays_about_large_with') },
+          { key: 'nan', label: text('exercise.scaling.becomes_nan') },
         ],
         calls: [{ op: 'sqrtDkGradients', args: { d_k_values: [small, 512], n_k: 64, samples: 64, seed: 1 } }],
       };
@@ -64,9 +65,9 @@ export const EXERCISES = [
       const expected = !Number.isFinite(u) ? 'nan' : u * 10 < s ? 'vanishes' : u > s * 10 ? 'explodes' : 'same';
       return {
         expected,
-        explanation: `The core's backward pass: the typical row's ‖∂L/∂S‖ is ${fmt.num(u, 6)} unscaled at d_k = 512 against ${fmt.num(s, 3)} scaled ` +
-          `(at d_k = ${small}: ${fmt.num(lo.unscaled.score_grad_median, 3)} unscaled). ${fmt.percent(hi.unscaled.saturated_share)} of the unscaled rows are nearly one-hot, ` +
-          'and a softmax row that is one-hot passes almost no gradient back. Usual mistake: expecting larger scores to give larger gradients; the softmax saturates instead.',
+        explanation: text('exercise.scaling.core_s_backward_pass', { u: fmt.num(u, 6), s: fmt.num(s, 3) }) +
+          text('exercise.scaling.d_k_unscaled_unscaled', { small, score_grad_median: fmt.num(lo.unscaled.score_grad_median, 3), saturated_share: fmt.percent(hi.unscaled.saturated_share) }) +
+          text('exercise.scaling.softmax_row_that_one'),
       };
     },
   },

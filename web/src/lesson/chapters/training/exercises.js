@@ -3,6 +3,7 @@
 
 import * as fmt from '../../../model/format.js';
 import { list, labSettings } from '../../exercises/helpers.js';
+import { text } from './exercise_text.js';
 
 export const EXERCISES = [
   {
@@ -11,7 +12,7 @@ export const EXERCISES = [
       const lab = labSettings(state, ['copy_previous', 'copy_first', 'reverse', 'lookup', 'two_relation'].includes(state.train_task) ? state.train_task : 'copy_previous');
       return {
         params: lab,
-        prompt: `A fresh lab model (task ${lab.task}, d_model ${lab.d_model}, ${lab.n_heads} heads, 16 possible tokens, no training yet) predicts each token. About what cross-entropy loss (in nats) will it show?`,
+        prompt: text('exercise.training.fresh_lab_model_task', { task: lab.task, d_model: lab.d_model, n_heads: lab.n_heads }),
         tolerance: { rel: 0.15 },
         calls: [{ op: 'trainEval', args: { ...lab, steps: 0, samples: 200 } }],
       };
@@ -19,8 +20,8 @@ export const EXERCISES = [
     reveal(lab, [t]) {
       return {
         expected: t.before.loss,
-        explanation: `The core evaluates the untrained model at ${fmt.num(t.before.loss, 3)} nats with ${fmt.percent(t.before.accuracy)} accuracy: it guesses nearly uniformly among ${t.classes} tokens, ` +
-          `whose loss is ln ${t.classes} ≈ 2.77. Usual mistake: expecting a loss of 0 or 1 before training; 0 is a perfect model, and a loss is not a probability.`,
+        explanation: text('exercise.training.core_evaluates_untrained_model', { loss: fmt.num(t.before.loss, 3), accuracy: fmt.percent(t.before.accuracy), classes: t.classes }) +
+          text('exercise.training.whose_loss_ln_2', { classes: t.classes }),
       };
     },
   },
@@ -30,12 +31,12 @@ export const EXERCISES = [
       const lab = labSettings(state, state.train_task === 'copy_first' ? 'copy_first' : 'copy_previous');
       return {
         params: lab,
-        prompt: `Train the lab on ${lab.task} (copy the ${lab.task === 'copy_first' ? 'first' : 'previous'} token) for 150 steps. Where will the heads put most of their weight?`,
+        prompt: text('exercise.training.train_lab_copy_token', { task: lab.task, part: lab.task === 'copy_first' ? 'first' : 'previous' }),
         choices: [
-          { key: 'previous', label: 'On the previous token' },
-          { key: 'first', label: 'On the first token' },
-          { key: 'self', label: 'On the token itself' },
-          { key: 'uniform', label: 'Spread evenly: one layer cannot learn positions' },
+          { key: 'previous', label: text('exercise.training.previous_token') },
+          { key: 'first', label: text('exercise.training.first_token') },
+          { key: 'self', label: text('exercise.training.token_itself') },
+          { key: 'uniform', label: text('exercise.training.spread_evenly_one_layer') },
         ],
         calls: [{ op: 'trainEval', args: { ...lab, steps: 150, samples: 200 } }],
       };
@@ -46,8 +47,8 @@ export const EXERCISES = [
       const learnt = after.some((w) => w > 0.5);
       return {
         expected: learnt ? relation : 'uniform',
-        explanation: `The core trained 150 steps: the heads' mean weight on the ${relation} token went from ${list(before, 2)} to ${list(after, 2)}, and accuracy from ${fmt.percent(t.before.accuracy)} to ${fmt.percent(t.after.accuracy)}. ` +
-          'The task can be solved only by reading that position, and the positional encoding lets a head find it. Usual mistake: expecting attention to need words in common; it learns positions too.',
+        explanation: text('exercise.training.core_trained_150_steps', { relation, before: list(before, 2), after: list(after, 2), accuracy: fmt.percent(t.before.accuracy), accuracy2: fmt.percent(t.after.accuracy) }) +
+          text('exercise.training.task_can_solved_only'),
       };
     },
   },
