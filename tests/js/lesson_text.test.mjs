@@ -20,7 +20,6 @@ for (const name of readdirSync(join(SRC, 'lesson/panels'))) await import(pathToF
 // The exercises' words (loaded with the catalogue) and the session's.
 await import(pathToFileURL(join(SRC, 'lesson/exercises/catalogue.js')).href);
 await import(pathToFileURL(join(SRC, 'lesson/exercises/session.js')).href);
-await import(pathToFileURL(join(SRC, 'lesson/chapters/index.js')).href);
 const TABLE = new Set(textIds());
 const code = jsFiles(SRC).map((path) => ({ path: relative(ROOT, path), source: read(path) }));
 

@@ -7,8 +7,10 @@
 // `reference` is the old long page: every panel and the full form.
 
 import { CHAPTER_NAMES, FIRST_CHAPTER } from './chapter_names.js';
-import { CHAPTER_DATA } from './chapters/index.js';
-import { text } from './text.js';
+import { CHAPTER_DATA, CHAPTER_TEXT } from './chapters/index.js';
+import { addText, text } from './text.js';
+
+for (const words of CHAPTER_TEXT) addText(words);
 
 export { CHAPTER_NAMES, FIRST_CHAPTER };
 
