@@ -37,7 +37,8 @@ export function acquireCompute({ simd, base, doc, compiled }) {
     const inPageHandlers = () => (inPage ??= engine.then(async () => {
       // A feature's handler comes from panels.js, as its panel did (the first view's bundle holds none).
       const featureHandlers = (feature) => import(new URL('panels.js', base).href).then((m) => m.loadHandlers(feature));
-      const handlers = createHandlers(() => engine, { featureHandlers });
+      const importReader = () => import(new URL('panels.js', base).href); // import/files.js's readers, as the export panel has them
+      const handlers = createHandlers(() => engine, { featureHandlers, importReader });
       await handlers.init({ simd });
       return handlers;
     }));

@@ -14,6 +14,7 @@ const handlers = createHandlers((simd) => loadAttention(simd === undefined ? { w
   // The threshold measured in a browser, where splitting costs more than in Node (see pool.js).
   startPool: ({ workers, simd }) => createAttentionPool({ workers, simd, wasmDir, splitFlops: PAGE_SPLIT_FLOPS }),
   featureHandlers: loadHandlers,
+  importReader: () => import('../import/files.js'), // the importer's parsers: in this bundle, run here
 });
 
 self.onmessage = ({ data }) => handle(handlers, data, (reply) => postMessage(reply));
