@@ -1,0 +1,57 @@
+// SCORM's data model as the LMS adapter writes it (web/src/lms/cmi.js, pure): the score from first
+// tries, the statuses against a mastery score in both versions, interactions' element names, the
+// mastery score read from the LMS or the author, and suspend_data round trips (and refuses junk).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { scoreOf, statusOf, scoreValues, interactionValues, masteryOf, encodeSuspend, decodeSuspend, versionOf } from '../../web/src/lms/cmi.js';
+
+const IDS = ['a.one', 'a.two', 'a.three', 'a.four'];
+
+test('the score counts first tries only; done counts any attempt', () => {
+  const record = { 'a.one': { attempts: 1, correct: true, first: true }, 'a.two': { attempts: 2, correct: true, first: false }, 'a.three': { attempts: 1, correct: false, first: false }, 'other.x': { attempts: 1, correct: true, first: true } };
+  assert.deepEqual(scoreOf(IDS, record), { done: 3, total: 4, right: 1, raw: 25 });
+  assert.deepEqual(scoreOf(['a.one', 'a.two', 'a.three'], record), { done: 3, total: 3, right: 1, raw: 33 });
+  assert.deepEqual(scoreOf([], record), { done: 0, total: 0, right: 0, raw: 0 });
+});
+
+test('statuses: passed once the score reaches mastery, failed only when all is done below it', () => {
+  const cases = [
+    [{ done: 1, total: 4, raw: 25 }, 80, { completion: 'incomplete', success: 'unknown', lesson: 'incomplete' }],
+    [{ done: 4, total: 4, raw: 75 }, 80, { completion: 'completed', success: 'failed', lesson: 'failed' }],
+    [{ done: 4, total: 4, raw: 80 }, 80, { completion: 'completed', success: 'passed', lesson: 'passed' }],
+    [{ done: 3, total: 4, raw: 75 }, 75, { completion: 'incomplete', success: 'passed', lesson: 'passed' }],
+    [{ done: 4, total: 4, raw: 0 }, null, { completion: 'completed', success: 'unknown', lesson: 'completed' }],
+  ];
+  for (const [score, mastery, want] of cases) assert.deepEqual(statusOf(score, mastery), want, JSON.stringify([score, mastery]));
+});
+
+test('the elements each version writes', () => {
+  const score = { done: 2, total: 2, right: 1, raw: 50 };
+  assert.deepEqual(scoreValues('1.2', score, 80), [['cmi.core.score.min', '0'], ['cmi.core.score.max', '100'], ['cmi.core.score.raw', '50'], ['cmi.core.lesson_status', 'failed']]);
+  assert.deepEqual(scoreValues('2004', score, 80), [['cmi.score.min', '0'], ['cmi.score.max', '100'], ['cmi.score.raw', '50'], ['cmi.score.scaled', '0.5'],
+    ['cmi.progress_measure', '1'], ['cmi.completion_status', 'completed'], ['cmi.success_status', 'failed']]);
+  assert.equal(scoreValues('2004', { done: 1, total: 3, right: 0, raw: 0 }, 80).find(([k]) => k === 'cmi.success_status'), undefined, 'unknown is not written');
+  const attempt = { id: 'cost.dominant', type: 'choice', response: 'softmax', correct: false, description: 'Which  term\ndominates?', timestamp: '2026-11-28T10:00:00.000Z' };
+  assert.deepEqual(interactionValues('1.2', 3, attempt), [['cmi.interactions.3.id', 'cost.dominant'], ['cmi.interactions.3.type', 'choice'],
+    ['cmi.interactions.3.student_response', 'softmax'], ['cmi.interactions.3.result', 'wrong']]);
+  assert.deepEqual(interactionValues('2004', 0, { ...attempt, correct: true }), [['cmi.interactions.0.id', 'cost.dominant'], ['cmi.interactions.0.type', 'choice'],
+    ['cmi.interactions.0.timestamp', '2026-11-28T10:00:00.000Z'], ['cmi.interactions.0.description', 'Which term dominates?'],
+    ['cmi.interactions.0.learner_response', 'softmax'], ['cmi.interactions.0.result', 'correct']]);
+});
+
+test('mastery: the LMS\'s value wins (2004 scaled), else the author\'s; out of range is none', () => {
+  assert.equal(masteryOf('1.2', '70', '80'), 70);
+  assert.equal(masteryOf('1.2', '', '80'), 80);
+  assert.equal(masteryOf('2004', '0.6', '80'), 60);
+  assert.equal(masteryOf('2004', '', null), null);
+  assert.equal(masteryOf('1.2', '', '120'), null);
+  assert.deepEqual(['scorm12', '1.2', '2004', 'SCORM2004', '3'].map(versionOf), ['1.2', '1.2', '2004', '2004', null]);
+});
+
+test('suspend_data round-trips the record, fits SCORM 1.2 for every exercise, and ignores junk', () => {
+  const record = { 'a.one': { attempts: 3, correct: true, first: false }, 'a.two': { attempts: 1, correct: false, first: false } };
+  assert.deepEqual(decodeSuspend(encodeSuspend(record)), record);
+  const every = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`efficient.linear-crossover-${i}`, { attempts: 99, correct: true, first: true }]));
+  assert.ok(encodeSuspend(every).length < 4096, `${encodeSuspend(every).length} characters`);
+  for (const junk of ['', 'not json', '{"v":2,"r":{"a":[1,1,1]}}', '{"v":1,"r":{"a":[0,1,1],"b":"x"}}', 'null']) assert.deepEqual(decodeSuspend(junk), {}, junk);
+});
