@@ -18,7 +18,7 @@ const { selectExercises } = await load('web/src/lesson/exercises/index.js');
 const { parseHash, isField } = await load('web/src/model/schema.js');
 
 /** dist/ entries the page inside a package never asks for. */
-const LEFT_OUT = [/\.map$/, /^examples\//, /^EMBED\.md$/, /^MANIFEST\.txt$/, /^attention-playground\.js$/, /^embed\.js$/];
+const LEFT_OUT = [/\.map$/, /^examples\//, /^EMBED\.md$/, /^MANIFEST\.txt$/, /^attention-playground\.js$/, /^embed\.js$/, /^xapi\.js$/];
 
 function fail(message) {
   console.error(`scorm: ${message}`);

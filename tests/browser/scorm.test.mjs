@@ -12,7 +12,8 @@ import { mkdtemp, mkdir, writeFile, readFile, rm, copyFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { unzipSync } from 'fflate';
-import { startHarness, openUrl, root } from './harness.mjs';
+import { createRequire } from 'node:module';
+import { startHarness, openUrl, serveSite, root } from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
 import { readOptions, writePackages } from '../../scripts/scorm.mjs';
 
@@ -217,4 +218,44 @@ test('no LMS around the page, or an LMS that refuses a value: a visible note and
   assert.ok(page.problems.some((p) => /console warning: .*the LMS refused SetValue\("cmi\.score\.scaled"/.test(p)), page.problems.join('\n'));
   assert.ok(!page.problems.some((p) => p.startsWith('pageerror')), page.problems.join('\n'));
   await page.closeAll();
+});
+
+test('EMBED.md\'s xAPI snippet, as written (local addresses): valid answered and completed statements reach the LRS', async () => {
+  const doc = await readFile(join(root, 'web/EMBED.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('### xAPI: forwarding to a learning record store'));
+  const snippet = /```html\n([\s\S]*?)```/.exec(section)[1];
+  const playground = new URL(h.url).origin;
+  const host = snippet.replaceAll('https://example.org/attention/', h.url).replace("'https://example.org'", `'${playground}'`);
+  assert.notEqual(host, snippet);
+  const course = await serveSite({ 'course.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title><link rel="icon" href="data:,"></head>
+<body><iframe id="sco" title="playground" style="width:100%;height:800px;border:0" src="${h.url}index.html#embed=1&chapter=cost&exercises=cost.params-bias"></iframe>
+${host}</body></html>` });
+  const posted = [];
+  const page = await openUrl(h, `${course.url}course.html`, { waitForResult: false });
+  const cors = { 'access-control-allow-origin': new URL(course.url).origin, 'access-control-allow-headers': 'Content-Type, X-Experience-API-Version, Authorization', 'access-control-allow-methods': 'POST' };
+  await page.route('https://lrs.example.org/**', (route) => {
+    const r = route.request();
+    if (r.method() === 'POST') posted.push({ body: JSON.parse(r.postData()), headers: r.headers() });
+    return route.fulfill({ status: r.method() === 'POST' ? 200 : 204, headers: { ...cors, 'content-type': 'application/json' }, body: r.method() === 'POST' ? '["ok"]' : '' });
+  });
+  const frame = page.frameLocator('#sco');
+  await frame.locator('[data-exercise="cost.params-bias"] input[name="answer"]').fill('16640', { timeout: 60000 });
+  await frame.locator('[data-exercise="cost.params-bias"] button[type="submit"]').click();
+  const deadline = Date.now() + 30000;
+  while (posted.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const validate = createRequire(import.meta.url)('xapi-validation').default;
+  assert.deepEqual(posted.map((p) => p.body.verb.id), ['http://adlnet.gov/expapi/verbs/answered', 'http://adlnet.gov/expapi/verbs/completed']);
+  for (const { body, headers } of posted) {
+    assert.deepEqual(validate(body).map((w) => `${w.path.join('.')}: ${w.typeName ?? w.name}`), [], JSON.stringify(body));
+    assert.equal(headers['x-experience-api-version'], '1.0.3');
+    assert.match(headers.authorization, /^Basic [A-Za-z0-9+/=]+$/);
+  }
+  const [answered, completed] = posted.map((p) => p.body);
+  assert.equal(answered.object.id, 'urn:attention-playground:exercise:cost.params-bias');
+  assert.deepEqual([answered.result.success, answered.result.response, answered.context.contextActivities.parent[0].id], [true, '16640', 'urn:attention-playground:chapter:cost']);
+  assert.match(answered.result.duration, /^PT[\d.]+S$/);
+  assert.deepEqual([completed.object.id, completed.result.score, completed.result.success], ['urn:attention-playground:chapter:cost', { scaled: 1, raw: 1, min: 0, max: 1 }, true]);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+  await course.close();
 });
