@@ -93,7 +93,15 @@ export async function writePackages(options) {
   return written;
 }
 
+const USAGE = `usage: npm run scorm -- --chapter NAME [--exercises id,id] [--lock keys] [--hide keys] [--label TEXT]
+         [--theme light|dark|auto] [--title TEXT] [--mastery 0-100 (80)] [--out DIR (build/scorm)] [--dist DIR (dist)]
+Writes a SCORM 1.2 and a SCORM 2004 4th edition zip of the chapter (run \`bash scripts/build.sh dist\` first).`;
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(USAGE);
+    process.exit(0);
+  }
   let options;
   try {
     options = readOptions(process.argv.slice(2));

@@ -55,3 +55,35 @@ test('suspend_data round-trips the record, fits SCORM 1.2 for every exercise, an
   assert.ok(encodeSuspend(every).length < 4096, `${encodeSuspend(every).length} characters`);
   for (const junk of ['', 'not json', '{"v":2,"r":{"a":[1,1,1]}}', '{"v":1,"r":{"a":[0,1,1],"b":"x"}}', 'null']) assert.deepEqual(decodeSuspend(junk), {}, junk);
 });
+
+test('npm run scorm: the options are checked, each refusal naming the problem', async () => {
+  const { readOptions } = await import('../../scripts/scorm.mjs');
+  const refused = [
+    [[], /--chapter is required: one of attention, .*reference/],
+    [['--chapter', 'nope'], /--chapter nope is not a chapter/],
+    [['--chapter', 'reference'], /chapter reference with these options shows no exercise/],
+    [['--chapter', 'cost', '--exercises', 'cost.dominant,cost.nope'], /--exercises names no exercise cost\.nope/],
+    [['--chapter', 'cost', '--lock', 'd_model,bogus'], /--lock names bogus, which is not a setting/],
+    [['--chapter', 'cost', '--theme', 'purple'], /the view is not valid: theme=purple is not one of/],
+    [['--chapter', 'cost', '--mastery', '101'], /--mastery 101 is not a score from 0 to 100/],
+    [['--chapter', 'cost', '--bogus', '1'], /Unknown option '--bogus'/],
+  ];
+  for (const [argv, message] of refused) assert.throws(() => readOptions(argv), message, argv.join(' '));
+  const ok = readOptions(['--chapter', 'cost', '--exercises', 'cost.dominant', '--lock', 'd_model', '--label', 'Cost & co']);
+  assert.deepEqual([ok.ids, ok.mastery, ok.title, ok.hash], [['cost.dominant'], 80, 'Cost & co', 'embed=1&chapter=cost&exercises=cost.dominant&lock=d_model&label=Cost%20%26%20co']);
+  assert.deepEqual(readOptions(['--chapter', 'gqa']).ids, ['gqa.kv-head-of', 'gqa.cache-per-token', 'gqa.preset-saving']);
+});
+
+test('the manifests and the launch page escape the author\'s title', async () => {
+  const { manifest12, manifest2004, launchPage } = await import('../../scripts/scorm_manifest.mjs');
+  const options = { chapter: 'cost', title: 'Cost <&> "quotes"', mastery: 75, files: ['scorm.html', 'a&b.js'] };
+  for (const xml of [manifest12(options), manifest2004(options)]) {
+    assert.ok(xml.includes('<title>Cost &lt;&amp;&gt; &quot;quotes&quot;</title>'));
+    assert.ok(xml.includes('<file href="a&amp;b.js"/>'));
+  }
+  assert.ok(manifest12(options).includes('<adlcp:masteryscore>75</adlcp:masteryscore>'));
+  assert.ok(manifest2004(options).includes('<imsss:minNormalizedMeasure>0.75</imsss:minNormalizedMeasure>'));
+  const launch = launchPage({ title: '</script><b>', version: '2004', mastery: 75, hash: 'embed=1&label=%3C%2Fscript%3E' });
+  assert.ok(!launch.includes('</script><b>'), launch);
+  assert.match(launch, /location\.replace\("index\.html\?lms=2004&mastery=75#embed=1&label=%3C%2Fscript%3E"\)/);
+});
