@@ -87,3 +87,30 @@ test('the manifests and the launch page escape the author\'s title', async () =>
   assert.ok(!launch.includes('</script><b>'), launch);
   assert.match(launch, /location\.replace\("index\.html\?lms=2004&mastery=75#embed=1&label=%3C%2Fscript%3E"\)/);
 });
+
+test('the API is found up the parent frames (past a window of another origin), then through the opener, within a bound', async () => {
+  const { findApi } = await import('../../web/src/lms/api.js');
+  /** A chain of `depth` windows under `top`: returns the innermost. */
+  const chain = (top, depth) => {
+    let win = top;
+    for (let i = 0; i < depth; i += 1) win = { parent: win, top };
+    return win;
+  };
+  const lms = { LMSInitialize() {} };
+  const top = { API: lms };
+  top.parent = top;
+  top.top = top;
+  assert.equal(findApi(chain(top, 3), 'API'), lms);
+  assert.equal(findApi(chain(top, 3), 'API_1484_11'), null, 'the other version\'s name is not taken for it');
+  assert.equal(findApi(chain(top, 12), 'API'), null, 'deeper than the bound');
+  // A frame of another origin in between: reading it throws; the search passes over it.
+  const foreign = { get API() { throw new Error('cross-origin'); }, parent: top, top };
+  assert.equal(findApi({ parent: foreign, top }, 'API'), lms);
+  // A popup: no API in its own frames, the LMS's window opened it.
+  const popupTop = { opener: chain(top, 1) };
+  popupTop.parent = popupTop;
+  popupTop.top = popupTop;
+  assert.equal(findApi(chain(popupTop, 2), 'API'), lms);
+  const none = { parent: null, top: null, opener: null };
+  assert.equal(findApi(none, 'API'), null);
+});
