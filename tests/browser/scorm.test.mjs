@@ -202,6 +202,7 @@ test('no LMS around the page, or an LMS that refuses a value: a visible note and
   await alone.locator('#status', { hasText: 'Ran in' }).waitFor({ timeout: 60000 });
   assert.match(await alone.locator('.lms-note').textContent(), /Results are not reaching the course: no SCORM 1\.2 LMS holds this page \(no API object in its frames or its opener\)/);
   assert.equal(await alone.locator('.lms-note').getAttribute('role'), 'status');
+  assert.ok(await alone.locator('.lms-note').isVisible(), 'the note is shown above the playground');
   assert.deepEqual(alone.problems.map((p) => p.replace(/:.*/, '')), ['console warning']);
   await alone.closeAll();
 
