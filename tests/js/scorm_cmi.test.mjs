@@ -32,8 +32,9 @@ test('the elements each version writes', () => {
     ['cmi.progress_measure', '1'], ['cmi.completion_status', 'completed'], ['cmi.success_status', 'failed']]);
   assert.equal(scoreValues('2004', { done: 1, total: 3, right: 0, raw: 0 }, 80).find(([k]) => k === 'cmi.success_status'), undefined, 'unknown is not written');
   const attempt = { id: 'cost.dominant', type: 'choice', response: 'softmax', correct: false, description: 'Which  term\ndominates?', timestamp: '2026-11-28T10:00:00.000Z' };
-  assert.deepEqual(interactionValues('1.2', 3, attempt), [['cmi.interactions.3.id', 'cost.dominant'], ['cmi.interactions.3.type', 'choice'],
-    ['cmi.interactions.3.student_response', 'softmax'], ['cmi.interactions.3.result', 'wrong']]);
+  assert.deepEqual(interactionValues('1.2', 3, attempt), [['cmi.interactions.3.id', 'cost.dominant'], ['cmi.interactions.3.type', 'fill-in'],
+    ['cmi.interactions.3.student_response', 'softmax'], ['cmi.interactions.3.result', 'wrong']], '1.2: a choice key of several letters is fill-in text');
+  assert.equal(interactionValues('1.2', 0, { ...attempt, type: 'numeric', response: '3' })[1][1], 'numeric');
   assert.deepEqual(interactionValues('2004', 0, { ...attempt, correct: true }), [['cmi.interactions.0.id', 'cost.dominant'], ['cmi.interactions.0.type', 'choice'],
     ['cmi.interactions.0.timestamp', '2026-11-28T10:00:00.000Z'], ['cmi.interactions.0.description', 'Which term dominates?'],
     ['cmi.interactions.0.learner_response', 'softmax'], ['cmi.interactions.0.result', 'correct']]);

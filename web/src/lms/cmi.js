@@ -71,12 +71,13 @@ export function scoreValues(version, score, mastery) {
 }
 
 /**
- * The [element, value] pairs of one attempt as interaction n: { id, type, response, correct } and, in
- * 2004, description (the prompt, ≤ 250 characters) and timestamp (an ISO 8601 time, to the second).
+ * The [element, value] pairs of one attempt as interaction n: { id, type, response, correct } (a 1.2
+ * choice as fill-in) and, in 2004, description (the prompt, ≤ 250 characters) and timestamp (an ISO 8601 time, to the second).
  */
 export function interactionValues(version, n, { id, type, response, correct, description, timestamp }) {
   const names = VERSIONS[version], at = `cmi.interactions.${n}.`;
-  const pairs = [[`${at}id`, id], [`${at}type`, type]];
+  // SCORM 1.2 allows a choice response of single characters (a–z, 0–9) only: the choice's key goes as fill-in text.
+  const pairs = [[`${at}id`, id], [`${at}type`, version === '1.2' && type === 'choice' ? 'fill-in' : type]];
   if (version === '2004') {
     if (timestamp) pairs.push([`${at}timestamp`, timestamp]);
     if (description) pairs.push([`${at}description`, String(description).replace(/\s+/g, ' ').slice(0, 250)]);
