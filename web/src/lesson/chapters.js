@@ -24,7 +24,7 @@ export const PRESET_FIELD = 'preset';
 export const LESSON_START = Object.freeze({ heads: 'previous,same_word,first_token' });
 
 /** Keys that do not make a view of their own: an element given only these still gets LESSON_START. */
-export const NEUTRAL_KEYS = Object.freeze(['chapter', 'lock', 'hide', 'label', 'exercises', 'theme', 'embed']);
+import { NEUTRAL_KEYS } from '../model/schema.js'; // keys that do not make a view of their own (the schema's `neutral`)
 
 // Titles and short names are shown as plain text (buttons, headings, the pager), so √dₖ is written with the
 // subscript letter ₖ; the texts are shown through dom.math(), which sets d_k, d_model and W_iᴽ as the lesson does.

@@ -27,7 +27,7 @@ import { createExerciseSession } from '../lesson/exercises/session.js';
 const PROGRESS_AFTER_MS = 100; // shorter runs finish before a progress bar would be worth showing
 const RUNS_KEPT = 12;
 /** Fields that only change what is shown: a read-only playground still lets the learner change them. */
-const VIEW_ONLY = new Set(['head', 'item', 'colors', 'q_item', 'q_head', 'q_query', 'q_key', 'workers', 'chapter']);
+import { VIEW_ONLY } from '../model/schema.js';
 
 /** Time allowed before a silent worker counts as dead: generous against the estimate (which errs long). */
 const deadlineFor = (estimateMs) => Math.max(4000, 20 * estimateMs + 2000);

@@ -11,9 +11,7 @@ const CHECKBOXES = new Set(['bias', 'scale']);
 const CONDITIONAL = new Set(['text', 'text_kv', 'padding', 'dropout_seed', 'window', 'stride', 'rope_base']);
 
 /** Every field the form has an input for: a problem with one of these shows beside it. */
-export const CONTROL_FIELDS = new Set(['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'seed', 'n_kv_heads', 'attention', 'source',
-  'text', 'text_kv', 'n_q', 'n_k', 'batch', 'input_seed', 'mask', 'padding', 'scale', 'dropout', 'dropout_seed',
-  'window', 'stride', 'positional', 'rope_base']);
+export { CONTROL_FIELDS } from '../../model/schema.js';
 
 export function create(body, { dom, actions }) {
   const { h } = dom;
@@ -73,7 +71,7 @@ export function create(body, { dom, actions }) {
             h('option', { value: 'none' }, 'none (only the input encoding)'), h('option', { value: 'rope' }, 'RoPE (rotate q and k)'),
             h('option', { value: 'alibi' }, 'ALiBi (distance penalty)')),
           msg('positional')),
-        text('rope_base', '', 'RoPE base', { mode: 'decimal' }),
+        text('rope_base', '', 'RoPE base', { mode: 'decimal', placeholder: 'empty: the engine’s default' }),
         check('scale', 'divide the scores by √d_k'),
         h('div', { class: 'field', dataset: { field: 'dropout' } }, h('label', { for: 'f-dropout' }, 'dropout ', h('var', {}, 'p')),
           h('input', { id: 'f-dropout', name: 'dropout', type: 'text', inputmode: 'decimal', spellcheck: 'false' }), msg('dropout')),
@@ -210,7 +208,7 @@ export function create(body, { dom, actions }) {
 
     // A fieldset with no field left shown takes no room.
     for (const set of form.querySelectorAll('fieldset')) set.hidden = ![...set.querySelectorAll('[data-field]')].some((box) => !box.hidden);
-    dimsHint.textContent = config ? dimsText(config) : '';
+    dimsHint.textContent = config && check.analysis ? dimsText(config, check.analysis.derived) : '';
     tokensHint.textContent = config ? tokensText(config) : '';
     // A sentence's counts explained where the sentence is not in the form would only puzzle (a chapter without it).
     tokensHint.hidden = config?.source === 'text' && !shows('text') && !shows('text_kv');
@@ -241,10 +239,11 @@ function deriveDisplay(state) {
   return shown;
 }
 
-function dimsText(c) {
-  const heads = c.d_k * c.n_heads === c.d_model && c.d_v === c.d_k
+/** The heads' sizes in words, with the widths the core derived (`w`: the analysis's derived). */
+function dimsText(c, w) {
+  const heads = w.qk_width === c.d_model && c.d_v === c.d_k
     ? `Each of the ${c.n_heads} heads works in d_k = d_v = ${fmt.int(c.d_model)} / ${c.n_heads} = ${fmt.int(c.d_k)} dimensions; together they span d_model again.`
-    : `Heads of d_k = ${fmt.int(c.d_k)}, d_v = ${fmt.int(c.d_v)}: n_heads·d_v = ${fmt.int(c.n_heads * c.d_v)} columns go into Wᴼ, which maps them back to d_model = ${fmt.int(c.d_model)}.`;
+    : `Heads of d_k = ${fmt.int(c.d_k)}, d_v = ${fmt.int(c.d_v)}: n_heads·d_v = ${fmt.int(w.v_width)} columns go into Wᴼ, which maps them back to d_model = ${fmt.int(c.d_model)}.`;
   // The query heads of key/value head 0, from the core's mapping (validation's kv_head_of).
   const perGroup = c.kv_head_of?.filter((g) => g === 0).length;
   const groups = perGroup > 1

@@ -32,30 +32,30 @@ export function create(body, { dom }) {
   }
 
   function renderParams(a, config) {
-    const d = a.dims, p = a.params;
+    const d = a.dims, p = a.params, w = a.derived; // w: the widths and counts the core derives from the dims
     const kvh = d.n_kv_heads; // the core's analysis always resolves it
     const kvNote = kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_k)} per head` : `${kvh} key heads × ${fmt.int(p.per_head_k)}, shared`;
     // What each matrix holds per head goes under its name: a fourth column does not fit half a panel.
     const matrix = (label, perHead) => h('span', {}, math(label), h('span', { class: 'sub-note' }, math(perHead)));
     const rows = [
-      [matrix('Wᴽ (all heads)', `${d.n_heads} × ${fmt.int(p.per_head_q)} per head`), `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_k)}`, fmt.int(p.w_q)],
-      [matrix(kvh === d.n_heads ? 'Wᴷ (all heads)' : 'Wᴷ (key/value heads)', kvNote), `${fmt.int(d.d_model)} × ${fmt.int(kvh * d.d_k)}`, fmt.int(p.w_k)],
+      [matrix('Wᴽ (all heads)', `${d.n_heads} × ${fmt.int(p.per_head_q)} per head`), `${fmt.int(d.d_model)} × ${fmt.int(w.qk_width)}`, fmt.int(p.w_q)],
+      [matrix(kvh === d.n_heads ? 'Wᴷ (all heads)' : 'Wᴷ (key/value heads)', kvNote), `${fmt.int(d.d_model)} × ${fmt.int(w.kv_k_width)}`, fmt.int(p.w_k)],
       [matrix(kvh === d.n_heads ? 'Wⱽ (all heads)' : 'Wⱽ (key/value heads)',
         kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_v)} per head` : `${kvh} value heads × ${fmt.int(p.per_head_v)}, shared`),
-      `${fmt.int(d.d_model)} × ${fmt.int(kvh * d.d_v)}`, fmt.int(p.w_v)],
-      [matrix('Wᴼ', 'mixes the heads'), `${fmt.int(d.n_heads * d.d_v)} × ${fmt.int(d.d_model)}`, fmt.int(p.w_o)],
+      `${fmt.int(d.d_model)} × ${fmt.int(w.kv_v_width)}`, fmt.int(p.w_v)],
+      [matrix('Wᴼ', 'mixes the heads'), `${fmt.int(w.v_width)} × ${fmt.int(d.d_model)}`, fmt.int(p.w_o)],
     ];
     if (d.bias) rows.push([matrix('biases', 'b_Q, b_K, b_V, b_O'), '4 vectors', fmt.int(p.biases)]);
     rows.push({ attrs: { class: 'total-row' }, cells: ['total', '', h('strong', { id: 'params-total', dataset: { value: p.total } }, fmt.int(p.total))] });
-    const square = d.d_k * d.n_heads === d.d_model && d.d_v === d.d_k && kvh === d.n_heads;
-    const identity = square
-      ? `That is 4·d_model² = 4 × ${fmt.int(d.d_model)}² = ${fmt.int(4 * d.d_model ** 2)} weights${d.bias ? `, plus 4·d_model = ${fmt.int(4 * d.d_model)} biases` : ''}, whatever n_heads is: heads split the same matrices into slices, they do not add weights.`
+    // Square matrices (h·d_k = d_model, d_v = d_k, a key/value head per query head): the four hold 4·d_model² weights.
+    const identity = w.square
+      ? `That is 4·d_model² = 4 × ${fmt.int(d.d_model)}² = ${fmt.int(p.w_q + p.w_k + p.w_v + p.w_o)} weights${d.bias ? `, plus 4·d_model = ${fmt.int(p.biases)} biases` : ''}, whatever n_heads is: heads split the same matrices into slices, they do not add weights.`
       : kvh !== d.n_heads ? 'Wᴷ and Wⱽ have one slice per key/value head, not per query head, so the total is less than 4·d_model².'
         : 'With d_k or d_v set by hand the matrices are no longer square, so the total is not 4·d_model².';
     const gqa = a.params_gqa
       ? h('p', { class: 'note', id: 'params-gqa', dataset: { value: a.params_gqa } }, `With ${kvh} key/value heads shared by the ${d.n_heads} query heads (grouped-query attention), `
-        + `Wᴷ and Wⱽ are ${fmt.int(d.d_model)} × ${fmt.int(kvh * d.d_k)}: the layer has ${fmt.int(a.params_gqa)} parameters against ${fmt.int(a.params_mha)} with one key/value head per query head. `
-        + `The forward pass (and the heatmaps) runs this grouped layer: every ${d.n_heads / kvh} query heads read the same keys and values.`)
+        + `Wᴷ and Wⱽ are ${fmt.int(d.d_model)} × ${fmt.int(w.kv_k_width)}: the layer has ${fmt.int(a.params_gqa)} parameters against ${fmt.int(a.params_mha)} with one key/value head per query head. `
+        + `The forward pass (and the heatmaps) runs this grouped layer: every ${w.group} query heads read the same keys and values.`)
       : null;
     fill(params, h('h3', {}, 'Parameters of one attention layer'),
       h('div', { class: 'table-wrap', tabindex: '0' }, table(['matrix', 'shape', 'parameters'], rows, { class: 'cost params' })),
@@ -65,7 +65,7 @@ export function create(body, { dom }) {
   function renderFlops(a, config) {
     const f = a.flops, d = a.dims;
     const lesson = f.lesson;
-    const terms = lessonTerms(d);
+    const terms = lessonTerms(d, a.derived);
     const row = (name, term, value) => ({ attrs: { dataset: { term: name } }, cells: [name, h('span', { class: 'formula' }, formula(term)), fmt.int(value), fmt.short(value)] });
     const lessonRows = [
       row('projections', terms.projections, lesson.projections),
@@ -108,7 +108,7 @@ export function create(body, { dom }) {
 
   function renderMemory(a, budget) {
     const d = a.dims, m = a.memory;
-    const matrices = d.n_heads * d.batch;
+    const matrices = a.derived.attention_maps; // h × batch
     const parts = [['inputs', m.inputs], ['outputs', m.outputs], ['attention weights', m.weights], ['working buffers', m.working], ['parameters', m.parameters]];
     const over = m.total > budget;
     fill(memory,
@@ -153,11 +153,11 @@ export function create(body, { dom }) {
 /**
  * The lesson's four terms as the engine counts them, each a list of [symbol, size] factors: the
  * lesson's n·d² and n²·d when n_q = n_k and h·d_k = d_model, the factors themselves otherwise, so a
- * formula never names a product other than the one whose value stands beside it.
+ * formula never names a product other than the one whose value stands beside it. `widths`: the
+ * analysis's derived { qk_width (h·d_k), v_width (h·d_v) }.
  */
-export function lessonTerms(d) {
+export function lessonTerms(d, { qk_width: qk, v_width: v }) {
   const same = d.n_q === d.n_k;
-  const qk = d.n_heads * d.d_k, v = d.n_heads * d.d_v;
   const nq = same ? ['n', d.n_q] : ['n_q', d.n_q];
   const nk = same ? ['n', d.n_k] : ['n_k', d.n_k];
   const width = qk === d.d_model ? ['d', d.d_model] : ['d_model', d.d_model];

@@ -45,23 +45,23 @@ export function create(body, { dom, host }) {
   function update(v) {
     view = v;
     const { check } = v;
-    const c = check?.config;
-    const key = c ? JSON.stringify([c.d_model, c.n_heads, c.d_k, c.d_v, c.n_q, c.n_k, c.scale]) : '';
+    const c = check?.config, w = check?.analysis?.derived; // w: the widths and the encoding's wavelength, the core's
+    const key = c && w ? JSON.stringify([c.d_model, c.n_heads, c.d_k, c.d_v, c.n_q, c.n_k, c.scale]) : '';
     if (key === lastLive || !katex) return;
     lastLive = key;
-    if (!c) {
+    if (!c || !w) {
       for (const b of blocks) fill(b.live);
       return;
     }
     const n = (x) => fmt.int(x).replace(/,/g, '{,}');
-    const slowest = Math.max(0, Math.floor(c.d_model / 2) - 1); // the last sine/cosine pair
+    const slowest = w.encoding_slowest_pair; // the last sine/cosine pair
     const live = [
       // Without the scale the scores are Q·Kᵀ itself: the live line must not divide.
       String.raw`\underbrace{Q}_{${n(c.n_q)}\times ${n(c.d_k)}}\;\underbrace{K^{\top}}_{${n(c.d_k)}\times ${n(c.n_k)}}` +
       (c.scale ? String.raw`\;/\;\sqrt{${n(c.d_k)}}` : String.raw`\;(\text{not scaled})`) + String.raw`\;\to\;\underbrace{A}_{${n(c.n_q)}\times ${n(c.n_k)}}\;\underbrace{V}_{${n(c.n_k)}\times ${n(c.d_v)}}\;=\;${n(c.n_q)}\times ${n(c.d_v)}`,
       String.raw`W_i^{Q}: ${n(c.d_model)}\times ${n(c.d_k)},\quad W_i^{V}: ${n(c.d_model)}\times ${n(c.d_v)},\quad i=1,\dots,${c.n_heads}`,
-      String.raw`\operatorname{Concat}: ${n(c.n_q)}\times ${n(c.n_heads * c.d_v)},\quad W^{O}: ${n(c.n_heads * c.d_v)}\times ${n(c.d_model)},\quad \text{output}: ${n(c.n_q)}\times ${n(c.d_model)}`,
-      String.raw`\text{wavelengths } 2\pi \;\dots\; 2\pi\cdot 10000^{${n(2 * slowest)}/${n(c.d_model)}}\approx ${n(Math.round(2 * Math.PI * 10000 ** ((2 * slowest) / c.d_model)))}`,
+      String.raw`\operatorname{Concat}: ${n(c.n_q)}\times ${n(w.v_width)},\quad W^{O}: ${n(w.v_width)}\times ${n(c.d_model)},\quad \text{output}: ${n(c.n_q)}\times ${n(c.d_model)}`,
+      String.raw`\text{wavelengths } 2\pi \;\dots\; 2\pi\cdot 10000^{${n(2 * slowest)}/${n(c.d_model)}}\approx ${n(Math.round(w.encoding_wavelength))}`,
     ];
     blocks.forEach((b, i) => typeset(b.live, String.raw`\text{now: }` + live[i]));
   }

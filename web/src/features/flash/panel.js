@@ -17,7 +17,7 @@ const num = (x) => (x === -Infinity ? '−∞' : fmt.num(x, 4));
 
 export function create(body, { dom, actions }) {
   const { h, fill } = dom;
-  const state = { block_q: 0, block_k: 0, query_index: 0, causal: null, sram: 1024 };
+  const state = { block_q: 0, block_k: 0, query_index: 0, causal: null, sram: undefined }; // sram: the core's default until typed
   let sizes = null, data = null, tile = 0, timer = null, asked = '', pending = null;
 
   const input = (id, attrs, onChange) => h('input', { id, ...attrs, oninput: onChange });
@@ -25,7 +25,7 @@ export function create(body, { dom, actions }) {
   const bk = input('flash-block-k', { type: 'range', min: 1, step: 1 }, () => { state.block_k = Number(bk.value); ask(); });
   const row = input('flash-row', { type: 'range', min: 0, step: 1 }, () => { state.query_index = Number(row.value); ask(); });
   const causal = input('flash-causal', { type: 'checkbox' }, () => { state.causal = causal.checked; ask(); });
-  const sram = input('flash-sram', { type: 'number', min: 1, step: 1, value: state.sram, style: { width: '7em' } }, () => {
+  const sram = input('flash-sram', { type: 'number', min: 1, step: 1, style: { width: '7em' } }, () => {
     const v = Number(sram.value);
     if (Number.isInteger(v) && v >= 1) { state.sram = v; ask(); }
   });
@@ -70,6 +70,7 @@ export function create(body, { dom, actions }) {
       const reply = await mine;
       if (mine !== pending) return;
       data = { ...reply, payload };
+      if (state.sram === undefined) sram.value = data.io.sram; // the M the core used
       status.hidden = true;
       drawIo();
       show(Math.min(tile, data.tiles.length - 1));

@@ -56,10 +56,12 @@ export function create(body, { dom }) {
         return false;
       }
     };
+    let tokens = 0; // batch·n_k, the tokens the core's K/V cache counts
     const rows = variants(c.n_heads, c.n_kv_heads, accepts).map(({ kind, n_kv_heads }) => {
       const a = engine.analyze({ d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: c.bias, batch: c.batch, n_q: c.n_q, n_k: c.n_k,
         attention: c.cross ? 'cross' : 'self', need_weights: true, scale: c.scale, n_kv_heads });
       const kv = a.kv_cache;
+      tokens = kv.tokens;
       const current = n_kv_heads === c.n_kv_heads; // as the core resolved it (a view is checked by the engine)
       return {
         attrs: { class: current ? 'current' : '', dataset: { kind, nKvHeads: n_kv_heads, params: a.params.total, flops: a.flops.exact_flops, memory: a.memory.total,
@@ -68,7 +70,6 @@ export function create(body, { dom }) {
           fmt.bytesShort(kv.bytes_per_token), fmt.bytesShort(kv.bytes), kv.saved_bytes ? `${fmt.bytesShort(kv.saved_bytes)} (${fmt.num(kv.ratio, kv.ratio % 1 ? 1 : 0)}× less)` : '—'],
       };
     });
-    const tokens = c.batch * c.n_k;
     fill(here,
       h('h3', {}, `At the current sizes (d_model ${fmt.int(c.d_model)}, ${c.n_heads} query heads)`),
       h('div', { class: 'table-wrap', tabindex: '0' }, table(['variant', 'n_kv_heads', 'parameters', 'FLOPs', 'memory of one pass', 'K/V cache per token', `for ${fmt.int(tokens)} tokens`, 'saved against MHA'], rows, { class: 'cost gqa' })),

@@ -350,7 +350,7 @@ function untrainedText(heads) {
 }
 
 /** True when the layer shares key/value heads (fewer than query heads, as the core resolved them). */
-const grouped = (config) => !!config.kv_head_of && config.n_kv_heads < config.n_heads;
+const grouped = (config) => !!config.kv_head_of && config.n_kv_heads !== config.n_heads;
 
 /** The key/value head query head k reads (counting from 0): the core's mapping (validation's kv_head_of). */
 const kvHeadOf = (config, k) => config.kv_head_of?.[k];

@@ -29,7 +29,7 @@ export function create(body, { dom, actions }) {
         h('td', {}, String(m.n_heads)), h('td', {}, fmt.int(m.d_model)), h('td', {}, String(m.d_k)),
         h('td', {}, m.parameters), h('td', {}, fmt.short(a.params_gqa ?? a.params.total)));
       const scaled = RUN_WIDTH[m.name]
-        ? ` · loads at d_model ${fmt.int(RUN_WIDTH[m.name])} (d_k ${RUN_WIDTH[m.name] / m.n_heads}) with the same ${m.n_heads} query and ${m.n_kv_heads} key/value heads, so its grouped layer runs here` : '';
+        ? ` · loads at d_model ${fmt.int(RUN_WIDTH[m.name])} (d_k ${engine.analyze({ d_model: RUN_WIDTH[m.name], n_heads: m.n_heads, n: 1 }).dims.d_k}) with the same ${m.n_heads} query and ${m.n_kv_heads} key/value heads, so its grouped layer runs here` : '';
       return [row, h('tr', { class: 'note-row' }, h('td', { colspan: 6 }, verdict, m.note ? ` · ${m.note}` : '', scaled))];
     });
     fill(body,

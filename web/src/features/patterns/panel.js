@@ -82,7 +82,7 @@ export function create(body, { dom, actions }) {
 
 /** One constructed head explained with the numbers the engine returned for it. */
 export function explain(p, config) {
-  const who = `Head ${p.head + 1}${config.n_kv_heads && config.n_kv_heads < config.n_heads ? ` (K/V head ${p.kv_head + 1})` : ''}, ${LABELS[p.pattern] ?? p.pattern}, β = ${fmt.num(p.strength, 3)}: `;
+  const who = `Head ${p.head + 1}${config.n_kv_heads && config.n_kv_heads !== config.n_heads ? ` (K/V head ${p.kv_head + 1})` : ''}, ${LABELS[p.pattern] ?? p.pattern}, β = ${fmt.num(p.strength, 3)}: `;
   const freqs = Array.isArray(p.omega) ? p.omega.map((w) => fmt.num(w, 3)).join(', ') : '';
   const fit = p.exact ? '' : ` The fit is not exact here (error ${fmt.num(p.fit_error, 3)}), so the pattern may be weaker.`;
   switch (p.pattern) {

@@ -24,7 +24,7 @@ export function create(body, { dom }) {
     }));
     fill(body,
       h('p', { class: 'lead' },
-        `One big matrix product makes Q for all heads at once (${fmt.int(d.n_q)} × ${fmt.int(d.n_heads * d.d_k)}); `,
+        `One big matrix product makes Q for all heads at once (${fmt.int(d.n_q)} × ${fmt.int(a.derived.qk_width)}); `,
         `splitting it into heads is only a reshape, (n, h·d_k) → (h, n, d_k), so no data moves. `,
         `Each head then scores its ${fmt.int(d.n_q)} queries against ${fmt.int(d.n_k)} keys${scale ? '' : ' (not divided by √d_k: the scale is off)'}.`),
       h('div', { class: 'table-wrap', tabindex: '0' }, table(['tensor', 'shape', 'bytes (float32)'], rows, { class: 'shapes', id: 'shape-table' })),

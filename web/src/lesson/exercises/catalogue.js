@@ -396,7 +396,7 @@ export const EXERCISES = Object.freeze([
   {
     id: 'gqa.kv-head-of', chapter: 'gqa', kind: 'number',
     setup({ config: c }) {
-      const live = c.n_kv_heads > 1 && c.n_kv_heads < c.n_heads;
+      const live = c.n_kv_heads > 1 && c.n_kv_heads !== c.n_heads;
       const n_heads = live ? c.n_heads : 8, n_kv_heads = live ? c.n_kv_heads : 2, d_model = live ? c.d_model : 64;
       const head = n_heads - 2; // its key/value head differs from head mod n_kv_heads, the usual wrong rule, for any grouping
       return {
