@@ -29,6 +29,7 @@ export class AttentionPlaygroundElement extends Base {
       state, theme: 'light', layout: 'embedded',
       onResult: fire('result'),
       onError: fire('error'),
+      onNote: fire('note'),
       onChange: ({ state: now }) => fire('change')({ state: now }),
       progress: exerciseScope(this), // the exercises' progress is kept per page and element id
     });
@@ -105,15 +106,27 @@ export class AttentionPlaygroundElement extends Base {
   }
 
   /** Every tensor of the current run, { name: { shape, data: Float32Array } }, from the engine. */
-  async exportTensors() {
-    const { module, ctx } = await this.#export();
-    return module.exportTensors(ctx);
+  exportTensors() {
+    return this.#exporting('exportTensors', (module, ctx) => module.exportTensors(ctx));
   }
 
   /** A Promise of a Blob: a zip of the run's tensors (.npy), view.json and reproduce.py (PyTorch). */
-  async exportBundle() {
-    const { module, ctx } = await this.#export();
-    return module.exportBundle(ctx);
+  exportBundle() {
+    return this.#exporting('exportBundle', (module, ctx) => module.exportBundle(ctx));
+  }
+
+  /** Runs an export; if the element is removed before it finishes, the error says so (whatever step it stopped at). */
+  async #exporting(what, body) {
+    const playground = this.#playground;
+    try {
+      const { module, ctx } = await this.#export();
+      return await body(module, ctx);
+    } catch (err) {
+      if (playground?.destroyed) {
+        throw new Error(`${what}() did not finish: this <attention-playground> was removed from the page before the export was ready; put it back (or export before removing it)`);
+      }
+      throw err;
+    }
   }
 
   /**

@@ -4,7 +4,7 @@
 import * as check from './checks.js';
 import { Int32ArrayOf, Uint8ArrayOf } from './intrinsics.js';
 import { record } from './record.js';
-import { LAYER_KEYS, VIEW_KEYS, layerConfig, viewMask } from './options.js';
+import { LAYER_KEYS, VIEW_KEYS, POSITIONAL, layerConfig, viewMask } from './options.js';
 
 /** analyze, resolveView, maskGrid, randomNormal and headMetrics over `native` (native.js). */
 export function makeAnalysisApi({ native, defaultBudget }) {
@@ -43,9 +43,10 @@ export function makeAnalysisApi({ native, defaultBudget }) {
     /**
      * The engine's rules for a view of the playground, checked in one call: { d_model, n_heads,
      * n_kv_heads?, d_k?, d_v?, n_q, n_k? (n_q), batch? (1), mask? ('none' | 'causal' |
-     * { causal?, padding?: [key length per batch item] }) }. Numbers are passed as given, so the
-     * engine says what is wrong with 0, 1.5, NaN or 2^40. Returns { ok: true, dims: { d_model,
-     * n_heads, n_kv_heads, d_k, d_v, n_q, n_k, batch, kv_head_of } } (kv_head_of[h]: the key/value
+     * { causal?, padding?: [key length per batch item] }), positional? ('none'), rope_base? (the
+     * core's default) }. Numbers are passed as given, so the engine says what is wrong with 0, 1.5,
+     * NaN or 2^40; with positional 'rope' it checks d_k is even and the base above 1. Returns { ok: true,
+     * dims: { d_model, n_heads, n_kv_heads, d_k, d_v, n_q, n_k, batch, rope_base (with rope), kv_head_of } } (kv_head_of[h]: the key/value
      * head query head h reads) or { ok: false, field, message } naming the first bad field. Throws
      * only for an unknown option.
      */
@@ -65,8 +66,12 @@ export function makeAnalysisApi({ native, defaultBudget }) {
       let mask;
       try {
         mask = viewMask(o.mask, { window: o.window, stride: o.stride });
+        // The positional method's rules of the sizes are the core's too (RoPE: an even d_k, a base above 1).
+        const positional = check.choice('positional', o.positional, POSITIONAL, 'none');
+        if (positional !== 'none') Object.assign(fields, { positional: POSITIONAL.indexOf(positional), rope_base: check.number('rope_base', o.rope_base) });
       } catch (err) {
-        return { ok: false, field: /^(window|stride)\b/.test(err.message) ? err.message.split(' ')[0] : 'mask', message: err.message };
+        const field = /^(window|stride|positional|rope_base)\b/.exec(err.message)?.[1] ?? 'mask';
+        return { ok: false, field, message: err.message };
       }
       return native.call((x) => x.run('resolveView', record(x, { ...fields, causal: mask.causal,
         padding: x.input('mask.padding', mask.padding), window: mask.window, stride: mask.stride })).value);

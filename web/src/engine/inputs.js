@@ -48,7 +48,7 @@ export function makeInputsApi({ native, defaultBudget }) {
     /**
      * RoPE's logits of one query vector q placed at each of `positions` against one key vector k
      * at position − offset: { q, k (Float32Array of d_k, even), offset? (0), positions (whole
-     * numbers ≥ offset), rope_base? (10000), scale? (true: divided by √d_k) } → numbers, which
+     * numbers ≥ offset), rope_base? (the core's default), scale? (true: divided by √d_k) } → numbers, which
      * depend on the offset only.
      */
     ropeLogits(args) {
@@ -62,7 +62,7 @@ export function makeInputsApi({ native, defaultBudget }) {
       if (list.length > 4096) throw new Error(`positions has ${list.length} entries; ropeLogits takes up to 4,096`);
       const positions = new Int32ArrayOf(list.length);
       list.forEach((p, i) => { positions[i] = check.integer(`positions[${i}]`, p, { min: offset }); });
-      const rope_base = check.number('rope_base', o.rope_base, 10000), scale = check.boolean('scale', o.scale, true);
+      const rope_base = check.number('rope_base', o.rope_base), scale = check.boolean('scale', o.scale, true);
       return native.call((x) => x.run('ropeLogits', record(x, { q: x.input('q', o.q), k: x.input('k', o.k), offset,
         positions: x.input('positions', positions), rope_base, scale })).value);
     },

@@ -3,6 +3,7 @@
 // (engine/labs.js). Arguments are checked first (checks.js), then one call goes through native.js.
 import * as check from './checks.js';
 import { record } from './record.js';
+import { forwardResultSizes } from './result_sizes.js';
 import { codePoints, wordRows } from './words.js';
 import {
   LAYER_KEYS, INPUT_KEYS, FORWARD_KEYS, PATTERN_KEYS, WEIGHT_KEYS, BACKWARD_KEYS, MHA_GRADS, NO_WEIGHTS, TRACE_KEYS,
@@ -134,10 +135,7 @@ class Layer {
     const x = this.#inputs('forward', o);
     const { batch, n_q, n_k, heap, options } = x;
     const d = this.d_model, h = this.n_heads;
-    const into = check.destinations(o.into, {
-      output: [batch * n_q * d, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d}]`],
-      weights: [batch * h * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${h}, ${n_q}, ${n_k}]`],
-    }, options.need_weights, heap);
+    const into = check.destinations(o.into, forwardResultSizes({ batch, n_q, n_k, d_model: d, n_heads: h }), options.need_weights, heap);
     return this.#c.native.call((n) => {
       // The query's copy in the heap is where the engine writes the output (see mhaForward).
       const fields = stage(n, o, x);
@@ -162,14 +160,14 @@ class Layer {
     const x = this.#inputs('backward', o);
     const { batch, n_q, n_k, heap, options } = x;
     const d = this.d_model, h = this.n_heads;
-    const out = `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d}]`, kv = `[batch, n_k, d_model] = [${batch}, ${n_k}, ${d}]`;
-    check.float32('grad_output', o.grad_output, batch * n_q * d, out, heap);
-    const attention = [batch * h * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${h}, ${n_q}, ${n_k}]`];
+    const { output: [outLength, out], weights: attention } = forwardResultSizes({ batch, n_q, n_k, d_model: d, n_heads: h });
+    const kv = `[batch, n_k, d_model] = [${batch}, ${n_k}, ${d}]`;
+    check.float32('grad_output', o.grad_output, outLength, out, heap);
     const grads = this.#weightSizes();
     if (!this.bias) for (const b of ['bq', 'bk', 'bv', 'bo']) grads[b] = 'this layer was made with bias: false';
-    Object.assign(grads, { query: [batch * n_q * d, out], key: [batch * n_k * d, kv], value: [batch * n_k * d, kv] });
+    Object.assign(grads, { query: [outLength, out], key: [batch * n_k * d, kv], value: [batch * n_k * d, kv] });
     const into = check.resultArrays(o.into, {
-      output: [batch * n_q * d, out],
+      output: [outLength, out],
       weights: options.need_weights ? attention : NO_WEIGHTS,
       score_grads: options.need_weights ? attention : NO_WEIGHTS,
       grads,

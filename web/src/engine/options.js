@@ -28,7 +28,7 @@ export const TRACE_KEYS = [...FORWARD_KEYS.filter((k) => k !== 'into'), 'item', 
 export const TRACE_SDPA_KEYS = [...SDPA_KEYS.filter((k) => k !== 'into'), 'item', 'query_index', 'query'];
 // The arrays of a traced row of one head (the binding's names).
 const ROW_ARRAYS = ['scores', 'logits', 'exp', 'weights', 'dropped'];
-export const VIEW_KEYS = ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'mask', 'window', 'stride'];
+export const VIEW_KEYS = ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'mask', 'window', 'stride', 'positional', 'rope_base'];
 export const POSITIONAL = ['none', 'rope', 'alibi'];
 
 /**
@@ -88,7 +88,8 @@ export function attentionOptions(o, sizes, defaultBudget, heap) {
     memory_budget: check.integer('memory_budget', o.memory_budget, { fallback: defaultBudget }),
     // The layer's calls only (scaledDotProductAttention's keys have none of these): defaults there.
     positional: POSITIONAL.indexOf(check.choice('positional', o.positional, POSITIONAL, 'none')),
-    rope_base: check.number('rope_base', o.rope_base, 10000),
+    // Absent stays absent: the core takes 10000 with RoPE and refuses a base given with another method.
+    rope_base: check.number('rope_base', o.rope_base),
     head_offset: check.integer('head_offset', o.head_offset, { min: 0, fallback: 0 }),
     layer_heads: check.integer('layer_heads', o.layer_heads, { min: 0, fallback: 0 }),
   };

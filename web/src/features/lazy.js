@@ -13,14 +13,24 @@ export { readImportFiles, importLimits } from '../import/files.js'; // its impor
 // loads them from here, so the first view's bundle holds only their ids (lesson/exercises/session.js).
 export { EXERCISES } from '../lesson/exercises/catalogue.js';
 
+import { LAZY_CSS } from './lazy_css.js';
+import { adoptStyle } from '../ui/style.js';
+
 const NAME = /^[a-z][a-z0-9_]*$/;
 
-/** The panel module ({ create, requests? }) of the feature `name`; rejects for a name that has none. */
+/**
+ * The panel module ({ create, requests? }) of the feature `name`; rejects for a name that has none. A
+ * feature with rules of its own (LAZY_CSS) adds them to the panel's shadow root when the panel is built.
+ */
 export async function loadPanel(name) {
   if (!NAME.test(name)) throw new Error(`“${name}” is not a feature name`);
+  let panel;
   try {
-    return await import(`./${name}/panel.js`);
+    panel = await import(`./${name}/panel.js`);
   } catch (err) {
     throw new Error(`panels.js has no panel “${name}”: ${err.message}`);
   }
+  const css = LAZY_CSS[name];
+  if (!css) return panel;
+  return { ...panel, create: (body, ctx) => { adoptStyle(body, css); return panel.create(body, ctx); } };
 }

@@ -16,6 +16,7 @@ import { createRunbar } from './runbar.js';
 import { createShell } from './shell.js';
 import { actionsFor, unavailable } from './asks.js';
 import { withImports } from '../import/view.js';
+import { refuseLockedImport } from './import_lock.js';
 import { waitBeforeRun, mergeReasons, watchScreen, CATCH_UP_MS } from './schedule.js';
 import { createChapterNav } from '../lesson/nav.js';
 import { lockedKeys, formShows, foldedPanels, chapterOf } from '../lesson/chapters.js';
@@ -26,7 +27,7 @@ import { createExerciseSession } from '../lesson/exercises/session.js';
 const PROGRESS_AFTER_MS = 100; // shorter runs finish before a progress bar would be worth showing
 const RUNS_KEPT = 12;
 /** Fields that only change what is shown: a read-only playground still lets the learner change them. */
-const VIEW_ONLY = new Set(['head', 'item', 'colors', 'q_item', 'q_head', 'q_query', 'q_key', 'workers', 'chapter']);
+import { VIEW_ONLY } from '../model/schema.js';
 
 /** Time allowed before a silent worker counts as dead: generous against the estimate (which errs long). */
 const deadlineFor = (estimateMs) => Math.max(4000, 20 * estimateMs + 2000);
@@ -42,10 +43,11 @@ function fieldError(field, message) {
  * state.theme is empty; default light), layout ('page' | 'embedded'), assets (folder URL of the built
  * files; default: beside this bundle), notes (sentences about the link it came from), compiled (wasm
  * the host started compiling early: loadAttention's option of that name),
- * onChange, onResult, onError (callbacks, as the events below) }.
+ * onChange, onResult, onError, onNote (callbacks, as the events below) }.
  * Returns { state, getState(), setState(changes, { replace }), run(), result, ready, on(type, fn), destroy() };
  * events: 'change' { state, field, kind } on the learner's edits, 'result' { state, shapes, isa, ms },
- * 'error' { message, field }; and 'drawn' (the result's detail once its maps are drawn, before a quick
+ * 'error' { message, field } (the view cannot run as asked, or a run failed), 'note' { message, field } (it
+ * runs, and says something about itself: a value replaced, which panels show imports); and 'drawn' (the result's detail once its maps are drawn, before a quick
  * pass is timed: the page marks its first view with it; the element does not pass it on).
  */
 export function createPlayground(root, options = {}) {
@@ -87,7 +89,7 @@ export function createPlayground(root, options = {}) {
   let catchUpTimer = 0, quietStart = false; // quietStart: apply() renders the run it starts itself
   let pendingLoads = 0; // lazy panels whose code is on its way
   let pendingRun = null; // { promise, resolve, reject }: a run asked for while another runs
-  let reported = new Set(); // error events already sent for the current problems
+  let reported = new Set(); // error and note events already sent for the current problems and notes
   let peakRequested = false;
   let resolveReady;
   const ready = new Promise((resolve) => { resolveReady = resolve; });
@@ -102,7 +104,7 @@ export function createPlayground(root, options = {}) {
     return () => listeners.get(type)?.delete(fn);
   }
   function emit(type, detail) {
-    const callback = { change: options.onChange, result: options.onResult, error: options.onError }[type];
+    const callback = { change: options.onChange, result: options.onResult, error: options.onError, note: options.onNote }[type];
     for (const fn of [callback, ...(listeners.get(type) ?? [])]) {
       if (!fn) continue;
       try {
@@ -442,17 +444,21 @@ export function createPlayground(root, options = {}) {
     if (!changed && notes) render('state');
   }
 
-  /** One `error` event per problem not reported yet (a field's message, a size refusal). */
+  /**
+   * One event per problem or note not reported yet: `error` for a field's message or a size refusal
+   * (the view cannot run as asked), `note` for what the view says about itself and still runs (a
+   * link's value replaced, the panels that show imported maps): a host counting errors counts only errors.
+   */
   function reportProblems() {
     if (!m.engine || !m.check) return;
     const now = new Set();
-    const problems = Object.entries(m.check.errors).map(([field, message]) => ({ field, message }));
-    if (m.check.blocked) problems.push({ field: m.check.blocked.field, message: m.check.blocked.message });
-    for (const n of m.check.notes ?? []) problems.push({ field: n.field, message: n.text });
+    const problems = Object.entries(m.check.errors).map(([field, message]) => ({ type: 'error', field, message }));
+    if (m.check.blocked) problems.push({ type: 'error', field: m.check.blocked.field, message: m.check.blocked.message });
+    for (const n of m.check.notes ?? []) problems.push({ type: 'note', field: n.field, message: n.text });
     for (const p of problems) {
-      const key = `${p.field}\n${p.message}`;
+      const key = `${p.type}\n${p.field}\n${p.message}`;
       now.add(key);
-      if (!reported.has(key)) emit('error', { message: p.message, field: p.field });
+      if (!reported.has(key)) emit(p.type, { message: p.message, field: p.field });
     }
     reported = now;
   }
@@ -696,6 +702,8 @@ export function createPlayground(root, options = {}) {
     const spec = sections.get(name)?.spec;
     if (!spec) throw new Error(`“${name}” is not a feature`);
     const module = spec.lazy ? await lazyPanel(name) : spec.panel;
+    // Removed while the module loaded: its view is gone (an export would read "still loading").
+    if (m.destroyed) throw new Error('this playground was removed');
     return { module, actions: ctxFor(name, module).actions, view: view() };
   }
 
@@ -705,6 +713,7 @@ export function createPlayground(root, options = {}) {
    * (its link then says imported=…) until `imported` is set to none. Resolves with the run's result.
    */
   async function importTensors(given) {
+    refuseLockedImport(given, lockedKeys(m.state)); // the drop zone and importTensors() both come here
     const { module, actions } = await feature('export');
     const held = await module.holdImport(actions, given, m.plainConfig);
     m.imported = held;

@@ -10,6 +10,7 @@
 import { LayerCache, ResultBuffers, runForward, prepareRun, forwardArguments, timeAtLength } from '../model/job.js';
 import { configKey } from '../model/validate.js';
 import { downsampleHeads } from '../model/downsample.js';
+import { forwardResultSizes } from '../engine/result_sizes.js';
 import { maskArgument, sparseArguments } from '../model/inputs.js';
 import { measurePeak } from '../perf/peak.js';
 import { createTrainingSide } from './training.js';
@@ -38,11 +39,8 @@ export function createHandlers(load, { startPool = null, featureHandlers = null,
 
   /** The engine with the labs loaded (their module is fetched on the first call, never for a first view). */
   const labs = async () => (lab ??= await attn.labs());
-  /** The training lab's model of a config with weights=trained or a task input (worker/training.js). */
-  const trainedFor = (mine, post) => (c) => {
-    if (!lab) throw new Error('internal error: a trained model was asked for before the labs module was loaded');
-    return training.trained(lab, mine, c, post);
-  };
+  /** The training lab's model of a config with weights=trained or a task input (worker/training.js; usesLab loaded the labs). */
+  const trainedFor = (mine, post) => (c) => training.trained(lab, mine, c, post);
   /** An owner's layer for config and its inputs (the lab's model where the config says so). */
   const prepared = (owner, config, post) => {
     const mine = ownerState(owner);
@@ -53,8 +51,7 @@ export function createHandlers(load, { startPool = null, featureHandlers = null,
    * What a feature's handler gets: the engine, the owner's state, its layer, inputs and forward
    * arguments for a config, the pool of a number of workers, the trainers (worker/training.js), and
    * the timing helpers. (Handlers import nothing themselves: the bundles load them on first use, and
-   * what they imported would be loaded that way too.) `labs()`: a promise of the engine with the labs'
-   * functions synchronous, for the handlers that use a lab (it loads the labs module on first use).
+   * what they imported would be loaded that way too.) labs(): the engine with the labs' functions synchronous.
    */
   const sideOf = (owner) => Object.freeze({
     attn, labs, mine: ownerState(owner), training, poolOf, timeAtLength,
@@ -181,7 +178,7 @@ export function createHandlers(load, { startPool = null, featureHandlers = null,
 /** What the heatmaps of batch item b need: its attention (downsampled), mask, labels, the output's first rows. */
 function itemView(attn, { config, result }, b) {
   const { n_heads, n_q, n_k, d_model } = config;
-  const per = n_heads * n_q * n_k;
+  const [per] = forwardResultSizes({ batch: 1, n_q, n_k, d_model, n_heads }).weights; // one item's maps, the engine's count
   const attention = result.weights.subarray(b * per, (b + 1) * per); // the forward result's `weights`: A
   const shown = downsampleHeads(attention, n_heads, n_q, n_k); // the cells drawn (blocks averaged on long sequences)
   const data = shown.data === attention ? attention.slice() : shown.data;
