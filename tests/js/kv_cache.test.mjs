@@ -204,15 +204,15 @@ for (const [isa, attn] of Object.entries(modules)) {
   test(`${isa}: deleting one KV cache while another lives gives back every byte it took`, () => {
     const mha = new attn.MultiHeadAttention({ d_model: 16, n_heads: 4, seed: 2 });
     const x = randomArray(16, 6);
-    const first = mha.createKVCache({ max_len: 8 });
+    const first = attn.createKVCache(mha, { max_len: 8 });
     mha.decodeStep({ x, cache: first });
     for (const count of [1, 2, 5]) {
-      const before = attn.heapAllocated();
-      const more = Array.from({ length: count }, () => mha.createKVCache({ max_len: 4 }));
+      const before = attn.labs.heapAllocated(); // the caches live in the labs module
+      const more = Array.from({ length: count }, () => attn.createKVCache(mha, { max_len: 4 }));
       for (const c of more) mha.decodeStep({ x, cache: c });
       for (const c of more.reverse()) c.delete();
-      assert.equal(attn.heapAllocated(), before,
-        `${count} cache(s) made and deleted while one lives: ${attn.heapAllocated() - before} bytes still held`);
+      assert.equal(attn.labs.heapAllocated(), before,
+        `${count} cache(s) made and deleted while one lives: ${attn.labs.heapAllocated() - before} bytes still held`);
     }
     assert.equal(mha.decodeStep({ x, cache: first }).weights.length, 4 * 2, 'the living cache still decodes');
     mha.delete();
