@@ -206,7 +206,8 @@ const usesLab = (config) => config.weights === 'trained' || config.source === 't
 /** Up to `passes` forward passes (with weights) of a seeded layer on a constant input, for at most `ms`. */
 function warmPasses(attn, { d_model, n_heads, n_q, fill, passes, ms }) {
   const warm = new attn.MultiHeadAttention({ d_model, n_heads, seed: 1 });
-  const query = new Float32Array(n_q * d_model).fill(fill);
+  const [length] = forwardResultSizes({ batch: 1, n_q, n_k: n_q, d_model, n_heads }).output; // the input is [n_q, d_model], as the output
+  const query = new Float32Array(length).fill(fill);
   const until = performance.now() + ms;
   for (let k = 0; k < passes && performance.now() < until; k++) warm.forward({ query, batch: 1, n_q, need_weights: true });
   warm.delete();
