@@ -46,10 +46,10 @@ export function render({ model, el }) {
     if (changed) model.save_changes();
   });
 
-  // The exercises' progress, for a notebook that declares a `progress` trait (a dict): { chapter, done, total, score }.
-  const stopProgress = playground.on('progress', ({ chapter, done, total, score }) => {
+  // The exercises' progress, for a notebook that declares a `progress` trait (a dict): { chapter, done, total, score, first_try }.
+  const stopProgress = playground.on('progress', ({ chapter, done, total, score, first_try }) => {
     if (read('progress') === undefined) return;
-    model.set('progress', { chapter, done, total, score });
+    model.set('progress', { chapter, done, total, score, first_try });
     model.save_changes();
   });
 

@@ -3,7 +3,7 @@
 // change updates the view. Properties: state (the whole view, settable), result (the last result);
 // method: run(). Events, bubbling and composed: result { state, shapes, isa, ms }, error { message,
 // field }, change { state } (the learner's edits). The exercises (web/EMBED.md): property exercises,
-// answer(id, value), clearProgress(), events attempt and progress.
+// answer(id, value), reveal(id), clearProgress(), events attempt, progress and exercises.
 
 import { createPlayground } from '../playground/playground.js';
 import { ELEMENT_KEYS, defaults, withChanges } from '../model/schema.js';
@@ -34,7 +34,8 @@ export class AttentionPlaygroundElement extends Base {
       progress: exerciseScope(this), // the exercises' progress is kept per page and element id
     });
     this.#playground.on('attempt', fire('attempt'));
-    this.#playground.on('progress', ({ chapter, done, total, score }) => fire('progress')({ chapter, done, total, score }));
+    this.#playground.on('progress', ({ chapters, ...detail }) => fire('progress')(detail)); // every chapter's counts stay inside
+    this.#playground.on('exercises', fire('exercises'));
   }
 
   /** Removed from the page: everything this element alone held is freed (its view is kept for a return). */
@@ -80,10 +81,16 @@ export class AttentionPlaygroundElement extends Base {
     return this.#playground?.exercises ?? [];
   }
 
-  /** Answers exercise `id` as the learner's input does: a Promise of { correct, expected, explanation } (an `attempt` event too). */
+  /** Answers exercise `id` as the learner's input does: a Promise of { correct, expected, explanation, first_try, revealed }, or { correct: false, hint } after a first wrong try (an `attempt` event too). */
   answer(id, value) {
     if (!this.#playground) return Promise.reject(new Error('<attention-playground> answers once it is in a document'));
     return this.#playground.answer(id, value);
+  }
+
+  /** Shows exercise `id`'s answer ("Show answer"; it counts as revealed): a Promise of { expected, explanation, first_try, revealed }. */
+  reveal(id) {
+    if (!this.#playground) return Promise.reject(new Error('<attention-playground> answers once it is in a document'));
+    return this.#playground.reveal(id);
   }
 
   /** Forgets this element's exercise attempts (and the stored progress); a `progress` event follows. */

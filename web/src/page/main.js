@@ -105,14 +105,16 @@ if (embed && window.parent !== window) {
 }
 
 // ---- inside a frame: tell the host page (a course, an LMS) about the exercises ----
-// { type: 'attention-playground:attempt', id, chapter, correct, answer, expected, attempts } and
-// { type: 'attention-playground:progress', chapter, done, total, score }. Addressed to the origin of the
+// { type: 'attention-playground:attempt', id, chapter, correct, answer, expected, attempts, first_try, revealed },
+// { type: 'attention-playground:progress', chapter, done, total, score, first_try } and
+// { type: 'attention-playground:exercises', chapter, exercises }. Addressed to the origin of the
 // page that holds the frame when the browser tells it (ancestorOrigins, else the referrer), so a
 // learner's answers reach no other origin; '*' only when the host hides its origin (no referrer).
 if (window.parent !== window) {
   const target = hostOrigin();
   playground.on('attempt', (detail) => window.parent.postMessage({ type: 'attention-playground:attempt', ...detail }, target));
-  playground.on('progress', ({ chapter, done, total, score }) => window.parent.postMessage({ type: 'attention-playground:progress', chapter, done, total, score }, target));
+  playground.on('progress', ({ chapters, ...detail }) => window.parent.postMessage({ type: 'attention-playground:progress', ...detail }, target));
+  playground.on('exercises', (detail) => window.parent.postMessage({ type: 'attention-playground:exercises', ...detail }, target));
 }
 
 /** The origin of the page holding this frame, or '*' when the browser does not say. */

@@ -140,6 +140,8 @@ export function createPlayground(root, options = {}) {
     cancel,
     /** An answer to an exercise (the learner's input; a host's answer() takes the same path). */
     answer: (id, value) => exercises.answer(id, value),
+    /** "Show answer": the exercise's answer shown (counted as revealed). */
+    reveal: (id) => exercises.reveal(id),
     /** Tensors a panel read from files (the export panel's drop zone): see importTensors(). */
     importTensors: (given) => importTensors(given),
   });
@@ -786,10 +788,12 @@ export function createPlayground(root, options = {}) {
     feature,
     /** Tensors in: see importTensors() above. */
     importTensors,
-    /** The exercises shown ([{ id, chapter, kind, prompt }]); answer(id, value) → Promise of { correct, expected, explanation }. */
+    /** The exercises shown ([{ id, chapter, kind, prompt }]); answer(id, value) → Promise of { correct, expected, explanation,
+     * first_try, revealed }, or { correct: false, hint } after a first wrong try; reveal(id) → Promise of { expected, explanation, … }. */
     get exercises() { return exercises.list(); },
     answer: (id, value) => exercises.answer(id, value),
-    /** { chapter, done, total, score, chapters } of the exercises shown; clearProgress() forgets every attempt. */
+    reveal: (id) => exercises.reveal(id),
+    /** { chapter, done, total, score, first_try, chapters } of the exercises shown; clearProgress() forgets every attempt. */
     get progress() { return exercises.progress(); },
     clearProgress: () => exercises.clear(),
   };

@@ -2,10 +2,13 @@
 // (the core's, asked once per exercise and layer through the feature's `solve` request), the learner's
 // attempts and the progress kept in storage. The learner's input (features/exercises/panel.js) and a
 // host's answer(id, value) (element, page, widget) take this same path, so both count and both fire the
-// playground's `attempt` and `progress` events.
+// playground's `attempt` and `progress` events. The rules: a wrong answer gets the exercise's hint and a
+// second try; the engine's answer and its explanation come with a right answer, after the second wrong
+// try, or on reveal(id) ("Show answer"); a right answer after the answer was shown is right but scores
+// nothing. An `exercises` event says when the prompts of the set shown are ready.
 
 import { readAnswer, matches, toleranceText } from './answers.js';
-import { selectExercises, readRecord, writeRecord, progressOf, progressByChapter, chapterOf } from './index.js';
+import { selectExercises, readRecord, writeRecord, progressOf, progressByChapter, chapterOf, KIND_OF, TRIES, isDone } from './index.js';
 import { actionsFor } from '../../playground/asks.js';
 import { requests } from '../../features/exercises/requests.js';
 import { text } from './session_text.js';
@@ -52,10 +55,10 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
   const stored = () => (record ??= readRecord(scope, storageOf()));
   /** What the view counts: before start() the attempts known so far (none until the record is read). */
   const known = () => (started ? stored() : record ?? {});
-  const last = new Map();    // id → { key, correct, answer, expected, explanation, weights }: the latest reveal
+  const last = new Map();    // id → { key, correct, answer, hint } or { key, correct, answer, expected, explanation, weights }: the latest verdict
   const solved = new Map();  // calls key → promise of results
   let cache = { state: null, check: null, items: new Map() };
-  let emitted = null, destroyed = false;
+  let emitted = null, listed = null, destroyed = false;
 
   /** An exercise set up for the current layer: { id, chapter, kind, prompt, …, key } or { id, chapter, kind, unavailable }. */
   function instance(id) {
@@ -67,7 +70,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
       // Redraws when they arrive. After a failed load only answer() asks again: a redraw that asked
       // would fail, redraw and ask again, without end.
       if (!loadError) definitions().catch(() => {});
-      return { id, chapter: chapterOf(id), kind: null, unavailable: loadError ? text('exercise.session.exercises_could_not_loaded', { message: loadError.message }) : text('exercise.session.exercises_are_loading') };
+      return { id, chapter: chapterOf(id), kind: KIND_OF[id] ?? null, unavailable: loadError ? text('exercise.session.exercises_could_not_loaded', { message: loadError.message }) : text('exercise.session.exercises_are_loading') };
     }
     item = posedItem(BY_ID.get(id), id, s, c);
     cache.items.set(id, item);
@@ -110,41 +113,96 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     if (attempts) changed();
   }
 
-  async function answer(id, value) {
+  /** The exercise `id` posed and solved by the core: { item, def, results } (throws when it cannot be). */
+  async function solvedItem(id) {
     if (destroyed) throw new Error('this playground was removed');
     start(); // a host's answer before the first result: its progress event comes first, as it would have
     if (!chapterOf(id)) throw new Error(`“${String(id).slice(0, 60)}” is not an exercise; the ids are listed in EMBED.md (e.g. attention.causal-row)`);
     await Promise.all([ready, definitions()]);
     const item = instance(id);
     if (item.unavailable) throw new Error(`${id} cannot be answered now: ${item.unavailable}`);
-    const given = readAnswer(item, value); // throws on an answer that cannot be read: no attempt counted
+    return { item, def: BY_ID.get(id) };
+  }
+
+  /** The core's answer and explanation of a posed item; `expected` as a host is told it (a measured number to 6 significant digits). */
+  async function coreAnswer(item, def) {
     const { results } = await solveCalls(item);
-    const revealed = BY_ID.get(id).reveal(item.params, results);
-    const correct = matches(item, given, revealed.accept ?? revealed.expected);
-    // What a host is told: a measured number to 6 significant digits (the comparison used the core's own).
-    const expected = typeof revealed.expected === 'number' && !Number.isInteger(revealed.expected) ? Number(revealed.expected.toPrecision(6)) : revealed.expected;
     if (destroyed) throw new Error('this playground was removed');
-    const before = stored()[id] ?? { attempts: 0, correct: false };
-    record = { ...record, [id]: { attempts: before.attempts + 1, correct: before.correct || correct } };
+    const r = def.reveal(item.params, results);
+    const expected = typeof r.expected === 'number' && !Number.isInteger(r.expected) ? Number(r.expected.toPrecision(6)) : r.expected;
+    return { ...r, expected };
+  }
+
+  /** Stores `id`'s new entry and tells the host and the view. */
+  function keep(id, entry) {
+    record = { ...stored(), [id]: entry };
     writeRecord(scope, record, storageOf());
-    last.set(id, { key: item.key, correct, answer: given, expected, explanation: revealed.explanation, weights: revealed.weights ?? null });
-    emit('attempt', { id, chapter: chapterOf(id), correct, answer: given, expected, attempts: record[id].attempts });
+  }
+
+  async function answer(id, value) {
+    const { item, def } = await solvedItem(id);
+    const given = readAnswer(item, value); // throws on an answer that cannot be read: no attempt counted
+    const core = await coreAnswer(item, def);
+    const correct = matches(item, given, core.accept ?? core.expected); // the comparison uses the core's own number
+    const before = stored()[id] ?? { attempts: 0, correct: false, first: false, revealed: false };
+    const open = !isDone(before), attempts = before.attempts + 1;
+    // Once done (right, or shown), another answer changes no score: it is practice.
+    const entry = !open ? { ...before, attempts }
+      : correct ? { attempts, correct: true, first: before.attempts === 0, revealed: false }
+        : { attempts, correct: false, first: false, revealed: attempts >= TRIES };
+    keep(id, entry);
+    const shown = correct || isDone(entry);
+    const hint = shown ? null : text(`exercise.hint.${id}`, item.params ?? {});
+    last.set(id, shown ? { key: item.key, correct, answer: given, expected: core.expected, explanation: core.explanation, weights: core.weights ?? null }
+      : { key: item.key, correct: false, answer: given, hint });
+    emit('attempt', { id, chapter: chapterOf(id), correct, answer: given, ...(shown ? { expected: core.expected } : {}), attempts, first_try: entry.first, revealed: entry.revealed });
     emit('progress', progress());
     changed();
-    return { correct, expected, explanation: revealed.explanation };
+    return shown ? { correct, expected: core.expected, explanation: core.explanation, first_try: entry.first, revealed: entry.revealed } : { correct: false, hint };
+  }
+
+  /** Shows `id`'s answer ("Show answer"): it counts as revealed unless it was answered right before. */
+  async function reveal(id) {
+    const { item, def } = await solvedItem(id);
+    const core = await coreAnswer(item, def);
+    const before = stored()[id] ?? { attempts: 0, correct: false, first: false, revealed: false };
+    const entry = isDone(before) ? before : { ...before, revealed: true };
+    keep(id, entry);
+    last.set(id, { key: item.key, correct: null, answer: null, expected: core.expected, explanation: core.explanation, weights: core.weights ?? null });
+    emit('progress', progress());
+    changed();
+    return { expected: core.expected, explanation: core.explanation, first_try: entry.first, revealed: entry.revealed };
+  }
+
+  /** The exercises shown, for hosts: [{ id, chapter, kind, prompt }]. */
+  const list = () => selection().ids.map((id) => {
+    const item = instance(id);
+    return { id, chapter: item.chapter, kind: item.kind, prompt: item.prompt ?? null };
+  });
+
+  /**
+   * An `exercises` event ({ chapter, exercises: list() }) once the prompts of the set shown are ready, and
+   * again when they change (chapter, `exercises`, a layer that changes a prompt). Only once the catalogue
+   * is loaded (the panel shown, or a host read `exercises` or answered): a view without the exercises
+   * downloads nothing for it.
+   */
+  function noteList() {
+    if (!BY_ID || destroyed) return;
+    const now = list();
+    if (now.some((e) => e.prompt === null)) return; // the engine is loading, or the inputs need fixing
+    const key = JSON.stringify(now);
+    if (key === listed) return;
+    listed = key;
+    queueMicrotask(() => { if (!destroyed) emit('exercises', { chapter: chapter(), exercises: now }); });
   }
 
   return {
-    /** The exercises shown, for hosts: [{ id, chapter, kind, prompt }] (prompt null while the inputs are invalid). */
-    list() {
-      return selection().ids.map((id) => {
-        const item = instance(id);
-        return { id, chapter: item.chapter, kind: item.kind, prompt: item.prompt ?? null };
-      });
-    },
-    /** What the panel draws: { items (with choices, grid, tolerance, status and the latest reveal), progress, unknown }. */
+    /** The exercises shown, for hosts: [{ id, chapter, kind, prompt }] (kind from the first call; prompt null until posed). */
+    list,
+    /** What the panel draws: { items (with choices, grid, tolerance, status and the latest verdict), progress, unknown }. */
     view() {
       noteSelection();
+      noteList();
       const { ids, unknown } = selection();
       // The items are made when first read (by the exercises panel, once it is shown): making them asks
       // for the catalogue (panels.js), which a view without that panel (the chapter list reads only the
@@ -153,11 +211,12 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
       const rec = known();
       const made = () => items ??= Object.freeze(ids.map((id) => {
         const item = instance(id), seen = last.get(id);
-        return Object.freeze({ ...item, status: rec[id] ?? { attempts: 0, correct: false }, reveal: seen && seen.key === item.key ? seen : null });
+        return Object.freeze({ ...item, status: rec[id] ?? { attempts: 0, correct: false, first: false, revealed: false }, reveal: seen && seen.key === item.key ? seen : null });
       }));
       return Object.freeze({ get items() { return made(); }, progress: progressWith(rec), unknown });
     },
     answer,
+    reveal,
     progress,
     /** A deferred session starts: reads the record (a redraw shows its attempts) and sends progress events. */
     start,
