@@ -152,7 +152,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
         : { attempts, correct: false, first: false, revealed: attempts >= TRIES };
     keep(id, entry);
     const shown = correct || isDone(entry);
-    const hint = shown ? null : text(`exercise.hint.${id}`, item.params ?? {});
+    const hint = shown ? null : def.hint(item.params ?? {});
     last.set(id, shown ? { key: item.key, correct, answer: given, expected: core.expected, explanation: core.explanation, weights: core.weights ?? null }
       : { key: item.key, correct: false, answer: given, hint });
     emit('attempt', { id, chapter: chapterOf(id), correct, answer: given, ...(shown ? { expected: core.expected } : {}), attempts, first_try: entry.first, revealed: entry.revealed });
