@@ -91,6 +91,19 @@ export function writeRecord(scope, record, storage = globalThis.localStorage) {
   }
 }
 
+/**
+ * The learner's record of a scope, read from storage the first time it is needed: { read() (reads it),
+ * peek() (the record if read, else null), set(id, entry), clear() }, each change written back. storage:
+ * localStorage or a stand-in, or a function giving one when first needed.
+ */
+export function recordStore(scope, storage) {
+  let store = null, record = null;
+  const storageOf = () => (typeof storage === 'function' ? (store ??= { value: storage() }).value : storage);
+  const read = () => (record ??= readRecord(scope, storageOf()));
+  const write = (next) => { record = next; writeRecord(scope, record, storageOf()); };
+  return { read, peek: () => record, set: (id, entry) => write({ ...read(), [id]: entry }), clear: () => write({}) };
+}
+
 /** True once an exercise's entry is done: answered right, or its answer shown. */
 export const isDone = (entry) => !!(entry?.correct || entry?.revealed);
 
