@@ -5,6 +5,7 @@
 
 import { createPlayground } from '../playground/playground.js';
 import { ELEMENT_KEYS } from '../model/schema.js';
+import { HOST_EVENTS, WIDGET_TRAITS } from '../features/services.js';
 
 /** A state value ('64', '1') in the type of the model's current value; undefined when it cannot be (a half-typed number). */
 export function modelValue(current, value) {
@@ -46,12 +47,13 @@ export function render({ model, el }) {
     if (changed) model.save_changes();
   });
 
-  // The exercises' progress, for a notebook that declares a `progress` trait (a dict): { chapter, done, total, score }.
-  const stopProgress = playground.on('progress', ({ chapter, done, total, score }) => {
-    if (read('progress') === undefined) return;
-    model.set('progress', { chapter, done, total, score });
+  // A feature's event a notebook declares as a trait of the same name (features/services.js), e.g. the
+  // exercises' `progress` (a dict): { chapter, done, total, score }.
+  const stopTraits = WIDGET_TRAITS.map((type) => playground.on(type, (detail) => {
+    if (read(type) === undefined) return;
+    model.set(type, HOST_EVENTS[type](detail));
     model.save_changes();
-  });
+  }));
 
   // Tensors from the notebook: a `tensors` trait (traitlets.Bytes) holding an .npz (np.savez of attention, or
   // of query, key, value, wq, …), with optional `tokens` (a list of strings: the labels of both axes). They
@@ -86,7 +88,7 @@ export function render({ model, el }) {
     problem.remove();
     for (const [key, handler] of follow) model.off(`change:${key}`, handler);
     stopWriting();
-    stopProgress();
+    for (const stop of stopTraits) stop();
     playground.destroy();
     box.remove();
   };

@@ -12,6 +12,9 @@
 //                each becomes actions.<request>(payload, onProgress) in its panel's ctx.
 //   handler.js   `handlers`: the compute side of those requests, importing nothing (it gets what it
 //                needs from the compute, see worker/handlers.js); found by name (features/compute.js).
+//   service.js   (optional, the row's `service`) what the feature adds to the playground besides its panel:
+//                events, API members of the playground and the element, its own part of the view, work
+//                after the first view (see playground/feature_services.js and features/services.js); first-view code.
 // Adding a feature = that folder + one row here. Only a first-view feature (lazy: false) also imports its
 // panel here, because the first view is built without waiting for a download; such a feature adds to
 // every page's first view, so there are few.
@@ -22,10 +25,11 @@
 
 import * as controls from './controls/panel.js';
 import * as heatmaps from './heatmaps/panel.js';
+import * as exercisesService from './exercises/service.js';
 import { chapterPanels, EXERCISES_FEATURE } from '../lesson/chapters.js';
 
 /**
- * { name, title, about, area: 'side' | 'main' | 'left' | 'right' | 'after', lazy, panel }, in the page's order.
+ * { name, title, about, area: 'side' | 'main' | 'left' | 'right' | 'after', lazy, panel, service? }, in the page's order.
  * `panel` (the module of panel.js) is here for the first view's features only; a lazy feature's comes
  * from lazy.js, a bundle of its own (dist/panels.js) loaded when the first lazy panel is built.
  */
@@ -39,7 +43,7 @@ export const FEATURES = Object.freeze([
   { name: 'cost', title: 'Cost: parameters, FLOPs, memory', about: 'parameters per matrix, FLOPs per stage, memory against the tab’s budget, the last run', area: 'left', lazy: true },
   { name: 'performance', title: 'Performance', about: 'each run against this browser’s SIMD peak and the workers it ran on, and time against n', area: 'left', lazy: true },
   { name: 'training', title: 'Training lab: watch heads learn', about: 'a tiny attention model trained step by step: loss and accuracy curves, every head’s map, the learnt layer loaded into the playground', area: 'main', lazy: true },
-  { name: 'exercises', title: 'Predict, then reveal', about: 'the chapter’s exercises: predict a number, a shape, a choice or the cell a query attends to most, then see the engine’s answer and why', area: 'after', lazy: true },
+  { name: 'exercises', title: 'Predict, then reveal', about: 'the chapter’s exercises: predict a number, a shape, a choice or the cell a query attends to most, then see the engine’s answer and why', area: 'after', lazy: true, service: exercisesService },
   { name: 'sqrtdk', title: 'Why divide by √dₖ?', about: 'variance of q·k and softmax sharpness with and without the scale', area: 'left', lazy: true },
   { name: 'gradients', title: '√d_k and the gradients', about: 'the gradient reaching the scores, measured with the backward pass, as d_k grows, with and without the scale', area: 'left', lazy: true },
   { name: 'positional', title: 'Positions: sinusoidal encoding, RoPE, ALiBi', about: 'the encoding the sentences use and its measured properties; RoPE and ALiBi on a head’s map, ALiBi’s slopes, RoPE’s logits against i − j', area: 'left', lazy: true },

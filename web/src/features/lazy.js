@@ -8,9 +8,6 @@
 // splitting, stay inside the bundle: no extra files); under Node the same import loads the file.
 
 export { loadHandlers } from './compute.js'; // for a page computing on its own thread (playground/compute.js)
-// The exercises' prompts and reveals (their text is most of their code): a playground's exercise session
-// loads them from here, so the first view's bundle holds only their ids (lesson/exercises/session.js).
-export { EXERCISES } from '../lesson/exercises/catalogue.js';
 
 const NAME = /^[a-z][a-z0-9_]*$/;
 

@@ -13,6 +13,7 @@ import { downsampleHeads } from '../model/downsample.js';
 import { maskArgument, sparseArguments } from '../model/inputs.js';
 import { measurePeak } from '../perf/peak.js';
 import { createTrainingSide } from './training.js';
+import { createPools } from './pools.js';
 
 /**
  * The request handlers over an engine loaded by `load(simd)`; `post(message)` sends progress.
@@ -25,101 +26,13 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
   let attn = null;
   const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, pooled, lab, frozen (training.js), imported (features/export/handler.js) }
   const training = createTrainingSide();
-  const pools = new Map();  // workers → promise of a pool of that many workers (at most one)
+  const pools = createPools(startPool, () => attn.isa === 'wasm-simd128'); // at most one pool of workers (pools.js)
+  const { poolOf, pooledFor, closePools } = pools;
 
   const ownerState = (owner) => {
     if (!owners.has(owner)) owners.set(owner, { cache: new LayerCache(), buffers: new ResultBuffers(), last: null, pooled: null });
     return owners.get(owner);
   };
-
-  /**
-   * A new pool's workers run a few split passes before its first real one (as peak() does here): V8
-   * optimises wasm code once it is hot, so the first run's time is the kernels', not the compiler's.
-   */
-  async function warm(pool) {
-    try {
-      const layer = await pool.layer({ d_model: 128, n_heads: 4, seed: 1 });
-      const query = new Float32Array(256 * 128).fill(0.25); // 67 MFLOP a pass: above the split threshold
-      const until = performance.now() + 150;
-      for (let k = 0; k < 10 && performance.now() < until; k++) await layer.forward({ query, n_q: 256, need_weights: true });
-      layer.delete();
-      return pool;
-    } catch (err) {
-      await pool.close(); // a pool that cannot run is not kept (the next run starts a new one)
-      throw err;
-    }
-  }
-
-  /**
-   * The pool of `workers` workers, or null for one. One pool at a time: a new size stops the pool of the
-   * old one (its layers go with it; an owner's next pass makes its layer in the new pool). A pool that
-   * failed to start is tried again next time.
-   */
-  function poolOf(workers) {
-    if (!startPool || !(workers >= 2)) return null;
-    if (!pools.has(workers)) {
-      closePools();
-      const started = startPool({ workers, simd: attn.isa === 'wasm-simd128' }).then(warm);
-      pools.set(workers, started);
-      started.catch(() => pools.delete(workers));
-    }
-    return pools.get(workers);
-  }
-
-  async function closePools() {
-    const all = [...pools.values()];
-    pools.clear();
-    await Promise.all(all.map((p) => p.then((pool) => pool.close()).catch(() => {})));
-  }
-
-  /**
-   * runForward's `pooled` for an owner and a config: a pool layer holding the owner's layer's weights,
-   * made again when the layer changes (its LayerCache key) or the pool does; null for one worker.
-   */
-  async function pooledFor(mine, workers) {
-    const pending = poolOf(workers);
-    if (!pending) return null;
-    const pool = await pending;
-    return {
-      splitFlops: pool.splitFlops,
-      async layer(mha, key) {
-        if (mine.pooled?.pool === pool && mine.pooled.key === key) return mine.pooled.layer;
-        mine.pooled?.layer.delete();
-        mine.pooled = null;
-        const { d_model, n_heads, n_kv_heads, d_k, d_v, bias } = mha; // the layer reports the n_kv_heads it resolved
-        const layer = await pool.layer({ d_model, n_heads, n_kv_heads, d_k, d_v, bias });
-        await layer.setWeights(mha.getWeights());
-        await layer.sendWeights(); // now, so the first pass's time is the pass's
-        mine.pooled = { pool, key, layer };
-        return layer;
-      },
-    };
-  }
-
-  /** What the heatmaps of batch item b need: its attention (downsampled), mask, labels, the output's first rows. */
-  function itemView({ config, result }, b) {
-    const { n_heads, n_q, n_k, d_model } = config;
-    const per = n_heads * n_q * n_k;
-    const attention = result.weights.subarray(b * per, (b + 1) * per); // the forward result's `weights`: A
-    const shown = downsampleHeads(attention, n_heads, n_q, n_k); // the cells drawn (blocks averaged on long sequences)
-    const data = shown.data === attention ? attention.slice() : shown.data;
-    const rowsShown = Math.min(n_q, 4), colsShown = Math.min(d_model, 8);
-    const output_rows = [];
-    for (let i = 0; i < rowsShown; i++) {
-      const at = (b * n_q + i) * d_model;
-      output_rows.push(Array.from(result.output.subarray(at, at + colsShown)));
-    }
-    let item_sum = 0;
-    for (let k = b * n_q * d_model; k < (b + 1) * n_q * d_model; k++) item_sum += result.output[k];
-    return {
-      b, ...shown, data,
-      masked: attn.maskGrid({ mask: maskArgument(config), ...sparseArguments(config), batch: config.batch, item: b, n_q, n_k, row_step: shown.rowStep,
-        col_step: shown.colStep }),
-      labels_q: result.labels_q?.[b] ?? null, labels_k: result.labels_k?.[b] ?? null,
-      output_rows, item_sum,
-      masked_rows: result.masked_rows.filter((m) => m.batch === b).map((m) => m.query),
-    };
-  }
 
   /** The training lab's model of a config with weights=trained or a task input (worker/training.js). */
   const trainedFor = (mine, post) => (c) => training.trained(attn, mine, c, post);
@@ -172,7 +85,7 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
       const { result, splitFlops } = last;
       let sum = 0;
       for (let k = 0; k < result.output.length; k++) sum += result.output[k];
-      const item = itemView(last, Math.min(config.item, config.batch - 1));
+      const item = itemView(attn, last, Math.min(config.item, config.batch - 1));
       // worker_ms: the whole request (inputs, weights, forward, summaries), for the load-time budget.
       // workers: how many pool workers ran the pass (0 = this engine alone), the setting, and the pool's
       // split threshold (null when no pool ran: workers = 1, or the page's thread, which has none), and
@@ -199,7 +112,7 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
       if (!(b >= 0 && b < config.batch)) throw new Error(`batch item ${b} is outside 0..${config.batch - 1}`);
       const mine = ownerState(owner);
       const last = mine.last?.key === configKey(config) ? mine.last : await forward(owner, config, post);
-      return { item: itemView(last, b) };
+      return { item: itemView(attn, last, b) };
     },
 
     /**
@@ -266,4 +179,29 @@ export async function handle(handlers, data, reply) {
   } catch (err) {
     reply({ type: 'error', id, message: String(err?.message ?? err) });
   }
+}
+
+/** What the heatmaps of batch item b need: its attention (downsampled), mask, labels, the output's first rows. */
+function itemView(attn, { config, result }, b) {
+  const { n_heads, n_q, n_k, d_model } = config;
+  const per = n_heads * n_q * n_k;
+  const attention = result.weights.subarray(b * per, (b + 1) * per); // the forward result's `weights`: A
+  const shown = downsampleHeads(attention, n_heads, n_q, n_k); // the cells drawn (blocks averaged on long sequences)
+  const data = shown.data === attention ? attention.slice() : shown.data;
+  const rowsShown = Math.min(n_q, 4), colsShown = Math.min(d_model, 8);
+  const output_rows = [];
+  for (let i = 0; i < rowsShown; i++) {
+    const at = (b * n_q + i) * d_model;
+    output_rows.push(Array.from(result.output.subarray(at, at + colsShown)));
+  }
+  let item_sum = 0;
+  for (let k = b * n_q * d_model; k < (b + 1) * n_q * d_model; k++) item_sum += result.output[k];
+  return {
+    b, ...shown, data,
+    masked: attn.maskGrid({ mask: maskArgument(config), ...sparseArguments(config), batch: config.batch, item: b, n_q, n_k, row_step: shown.rowStep,
+      col_step: shown.colStep }),
+    labels_q: result.labels_q?.[b] ?? null, labels_k: result.labels_k?.[b] ?? null,
+    output_rows, item_sum,
+    masked_rows: result.masked_rows.filter((m) => m.batch === b).map((m) => m.query),
+  };
 }
