@@ -56,3 +56,19 @@ test('the element\'s feature members out of a document, in one, and after it is 
     await page.closeAll();
   }
 });
+
+// The peak's measure is not in the first view's bundle (worker/handlers.js gets it from its host): on
+// the page's own thread it comes from panels.js, once a result is on screen.
+test('where no worker can start, the performance panel still measures the f32x4 peak (on the page\'s thread, from panels.js)', async () => {
+  const page = await openUrl(h, `${h.url}#panels=heatmaps,performance`, { init: () => { delete window.Worker; } });
+  try {
+    await page.waitForSelector('#peak[data-gflops]', { timeout: 30000 });
+    const peak = Number(await page.$eval('#peak', (el) => el.dataset.gflops));
+    assert.ok(peak > 1, `peak ${peak} GFLOP/s`);
+    assert.match(await page.locator('#engine-badge').textContent(), /on this page’s thread/);
+    assert.ok(page.requests.some((url) => url.endsWith('/panels.js')), 'panels.js was loaded');
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.closeAll();
+  }
+});

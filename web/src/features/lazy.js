@@ -8,6 +8,7 @@
 // splitting, stay inside the bundle: no extra files); under Node the same import loads the file.
 
 export { loadHandlers } from './compute.js'; // for a page computing on its own thread (playground/compute.js)
+export { measurePeak } from '../perf/peak.js'; // the same page's peak (worker/handlers.js)
 
 const NAME = /^[a-z][a-z0-9_]*$/;
 

@@ -35,9 +35,11 @@ export function acquireCompute({ simd, base, doc, compiled }) {
     // One set of handlers on this thread, over the main-thread engine: quick first runs and the fallback.
     let inPage = null;
     const inPageHandlers = () => (inPage ??= engine.then(async () => {
-      // A feature's handler comes from panels.js, as its panel did (the first view's bundle holds none).
-      const featureHandlers = (feature) => import(new URL('panels.js', base).href).then((m) => m.loadHandlers(feature));
-      const handlers = createHandlers(() => engine, { featureHandlers });
+      // A feature's handler comes from panels.js, as its panel did (the first view's bundle holds none),
+      // and so does the peak's measure (asked once a result is on screen, when the lazy panels load too).
+      const panels = () => import(new URL('panels.js', base).href);
+      const featureHandlers = (feature) => panels().then((m) => m.loadHandlers(feature));
+      const handlers = createHandlers(() => engine, { featureHandlers, measurePeak: () => panels().then((m) => m.measurePeak()) });
       await handlers.init({ simd });
       return handlers;
     }));

@@ -6,15 +6,10 @@
 
 import { FEATURES } from '../features/index.js';
 
-/** View keys a feature's part must not take (view.js). */
-const VIEW_KEYS = new Set(['state', 'check', 'result', 'running', 'runs', 'peak', 'engine', 'engineError', 'firstResultMs', 'editing',
-  'readOnly', 'lastPreset', 'locked', 'formShows', 'settled', 'notice', 'problems', 'notes']);
-
 /** m: the model (store.js); p: the playground's parts (win, options, ready, connection, events, redraw, panels). */
 export function createFeatureServices(m, p) {
   const { win } = p;
   const parts = FEATURES.filter((spec) => spec.service).map((spec) => {
-    if (VIEW_KEYS.has(spec.name)) throw new Error(`the feature “${spec.name}” would hide the view's own “${spec.name}”`);
     const part = spec.service.create({
       askHost: p.connection.askHost, // its requests as actions (playground/asks.js)
       state: () => m.state,

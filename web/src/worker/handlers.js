@@ -11,7 +11,6 @@ import { LayerCache, ResultBuffers, runForward, prepareRun, forwardArguments, ti
 import { configKey } from '../model/validate.js';
 import { downsampleHeads } from '../model/downsample.js';
 import { maskArgument, sparseArguments } from '../model/inputs.js';
-import { measurePeak } from '../perf/peak.js';
 import { createTrainingSide } from './training.js';
 import { createPools } from './pools.js';
 
@@ -21,8 +20,10 @@ import { createPools } from './pools.js';
  * pool can run (the page's own thread): every pass then runs on the engine here.
  * featureHandlers(feature): a promise of that feature's `handlers` (features/compute.js's loadHandlers,
  * or the same function from panels.js on the page's thread); without it no feature's request is answered.
+ * measurePeak(): a promise of the f32x4 peak (perf/peak.js's; on the page's thread from panels.js, so the
+ * first view's bundle holds none of it); without it `peak` is refused.
  */
-export function createHandlers(load, { startPool = null, featureHandlers = null } = {}) {
+export function createHandlers(load, { startPool = null, featureHandlers = null, measurePeak = null } = {}) {
   let attn = null;
   const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, pooled, lab, frozen (training.js), imported (features/export/handler.js) }
   const training = createTrainingSide();
@@ -121,6 +122,7 @@ export function createHandlers(load, { startPool = null, featureHandlers = null 
      * reflect the kernels rather than the compiler. Then measures the f32x4 peak.
      */
     async peak() {
+      if (!measurePeak) throw new Error('this compute does not measure the peak');
       const warm = new attn.MultiHeadAttention({ d_model: 128, n_heads: 4, seed: 1 });
       const query = new Float32Array(128 * 128).fill(0.25);
       const until = performance.now() + 150;
