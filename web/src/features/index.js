@@ -6,7 +6,7 @@
 //
 // A feature is the folder web/src/features/<name>/, found by its name:
 //   panel.js     create(body, ctx) → { update(view, reason), destroy?() }; ctx is narrow: { dom, host,
-//                actions } (see playground/playground.js), never the playground's mutable state. A panel
+//                actions } (see playground/actions.js), never the playground's mutable state. A panel
 //                that asks the compute for something re-exports `requests` from requests.js.
 //   requests.js  `requests`: what it asks the compute for, one entry per request (see playground/asks.js);
 //                each becomes actions.<request>(payload, onProgress) in its panel's ctx.
