@@ -1,5 +1,5 @@
 // The members a feature's service adds to <attention-playground> (features/services.js: the exercises'
-// exercises, answer() and clearProgress()) out of a document and in one: out of a document each does what
+// exercises, answer() and clearProgress(), the export's exportTensors() and exportBundle()) out of a document and in one: out of a document each does what
 // its service says (no list, a refusal naming the element, the stored record forgotten); in a document the
 // playground's. Then the element is removed again and its members go back to the detached ones.
 import { test, before, after } from 'node:test';
@@ -25,9 +25,11 @@ test('the element\'s feature members out of a document, in one, and after it is 
       el.id = 's1';
       const refused = await el.answer('heads.d_k', 16).then(() => 'answered', (err) => err.message);
       el.clearProgress();
-      return { list: el.exercises, refused, stored: localStorage.getItem('attention-playground:exercises:/p.html#s1') };
+      const exports = await Promise.all([el.exportTensors(), el.exportBundle()].map((p) => p.then(() => 'exported', (err) => err.message)));
+      return { list: el.exercises, refused, stored: localStorage.getItem('attention-playground:exercises:/p.html#s1'), exports };
     });
-    assert.deepEqual(detached, { list: [], refused: '<attention-playground> answers once it is in a document', stored: null });
+    assert.deepEqual(detached, { list: [], refused: '<attention-playground> answers once it is in a document', stored: null,
+      exports: ['<attention-playground> exports once it is in a document', '<attention-playground> exports once it is in a document'] });
 
     const inDocument = await page.evaluate(async () => {
       const el = document.createElement('attention-playground');

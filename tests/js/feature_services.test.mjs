@@ -32,10 +32,10 @@ test('no code outside the exercises\' folder, the table and the lesson names the
 
 test('the services\' lists come from the table: the exercises\' events, trait and element members', () => {
   const withService = FEATURES.filter((f) => f.service);
-  assert.deepEqual(withService.map((f) => f.name), ['exercises']);
+  assert.deepEqual(withService.map((f) => f.name), ['exercises', 'export']);
   assert.deepEqual(Object.keys(HOST_EVENTS).sort(), ['attempt', 'progress']);
   assert.deepEqual(WIDGET_TRAITS, ['progress']);
-  assert.deepEqual(Object.keys(ELEMENT_API).sort(), ['answer', 'clearProgress', 'exercises']);
+  assert.deepEqual(Object.keys(ELEMENT_API).sort(), ['answer', 'clearProgress', 'exercises', 'exportBundle', 'exportTensors']);
   // What a host passes on: the attempt as it is, the progress without the per-chapter counts.
   const attempt = { id: 'cost.dominant', chapter: 'cost', correct: true, answer: 'x', expected: 'x', attempts: 2 };
   assert.deepEqual(HOST_EVENTS.attempt(attempt), attempt);

@@ -45,11 +45,10 @@ test('web/src/panels is gone, and the derived lists name no feature and no featu
       assert.doesNotMatch(text, named, `${path} names the request “${name}”: derive it from the feature's requests.js instead`);
     }
     // A feature as a string (its name is also a word of the lesson, e.g. a row's query). The store may
-    // compare a preset's name, which can be a feature's ('training': the lab's model loaded); the
-    // playground's Export button, imports.js, the element's export methods and the widget's tensors ask
-    // the export feature for its module.
-    const allowed = { 'playground/store.js': ['training'], 'playground/playground.js': ['export'], 'playground/imports.js': ['export'],
-      'element/element.js': ['export'], 'element/anywidget.js': ['export'] }[path] ?? [];
+    // compare a preset's name, which can be a feature's ('training': the lab's model loaded); imports.js
+    // and the widget's tensors ask the export feature for its module (the Export button and the element's
+    // export methods come from the export's service).
+    const allowed = { 'playground/store.js': ['training'], 'playground/imports.js': ['export'], 'element/anywidget.js': ['export'] }[path] ?? [];
     for (const name of lazyNames.filter((n) => !allowed.includes(n))) {
       assert.doesNotMatch(text, new RegExp(`['"\`]${name}['"\`]`), `${path} names the feature “${name}”: derive it from the table instead`);
     }

@@ -2,9 +2,10 @@
 // HTML, MkDocs, Quarto). Its attributes are the URL hash's keys plus theme and controls; an attribute
 // change updates the view. Properties: state (the whole view, settable), result (the last result);
 // method: run(). Events, bubbling and composed: result { state, shapes, isa, ms }, error { message,
-// field }, change { state } (the learner's edits). A feature's service adds its own events and members
-// (features/services.js: the exercises' property exercises, answer(id, value), clearProgress(), events
-// attempt and progress; web/EMBED.md), defined below from that list.
+// field }, change { state } (the learner's edits); importTensors(). A feature's service adds its own events
+// and members (features/services.js: the exercises' property exercises, answer(id, value), clearProgress(),
+// events attempt and progress; the export's exportTensors() and exportBundle(); web/EMBED.md), defined
+// below from that list.
 
 import { createPlayground } from '../playground/playground.js';
 import { ELEMENT_KEYS, defaults, withChanges } from '../model/schema.js';
@@ -86,25 +87,6 @@ export class AttentionPlaygroundElement extends Base {
     return this.#playground.run();
   }
 
-  /** The export's functions over this playground (web/src/export/host.js; loaded with the lazy panels). */
-  async #export() {
-    if (!this.#playground) throw new Error('<attention-playground> exports once it is in a document');
-    const { module, actions, view } = await this.#playground.feature('export');
-    return { module, ctx: { actions, view } };
-  }
-
-  /** Every tensor of the current run, { name: { shape, data: Float32Array } }, from the engine. */
-  async exportTensors() {
-    const { module, ctx } = await this.#export();
-    return module.exportTensors(ctx);
-  }
-
-  /** A Promise of a Blob: a zip of the run's tensors (.npy), view.json and reproduce.py (PyTorch). */
-  async exportBundle() {
-    const { module, ctx } = await this.#export();
-    return module.exportBundle(ctx);
-  }
-
   /**
    * Tensors in: { query, key, value, wq, wk, wv, wo, bq, bk, bv, bo } (inputs and parameters the run
    * uses) or { attention } (maps drawn as they are), each { shape, data } or an array of the view's
@@ -119,8 +101,10 @@ export class AttentionPlaygroundElement extends Base {
 // The members a feature's service adds (features/services.js), e.g. the exercises': exercises (the current
 // chapter's, or those the attribute of that name lists: [{ id, chapter, kind, prompt }]), answer(id, value) (as the
 // learner's input: a Promise of { correct, expected, explanation } and an `attempt` event), clearProgress()
-// (forgets this element's attempts and the stored record; a `progress` event follows). Out of a document
-// each does what its service says (detached).
+// (forgets this element's attempts and the stored record; a `progress` event follows); the export's
+// exportTensors() (every tensor of the current run, { name: { shape, data } }) and exportBundle() (a
+// Promise of a Blob: a zip of the run's tensors, view.json and reproduce.py). Out of a document each does
+// what its service says (detached).
 for (const [name, spec] of Object.entries(ELEMENT_API)) {
   const { detached } = spec.element;
   Object.defineProperty(AttentionPlaygroundElement.prototype, name, spec.get

@@ -26,6 +26,7 @@
 import * as controls from './controls/panel.js';
 import * as heatmaps from './heatmaps/panel.js';
 import * as exercisesService from './exercises/service.js';
+import * as exportService from './export/service.js';
 import { chapterPanels, EXERCISES_FEATURE } from '../lesson/chapters.js';
 
 /**
@@ -56,7 +57,7 @@ export const FEATURES = Object.freeze([
   { name: 'kvcache', title: 'Generation and the KV cache', about: 'the sentence decoded token by token by the core: the cache growing per key/value head, each new row of weights, cache bytes for this layer and whole models, FLOPs of a step against recomputing the prefix', area: 'main', lazy: true },
   { name: 'sparse', title: 'Sparse attention patterns', about: 'full, sliding-window and strided masks side by side, with the pairs and FLOPs each computes here and at a long sequence', area: 'right', lazy: true },
   { name: 'equations', title: 'The equations', about: 'the lesson’s formulas typeset, with the current sizes filled in', area: 'right', lazy: true },
-  { name: 'export', title: 'Export and import', about: 'the run’s tensors as .npy with view.json and a PyTorch reproduce.py, in a zip', area: 'right', lazy: true },
+  { name: 'export', title: 'Export and import', about: 'the run’s tensors as .npy with view.json and a PyTorch reproduce.py, in a zip', area: 'right', lazy: true, service: exportService },
 ].map((row) => Object.freeze(row)));
 
 export const FEATURE_NAMES = Object.freeze(FEATURES.map((f) => f.name));

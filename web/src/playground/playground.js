@@ -66,9 +66,7 @@ export function createPlayground(root, options = {}) {
   p.redraw = createRedraw(m, p);
   p.runbar = createRunbar({ dom, actions, win });
   shell.results.prepend(...p.runbar.elements);
-  // The Export action: the current run's tensors, view.json and reproduce.py as a zip (web/src/export/).
-  p.runbar.elements[0].append(dom.h('button', { type: 'button', class: 'export', id: 'export', title: 'Save this run’s tensors (.npy), view.json and reproduce.py as a zip',
-    onclick: () => p.panels.feature('export').then(({ module, ...ctx }) => module.saveBundle(ctx, doc)).catch((err) => p.events.emit('error', { message: `Export failed: ${err.message}`, field: err.field ?? null })) }, 'Export'));
+  p.runbar.elements[0].append(...p.features.runbarControls(dom)); // e.g. the export's Export button
   p.runbar.elements[0].dataset.landmark = 'Run'; // named with the playground's name when several share a page
   p.chapterNav = createChapterNav({ dom, go: (chapter) => actions.edit({ chapter }, 'chapter') });
   shell.layout.before(...p.chapterNav.top);
