@@ -11,7 +11,7 @@ import { relative } from 'node:path';
 import { tokenizer, tokTypes } from 'acorn';
 import { ROOT, jsFiles } from './source_files.mjs';
 import { FEATURES } from '../../web/src/features/index.js';
-import { HOST_EVENTS, WIDGET_TRAITS, ELEMENT_API } from '../../web/src/features/services.js';
+import { HOST_EVENTS, WIDGET_TRAITS, WIDGET_INPUTS, ELEMENT_API } from '../../web/src/features/services.js';
 
 /** Where the exercises may be named in code: their feature's folder, the table, the lesson's data, and the schema's `exercises` key. */
 const ALLOWED = [/^web\/src\/features\/exercises\//, /^web\/src\/features\/index\.js$/, /^web\/src\/lesson\//, /^web\/src\/model\/schema\.js$/];
@@ -35,6 +35,8 @@ test('the services\' lists come from the table: the exercises\' events, trait an
   assert.deepEqual(withService.map((f) => f.name), ['exercises', 'export']);
   assert.deepEqual(Object.keys(HOST_EVENTS).sort(), ['attempt', 'progress']);
   assert.deepEqual(WIDGET_TRAITS, ['progress']);
+  assert.deepEqual(Object.keys(WIDGET_INPUTS), ['tensors']);
+  assert.match(WIDGET_INPUTS.tensors.refused(new Error('x')), /^The notebook's tensors were not imported: x$/);
   assert.deepEqual(Object.keys(ELEMENT_API).sort(), ['answer', 'clearProgress', 'exercises', 'exportBundle', 'exportTensors']);
   // What a host passes on: the attempt as it is, the progress without the per-chapter counts.
   const attempt = { id: 'cost.dominant', chapter: 'cost', correct: true, answer: 'x', expected: 'x', attempts: 2 };

@@ -39,16 +39,14 @@ test('web/src/panels is gone, and the derived lists name no feature and no featu
     'features/lazy.js', 'features/compute.js', 'features/services.js', 'element/element.js', 'element/anywidget.js', 'page/main.js']) {
     const text = await read(path);
     // A request as a string, a property or method, or a key: how a hand-written list would name it.
-    // (The widget's `tensors` is a notebook trait, not the export's request of that name.)
-    for (const name of requestNames.filter((n) => !(path === 'element/anywidget.js' && n === 'tensors'))) {
+    for (const name of requestNames) {
       const named = new RegExp(`['"\`]${name}['"\`]|\\.${name}\\(|^\\s*(async\\s+)?${name}\\s*[:(]`, 'm');
       assert.doesNotMatch(text, named, `${path} names the request “${name}”: derive it from the feature's requests.js instead`);
     }
     // A feature as a string (its name is also a word of the lesson, e.g. a row's query). The store may
-    // compare a preset's name, which can be a feature's ('training': the lab's model loaded); imports.js
-    // and the widget's tensors ask the export feature for its module (the Export button and the element's
-    // export methods come from the export's service).
-    const allowed = { 'playground/store.js': ['training'], 'playground/imports.js': ['export'], 'element/anywidget.js': ['export'] }[path] ?? [];
+    // compare a preset's name, which can be a feature's ('training': the lab's model loaded). (The Export
+    // button, the element's export methods, imports and the widget's tensors come from the export's service.)
+    const allowed = { 'playground/store.js': ['training'] }[path] ?? [];
     for (const name of lazyNames.filter((n) => !allowed.includes(n))) {
       assert.doesNotMatch(text, new RegExp(`['"\`]${name}['"\`]`), `${path} names the feature “${name}”: derive it from the table instead`);
     }

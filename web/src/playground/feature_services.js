@@ -39,6 +39,8 @@ export function createFeatureServices(m, p) {
       }
       return null;
     },
+    /** The part that reads and holds imported tensors ({ hold(given, config) }), or null. */
+    importer: () => parts.find(({ part }) => part.imports)?.part.imports ?? null,
     /** The controls the parts add to the run bar (after Run, Cancel and the status). */
     runbarControls: (dom) => parts.flatMap(({ part }) => part.runbar?.(dom) ?? []),
     /** Adds every part's API members (getters and methods) to the playground's public object. */

@@ -1,12 +1,14 @@
 // Tensors brought into a playground's view ({ query, key, value, wq, …, bo } or { attention }, see
-// import/tensors.js): checked against the view by the export feature, handed to the compute, and the view
+// import/tensors.js): checked against the view by the feature whose service holds imports (the export's),
+// handed to the compute, and the view
 // runs with them (its link then says imported=…) until `imported` is set to none.
 
-/** m: the model (store.js); p: the playground's parts (panels, store, redraw, runs). Returns importTensors(given) → the run's result. */
+/** m: the model (store.js); p: the playground's parts (features, store, redraw, runs). Returns importTensors(given) → the run's result. */
 export function createImports(m, p) {
   return async function importTensors(given) {
-    const { module, actions } = await p.panels.feature('export');
-    const held = await module.holdImport(actions, given, m.plainConfig);
+    const importer = p.features.importer(); // the feature that reads and holds tensors (the export's service)
+    if (!importer) throw new Error('this playground has no feature that imports tensors');
+    const held = await importer.hold(given, m.plainConfig);
     m.imported = held;
     if (!p.store.apply({ imported: held.kind }, { kind: 'edit', edited: 'imported' })) { // an edit: the page's link says so
       p.store.revalidate();
