@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { makeInput, makeWeights } from './data.mjs';
 import { loadOurs } from './ours_mha.mjs';
 import { median, now } from './stats.mjs';
+import { measuringScript } from '../scripts/cli.mjs';
 
 export const BACKWARD_BAR = 3;
 
@@ -86,6 +87,7 @@ export function renderBackward(b, note = '') {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  measuringScript({ seconds: 600, usage: 'usage: node bench/backward.mjs [--timeout S]   (its section of bench/results.md, on stdout)' });
   measureBackward().then((b) => process.stdout.write(renderBackward(b)), (e) => {
     process.stderr.write(`bench/backward.mjs FAILED: ${e.message}\n`);
     process.exit(1);

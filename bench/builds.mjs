@@ -10,10 +10,12 @@ import { pathToFileURL } from 'node:url';
 import { loadAttention } from '../web/src/engine/attention.js';
 import { makeInput, makeWeights } from './data.mjs';
 import { median } from './stats.mjs';
+import { measuringScript } from '../scripts/cli.mjs';
 
-const folders = process.argv.slice(2);
+const USAGE = 'usage: node bench/builds.mjs <wasm folder> [<wasm folder> ...] [--timeout S]   (e.g. web/wasm/ and an old build\'s)';
+const { args: folders } = measuringScript({ seconds: 900, usage: USAGE });
 if (!folders.length) {
-  console.error('usage: node bench/builds.mjs <wasm folder> [<wasm folder> ...]');
+  console.error(USAGE);
   process.exit(2);
 }
 const ROUNDS = 15, TRAIN_ROUNDS = 3, TRAIN_STEPS = 200;

@@ -13,9 +13,13 @@ import { settle } from './settle.mjs';
 import { median, now } from './stats.mjs';
 import { createAttentionPool } from '../web/src/engine/pool.js';
 import { loadAttention } from '../web/src/engine/attention.js';
+import { measuringScript } from '../scripts/cli.mjs';
 
-if (!process.argv[2]) throw new Error('usage: node bench/pool_ab.mjs <path of the other pool.js>');
-const other = await import(pathToFileURL(path.resolve(process.argv[2])).href);
+const USAGE = `usage: node bench/pool_ab.mjs <path of the other pool.js> [--timeout S]
+  POOL_AB_SIZES=768x12x512[,...], POOL_AB_WEIGHTS=on|off, POOL_AB_REPS (default 9)`;
+const { args } = measuringScript({ seconds: 1200, usage: USAGE });
+if (!args[0]) throw new Error(USAGE);
+const other = await import(pathToFileURL(path.resolve(args[0])).href);
 const SIZES = (process.env.POOL_AB_SIZES ?? '768x12x512,768x12x2048,1024x16x1024').split(',').map((s) => s.split('x').map(Number));
 const WEIGHTS = { on: [true], off: [false] }[process.env.POOL_AB_WEIGHTS] ?? [false, true];
 const REPS = Number(process.env.POOL_AB_REPS ?? 9);

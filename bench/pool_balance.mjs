@@ -14,7 +14,13 @@ import { startPool } from './pool_mha.mjs';
 import { median, now } from './stats.mjs';
 import { POOL_THREADS } from './systems.mjs';
 import { settle } from './settle.mjs';
+import { measuringScript } from '../scripts/cli.mjs';
 
+measuringScript({
+  seconds: 1200,
+  usage: `usage: node bench/pool_balance.mjs [--timeout S]
+  POOL_BALANCE_SIZES=768x12x512[,...], POOL_BALANCE_WEIGHTS=on|off, POOL_BALANCE_REPS=k (default 15)`,
+});
 const SIZES = process.env.POOL_BALANCE_SIZES?.split(',').map((s) => s.split('x').map(Number)) ??
   [[768, 12, 512], [768, 12, 2048], [1024, 16, 1024]];
 const WEIGHTS = { on: [true], off: [false] }[process.env.POOL_BALANCE_WEIGHTS] ?? [false, true];

@@ -17,7 +17,14 @@ import { createPoolRunner, startPool } from './pool_mha.mjs';
 import { startOrtThreads } from './ort_threads.mjs';
 import { GOALS } from './report.mjs';
 import { ORT_THREADS, OURS_POOL, OURS_POOL_INTO, OURS_SIMD, POOL_THREADS } from './systems.mjs';
+import { measuringScript } from '../scripts/cli.mjs';
 
+measuringScript({
+  seconds: 1800,
+  usage: `usage: node bench/pool_goals.mjs [--timeout S]
+  POOL_GOALS_SIZES=768x12x2048[,...], POOL_GOALS_WEIGHTS=on|off, POOL_GOALS_ROUNDS=k (default 1),
+  POOL_GOALS_SETTLE_MS (default 50), POOL_GOALS_GC=0 (no full GC before each timed run)`,
+});
 const SIZES = process.env.POOL_GOALS_SIZES?.split(',').map((s) => s.split('x').map(Number)) ??
   [[768, 12, 512], [768, 12, 2048], [1024, 16, 1024]];
 const WEIGHTS = { on: [true], off: [false] }[process.env.POOL_GOALS_WEIGHTS] ?? [false, true];

@@ -10,12 +10,18 @@
 // sets the timed passes per case (default 7).
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { median } from './stats.mjs';
+import { measuringScript } from '../scripts/cli.mjs';
 
 const SIZES = process.env.POOL_SCALING_SIZES?.split(',').map((s) => s.split('x').map(Number)) ??
   [[768, 12, 512], [768, 12, 2048], [1024, 16, 1024]];
 const REPS = Number(process.env.POOL_SCALING_REPS ?? 7);
 
 if (isMainThread) {
+  measuringScript({
+    seconds: 900,
+    usage: `usage: node bench/pool_scaling.mjs [--timeout S]
+  POOL_SCALING_SIZES=768x12x512[,...], POOL_SCALING_REPS=k (default 7)`,
+  });
   for (const need_weights of [false, true]) {
     for (const [d_model, n_heads, n] of SIZES) {
       const start = () => new Worker(new URL(import.meta.url), { workerData: { d_model, n_heads, n, need_weights } });

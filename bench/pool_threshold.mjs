@@ -4,8 +4,10 @@
 import os from 'node:os';
 import { poolLadder } from './pool_ladder.mjs';
 import { createAttentionPool, SPLIT_FLOPS } from '../web/src/engine/pool.js';
+import { measuringScript } from '../scripts/cli.mjs';
 
-const workers = Number(process.argv[2] ?? 2);
+const { args } = measuringScript({ seconds: 1200, usage: 'usage: node bench/pool_threshold.mjs [workers, default 2] [--timeout S]' });
+const workers = Number(args[0] ?? 2);
 
 async function main() {
   console.log(`pool threshold: ${workers} workers, ${os.availableParallelism()} logical cores, ` +

@@ -8,11 +8,20 @@ import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.mjs';
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 import { PAGE_SPLIT_FLOPS } from '../web/src/engine/pool.js';
+import { measuringScript } from '../scripts/cli.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const workers = Number(process.argv[2] ?? 2);
+const { args, onTimeout } = measuringScript({
+  seconds: 1200,
+  usage: 'usage: node bench/pool_threshold_browser.mjs [workers, default 2] [--timeout S]   (needs web/wasm/: scripts/build.sh wasm or page)',
+});
+const workers = Number(args[0] ?? 2);
 const server = await serve({ dir: root, port: 0 });
 const browser = await chromium.launch(chromiumLaunchOptions());
+onTimeout(async () => { // the rungs measured so far are printed; close what runs
+  await browser.close();
+  await server.close();
+});
 try {
   const page = await browser.newPage();
   // Any page of the server's origin will do: the worker is what runs.

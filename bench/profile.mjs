@@ -8,8 +8,11 @@ import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { pathToFileURL } from 'node:url';
 import { loadAttention } from '../web/src/engine/attention.js';
+import { measuringScript } from '../scripts/cli.mjs';
 
-const args = process.argv.slice(2);
+const USAGE = `usage: node bench/profile.mjs [d_model n_heads n on|off] [--scalar] [--seconds S] [--timeout S]
+  (after \`bash scripts/build.sh profile\`; defaults 768 12 512 off, the SIMD module, 8 seconds)`;
+const { args } = measuringScript({ seconds: 600, usage: USAGE });
 const flag = (name) => {
   const i = args.indexOf(name);
   return i < 0 ? null : args.splice(i, name === '--scalar' ? 1 : 2).slice(1);
@@ -19,7 +22,7 @@ const seconds = Number(flag('--seconds')?.[0] ?? 8);
 const [d_model, n_heads, n] = (args.length ? args.slice(0, 3) : ['768', '12', '512']).map(Number);
 const need_weights = (args[3] ?? 'off') === 'on';
 if (![d_model, n_heads, n, seconds].every((x) => x > 0) || !['on', 'off', undefined].includes(args[3])) {
-  throw new Error('usage: node bench/profile.mjs [d_model n_heads n on|off] [--scalar] [--seconds S]');
+  throw new Error(USAGE);
 }
 
 const dir = new URL('../build/wasm-profile/wasm/', import.meta.url);

@@ -1,4 +1,4 @@
-// Turns the measurements into the markdown of bench/results.md (included by the README) and the
+// Turns the measurements into the markdown of bench/results.md (linked from the README) and the
 // same text on stdout. Pure formatting: no measuring here.
 import fs from 'node:fs';
 import os from 'node:os';

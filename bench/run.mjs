@@ -12,8 +12,15 @@ import { measurePeak } from './peak.mjs';
 import { renderReport } from './report.mjs';
 import { streamingCheck } from './streaming.mjs';
 import { loadSystems, OURS_SIMD } from './systems.mjs';
-import { includeInReadme } from './readme.mjs';
+import { measuringScript } from '../scripts/cli.mjs';
 
+measuringScript({
+  seconds: 3600,
+  usage: `usage: node bench/run.mjs [--timeout S]   (npm run bench; after \`bash scripts/setup.sh && npm run build\`)
+  Writes bench/results.md (the sections above its hand-written part) and prints it; progress on stderr.
+  BENCH_QUICK=1: two small sizes and a short streaming run, written to bench/out/ instead.
+  BENCH_SIZES=768x12x512[,...] (with BENCH_QUICK=1): only those sizes.`,
+});
 const here = path.dirname(fileURLToPath(import.meta.url));
 // BENCH_QUICK=1: two small sizes and a short streaming run, written to bench/out/, for trying
 // changes to the benchmark itself without overwriting the recorded results.
@@ -92,7 +99,6 @@ async function main() {
   fs.mkdirSync(path.dirname(outFile), { recursive: true });
   fs.writeFileSync(outFile, report + (quick ? '' : handWritten(outFile)));
   process.stdout.write(report);
-  if (!quick && includeInReadme(path.join(here, '..', 'README.md'), report)) log('updated the table in README.md');
   log(`wrote ${path.relative(process.cwd(), outFile)} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 

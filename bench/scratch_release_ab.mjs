@@ -7,8 +7,12 @@
 // (git archive HEAD | tar -x -C <root>) with its modules built into <root>/web/wasm (emcmake
 // cmake -S . -B b; cmake --build b --target attention_simd attention_scalar; copy b/wasm/*);
 // in the keep copy, the loop of release_scratch() in cpp/attn/buffer.h is deleted first.
-const [keepRoot, releaseRoot] = process.argv.slice(2);
-if (!keepRoot || !releaseRoot) throw new Error('usage: node bench/scratch_release_ab.mjs <keep root> <release root>');
+import { measuringScript } from '../scripts/cli.mjs';
+
+const USAGE = 'usage: node bench/scratch_release_ab.mjs <keep root> <release root> [--timeout S]   (how to make them: the comment at the top)';
+const { args } = measuringScript({ seconds: 900, usage: USAGE });
+const [keepRoot, releaseRoot] = args;
+if (!keepRoot || !releaseRoot) throw new Error(USAGE);
 const load = async (root) => (await import(new URL(`web/src/engine/attention.js`, `file://${root.replace(/\/?$/, '/')}`).href)).loadAttention();
 const variants = { keep: await load(keepRoot), release: await load(releaseRoot) };
 const values = (n, seed) => new Float32Array(n).map((_, i) => Math.sin(seed + i * 0.37));

@@ -4,8 +4,10 @@
 // the machine may be shared), each head's focus afterwards, and where one head ends up.
 // Run: node bench/train.mjs [one-head steps, default 3000]
 import { loadAttention } from '../web/src/engine/attention.js';
+import { measuringScript } from '../scripts/cli.mjs';
 
-const ONE_HEAD_STEPS = Number(process.argv[2] ?? 3000);
+const { args } = measuringScript({ seconds: 1200, usage: 'usage: node bench/train.mjs [one-head steps, default 3000] [--timeout S]' });
+const ONE_HEAD_STEPS = Number(args[0] ?? 3000);
 const BLOCK = 25; // steps between evaluations, as a page might show them
 const EVAL_SAMPLES = 1000;
 

@@ -2,9 +2,7 @@
 // phone), light mode, once the chapter's first result is drawn and its shown panels are built. A chapter
 // meant to fit in two screens should stay near 1,600 px wide and a few phone screens narrow. A
 // measurement, not a test: it prints figures and asserts nothing.
-// Usage: node scripts/measure_chapters.mjs [--panels] [--shots folder] [--dist folder] [--chapter name]
-//   (after `bash scripts/build.sh page`; --panels also prints each shown panel's height, --shots saves a
-//   full-page screenshot per chapter and width, e.g. --shots build/tmp)
+// Usage: node scripts/measure_chapters.mjs --help
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from './chromium.mjs';
 import { mkdir } from 'node:fs/promises';
@@ -13,8 +11,17 @@ import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
 import { CHAPTER_NAMES } from '../web/src/lesson/chapter_names.js';
 
+import { measuringScript } from './cli.mjs';
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2);
+const { args, onTimeout } = measuringScript({
+  seconds: 900,
+  usage: `usage: node scripts/measure_chapters.mjs [--panels] [--shots folder] [--dist folder] [--chapter name] [--timeout S]
+  --panels         also print each shown panel's height
+  --shots folder   save a full-page screenshot per chapter and width (e.g. build/tmp)
+  --dist folder    the build to measure (default dist/, after \`bash scripts/build.sh page\`)
+  --chapter name   one chapter only`,
+});
 const option = (name, fallback) => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : fallback;
@@ -25,8 +32,14 @@ const only = option('--chapter', null);
 const perPanel = args.includes('--panels');
 const SCREENS = [{ name: 'wide', width: 1280, height: 800 }, { name: 'phone', width: 375, height: 667 }];
 
+const rows = [];
 const server = await serve({ dir: dist, port: 0 });
 const browser = await chromium.launch(chromiumLaunchOptions({ learner: true }));
+onTimeout(async () => { // the chapters measured so far
+  printRows();
+  await browser.close();
+  await server.close();
+});
 if (shots) await mkdir(resolve(shots), { recursive: true });
 
 /** The chapter's page at one screen size: { height, panels: [[name, px]] } once its first result is drawn. */
@@ -73,7 +86,6 @@ async function measure(chapter, screen) {
   return out;
 }
 
-const rows = [];
 for (const chapter of CHAPTER_NAMES.filter((name) => !only || name === only)) {
   const row = { chapter };
   for (const screen of SCREENS) {
@@ -83,14 +95,18 @@ for (const chapter of CHAPTER_NAMES.filter((name) => !only || name === only)) {
 }
 await browser.close();
 await server.close();
+printRows();
 
-console.log('chapter      1280×800   375×667   (document height in px, light mode, after the first result)');
-for (const { chapter, wide, phone } of rows) {
-  const flag = (m) => (m.wide ? ' (scrolls sideways)' : '');
-  console.log(`${chapter.padEnd(12)} ${String(wide.height).padStart(8)}${flag(wide)} ${String(phone.height).padStart(9)}${flag(phone)}`);
-  if (perPanel) {
-    for (const s of ['wide', 'phone']) console.log(`    ${s}: ${row(s === 'wide' ? wide : phone)}`);
+/** The table of the chapters measured (all, or those before the time limit). */
+function printRows() {
+  console.log('chapter      1280×800   375×667   (document height in px, light mode, after the first result)');
+  for (const { chapter, wide, phone } of rows) {
+    const flag = (m) => (m.wide ? ' (scrolls sideways)' : '');
+    console.log(`${chapter.padEnd(12)} ${String(wide.height).padStart(8)}${flag(wide)} ${String(phone.height).padStart(9)}${flag(phone)}`);
+    if (perPanel) {
+      for (const s of ['wide', 'phone']) console.log(`    ${s}: ${row(s === 'wide' ? wide : phone)}`);
+    }
   }
+  if (shots) console.log(`screenshots: ${resolve(shots)}/chapter-<name>-<width>.png`);
 }
 function row(m) { return m.panels.map(([name, px]) => `${name} ${px}`).join(', '); }
-if (shots) console.log(`screenshots: ${resolve(shots)}/chapter-<name>-<width>.png`);

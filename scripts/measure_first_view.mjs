@@ -17,8 +17,19 @@ import { fileURLToPath } from 'node:url';
 import { loadavg } from 'node:os';
 import { spawn } from 'node:child_process';
 
+import { measuringScript } from './cli.mjs';
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2);
+const { args, onTimeout } = measuringScript({
+  seconds: 900,
+  usage: `usage: node scripts/measure_first_view.mjs [--runs N] [--hash '#…'] [--dist folder] [--compare folder] [--browser-ui] [--timeout S]
+  --runs N         cold and warm views per build (default 9)
+  --hash '#…'      the view to open (default: the page as it opens)
+  --dist folder    the build to measure (default dist/, after \`bash scripts/build.sh page\`)
+  --compare folder another build, measured in turn with this one
+  --browser-ui     keep each new window's omnibox popup page
+  MARKS=1 prints each view's attention-* marks.`,
+});
 const option = (name, fallback) => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : fallback;
@@ -48,11 +59,18 @@ async function serveApart(dir) {
 }
 
 const builds = [{ name: 'this build', dir: dist, server: await serveApart(dist) }];
+let browser = null;
+// At the time limit: the views measured so far, then the browser and the servers closed.
+onTimeout(async () => {
+  if (builds.some((b) => b.cold?.length)) await report();
+  await browser?.close();
+  for (const build of builds) await build.server.close();
+});
 if (compare) builds.push({ name: compare, dir: resolve(compare), server: await serveApart(resolve(compare)) });
 // As a learner's browser shows the page (scripts/chromium.mjs): paint holding on, and without each new
 // window's omnibox popup page, which on this 2-core host took the CPU the cold view needed.
 const launch = chromiumLaunchOptions({ browserUi: args.includes('--browser-ui'), learner: true });
-const browser = await chromium.launch(launch);
+browser = await chromium.launch(launch);
 
 /** Loads the page of `build` in `context` and returns { ms, requests, bytes } up to the first drawn result. */
 async function firstView(build, context) {
@@ -96,6 +114,10 @@ async function settle(page) {
   await page.waitForTimeout(1500); // the worker's warm-up passes and the SIMD peak measurement
 }
 
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const gz = async (path) => gzipSync(await readFile(join(dist, path)), { level: 9 }).length;
+const fmt = (xs) => (!xs.length ? 'none measured' : `median ${median(xs.map((x) => x.ms)).toFixed(0)} ms (min ${Math.min(...xs.map((x) => x.ms)).toFixed(0)}, max ${Math.max(...xs.map((x) => x.ms)).toFixed(0)})` +
+  `, ${median(xs.map((x) => x.requests))} requests, ${(median(xs.map((x) => x.bytes)) / 1000).toFixed(0)} kB before the first result`);
 const load = loadavg()[0];
 for (const build of builds) Object.assign(build, { cold: [], warm: [] });
 for (let k = 0; k < runs; k++) {
@@ -114,18 +136,19 @@ for (let k = 0; k < runs; k++) {
 }
 await browser.close();
 for (const build of builds) await build.server.close();
+await report();
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const gz = async (path) => gzipSync(await readFile(join(dist, path)), { level: 9 }).length;
-const element = await gz('attention-playground.js'), wasm = await gz('wasm/attention_simd.wasm');
-const page = await gz('page.js'), worker = await gz('worker.js'), panels = await gz('panels.js');
-const fmt = (xs) => `median ${median(xs.map((x) => x.ms)).toFixed(0)} ms (min ${Math.min(...xs.map((x) => x.ms)).toFixed(0)}, max ${Math.max(...xs.map((x) => x.ms)).toFixed(0)})` +
-  `, ${median(xs.map((x) => x.requests))} requests, ${(median(xs.map((x) => x.bytes)) / 1000).toFixed(0)} kB before the first result`;
-console.log(`first view of ${hash || 'the default view'} in headless Chromium${args.includes('--browser-ui') ? ' (with the omnibox popup page, paint holding off: --browser-ui)' : ' (as a learner\'s browser: paint holding on, no omnibox popup page)'}, ${runs} runs each, 1-minute load average ${load.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`);
-for (const build of builds) {
-  console.log(`${build.name} (${build.dir}):`);
-  console.log(`  cold (fresh context): ${fmt(build.cold)}`);
-  console.log(`  warm (second visit):  ${fmt(build.warm)}`);
+/** Prints the views measured (all, or those before the time limit) and the gzipped sizes. */
+async function report() {
+  const element = await gz('attention-playground.js'), wasm = await gz('wasm/attention_simd.wasm');
+  const page = await gz('page.js'), worker = await gz('worker.js'), panels = await gz('panels.js');
+  const done = Math.min(...builds.map((b) => b.cold.length));
+  console.log(`first view of ${hash || 'the default view'} in headless Chromium${args.includes('--browser-ui') ? ' (with the omnibox popup page, paint holding off: --browser-ui)' : ' (as a learner\'s browser: paint holding on, no omnibox popup page)'}, ${done === runs ? runs : `${done} of ${runs}`} runs each, 1-minute load average ${load.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`);
+  for (const build of builds) {
+    console.log(`${build.name} (${build.dir}):`);
+    console.log(`  cold (fresh context): ${fmt(build.cold)}`);
+    console.log(`  warm (second visit):  ${fmt(build.warm)}`);
+  }
+  console.log(`gzipped: attention-playground.js (with the SIMD loader) ${(element / 1000).toFixed(1)} kB + SIMD wasm ${(wasm / 1000).toFixed(1)} kB = ${((element + wasm) / 1000).toFixed(1)} kB` +
+    ` (page.js ${(page / 1000).toFixed(1)} kB, worker.js ${(worker / 1000).toFixed(1)} kB, panels.js ${(panels / 1000).toFixed(1)} kB)`);
 }
-console.log(`gzipped: attention-playground.js (with the SIMD loader) ${(element / 1000).toFixed(1)} kB + SIMD wasm ${(wasm / 1000).toFixed(1)} kB = ${((element + wasm) / 1000).toFixed(1)} kB` +
-  ` (page.js ${(page / 1000).toFixed(1)} kB, worker.js ${(worker / 1000).toFixed(1)} kB, panels.js ${(panels / 1000).toFixed(1)} kB)`);

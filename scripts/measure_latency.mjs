@@ -11,10 +11,7 @@
 // per view and over all edits, how many results of superseded keystrokes were drawn, and the first view,
 // cold and warm, from scripts/measure_first_view.mjs (the budget's own measure). A measurement, not a
 // test: it prints figures and asserts nothing.
-// Usage: node scripts/measure_latency.mjs [--edits N per view] [--delay ms] [--views '#a|#b'] [--dist folder]
-//   [--first-view-runs N] (0 skips the first view) [--trace file.json] (a Chrome trace of the first view's edits)
-//   [--browser-ui] (keep each new window's omnibox popup page, scripts/chromium.mjs)
-//   (after `bash scripts/build.sh dist` or `page`)
+// Usage: node scripts/measure_latency.mjs --help
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from './chromium.mjs';
 import { spawn } from 'node:child_process';
@@ -22,8 +19,22 @@ import { loadavg, cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { measuringScript } from './cli.mjs';
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2);
+const started = Date.now();
+const { args, seconds, onTimeout } = measuringScript({
+  seconds: 1200,
+  usage: `usage: node scripts/measure_latency.mjs [--edits N] [--delay ms] [--views '#a|#b'] [--dist folder] [--first-view-runs N] [--trace file.json] [--browser-ui] [--timeout S]
+  --edits N            edits per view (default 20)
+  --delay ms           between the keystrokes of one value (default 80)
+  --views '#a|#b'      the views, one page load each (default: the page as it opens, and #chapter=heads)
+  --dist folder        the build (default dist/, after \`bash scripts/build.sh dist\` or \`page\`)
+  --first-view-runs N  runs of scripts/measure_first_view.mjs afterwards (default 5; 0 skips it)
+  --trace file.json    a Chrome trace of the first view's edits
+  --browser-ui         keep each new window's omnibox popup page (scripts/chromium.mjs)
+  VERBOSE=1 prints every edit.`,
+});
 const option = (name, fallback) => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : fallback;
@@ -168,29 +179,41 @@ process.on('exit', () => server.close()); // also when the browser or the page f
 const browser = await chromium.launch(chromiumLaunchOptions({ browserUi: args.includes('--browser-ui'), learner: true }));
 const loadBefore = loadavg()[0];
 const measured = [];
+let firstView = null; // the measure_first_view process, once started
+onTimeout(async () => { // the views measured so far
+  if (measured.length && !firstView) report(loadavg()[0]);
+  firstView?.kill();
+  await browser.close();
+});
 for (const [k, view] of views.entries()) measured.push(await measureView(browser, server.url, view, k === 0 ? tracePath : null));
-const loadAfter = loadavg()[0];
 await browser.close();
+report(loadavg()[0]);
 
-console.log(`edit → painted heatmaps in headless Chromium at 1280×900 (${dist}), keystrokes ${delay} ms apart, ${cpus().length} cores, ` +
-  `1-minute load average ${loadBefore.toFixed(2)} at the start, ${loadAfter.toFixed(2)} at the end`);
-for (const { view, fields, results } of measured) {
-  console.log(`  ${view || '(the page as it opens)'}: ${results.length} edits of ${fields.join(', ')}: ${figures(results.map((r) => r.ms))}`);
-  for (const field of fields) {
-    const mine = results.filter((r) => r.field === field).map((r) => r.ms);
-    if (!mine.length) continue; // fewer edits than fields
-    console.log(`    ${field}: median ${median(mine).toFixed(1)} ms, max ${Math.max(...mine).toFixed(1)} ms over ${mine.length} edits`);
+/** The edits of the views measured (all, or those before the time limit). */
+function report(loadAfter) {
+  console.log(`edit → painted heatmaps in headless Chromium at 1280×900 (${dist}), keystrokes ${delay} ms apart, ${cpus().length} cores, ` +
+    `1-minute load average ${loadBefore.toFixed(2)} at the start, ${loadAfter.toFixed(2)} at the end`);
+  for (const { view, fields, results } of measured) {
+    console.log(`  ${view || '(the page as it opens)'}: ${results.length} edits of ${fields.join(', ')}: ${figures(results.map((r) => r.ms))}`);
+    for (const field of fields) {
+      const mine = results.filter((r) => r.field === field).map((r) => r.ms);
+      if (!mine.length) continue; // fewer edits than fields
+      console.log(`    ${field}: median ${median(mine).toFixed(1)} ms, max ${Math.max(...mine).toFixed(1)} ms over ${mine.length} edits`);
+    }
   }
+  const all = measured.flatMap((m) => m.results);
+  console.log(`  all ${all.length} edits: ${figures(all.map((r) => r.ms))}; maps updated in the page (before the frame's end): median ${median(all.map((r) => r.drawnMs)).toFixed(1)} ms`);
+  console.log(`  maps drawn for outdated inputs (a keystroke had changed them): ${all.reduce((s, r) => s + r.outdated, 0)}, ` +
+    `over ${all.reduce((s, r) => s + r.keys, 0)} keystrokes`);
+  if (tracePath) console.log(`  trace: ${tracePath} (open in chrome://tracing or the Performance panel)`);
 }
-const all = measured.flatMap((m) => m.results);
-console.log(`  all ${all.length} edits: ${figures(all.map((r) => r.ms))}; maps updated in the page (before the frame's end): median ${median(all.map((r) => r.drawnMs)).toFixed(1)} ms`);
-console.log(`  maps drawn for outdated inputs (a keystroke had changed them): ${all.reduce((s, r) => s + r.outdated, 0)}, ` +
-  `over ${all.reduce((s, r) => s + r.keys, 0)} keystrokes`);
-if (tracePath) console.log(`  trace: ${tracePath} (open in chrome://tracing or the Performance panel)`);
 
 if (firstViewRuns > 0) {
-  // The first view as scripts/measure_first_view.mjs measures it (the budget's own measure).
-  const child = spawn(process.execPath, [join(root, 'scripts/measure_first_view.mjs'), '--runs', String(firstViewRuns), '--dist', dist],
+  // The first view as scripts/measure_first_view.mjs measures it (the budget's own measure), within what is
+  // left of this script's time.
+  const left = Math.max(60, Math.floor(seconds - (Date.now() - started) / 1000));
+  firstView = spawn(process.execPath, [join(root, 'scripts/measure_first_view.mjs'), '--runs', String(firstViewRuns), '--dist', dist, '--timeout', String(left)],
     { stdio: ['ignore', 'inherit', 'inherit'] });
-  await new Promise((done) => child.on('exit', done));
+  const status = await new Promise((done) => firstView.on('exit', done));
+  if (status) process.exitCode = status;
 }

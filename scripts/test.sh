@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# The README's test command: sets everything up, builds, and runs every suite: the Catch2
-# suite natively under AddressSanitizer and UBSan (SIMD via SIMDe, and scalar), and as wasm
-# under Node (SIMD; the baseline module's scalar kernels are the native scalar suite's, and
-# the JavaScript tests run that module); the fuzz drivers under the sanitizers (the corpus of past
-# failures, then ATTN_FUZZ_SECONDS of fuzzing per kernel set, 10 by default); the wasm build
-# checks, the JavaScript API tests and the browser tests (one Chromium for all files).
+# The README's test command: sets everything up, builds, and runs every suite: the Catch2 suite in six
+# builds (natively with g++ and under clang's AddressSanitizer and UBSan, each with the SIMD kernels via
+# SIMDe and the scalar kernels; as wasm under Node, SIMD and baseline), the fuzz drivers under the
+# sanitizers (the corpus of past failures, then ATTN_FUZZ_SECONDS of fuzzing per kernel set, 10 by
+# default), the wasm build checks, the JavaScript API tests and the browser tests (one Chromium for all).
 #   bash scripts/test.sh           everything (what CI runs)
-#   bash scripts/test.sh --quick   the native Catch2 suite (SIMD kernels), the JavaScript API tests
+#   bash scripts/test.sh --quick   the native Catch2 suite (g++, SIMD kernels), the JavaScript API tests
 #                                  and a browser smoke test (tests/browser/smoke.test.mjs)
-# Ends with one line "tests: N passed, N failed" (N counts Catch2 test cases, node tests and fuzz
-# runs) and exits non-zero when anything failed. Each stage's log is in build/test-logs/, and the
-# time of each stage is printed before that line.
+# The full run keeps both cores busy: the g++ build with its suites and the wasm Catch2 programs with
+# theirs run in the background at the lowest priority (nice 19) while the other stages run, so they take
+# only the CPU those leave idle (the browser stage waits on Chromium) and never slow the timed checks.
+# Ends with a line per stage (its time, and per suite its passed and failed counts), then one line
+# "tests: N passed, N failed" (N counts Catch2 test cases, node tests and fuzz runs), and exits non-zero
+# when anything failed. Each stage's log is in build/test-logs/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export CI="${CI:-}"
@@ -26,39 +28,53 @@ jobs="$(nproc)"
 passed=0
 failed=0
 stage_failed=()
-stage_times=()
+stage_lines=()
+counted=""   # what the last counter found, per suite: "native_simde 250 passed, 0 failed; ..."
 logdir=build/test-logs
 mkdir -p "$logdir"
 
-# Adds the counts of a ctest run in build dir $1, read from ctest's own record of every entry's
-# output (Testing/Temporary/LastTest.log): an entry that ran a Catch2 program adds its test cases
-# as Catch2 counted them (a per-file wasm entry runs many), any other entry (a fuzz run) adds one.
-# An entry ctest failed counts at least one failure even when its Catch2 summary says all passed
-# (a sanitizer report at exit, a timeout).
+# Adds the counts of a ctest run in build dir $1, read from ctest's own record of every entry's output
+# (Testing/Temporary/LastTest.log), one suite per further argument (the entries' name prefix: ctest names
+# them SUITE:case or SUITE:file; none: every entry, as "all"). An entry that ran a Catch2 program adds its
+# test cases as Catch2 counted them (a per-file wasm entry runs many), any other entry (a fuzz run) adds
+# one. An entry ctest failed counts at least one failure even when its Catch2 summary says all passed (a
+# sanitizer report at exit, a timeout). A suite with no entry fails the count.
 count_ctest_in() {
-  local record="$1/Testing/Temporary/LastTest.log" counts
+  local record="$1/Testing/Temporary/LastTest.log" suite counts
+  shift
   [ -f "$record" ] || return 1
-  counts=$(awk '
-    function close_entry() {
-      if (!open) return
-      if (cp + cf == 0) { if (ok) p += 1; else f += 1 }
-      else { p += cp; f += cf; if (!ok && cf == 0) f += 1 }
-      open = 0
-    }
-    /^[0-9]+\/[0-9]+ Testing: / { close_entry(); open = 1; cp = 0; cf = 0; ok = 0; entries++ }
-    /All tests passed \(.* in [0-9]+ test cases?\)/ {
-      s = $0; sub(/.* in /, "", s); sub(/ test case.*/, "", s); cp += s
-    }
-    /^test cases: / {
-      if (match($0, /[0-9]+ passed/)) cp += substr($0, RSTART, RLENGTH) + 0
-      if (match($0, /\| *[0-9]+ failed/)) { s = substr($0, RSTART + 1, RLENGTH - 1); cf += s + 0 }
-    }
-    /^Test Passed\./ { ok = 1 }
-    END { close_entry(); if (entries > 0) print p + 0, f + 0 }
-  ' "$record")
-  [ -n "$counts" ] || return 1
-  passed=$((passed + ${counts% *}))
-  failed=$((failed + ${counts#* }))
+  [ $# -gt 0 ] || set -- ""
+  counted=""
+  for suite in "$@"; do
+    counts=$(awk -v suite="$suite" '
+      function close_entry() {
+        if (!open) return
+        if (cp + cf == 0) { if (ok) p += 1; else f += 1 }
+        else { p += cp; f += cf; if (!ok && cf == 0) f += 1 }
+        open = 0
+      }
+      /^[0-9]+\/[0-9]+ Testing: / {
+        close_entry()
+        name = $0; sub(/^[0-9]+\/[0-9]+ Testing: /, "", name)
+        if (suite != "" && index(name, suite ":") != 1) next
+        open = 1; cp = 0; cf = 0; ok = 0; entries++
+      }
+      !open { next }
+      /All tests passed \(.* in [0-9]+ test cases?\)/ {
+        s = $0; sub(/.* in /, "", s); sub(/ test case.*/, "", s); cp += s
+      }
+      /^test cases: / {
+        if (match($0, /[0-9]+ passed/)) cp += substr($0, RSTART, RLENGTH) + 0
+        if (match($0, /\| *[0-9]+ failed/)) { s = substr($0, RSTART + 1, RLENGTH - 1); cf += s + 0 }
+      }
+      /^Test Passed\./ { ok = 1 }
+      END { close_entry(); if (entries > 0) print p + 0, f + 0 }
+    ' "$record")
+    [ -n "$counts" ] || { counted+="${counted:+; }${suite:-all}: no entries"; return 1; }
+    passed=$((passed + ${counts% *}))
+    failed=$((failed + ${counts#* }))
+    counted+="${counted:+; }${suite:-all} ${counts% *} passed, ${counts#* } failed"
+  done
 }
 count_node() {
   local log="$1" p f
@@ -66,25 +82,23 @@ count_node() {
   # "# pass" and "# fail" lines that follow a "# tests N" line, not a test's own output that looks alike.
   p=$(awk '/^# tests [0-9]+/ {in_summary = 1} in_summary && /^# pass [0-9]+/ {s += $3; n++; in_summary = 0} END {if (n) print s}' "$log")
   f=$(awk '/^# tests [0-9]+/ {in_summary = 1} in_summary && /^# fail [0-9]+/ {s += $3; in_summary = 0} END {print s + 0}' "$log")
+  counted=""
   if [ -z "$p" ]; then return 1; fi
   passed=$((passed + p))
   failed=$((failed + ${f:-0}))
+  counted="${p} passed, ${f:-0} failed"
 }
 
-# run_stage NAME COUNTER COMMAND...: runs a stage, shows its output, adds its counts and its time.
-# COUNTER is none, count_node (reads the stage's log) or "count_ctest_in DIR".
-run_stage() {
-  local name="$1" counter="$2"
-  shift 2
-  echo "=== $name"
-  local log="$logdir/$name.log" start=$SECONDS
-  "$@" 2>&1 | tee "$log"
-  local status=${PIPESTATUS[0]}
+# finish_stage NAME COUNTER STATUS SECONDS [NOTE]: adds a stage's counts (COUNTER: none, count_node, which
+# reads the stage's log, or "count_ctest_in DIR SUITE...") and its line in the summary.
+finish_stage() {
+  local name="$1" counter="$2" status="$3" seconds="$4" note="${5:-}"
+  counted=""
   if [ "$counter" != none ]; then
     local -a count=($counter)
-    [ "${count[0]}" = count_node ] && count+=("$log")
+    [ "${count[0]}" = count_node ] && count+=("$logdir/$name.log")
     if ! "${count[@]}"; then
-      echo "!!! $name: no test results found"
+      echo "!!! $name: no test results found${counted:+ ($counted)}"
       failed=$((failed + 1))
       status=1
     fi
@@ -93,8 +107,54 @@ run_stage() {
     stage_failed+=("$name")
     [ "$counter" = none ] && failed=$((failed + 1))
   fi
-  stage_times+=("$(printf '%-15s %4d s' "$name" $((SECONDS - start)))")
-  return 0
+  local result
+  if [ -n "$counted" ]; then result="$counted"
+  elif [ "$status" -eq 0 ]; then result="ok"
+  else result="FAILED (exit status $status)"; fi
+  stage_lines+=("$(printf '%-17s %4d s%s  %s' "$name" "$seconds" "$note" "$result")")
+}
+
+# run_stage NAME COUNTER COMMAND...: runs a stage in the foreground, shows its output, adds its counts.
+run_stage() {
+  local name="$1" counter="$2"
+  shift 2
+  echo "=== $name"
+  local start=$SECONDS
+  "$@" 2>&1 | tee "$logdir/$name.log"
+  finish_stage "$name" "$counter" "${PIPESTATUS[0]}" $((SECONDS - start))
+}
+
+# A background lane: its stages run one after another at nice 19 with their output in their logs only,
+# each leaving "STATUS SECONDS" in build/test-logs/NAME.status; lane_stage NAME COMMAND... is one of them.
+# finish_lane_stage NAME COUNTER (after `wait`) adds it to the summary as run_stage does.
+lane_stage() {
+  local name="$1" start=$SECONDS
+  shift
+  "$@" > "$logdir/$name.log" 2>&1
+  echo "$? $((SECONDS - start))" > "$logdir/$name.status"
+}
+start_lane() {
+  echo "=== in the background at nice 19: $* (logs in $logdir/)"
+  local stage
+  for stage in "$@"; do rm -f "$logdir/$stage.status"; done
+}
+# Stops a background lane and everything it started (a cancelled run leaves no build running).
+stop_tree() {
+  local child children
+  children=$(ps -o pid= --ppid "$1" 2>/dev/null)
+  kill "$1" 2>/dev/null # first, so that it starts nothing more
+  for child in $children; do stop_tree "$child"; done
+}
+lanes=()
+trap 'for lane in "${lanes[@]}"; do stop_tree "$lane"; done; exit 143' TERM INT
+finish_lane_stage() {
+  local name="$1" counter="$2" status=1 seconds=0
+  [ -f "$logdir/$name.status" ] && read -r status seconds < "$logdir/$name.status"
+  finish_stage "$name" "$counter" "$status" "$seconds" " (bg)"
+  if [ "$status" -ne 0 ] || [[ " ${stage_failed[*]} " == *" $name "* ]]; then
+    echo "=== $name failed: the end of $logdir/$name.log"
+    tail -n 60 "$logdir/$name.log"
+  fi
 }
 
 # The Catch2 programs: ctest runs two entries at once; the wasm ones are one entry per test file.
@@ -120,30 +180,56 @@ if [ "$tier" = quick ]; then
     else bash scripts/build.sh native; fi
   }
   run_stage build-native none quick_native
-  run_stage ctest-native "count_ctest_in build/native" ctest_run build/native -L native_simde
+  run_stage ctest-native "count_ctest_in build/native native_simde" ctest_run build/native -L native_simde
   run_stage build-page none bash scripts/build.sh page
   run_stage js-api count_node js_tests
   run_stage browser-smoke count_node browser_tests tests/browser/smoke.test.mjs
 else
-  # The native suite runs once, in the sanitizer build (clang: both kernel sets under ASan and UBSan, the
-  # fuzz drivers, the CLI); the g++ build is the quick tier's (and `bash scripts/build.sh native`).
+  # Two background lanes at nice 19 (see the top): the g++ build and its two suites from the start, the
+  # wasm Catch2 programs and their two suites once the modules are built. The foreground never waits for
+  # them before the end, and a lane's stage takes a core only when the foreground leaves one idle.
+  start_lane build-native ctest-native
+  (
+    renice -n 19 -p "$BASHPID" > /dev/null
+    lane_stage build-native bash scripts/build.sh native
+    lane_stage ctest-native ctest_run build/native
+  ) &
+  native_lane=$!
+  lanes+=("$native_lane")
   run_stage build-sanitize none bash scripts/build.sh sanitize
-  run_stage ctest-sanitize "count_ctest_in build/sanitize" ctest_run build/sanitize -LE fuzz
+  run_stage ctest-sanitize "count_ctest_in build/sanitize native_simde native_scalar" ctest_run build/sanitize -LE fuzz
   # Verbose: each fuzz test prints its inputs run, time and findings. Both kernel sets at once.
-  run_stage fuzz "count_ctest_in build/sanitize" ctest --test-dir build/sanitize -L fuzz -j "$jobs" -V
-  run_stage build-wasm none bash scripts/build.sh wasm
-  run_stage ctest-wasm "count_ctest_in build/wasm" ctest_run build/wasm
-  run_stage build-dist none bash scripts/build.sh dist
+  run_stage fuzz "count_ctest_in build/sanitize fuzz-corpus fuzz" ctest --test-dir build/sanitize -L fuzz -j "$jobs" -V
+  # The two modules and dist/, what the JavaScript and browser tests need; the wasm Catch2 programs after.
+  run_stage build-page none bash scripts/build.sh page
+  start_lane build-wasm-tests ctest-wasm
+  wasm_tests_build() {
+    # The baseline module's suite too (ATTN_WASM_SCALAR_TESTS, on by default; set here for an older cache).
+    cmake -DATTN_WASM_SCALAR_TESTS=ON build/wasm > /dev/null && cmake --build build/wasm -j "$jobs"
+  }
+  (
+    renice -n 19 -p "$BASHPID" > /dev/null
+    lane_stage build-wasm-tests wasm_tests_build
+    lane_stage ctest-wasm ctest_run build/wasm
+  ) &
+  wasm_lane=$!
+  lanes+=("$wasm_lane")
   run_stage js-api count_node js_tests
   # Every browser test file but the smoke test, whose checks page.test.mjs makes too.
   mapfile -t browser_files < <(ls tests/browser/*.test.mjs | grep -v '/smoke\.test\.mjs$')
   run_stage browser count_node browser_tests "${browser_files[@]}"
+  echo "=== waiting for the background lanes"
+  wait "$native_lane" "$wasm_lane"
+  finish_lane_stage build-native none
+  finish_lane_stage ctest-native "count_ctest_in build/native native_simde native_scalar"
+  finish_lane_stage build-wasm-tests none
+  finish_lane_stage ctest-wasm "count_ctest_in build/wasm wasm_simd wasm_scalar"
 fi
 
 echo
-echo "time per stage ($tier, $(nproc) cores):"
-printf '  %s\n' "${stage_times[@]}"
-echo "  total           $((SECONDS - total_start)) s"
+echo "per stage ($tier, $(nproc) cores; bg: in the background, its time overlaps the others'):"
+printf '  %s\n' "${stage_lines[@]}"
+echo "  total             $((SECONDS - total_start)) s"
 if [ ${#stage_failed[@]} -gt 0 ]; then
   echo "failed stages: ${stage_failed[*]} (logs in $logdir/)"
 fi

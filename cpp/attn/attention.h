@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "count.h"
@@ -35,7 +36,9 @@ struct AttentionOptions {
   /// layer_heads heads (0: this layer's n_heads), so a worker holding some of a layer's heads
   /// gives each its slope in the whole layer.
   Positional positional = Positional::none;
-  double rope_base = 10000.0;
+  /// Not given: kRopeBase. Given with another positional method it is refused (validate_positional),
+  /// as window is with a mask other than sliding: an option that does not apply is an error.
+  std::optional<double> rope_base;
   int head_offset = 0, layer_heads = 0;
   /// Checks dropout ∈ [0, 1) and the mask against the sizes.
   void validate(int batch, int n_q, int n_k) const;

@@ -290,8 +290,8 @@ void backward_items(const MultiHeadAttention& layer, const MhaInput& in, const f
     w.v.apply(in.n_k, x_v, D, v_proj.data(), KV);
     // RoPE: the heads see rotated q and k (R_i·q, R_j·k); their gradients go back through Rᵀ below.
     if (rope) {
-      rope_rotate(q_proj.data(), QK, in.n_q, 0, H, dk, opt.rope_base, false);
-      rope_rotate(k_proj.data(), KK, in.n_k, 0, d.n_kv_heads, dk, opt.rope_base, false);
+      rope_rotate(q_proj.data(), QK, in.n_q, 0, H, dk, rope_base_or_default(opt.rope_base), false);
+      rope_rotate(k_proj.data(), KK, in.n_k, 0, d.n_kv_heads, dk, rope_base_or_default(opt.rope_base), false);
     }
     // dConcat = dY·Woᵀ, then through head_mask (Concat·Wᴼ reads each head scaled by its entry).
     kern::gemm_packed(in.n_q, dy, D, wo_t, d_concat.data(), V, 1.0f, nullptr, false);
@@ -335,8 +335,8 @@ void backward_items(const MultiHeadAttention& layer, const MhaInput& in, const f
       head_backward(p, opt, &r.masked_rows);
     }
     if (rope) {
-      rope_rotate(dq_proj.data(), QK, in.n_q, 0, H, dk, opt.rope_base, true);
-      rope_rotate(dk_proj.data(), KK, in.n_k, 0, d.n_kv_heads, dk, opt.rope_base, true);
+      rope_rotate(dq_proj.data(), QK, in.n_q, 0, H, dk, rope_base_or_default(opt.rope_base), true);
+      rope_rotate(dk_proj.data(), KK, in.n_k, 0, d.n_kv_heads, dk, rope_base_or_default(opt.rope_base), true);
     }
     if (!opt.head_mask.empty()) apply_head_mask(opt.head_mask, in.n_q, dv, concat.data(), V);
     w.o.apply(in.n_q, concat.data(), V, r.output.data() + b * NQ * D, D);

@@ -55,7 +55,7 @@ DecodeResult decode_step(const MultiHeadAttention& layer, KvCache& c, const floa
   opt.rope_base = options.rope_base;
   validate_positional(opt, d.n_heads, dk);
   const DecodeOptions& was = c.filled_with_;
-  require(pos == 0 || (was.positional == options.positional && was.rope_base == options.rope_base),
+  require(pos == 0 || (was.positional == options.positional && rope_base_or_default(was.rope_base) == rope_base_or_default(options.rope_base)),
           std::string("this key/value cache was filled with positional '") + positional_name(was.positional) +
               "' and its rope_base: every step of a sequence must use the same; clear the cache to change them");
   const MultiHeadAttention::Projections w = layer.projections();
@@ -69,8 +69,8 @@ DecodeResult decode_step(const MultiHeadAttention& layer, KvCache& c, const floa
   w.k.apply(1, x, D, k, kk);
   w.v.apply(1, x, D, v, kvw);
   if (options.positional == Positional::rope) {  // the token's q and k at its position, k before it is cached
-    rope_rotate(q, qk, 1, pos, d.n_heads, dk, options.rope_base, false);
-    rope_rotate(k, kk, 1, pos, d.n_kv_heads, dk, options.rope_base, false);
+    rope_rotate(q, qk, 1, pos, d.n_heads, dk, rope_base_or_default(options.rope_base), false);
+    rope_rotate(k, kk, 1, pos, d.n_kv_heads, dk, rope_base_or_default(options.rope_base), false);
   }
   // As the forward pass: a projection that overflowed is named, and the logit guard needs the
   // largest key norm of each key/value head, kept as the cache grows instead of rescanned.

@@ -6,6 +6,7 @@
 // batch item), by the forward pass's own attention routine. Inference only: no dropout.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "mha.h"
@@ -25,7 +26,7 @@ struct DecodeResult {
 struct DecodeOptions {
   bool scale = true;
   Positional positional = Positional::none;
-  double rope_base = 10000.0;
+  std::optional<double> rope_base;  // as AttentionOptions::rope_base: only with positional rope
 };
 
 /// One decoding step of `layer` for the new token x (d_model floats): projects its q, k and v,

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "count.h"
 #include "dims.h"
@@ -36,13 +37,31 @@ std::vector<float> linear_attention(const float* q, std::size_t q_len, const flo
   require_finite("key", k, k_len, d_k);
   require_finite("value", v, v_len, d_v);
 
+  // φ(x) = exp(x) for x ≤ 0, so a naive sum underflows: with every key component at −1000 each
+  // φ(k) is exp(−1000) = 0 in double and the output would be 0/0, though every key weighs the same
+  // and the true output is mean(v). So the sums are kept in log scale per feature a: with
+  // ℓ(x) = log φ(x) (x for x ≤ 0, log(1 + x) above) and m_a = max_j ℓ(k_ja) over the keys summed so far,
+  // z[a] = Σ_j exp(ℓ(k_ja) − m_a) and S[a,:] likewise (each ≥ the max key's 1), rescaled when m_a
+  // grows, as an online softmax does. A query's weights then carry exp(ℓ(q_ia) + m_a − M_i) with
+  // M_i their largest exponent: the common factor exp(M_i) cancels between numerator and
+  // denominator, and the denominator is at least 1, so no row can underflow to 0/0.
   const std::size_t DK = d_k, DV = d_v, NQ = n_q, NK = n_k;
   std::vector<float> out(static_cast<std::size_t>(batch) * NQ * DV, 0.0f);
-  std::vector<double> S(DK * DV), z(DK), phi(DK);
+  std::vector<double> S(DK * DV), z(DK), m(DK), w(DK);
+  // log, not log1p: 1 + x is exact in double for a float x ≥ 2^−29 (below, off by 1e-16), and log is in
+  // the module already (log1p would add its own code to the wasm).
+  const auto log_phi = [](double x) { return x > 0 ? std::log(1.0 + x) : x; };
   // Adds key j of item b to S and z.
   auto take_key = [&](const float* kb, const float* vb, std::size_t j) {
     for (std::size_t a = 0; a < DK; ++a) {
-      const double f = elu_plus_one(kb[j * DK + a]);
+      const double l = log_phi(kb[j * DK + a]);
+      if (l > m[a]) {  // a new largest exponent of feature a: the sums so far shrink by exp(m_a − l)
+        const double shrink = std::exp(m[a] - l);
+        z[a] *= shrink;
+        for (std::size_t t = 0; t < DV; ++t) S[a * DV + t] *= shrink;
+        m[a] = l;
+      }
+      const double f = std::exp(l - m[a]);
       z[a] += f;
       for (std::size_t t = 0; t < DV; ++t) S[a * DV + t] += f * vb[j * DV + t];
     }
@@ -53,20 +72,21 @@ std::vector<float> linear_attention(const float* q, std::size_t q_len, const flo
     const float* vb = v + b * NK * DV;
     std::fill(S.begin(), S.end(), 0.0);
     std::fill(z.begin(), z.end(), 0.0);
+    std::fill(m.begin(), m.end(), -std::numeric_limits<double>::infinity());
     if (!causal)
       for (std::size_t j = 0; j < NK; ++j) take_key(kb, vb, j);
     for (std::size_t i = 0; i < NQ; ++i) {
       if (causal) take_key(kb, vb, i);  // the prefix j ≤ i
+      double top = -std::numeric_limits<double>::infinity();
+      for (std::size_t a = 0; a < DK; ++a) top = std::max(top, w[a] = log_phi(qb[i * DK + a]) + m[a]);
       double den = 0;
-      for (std::size_t a = 0; a < DK; ++a) {
-        phi[a] = elu_plus_one(qb[i * DK + a]);
-        den += phi[a] * z[a];
-      }
-      if (!(den > 0)) continue;  // every φ product underflowed: no weight anywhere, output 0
+      for (std::size_t a = 0; a < DK; ++a) den += (w[a] = std::exp(w[a] - top)) * z[a];
+      // den ≥ 1: feature a at `top` has weight 1 and z[a] ≥ 1. Kept as a check, never a silent 0.
+      require(den >= 1, "linearAttention: internal error: a denominator below 1 after rescaling");
       float* o = &out[(b * NQ + i) * DV];
       for (std::size_t t = 0; t < DV; ++t) {
         double num = 0;
-        for (std::size_t a = 0; a < DK; ++a) num += phi[a] * S[a * DV + t];
+        for (std::size_t a = 0; a < DK; ++a) num += w[a] * S[a * DV + t];
         o[t] = static_cast<float>(num / den);
       }
     }

@@ -14,7 +14,8 @@ namespace attn {
 double elu_plus_one(double x);
 
 /// q [batch, n_q, d_k], k [batch, n_k, d_k], v [batch, n_k, d_v] → [batch, n_q, d_v]. Computed in
-/// double. causal needs n_q = n_k. A row whose denominator underflows to 0 gets a zero output.
+/// double, with the sums over keys kept in log scale per feature, so queries or keys far below 0
+/// (φ = exp there, which underflows) still give the true output. causal needs n_q = n_k.
 /// Throws Error naming the field for bad sizes, wrong lengths or non-finite inputs.
 std::vector<float> linear_attention(const float* q, std::size_t q_len, const float* k, std::size_t k_len,
                                     const float* v, std::size_t v_len, int batch, int n_q, int n_k, int d_k, int d_v,

@@ -200,7 +200,7 @@ std::vector<MaskedRow> MultiHeadAttention::forward_validated(const MhaInput& in,
   for (int b = 0; b < in.batch; ++b) {
     w_k_.apply(in.n_k, in.key + b * NK * D, D, k_proj.get(), kk);
     w_v_.apply(in.n_k, in.value + b * NK * D, D, v_proj.get(), kvw);
-    if (rope) rope_rotate(k_proj.get(), kk, in.n_k, 0, KVH, dk, opt.rope_base, false);
+    if (rope) rope_rotate(k_proj.get(), kk, in.n_k, 0, KVH, dk, rope_base_or_default(opt.rope_base), false);
     // Finite inputs and weights can still give ±∞ in a projection, and ∞ − ∞ or ∞·0 then NaN:
     // the row norms (NaN-propagating) find them, and the stage is named rather than run on.
     for (int g = 0; g < KVH; ++g) {
@@ -213,7 +213,7 @@ std::vector<MaskedRow> MultiHeadAttention::forward_validated(const MhaInput& in,
       const int rows = std::min(kQueryBlock, in.n_q - i0);
       const std::size_t row_offset = (b * NQ + i0) * D;
       w_q_.apply(rows, in.query + row_offset, D, q_block.get(), qk);
-      if (rope) rope_rotate(q_block.get(), qk, rows, i0, H, dk, opt.rope_base, false);
+      if (rope) rope_rotate(q_block.get(), qk, rows, i0, H, dk, rope_base_or_default(opt.rope_base), false);
       // Query heads g·G .. g·G + G − 1 read key/value head g (dims_.kv_head).
       for (int g = 0; g < KVH; ++g) {
         const int h0 = g * G;

@@ -57,8 +57,8 @@ MhaTrace MultiHeadAttention::trace(const MhaInput& in, const ForwardOptions& opt
   w_v_.apply(in.n_k, in.value + static_cast<std::size_t>(item) * NK * D, D, v_proj.data(), kvw);
   // RoPE: the trace's q and k are the rotated ones, as the scores use them.
   if (opt.positional == Positional::rope) {
-    rope_rotate(q_row.data(), qk, 1, query, dims_.n_heads, dk, opt.rope_base, false);
-    rope_rotate(k_proj.data(), kk, in.n_k, 0, dims_.n_kv_heads, dk, opt.rope_base, false);
+    rope_rotate(q_row.data(), qk, 1, query, dims_.n_heads, dk, rope_base_or_default(opt.rope_base), false);
+    rope_rotate(k_proj.data(), kk, in.n_k, 0, dims_.n_kv_heads, dk, rope_base_or_default(opt.rope_base), false);
   }
   const std::vector<float> slopes = head_slopes(opt, dims_.n_heads);
   t.concat.assign(vw, 0.0f);

@@ -96,8 +96,14 @@ std::vector<float> head_slopes(const AttentionOptions& opt, int n_heads) {
   return slopes;
 }
 
+void require_rope_base_applies(Positional positional, const std::optional<double>& rope_base) {
+  require(!rope_base || positional == Positional::rope,
+          std::string("rope_base is only used with positional 'rope' (positional is '") + positional_name(positional) + "')");
+}
+
 void validate_positional(const AttentionOptions& opt, int n_heads, int d_k) {
-  if (opt.positional == Positional::rope) require_rope(d_k, opt.rope_base);
+  require_rope_base_applies(opt.positional, opt.rope_base);
+  if (opt.positional == Positional::rope) require_rope(d_k, rope_base_or_default(opt.rope_base));
   const int total = opt.layer_heads > 0 ? opt.layer_heads : n_heads;
   require(opt.head_offset >= 0 && opt.layer_heads >= 0 && opt.head_offset <= total - n_heads,
           "head_offset " + std::to_string(opt.head_offset) + " and layer_heads " + std::to_string(opt.layer_heads) +

@@ -2,12 +2,20 @@
 // every head's q and k by an angle proportional to the position, ALiBi adds a distance penalty
 // with one slope per query head. The layer (mha.cpp), its trace and its backward pass call these.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace attn {
 
 enum class Positional { none, rope, alibi };
+
+/// RoPE's base when none is given (pair t turns by pos·base^(−2t/d_k)).
+constexpr double kRopeBase = 10000.0;
+inline double rope_base_or_default(const std::optional<double>& given) { return given.value_or(kRopeBase); }
+/// Throws unless rope_base is absent or positional is rope: a base given with another method
+/// would be silently ignored (the same rule as window with a mask other than sliding).
+void require_rope_base_applies(Positional positional, const std::optional<double>& rope_base);
 
 /// "none", "rope" or "alibi"; parse_positional throws Error naming the choices.
 const char* positional_name(Positional p);

@@ -95,7 +95,7 @@ std::string stage_attention_options(double options) {
     const int window = static_cast<int>(r.optional_number("window").value_or(0));
     const int stride = static_cast<int>(r.optional_number("stride").value_or(0));
     const int positional = static_cast<int>(r.optional_number("positional").value_or(0));
-    const double rope_base = r.optional_number("rope_base").value_or(10000.0);
+    const std::optional<double> rope_base = r.optional_number("rope_base");  // absent: not given
     const int head_offset = static_cast<int>(r.optional_number("head_offset").value_or(0));
     const int layer_heads = static_cast<int>(r.optional_number("layer_heads").value_or(0));
     r.done();

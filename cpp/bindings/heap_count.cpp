@@ -9,7 +9,10 @@
 // stays aligned as the caller asked).
 //
 // They also note the size of an allocation that fails (and what was live then), so that a call
-// that runs out of wasm memory can say how many bytes it needed (bind::run, call.h).
+// that runs out of wasm memory can say how many bytes it needed (bind::run, call.h). A block that
+// could never fit in the wasm memory (its size above the memory's maximum) fails here, before the
+// allocator sees it: emmalloc adds a size to an address to see whether it fits, and that sum must
+// not wrap past 2^32 (with the memory at most 2 GiB, wasm_module.cmake, it cannot).
 #include <cstddef>
 #include <cstdlib>
 #include <new>
@@ -27,10 +30,12 @@ bind::FailedAllocation failed;
 
 constexpr std::size_t kHeader = 16;  // keeps the default 16-byte alignment of new
 
+std::size_t largest_block();  // below
+
 void* allocate(std::size_t size, std::size_t align) {
   const std::size_t header = align > kHeader ? align : kHeader;
   void* block = nullptr;
-  if (size <= static_cast<std::size_t>(-1) - header - align)
+  if (size <= largest_block() - header - align)
     block = align > kHeader ? std::aligned_alloc(align, (size + header + align - 1) / align * align)
                             : std::malloc(size + header);
   if (block == nullptr) {
@@ -41,6 +46,15 @@ void* allocate(std::size_t size, std::size_t align) {
   reinterpret_cast<std::size_t*>(user)[-1] = size;
   live_bytes += size;
   return user;
+}
+
+// The largest size worth asking the allocator for: the wasm memory's maximum (natively, any).
+std::size_t largest_block() {
+#ifdef __EMSCRIPTEN__
+  return emscripten_get_heap_max();
+#else
+  return static_cast<std::size_t>(-1);
+#endif
 }
 
 void release(void* p, std::size_t align) {

@@ -64,7 +64,7 @@ enum Op { create, decode, read, clear, cost };
 
 // op 0 create: layer, max_len, memory_budget.
 // op 1 decode: layer, cache, x (an input of d_model floats), scale, positional (0 none, 1 rope,
-//   2 alibi), rope_base → arrays output [d_model], weights [n_heads, t].
+//   2 alibi), rope_base (absent: not given) → arrays output [d_model], weights [n_heads, t].
 // op 2 read: cache → arrays keys [n_kv_heads, length, d_k], values [n_kv_heads, length, d_v].
 // op 3 clear: cache.
 // Each of these values [length, max_len, bytes, bytes_used, bytes_per_token, the newest cache's
@@ -113,7 +113,7 @@ std::string kv_cache(double options) {
         attn::DecodeOptions opt;
         opt.scale = r.boolean("scale");
         opt.positional = static_cast<attn::Positional>(std::min(std::max(r.integer("positional"), 0), 2));
-        opt.rope_base = r.number("rope_base");
+        opt.rope_base = r.optional_number("rope_base");  // absent: not given
         r.done();
         attn::DecodeResult d = attn::decode_step(layer, *cache, x.data, x.count, opt);
         keep("output", d.output);
@@ -147,7 +147,10 @@ void kv_cache_delete(double id) {
       all.pop_back();
       break;
     }
+  // The list's spare capacity too (libc++'s shrink_to_fit reallocates to the exact size, and
+  // keeps the list as it was if that fails): two caches, then one deleted, left 24 bytes counted.
   if (all.empty()) std::vector<CacheEntry>().swap(all);
+  else all.shrink_to_fit();
 }
 
 }  // namespace

@@ -24,7 +24,12 @@ function(add_attn_module name core)
     # A smaller loader (486 B gzipped less): it reads only the options engine/attention.js and
     # node_pre.js give it, and decodes strings with TextDecoder alone (every target has it).
     -sINCOMING_MODULE_JS_API=locateFile,instantiateWasm,wasmBinary -sTEXTDECODER=2
-    -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=4GB
+    # 2 GB, not 4: emmalloc (3.1.6) checks whether a block fits by adding its size to the region's
+    # address, which wraps past 4 GiB, so with the memory full near 4 GiB it handed out a block
+    # reaching past the end (a 576 MB call then trapped "memory access out of bounds" and left its
+    # bytes counted). Below 2 GiB every address plus every size that can fit stays below 2^32
+    # (heap_count.cpp refuses larger sizes), and no pointer is ever negative in 32-bit JavaScript.
+    -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=2GB
     --pre-js ${PROJECT_SOURCE_DIR}/cpp/bindings/node_pre.js)
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/cpp/bindings/node_pre.js)
   # A profile of the released module names its functions only by index: this keeps their names

@@ -44,8 +44,12 @@ function reproduce(dir) {
   return { status: r.status, out: `${r.stdout}${r.stderr}`, worst };
 }
 
-/** Checks one bundle: the files it must hold, reproduce.py passing, and failing once `output` is changed. */
-async function checkBundle(bytes, what, { cross, bias, tamper = false }) {
+/**
+ * Checks one bundle: the files it must hold, reproduce.py passing, and failing once `output` is changed.
+ * `within1e5`: the small views' largest raw difference is also below 1e-5 (a large view's float32
+ * rounding may exceed it: reproduce.py's tolerance scales with the sizes and values, issue 35 item 4).
+ */
+async function checkBundle(bytes, what, { cross, bias, tamper = false, within1e5 = true }) {
   const { dir, files, view } = await unpack(bytes);
   const names = Object.keys(files);
   for (const name of ['query', 'wq', 'wk', 'wv', 'wo', 'q', 'k', 'v', 'attention', 'head_outputs', 'output']) {
@@ -58,7 +62,9 @@ async function checkBundle(bytes, what, { cross, bias, tamper = false }) {
   for (const [name, shape] of Object.entries(view.tensors)) assert.deepEqual(readNpy(files[`${name}.npy`]).shape, shape, `${what}: ${name}`);
   const ok = reproduce(dir);
   assert.equal(ok.status, 0, `${what}: reproduce.py failed:\n${ok.out}`);
-  assert.ok(ok.worst < 1e-5, `${what}: largest difference ${ok.worst}\n${ok.out}`);
+  if (within1e5) assert.ok(ok.worst < 1e-5, `${what}: largest difference ${ok.worst}\n${ok.out}`);
+  const used = Number(/the closest element used (\d+)%/.exec(ok.out)?.[1]);
+  assert.ok(used <= 100, `${what}: the closest element used ${used}% of its tolerance\n${ok.out}`);
   if (tamper) {
     const out = readNpy(files['output.npy']);
     out.data[out.data.length - 1] += 1e-3; // one number, well above the tolerance
@@ -133,6 +139,25 @@ test('bundles from the page, the element and an iframe reproduce in PyTorch with
     assert.deepEqual(course.problems, []);
   } finally {
     await course.closeAll();
+  }
+});
+
+// Issue 35, item 4: a correct float32 run of d_model 512, one head, the scale off and n_q 32 differed from
+// float64 by 1.221e-05 in head_outputs, and reproduce.py said FAILED against a fixed 1e-5. Its tolerance
+// now follows the float32 error of the view's sizes and values: this run passes, a changed number fails.
+test('a large view (d_model 512, n_heads 1, scale off, n_q 32) reproduces: the tolerance scales with float32 rounding', async () => {
+  const page = await openPage(h, '#panels=heatmaps&d_model=512&n_heads=1&scale=0&source=random&n_q=32&input_seed=3');
+  try {
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.evaluate(() => playgroundRoot().getElementById('export').click())]);
+    const path = join(await mkdtemp(join(tmpdir(), 'attention-dl-')), 'large.zip');
+    dirs.push(join(path, '..'));
+    await download.saveAs(path);
+    const view = await checkBundle(await (await import('node:fs/promises')).readFile(path), 'd_model 512 scale off',
+      { cross: false, bias: true, tamper: true, within1e5: false });
+    assert.deepEqual([view.sizes.d_model, view.sizes.n_heads, view.sizes.scale, view.sizes.n_q], [512, 1, false, 32]);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.closeAll();
   }
 });
 

@@ -107,3 +107,54 @@ TEST_CASE("linear attention names the field of bad input", "[linear_attention]")
   CHECK_THROWS_WITH(attn::linear_attention_cost(0, 4, 4, false), Catch::Contains("n"));
   CHECK_THROWS_WITH(attn::linear_attention_cost(8, 4, -1, false), Catch::Contains("d_v"));
 }
+
+// φ(x) = exp(x) for x ≤ 0, so keys (or queries) far below zero make every φ product underflow in
+// float64 (exp(−1000) = 0) although the true output is well defined: moving every component of every
+// key by the same c ≤ −x_max multiplies every weight by exp(c), which cancels in the ratio. The engine
+// must give the unshifted problem's answer, never the zero a naive double sum gives.
+TEST_CASE("linear attention does not underflow: far-negative keys or queries give the true output", "[linear_attention]") {
+  SECTION("k = −1000 in every component: every key has the same weight, the output is mean(v)") {
+    const int n_k = 3, d_k = 4, d_v = 3;
+    const std::vector<float> q(d_k, 0.5f), k(n_k * d_k, -1000.0f);
+    const std::vector<float> v = {1, 2, 3, 5.5f, 6.5f, 7.5f, 10, 11, 12};
+    for (const bool causal : {false, true}) {
+      const std::vector<float> qq(causal ? n_k * d_k : d_k, 0.5f);
+      const int n_q = causal ? n_k : 1;
+      const std::vector<float> got = attn::linear_attention(qq.data(), qq.size(), k.data(), k.size(), v.data(), v.size(),
+                                                            1, n_q, n_k, d_k, d_v, causal);
+      const int last = (n_q - 1) * d_v;  // the last row sees every key
+      INFO("causal " << causal << ": got " << got[last] << ", " << got[last + 1] << ", " << got[last + 2]);
+      CHECK(got[last + 0] == Approx(5.5).epsilon(1e-6));
+      CHECK(got[last + 1] == Approx(6.5).epsilon(1e-6));
+      CHECK(got[last + 2] == Approx(7.5).epsilon(1e-6));
+      if (causal) CHECK(got[0] == Approx(1.0).epsilon(1e-6));  // row 0 sees key 0 only
+    }
+  }
+  SECTION("random keys shifted by −1000, −5000, or queries shifted: the unshifted float64 answer") {
+    struct Case { int batch, n_q, n_k, d_k, d_v; bool causal; float key_shift, query_shift; };
+    for (const Case c : {Case{1, 5, 7, 4, 3, false, -1000, 0}, Case{2, 6, 6, 8, 5, true, -1000, 0},
+                         Case{1, 4, 9, 3, 2, false, -5000, 0}, Case{2, 7, 7, 5, 4, true, 0, -2000},
+                         Case{1, 5, 5, 6, 3, false, -800, -900}}) {
+      check::TestRng rng(c.n_k * 7 + c.d_k);
+      // Components in [−3, 0]: φ = exp there, so a uniform shift scales every weight by one factor.
+      const auto q0 = rng.vec(static_cast<std::size_t>(c.batch) * c.n_q * c.d_k, -3.0f, 0.0f);
+      const auto k0 = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_k, -3.0f, 0.0f);
+      const auto v = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_v, -1.0f, 1.0f);
+      std::vector<float> q = q0, k = k0, q_back = q0, k_back = k0;
+      // Shift in float, then undo in float: the reference sees exactly the values the engine got.
+      for (std::size_t x = 0; x < q.size(); ++x) {
+        q[x] = q0[x] + c.query_shift;
+        q_back[x] = static_cast<float>(static_cast<double>(q[x]) - c.query_shift);
+      }
+      for (std::size_t x = 0; x < k.size(); ++x) {
+        k[x] = k0[x] + c.key_shift;
+        k_back[x] = static_cast<float>(static_cast<double>(k[x]) - c.key_shift);
+      }
+      const std::vector<float> got = attn::linear_attention(q.data(), q.size(), k.data(), k.size(), v.data(), v.size(),
+                                                            c.batch, c.n_q, c.n_k, c.d_k, c.d_v, c.causal);
+      const check::Worst w = check::normwise(got, direct(q_back, k_back, v, c.batch, c.n_q, c.n_k, c.d_k, c.d_v, c.causal));
+      INFO("key shift " << c.key_shift << " query shift " << c.query_shift << " causal " << c.causal << ": " << w.describe());
+      CHECK(w.err < 1e-6);
+    }
+  }
+}

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "attn/backward.h"
+#include "attn/kv_cache.h"
 #include "attn/mha.h"
 #include "attn/positional.h"
 #include "attn/trace.h"
@@ -155,7 +156,7 @@ attn::ForwardOptions options_of(const Call& c) {
   o.mask.window = c.window;
   o.mask.stride = c.stride;
   o.positional = c.positional;
-  o.rope_base = c.base;
+  if (c.positional == Positional::rope) o.rope_base = c.base;  // given with another method it is refused
   o.head_offset = c.head_offset;
   o.layer_heads = c.layer_heads;
   o.scale = c.scale;
@@ -411,6 +412,7 @@ TEST_CASE("positional errors: odd d_k with RoPE, a bad rope_base, heads outside 
   opt.rope_base = 0.5;
   CHECK_THROWS_WITH(even.forward(in8, opt), Catch::Contains("rope_base"));
   opt.positional = Positional::alibi;
+  opt.rope_base.reset();  // ALiBi has no base (given, it is refused: see the next test)
   opt.head_offset = 3;
   opt.layer_heads = 4;
   CHECK_THROWS_WITH(even.forward(in8, opt), Catch::Contains("head_offset"));
@@ -420,4 +422,36 @@ TEST_CASE("positional errors: odd d_k with RoPE, a bad rope_base, heads outside 
   CHECK_THROWS_WITH(attn::scaled_dot_product_attention(y.data(), 8, y.data(), 8, y.data(), 8, 1, 2, 2, 4, 4, sdpa, false,
                                                        attn::kDefaultMemoryBudget),
                     Catch::Contains("MultiHeadAttention"));
+}
+
+// Issue 35, item 17: rope_base given with positional 'none' (or 'alibi') was silently ignored, while
+// window with a mask other than sliding is refused. One rule: an option that does not apply is an error.
+TEST_CASE("rope_base is refused unless positional is 'rope', in forward and in decode_step", "[positional]") {
+  attn::MultiHeadAttention layer(check::mha_config(8, 2));
+  const std::vector<float> y(4 * 8, 0.5f);
+  const attn::MhaInput in{y.data(), y.size(), y.data(), y.size(), y.data(), y.size(), 1, 4, 4};
+  for (const Positional p : {Positional::none, Positional::alibi}) {
+    attn::ForwardOptions opt;
+    opt.positional = p;
+    opt.rope_base = 500.0;
+    const std::string want = std::string("rope_base is only used with positional 'rope' (positional is '") +
+                             attn::positional_name(p) + "')";
+    CHECK_THROWS_WITH(layer.forward(in, opt), want);
+    opt.rope_base = attn::kRopeBase;  // the default value given explicitly is still an option that does not apply
+    CHECK_THROWS_WITH(layer.forward(in, opt), want);
+    attn::KvCache cache(layer, 4);
+    attn::DecodeOptions step;
+    step.positional = p;
+    step.rope_base = 500.0;
+    CHECK_THROWS_WITH(attn::decode_step(layer, cache, y.data(), 8, step), want);
+    CHECK(cache.length() == 0);
+    step.rope_base.reset();
+    CHECK_NOTHROW(attn::decode_step(layer, cache, y.data(), 8, step));
+  }
+  attn::ForwardOptions rope;  // with RoPE a base applies, and an absent one is 10000
+  rope.positional = Positional::rope;
+  const attn::MhaResult absent = layer.forward(in, rope);
+  rope.rope_base = 10000.0;
+  const attn::MhaResult given = layer.forward(in, rope);
+  CHECK(absent.output == given.output);
 }

@@ -372,7 +372,7 @@ for (const [isa, attn] of Object.entries(modules)) {
 
 // The out-of-memory tests below: each loads its own module, to reach the raw module's callOpen and
 // callInput, and fills the memory by reserving RESERVE bytes at the opening of every call.
-const RESERVE = 2 ** 32 - 2 ** 26; // 4 GiB less 64 MiB
+const RESERVE = 2 ** 31 - 2 ** 26; // the wasm memory's 2 GiB (wasm_module.cmake) less 64 MiB
 
 /** A module of its own (attention_simd or attention_scalar) and the raw module under it. */
 async function loadWithRaw(name) {
@@ -407,7 +407,7 @@ function messageWhenFull(raw, fn) {
 
 // Issue 23, item 8: when the wasm memory is full, the error used to be a bare "std::bad_alloc".
 // The memory is filled here without touching it: every call of the module opens with an input of
-// nearly 4 GiB reserved (callInput hands out uninitialised bytes), so a forward pass needing a
+// nearly 2 GiB reserved (callInput hands out uninitialised bytes), so a forward pass needing a
 // few tens of MB no longer fits. bind::run turns the std::bad_alloc into a message with the
 // bytes the call needed and what to change; afterwards the module still computes right numbers.
 for (const name of ['attention_simd', 'attention_scalar']) {
@@ -423,7 +423,7 @@ for (const name of ['attention_simd', 'attention_scalar']) {
     const needed = Number(message.match(/needed more than ([\d,]+) bytes/)[1].replaceAll(',', ''));
     // At least the reservation, the query's copy and the weights array that could not be had.
     assert.ok(needed >= RESERVE + 4 * n * 16 + 4 * 4 * n * n, `needed ${needed} bytes: too few`);
-    assert.match(message, /cannot grow past 4\.00 GiB/);
+    assert.match(message, /cannot grow past 2\.00 GiB/);
     assert.match(message, /delete\(\) those no longer needed, use smaller sizes \(d_model, n_q, n_k, batch, n_heads\) or split the work/);
     assert.equal(attn.heapAllocated(), heap, 'the failed call left bytes behind');
     // Still usable: a normal call gives the float64 reference's numbers.
@@ -434,6 +434,60 @@ for (const name of ['attention_simd', 'attention_scalar']) {
     assert.ok(normwiseError(r.output, ref.output).error < 1e-5, JSON.stringify(normwiseError(r.output, ref.output)));
     assert.ok(normwiseError(r.weights, ref.weights).error < 1e-5);
     mha.delete();
+  });
+}
+
+// Issue 35, item 9: with the wasm memory full to its last pages (4 GiB then), emmalloc handed out blocks
+// reaching past the end of the memory (its fit check adds a size to an address, which wrapped past
+// 2^32): a 576 MB scaledDotProductAttention trapped "memory access out of bounds" and its bytes stayed
+// counted by heapAllocated(). Here the memory is filled to the top, down to 4 KiB pieces, once the
+// call's inputs are in (just before the binding runs, so the 576 MiB of weights is what cannot fit),
+// and once before them: every block handed out must lie inside the memory, the call must fail naming
+// the bytes it needed, and everything must be given back.
+for (const name of ['attention_simd', 'attention_scalar']) {
+  test(`${name}: with the memory full to its last pages, a 576 MB call fails naming its bytes, and leaves nothing behind`, async () => {
+    const { attn, raw } = await loadWithRaw(name);
+    const start = attn.heapAllocated();
+    const blocks = [];
+    const fill = () => {
+      for (let bytes = 2 ** 28; bytes >= 4096; bytes /= 4) {
+        for (let address; (address = raw.callInput(bytes)) !== 0;) blocks.push([address, bytes, raw.HEAPU8.length]);
+      }
+    };
+    const n = 12288, d_k = 8; // the weights: n² floats = 576 MiB
+    const q = new Float32Array(n * d_k).fill(0.5);
+    const call = () => attn.scaledDotProductAttention({ q, k: q, v: q, n_q: n, n_k: n, d_k, need_weights: true });
+    const binding = raw.scaledDotProductAttention, open = raw.callOpen;
+    const failure = (when) => {
+      try {
+        call();
+        return `${when}: it ran`;
+      } catch (e) {
+        return `${when}: ${e.constructor.name}: ${e.message}`;
+      }
+    };
+    raw.scaledDotProductAttention = (...args) => { fill(); return binding(...args); };
+    const inCall = failure('filled as the binding starts');
+    raw.scaledDotProductAttention = binding;
+    raw.callOpen = () => { const opened = open(); if (opened) fill(); return opened; };
+    const atOpen = failure('filled as the call opens');
+    raw.callOpen = open;
+    assert.ok(blocks.length > 0, 'nothing was reserved');
+    const outside = blocks.filter(([address, bytes, size]) => address + bytes > size);
+    assert.deepEqual(outside.slice(0, 3), [], `${outside.length} blocks reach past the end of the memory ([address, bytes, memory size]); ` +
+      `the calls: ${inCall}; ${atOpen}; heapAllocated() ${attn.heapAllocated() - start} bytes up`);
+    // Filled once the inputs are in: the engine's message with the bytes (what the call held, the fill
+    // included, plus the block it could not have).
+    assert.match(inCall, /^filled as the binding starts: Error: the engine ran out of memory: this call needed more than [\d,]+ bytes/);
+    const needed = Number(inCall.match(/needed more than ([\d,]+) bytes/)[1].replaceAll(',', ''));
+    assert.ok(needed >= 4 * n * n, `needed ${needed} bytes: fewer than the weights' ${4 * n * n}`);
+    // Filled before any input: an Error of the engine (the first input's bytes, or no room left even for a
+    // message), never a trap of the module.
+    assert.match(atOpen, /^filled as the call opens: Error: the engine (could not allocate [\d,]+ bytes for |ran out of memory)/);
+    assert.equal(attn.heapAllocated(), start, `${attn.heapAllocated() - start} bytes still counted after the failed calls`);
+    const r = attn.scaledDotProductAttention({ q: q.subarray(0, 32), k: q.subarray(0, 32), v: q.subarray(0, 32), n_q: 4, n_k: 4, d_k });
+    assert.deepEqual(Array.from(r.output), Array(32).fill(0.5), 'the module still computes');
+    assert.equal(attn.heapAllocated(), start);
   });
 }
 

@@ -207,6 +207,40 @@ for (const [name, attn] of Object.entries(modules)) {
     assert.throws(() => attn.linearAttentionCost({ n: 4, d_k: 4, d: 4 }), /unknown option 'd'/);
   });
 
+  // Issue 35, item 3: φ(x) = exp(x) for x ≤ 0 underflows in float64 below about −745, and the engine
+  // returned zeros. Keys shifted by a constant c (every component ≤ 0) scale every weight by exp(c),
+  // which cancels: the answer is the unshifted problem's, computed here the direct float64 way.
+  test(`${name}: linearAttention gives the true output when φ underflows (keys or queries far below 0)`, () => {
+    const k = new Float32Array(3 * 4).fill(-1000);
+    const v = Float32Array.from([1, 2, 3, 5.5, 6.5, 7.5, 10, 11, 12]);
+    const r = attn.linearAttention({ query: new Float32Array(4).fill(0.5), key: k, value: v, n_q: 1, n_k: 3, d_k: 4, d_v: 3 });
+    assert.deepEqual(Array.from(r.output), [5.5, 6.5, 7.5], `k = −1000 everywhere: every key weighs the same, so mean(v); got ${Array.from(r.output)}`);
+    const phi = (x) => (x > 0 ? x + 1 : Math.exp(x));
+    for (const [n_q, n_k, d_k, d_v, causal, keyShift, queryShift] of [[4, 6, 5, 3, false, -1000, 0], [5, 5, 4, 2, true, -3000, 0],
+      [3, 7, 6, 4, false, 0, -1500], [6, 6, 3, 3, true, -900, -800]]) {
+      const q0 = Float32Array.from(randomArray(n_q * d_k, 31 + n_q), (x) => -Math.abs(x) * 3);
+      const k0 = Float32Array.from(randomArray(n_k * d_k, 37 + n_k), (x) => -Math.abs(x) * 3);
+      const value = randomArray(n_k * d_v, 41);
+      const query = Float32Array.from(q0, (x) => x + queryShift), key = Float32Array.from(k0, (x) => x + keyShift);
+      const got = attn.linearAttention({ query, key, value, n_q, n_k, d_k, d_v, causal }).output;
+      // The reference sees exactly the engine's float32 inputs with the shift taken back (exact in float64).
+      const want = new Float64Array(n_q * d_v);
+      for (let i = 0; i < n_q; i++) {
+        let den = 0;
+        const num = new Float64Array(d_v);
+        for (let j = 0; j < (causal ? i + 1 : n_k); j++) {
+          let w = 0;
+          for (let t = 0; t < d_k; t++) w += phi(query[i * d_k + t] - queryShift) * phi(key[j * d_k + t] - keyShift);
+          den += w;
+          for (let t = 0; t < d_v; t++) num[t] += w * value[j * d_v + t];
+        }
+        for (let t = 0; t < d_v; t++) want[i * d_v + t] = num[t] / den;
+      }
+      const e = normwiseError(got, want);
+      assert.ok(e.error < 1e-6, `key shift ${keyShift}, query shift ${queryShift}, causal ${causal}: ${JSON.stringify(e)}`);
+    }
+  });
+
   test(`${name}: the efficient calls leave no memory behind, even when they fail`, () => {
     const p = problem(1, 16, 16, 8, 8, 9);
     const args = { query: p.query, key: p.key, value: p.value, n_q: 16, n_k: 16, d_k: 8 };

@@ -194,4 +194,23 @@ for (const [isa, attn] of Object.entries(modules)) {
     mha.delete();
     assert.equal(attn.heapAllocated(), before, `after the layer's delete(): ${attn.heapAllocated() - before} bytes still held`);
   });
+
+  // Issue 35, item 18: the table of caches kept the room of a deleted cache while another lived
+  // (24 bytes: its entry), so heapAllocated() did not come back after one cache's delete().
+  test(`${isa}: deleting one KV cache while another lives gives back every byte it took`, () => {
+    const mha = new attn.MultiHeadAttention({ d_model: 16, n_heads: 4, seed: 2 });
+    const x = randomArray(16, 6);
+    const first = mha.createKVCache({ max_len: 8 });
+    mha.decodeStep({ x, cache: first });
+    for (const count of [1, 2, 5]) {
+      const before = attn.heapAllocated();
+      const more = Array.from({ length: count }, () => mha.createKVCache({ max_len: 4 }));
+      for (const c of more) mha.decodeStep({ x, cache: c });
+      for (const c of more.reverse()) c.delete();
+      assert.equal(attn.heapAllocated(), before,
+        `${count} cache(s) made and deleted while one lives: ${attn.heapAllocated() - before} bytes still held`);
+    }
+    assert.equal(mha.decodeStep({ x, cache: first }).weights.length, 4 * 2, 'the living cache still decodes');
+    mha.delete();
+  });
 }

@@ -88,3 +88,36 @@ test('bad files are refused with a message naming the file and the problem', () 
   assert.throws(() => writeNpy({ shape: [2], data: [1, 2] }, 'bo'), /bo: the data must be a Float32Array or a Float64Array, got Array/);
   assert.throws(() => writeNpy({ shape: [1.5], data: new Float32Array(1) }, 'q'), /q: the shape must be a list of whole numbers/);
 });
+
+test('issue 35: a truncated .npy is called truncated; a v2/v3 header length of 2^31 or more is read unsigned and refused', () => {
+  const good = writeNpy({ shape: [2, 2], data: new Float32Array(4) });
+  assert.throws(() => readNpy(good.subarray(0, 7), 'cut.npy'), /cut\.npy: the \.npy file is cut short \(7 bytes/, 'seven bytes that start as a .npy');
+  assert.throws(() => readNpy(good.subarray(0, 4), 'cut.npy'), /cut\.npy: the \.npy file is cut short \(4 bytes/);
+  assert.throws(() => readNpy(new Uint8Array([1, 2, 3, 4, 5, 6, 7]), 'x.npy'), /x\.npy is not a \.npy file/, 'seven bytes of something else');
+  for (const major of [2, 3]) {
+    for (const length of [2 ** 31, 2 ** 32 - 1, 10001]) {
+      const v = handmade("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", new Float32Array(2), { major });
+      new DataView(v.buffer).setUint32(8, length, true);
+      assert.throws(() => readNpy(v, 'big.npy'), new RegExp(`big\\.npy: the \\.npy header declares ${length} bytes; headers over 10000 bytes are refused`), `v${major} header length ${length}`);
+    }
+  }
+});
+
+test('issue 35: the header is read as NumPy reads it: whole-number shapes only, each key once, nothing else', () => {
+  const data = new Float32Array(8);
+  const refusals = [
+    ["{'descr': '<f4', 'fortran_order': False, 'shape': (1e0, 8.0, 0x40), }", /x\.npy: the \.npy shape \(1e0, 8\.0, 0x40\) is not a list of whole numbers/],
+    ["{'descr': '<f4', 'fortran_order': False, 'shape': (8.0,), }", /shape \(8\.0,\) is not a list of whole numbers/],
+    ["{'descr': '<f4', 'descr': '<f8', 'fortran_order': False, 'shape': (8,), }", /x\.npy: the \.npy header gives descr twice/],
+    ["{'descr': '<f4', 'fortran_order': False, 'shape': (8,), 'shape': (2, 4), }", /header gives shape twice/],
+    ["{'descr': '<f4', 'fortran_order': False, 'shape': (8,), 'extra': 1, }", /header has a key 'extra'/],
+    ["{'descr': '<f4', 'fortran_order': False, 'shape': (8), }", /shape \(8\) is not a tuple/],
+    ["{'descr': '<f4', 'fortran_order': 0, 'shape': (8,), }", /fortran_order must be True or False/],
+    ["{'descr': '<f4', 'fortran_order': False, 'shape': (8,) ", /header is not a Python dict/],
+  ];
+  for (const [dict, pattern] of refusals) assert.throws(() => readNpy(handmade(dict, data), 'x.npy'), pattern, dict);
+  // NumPy's own spellings still read: double quotes, no trailing comma, extra spaces, the shape first
+  for (const dict of ['{"descr": "<f4", "fortran_order": False, "shape": (8,)}', "{ 'shape' : ( 2 , 4 ) , 'fortran_order' : False , 'descr' : '<f4' }"]) {
+    assert.equal(readNpy(handmade(dict, data), 'x.npy').data.length, 8, dict);
+  }
+});

@@ -518,11 +518,12 @@ test('pool files have no path that only works from the repository (no imports ab
   }
 });
 
-test('the README\'s pool example runs as written and prints what its comments say', async () => {
+test('docs/API.md\'s pool example runs as written and prints what its comments say', async () => {
   const { readFile } = await import('node:fs/promises');
   const root = fileURLToPath(new URL('../../', import.meta.url));
-  const readme = await readFile(`${root}README.md`, 'utf8');
-  const section = readme.slice(readme.indexOf('### Several cores: the worker pool'));
+  const doc = await readFile(`${root}docs/API.md`, 'utf8');
+  assert.ok(doc.includes('## Several cores: the worker pool'), 'docs/API.md has its section on the worker pool');
+  const section = doc.slice(doc.indexOf('## Several cores: the worker pool'));
   const code = section.match(/```js\n([\s\S]*?)```/)[1];
   const r = await runChild(code, 120_000, root);
   assert.equal(r.code, 0, r.stderr);

@@ -6,7 +6,7 @@ import { normwiseError, randomArray } from './reference.mjs';
 import { createAttentionPool } from '../../web/src/engine/pool.js';
 
 // The pool sums the workers' partial outputs in another order than one Concat·Wᴼ matmul does:
-// float32 rounding only, far below this normwise bound (README, tests/js/pool.test.mjs).
+// float32 rounding only, far below this normwise bound (docs/API.md, tests/js/pool.test.mjs).
 export const TOLERANCE = 1e-5;
 
 export function assertClose(what, actual, expected) {

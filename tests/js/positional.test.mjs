@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { modules } from './modules.mjs';
 import { linear, normwiseError, randomArray } from './reference.mjs';
 import { createAttentionPool } from '../../web/src/engine/pool.js';
+import { forwardArguments } from '../../web/src/model/job.js';
 
 /** The ALiBi paper's get_slopes, as it reads (powers of two, else closest power + every other of 2×). */
 function paperSlopes(n) {
@@ -99,7 +100,7 @@ function buildCase(attn, c, positional, seed) {
   if (!self) Object.assign(input, { key, value: key, n_k: c.n_k });
   if (c.causal) input.mask = 'causal';
   if (c.window) Object.assign(input, { mask: 'sliding', window: c.window });
-  if (c.rope_base) input.rope_base = c.rope_base;
+  if (c.rope_base && positional === 'rope') input.rope_base = c.rope_base; // only RoPE has a base (refused otherwise)
   const ref = { ...c, query, key, value: key, w, positional };
   return { mha, w, input, ref, config };
 }
@@ -123,8 +124,9 @@ for (const [isa, attn] of Object.entries(modules)) {
           const want = reference(ref);
           assertClose(`${c.name} ${positional}`, mha.forward(input).output, want, 1e-5);
           assertClose(`${c.name} ${positional} need_weights`, mha.forward({ ...input, need_weights: true }).output, want, 1e-5);
-          // Not silently off: without the method the output differs.
-          assert.ok(normwiseError(mha.forward({ ...input, positional: 'none' }).output, want).error > 1e-4, `${c.name} ${positional} changes nothing`);
+          // Not silently off: without the method the output differs (and without its base: none has one).
+          const { rope_base, ...withoutBase } = input;
+          assert.ok(normwiseError(mha.forward({ ...withoutBase, positional: 'none' }).output, want).error > 1e-4, `${c.name} ${positional} changes nothing`);
         } finally {
           mha.delete();
         }
@@ -215,7 +217,50 @@ for (const [isa, attn] of Object.entries(modules)) {
       odd.delete();
     }
   });
+
+  // Issue 35, item 17: rope_base was silently ignored with positional 'none' or 'alibi' while window with
+  // a mask other than 'sliding' is refused. One rule: an option that does not apply is refused by name.
+  test(`${isa}: rope_base is refused unless positional is 'rope' (forward, backward, trace, decodeStep), as window is without 'sliding'`, () => {
+    const mha = new attn.MultiHeadAttention({ d_model: 8, n_heads: 2, seed: 4 });
+    const x = randomArray(4 * 8, 6);
+    try {
+      for (const positional of [undefined, 'none', 'alibi']) {
+        const shown = positional ?? 'none';
+        const refused = new RegExp(`rope_base is only used with positional 'rope' \\(positional is '${shown}'\\)$`);
+        for (const rope_base of [500, 10000]) { // the default value given is still an option that does not apply
+          const args = { query: x, n_q: 4, rope_base, ...(positional ? { positional } : {}) };
+          assert.throws(() => mha.forward(args), refused, `forward, positional ${shown}, rope_base ${rope_base}`);
+          assert.throws(() => mha.backward({ ...args, grad_output: x }), refused, `backward, positional ${shown}`);
+          assert.throws(() => mha.trace({ ...args, query_index: 1 }), refused, `trace, positional ${shown}`);
+          const cache = mha.createKVCache({ max_len: 2 });
+          assert.throws(() => mha.decodeStep({ x: x.subarray(0, 8), cache, rope_base, ...(positional ? { positional } : {}) }), refused,
+            `decodeStep, positional ${shown}`);
+          assert.equal(cache.length, 0, 'a refused step leaves the cache as it was');
+          cache.delete();
+        }
+        assert.throws(() => mha.forward({ query: x, n_q: 4, mask: 'none', window: 2 }), /window is only used with mask 'sliding' \(mask is 'none'\)/);
+      }
+      // With RoPE a base applies; an absent one is 10000.
+      const absent = mha.forward({ query: x, n_q: 4, positional: 'rope' }).output;
+      assert.deepEqual(mha.forward({ query: x, n_q: 4, positional: 'rope', rope_base: 10000 }).output, absent);
+      assert.notDeepEqual(mha.forward({ query: x, n_q: 4, positional: 'rope', rope_base: 50 }).output, absent);
+    } finally {
+      mha.delete();
+    }
+  });
 }
+
+test('the page sends rope_base only with RoPE and window only with the sliding mask (forwardArguments)', () => {
+  const base = { batch: 1, n_q: 4, n_k: 4, scale: true, dropout: 0, dropout_seed: 1, mask: 'none', window: null, stride: null, rope_base: 500 };
+  const inputs = { query: new Float32Array(32) };
+  for (const positional of ['none', 'alibi']) {
+    const args = forwardArguments({ ...base, positional }, inputs);
+    assert.ok(!('rope_base' in args), `positional ${positional}: rope_base sent (${JSON.stringify(Object.keys(args))})`);
+    assert.ok(!('window' in args), 'window sent without the sliding mask');
+  }
+  assert.equal(forwardArguments({ ...base, positional: 'rope' }, inputs).rope_base, 500);
+  assert.equal(forwardArguments({ ...base, mask: 'sliding', window: 3, positional: 'none' }, inputs).window, 3);
+});
 
 // The pool splits the heads over workers: each worker's heads must get their slopes in the whole layer.
 let pools = [];

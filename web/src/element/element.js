@@ -2,7 +2,7 @@
 // HTML, MkDocs, Quarto). Its attributes are the URL hash's keys plus theme and controls; an attribute
 // change updates the view. Properties: state (the whole view, settable), result (the last result);
 // method: run(). Events, bubbling and composed: result { state, shapes, isa, ms }, error { message,
-// field }, change { state } (the learner's edits); importTensors(). A feature's service adds its own events
+// field }, note { message, field }, change { state } (the learner's edits); importTensors(). A feature's service adds its own events
 // and members (features/services.js: the exercises' property exercises, answer(id, value), clearProgress(),
 // events attempt and progress; the export's exportTensors() and exportBundle(); web/EMBED.md), defined
 // below from that list.
@@ -32,6 +32,7 @@ export class AttentionPlaygroundElement extends Base {
       state, theme: 'light', layout: 'embedded',
       onResult: fire('result'),
       onError: fire('error'),
+      onNote: fire('note'),
       onChange: ({ state: now }) => fire('change')({ state: now }),
       progress: progressScope(this), // what the learner did (the exercises' attempts) is kept per page and element id
     });

@@ -195,7 +195,8 @@ function attentionOptions(o, sizes, defaultBudget, heap) {
     memory_budget: check.integer('memory_budget', o.memory_budget, { fallback: defaultBudget }),
     // The layer's calls only (scaledDotProductAttention's keys have none of these): defaults there.
     positional: POSITIONAL.indexOf(check.choice('positional', o.positional, POSITIONAL, 'none')),
-    rope_base: check.number('rope_base', o.rope_base, 10000),
+    // Absent stays absent: the core takes 10000 with RoPE and refuses a base given with another method.
+    rope_base: check.number('rope_base', o.rope_base),
     head_offset: check.integer('head_offset', o.head_offset, { min: 0, fallback: 0 }),
     layer_heads: check.integer('layer_heads', o.layer_heads, { min: 0, fallback: 0 }),
   };

@@ -121,7 +121,7 @@ export function makeKvCacheApi(native, raw, defaultBudget) {
     },
 
     /**
-     * mha.decodeStep({ x, cache, scale = true, positional = 'none', rope_base = 10000 }): the new
+     * mha.decodeStep({ x, cache, scale = true, positional = 'none', rope_base = 10000 (RoPE only) }): the new
      * token x (d_model floats) attends to every cached token and itself, its K and V are appended.
      * → { output (d_model floats, after Wᴼ), weights (n_heads × t, head h's row at h·t, t = cache.length) }.
      */
@@ -143,7 +143,7 @@ export function makeKvCacheApi(native, raw, defaultBudget) {
       check.float32('x', o.x, d, `one token: d_model = ${d}`, native.heap());
       const scale = check.boolean('scale', o.scale, true);
       const positional = check.choice('positional', o.positional, POSITIONAL, 'none');
-      const rope_base = check.number('rope_base', o.rope_base, 10000);
+      const rope_base = check.number('rope_base', o.rope_base); // absent: the core's 10000 (RoPE only)
       return native.call((n) => {
         const x = n.input('x', o.x);
         const { r, info } = run(n, 'decode', { layer: id, cache: s.id, x, scale, positional: POSITIONAL.indexOf(positional), rope_base });

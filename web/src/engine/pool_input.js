@@ -50,7 +50,7 @@ export function readForward(input, dims, defaultBudget) {
     batch, n_q, n_k, self, query, key, value, dropout,
     mask: { causal: mask.causal, padding: mask.padding, matrix: mask.matrix, window: mask.window, stride: mask.stride },
     positional: check.choice('positional', o.positional, POSITIONAL, 'none'),
-    rope_base: check.number('rope_base', o.rope_base, 10000),
+    rope_base: check.number('rope_base', o.rope_base), // absent: the core's 10000 (RoPE only)
     scale: check.boolean('scale', o.scale, true),
     training: check.boolean('training', o.training, dropout > 0),
     seed: check.seed('seed', o.seed),

@@ -3,7 +3,8 @@
 // the scales (valToPos), the ticks (each axis's splits and values) and the colours are what the chart
 // holds, so the figure shows what the page shows, at any size.
 
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+import { esc } from './xml.js';
+
 const r1 = (v) => Math.round(v * 10) / 10;
 const resolve = (v, u, i) => (typeof v === 'function' ? v(u, i) : v);
 

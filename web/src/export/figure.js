@@ -6,19 +6,20 @@
 
 import { colorPositions, legendEnds } from '../model/colorscale.js';
 import { VIRIDIS_LUT } from '../render/viridis.js';
+import { esc, clipText } from './xml.js';
 
 export const THEMES = Object.freeze({
   light: { background: '#ffffff', text: '#1b2230', masked: '#c9c9c9' },
   dark: { background: '#0f1217', text: '#e5e8ee', masked: '#5c5c5c' },
 });
 
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 const hex = (t) => {
   const i = Math.round(Math.min(1, Math.max(0, t)) * 255) * 3;
   return `#${[0, 1, 2].map((k) => VIRIDIS_LUT[i + k].toString(16).padStart(2, '0')).join('')}`;
 };
 const fixed = (v) => (v < 0.001 ? v.toFixed(6) : v.toFixed(3));
 const MAX_LABELLED = 48; // as the page: more tokens than this and labels would overlap
+const LABEL_CHARS = 16;   // a label's room (110 px at ~7 px a character), as the page clips them
 
 /**
  * One head's map as SVG: { title, data (rows × cols weights), rows, cols, masked (Uint8Array or null),
@@ -29,7 +30,8 @@ export function heatmapSvg({ title, data, rows, cols, masked = null, rowLabels =
   axes = ['queries', 'keys'], theme = THEMES.light, cell = null }) {
   const size = cell ?? Math.max(4, Math.min(36, Math.floor(480 / Math.max(rows, cols))));
   const labelled = rowLabels && colLabels && rows <= MAX_LABELLED && cols <= MAX_LABELLED;
-  const longest = (list) => Math.min(110, 7 * Math.max(1, ...list.map((s) => String(s).length)));
+  if (labelled) [rowLabels, colLabels] = [rowLabels.map((s) => clipText(s, LABEL_CHARS)), colLabels.map((s) => clipText(s, LABEL_CHARS))];
+  const longest = (list) => Math.min(110, 7 * Math.max(1, ...list.map((s) => s.length)));
   const left = 24 + (labelled ? longest(rowLabels) + 8 : 0);
   const top = 34 + (labelled ? Math.ceil(longest(colLabels) * 0.72) + 14 : 0);
   const plotW = cols * size, plotH = rows * size;

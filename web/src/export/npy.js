@@ -1,10 +1,13 @@
 // NumPy's .npy and .npz formats, written and read: a tensor is { shape, data } with data a Float32Array
 // ('<f4') or a Float64Array ('<f8'). A .npy file is the magic "\x93NUMPY", a version, the length of an
 // ASCII header (a Python dict literal: descr, fortran_order, shape) padded so the data starts on a
-// multiple of 64 bytes, then the data in C order. A .npz is a zip of .npy files (fflate writes and reads
-// the zip). Reading refuses what the views cannot use, naming the file and the problem.
+// multiple of 64 bytes, then the data in C order. A .npz is a zip of .npy files (fflate writes it;
+// import/zip.js reads it, with its limits and CRC-32 check). Reading refuses what the views cannot use,
+// naming the file and the problem.
 
-import { zipSync, unzipSync } from 'fflate';
+import { zipSync } from 'fflate';
+import { listZip, readEntry } from '../import/zip.js';
+import { parseNpyHeader, NPY_MAX_HEADER } from '../import/npy_header.js';
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 const DTYPES = { '<f4': Float32Array, '<f8': Float64Array };
@@ -12,6 +15,8 @@ const DTYPES = { '<f4': Float32Array, '<f8': Float64Array };
 const INTEGERS = { '<i4': Int32Array, '<i8': BigInt64Array, '|u1': Uint8Array, '|i1': Int8Array, '<u4': Uint32Array };
 
 const count = (shape) => shape.reduce((a, b) => a * b, 1);
+/** The bytes as a plain Uint8Array view (a Node Buffer's slice() shares its pool; a Uint8Array's copies). */
+const plainBytes = (b) => (ArrayBuffer.isView(b) ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : new Uint8Array(b));
 
 /** Checks a tensor { shape, data } and returns its dtype string. */
 function dtypeOf(name, { shape, data }) {
@@ -44,32 +49,25 @@ export function writeNpy(tensor, name = 'tensor') {
   return out;
 }
 
-/** The header dict's fields, read from its Python literal. */
-function parseHeader(text, file) {
-  const descr = /'descr'\s*:\s*'([^']*)'/.exec(text)?.[1];
-  const fortran = /'fortran_order'\s*:\s*(True|False)/.exec(text)?.[1];
-  const shapeText = /'shape'\s*:\s*\(([^)]*)\)/.exec(text)?.[1];
-  if (descr === undefined || fortran === undefined || shapeText === undefined) throw new Error(`${file}: the .npy header has no descr, fortran_order or shape`);
-  const shape = shapeText.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
-  if (!shape.every((n) => Number.isInteger(n) && n >= 0)) throw new Error(`${file}: the .npy shape (${shapeText}) is not a list of whole numbers`);
-  return { descr, fortran: fortran === 'True', shape };
-}
-
 /**
  * Reads one .npy file: { shape, data } (Float32Array for '<f4', Float64Array for '<f8' and for integer
  * files). Refuses a file that is not .npy, a big-endian or Fortran-ordered one, another dtype, or one
  * whose data is shorter or longer than its shape says.
  */
 export function readNpy(bytes, file = 'the .npy file') {
-  const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  if (u8.length < 10 || MAGIC.some((b, i) => u8[i] !== b)) throw new Error(`${file} is not a .npy file (it does not start with \\x93NUMPY)`);
+  const u8 = plainBytes(bytes);
+  if (MAGIC.some((b, i) => i < u8.length && u8[i] !== b) || !u8.length) throw new Error(`${file} is not a .npy file (it does not start with \\x93NUMPY)`);
+  if (u8.length < 10) throw new Error(`${file}: the .npy file is cut short (${u8.length} bytes; its header alone takes at least 10)`);
   const major = u8[6];
   if (major < 1 || major > 3) throw new Error(`${file}: .npy version ${major}.${u8[7]} is not one this reader knows (1, 2 or 3)`);
   const wide = major >= 2;
-  const headerLength = wide ? u8[8] | (u8[9] << 8) | (u8[10] << 16) | (u8[11] * 2 ** 24) : u8[8] | (u8[9] << 8);
+  if (wide && u8.length < 12) throw new Error(`${file}: the .npy file is cut short (${u8.length} bytes; a version ${major} header takes at least 12)`);
+  const view = new DataView(u8.buffer, u8.byteOffset, u8.byteLength);
+  const headerLength = wide ? view.getUint32(8, true) : view.getUint16(8, true); // unsigned: 2^31 and more stay positive
+  if (headerLength > NPY_MAX_HEADER) throw new Error(`${file}: the .npy header declares ${headerLength} bytes; headers over ${NPY_MAX_HEADER} bytes are refused (NumPy's own limit)`);
   const headerStart = wide ? 12 : 10, start = headerStart + headerLength;
   if (start > u8.length) throw new Error(`${file}: the .npy header is cut short`);
-  const { descr, fortran, shape } = parseHeader(new TextDecoder().decode(u8.subarray(headerStart, start)), file);
+  const { descr, fortran, shape } = parseNpyHeader(new TextDecoder().decode(u8.subarray(headerStart, start)), file);
   if (fortran) throw new Error(`${file}: Fortran-ordered arrays are not read; save with np.ascontiguousarray(x)`);
   const Type = DTYPES[descr] ?? INTEGERS[descr];
   if (!Type) throw new Error(`${file}: dtype ${descr} is not read; save float32 or float64 (x.astype(np.float32))`);
@@ -87,19 +85,33 @@ export function writeNpz(tensors) {
   return zipSync(files, { level: 0 });
 }
 
-/** Reads a .npz (np.savez or np.savez_compressed): { name: { shape, data } }, named by its files. */
-export function readNpz(bytes, file = 'the .npz file') {
-  let files;
-  try {
-    files = unzipSync(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
-  } catch (err) {
-    throw new Error(`${file} is not a .npz (zip) file: ${err.message}`);
+/** The bound on one entry of a .npz read without a view's sizes (the import's own file bound). */
+export const NPZ_ENTRY_LIMIT = 64 * 2 ** 20;
+
+/**
+ * Reads a .npz (np.savez or np.savez_compressed): { name: { shape, data } }, named by its files.
+ * options: names (read only these tensors; the others are listed in `skipped`, never inflated),
+ * limit and limitText (the largest entry read, in bytes, and what it is: the view's largest tensor).
+ * Two entries of one name (a/query.npy and b/query.npy) are refused as ambiguous.
+ */
+export function readNpz(bytes, file = 'the .npz file', { names = null, limit = NPZ_ENTRY_LIMIT, limitText = 'the bound on one tensor of an import', skipped = [] } = {}) {
+  const u8 = plainBytes(bytes);
+  const entries = listZip(u8, file).filter((e) => e.name.endsWith('.npy'));
+  const seen = new Map();
+  for (const e of entries) {
+    const name = e.name.replace(/^.*\//, '').slice(0, -4);
+    if (seen.has(name)) throw new Error(`${file}: ${seen.get(name)} and ${e.name} both hold “${name}”: keep one`);
+    seen.set(name, e.name);
   }
+  if (!entries.length) throw new Error(`${file} holds no .npy files`);
   const out = {};
-  for (const [path, content] of Object.entries(files)) {
-    if (!path.endsWith('.npy')) continue;
-    out[path.replace(/^.*\//, '').slice(0, -4)] = readNpy(content, `${file}: ${path}`);
+  for (const e of entries) {
+    const name = e.name.replace(/^.*\//, '').slice(0, -4);
+    if (names && !names.includes(name)) {
+      skipped.push(name);
+      continue;
+    }
+    out[name] = readNpy(readEntry(u8, file, e, limit, limitText), `${file}: ${e.name}`);
   }
-  if (!Object.keys(out).length) throw new Error(`${file} holds no .npy files`);
   return out;
 }

@@ -9,6 +9,7 @@
 
 export { loadHandlers } from './compute.js'; // for a page computing on its own thread (playground/compute.js)
 export { measurePeak } from '../perf/peak.js'; // the same page's peak (worker/handlers.js)
+export { readImportFiles, importLimits } from '../import/files.js'; // its import reader (worker/handlers.js readFiles)
 
 const NAME = /^[a-z][a-z0-9_]*$/;
 

@@ -1,44 +1,83 @@
 // Files a learner drops or picks, read into importTensors' object: a .npy (named by its file: wq.npy is
 // wq), a .npz (np.savez, or an exported bundle: the tensors it holds that the view takes), a .json
 // ({ name: { shape, data } or nested lists, labels_q?, labels_k? }) or a .csv (one matrix, named by its
-// file; a first row of words labels the keys and a first column of words the queries). Each refusal
-// names the file and what is wrong.
+// file; import/csv.js). It runs in the compute worker (features/export/handler.js readImports), so a big
+// file never blocks the page, and every tensor comes out as typed arrays. Bounds: IMPORT_MAX_BYTES a file,
+// and with a view's sizes (importLimits) no tensor larger than the view's largest is read or inflated.
+// Each refusal names the file (and the entry of a .npz) and the limit.
 
-import { readNpy, readNpz } from '../export/npy.js';
-import { IMPORT_NAMES } from './tensors.js';
+import { readNpy, readNpz, NPZ_ENTRY_LIMIT } from '../export/npy.js';
+import { IMPORT_NAMES, expectedShapes } from './tensors.js';
+import { show } from './view.js';
+import { NPY_MAX_HEADER } from './npy_header.js';
+import { readCsv } from './csv.js';
+import { checkJsonDepth, fromNested, fromFlat } from './nested.js';
+
+/** The largest file read (bytes): the page refuses bigger ones before reading them (EMBED.md, Importing). */
+export const IMPORT_MAX_BYTES = 64 * 2 ** 20;
+const mib = (n) => `${(n / 2 ** 20).toFixed(n < 2 ** 20 ? 3 : 1)} MiB`;
 
 const stem = (file) => file.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
 
-/** Numbers of a CSV (comma, semicolon or tab separated); words in the first row/column become labels. */
-function readCsv(text, file) {
-  const rows = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).map((l) => l.split(/[,;\t]/).map((c) => c.trim().replace(/^"(.*)"$/, '$1')));
-  if (!rows.length) throw new Error(`${file} is empty`);
-  const isNumber = (c) => c !== '' && Number.isFinite(Number(c));
-  const header = rows[0].slice(1).every((c) => !isNumber(c)) && !rows[0].slice(1).every(isNumber) ? rows.shift() : null;
-  const rowLabels = rows.every((r) => !isNumber(r[0])) ? rows.map((r) => r.shift()) : null;
-  if (header && rowLabels) header.shift();
-  const width = rows[0]?.length ?? 0;
-  rows.forEach((r, i) => {
-    if (r.length !== width) throw new Error(`${file}: row ${i + 1} has ${r.length} numbers, the first ${width}`);
-    r.forEach((c, j) => { if (!isNumber(c)) throw new Error(`${file}: “${c}” (row ${i + 1}, column ${j + 1}) is not a number`); });
-  });
-  return { tensor: { shape: [rows.length, width], data: Float64Array.from(rows.flat(), Number) }, labels_q: rowLabels, labels_k: header };
+/**
+ * The bounds of an import into a view (a validated config): the most numbers one tensor may hold, and
+ * the most bytes one .npy may take (that many float64s and NumPy's largest header). Null: no view.
+ */
+export function importLimits(config) {
+  if (!config) return null;
+  let maxValues = 0, largest = '';
+  for (const [name, [, shape]] of Object.entries(expectedShapes(config))) {
+    const n = shape.reduce((a, b) => a * b, 1);
+    if (n > maxValues) [maxValues, largest] = [n, `${name} ${show(shape)}`];
+  }
+  return { maxValues, maxNpyBytes: maxValues * 8 + 12 + NPY_MAX_HEADER, largest };
+}
+
+/** A JSON file's tensors as typed arrays: nested lists → { shape, data }, flat lists → Float64Array. */
+function jsonTensors(tensors) {
+  const out = {};
+  for (const [name, value] of Object.entries(tensors)) {
+    const numbers = (list) => (list.some(Array.isArray) ? fromNested(name, list) : fromFlat(name, list));
+    if (Array.isArray(value)) out[name] = numbers(value);
+    else if (value && typeof value === 'object' && Array.isArray(value.data)) {
+      const read = numbers(value.data);
+      out[name] = { shape: value.shape, data: read.data ?? read };
+    } else out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * Refuses a file by its size alone, before it is read (the page calls this with a File's size): over
+ * IMPORT_MAX_BYTES, or a .npy larger than the view's largest tensor (limits: importLimits(config)).
+ */
+export function checkFileSize(name, size, limits = null) {
+  if (size > IMPORT_MAX_BYTES) throw new Error(`${name} is ${mib(size)}; files over ${mib(IMPORT_MAX_BYTES)} (${IMPORT_MAX_BYTES} bytes) are not imported`);
+  const limit = limits?.maxNpyBytes;
+  if (limit && /\.npy$/i.test(name) && size > limit) {
+    throw new Error(`${name} is ${size} bytes; the limit is ${limit} bytes (the view's largest tensor, ${limits.largest}, as float64 with a .npy header)`);
+  }
 }
 
 /** Reads one file ({ name, bytes }) into { tensors: { name: tensor }, labels_q?, labels_k?, skipped: [names] }. */
-export function readImportFile(name, bytes) {
+export function readImportFile(name, bytes, limits = null) {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();
   const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  checkFileSize(name, u8.length, limits);
+  const limitText = limits ? `the view's largest tensor, ${limits.largest}, as float64 with a .npy header` : 'the bound on one tensor of an import';
   const named = (what) => {
     if (!IMPORT_NAMES.includes(what)) throw new Error(`${name}: name the file after the tensor it holds (${IMPORT_NAMES.map((n) => `${n}.${ext}`).join(', ')})`);
     return what;
   };
-  if (ext === 'npy') return { tensors: { [named(stem(name))]: readNpy(u8, name) }, skipped: [] };
+  const limit = limits?.maxNpyBytes ?? NPZ_ENTRY_LIMIT;
+  if (ext === 'npy') {
+    if (u8.length > limit) throw new Error(`${name} is ${u8.length} bytes; the limit is ${limit} bytes (${limitText})`);
+    return { tensors: { [named(stem(name))]: readNpy(u8, name) }, skipped: [] };
+  }
   if (ext === 'npz' || ext === 'zip') {
-    const all = readNpz(u8, name);
-    const tensors = {}, skipped = [];
-    for (const [key, t] of Object.entries(all)) (IMPORT_NAMES.includes(key) ? (tensors[key] = t) : skipped.push(key));
-    if (!Object.keys(tensors).length) throw new Error(`${name} holds none of the tensors the view takes (${IMPORT_NAMES.join(', ')}); it holds ${Object.keys(all).join(', ')}`);
+    const skipped = [];
+    const tensors = readNpz(u8, name, { names: IMPORT_NAMES, limit, limitText, skipped });
+    if (!Object.keys(tensors).length) throw new Error(`${name} holds none of the tensors the view takes (${IMPORT_NAMES.join(', ')}); it holds ${skipped.join(', ')}`);
     // an exported bundle holds its inputs and parameters and the maps they make: the run makes the maps again
     if (tensors.attention && Object.keys(tensors).length > 1) {
       delete tensors.attention;
@@ -48,6 +87,7 @@ export function readImportFile(name, bytes) {
   }
   const text = new TextDecoder().decode(u8);
   if (ext === 'json') {
+    checkJsonDepth(text, name);
     let parsed;
     try {
       parsed = JSON.parse(text);
@@ -56,20 +96,20 @@ export function readImportFile(name, bytes) {
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`${name} must hold an object { name: { shape, data } or nested lists }`);
     const { labels_q, labels_k, ...tensors } = parsed;
-    return { tensors, labels_q, labels_k, skipped: [] };
+    return { tensors: jsonTensors(tensors), labels_q, labels_k, skipped: [] };
   }
   if (ext === 'csv') {
-    const { tensor, labels_q, labels_k } = readCsv(text, name);
+    const { tensor, labels_q, labels_k } = readCsv(text, name, limits?.maxValues);
     return { tensors: { [named(stem(name))]: tensor }, labels_q: labels_q ?? undefined, labels_k: labels_k ?? undefined, skipped: [] };
   }
   throw new Error(`${name}: .${ext ?? '(no extension)'} files are not read; give .npy, .npz, .json or .csv`);
 }
 
 /** Several files into one importTensors object (a later file's tensor of the same name replaces the earlier). */
-export function readImportFiles(files) {
+export function readImportFiles(files, limits = null) {
   const out = {}, skipped = [];
   for (const { name, bytes } of files) {
-    const r = readImportFile(name, bytes);
+    const r = readImportFile(name, bytes, limits);
     Object.assign(out, r.tensors);
     if (r.labels_q) out.labels_q = r.labels_q;
     if (r.labels_k) out.labels_k = r.labels_k;

@@ -7,6 +7,7 @@
 
 import { INPUT_NAMES, WEIGHT_NAMES } from './run.js';
 import { expectedShapes, show } from './view.js';
+import { fromNested, fromFlat } from './nested.js';
 
 export { expectedShapes, withImports } from './view.js';
 
@@ -20,16 +21,6 @@ const strip = (shape) => {
 };
 const count = (shape) => shape.reduce((a, b) => a * b, 1);
 
-/** A nested array of numbers → { shape, data }, refusing ragged rows. */
-function fromNested(name, value) {
-  const shape = [];
-  for (let v = value; Array.isArray(v); v = v[0]) shape.push(v.length);
-  const flat = value.flat(Infinity);
-  if (flat.length !== count(shape)) throw new Error(`${name}: the nested lists are ragged (not every row has ${shape.at(-1)} numbers)`);
-  if (flat.some((x) => typeof x !== 'number')) throw new Error(`${name}: every entry must be a number`);
-  return { shape, data: Float64Array.from(flat) };
-}
-
 /** One given tensor as { shape, data: Float32Array } in the view's shape, or an Error naming the problem. */
 function oneTensor(name, given, [axes, want]) {
   let shape = null, data = given;
@@ -42,12 +33,7 @@ function oneTensor(name, given, [axes, want]) {
     data = nested.data;
     shape ??= nested.shape;
   }
-  if (Array.isArray(data)) {
-    const bad = data.findIndex((x) => typeof x !== 'number');
-    // JSON writes NaN and ±Infinity as null: a null is a non-finite number that lost its name
-    if (bad >= 0) throw new Error(`${name}: entry ${bad} is ${JSON.stringify(data[bad])}, not a number${data[bad] === null ? ' (JSON writes NaN and Infinity as null)' : ''}`);
-    data = Float64Array.from(data);
-  }
+  if (Array.isArray(data)) data = fromFlat(name, data);
   if (!ArrayBuffer.isView(data) || data instanceof DataView || typeof data[0] === 'bigint') {
     throw new Error(`${name}: the data must be numbers (a typed array, or { shape, data }), got ${data?.constructor?.name ?? typeof data}`);
   }
@@ -58,7 +44,7 @@ function oneTensor(name, given, [axes, want]) {
       : `${name}: shape ${show(shape)} holds ${count(shape)} numbers, its data ${data.length}`);
   }
   if (show(strip(shape)) !== show(strip(want))) throw new Error(`${name} has shape ${show(shape)}; the view needs [${axes}] = ${show(want)}`);
-  const out = Float32Array.from(data);
+  const out = new Float32Array(data); // from a typed array: a copy in one step (a big import stays quick here)
   for (let i = 0; i < out.length; i++) {
     if (!Number.isFinite(out[i])) throw new Error(`${name} holds ${Number.isNaN(data[i]) ? 'NaN' : Number.isFinite(data[i]) ? `${data[i]}, beyond float32` : data[i]} at index ${i}: every number must be finite`);
   }

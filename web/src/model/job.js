@@ -102,7 +102,8 @@ export function forwardArguments(config, inputs) {
     ...sparseArguments(config), scale: config.scale, dropout: config.dropout, seed: config.dropout_seed, need_weights: true,
   };
   // Only when on: the pool's and older callers' options stay as they were without them.
-  if (config.positional && config.positional !== 'none') Object.assign(args, { positional: config.positional, rope_base: config.rope_base });
+  // rope_base only with RoPE: the engine refuses an option that does not apply (as window without mask 'sliding').
+  if (config.positional && config.positional !== 'none') Object.assign(args, { positional: config.positional }, config.positional === 'rope' ? { rope_base: config.rope_base } : {});
   if (config.cross) Object.assign(args, { key: inputs.key ?? inputs.memory, value: inputs.value ?? inputs.memory }); // imported key, value
   return args;
 }

@@ -36,10 +36,11 @@ export function acquireCompute({ simd, base, doc, compiled }) {
     let inPage = null;
     const inPageHandlers = () => (inPage ??= engine.then(async () => {
       // A feature's handler comes from panels.js, as its panel did (the first view's bundle holds none),
-      // and so does the peak's measure (asked once a result is on screen, when the lazy panels load too).
+      // and so do the peak's measure (asked once a result is on screen, when the lazy panels load too)
+      // and import/files.js's readers (as the export panel has them).
       const panels = () => import(new URL('panels.js', base).href);
       const featureHandlers = (feature) => panels().then((m) => m.loadHandlers(feature));
-      const handlers = createHandlers(() => engine, { featureHandlers, measurePeak: () => panels().then((m) => m.measurePeak()) });
+      const handlers = createHandlers(() => engine, { featureHandlers, measurePeak: () => panels().then((m) => m.measurePeak()), importReader: panels });
       await handlers.init({ simd });
       return handlers;
     }));

@@ -22,6 +22,7 @@ export function createFeatureServices(m, p) {
       loadCode: () => (spec.lazy ? p.panels.lazyPanel(spec.name) : Promise.resolve(spec.panel)), // its panel's module (panels.js for a lazy one)
       feature: () => p.panels.feature(spec.name), // its panel's module, its actions and the current view
       doc: p.doc,
+      destroyed: () => m.destroyed,
     });
     return { name: spec.name, part };
   });

@@ -132,6 +132,8 @@ export function createPanelHost(m, p) {
     const spec = sections.get(name)?.spec;
     if (!spec) throw new Error(`“${name}” is not a feature`);
     const module = spec.lazy ? await lazyPanel(name) : spec.panel;
+    // Removed while the module loaded: its view is gone (an export would read "still loading").
+    if (m.destroyed) throw new Error('this playground was removed');
     return { module, actions: p.actions.ctxFor(name, module).actions, view: p.view() };
   }
 

@@ -29,12 +29,14 @@ import { createFeatureServices } from './feature_services.js';
  * files; default: beside this bundle), notes (sentences about the link it came from), compiled (wasm
  * the host started compiling early: loadAttention's option of that name), progress (where a feature
  * keeps what the learner did, e.g. the exercises' attempts: a page and element id; none: not stored),
- * onChange, onResult, onError (callbacks, as the events below) }.
+ * onChange, onResult, onError, onNote (callbacks, as the events below) }.
  * Returns { state, getState(), setState(changes, { replace }), run(), result, ready, on(type, fn), destroy(),
  * root, feature(name), importTensors(given) } and the members the features' services add (features/services.js);
  * events: 'change' { state, field, kind } on the learner's edits, 'result' { state, shapes, isa, ms },
- * 'error' { message, field }, the features' own; and 'drawn' (the result's detail once its maps are drawn,
- * before a quick pass is timed: the page marks its first view with it; the element does not pass it on).
+ * 'error' { message, field } (the view cannot run as asked, or a run failed), 'note' { message, field } (it
+ * runs, and says something about itself: a value replaced, which panels show imports), the features' own;
+ * and 'drawn' (the result's detail once its maps are drawn, before a quick pass is timed: the page marks
+ * its first view with it; the element does not pass it on).
  */
 export function createPlayground(root, options = {}) {
   const doc = root.ownerDocument;

@@ -3,8 +3,10 @@
 
 import { VIRIDIS_LUT } from './viridis.js';
 import { followWidth } from './follow_width.js';
+import { fitLabel } from './fit_label.js';
 
 const LABEL_FONT = '12px system-ui, sans-serif';
+const LABEL_ROOM = 110; // px a label may take (left of the rows, above the columns)
 const MAX_LABELLED = 48; // beyond this many tokens per axis, labels would overlap: the readout names them
 
 /** Checks a heatmap's input and throws a message naming the mismatch (renderers trust nothing). */
@@ -105,12 +107,16 @@ export class Heatmap {
     // The label font only where there are labels: setting a canvas's font makes the browser bring the
     // page's styles up to date, a layout per small map when each drawing has just resized its canvas.
     if (withLabels) ctx.font = LABEL_FONT;
-    const longest = (list) => Math.min(110, Math.max(0, ...list.map((s) => ctx.measureText(s).width)));
-    const left = withLabels ? Math.ceil(longest(grid.rowLabels)) + 8 : 0;
-    const top = withLabels ? Math.ceil(longest(grid.colLabels) * 0.72) + 14 : 0;
+    // Each label fitted once to its 110 px (render/fit_label.js: a few measurements, however long it is).
+    const measure = (s) => ctx.measureText(s).width;
+    const rowText = withLabels ? grid.rowLabels.map((s) => fitLabel(measure, s, LABEL_ROOM)) : [];
+    const colText = withLabels ? grid.colLabels.map((s) => fitLabel(measure, s, LABEL_ROOM)) : [];
+    const longest = (list) => Math.min(LABEL_ROOM, Math.max(0, ...list.map(measure)));
+    const left = withLabels ? Math.ceil(longest(rowText)) + 8 : 0;
+    const top = withLabels ? Math.ceil(longest(colText) * 0.72) + 14 : 0;
     // Room on the right for the last column's label, written at 45° from its cell's middle: its length
     // times cos 45°, and a few pixels for the height of its letters.
-    const slant = withLabels ? Math.ceil(0.72 * longest([grid.colLabels[grid.cols - 1]])) + 4 : 0;
+    const slant = withLabels ? Math.ceil(0.72 * longest([colText[grid.cols - 1]])) + 4 : 0;
     const plotW = Math.max(20, available - left - slant);
     const cell = Math.min(plotW / grid.cols, (this.maxHeight - top) / grid.rows);
     const plotH = cell * grid.rows, usedW = cell * grid.cols;
@@ -149,13 +155,13 @@ export class Heatmap {
       ctx.fillStyle = grid.colors?.text ?? '#333';
       ctx.textBaseline = 'middle';
       ctx.textAlign = 'right';
-      grid.rowLabels.forEach((s, i) => ctx.fillText(clip(ctx, s), left - 5, top + (i + 0.5) * cell));
+      rowText.forEach((s, i) => ctx.fillText(s, left - 5, top + (i + 0.5) * cell));
       ctx.textAlign = 'left';
-      grid.colLabels.forEach((s, j) => {
+      colText.forEach((s, j) => {
         ctx.save();
         ctx.translate(left + (j + 0.5) * cell, top - 5);
         ctx.rotate(-Math.PI / 4);
-        ctx.fillText(clip(ctx, s), 0, 0);
+        ctx.fillText(s, 0, 0);
         ctx.restore();
       });
     }
@@ -202,13 +208,6 @@ export class Heatmap {
 }
 
 const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));
-
-function clip(ctx, s) {
-  if (ctx.measureText(s).width <= 110) return s;
-  let t = s;
-  while (t.length > 1 && ctx.measureText(`${t}…`).width > 110) t = t.slice(0, -1);
-  return `${t}…`;
-}
 
 /** '#rrggbb' or 'rgb(r, g, b)' → [r, g, b]. */
 export function parseColor(css) {

@@ -22,8 +22,10 @@ import { createPools } from './pools.js';
  * or the same function from panels.js on the page's thread); without it no feature's request is answered.
  * measurePeak(): a promise of the f32x4 peak (perf/peak.js's; on the page's thread from panels.js, so the
  * first view's bundle holds none of it); without it `peak` is refused.
+ * importReader(): a promise of import/files.js's functions (readImportFiles, importLimits), for the
+ * export's import: the files a learner brings are parsed here, off the page's thread.
  */
-export function createHandlers(load, { startPool = null, featureHandlers = null, measurePeak = null } = {}) {
+export function createHandlers(load, { startPool = null, featureHandlers = null, measurePeak = null, importReader = null } = {}) {
   let attn = null;
   const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, pooled, lab, frozen (training.js), imported (features/export/handler.js) }
   const training = createTrainingSide();
@@ -56,6 +58,12 @@ export function createHandlers(load, { startPool = null, featureHandlers = null,
       return { layer, inputs, imported, args: forwardArguments(config, inputs) };
     },
     newLayerCache: () => new LayerCache(),
+    /** Files ([{ name, bytes }]) read into importTensors' object, bounded by config's sizes (import/files.js). */
+    readFiles: async (files, config) => {
+      if (!importReader) throw new Error('this compute reads no files');
+      const { readImportFiles, importLimits } = await importReader();
+      return readImportFiles(files, importLimits(config));
+    },
   });
 
   async function forward(owner, config, post, { timed = true } = {}) {

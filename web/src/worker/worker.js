@@ -16,6 +16,7 @@ const handlers = createHandlers((simd) => loadAttention(simd === undefined ? { w
   startPool: ({ workers, simd }) => createAttentionPool({ workers, simd, wasmDir, splitFlops: PAGE_SPLIT_FLOPS }),
   featureHandlers: loadHandlers,
   measurePeak,
+  importReader: () => import('../import/files.js'), // the importer's parsers: in this bundle, run here
 });
 
 self.onmessage = ({ data }) => handle(handlers, data, (reply) => postMessage(reply));

@@ -48,6 +48,11 @@ export const handlers = {
     return { held: payload.id ?? null }; // not `id`: a reply's id is the request's (worker/handlers.js handle)
   },
 
+  /** Reads imported files in the compute (worker/handlers.js gives the reader): → { given, skipped }. */
+  readImports({ files, config }, side) {
+    return side.readFiles(files, config);
+  },
+
   /** payload: { config, trace?: { item, head, query_index } } (the followed query, when that panel shows). */
   tensors({ config, trace = null }, side, post) {
     const { attn } = side;

@@ -7,7 +7,7 @@
 
 import { exportTensors, exportBundle, download, bundleName } from '../../export/host.js';
 import { checkImport } from '../../import/tensors.js';
-import { readImportFiles } from '../../import/files.js';
+import { checkFileSize, importLimits } from '../../import/files.js';
 import { heatmapSvg, figureGrid, svgToPng, tableCsv, THEMES } from '../../export/figure.js';
 import { figureButtons } from '../../export/figure_button.js';
 
@@ -167,15 +167,22 @@ export function create(body, { dom, actions, host }) {
     }
   }
 
-  /** Reads the files and imports them into this playground (actions.importTensors); says what happened. */
+  /**
+   * Reads the files and imports them into this playground (actions.importTensors); says what happened.
+   * Files too large are refused by their size before they are read; the rest are parsed in the compute
+   * worker (actions.readImports), so the page's thread only copies their bytes there and back.
+   */
   async function bring(fileList) {
     const files = [...(fileList ?? [])];
     if (!files.length) return;
     importStatus.dataset.kind = '';
     fill(importStatus, `Reading ${files.map((f) => f.name).join(', ')}…`);
     try {
+      const config = view?.check?.config ?? null;
+      const limits = importLimits(config);
+      for (const f of files) checkFileSize(f.name, f.size, limits);
       const read = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
-      const { given, skipped } = readImportFiles(read);
+      const { given, skipped } = await actions.readImports({ files: read, config });
       await actions.importTensors(given);
       const names = Object.keys(given).filter((k) => !k.startsWith('labels_'));
       fill(importStatus, `Imported ${names.join(', ')}: the view now runs with ${names.includes('attention') ? 'these attention maps' : 'them'}.` +

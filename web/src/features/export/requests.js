@@ -9,4 +9,9 @@ export const requests = Object.freeze({
   tensors: Object.freeze({ passes: 4 }),
   /** Holds imported tensors (import/tensors.js checked them) for the owner's runs: → { held: its id }. */
   holdImports: Object.freeze({ deadlineMs: 30000 }),
+  /**
+   * Reads files a learner brought ({ files: [{ name, bytes }], config }) off the page's thread, each
+   * bounded by the view's sizes (import/files.js): → { given (importTensors' object), skipped }.
+   */
+  readImports: Object.freeze({ deadlineMs: 60000 }),
 });

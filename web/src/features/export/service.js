@@ -36,15 +36,22 @@ export const widgetInputs = Object.freeze({
   }),
 });
 
-/** ctx (playground/feature_services.js): { feature() → its module, actions and the view, doc, emit }. */
+/** ctx (playground/feature_services.js): { feature() → its module, actions and the view, destroyed(), doc, emit }. */
 export function create(ctx) {
   const withModule = (fn) => ctx.feature().then(({ module, actions, view }) => fn(module, { actions, view }));
+  /** An export; if the playground is removed before it finishes, the error says so (whatever step it stopped at). */
+  const exporting = (what, fn) => withModule(fn).catch((err) => {
+    if (ctx.destroyed()) {
+      throw new Error(`${what}() did not finish: this <attention-playground> was removed from the page before the export was ready; put it back (or export before removing it)`);
+    }
+    throw err;
+  });
   return {
     api: {
       /** Every tensor of the current run, { name: { shape, data: Float32Array } }, from the engine. */
-      exportTensors: () => withModule((module, own) => module.exportTensors(own)),
+      exportTensors: () => exporting('exportTensors', (module, own) => module.exportTensors(own)),
       /** A Promise of a Blob: a zip of the run's tensors (.npy), view.json and reproduce.py (PyTorch). */
-      exportBundle: () => withModule((module, own) => module.exportBundle(own)),
+      exportBundle: () => exporting('exportBundle', (module, own) => module.exportBundle(own)),
     },
     /** Tensors brought into the view (playground/imports.js): checked against it and handed to the compute. */
     imports: { hold: (given, config) => withModule((module, own) => module.holdImport(own.actions, given, config)) },

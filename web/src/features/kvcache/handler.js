@@ -23,7 +23,7 @@ export const handlers = {
     const n = Math.min(config.n_q, MAX_TOKENS);
     const x = args.query.subarray(0, n * d); // batch item 0
     const positional = args.positional ?? 'none', rope_base = args.rope_base;
-    const extra = positional === 'none' ? {} : { positional, rope_base };
+    const extra = positional === 'none' ? {} : positional === 'rope' ? { positional, rope_base } : { positional };
     // The rows decoding must reproduce: the forward pass over the same tokens with a causal mask.
     const forward = layer.forward({ query: x.slice(), n_q: n, mask: 'causal', scale: args.scale, need_weights: true, ...extra });
     const sizes = { d_model: d, n_heads: h, n_kv_heads: layer.n_kv_heads, d_k: layer.d_k, d_v: layer.d_v, bias: layer.bias, scale: args.scale };
