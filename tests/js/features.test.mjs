@@ -35,7 +35,7 @@ test('web/src/panels is gone, and the derived lists name no feature and no featu
   // playground.js was one file once: its parts (the store, the run scheduler, the panel host, …) are held to it too.
   const playgroundParts = (await readdir(new URL('playground/', src))).filter((f) => f.endsWith('.js')).map((f) => `playground/${f}`);
   assert.ok(playgroundParts.length >= 10, `the playground's parts were found: ${playgroundParts}`);
-  for (const path of ['worker/client.js', 'worker/handlers.js', 'worker/worker.js', ...playgroundParts,
+  for (const path of ['worker/client.js', 'worker/handlers.js', 'worker/compute_side.js', 'worker/worker.js', ...playgroundParts,
     'features/lazy.js', 'features/compute.js', 'features/services.js', 'element/element.js', 'element/anywidget.js', 'page/main.js']) {
     const text = await read(path);
     // A request as a string, a property or method, or a key: how a hand-written list would name it.

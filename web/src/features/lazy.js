@@ -8,8 +8,8 @@
 // splitting, stay inside the bundle: no extra files); under Node the same import loads the file.
 
 export { loadHandlers } from './compute.js'; // for a page computing on its own thread (playground/compute.js)
-export { measurePeak } from '../perf/peak.js'; // the same page's peak (worker/handlers.js)
-export { readImportFiles, importLimits } from '../import/files.js'; // its import reader (worker/handlers.js readFiles)
+export { measurePeak } from '../perf/peak.js'; // the same page's peak (worker/compute_side.js)
+export { readImportFiles, importLimits } from '../import/files.js'; // its import reader (worker/compute_side.js readFiles)
 
 const NAME = /^[a-z][a-z0-9_]*$/;
 

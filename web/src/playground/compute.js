@@ -9,7 +9,7 @@
 // pages where no worker can start at all.
 
 import { EngineClient, InPageWorker, startModuleWorker } from '../worker/client.js';
-import { createHandlers, handle } from '../worker/handlers.js';
+import { createComputeSide, handle } from '../worker/compute_side.js'; // no pools on this thread
 
 const GRACE_MS = 3000;
 /** Runs estimated shorter than this may run on the page's thread while the worker starts. */
@@ -40,7 +40,7 @@ export function acquireCompute({ simd, base, doc, compiled }) {
       // and import/files.js's readers (as the export panel has them).
       const panels = () => import(new URL('panels.js', base).href);
       const featureHandlers = (feature) => panels().then((m) => m.loadHandlers(feature));
-      const handlers = createHandlers(() => engine, { featureHandlers, measurePeak: () => panels().then((m) => m.measurePeak()), importReader: panels });
+      const handlers = createComputeSide(() => engine, { featureHandlers, measurePeak: () => panels().then((m) => m.measurePeak()), importReader: panels });
       await handlers.init({ simd });
       return handlers;
     }));

@@ -11,7 +11,7 @@ export function createPools(startPool, simd) {
   const pools = new Map(); // workers → promise of a pool of that many workers (at most one)
 
   /**
-   * A new pool's workers run a few split passes before its first real one (as handlers.js's peak() does): V8
+   * A new pool's workers run a few split passes before its first real one (as compute_side.js's peak() does): V8
    * optimises wasm code once it is hot, so the first run's time is the kernels', not the compiler's.
    */
   async function warm(pool) {
