@@ -30,7 +30,7 @@ for (const file of wasmFiles) {
 // its own URL (import.meta.url): page.js (index.html), attention-playground.js (the element and the
 // notebook widget), panels.js (the panels built after the first result, which both of those load
 // from their asset folder when one is shown), worker.js (the compute worker), pool_worker.js (a worker of the pool the compute
-// worker starts, found beside worker.js), embed.js (a host page's iframe resizer).
+// worker starts, found beside worker.js), embed.js (a host page's iframe resizer), xapi.js (xAPI statements for a host page).
 const entries = [
   { in: 'web/src/page/main.js', out: 'page', format: 'esm' },
   { in: 'web/src/element/index.js', out: 'attention-playground', format: 'esm' },
@@ -38,6 +38,7 @@ const entries = [
   { in: 'web/src/worker/worker.js', out: 'worker', format: 'esm' },
   { in: 'web/src/engine/pool_worker.js', out: 'pool_worker', format: 'esm' },
   { in: 'web/src/embed/embed.js', out: 'embed', format: 'iife' },
+  { in: 'web/src/lms/xapi.js', out: 'xapi', format: 'esm' },
 ];
 
 // Vendored libraries: only what the panels load (the ESM builds, the CSS and KaTeX's fonts).
@@ -77,13 +78,31 @@ const fontFaces = katexCss.match(/@font-face\{[^}]*\}/g) ?? [];
 if (!fontFaces.length) throw new Error('make_dist: no @font-face rules found in katex.min.css');
 await writeFile(join(out, 'vendor/katex/fonts.css'), `/* KaTeX's font faces, from katex.min.css */\n${fontFaces.join('\n')}\n`);
 
-// The playgrounds' stylesheet is bundled as text (a shadow root adopts it): minified first.
+// The playgrounds' stylesheet is bundled as text (a shadow root adopts it): minified first. Each feature
+// keeps its own rules in its folder (features/<name>/style.css): a first-view feature's follow the shared
+// ones in that one stylesheet; a lazy feature's travel in dist/panels.js (features/lazy_css.js's table,
+// filled here) and are adopted by the panel's shadow root when it is built (features/lazy.js). Either way
+// they are scoped to each playground and follow the shared rules, in the features' order.
+const SHARED_CSS = join(root, 'web/src/playground/styles.css');
+const LAZY_CSS = join(root, 'web/src/features/lazy_css.js');
+async function featureCss(name) {
+  try {
+    return await readFile(join(root, 'web/src/features', name, 'style.css'), 'utf8');
+  } catch (err) {
+    if (err.code !== 'ENOENT') throw err;
+    return ''; // a feature without rules of its own
+  }
+}
+const minify = async (css) => (await transform(css, { loader: 'css', minify: true })).code;
 const minifiedCss = {
   name: 'minified-css-text',
   setup(b) {
     b.onLoad({ filter: /\.css$/ }, async ({ path }) => {
-      const { code } = await transform(await readFile(path, 'utf8'), { loader: 'css', minify: true });
-      return { contents: code, loader: 'text' };
+      let source = await readFile(path, 'utf8');
+      if (resolve(path) === SHARED_CSS) {
+        for (const f of FEATURES.filter((f) => !f.lazy)) source += `\n${await featureCss(f.name)}`;
+      }
+      return { contents: await minify(source), loader: 'text' };
     });
   },
 };
@@ -95,6 +114,15 @@ const firstViewPanels = new Set(FEATURES.filter((f) => !f.lazy).map((f) => join(
 const lazyPanelsOnly = {
   name: 'lazy-panels-only',
   setup(b) {
+    b.onLoad({ filter: /[\\/]features[\\/]lazy_css\.js$/ }, async ({ path }) => {
+      if (resolve(path) !== LAZY_CSS) return undefined;
+      const table = {};
+      for (const f of FEATURES.filter((f) => f.lazy)) {
+        const css = await featureCss(f.name);
+        if (css) table[f.name] = await minify(css);
+      }
+      return { contents: `export const LAZY_CSS = ${JSON.stringify(table)};\n`, loader: 'js' };
+    });
     b.onLoad({ filter: /[\\/]features[\\/][^\\/]+[\\/]panel\.js$/ }, ({ path }) =>
       (firstViewPanels.has(path) ? { contents: '// a first-view panel: it is in the first view\'s bundle\n', loader: 'js' } : undefined));
   },

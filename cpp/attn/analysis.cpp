@@ -194,6 +194,10 @@ RunMemory run_memory(const MhaDims& d, int batch, int n_q, int n_k, bool need_we
   return m;
 }
 
+double encoding_wavelength(int i, int d_model) {
+  return 2.0 * 3.14159265358979323846 * std::pow(10000.0, 2.0 * i / d_model);
+}
+
 std::vector<float> positional_encoding(int n, int d_model) {
   require_positive("n", n);
   require_positive("d_model", d_model);

@@ -108,6 +108,8 @@ constexpr std::uint64_t kSqrtDkDraws = 50'000'000;
 /// Sinusoidal positional encoding [n, d_model]: PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),
 /// PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model)). Computed in double, stored as float.
 std::vector<float> positional_encoding(int n, int d_model);
+/// The wavelength 2π·10000^(2i/d_model) of the encoding's sine/cosine pair i (positions per turn).
+double encoding_wavelength(int i, int d_model);
 
 /// Checks of the encoding's properties, measured on the computed table.
 struct PositionalProperties {

@@ -107,6 +107,9 @@ void write(Json& j, const std::vector<attn::ModelPreset>& presets) {
     config.n_heads = p.n_heads;
     config.d_k = config.d_v = p.d_k;
     config.n_kv_heads = p.n_kv_heads;
+    attn::MhaConfig derived = config;  // d_k_derived: the model's d_k is the one the core derives (d_model / n_heads)
+    derived.d_k = derived.d_v = 0;
+    j.field("d_k_derived", attn::resolve_dims(derived).d_k == p.d_k);
     j.key("kv_cache_per_token");  // one token, every layer
     write(j, attn::kv_cache_cost(attn::resolve_dims(config), 1, 1, p.n_layers));
     j.end_object();

@@ -5,6 +5,7 @@
 #include <emscripten/bind.h>
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -74,7 +75,8 @@ void flash_attention(Record& r, Json& value) {
   o.scale = r.boolean("scale");
   o.block_q = r.integer("block_q");
   o.block_k = r.integer("block_k");
-  o.sram = static_cast<std::int64_t>(r.number("sram"));  // a whole number checked by the wrapper; range by the core
+  // A whole number checked by the wrapper, its range by the core; absent: FlashOptions' default, the only one.
+  if (const std::optional<double> sram = r.optional_number("sram")) o.sram = static_cast<std::int64_t>(*sram);
   o.trace_item = r.integer("item");
   o.trace_row = r.integer("query_index");
   r.done();

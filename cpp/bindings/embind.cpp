@@ -45,6 +45,7 @@
 // registered below with function("bindingName", ...).
 #include <emscripten/bind.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -557,6 +558,14 @@ std::string analyze(double options) {
     value.begin_object().key("dims").begin_object();
     dims_fields(value, d);
     value.field("batch", batch).field("n_q", n_q).field("n_k", n_k).field("attention", self_attention ? "self" : "cross");
+    // The sizes the page shows that follow from the dims: the projections' widths, the query heads per
+    // key/value head, the attention maps, and the sinusoidal encoding's slowest pair and its wavelength.
+    const int slowest = std::max(0, d.d_model / 2 - 1);
+    value.end_object().key("derived").begin_object().field("qk_width", d.qk_width()).field("v_width", d.v_width())
+        .field("kv_k_width", d.kv_k_width()).field("kv_v_width", d.kv_v_width()).field("group", d.group())
+        .field("attention_maps", static_cast<std::int64_t>(batch) * d.n_heads)
+        .field("square", d.qk_width() == d.d_model && d.d_v == d.d_k && d.n_kv_heads == d.n_heads)
+        .field("encoding_slowest_pair", slowest).field("encoding_wavelength", attn::encoding_wavelength(slowest, d.d_model));
     value.end_object().key("params");
     write(value, attn::parameter_counts(d));
     // params follows n_kv_heads; params_mha is the same layer with n_heads key/value heads.
@@ -612,7 +621,7 @@ std::string rope_logits(double options) {
     Record r("ropeLogits", options);
     const double q = r.address("q"), k = r.address("k"), positions = r.address("positions");
     const int offset = r.integer("offset");
-    const double base = r.number("rope_base");
+    const double base = r.optional_number("rope_base").value_or(attn::kRopeBase);
     const bool scale = r.boolean("scale");
     r.done();
     Call& c = current_call();
@@ -665,8 +674,9 @@ attn::Mask mask_of(Record& r) {
 
 // The page's view checked by the core: d_model, n_heads, batch, n_q, n_k (numbers as typed:
 // the core says what is wrong with 1.5, 0 or 2^40), d_k, d_v, n_kv_heads (absent: derived),
-// causal and padding as in mask_of. value: { ok: true, dims: { d_model, n_heads, n_kv_heads,
-// d_k, d_v, n_q, n_k, batch, kv_head_of } } or { ok: false, field, message }.
+// causal and padding as in mask_of; positional (1: rope) and rope_base, whose rules (an even d_k, a base
+// above 1) the core checks too. value: { ok: true, dims: { d_model, n_heads, n_kv_heads, d_k, d_v, n_q,
+// n_k, batch, rope_base (with rope), kv_head_of } } or { ok: false, field, message }.
 std::string resolve_view(double options) {
   return run([&](Json& value) {
     Record r("resolveView", options);
@@ -680,8 +690,24 @@ std::string resolve_view(double options) {
     request.n_q = r.number("n_q");
     request.n_k = r.number("n_k");
     request.mask = mask_of(r);
+    // The positional method's rules of the sizes (RoPE turns pairs: an even d_k; a base above 1): 0 none, 1 rope, 2 alibi.
+    const int positional = static_cast<int>(r.optional_number("positional").value_or(0));
+    const bool rope = positional == 1;
+    const std::optional<double> given_base = r.optional_number("rope_base");  // absent: not given
+    const double rope_base = attn::rope_base_or_default(given_base);
     r.done();
-    const attn::ViewResult v = attn::resolve_view(request);
+    attn::ViewResult v = attn::resolve_view(request);
+    if (v.ok) {
+      try {
+        // One rule with forward: a base given with another method is refused, not ignored.
+        attn::require_rope_base_applies(static_cast<attn::Positional>(std::min(std::max(positional, 0), 2)), given_base);
+        if (rope) attn::require_rope(v.dims.d_k, rope_base);
+      } catch (const std::exception& e) {
+        v.ok = false;
+        v.message = e.what();
+        v.field = v.message.rfind("rope_base", 0) == 0 ? "rope_base" : "positional";
+      }
+    }
     value.begin_object().field("ok", v.ok);
     if (!v.ok) {
       value.field("field", v.field).field("message", v.message).end_object();
@@ -690,7 +716,9 @@ std::string resolve_view(double options) {
     const attn::MhaDims& d = v.dims;
     value.key("dims").begin_object().field("d_model", d.d_model).field("n_heads", d.n_heads)
         .field("n_kv_heads", d.n_kv_heads).field("d_k", d.d_k).field("d_v", d.d_v).field("n_q", v.n_q)
-        .field("n_k", v.n_k).field("batch", v.batch).key("kv_head_of").begin_array();
+        .field("n_k", v.n_k).field("batch", v.batch);
+    if (rope) value.field("rope_base", rope_base);  // the base the layer turns by
+    value.key("kv_head_of").begin_array();
     for (int g : v.kv_head_of) value.number(g);
     value.end_array().end_object().end_object();
   });

@@ -77,9 +77,25 @@ test('the page with every panel: no axe violation at 1280 and 375 px, light and 
   }
   await details(page);
   assert.deepEqual(report, []);
+  assert.deepEqual(await unnamedScrollBoxes(page), [], 'every focusable scroll box (a table-wrap) has an accessible name');
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
+
+/**
+ * Issue 35 item 20: the focusable boxes a wide table scrolls in (div.table-wrap) must have a name, which
+ * axe does not ask for: each must have a role that may be named and a non-empty aria-label. Returns
+ * the panel and classes of each box that has none (with how many boxes were looked at, so an empty page fails).
+ */
+async function unnamedScrollBoxes(page) {
+  const { count, unnamed } = await page.evaluate(() => {
+    const boxes = [...playgroundRoot().querySelectorAll('.table-wrap[tabindex="0"]')];
+    const bad = boxes.filter((el) => !['group', 'region'].includes(el.getAttribute('role')) || !(el.getAttribute('aria-label') ?? '').trim());
+    return { count: boxes.length, unnamed: bad.map((el) => `${el.closest('[data-panel]')?.dataset.panel}: ${el.outerHTML.slice(0, 120)}`) };
+  });
+  assert.ok(count >= 20, `only ${count} table boxes were found on the page with every panel`);
+  return unnamed;
+}
 
 test('chapter views (the lesson’s first view, then heads on a phone, dark): the chapter list, the text, the folds and an exercise revealed', async () => {
   // The every-panel page has no chapter list, folds or exercises: these are the lesson's own parts.

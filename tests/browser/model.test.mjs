@@ -236,12 +236,13 @@ test('workers: a hash key and an element attribute; 1 to the cores, default the 
 
 test('figures: formulas name their own product; rates, times and shares never read NaN or 0 for a real value', () => {
   const d = { d_model: 32, n_heads: 2, d_k: 16, d_v: 16, batch: 1, n_q: 4, n_k: 9 };
-  const terms = lessonTerms(d);
+  const widths = { qk_width: 32, v_width: 32 }; // the analysis's derived h·d_k and h·d_v
+  const terms = lessonTerms(d, widths);
   assert.equal(formula(terms.scores), 'n_q·n_k·d = 4 × 9 × 32');
   assert.equal(formula(terms.softmax), 'h·n_q·n_k = 2 × 4 × 9');
-  assert.equal(formula(lessonTerms({ ...d, n_k: 4 }).projections), 'n·d² = 4 × 32²');
-  assert.equal(formula(lessonTerms({ ...d, n_k: 4, batch: 3 }).scores), 'batch·n²·d = 3 × 4² × 32');
-  assert.equal(formula(lessonTerms({ ...d, d_v: 8 }).weighted_sum), 'n_q·n_k·h·d_v = 4 × 9 × 16');
+  assert.equal(formula(lessonTerms({ ...d, n_k: 4 }, widths).projections), 'n·d² = 4 × 32²');
+  assert.equal(formula(lessonTerms({ ...d, n_k: 4, batch: 3 }, widths).scores), 'batch·n²·d = 3 × 4² × 32');
+  assert.equal(formula(lessonTerms({ ...d, d_v: 8 }, { ...widths, v_width: 16 }).weighted_sum), 'n_q·n_k·h·d_v = 4 × 9 × 16');
   assert.equal(fmt.duration(0.0032), '3.2 µs');
   assert.equal(fmt.rate(NaN), 'too fast to time');
   assert.equal(fmt.rate(0.0001234), '123 kFLOP/s');

@@ -1,56 +1,125 @@
-// The core is the only source of the lesson's rules (issue 22): the JavaScript copies the page
-// used to carry are deleted, and this test fails if any comes back, in the sources or in the
-// built bundles of dist/: the word hash (FNV-1a), the page's random stream and Box–Muller
-// (attn.embedTokens and attn.randomNormal make the inputs), the mask grid (attn.maskGrid), the
-// query-head → key/value-head mapping (resolveView's kv_head_of) and validate.js's copies of the
-// dimension and n_kv_heads rules (resolveView), the gqa panel's divisors of n_heads and the pool's
-// query heads per key/value head; and model/pool.js, whose name was the worker
+// The core is the only source of the lesson's rules (issues 22 and 34), checked on the syntax tree
+// (core_rules_check.mjs, acorn) rather than on the text: outside web/src/engine/ no arithmetic over the
+// lesson's dimension names (d_model / n_heads, n_heads * d_k, d_k % 2, Math.sqrt(d_k), n_heads > d_model);
+// and nowhere, in the sources or in the built bundles of dist/, a deleted copy of a core rule: the word hash
+// (FNV-1a), the page's random stream and Box–Muller (attn.embedTokens and attn.randomNormal make the inputs),
+// the mask grid (attn.maskGrid), the query-head → key/value-head mapping (resolveView's kv_head_of),
+// validate.js's copies of the dimension and n_kv_heads rules (resolveView), the gqa panel's divisors of
+// n_heads and the pool's query heads per key/value head; and model/pool.js, whose name was the worker
 // pool's, is gone (the heatmap downsampling is model/downsample.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'acorn';
+import { full } from 'acorn-walk';
 import { jsFiles } from './source_files.mjs';
+import { dimensionArithmetic, ruleCopies } from './core_rules_check.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = join(ROOT, 'web/src'), DIST = join(ROOT, 'dist');
 
+/**
+ * Arithmetic over dimension names still in files other helpers were rewriting when the guard came (issue 34):
+ * the tensor shapes of the export and the import (analyze's shapes and derived widths could give them), the
+ * lengths of one head's map in the query and flash handlers, and display choices the guard cannot tell from a
+ * rule (a grid of √n_heads tiles, first FlashAttention blocks of n_q / 3, an exercise's "what if n_q + 3").
+ * A ratchet: each entry must still be found (delete it when its code asks the core), and nothing else may be.
+ */
+const KNOWN = {
+  'features/compare/panel.js': ['H * H'],
+  'features/compare/requests.js': ['config.n_heads + 2'],
+  'features/export/handler.js': ['batch * n_q', 'n_heads * d_k', 'batch * n_k', 'n_kv_heads * d_k', 'batch * n_k', 'n_kv_heads * d_v',
+    'batch * n_heads', 'n_k * d_v', 'n_heads * d_k', 'n_kv_heads * d_k', 'n_kv_heads * d_v', 'n_heads * d_v', 'n_heads * d_k',
+    'n_kv_heads * d_k', 'n_kv_heads * d_v'],
+  'features/export/panel.js': ['Math.sqrt(n)'],
+  'features/flash/handler.js': ['n_q * d_k', 'n_k * d_k', 'n_k * d_v'],
+  'features/flash/panel.js': ['sizes.n_q / 3', 'sizes.n_k / 4'],
+  'features/gqa/panel.js': ['n_heads / 2'],
+  'features/query/handler.js': ['n_q * n_k', 'n_q * n_k', 'n_q * n_k', 'n_q * n_k'],
+  'features/query/panel.js': ['n_q * n_k', 'n_q * n_k'],
+  'features/sqrtdk/panel.js': ['Math.sqrt(c.d_k)'],
+  'import/tensors.js': ['batch * n_heads', 'n_heads * n_q', 'Math.floor(r / n_q) % n_heads', 'r % n_q'],
+  'import/view.js': ['n_heads * d_k', 'n_kv_heads * d_k', 'n_kv_heads * d_v', 'n_heads * d_v', 'n_heads * d_k', 'n_kv_heads * d_k', 'n_kv_heads * d_v'],
+  'lesson/chapters/attention/exercises.js': ['c.n_q + 3'],
+  'lesson/chapters/efficient/exercises.js': ['2 * n', '2 * n', '2 * n'],
+  'lesson/chapters/gqa/exercises.js': ['n_heads - 2'],
+};
 
-// What each deleted helper cannot do without: its constants (hex as written, decimal as a
-// minifier prints them) or its formula. Each is a rule the engine owns.
-const COPIES = [
-  ['the FNV-1a word hash', /0x811c9dc5|0x01000193|2166136261|16777619/i],
-  ['the page stream\'s mixing constants', /0x6d2b79f5|1831565813|0x27d4eb2d|668265261|0x85ebca6b|2246822507/i],
-  ['Box–Muller', /Math\.sqrt\(\s*-\s*2\s*\*\s*Math\.log\(/],
-  ['the mask grid', /function\s+(maskGrid|isMasked)\b|maskGrid\s*\(\s*config\b/],
-  ['the query-head → key/value-head mapping', /Math\.floor\(\s*[\w.]+\s*\/\s*\(\s*[\w.]*n_heads\s*\/\s*[\w.]*n_kv_heads\s*\)\s*\)/],
-  ['validate.js\'s head-count rules', /divisorsNear|must be a multiple of n_kv_heads|can be at most n_heads/],
-  // Which n_kv_heads divide n_heads (the gqa panel had its own loop) and how many query heads
-  // share a key/value head (pool_split.js had perKv): the core's resolveView and analyze say.
-  ['the n_kv_heads divisor rule', /\bn_(kv_)?heads\s*%|%\s*[\w.]*n_kv_heads\b/],
-  ['the query heads per key/value head', /\bn_heads\s*\/\s*\(?\s*[\w.]*n_kv_heads\b|\bperKv\b/],
-];
+const sources = () => jsFiles(SRC).map((path) => [path.slice(SRC.length + 1).replaceAll('\\', '/'), readFileSync(path, 'utf8')]);
+const where = (file, f) => `web/src/${file}:${f.line} ${f.rule}: ${f.text}`;
 
-test('no JavaScript copy of a core rule in web/src', () => {
-  const files = jsFiles(SRC).map((path) => [path, readFileSync(path, 'utf8')]);
+test('the checker fails on planted rules: d_model / n_heads, d.n_heads / kvh, d_k % 2, Math.sqrt(view.d_k), n_heads > d_model', () => {
+  const planted = [
+    ['const d_k = d_model / n_heads;', 'd_model / n_heads'],
+    ['const kvh = d.n_kv_heads ?? d.n_heads; const g = d.n_heads / kvh;', 'n_heads / n_kv_heads'],
+    ['if (view.d_k % 2) bad();', '% over d_k'],
+    ['const s = Math.sqrt(view.d_k);', 'Math.sqrt over d_k'],
+    ['if (n_heads > d_model) bad();', 'n_heads > d_model'],
+    ['const w = 4 * config.d_model ** 2;', '** over d_model'],
+    ["const p = c['n_heads'] * c.d_k;", 'n_heads * d_k'],
+    ['total += d_v * n_heads;', 'd_v * n_heads'],
+  ];
+  for (const [source, rule] of planted) {
+    const found = dimensionArithmetic(source);
+    assert.ok(found.some((f) => f.rule === rule), `${source}: expected “${rule}”, found ${JSON.stringify(found.map((f) => f.rule))}`);
+  }
+  // Not rules: text joined to a size, a loop index into a result, a display cap, one less than a count.
+  for (const source of ["const t = 'd_model ' + d_model;", 'const at = (b * n_heads + h) * n_q;', 'const m = Math.min(n_q, MAX_N);',
+    'const last = batch - 1;', 'if (n_kv_heads !== n_heads) grouped();']) {
+    assert.deepEqual(dimensionArithmetic(source), [], source);
+  }
+});
+
+test('the checker finds every copy the old text guard found, in hex or as a minifier prints it', () => {
+  const planted = [
+    ['const h = 0x811c9dc5;', 'the FNV-1a word hash'], ['const p = 16777619;', 'the FNV-1a word hash'],
+    ['let s = x + 0x6d2b79f5;', "the page stream's mixing constants"], ['s ^= 2246822507;', "the page stream's mixing constants"],
+    ['const z = Math.sqrt(-2 * Math.log(u)) * c;', 'Box–Muller'],
+    ['function maskGrid(config) {}', 'the mask grid'], ['function isMasked(i, j) {}', 'the mask grid'],
+    ['const g = maskGrid(config, 1);', 'the mask grid'],
+    ['const kv = Math.floor(h / (d.n_heads / d.n_kv_heads));', 'the query heads per key/value head'],
+    ['const bad = n_heads % n;', 'the n_kv_heads divisor rule'], ['const bad = h % d.n_kv_heads;', 'the n_kv_heads divisor rule'],
+    ['const perKv = 2;', 'the query heads per key/value head'], ['divisorsNear(8);', "validate.js's head-count rules"],
+    ["put('n_kv_heads', 'n_heads must be a multiple of n_kv_heads');", "validate.js's head-count rules"],
+    ['const m = `${x} is larger than d_model`;', "validate.js's head-count rules"],
+  ];
+  for (const [source, rule] of planted) {
+    const found = ruleCopies(source);
+    assert.ok(found.some((f) => f.rule === rule), `${source}: expected “${rule}”, found ${JSON.stringify(found.map((f) => f.rule))}`);
+  }
+  assert.deepEqual(ruleCopies('const grid = attn.maskGrid({ n_q, n_k }); const isMasked = grid[0] === 1;'), [], 'the engine\'s maskGrid, a local flag');
+});
+
+test('no arithmetic over the lesson\'s dimension names in web/src outside engine/ (but the known ones)', () => {
+  const files = sources();
   assert.ok(files.length > 40, `${files.length} source files read`);
-  for (const [path, text] of files) {
-    for (const [what, pattern] of COPIES) {
-      // assert.ok, not doesNotMatch: a failure names the file without printing a whole bundle.
-      assert.ok(!pattern.test(text), `${path.slice(ROOT.length)} holds ${what} again: ask the engine (attention.js)`);
+  const left = Object.fromEntries(Object.entries(KNOWN).map(([file, texts]) => [file, [...texts]]));
+  const unexpected = [];
+  for (const [file, text] of files) {
+    if (file.startsWith('engine/')) continue;
+    for (const f of dimensionArithmetic(text)) {
+      const i = left[file]?.indexOf(f.text) ?? -1;
+      if (i >= 0) left[file].splice(i, 1);
+      else unexpected.push(where(file, f));
     }
   }
-  // The panels show the d_k and d_v the engine resolved (the inputs panel had d_model / n_heads for
-  // its placeholders); only the training lab's own form still checks its sizes itself.
-  for (const [path, text] of files.filter(([p]) => p.includes('/features/'))) {
-    assert.ok(!/\bd_model\s*[%/]\s*[\w.]*n_heads\b/.test(text), `${path.slice(ROOT.length)} derives d_k from d_model and n_heads again`);
-  }
-  // validate.js reads the form; the divisibility of the sizes is the engine's (resolveView).
-  const validate = readFileSync(join(SRC, 'model/validate.js'), 'utf8');
-  assert.doesNotMatch(validate, /%\s*[\w.]*n_(kv_)?heads\b/, 'validate.js divides by a head count again');
-  assert.doesNotMatch(validate, /n_heads\s*>\s*d_model|is larger than d_model/, 'validate.js compares n_heads with d_model again');
-  assert.match(validate, /env\.resolveView\(/, 'validate.js asks the engine for the rules');
+  assert.deepEqual(unexpected, [], 'a rule of the sizes in JavaScript: ask the core (resolveView, analyze: dims, derived, shapes)');
+  const fixed = Object.entries(left).filter(([, texts]) => texts.length);
+  assert.deepEqual(fixed, [], 'these known cases are gone: delete them from KNOWN');
+});
+
+test('no JavaScript copy of a core rule in web/src', () => {
+  const found = sources().flatMap(([file, text]) => ruleCopies(text).map((f) => where(file, f)));
+  assert.deepEqual(found, [], 'ask the engine (attention.js)');
+  // validate.js asks the engine for the rules of the sizes (resolveView, called on env).
+  let asks = false;
+  full(parse(readFileSync(join(SRC, 'model/validate.js'), 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' }), (node) => {
+    if (node.type === 'CallExpression' && node.callee.type === 'MemberExpression' && node.callee.object.name === 'env' &&
+      node.callee.property.name === 'resolveView') asks = true;
+  });
+  assert.ok(asks, 'validate.js asks the engine for the rules (env.resolveView)');
 });
 
 test('the deleted modules and exports are gone', async () => {
@@ -72,7 +141,8 @@ test('no copy of a core rule in the built bundles of dist/', () => {
   const bundles = jsFiles(DIST).map((path) => [path, readFileSync(path, 'utf8')]).filter(([path]) => !path.includes('/vendor/') && !path.includes('/wasm/'));
   assert.ok(bundles.some(([path]) => path.endsWith('attention-playground.js')), 'the element bundle is there');
   for (const [path, text] of bundles) {
-    for (const [what, pattern] of COPIES) assert.ok(!pattern.test(text), `${path.slice(ROOT.length)} holds ${what}`);
+    // assert.deepEqual of a short list, not the bundle: a failure names the place without printing a whole bundle.
+    assert.deepEqual(ruleCopies(text).map((f) => `${path.slice(ROOT.length)}:${f.line}:${f.column} ${f.rule}`), []);
   }
 });
 

@@ -10,6 +10,7 @@ import * as check from './checks.js';
 import { Int32ArrayOf, Uint8ArrayOf, lengthOf } from './intrinsics.js';
 import { makeNative } from './native.js';
 import { record } from './record.js';
+import { forwardResultSizes } from './result_sizes.js';
 import { simdSupported } from './probe.js';
 import { codePoints, wordRows } from './words.js';
 import { makeTrainingApi } from './training.js';
@@ -135,7 +136,7 @@ const TRACE_KEYS = [...FORWARD_KEYS.filter((k) => k !== 'into'), 'item', 'head',
 const TRACE_SDPA_KEYS = [...SDPA_KEYS.filter((k) => k !== 'into'), 'item', 'query_index', 'query'];
 // The arrays of a traced row of one head (the binding's names).
 const ROW_ARRAYS = ['scores', 'logits', 'exp', 'weights', 'dropped'];
-const VIEW_KEYS = ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'mask', 'window', 'stride'];
+const VIEW_KEYS = ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'mask', 'window', 'stride', 'positional', 'rope_base'];
 const POSITIONAL = ['none', 'rope', 'alibi'];
 
 /**
@@ -367,10 +368,7 @@ function makeApi(raw, isa) {
       const x = this.#inputs('forward', o);
       const { batch, n_q, n_k, heap, options } = x;
       const d = this.d_model, h = this.n_heads;
-      const into = check.destinations(o.into, {
-        output: [batch * n_q * d, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d}]`],
-        weights: [batch * h * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${h}, ${n_q}, ${n_k}]`],
-      }, options.need_weights, heap);
+      const into = check.destinations(o.into, forwardResultSizes({ batch, n_q, n_k, d_model: d, n_heads: h }), options.need_weights, heap);
       return native.call((n) => {
         // The query's copy in the heap is where the engine writes the output (see mhaForward).
         const fields = MultiHeadAttention.#stage(n, o, x);
@@ -395,14 +393,14 @@ function makeApi(raw, isa) {
       const x = this.#inputs('backward', o);
       const { batch, n_q, n_k, heap, options } = x;
       const d = this.d_model, h = this.n_heads;
-      const out = `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d}]`, kv = `[batch, n_k, d_model] = [${batch}, ${n_k}, ${d}]`;
-      check.float32('grad_output', o.grad_output, batch * n_q * d, out, heap);
-      const attention = [batch * h * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${h}, ${n_q}, ${n_k}]`];
+      const { output: [outLength, out], weights: attention } = forwardResultSizes({ batch, n_q, n_k, d_model: d, n_heads: h });
+      const kv = `[batch, n_k, d_model] = [${batch}, ${n_k}, ${d}]`;
+      check.float32('grad_output', o.grad_output, outLength, out, heap);
       const grads = this.#weightSizes();
       if (!this.bias) for (const b of ['bq', 'bk', 'bv', 'bo']) grads[b] = 'this layer was made with bias: false';
-      Object.assign(grads, { query: [batch * n_q * d, out], key: [batch * n_k * d, kv], value: [batch * n_k * d, kv] });
+      Object.assign(grads, { query: [outLength, out], key: [batch * n_k * d, kv], value: [batch * n_k * d, kv] });
       const into = check.resultArrays(o.into, {
-        output: [batch * n_q * d, out],
+        output: [outLength, out],
         weights: options.need_weights ? attention : NO_WEIGHTS,
         score_grads: options.need_weights ? attention : NO_WEIGHTS,
         grads,
@@ -631,9 +629,10 @@ function makeApi(raw, isa) {
     /**
      * The engine's rules for a view of the playground, checked in one call: { d_model, n_heads,
      * n_kv_heads?, d_k?, d_v?, n_q, n_k? (n_q), batch? (1), mask? ('none' | 'causal' |
-     * { causal?, padding?: [key length per batch item] }) }. Numbers are passed as given, so the
-     * engine says what is wrong with 0, 1.5, NaN or 2^40. Returns { ok: true, dims: { d_model,
-     * n_heads, n_kv_heads, d_k, d_v, n_q, n_k, batch, kv_head_of } } (kv_head_of[h]: the key/value
+     * { causal?, padding?: [key length per batch item] }), positional? ('none'), rope_base? (the
+     * core's default) }. Numbers are passed as given, so the engine says what is wrong with 0, 1.5,
+     * NaN or 2^40; with positional 'rope' it checks d_k is even and the base above 1. Returns { ok: true,
+     * dims: { d_model, n_heads, n_kv_heads, d_k, d_v, n_q, n_k, batch, rope_base (with rope), kv_head_of } } (kv_head_of[h]: the key/value
      * head query head h reads) or { ok: false, field, message } naming the first bad field. Throws
      * only for an unknown option.
      */
@@ -653,8 +652,12 @@ function makeApi(raw, isa) {
       let mask;
       try {
         mask = viewMask(o.mask, { window: o.window, stride: o.stride });
+        // The positional method's rules of the sizes are the core's too (RoPE: an even d_k, a base above 1).
+        const positional = check.choice('positional', o.positional, POSITIONAL, 'none');
+        if (positional !== 'none') Object.assign(fields, { positional: POSITIONAL.indexOf(positional), rope_base: check.number('rope_base', o.rope_base) });
       } catch (err) {
-        return { ok: false, field: /^(window|stride)\b/.test(err.message) ? err.message.split(' ')[0] : 'mask', message: err.message };
+        const field = /^(window|stride|positional|rope_base)\b/.exec(err.message)?.[1] ?? 'mask';
+        return { ok: false, field, message: err.message };
       }
       return native.call((x) => x.run('resolveView', record(x, { ...fields, causal: mask.causal,
         padding: x.input('mask.padding', mask.padding), window: mask.window, stride: mask.stride })).value);
@@ -752,7 +755,7 @@ function makeApi(raw, isa) {
     /**
      * RoPE's logits of one query vector q placed at each of `positions` against one key vector k
      * at position − offset: { q, k (Float32Array of d_k, even), offset? (0), positions (whole
-     * numbers ≥ offset), rope_base? (10000), scale? (true: divided by √d_k) } → numbers, which
+     * numbers ≥ offset), rope_base? (the core's default), scale? (true: divided by √d_k) } → numbers, which
      * depend on the offset only.
      */
     ropeLogits(args) {
@@ -766,7 +769,7 @@ function makeApi(raw, isa) {
       if (list.length > 4096) throw new Error(`positions has ${list.length} entries; ropeLogits takes up to 4,096`);
       const positions = new Int32ArrayOf(list.length);
       list.forEach((p, i) => { positions[i] = check.integer(`positions[${i}]`, p, { min: offset }); });
-      const rope_base = check.number('rope_base', o.rope_base, 10000), scale = check.boolean('scale', o.scale, true);
+      const rope_base = check.number('rope_base', o.rope_base), scale = check.boolean('scale', o.scale, true);
       return native.call((x) => x.run('ropeLogits', record(x, { q: x.input('q', o.q), k: x.input('k', o.k), offset,
         positions: x.input('positions', positions), rope_base, scale })).value);
     },

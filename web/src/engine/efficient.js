@@ -9,9 +9,6 @@ import { record } from './record.js';
 // The binding efficientCall(call, record) of cpp/bindings/efficient.cpp serves the three calls.
 const CALL = { flashAttention: 0, linearAttention: 1, linearAttentionCost: 2 };
 
-/** The on-chip memory M (in elements) the IO model and the default block sizes assume when none is given. */
-export const DEFAULT_SRAM = 1024;
-
 const SIZE_KEYS = ['batch', 'n_q', 'n_k', 'd_k', 'd_v'];
 // query/key/value as the issue names them; q/k/v as scaledDotProductAttention takes them.
 const INPUT_KEYS = ['query', 'key', 'value', 'q', 'k', 'v', ...SIZE_KEYS];
@@ -74,12 +71,12 @@ function attentionInput(what, o, heap) {
 /** The mask of the efficient calls: 'none' or 'causal' only. */
 const causalMask = (value) => check.choice('mask', value, ['none', 'causal'], 'none') === 'causal';
 
-/** Block sizes (0 = the default for sram, which only the engine's record knows) and sram. */
+/** Block sizes (0 = the default for sram, which only the engine's record knows) and sram (absent: the engine's default M). */
 function tiling(o) {
   return {
     block_q: check.integer('block_q', o.block_q, { fallback: 0 }),
     block_k: check.integer('block_k', o.block_k, { fallback: 0 }),
-    sram: check.integer('sram', o.sram, { fallback: DEFAULT_SRAM }),
+    sram: o.sram === undefined ? undefined : check.integer('sram', o.sram),
   };
 }
 
@@ -89,7 +86,7 @@ export function makeEfficientApi(native) {
     /**
      * FlashAttention's forward pass, tile by tile: { query, key, value, n_q, n_k, d_k, d_v = d_k,
      * batch = 1, mask = 'none' | 'causal', scale = true, block_q (B_r), block_k (B_c), sram (M, the
-     * on-chip memory in elements, default 1024), trace: { item = 0, query_index } }. block_q and
+     * on-chip memory in elements; absent: the engine's default, which io.sram reports), trace: { item = 0, query_index } }. block_q and
      * block_k default to the paper's choice for M: B_c = ⌊M/(4·max(d_k, d_v))⌋, B_r = min(B_c,
      * max(d_k, d_v)), each at most the sequence. → { output [batch, n_q, d_v], tiles, io }: `tiles`
      * follows the traced row through every key block in order ([] without `trace`), including the

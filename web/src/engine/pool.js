@@ -129,7 +129,7 @@ class PoolLayer {
     // Each worker checks the budget for its share of the heads, but the weights come together
     // here: when they alone are over the budget, the whole pass is refused by the engine here,
     // before anything is allocated, as a single-threaded one would be.
-    const weightBytes = call.need_weights ? 4 * batch * this.n_heads * n_q * n_k : 0;
+    const weightBytes = call.need_weights ? 4 * call.into.lengths.weights : 0; // float32s, counted once (result_sizes.js)
     if (weightBytes > call.memory_budget) return null;
     if (this.#pool.splitFlops > 0) {
       let flops;

@@ -5,6 +5,7 @@
 // one shape while the calling thread places the results for another. Arrays are recognised and
 // measured by their typed-array slots (intrinsics.js), never by a `length` they could fake.
 import * as check from './checks.js';
+import { forwardResultSizes } from './result_sizes.js';
 import { bufferOf, byteLengthOf, byteOffsetOf, lengthOf, typedArrayName } from './intrinsics.js';
 
 // MultiHeadAttention.forward's keys (attention.js FORWARD_KEYS, which that module does not export).
@@ -58,10 +59,7 @@ export function readForward(input, dims, defaultBudget) {
     memory_budget: check.integer('memory_budget', o.memory_budget, { fallback: defaultBudget }),
     // A Float32Array (the caller's, checked) or a copy of an array of numbers; null when absent.
     head_mask: check.headMask(o.head_mask, h),
-    into: destinations(o.into, {
-      output: [batch * n_q * d, `[batch, n_q, d_model] = [${batch}, ${n_q}, ${d}]`],
-      weights: [batch * h * n_q * n_k, `[batch, n_heads, n_q, n_k] = [${batch}, ${h}, ${n_q}, ${n_k}]`],
-    }, need_weights),
+    into: destinations(o.into, forwardResultSizes({ batch, n_q, n_k, d_model: d, n_heads: h }), need_weights),
   };
   return Object.freeze(record);
 }

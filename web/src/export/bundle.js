@@ -13,7 +13,7 @@ export function runSizes(config, sizes, imported = null) {
   return { ...sizes, cross: !!config.cross, causal, padding, scale: !!config.scale, dropout: config.dropout > 0 ? config.dropout : 0, imported,
     // sparse masks (both causal) and the positional method on the logits
     window: config.mask === 'sliding' ? config.window : null, stride: config.mask === 'strided' ? config.stride : null,
-    positional: config.positional ?? 'none', rope_base: config.positional === 'rope' ? config.rope_base : null };
+    positional: config.positional ?? 'none', rope_base: config.positional === 'rope' ? config.rope_base_used : null };
 }
 
 /** view.json's object: the state, the sizes, each tensor's shape, the labels and the notes. */

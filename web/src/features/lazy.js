@@ -11,14 +11,24 @@ export { loadHandlers } from './compute.js'; // for a page computing on its own 
 export { measurePeak } from '../perf/peak.js'; // the same page's peak (worker/compute_side.js)
 export { readImportFiles, importLimits } from '../import/files.js'; // its import reader (worker/compute_side.js readFiles)
 
+import { LAZY_CSS } from './lazy_css.js';
+import { adoptStyle } from '../ui/style.js';
+
 const NAME = /^[a-z][a-z0-9_]*$/;
 
-/** The panel module ({ create, requests? }) of the feature `name`; rejects for a name that has none. */
+/**
+ * The panel module ({ create, requests? }) of the feature `name`; rejects for a name that has none. A
+ * feature with rules of its own (LAZY_CSS) adds them to the panel's shadow root when the panel is built.
+ */
 export async function loadPanel(name) {
   if (!NAME.test(name)) throw new Error(`“${name}” is not a feature name`);
+  let panel;
   try {
-    return await import(`./${name}/panel.js`);
+    panel = await import(`./${name}/panel.js`);
   } catch (err) {
     throw new Error(`panels.js has no panel “${name}”: ${err.message}`);
   }
+  const css = LAZY_CSS[name];
+  if (!css) return panel;
+  return { ...panel, create: (body, ctx) => { adoptStyle(body, css); return panel.create(body, ctx); } };
 }

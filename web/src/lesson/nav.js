@@ -8,6 +8,7 @@
 
 import { CHAPTERS, chapterOf, neighbours, keyList, authorPanels, lockedKeys } from './chapters.js';
 import { FEATURE_NAMES } from '../features/index.js';
+import { text } from './panels/nav.js';
 
 /**
  * dom: the playground's dom helpers; go(name): changes the chapter (a learner's edit).
@@ -31,16 +32,16 @@ export function createChapterNav({ dom, go }) {
     buttons.set(c.name, { button, count, spoken });
     return h('li', {}, button);
   }));
-  const nav = h('nav', { class: 'chapters', dataset: { landmark: 'Chapters' }, 'aria-label': 'Chapters' }, list);
+  const nav = h('nav', { class: 'chapters', dataset: { landmark: text('nav.chapters') }, 'aria-label': text('nav.chapters') }, list);
 
   const kicker = h('p', { class: 'chapter-kicker' });
   const title = h('h2', { class: 'chapter-title', id: 'chapter-title', tabindex: '-1' });
-  const text = h('div', { class: 'chapter-text' });
-  const intro = h('div', { class: 'chapter-intro', id: 'chapter-intro' }, kicker, title, text);
+  const textBox = h('div', { class: 'chapter-text' });
+  const intro = h('div', { class: 'chapter-intro', id: 'chapter-intro' }, kicker, title, textBox);
 
   const previous = h('button', { type: 'button', class: 'chapter-prev', id: 'chapter-prev', onclick: () => choose(previous.dataset.chapter) });
   const next = h('button', { type: 'button', class: 'chapter-next primary', id: 'chapter-next', onclick: () => choose(next.dataset.chapter) });
-  const pager = h('nav', { class: 'chapter-pager', dataset: { landmark: 'Previous and next chapter' }, 'aria-label': 'Previous and next chapter' }, previous, next);
+  const pager = h('nav', { class: 'chapter-pager', dataset: { landmark: text('nav.pager') }, 'aria-label': text('nav.pager') }, previous, next);
 
   let shownChapter = null;
   function update(view, progress) {
@@ -60,7 +61,7 @@ export function createChapterNav({ dom, go }) {
       count.hidden = !total;
       const done = p?.done ?? 0;
       count.textContent = total ? `${done}/${total}` : '';
-      spoken.textContent = total ? `, ${done} of ${total} exercises done` : '';
+      spoken.textContent = total ? text('nav.progress_spoken', { done, total }) : '';
       count.classList.toggle('complete', !!total && done >= total);
     });
     previous.disabled = next.disabled = locked;
@@ -68,20 +69,20 @@ export function createChapterNav({ dom, go }) {
     shownChapter = chapter.name;
     revealCurrent(buttons.get(chapter.name).button);
     const i = CHAPTERS.indexOf(chapter);
-    kicker.textContent = `Chapter ${i + 1} of ${CHAPTERS.length}`;
+    kicker.textContent = text('nav.kicker', { number: i + 1, count: CHAPTERS.length });
     title.textContent = chapter.title;
     // Through math(): the texts name W_iᴽ, d_k and d_model as the lesson writes them (sub- and superscripts).
-    text.replaceChildren(...chapter.text.map((t) => h('p', {}, dom.math(t))));
+    textBox.replaceChildren(...chapter.text.map((t) => h('p', {}, dom.math(t))));
     const { previous: before, next: after } = neighbours(chapter.name);
     // The chapter's title, or its short name on a narrow playground (styles.css shows one of the two):
     // both buttons then share a row. The accessible name is the shown text.
-    for (const [button, target, word] of [[previous, before, 'Previous'], [next, after, 'Next']]) {
+    for (const [button, target, word] of [[previous, before, text('nav.previous')], [next, after, text('nav.next')]]) {
       button.hidden = !target;
       if (!target) continue;
       button.dataset.chapter = target.name;
-      const long = h('span', { class: 'pager-long' }, `${word}: ${target.title}`);
+      const long = h('span', { class: 'pager-long' }, text('nav.to_chapter', { word, title: target.title }));
       const short = h('span', { class: 'pager-short' }, h('span', { class: 'sr-only' }, `${word}: `), target.short);
-      button.replaceChildren(...(word === 'Next' ? [long, short, ' →'] : ['← ', long, short]));
+      button.replaceChildren(...(button === next ? [long, short, ' →'] : ['← ', long, short]));
     }
   }
 

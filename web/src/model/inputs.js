@@ -3,6 +3,8 @@
 // word embedding plus the sinusoidal positional encoding (attn.embedTokens), random inputs from
 // the same seeded generator (attn.randomNormal). The heatmap axes carry the words.
 
+import { forwardInputLengths } from '../engine/result_sizes.js';
+
 /** The token that fills a short sentence up to the longest one in the batch. */
 export const PAD = '<pad>';
 
@@ -42,8 +44,9 @@ export function buildInputs(config, attn) {
     return { query, memory, labels_q, labels_k };
   }
   // Separate streams for the decoder-side query and the encoder-side memory.
-  const query = attn.randomNormal({ seed: input_seed * 2, count: batch * n_q * d_model });
-  const memory = cross ? attn.randomNormal({ seed: input_seed * 2 + 1, count: batch * n_k * d_model }) : null;
+  const lengths = forwardInputLengths({ batch, n_q, n_k, d_model }); // [batch, n_q or n_k, d_model]: the engine's count
+  const query = attn.randomNormal({ seed: input_seed * 2, count: lengths.query });
+  const memory = cross ? attn.randomNormal({ seed: input_seed * 2 + 1, count: lengths.key }) : null;
   return { query, memory, labels_q: null, labels_k: null };
 }
 

@@ -4,6 +4,7 @@
 // layer's forward is awaited only when it returned a promise, so the engine's own passes are timed
 // without a wait between them.
 
+import { forwardResultSizes } from '../engine/result_sizes.js';
 import { buildInputs, maskArgument, sparseArguments, labelsFor } from './inputs.js';
 import { importedFor, withImportedInputs } from '../import/run.js';
 
@@ -102,8 +103,10 @@ export function forwardArguments(config, inputs) {
     ...sparseArguments(config), scale: config.scale, dropout: config.dropout, seed: config.dropout_seed, need_weights: true,
   };
   // Only when on: the pool's and older callers' options stay as they were without them.
-  // rope_base only with RoPE: the engine refuses an option that does not apply (as window without mask 'sliding').
-  if (config.positional && config.positional !== 'none') Object.assign(args, { positional: config.positional }, config.positional === 'rope' ? { rope_base: config.rope_base } : {});
+  if (config.positional && config.positional !== 'none') args.positional = config.positional;
+  // rope_base only with RoPE (the engine refuses an option that does not apply, as window without mask 'sliding'),
+  // and only when typed: the core's default is the only one.
+  if (config.positional === 'rope' && config.rope_base !== undefined) args.rope_base = config.rope_base;
   if (config.cross) Object.assign(args, { key: inputs.key ?? inputs.memory, value: inputs.value ?? inputs.memory }); // imported key, value
   return args;
 }
@@ -145,7 +148,8 @@ export async function runForward(attn, config, {
   const { inputs } = prepared;
   const args = forwardArguments(config, inputs);
   const { batch, n_q, n_k, d_model, n_heads } = config;
-  const into = buffers.get(batch * n_q * d_model, batch * n_heads * n_q * n_k);
+  const lengths = forwardResultSizes({ batch, n_q, n_k, d_model, n_heads }); // the engine's one count of them
+  const into = buffers.get(lengths.output[0], lengths.weights[0]);
   const t1 = now();
   // Dropout draws depend on the batch index, so only a dropout-free batch may be split. Slices of a
   // pooled pass stay large enough for the pool to split them.

@@ -24,8 +24,8 @@ export const RUN_WIDTH = Object.freeze({ 'LLaMA-70B': 1024 });
 /** State changes that load a model of the table (from attn.modelPresets()). */
 export function modelChanges(model) {
   const d_model = RUN_WIDTH[model.name] ?? model.d_model;
-  const derived = model.d_model / model.n_heads;
-  const head = model.d_k === derived ? '' : model.d_k;
+  // The core says whether the model's d_k is the one it derives (then the field stays empty, and follows RUN_WIDTH).
+  const head = model.d_k_derived ? '' : model.d_k;
   return {
     ...common, d_model, n_heads: model.n_heads, d_k: head, d_v: head, bias: '1', batch: 1,
     n_q: DEFAULT_PRESET_N, n_k: DEFAULT_PRESET_N,

@@ -4,65 +4,121 @@
 
 import { CHAPTER_NAMES, FIRST_CHAPTER } from '../lesson/chapter_names.js';
 
+const SEED_MAX = 2 ** 32 - 1; // seeds are unsigned 32-bit in the engine
+
 /**
- * Every field: its key, default, and allowed values for choices. The keys are the lesson's names
- * (d_model, n_heads, n_kv_heads, d_k, d_v, n_q, n_k, batch), identical in inputs, hash and attributes.
- * `page: true` marks a flag of the full page only (not an element attribute).
+ * Every field with every fact of it, in one place (the key lists below derive from these records):
+ * - key: the lesson's name (d_model, n_heads, n_kv_heads, d_k, d_v, n_q, n_k, batch), identical in inputs,
+ *   hash and attributes; def: the default as typed ('' = not set: the record sent to the core leaves the
+ *   option out, so the core's default is the only one); choices: the allowed values.
+ * - kind: 'int' (a whole number), 'decimal', 'flag' ('1'/'0'), 'choice', 'text' or 'list' (comma separated);
+ *   min, max: the range the page checks itself (the sizes' ranges are the core's, asked through resolveView).
+ * - view: changes how a result is shown, not the problem (a bad value is a note, never a blocked run);
+ *   author: a setting of the author's profile, which a learner of a read-only playground cannot change;
+ *   size: 'layer' or 'tokens', a size of the problem (a size message goes to the one edited last);
+ *   control: the inputs panel has an input for it; neutral: giving only neutral keys keeps the lesson's start;
+ *   page: a flag of the full page only (not an element attribute).
  */
 export const FIELDS = [
-  { key: 'd_model', def: '64' },
-  { key: 'n_heads', def: '4' },
-  { key: 'd_k', def: '' },                  // '' = derived: d_model / n_heads
-  { key: 'd_v', def: '' },
-  { key: 'attention', def: 'self', choices: ['self', 'cross'] },
-  { key: 'n_q', def: '8' },
-  { key: 'n_k', def: '8' },
-  { key: 'batch', def: '1' },
-  { key: 'bias', def: '1', choices: ['1', '0'] },
-  { key: 'seed', def: '1' },                // seed of the weight matrices
-  { key: 'mask', def: 'none', choices: ['none', 'causal', 'padding', 'causal+padding', 'sliding', 'strided'] },
-  { key: 'padding', def: '' },              // key lengths, one per batch item: "8,5"
-  { key: 'scale', def: '1', choices: ['1', '0'] },
-  { key: 'dropout', def: '0' },
-  { key: 'dropout_seed', def: '1' },
-  { key: 'source', def: 'text', choices: ['text', 'random', 'task'] }, // task: a sample of the training lab's task
-  { key: 'text', def: 'the cat sat on the mat because it was warm' },
-  { key: 'text_kv', def: 'le chat était assis sur le tapis' },
-  { key: 'input_seed', def: '7' },          // seed of random inputs and of word embeddings
-  { key: 'n_kv_heads', def: '' },           // grouped-query attention: key/value heads shared by the query heads ('' = n_heads)
-  { key: 'heads', def: '' },                // a pattern per head: "previous,same_word,,first_token" ('' = random)
-  { key: 'weights', def: 'seeded', choices: ['seeded', 'trained'] }, // the layer's W: from seed, or learnt in the training lab
-  { key: 'train_task', def: 'two_relation' }, // the training lab (model/training.js checks these fields)
-  { key: 'train_d_model', def: '32' },
-  { key: 'train_n_heads', def: '2' },
-  { key: 'train_seq_len', def: '8' },
-  { key: 'train_lr', def: '' },             // '' = the task's default
-  { key: 'train_seed', def: '1' },
-  { key: 'train_steps', def: '0' },         // steps behind the trained weights (weights=trained retrains them from the seed)
-  { key: 'item', def: '0' },                // batch item shown in the heatmaps
-  { key: 'head', def: '' },                 // head shown enlarged ('' = the first)
-  { key: 'q_item', def: '' },              // "Follow one query": batch item, head, query and key followed
-  { key: 'q_head', def: '' },               // ('' = none chosen; features/query/panel.js reads them)
-  { key: 'q_query', def: '' },
-  { key: 'q_key', def: '' },
-  { key: 'colors', def: 'linear', choices: ['linear', 'log', 'row'] }, // how weights map to colours
-  { key: 'simd', def: '', choices: ['', '1', '0'] }, // '' = pick automatically; 0 forces the baseline
-  { key: 'workers', def: '' },              // pool workers for large passes ('' = the cores but one; 1 = single-threaded; validate.js)
-  { key: 'panels', def: '' },               // '' = all; else a comma list of panel names (features/index.js)
-  { key: 'theme', def: '', choices: ['', 'light', 'dark', 'auto'] }, // '' = light when embedded, auto on the page
-  { key: 'controls', def: '1', choices: ['1', '0'] }, // 0 = read-only: no inputs panel, the problem cannot be edited
-  { key: 'chapter', def: FIRST_CHAPTER, choices: CHAPTER_NAMES }, // the lesson's chapter shown (lesson/chapters.js); `panels` wins over it
-  { key: 'lock', def: '' },                 // author profile: comma list of field keys shown disabled in the form
-  { key: 'hide', def: '' },                 // author profile: comma list of field keys not shown in the form
-  { key: 'label', def: '' },                // the name an author gives this playground's landmarks ('' = "Attention playground", numbered when several)
-  { key: 'exercises', def: '' },            // '' = every exercise of the chapter, 'none', or a comma list of exercise ids
-  { key: 'imported', def: '', choices: ['', 'tensors', 'attention'] }, // the view uses tensors imported with importTensors (not in the link: import them again)
-  { key: 'window', def: '3' },              // mask=sliding: query i sees keys i − window < j ≤ i
-  { key: 'stride', def: '3' },              // mask=strided: j ≤ i and (i − j < stride or a multiple of it)
-  { key: 'positional', def: 'none', choices: ['none', 'rope', 'alibi'] }, // a positional method on the logits
-  { key: 'rope_base', def: '10000' },       // RoPE's base: pair t turns by pos·rope_base^(−2t/d_k)
-  { key: 'embed', def: '0', choices: ['0', '1'], page: true }, // the page without its title and footer, for an iframe
+  { key: 'd_model', def: '64', kind: 'int', size: 'layer', control: true },
+  { key: 'n_heads', def: '4', kind: 'int', size: 'layer', control: true },
+  { key: 'd_k', def: '', kind: 'int', size: 'layer', control: true }, // '' = derived by the core: d_model / n_heads
+  { key: 'd_v', def: '', kind: 'int', size: 'layer', control: true },
+  { key: 'attention', def: 'self', kind: 'choice', choices: ['self', 'cross'], control: true },
+  { key: 'n_q', def: '8', kind: 'int', size: 'tokens', control: true },
+  { key: 'n_k', def: '8', kind: 'int', size: 'tokens', control: true },
+  { key: 'batch', def: '1', kind: 'int', size: 'tokens', control: true },
+  { key: 'bias', def: '1', kind: 'flag', choices: ['1', '0'], control: true },
+  { key: 'seed', def: '1', kind: 'int', min: 0, max: SEED_MAX, control: true }, // seed of the weight matrices
+  { key: 'mask', def: 'none', kind: 'choice', choices: ['none', 'causal', 'padding', 'causal+padding', 'sliding', 'strided'], control: true },
+  { key: 'padding', def: '', kind: 'list', control: true }, // key lengths, one per batch item: "8,5"
+  { key: 'scale', def: '1', kind: 'flag', choices: ['1', '0'], control: true },
+  { key: 'dropout', def: '0', kind: 'decimal', control: true },
+  { key: 'dropout_seed', def: '1', kind: 'int', min: 0, max: SEED_MAX, control: true },
+  { key: 'source', def: 'text', kind: 'choice', choices: ['text', 'random', 'task'], control: true }, // task: a sample of the training lab's task
+  { key: 'text', def: 'the cat sat on the mat because it was warm', kind: 'text', size: 'tokens', control: true },
+  { key: 'text_kv', def: 'le chat était assis sur le tapis', kind: 'text', size: 'tokens', control: true },
+  { key: 'input_seed', def: '7', kind: 'int', min: 0, max: SEED_MAX, control: true }, // seed of random inputs and of word embeddings
+  // grouped-query attention: key/value heads shared by the query heads ('' = n_heads); a size of the layer
+  // (K and V are n_kv_heads·d_k wide), so a message about the layer's size may belong to it
+  { key: 'n_kv_heads', def: '', kind: 'int', size: 'layer', control: true },
+  { key: 'heads', def: '', kind: 'list' },  // a pattern per head: "previous,same_word,,first_token" ('' = random)
+  { key: 'weights', def: 'seeded', kind: 'choice', choices: ['seeded', 'trained'] }, // the layer's W: from seed, or learnt in the training lab
+  // The training lab (model/training.js reads these fields; the ranges are the lab's, the core has its own)
+  { key: 'train_task', def: 'two_relation', kind: 'text' },
+  { key: 'train_d_model', def: '32', kind: 'int', min: 1, max: 256 },
+  { key: 'train_n_heads', def: '2', kind: 'int', min: 1, max: 16 },
+  { key: 'train_seq_len', def: '8', kind: 'int', min: 2, max: 64 },
+  { key: 'train_lr', def: '', kind: 'decimal' }, // '' = the task's default
+  { key: 'train_seed', def: '1', kind: 'int', min: 0, max: SEED_MAX },
+  { key: 'train_steps', def: '0', kind: 'int', min: 0, max: 5000 }, // steps behind the trained weights (weights=trained retrains them from the seed)
+  { key: 'item', def: '0', kind: 'int', view: true },   // batch item shown in the heatmaps
+  { key: 'head', def: '', kind: 'int', view: true },    // head shown enlarged ('' = the first)
+  { key: 'q_item', def: '', kind: 'int', view: true },  // "Follow one query": batch item, head, query and key followed
+  { key: 'q_head', def: '', kind: 'int', view: true },  // ('' = none chosen; features/query/panel.js reads them)
+  { key: 'q_query', def: '', kind: 'int', view: true },
+  { key: 'q_key', def: '', kind: 'int', view: true },
+  { key: 'colors', def: 'linear', kind: 'choice', choices: ['linear', 'log', 'row'], view: true }, // how weights map to colours
+  { key: 'simd', def: '', kind: 'choice', choices: ['', '1', '0'], view: true }, // '' = pick automatically; 0 forces the baseline (same problem, other kernels)
+  { key: 'workers', def: '', kind: 'int', view: true }, // pool workers for large passes ('' = the cores but one; 1 = single-threaded; validate.js)
+  { key: 'panels', def: '', kind: 'list', view: true, author: true }, // '' = all; else a comma list of panel names (features/index.js)
+  { key: 'theme', def: '', kind: 'choice', choices: ['', 'light', 'dark', 'auto'], view: true, author: true, neutral: true }, // '' = light when embedded, auto on the page
+  { key: 'controls', def: '1', kind: 'flag', choices: ['1', '0'], view: true, author: true }, // 0 = read-only: no inputs panel, the problem cannot be edited
+  { key: 'chapter', def: FIRST_CHAPTER, kind: 'choice', choices: CHAPTER_NAMES, view: true, neutral: true }, // the lesson's chapter shown (lesson/chapters.js); `panels` wins over it
+  { key: 'lock', def: '', kind: 'list', view: true, author: true, neutral: true },      // author profile: comma list of field keys shown disabled in the form
+  { key: 'hide', def: '', kind: 'list', view: true, author: true, neutral: true },      // author profile: comma list of field keys not shown in the form
+  { key: 'label', def: '', kind: 'text', view: true, author: true, neutral: true },     // the name an author gives this playground's landmarks ('' = "Attention playground", numbered when several)
+  { key: 'exercises', def: '', kind: 'list', view: true, author: true, neutral: true }, // '' = every exercise of the chapter, 'none', or a comma list of exercise ids
+  { key: 'imported', def: '', kind: 'choice', choices: ['', 'tensors', 'attention'] }, // the view uses tensors imported with importTensors (not in the link: import them again)
+  { key: 'window', def: '3', kind: 'int', min: 1, control: true }, // mask=sliding: query i sees keys i − window < j ≤ i
+  { key: 'stride', def: '3', kind: 'int', min: 1, control: true }, // mask=strided: j ≤ i and (i − j < stride or a multiple of it)
+  { key: 'positional', def: 'none', kind: 'choice', choices: ['none', 'rope', 'alibi'], control: true }, // a positional method on the logits
+  { key: 'rope_base', def: '', kind: 'decimal', control: true }, // RoPE's base ('' = the core's default): pair t turns by pos·rope_base^(−2t/d_k)
+  { key: 'embed', def: '0', kind: 'flag', choices: ['0', '1'], page: true, view: true, author: true, neutral: true }, // the page without its title and footer, for an iframe
 ];
+
+/**
+ * The key lists of `fields` (FIELDS, or a schema with a field added, as the tests do): each list is the keys
+ * whose records say so, in schema order, so a field is in a list because of its own record and nowhere else.
+ */
+export function listsOf(fields) {
+  const keysWhere = (test) => Object.freeze(fields.filter(test).map((f) => f.key));
+  return {
+    /** Fields that change how a result is shown, not the problem: a bad value there is a note, never a blocked run. */
+    VIEW_FIELDS: new Set(keysWhere((f) => f.view)),
+    /** What a learner may still change in a read-only playground: the view fields that are not the author's settings. */
+    VIEW_ONLY: new Set(keysWhere((f) => f.view && !f.author)),
+    /** The sizes of the problem (the layer's and the tokens'); a size message goes to the one edited last. */
+    SIZE_FIELDS: keysWhere((f) => f.size),
+    /** The layer's sizes: its weights' memory depends on these. */
+    LAYER_FIELDS: keysWhere((f) => f.size === 'layer'),
+    /** Every field the inputs panel has an input for: a problem with one of these shows beside it. */
+    CONTROL_FIELDS: new Set(keysWhere((f) => f.control)),
+    /** Keys that do not make a view of their own: an element given only these still gets the lesson's start. */
+    NEUTRAL_KEYS: keysWhere((f) => f.neutral),
+    /** Keys that hold whole numbers (flags are 1 or 0), and decimals: the widget's Int and Float traits. */
+    INT_KEYS: new Set(keysWhere((f) => f.kind === 'int' || f.kind === 'flag')),
+    DECIMAL_KEYS: new Set(keysWhere((f) => f.kind === 'decimal')),
+  };
+}
+
+export const { VIEW_FIELDS, VIEW_ONLY, SIZE_FIELDS, LAYER_FIELDS, CONTROL_FIELDS, NEUTRAL_KEYS, INT_KEYS, DECIMAL_KEYS } = listsOf(FIELDS);
+
+/** The record of field `key` (its facts), or throws naming the key. */
+export function field(key) {
+  const record = BY_KEY.get(key);
+  if (!record) throw new Error(`unknown state field '${key}'`);
+  return record;
+}
+
+/**
+ * The value of an option the learner may leave unset: undefined when the field is empty (the record sent
+ * to the core leaves it out, so the core's default applies), else `read(text)`.
+ */
+export const optional = (state, key, read = (text) => text) => {
+  const text = String(state[key] ?? '').trim();
+  return text === '' ? undefined : read(text);
+};
 
 /** Keys read from older links under another name. */
 const ALIASES = { kv_heads: 'n_kv_heads' };
@@ -173,9 +229,8 @@ export function toHash(state) {
 
 /** A value as the schema holds it: true/false → '1'/'0', null/undefined → the default, numbers → their digits. */
 export function fieldValue(key, value) {
-  const field = BY_KEY.get(key);
-  if (!field) throw new Error(`unknown state field '${key}'`);
-  if (value === null || value === undefined) return field.def;
+  const { def } = field(key); // an unknown key throws
+  if (value === null || value === undefined) return def;
   return value === true ? '1' : value === false ? '0' : cutText(String(value));
 }
 

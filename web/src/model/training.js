@@ -3,7 +3,7 @@
 // agree on what a setting means and on its limits.
 
 import { parseInteger } from './parse.js';
-import { cutText } from './schema.js';
+import { cutText, field } from './schema.js';
 
 /** The engine's tasks (attn.trainTasks(); tests/js/train.test.mjs holds this list to it). */
 export const TRAIN_TASKS = Object.freeze(['copy_previous', 'copy_first', 'reverse', 'lookup', 'two_relation']);
@@ -17,30 +17,37 @@ export const TASK_TEXT = Object.freeze({
   two_relation: 'two outputs: the previous token and the first token',
 });
 
-/** The engine's own limits (cpp/attn/train.cpp, tasks.cpp), checked here to name the field at once. */
-export const TRAIN_LIMITS = Object.freeze({ d_model: 256, n_heads: 16, seq_len: 64, seed: 2 ** 32 - 1, steps: 5000 });
+/**
+ * The lab's limits, from the ranges of the train_* fields of the schema (their one home on the page; the
+ * engine checks its own, cpp/attn/train.cpp and tasks.cpp, and tests/js/train.test.mjs holds the two equal).
+ */
+export const TRAIN_LIMITS = Object.freeze({ d_model: field('train_d_model').max, n_heads: field('train_n_heads').max,
+  seq_len: field('train_seq_len').max, seed: field('train_seed').max, steps: field('train_steps').max });
 /** The lab's fixed sizes (the engine's defaults): 16 symbols, 32 sequences a step. */
 export const TRAIN_VOCAB = 16;
 export const TRAIN_BATCH = 32;
 
 /**
  * Reads the train_* fields: { settings: { task, d_model, n_heads, seq_len, lr (null: the task's
- * default), seed } or null, steps (train_steps) or null, errors: { field: message } }.
+ * default), seed } or null, steps (train_steps) or null, errors: { field: message } }. `core`: the
+ * engine's { resolveView }, which says whether n_heads divides d_model (without it, the trainer
+ * the engine makes says so).
  */
-export function parseTraining(state) {
+export function parseTraining(state, core = {}) {
   const errors = {};
-  const int = (key, name, opts) => {
-    const r = parseInteger(state[key], { name, ...opts });
+  const int = (key, name) => {
+    const { min, max } = field(key);
+    const r = parseInteger(state[key], { name, min, max });
     if (r.error) errors[key] = r.error;
     return r.value;
   };
   const task = String(state.train_task ?? '');
   if (!TRAIN_TASKS.includes(task)) errors.train_task = `the task must be one of ${TRAIN_TASKS.join(', ')}, not “${cutText(task, 40)}”`;
-  const d_model = int('train_d_model', 'd_model', { max: TRAIN_LIMITS.d_model });
-  const n_heads = int('train_n_heads', 'n_heads', { max: TRAIN_LIMITS.n_heads });
-  const seq_len = int('train_seq_len', 'the sequence length', { min: 2, max: TRAIN_LIMITS.seq_len });
-  const seed = int('train_seed', 'the seed', { min: 0, max: TRAIN_LIMITS.seed });
-  const steps = int('train_steps', 'train_steps', { min: 0, max: TRAIN_LIMITS.steps });
+  const d_model = int('train_d_model', 'd_model');
+  const n_heads = int('train_n_heads', 'n_heads');
+  const seq_len = int('train_seq_len', 'the sequence length');
+  const seed = int('train_seed', 'the seed');
+  const steps = int('train_steps', 'train_steps');
   let lr = null;
   const lrText = String(state.train_lr ?? '').trim();
   if (lrText !== '') {
@@ -50,8 +57,10 @@ export function parseTraining(state) {
       lr = null;
     }
   }
-  if (d_model && n_heads && d_model % n_heads !== 0) {
-    errors.train_n_heads = `d_model (${d_model}) is not divisible by n_heads (${n_heads}): each head gets d_model / n_heads dimensions`;
+  if (d_model && n_heads && seq_len && core.resolveView) {
+    // The lab's layer is a layer like the playground's: the core's rules of its sizes name what is wrong.
+    const view = core.resolveView({ d_model, n_heads, n_q: seq_len, batch: 1 });
+    if (!view.ok && ['d_model', 'n_heads'].includes(view.field)) errors[`train_${view.field}`] = view.message;
   }
   if (task === 'lookup' && seq_len && seq_len - 1 > TRAIN_VOCAB) {
     errors.train_seq_len = `lookup stores seq_len − 1 pairs under distinct keys, and there are ${TRAIN_VOCAB}: the sequence length can be at most ${TRAIN_VOCAB + 1}`;

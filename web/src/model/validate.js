@@ -5,7 +5,7 @@
 // env.resolveView, and the key/value head of each query head comes from its answer.
 
 import { sentences } from './inputs.js';
-import { FIELDS, cutText } from './schema.js';
+import { FIELDS, VIEW_FIELDS, SIZE_FIELDS, LAYER_FIELDS, field as fieldOf, optional, cutText } from './schema.js';
 import { parseTraining, trainerArguments } from './training.js';
 import { parseDecimal, parseInteger } from './parse.js';
 import * as fmt from './format.js';
@@ -13,7 +13,7 @@ import * as fmt from './format.js';
 export { parseInteger }; // read from here by older callers; it lives in parse.js
 
 /** Caps of the page's own inputs (sentences, seeds); the sizes' limits are the engine's (resolveView). */
-export const LIMITS = { tokens: 256, lines: 64, seed: 2 ** 32 - 1 };
+export const LIMITS = { tokens: 256, lines: 64, seed: fieldOf('seed').max };
 
 /** Throughput assumed before anything was measured: deliberately low, so the estimate errs long. */
 export const ASSUMED_FLOPS_PER_SECOND = { 'wasm-simd128': 8e9, scalar: 2e9 };
@@ -23,8 +23,6 @@ const SECONDS_PER_PARAMETER = 30e-9;
 export const MAX_RUN_SECONDS = 5;
 export const AUTO_SECONDS = 0.25;
 
-/** Fields that change how a result is shown, not the problem: a bad value there never blocks a run. */
-const VIEW_FIELDS = new Set(['colors', 'simd', 'theme', 'controls', 'embed', 'panels', 'head', 'item', 'workers']);
 
 /** The default number of pool workers never goes above this: beyond it the messages cost more than the heads save. */
 export const MAX_DEFAULT_WORKERS = 8;
@@ -48,8 +46,6 @@ export function parseWorkers(raw, cores) {
   const value = Number.isInteger(number) && number > most ? most : def;
   return { value, note: `${range}, not “${cutText(typed, 20)}”: using ${value}.` };
 }
-
-const SIZE_FIELDS = ['d_model', 'n_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'text', 'text_kv'];
 
 /** The largest float32 below 1: the engine holds p in float32, where anything closer to 1 is 1. */
 const LARGEST_DROPOUT = Math.fround(1 - 2 ** -24);
@@ -87,7 +83,7 @@ export function validate(state, env = {}) {
   // The trained weights (and a task sample as input) come from the training lab's fields, checked
   // only then: a half-typed lab setting never blocks a run of the seeded layer.
   const weights = state.weights === 'trained' ? 'trained' : 'seeded';
-  const training = weights === 'trained' || source === 'task' ? parseTraining(state) : null;
+  const training = weights === 'trained' || source === 'task' ? parseTraining(state, { resolveView: env.resolveView }) : null;
   for (const [field, message] of Object.entries(training?.errors ?? {})) put(field, message);
   const trained = training?.settings;
   const seed = int('seed', { min: 0, max: LIMITS.seed });
@@ -147,9 +143,10 @@ export function validate(state, env = {}) {
     const back = ', or go back to the seeded weights';
     if (d_model && d_model !== trained.d_model) put('d_model', `the trained weights are for d_model = ${trained.d_model} (the training lab’s): set d_model to ${trained.d_model}${back}`);
     if (n_heads && n_heads !== trained.n_heads) put('n_heads', `the trained weights are for n_heads = ${trained.n_heads}: set n_heads to ${trained.n_heads}${back}`);
-    const per = trained.d_model / trained.n_heads; // the lab checked that n_heads divides d_model
-    if (given_d_k && given_d_k !== per) put('d_k', `the trained heads have d_k = ${per}: clear d_k${back}`);
-    if (given_d_v && given_d_v !== per) put('d_v', `the trained heads have d_v = ${per}: clear d_v${back}`);
+    // The trained heads' d_k and d_v are the core's derived ones (the lab gives none): ask it, once it is loaded.
+    const per = env.resolveView?.({ d_model: trained.d_model, n_heads: trained.n_heads, n_q: 1 }).dims;
+    if (per && given_d_k && given_d_k !== per.d_k) put('d_k', `the trained heads have d_k = ${per.d_k}: clear d_k${back}`);
+    if (per && given_d_v && given_d_v !== per.d_v) put('d_v', `the trained heads have d_v = ${per.d_v}: clear d_v${back}`);
     if (state.bias === '0') put('bias', `the trained layer has biases: tick the biases${back}`);
     if (cross) put('attention', `the trained layer does self-attention: choose self-attention${back}`);
   }
@@ -160,11 +157,11 @@ export function validate(state, env = {}) {
   const window = mask === 'sliding' ? int('window', { min: 1 }) : null;
   const stride = mask === 'strided' ? int('stride', { min: 1 }) : null;
   const positional = ['rope', 'alibi'].includes(state.positional) ? state.positional : 'none';
-  let rope_base = 10000;
-  if (positional === 'rope') {
-    const base = parseDecimal(state.rope_base, { min: 1, name: 'rope_base' });
+  // RoPE's base: left out when not typed (the core's default is the only one); the core checks it is above 1.
+  let rope_base;
+  if (positional === 'rope' && optional(state, 'rope_base') !== undefined) {
+    const base = parseDecimal(state.rope_base, { name: 'rope_base' });
     if (base.error) put('rope_base', base.error);
-    else if (!(base.value > 1)) put('rope_base', 'rope_base must be above 1 (each pair turns by pos·rope_base^(−2t/d_k))');
     else rope_base = base.value;
   }
   let padding = null;
@@ -202,13 +199,11 @@ export function validate(state, env = {}) {
   let view = null;
   const sizes = [d_model, n_heads, n_q, n_k, batch];
   if (env.resolveView && !Object.keys(errors).length && sizes.every(Number.isInteger)) {
+    // With RoPE the core checks its rules too (an even d_k, a base above 1), and says the base it uses.
     const asked = env.resolveView({ d_model, n_heads, d_k: given_d_k, d_v: given_d_v, n_kv_heads, n_q, n_k, batch,
-      mask: padding ? { padding } : 'none' });
+      mask: padding ? { padding } : 'none', ...(positional === 'rope' ? { positional, rope_base } : {}) });
     if (asked.ok) view = asked.dims;
     else put(viewField(asked.field, { source, cross, lastOf }), asked.message);
-    if (view && positional === 'rope' && view.d_k % 2) {
-      put('positional', `RoPE turns pairs of q and k: d_k must be even (d_k = ${view.d_k}); choose another d_k or positional`);
-    }
   }
   const heads = parseHeads(state.heads, n_heads, source, put);
   if (weights === 'trained') {
@@ -225,7 +220,7 @@ export function validate(state, env = {}) {
     d_model, n_heads, d_k: view?.d_k ?? given_d_k ?? null, d_v: view?.d_v ?? given_d_v ?? null, bias: state.bias !== '0',
     seed, cross, n_q, n_k, batch, source, input_seed, tokens_q, tokens_kv, mask, padding, scale: state.scale !== '0',
     dropout: dropout.value, dropout_seed, item, head, n_kv_heads: view?.n_kv_heads ?? n_kv_heads, window, stride,
-    positional, rope_base,
+    positional, rope_base, rope_base_used: view?.rope_base ?? null, // rope_base: as typed (absent: the core's); _used: the core's answer
     kv_head_of: view?.kv_head_of ?? null, heads, weights,
     train: weights === 'trained' ? { settings: trained, steps: training.steps } : null, workers: workers.value,
   } : null;
@@ -248,7 +243,7 @@ export function validate(state, env = {}) {
     const budget = env.budget ?? 2 ** 30;
     if (analysis.memory.parameters > budget) {
       // No sequence length can help: the layer itself does not fit, so the message belongs to its width.
-      blocked = { field: lastOf(['d_model', 'n_heads', 'd_k', 'd_v'], 'd_model'), kind: 'memory',
+      blocked = { field: lastOf(LAYER_FIELDS, 'd_model'), kind: 'memory',
         short: `Too large to run here at any n: the layer's weights alone need ${fmt.bytes(analysis.memory.parameters)}, over the ${fmt.bytesBinary(budget)} budget.`,
         message:
         `Too large to run in this tab at any sequence length: the layer's weights alone need ${fmt.bytes(analysis.memory.parameters)}, ` +

@@ -9,6 +9,7 @@ import { parseHash, toHash } from '../model/schema.js';
 import { startState } from '../lesson/chapters.js';
 import { mountShare } from './share.js';
 import { HOST_EVENTS } from '../features/services.js';
+import { openLms } from '../lms/launch.js';
 
 const EDIT_SESSION_MS = 1500; // keystrokes in one field this close together are one step of history
 performance.mark('attention-page-start');
@@ -16,6 +17,7 @@ performance.mark('attention-page-start');
 const initial = opening(location.hash);
 const embed = initial.state.embed === '1';
 const root = document.getElementById('playground');
+const lms = openLms(window); // inside a SCORM package (scripts/scorm.mjs): the LMS's session, else null
 /**
  * A hash read as the view: with no hash at all (a first visit, or Back to it) the lesson's start (its
  * constructed heads, chapters.js LESSON_START); a link that gives keys keeps exactly what it says.
@@ -36,9 +38,10 @@ const playground = createPlayground(root, {
   state: initial.state, notes: initial.ignored, layout: embed ? 'embedded' : 'page',
   theme: embed ? 'light' : 'auto', // a page of its own follows the system; inside a course page, light
   compiled: window.attentionPlaygroundCompiled, // index.html started compiling the wasm while this file loaded
-  progress: `${location.pathname}#${initial.state.label || 'page'}`, // what the learner did (the exercises' attempts), in this origin's localStorage (per label)
+  progress: lms?.scope ?? `${location.pathname}#${initial.state.label || 'page'}`, // what the learner did (the exercises' attempts), in this origin's localStorage (per label)
 });
 applyPageFlags(initial.state);
+lms?.attach(playground);
 
 // The first view ends when the first run's maps are drawn (its pass is timed after they are painted,
 // and the `result` event carries that time).

@@ -2,7 +2,7 @@
 // flag, the permalink and the snippets for every route: an iframe (+ embed.js), the element (plain HTML,
 // MkDocs), Quarto, MyST's {anywidget} directive and a Python anywidget class. All use the same keys.
 
-import { FIELDS, toHash, withChanges } from '../model/schema.js';
+import { FIELDS, INT_KEYS, DECIMAL_KEYS, toHash, withChanges } from '../model/schema.js';
 import { FEATURE_NAMES as PANEL_NAMES } from '../features/index.js';
 
 /**
@@ -63,12 +63,8 @@ export const pythonString = (value) => `"${String(value).replace(PYTHON_UNSAFE, 
   return PYTHON_SHORT[c] ?? (code < 0x100 ? `\\x${hex(code, 2)}` : `\\u${hex(code, 4)}`);
 })}"`;
 
-// The widget's keys that hold numbers: a Python class declares them as Int or Float traits, so that
-// `w.n_heads = 8` works (the widget takes numbers and strings alike). Every other key is text.
-const INT_KEYS = new Set(['d_model', 'n_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'bias', 'seed', 'scale', 'dropout_seed',
-  'input_seed', 'n_kv_heads', 'train_d_model', 'train_n_heads', 'train_seq_len', 'train_seed', 'train_steps', 'item', 'head',
-  'q_item', 'q_head', 'q_query', 'q_key', 'workers', 'controls', 'window', 'stride']);
-const FLOAT_KEYS = new Set(['dropout', 'train_lr', 'rope_base']);
+// The widget's keys that hold numbers (INT_KEYS, DECIMAL_KEYS: the schema's kinds) are declared as Int or
+// Float traits, so that `w.n_heads = 8` works (the widget takes numbers and strings alike); every other key is text.
 const CHOICES = new Map(FIELDS.filter((f) => f.choices && !f.choices.includes('')).map((f) => [f.key, f.choices]));
 
 /**
@@ -79,7 +75,7 @@ const CHOICES = new Map(FIELDS.filter((f) => f.choices && !f.choices.includes(''
 export function pythonTrait(key, value) {
   const text = String(value);
   if (INT_KEYS.has(key) && /^-?\d{1,15}$/.test(text)) return `traitlets.Int(${Number(text)})`;
-  if (FLOAT_KEYS.has(key) && /^-?(\d+\.?\d*|\.\d+)(e-?\d+)?$/i.test(text) && Number.isFinite(Number(text))) {
+  if (DECIMAL_KEYS.has(key) && /^-?(\d+\.?\d*|\.\d+)(e-?\d+)?$/i.test(text) && Number.isFinite(Number(text))) {
     const n = Number(text);
     return `traitlets.Float(${Number.isInteger(n) ? n.toFixed(1) : String(n)})`;
   }

@@ -3,12 +3,12 @@
 // itself) refuses the import, as it refuses the reader's edits of those fields.
 
 // Which locked fields an imported tensor would override (labels go with the inputs they name).
-const INPUT_FIELDS = ['source', 'input_seed', 'text', 'text_kv'];
-const LAYER_FIELDS = ['weights', 'seed', 'heads'];
+const INPUT_SOURCES = ['source', 'input_seed', 'text', 'text_kv'];
+const PARAM_SOURCES = ['weights', 'seed', 'heads'];
 const OVERRIDES = {
-  query: INPUT_FIELDS, key: INPUT_FIELDS, value: INPUT_FIELDS, labels_q: INPUT_FIELDS, labels_k: INPUT_FIELDS,
-  wq: LAYER_FIELDS, wk: LAYER_FIELDS, wv: LAYER_FIELDS, wo: LAYER_FIELDS, bq: LAYER_FIELDS, bk: LAYER_FIELDS, bv: LAYER_FIELDS, bo: LAYER_FIELDS,
-  attention: [...INPUT_FIELDS, ...LAYER_FIELDS], // the maps drawn in place of the layer's on its inputs
+  query: INPUT_SOURCES, key: INPUT_SOURCES, value: INPUT_SOURCES, labels_q: INPUT_SOURCES, labels_k: INPUT_SOURCES,
+  wq: PARAM_SOURCES, wk: PARAM_SOURCES, wv: PARAM_SOURCES, wo: PARAM_SOURCES, bq: PARAM_SOURCES, bk: PARAM_SOURCES, bv: PARAM_SOURCES, bo: PARAM_SOURCES,
+  attention: [...INPUT_SOURCES, ...PARAM_SOURCES], // the maps drawn in place of the layer's on its inputs
 };
 
 /**

@@ -4,14 +4,12 @@
 // other parts (theme, panels, engine, runs, events) what changed, in the order that keeps a keystroke
 // quick. Also the edit guards: a read-only playground and the fields an author locked.
 
-import { defaults, withChanges, changedKeys } from '../model/schema.js';
+import { defaults, withChanges, changedKeys, VIEW_ONLY } from '../model/schema.js'; // VIEW_ONLY: fields a read-only playground still lets the learner change
 import { validate, configKey } from '../model/validate.js';
 import { trainedKey, trainedKeyOf } from '../model/training.js';
 import { withImports } from '../import/view.js';
 import { lockedKeys } from '../lesson/chapters.js';
 
-/** Fields that only change what is shown: a read-only playground still lets the learner change them. */
-const VIEW_ONLY = new Set(['head', 'item', 'colors', 'q_item', 'q_head', 'q_query', 'q_key', 'workers', 'chapter']);
 
 /**
  * The fields every part of one playground reads, each written by the part named beside it. One object,

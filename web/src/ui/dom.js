@@ -1,10 +1,13 @@
 // Tiny DOM helpers shared by the panels, bound to one document: a playground may live in a page, a
 // shadow root or a notebook cell, so nothing here reaches for the global `document`.
 
+import { text } from '../lesson/panels/common.js';
+
 /**
  * The helpers for `doc`: h('p', { class: 'note', dataset: { x: 1 } }, 'text', child) builds an element
  * (attributes starting with "on" become listeners; null/false attributes and children are skipped),
- * fill(el, ...children) replaces children, table(head, rows) builds a table, math(label) sets the lesson's notation.
+ * fill(el, ...children) replaces children, table(head, rows) builds a table, math(label) sets the lesson's notation,
+ * tableWrap({ label }, table) puts a table in a named box that scrolls sideways.
  */
 export function createDom(doc) {
   function h(tag, attrs = {}, ...children) {
@@ -63,7 +66,21 @@ export function createDom(doc) {
     return h('span', { class: 'mathy' }, out);
   }
 
-  return { h, fill, table, math };
+  /**
+   * A box that scrolls a wide table sideways: focusable, so the keyboard can scroll it, and so named
+   * (a group, not a landmark: two playgrounds may show the same table). `label` names it; without one,
+   * the name is read from the header cells of the table it holds. A box filled later needs a label.
+   */
+  function tableWrap({ label = null, id = null } = {}, ...children) {
+    const box = h('div', { class: 'table-wrap', id, tabindex: '0', role: 'group' }, children);
+    const head = box.querySelector('thead tr');
+    const name = label ?? (head ? text('common.table_of', { columns: [...head.children].map((cell) => cell.textContent.trim()).join(', ') }) : null);
+    if (!name) throw new Error('tableWrap: a box with no table header yet needs a label');
+    box.setAttribute('aria-label', name);
+    return box;
+  }
+
+  return { h, fill, table, math, tableWrap };
 }
 
 // The engine writes W with modifier letters (Wᴽ, Wᴷ, Wⱽ, Wᴼ) and subscripts with "_" (Q_i, d_k):

@@ -10,6 +10,7 @@
 import { LayerCache, ResultBuffers, runForward, prepareRun, forwardArguments, timeAtLength } from '../model/job.js';
 import { configKey } from '../model/validate.js';
 import { downsampleHeads } from '../model/downsample.js';
+import { forwardResultSizes } from '../engine/result_sizes.js';
 import { maskArgument, sparseArguments } from '../model/inputs.js';
 import { createTrainingSide } from './training.js';
 
@@ -197,7 +198,7 @@ export async function handle(handlers, data, reply) {
 /** What the heatmaps of batch item b need: its attention (downsampled), mask, labels, the output's first rows. */
 function itemView(attn, { config, result }, b) {
   const { n_heads, n_q, n_k, d_model } = config;
-  const per = n_heads * n_q * n_k;
+  const [per] = forwardResultSizes({ batch: 1, n_q, n_k, d_model, n_heads }).weights; // one item's maps, the engine's count
   const attention = result.weights.subarray(b * per, (b + 1) * per); // the forward result's `weights`: A
   const shown = downsampleHeads(attention, n_heads, n_q, n_k); // the cells drawn (blocks averaged on long sequences)
   const data = shown.data === attention ? attention.slice() : shown.data;

@@ -5,79 +5,19 @@ import { FIELDS } from '../../model/schema.js';
 import { sentences } from '../../model/inputs.js';
 import { presetList, activePreset } from '../../model/presets.js';
 import * as fmt from '../../model/format.js';
+import { text } from '../../lesson/panels/controls.js';
 
 const CHECKBOXES = new Set(['bias', 'scale']);
 /** Fields shown only when the state needs them (a sentence, a second sentence, key lengths, a dropout seed). */
 const CONDITIONAL = new Set(['text', 'text_kv', 'padding', 'dropout_seed', 'window', 'stride', 'rope_base']);
 
 /** Every field the form has an input for: a problem with one of these shows beside it. */
-export const CONTROL_FIELDS = new Set(['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'seed', 'n_kv_heads', 'attention', 'source',
-  'text', 'text_kv', 'n_q', 'n_k', 'batch', 'input_seed', 'mask', 'padding', 'scale', 'dropout', 'dropout_seed',
-  'window', 'stride', 'positional', 'rope_base']);
+export { CONTROL_FIELDS } from '../../model/schema.js';
 
 export function create(body, { dom, actions }) {
   const { h } = dom;
-  const msg = (name) => h('p', { class: 'msg', id: `m-${name}`, 'aria-live': 'polite' });
-  const text = (name, label, what, { mode = 'numeric', placeholder } = {}) => h('div', { class: 'field', dataset: { field: name } },
-    h('label', { for: `f-${name}` }, what ? [h('code', {}, name), ' ', h('span', { class: 'what' }, what)] : label),
-    h('input', { id: `f-${name}`, name, type: 'text', inputmode: mode, spellcheck: 'false', placeholder }),
-    msg(name));
-  const check = (name, label) => h('div', { class: 'field check', dataset: { field: name } },
-    h('input', { id: `f-${name}`, name, type: 'checkbox' }), h('label', { for: `f-${name}` }, label), msg(name));
-  const segmented = (name, label, options) => h('div', { class: 'field', dataset: { field: name } },
-    h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': label }, options.flatMap(([value, text]) => [
-      h('input', { type: 'radio', id: `f-${name}-${value}`, name, value }), h('label', { for: `f-${name}-${value}` }, text)])),
-    msg(name));
-  const area = (name, label, id) => h('div', { class: 'field', dataset: { field: name } },
-    h('label', { for: `f-${name}`, id }, label), h('textarea', { id: `f-${name}`, name, rows: 2, spellcheck: 'false' }), msg(name));
-
-  const presetSelect = h('select', { id: 'f-preset', name: 'preset' }, h('option', { value: '' }, 'Choose a worked example or a model…'));
-  const dimsHint = h('p', { class: 'hint', id: 'dims-hint' });
-  // With weights=trained the layer is the training lab's: say so, with the way back.
-  const trainedText = h('span');
-  const trainedNote = h('p', { class: 'hint', id: 'trained-note', hidden: true }, trainedText, ' ',
-    h('button', { type: 'button', class: 'secondary', id: 'use-seeded', onclick: () => actions.edit(
-      { weights: 'seeded', ...(current?.state.source === 'task' ? { source: 'text' } : {}) }, 'weights') }, 'Use seeded weights'));
-  const tokensHint = h('p', { class: 'hint', id: 'tokens-hint' });
-  const textLabel = 'Sentence: each word is a token, each line a batch item';
-  const form = h('form', { id: 'controls', novalidate: true, autocomplete: 'off' },
-    h('div', { class: 'field preset-field', id: 'preset-field' }, h('label', { for: 'f-preset' }, 'Start from a preset'), presetSelect),
-    h('fieldset', {}, h('legend', {}, 'Layer'),
-      h('div', { class: 'grid2' },
-        text('d_model', '', 'model width'), text('n_heads', '', 'heads h'),
-        text('d_k', '', 'query/key size'), text('d_v', '', 'value size'),
-        check('bias', 'biases in the projections'), text('seed', 'weight seed')),
-      text('n_kv_heads', '', 'key/value heads (grouped-query attention: query heads share them)', { placeholder: 'empty: one per query head' }),
-      dimsHint, trainedNote),
-    h('fieldset', {}, h('legend', {}, 'Tokens'),
-      segmented('attention', 'kind of attention', [['self', 'self-attention'], ['cross', 'cross-attention']]),
-      segmented('source', 'input source', [['text', 'a sentence'], ['random', 'seeded random'], ['task', 'a task sample']]),
-      area('text', textLabel, 'l-text'),
-      area('text_kv', 'Encoder sentence: the keys and values'),
-      h('div', { class: 'grid2' },
-        text('n_q', '', 'queries'), text('n_k', '', 'keys'), text('batch', '', 'sequences'), text('input_seed', 'input seed')),
-      tokensHint),
-    h('fieldset', {}, h('legend', {}, 'Mask, positions, scale and dropout'),
-      h('div', { class: 'grid2' },
-        h('div', { class: 'field', dataset: { field: 'mask' } }, h('label', { for: 'f-mask' }, 'mask'),
-          h('select', { id: 'f-mask', name: 'mask' },
-            h('option', { value: 'none' }, 'none'), h('option', { value: 'causal' }, 'causal (no looking ahead)'),
-            h('option', { value: 'padding' }, 'padding (key lengths)'), h('option', { value: 'causal+padding' }, 'causal + padding'),
-            h('option', { value: 'sliding' }, 'sliding window'), h('option', { value: 'strided' }, 'strided (local + every s-th)')),
-          msg('mask')),
-        text('padding', 'key length per batch item', '', { placeholder: 'e.g. 8,5' }),
-        text('window', '', 'keys each query sees (itself and the ones before)'),
-        text('stride', '', 'stride s: the s − 1 keys before, then every s-th'),
-        h('div', { class: 'field', dataset: { field: 'positional' } }, h('label', { for: 'f-positional' }, 'positions on the logits'),
-          h('select', { id: 'f-positional', name: 'positional' },
-            h('option', { value: 'none' }, 'none (only the input encoding)'), h('option', { value: 'rope' }, 'RoPE (rotate q and k)'),
-            h('option', { value: 'alibi' }, 'ALiBi (distance penalty)')),
-          msg('positional')),
-        text('rope_base', '', 'RoPE base', { mode: 'decimal' }),
-        check('scale', 'divide the scores by √d_k'),
-        h('div', { class: 'field', dataset: { field: 'dropout' } }, h('label', { for: 'f-dropout' }, 'dropout ', h('var', {}, 'p')),
-          h('input', { id: 'f-dropout', name: 'dropout', type: 'text', inputmode: 'decimal', spellcheck: 'false' }), msg('dropout')),
-        text('dropout_seed', 'dropout seed'))));
+  const useSeeded = () => actions.edit({ weights: 'seeded', ...(current?.state.source === 'task' ? { source: 'text' } : {}) }, 'weights');
+  const { form, presetSelect, dimsHint, trainedNote, trainedText, tokensHint, textLabel } = buildForm(dom, useSeeded);
   body.append(form);
 
   const byName = (name) => form.elements.namedItem(name);
@@ -120,7 +60,7 @@ export function create(body, { dom, actions }) {
     presets = presetList(engine.lessonExamples(), engine.modelPresets());
     const group = (label, kind) => h('optgroup', { label }, presets.filter((p) => p.kind === kind).map((p) =>
       h('option', { value: p.value }, p.kind === 'model' ? modelOption(p) : p.label)));
-    presetSelect.append(group('Worked examples of the lesson', 'example'), group('Models', 'model'));
+    presetSelect.append(group(text('controls.worked_examples_lesson'), 'example'), group('Models', 'model'));
     if (current) presetSelect.value = activePreset(current.state, presets, current.lastPreset);
   }
 
@@ -150,7 +90,7 @@ export function create(body, { dom, actions }) {
     const trained = state.weights === 'trained';
     trainedNote.hidden = !trained;
     trainedText.textContent = trained
-      ? `Weights: learnt in the training lab (${state.train_task}, ${state.train_steps} steps), not drawn from the weight seed.` : '';
+      ? text('controls.weights_learnt_training_lab', { train_task: state.train_task, train_steps: state.train_steps }) : '';
     // A task sample only means something to the trained layer: offered once there is one.
     for (const el of form.querySelectorAll('#f-source-task, label[for="f-source-task"]')) el.hidden = !trained && state.source !== 'task';
     const cross = state.attention === 'cross';
@@ -177,46 +117,121 @@ export function create(body, { dom, actions }) {
     fieldBox('stride').hidden = state.mask !== 'strided';
     fieldBox('rope_base').hidden = state.positional !== 'rope';
     fieldBox('dropout_seed').hidden = !(Number(state.dropout) > 0);
-    form.querySelector('#l-text').textContent = cross ? 'Decoder sentence: the queries (each line a batch item)' : textLabel;
+    form.querySelector('#l-text').textContent = cross ? text('controls.decoder_sentence_queries_each') : textLabel;
 
-    // The chapter's fields only (every field in reference), less the author's hide=; locked ones disabled.
-    const shows = view.formShows ?? (() => true);
-    const locked = view.locked ?? new Set();
-    form.querySelector('#preset-field').hidden = !shows('preset');
-    // One message per field; a run refused for size shows beside the field that made it too large.
-    const messages = { ...(check?.errors ?? {}) };
-    if (check?.blocked && !messages[check.blocked.field]) messages[check.blocked.field] = check.blocked.short;
-    for (const box of form.querySelectorAll('[data-field]')) {
-      const name = box.dataset.field;
-      const message = messages[name] ?? '';
-      const msgEl = box.querySelector('.msg');
-      if (msgEl && msgEl.textContent !== message) msgEl.textContent = message;
-      // Out of this form (the chapter's choice, or the author's hide=): its message goes to the run bar.
-      const off = !shows(name);
-      if (off) box.hidden = true;
-      else if (!CONDITIONAL.has(name)) box.hidden = false;
-      // A message on a field hidden because the state does not need it would be invisible: show the field with it.
-      if (message && box.hidden && !off) box.hidden = false;
-      box.classList.toggle('locked', locked.has(name));
-      for (const input of box.querySelectorAll('input, textarea, select')) {
-        input.setAttribute('aria-invalid', message ? 'true' : 'false');
-        if (msgEl) input.setAttribute('aria-describedby', msgEl.id);
-        // Locked by the author (lock=): shown, not editable (actions.edit refuses it too).
-        input.disabled = locked.has(name);
-      }
-      box.classList.toggle('invalid', !!message);
-      box.classList.toggle('warning', !!message && !check?.errors?.[name]);
-    }
-
-    // A fieldset with no field left shown takes no room.
-    for (const set of form.querySelectorAll('fieldset')) set.hidden = ![...set.querySelectorAll('[data-field]')].some((box) => !box.hidden);
-    dimsHint.textContent = config ? dimsText(config) : '';
-    tokensHint.textContent = config ? tokensText(config) : '';
-    // A sentence's counts explained where the sentence is not in the form would only puzzle (a chapter without it).
-    tokensHint.hidden = config?.source === 'text' && !shows('text') && !shows('text_kv');
+    showFieldsAndMessages(form, view, { dimsHint, tokensHint });
   }
 
   return { update };
+}
+
+/** The form: every field with its message line, the preset menu and the hints under the fields. */
+function buildForm(dom, useSeeded) {
+  const { h } = dom;
+  const msg = (name) => h('p', { class: 'msg', id: `m-${name}`, 'aria-live': 'polite' });
+  const textField = (name, label, what, { mode = 'numeric', placeholder } = {}) => h('div', { class: 'field', dataset: { field: name } },
+    h('label', { for: `f-${name}` }, what ? [h('code', {}, name), ' ', h('span', { class: 'what' }, what)] : label),
+    h('input', { id: `f-${name}`, name, type: 'text', inputmode: mode, spellcheck: 'false', placeholder }),
+    msg(name));
+  const check = (name, label) => h('div', { class: 'field check', dataset: { field: name } },
+    h('input', { id: `f-${name}`, name, type: 'checkbox' }), h('label', { for: `f-${name}` }, label), msg(name));
+  const segmented = (name, label, options) => h('div', { class: 'field', dataset: { field: name } },
+    h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': label }, options.flatMap(([value, caption]) => [
+      h('input', { type: 'radio', id: `f-${name}-${value}`, name, value }), h('label', { for: `f-${name}-${value}` }, caption)])),
+    msg(name));
+  const area = (name, label, id) => h('div', { class: 'field', dataset: { field: name } },
+    h('label', { for: `f-${name}`, id }, label), h('textarea', { id: `f-${name}`, name, rows: 2, spellcheck: 'false' }), msg(name));
+
+  const presetSelect = h('select', { id: 'f-preset', name: 'preset' }, h('option', { value: '' }, text('controls.choose_worked_example_or')));
+  const dimsHint = h('p', { class: 'hint', id: 'dims-hint' });
+  // With weights=trained the layer is the training lab's: say so, with the way back.
+  const trainedText = h('span');
+  const trainedNote = h('p', { class: 'hint', id: 'trained-note', hidden: true }, trainedText, ' ',
+    h('button', { type: 'button', class: 'secondary', id: 'use-seeded', onclick: useSeeded }, text('controls.use_seeded_weights')));
+  const tokensHint = h('p', { class: 'hint', id: 'tokens-hint' });
+  const textLabel = text('controls.sentence_each_word_token');
+  const form = h('form', { id: 'controls', novalidate: true, autocomplete: 'off' },
+    h('div', { class: 'field preset-field', id: 'preset-field' }, h('label', { for: 'f-preset' }, text('controls.start_from_preset')), presetSelect),
+    h('fieldset', {}, h('legend', {}, 'Layer'),
+      h('div', { class: 'grid2' },
+        textField('d_model', '', 'model width'), textField('n_heads', '', 'heads h'),
+        textField('d_k', '', text('controls.query_key_size')), textField('d_v', '', 'value size'),
+        check('bias', text('controls.biases_projections')), textField('seed', 'weight seed')),
+      textField('n_kv_heads', '', text('controls.key_value_heads_grouped'), { placeholder: text('controls.empty_one_per_query') }),
+      dimsHint, trainedNote),
+    h('fieldset', {}, h('legend', {}, 'Tokens'),
+      segmented('attention', text('controls.kind_attention'), [['self', 'self-attention'], ['cross', 'cross-attention']]),
+      segmented('source', 'input source', [['text', 'a sentence'], ['random', 'seeded random'], ['task', text('controls.task_sample')]]),
+      area('text', textLabel, 'l-text'),
+      area('text_kv', text('controls.encoder_sentence_keys_values')),
+      h('div', { class: 'grid2' },
+        textField('n_q', '', 'queries'), textField('n_k', '', 'keys'), textField('batch', '', 'sequences'), textField('input_seed', 'input seed')),
+      tokensHint),
+    h('fieldset', {}, h('legend', {}, text('controls.mask_positions_scale_dropout')),
+      h('div', { class: 'grid2' },
+        h('div', { class: 'field', dataset: { field: 'mask' } }, h('label', { for: 'f-mask' }, 'mask'),
+          h('select', { id: 'f-mask', name: 'mask' },
+            h('option', { value: 'none' }, 'none'), h('option', { value: 'causal' }, text('controls.causal_no_looking_ahead')),
+            h('option', { value: 'padding' }, text('controls.padding_key_lengths')), h('option', { value: 'causal+padding' }, 'causal + padding'),
+            h('option', { value: 'sliding' }, 'sliding window'), h('option', { value: 'strided' }, text('controls.strided_local_every_s'))),
+          msg('mask')),
+        textField('padding', text('controls.key_length_per_batch'), '', { placeholder: 'e.g. 8,5' }),
+        textField('window', '', text('controls.keys_each_query_sees')),
+        textField('stride', '', text('controls.stride_s_s_1')),
+        h('div', { class: 'field', dataset: { field: 'positional' } }, h('label', { for: 'f-positional' }, text('controls.positions_logits')),
+          h('select', { id: 'f-positional', name: 'positional' },
+            h('option', { value: 'none' }, text('controls.none_only_input_encoding')), h('option', { value: 'rope' }, text('controls.rope_rotate_q_k')),
+            h('option', { value: 'alibi' }, text('controls.alibi_distance_penalty'))),
+          msg('positional')),
+        textField('rope_base', '', 'RoPE base', { mode: 'decimal', placeholder: text('controls.empty_engine_default') }),
+        check('scale', text('controls.divide_scores_d_k')),
+        h('div', { class: 'field', dataset: { field: 'dropout' } }, h('label', { for: 'f-dropout' }, 'dropout ', h('var', {}, 'p')),
+          h('input', { id: 'f-dropout', name: 'dropout', type: 'text', inputmode: 'decimal', spellcheck: 'false' }), msg('dropout')),
+        textField('dropout_seed', 'dropout seed'))));
+  return { form, presetSelect, dimsHint, trainedNote, trainedText, tokensHint, textLabel };
+}
+
+/**
+ * The chapter's fields only (every field in reference), less the author's hide=; locked ones disabled;
+ * one message per field beside it; the hints under the fields.
+ */
+function showFieldsAndMessages(form, view, { dimsHint, tokensHint }) {
+  const { check } = view;
+  const config = check?.config;
+  const shows = view.formShows ?? (() => true);
+  const locked = view.locked ?? new Set();
+  form.querySelector('#preset-field').hidden = !shows('preset');
+  // One message per field; a run refused for size shows beside the field that made it too large.
+  const messages = { ...(check?.errors ?? {}) };
+  if (check?.blocked && !messages[check.blocked.field]) messages[check.blocked.field] = check.blocked.short;
+  for (const box of form.querySelectorAll('[data-field]')) {
+    const name = box.dataset.field;
+    const message = messages[name] ?? '';
+    const msgEl = box.querySelector('.msg');
+    if (msgEl && msgEl.textContent !== message) msgEl.textContent = message;
+    // Out of this form (the chapter's choice, or the author's hide=): its message goes to the run bar.
+    const off = !shows(name);
+    if (off) box.hidden = true;
+    else if (!CONDITIONAL.has(name)) box.hidden = false;
+    // A message on a field hidden because the state does not need it would be invisible: show the field with it.
+    if (message && box.hidden && !off) box.hidden = false;
+    box.classList.toggle('locked', locked.has(name));
+    for (const input of box.querySelectorAll('input, textarea, select')) {
+      input.setAttribute('aria-invalid', message ? 'true' : 'false');
+      if (msgEl) input.setAttribute('aria-describedby', msgEl.id);
+      // Locked by the author (lock=): shown, not editable (actions.edit refuses it too).
+      input.disabled = locked.has(name);
+    }
+    box.classList.toggle('invalid', !!message);
+    box.classList.toggle('warning', !!message && !check?.errors?.[name]);
+  }
+
+  // A fieldset with no field left shown takes no room.
+  for (const set of form.querySelectorAll('fieldset')) set.hidden = ![...set.querySelectorAll('[data-field]')].some((box) => !box.hidden);
+  dimsHint.textContent = config && check.analysis ? dimsText(config, check.analysis.derived) : '';
+  tokensHint.textContent = config ? tokensText(config) : '';
+  // A sentence's counts explained where the sentence is not in the form would only puzzle (a chapter without it).
+  tokensHint.hidden = config?.source === 'text' && !shows('text') && !shows('text_kv');
 }
 
 /** form.elements.namedItem gives a RadioNodeList (no tagName) for a group of radios. */
@@ -241,34 +256,35 @@ function deriveDisplay(state) {
   return shown;
 }
 
-function dimsText(c) {
-  const heads = c.d_k * c.n_heads === c.d_model && c.d_v === c.d_k
-    ? `Each of the ${c.n_heads} heads works in d_k = d_v = ${fmt.int(c.d_model)} / ${c.n_heads} = ${fmt.int(c.d_k)} dimensions; together they span d_model again.`
-    : `Heads of d_k = ${fmt.int(c.d_k)}, d_v = ${fmt.int(c.d_v)}: n_heads·d_v = ${fmt.int(c.n_heads * c.d_v)} columns go into Wᴼ, which maps them back to d_model = ${fmt.int(c.d_model)}.`;
+/** The heads' sizes in words, with the widths the core derived (`w`: the analysis's derived). */
+function dimsText(c, w) {
+  const heads = w.qk_width === c.d_model && c.d_v === c.d_k
+    ? text('controls.each_heads_works_d', { n_heads: c.n_heads, d_model: fmt.int(c.d_model), d_k: fmt.int(c.d_k) })
+    : text('controls.heads_d_k_d', { d_k: fmt.int(c.d_k), d_v: fmt.int(c.d_v), n_heads_d_v: fmt.int(w.v_width), d_model: fmt.int(c.d_model) });
   // The query heads of key/value head 0, from the core's mapping (validation's kv_head_of).
   const perGroup = c.kv_head_of?.filter((g) => g === 0).length;
   const groups = perGroup > 1
-    ? ` Grouped-query attention: every ${perGroup} query heads share one of ${c.n_kv_heads} key/value heads.` : '';
+    ? text('controls.grouped_query_attention_every', { perGroup, n_kv_heads: c.n_kv_heads }) : '';
   return heads + groups;
 }
 
 function tokensText(c) {
   if (c.source === 'task') {
-    return `Sample ${c.input_seed} of the training lab’s ${c.train.settings.task} task: ${c.n_q} tokens, embedded by what the lab learnt (input seed picks the sample).`;
+    return text('controls.sample_training_lab_s', { input_seed: c.input_seed, task: c.train.settings.task, n_q: c.n_q });
   }
   if (c.source === 'text') {
-    const kv = c.cross ? `, the encoder ${c.n_k} (n_k)` : '';
-    const pad = c.batch > 1 ? ' Shorter lines are filled with <pad> tokens.' : '';
-    return `The longest query line has ${c.n_q} tokens (n_q)${kv}; ${c.batch} line${c.batch > 1 ? 's' : ''} = batch ${c.batch}.${pad}`;
+    const kv = c.cross ? text('controls.encoder_n_k', { n_k: c.n_k }) : '';
+    const pad = c.batch > 1 ? text('controls.shorter_lines_are_filled') : '';
+    return text('controls.longest_query_line_has', { n_q: c.n_q, kv, batch: c.batch, part: c.batch > 1 ? 's' : '', pad });
   }
   return c.cross
-    ? `Cross-attention: ${fmt.int(c.n_q)} decoder queries attend to ${fmt.int(c.n_k)} encoder keys and values.`
-    : `Self-attention: every token is a query and a key, so n_k = n_q = ${fmt.int(c.n_q)}.`;
+    ? text('controls.cross_attention_decoder_queries', { n_q: fmt.int(c.n_q), n_k: fmt.int(c.n_k) })
+    : text('controls.self_attention_every_token', { n_q: fmt.int(c.n_q) });
 }
 
 /** A model's menu entry: its published sizes, and the width it is loaded at when that is smaller (presets.js RUN_WIDTH). */
 function modelOption({ label, model: m, changes }) {
-  const kv = m.n_kv_heads && m.n_kv_heads !== m.n_heads ? ` sharing ${m.n_kv_heads} key/value heads` : '';
-  const scaled = changes.d_model !== m.d_model ? ` (runs at d_model ${fmt.int(changes.d_model)})` : '';
-  return `${label}: d_model ${fmt.int(m.d_model)}, ${m.n_heads} heads${kv}${scaled}`;
+  const kv = m.n_kv_heads && m.n_kv_heads !== m.n_heads ? text('controls.sharing_key_value_heads', { n_kv_heads: m.n_kv_heads }) : '';
+  const scaled = changes.d_model !== m.d_model ? text('controls.runs_d_model', { d_model: fmt.int(changes.d_model) }) : '';
+  return text('controls.d_model_heads', { label, d_model: fmt.int(m.d_model), n_heads: m.n_heads, kv, scaled });
 }

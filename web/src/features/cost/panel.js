@@ -6,6 +6,7 @@ import * as fmt from '../../model/format.js';
 import { configKey } from '../../model/validate.js';
 import { moduleName } from '../../ui/module_name.js';
 import { barCell } from '../../render/bar.js';
+import { text } from '../../lesson/panels/cost.js';
 
 export function create(body, { dom }) {
   const { h, fill, table, math } = dom;
@@ -20,7 +21,7 @@ export function create(body, { dom }) {
     if (key !== lastKey) {
       lastKey = key;
       if (!a) {
-        fill(params, h('p', { class: 'placeholder' }, 'The cost appears once the inputs are valid.'));
+        fill(params, h('p', { class: 'placeholder' }, text('cost.cost_appears_once_inputs')));
         fill(flops); fill(memory);
       } else {
         renderParams(a, check.config);
@@ -32,47 +33,47 @@ export function create(body, { dom }) {
   }
 
   function renderParams(a, config) {
-    const d = a.dims, p = a.params;
+    const d = a.dims, p = a.params, w = a.derived; // w: the widths and counts the core derives from the dims
     const kvh = d.n_kv_heads; // the core's analysis always resolves it
-    const kvNote = kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_k)} per head` : `${kvh} key heads × ${fmt.int(p.per_head_k)}, shared`;
+    const kvNote = kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_k)} per head` : text('cost.key_heads_shared', { kvh, per_head_k: fmt.int(p.per_head_k) });
     // What each matrix holds per head goes under its name: a fourth column does not fit half a panel.
     const matrix = (label, perHead) => h('span', {}, math(label), h('span', { class: 'sub-note' }, math(perHead)));
     const rows = [
-      [matrix('Wᴽ (all heads)', `${d.n_heads} × ${fmt.int(p.per_head_q)} per head`), `${fmt.int(d.d_model)} × ${fmt.int(d.n_heads * d.d_k)}`, fmt.int(p.w_q)],
-      [matrix(kvh === d.n_heads ? 'Wᴷ (all heads)' : 'Wᴷ (key/value heads)', kvNote), `${fmt.int(d.d_model)} × ${fmt.int(kvh * d.d_k)}`, fmt.int(p.w_k)],
-      [matrix(kvh === d.n_heads ? 'Wⱽ (all heads)' : 'Wⱽ (key/value heads)',
-        kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_v)} per head` : `${kvh} value heads × ${fmt.int(p.per_head_v)}, shared`),
-      `${fmt.int(d.d_model)} × ${fmt.int(kvh * d.d_v)}`, fmt.int(p.w_v)],
-      [matrix('Wᴼ', 'mixes the heads'), `${fmt.int(d.n_heads * d.d_v)} × ${fmt.int(d.d_model)}`, fmt.int(p.w_o)],
+      [matrix(text('cost.w_all_heads'), `${d.n_heads} × ${fmt.int(p.per_head_q)} per head`), `${fmt.int(d.d_model)} × ${fmt.int(w.qk_width)}`, fmt.int(p.w_q)],
+      [matrix(kvh === d.n_heads ? text('cost.w_all_heads_2') : text('cost.w_key_value_heads'), kvNote), `${fmt.int(d.d_model)} × ${fmt.int(w.kv_k_width)}`, fmt.int(p.w_k)],
+      [matrix(kvh === d.n_heads ? text('cost.w_all_heads_3') : text('cost.w_key_value_heads_2'),
+        kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_v)} per head` : text('cost.value_heads_shared', { kvh, per_head_v: fmt.int(p.per_head_v) })),
+      `${fmt.int(d.d_model)} × ${fmt.int(w.kv_v_width)}`, fmt.int(p.w_v)],
+      [matrix('Wᴼ', text('cost.mixes_heads')), `${fmt.int(w.v_width)} × ${fmt.int(d.d_model)}`, fmt.int(p.w_o)],
     ];
-    if (d.bias) rows.push([matrix('biases', 'b_Q, b_K, b_V, b_O'), '4 vectors', fmt.int(p.biases)]);
+    if (d.bias) rows.push([matrix('biases', text('cost.bias_names')), '4 vectors', fmt.int(p.biases)]);
     rows.push({ attrs: { class: 'total-row' }, cells: ['total', '', h('strong', { id: 'params-total', dataset: { value: p.total } }, fmt.int(p.total))] });
-    const square = d.d_k * d.n_heads === d.d_model && d.d_v === d.d_k && kvh === d.n_heads;
-    const identity = square
-      ? `That is 4·d_model² = 4 × ${fmt.int(d.d_model)}² = ${fmt.int(4 * d.d_model ** 2)} weights${d.bias ? `, plus 4·d_model = ${fmt.int(4 * d.d_model)} biases` : ''}, whatever n_heads is: heads split the same matrices into slices, they do not add weights.`
-      : kvh !== d.n_heads ? 'Wᴷ and Wⱽ have one slice per key/value head, not per query head, so the total is less than 4·d_model².'
-        : 'With d_k or d_v set by hand the matrices are no longer square, so the total is not 4·d_model².';
+    // Square matrices (h·d_k = d_model, d_v = d_k, a key/value head per query head): the four hold 4·d_model² weights.
+    const identity = w.square
+      ? text('cost.that_4_d_model2', { d_model: fmt.int(d.d_model), value: fmt.int(p.w_q + p.w_k + p.w_v + p.w_o), part: d.bias ? text('cost.plus_4_d_model', { value: fmt.int(p.biases) }) : '' })
+      : kvh !== d.n_heads ? text('cost.w_w_have_one')
+        : text('cost.with_d_k_or');
     const gqa = a.params_gqa
-      ? h('p', { class: 'note', id: 'params-gqa', dataset: { value: a.params_gqa } }, `With ${kvh} key/value heads shared by the ${d.n_heads} query heads (grouped-query attention), `
-        + `Wᴷ and Wⱽ are ${fmt.int(d.d_model)} × ${fmt.int(kvh * d.d_k)}: the layer has ${fmt.int(a.params_gqa)} parameters against ${fmt.int(a.params_mha)} with one key/value head per query head. `
-        + `The forward pass (and the heatmaps) runs this grouped layer: every ${d.n_heads / kvh} query heads read the same keys and values.`)
+      ? h('p', { class: 'note', id: 'params-gqa', dataset: { value: a.params_gqa } }, text('cost.with_key_value_heads', { kvh, n_heads: d.n_heads })
+        + text('cost.w_w_are_layer', { d_model: fmt.int(d.d_model), value: fmt.int(w.kv_k_width), params_gqa: fmt.int(a.params_gqa), params_mha: fmt.int(a.params_mha) })
+        + text('cost.forward_pass_heatmaps_runs', { value: w.group }))
       : null;
-    fill(params, h('h3', {}, 'Parameters of one attention layer'),
-      h('div', { class: 'table-wrap', tabindex: '0' }, table(['matrix', 'shape', 'parameters'], rows, { class: 'cost params' })),
+    fill(params, h('h3', {}, text('cost.parameters_one_attention_layer')),
+      dom.tableWrap({}, table(['matrix', 'shape', 'parameters'], rows, { class: 'cost params' })),
       h('p', { class: 'note' }, identity), gqa);
   }
 
   function renderFlops(a, config) {
     const f = a.flops, d = a.dims;
     const lesson = f.lesson;
-    const terms = lessonTerms(d);
+    const terms = lessonTerms(d, a.derived);
     const row = (name, term, value) => ({ attrs: { dataset: { term: name } }, cells: [name, h('span', { class: 'formula' }, formula(term)), fmt.int(value), fmt.short(value)] });
     const lessonRows = [
       row('projections', terms.projections, lesson.projections),
       row('scores QKᵀ', terms.scores, lesson.scores),
-      row('weighted sum AV', terms.weighted_sum, lesson.weighted_sum),
+      row(text('cost.weighted_sum_av'), terms.weighted_sum, lesson.weighted_sum),
       row('softmax', terms.softmax, lesson.softmax),
-      { attrs: { class: 'total-row' }, cells: ['total', 'without the softmax', fmt.int(lesson.total), fmt.short(lesson.total)] },
+      { attrs: { class: 'total-row' }, cells: ['total', text('cost.without_softmax'), fmt.int(lesson.total), fmt.short(lesson.total)] },
     ];
     const maxFlops = Math.max(...f.stages.map((s) => s.flops));
     const stageRows = f.stages.map((s) => [math(s.stage), fmt.int(s.macs), fmt.int(s.flops),
@@ -81,19 +82,19 @@ export function create(body, { dom }) {
     const ratio = f.exact_flops / lesson.total;
     const agree = f.projections_dominate_lesson === f.projections_dominate_exact;
     fill(flops,
-      h('h3', {}, 'FLOPs: which term dominates'),
+      h('h3', {}, text('cost.flops_which_term_dominates')),
       h('p', { class: 'verdict', id: 'dominant' }, `Here ${f.dominant_reason}.`),
-      h('h4', {}, 'As the lesson counts (one projection, a multiply-add = 1 operation)'),
-      d.n_q !== d.n_k ? h('p', { class: 'note' }, `The lesson writes n² for n queries against n keys; here ${fmt.int(d.n_q)} queries (n_q) meet ${fmt.int(d.n_k)} keys (n_k), so n² becomes n_q·n_k.`) : null,
-      h('div', { class: 'table-wrap', tabindex: '0' }, table(['term', 'formula', 'operations', 'rounded'], lessonRows, { class: 'cost' })),
+      h('h4', {}, text('cost.lesson_counts_one_projection')),
+      d.n_q !== d.n_k ? h('p', { class: 'note' }, text('cost.lesson_writes_n2_n', { n_q: fmt.int(d.n_q), n_k: fmt.int(d.n_k) })) : null,
+      dom.tableWrap({}, table(['term', 'formula', 'operations', 'rounded'], lessonRows, { class: 'cost' })),
       h('details', { class: 'fold-details', id: 'flops-exact' },
-        h('summary', {}, h('h4', {}, `Exactly, stage by stage: ${fmt.int(f.exact_flops)} FLOPs`)),
-        h('p', { class: 'note' }, 'Whole batch, 2 FLOPs per multiply-add.'),
-        h('div', { class: 'table-wrap', tabindex: '0' }, table(['stage', 'multiply-adds', 'FLOPs', 'share'], stageRows, { class: 'cost stages' }))),
+        h('summary', {}, h('h4', {}, text('cost.exactly_stage_stage_flops', { exact_flops: fmt.int(f.exact_flops) }))),
+        h('p', { class: 'note' }, text('cost.whole_batch_2_flops')),
+        dom.tableWrap({}, table(['stage', 'multiply-adds', 'FLOPs', 'share'], stageRows, { class: 'cost stages' }))),
       h('p', { class: 'note' },
-        `The exact count is ${fmt.num(ratio, 1)}× the lesson's: it has all four projections (Q, K, V and the output), `,
-        `counts a multiply-add as two FLOPs, multiplies by batch = ${fmt.int(d.batch)}, and includes the scaling and the softmax. `,
-        agree ? 'Both counts agree on which term dominates.' : 'Here the two counts disagree on which term dominates: the four projections tip the balance.'),
+        text('cost.exact_count_lesson_s', { ratio: fmt.num(ratio, 1) }),
+        text('cost.counts_multiply_add_two', { batch: fmt.int(d.batch) }),
+        agree ? text('cost.both_counts_agree_which') : text('cost.here_two_counts_disagree')),
       sparseNote(a.sparse));
   }
 
@@ -101,31 +102,31 @@ export function create(body, { dom }) {
   function sparseNote(s) {
     if (!s || s.visible_pairs >= s.total_pairs) return null;
     return h('p', { class: 'note', id: 'sparse-flops', dataset: { pairs: s.visible_pairs } },
-      `The mask (${s.mask}) leaves ${fmt.int(s.visible_pairs)} of the ${fmt.int(s.total_pairs)} (query, key) pairs visible (${fmt.percent(s.fraction)}): `,
-      `a kernel that skips the hidden ones does ${fmt.int(s.score_flops + s.weighted_sum_flops)} FLOPs for Q·Kᵀ and A·V instead of `,
-      `${fmt.int(s.dense_score_flops + s.dense_weighted_sum_flops)}. The counts above are the dense ones: this engine computes every logit and sets the hidden ones to −∞.`);
+      text('cost.mask_leaves_query_key', { mask: s.mask, visible_pairs: fmt.int(s.visible_pairs), total_pairs: fmt.int(s.total_pairs), fraction: fmt.percent(s.fraction) }),
+      text('cost.kernel_that_skips_hidden', { score_flops_weighted_sum_flops: fmt.int(s.score_flops + s.weighted_sum_flops) }),
+      text('cost.counts_above_are_dense', { dense_score_flops_dense_weighted_sum_flops: fmt.int(s.dense_score_flops + s.dense_weighted_sum_flops) }));
   }
 
   function renderMemory(a, budget) {
     const d = a.dims, m = a.memory;
-    const matrices = d.n_heads * d.batch;
+    const matrices = a.derived.attention_maps; // h × batch
     const parts = [['inputs', m.inputs], ['outputs', m.outputs], ['attention weights', m.weights], ['working buffers', m.working], ['parameters', m.parameters]];
     const over = m.total > budget;
     fill(memory,
       h('h3', {}, 'Memory'),
       h('p', { id: 'attention-memory', dataset: { bytes: a.attention_weight_bytes } },
-        `The attention weights alone: h × batch = ${d.n_heads} × ${fmt.int(d.batch)} = ${fmt.int(matrices)} matrices of `,
+        text('cost.attention_weights_alone_h', { n_heads: d.n_heads, batch: fmt.int(d.batch), matrices: fmt.int(matrices) }),
         `${fmt.int(d.n_q)} × ${fmt.int(d.n_k)} floats, ${fmt.int(matrices)} · ${fmt.int(d.n_q)} · ${fmt.int(d.n_k)} · 4 B = `,
-        h('strong', {}, fmt.bytes(a.attention_weight_bytes)), '. They grow with n², the reason long contexts are expensive.'),
+        h('strong', {}, fmt.bytes(a.attention_weight_bytes)), text('cost.they_grow_with_n2')),
       h('details', { class: 'fold-details', id: 'memory-parts' },
-        h('summary', {}, h('h4', {}, `One forward pass: ${fmt.bytes(m.total)}, part by part`)),
-        h('div', { class: 'table-wrap', tabindex: '0' }, table(['part', 'bytes'], [
+        h('summary', {}, h('h4', {}, text('cost.one_forward_pass_part', { total: fmt.bytes(m.total) }))),
+        dom.tableWrap({}, table(['part', 'bytes'], [
           ...parts.map(([name, bytes]) => [name, fmt.bytes(bytes)]),
-          { attrs: { class: 'total-row' }, cells: ['one forward pass', h('strong', { id: 'memory-total', dataset: { value: m.total } }, fmt.bytes(m.total))] },
+          { attrs: { class: 'total-row' }, cells: [text('cost.one_forward_pass'), h('strong', { id: 'memory-total', dataset: { value: m.total } }, fmt.bytes(m.total))] },
         ], { class: 'cost' }))),
-      h('div', { class: 'meter', role: 'img', 'aria-label': `${fmt.percent(m.total / budget)} of the tab's budget` },
+      h('div', { class: 'meter', role: 'img', 'aria-label': text('cost.tab_s_budget', { value: fmt.percent(m.total / budget) }) },
         h('span', { class: over ? 'fill over' : 'fill', style: { width: `${Math.min(100, (100 * m.total) / budget).toFixed(1)}%` } })),
-      h('p', { class: 'note' }, `${fmt.percent(m.total / budget)} of this tab's budget of ${fmt.bytesBinary(budget)}${over ? ': too large to run here' : ''}.`));
+      h('p', { class: 'note' }, text('cost.this_tab_s_budget', { value: fmt.percent(m.total / budget), budget: fmt.bytesBinary(budget), part: over ? text('cost.too_large_run_here') : '' })));
   }
 
   let lastRun = null;
@@ -138,11 +139,11 @@ export function create(body, { dom }) {
       return;
     }
     fill(run,
-      h('h3', {}, current ? 'This run' : 'Last run (previous inputs)'),
+      h('h3', {}, current ? 'This run' : text('cost.last_run_previous_inputs')),
       h('dl', { class: 'facts', id: 'run-facts', dataset: { worker: result.timings.worker_ms, setup: result.timings.setup_ms, ms: result.timings.forward_ms, gflops: result.gflops, isa: result.isa } },
-        h('dt', {}, 'wall time of the forward pass'), h('dd', {}, fmt.duration(result.timings.forward_ms),
-          result.timings.repeats > 1 ? h('span', { class: 'note' }, ` per pass, timed over ${fmt.int(result.timings.repeats)} passes`) : null),
-        h('dt', {}, 'weights and inputs'), h('dd', {}, fmt.duration(result.timings.setup_ms)),
+        h('dt', {}, text('cost.wall_time_forward_pass')), h('dd', {}, fmt.duration(result.timings.forward_ms),
+          result.timings.repeats > 1 ? h('span', { class: 'note' }, text('cost.per_pass_timed_over', { repeats: fmt.int(result.timings.repeats) })) : null),
+        h('dt', {}, text('cost.weights_inputs')), h('dd', {}, fmt.duration(result.timings.setup_ms)),
         h('dt', {}, 'speed'), h('dd', {}, fmt.rate(result.gflops)),
         h('dt', {}, 'module'), h('dd', {}, moduleName(result.isa))));
   }
@@ -153,11 +154,11 @@ export function create(body, { dom }) {
 /**
  * The lesson's four terms as the engine counts them, each a list of [symbol, size] factors: the
  * lesson's n·d² and n²·d when n_q = n_k and h·d_k = d_model, the factors themselves otherwise, so a
- * formula never names a product other than the one whose value stands beside it.
+ * formula never names a product other than the one whose value stands beside it. `widths`: the
+ * analysis's derived { qk_width (h·d_k), v_width (h·d_v) }.
  */
-export function lessonTerms(d) {
+export function lessonTerms(d, { qk_width: qk, v_width: v }) {
   const same = d.n_q === d.n_k;
-  const qk = d.n_heads * d.d_k, v = d.n_heads * d.d_v;
   const nq = same ? ['n', d.n_q] : ['n_q', d.n_q];
   const nk = same ? ['n', d.n_k] : ['n_k', d.n_k];
   const width = qk === d.d_model ? ['d', d.d_model] : ['d_model', d.d_model];

@@ -2,16 +2,17 @@
 // formula with the current sizes filled in, so the symbols always have numbers attached.
 
 import * as fmt from '../../model/format.js';
+import { text } from '../../lesson/panels/equations.js';
 
 const EQUATIONS = [
-  { title: 'Scaled dot-product attention', tex: String.raw`\operatorname{Attention}(Q,K,V)=\operatorname{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}+M\right)V`,
-    text: 'The mask M is 0 where a query may look and −∞ where it may not, so masked keys get weight exactly 0.' },
-  { title: 'One head', tex: String.raw`\begin{gathered}\mathrm{head}_i=\operatorname{Attention}\!\left(X_q W_i^{Q},\; X_k W_i^{K},\; X_v W_i^{V}\right)\\ W_i^{Q},\,W_i^{K}\in\mathbb{R}^{d_{\text{model}}\times d_k},\quad W_i^{V}\in\mathbb{R}^{d_{\text{model}}\times d_v}\end{gathered}`,
-    text: 'In self-attention X_q = X_k = X_v; in cross-attention the queries come from the decoder and the keys and values from the encoder.' },
-  { title: 'Multi-head attention', tex: String.raw`\begin{gathered}\operatorname{MultiHead}=\operatorname{Concat}(\mathrm{head}_1,\dots,\mathrm{head}_h)\,W^{O}\\ W^{O}\in\mathbb{R}^{h d_v\times d_{\text{model}}}\end{gathered}`,
-    text: 'Every head sees the whole sequence through its own small projections; Wᴼ mixes what they found.' },
-  { title: 'Sinusoidal positional encoding', tex: String.raw`\begin{gathered}PE_{(pos,\,2i)}=\sin\!\left(\frac{pos}{10000^{2i/d_{\text{model}}}}\right)\\ PE_{(pos,\,2i+1)}=\cos\!\left(\frac{pos}{10000^{2i/d_{\text{model}}}}\right)\end{gathered}`,
-    text: 'Added to each word’s embedding, so the same word at two positions gives two different tokens.' },
+  { title: text('equations.scaled_dot_product_attention'), tex: text('equations.operatorname_q_k_v'),
+    text: text('equations.mask_m_0_where') },
+  { title: 'One head', tex: text('equations.begin_mathrm_i_operatorname'),
+    text: text('equations.self_attention_q_k') },
+  { title: 'Multi-head attention', tex: text('equations.begin_operatorname_operatorname_mathrm'),
+    text: text('equations.every_head_sees_whole') },
+  { title: text('equations.sinusoidal_positional_encoding'), tex: text('equations.begin_pe_sin_left'),
+    text: text('equations.added_each_word_s') },
 ];
 
 export function create(body, { dom, host }) {
@@ -39,29 +40,29 @@ export function create(body, { dom, host }) {
     lastLive = '';
     if (view) update(view);
   }, (err) => {
-    body.prepend(h('p', { class: 'note' }, `The formulas are shown as TeX source: the typesetter could not load (${err.message}).`));
+    body.prepend(h('p', { class: 'note' }, text('equations.formulas_are_shown_tex', { message: err.message })));
   });
 
   function update(v) {
     view = v;
     const { check } = v;
-    const c = check?.config;
-    const key = c ? JSON.stringify([c.d_model, c.n_heads, c.d_k, c.d_v, c.n_q, c.n_k, c.scale]) : '';
+    const c = check?.config, w = check?.analysis?.derived; // w: the widths and the encoding's wavelength, the core's
+    const key = c && w ? JSON.stringify([c.d_model, c.n_heads, c.d_k, c.d_v, c.n_q, c.n_k, c.scale]) : '';
     if (key === lastLive || !katex) return;
     lastLive = key;
-    if (!c) {
+    if (!c || !w) {
       for (const b of blocks) fill(b.live);
       return;
     }
     const n = (x) => fmt.int(x).replace(/,/g, '{,}');
-    const slowest = Math.max(0, Math.floor(c.d_model / 2) - 1); // the last sine/cosine pair
+    const slowest = w.encoding_slowest_pair; // the last sine/cosine pair
     const live = [
       // Without the scale the scores are Q·Kᵀ itself: the live line must not divide.
-      String.raw`\underbrace{Q}_{${n(c.n_q)}\times ${n(c.d_k)}}\;\underbrace{K^{\top}}_{${n(c.d_k)}\times ${n(c.n_k)}}` +
-      (c.scale ? String.raw`\;/\;\sqrt{${n(c.d_k)}}` : String.raw`\;(\text{not scaled})`) + String.raw`\;\to\;\underbrace{A}_{${n(c.n_q)}\times ${n(c.n_k)}}\;\underbrace{V}_{${n(c.n_k)}\times ${n(c.d_v)}}\;=\;${n(c.n_q)}\times ${n(c.d_v)}`,
-      String.raw`W_i^{Q}: ${n(c.d_model)}\times ${n(c.d_k)},\quad W_i^{V}: ${n(c.d_model)}\times ${n(c.d_v)},\quad i=1,\dots,${c.n_heads}`,
-      String.raw`\operatorname{Concat}: ${n(c.n_q)}\times ${n(c.n_heads * c.d_v)},\quad W^{O}: ${n(c.n_heads * c.d_v)}\times ${n(c.d_model)},\quad \text{output}: ${n(c.n_q)}\times ${n(c.d_model)}`,
-      String.raw`\text{wavelengths } 2\pi \;\dots\; 2\pi\cdot 10000^{${n(2 * slowest)}/${n(c.d_model)}}\approx ${n(Math.round(2 * Math.PI * 10000 ** ((2 * slowest) / c.d_model)))}`,
+      text('equations.underbrace_times_underbrace_times', { n_q: n(c.n_q), d_k: n(c.d_k), n_k: n(c.n_k) }) +
+      (c.scale ? String.raw`\;/\;\sqrt{${n(c.d_k)}}` : text('equations.text')) + text('equations.underbrace_times_underbrace_times_2', { n_q: n(c.n_q), n_k: n(c.n_k), d_v: n(c.d_v) }),
+      text('equations.w_i_times_quad', { d_model: n(c.d_model), d_k: n(c.d_k), d_v: n(c.d_v), n_heads: c.n_heads }),
+      text('equations.operatorname_times_quad_w', { n_q: n(c.n_q), n_heads_d_v: n(w.v_width), d_model: n(c.d_model) }),
+      text('equations.text_2_pi_dots', { value: n(2 * slowest), d_model: n(c.d_model), value2: n(Math.round(w.encoding_wavelength)) }),
     ];
     blocks.forEach((b, i) => typeset(b.live, String.raw`\text{now: }` + live[i]));
   }

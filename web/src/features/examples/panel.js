@@ -3,11 +3,12 @@
 
 import { exampleChanges, presetValue } from '../../model/presets.js';
 import * as fmt from '../../model/format.js';
+import { text } from '../../lesson/panels/examples.js';
 
 export function create(body, { dom, host, actions }) {
   const { h, fill, math } = dom;
   let readOnly = false;
-  fill(body, h('p', { class: 'placeholder' }, 'Waiting for the engine…'));
+  fill(body, h('p', { class: 'placeholder' }, text('examples.waiting_engine')));
   let done = false;
 
   function update(view) {
@@ -21,8 +22,8 @@ export function create(body, { dom, host, actions }) {
     const examples = engine.lessonExamples();
     const allOk = examples.every((ex) => ex.figures.every((f) => f.ok));
     fill(body,
-      h('p', { class: 'lead' }, 'Each figure below was just computed by the same WebAssembly core that runs the heatmaps, then compared with the figure printed in the lesson. ',
-        allOk ? 'All of them match.' : 'Some do not match: see the ✗ marks.'),
+      h('p', { class: 'lead' }, text('examples.each_figure_below_was'),
+        allOk ? text('examples.all_them_match') : text('examples.some_do_not_match')),
       // One column that may shrink below a card's widest table (which scrolls inside its own box): a plain
       // grid column would grow to that table and push the page sideways on a phone.
       h('div', { class: 'examples', style: { gridTemplateColumns: 'minmax(0, 1fr)' } }, examples.map(card)));
@@ -35,8 +36,8 @@ export function create(body, { dom, host, actions }) {
       c.batch > 1 ? `batch = ${c.batch}` : null, c.bias ? null : 'no biases'].filter(Boolean).join(', ');
     const rows = ex.figures.map((f) => {
       const info = f.expected === '';
-      const mark = info ? h('span', { class: 'mark info', title: 'not in the lesson: shown for comparison' }, 'info')
-        : f.ok ? h('span', { class: 'mark ok', 'aria-label': 'matches the lesson' }, '✓') : h('span', { class: 'mark bad', 'aria-label': 'does not match' }, '✗');
+      const mark = info ? h('span', { class: 'mark info', title: text('examples.not_lesson_shown_comparison') }, 'info')
+        : f.ok ? h('span', { class: 'mark ok', 'aria-label': text('examples.matches_lesson') }, '✓') : h('span', { class: 'mark bad', 'aria-label': text('examples.does_not_match') }, '✗');
       return h('tr', { class: info ? 'info-row' : '' },
         h('th', { scope: 'row' }, math(f.label)), h('td', {}, info ? '—' : f.expected), h('td', { class: 'computed' }, f.computed), h('td', {}, mark));
     });
@@ -47,13 +48,13 @@ export function create(body, { dom, host, actions }) {
     return h('article', { class: `example ${ok ? 'ok' : 'bad'}`, dataset: { example: ex.id, ok: ok ? '1' : '0' } },
       h('header', {},
         h('h3', {}, h('span', { class: 'example-id' }, ex.id), ` ${ex.title}`),
-        h('span', { class: `badge ${ok ? 'ok' : 'bad'}` }, ok ? '✓ matches the lesson' : '✗ mismatch')),
+        h('span', { class: `badge ${ok ? 'ok' : 'bad'}` }, ok ? text('examples.matches_lesson_2') : '✗ mismatch')),
       h('p', { class: 'config' }, config),
-      h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'figures' },
+      dom.tableWrap({}, h('table', { class: 'figures' },
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'figure'), h('th', { scope: 'col' }, 'lesson'), h('th', { scope: 'col' }, 'computed'), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'check')))),
         h('tbody', {}, rows))),
       ex.note ? h('p', { class: ex.id === 'E3' ? 'note callout' : 'note' }, ex.note) : null,
-      h('button', { type: 'button', class: 'secondary load', onclick: load, hidden: readOnly }, `Load ${ex.id} into the inputs`));
+      h('button', { type: 'button', class: 'secondary load', onclick: load, hidden: readOnly }, text('examples.load_into_inputs', { id: ex.id })));
   }
 
   return { update };

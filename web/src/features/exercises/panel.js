@@ -1,3 +1,4 @@
+import { text } from '../../lesson/panels/exercises.js';
 // "Predict, then reveal": the chapter's exercises, one card each, one card shown at a time behind a
 // stepper ("Exercise 2 of 4", previous/next, a status mark per exercise) so a chapter stays short: the prompt (numbers from the live
 // layer), an input for its kind (a number, a shape, a choice, or a cell picked on a small map), a Check
@@ -13,53 +14,10 @@ export { EXERCISES } from '../../lesson/exercises/catalogue.js';
 const MAX_GRID_SIDE = 16; // a bigger layer gets the asked row only, and the index typed in
 const MAX_ROW_CELLS = 64; // a longer row is not drawn at all: the key's index is typed
 
-const STYLE = `
-.ex-list { display: grid; gap: 0.9rem; }
-.ex-stepper { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4rem 0.6rem; margin: 0 0 0.6rem; }
-.ex-stepper button { padding: 4px 10px; }
-.ex-stepper button[aria-disabled="true"] { opacity: 0.5; cursor: default; }
-.ex-where { font-weight: 600; min-width: 8.5em; }
-.ex-marks { display: flex; flex-wrap: wrap; gap: 0.3rem; list-style: none; margin: 0; padding: 0; }
-.ex-marks button { min-width: 2.1em; padding: 2px 6px; font-size: var(--text-sm); font-variant-numeric: tabular-nums; }
-.ex-marks button[aria-current="step"] { outline: 2px solid var(--accent); outline-offset: 1px; }
-.ex-marks button[data-status="right"] { color: var(--ok); border-color: var(--ok); }
-.ex-marks button[data-status="wrong"] { color: var(--warn); border-color: var(--warn); }
-.exercise { border: 1px solid var(--grid); border-radius: 6px; padding: 0.7rem 0.9rem; min-width: 0; overflow-wrap: anywhere; }
-.exercise h3 { font-size: 1em; margin: 0 0 0.5em; font-weight: 600; }
-.exercise .ex-id { color: var(--muted); font-size: 0.8em; font-weight: normal; margin-left: 0.4em; }
-.exercise form { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: end; }
-.exercise fieldset { border: 0; padding: 0; margin: 0; display: grid; gap: 0.25rem; flex-basis: 100%; }
-.exercise .ex-verdict { margin: 0.6em 0 0; }
-.exercise .ex-verdict[data-correct="1"] strong { color: var(--ok); }
-.exercise .ex-verdict[data-correct="0"] strong { color: var(--warn); }
-.ex-grid-wrap { flex-basis: 100%; max-width: 100%; overflow-x: auto; }
-.ex-grid { border-collapse: collapse; font-size: 0.78em; margin: 0.3em 0; width: auto; }
-.ex-grid th { font-weight: normal; color: var(--muted); padding: 0 0.3em; white-space: nowrap; }
-.ex-grid td { width: 1.7em; height: 1.5em; padding: 0; border: 1px solid var(--grid); text-align: center; }
-.ex-grid tr.asked th { color: inherit; font-weight: 600; }
-.ex-grid button { width: 100%; height: 100%; min-height: 1.5em; border: 0; padding: 0; background: transparent; cursor: pointer; font: inherit; }
-.ex-grid button[aria-pressed="true"] { outline: 2px solid var(--accent); outline-offset: -2px; }
-.ex-grid td.expected { box-shadow: inset 0 0 0 2px var(--ok); }
-.ex-unseen { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-/* A typed answer: its label above, the input and Check side by side. */
-.exercise form > label { flex: 1 1 12em; min-width: 0; }
-.exercise form > label input { display: block; margin-top: 2px; }
-.ex-attempts:empty { display: none; }
-/* A phone: one row of ←, the marks and →; "Exercise 2 of 4" is still announced (the current mark is outlined). */
-@container ap (max-width: 520px) {
-  .ex-stepper { flex-wrap: nowrap; gap: 0.4rem; }
-  .ex-stepper > button { flex: none; }
-  .ex-marks { flex: 0 1 auto; min-width: 0; }
-  .ex-where, .ex-word { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; min-width: 0; }
-  .exercise { padding: 0.6rem 0.7rem; }
-}
-`;
-
-
 export function create(body, { dom, actions }) {
   const { h, fill } = dom;
   // Prompts and explanations name Wᴽ, d_k and d_model: dom.math() shows them as the lesson writes them.
-  const text = (s) => dom.math(s);
+  const mathText = (s) => dom.math(s);
   const summary = h('p', { class: 'note', id: 'ex-summary' });
   const listBox = h('div', { class: 'ex-list' });
   // The stepper: which exercise is shown (announced when it changes), previous/next, and one mark per
@@ -70,10 +28,10 @@ export function create(body, { dom, actions }) {
   const word = (w) => h('span', { class: 'ex-word' }, w);
   const previous = h('button', { type: 'button', class: 'ex-prev', id: 'ex-prev', onclick: () => step(-1) }, h('span', { 'aria-hidden': 'true' }, '←'), word(' Previous'));
   const next = h('button', { type: 'button', class: 'ex-next', id: 'ex-next', onclick: () => step(1) }, word('Next '), h('span', { 'aria-hidden': 'true' }, '→'));
-  const marks = h('ol', { class: 'ex-marks', 'aria-label': 'Every exercise of this chapter' });
+  const marks = h('ol', { class: 'ex-marks', 'aria-label': text('exercises.every_exercise_this_chapter') });
   const stepper = h('div', { class: 'ex-stepper', role: 'group', 'aria-label': 'Exercises' }, previous, where, marks, next);
-  fill(body, h('style', {}, STYLE),
-    h('p', { class: 'lead' }, 'Predict, then check: the engine answers on your layer and explains why.'),
+  fill(body,
+    h('p', { class: 'lead' }, text('exercises.predict_then_check_engine')),
     summary, stepper, listBox);
   const cards = new Map(); // id → { key, card, reveal, pending, selected }
   let order = [];   // the ids shown, in order
@@ -85,8 +43,8 @@ export function create(body, { dom, actions }) {
     if (!ex) return;
     const { done, total, score } = ex.progress;
     summary.textContent = total
-      ? `${done} of ${total} answered · ${Math.round(score * total)} right${ex.unknown.length ? ` · not exercises: ${ex.unknown.join(', ')}` : ''}`
-      : `No exercises here${ex.unknown.length ? ` (not exercises: ${ex.unknown.join(', ')})` : ''}.`;
+      ? text('exercises.answered_right', { done, total, value: Math.round(score * total), part: ex.unknown.length ? ` · not exercises: ${ex.unknown.join(', ')}` : '' })
+      : text('exercises.no_exercises_here', { part: ex.unknown.length ? ` (not exercises: ${ex.unknown.join(', ')})` : '' });
     const ids = ex.items.map((item) => item.id);
     lastItems = ex.items;
     order = ids;
@@ -101,7 +59,7 @@ export function create(body, { dom, actions }) {
         cards.set(item.id, entry);
       }
       if (listBox.children[at] !== entry.card) listBox.insertBefore(entry.card, listBox.children[at] ?? null);
-      showStatus(entry, item);
+      showStatus(dom, entry, item);
     });
     showCurrent();
   }
@@ -118,7 +76,7 @@ export function create(body, { dom, actions }) {
     const byId = new Map(lastItems.map((item) => [item.id, item]));
     const wanted = order.map((id, i) => {
       const status = statusOf(byId.get(id));
-      return { id, i, status, label: `Exercise ${i + 1}: ${{ unanswered: 'not answered yet', right: 'answered right', wrong: 'answered wrong' }[status]}` };
+      return { id, i, status, label: `Exercise ${i + 1}: ${{ unanswered: text('exercises.not_answered_yet'), right: 'answered right', wrong: 'answered wrong' }[status]}` };
     });
     if (marks.children.length !== wanted.length) {
       fill(marks, wanted.map(({ id }) => h('li', {}, h('button', { type: 'button', dataset: { mark: id }, onclick: () => go(id, true) }))));
@@ -133,13 +91,6 @@ export function create(body, { dom, actions }) {
       if (id === currentId) b.setAttribute('aria-current', 'step');
       else b.removeAttribute('aria-current');
     });
-  }
-
-  /** unanswered, right (solved at some attempt) or wrong (tried, not solved yet). */
-  function statusOf(item) {
-    const s = item?.status;
-    if (!s?.attempts) return 'unanswered';
-    return s.correct ? 'right' : 'wrong';
   }
 
   function step(by) {
@@ -162,13 +113,13 @@ export function create(body, { dom, actions }) {
     const attempts = h('span', { class: 'note ex-attempts' });
     entry.reveal = reveal;
     entry.attempts = attempts;
-    const head = h('h3', { id: titleId, tabindex: '-1' }, text(item.prompt ?? 'This exercise uses the current layer.'), h('span', { class: 'ex-id' }, item.id));
+    const head = h('h3', { id: titleId, tabindex: '-1' }, mathText(item.prompt ?? text('exercises.this_exercise_uses_current')), h('span', { class: 'ex-id' }, item.id));
     if (item.unavailable) {
       entry.card = h('article', { class: 'exercise', dataset: { exercise: item.id, kind: item.kind }, 'aria-labelledby': titleId },
         head, h('p', { class: 'placeholder' }, `Not available: ${item.unavailable}.`));
       return entry;
     }
-    const { field, read } = inputFor(item, entry, titleId);
+    const { field, read } = inputFor(dom, item, entry, titleId);
     const button = h('button', { type: 'submit' }, 'Check');
     entry.button = button;
     const form = h('form', {
@@ -181,77 +132,12 @@ export function create(body, { dom, actions }) {
     return entry;
   }
 
-  /** The input of a kind: { field (the element), read() → the value to answer with }. */
-  function inputFor(item, entry, titleId) {
-    if (item.kind === 'choice') {
-      const name = `${titleId}-choice`;
-      const radios = item.choices.map((c) => h('input', { type: 'radio', name, value: c.key }));
-      return {
-        field: h('fieldset', { 'aria-labelledby': titleId }, item.choices.map((c, i) => h('label', {}, radios[i], ' ', c.label))),
-        read: () => radios.find((r) => r.checked)?.value ?? '',
-      };
-    }
-    if (item.kind === 'cell') return cellPicker(item, entry);
-    const input = h('input', { type: 'text', name: 'answer', autocomplete: 'off', spellcheck: false, size: 14,
-      inputmode: item.kind === 'number' ? 'decimal' : 'text', placeholder: item.kind === 'shape' ? 'e.g. 2×4×8×8' : '' });
-    const hint = item.kind === 'number' ? `your answer (${item.toleranceText})` : 'your answer (a shape: 2×4×8×8, 2x4x8x8 or 2,4,8,8)';
-    return { field: h('label', {}, `${hint[0].toUpperCase()}${hint.slice(1)} `, input), read: () => input.value };
-  }
-
-  /**
-   * The cell picker: a small map of the layer's rows and keys, where only the asked query's row can be
-   * picked (buttons; ←/→, Home and End move along it), plus the key's index to type for large layers.
-   */
-  function cellPicker(item, entry) {
-    const { rows, cols, row, labels_q, labels_k } = item.grid;
-    const whole = rows <= MAX_GRID_SIDE && cols <= MAX_GRID_SIDE;
-    const keyName = (j) => (labels_k ? `${labels_k[j]} (${j})` : `key ${j}`);
-    const buttons = [];
-    const typed = h('input', { type: 'text', name: 'cell', inputmode: 'numeric', size: 4, autocomplete: 'off' });
-    const pick = (j, focus) => {
-      entry.selected = j;
-      typed.value = String(j);
-      buttons.forEach((b, k) => {
-        b.setAttribute('aria-pressed', String(k === j));
-        b.tabIndex = k === j ? 0 : -1;
-      });
-      if (focus) buttons[j]?.focus();
-    };
-    const cellRow = (i) => h('tr', { class: i === row ? 'asked' : '' },
-      h('th', { scope: 'row' }, labels_q ? labels_q[i] : `${i}`),
-      Array.from({ length: cols }, (_, j) => {
-        if (i !== row) return h('td', { 'aria-hidden': 'true' });
-        const b = h('button', { type: 'button', 'aria-pressed': 'false', tabindex: j === 0 ? '0' : '-1', 'aria-label': keyName(j), dataset: { key: j },
-          onclick: () => pick(j, false),
-          onkeydown: (e) => {
-            const next = { ArrowRight: j + 1, ArrowLeft: j - 1, Home: 0, End: cols - 1 }[e.key];
-            if (next === undefined) return;
-            e.preventDefault();
-            pick(Math.max(0, Math.min(cols - 1, next)), true);
-          } });
-        buttons[j] = b;
-        return h('td', { dataset: { key: j } }, b);
-      }));
-    const shownRows = whole ? Array.from({ length: rows }, (_, i) => i) : [row];
-    // A table of its own (caption and corner header read out, not shown): rows are queries, columns keys.
-    const table = h('table', { class: 'ex-grid' },
-      h('caption', { class: 'ex-unseen' }, `Row of query ${labels_q ? labels_q[row] : row}: pick the key`),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'ex-unseen' }, 'query, key')), Array.from({ length: cols }, (_, j) => h('th', { scope: 'col', title: keyName(j) }, labels_k ? labels_k[j].slice(0, 4) : `${j}`)))),
-      h('tbody', {}, shownRows.map(cellRow)));
-    entry.grid = table;
-    typed.addEventListener('input', () => {
-      const j = Number(typed.value);
-      if (Number.isInteger(j) && j >= 0 && j < cols) pick(j, false);
-    });
-    return { field: [cols <= MAX_ROW_CELLS ? h('div', { class: 'ex-grid-wrap' }, table) : null, h('label', {}, `Key index (0 to ${cols - 1}) `, typed)], read: () => typed.value };
-  }
-
   async function submit(item, entry, value) {
     if (entry.pending) return;
     entry.pending = true;
     entry.button.disabled = true;
     entry.reveal.dataset.correct = '';
-    entry.reveal.textContent = 'Asking the engine…';
+    entry.reveal.textContent = text('exercises.asking_engine');
     try {
       await actions.answer(item.id, value); // the session redraws this card with the reveal
     } catch (err) {
@@ -264,29 +150,108 @@ export function create(body, { dom, actions }) {
     }
   }
 
-  function showStatus(entry, item) {
-    if (!entry.attempts) return;
-    const { attempts, correct } = item.status;
-    entry.attempts.textContent = attempts ? `${attempts} attempt${attempts > 1 ? 's' : ''}${correct ? ' · solved' : ''}` : '';
-    const r = item.reveal;
-    if (!r || entry.shown === r) return;
-    entry.shown = r;
-    entry.reveal.dataset.correct = r.correct ? '1' : '0';
-    const expected = Array.isArray(r.expected) ? r.expected.join('×') : item.kind === 'choice' ? item.choices.find((c) => c.key === r.expected)?.label ?? r.expected : String(r.expected);
-    fill(entry.reveal, h('strong', {}, r.correct ? 'Right. ' : 'Not quite. '), `The engine’s answer: ${expected}. `, text(r.explanation));
-    if (entry.grid && r.weights) paintRow(entry, item, r);
-  }
-
-  /** After the reveal, the asked row shows the core's weights (darker = larger) and the expected cell. */
-  function paintRow(entry, item, r) {
-    const max = Math.max(...r.weights) || 1;
-    for (const td of entry.grid.querySelectorAll('tr.asked td')) {
-      const j = Number(td.dataset.key);
-      td.style.background = `color-mix(in srgb, var(--accent) ${Math.round((r.weights[j] / max) * 80)}%, transparent)`;
-      td.classList.toggle('expected', j === r.expected);
-      td.title = `weight ${r.weights[j].toFixed(3)}`;
-    }
-  }
 
   return { update };
+}
+
+// ---- outside the panel's state: a card's input and its row after the reveal ----
+
+/** unanswered, right (solved at some attempt) or wrong (tried, not solved yet). */
+function statusOf(item) {
+  const s = item?.status;
+  if (!s?.attempts) return 'unanswered';
+  return s.correct ? 'right' : 'wrong';
+}
+
+/** The input of a kind: { field (the element), read() → the value to answer with }. */
+function inputFor(dom, item, entry, titleId) {
+  const { h } = dom;
+  if (item.kind === 'choice') {
+    const name = `${titleId}-choice`;
+    const radios = item.choices.map((c) => h('input', { type: 'radio', name, value: c.key }));
+    return {
+      field: h('fieldset', { 'aria-labelledby': titleId }, item.choices.map((c, i) => h('label', {}, radios[i], ' ', c.label))),
+      read: () => radios.find((r) => r.checked)?.value ?? '',
+    };
+  }
+  if (item.kind === 'cell') return cellPicker(dom, item, entry);
+  const input = h('input', { type: 'text', name: 'answer', autocomplete: 'off', spellcheck: false, size: 14,
+    inputmode: item.kind === 'number' ? 'decimal' : 'text', placeholder: item.kind === 'shape' ? 'e.g. 2×4×8×8' : '' });
+  const hint = item.kind === 'number' ? `your answer (${item.toleranceText})` : text('exercises.your_answer_shape_2');
+  return { field: h('label', {}, `${hint[0].toUpperCase()}${hint.slice(1)} `, input), read: () => input.value };
+}
+
+/**
+ * The cell picker: a small map of the layer's rows and keys, where only the asked query's row can be
+ * picked (buttons; ←/→, Home and End move along it), plus the key's index to type for large layers.
+ */
+function cellPicker(dom, item, entry) {
+  const { h } = dom;
+  const { rows, cols, row, labels_q, labels_k } = item.grid;
+  const whole = rows <= MAX_GRID_SIDE && cols <= MAX_GRID_SIDE;
+  const keyName = (j) => (labels_k ? `${labels_k[j]} (${j})` : `key ${j}`);
+  const buttons = [];
+  const typed = h('input', { type: 'text', name: 'cell', inputmode: 'numeric', size: 4, autocomplete: 'off' });
+  const pick = (j, focus) => {
+    entry.selected = j;
+    typed.value = String(j);
+    buttons.forEach((b, k) => {
+      b.setAttribute('aria-pressed', String(k === j));
+      b.tabIndex = k === j ? 0 : -1;
+    });
+    if (focus) buttons[j]?.focus();
+  };
+  const cellRow = (i) => h('tr', { class: i === row ? 'asked' : '' },
+    h('th', { scope: 'row' }, labels_q ? labels_q[i] : `${i}`),
+    Array.from({ length: cols }, (_, j) => {
+      if (i !== row) return h('td', { 'aria-hidden': 'true' });
+      const b = h('button', { type: 'button', 'aria-pressed': 'false', tabindex: j === 0 ? '0' : '-1', 'aria-label': keyName(j), dataset: { key: j },
+        onclick: () => pick(j, false),
+        onkeydown: (e) => {
+          const next = { ArrowRight: j + 1, ArrowLeft: j - 1, Home: 0, End: cols - 1 }[e.key];
+          if (next === undefined) return;
+          e.preventDefault();
+          pick(Math.max(0, Math.min(cols - 1, next)), true);
+        } });
+      buttons[j] = b;
+      return h('td', { dataset: { key: j } }, b);
+    }));
+  const shownRows = whole ? Array.from({ length: rows }, (_, i) => i) : [row];
+  // A table of its own (caption and corner header read out, not shown): rows are queries, columns keys.
+  const table = h('table', { class: 'ex-grid' },
+    h('caption', { class: 'ex-unseen' }, text('exercises.row_query_pick_key', { part: labels_q ? labels_q[row] : row })),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'ex-unseen' }, 'query, key')), Array.from({ length: cols }, (_, j) => h('th', { scope: 'col', title: keyName(j) }, labels_k ? labels_k[j].slice(0, 4) : `${j}`)))),
+    h('tbody', {}, shownRows.map(cellRow)));
+  entry.grid = table;
+  typed.addEventListener('input', () => {
+    const j = Number(typed.value);
+    if (Number.isInteger(j) && j >= 0 && j < cols) pick(j, false);
+  });
+  return { field: [cols <= MAX_ROW_CELLS ? h('div', { class: 'ex-grid-wrap' }, table) : null, h('label', {}, text('exercises.key_index_0', { value: cols - 1 }), typed)], read: () => typed.value };
+}
+
+/** After the reveal, the asked row shows the core's weights (darker = larger) and the expected cell. */
+function paintRow(entry, item, r) {
+  const max = Math.max(...r.weights) || 1;
+  for (const td of entry.grid.querySelectorAll('tr.asked td')) {
+    const j = Number(td.dataset.key);
+    td.style.background = `color-mix(in srgb, var(--accent) ${Math.round((r.weights[j] / max) * 80)}%, transparent)`;
+    td.classList.toggle('expected', j === r.expected);
+    td.title = `weight ${r.weights[j].toFixed(3)}`;
+  }
+}
+
+/** A card's attempts and, once answered, the reveal: right or not, the core's answer and why. */
+function showStatus(dom, entry, item) {
+  const { h, fill } = dom;
+  if (!entry.attempts) return;
+  const { attempts, correct } = item.status;
+  entry.attempts.textContent = attempts ? `${attempts} attempt${attempts > 1 ? 's' : ''}${correct ? ' · solved' : ''}` : '';
+  const r = item.reveal;
+  if (!r || entry.shown === r) return;
+  entry.shown = r;
+  entry.reveal.dataset.correct = r.correct ? '1' : '0';
+  const expected = Array.isArray(r.expected) ? r.expected.join('×') : item.kind === 'choice' ? item.choices.find((c) => c.key === r.expected)?.label ?? r.expected : String(r.expected);
+  fill(entry.reveal, h('strong', {}, r.correct ? 'Right. ' : 'Not quite. '), text('exercises.engine_s_answer', { expected }), dom.math(r.explanation));
+  if (entry.grid && r.weights) paintRow(entry, item, r);
 }

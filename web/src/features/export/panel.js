@@ -10,6 +10,7 @@ import { checkImport } from '../../import/tensors.js';
 import { checkFileSize, importLimits } from '../../import/files.js';
 import { heatmapSvg, figureGrid, svgToPng, tableCsv, THEMES } from '../../export/figure.js';
 import { figureButtons } from '../../export/figure_button.js';
+import { text } from '../../lesson/panels/export.js';
 
 export { requests } from './requests.js';
 export { exportTensors, exportBundle };
@@ -38,7 +39,7 @@ export function mapFigure(view, theme, only = null, cell = null) {
   const labels = (list, step, n) => (step !== 1 ? null : list ?? Array.from({ length: n }, (_, i) => String(i)));
   const imported = config.imported?.kind === 'attention' ? ' (imported)' : '';
   return heatmapSvg({
-    title: `Attention weights${imported}, head ${head + 1} of ${config.n_heads}${config.batch > 1 ? `, batch item ${item.b}` : ''}`,
+    title: text('export.attention_weights_head', { imported, value: head + 1, n_heads: config.n_heads, part: config.batch > 1 ? `, batch item ${item.b}` : '' }),
     data: item.data.subarray(head * size, (head + 1) * size), rows: item.rows, cols: item.cols, masked: item.masked,
     rowLabels: labels(item.labels_q, item.rowStep, item.rows), colLabels: labels(item.labels_k, item.colStep, item.cols),
     scale: view.state.colors, max: max || 1, axes: config.cross ? ['decoder queries', 'encoder keys'] : ['queries', 'keys'], theme, cell,
@@ -56,7 +57,7 @@ export function headsFigure(view, theme) {
   const cell = Math.max(3, Math.min(18, Math.floor(220 / Math.max(item.rows, item.cols))));
   const tiles = Array.from({ length: n }, (_, k) => mapFigure(view, theme, k, cell));
   const imported = config.imported?.kind === 'attention' ? ' (imported)' : '';
-  return figureGrid({ title: `Attention weights${imported}, all ${n} heads${config.batch > 1 ? `, batch item ${item.b}` : ''}`, tiles, theme, across });
+  return figureGrid({ title: text('export.attention_weights_all_heads', { imported, n, part: config.batch > 1 ? `, batch item ${item.b}` : '' }), tiles, theme, across });
 }
 
 /**
@@ -77,19 +78,19 @@ export function create(body, { dom, actions, host }) {
   const doc = body.ownerDocument, win = doc.defaultView;
   const light = h('input', { type: 'checkbox', id: 'figure-light' });
   const figureStatus = h('p', { class: 'note', id: 'figure-status', 'aria-live': 'polite' });
-  const pngButton = h('button', { type: 'button', id: 'figure-png', onclick: () => figure('png') }, 'Map as PNG (2×)');
-  const svgButton = h('button', { type: 'button', id: 'figure-svg', onclick: () => figure('svg') }, 'Map as SVG');
+  const pngButton = h('button', { type: 'button', id: 'figure-png', onclick: () => figure('png') }, text('export.map_png_2'));
+  const svgButton = h('button', { type: 'button', id: 'figure-svg', onclick: () => figure('svg') }, text('export.map_svg'));
   const tables = h('div', { id: 'figure-tables' });
   let listed = [];
   const status = h('p', { class: 'note', id: 'export-status', 'aria-live': 'polite' });
-  const button = h('button', { type: 'button', id: 'export-bundle', onclick: () => save() }, 'Export tensors and reproduce.py (.zip)');
+  const button = h('button', { type: 'button', id: 'export-bundle', onclick: () => save() }, text('export.export_tensors_reproduce_py'));
   // max-width: a file input's own width would push a 320 px page sideways
   const picker = h('input', { type: 'file', id: 'import-files', multiple: true, accept: '.npy,.npz,.json,.csv,.zip', style: { maxWidth: '100%' }, onchange: () => bring(picker.files) });
   const importStatus = h('p', { class: 'note', id: 'import-status', 'aria-live': 'polite' });
-  const drop = h('div', { class: 'drop-zone', id: 'import-drop', tabindex: '0', role: 'group', 'aria-label': 'drop tensor files here' },
-    h('p', {}, 'Drop .npy, .npz, .json or .csv files here, or ', h('label', { for: 'import-files' }, 'pick them: '), picker),
-    h('p', { class: 'note' }, 'Name a .npy or .csv after its tensor (query.npy, wq.npy, attention.csv…). Inputs and parameters ',
-      'run through the layer; attention maps alone (n_heads × n_q × n_k, or batch × n_heads × n_q × n_k) are drawn as they are.'));
+  const drop = h('div', { class: 'drop-zone', id: 'import-drop', tabindex: '0', role: 'group', 'aria-label': text('export.drop_tensor_files_here') },
+    h('p', {}, text('export.drop_npy_npz_json'), h('label', { for: 'import-files' }, 'pick them: '), picker),
+    h('p', { class: 'note' }, text('export.name_npy_or_csv'),
+      text('export.run_through_layer_attention')));
   drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.dataset.over = '1'; });
   drop.addEventListener('dragleave', () => { drop.dataset.over = '0'; });
   drop.addEventListener('drop', (e) => {
@@ -98,17 +99,17 @@ export function create(body, { dom, actions, host }) {
     bring(e.dataTransfer?.files);
   });
   fill(body,
-    h('p', { class: 'lead' }, 'Take the numbers out: every tensor of this run as a NumPy .npy file (inputs, Q, K, V, the ',
-      'layer’s parameters, the attention weights, the head outputs and the output), view.json (this view) and reproduce.py, ',
-      'a PyTorch script that recomputes the output and the weights from them and checks they agree.'),
+    h('p', { class: 'lead' }, text('export.take_numbers_out_every'),
+      text('export.layer_s_parameters_attention'),
+      text('export.pytorch_script_that_recomputes')),
     h('p', {}, button), status,
-    h('p', { class: 'lead' }, 'Figures: the enlarged attention map (the head and batch item the heatmaps show) with its title, ',
-      'axes, token labels and colour scale, in the theme shown.'),
+    h('p', { class: 'lead' }, text('export.figures_enlarged_attention_map'),
+      text('export.axes_token_labels_colour')),
     h('p', {}, pngButton, ' ', svgButton, ' ', h('label', {}, light, ' light theme')), figureStatus,
-    h('p', { class: 'note' }, 'Every head’s map (the small maps) as one figure:'),
+    h('p', { class: 'note' }, text('export.every_head_s_map')),
     figureButtons({ dom, host, id: 'attention-heads', make: (t) => (view ? headsFigure(view, t) : null) }),
-    h('p', { class: 'note' }, 'Tables of the panels shown, as CSV on the clipboard:'), tables,
-    h('p', { class: 'lead' }, 'Bring your own: your Q, K, V inputs, parameters or attention maps, checked against this view’s sizes.'),
+    h('p', { class: 'note' }, text('export.tables_panels_shown_csv')), tables,
+    h('p', { class: 'lead' }, text('export.bring_your_own_your')),
     drop, importStatus);
 
   /** The theme shown (the page's colours), or the light one on request. */
@@ -126,7 +127,7 @@ export function create(body, { dom, actions, host }) {
       download(doc, blob, name);
       fill(figureStatus, `Saved ${name} (${kind === 'png' ? `${made.width * 2} × ${made.height * 2} px` : `${made.width} × ${made.height}`}).`);
     } catch (err) {
-      fill(figureStatus, `The figure could not be made: ${err.message}`);
+      fill(figureStatus, text('export.figure_could_not_made', { message: err.message }));
     }
   }
 
@@ -138,18 +139,18 @@ export function create(body, { dom, actions, host }) {
     listed = found;
     fill(tables, found.length ? h('ul', {}, found.map((t, i) => {
       const title = t.closest('section')?.querySelector('h2, h3')?.textContent?.trim() || `Table ${i + 1}`;
-      return h('li', {}, h('button', { type: 'button', class: 'copy-csv', dataset: { table: String(i) }, onclick: () => copy(t, title) }, `Copy “${title}”${found.filter((x) => x.closest('section') === t.closest('section')).length > 1 ? ` (${i + 1})` : ''} as CSV`));
-    })) : h('p', { class: 'note' }, 'No table is shown.'));
+      return h('li', {}, h('button', { type: 'button', class: 'copy-csv', dataset: { table: String(i) }, onclick: () => copy(t, title) }, text('export.copy_csv', { title, part: found.filter((x) => x.closest('section') === t.closest('section')).length > 1 ? ` (${i + 1})` : '' })));
+    })) : h('p', { class: 'note' }, text('export.no_table_shown')));
   }
 
   async function copy(table, title) {
     const csv = tableCsv(table);
     try {
       await win.navigator.clipboard.writeText(csv);
-      fill(figureStatus, `Copied “${title}” as CSV (${csv.trim().split('\n').length} rows).`);
+      fill(figureStatus, text('export.copied_csv_rows', { title, length: csv.trim().split('\n').length }));
     } catch {
       download(doc, new win.Blob([csv], { type: 'text/csv' }), 'table.csv'); // no clipboard (an insecure page): a file instead
-      fill(figureStatus, `Saved “${title}” as table.csv (the clipboard is not available here).`);
+      fill(figureStatus, text('export.saved_table_csv_clipboard', { title }));
     }
   }
 
@@ -185,8 +186,8 @@ export function create(body, { dom, actions, host }) {
       const { given, skipped } = await actions.readImports({ files: read, config });
       await actions.importTensors(given);
       const names = Object.keys(given).filter((k) => !k.startsWith('labels_'));
-      fill(importStatus, `Imported ${names.join(', ')}: the view now runs with ${names.includes('attention') ? 'these attention maps' : 'them'}.` +
-        `${skipped.length ? ` Not used: ${skipped.join(', ')}.` : ''} Set imported to none (or change the sizes) to go back.`);
+      fill(importStatus, text('export.imported_view_now_runs', { value: names.join(', '), part: names.includes('attention') ? text('export.these_attention_maps') : 'them' }) +
+        text('export.set_imported_none_or', { part: skipped.length ? ` Not used: ${skipped.join(', ')}.` : '' }));
     } catch (err) {
       importStatus.dataset.kind = 'error';
       fill(importStatus, `Not imported: ${err.message}`);

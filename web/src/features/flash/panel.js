@@ -6,6 +6,7 @@
 
 import * as fmt from '../../model/format.js';
 import { Cancelled, WorkerLost } from '../../model/errors.js';
+import { text } from '../../lesson/panels/flash.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 /** The traced problem is kept small: the trace is a teaching view, not the forward pass. */
@@ -17,7 +18,7 @@ const num = (x) => (x === -Infinity ? '−∞' : fmt.num(x, 4));
 
 export function create(body, { dom, actions }) {
   const { h, fill } = dom;
-  const state = { block_q: 0, block_k: 0, query_index: 0, causal: null, sram: 1024 };
+  const state = { block_q: 0, block_k: 0, query_index: 0, causal: null, sram: undefined }; // sram: the core's default until typed
   let sizes = null, data = null, tile = 0, timer = null, asked = '', pending = null;
 
   const input = (id, attrs, onChange) => h('input', { id, ...attrs, oninput: onChange });
@@ -25,32 +26,32 @@ export function create(body, { dom, actions }) {
   const bk = input('flash-block-k', { type: 'range', min: 1, step: 1 }, () => { state.block_k = Number(bk.value); ask(); });
   const row = input('flash-row', { type: 'range', min: 0, step: 1 }, () => { state.query_index = Number(row.value); ask(); });
   const causal = input('flash-causal', { type: 'checkbox' }, () => { state.causal = causal.checked; ask(); });
-  const sram = input('flash-sram', { type: 'number', min: 1, step: 1, value: state.sram, style: { width: '7em' } }, () => {
+  const sram = input('flash-sram', { type: 'number', min: 1, step: 1, style: { width: '7em' } }, () => {
     const v = Number(sram.value);
     if (Number.isInteger(v) && v >= 1) { state.sram = v; ask(); }
   });
   const labels = { bq: h('output', { for: 'flash-block-q' }), bk: h('output', { for: 'flash-block-k' }), row: h('output', { for: 'flash-row' }) };
-  const status = h('p', { class: 'placeholder', id: 'flash-status' }, 'Waiting for the engine…');
+  const status = h('p', { class: 'placeholder', id: 'flash-status' }, text('flash.waiting_engine'));
   const strip = h('div', { id: 'flash-strip', style: { display: 'flex', flexWrap: 'wrap', gap: '2px', margin: '0.5em 0' } });
   const prev = h('button', { type: 'button', id: 'flash-prev', onclick: () => show(tile - 1) }, '◀ block');
   const play = h('button', { type: 'button', id: 'flash-play', onclick: () => toggle() }, '▶ play');
   const next = h('button', { type: 'button', id: 'flash-next', onclick: () => show(tile + 1) }, 'block ▶');
   // Both boxes may scroll sideways on a narrow screen: tabindex lets a keyboard reach and scroll them.
-  const tileBox = h('div', { class: 'table-wrap', id: 'flash-tile-box', tabindex: '0', role: 'region', 'aria-label': 'The traced row at this key block' });
+  const tileBox = dom.tableWrap({ id: 'flash-tile-box', label: text('flash.traced_row_this_key') });
   // The slow-memory count, folded under its heading (a details element) so the chapter fits in two screens.
-  const ioTitle = h('h3', {}, 'Slow-memory traffic (elements read and written)');
+  const ioTitle = h('h3', {}, text('flash.slow_memory_traffic_elements'));
   const ioBody = h('div', {});
   const ioBox = h('details', { id: 'flash-io-box', class: 'fold-details' }, h('summary', {}, ioTitle), ioBody);
   fill(body,
-    h('p', { class: 'lead' }, 'The n_q × n_k matrix never reaches slow memory: B_r query rows at a time meet the keys and values in blocks of B_c, ',
-      'each row keeping a running maximum m, a running sum ℓ of exp(logit − m) and an unnormalised output. When a block raises m, ',
-      'the sums so far are multiplied by exp(m_old − m_new) (the online softmax); after the last block o is exactly the softmax output row. ',
-      'Q, K and V are the core’s seeded N(0, 1) draws at the current sizes.'),
+    h('p', { class: 'lead' }, text('flash.n_q_n_k'),
+      text('flash.each_row_keeping_running'),
+      text('flash.sums_far_are_multiplied'),
+      text('flash.q_k_v_are')),
     h('div', { class: 'flash-controls' },
-      h('label', { for: 'flash-block-q' }, 'B_r (block_q)'), bq, labels.bq,
-      h('label', { for: 'flash-block-k' }, 'B_c (block_k)'), bk, labels.bk,
+      h('label', { for: 'flash-block-q' }, text('flash.b_r_block_q')), bq, labels.bq,
+      h('label', { for: 'flash-block-k' }, text('flash.b_c_block_k')), bk, labels.bk,
       h('label', { for: 'flash-row' }, 'query row'), row, labels.row,
-      h('label', { for: 'flash-sram' }, 'on-chip memory M (elements)'), sram, h('span', {}),
+      h('label', { for: 'flash-sram' }, text('flash.chip_memory_m_elements')), sram, h('span', {}),
       h('label', { for: 'flash-causal' }, 'causal mask'), causal, h('span', {})),
     status, strip, h('p', {}, prev, ' ', play, ' ', next), tileBox, ioBox);
 
@@ -70,14 +71,15 @@ export function create(body, { dom, actions }) {
       const reply = await mine;
       if (mine !== pending) return;
       data = { ...reply, payload };
+      if (state.sram === undefined) sram.value = data.io.sram; // the M the core used
       status.hidden = true;
-      drawIo();
+      renderIo(dom, { ioTitle, ioBody }, data.io);
       show(Math.min(tile, data.tiles.length - 1));
     } catch (err) {
       if (mine !== pending) return;
       if (err instanceof Cancelled || err instanceof WorkerLost) asked = ''; // ask again after a restart
       status.hidden = false;
-      status.textContent = `The engine refused these settings: ${err.message}`;
+      status.textContent = text('flash.engine_refused_these_settings', { message: err.message });
     }
   }
 
@@ -102,7 +104,7 @@ export function create(body, { dom, actions }) {
     tile = Math.max(0, Math.min(t, data.tiles.length - 1));
     const { tiles, payload } = data;
     fill(strip, tiles.map((x, i) => h('span', {
-      class: 'flash-block', title: `keys ${x.key_start}…${x.key_end - 1}${x.skipped ? ' (skipped: no row of this query block sees them)' : ''}`,
+      class: 'flash-block', title: `keys ${x.key_start}…${x.key_end - 1}${x.skipped ? text('flash.skipped_no_row_this') : ''}`,
       // A skipped block is told by a dashed border, not by fading: faded text would be too faint to read.
       style: { padding: '0.15em 0.4em', border: `1px ${x.skipped ? 'dashed' : 'solid'} var(--grid, #ccc)`, borderRadius: '3px',
         background: i === tile ? 'var(--accent, #36c)' : i < tile ? 'var(--grid, #ddd)' : 'transparent', color: i === tile ? 'var(--accent-fg, #fff)' : 'inherit' },
@@ -110,50 +112,30 @@ export function create(body, { dom, actions }) {
     const x = tiles[tile];
     const o = (v) => `[${v.slice(0, SHOWN_O).map((y) => fmt.fixed(y, 4)).join(', ')}${v.length > SHOWN_O ? ', …' : ''}]`;
     const lines = [
-      ['keys of this block', `${x.key_start} … ${x.key_end - 1} (${x.visible} of ${x.key_end - x.key_start} visible to row ${payload.query_index})`],
-      ['logits of the block', x.logits.length <= 16 ? x.logits.map(num).join(', ') : `${x.logits.slice(0, 16).map(num).join(', ')}, …`],
-      ['block’s largest logit', num(x.block_max)],
-      ['m: old → new', `${num(x.m_prev)} → ${num(x.m)}`],
-      ['rescale exp(m_old − m_new)', x.m_prev === -Infinity ? '0 (nothing summed before)' : fmt.num(x.rescale, 6)],
-      ['ℓ = rescale·ℓ_old + Σ exp(logit − m)', `${fmt.num(x.l, 6)} (this block adds ${fmt.num(x.block_sum, 6)})`],
-      ['o after keys 0 … ' + (x.key_end - 1), o(x.o)],
+      [text('flash.keys_this_block'), text('flash.visible_row', { key_start: x.key_start, value: x.key_end - 1, visible: x.visible, key_end_key_start: x.key_end - x.key_start, query_index: payload.query_index })],
+      [text('flash.logits_block'), x.logits.length <= 16 ? x.logits.map(num).join(', ') : `${x.logits.slice(0, 16).map(num).join(', ')}, …`],
+      [text('flash.block_s_largest_logit'), num(x.block_max)],
+      [text('flash.m_old_new'), `${num(x.m_prev)} → ${num(x.m)}`],
+      [text('flash.rescale_exp_m_old'), x.m_prev === -Infinity ? text('flash.0_nothing_summed_before') : fmt.num(x.rescale, 6)],
+      [text('flash.l_rescale_l_old'), text('flash.this_block_adds', { l: fmt.num(x.l, 6), block_sum: fmt.num(x.block_sum, 6) })],
+      [text('flash.o_after_keys_0') + (x.key_end - 1), o(x.o)],
     ];
-    if (x.skipped) lines.push(['skipped', 'the causal mask hides these keys from every row of the query block, so they are never loaded']);
+    if (x.skipped) lines.push(['skipped', text('flash.causal_mask_hides_these')]);
     if (tile === tiles.length - 1) {
-      lines.push(['softmax attention’s row', o(data.reference_row)]);
+      lines.push([text('flash.softmax_attention_s_row'), o(data.reference_row)]);
     }
-    fill(tileBox, h('p', { id: 'flash-tile-title' }, `Key block ${tile + 1} of ${tiles.length}`),
+    fill(tileBox, h('p', { id: 'flash-tile-title' }, text('flash.key_block', { value: tile + 1, length: tiles.length })),
       dom.table([h('span', { class: 'sr-only' }, 'quantity'), 'value'], lines, { class: 'cost', id: 'flash-tile',
         dataset: { tile: String(tile), m: String(x.m), l: String(x.l), args: JSON.stringify(payload) } }));
     prev.disabled = tile === 0;
     next.disabled = tile === tiles.length - 1;
   }
 
-  function drawIo() {
-    const { io } = data;
-    const side = (name, c) => [
-      ...c.terms.map((t) => [`${name}: ${t.what}`, t.formula, fmt.int(t.reads + t.writes)]),
-      { cells: [`${name}: total`, `${fmt.int(c.reads)} reads + ${fmt.int(c.writes)} writes`, fmt.int(c.total)], attrs: { class: 'total' } },
-    ];
-    ioTitle.textContent = `Slow-memory traffic: ${fmt.int(io.standard.total)} elements for standard attention, ${fmt.int(io.tiled.total)} tiled`;
-    fill(ioBody,
-      h('p', {}, `B_r = ${fmt.int(io.block_q)}, B_c = ${fmt.int(io.block_k)}: ${fmt.int(io.query_blocks)} query blocks × ${fmt.int(io.key_blocks)} key blocks; `,
-        `on chip the Q, O, K and V blocks take (B_r + B_c)·(d_k + d_v) = ${fmt.int(io.sram_needed)} elements of M = ${fmt.int(io.sram)}`,
-        io.fits ? ' (they fit).' : ' — they do not fit: choose smaller blocks or a larger M.',
-        ` The paper’s blocks for this M: B_c = ⌊M/4d⌋ = ${fmt.int(io.default_block_k)}, B_r = min(B_c, d) = ${fmt.int(io.default_block_q)}.`),
-      h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Slow-memory traffic by step' }, dom.table(['step', 'formula', 'elements'], [...side('standard', io.standard), ...side('tiled', io.tiled)],
-        { class: 'cost', id: 'flash-io', dataset: { standard: String(io.standard.total), tiled: String(io.tiled.total) } })),
-      h('p', { class: 'note', id: 'flash-io-verdict' },
-        `Standard attention: ${io.standard.order}, here ${fmt.int(io.standard.total)} elements; tiled: ${io.tiled.order}, here ${fmt.int(io.tiled.total)} `,
-        `(${io.ratio >= 1 ? `${fmt.num(io.ratio, 2)}× less` : `${fmt.num(1 / io.ratio, 2)}× more`}). The orders at n = max(n_q, n_k), d = max(d_k, d_v): `,
-        `n·d + n² = ${fmt.int(io.standard.order_value)}, n²·d²/M = ${fmt.num(io.tiled.order_value, 1)}. A larger M means larger blocks, fewer passes over K and V.`));
-  }
-
   function update({ check, engine }) {
     const c = check?.config;
     if (!engine || !c) {
       status.hidden = false;
-      status.textContent = !engine ? 'Waiting for the engine…' : 'The tiles appear once the inputs are valid.';
+      status.textContent = !engine ? text('flash.waiting_engine') : text('flash.tiles_appear_once_inputs');
       return;
     }
     const next = { n_q: Math.min(c.n_q, MAX_N), n_k: Math.min(c.n_k, MAX_N), d_k: Math.min(c.d_k, MAX_D), d_v: Math.min(c.d_v, MAX_D), seed: c.input_seed ?? 1 };
@@ -179,4 +161,25 @@ export function create(body, { dom, actions }) {
   }
 
   return { update, destroy: () => { if (timer) clearInterval(timer); } };
+}
+
+/** The slow-memory count of standard and tiled attention for the traced layer, under its heading. */
+function renderIo(dom, { ioTitle, ioBody }, io) {
+  const { h, fill } = dom;
+  const side = (name, c) => [
+    ...c.terms.map((t) => [`${name}: ${t.what}`, t.formula, fmt.int(t.reads + t.writes)]),
+    { cells: [`${name}: total`, `${fmt.int(c.reads)} reads + ${fmt.int(c.writes)} writes`, fmt.int(c.total)], attrs: { class: 'total' } },
+  ];
+  ioTitle.textContent = text('flash.slow_memory_traffic_elements_2', { total: fmt.int(io.standard.total), total2: fmt.int(io.tiled.total) });
+  fill(ioBody,
+    h('p', {}, text('flash.b_r_b_c', { block_q: fmt.int(io.block_q), block_k: fmt.int(io.block_k), query_blocks: fmt.int(io.query_blocks), key_blocks: fmt.int(io.key_blocks) }),
+      text('flash.chip_q_o_k', { sram_needed: fmt.int(io.sram_needed), sram: fmt.int(io.sram) }),
+      io.fits ? ' (they fit).' : text('flash.they_do_not_fit'),
+      text('flash.paper_s_blocks_this', { default_block_k: fmt.int(io.default_block_k), default_block_q: fmt.int(io.default_block_q) })),
+    dom.tableWrap({ label: text('flash.slow_memory_traffic_step') }, dom.table(['step', 'formula', 'elements'], [...side('standard', io.standard), ...side('tiled', io.tiled)],
+      { class: 'cost', id: 'flash-io', dataset: { standard: String(io.standard.total), tiled: String(io.tiled.total) } })),
+    h('p', { class: 'note', id: 'flash-io-verdict' },
+      text('flash.standard_attention_here_elements', { order: io.standard.order, total: fmt.int(io.standard.total), order2: io.tiled.order, total2: fmt.int(io.tiled.total) }),
+      text('flash.orders_n_max_n', { part: io.ratio >= 1 ? `${fmt.num(io.ratio, 2)}× less` : `${fmt.num(1 / io.ratio, 2)}× more` }),
+      text('flash.n_d_n2_n2', { order_value: fmt.int(io.standard.order_value), order_value2: fmt.num(io.tiled.order_value, 1) })));
 }

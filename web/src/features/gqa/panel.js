@@ -3,6 +3,7 @@
 // Every figure is attn.analyze's; this file only chooses the three n_kv_heads and formats.
 
 import * as fmt from '../../model/format.js';
+import { text } from '../../lesson/panels/gqa.js';
 
 /** Context length of the model table's cache figures (a long prompt, where the cache matters). */
 export const MODEL_TOKENS = 4096;
@@ -25,7 +26,7 @@ export function create(body, { dom }) {
   const { h, fill, table } = dom;
   const here = h('div', { id: 'gqa-here' }), models = h('div', { id: 'gqa-models' });
   fill(body,
-    h('p', { class: 'lead' }, 'Sharing key/value heads keeps every query, so the maps can still differ, while Wᴷ, Wⱽ and above all the key/value cache a decoder keeps for every past token shrink.'),
+    h('p', { class: 'lead' }, text('gqa.sharing_key_value_heads')),
     here, models);
   let lastKey = '', modelsDone = false;
 
@@ -39,7 +40,7 @@ export function create(body, { dom }) {
     if (key === lastKey) return;
     lastKey = key;
     if (!key) {
-      fill(here, h('p', { class: 'placeholder' }, 'The comparison appears once the inputs are valid.'));
+      fill(here, h('p', { class: 'placeholder' }, text('gqa.comparison_appears_once_inputs')));
       return;
     }
     renderHere(engine, c);
@@ -56,10 +57,12 @@ export function create(body, { dom }) {
         return false;
       }
     };
+    let tokens = 0; // batch·n_k, the tokens the core's K/V cache counts
     const rows = variants(c.n_heads, c.n_kv_heads, accepts).map(({ kind, n_kv_heads }) => {
       const a = engine.analyze({ d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: c.bias, batch: c.batch, n_q: c.n_q, n_k: c.n_k,
         attention: c.cross ? 'cross' : 'self', need_weights: true, scale: c.scale, n_kv_heads });
       const kv = a.kv_cache;
+      tokens = kv.tokens;
       const current = n_kv_heads === c.n_kv_heads; // as the core resolved it (a view is checked by the engine)
       return {
         attrs: { class: current ? 'current' : '', dataset: { kind, nKvHeads: n_kv_heads, params: a.params.total, flops: a.flops.exact_flops, memory: a.memory.total,
@@ -68,12 +71,11 @@ export function create(body, { dom }) {
           fmt.bytesShort(kv.bytes_per_token), fmt.bytesShort(kv.bytes), kv.saved_bytes ? `${fmt.bytesShort(kv.saved_bytes)} (${fmt.num(kv.ratio, kv.ratio % 1 ? 1 : 0)}× less)` : '—'],
       };
     });
-    const tokens = c.batch * c.n_k;
     fill(here,
-      h('h3', {}, `At the current sizes (d_model ${fmt.int(c.d_model)}, ${c.n_heads} query heads)`),
-      h('div', { class: 'table-wrap', tabindex: '0' }, table(['variant', 'n_kv_heads', 'parameters', 'FLOPs', 'memory of one pass', 'K/V cache per token', `for ${fmt.int(tokens)} tokens`, 'saved against MHA'], rows, { class: 'cost gqa' })),
-      h('p', { class: 'note' }, `The cache holds K and V of every past token: n_kv_heads·(d_k + d_v)·4 bytes per token and layer, for batch·n_k = ${fmt.int(tokens)} tokens here. `,
-        'FLOPs fall only by the K and V projections: every query head still computes its own scores against all keys.'));
+      h('h3', {}, text('gqa.current_sizes_d_model', { d_model: fmt.int(c.d_model), n_heads: c.n_heads })),
+      dom.tableWrap({}, table(['variant', 'n_kv_heads', 'parameters', 'FLOPs', text('gqa.memory_one_pass'), text('gqa.k_v_cache_per'), `for ${fmt.int(tokens)} tokens`, text('gqa.saved_against_mha')], rows, { class: 'cost gqa' })),
+      h('p', { class: 'note' }, text('gqa.cache_holds_k_v', { tokens: fmt.int(tokens) }),
+        text('gqa.flops_fall_only_k')));
   }
 
   function renderModels(engine) {
@@ -89,9 +91,9 @@ export function create(body, { dom }) {
     });
     // The table folded under its heading (a details element), the sentence that sums it up shown.
     fill(models,
-      h('details', { class: 'fold-details' }, h('summary', {}, h('h3', {}, `The model table: each model’s K/V cache at ${fmt.int(MODEL_TOKENS)} tokens`)),
-        h('div', { class: 'table-wrap', tabindex: '0' }, table(['model', 'variant', 'query / K/V heads', 'layers', 'K/V cache per token', `${fmt.int(MODEL_TOKENS)} tokens`, 'same with MHA', 'saved'], rows, { class: 'cost gqa-models' }))),
-      h('p', { class: 'note' }, `The whole model's cache (every layer) for one sequence of ${fmt.int(MODEL_TOKENS)} tokens. LLaMA-70B's 64 query heads share 8 key/value heads, so it keeps 8× less than the same model with multi-head attention.`));
+      h('details', { class: 'fold-details' }, h('summary', {}, h('h3', {}, text('gqa.model_table_each_model', { MODEL_TOKENS: fmt.int(MODEL_TOKENS) }))),
+        dom.tableWrap({}, table(['model', 'variant', text('gqa.query_k_v_heads'), 'layers', text('gqa.k_v_cache_per'), `${fmt.int(MODEL_TOKENS)} tokens`, text('gqa.same_with_mha'), 'saved'], rows, { class: 'cost gqa-models' }))),
+      h('p', { class: 'note' }, text('gqa.whole_model_s_cache', { MODEL_TOKENS: fmt.int(MODEL_TOKENS) })));
   }
 
   return { update };

@@ -8,6 +8,7 @@ export { requests } from './requests.js';
 import { chartButtons } from '../../export/figure_button.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js'; // what this panel may ask the compute for (its ctx.actions)
 import { logLogAxes } from '../../render/log_axes.js';
+import { text } from '../../lesson/panels/gradients.js';
 
 /** The sweep: d_k from 4 to 1,024, 64 keys, 256 query rows per d_k (the engine's defaults). */
 const SWEEP = Object.freeze({ d_k_values: [4, 8, 16, 32, 64, 128, 256, 512, 1024], n_k: 64, samples: 256, seed: 1 });
@@ -34,44 +35,44 @@ export function gradientStory(g) {
   const out = [];
   const u0 = first.unscaled.score_grad_median, u1 = last.unscaled.score_grad_median;
   const fall = u0 / u1;
-  const span = `from ${sci(u0)} at d_k = ${fmt.int(first.d_k)} to ${sci(u1)} at d_k = ${fmt.int(last.d_k)}`;
+  const span = text('gradients.from_d_k_d', { u0: sci(u0), d_k: fmt.int(first.d_k), u1: sci(u1), d_k2: fmt.int(last.d_k) });
   if (fall >= 100) {
-    out.push(`Without the scale, the typical row’s gradient (the median of ‖∂L/∂S‖ over ${fmt.int(g.samples)} rows) falls ${span}: ` +
-      `${times(fall)} times smaller, ${Math.floor(Math.log10(fall))} orders of magnitude.`);
+    out.push(text('gradients.without_scale_typical_row', { samples: fmt.int(g.samples), span }) +
+      text('gradients.times_smaller_orders_magnitude', { fall: times(fall), fall2: Math.floor(Math.log10(fall)) }));
   } else if (fall >= 2) {
-    out.push(`Without the scale, the typical row’s gradient falls ${span}: ${times(fall)}× smaller.`);
+    out.push(text('gradients.without_scale_typical_row_2', { span, fall: times(fall) }));
   } else {
-    out.push(`Without the scale, the typical row’s gradient goes ${span}: at these sizes it hardly moves.`);
+    out.push(text('gradients.without_scale_typical_row_3', { span }));
   }
   const scaled = g.rows.map((r) => r.scaled.score_grad_median);
-  out.push(`With the scale it stays between ${sci(Math.min(...scaled))} and ${sci(Math.max(...scaled))} ` +
-    `(${g.scaled_spread < 1.5 ? 'level: ' : ''}a spread of ${fmt.num(g.scaled_spread, 2)}×), because the scores keep unit variance at every d_k.`);
+  out.push(text('gradients.with_scale_stays_between', { value: sci(Math.min(...scaled)), value2: sci(Math.max(...scaled)) }) +
+    text('gradients.spread_because_scores_keep', { part: g.scaled_spread < 1.5 ? 'level: ' : '', scaled_spread: fmt.num(g.scaled_spread, 2) }));
   const satScaled = Math.max(...g.rows.map((r) => r.scaled.saturated_share));
-  out.push(`Without it, ${fmt.percent(last.unscaled.saturated_share)} of the rows at d_k = ${fmt.int(last.d_k)} are nearly one-hot ` +
-    `(largest weight above 0.99; ${fmt.percent(first.unscaled.saturated_share)} at d_k = ${fmt.int(first.d_k)}) and the entropy falls from ` +
-    `${fmt.num(first.unscaled.entropy, 2)} to ${fmt.num(last.unscaled.entropy, 2)} nats; with it, ` +
-    `${satScaled === 0 ? 'no row saturates' : `at most ${fmt.percent(satScaled)} of rows saturate`} and the entropy stays near ` +
+  out.push(text('gradients.without_rows_d_k', { saturated_share: fmt.percent(last.unscaled.saturated_share), d_k: fmt.int(last.d_k) }) +
+    text('gradients.largest_weight_above_0', { saturated_share: fmt.percent(first.unscaled.saturated_share), d_k: fmt.int(first.d_k) }) +
+    text('gradients.nats_with', { entropy: fmt.num(first.unscaled.entropy, 2), entropy2: fmt.num(last.unscaled.entropy, 2) }) +
+    text('gradients.entropy_stays_near', { part: satScaled === 0 ? text('gradients.no_row_saturates') : text('gradients.most_rows_saturate', { satScaled: fmt.percent(satScaled) }) }) +
     `${fmt.num(last.scaled.entropy, 2)} (uniform: ln ${fmt.int(g.n_k)} = ${fmt.num(g.max_entropy, 2)}).`);
   const meanFall = first.unscaled.score_grad_mean / last.unscaled.score_grad_mean;
   if (fall >= 10 && meanFall < fall / 10) {
-    out.push(`The mean over rows falls far less (${times(meanFall)}×): the rows not yet saturated keep sizeable gradients, ` +
-      'so a few rows still learn while the typical row has all but stopped.');
+    out.push(text('gradients.mean_over_rows_falls', { meanFall: times(meanFall) }) +
+      text('gradients.few_rows_still_learn'));
   }
   return out;
 }
 
 export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
-  const status = h('p', { class: 'placeholder', id: 'grad-status' }, 'Waiting for the engine…');
+  const status = h('p', { class: 'placeholder', id: 'grad-status' }, text('gradients.waiting_engine'));
   const chartBox = h('div', { class: 'chart', id: 'grad-chart' });
   const story = h('div', { id: 'grad-story' });
-  const tableBox = h('div', { class: 'table-wrap', tabindex: '0' });
+  const tableBox = dom.tableWrap({ label: text('gradients.table_label') });
   fill(body,
-    h('p', { class: 'lead' }, `The backward pass at initialisation: q, k and v with independent N(0, 1) components, ${SWEEP.n_k} keys, `,
-      'and a loss that is a random linear read-out of the output (scaled so that ∂L/∂A has unit-variance entries at every d_v = d_k). ',
-      'S is the softmax’s input (the scores); ‖∂L/∂S‖ is what the softmax lets through to the queries and keys.'),
+    h('p', { class: 'lead' }, text('gradients.backward_pass_initialisation_q', { n_k: SWEEP.n_k }),
+      text('gradients.loss_that_random_linear'),
+      text('gradients.s_softmax_s_input')),
     status, chartBox,
-    chartButtons({ dom, host, id: 'grad-figure', title: 'Gradient reaching the scores against d_k, with and without 1/√d_k', plot: () => plot }),
+    chartButtons({ dom, host, id: 'grad-figure', title: text('gradients.gradient_reaching_scores_against'), plot: () => plot }),
     story, tableBox);
   let plot = null, asked = false;
   // The chart follows its box's width (a resize, a rotated phone, a host page's column).
@@ -79,20 +80,20 @@ export function create(body, { dom, host, actions }) {
 
   async function measure() {
     asked = true;
-    status.textContent = `Measuring d_k = ${SWEEP.d_k_values.map(fmt.int).join(', ')} with and without the scale…`;
+    status.textContent = text('gradients.measuring_d_k_with', { value: SWEEP.d_k_values.map(fmt.int).join(', ') });
     try {
       const { gradients: g } = await actions.gradients(SWEEP);
       status.hidden = true;
       chartBox.dataset.rows = JSON.stringify(g.rows);
-      fill(story, gradientStory(g).map((text) => h('p', {}, text)));
-      fill(tableBox, dom.table(['d_k', 'median ‖∂L/∂S‖, scaled', 'unscaled', 'rows near one-hot, unscaled', 'entropy, unscaled (nats)'],
+      fill(story, gradientStory(g).map((line) => h('p', {}, line)));
+      fill(tableBox, dom.table(['d_k', text('gradients.median_l_s_scaled'), 'unscaled', text('gradients.rows_near_one_hot'), text('gradients.entropy_unscaled_nats')],
         g.rows.map((r) => [fmt.int(r.d_k), sci(r.scaled.score_grad_median), sci(r.unscaled.score_grad_median),
           fmt.percent(r.unscaled.saturated_share), fmt.num(r.unscaled.entropy, 2)]), { class: 'cost', id: 'grad-table' }));
       await draw(g);
     } catch (err) {
       asked = !(err instanceof Cancelled || err instanceof WorkerLost); // ask again after a restart
       status.hidden = false;
-      status.textContent = `The measurement did not finish: ${err.message}.`;
+      status.textContent = text('gradients.measurement_did_not_finish', { message: err.message });
     }
   }
 
@@ -105,7 +106,7 @@ export function create(body, { dom, host, actions }) {
     const opts = {
       width: chartWidth(chartBox), height: 260,
       ...logLogAxes(xs, { colours: { muted, grid }, x: { label: 'd_k', format: fmt.int },
-        y: { label: '‖∂L/∂S‖ per row', size: 76, format: decadeLabel } }),
+        y: { label: text('gradients.l_s_per_row'), size: 76, format: decadeLabel } }),
       series: [{ label: 'd_k' }, line('scaled, median', accent), line('unscaled, median', warn),
         line('scaled, mean', accent, [4, 4]), line('unscaled, mean', warn, [4, 4])],
       legend: { live: false },

@@ -9,6 +9,7 @@ import { colorPositions, legendEnds } from '../../model/colorscale.js';
 import * as fmt from '../../model/format.js';
 import { focusedIn } from '../../ui/dom.js';
 import { LESSON_START } from '../../lesson/chapters.js';
+import { text } from '../../lesson/panels/heatmaps.js';
 
 // Beyond this many heads the small multiples would be specks and thousands of canvases: the
 // enlarged map still shows any head (head= in the URL), the grid shows the first ones.
@@ -18,56 +19,10 @@ const MAX_ITEM_MENU = 64;
 export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   let view = null;
-  const intro = h('p', { class: 'lead' },
-    'Rows are queries, columns keys; each row sums to 1. Click a small map to enlarge it, point at a cell (or use the arrow keys) to read it, click a cell to follow that query.');
-  // A menu for a handful of batch items, a number field for thousands; both count from 0, like the
-  // queries, keys and the URL's item=.
-  const itemSelect = h('select', { id: 'f-item', name: 'item' });
-  const itemNumber = h('input', { id: 'f-item-number', name: 'item', type: 'number', min: 0, step: 1, inputmode: 'numeric' });
-  const itemLabel = h('label', { for: 'f-item' }, 'batch item shown');
-  const itemField = h('div', { class: 'field inline', hidden: true }, itemLabel, itemSelect, itemNumber);
-  itemSelect.addEventListener('change', () => actions.edit({ item: itemSelect.value }, 'item'));
-  itemNumber.addEventListener('change', () => actions.edit({ item: itemNumber.value }, 'item'));
-  const scaleSelect = h('select', { id: 'f-colors', name: 'colors' },
-    h('option', { value: 'linear' }, 'linear, 0 to max'), h('option', { value: 'log' }, 'log, 3 decades'),
-    h('option', { value: 'row' }, 'each row to its max'));
-  const scaleField = h('div', { class: 'field inline' }, h('label', { for: 'f-colors' }, 'colour scale'), scaleSelect);
-  scaleSelect.addEventListener('change', () => actions.edit({ colors: scaleSelect.value }, 'colors'));
-  const bar = h('canvas', { class: 'colorbar', 'aria-hidden': 'true' });
-  drawColorbar(bar);
-  const legendMin = h('span', { class: 'num' }), legendMax = h('span', { class: 'num' });
-  const legend = h('div', { class: 'legend', role: 'img', 'aria-label': 'colour scale' },
-    h('span', {}, 'weight'), legendMin, bar, legendMax,
-    h('span', { class: 'swatch masked-swatch', title: 'masked: −∞ before the softmax, so weight 0' }), h('span', {}, 'masked'));
-  const note = h('p', { class: 'note', id: 'heat-note' });
-  // Sentences look meaningful, so say where their patterns come from.
-  const untrained = h('p', { class: 'note', id: 'untrained-note', hidden: true });
-  const mainCanvas = h('canvas', { class: 'heat-main-canvas' });
-  const mainCaption = h('figcaption');
-  const grid = h('div', { class: 'heat-grid' });
-  // Grouped-query attention: which query heads read the same keys and values.
-  const groups = h('p', { class: 'note kv-groups', id: 'kv-groups', hidden: true });
-  const readout = h('p', { class: 'readout', id: 'readout', 'aria-live': 'polite' }, 'Point at a cell to read its weight.');
-  // What each head was built to do, one line per head, and the switch between built and random heads.
-  const jobs = h('ul', { class: 'head-jobs', id: 'head-jobs' });
-  const headsSwitch = h('button', { type: 'button', class: 'secondary small', id: 'heads-switch', onclick: () => {
-    const built = (current?.config.heads ?? []).some((p) => p !== 'random');
-    // 'random' rather than '': an explicit choice, so the page's link keeps it (no hash = the lesson's start).
-    actions.edit(built ? { heads: 'random' } : { ...LESSON_START, source: 'text' }, 'heads');
-  } });
-  const jobsBox = h('div', { class: 'head-jobs-box', id: 'head-jobs-box' }, h('h3', {}, 'What each head does'), jobs, headsSwitch);
-  // The output table, folded under its heading (a details element): the maps are what a chapter is about.
-  const outputTitle = h('h3', {});
-  const outputBody = h('div', {});
-  const output = h('details', { class: 'output-summary', id: 'output-summary' }, h('summary', {}, outputTitle), outputBody);
-  const placeholder = h('p', { class: 'placeholder' });
-  const content = h('div', { class: 'heat-content' },
-    h('div', { class: 'heat-toolbar' }, itemField, scaleField, legend),
-    note,
-    h('div', { class: 'heat-layout' },
-      h('figure', { class: 'heat-main' }, mainCaption, mainCanvas),
-      h('div', { class: 'heat-side' }, groups, grid, readout, jobsBox)),
-    untrained, output);
+  const {
+    intro, itemSelect, itemNumber, itemLabel, itemField, scaleSelect, legendMin, legendMax, note, untrained, mainCanvas, mainCaption, grid,
+    groups, readout, jobs, headsSwitch, outputTitle, outputBody, output, placeholder, content,
+  } = buildParts(dom, actions, () => current?.config);
   fill(body, intro, placeholder, content);
 
   let current = null; // { item, config, key, max }
@@ -79,7 +34,7 @@ export function create(body, { dom, host, actions }) {
   // changed the page would lay it out before the drawing, and the drawing lays it out again.
   let knownWidths = null;
   const mapWidths = () => (knownWidths ??= [main, ...smalls.map((s) => s.map)].map((map) => map.available()));
-  const main = new Heatmap(mainCanvas, { labels: true, maxHeight: 400, onCursor: (cell) => describe(selectedHead(), cell), onPick: () => follow(main.cursor) });
+  const main = new Heatmap(mainCanvas, { labels: true, maxHeight: 400, onCursor: (cell) => describe(readout, current, selectedHead(), cell), onPick: () => follow(main.cursor) });
 
   /** Click or Enter on a cell of the enlarged map: "Follow one query" (features/query/panel.js) explains it. */
   function follow(cell) {
@@ -100,67 +55,18 @@ export function create(body, { dom, host, actions }) {
     return (palette ??= { masked: host.cssVar('--masked'), text: host.cssVar('--fg') });
   }
 
-  function gridFor(item, head, palette) {
-    const size = item.rows * item.cols;
-    const attention = item.data.subarray(head * size, (head + 1) * size);
-    // Words when the inputs are sentences, positions otherwise; none for averaged blocks.
-    const labels = (list, step, n) => (step !== 1 ? null : list ?? Array.from({ length: n }, (_, i) => String(i)));
-    return {
-      rows: item.rows, cols: item.cols, data: colorPositions(attention, item.rows, item.cols, current.scale, current.max), masked: item.masked,
-      min: 0, max: 1, rowLabels: labels(item.labels_q, item.rowStep, item.rows), colLabels: labels(item.labels_k, item.colStep, item.cols),
-      colors: palette,
-    };
-  }
-
-  function word(list, i) {
-    return list ? ` “${list[i]}”` : '';
-  }
-
-  function describe(head, cell) {
-    if (!cell || !current) {
-      readout.textContent = 'Point at a cell to read its weight.';
-      delete readout.dataset.weight;
-      return;
-    }
-    const { item } = current;
-    const value = item.data[(head * item.rows + cell.r) * item.cols + cell.c];
-    const masked = item.masked[cell.r * item.cols + cell.c];
-    let where;
-    if (item.rowStep === 1 && item.colStep === 1) {
-      where = `query ${cell.r}${word(item.labels_q, cell.r)} → key ${cell.c}${word(item.labels_k, cell.c)}`;
-    } else {
-      const span = (k, step, n) => `${fmt.int(k * step)}–${fmt.int(Math.min(n, (k + 1) * step) - 1)}`;
-      where = `queries ${span(cell.r, item.rowStep, current.config.n_q)} → keys ${span(cell.c, item.colStep, current.config.n_k)} (block mean)`;
-    }
-    readout.textContent = `head ${head + 1} · ${where}: weight ${fmt.fixed(value, 4)}${masked ? ' (masked)' : ''}`;
-    Object.assign(readout.dataset, { head, query: cell.r, key: cell.c, weight: String(value) });
-  }
-
   function enlarge(head) {
     actions.edit({ head: String(head) }, 'head');
     mainCanvas.focus({ preventScroll: true });
   }
 
   function buildSmalls(config) {
-    smalls = [];
     knownWidths = null;
-    const figures = [];
-    for (let k = 0; k < Math.min(config.n_heads, MAX_SMALL); k++) {
-      const canvas = h('canvas', { 'aria-label': `head ${k + 1}: attention weights, press Enter to enlarge` });
-      const kv = kvHeadOf(config, k);
-      const job = config.n_heads <= 8 && config.heads?.[k] && config.heads[k] !== 'random' ? ` · ${JOB_NAMES[config.heads[k]]}` : '';
-      const caption = config.n_heads > 16 ? `${k + 1}` : `head ${k + 1}${job}`;
-      const figure = h('figure', { class: 'heat-small', dataset: { head: k, kvHead: kv } }, canvas,
-        h('figcaption', {}, grouped(config) && config.n_heads <= 16 ? `${caption} · K/V ${kv + 1}` : caption));
-      const map = new Heatmap(canvas, { maxHeight: 220, onCursor: (cell) => describe(k, cell), onPick: () => enlarge(k) });
-      smalls.push({ figure, map });
-      figures.push(figure);
-    }
-    fill(grid, figures);
-    fill(groups, grouped(config) ? groupText(config) : null);
-    groups.hidden = !grouped(config);
-    // Up to four small maps in one row, beside the enlarged one (or under it on a phone).
-    grid.style.setProperty('--cols', String(config.n_heads <= 4 ? Math.max(2, config.n_heads) : config.n_heads <= 16 ? 4 : 6));
+    smalls = Array.from({ length: Math.min(config.n_heads, MAX_SMALL) }, (_, k) => {
+      const { figure, canvas } = smallFigure(h, config, k);
+      return { figure, map: new Heatmap(canvas, { maxHeight: 220, onCursor: (cell) => describe(readout, current, k, cell), onPick: () => enlarge(k) }) };
+    });
+    placeSmalls(dom, { grid, groups }, config, smalls.map((s) => s.figure));
   }
 
   function draw() {
@@ -176,14 +82,14 @@ export function create(body, { dom, host, actions }) {
     // that would cost the browser a layout per map.
     const widths = mapWidths();
     const palette = colors(); // read once: a style read between drawings would recompute the styles each time
-    main.setData(gridFor(item, head, palette), widths[0]);
+    main.setData(gridFor(current, head, palette), widths[0]);
     // The enlarged head's attention as drawn, for readers and tests that check a pattern (small maps only).
     const size = item.rows * item.cols;
     mainCanvas.dataset.attention = size <= 4096 ? JSON.stringify(Array.from(item.data.subarray(head * size, (head + 1) * size))) : '';
     const [q, k] = config.cross ? ['decoder queries', 'encoder keys'] : ['queries', 'keys'];
-    mainCaption.textContent = `Head ${fmt.int(head + 1)} of ${fmt.int(config.n_heads)}${grouped(config) ? ` (K/V head ${kvHeadOf(config, head) + 1})` : ''} · ${q} down, ${k} across`;
+    mainCaption.textContent = text('heatmaps.head_down_across', { value: fmt.int(head + 1), n_heads: fmt.int(config.n_heads), part: grouped(config) ? text('heatmaps.k_v_head', { value: kvHeadOf(config, head) + 1 }) : '', q, k });
     smalls.forEach(({ figure, map }, k) => {
-      map.setData(gridFor(item, k, palette), widths[k + 1]);
+      map.setData(gridFor(current, k, palette), widths[k + 1]);
       figure.classList.toggle('selected', k === head);
       figure.dataset.row0 = JSON.stringify(Array.from(item.data.subarray(k * item.rows * item.cols, k * item.rows * item.cols + Math.min(8, item.cols))));
     });
@@ -193,38 +99,24 @@ export function create(body, { dom, host, actions }) {
     view = v;
     const { check, result, state, running, engine } = v;
     const config = check?.config;
-    // Batch item menu: only when there is more than one.
-    const batch = config?.batch ?? result?.config.batch ?? 1;
-    itemField.hidden = batch <= 1;
-    const menu = batch <= MAX_ITEM_MENU;
-    itemSelect.hidden = !menu;
-    itemNumber.hidden = menu;
-    itemLabel.htmlFor = menu ? 'f-item' : 'f-item-number';
-    itemLabel.textContent = `batch item shown (0 to ${fmt.int(batch - 1)})`;
-    if (menu && itemSelect.options.length !== batch) {
-      fill(itemSelect, Array.from({ length: batch }, (_, b) => h('option', { value: String(b) }, String(b))));
-    }
-    itemSelect.value = String(config?.item ?? 0);
-    itemNumber.max = String(batch - 1);
-    if (focusedIn(itemNumber) !== itemNumber) itemNumber.value = String(config?.item ?? 0);
-    scaleSelect.value = state.colors;
+    updateItemMenu(dom, { itemSelect, itemNumber, itemLabel, itemField, scaleSelect }, config, result, state);
 
     if (!result) {
       content.hidden = true;
       knownWidths = null; // nothing to measure while hidden
       placeholder.hidden = false;
       placeholder.textContent = check?.blocked
-        ? 'Not run: this size is analysed below but too large to compute in a browser tab.'
-        : !check?.ok ? 'Fix the highlighted inputs and the maps appear here.'
-          : !engine ? 'Loading the engine…'
-            : running || check.auto ? 'Computing…' : 'Press Run to compute the maps (this size takes a moment).';
+        ? text('heatmaps.not_run_this_size')
+        : !check?.ok ? text('heatmaps.fix_highlighted_inputs_maps')
+          : !engine ? text('heatmaps.loading_engine')
+            : running || check.auto ? 'Computing…' : text('heatmaps.press_run_compute_maps');
       return;
     }
     content.hidden = false;
     placeholder.hidden = true;
     untrained.hidden = result.config.source !== 'text' || result.config.weights === 'trained';
     fill(untrained, dom.math(untrainedText(result.config.heads))); // Wᴽ, Wᴷ with their letters raised
-    renderJobs(result.config, v.locked?.has('heads') || v.readOnly);
+    renderJobs(dom, { jobs, headsSwitch }, result.config, v.locked?.has('heads') || v.readOnly);
     const stale = !config || result.key !== configKey(config);
     body.classList.toggle('stale', stale);
     body.dataset.stale = stale ? '1' : '0';
@@ -240,57 +132,17 @@ export function create(body, { dom, host, actions }) {
       current = { item: result.item, config: result.config, key: result.key, max: max || 1 };
       if (fresh) buildSmalls(result.config);
       const { item } = result;
-      const notes = [];
-      if (item.rowStep > 1 || item.colStep > 1) {
-        notes.push(`Drawn downsampled: each cell is the mean of a ${item.rowStep}×${item.colStep} block of the ${fmt.int(result.config.n_q)}×${fmt.int(result.config.n_k)} matrix.`);
-      }
-      if (item.masked_rows.length) {
-        notes.push(`Every key is masked for ${item.masked_rows.length === 1 ? 'query' : 'queries'} ${item.masked_rows.slice(0, 8).join(', ')}${item.masked_rows.length > 8 ? ', …' : ''}: ` +
-          'a softmax over nothing is undefined, so the engine returns zeros for those rows and reports them.');
-      }
-      if (result.config.n_heads > MAX_SMALL) notes.push(`The grid shows the first ${MAX_SMALL} of ${fmt.int(result.config.n_heads)} heads; set head= in the address to enlarge any other.`);
-      if (result.config.dropout > 0) notes.push(`Dropout p = ${result.config.dropout}: dropped weights are 0 and the kept ones are scaled by 1/(1 − p), so rows no longer sum to exactly 1.`);
-      baseNote = notes.join(' ');
-      renderOutput(result);
+      baseNote = resultNotes(result);
+      renderOutput(dom, { output, outputTitle, outputBody }, result);
       draw();
     } else if (reason === 'state' && drawnAs !== `${selectedHead()}|${state.colors}`) {
       draw(); // the enlarged head or the colour scale changed
     }
     const staleNote = stale
-      ? `These maps are from the previous inputs; ${check?.ok && !check.blocked ? 'press Run to update them.' : 'the current inputs cannot run.'}`
+      ? text('heatmaps.these_maps_are_from', { part: check?.ok && !check.blocked ? text('heatmaps.press_run_update_them') : text('heatmaps.current_inputs_cannot_run') })
       : '';
     note.textContent = [baseNote, staleNote].filter(Boolean).join(' ');
     note.hidden = !note.textContent;
-  }
-
-  /** One line per head: the job it was built for (heads=), random, or learnt in the training lab. */
-  function renderJobs(config, fixed) {
-    const trained = config.weights === 'trained';
-    const patterns = Array.from({ length: config.n_heads }, (_, k) => (trained ? 'trained' : config.heads?.[k] ?? 'random'));
-    const built = patterns.filter((p) => p !== 'random' && p !== 'trained').length;
-    const listed = config.n_heads <= 16 ? patterns.map((p, k) => [p, k]) : patterns.map((p, k) => [p, k]).filter(([p]) => p !== 'random');
-    const lines = listed.map(([p, k]) => h('li', { dataset: { head: k, pattern: p } }, h('strong', {}, `Head ${k + 1}`), `: ${JOB_LINES[p]}`));
-    if (listed.length < patterns.length) lines.push(h('li', {}, `The other ${fmt.int(patterns.length - listed.length)} heads are random projections.`));
-    fill(jobs, lines);
-    headsSwitch.hidden = trained || fixed;
-    headsSwitch.textContent = built ? 'Make every head random' : 'Give three heads a job (previous token, same word, first token)';
-  }
-
-  function renderOutput(result) {
-    const { item, config } = result;
-    const rows = item.output_rows;
-    const cols = rows[0]?.length ?? 0;
-    Object.assign(output.dataset, {
-      row0: JSON.stringify(rows[0] ?? []), sum: String(result.output_sum), itemSum: String(item.item_sum), item: String(item.b),
-    });
-    outputTitle.textContent = `Output${config.batch > 1 ? ` of batch item ${fmt.int(item.b)}` : ''}: ${fmt.int(config.n_q)} × ${fmt.int(config.d_model)}`;
-    fill(outputBody,
-      h('p', { class: 'note' }, `Each row is Concat(head₁ … head_h)·Wᴼ for one query: a new ${fmt.int(config.d_model)}-vector that mixes the values it attended to. First ${rows.length} rows, first ${cols} columns:`),
-      h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'numbers' },
-        h('tbody', {}, rows.map((row, i) => h('tr', {},
-          h('th', { scope: 'row' }, item.labels_q ? item.labels_q[i] : `query ${i}`),
-          row.map((v) => h('td', {}, fmt.fixed(v, 4)))))))),
-      h('p', { class: 'note' }, `Sum of every output value in the batch: ${fmt.fixed(result.output_sum, 6)}`));
   }
 
   // Redraw on width changes only: drawing sets the canvases' heights, which must not loop back here.
@@ -313,15 +165,92 @@ export function create(body, { dom, host, actions }) {
   });
 
   return { update, destroy: offScheme };
+}
 
-  function groupText(config) {
-    const readers = (g) => config.kv_head_of.flatMap((kv, k) => (kv === g ? [k + 1] : [])); // query heads of K/V head g
-    const per = readers(0).length;
-    const shown = Math.min(config.n_kv_heads, 16);
-    const parts = Array.from({ length: shown }, (_, g) => `K/V head ${g + 1}: heads ${readers(g)[0]}–${readers(g).at(-1)}`);
-    return `Grouped-query attention: ${config.n_kv_heads} key/value heads, each shared by ${per} query heads (query head i reads key/value head ⌊i / ${per}⌋). `
-      + `Heads of one group take the same keys and values; only their queries differ. ${parts.join(' · ')}${shown < config.n_kv_heads ? ' · …' : ''}.`;
+/** The batch item menu (a number field for thousands of items) and the colour scale, with the legend. */
+function buildToolbar(dom, actions) {
+  const { h } = dom;
+  // A menu for a handful of batch items, a number field for thousands; both count from 0, like the
+  // queries, keys and the URL's item=.
+  const itemSelect = h('select', { id: 'f-item', name: 'item' });
+  const itemNumber = h('input', { id: 'f-item-number', name: 'item', type: 'number', min: 0, step: 1, inputmode: 'numeric' });
+  const itemLabel = h('label', { for: 'f-item' }, text('heatmaps.batch_item_shown'));
+  const itemField = h('div', { class: 'field inline', hidden: true }, itemLabel, itemSelect, itemNumber);
+  itemSelect.addEventListener('change', () => actions.edit({ item: itemSelect.value }, 'item'));
+  itemNumber.addEventListener('change', () => actions.edit({ item: itemNumber.value }, 'item'));
+  const scaleSelect = h('select', { id: 'f-colors', name: 'colors' },
+    h('option', { value: 'linear' }, text('heatmaps.linear_0_max')), h('option', { value: 'log' }, 'log, 3 decades'),
+    h('option', { value: 'row' }, text('heatmaps.each_row_max')));
+  const scaleField = h('div', { class: 'field inline' }, h('label', { for: 'f-colors' }, 'colour scale'), scaleSelect);
+  scaleSelect.addEventListener('change', () => actions.edit({ colors: scaleSelect.value }, 'colors'));
+  const bar = h('canvas', { class: 'colorbar', 'aria-hidden': 'true' });
+  drawColorbar(bar);
+  const legendMin = h('span', { class: 'num' }), legendMax = h('span', { class: 'num' });
+  const legend = h('div', { class: 'legend', role: 'img', 'aria-label': 'colour scale' },
+    h('span', {}, 'weight'), legendMin, bar, legendMax,
+    h('span', { class: 'swatch masked-swatch', title: text('heatmaps.masked_before_softmax_weight') }), h('span', {}, 'masked'));
+  return { itemSelect, itemNumber, itemLabel, itemField, scaleSelect, scaleField, legend, legendMin, legendMax };
+}
+
+/** The batch item menu: only when there is more than one; a menu for a few, a number field for many. */
+function updateItemMenu({ h, fill }, { itemSelect, itemNumber, itemLabel, itemField, scaleSelect }, config, result, state) {
+  // Batch item menu: only when there is more than one.
+  const batch = config?.batch ?? result?.config.batch ?? 1;
+  itemField.hidden = batch <= 1;
+  const menu = batch <= MAX_ITEM_MENU;
+  itemSelect.hidden = !menu;
+  itemNumber.hidden = menu;
+  itemLabel.htmlFor = menu ? 'f-item' : 'f-item-number';
+  itemLabel.textContent = text('heatmaps.batch_item_shown_0', { value: fmt.int(batch - 1) });
+  if (menu && itemSelect.options.length !== batch) {
+    fill(itemSelect, Array.from({ length: batch }, (_, b) => h('option', { value: String(b) }, String(b))));
   }
+  itemSelect.value = String(config?.item ?? 0);
+  itemNumber.max = String(batch - 1);
+  if (focusedIn(itemNumber) !== itemNumber) itemNumber.value = String(config?.item ?? 0);
+  scaleSelect.value = state.colors;
+}
+
+/** One line per head: the job it was built for (heads=), random, or learnt in the training lab. */
+function renderJobs({ h, fill }, { jobs, headsSwitch }, config, fixed) {
+  const trained = config.weights === 'trained';
+  const patterns = Array.from({ length: config.n_heads }, (_, k) => (trained ? 'trained' : config.heads?.[k] ?? 'random'));
+  const built = patterns.filter((p) => p !== 'random' && p !== 'trained').length;
+  const listed = config.n_heads <= 16 ? patterns.map((p, k) => [p, k]) : patterns.map((p, k) => [p, k]).filter(([p]) => p !== 'random');
+  const lines = listed.map(([p, k]) => h('li', { dataset: { head: k, pattern: p } }, h('strong', {}, `Head ${k + 1}`), `: ${JOB_LINES[p]}`));
+  if (listed.length < patterns.length) lines.push(h('li', {}, text('heatmaps.other_heads_are_random', { length_length: fmt.int(patterns.length - listed.length) })));
+  fill(jobs, lines);
+  headsSwitch.hidden = trained || fixed;
+  headsSwitch.textContent = built ? text('heatmaps.make_every_head_random') : text('heatmaps.give_three_heads_job');
+}
+
+/** The layer's output rows for the shown batch item, folded under its heading. */
+function renderOutput(dom, { output, outputTitle, outputBody }, result) {
+  const { h, fill } = dom;
+  const { item, config } = result;
+  const rows = item.output_rows;
+  const cols = rows[0]?.length ?? 0;
+  Object.assign(output.dataset, {
+    row0: JSON.stringify(rows[0] ?? []), sum: String(result.output_sum), itemSum: String(item.item_sum), item: String(item.b),
+  });
+  outputTitle.textContent = `Output${config.batch > 1 ? text('heatmaps.batch_item', { b: fmt.int(item.b) }) : ''}: ${fmt.int(config.n_q)} × ${fmt.int(config.d_model)}`;
+  fill(outputBody,
+    h('p', { class: 'note' }, text('heatmaps.each_row_concat_head1', { d_model: fmt.int(config.d_model), length: rows.length, cols })),
+    dom.tableWrap({ label: text('heatmaps.output_label') }, h('table', { class: 'numbers' },
+      h('tbody', {}, rows.map((row, i) => h('tr', {},
+        h('th', { scope: 'row' }, item.labels_q ? item.labels_q[i] : `query ${i}`),
+        row.map((v) => h('td', {}, fmt.fixed(v, 4)))))))),
+    h('p', { class: 'note' }, text('heatmaps.sum_every_output_value', { output_sum: fmt.fixed(result.output_sum, 6) })));
+}
+
+/** Which query heads read which key/value head, in words. */
+function groupText(config) {
+  const readers = (g) => config.kv_head_of.flatMap((kv, k) => (kv === g ? [k + 1] : [])); // query heads of K/V head g
+  const per = readers(0).length;
+  const shown = Math.min(config.n_kv_heads, 16);
+  const parts = Array.from({ length: shown }, (_, g) => text('heatmaps.k_v_head_heads', { value: g + 1, value2: readers(g)[0], value3: readers(g).at(-1) }));
+  return text('heatmaps.grouped_query_attention_key', { n_kv_heads: config.n_kv_heads, per })
+    + text('heatmaps.heads_one_group_take', { value: parts.join(' · '), part: shown < config.n_kv_heads ? ' · …' : '' });
 }
 
 /** Short names of the patterns, for the small maps' captions. */
@@ -329,28 +258,140 @@ const JOB_NAMES = { previous: 'previous token', same_word: 'same word', first_to
 
 /** What a head of each kind was made to do, in one line. */
 const JOB_LINES = {
-  previous: 'built to look at the token just before each query (previous token).',
-  same_word: 'built to look at the other places of the query’s word (same word); a word seen once has nowhere to look, so its row spreads out.',
-  first_token: 'built to look at the first token, whatever the query (first token).',
-  uniform: 'built to spread every row evenly over the keys it may see (uniform): the plain average of the values.',
-  random: 'random projections, no job, as in an untrained layer: its pattern comes from chance.',
-  trained: 'learnt in the training lab, not built: its job is whatever training found useful.',
+  previous: text('heatmaps.built_look_token_just'),
+  same_word: text('heatmaps.built_look_other_places'),
+  first_token: text('heatmaps.built_look_first_token'),
+  uniform: text('heatmaps.built_spread_every_row'),
+  random: text('heatmaps.random_projections_no_job'),
+  trained: text('heatmaps.learnt_training_lab_not'),
 };
 
 /** Where the maps' patterns come from: chance for random heads, a construction for the heads given a pattern. */
 function untrainedText(heads) {
-  const words = 'The words become vectors at random (a word always gets the same one). ';
+  const words = text('heatmaps.words_become_vectors_random');
   const built = (heads ?? []).map((p, k) => [p, k]).filter(([p]) => p !== 'random');
   if (!built.length) {
-    return `${words}The projection weights are random too: this layer is untrained, so any pattern here comes from chance, not from what the words mean. A trained model learns its embeddings and weights from data.`;
+    return text('heatmaps.projection_weights_are_random', { words });
   }
   const list = built.map(([p, k]) => `head ${k + 1} (${p.replace('_', ' ')})`).join(', ');
-  const others = built.length === heads.length ? 'No head is random.' : 'The other heads are random projections: their patterns come from chance.';
-  return `${words}Constructed: ${list}, whose Wᴽ and Wᴷ were built for that pattern, not learnt. ${others}`;
+  const others = built.length === heads.length ? text('heatmaps.no_head_random') : text('heatmaps.other_heads_are_random_2');
+  return text('heatmaps.constructed_whose_w_w', { words, list, others });
 }
 
 /** True when the layer shares key/value heads (fewer than query heads, as the core resolved them). */
-const grouped = (config) => !!config.kv_head_of && config.n_kv_heads < config.n_heads;
+const grouped = (config) => !!config.kv_head_of && config.n_kv_heads !== config.n_heads;
 
 /** The key/value head query head k reads (counting from 0): the core's mapping (validation's kv_head_of). */
 const kvHeadOf = (config, k) => config.kv_head_of?.[k];
+
+/** The panel's parts: the toolbar, the enlarged map and the small ones, the readout, the heads' jobs, the output. */
+function buildParts(dom, actions, currentConfig) {
+  const { h } = dom;
+  const intro = h('p', { class: 'lead' },
+    text('heatmaps.rows_are_queries_columns'));
+  const { itemSelect, itemNumber, itemLabel, itemField, scaleSelect, scaleField, legend, legendMin, legendMax } = buildToolbar(dom, actions);
+  const note = h('p', { class: 'note', id: 'heat-note' });
+  // Sentences look meaningful, so say where their patterns come from.
+  const untrained = h('p', { class: 'note', id: 'untrained-note', hidden: true });
+  const mainCanvas = h('canvas', { class: 'heat-main-canvas' });
+  const mainCaption = h('figcaption');
+  const grid = h('div', { class: 'heat-grid' });
+  // Grouped-query attention: which query heads read the same keys and values.
+  const groups = h('p', { class: 'note kv-groups', id: 'kv-groups', hidden: true });
+  const readout = h('p', { class: 'readout', id: 'readout', 'aria-live': 'polite' }, text('heatmaps.point_cell_read_weight'));
+  // What each head was built to do, one line per head, and the switch between built and random heads.
+  const jobs = h('ul', { class: 'head-jobs', id: 'head-jobs' });
+  const headsSwitch = h('button', { type: 'button', class: 'secondary small', id: 'heads-switch', onclick: () => {
+    const built = (currentConfig()?.heads ?? []).some((p) => p !== 'random');
+    // 'random' rather than '': an explicit choice, so the page's link keeps it (no hash = the lesson's start).
+    actions.edit(built ? { heads: 'random' } : { ...LESSON_START, source: 'text' }, 'heads');
+  } });
+  const jobsBox = h('div', { class: 'head-jobs-box', id: 'head-jobs-box' }, h('h3', {}, text('heatmaps.what_each_head_does')), jobs, headsSwitch);
+  // The output table, folded under its heading (a details element): the maps are what a chapter is about.
+  const outputTitle = h('h3', {});
+  const outputBody = h('div', {});
+  const output = h('details', { class: 'output-summary', id: 'output-summary' }, h('summary', {}, outputTitle), outputBody);
+  const placeholder = h('p', { class: 'placeholder' });
+  const content = h('div', { class: 'heat-content' },
+    h('div', { class: 'heat-toolbar' }, itemField, scaleField, legend),
+    note,
+    h('div', { class: 'heat-layout' },
+      h('figure', { class: 'heat-main' }, mainCaption, mainCanvas),
+      h('div', { class: 'heat-side' }, groups, grid, readout, jobsBox)),
+    untrained, output);
+  return { intro, itemSelect, itemNumber, itemLabel, itemField, scaleSelect, legendMin, legendMax, note, untrained, mainCanvas, mainCaption, grid, groups, readout, jobs, headsSwitch, outputTitle, outputBody, output, placeholder, content };
+}
+
+/** What the map of `head` draws: the weights placed on the colour scale, the mask, the labels. */
+function gridFor(current, head, palette) {
+  const { item } = current;
+  const size = item.rows * item.cols;
+  const attention = item.data.subarray(head * size, (head + 1) * size);
+  // Words when the inputs are sentences, positions otherwise; none for averaged blocks.
+  const labels = (list, step, n) => (step !== 1 ? null : list ?? Array.from({ length: n }, (_, i) => String(i)));
+  return {
+    rows: item.rows, cols: item.cols, data: colorPositions(attention, item.rows, item.cols, current.scale, current.max), masked: item.masked,
+    min: 0, max: 1, rowLabels: labels(item.labels_q, item.rowStep, item.rows), colLabels: labels(item.labels_k, item.colStep, item.cols),
+    colors: palette,
+  };
+}
+
+function word(list, i) {
+  return list ? ` “${list[i]}”` : '';
+}
+
+/** The readout of the cell under the cursor (or the hint when there is none). */
+function describe(readout, current, head, cell) {
+  if (!cell || !current) {
+    readout.textContent = text('heatmaps.point_cell_read_weight');
+    delete readout.dataset.weight;
+    return;
+  }
+  const { item } = current;
+  const value = item.data[(head * item.rows + cell.r) * item.cols + cell.c];
+  const masked = item.masked[cell.r * item.cols + cell.c];
+  let where;
+  if (item.rowStep === 1 && item.colStep === 1) {
+    where = `query ${cell.r}${word(item.labels_q, cell.r)} → key ${cell.c}${word(item.labels_k, cell.c)}`;
+  } else {
+    const span = (k, step, n) => `${fmt.int(k * step)}–${fmt.int(Math.min(n, (k + 1) * step) - 1)}`;
+    where = text('heatmaps.queries_keys_block_mean', { r: span(cell.r, item.rowStep, current.config.n_q), c: span(cell.c, item.colStep, current.config.n_k) });
+  }
+  readout.textContent = `head ${head + 1} · ${where}: weight ${fmt.fixed(value, 4)}${masked ? ' (masked)' : ''}`;
+  Object.assign(readout.dataset, { head, query: cell.r, key: cell.c, weight: String(value) });
+}
+
+/** What a result needs said beside its maps: downsampling, rows with every key masked, heads left out, dropout. */
+function resultNotes(result) {
+  const { item } = result;
+  const notes = [];
+  if (item.rowStep > 1 || item.colStep > 1) {
+    notes.push(text('heatmaps.drawn_downsampled_each_cell', { rowStep: item.rowStep, colStep: item.colStep, n_q: fmt.int(result.config.n_q), n_k: fmt.int(result.config.n_k) }));
+  }
+  if (item.masked_rows.length) {
+    notes.push(text('heatmaps.every_key_masked', { part: item.masked_rows.length === 1 ? 'query' : 'queries', value: item.masked_rows.slice(0, 8).join(', '), part2: item.masked_rows.length > 8 ? ', …' : '' }) +
+      text('heatmaps.softmax_over_nothing_undefined'));
+  }
+  if (result.config.n_heads > MAX_SMALL) notes.push(text('heatmaps.grid_shows_first_heads', { MAX_SMALL, n_heads: fmt.int(result.config.n_heads) }));
+  if (result.config.dropout > 0) notes.push(text('heatmaps.dropout_p_dropped_weights', { dropout: result.config.dropout }));
+  return notes.join(' ');
+}
+
+/** The small map of head k: its canvas, and a caption with its job and its key/value head. */
+function smallFigure(h, config, k) {
+  const canvas = h('canvas', { 'aria-label': text('heatmaps.head_attention_weights_press', { value: k + 1 }) });
+  const kv = kvHeadOf(config, k);
+  const job = config.n_heads <= 8 && config.heads?.[k] && config.heads[k] !== 'random' ? ` · ${JOB_NAMES[config.heads[k]]}` : '';
+  const caption = config.n_heads > 16 ? `${k + 1}` : `head ${k + 1}${job}`;
+  const figure = h('figure', { class: 'heat-small', dataset: { head: k, kvHead: kv } }, canvas,
+    h('figcaption', {}, grouped(config) && config.n_heads <= 16 ? `${caption} · K/V ${kv + 1}` : caption));
+  return { figure, canvas };
+}
+
+/** The small maps in their grid (up to four a row, beside the enlarged one or under it on a phone) and the groups' line. */
+function placeSmalls({ fill }, { grid, groups }, config, figures) {
+  fill(grid, figures);
+  fill(groups, grouped(config) ? groupText(config) : null);
+  groups.hidden = !grouped(config);
+  grid.style.setProperty('--cols', String(config.n_heads <= 4 ? Math.max(2, config.n_heads) : config.n_heads <= 16 ? 4 : 6));
+}

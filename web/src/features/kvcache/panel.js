@@ -8,6 +8,7 @@
 import * as fmt from '../../model/format.js';
 import { Cancelled, WorkerLost } from '../../model/errors.js';
 import { configKey } from '../../model/validate.js';
+import { text } from '../../lesson/panels/kvcache.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 const SHOWN_KEYS = 16; // weights drawn per row: the latest keys
@@ -15,7 +16,7 @@ const AUTO_SECONDS = 1; // decoding (about two forward passes of work) starts by
 
 export function create(body, { dom, actions }) {
   const { h, fill, table } = dom;
-  const status = h('p', { class: 'placeholder', id: 'kvcache-status' }, 'Waiting for the engine…');
+  const status = h('p', { class: 'placeholder', id: 'kvcache-status' }, text('kvcache.waiting_engine'));
   const slider = h('input', { type: 'range', id: 'kvcache-step', min: '1', max: '1', value: '1', oninput: () => show(Number(slider.value)) });
   const prev = h('button', { type: 'button', id: 'kvcache-prev', onclick: () => show(step - 1) }, '◀ previous token');
   const next = h('button', { type: 'button', id: 'kvcache-next', onclick: () => show(step + 1) }, 'next token ▶');
@@ -27,10 +28,10 @@ export function create(body, { dom, actions }) {
   const modelBox = h('div', { id: 'kvcache-models' });
   controls.hidden = true;
   fill(body,
-    h('p', { class: 'lead' }, 'A decoder generates one token at a time, and token t’s query attends to the keys and values of tokens 1 … t. ',
-      'Those K and V rows never change once computed, so a KV cache keeps them: each step projects only the new token, appends its k and v ',
-      '(one per key/value head, so grouped-query attention keeps fewer) and attends over the cache. The rows it gives are the causal forward pass’s. ',
-      'Inference only: no dropout.'),
+    h('p', { class: 'lead' }, text('kvcache.decoder_generates_one_token'),
+      text('kvcache.those_k_v_rows'),
+      text('kvcache.one_per_key_value'),
+      text('kvcache.inference_only_no_dropout')),
     status, controls, cacheBox, rowBox, costBox, modelBox);
   let pending = null, decoded = null, step = 1; // decoded: the last answer of kvDecode
 
@@ -38,7 +39,7 @@ export function create(body, { dom, actions }) {
     const config = current.config;
     const mine = pending = actions.kvDecode({ config });
     status.hidden = false;
-    status.textContent = 'Decoding the sentence token by token…';
+    status.textContent = text('kvcache.decoding_sentence_token_token');
     try {
       const r = await mine;
       if (mine !== pending) return;
@@ -53,7 +54,7 @@ export function create(body, { dom, actions }) {
       decoded = null;
       controls.hidden = true;
       status.hidden = false;
-      status.textContent = `The decoding did not run: ${err.message}`;
+      status.textContent = text('kvcache.decoding_did_not_run', { message: err.message });
     }
   }
 
@@ -77,15 +78,15 @@ export function create(body, { dom, actions }) {
     // The cache: per key/value head, one entry (a K row and a V row) per token seen.
     const entries = (g) => h('div', { class: 'kvcache-entries', dataset: { kvHead: g, entries: step }, style: { display: 'flex', flexWrap: 'wrap', gap: '3px' } },
       ...Array.from({ length: r.n }, (_, j) => h('span', { class: j === step - 1 ? 'kv-entry new' : j < step ? 'kv-entry' : 'kv-entry future',
-        title: j < step ? `k and v of “${word(j)}”` : 'not generated yet', style: entryStyle(j) }, word(j))));
+        title: j < step ? text('kvcache.k_v', { j: word(j) }) : text('kvcache.not_generated_yet'), style: entryStyle(j) }, word(j))));
     fill(cacheBox,
-      h('h3', {}, `The cache after step ${step}: ${fmt.int(step)} entries in each of ${r.n_kv_heads} key/value head${r.n_kv_heads > 1 ? 's' : ''}`),
+      h('h3', {}, text('kvcache.cache_after_step_entries', { step, step2: fmt.int(step), n_kv_heads: r.n_kv_heads, part: r.n_kv_heads > 1 ? 's' : '' })),
       ...Array.from({ length: r.n_kv_heads }, (_, g) => h('div', { class: 'kvcache-head', style: { display: 'grid', gridTemplateColumns: '6.5em 1fr', alignItems: 'center', margin: '3px 0' } },
-        h('span', { class: 'kv-label note' }, `K/V head ${g}`), entries(g))),
+        h('span', { class: 'kv-label note' }, text('kvcache.k_v_head', { g })), entries(g))),
       h('p', { class: 'note', id: 'kvcache-bytes', dataset: { bytesUsed: s.bytes_used, bytes: r.bytes, perToken: r.bytes_per_token } },
-        `This layer’s cache holds ${fmt.bytes(s.bytes_used)} after ${fmt.int(step)} token${step > 1 ? 's' : ''}: `,
-        `n_kv_heads·(d_k + d_v)·4 = ${r.n_kv_heads}·(${r.d_k} + ${r.d_v})·4 = ${fmt.int(r.bytes_per_token)} bytes per token `,
-        `(${fmt.bytes(r.bytes)} allocated for max_len = ${fmt.int(r.n)}).`));
+        text('kvcache.this_layer_s_cache', { bytes_used: fmt.bytes(s.bytes_used), step: fmt.int(step), part: step > 1 ? 's' : '' }),
+        text('kvcache.n_kv_heads_d', { n_kv_heads: r.n_kv_heads, d_k: r.d_k, d_v: r.d_v, bytes_per_token: fmt.int(r.bytes_per_token) }),
+        text('kvcache.allocated_max_len', { bytes: fmt.bytes(r.bytes), n: fmt.int(r.n) })));
 
     // The new query row of every head, over the t keys so far.
     const shown = Math.min(step, SHOWN_KEYS);
@@ -101,38 +102,38 @@ export function create(body, { dom, actions }) {
     });
     const keyHead = Array.from({ length: shown }, (_, j) => word(step - shown + j));
     fill(rowBox,
-      h('h3', {}, `Step ${step}: “${word(step - 1)}” attends to ${fmt.int(step)} key${step > 1 ? 's' : ''}`),
-      h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Weights of the new query row' }, table(['query head', 'K/V head', ...keyHead, 'largest'], rows, { class: 'cost', id: 'kvcache-weights' })),
+      h('h3', {}, text('kvcache.step_attends_key', { step, value: word(step - 1), step2: fmt.int(step), part: step > 1 ? 's' : '' })),
+      dom.tableWrap({ label: text('kvcache.weights_new_query_row') }, table(['query head', text('kvcache.k_v_head_2'), ...keyHead, 'largest'], rows, { class: 'cost', id: 'kvcache-weights' })),
       h('p', { class: 'note', id: 'kvcache-check', dataset: { maxDifference: s.max_difference } },
-        step > SHOWN_KEYS ? `The last ${SHOWN_KEYS} keys are shown. ` : '',
-        `Largest difference from row ${step} of the causal forward pass (weights and output): ${s.max_difference === 0 ? '0, the same numbers' : s.max_difference.toExponential(1)}.`,
-        r.positional !== 'none' ? ` Positional method ${r.positional}: the new token sits at position ${step - 1}, the cache’s length.` : ''));
+        step > SHOWN_KEYS ? text('kvcache.last_keys_are_shown', { SHOWN_KEYS }) : '',
+        text('kvcache.largest_difference_from_row', { step, part: s.max_difference === 0 ? text('kvcache.0_same_numbers') : s.max_difference.toExponential(1) }),
+        r.positional !== 'none' ? text('kvcache.positional_method_new_token', { positional: r.positional, value: step - 1 }) : ''));
 
     // FLOPs of this step against recomputing the prefix, for this layer.
     const c = s.cost;
     fill(costBox,
-      h('h3', {}, `FLOPs of step ${step}, this layer`),
+      h('h3', {}, text('kvcache.flops_step_this_layer', { step })),
       h('div', { class: 'table-wrap' }, table([h('span', { class: 'sr-only' }, 'how'), 'this step', `tokens 1 … ${fmt.int(step)}`], [
-        { attrs: { dataset: { flops: c.step_flops } }, cells: ['with the KV cache (one new row)', fmt.int(c.step_flops), fmt.int(c.total_flops)] },
-        { attrs: { dataset: { flops: c.recompute_flops } }, cells: [`recomputing the prefix (the causal pass over ${fmt.int(step)} tokens)`, fmt.int(c.recompute_flops), fmt.int(c.total_recompute_flops)] },
+        { attrs: { dataset: { flops: c.step_flops } }, cells: [text('kvcache.with_kv_cache_one'), fmt.int(c.step_flops), fmt.int(c.total_flops)] },
+        { attrs: { dataset: { flops: c.recompute_flops } }, cells: [text('kvcache.recomputing_prefix_causal_pass', { step: fmt.int(step) }), fmt.int(c.recompute_flops), fmt.int(c.total_recompute_flops)] },
       ], { class: 'cost', id: 'kvcache-flops', dataset: { speedup: c.speedup } })),
-      h('p', { class: 'note' }, `The cache saves ${fmt.num(c.speedup, 2)}× at this step: the new token is projected once (its q, k, v and output rows) and `,
-        'its one query row meets t keys, O(t·d) work, where recomputing projects all t tokens again and fills t·(t + 1)/2 (query, key) pairs, O(t²·d). ',
-        'Generating t tokens with the cache costs what one causal pass over them costs.'));
+      h('p', { class: 'note' }, text('kvcache.cache_saves_this_step', { speedup: fmt.num(c.speedup, 2) }),
+        text('kvcache.one_query_row_meets'),
+        text('kvcache.generating_t_tokens_with')));
 
     // Whole models of the model table, at this step and at a long prompt.
     fill(modelBox,
-      h('h3', {}, 'Whole models (attention layers only)'),
-      h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Whole models: cache and FLOPs' }, table(['model', 'layers', 'query / K/V heads', `cache after ${fmt.int(step)} tokens`, `after ${fmt.int(r.long_context)}`,
-        `same with MHA, ${fmt.int(r.long_context)}`, `FLOPs of step ${fmt.int(step)}: cached`, 'recomputed'],
+      h('h3', {}, text('kvcache.whole_models_attention_layers')),
+      dom.tableWrap({ label: text('kvcache.whole_models_cache_flops') }, table(['model', 'layers', text('kvcache.query_k_v_heads'), text('kvcache.cache_after_tokens', { step: fmt.int(step) }), `after ${fmt.int(r.long_context)}`,
+        text('kvcache.same_with_mha', { long_context: fmt.int(r.long_context) }), text('kvcache.flops_step_cached', { step: fmt.int(step) }), 'recomputed'],
       r.models.map((m, i) => {
         const now = s.models[i];
         return { attrs: { dataset: { model: m.name, cacheBytes: now.model_cache_bytes } },
           cells: [m.name, fmt.int(m.n_layers), `${m.n_heads} / ${m.n_kv_heads}`, fmt.bytesShort(now.model_cache_bytes), fmt.bytesShort(m.long.model_cache_bytes),
             fmt.bytesShort(m.long.mha_model_cache_bytes), fmt.short(now.model_step_flops), fmt.short(now.model_recompute_flops)] };
       }), { class: 'cost', id: 'kvcache-model-table' })),
-      h('p', { class: 'note' }, 'Every layer keeps its own cache, so a model holds n_layers times one layer’s, for every sequence it serves: at long prompts the cache, ',
-        'not the weights, is what fills a GPU’s memory, which is why LLaMA-70B shares 8 key/value heads among 64 query heads.'));
+      h('p', { class: 'note' }, text('kvcache.every_layer_keeps_own'),
+        text('kvcache.not_weights_what_fills')));
   }
 
   let asked = null; // the run result the decoding was asked for
@@ -143,7 +144,7 @@ export function create(body, { dom, actions }) {
       if (result) return; // a run for new inputs is coming: keep the last decoding until it lands
       status.hidden = false;
       controls.hidden = true;
-      status.textContent = !engine ? 'Waiting for the engine…' : 'The decoding appears once the inputs have run.';
+      status.textContent = !engine ? text('kvcache.waiting_engine') : text('kvcache.decoding_appears_once_inputs');
       return;
     }
     if (current === asked) return;
@@ -153,7 +154,7 @@ export function create(body, { dom, actions }) {
     if (seconds > AUTO_SECONDS) {
       status.hidden = false;
       fill(status, h('button', { type: 'button', class: 'linkish', id: 'kvcache-run', onclick: () => ask(current) },
-        `Decode the sentence token by token (about ${fmt.num(seconds, 1)} s)`));
+        text('kvcache.decode_sentence_token_token', { seconds: fmt.num(seconds, 1) })));
       return;
     }
     ask(current);

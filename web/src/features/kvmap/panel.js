@@ -3,6 +3,7 @@
 // kv_head_of); this panel only lays it out, one row per key/value head.
 
 import * as fmt from '../../model/format.js';
+import { text } from '../../lesson/panels/kvmap.js';
 
 /** Runs of consecutive query heads (counting from 1) as text: [1, 2, 3, 7] → "1–3, 7". */
 function ranges(heads) {
@@ -33,21 +34,21 @@ export function create(body, { dom }) {
     lastKey = key;
     body.dataset.kvHeadOf = key;
     if (!map) {
-      fill(lead, 'The mapping appears once the inputs are valid and the engine has checked them.');
+      fill(lead, text('kvmap.mapping_appears_once_inputs'));
       fill(rows);
       return;
     }
     const readers = new Map(); // key/value head → the query heads that read it, counting from 1
     map.forEach((g, k) => readers.set(g, [...(readers.get(g) ?? []), k + 1]));
-    const kind = readers.size === map.length ? 'multi-head attention: every query head has its own keys and values'
-      : readers.size === 1 ? 'multi-query attention: every query head reads the one key/value head'
-        : 'grouped-query attention: the query heads of a row share its keys and values';
-    fill(lead, `${fmt.int(map.length)} query heads, ${fmt.int(readers.size)} key/value heads (${kind}). As the engine computes it:`);
+    const kind = readers.size === map.length ? text('kvmap.multi_head_attention_every')
+      : readers.size === 1 ? text('kvmap.multi_query_attention_every')
+        : text('kvmap.grouped_query_attention_query');
+    fill(lead, text('kvmap.query_heads_key_value', { length: fmt.int(map.length), size: fmt.int(readers.size), kind }));
     const shown = [...readers.entries()].sort(([a], [b]) => a - b).slice(0, MAX_ROWS);
-    fill(rows, h('div', { class: 'table-wrap', tabindex: '0' }, table(['key/value head', 'query heads that read it', 'how many'],
+    fill(rows, dom.tableWrap({}, table([text('kvmap.key_value_head'), text('kvmap.query_heads_that_read'), 'how many'],
       shown.map(([g, heads]) => ({ attrs: { dataset: { kvHead: g, heads: heads.join(',') } }, cells: [String(g + 1), ranges(heads), fmt.int(heads.length)] })),
       { class: 'cost kvmap' })),
-    readers.size > MAX_ROWS ? h('p', { class: 'note' }, `The first ${MAX_ROWS} of ${fmt.int(readers.size)} key/value heads.`) : null);
+    readers.size > MAX_ROWS ? h('p', { class: 'note' }, text('kvmap.first_key_value_heads', { MAX_ROWS, size: fmt.int(readers.size) })) : null);
   }
 
   return { update };

@@ -4,10 +4,11 @@
 import { modelChanges, presetValue, DEFAULT_PRESET_N, RUN_WIDTH } from '../../model/presets.js';
 import { estimateRun, MAX_RUN_SECONDS } from '../../model/validate.js';
 import * as fmt from '../../model/format.js';
+import { text } from '../../lesson/panels/models.js';
 
 export function create(body, { dom, actions }) {
   const { h, fill } = dom;
-  fill(body, h('p', { class: 'placeholder' }, 'Waiting for the engine…'));
+  fill(body, h('p', { class: 'placeholder' }, text('models.waiting_engine')));
   let done = false;
 
   function update({ engine, readOnly }) {
@@ -20,23 +21,23 @@ export function create(body, { dom, actions }) {
         ...(m.n_kv_heads !== m.n_heads ? { n_kv_heads: m.n_kv_heads } : {}) });
       const fits = a.memory.total <= budget;
       const fast = estimateRun(a, { isa: engine.isa }).seconds <= MAX_RUN_SECONDS;
-      const verdict = fits && fast ? h('span', { class: 'mark ok' }, '✓ runs in this tab')
-        : h('span', { class: 'mark bad' }, fits ? 'too slow for a tab: analysed only'
-          : `needs ${fmt.bytesShort(a.memory.total)} for one pass, over the budget: analysed only`);
+      const verdict = fits && fast ? h('span', { class: 'mark ok' }, text('models.runs_this_tab'))
+        : h('span', { class: 'mark bad' }, fits ? text('models.too_slow_tab_analysed')
+          : text('models.needs_one_pass_over', { total: fmt.bytesShort(a.memory.total) }));
       const row = h('tr', { dataset: { model: m.name } },
-        h('th', { scope: 'row' }, h('button', { type: 'button', class: 'linkish', title: `Load ${m.name} into the inputs`,
+        h('th', { scope: 'row' }, h('button', { type: 'button', class: 'linkish', title: text('models.load_into_inputs', { name: m.name }),
           onclick: () => actions.load(modelChanges(m), presetValue('model', m.name)) }, m.name)),
         h('td', {}, String(m.n_heads)), h('td', {}, fmt.int(m.d_model)), h('td', {}, String(m.d_k)),
         h('td', {}, m.parameters), h('td', {}, fmt.short(a.params_gqa ?? a.params.total)));
       const scaled = RUN_WIDTH[m.name]
-        ? ` · loads at d_model ${fmt.int(RUN_WIDTH[m.name])} (d_k ${RUN_WIDTH[m.name] / m.n_heads}) with the same ${m.n_heads} query and ${m.n_kv_heads} key/value heads, so its grouped layer runs here` : '';
+        ? text('models.loads_d_model_d', { value: fmt.int(RUN_WIDTH[m.name]), d_k: engine.analyze({ d_model: RUN_WIDTH[m.name], n_heads: m.n_heads, n: 1 }).dims.d_k, n_heads: m.n_heads, n_kv_heads: m.n_kv_heads }) : '';
       return [row, h('tr', { class: 'note-row' }, h('td', { colspan: 6 }, verdict, m.note ? ` · ${m.note}` : '', scaled))];
     });
     fill(body,
-      h('p', { class: 'lead' }, `Published sizes. “Model” is the whole model's parameter count; “one layer” counts the four projection matrices and biases of one layer; the whole model stacks dozens of layers and adds embeddings and feed-forward blocks. `,
-        `Memory is for one forward pass at n = ${DEFAULT_PRESET_N} against this tab's budget of ${fmt.bytesBinary(budget)}: the large ones are analysed but not run.`),
-      h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'models' },
-        h('thead', {}, h('tr', {}, ['model (click to load)', 'h', 'd_model', 'd_k', 'model', 'one layer'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('p', { class: 'lead' }, text('models.published_sizes_model_whole'),
+        text('models.memory_one_forward_pass', { DEFAULT_PRESET_N, budget: fmt.bytesBinary(budget) })),
+      dom.tableWrap({}, h('table', { class: 'models' },
+        h('thead', {}, h('tr', {}, [text('models.model_click_load'), 'h', 'd_model', 'd_k', 'model', 'one layer'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, rows))));
   }
 

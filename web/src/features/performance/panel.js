@@ -9,6 +9,7 @@ export { requests } from './requests.js';
 import { chartButtons } from '../../export/figure_button.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js'; // what this panel may ask the compute for (its ctx.actions)
 import { logLogAxes } from '../../render/log_axes.js';
+import { text } from '../../lesson/panels/performance.js';
 
 const SWEEP_SECONDS_PER_POINT = 0.25; // keeps the whole sweep to a few seconds
 const MAX_SWEEP_N = 4096;
@@ -16,28 +17,28 @@ const MAX_SWEEP_N = 4096;
 export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   let view = null;
-  const peakLine = h('p', { id: 'peak' }, 'Measuring this browser’s SIMD peak after the first run…');
-  const runs = h('div', { class: 'table-wrap', tabindex: '0' });
-  const button = h('button', { type: 'button', class: 'secondary', id: 'sweep' }, 'Measure time against n');
+  const peakLine = h('p', { id: 'peak' }, text('performance.measuring_this_browser_s'));
+  const runs = dom.tableWrap({ label: text('performance.runs_label') });
+  const button = h('button', { type: 'button', class: 'secondary', id: 'sweep' }, text('performance.measure_time_against_n'));
   const cancel = h('button', { type: 'button', hidden: true }, 'Cancel');
   const sweepStatus = h('p', { class: 'note', 'aria-live': 'polite' });
   const chartBox = h('div', { class: 'chart', id: 'sweep-chart' });
   const cores = Math.max(1, globalThis.navigator?.hardwareConcurrency ?? 1);
   const workersInput = h('input', { id: 'f-workers', name: 'workers', type: 'text', inputmode: 'numeric', spellcheck: 'false' });
-  const workersLine = h('p', { id: 'workers-used', 'aria-live': 'polite' }, 'No run yet.');
+  const workersLine = h('p', { id: 'workers-used', 'aria-live': 'polite' }, text('performance.no_run_yet'));
   const shareLine = h('p', { id: 'workers-share', class: 'note', hidden: true });
   fill(body,
-    h('p', { class: 'lead' }, 'The core runs in a Web Worker. A pass large enough for it to pay splits its heads over a pool of workers (plain Web Workers: no special headers needed); a smaller one runs on one. Percentages compare a run with the fastest this browser can multiply and add four floats at once (on one core).'),
+    h('p', { class: 'lead' }, text('performance.core_runs_web_worker')),
     h('div', { class: 'field inline', dataset: { field: 'workers' } },
-      h('label', { for: 'f-workers' }, [h('code', {}, 'workers'), ' ', h('span', { class: 'what' }, `pool workers for large passes (1 to ${cores}, the logical cores this browser reports)`)]),
+      h('label', { for: 'f-workers' }, [h('code', {}, 'workers'), ' ', h('span', { class: 'what' }, text('performance.pool_workers_large_passes', { cores }))]),
       workersInput),
     workersLine, shareLine,
     peakLine, runs,
-    h('h3', {}, 'Time against sequence length'),
-    h('p', { class: 'note' }, 'Self-attention at the current d_model and n_heads, n doubling each step. Cost grows like n·d² while the projections dominate and like n²·d once n passes d, so on these log–log axes the slope bends from 1 towards 2.'),
+    h('h3', {}, text('performance.time_against_sequence_length')),
+    h('p', { class: 'note' }, text('performance.self_attention_current_d')),
     h('div', { class: 'button-row' }, button, cancel), sweepStatus, chartBox,
     chartButtons({ dom, host, id: 'sweep-figure', plot: () => plot,
-      title: () => `Time against n: self-attention, d_model ${chartBox.dataset.dModel}, n_heads ${chartBox.dataset.nHeads}` }));
+      title: () => text('performance.time_against_n_self', { dModel: chartBox.dataset.dModel, nHeads: chartBox.dataset.nHeads }) }));
   let plot = null;
   // The chart follows its box's width (a resize, a rotated phone, a host page's column).
   const stopFollowing = followWidth(chartBox, () => plot?.setSize({ width: chartWidth(chartBox), height: 260 }));
@@ -71,12 +72,12 @@ export function create(body, { dom, host, actions }) {
       const { points, isa } = reply;
       const measured = reply.layer ?? layer;
       // Each point says how many workers ran it: the pool splits only the lengths where that pays.
-      sweepStatus.textContent = `d_model = ${fmt.int(measured.d_model)}, n_heads = ${measured.n_heads}, ${isa === 'scalar' ? 'baseline' : 'SIMD'} module: ` +
+      sweepStatus.textContent = text('performance.d_model_n_heads', { d_model: fmt.int(measured.d_model), n_heads: measured.n_heads, part: isa === 'scalar' ? 'baseline' : 'SIMD' }) +
         points.map((p) => `n ${fmt.int(p.n)}: ${fmt.duration(p.ms)}${p.workers > 1 ? ` (${p.workers} workers)` : ''}`).join(' · ');
       chartBox.dataset.points = JSON.stringify(points);
       await drawChart(points, measured);
     } catch (err) {
-      sweepStatus.textContent = err instanceof Cancelled ? 'Cancelled.' : `The measurement failed: ${err.message}`;
+      sweepStatus.textContent = err instanceof Cancelled ? 'Cancelled.' : text('performance.measurement_failed', { message: err.message });
     } finally {
       button.disabled = false;
       cancel.hidden = true;
@@ -96,7 +97,7 @@ export function create(body, { dom, host, actions }) {
     const opts = {
       width, height: 260,
       ...logLogAxes(xs, { colours: { muted, grid }, x: { label: 'n (tokens)', format: fmt.int },
-        y: { label: 'ms per forward pass', size: 60, format: (v) => fmt.num(v, 3) } }),
+        y: { label: text('performance.ms_per_forward_pass'), size: 60, format: (v) => fmt.num(v, 3) } }),
       series: [
         { label: 'n' },
         { label: 'measured', stroke: accent, width: 2, points: { size: 7, fill: accent }, value: (u, v) => (v == null ? '' : fmt.duration(v)) },
@@ -110,32 +111,6 @@ export function create(body, { dom, host, actions }) {
     plot = new uPlot(opts, [xs, points.map((p) => p.ms), linear, quadratic], chartBox);
     chartBox.dataset.dModel = String(layer.d_model);
     chartBox.dataset.nHeads = String(layer.n_heads);
-  }
-
-  /** What the last run ran on, and why one worker when the setting allows more. */
-  function workersText(result) {
-    const w = result?.workers;
-    if (!w) return 'No run yet.';
-    if (w.used > 1) return `Last run: ${w.used} workers.`;
-    if (!(w.setting > 1)) return 'Last run: 1 worker (workers = 1: single-threaded).';
-    if (w.splitFlops === null) return 'Last run: 1 worker (it ran on the page’s own thread, which has no pool: a quick first run while the compute worker starts).';
-    if (result.config.dropout > 0) return 'Last run: 1 worker (a pass with dropout runs whole: its dropped weights depend on the head).';
-    return `Last run: 1 worker (below the split threshold of ${fmt.num(w.splitFlops / 1e6, 0)} MFLOP: splitting does not pay).`;
-  }
-
-  /**
-   * The pool workers' engine times in the last split pass and how long that pass waited for the
-   * slowest beyond their mean (the compute side measures both; empty when no pool ran the pass).
-   * The page is not cross-origin isolated, so its clock is coarse: waits under 0.1 ms are not given.
-   */
-  function shareText(result) {
-    const w = result?.workers, each = w?.engine_ms;
-    if (!(w?.used > 1) || !Array.isArray(each) || each.length !== w.used) return '';
-    const times = each.map((ms) => fmt.duration(ms));
-    const list = `${times.slice(0, -1).join(', ')} and ${times[times.length - 1]}`;
-    const wait = w.wait_ms >= 0.1 ? fmt.duration(w.wait_ms) : 'less than 0.1 ms';
-    return `In the last pass the workers’ engines took ${list}. The pass waits for the slowest worker: ` +
-      `${wait} after their average; messages, copies and summing their partial outputs come on top.`;
   }
 
   function update(v, reason) {
@@ -152,14 +127,14 @@ export function create(body, { dom, host, actions }) {
     shareLine.textContent = shareText(v.result);
     shareLine.hidden = shareLine.textContent === '';
     if (v.result?.workers) workersLine.dataset.used = String(Math.max(1, v.result.workers.used));
-    if (peak === null) peakLine.textContent = 'This browser has no WebAssembly SIMD, so there is no f32x4 peak to compare with.';
+    if (peak === null) peakLine.textContent = text('performance.this_browser_has_no');
     else if (peak) {
-      peakLine.textContent = `This browser’s f32x4 peak, measured in the worker: ${fmt.num(peak.gflops, 1)} GFLOP/s (12 independent multiply-add chains on 4 floats).`;
+      peakLine.textContent = text('performance.this_browser_s_f32x4', { gflops: fmt.num(peak.gflops, 1) });
       peakLine.dataset.gflops = String(peak.gflops);
     }
     if (reason !== 'result' && reason !== 'perf' && runs.childElementCount) return;
     if (!history.length) {
-      fill(runs, h('p', { class: 'placeholder' }, 'No runs yet.'));
+      fill(runs, h('p', { class: 'placeholder' }, text('performance.no_runs_yet')));
       return;
     }
     fill(runs, h('table', { class: 'cost', id: 'runs-table' },
@@ -171,4 +146,30 @@ export function create(body, { dom, host, actions }) {
   }
 
   return { update, destroy: () => { stopFollowing(); plot?.destroy(); } };
+}
+
+/** What the last run ran on, and why one worker when the setting allows more. */
+function workersText(result) {
+  const w = result?.workers;
+  if (!w) return text('performance.no_run_yet');
+  if (w.used > 1) return text('performance.last_run_workers', { used: w.used });
+  if (!(w.setting > 1)) return text('performance.last_run_1_worker');
+  if (w.splitFlops === null) return text('performance.last_run_1_worker_2');
+  if (result.config.dropout > 0) return text('performance.last_run_1_worker_3');
+  return text('performance.last_run_1_worker_4', { value: fmt.num(w.splitFlops / 1e6, 0) });
+}
+
+/**
+ * The pool workers' engine times in the last split pass and how long that pass waited for the
+ * slowest beyond their mean (the compute side measures both; empty when no pool ran the pass).
+ * The page is not cross-origin isolated, so its clock is coarse: waits under 0.1 ms are not given.
+ */
+function shareText(result) {
+  const w = result?.workers, each = w?.engine_ms;
+  if (!(w?.used > 1) || !Array.isArray(each) || each.length !== w.used) return '';
+  const times = each.map((ms) => fmt.duration(ms));
+  const list = `${times.slice(0, -1).join(', ')} and ${times[times.length - 1]}`;
+  const wait = w.wait_ms >= 0.1 ? fmt.duration(w.wait_ms) : text('performance.less_than_0_1');
+  return text('performance.last_pass_workers_engines', { list }) +
+    text('performance.after_their_average_messages', { wait });
 }

@@ -21,8 +21,8 @@ export const handlers = {
         const w = mha.forward({ query, n_q: N, mask: 'causal', positional, need_weights: true }).weights;
         maps[positional] = w.slice(0, N * N); // head 0 (ALiBi's steepest slope)
       }
-      // RoPE needs an even d_k: the playground's when it is, else 8.
-      const width = d_k % 2 === 0 ? d_k : 8;
+      // RoPE's rules of d_k are the core's: the playground's d_k when the core turns it (one head of d_k), else 8.
+      const width = attn.resolveView({ d_model: d_k, n_heads: 1, n_q: 1, positional: 'rope' }).ok ? d_k : 8;
       const q = attn.randomNormal({ seed: seed + 1, count: width }), k = attn.randomNormal({ seed: seed + 2, count: width });
       const rope = OFFSETS.map((offset) => ({ offset, positions: STARTS.map((s) => s + offset),
         logits: attn.ropeLogits({ q, k, offset, positions: STARTS.map((s) => s + offset) }) }));

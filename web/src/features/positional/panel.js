@@ -7,6 +7,7 @@ import { Heatmap } from '../../render/heatmap.js';
 import { downsampleHeads } from '../../model/downsample.js';
 import * as fmt from '../../model/format.js';
 import { createMethods } from './methods.js';
+import { text } from '../../lesson/panels/positional.js';
 
 const MAX_POSITIONS = 64;
 const OFFSET = 3; // the k of "PE(pos + k) is a fixed linear function of PE(pos)"
@@ -16,25 +17,25 @@ export { requests } from './requests.js';
 
 export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
-  const canvas = h('canvas', { 'aria-label': 'positional encoding: positions down, dimensions across' });
-  const readout = h('p', { class: 'readout', 'aria-live': 'polite' }, 'Point at a cell to read PE(pos, i).');
+  const canvas = h('canvas', { 'aria-label': text('positional.positional_encoding_positions_down') });
+  const readout = h('p', { class: 'readout', 'aria-live': 'polite' }, text('positional.point_cell_read_pe'));
   const facts = h('ul', { class: 'facts-list', id: 'pe-facts' });
   const caption = h('figcaption');
   const error = h('p', { class: 'placeholder', hidden: true });
   const figure = h('figure', { class: 'pe-figure' }, caption, canvas);
   const shown = (ok) => { figure.hidden = readout.hidden = facts.hidden = !ok; error.hidden = ok; };
   fill(body,
-    h('p', { class: 'lead' }, 'Shuffled tokens get the same weights, just shuffled; so each position adds sines and cosines of different wavelengths, as the sentence inputs do.'),
+    h('p', { class: 'lead' }, text('positional.shuffled_tokens_get_same')),
     figure, readout, facts, error);
   const methods = createMethods(dom, host);
   body.append(methods.element);
   let data = null, lastKey = '';
   const map = new Heatmap(canvas, { maxHeight: 320, onCursor: (cell) => {
-    if (!cell || !data) { readout.textContent = 'Point at a cell to read PE(pos, i).'; return; }
+    if (!cell || !data) { readout.textContent = text('positional.point_cell_read_pe'); return; }
     const v = data.grid.data[cell.r * data.grid.cols + cell.c];
     readout.textContent = data.grid.colStep > 1
-      ? `pos ${cell.r}, dimensions ${cell.c * data.grid.colStep}–${Math.min(data.d_model, (cell.c + 1) * data.grid.colStep) - 1} (mean): ${fmt.fixed(v, 4)}`
-      : `PE(pos ${cell.r}, dimension ${cell.c}) = ${fmt.fixed(v, 4)} (${cell.c % 2 ? 'cos' : 'sin'})`;
+      ? text('positional.pos_dimensions_mean', { r: cell.r, c_colStep: cell.c * data.grid.colStep, value: Math.min(data.d_model, (cell.c + 1) * data.grid.colStep) - 1, v: fmt.fixed(v, 4) })
+      : text('positional.pe_pos_dimension', { r: cell.r, c: cell.c, v: fmt.fixed(v, 4), part: cell.c % 2 ? 'cos' : 'sin' });
   } });
 
   function update({ check, engine }) {
@@ -47,7 +48,7 @@ export function create(body, { dom, host, actions }) {
     lastKey = key;
     if (c.d_model > MAX_D_MODEL) {
       shown(false);
-      error.textContent = `d_model = ${fmt.int(c.d_model)} is too wide to draw here (up to ${fmt.int(MAX_D_MODEL)}); the encoding is the same formula at any width.`;
+      error.textContent = text('positional.d_model_too_wide', { d_model: fmt.int(c.d_model), MAX_D_MODEL: fmt.int(MAX_D_MODEL) });
       return;
     }
     try {
@@ -55,16 +56,16 @@ export function create(body, { dom, host, actions }) {
       const cells = downsampleHeads(pe, 1, n, c.d_model);
       data = { d_model: c.d_model, grid: { rows: cells.rows, cols: cells.cols, colStep: cells.colStep, data: cells.data, masked: null, min: -1, max: 1, colors: { text: host.cssVar('--fg') } } };
       map.setData(data.grid);
-      caption.textContent = `PE for ${n} positions × d_model = ${fmt.int(c.d_model)}${cells.colStep > 1 ? ` (columns averaged in blocks of ${cells.colStep})` : ''}; colour from −1 to 1.`;
+      caption.textContent = text('positional.pe_positions_d_model', { n, d_model: fmt.int(c.d_model), part: cells.colStep > 1 ? text('positional.columns_averaged_blocks', { colStep: cells.colStep }) : '' });
       const p = engine.positionalProperties({ n, d_model: c.d_model, k: OFFSET });
       fill(facts,
-        h('li', {}, `Every value lies in [−1, 1]: the largest |PE| here is ${fmt.fixed(p.max_abs, 4)}.`),
-        h('li', {}, `Each position is distinct: the closest two (positions ${p.closest[0]} and ${p.closest[1]}) are still ${fmt.num(p.min_distance, 3)} apart.`),
-        h('li', {}, `PE(pos + ${p.offset_k}) is PE(pos) rotated, pair by pair, by a fixed angle: applying that rotation reproduces it to within ${p.rotation_max_error.toExponential(1)}.`));
+        h('li', {}, text('positional.every_value_lies_1', { max_abs: fmt.fixed(p.max_abs, 4) })),
+        h('li', {}, text('positional.each_position_distinct_closest', { value: p.closest[0], value2: p.closest[1], min_distance: fmt.num(p.min_distance, 3) })),
+        h('li', {}, text('positional.pe_pos_pe_pos', { offset_k: p.offset_k, value: p.rotation_max_error.toExponential(1) })));
       shown(true);
     } catch (err) {
       shown(false);
-      error.textContent = `No encoding for these sizes: ${err.message}`;
+      error.textContent = text('positional.no_encoding_these_sizes', { message: err.message });
     }
   }
 

@@ -31,12 +31,14 @@ export const handlers = {
     const out = {};
     for (const scale of [true, false]) {
       const logits = new Float32Array(n_q * n_k), attention = new Float32Array(n_q * n_k);
+      let logit_scale = 1; // the factor the core scaled the logits by (1/√d_k with the scale)
       for (let i = 0; i < n_q; i++) {
         const t = layer.trace({ ...args, scale, item, head, query_index: i });
         logits.set(t.logits, i * n_k);
         attention.set(t.weights, i * n_k); // the trace's `weights` are the row's attention
+        logit_scale = t.logit_scale;
       }
-      out[scale ? 'scaled' : 'unscaled'] = { logits, attention };
+      out[scale ? 'scaled' : 'unscaled'] = { logits, attention, logit_scale };
     }
     return out;
   },

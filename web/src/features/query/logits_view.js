@@ -4,6 +4,7 @@
 // The numbers are the core's (the worker's headLogits job: one trace per query and setting).
 
 import * as fmt from '../../model/format.js';
+import { text } from '../../lesson/panels/query.js';
 
 /** The largest |value| of the finite numbers (the diverging scale is symmetric around 0). */
 function extent(values) {
@@ -16,7 +17,8 @@ function extent(values) {
  * A table of n_q × n_k numbers. kind 'logits': diverging colours (blue < 0 < red, −∞ masked);
  * 'weights': 0 → 1 in the accent colour. Row i = query, column j = key; (query, key) is outlined.
  */
-function matrixTable(h, { data, n_q, n_k, kind, caption, labels_q, labels_k, query, key }) {
+function matrixTable(dom, { data, n_q, n_k, kind, caption, labels_q, labels_k, query, key }) {
+  const { h } = dom;
   const big = kind === 'logits' ? extent(data) : 1;
   const cell = (v, i, j) => {
     const style = {};
@@ -29,27 +31,28 @@ function matrixTable(h, { data, n_q, n_k, kind, caption, labels_q, labels_k, que
   const name = (labels, k) => (labels ? labels[k] : String(k));
   return h('figure', { class: 'logit-map' },
     h('figcaption', {}, caption),
-    h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'numbers logit-table', dataset: { kind } },
+    dom.tableWrap({ label: caption }, h('table', { class: 'numbers logit-table', dataset: { kind } },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'query \\ key'), Array.from({ length: n_k }, (_, j) => h('th', { scope: 'col' }, name(labels_k, j))))),
       h('tbody', {}, Array.from({ length: n_q }, (_, i) => h('tr', {}, h('th', { scope: 'row' }, name(labels_q, i)),
         Array.from({ length: n_k }, (_, j) => cell(data[i * n_k + j], i, j))))))));
 }
 
 /** The view's section for head `head` from the headLogits reply; `scale` = the layer's own setting. */
-export function logitsSection(h, { reply, config, head, d_k, labels_q, labels_k, query, key }) {
+export function logitsSection(dom, { reply, config, head, d_k, labels_q, labels_k, query, key }) {
+  const { h } = dom;
   const { n_q, n_k } = config;
   const common = { n_q, n_k, labels_q, labels_k, query, key };
   const pair = (part, title) => h('div', { class: 'logit-pair', dataset: { scaled: part === reply.scaled ? '1' : '0' } },
     h('h4', {}, title),
-    matrixTable(h, { ...common, data: part.logits, kind: 'logits', caption: 'logits (before the softmax)' }),
-    matrixTable(h, { ...common, data: part.attention, kind: 'weights', caption: 'weights (after it)' }));
+    matrixTable(dom, { ...common, data: part.logits, kind: 'logits', caption: text('query.logits_before_softmax') }),
+    matrixTable(dom, { ...common, data: part.attention, kind: 'weights', caption: text('query.weights_after') }));
   return h('section', { class: 'query-step', dataset: { step: 'logits' } },
-    h('h3', {}, `6. Scores before the softmax, head ${head + 1}`),
+    h('h3', {}, text('query.6_scores_before_softmax', { value: head + 1 })),
     h('p', { class: 'note' },
-      `Each row is one query’s logits (blue below 0, red above, each table to its own largest size) and its weights. `,
-      `Without the division by √${d_k} the logits are ${fmt.fixed(Math.sqrt(d_k), 2)} times larger, and the softmax turns them into weights close to 0 or 1.`,
-      config.scale ? '' : ' This layer runs without the scale (the right-hand pair).'),
+      text('query.each_row_one_query'),
+      text('query.without_division_logits_are', { d_k, d_k2: fmt.fixed(1 / reply.scaled.logit_scale, 2) }),
+      config.scale ? '' : text('query.this_layer_runs_without')),
     h('div', { class: 'logit-pairs' },
       pair(reply.scaled, `with ÷ √${d_k}`),
-      pair(reply.unscaled, 'without the scale')));
+      pair(reply.unscaled, text('query.without_scale'))));
 }

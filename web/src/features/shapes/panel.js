@@ -2,6 +2,7 @@
 // output, with its dims and bytes (the lesson's worked example E1, for whatever sizes are set).
 
 import * as fmt from '../../model/format.js';
+import { text } from '../../lesson/panels/shapes.js';
 
 export function create(body, { dom }) {
   const { h, fill, table, math } = dom;
@@ -14,7 +15,7 @@ export function create(body, { dom }) {
     if (key === lastKey) return;
     lastKey = key;
     if (!a) {
-      fill(body, h('p', { class: 'placeholder' }, check?.ok === false ? 'Shapes appear once the inputs are valid.' : 'Waiting for the engine…'));
+      fill(body, h('p', { class: 'placeholder' }, check?.ok === false ? text('shapes.shapes_appear_once_inputs') : text('shapes.waiting_engine')));
       return;
     }
     const d = a.dims;
@@ -24,11 +25,11 @@ export function create(body, { dom }) {
     }));
     fill(body,
       h('p', { class: 'lead' },
-        `One big matrix product makes Q for all heads at once (${fmt.int(d.n_q)} × ${fmt.int(d.n_heads * d.d_k)}); `,
-        `splitting it into heads is only a reshape, (n, h·d_k) → (h, n, d_k), so no data moves. `,
-        `Each head then scores its ${fmt.int(d.n_q)} queries against ${fmt.int(d.n_k)} keys${scale ? '' : ' (not divided by √d_k: the scale is off)'}.`),
-      h('div', { class: 'table-wrap', tabindex: '0' }, table(['tensor', 'shape', 'bytes (float32)'], rows, { class: 'shapes', id: 'shape-table' })),
-      h('p', { class: 'note' }, `Shapes list batch first. With batch = ${fmt.int(d.batch)}, h = ${d.n_heads}, d_k = ${fmt.int(d.d_k)}, d_v = ${fmt.int(d.d_v)}.`));
+        text('shapes.one_big_matrix_product', { n_q: fmt.int(d.n_q), n_heads_d_k: fmt.int(a.derived.qk_width) }),
+        text('shapes.splitting_into_heads_only'),
+        text('shapes.each_head_then_scores', { n_q: fmt.int(d.n_q), n_k: fmt.int(d.n_k), part: scale ? '' : text('shapes.not_divided_d_k') })),
+      dom.tableWrap({}, table(['tensor', 'shape', 'bytes (float32)'], rows, { class: 'shapes', id: 'shape-table' })),
+      h('p', { class: 'note' }, text('shapes.shapes_list_batch_first', { batch: fmt.int(d.batch), n_heads: d.n_heads, d_k: fmt.int(d.d_k), d_v: fmt.int(d.d_v) })));
   }
 
   return { update };

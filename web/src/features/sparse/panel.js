@@ -5,6 +5,7 @@
 
 import { Heatmap } from '../../render/heatmap.js';
 import * as fmt from '../../model/format.js';
+import { text } from '../../lesson/panels/sparse.js';
 
 export { requests } from './requests.js';
 
@@ -17,10 +18,10 @@ const DEFAULT_SPAN = 4; // window and stride shown when the form's mask is neith
 
 export function create(body, { dom, host, actions }) {
   const { h, fill, table } = dom;
-  const lead = h('p', { class: 'lead' }, 'Attention’s cost grows with the number of (query, key) pairs computed: n² for full attention. ',
-    'A sparse pattern computes only some of them. A sliding window keeps the last w keys of each query (n·w pairs); ',
-    'the strided pattern adds to the s − 1 nearest keys every s-th key before them, so any key is reached in two steps of attention ',
-    'with about n·2√n pairs when s ≈ √n.');
+  const lead = h('p', { class: 'lead' }, text('sparse.attention_s_cost_grows'),
+    text('sparse.sparse_pattern_computes_only'),
+    text('sparse.strided_pattern_adds_s'),
+    text('sparse.with_about_n_2'));
   const maps = h('div', { class: 'sparse-maps' });
   const costs = h('div', { id: 'sparse-costs' });
   const note = h('p', { class: 'note', 'aria-live': 'polite' });
@@ -33,7 +34,7 @@ export function create(body, { dom, host, actions }) {
     for (const p of last.patterns) {
       let entry = heatmaps.get(p.name);
       if (!entry) {
-        const canvas = h('canvas', { 'aria-label': `${p.name} mask: queries down, keys across; dark cells are computed` });
+        const canvas = h('canvas', { 'aria-label': text('sparse.mask_queries_down_keys', { name: p.name }) });
         const caption = h('figcaption');
         maps.append(h('figure', { class: 'sparse-map', dataset: { pattern: p.name } }, caption, canvas));
         entry = { canvas, caption, map: new Heatmap(canvas, { maxHeight: 200 }) };
@@ -43,7 +44,7 @@ export function create(body, { dom, host, actions }) {
       entry.map.setData({ rows: last.shown, cols: last.shown, data: cells, masked: p.grid, min: 0, max: 1, rowLabels: null,
         colLabels: null, colors: { text: host.cssVar('--fg') } });
       const title = typeof TITLES[p.name] === 'function' ? TITLES[p.name](last) : TITLES[p.name];
-      fill(entry.caption, h('strong', {}, title), `: ${fmt.percent(p.cost.fraction)} of the pairs`);
+      fill(entry.caption, h('strong', {}, title), text('sparse.pairs', { fraction: fmt.percent(p.cost.fraction) }));
     }
   }
 
@@ -53,15 +54,15 @@ export function create(body, { dom, host, actions }) {
     const row = (p, c) => ({ attrs: { dataset: { pattern: p.name, pairs: c.visible_pairs } },
       cells: [p.name, fmt.int(c.visible_pairs), fmt.percent(c.fraction), fmt.short(c.score_flops + c.weighted_sum_flops)] });
     fill(costs,
-      h('p', {}, `At this layer’s sizes (n = ${fmt.int(r.n)}${r.n > r.shown ? `, maps of the first ${r.shown} positions` : ''}), `,
-        'the pairs each pattern computes per head and batch item, and the FLOPs of Q·Kᵀ and weights·V over them, as the engine counts them:'),
-      h('div', { class: 'table-wrap', tabindex: '0' }, table(['pattern', 'pairs', 'of n²', 'Q·Kᵀ + A·V FLOPs'],
+      h('p', {}, text('sparse.this_layer_s_sizes', { n: fmt.int(r.n), part: r.n > r.shown ? text('sparse.maps_first_positions', { shown: r.shown }) : '' }),
+        text('sparse.pairs_each_pattern_computes')),
+      dom.tableWrap({}, table(['pattern', 'pairs', 'of n²', text('sparse.q_k_v_flops')],
         r.patterns.map((p) => row(p, p.cost)), { class: 'cost sparse-cost' })),
-      h('p', {}, `At n = ${fmt.int(r.long_n)} with the same window and stride (one batch item):`),
-      h('div', { class: 'table-wrap', tabindex: '0' }, table(['pattern', 'pairs', 'of n²', 'Q·Kᵀ + A·V FLOPs'],
+      h('p', {}, text('sparse.n_with_same_window', { long_n: fmt.int(r.long_n) })),
+      dom.tableWrap({}, table(['pattern', 'pairs', 'of n²', text('sparse.q_k_v_flops')],
         r.patterns.map((p) => row(p, p.long)), { class: 'cost sparse-cost-long' })));
-    fill(note, `Causal attention already skips the keys ahead: it computes ${fmt.percent(r.patterns[0].cost.fraction)} of the n² pairs. `,
-      'These counts are what a sparse kernel does; the engine’s dense kernels still form every logit and set the hidden ones to −∞, with the same result.');
+    fill(note, text('sparse.causal_attention_already_skips', { fraction: fmt.percent(r.patterns[0].cost.fraction) }),
+      text('sparse.these_counts_are_what'));
   }
 
   function update({ check }) {

@@ -3,6 +3,7 @@
 
 import * as fmt from '../../model/format.js';
 import { barCell } from '../../render/bar.js';
+import { text } from '../../lesson/panels/sqrtdk.js';
 
 const SAMPLES = 200;
 const MIN_SAMPLES = 10;
@@ -23,10 +24,10 @@ export function sqrtDkSample(d_k, n_k) {
 /** What the rows' largest weight means, in words that agree with it (the mean largest weight of a row, uniform = 1/n_k). */
 export function sharpness(maxWeight, keys) {
   const uniform = 1 / keys;
-  if (maxWeight >= 0.8) return 'nearly one-hot: one key takes almost the whole row, and the softmax’s gradients nearly vanish';
-  if (maxWeight >= 0.5) return 'peaked: one key takes most of the row';
-  if (maxWeight >= 2 * uniform) return `somewhat peaked: the largest weight is ${fmt.num(maxWeight / uniform, 1)}× the uniform 1/${keys}`;
-  return `close to uniform (1/${keys} = ${fmt.percent(uniform)} each)`;
+  if (maxWeight >= 0.8) return text('sqrtdk.nearly_one_hot_one');
+  if (maxWeight >= 0.5) return text('sqrtdk.peaked_one_key_takes');
+  if (maxWeight >= 2 * uniform) return text('sqrtdk.somewhat_peaked_largest_weight', { value: fmt.num(maxWeight / uniform, 1), keys });
+  return text('sqrtdk.close_uniform_1_each', { keys, uniform: fmt.percent(uniform) });
 }
 
 export function create(body, { dom }) {
@@ -39,7 +40,7 @@ export function create(body, { dom }) {
       const key = !engine ? 'waiting' : 'invalid';
       if (key !== lastKey) {
         lastKey = key;
-        fill(body, h('p', { class: 'placeholder' }, !engine ? 'Waiting for the engine…' : 'The lab appears once the inputs are valid.'));
+        fill(body, h('p', { class: 'placeholder' }, !engine ? text('sqrtdk.waiting_engine') : text('sqrtdk.lab_appears_once_inputs')));
       }
       return;
     }
@@ -51,27 +52,27 @@ export function create(body, { dom }) {
     try {
       s = engine.sqrtDkStats({ d_k: c.d_k, n_k: keys, samples, seed: c.input_seed });
     } catch (err) {
-      fill(body, h('p', { class: 'placeholder', id: 'sqrtdk-message' }, `The lab cannot sample d_k = ${fmt.int(c.d_k)}: ${err.message}. Choose a smaller d_k (a smaller d_model, or more heads) to see it.`));
+      fill(body, h('p', { class: 'placeholder', id: 'sqrtdk-message' }, text('sqrtdk.lab_cannot_sample_d', { d_k: fmt.int(c.d_k), message: err.message })));
       return;
     }
     const bar = (value, max, tone) => barCell(h, fmt.num(value, 3), value / max, tone);
     const fewer = keys < Math.min(Math.max(c.n_k, 2), MAX_KEYS)
-      ? ` (${fmt.int(keys)} keys rather than ${fmt.int(c.n_k)}: at d_k = ${fmt.int(c.d_k)} more would not be instant)` : '';
+      ? text('sqrtdk.keys_rather_than_d', { keys: fmt.int(keys), n_k: fmt.int(c.n_k), d_k: fmt.int(c.d_k) }) : '';
     const unscaled = sharpness(s.max_weight_unscaled, keys), scaled = sharpness(s.max_weight_scaled, keys);
     const verdict = c.d_k === 1
-      ? 'With d_k = 1, √d_k = 1: dividing changes nothing, so both columns are the same.'
-      : `Over ${fmt.int(keys)} keys, without the scale one key takes ${fmt.percent(s.max_weight_unscaled)} of a row on average: ${unscaled}. ` +
+      ? text('sqrtdk.with_d_k_1')
+      : text('sqrtdk.over_keys_without_scale', { keys: fmt.int(keys), max_weight_unscaled: fmt.percent(s.max_weight_unscaled), unscaled }) +
         `With it, ${fmt.percent(s.max_weight_scaled)}: ${scaled}.`;
     fill(body,
-      h('p', { class: 'lead' }, `Draw q and k with ${fmt.int(c.d_k)} independent N(0, 1) components each. Their dot product is a sum of ${fmt.int(c.d_k)} terms of variance 1, so its variance is d_k; dividing by √d_k = ${fmt.num(Math.sqrt(c.d_k), 3)} brings it back to 1.`),
-      h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { class: 'cost', id: 'sqrtdk-table', dataset: { maxUnscaled: s.max_weight_unscaled, keys } },
-        h('thead', {}, h('tr', {}, ['measure', 'unscaled q·k', 'scaled q·k / √d_k'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('p', { class: 'lead' }, text('sqrtdk.draw_q_k_with', { d_k: fmt.int(c.d_k), d_k2: fmt.num(Math.sqrt(c.d_k), 3) })),
+      dom.tableWrap({}, h('table', { class: 'cost', id: 'sqrtdk-table', dataset: { maxUnscaled: s.max_weight_unscaled, keys } },
+        h('thead', {}, h('tr', {}, ['measure', text('sqrtdk.unscaled_q_k'), text('sqrtdk.scaled_q_k_d')].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {},
           h('tr', {}, h('th', { scope: 'row' }, `variance (${samples} × ${keys} samples)`), h('td', {}, fmt.num(s.dot_variance, 2), ` ≈ d_k = ${fmt.int(c.d_k)}`), h('td', {}, fmt.num(s.scaled_variance, 3), ' ≈ 1')),
-          h('tr', {}, h('th', { scope: 'row' }, 'largest weight in a row (mean)'), h('td', {}, bar(s.max_weight_unscaled, 1, 'warm')), h('td', {}, bar(s.max_weight_scaled, 1, 'cool'))),
-          h('tr', {}, h('th', { scope: 'row' }, `softmax entropy (uniform = ${fmt.num(s.max_entropy, 2)})`), h('td', {}, bar(s.entropy_unscaled, s.max_entropy, 'warm')), h('td', {}, bar(s.entropy_scaled, s.max_entropy, 'cool')))))),
+          h('tr', {}, h('th', { scope: 'row' }, text('sqrtdk.largest_weight_row_mean')), h('td', {}, bar(s.max_weight_unscaled, 1, 'warm')), h('td', {}, bar(s.max_weight_scaled, 1, 'cool'))),
+          h('tr', {}, h('th', { scope: 'row' }, text('sqrtdk.softmax_entropy_uniform', { max_entropy: fmt.num(s.max_entropy, 2) })), h('td', {}, bar(s.entropy_unscaled, s.max_entropy, 'warm')), h('td', {}, bar(s.entropy_scaled, s.max_entropy, 'cool')))))),
       h('p', { class: 'note', id: 'sqrtdk-verdict' }, verdict, fewer,
-        c.d_k > 1 ? ' Untick “divide the scores by √d_k” in the inputs to see the heatmaps sharpen.' : ''));
+        c.d_k > 1 ? text('sqrtdk.untick_divide_scores_d') : ''));
   }
 
   return { update };

@@ -6,25 +6,22 @@
 
 import * as fmt from '../../model/format.js';
 import { Heatmap } from '../../render/heatmap.js';
-import { parseTraining, trainingKey, TRAIN_TASKS, TASK_TEXT, TRAIN_LIMITS, TRAIN_VOCAB, TRAIN_BATCH } from '../../model/training.js';
-import { Cancelled, WorkerLost } from '../../model/errors.js';
+import { parseTraining, trainingKey, TRAIN_TASKS, TASK_TEXT, TRAIN_VOCAB, TRAIN_BATCH } from '../../model/training.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 import { chartButtons, figureButtons } from '../../export/figure_button.js';
 import { heatmapSvg, figureGrid } from '../../export/figure.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js';
+import { createLabRun } from './lab_run.js';
+import { text } from '../../lesson/panels/training.js';
 
-// Steps per request while playing: up to 10 (a few tens of ms at the default sizes), fewer when steps
-// are slow (large settings), so the curves move and Pause answers within about REQUEST_MS.
-const MAX_STEPS_PER_REQUEST = 10;
-const REQUEST_MS = 150;
 const SETTINGS = [
   ['train_d_model', 'd_model', 'model width'], ['train_n_heads', 'n_heads', 'heads'],
-  ['train_seq_len', 'seq_len', 'tokens per sample'], ['train_lr', 'lr', 'Adam’s learning rate'], ['train_seed', 'seed', 'initial weights and data'],
+  ['train_seq_len', 'seq_len', text('training.tokens_per_sample')], ['train_lr', 'lr', text('training.adam_s_learning_rate')], ['train_seed', 'seed', text('training.initial_weights_data')],
 ];
 const FIELDS = ['train_task', ...SETTINGS.map(([key]) => key)];
 
 /** What the relation names mean, for the text under the maps. */
-const RELATION_TEXT = { previous: 'the previous token', first: 'the first token', mirror: 'the mirrored position', key: 'the pair holding the key asked for' };
+const RELATION_TEXT = { previous: text('training.previous_token'), first: text('training.first_token'), mirror: text('training.mirrored_position'), key: text('training.pair_holding_key_asked') };
 
 /**
  * Sentences about the heads, from the held-out focus (evaluation.focus: per head, the mean weight on
@@ -34,7 +31,7 @@ export function focusStory(evaluation, relations) {
   const heads = evaluation.focus;
   const out = [];
   const pct = (w) => (w === null ? '—' : fmt.percent(w));
-  heads.forEach((f, h) => out.push(`Head ${h + 1} puts ${relations.map((r) => `${pct(f[r])} of its weight on ${RELATION_TEXT[r] ?? r}`).join(' and ')}.`));
+  heads.forEach((f, h) => out.push(`Head ${h + 1} puts ${relations.map((r) => text('training.weight', { value: pct(f[r]), part: RELATION_TEXT[r] ?? r })).join(' and ')}.`));
   const best = relations.map((r) => {
     let head = 0;
     heads.forEach((f, h) => { if ((f[r] ?? 0) > (heads[head][r] ?? 0)) head = h; });
@@ -44,16 +41,16 @@ export function focusStory(evaluation, relations) {
   if (relations.length > 1) {
     const specialised = best.every((b) => b.weight >= 0.8) && new Set(best.map((b) => b.head)).size === best.length;
     if (specialised) {
-      out.push(`The heads have split the work: ${best.map((b) => `head ${b.head + 1} reads ${RELATION_TEXT[b.r] ?? b.r}`).join(', ')}; held-out accuracy ${acc}.`);
+      out.push(text('training.heads_have_split_work', { value: best.map((b) => `head ${b.head + 1} reads ${RELATION_TEXT[b.r] ?? b.r}`).join(', '), acc }));
     } else if (heads.length === 1) {
-      out.push(`One head has one softmax per row, so it cannot put most of its weight on two positions at once: held-out accuracy ${acc}. Try two heads.`);
+      out.push(text('training.one_head_has_one', { acc }));
     } else {
-      out.push(`No head has specialised on each relation yet (held-out accuracy ${acc}).`);
+      out.push(text('training.no_head_has_specialised', { acc }));
     }
   } else if (best[0].weight >= 0.8) {
-    out.push(`Head ${best[0].head + 1} has learnt to read ${RELATION_TEXT[best[0].r] ?? best[0].r}; held-out accuracy ${acc}.`);
+    out.push(text('training.head_has_learnt_read', { value: best[0].head + 1, part: RELATION_TEXT[best[0].r] ?? best[0].r, acc }));
   } else {
-    out.push(`No head reads ${RELATION_TEXT[best[0].r] ?? best[0].r} with most of its weight yet; held-out accuracy ${acc}.`);
+    out.push(text('training.no_head_reads_with', { part: RELATION_TEXT[best[0].r] ?? best[0].r, acc }));
   }
   return out;
 }
@@ -61,17 +58,7 @@ export function focusStory(evaluation, relations) {
 export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   let view = null;
-  const msg = (key) => h('p', { class: 'msg', id: `m-${key}`, 'aria-live': 'polite' });
-  const taskSelect = h('select', { id: 'f-train_task', name: 'train_task' }, TRAIN_TASKS.map((t) => h('option', { value: t }, `${t}: ${TASK_TEXT[t]}`)));
-  const inputs = new Map([['train_task', taskSelect]]);
-  const fieldBoxes = [h('div', { class: 'field', dataset: { field: 'train_task' } }, h('label', { for: 'f-train_task' }, 'task'), taskSelect, msg('train_task'))];
-  for (const [key, name, what] of SETTINGS) {
-    const input = h('input', { id: `f-${key}`, name: key, type: 'text', inputmode: key === 'train_lr' ? 'decimal' : 'numeric', spellcheck: 'false' });
-    inputs.set(key, input);
-    fieldBoxes.push(h('div', { class: 'field', dataset: { field: key } },
-      h('label', { for: `f-${key}` }, h('code', {}, name), ' ', h('span', { class: 'what' }, what)), input, msg(key)));
-  }
-  const form = h('form', { id: 'train-form', novalidate: true, autocomplete: 'off' }, h('div', { class: 'grid2' }, fieldBoxes));
+  const { form, inputs } = buildSettingsForm(dom);
   const onEdit = (e) => {
     const el = e.target;
     if (!FIELDS.includes(el.name) || view?.state[el.name] === el.value) return;
@@ -85,19 +72,19 @@ export function create(body, { dom, host, actions }) {
   const stepButton = h('button', { type: 'button', class: 'secondary', id: 'train-step' }, 'Step');
   const reset = h('button', { type: 'button', class: 'secondary', id: 'train-reset' }, 'Reset');
   const another = h('button', { type: 'button', class: 'secondary', id: 'train-sample' }, 'Another sample');
-  const use = h('button', { type: 'button', class: 'secondary', id: 'train-use' }, 'Use in the playground');
-  const status = h('p', { class: 'readout', id: 'train-status', 'aria-live': 'polite' }, 'Waiting for the engine…');
+  const use = h('button', { type: 'button', class: 'secondary', id: 'train-use' }, text('training.use_playground'));
+  const status = h('p', { class: 'readout', id: 'train-status', 'aria-live': 'polite' }, text('training.waiting_engine'));
   const story = h('div', { id: 'train-story', class: 'note' });
   const curves = h('div', { class: 'chart', id: 'train-curves' });
   const maps = h('div', { class: 'heat-grid', id: 'train-maps' });
   const sampleLine = h('p', { class: 'note', id: 'train-sample-line' });
   fill(body,
-    h('p', { class: 'lead' }, 'Embedding plus sinusoidal position, one multi-head attention layer, a linear read-out: only attention moves information between positions, ',
-      `so what it learns shows in the maps. Adam trains it in the compute worker on fresh samples (${TRAIN_BATCH} per step, ${TRAIN_VOCAB} symbols) drawn from the seed.`),
+    h('p', { class: 'lead' }, text('training.embedding_plus_sinusoidal_position'),
+      text('training.what_learns_shows_maps', { TRAIN_BATCH, TRAIN_VOCAB })),
     form,
     h('div', { class: 'button-row' }, play, stepButton, reset, another, use),
     status, curves,
-    chartButtons({ dom, host, id: 'train-figure', title: () => `Training: loss and accuracy, step ${lab.steps}`, plot: () => plot }),
+    chartButtons({ dom, host, id: 'train-figure', title: () => text('training.training_loss_accuracy_step', { steps: lab.steps }), plot: () => plot }),
     story, sampleLine, maps,
     figureButtons({ dom, host, id: 'train-maps-figure', make: (theme) => {
       const r = lab.reply, T = r?.config.seq_len;
@@ -105,97 +92,37 @@ export function create(body, { dom, host, actions }) {
       const cell = Math.max(4, Math.min(24, Math.floor(220 / T)));
       const tiles = Array.from({ length: r.dims.n_heads }, (_, k) => heatmapSvg({ title: `Head ${k + 1}`, data: r.sample.attention.slice(k * T * T, (k + 1) * T * T),
         rows: T, cols: T, rowLabels: r.sample.labels, colLabels: r.sample.labels, scale: 'linear', max: 1, theme, cell }));
-      return figureGrid({ title: `Training lab: every head’s map of sample ${sample}, step ${lab.steps}`, tiles, theme });
+      return figureGrid({ title: text('training.training_lab_every_head', { sample: run.sample, steps: lab.steps }), tiles, theme });
     } }));
 
   // ---- the lab's run: the panel owns time (playing, one request at a time); the worker owns the model ----
-  const lab = { key: null, steps: 0, history: { step: [], loss: [], accuracy: [] }, evals: { step: [], accuracy: [] }, reply: null };
-  let playing = false, busy = false, destroyed = false, sample = 0, plot = null, plotLoading = null, heatmaps = [];
+  const settingsNow = () => (view ? parseTraining(view.state).settings : null);
+  const run = createLabRun({ host, actions, settingsNow, draw: () => draw() });
+  const { lab } = run;
+  let plot = null, plotLoading = null;
+  const shownMaps = { maps, sampleLine, heatmaps: [] };
   // The chart follows its box's width (a resize, a rotated phone, a host page's column).
   const stopFollowing = followWidth(curves, () => plot?.setSize({ width: chartWidth(curves), height: 190 }));
-  let msPerStep = 0; // measured over the last request that stepped
-
-  const settingsNow = () => (view ? parseTraining(view.state).settings : null);
-
-  function clearHistory() {
-    lab.steps = 0;
-    for (const list of [...Object.values(lab.history), ...Object.values(lab.evals)]) list.length = 0;
-    lab.reply = null;
-  }
-
-  /** One request: `steps` more steps (0: just look again); with reset, a new model from the seed. */
-  async function request(steps, { reset: fresh = false } = {}) {
-    const settings = settingsNow();
-    if (!settings || busy) return false;
-    busy = true;
-    const key = trainingKey(settings);
-    try {
-      const t0 = host.win.performance.now();
-      const reply = await actions.train({ settings, steps, sample, reset: fresh });
-      if (steps > 0) msPerStep = (host.win.performance.now() - t0) / steps;
-      if (key !== lab.key) return false; // the settings changed meanwhile: that reply is of another model
-      if (reply.steps !== (fresh ? 0 : lab.steps) + steps) {
-        // The worker was restarted (cancelled, or it stopped answering) and trained a new model from step 0.
-        clearHistory();
-        lab.restarted = true;
-      }
-      const first = reply.steps - steps;
-      reply.report.loss.forEach((loss, i) => {
-        lab.history.step.push(first + i + 1);
-        lab.history.loss.push(loss);
-        lab.history.accuracy.push(reply.report.accuracy[i]);
-      });
-      lab.steps = reply.steps;
-      lab.evals.step.push(reply.steps);
-      lab.evals.accuracy.push(reply.evaluation.accuracy);
-      lab.reply = reply;
-      lab.error = null;
-      draw();
-      return true;
-    } catch (err) {
-      playing = false;
-      if (!(err instanceof Cancelled)) lab.error = err instanceof WorkerLost ? `${err.message}; press Train to go on` : err.message;
-      draw();
-      return false;
-    } finally {
-      busy = false;
-    }
-  }
-
-  async function loop() {
-    while (playing && !destroyed) {
-      if (lab.steps >= TRAIN_LIMITS.steps) {
-        playing = false;
-        lab.note = `Paused at ${fmt.int(TRAIN_LIMITS.steps)} steps, the lab’s limit.`;
-        break;
-      }
-      const fit = msPerStep > 0 ? Math.floor(REQUEST_MS / msPerStep) : 1; // the first request measures
-      const ok = await request(Math.max(1, Math.min(MAX_STEPS_PER_REQUEST, fit, TRAIN_LIMITS.steps - lab.steps)));
-      if (!ok) break;
-      await new Promise((resolve) => host.win.setTimeout(resolve, 0)); // let the page paint and take clicks
-    }
-    draw();
-  }
 
   play.addEventListener('click', () => {
-    playing = !playing;
+    run.playing = !run.playing;
     lab.note = null;
     draw();
-    if (playing) loop();
+    if (run.playing) run.loop();
   });
-  stepButton.addEventListener('click', () => { playing = false; request(1); });
+  stepButton.addEventListener('click', () => { run.playing = false; run.request(1); });
   reset.addEventListener('click', () => {
-    playing = false;
-    clearHistory();
-    request(0, { reset: true });
+    run.playing = false;
+    run.clearHistory();
+    run.request(0, { reset: true });
   });
-  another.addEventListener('click', () => { sample += 1; if (!playing) request(0); });
+  another.addEventListener('click', () => { run.sample += 1; if (!run.playing) run.request(0); });
   use.addEventListener('click', () => {
     const s = settingsNow();
     if (!s || !lab.reply) return;
-    playing = false;
+    run.playing = false;
     // The layer and input become the lab's: sizes that match, self-attention, the sample shown here.
-    actions.load({ weights: 'trained', train_steps: String(lab.steps), source: 'task', input_seed: String(sample),
+    actions.load({ weights: 'trained', train_steps: String(lab.steps), source: 'task', input_seed: String(run.sample),
       d_model: String(s.d_model), n_heads: String(s.n_heads), d_k: '', d_v: '', bias: '1', attention: 'self',
       mask: 'none', dropout: '0', scale: '1', item: '0', head: '' }, 'training');
     host.scrollToResults();
@@ -206,26 +133,8 @@ export function create(body, { dom, host, actions }) {
     if (!plot) {
       plotLoading ??= Promise.all([host.importVendor('vendor/uplot/uPlot.esm.js'), host.loadStyle('vendor/uplot/uPlot.min.css')]);
       const [{ default: uPlot }] = await plotLoading;
-      if (plot || destroyed) return;
-      const muted = host.cssVar('--muted'), accent = host.cssVar('--accent'), warn = host.cssVar('--warn'), ok = host.cssVar('--ok'), grid = host.cssVar('--grid');
-      const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
-      plot = new uPlot({
-        width: chartWidth(curves), height: 190,
-        scales: { x: { time: false }, loss: { distr: 3 }, acc: { range: [0, 1] } },
-        axes: [
-          { ...axis, label: 'step', labelSize: 18 },
-          { ...axis, scale: 'loss', label: 'loss (nats, log)', labelSize: 18, size: 56 },
-          { ...axis, scale: 'acc', side: 1, label: 'accuracy', labelSize: 18, size: 50, grid: { show: false },
-            values: (u, v) => v.map((x) => `${Math.round(x * 100)} %`) },
-        ],
-        series: [
-          { label: 'step' },
-          { label: 'loss', scale: 'loss', stroke: warn, width: 1.5, points: { show: false }, value: (u, v) => (v == null ? '' : fmt.num(v, 4)) },
-          { label: 'accuracy (batch)', scale: 'acc', stroke: accent, width: 1, points: { show: false }, value: (u, v) => (v == null ? '' : fmt.percent(v)) },
-          { label: 'held-out accuracy', scale: 'acc', stroke: ok, width: 2, value: (u, v) => (v == null ? '' : fmt.percent(v)) },
-        ],
-        legend: { live: false },
-      }, [[], [], [], []], curves);
+      if (plot || run.destroyed) return;
+      plot = new uPlot(curvesOptions(host, chartWidth(curves)), [[], [], [], []], curves);
     }
     // The held-out points sit at their steps on the same x axis (null elsewhere).
     const held = new Map(lab.evals.step.map((s, i) => [s, lab.evals.accuracy[i]]));
@@ -234,46 +143,11 @@ export function create(body, { dom, host, actions }) {
       lab.history.step.length ? lab.history.accuracy : xs.map(() => null), xs.map((s) => held.get(s) ?? null)]);
   }
 
-  function drawMaps(reply) {
-    const { n_heads } = reply.dims, T = reply.config.seq_len;
-    const labels = reply.sample.labels;
-    if (heatmaps.length !== n_heads || heatmaps[0]?.T !== T) {
-      heatmaps = [];
-      fill(maps, Array.from({ length: n_heads }, (_, k) => {
-        const canvas = h('canvas', { 'aria-label': `head ${k + 1}: attention weights of the sample` });
-        const caption = h('figcaption', {}, `Head ${k + 1}`);
-        heatmaps.push({ map: new Heatmap(canvas, { labels: true, maxHeight: 260 }), caption, T, canvas });
-        return h('figure', { class: 'train-map', dataset: { head: String(k) } }, caption, canvas);
-      }));
-      maps.style.setProperty('--cols', String(n_heads <= 4 ? 2 : n_heads <= 9 ? 3 : 4));
-    }
-    const text = host.cssVar('--fg');
-    heatmaps.forEach(({ map, canvas }, k) => {
-      const data = reply.sample.attention.slice(k * T * T, (k + 1) * T * T);
-      map.setData({ rows: T, cols: T, data, masked: null, min: 0, max: 1, rowLabels: labels, colLabels: labels, colors: { text } });
-      let sum = 0;
-      for (const v of data) sum += v;
-      canvas.dataset.sum = String(sum);
-    });
-    maps.dataset.attention = JSON.stringify(Array.from(reply.sample.attention));
-    const S = reply.shape.n_slots;
-    const slotText = reply.shape.slots.map((slot, s) => {
-      const wanted = [], got = [];
-      for (let t = 0; t < T; t++) {
-        const target = reply.sample.targets[t * S + s], predicted = reply.sample.predictions[t * S + s];
-        wanted.push(target < 0 ? '·' : String(target));
-        got.push(predicted < 0 ? '·' : predicted === target ? String(predicted) : `${predicted}✗`);
-      }
-      return `${slot}: wanted ${wanted.join(' ')}, predicted ${got.join(' ')}`;
-    });
-    sampleLine.textContent = `Sample ${sample}: ${labels.join(' ')}. ${slotText.join('; ')}. Rows are queries, columns keys.`;
-  }
-
   function draw() {
-    if (!view || destroyed) return;
+    if (!view || run.destroyed) return;
     const r = lab.reply;
-    play.textContent = playing ? 'Pause' : lab.steps ? 'Resume' : 'Train';
-    play.setAttribute('aria-pressed', playing ? 'true' : 'false');
+    play.textContent = run.playing ? 'Pause' : lab.steps ? 'Resume' : 'Train';
+    play.setAttribute('aria-pressed', run.playing ? 'true' : 'false');
     const enabled = !!settingsNow() && !!view.engine;
     for (const b of [play, stepButton, reset, another]) b.disabled = !enabled;
     use.disabled = !enabled || !r || view.readOnly;
@@ -282,52 +156,36 @@ export function create(body, { dom, host, actions }) {
     } else if (r) {
       const e = r.evaluation;
       status.textContent = `Step ${fmt.int(r.steps)} · loss ${fmt.num(r.report.loss.at(-1) ?? e.loss, 4)} · ` +
-        `held-out accuracy ${fmt.percent(e.accuracy)} (${fmt.int(e.samples)} samples, never trained on)` +
-        (lab.note ? ` · ${lab.note}` : '') + (lab.restarted ? ' · the compute worker restarted, so training began again' : '');
+        text('training.held_out_accuracy_samples', { accuracy: fmt.percent(e.accuracy), samples: fmt.int(e.samples) }) +
+        (lab.note ? ` · ${lab.note}` : '') + (lab.restarted ? text('training.compute_worker_restarted_training') : '');
       status.dataset.steps = String(r.steps);
       status.dataset.accuracy = String(e.accuracy);
       status.dataset.focus = JSON.stringify(e.focus);
       fill(story, focusStory(e, r.shape.relations).map((t) => h('p', {}, t)));
-      drawMaps(r);
-      drawCurves().catch((err) => { curves.textContent = `The curves could not be drawn: ${err.message}`; });
-    }
-  }
-
-  function showFields(state) {
-    const { errors } = parseTraining(state);
-    for (const key of FIELDS) {
-      const input = inputs.get(key);
-      // The field being typed in keeps its text (and cursor); any other change is written.
-      if (input.getRootNode().activeElement !== input && input.value !== state[key]) input.value = state[key];
-      input.placeholder = key === 'train_lr' ? 'the task’s default' : '';
-      const box = form.querySelector(`[data-field="${key}"]`);
-      const message = errors[key] ?? '';
-      box.querySelector('.msg').textContent = message;
-      box.classList.toggle('invalid', !!message);
-      input.setAttribute('aria-invalid', message ? 'true' : 'false');
-      input.readOnly = view.readOnly;
+      drawMaps(dom, host, shownMaps, r, run.sample);
+      drawCurves().catch((err) => { curves.textContent = text('training.curves_could_not_drawn', { message: err.message }); });
     }
   }
 
   function update(v) {
     view = v;
-    showFields(v.state);
+    showFields({ form, inputs }, v.state, v.readOnly);
     const settings = settingsNow();
     const key = settings ? trainingKey(settings) : null;
     if (key !== lab.key) {
       // New settings: a new model, shown untrained (step 0) until Train is pressed.
-      playing = false;
+      run.playing = false;
       lab.key = key;
       lab.note = null;
       lab.error = null;
       lab.restarted = false;
-      msPerStep = 0;
-      clearHistory();
+      run.msPerStep = 0;
+      run.clearHistory();
       plot?.setData([[], [], [], []]);
-      if (settings && v.engine) request(0, { reset: true });
-      else if (!settings) status.textContent = 'Fix the highlighted settings to train.';
-    } else if (key && v.engine && !lab.reply && !busy && !lab.error) {
-      request(0, { reset: true }); // the engine just arrived
+      if (settings && v.engine) run.request(0, { reset: true });
+      else if (!settings) status.textContent = text('training.fix_highlighted_settings_train');
+    } else if (key && v.engine && !lab.reply && !run.busy && !lab.error) {
+      run.request(0, { reset: true }); // the engine just arrived
     }
     draw();
   }
@@ -335,10 +193,108 @@ export function create(body, { dom, host, actions }) {
   return {
     update,
     destroy() {
-      destroyed = true;
+      run.destroyed = true;
       stopFollowing();
-      playing = false;
+      run.playing = false;
       plot?.destroy();
     },
   };
+}
+
+/** The lab's settings form: the task menu and a field per setting, each with its message line. */
+function buildSettingsForm({ h }) {
+  const msg = (key) => h('p', { class: 'msg', id: `m-${key}`, 'aria-live': 'polite' });
+  const taskSelect = h('select', { id: 'f-train_task', name: 'train_task' }, TRAIN_TASKS.map((t) => h('option', { value: t }, `${t}: ${TASK_TEXT[t]}`)));
+  const inputs = new Map([['train_task', taskSelect]]);
+  const fieldBoxes = [h('div', { class: 'field', dataset: { field: 'train_task' } }, h('label', { for: 'f-train_task' }, 'task'), taskSelect, msg('train_task'))];
+  for (const [key, name, what] of SETTINGS) {
+    const input = h('input', { id: `f-${key}`, name: key, type: 'text', inputmode: key === 'train_lr' ? 'decimal' : 'numeric', spellcheck: 'false' });
+    inputs.set(key, input);
+    fieldBoxes.push(h('div', { class: 'field', dataset: { field: key } },
+      h('label', { for: `f-${key}` }, h('code', {}, name), ' ', h('span', { class: 'what' }, what)), input, msg(key)));
+  }
+  const form = h('form', { id: 'train-form', novalidate: true, autocomplete: 'off' }, h('div', { class: 'grid2' }, fieldBoxes));
+  return { form, inputs };
+}
+
+/** The loss and accuracy chart's uPlot options, in the theme's colours. */
+function curvesOptions(host, width) {
+  const muted = host.cssVar('--muted'), accent = host.cssVar('--accent'), warn = host.cssVar('--warn'), ok = host.cssVar('--ok'), grid = host.cssVar('--grid');
+  const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
+  return {
+    width, height: 190,
+    scales: { x: { time: false }, loss: { distr: 3 }, acc: { range: [0, 1] } },
+    axes: [
+      { ...axis, label: 'step', labelSize: 18 },
+      { ...axis, scale: 'loss', label: text('training.loss_nats_log'), labelSize: 18, size: 56 },
+      { ...axis, scale: 'acc', side: 1, label: 'accuracy', labelSize: 18, size: 50, grid: { show: false },
+        values: (u, v) => v.map((x) => `${Math.round(x * 100)} %`) },
+    ],
+    series: [
+      { label: 'step' },
+      { label: 'loss', scale: 'loss', stroke: warn, width: 1.5, points: { show: false }, value: (u, v) => (v == null ? '' : fmt.num(v, 4)) },
+      { label: 'accuracy (batch)', scale: 'acc', stroke: accent, width: 1, points: { show: false }, value: (u, v) => (v == null ? '' : fmt.percent(v)) },
+      { label: 'held-out accuracy', scale: 'acc', stroke: ok, width: 2, value: (u, v) => (v == null ? '' : fmt.percent(v)) },
+    ],
+    legend: { live: false },
+  };
+}
+
+/** Per output slot of the shown sample: what was wanted and what the model predicted, token by token. */
+function predictionsText(reply, T) {
+  const S = reply.shape.n_slots;
+  return reply.shape.slots.map((slot, s) => {
+    const wanted = [], got = [];
+    for (let t = 0; t < T; t++) {
+      const target = reply.sample.targets[t * S + s], predicted = reply.sample.predictions[t * S + s];
+      wanted.push(target < 0 ? '·' : String(target));
+      got.push(predicted < 0 ? '·' : predicted === target ? String(predicted) : `${predicted}✗`);
+    }
+    return `${slot}: wanted ${wanted.join(' ')}, predicted ${got.join(' ')}`;
+  });
+}
+
+/** The settings' values (the field being typed in keeps its text) and their messages. */
+function showFields({ form, inputs }, state, readOnly) {
+  const { errors } = parseTraining(state);
+  for (const key of FIELDS) {
+    const input = inputs.get(key);
+    // The field being typed in keeps its text (and cursor); any other change is written.
+    if (input.getRootNode().activeElement !== input && input.value !== state[key]) input.value = state[key];
+    input.placeholder = key === 'train_lr' ? text('training.task_s_default') : '';
+    const box = form.querySelector(`[data-field="${key}"]`);
+    const message = errors[key] ?? '';
+    box.querySelector('.msg').textContent = message;
+    box.classList.toggle('invalid', !!message);
+    input.setAttribute('aria-invalid', message ? 'true' : 'false');
+    input.readOnly = readOnly;
+  }
+}
+
+/** Every head's map of the shown sample (canvases made again when the head count or length changes), and the sample's line. */
+function drawMaps({ h, fill }, host, shown, reply, sample) {
+  const { maps, sampleLine } = shown;
+  const { n_heads } = reply.dims, T = reply.config.seq_len;
+  const labels = reply.sample.labels;
+  if (shown.heatmaps.length !== n_heads || shown.heatmaps[0]?.T !== T) {
+    shown.heatmaps = [];
+    fill(maps, Array.from({ length: n_heads }, (_, k) => {
+      const canvas = h('canvas', { 'aria-label': text('training.head_attention_weights_sample', { value: k + 1 }) });
+      const caption = h('figcaption', {}, `Head ${k + 1}`);
+      shown.heatmaps.push({ map: new Heatmap(canvas, { labels: true, maxHeight: 260 }), caption, T, canvas });
+      return h('figure', { class: 'train-map', dataset: { head: String(k) } }, caption, canvas);
+    }));
+    maps.style.setProperty('--cols', String(n_heads <= 4 ? 2 : n_heads <= 9 ? 3 : 4));
+  }
+  const fg = host.cssVar('--fg');
+  shown.heatmaps.forEach(({ map, canvas }, k) => {
+    const data = reply.sample.attention.slice(k * T * T, (k + 1) * T * T);
+    map.setData({ rows: T, cols: T, data, masked: null, min: 0, max: 1, rowLabels: labels, colLabels: labels, colors: { text: fg } });
+    let sum = 0;
+    for (const v of data) sum += v;
+    canvas.dataset.sum = String(sum);
+  });
+  maps.dataset.attention = JSON.stringify(Array.from(reply.sample.attention));
+  const slotText = predictionsText(reply, T);
+  sampleLine.textContent = text('training.sample_rows_are_queries', { sample, value: labels.join(' '), value2: slotText.join('; ') });
 }

@@ -3,17 +3,14 @@
 // the host: see playground.js's `progress` option) kept in localStorage, so it survives a reload:
 // { [exercise id]: { attempts, correct } } (correct: answered right at least once).
 
-/** Every exercise id by chapter, in the lesson's order (catalogue.js holds the exercises; a test keeps the two equal). */
-export const EXERCISE_IDS = Object.freeze({
-  attention: ['attention.causal-row', 'attention.strongest-key', 'attention.uniform', 'attention.cross-qkv'],
-  scaling: ['scaling.variance-unscaled', 'scaling.variance-scaled', 'scaling.gradient'],
-  heads: ['heads.d_k', 'heads.concat-shape', 'heads.previous-token'],
-  cost: ['cost.params-nobias', 'cost.params-bias', 'cost.dominant', 'cost.attention-shape', 'cost.attention-bytes'],
-  gqa: ['gqa.kv-head-of', 'gqa.cache-per-token', 'gqa.preset-saving'],
-  positions: ['positions.range', 'positions.zero', 'positions.shift'],
-  training: ['training.start-loss', 'training.focus'],
-  efficient: ['efficient.memory-double', 'efficient.weights-off', 'efficient.flash-same', 'efficient.linear-crossover', 'efficient.kv-step'],
-});
+import { CHAPTER_DATA } from '../chapters/index.js';
+
+/**
+ * Every exercise id by chapter, in the lesson's order, from the chapters' data (chapters/<chapter>/chapter.js
+ * lists its exercises' ids; exercises.js beside it holds them, and a test keeps the two equal). A chapter
+ * with none (reference) has no entry.
+ */
+export const EXERCISE_IDS = Object.freeze(Object.fromEntries(CHAPTER_DATA.filter((c) => c.exercises.length).map((c) => [c.name, Object.freeze([...c.exercises])])));
 export const ALL_IDS = Object.freeze(Object.values(EXERCISE_IDS).flat());
 
 /** The chapter of an exercise id, or null. */

@@ -8,6 +8,7 @@ import { readAnswer, matches, toleranceText } from './answers.js';
 import { selectExercises, readRecord, writeRecord, progressOf, progressByChapter, chapterOf } from './index.js';
 import { actionsFor } from '../../playground/asks.js';
 import { requests } from '../../features/exercises/requests.js';
+import { text } from './session_text.js';
 
 const FEATURE = 'exercises'; // the feature whose handler answers (features/exercises/handler.js)
 const SOLVED_KEPT = 64;      // core answers kept (per exercise and layer), so a retry asks nothing
@@ -66,23 +67,9 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
       // Redraws when they arrive. After a failed load only answer() asks again: a redraw that asked
       // would fail, redraw and ask again, without end.
       if (!loadError) definitions().catch(() => {});
-      const chapter = chapterOf(id);
-      return { id, chapter, kind: null, unavailable: loadError ? `the exercises could not be loaded (${loadError.message})` : 'the exercises are loading' };
+      return { id, chapter: chapterOf(id), kind: null, unavailable: loadError ? text('exercise.session.exercises_could_not_loaded', { message: loadError.message }) : text('exercise.session.exercises_are_loading') };
     }
-    const def = BY_ID.get(id);
-    if (!c?.config) {
-      const [field, message] = Object.entries(c?.errors ?? {})[0] ?? [];
-      item = { id, chapter: def.chapter, kind: def.kind, unavailable: field ? `the inputs need fixing first (${field}: ${message})` : 'the engine is still loading' };
-    } else {
-      try {
-        const made = def.setup({ state: s, config: c.config });
-        item = { id, chapter: def.chapter, kind: def.kind, ...made, key: JSON.stringify([id, made.params, made.calls]) };
-        if (def.kind === 'number') item.toleranceText = toleranceText(made.tolerance);
-      } catch (err) {
-        // One exercise that cannot be posed for an unusual layer must not stop the playground's render.
-        item = { id, chapter: def.chapter, kind: def.kind, unavailable: `it cannot be posed for this layer (${err.message})` };
-      }
-    }
+    item = posedItem(BY_ID.get(id), id, s, c);
     cache.items.set(id, item);
     return item;
   }
@@ -183,8 +170,28 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
       emit('progress', progress());
       changed();
     },
-    destroy() {
-      destroyed = true;
-    },
+    destroy() { destroyed = true; },
   };
+}
+
+/**
+ * Exercise `def` set up for the layer of state `s` and check `c`: { id, chapter, kind, prompt, …, key }, or
+ * { id, chapter, kind, unavailable } when the inputs need fixing or it cannot be posed for this layer.
+ */
+function posedItem(def, id, s, c) {
+  let item;
+  if (!c?.config) {
+    const [field, message] = Object.entries(c?.errors ?? {})[0] ?? [];
+    item = { id, chapter: def.chapter, kind: def.kind, unavailable: field ? text('exercise.session.inputs_need_fixing_first', { field, message }) : text('exercise.session.engine_still_loading') };
+  } else {
+    try {
+      const made = def.setup({ state: s, config: c.config });
+      item = { id, chapter: def.chapter, kind: def.kind, ...made, key: JSON.stringify([id, made.params, made.calls]) };
+      if (def.kind === 'number') item.toleranceText = toleranceText(made.tolerance);
+    } catch (err) {
+      // One exercise that cannot be posed for an unusual layer must not stop the playground's render.
+      item = { id, chapter: def.chapter, kind: def.kind, unavailable: text('exercise.session.cannot_posed_this_layer', { message: err.message }) };
+    }
+  }
+  return item;
 }

@@ -1,0 +1,114 @@
+// Writes SCORM packages of one chapter: a SCORM 1.2 zip and a SCORM 2004 (4th edition) zip, each an
+// imsmanifest.xml (one organization, one item, one SCO resource listing every file) and the static
+// page from dist/ (no source maps, docs or examples), opened through scorm.html at the chapter with the
+// author's options. In the LMS the page reports to it (web/src/lms/); nothing is fetched from elsewhere.
+// Usage: npm run scorm -- --chapter cost [--exercises id,id] [--lock d_model,n_heads] [--hide dropout]
+//          [--label "…"] [--theme light] [--title "…"] [--mastery 80] [--out build/scorm] [--dist dist]
+import { readdir, readFile, mkdir, writeFile, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { zipSync, strToU8 } from 'fflate';
+import { manifest12, manifest2004, launchPage } from './scorm_manifest.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const load = (path) => import(pathToFileURL(join(root, path)).href);
+const { CHAPTER_NAMES } = await load('web/src/lesson/chapter_names.js');
+const { selectExercises } = await load('web/src/lesson/exercises/index.js');
+const { parseHash, isField } = await load('web/src/model/schema.js');
+
+/** dist/ entries the page inside a package never asks for. */
+const LEFT_OUT = [/\.map$/, /^examples\//, /^EMBED\.md$/, /^MANIFEST\.txt$/, /^attention-playground\.js$/, /^embed\.js$/, /^xapi\.js$/];
+
+function fail(message) {
+  console.error(`scorm: ${message}`);
+  process.exit(1);
+}
+
+/** The command line read and checked: { chapter, hash, ids, mastery, title, out, dist }. */
+export function readOptions(argv) {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: Object.fromEntries(['chapter', 'exercises', 'lock', 'hide', 'label', 'theme', 'title', 'mastery', 'out', 'dist'].map((k) => [k, { type: 'string' }])) }));
+  } catch (err) {
+    throw new Error(err.message);
+  }
+  const { chapter } = values;
+  if (!chapter) throw new Error(`--chapter is required: one of ${CHAPTER_NAMES.join(', ')}`);
+  if (!CHAPTER_NAMES.includes(chapter)) throw new Error(`--chapter ${chapter} is not a chapter; the chapters are ${CHAPTER_NAMES.join(', ')}`);
+  const view = { embed: '1', chapter, exercises: values.exercises, lock: values.lock, hide: values.hide, label: values.label, theme: values.theme };
+  const hash = Object.entries(view).filter(([, v]) => v != null && v !== '').map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+  const { state, ignored } = parseHash(hash);
+  if (ignored.length) throw new Error(`the view is not valid: ${ignored.join('; ')}`);
+  for (const key of ['lock', 'hide']) {
+    const bad = String(values[key] ?? '').split(',').map((s) => s.trim()).filter((k) => k && !isField(k));
+    if (bad.length) throw new Error(`--${key} names ${bad.join(', ')}, which ${bad.length > 1 ? 'are not settings' : 'is not a setting'} of the playground`);
+  }
+  const { ids, unknown } = selectExercises(state);
+  if (unknown.length) throw new Error(`--exercises names no exercise ${unknown.join(', ')} (the ids are listed in EMBED.md)`);
+  if (!ids.length) throw new Error(`chapter ${chapter} with these options shows no exercise, so there would be nothing to grade: name some with --exercises`);
+  const mastery = values.mastery == null ? 80 : Number(values.mastery);
+  if (!Number.isFinite(mastery) || mastery < 0 || mastery > 100) throw new Error(`--mastery ${values.mastery} is not a score from 0 to 100`);
+  return {
+    chapter, hash, ids, mastery,
+    title: values.title || values.label || `Attention Playground: ${chapter}`,
+    out: resolve(values.out ?? join(root, 'build/scorm')),
+    dist: resolve(values.dist ?? join(root, 'dist')),
+  };
+}
+
+/** Every file under `dir` the package carries: { 'path/in/zip': bytes }. */
+async function distFiles(dir) {
+  const files = {};
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const name = relative(dir, join(entry.parentPath ?? entry.path, entry.name)).split(sep).join('/');
+    if (!LEFT_OUT.some((re) => re.test(name))) files[name] = await readFile(join(dir, name));
+  }
+  return files;
+}
+
+/** Writes both zips; returns their paths and sizes. */
+export async function writePackages(options) {
+  try {
+    await stat(join(options.dist, 'index.html'));
+  } catch {
+    throw new Error(`${options.dist} has no built page: run \`bash scripts/build.sh dist\` first`);
+  }
+  const files = await distFiles(options.dist);
+  await mkdir(options.out, { recursive: true });
+  const written = [];
+  for (const [version, makeManifest, tag] of [['1.2', manifest12, 'scorm12'], ['2004', manifest2004, 'scorm2004']]) {
+    const launch = launchPage({ title: options.title, version, mastery: options.mastery, hash: options.hash });
+    const names = ['scorm.html', ...Object.keys(files)];
+    const zip = zipSync({
+      'imsmanifest.xml': strToU8(makeManifest({ ...options, files: names })),
+      'scorm.html': strToU8(launch),
+      ...files,
+    }, { level: 6 });
+    const path = join(options.out, `attention-playground-${options.chapter}-${tag}.zip`);
+    await writeFile(path, zip);
+    written.push({ version, path, bytes: zip.byteLength });
+  }
+  return written;
+}
+
+const USAGE = `usage: npm run scorm -- --chapter NAME [--exercises id,id] [--lock keys] [--hide keys] [--label TEXT]
+         [--theme light|dark|auto] [--title TEXT] [--mastery 0-100 (80)] [--out DIR (build/scorm)] [--dist DIR (dist)]
+Writes a SCORM 1.2 and a SCORM 2004 4th edition zip of the chapter (run \`bash scripts/build.sh dist\` first).`;
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  let options;
+  try {
+    options = readOptions(process.argv.slice(2));
+    for (const { version, path, bytes } of await writePackages(options)) {
+      console.log(`SCORM ${version}: ${relative(process.cwd(), path)} (${bytes.toLocaleString('en')} bytes; ${options.ids.length} exercises: ${options.ids.join(', ')}; mastery ${options.mastery})`);
+    }
+  } catch (err) {
+    fail(err.message);
+  }
+}

@@ -1,0 +1,90 @@
+// Test helper: the learner-text literals of a source file and the lesson-text ids its code uses, found
+// with acorn (a devDependency; before `npm install` has added it, the Debian package node-acorn).
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+
+const require = createRequire(import.meta.url);
+const acorn = (() => {
+  try {
+    return require('acorn');
+  } catch {
+    return require('/usr/share/nodejs/acorn/dist/acorn.js');
+  }
+})();
+
+export const parse = (source) => acorn.parse(source, { ecmaVersion: 'latest', sourceType: 'module', locations: true });
+
+/** Calls fn(node, parent, key) on every node of an ESTree, depth first. */
+export function walk(node, fn, parent = null, key = null) {
+  if (!node || typeof node.type !== 'string') return;
+  fn(node, parent, key);
+  for (const [k, value] of Object.entries(node)) {
+    if (k === 'loc') continue;
+    if (Array.isArray(value)) for (const child of value) walk(child, fn, node, k);
+    else if (value && typeof value.type === 'string') walk(value, fn, node, k);
+  }
+}
+
+// A word of letters (hyphenated and apostrophe'd words count once: 'table-wrap', 'query’s').
+const WORD = /\p{L}[\p{L}\p{N}_’'-]*/gu; // an identifier such as train_d_model is one word
+/** True when `s` reads as words: three or more words of letters, one of them three letters or more. */
+export const readsAsWords = (s) => {
+  const words = String(s).match(WORD) ?? [];
+  return words.length >= 3 && words.some((w) => w.length >= 3);
+};
+
+// Strings that are not learner text by where they stand: a class list, an id, a selector, a module.
+const NON_TEXT_KEYS = new Set(['class', 'className', 'id', 'type', 'role', 'name', 'for', 'htmlFor', 'tabindex', 'autocomplete', 'inputmode', 'spellcheck', 'dataset', 'accept', 'style']);
+const SELECTOR_CALLS = new Set(['querySelector', 'querySelectorAll', 'closest', 'matches', 'getElementById', 'importVendor', 'loadStyle', 'loadDocumentStyle', 'setProperty']);
+
+/** The text a string or template literal shows (a template's expressions as 0, which is no word). */
+export const literalText = (node) => (node.type === 'Literal' ? node.value : node.quasis.map((q) => q.value.cooked ?? q.value.raw).join('0'));
+
+/**
+ * The string and template literal nodes of an ESTree that read as learner text, leaving out those in a
+ * non-text position (an attribute such as `class` or `id`, a selector, an import, the message of a
+ * thrown error, which is for the author or the developer) and those the `exempt` predicate accepts.
+ * A template inside a template counts with its outer one.
+ */
+export function learnerNodes(ast, exempt = () => false) {
+  const found = [], errors = [];
+  walk(ast, (node) => { if (node.type === 'NewExpression' && /Error$/.test(node.callee.name ?? '')) errors.push(node); });
+  walk(ast, (node, parent, key) => {
+    if (!((node.type === 'Literal' && typeof node.value === 'string') || node.type === 'TemplateLiteral')) return;
+    if (parent?.type === 'TemplateLiteral') return;
+    if (['ImportDeclaration', 'ExportNamedDeclaration', 'ExportAllDeclaration', 'ImportExpression'].includes(parent?.type)) return;
+    if (parent?.type === 'Property' && key === 'value' && NON_TEXT_KEYS.has(parent.key.name ?? parent.key.value)) return;
+    if (parent?.type === 'Property' && key === 'key') return;
+    if (parent?.type === 'CallExpression' && SELECTOR_CALLS.has(parent.callee.property?.name ?? parent.callee.name)) return;
+    if (errors.some((e) => node.start >= e.start && node.end <= e.end)) return;
+    if (parent?.type === 'CallExpression' && key === 'arguments' && parent.arguments[0] === node && parent.callee.name === 'text') return; // an id
+    const text = literalText(node);
+    if (!readsAsWords(text) || exempt(text)) return;
+    found.push(node);
+  });
+  return found;
+}
+
+/** The learner-text literals of `source` as [{ line, text }] (see learnerNodes). */
+export const learnerLiterals = (source, exempt) =>
+  learnerNodes(parse(source), exempt).map((node) => ({ line: node.loc.start.line, text: literalText(node) }));
+
+/**
+ * The lesson-text ids `source` looks up: the first argument of each call of `text(…)`. A literal gives
+ * an id; a template gives a pattern (its expressions match any id part), returned as a RegExp.
+ */
+export function usedIds(source) {
+  const ids = [], patterns = [];
+  walk(parse(source), (node) => {
+    if (node.type !== 'CallExpression' || node.callee.type !== 'Identifier' || node.callee.name !== 'text') return;
+    const arg = node.arguments[0];
+    if (arg?.type === 'Literal' && typeof arg.value === 'string') ids.push({ id: arg.value, line: node.loc.start.line });
+    else if (arg?.type === 'TemplateLiteral') {
+      const source = arg.quasis.map((q) => q.value.cooked.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\s]+');
+      patterns.push({ pattern: new RegExp(`^${source}$`), line: node.loc.start.line });
+    }
+  });
+  return { ids, patterns };
+}
+
+export const read = (path) => readFileSync(path, 'utf8');

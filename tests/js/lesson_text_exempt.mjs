@@ -1,0 +1,11 @@
+// The strings of web/src/features that read as words but are no learner's text (lesson_text.test.mjs):
+// kept short and explicit; a learner's sentence belongs in the lesson's data (web/src/lesson/).
+const EXEMPT = [
+  'previous,same_word,first_token', // the lesson's start: a value of the heads key (lesson/chapters.js)
+  /^color-mix\(in \w+, /,
+  /^var\(--[\w-]+, #[0-9a-f]+\)$/, // a theme colour with its fallback // a colour computed for a style property
+  /^\d+px \d+ var\(--/, // a border written as a style property
+];
+
+/** True when `text` is one of the exempt strings. */
+export const isExempt = (text) => EXEMPT.some((e) => (e instanceof RegExp ? e.test(text) : e === text));

@@ -1,0 +1,117 @@
+// SCORM's data model as the LMS adapter writes it (web/src/lms/cmi.js, pure): the score from first
+// tries, the statuses against a mastery score in both versions, interactions' element names, the
+// mastery score read from the LMS or the author, and suspend_data round trips (and refuses junk).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { scoreOf, statusOf, scoreValues, interactionValues, masteryOf, encodeSuspend, decodeSuspend, versionOf } from '../../web/src/lms/cmi.js';
+
+const IDS = ['a.one', 'a.two', 'a.three', 'a.four'];
+
+test('the score counts first tries only; done counts any attempt', () => {
+  const record = { 'a.one': { attempts: 1, correct: true, first: true }, 'a.two': { attempts: 2, correct: true, first: false }, 'a.three': { attempts: 1, correct: false, first: false }, 'other.x': { attempts: 1, correct: true, first: true } };
+  assert.deepEqual(scoreOf(IDS, record), { done: 3, total: 4, right: 1, raw: 25 });
+  assert.deepEqual(scoreOf(['a.one', 'a.two', 'a.three'], record), { done: 3, total: 3, right: 1, raw: 33 });
+  assert.deepEqual(scoreOf([], record), { done: 0, total: 0, right: 0, raw: 0 });
+});
+
+test('statuses: passed once the score reaches mastery, failed only when all is done below it', () => {
+  const cases = [
+    [{ done: 1, total: 4, raw: 25 }, 80, { completion: 'incomplete', success: 'unknown', lesson: 'incomplete' }],
+    [{ done: 4, total: 4, raw: 75 }, 80, { completion: 'completed', success: 'failed', lesson: 'failed' }],
+    [{ done: 4, total: 4, raw: 80 }, 80, { completion: 'completed', success: 'passed', lesson: 'passed' }],
+    [{ done: 3, total: 4, raw: 75 }, 75, { completion: 'incomplete', success: 'passed', lesson: 'passed' }],
+    [{ done: 4, total: 4, raw: 0 }, null, { completion: 'completed', success: 'unknown', lesson: 'completed' }],
+  ];
+  for (const [score, mastery, want] of cases) assert.deepEqual(statusOf(score, mastery), want, JSON.stringify([score, mastery]));
+});
+
+test('the elements each version writes', () => {
+  const score = { done: 2, total: 2, right: 1, raw: 50 };
+  assert.deepEqual(scoreValues('1.2', score, 80), [['cmi.core.score.min', '0'], ['cmi.core.score.max', '100'], ['cmi.core.score.raw', '50'], ['cmi.core.lesson_status', 'failed']]);
+  assert.deepEqual(scoreValues('2004', score, 80), [['cmi.score.min', '0'], ['cmi.score.max', '100'], ['cmi.score.raw', '50'], ['cmi.score.scaled', '0.5'],
+    ['cmi.progress_measure', '1'], ['cmi.completion_status', 'completed'], ['cmi.success_status', 'failed']]);
+  assert.equal(scoreValues('2004', { done: 1, total: 3, right: 0, raw: 0 }, 80).find(([k]) => k === 'cmi.success_status'), undefined, 'unknown is not written');
+  const attempt = { id: 'cost.dominant', type: 'choice', response: 'softmax', correct: false, description: 'Which  term\ndominates?', timestamp: '2026-11-28T10:00:00.000Z' };
+  assert.deepEqual(interactionValues('1.2', 3, attempt), [['cmi.interactions.3.id', 'cost.dominant'], ['cmi.interactions.3.type', 'fill-in'],
+    ['cmi.interactions.3.student_response', 'softmax'], ['cmi.interactions.3.result', 'wrong']], '1.2: a choice key of several letters is fill-in text');
+  assert.equal(interactionValues('1.2', 0, { ...attempt, type: 'numeric', response: '3' })[1][1], 'numeric');
+  assert.deepEqual(interactionValues('2004', 0, { ...attempt, correct: true }), [['cmi.interactions.0.id', 'cost.dominant'], ['cmi.interactions.0.type', 'choice'],
+    ['cmi.interactions.0.timestamp', '2026-11-28T10:00:00.000Z'], ['cmi.interactions.0.description', 'Which term dominates?'],
+    ['cmi.interactions.0.learner_response', 'softmax'], ['cmi.interactions.0.result', 'correct']]);
+});
+
+test('mastery: the LMS\'s value wins (2004 scaled), else the author\'s; out of range is none', () => {
+  assert.equal(masteryOf('1.2', '70', '80'), 70);
+  assert.equal(masteryOf('1.2', '', '80'), 80);
+  assert.equal(masteryOf('2004', '0.6', '80'), 60);
+  assert.equal(masteryOf('2004', '', null), null);
+  assert.equal(masteryOf('1.2', '', '120'), null);
+  assert.deepEqual(['scorm12', '1.2', '2004', 'SCORM2004', '3'].map(versionOf), ['1.2', '1.2', '2004', '2004', null]);
+});
+
+test('suspend_data round-trips the record, fits SCORM 1.2 for every exercise, and ignores junk', () => {
+  const record = { 'a.one': { attempts: 3, correct: true, first: false }, 'a.two': { attempts: 1, correct: false, first: false } };
+  assert.deepEqual(decodeSuspend(encodeSuspend(record)), record);
+  const every = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`efficient.linear-crossover-${i}`, { attempts: 99, correct: true, first: true }]));
+  assert.ok(encodeSuspend(every).length < 4096, `${encodeSuspend(every).length} characters`);
+  for (const junk of ['', 'not json', '{"v":2,"r":{"a":[1,1,1]}}', '{"v":1,"r":{"a":[0,1,1],"b":"x"}}', 'null']) assert.deepEqual(decodeSuspend(junk), {}, junk);
+});
+
+test('npm run scorm: the options are checked, each refusal naming the problem', async () => {
+  const { readOptions } = await import('../../scripts/scorm.mjs');
+  const refused = [
+    [[], /--chapter is required: one of attention, .*reference/],
+    [['--chapter', 'nope'], /--chapter nope is not a chapter/],
+    [['--chapter', 'reference'], /chapter reference with these options shows no exercise/],
+    [['--chapter', 'cost', '--exercises', 'cost.dominant,cost.nope'], /--exercises names no exercise cost\.nope/],
+    [['--chapter', 'cost', '--lock', 'd_model,bogus'], /--lock names bogus, which is not a setting/],
+    [['--chapter', 'cost', '--theme', 'purple'], /the view is not valid: theme=purple is not one of/],
+    [['--chapter', 'cost', '--mastery', '101'], /--mastery 101 is not a score from 0 to 100/],
+    [['--chapter', 'cost', '--bogus', '1'], /Unknown option '--bogus'/],
+  ];
+  for (const [argv, message] of refused) assert.throws(() => readOptions(argv), message, argv.join(' '));
+  const ok = readOptions(['--chapter', 'cost', '--exercises', 'cost.dominant', '--lock', 'd_model', '--label', 'Cost & co']);
+  assert.deepEqual([ok.ids, ok.mastery, ok.title, ok.hash], [['cost.dominant'], 80, 'Cost & co', 'embed=1&chapter=cost&exercises=cost.dominant&lock=d_model&label=Cost%20%26%20co']);
+  assert.deepEqual(readOptions(['--chapter', 'gqa']).ids, ['gqa.kv-head-of', 'gqa.cache-per-token', 'gqa.preset-saving']);
+});
+
+test('the manifests and the launch page escape the author\'s title', async () => {
+  const { manifest12, manifest2004, launchPage } = await import('../../scripts/scorm_manifest.mjs');
+  const options = { chapter: 'cost', title: 'Cost <&> "quotes"', mastery: 75, files: ['scorm.html', 'a&b.js'] };
+  for (const xml of [manifest12(options), manifest2004(options)]) {
+    assert.ok(xml.includes('<title>Cost &lt;&amp;&gt; &quot;quotes&quot;</title>'));
+    assert.ok(xml.includes('<file href="a&amp;b.js"/>'));
+  }
+  assert.ok(manifest12(options).includes('<adlcp:masteryscore>75</adlcp:masteryscore>'));
+  assert.ok(manifest2004(options).includes('<imsss:minNormalizedMeasure>0.75</imsss:minNormalizedMeasure>'));
+  const launch = launchPage({ title: '</script><b>', version: '2004', mastery: 75, hash: 'embed=1&label=%3C%2Fscript%3E' });
+  assert.ok(!launch.includes('</script><b>'), launch);
+  assert.match(launch, /location\.replace\("index\.html\?lms=2004&mastery=75#embed=1&label=%3C%2Fscript%3E"\)/);
+});
+
+test('the API is found up the parent frames (past a window of another origin), then through the opener, within a bound', async () => {
+  const { findApi } = await import('../../web/src/lms/api.js');
+  /** A chain of `depth` windows under `top`: returns the innermost. */
+  const chain = (top, depth) => {
+    let win = top;
+    for (let i = 0; i < depth; i += 1) win = { parent: win, top };
+    return win;
+  };
+  const lms = { LMSInitialize() {} };
+  const top = { API: lms };
+  top.parent = top;
+  top.top = top;
+  assert.equal(findApi(chain(top, 3), 'API'), lms);
+  assert.equal(findApi(chain(top, 3), 'API_1484_11'), null, 'the other version\'s name is not taken for it');
+  assert.equal(findApi(chain(top, 12), 'API'), null, 'deeper than the bound');
+  // A frame of another origin in between: reading it throws; the search passes over it.
+  const foreign = { get API() { throw new Error('cross-origin'); }, parent: top, top };
+  assert.equal(findApi({ parent: foreign, top }, 'API'), lms);
+  // A popup: no API in its own frames, the LMS's window opened it.
+  const popupTop = { opener: chain(top, 1) };
+  popupTop.parent = popupTop;
+  popupTop.top = popupTop;
+  assert.equal(findApi(chain(popupTop, 2), 'API'), lms);
+  const none = { parent: null, top: null, opener: null };
+  assert.equal(findApi(none, 'API'), null);
+});

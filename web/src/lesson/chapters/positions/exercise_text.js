@@ -1,0 +1,33 @@
+// The words of the chapter “positions”'s exercises (exercises.js beside this file), by id: lesson/text.js
+// serves them (text(id, values) fills each {name}), and an author's or a translator's table may replace
+// any of them. Loaded with the exercises (the lazy panels' bundle), not with the first view.
+import { addText } from '../../text.js';
+
+export { text } from '../../text.js';
+
+addText({
+  'exercise.positions.sinusoidal_encoding_positions_d':
+    'The sinusoidal encoding of {n} positions at d_model = {d_model}: which range holds every value?',
+  'exercise.positions.grows_with_position': 'It grows with the position',
+  'exercise.positions.between_d_model_d': 'Between −d_model and d_model',
+  'exercise.positions.core_s_table_largest':
+    'The core\'s table: the largest |value| over {n} positions is {max_abs}, and the closest two positions are still {min_distance} apart. ',
+  'exercise.positions.every_value_sine_or':
+    'Every value is a sine or a cosine, so it stays in [−1, 1] however long the sequence. Usual mistake: thinking a position is added as a growing number, which would swamp the word embedding.',
+  'exercise.positions.what_pe_0_1':
+    'What is PE(0, 1): position 0, dimension 1 (a cosine) of the sinusoidal encoding?',
+  'exercise.positions.core_s_first_row':
+    'The core\'s first row starts {value}: the sines of position 0 are 0 and its cosines are cos 0 = {value2}. ',
+  'exercise.positions.usual_mistake_expecting_position':
+    'Usual mistake: expecting position 0 to be the zero vector; only its even (sine) dimensions are 0.',
+  'exercise.positions.how_pe_pos_2': 'How is PE(pos + 2) related to PE(pos)?',
+  'exercise.positions.same_linear_map_every':
+    'The same linear map for every pos: a rotation of each sine/cosine pair',
+  'exercise.positions.there_no_fixed_relation': 'There is no fixed relation; each position is independent',
+  'exercise.positions.pe_pos_multiplied_number': 'It is PE(pos) multiplied by a number',
+  'exercise.positions.linear_map_that_changes': 'A linear map that changes with pos',
+  'exercise.positions.core_rotates_each_pair':
+    'The core rotates each pair (sin, cos) of PE(pos) by ω·{k} and finds PE(pos + {k}) within {rotation_max_error} over {n} positions: ',
+  'exercise.positions.one_block_diagonal_rotation':
+    'one block-diagonal rotation, the same at every position, which is what lets attention find "k tokens back". Usual mistake: thinking the relation depends on where you are.',
+});

@@ -1,0 +1,69 @@
+// What the chapters' exercises share (lesson/chapters/<chapter>/exercises.js): the words of the live
+// sentence, the analysis arguments of the live layer, the strongest key of a row, the lab's settings.
+//
+// An exercise: { id, chapter, kind, setup({ state, config }) → { params, prompt, calls, choices?, grid?,
+// tolerance? }, reveal(params, results) → { expected, accept?, explanation } }. Nothing in an exercise
+// computes an answer: it names the core calls that give it (`calls`, run by features/exercises/handler.js
+// in the compute worker) and reads the answer out of their results; its reveal explains with those
+// numbers and names the usual misconception. `accept` (cells only): every key that carries the row's
+// largest weight. Ids are stable (web/EMBED.md lists them): never rename one.
+
+import * as fmt from '../../model/format.js';
+import { labelsFor } from '../../model/inputs.js';
+import { text } from './helper_text.js';
+
+export const shape = (list) => list.join('×');
+export const word = (labels, i) => (labels ? `“${labels[i]}” (${i})` : `${i}`);
+export const list = (xs, digits = 3) => xs.map((x) => fmt.num(x, digits)).join(', ');
+
+/** The words of batch item `item` of the live layer (null for random or task inputs). */
+export function wordsOf(config, which = 'q', item = 0) {
+  const tokens = which === 'q' ? config.tokens_q : (config.cross ? config.tokens_kv : config.tokens_q);
+  return tokens?.[item] ? labelsFor(tokens[item], which === 'q' ? config.n_q : config.n_k) : null;
+}
+
+/** Words for a layer built for an exercise: the live sentence, else neutral placeholders. */
+export function sentenceOf(config, n) {
+  const words = wordsOf(config, 'q');
+  return words && words.length === n ? words : Array.from({ length: n }, (_, i) => `w${i}`);
+}
+
+/** attn.analyze's arguments for the live layer's sizes. */
+export function analyzeArgs(c, extra = {}) {
+  const base = { d_model: c.d_model, n_heads: c.n_heads, n_kv_heads: c.n_kv_heads, d_k: c.d_k, d_v: c.d_v, bias: c.bias, batch: c.batch };
+  return { ...base, ...(c.cross ? { attention: 'cross', n_q: c.n_q, n_k: c.n_k } : { n_q: c.n_q }), need_weights: true, ...extra };
+}
+
+/** The keys of a weight row that carry its largest weight (ties within 1e-6 all count). */
+export function strongest(weights) {
+  let best = -Infinity;
+  for (const w of weights) if (w > best) best = w;
+  return weights.map((w, j) => (w >= best - 1e-6 ? j : -1)).filter((j) => j >= 0);
+}
+
+/** The keys a row of the core's mask grid leaves visible (0 = visible). */
+export function visible(grid, row, cols) {
+  const out = [];
+  for (let j = 0; j < cols; j++) if (!grid[row * cols + j]) out.push(j);
+  return out;
+}
+
+/** The head shown enlarged (the learner's choice) and what it was built to do. */
+export function shownHead(state, config) {
+  const head = Math.min(Number(state.head) || 0, config.n_heads - 1);
+  return { head, pattern: config.heads?.[head] ?? 'random' };
+}
+
+export const PATTERN_WORDS = {
+  previous: text('exercise.common.built_look_previous_token'), same_word: text('exercise.common.built_look_other_occurrences'),
+  first_token: text('exercise.common.built_look_first_token'), uniform: text('exercise.common.built_spread_weight_evenly'), random: text('exercise.common.random_seeded_not_built'),
+};
+
+/** The lab's settings of the live state, or the lab's defaults where a field is not a usable number. */
+export function labSettings(state, task) {
+  const pick = (key, def, lo, hi) => {
+    const n = Number(state[key]);
+    return Number.isInteger(n) && n >= lo && n <= hi ? n : def;
+  };
+  return { task, d_model: pick('train_d_model', 32, 4, 64), n_heads: pick('train_n_heads', 2, 1, 8), seq_len: pick('train_seq_len', 8, 4, 16), seed: pick('train_seed', 1, 0, 2 ** 31 - 1) };
+}

@@ -1,0 +1,55 @@
+// The words of the controls panel (features/controls/), by id: lesson/text.js serves them (text(id,
+// values) fills each {name}), and an author's or a translator's table may replace any of them.
+import { addText } from '../text.js';
+
+export { text } from '../text.js';
+
+addText({
+  'controls.choose_worked_example_or': 'Choose a worked example or a model…',
+  'controls.use_seeded_weights': 'Use seeded weights',
+  'controls.sentence_each_word_token': 'Sentence: each word is a token, each line a batch item',
+  'controls.start_from_preset': 'Start from a preset',
+  'controls.query_key_size': 'query/key size',
+  'controls.biases_projections': 'biases in the projections',
+  'controls.key_value_heads_grouped': 'key/value heads (grouped-query attention: query heads share them)',
+  'controls.empty_one_per_query': 'empty: one per query head',
+  'controls.empty_engine_default': 'empty: the engine’s default',
+  'controls.kind_attention': 'kind of attention',
+  'controls.task_sample': 'a task sample',
+  'controls.encoder_sentence_keys_values': 'Encoder sentence: the keys and values',
+  'controls.mask_positions_scale_dropout': 'Mask, positions, scale and dropout',
+  'controls.causal_no_looking_ahead': 'causal (no looking ahead)',
+  'controls.padding_key_lengths': 'padding (key lengths)',
+  'controls.strided_local_every_s': 'strided (local + every s-th)',
+  'controls.key_length_per_batch': 'key length per batch item',
+  'controls.keys_each_query_sees': 'keys each query sees (itself and the ones before)',
+  'controls.stride_s_s_1': 'stride s: the s − 1 keys before, then every s-th',
+  'controls.positions_logits': 'positions on the logits',
+  'controls.none_only_input_encoding': 'none (only the input encoding)',
+  'controls.rope_rotate_q_k': 'RoPE (rotate q and k)',
+  'controls.alibi_distance_penalty': 'ALiBi (distance penalty)',
+  'controls.divide_scores_d_k': 'divide the scores by √d_k',
+  'controls.worked_examples_lesson': 'Worked examples of the lesson',
+  'controls.weights_learnt_training_lab':
+    'Weights: learnt in the training lab ({train_task}, {train_steps} steps), not drawn from the weight seed.',
+  'controls.decoder_sentence_queries_each': 'Decoder sentence: the queries (each line a batch item)',
+  'controls.each_heads_works_d':
+    'Each of the {n_heads} heads works in d_k = d_v = {d_model} / {n_heads} = {d_k} dimensions; together they span d_model again.',
+  'controls.heads_d_k_d':
+    'Heads of d_k = {d_k}, d_v = {d_v}: n_heads·d_v = {n_heads_d_v} columns go into Wᴼ, which maps them back to d_model = {d_model}.',
+  'controls.grouped_query_attention_every':
+    ' Grouped-query attention: every {perGroup} query heads share one of {n_kv_heads} key/value heads.',
+  'controls.sample_training_lab_s':
+    'Sample {input_seed} of the training lab’s {task} task: {n_q} tokens, embedded by what the lab learnt (input seed picks the sample).',
+  'controls.encoder_n_k': ', the encoder {n_k} (n_k)',
+  'controls.shorter_lines_are_filled': ' Shorter lines are filled with <pad> tokens.',
+  'controls.longest_query_line_has':
+    'The longest query line has {n_q} tokens (n_q){kv}; {batch} line{part} = batch {batch}.{pad}',
+  'controls.cross_attention_decoder_queries':
+    'Cross-attention: {n_q} decoder queries attend to {n_k} encoder keys and values.',
+  'controls.self_attention_every_token':
+    'Self-attention: every token is a query and a key, so n_k = n_q = {n_q}.',
+  'controls.sharing_key_value_heads': ' sharing {n_kv_heads} key/value heads',
+  'controls.runs_d_model': ' (runs at d_model {d_model})',
+  'controls.d_model_heads': '{label}: d_model {d_model}, {n_heads} heads{kv}{scaled}',
+});

@@ -1,0 +1,18 @@
+// The words of the examples panel (features/examples/), by id: lesson/text.js serves them (text(id,
+// values) fills each {name}), and an author's or a translator's table may replace any of them.
+import { addText } from '../text.js';
+
+export { text } from '../text.js';
+
+addText({
+  'examples.waiting_engine': 'Waiting for the engine…',
+  'examples.each_figure_below_was':
+    'Each figure below was just computed by the same WebAssembly core that runs the heatmaps, then compared with the figure printed in the lesson. ',
+  'examples.all_them_match': 'All of them match.',
+  'examples.some_do_not_match': 'Some do not match: see the ✗ marks.',
+  'examples.not_lesson_shown_comparison': 'not in the lesson: shown for comparison',
+  'examples.matches_lesson': 'matches the lesson',
+  'examples.does_not_match': 'does not match',
+  'examples.matches_lesson_2': '✓ matches the lesson',
+  'examples.load_into_inputs': 'Load {id} into the inputs',
+});

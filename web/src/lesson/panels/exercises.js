@@ -1,0 +1,20 @@
+// The words of the exercises panel (features/exercises/), by id: lesson/text.js serves them (text(id,
+// values) fills each {name}), and an author's or a translator's table may replace any of them.
+import { addText } from '../text.js';
+
+export { text } from '../text.js';
+
+addText({
+  'exercises.every_exercise_this_chapter': 'Every exercise of this chapter',
+  'exercises.predict_then_check_engine':
+    'Predict, then check: the engine answers on your layer and explains why.',
+  'exercises.answered_right': '{done} of {total} answered · {value} right{part}',
+  'exercises.no_exercises_here': 'No exercises here{part}.',
+  'exercises.not_answered_yet': 'not answered yet',
+  'exercises.this_exercise_uses_current': 'This exercise uses the current layer.',
+  'exercises.your_answer_shape_2': 'your answer (a shape: 2×4×8×8, 2x4x8x8 or 2,4,8,8)',
+  'exercises.row_query_pick_key': 'Row of query {part}: pick the key',
+  'exercises.key_index_0': 'Key index (0 to {value}) ',
+  'exercises.asking_engine': 'Asking the engine…',
+  'exercises.engine_s_answer': 'The engine’s answer: {expected}. ',
+});

@@ -1,0 +1,69 @@
+// Every sentence a learner reads, looked up by its id: text(id, lang). The lesson's own words (English)
+// are registered by the data files that hold them (lesson/chapters/<chapter>/, lesson/panels/<feature>.js);
+// a translation or an author's own version is one more table keyed by the same ids, registered with
+// useText(), never an edit of code. An id no table knows throws, naming it: a typo fails loudly.
+
+const BASE = 'en';
+const tables = new Map(); // lang → Map(id → text): the lesson's own words under 'en'
+const overrides = []; // [{ lang, table: Map }], the latest first: an author's version wins over the lesson's
+
+function tableOf(lang) {
+  if (!tables.has(lang)) tables.set(lang, new Map());
+  return tables.get(lang);
+}
+
+/**
+ * Adds the lesson's own sentences for `lang` (an object id → text). A data file calls this once; an id
+ * given twice with different words is a mistake in the data, refused with its name.
+ */
+export function addText(entries, lang = BASE) {
+  const table = tableOf(lang);
+  for (const [id, value] of Object.entries(entries)) {
+    if (typeof value !== 'string') throw new TypeError(`lesson text “${id}” must be a string, not ${typeof value}`);
+    if (table.has(id) && table.get(id) !== value) throw new Error(`lesson text “${id}” is defined twice with different words`);
+    table.set(id, value);
+  }
+  return entries;
+}
+
+/**
+ * Registers an override table (a translation, or an author's version of some sentences): its ids must
+ * be ids of the lesson (unknown ones are refused, naming them). Returns a function that removes it.
+ */
+export function useText(entries, lang = BASE) {
+  const known = tableOf(BASE);
+  const unknown = Object.keys(entries).filter((id) => !known.has(id));
+  if (unknown.length) throw new Error(`unknown lesson text id${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 8).join(', ')}${unknown.length > 8 ? ', …' : ''}`);
+  for (const [id, value] of Object.entries(entries)) {
+    if (typeof value !== 'string') throw new TypeError(`lesson text “${id}” must be a string, not ${typeof value}`);
+  }
+  const entry = { lang, table: new Map(Object.entries(entries)) };
+  overrides.unshift(entry);
+  return () => {
+    const i = overrides.indexOf(entry);
+    if (i >= 0) overrides.splice(i, 1);
+  };
+}
+
+/**
+ * The sentence `id` in `lang` (an override first, then the lesson's table for that language, then
+ * English), with each {name} whose name `values` gives replaced by that value (other braces, as in a
+ * formula's TeX, stay as written). Throws for an id no table holds.
+ */
+export function text(id, values, lang = BASE) {
+  if (typeof values === 'string') [values, lang] = [undefined, values]; // text(id, lang)
+  let found;
+  for (const o of overrides) {
+    if (o.lang === lang && o.table.has(id)) { found = o.table.get(id); break; }
+  }
+  found ??= tables.get(lang)?.get(id) ?? tables.get(BASE)?.get(id);
+  if (found === undefined) throw new Error(`unknown lesson text id “${id}”`);
+  if (!values) return found;
+  return found.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
+}
+
+/** True when `id` is a known sentence (for data that may name an optional one). */
+export const hasText = (id) => tables.get(BASE)?.has(id) ?? false;
+
+/** Every id of the lesson's English table (the tests check that each is used and each use exists). */
+export const textIds = () => [...(tables.get(BASE)?.keys() ?? [])];
