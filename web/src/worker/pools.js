@@ -1,15 +1,17 @@
-// The worker pools of the compute side (worker/handlers.js): one pool at a time, of the size a config's
-// `workers` asks for (engine/pool.js), warmed up before its first pass, and each owner's layer in it.
+// The compute side's worker pool (engine/pool.js), for configs whose `workers` is 2 or more: at most one
+// pool at a time (a new size stops the old one), warmed before its first real pass, and per owner the
+// pool layer that holds the owner's layer's weights (runForward's `pooled`). Used by handlers.js.
 
 /**
- * The pools started by `startPool({ workers, simd })` (null where no pool can run: every pass then
- * runs on the compute's own engine); engine(): that engine (its isa picks the pool's module).
+ * startPool({ workers, simd }): a promise of a worker pool, or null where none can run (every pass then
+ * runs on the engine here); simd(): whether the engine runs the SIMD module (the pool loads the same).
+ * Returns { poolOf(workers), pooledFor(mine, workers), closePools(), has(workers), size }.
  */
-export function createPools(startPool, engine) {
-  const pools = new Map();  // workers → promise of a pool of that many workers (at most one)
+export function createPools(startPool, simd) {
+  const pools = new Map(); // workers → promise of a pool of that many workers (at most one)
 
   /**
-   * A new pool's workers run a few split passes before its first real one (as peak() does here): V8
+   * A new pool's workers run a few split passes before its first real one (as compute_side.js's peak() does): V8
    * optimises wasm code once it is hot, so the first run's time is the kernels', not the compiler's.
    */
   async function warm(pool) {
@@ -35,7 +37,7 @@ export function createPools(startPool, engine) {
     if (!startPool || !(workers >= 2)) return null;
     if (!pools.has(workers)) {
       closePools();
-      const started = startPool({ workers, simd: engine().isa === 'wasm-simd128' }).then(warm);
+      const started = startPool({ workers, simd: simd() }).then(warm);
       pools.set(workers, started);
       started.catch(() => pools.delete(workers));
     }
@@ -72,5 +74,5 @@ export function createPools(startPool, engine) {
     };
   }
 
-  return { pools, poolOf, closePools, pooledFor };
+  return { poolOf, pooledFor, closePools, has: (workers) => pools.has(workers), get size() { return pools.size; } };
 }
