@@ -32,7 +32,8 @@ for (const file of wasmFiles) {
 // its own URL (import.meta.url): page.js (index.html), attention-playground.js (the element and the
 // notebook widget), panels.js (the panels built after the first result, which both of those load
 // from their asset folder when one is shown), worker.js (the compute worker), pool_worker.js (a worker of the pool the compute
-// worker starts, found beside worker.js), embed.js (a host page's iframe resizer), xapi.js (xAPI statements for a host page).
+// worker starts, found beside worker.js), embed.js (a host page's iframe resizer), xapi.js (xAPI statements for a host page); and wasm/labs_session.js, the
+// labs' code, which the engine finds beside the labs' wasm.
 const entries = [
   { in: 'web/src/page/main.js', out: 'page', format: 'esm' },
   { in: 'web/src/element/index.js', out: 'attention-playground', format: 'esm' },
@@ -41,6 +42,8 @@ const entries = [
   { in: 'web/src/engine/pool_worker.js', out: 'pool_worker', format: 'esm' },
   { in: 'web/src/embed/embed.js', out: 'embed', format: 'iife' },
   { in: 'web/src/lms/xapi.js', out: 'xapi', format: 'esm' },
+  // The labs' JavaScript, beside the labs' wasm: engine/labs.js loads it with that module, on a lab's first use.
+  { in: 'web/src/engine/labs_session.js', out: 'wasm/labs_session', format: 'esm' },
 ];
 
 // Vendored libraries: only what the panels load (the ESM builds, the CSS and KaTeX's fonts).

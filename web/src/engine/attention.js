@@ -39,14 +39,14 @@ export async function loadAttention(options = {}) {
   const dir = o.wasmDir ? new URL(o.wasmDir, import.meta.url) : new URL('../../wasm/', import.meta.url);
   const kind = useSimd ? 'simd' : 'scalar';
   const raw = await loadModule(`attention_${kind}`, dir, o.compiled);
-  return makeApi(raw, useSimd ? 'wasm-simd128' : 'scalar', () => loadModule(`attention_labs_${kind}`, dir, o.compiled));
+  return makeApi(raw, useSimd ? 'wasm-simd128' : 'scalar', () => loadModule(`attention_labs_${kind}`, dir, o.compiled), dir);
 }
 
-/** The API object over the core's raw module; `loadLabsRaw()` loads the labs' module. */
-function makeApi(raw, isa, loadLabsRaw) {
+/** The API object over the core's raw module; `loadLabsRaw()` loads the labs' module from `dir`. */
+function makeApi(raw, isa, loadLabsRaw, dir) {
   const defaultBudget = raw.defaultMemoryBudget();
   const native = makeNative(raw);
-  const labs = makeLabs(loadLabsRaw, defaultBudget);
+  const labs = makeLabs(loadLabsRaw, dir, defaultBudget);
   const engine = { native, raw, defaultBudget, labs };
   const api = {
     isa,

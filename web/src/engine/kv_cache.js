@@ -8,10 +8,10 @@
 // freed with the layer, and a step after setWeights or setHeadPatterns is refused until clear()
 // (its keys and values would be the old weights').
 import * as check from './checks.js';
+import { STEP_KEYS, notACache } from './kv_step.js';
 import { record } from './record.js';
 
 const CREATE_KEYS = ['max_len', 'memory_budget'];
-const STEP_KEYS = ['x', 'cache', 'scale', 'positional', 'rope_base'];
 const COST_KEYS = ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'bias', 't', 'n_layers', 'scale'];
 const POSITIONAL = ['none', 'rope', 'alibi']; // the binding's 0, 1, 2
 const OP = { create: 0, decode: 1, read: 2, clear: 3, cost: 4 }; // the binding's operations
@@ -22,15 +22,6 @@ const COST_FIELDS = ['t', 'n_layers', 'cache_bytes_per_token', 'cache_bytes', 'm
   'recompute_attention_flops', 'speedup', 'total_flops', 'total_recompute_flops', 'model_step_flops', 'model_recompute_flops'];
 const DIMS = ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v'];
 const named = (names, values) => Object.fromEntries(names.map((name, i) => [name, values[i]]));
-
-/**
- * decodeStep's error for a `cache` that is not a KV cache (checks the other options first): the one a
- * call meets before the labs module, where caches live, is loaded (engine/labs.js).
- */
-export function notACache(args) {
-  const o = check.options('decodeStep', args, STEP_KEYS);
-  throw new Error(`decodeStep: cache must be a KV cache made by layer.createKVCache({ max_len }), got ${check.describe(o.cache)}`);
-}
 
 /**
  * The cache methods over the module `raw` and its call wrapper `native` (native.js), for the

@@ -6,31 +6,31 @@
 // The two modules have separate heaps. A KV cache belongs to a layer of the core module: the labs
 // module holds a copy of that layer (its sizes and weights, copied across through JavaScript when
 // the cache is made, and again after the layer's weights changed).
-import { makeNative } from './native.js';
-import { record } from './record.js';
-import { makeTrainingApi } from './training.js';
-import { makeKvCacheApi, notACache } from './kv_cache.js';
-import { makeEfficientApi } from './efficient.js';
+//
+// The labs' JavaScript (labs_session.js and what it imports) is loaded with the labs' wasm, never by the
+// first view: a built dist/ has it as wasm/labs_session.js beside the labs' module (scripts/make_dist.mjs),
+// the source tree (Node, tests) in this folder.
+import { notACache } from './kv_step.js';
 
 /** The API's functions that run in the labs module: each awaits that module on its first use. */
 export const LAB_FUNCTIONS = Object.freeze(['createTrainer', 'trainTasks', 'trainingCost', 'sqrtDkGradients', 'decodeCost',
   'flashAttention', 'linearAttention', 'linearAttentionCost']);
-const WEIGHT_KEYS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
 
 /**
- * The labs of one engine: `loadRaw()` resolves to the labs' raw Embind module; `defaultBudget`: the
+ * The labs of one engine: `loadRaw()` resolves to the labs' raw Embind module, `dir` is the folder
+ * (a URL) of the wasm modules, where a built dist/ keeps labs_session.js; `defaultBudget`: the
  * core's default memory budget of a call. load() resolves to the synchronous labs API (LAB_FUNCTIONS
  * and createKVCache(layer, args)); the hooks weightsChanged, layerDeleted and decodeStep serve the
  * core's MultiHeadAttention (layer.js).
  */
-export function makeLabs(loadRaw, defaultBudget) {
+export function makeLabs(loadRaw, dir, defaultBudget) {
   let session = null; // the loaded module's { api, kv, shadows, native, raw }
   let loading = null;
   const generations = new WeakMap(); // core layer → how many times its weights changed
 
   function load() {
     if (!loading) {
-      loading = loadRaw().then((raw) => {
+      loading = Promise.all([loadRaw(), loadSession(dir)]).then(([raw, { open }]) => {
         session = open(raw, defaultBudget, generations);
         return session.api;
       });
@@ -58,51 +58,19 @@ export function makeLabs(loadRaw, defaultBudget) {
   };
 }
 
-/** The session of a loaded labs module `raw`. */
-function open(raw, defaultBudget, generations) {
-  const native = makeNative(raw);
-  const kv = makeKvCacheApi(native, raw, defaultBudget);
-  const shadows = new WeakMap(); // core layer → { id, generation } of its copy in this module
-
-  /** The id of `layer`'s copy in this module, made or brought up to the layer's current weights. */
-  function shadowOf(layer) {
-    const generation = generations.get(layer) ?? 0;
-    let s = shadows.get(layer);
-    if (s?.generation === generation) return s.id;
-    const weights = layer.getWeights(); // a copy out of the core's heap
-    if (!s) {
-      const { d_model, n_heads, n_kv_heads, d_k, d_v, bias } = layer;
-      const made = native.call((n) => n.run('mhaCreate', record(n, { d_model, n_heads, n_kv_heads, d_k, d_v, bias, seed: 1 }))).value;
-      s = { id: made.layer, generation: -1 };
-      shadows.set(layer, s);
+/**
+ * The labs' JavaScript: wasm/labs_session.js beside a built dist/'s modules, else (the source tree has
+ * none there) this folder's labs_session.js. The URLs are computed, so a bundler leaves them to run time.
+ */
+async function loadSession(dir) {
+  const built = new URL('labs_session.js', dir).href, source = new URL('./labs_session.js', import.meta.url).href;
+  try {
+    return await import(built);
+  } catch (builtErr) {
+    try {
+      return await import(source);
+    } catch {
+      throw new Error(`the labs' code could not be loaded from ${built}: ${builtErr.message}`);
     }
-    native.call((n) => n.run('mhaSetWeights', record(n, {
-      layer: s.id, ...Object.fromEntries(WEIGHT_KEYS.map((key) => [key, n.input(key, weights[key])])),
-    })));
-    s.generation = generation;
-    return s.id;
   }
-
-  const api = Object.freeze({
-    ...makeTrainingApi(native, raw), // createTrainer, trainTasks, trainingCost, sqrtDkGradients
-    ...kv.functions, // decodeCost
-    ...makeEfficientApi(native), // flashAttention, linearAttention, linearAttentionCost
-    /** layer.createKVCache(args) once the module is loaded: a KV cache of the core's `layer`. */
-    createKVCache: (layer, args) => kv.create(layer, () => shadowOf(layer), args),
-    /** For leak checks: bytes malloc'd in the labs module, its stack pointer, and its kernel set. */
-    heapAllocated: () => raw.heapAllocated(),
-    stackPointer: () => raw.stackSave(),
-    kernelIsa: () => raw.kernelIsa(),
-  });
-
-  return {
-    api, kv,
-    decodeStep: (layer, args) => kv.decodeStep(layer, () => shadowOf(layer), args),
-    layerDeleted(layer) {
-      kv.layerDeleted(layer);
-      const s = shadows.get(layer);
-      if (s) raw.mhaDelete(s.id);
-      shadows.delete(layer);
-    },
-  };
 }

@@ -63,11 +63,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
     },
     newLayerCache: () => new LayerCache(),
     /** Files ([{ name, bytes }]) read into importTensors' object, bounded by config's sizes (import/files.js). */
-    readFiles: async (files, config) => {
-      if (!importReader) throw new Error('this compute reads no files');
-      const { readImportFiles, importLimits } = await importReader();
-      return readImportFiles(files, importLimits(config));
-    },
+    readFiles: (files, config) => readFiles(importReader, files, config),
   });
 
   async function forward(owner, config, post, { timed = true } = {}) {
@@ -137,11 +133,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
      */
     async peak() {
       if (!measurePeak) throw new Error('this compute does not measure the peak');
-      const warm = new attn.MultiHeadAttention({ d_model: 128, n_heads: 4, seed: 1 });
-      const query = new Float32Array(128 * 128).fill(0.25);
-      const until = performance.now() + 150;
-      for (let k = 0; k < 20 && performance.now() < until; k++) warm.forward({ query, batch: 1, n_q: 128, need_weights: true });
-      warm.delete();
+      warmKernels(attn);
       return { peak: await measurePeak() };
     },
 
@@ -182,6 +174,22 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
       return !!attn;
     },
   };
+}
+
+/** Files ([{ name, bytes }]) read into importTensors' object, bounded by config's sizes (import/files.js). */
+async function readFiles(importReader, files, config) {
+  if (!importReader) throw new Error('this compute reads no files');
+  const { readImportFiles, importLimits } = await importReader();
+  return readImportFiles(files, importLimits(config));
+}
+
+/** A few medium passes (at most 150 ms), so V8 has optimised the kernels before the peak and later timings. */
+function warmKernels(attn) {
+  const warm = new attn.MultiHeadAttention({ d_model: 128, n_heads: 4, seed: 1 });
+  const query = new Float32Array(128 * 128).fill(0.25);
+  const until = performance.now() + 150;
+  for (let k = 0; k < 20 && performance.now() < until; k++) warm.forward({ query, batch: 1, n_q: 128, need_weights: true });
+  warm.delete();
 }
 
 /** Whether a run of `config` uses the training lab's model (model/job.js, prepareRun): the labs module then. */

@@ -1,0 +1,59 @@
+// The labs' side of the engine once their wasm module is loaded (labs.js loads this file with it, never
+// the first view): the training lab, the √d_k gradient lab, FlashAttention's tiles, linear attention and
+// the KV cache over the labs module's raw Embind object, and the copy of a core layer that a KV cache needs.
+import { makeNative } from './native.js';
+import { record } from './record.js';
+import { makeTrainingApi } from './training.js';
+import { makeKvCacheApi } from './kv_cache.js';
+import { makeEfficientApi } from './efficient.js';
+
+const WEIGHT_KEYS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
+
+/** The session of a loaded labs module `raw`. */
+export function open(raw, defaultBudget, generations) {
+  const native = makeNative(raw);
+  const kv = makeKvCacheApi(native, raw, defaultBudget);
+  const shadows = new WeakMap(); // core layer → { id, generation } of its copy in this module
+
+  /** The id of `layer`'s copy in this module, made or brought up to the layer's current weights. */
+  function shadowOf(layer) {
+    const generation = generations.get(layer) ?? 0;
+    let s = shadows.get(layer);
+    if (s?.generation === generation) return s.id;
+    const weights = layer.getWeights(); // a copy out of the core's heap
+    if (!s) {
+      const { d_model, n_heads, n_kv_heads, d_k, d_v, bias } = layer;
+      const made = native.call((n) => n.run('mhaCreate', record(n, { d_model, n_heads, n_kv_heads, d_k, d_v, bias, seed: 1 }))).value;
+      s = { id: made.layer, generation: -1 };
+      shadows.set(layer, s);
+    }
+    native.call((n) => n.run('mhaSetWeights', record(n, {
+      layer: s.id, ...Object.fromEntries(WEIGHT_KEYS.map((key) => [key, n.input(key, weights[key])])),
+    })));
+    s.generation = generation;
+    return s.id;
+  }
+
+  const api = Object.freeze({
+    ...makeTrainingApi(native, raw), // createTrainer, trainTasks, trainingCost, sqrtDkGradients
+    ...kv.functions, // decodeCost
+    ...makeEfficientApi(native), // flashAttention, linearAttention, linearAttentionCost
+    /** layer.createKVCache(args) once the module is loaded: a KV cache of the core's `layer`. */
+    createKVCache: (layer, args) => kv.create(layer, () => shadowOf(layer), args),
+    /** For leak checks: bytes malloc'd in the labs module, its stack pointer, and its kernel set. */
+    heapAllocated: () => raw.heapAllocated(),
+    stackPointer: () => raw.stackSave(),
+    kernelIsa: () => raw.kernelIsa(),
+  });
+
+  return {
+    api, kv,
+    decodeStep: (layer, args) => kv.decodeStep(layer, () => shadowOf(layer), args),
+    layerDeleted(layer) {
+      kv.layerDeleted(layer);
+      const s = shadows.get(layer);
+      if (s) raw.mhaDelete(s.id);
+      shadows.delete(layer);
+    },
+  };
+}
