@@ -23,7 +23,9 @@ const dims = { d_model: 768, n_heads: 12, d_k: 64, d_v: 64, batch: 1, n: 512 };
 
 const builds = [];
 for (const folder of folders) {
-  const attn = await loadAttention({ simd: true, wasmDir: pathToFileURL(resolve(folder)).href + '/' });
+  // With the labs module too (its trainer times the training lab): each folder needs attention_labs_simd.* beside
+  // attention_simd.* (builds since issue 34).
+  const attn = await (await loadAttention({ simd: true, wasmDir: pathToFileURL(resolve(folder)).href + '/' })).labs();
   const mha = new attn.MultiHeadAttention({ d_model: dims.d_model, n_heads: dims.n_heads, bias: true, seed: 1 });
   mha.setWeights(makeWeights(dims));
   builds.push({ folder, attn, mha, forward: [], backward: [], train: [] });

@@ -6,7 +6,7 @@
 // Usage: node bench/scratch_release_ab.mjs <keep root> <release root>, each a copy of the tree
 // (git archive HEAD | tar -x -C <root>) with its modules built into <root>/web/wasm (emcmake
 // cmake -S . -B b; cmake --build b --target attention_simd attention_scalar; copy b/wasm/*);
-// in the keep copy, the loop of release_scratch() in cpp/attn/buffer.h is deleted first.
+// in the keep copy, the loop of release_scratch() in cpp/core/buffer.h is deleted first.
 import { measuringScript } from '../scripts/cli.mjs';
 
 const USAGE = 'usage: node bench/scratch_release_ab.mjs <keep root> <release root> [--timeout S]   (how to make them: the comment at the top)';

@@ -36,7 +36,7 @@ const fmt = (x, d = 3) => x.toFixed(d);
 const focusText = (e) => e.focus.map((f, h) => `head ${h}: previous ${fmt(f.previous)}, first ${fmt(f.first)}`).join('; ');
 
 for (const simd of [true, false]) {
-  const attn = await loadAttention({ simd });
+  const attn = await (await loadAttention({ simd })).labs(); // the trainers run in the labs module, synchronously
   const two = run(attn, 2, 2000, true);
   console.log(`${attn.isa}, two heads: ≥ 99 % held-out accuracy first at step ${two.first99?.steps ?? 'never'} ` +
     `(${fmt((two.first99?.wall ?? NaN) / 1000, 2)} s wall, ${fmt((two.first99?.cpu ?? NaN) / 1000, 2)} s CPU of training); ` +

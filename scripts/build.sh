@@ -2,7 +2,8 @@
 # Builds everything the page and the tests need: the native targets, both wasm modules
 # (SIMD and baseline) copied to web/wasm/, and the self-contained static folder dist/.
 # Usage: scripts/build.sh [native|wasm|page|dist|sanitize|profile|all]   (default: all)
-#   wasm: both modules and the wasm Catch2 programs; page: only the two modules, then dist/.
+#   wasm: the modules and the wasm Catch2 programs; page: only the modules, then dist/. The modules:
+#   the core's (attention_simd, attention_scalar) and the labs' (attention_labs_simd, _scalar).
 #   sanitize: the native Catch2 suite again under ASan + UBSan, and the fuzz drivers (clang-14,
 #   build/sanitize; not part of "all", the test command builds it as its own stage).
 #   profile: both modules again with their function names kept, in build/wasm-profile/wasm/, for
@@ -23,8 +24,10 @@ build_wasm() {
     > build/wasm-configure.log
   cmake --build build/wasm -j "$jobs" "$@"
   mkdir -p web/wasm
-  cp build/wasm/wasm/attention_simd.mjs build/wasm/wasm/attention_simd.wasm \
-     build/wasm/wasm/attention_scalar.mjs build/wasm/wasm/attention_scalar.wasm web/wasm/
+  local m
+  for m in attention_simd attention_scalar attention_labs_simd attention_labs_scalar; do
+    cp "build/wasm/wasm/$m.mjs" "build/wasm/wasm/$m.wasm" web/wasm/
+  done
 }
 
 build_sanitize() {
@@ -37,7 +40,7 @@ build_sanitize() {
 build_profile() {
   emcmake cmake -S . -B build/wasm-profile -DCMAKE_BUILD_TYPE=Release -DATTN_WASM_PROFILING=ON \
     -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" > build/wasm-profile-configure.log
-  cmake --build build/wasm-profile -j "$jobs" --target attention_simd attention_scalar
+  cmake --build build/wasm-profile -j "$jobs" --target attention_simd attention_scalar attention_labs_simd attention_labs_scalar
 }
 
 build_dist() {
@@ -48,7 +51,7 @@ mkdir -p build
 case "$what" in
   native) build_native ;;
   wasm) build_wasm ;;
-  page) build_wasm --target attention_simd attention_scalar; build_dist ;;
+  page) build_wasm --target attention_simd attention_scalar attention_labs_simd attention_labs_scalar; build_dist ;;
   dist) build_dist ;;
   sanitize) build_sanitize ;;
   profile) build_profile ;;

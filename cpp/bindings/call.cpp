@@ -4,7 +4,7 @@
 #include <new>
 #include <stdexcept>
 
-#include "attn/error.h"
+#include "core/error.h"
 
 namespace bind {
 

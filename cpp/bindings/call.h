@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "attn/attention.h"
-#include "attn/buffer.h"
+#include "core/attention.h"
+#include "core/buffer.h"
 #include "heap_count.h"
 #include "json.h"
 

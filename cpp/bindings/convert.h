@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "attn/analysis.h"
-#include "attn/head_metrics.h"
-#include "attn/head_patterns.h"
-#include "attn/attention.h"
-#include "attn/dims.h"
-#include "attn/lesson.h"
+#include "core/analysis.h"
+#include "core/head_metrics.h"
+#include "core/head_patterns.h"
+#include "core/attention.h"
+#include "core/dims.h"
+#include "core/lesson.h"
 #include "json.h"
 
 namespace bind {

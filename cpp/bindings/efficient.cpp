@@ -1,5 +1,5 @@
 // The Embind surface of efficient attention's teaching paths: FlashAttention one tile at a time
-// (attn/flash.h) and linear attention (attn/linear_attention.h), following the binding pattern at
+// (labs/flash.h) and linear attention (labs/linear_attention.h), following the binding pattern at
 // the top of embind.cpp: one record in, a JSON envelope out, float arrays kept by the call. The
 // JavaScript side is web/src/engine/efficient.js.
 #include <emscripten/bind.h>
@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "attn/flash.h"
-#include "attn/linear_attention.h"
+#include "labs/flash.h"
+#include "labs/linear_attention.h"
 #include "call.h"
 #include "record.h"
 

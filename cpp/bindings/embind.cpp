@@ -55,33 +55,28 @@
 #include <utility>
 #include <vector>
 
-#include "attn/matmul.h"
-#include "attn/analysis.h"
-#include "attn/attention.h"
-#include "attn/backward.h"
-#include "attn/embedding.h"
-#include "attn/head_metrics.h"
-#include "attn/head_patterns.h"
-#include "attn/lesson.h"
-#include "attn/mha.h"
-#include "attn/simd.h"
-#include "attn/trace.h"
+#include "core/matmul.h"
+#include "core/analysis.h"
+#include "core/attention.h"
+#include "core/backward.h"
+#include "core/embedding.h"
+#include "core/head_metrics.h"
+#include "core/head_patterns.h"
+#include "core/lesson.h"
+#include "core/mha.h"
+#include "core/simd.h"
+#include "core/trace.h"
 #include "call.h"
 #include "convert.h"
-#include "heap_count.h"
+#include "layers.h"
 #include "record.h"
 
 namespace bind {
 namespace {
 
-// ---- the call slot, driven by the JS wrapper -------------------------------------------
-
-bool call_open() { return current_call().open(); }
-void call_close() { current_call().close(); }
-double call_input(double bytes) {
-  if (!(bytes >= 0) || bytes > 4294967295.0) return 0;
-  return static_cast<double>(current_call().add_input(static_cast<std::size_t>(bytes)));
-}
+// The layer table is layers.cpp's (shared with the labs module).
+attn::MultiHeadAttention& layer(double id) { return layer_by_id(id); }
+attn::MhaConfig config_of(Record& r) { return layer_config(r); }
 
 // Mask and options shared by every attention binding. padding: an input of int32 key lengths
 // (0 = none); matrix: an input of n_q×n_k bytes, 1 = masked (0 = none). The core checks them
@@ -121,33 +116,6 @@ std::string stage_attention_options(double options) {
   });
 }
 
-// ---- multi-head attention layers, owned by JavaScript through an id ----------------------
-
-// Ids rather than addresses: a stale or forged id is an error message, never a dangling pointer.
-std::unordered_map<std::uint32_t, std::unique_ptr<attn::MultiHeadAttention>>& layers() {
-  static std::unordered_map<std::uint32_t, std::unique_ptr<attn::MultiHeadAttention>> all;
-  return all;
-}
-
-attn::MultiHeadAttention& layer(double id) {
-  const auto it = id >= 1 && id <= 4294967295.0 ? layers().find(static_cast<std::uint32_t>(id)) : layers().end();
-  if (it == layers().end()) throw std::invalid_argument("this MultiHeadAttention was deleted");
-  return *it->second;
-}
-
-// A layer's sizes from a record: d_model, n_heads, d_k, d_v (0: d_model / n_heads), bias and
-// n_kv_heads (absent: not given, n_heads); the core checks the values.
-attn::MhaConfig config_of(Record& r) {
-  attn::MhaConfig config;
-  config.d_model = r.integer("d_model");
-  config.n_heads = r.integer("n_heads");
-  config.d_k = r.integer("d_k");
-  config.d_v = r.integer("d_v");
-  config.bias = r.boolean("bias");
-  if (r.optional_number("n_kv_heads")) config.n_kv_heads = r.integer("n_kv_heads");
-  return config;
-}
-
 // Words from an input of code points (see strings_from): `items` rows of `n` words each.
 std::vector<std::vector<std::string>> word_rows(double address, int items, int n) {
   const Input<std::int32_t> in = current_call().input<std::int32_t>(address);
@@ -164,70 +132,6 @@ std::vector<std::vector<std::string>> word_rows(double address, int items, int n
 std::vector<float> head_mask_of(double address) {
   const Input<float> in = current_call().input<float>(address);
   return std::vector<float>(in.data, in.data + in.count);
-}
-
-// value: { layer: id, dims: { d_model, n_heads, n_kv_heads, d_k, d_v, bias } }
-std::string mha_create(double options) {
-  return run([&](Json& value) {
-    Record r("mhaCreate", options);
-    attn::MhaConfig config = config_of(r);
-    config.seed = r.seed("seed");
-    r.done();
-    auto made = std::make_unique<attn::MultiHeadAttention>(config);
-    static std::uint32_t next_id = 1;
-    const std::uint32_t id = next_id++;
-    value.begin_object().field("layer", id).key("dims").begin_object();
-    dims_fields(value, made->dims());
-    value.end_object().end_object();
-    layers().emplace(id, std::move(made));  // last: nothing after it can fail and orphan the layer
-  });
-}
-
-void mha_delete(double id) {
-  if (id >= 1 && id <= 4294967295.0) layers().erase(static_cast<std::uint32_t>(id));
-  // The table's buckets back to what the layers left need (none when none is left): else the
-  // first layer ever made left 8 bytes in heapAllocated() after its delete(). Best effort: a
-  // smaller bucket array that cannot be had leaves the larger one.
-  try { layers().rehash(0); } catch (...) {}
-}
-
-// layer, and wq … bo: each an input of floats (0 = none, for the biases of a layer without them).
-std::string mha_set_weights(double options) {
-  return run([&](Json&) {
-    Record r("mhaSetWeights", options);
-    const Call& c = current_call();
-    auto vec = [&](const char* name) {
-      const Input<float> in = c.input<float>(r.address(name));
-      return std::vector<float>(in.data, in.data + in.count);
-    };
-    attn::MultiHeadAttention& mha = layer(r.number("layer"));
-    attn::MhaWeights w;
-    w.wq = vec("wq");
-    w.wk = vec("wk");
-    w.wv = vec("wv");
-    w.wo = vec("wo");
-    w.bq = vec("bq");
-    w.bk = vec("bk");
-    w.bv = vec("bv");
-    w.bo = vec("bo");
-    r.done();
-    mha.set_weights(w);
-  });
-}
-
-// arrays wq, wk, wv, wo and, when the layer has biases, bq, bk, bv, bo.
-std::string mha_get_weights(double id) {
-  return run([&](Json&) {
-    attn::MhaWeights w = layer(id).weights();
-    Call& c = current_call();
-    std::pair<const char*, std::vector<float>*> all[] = {{"wq", &w.wq}, {"wk", &w.wk}, {"wv", &w.wv}, {"wo", &w.wo},
-                                                         {"bq", &w.bq}, {"bk", &w.bk}, {"bv", &w.bv}, {"bo", &w.bo}};
-    for (auto& [name, values] : all) {
-      if (values->empty()) continue;
-      const std::size_t n = values->size();
-      c.add_array(name, c.keep(std::move(*values)), n);
-    }
-  });
 }
 
 // query, key, value: inputs of floats; key = value = 0 for self-attention on query. The query
@@ -352,7 +256,7 @@ std::string mha_compare_heads(double options) {
   });
 }
 
-// ---- the trace of one query (attn/trace.h) ---------------------------------------------
+// ---- the trace of one query (core/trace.h) ---------------------------------------------
 
 // Names `v` (moved into the call) as result array `name`.
 void add_kept(Call& c, const char* name, std::vector<float>& v) {
@@ -425,7 +329,7 @@ std::string trace_attention(double options) {
   });
 }
 
-// ---- the backward pass (attn/backward.h) ----------------------------------------------
+// ---- the backward pass (core/backward.h) ----------------------------------------------
 
 // Names each non-empty vector (moved into the call) as the result array of its name; an empty
 // one (a bias of a layer without biases, weights not asked for) is left out.
@@ -756,28 +660,14 @@ std::string lesson_examples() {
 std::string model_presets() {
   return run([](Json& value) { write(value, attn::model_presets()); });
 }
-std::string kernel_isa() { return attn::kernel_isa(); }
-double heap_allocated() { return static_cast<double>(heap_bytes_live()); }
-double default_memory_budget() { return static_cast<double>(attn::kDefaultMemoryBudget); }
 
 }  // namespace
 
-// A live layer by its id for the bindings of other files (kv_cache.cpp), or the deleted-layer error.
-attn::MultiHeadAttention& layer_by_id(double id) { return layer(id); }
-// A layer's sizes from a record (config_of), for kv_cache.cpp's cost call.
-attn::MhaConfig layer_config(Record& r) { return config_of(r); }
 }  // namespace bind
 
 EMSCRIPTEN_BINDINGS(attention) {
   using namespace emscripten;
-  function("callOpen", &bind::call_open);
-  function("callClose", &bind::call_close);
-  function("callInput", &bind::call_input);
   function("stageAttentionOptions", &bind::stage_attention_options);
-  function("mhaCreate", &bind::mha_create);
-  function("mhaDelete", &bind::mha_delete);
-  function("mhaSetWeights", &bind::mha_set_weights);
-  function("mhaGetWeights", &bind::mha_get_weights);
   function("mhaForward", &bind::mha_forward);
   function("mhaBackward", &bind::mha_backward);
   function("mhaSetHeadPatterns", &bind::mha_set_head_patterns);
@@ -801,7 +691,4 @@ EMSCRIPTEN_BINDINGS(attention) {
   function("matmul", &bind::matmul);
   function("lessonExamples", &bind::lesson_examples);
   function("modelPresets", &bind::model_presets);
-  function("kernelIsa", &bind::kernel_isa);
-  function("heapAllocated", &bind::heap_allocated);
-  function("defaultMemoryBudget", &bind::default_memory_budget);
 }

@@ -1,4 +1,4 @@
-// The Embind surface of decoding with a key/value cache (attn/kv_cache.h), following the binding
+// The Embind surface of decoding with a key/value cache (labs/kv_cache.h), following the binding
 // pattern at the top of embind.cpp: one record in, a JSON envelope out, float arrays kept by the
 // call. One binding serves every operation (its record's `op`), because each binding's run() is
 // a copy of the envelope code in the module (about 0.7 kB each). Caches are owned by JavaScript
@@ -15,15 +15,13 @@
 #include <utility>
 #include <vector>
 
-#include "attn/kv_cache.h"
+#include "labs/kv_cache.h"
 #include "call.h"
 #include "convert.h"
+#include "layers.h"
 #include "record.h"
 
 namespace bind {
-
-attn::MultiHeadAttention& layer_by_id(double id);  // embind.cpp
-attn::MhaConfig layer_config(Record& r);            // embind.cpp: the sizes mhaCreate reads
 
 namespace {
 

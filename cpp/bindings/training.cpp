@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "attn/sqrt_dk_lab.h"
-#include "attn/train.h"
+#include "labs/sqrt_dk_lab.h"
+#include "labs/train.h"
 #include "call.h"
 #include "convert.h"
 #include "record.h"

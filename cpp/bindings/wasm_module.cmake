@@ -1,16 +1,25 @@
 # add_attn_module(NAME CORE): the Embind module attention_NAME.mjs + .wasm, linked against one
-# variant of the core. Output lands in ${CMAKE_BINARY_DIR}/wasm; scripts/build.sh copies it.
+# variant of the core; add_attn_labs_module(NAME LABS): the labs' module attention_labs_NAME.mjs +
+# .wasm, linked against that variant's labs library (and, through it, the core), which the page loads
+# only for a chapter or panel that uses a lab (engine/labs.js). Output lands in
+# ${CMAKE_BINARY_DIR}/wasm; scripts/build.sh copies it.
 # The record reader runs once per call: optimised for size, as the other bindings' code
 # (ATTN_WASM_COLD_SOURCES in CMakeLists.txt).
 set_source_files_properties(${PROJECT_SOURCE_DIR}/cpp/bindings/record.cpp PROPERTIES COMPILE_OPTIONS "-Oz;-flto")
+set(ATTN_BINDINGS_SHARED call.cpp convert.cpp json.cpp heap_count.cpp record.cpp layers.cpp)
+list(TRANSFORM ATTN_BINDINGS_SHARED PREPEND ${PROJECT_SOURCE_DIR}/cpp/bindings/)
 function(add_attn_module name core)
-  set(target attention_${name})
-  add_executable(${target} ${PROJECT_SOURCE_DIR}/cpp/bindings/embind.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/call.cpp
-    ${PROJECT_SOURCE_DIR}/cpp/bindings/convert.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/json.cpp
-    ${PROJECT_SOURCE_DIR}/cpp/bindings/training.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/heap_count.cpp
-    ${PROJECT_SOURCE_DIR}/cpp/bindings/record.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/kv_cache.cpp
-    ${PROJECT_SOURCE_DIR}/cpp/bindings/efficient.cpp)
-  target_link_libraries(${target} PRIVATE ${core})
+  add_attn_wasm(attention_${name} createAttentionModule ${core} ${PROJECT_SOURCE_DIR}/cpp/bindings/embind.cpp)
+endfunction()
+function(add_attn_labs_module name labs)
+  add_attn_wasm(attention_labs_${name} createAttentionLabsModule ${labs} ${PROJECT_SOURCE_DIR}/cpp/bindings/training.cpp
+    ${PROJECT_SOURCE_DIR}/cpp/bindings/kv_cache.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/efficient.cpp)
+endfunction()
+
+# add_attn_wasm(TARGET EXPORT_NAME LIBRARY BINDINGS...): one Embind module of BINDINGS and the shared ones.
+function(add_attn_wasm target export_name library)
+  add_executable(${target} ${ARGN} ${ATTN_BINDINGS_SHARED})
+  target_link_libraries(${target} PRIVATE ${library})
   set_target_properties(${target} PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/wasm)
   target_link_options(${target} PRIVATE
     # emmalloc: the smaller allocator (the engine allocates few, large blocks; measured no
@@ -19,7 +28,7 @@ function(add_attn_module name core)
     # Content-Security-Policy has no 'unsafe-eval' can run the engine, and a first load compiles less.
     # -flto: link-time optimisation of the cold sources' bitcode (CMakeLists.txt, ATTN_WASM_COLD_SOURCES).
     --bind ${ATTN_EH_FLAG} -O3 -flto -sMALLOC=emmalloc -sEXPORTED_RUNTIME_METHODS=stackSave,stackRestore
-    -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createAttentionModule
+    -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=${export_name}
     -sENVIRONMENT=web,worker,node -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0
     # A smaller loader (486 B gzipped less): it reads only the options engine/attention.js and
     # node_pre.js give it, and decodes strings with TextDecoder alone (every target has it).

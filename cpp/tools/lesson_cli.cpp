@@ -2,8 +2,8 @@
 // LESSON.md's figures. A quick native check that needs no browser.
 #include <cstdio>
 
-#include "attn/lesson.h"
-#include "attn/simd.h"
+#include "core/lesson.h"
+#include "core/simd.h"
 
 int main() {
   int failed = 0;

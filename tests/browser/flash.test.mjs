@@ -7,7 +7,7 @@ import { loadAttention } from '../../web/src/engine/attention.js';
 import { startHarness, openPage } from './harness.mjs';
 
 let h, attn;
-before(async () => { h = await startHarness(); attn = await loadAttention(); });
+before(async () => { h = await startHarness(); attn = await (await loadAttention()).labs(); }); // the labs' functions synchronous
 after(async () => { await h?.close(); });
 
 test('the flash and linear panels show the engine\'s numbers', async () => {

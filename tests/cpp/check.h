@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/dims.h"
+#include "core/dims.h"
 
 namespace check {
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "attn/mha.h"
+#include "core/mha.h"
 #include "check.h"
 
 namespace fixtures {

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <limits>
 
-#include "attn/rng.h"
+#include "core/rng.h"
 
 namespace reference {
 

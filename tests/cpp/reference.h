@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "attn/attention.h"
-#include "attn/mha.h"
+#include "core/attention.h"
+#include "core/mha.h"
 
 namespace reference {
 

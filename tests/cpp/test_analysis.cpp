@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "attn/analysis.h"
+#include "core/analysis.h"
 #include "check.h"
-#include "attn/dims.h"
-#include "attn/error.h"
-#include "attn/lesson.h"
+#include "core/dims.h"
+#include "core/error.h"
+#include "core/lesson.h"
 #include "reference.h"
 
 namespace {

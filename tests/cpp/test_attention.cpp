@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "attn/attention.h"
-#include "attn/error.h"
-#include "attn/rng.h"
+#include "core/attention.h"
+#include "core/error.h"
+#include "core/rng.h"
 #include "check.h"
 #include "reference.h"
 

@@ -13,11 +13,11 @@
 #include <tuple>
 #include <vector>
 
-#include "attn/analysis.h"
-#include "attn/backward.h"
-#include "attn/kernels.h"
-#include "attn/mha.h"
-#include "attn/rng.h"
+#include "core/analysis.h"
+#include "core/backward.h"
+#include "core/kernels.h"
+#include "core/mha.h"
+#include "core/rng.h"
 #include "check.h"
 #include "reference.h"
 

@@ -13,15 +13,15 @@
 #include <tuple>
 #include <vector>
 
-#include "attn/analysis.h"
+#include "core/analysis.h"
 #include "check.h"
-#include "attn/attention.h"
-#include "attn/backward.h"
-#include "attn/buffer.h"
-#include "attn/dims.h"
-#include "attn/mask.h"
-#include "attn/error.h"
-#include "attn/mha.h"
+#include "core/attention.h"
+#include "core/backward.h"
+#include "core/buffer.h"
+#include "core/dims.h"
+#include "core/mask.h"
+#include "core/error.h"
+#include "core/mha.h"
 
 // ---------------------------------------------------------------- allocation probe
 // The replaceable global operator new (standard C++) records the largest single request while a

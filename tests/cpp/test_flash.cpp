@@ -1,4 +1,4 @@
-// FlashAttention one tile at a time (attn/flash.h) against float64 loops written here: the output
+// FlashAttention one tile at a time (labs/flash.h) against float64 loops written here: the output
 // against softmax attention (and the engine's own scaled_dot_product_attention), every tile of the
 // traced row against the softmax of the keys seen so far, causal blocks, block sizes that do not
 // divide n, of 1 and beyond n, batch > 1, the IO model's counts, and bad input.
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "attn/attention.h"
-#include "attn/error.h"
-#include "attn/flash.h"
+#include "core/attention.h"
+#include "core/error.h"
+#include "labs/flash.h"
 #include "check.h"
 
 namespace {

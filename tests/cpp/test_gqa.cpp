@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "attn/analysis.h"
-#include "attn/lesson.h"
-#include "attn/mha.h"
+#include "core/analysis.h"
+#include "core/lesson.h"
+#include "core/mha.h"
 #include "check.h"
 #include "mha_fixtures.h"
 #include "reference.h"

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "attn/embedding.h"
-#include "attn/head_metrics.h"
+#include "core/embedding.h"
+#include "core/head_metrics.h"
 #include "mha_fixtures.h"
 #include "reference.h"
 

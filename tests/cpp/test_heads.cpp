@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "attn/analysis.h"
-#include "attn/embedding.h"
-#include "attn/head_patterns.h"
-#include "attn/mha.h"
+#include "core/analysis.h"
+#include "core/embedding.h"
+#include "core/head_patterns.h"
+#include "core/mha.h"
 #include "check.h"
 
 namespace {

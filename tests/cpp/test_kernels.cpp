@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/kernels.h"
+#include "core/kernels.h"
 #include "check.h"
 #include "reference.h"
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "attn/analysis.h"
-#include "attn/kv_cache.h"
+#include "core/analysis.h"
+#include "labs/kv_cache.h"
 #include "check.h"
 #include "mha_fixtures.h"
 

@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "attn/analysis.h"
-#include "attn/attention.h"
-#include "attn/count.h"
-#include "attn/dims.h"
-#include "attn/error.h"
-#include "attn/kernels.h"
-#include "attn/matmul.h"
-#include "attn/mha.h"
+#include "core/analysis.h"
+#include "core/attention.h"
+#include "core/count.h"
+#include "core/dims.h"
+#include "core/error.h"
+#include "core/kernels.h"
+#include "core/matmul.h"
+#include "core/mha.h"
 #include "check.h"
 
 namespace {

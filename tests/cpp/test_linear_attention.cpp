@@ -1,4 +1,4 @@
-// Linear attention (attn/linear_attention.h) against float64 loops written the direct, quadratic way
+// Linear attention (labs/linear_attention.h) against float64 loops written the direct, quadratic way
 // here: out_i = Σ_j (φ(q_i)·φ(k_j))·v_j / Σ_j φ(q_i)·φ(k_j), so the engine's reordering (S and z
 // summed first) is checked, not repeated. Causal, batch > 1, n_q ≠ n_k, the cost counts and their
 // crossover against direct evaluation, and bad input.
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "attn/error.h"
-#include "attn/linear_attention.h"
+#include "core/error.h"
+#include "labs/linear_attention.h"
 #include "check.h"
 
 namespace {

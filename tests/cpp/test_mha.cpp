@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "attn/kernels.h"
-#include "attn/mha.h"
+#include "core/kernels.h"
+#include "core/mha.h"
 #include "check.h"
 #include "mha_fixtures.h"
 #include "reference.h"

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "attn/attention.h"
-#include "attn/kernels.h"
-#include "attn/mha.h"
+#include "core/attention.h"
+#include "core/kernels.h"
+#include "core/mha.h"
 #include "check.h"
 #include "reference.h"
 

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "attn/backward.h"
-#include "attn/kv_cache.h"
-#include "attn/mha.h"
-#include "attn/positional.h"
-#include "attn/trace.h"
+#include "core/backward.h"
+#include "core/mha.h"
+#include "core/positional.h"
+#include "core/trace.h"
+#include "labs/kv_cache.h"
 #include "check.h"
 #include "mha_fixtures.h"
 

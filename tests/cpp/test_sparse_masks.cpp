@@ -8,9 +8,9 @@
 #include <cmath>
 #include <vector>
 
-#include "attn/backward.h"
-#include "attn/mha.h"
-#include "attn/trace.h"
+#include "core/backward.h"
+#include "core/mha.h"
+#include "core/trace.h"
 #include "check.h"
 #include "mha_fixtures.h"
 

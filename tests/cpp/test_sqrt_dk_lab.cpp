@@ -8,9 +8,9 @@
 #include <cmath>
 #include <vector>
 
-#include "attn/error.h"
-#include "attn/rng.h"
-#include "attn/sqrt_dk_lab.h"
+#include "core/error.h"
+#include "core/rng.h"
+#include "labs/sqrt_dk_lab.h"
 #include "check.h"
 
 namespace {

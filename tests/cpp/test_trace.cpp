@@ -13,11 +13,11 @@
 #include <tuple>
 #include <vector>
 
-#include "attn/attention.h"
-#include "attn/error.h"
-#include "attn/mha.h"
-#include "attn/rng.h"
-#include "attn/trace.h"
+#include "core/attention.h"
+#include "core/error.h"
+#include "core/mha.h"
+#include "core/rng.h"
+#include "core/trace.h"
 #include "check.h"
 #include "mha_fixtures.h"
 #include "reference.h"

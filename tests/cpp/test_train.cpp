@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "attn/adam.h"
-#include "attn/error.h"
-#include "attn/tasks.h"
-#include "attn/tiny_model.h"
-#include "attn/train.h"
+#include "labs/adam.h"
+#include "core/error.h"
+#include "labs/tasks.h"
+#include "labs/tiny_model.h"
+#include "labs/train.h"
 #include "check.h"
 #include "reference.h"
 

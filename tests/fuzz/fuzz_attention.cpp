@@ -16,11 +16,11 @@
 #include <utility>
 #include <vector>
 
-#include "attn/analysis.h"
-#include "attn/attention.h"
-#include "attn/error.h"
-#include "attn/matmul.h"
-#include "attn/mha.h"
+#include "core/analysis.h"
+#include "core/attention.h"
+#include "core/error.h"
+#include "core/matmul.h"
+#include "core/mha.h"
 #include "fuzz_case.h"
 #include "reference.h"
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "attn/attention.h"
-#include "attn/mha.h"
+#include "core/attention.h"
+#include "core/mha.h"
 
 namespace fuzz {
 

@@ -132,7 +132,8 @@ test('a derived action sends its feature, request and payload, with the deadline
 });
 
 test('the worker answers a feature\'s declared requests only, through its handler; without handlers it answers none', async () => {
-  const attn = { isa: 'stand-in', sqrtDkGradients: (args) => ({ echoed: args }) };
+  // A stand-in engine; its labs() gives the engine with the labs' functions synchronous (engine/labs.js).
+  const attn = { isa: 'stand-in', labs: async () => ({ sqrtDkGradients: (args) => ({ echoed: args }) }) };
   const handlers = createHandlers(async () => attn, { featureHandlers: loadHandlers });
   await handlers.init({}).catch(() => {}); // the stand-in has no layers: the warm-up pass fails, the engine is loaded
   const ask = async (message) => {

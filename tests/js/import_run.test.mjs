@@ -13,7 +13,7 @@ import { validate } from '../../web/src/model/validate.js';
 import { defaults, withChanges } from '../../web/src/model/schema.js';
 import { checkImport, withImports } from '../../web/src/import/tensors.js';
 
-const attn = await loadAttention({});
+const attn = await (await loadAttention({})).labs(); // trainingCost runs in the labs module
 const handlers = createHandlers(async () => attn, { featureHandlers: loadHandlers });
 await handlers.init({});
 const ask = (request, payload) => handlers.ask({ owner: 7, feature: 'export', request, payload }, () => {});

@@ -28,7 +28,7 @@ for (const [isa, attn] of Object.entries(modules)) {
       const ref = mhaReference({ query: x, key: x, value: x, batch: 1, n_q: n, n_k: n, d_model: d, n_heads: h, d_k: mha.d_k, d_v: mha.d_v,
         weights: expanded(mha), mask: 'causal' });
       const fwd = mha.forward({ query: x, n_q: n, mask: 'causal', need_weights: true });
-      const cache = mha.createKVCache({ max_len: n });
+      const cache = attn.createKVCache(mha, { max_len: n });
       assert.equal(cache.bytes_per_token, 4 * mha.n_kv_heads * (mha.d_k + mha.d_v), name);
       assert.equal(cache.bytes, cache.bytes_per_token * n, name);
       for (let i = 0; i < n; i++) {
@@ -75,7 +75,7 @@ for (const [isa, attn] of Object.entries(modules)) {
     const n = 10, d = 32, x = randomArray(n * d, 21, 1.5);
     for (const positional of ['rope', 'alibi']) {
       const fwd = mha.forward({ query: x, n_q: n, mask: 'causal', need_weights: true, positional });
-      const cache = mha.createKVCache({ max_len: n });
+      const cache = attn.createKVCache(mha, { max_len: n });
       for (let i = 0; i < n; i++) {
         const r = mha.decodeStep({ x: token(x, i, d), cache, positional });
         const f = maxAbs(r.output, fwd.output.subarray(i * d, (i + 1) * d));
@@ -99,7 +99,7 @@ for (const [isa, attn] of Object.entries(modules)) {
 
   test(`${isa}: bad decoding calls are refused by name and leave the cache as it was`, () => {
     const mha = new attn.MultiHeadAttention({ d_model: 8, n_heads: 2 }), other = new attn.MultiHeadAttention({ d_model: 8, n_heads: 2 });
-    const cache = mha.createKVCache({ max_len: 3 });
+    const cache = attn.createKVCache(mha, { max_len: 3 });
     const x = randomArray(8, 3);
     mha.decodeStep({ x, cache });
     const cases = [
@@ -112,11 +112,11 @@ for (const [isa, attn] of Object.entries(modules)) {
       [() => mha.decodeStep({ x, cache: {} }), /cache must be a KV cache/],
       [() => mha.decodeStep({ x, cache, positional: 'sinusoid' }), /positional must be 'none' or 'rope' or 'alibi'/],
       [() => mha.decodeStep({ x, cache, dropout: 0.1 }), /unknown option 'dropout'/],
-      [() => mha.createKVCache({ max_len: 0 }), /max_len must be a positive integer \(got 0\)/],
-      [() => mha.createKVCache({ max_len: 2 ** 21 }), /max_len \(2,097,152\) is larger than the 1,048,576 this engine accepts/],
-      [() => mha.createKVCache({ max_len: 1.5 }), /max_len must be a whole number/],
-      [() => mha.createKVCache({ max_len: 1000, memory_budget: 1000 }), /key\/value cache needs 64,000 bytes/],
-      [() => mha.createKVCache({}), /max_len is required/],
+      [() => attn.createKVCache(mha, { max_len: 0 }), /max_len must be a positive integer \(got 0\)/],
+      [() => attn.createKVCache(mha, { max_len: 2 ** 21 }), /max_len \(2,097,152\) is larger than the 1,048,576 this engine accepts/],
+      [() => attn.createKVCache(mha, { max_len: 1.5 }), /max_len must be a whole number/],
+      [() => attn.createKVCache(mha, { max_len: 1000, memory_budget: 1000 }), /key\/value cache needs 64,000 bytes/],
+      [() => attn.createKVCache(mha, {}), /max_len is required/],
     ];
     for (const [call, message] of cases) assert.throws(call, message);
     assert.equal(cache.length, 1, 'no refused step changed the cache');
@@ -134,10 +134,10 @@ for (const [isa, attn] of Object.entries(modules)) {
     assert.equal(cache.bytes, 0);
     assert.throws(() => mha.decodeStep({ x, cache }), /this KV cache was deleted/);
     assert.throws(() => cache.read(), /this KV cache was deleted/);
-    const kept = mha.createKVCache({ max_len: 2 });
+    const kept = attn.createKVCache(mha, { max_len: 2 });
     mha.delete();
     assert.throws(() => mha.decodeStep({ x, cache: kept }), /this MultiHeadAttention was deleted/);
-    assert.throws(() => mha.createKVCache({ max_len: 2 }), /this MultiHeadAttention was deleted/);
+    assert.throws(() => attn.createKVCache(mha, { max_len: 2 }), /this MultiHeadAttention was deleted/);
     assert.equal(kept.deleted, true, "a layer's delete() frees its caches");
     other.delete();
   });
@@ -175,24 +175,28 @@ for (const [isa, attn] of Object.entries(modules)) {
   });
 
   test(`${isa}: a KV cache's memory is freed by its delete() and by its layer's, to the byte`, () => {
+    // Both modules' heaps: the layer is the core's, its cache and the copy of it the cache decodes
+    // with are the labs module's (engine/labs.js).
+    const heap = () => attn.heapAllocated() + attn.labs.heapAllocated();
     const warm = new attn.MultiHeadAttention({ d_model: 8, n_heads: 2 });
-    warm.createKVCache({ max_len: 1 }).delete(); // the first cache's table
+    attn.createKVCache(warm, { max_len: 1 }).delete(); // the first cache's table
     warm.delete();
-    const before = attn.heapAllocated();
+    const before = heap();
     const mha = new attn.MultiHeadAttention({ d_model: 64, n_heads: 8, n_kv_heads: 2, seed: 3 });
-    const withLayer = attn.heapAllocated();
-    const cache = mha.createKVCache({ max_len: 100 });
-    const held = attn.heapAllocated() - withLayer;
+    attn.createKVCache(mha, { max_len: 1 }).delete(); // the labs module's copy of the layer stays until the layer's delete()
+    const withLayer = heap();
+    const cache = attn.createKVCache(mha, { max_len: 100 });
+    const held = heap() - withLayer;
     assert.ok(held >= cache.bytes && cache.bytes === 100 * 4 * 2 * 16, `a cache of ${cache.bytes} bytes holds ${held}`);
     const x = randomArray(64, 4);
     for (let i = 0; i < 100; i++) mha.decodeStep({ x, cache });
-    assert.equal(attn.heapAllocated() - withLayer, held, 'decoding allocates nothing that stays');
+    assert.equal(heap() - withLayer, held, 'decoding allocates nothing that stays');
     cache.delete();
-    assert.equal(attn.heapAllocated(), withLayer, `after cache.delete(): ${attn.heapAllocated() - withLayer} bytes still held`);
-    mha.createKVCache({ max_len: 50 });
-    mha.createKVCache({ max_len: 7 });
+    assert.equal(heap(), withLayer, `after cache.delete(): ${heap() - withLayer} bytes still held`);
+    attn.createKVCache(mha, { max_len: 50 });
+    attn.createKVCache(mha, { max_len: 7 });
     mha.delete();
-    assert.equal(attn.heapAllocated(), before, `after the layer's delete(): ${attn.heapAllocated() - before} bytes still held`);
+    assert.equal(heap(), before, `after the layer's delete(): ${heap() - before} bytes still held`);
   });
 
   // Issue 35, item 18: the table of caches kept the room of a deleted cache while another lived
@@ -200,15 +204,15 @@ for (const [isa, attn] of Object.entries(modules)) {
   test(`${isa}: deleting one KV cache while another lives gives back every byte it took`, () => {
     const mha = new attn.MultiHeadAttention({ d_model: 16, n_heads: 4, seed: 2 });
     const x = randomArray(16, 6);
-    const first = mha.createKVCache({ max_len: 8 });
+    const first = attn.createKVCache(mha, { max_len: 8 });
     mha.decodeStep({ x, cache: first });
     for (const count of [1, 2, 5]) {
-      const before = attn.heapAllocated();
-      const more = Array.from({ length: count }, () => mha.createKVCache({ max_len: 4 }));
+      const before = attn.labs.heapAllocated(); // the caches live in the labs module
+      const more = Array.from({ length: count }, () => attn.createKVCache(mha, { max_len: 4 }));
       for (const c of more) mha.decodeStep({ x, cache: c });
       for (const c of more.reverse()) c.delete();
-      assert.equal(attn.heapAllocated(), before,
-        `${count} cache(s) made and deleted while one lives: ${attn.heapAllocated() - before} bytes still held`);
+      assert.equal(attn.labs.heapAllocated(), before,
+        `${count} cache(s) made and deleted while one lives: ${attn.labs.heapAllocated() - before} bytes still held`);
     }
     assert.equal(mha.decodeStep({ x, cache: first }).weights.length, 4 * 2, 'the living cache still decodes');
     mha.delete();

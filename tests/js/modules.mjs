@@ -1,6 +1,9 @@
 // Loads both wasm modules once per test file, so each test can run against SIMD and baseline.
 // Each module's WebAssembly.Memory is kept as well, caught as the module is instantiated: the
-// API hides it, and the tests need it to make the heap views that the API must refuse.
+// API hides it, and the tests need it to make the heap views that the API must refuse. `modules`
+// are the engines with their labs loaded (attn.labs(): the labs' functions synchronous, their
+// module's heapAllocated() as attn.labs.heapAllocated()); `cores` the same engines as loadAttention
+// gives them (the labs' functions return promises, their module loaded on the first one).
 import { loadAttention } from '../../web/src/engine/attention.js';
 
 async function load(simd) {
@@ -12,9 +15,10 @@ async function load(simd) {
     return result;
   };
   try {
-    const attn = await loadAttention({ simd });
+    const core = await loadAttention({ simd });
     if (!memory) throw new Error('the wasm memory of the module was not seen at instantiation');
-    return { attn, memory };
+    WebAssembly.instantiate = instantiate; // the labs module's memory is its own
+    return { attn: await core.labs(), core, memory };
   } finally {
     WebAssembly.instantiate = instantiate;
   }
@@ -23,5 +27,6 @@ async function load(simd) {
 const simd = await load(true), scalar = await load(false);
 
 export const modules = { simd: simd.attn, scalar: scalar.attn };
+export const cores = { simd: simd.core, scalar: scalar.core };
 /** The WebAssembly.Memory of each module (its .buffer is the current heap). */
 export const wasmMemories = { simd: simd.memory, scalar: scalar.memory };

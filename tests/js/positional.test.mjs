@@ -232,7 +232,7 @@ for (const [isa, attn] of Object.entries(modules)) {
           assert.throws(() => mha.forward(args), refused, `forward, positional ${shown}, rope_base ${rope_base}`);
           assert.throws(() => mha.backward({ ...args, grad_output: x }), refused, `backward, positional ${shown}`);
           assert.throws(() => mha.trace({ ...args, query_index: 1 }), refused, `trace, positional ${shown}`);
-          const cache = mha.createKVCache({ max_len: 2 });
+          const cache = attn.createKVCache(mha, { max_len: 2 });
           assert.throws(() => mha.decodeStep({ x: x.subarray(0, 8), cache, rope_base, ...(positional ? { positional } : {}) }), refused,
             `decodeStep, positional ${shown}`);
           assert.equal(cache.length, 0, 'a refused step leaves the cache as it was');

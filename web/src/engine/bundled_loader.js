@@ -4,6 +4,6 @@
 // measured with performance marks around it). The baseline module's loader, needed only without
 // SIMD, stays a file of its own. Imported by the bundles' entries, never by the API itself.
 import createSimdModule from '../../wasm/attention_simd.mjs';
-import { provideLoader } from './attention.js';
+import { provideLoader } from './load.js';
 
 provideLoader('attention_simd', createSimdModule);

@@ -1,6 +1,6 @@
 // Efficient attention in the JavaScript API: flashAttention (FlashAttention one tile at a time, with
 // the traced row's online-softmax state and the slow-memory model), linearAttention (φ = elu + 1) and
-// linearAttentionCost (FLOPs against softmax attention and the crossover n). The maths is the core's (cpp/attn/flash.h, linear_attention.h); this file checks
+// linearAttentionCost (FLOPs against softmax attention and the crossover n). The maths is the core's (cpp/labs/flash.h, linear_attention.h); this file checks
 // arguments and calls the binding of cpp/bindings/efficient.cpp through native.js, in the pattern
 // embind.cpp describes.
 import * as check from './checks.js';
@@ -15,7 +15,7 @@ const INPUT_KEYS = ['query', 'key', 'value', 'q', 'k', 'v', ...SIZE_KEYS];
 const FLASH_KEYS = [...INPUT_KEYS, 'mask', 'scale', 'block_q', 'block_k', 'sram', 'trace'];
 const LINEAR_KEYS = [...INPUT_KEYS, 'causal'];
 
-// The fields of one key block of the trace, in the engine's order (cpp/attn/flash.h, FlashTileField).
+// The fields of one key block of the trace, in the engine's order (cpp/labs/flash.h, FlashTileField).
 const TILE_FIELDS = ['key_start', 'key_end', 'm', 'l', 'm_prev', 'rescale', 'block_max', 'block_sum', 'visible', 'skipped'];
 // Names and formulas of the IO model's terms, in the engine's order (flash.h, FlashIo). Text only: the
 // counts are the engine's.

@@ -1,7 +1,7 @@
 // Decoding with a key/value cache in the JavaScript API: mha.createKVCache({ max_len }) and
-// mha.decodeStep({ x, cache }) (methods of MultiHeadAttention, attention.js), and
+// mha.decodeStep({ x, cache }) (methods of MultiHeadAttention, layer.js, run in the labs module, labs.js), and
 // attn.decodeCost(...), the cache's bytes and the FLOPs of a step against recomputing the prefix.
-// The maths is the core's (cpp/attn/kv_cache.h); this file checks arguments and calls the bindings
+// The maths is the core's (cpp/labs/kv_cache.h); this file checks arguments and calls the bindings
 // of cpp/bindings/kv_cache.cpp through native.js, in the pattern embind.cpp describes.
 //
 // A cache belongs to the layer that made it and to that layer's weights when it was filled: it is
@@ -24,8 +24,18 @@ const DIMS = ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v'];
 const named = (names, values) => Object.fromEntries(names.map((name, i) => [name, values[i]]));
 
 /**
+ * decodeStep's error for a `cache` that is not a KV cache (checks the other options first): the one a
+ * call meets before the labs module, where caches live, is loaded (engine/labs.js).
+ */
+export function notACache(args) {
+  const o = check.options('decodeStep', args, STEP_KEYS);
+  throw new Error(`decodeStep: cache must be a KV cache made by layer.createKVCache({ max_len }), got ${check.describe(o.cache)}`);
+}
+
+/**
  * The cache methods over the module `raw` and its call wrapper `native` (native.js), for the
- * MultiHeadAttention class of attention.js, which hands each method the layer object and its id.
+ * MultiHeadAttention class of layer.js (through labs.js), which hands each method the layer object and
+ * idOf(), the id of that layer's copy in this module (asked for once the arguments are checked).
  */
 export function makeKvCacheApi(native, raw, defaultBudget) {
   const layers = new WeakMap(); // layer object → { caches: Set of cache states, generation }
@@ -108,12 +118,13 @@ export function makeKvCacheApi(native, raw, defaultBudget) {
   }
 
   return {
-    /** mha.createKVCache({ max_len, memory_budget? }) for the layer object `layer` of engine id `id`. */
-    create(layer, id, args) {
+    /** mha.createKVCache({ max_len, memory_budget? }) for the layer object `layer` (its copy's id: idOf()). */
+    create(layer, idOf, args) {
       const o = check.options('createKVCache', args, CREATE_KEYS);
       // Any whole number: the engine names what is wrong with 0 or more than its limit.
       const max_len = check.integer('max_len', o.max_len, { min: -(2 ** 31) });
       const memory_budget = check.integer('memory_budget', o.memory_budget, { fallback: defaultBudget });
+      const id = idOf();
       const info = native.call((n) => run(n, 'create', { layer: id, max_len, memory_budget }).info);
       const s = { id: info.id, layer, generation: layerState(layer).generation, info };
       layerState(layer).caches.add(s);
@@ -125,12 +136,10 @@ export function makeKvCacheApi(native, raw, defaultBudget) {
      * token x (d_model floats) attends to every cached token and itself, its K and V are appended.
      * → { output (d_model floats, after Wᴼ), weights (n_heads × t, head h's row at h·t, t = cache.length) }.
      */
-    decodeStep(layer, id, args) {
+    decodeStep(layer, idOf, args) {
       const o = check.options('decodeStep', args, STEP_KEYS);
       const s = states.get(o.cache);
-      if (s === undefined) {
-        throw new Error(`decodeStep: cache must be a KV cache made by layer.createKVCache({ max_len }), got ${check.describe(o.cache)}`);
-      }
+      if (s === undefined) notACache(args);
       if (s.id === null) throw new Error('this KV cache was deleted');
       if (s.layer !== layer) {
         throw new Error('this KV cache was made by another layer: a cache holds the keys and values of the layer that made it (layer.createKVCache)');
@@ -144,6 +153,7 @@ export function makeKvCacheApi(native, raw, defaultBudget) {
       const scale = check.boolean('scale', o.scale, true);
       const positional = check.choice('positional', o.positional, POSITIONAL, 'none');
       const rope_base = check.number('rope_base', o.rope_base); // absent: the core's 10000 (RoPE only)
+      const id = idOf();
       return native.call((n) => {
         const x = n.input('x', o.x);
         const { r, info } = run(n, 'decode', { layer: id, cache: s.id, x, scale, positional: POSITIONAL.indexOf(positional), rope_base });
@@ -164,32 +174,32 @@ export function makeKvCacheApi(native, raw, defaultBudget) {
       for (const s of [...layerState(layer).caches]) free(s);
     },
 
-    /** Functions of the API object. */
-    functions: {
-      /**
-       * What decoding costs at step t (the t-th token, which sees t keys), from the sizes alone:
-       * { dims, t, n_layers, cache_bytes_per_token, cache_bytes (one layer, t tokens),
-       * model_cache_bytes (n_layers), mha_model_cache_bytes, step_flops, step_projection_flops,
-       * step_attention_flops, recompute_flops (the causal pass over all t tokens again), its two
-       * parts, speedup, total_flops and total_recompute_flops (tokens 1 … t), model_step_flops,
-       * model_recompute_flops }. Attention layers only.
-       */
-      decodeCost(args) {
-        const o = check.options('decodeCost', args, COST_KEYS);
-        const fields = {
-          d_model: check.integer('d_model', o.d_model),
-          n_heads: check.integer('n_heads', o.n_heads),
-          d_k: check.integer('d_k', o.d_k, { fallback: 0 }),
-          d_v: check.integer('d_v', o.d_v, { fallback: 0 }),
-          bias: check.boolean('bias', o.bias, true),
-          n_kv_heads: o.n_kv_heads === undefined ? undefined : check.integer('n_kv_heads', o.n_kv_heads, { min: -(2 ** 31) }),
-          t: check.integer('t', o.t, { min: -(2 ** 31) }),
-          n_layers: check.integer('n_layers', o.n_layers, { min: -(2 ** 31), fallback: 1 }),
-          scale: check.boolean('scale', o.scale, true),
-        };
-        const values = native.call((n) => n.run('kvCache', record(n, { op: OP.cost, ...fields })).value);
-        return { dims: named(DIMS, values), ...named(COST_FIELDS, values.slice(DIMS.length)) };
-      },
-    },
+    /** Functions of the API object: decodeCost. */
+    functions: { decodeCost: (args) => decodeCost(native, args) },
   };
+}
+
+/**
+ * What decoding costs at step t (the t-th token, which sees t keys), from the sizes alone:
+ * { dims, t, n_layers, cache_bytes_per_token, cache_bytes (one layer, t tokens),
+ * model_cache_bytes (n_layers), mha_model_cache_bytes, step_flops, step_projection_flops,
+ * step_attention_flops, recompute_flops (the causal pass over all t tokens again), its two
+ * parts, speedup, total_flops and total_recompute_flops (tokens 1 … t), model_step_flops,
+ * model_recompute_flops }. Attention layers only.
+ */
+function decodeCost(native, args) {
+  const o = check.options('decodeCost', args, COST_KEYS);
+  const fields = {
+    d_model: check.integer('d_model', o.d_model),
+    n_heads: check.integer('n_heads', o.n_heads),
+    d_k: check.integer('d_k', o.d_k, { fallback: 0 }),
+    d_v: check.integer('d_v', o.d_v, { fallback: 0 }),
+    bias: check.boolean('bias', o.bias, true),
+    n_kv_heads: o.n_kv_heads === undefined ? undefined : check.integer('n_kv_heads', o.n_kv_heads, { min: -(2 ** 31) }),
+    t: check.integer('t', o.t, { min: -(2 ** 31) }),
+    n_layers: check.integer('n_layers', o.n_layers, { min: -(2 ** 31), fallback: 1 }),
+    scale: check.boolean('scale', o.scale, true),
+  };
+  const values = native.call((n) => n.run('kvCache', record(n, { op: OP.cost, ...fields })).value);
+  return { dims: named(DIMS, values), ...named(COST_FIELDS, values.slice(DIMS.length)) };
 }

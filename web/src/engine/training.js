@@ -1,6 +1,6 @@
 // The training lab and the √d_k gradient lab in the JavaScript API: createTrainer (a tiny
 // model trained step by step with Adam on a seeded task) and sqrtDkGradients. The maths is the
-// core's (cpp/attn/train.h, sqrt_dk_lab.h); this file checks arguments and calls the bindings
+// core's (cpp/labs/train.h, sqrt_dk_lab.h); this file checks arguments and calls the bindings
 // of cpp/bindings/training.cpp through native.js, in the pattern embind.cpp describes.
 import * as check from './checks.js';
 import { record } from './record.js';

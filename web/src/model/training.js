@@ -19,7 +19,7 @@ export const TASK_TEXT = Object.freeze({
 
 /**
  * The lab's limits, from the ranges of the train_* fields of the schema (their one home on the page; the
- * engine checks its own, cpp/attn/train.cpp and tasks.cpp, and tests/js/train.test.mjs holds the two equal).
+ * engine checks its own, cpp/labs/train.cpp and tasks.cpp, and tests/js/train.test.mjs holds the two equal).
  */
 export const TRAIN_LIMITS = Object.freeze({ d_model: field('train_d_model').max, n_heads: field('train_n_heads').max,
   seq_len: field('train_seq_len').max, seed: field('train_seed').max, steps: field('train_steps').max });

@@ -37,9 +37,17 @@ export function createConnection(m, p) {
     compute = mine;
     mine.engine.then(() => win.performance.mark('attention-main-engine'), () => {});
     mine.client.ready.then(() => win.performance.mark('attention-worker-ready'), () => {});
-    mine.engine.then((api) => {
+    // A trained link counts its training with the labs module (engine/labs.js): loaded first for such a
+    // link only, and otherwise on the first trained config, which is checked again once it is here.
+    mine.engine.then((api) => (m.state.weights === 'trained' ? api.labs().then(() => api, () => api) : api)).then((api) => {
       if (compute !== mine || m.destroyed) return;
-      raw = { analyze: api.analyze, resolveView: api.resolveView, trainingCost: api.trainingCost };
+      const trainingCost = (o) => {
+        const lab = api.labsNow();
+        if (lab) return lab.trainingCost(o);
+        api.labs().then(() => { if (compute === mine && !m.destroyed) { p.store.revalidate(); p.redraw.render('engine'); } }, () => {});
+        throw new Error('the training lab is loading; its estimate follows in a moment');
+      };
+      raw = { analyze: api.analyze, resolveView: api.resolveView, trainingCost };
       m.engine = Object.freeze({
         isa: api.isa, defaultMemoryBudget: api.defaultMemoryBudget,
         get inPage() { return mine.client.inPage; }, // no worker could start: everything runs on this thread

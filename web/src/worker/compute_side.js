@@ -28,6 +28,7 @@ import { createTrainingSide } from './training.js';
  */
 export function createComputeSide(load, { pools: poolsOf = null, featureHandlers = null, measurePeak = null, importReader = null } = {}) {
   let attn = null;
+  let lab = null; // the engine with its labs' functions synchronous (attn.labs()), once a lab needed them
   const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, pooled, lab, frozen (training.js), imported (features/export/handler.js) }
   const training = createTrainingSide();
   const pools = poolsOf?.(() => attn.isa === 'wasm-simd128') ?? NO_POOLS; // at most one pool of workers (pools.js)
@@ -38,8 +39,10 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
     return owners.get(owner);
   };
 
-  /** The training lab's model of a config with weights=trained or a task input (worker/training.js). */
-  const trainedFor = (mine, post) => (c) => training.trained(attn, mine, c, post);
+  /** The engine with the labs loaded (their module is fetched on the first call, never for a first view). */
+  const labs = async () => (lab ??= await attn.labs());
+  /** The training lab's model of a config with weights=trained or a task input (worker/training.js; usesLab loaded the labs). */
+  const trainedFor = (mine, post) => (c) => training.trained(lab, mine, c, post);
   /** An owner's layer for config and its inputs (the lab's model where the config says so). */
   const prepared = (owner, config, post) => {
     const mine = ownerState(owner);
@@ -50,10 +53,10 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
    * What a feature's handler gets: the engine, the owner's state, its layer, inputs and forward
    * arguments for a config, the pool of a number of workers, the trainers (worker/training.js), and
    * the timing helpers. (Handlers import nothing themselves: the bundles load them on first use, and
-   * what they imported would be loaded that way too.)
+   * what they imported would be loaded that way too.) labs(): the engine with the labs' functions synchronous.
    */
   const sideOf = (owner) => Object.freeze({
-    attn, mine: ownerState(owner), training, poolOf, timeAtLength,
+    attn, labs, mine: ownerState(owner), training, poolOf, timeAtLength,
     prepared: (config, post) => {
       const { layer, inputs, imported } = prepared(owner, config, post);
       return { layer, inputs, imported, args: forwardArguments(config, inputs) };
@@ -72,6 +75,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
     mine.last = null;
     // Starting a pool (its workers load the engine and warm up) is news for the progress bar and the watchdog.
     if (poolsOf && config.workers >= 2 && !pools.has(config.workers)) post({ done: 0, total: config.batch, phase: `starting ${config.workers} workers` });
+    if (usesLab(config)) await labs();
     const pooled = await pooledFor(mine, config.workers);
     const result = await runForward(attn, config, { cache: mine.cache, buffers: mine.buffers, onProgress: post, trained: trainedFor(mine, post), pooled, imported: mine.imported, timed });
     mine.last = { key: configKey(config), config, result, splitFlops: pooled?.splitFlops ?? null };
@@ -81,6 +85,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
   return {
     async init({ simd }) {
       attn = await load(simd);
+      lab = null;
       // One tiny pass first, so the first timing a learner sees is not V8 compiling the kernels.
       const warm = new attn.MultiHeadAttention({ d_model: 16, n_heads: 2, seed: 1 });
       warm.forward({ query: new Float32Array(8 * 16).fill(0.5), batch: 1, n_q: 8, need_weights: true });
@@ -149,6 +154,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
       if (!featureHandlers) throw new Error('this compute answers no feature requests');
       const handlers = await featureHandlers(feature);
       if (!Object.hasOwn(handlers, request) || typeof handlers[request] !== 'function') throw new Error(`the feature “${feature}” has no request '${request}'`);
+      if (payload?.config && usesLab(payload.config)) await labs(); // side.prepared's layer needs the lab's model
       return handlers[request](payload ?? {}, sideOf(owner), post);
     },
 
@@ -168,7 +174,8 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
 
     /** For leak checks: bytes malloc'd in the engine, how many owners hold state, how many pools run. */
     stats() {
-      return { heapAllocated: attn ? attn.heapAllocated() : 0, owners: owners.size, pools: pools.size };
+      return { heapAllocated: attn ? attn.heapAllocated() : 0, labsHeapAllocated: lab ? lab.labs.heapAllocated() : 0,
+        labsLoaded: !!attn?.labsLoaded, owners: owners.size, pools: pools.size };
     },
 
     get loaded() {
@@ -176,6 +183,9 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
     },
   };
 }
+
+/** Whether a run of `config` uses the training lab's model (model/job.js, prepareRun): the labs module then. */
+const usesLab = (config) => config.weights === 'trained' || config.source === 'task';
 
 /** Where no pool can run: every pass runs on the engine here. */
 const NO_POOLS = Object.freeze({ poolOf: () => null, pooledFor: async () => null, closePools: async () => {}, has: () => false, size: 0 });

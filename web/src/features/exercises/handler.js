@@ -6,6 +6,8 @@
 /** The API functions an exercise may call as they are (pure: they allocate nothing that outlives the call). */
 const ENGINE_CALLS = new Set(['analyze', 'resolveView', 'maskGrid', 'sqrtDkStats', 'sqrtDkGradients', 'positionalProperties', 'positionalEncoding', 'modelPresets',
   'linearAttentionCost', 'decodeCost']);
+/** The calls and ops that run in the labs module (loaded for an exercise that asks for one of them). */
+const LAB_CALLS = new Set(['sqrtDkGradients', 'linearAttentionCost', 'decodeCost', 'flashVsStandard', 'trainEval']);
 
 const OPS = {
   /** The live layer's trace of query `query_index` (mask: another mask for this one trace). */
@@ -62,11 +64,12 @@ const OPS = {
 
 export const handlers = {
   /** { calls: [{ op, args }] } → { results }: one result per call, in order. */
-  solve({ calls }, side, post) {
+  async solve({ calls }, side, post) {
     if (!Array.isArray(calls) || !calls.length) throw new Error('an exercise asks for at least one core call');
+    const withLabs = calls.some((call) => LAB_CALLS.has(call?.op)) ? { ...side, attn: await side.labs() } : side;
     const results = calls.map(({ op, args } = {}) => {
-      if (ENGINE_CALLS.has(op)) return side.attn[op](args ?? {});
-      if (Object.hasOwn(OPS, op)) return OPS[op](args ?? {}, side, post);
+      if (ENGINE_CALLS.has(op)) return withLabs.attn[op](args ?? {});
+      if (Object.hasOwn(OPS, op)) return OPS[op](args ?? {}, withLabs, post);
       throw new Error(`an exercise asked the core for '${op}', which it does not answer`);
     });
     return { results };

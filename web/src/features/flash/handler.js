@@ -7,8 +7,8 @@ export const handlers = {
    * { n_q, n_k, d_k, d_v, causal, block_q, block_k, sram, query_index, seed } → { tiles, io, row,
    * reference_row } (row: the traced row of flashAttention's output; reference_row: scaledDotProductAttention's).
    */
-  flashTiles({ n_q, n_k, d_k, d_v, causal, block_q, block_k, sram, query_index, seed }, side) {
-    const { attn } = side;
+  async flashTiles({ n_q, n_k, d_k, d_v, causal, block_q, block_k, sram, query_index, seed }, side) {
+    const attn = await side.labs(); // the engine with the labs module loaded
     const query = attn.randomNormal({ seed, count: n_q * d_k });
     const key = attn.randomNormal({ seed: seed + 1, count: n_k * d_k });
     const value = attn.randomNormal({ seed: seed + 2, count: n_k * d_v });

@@ -2,7 +2,7 @@
 // backward pass (attn.sqrtDkGradients).
 
 export const handlers = {
-  gradients(args, side) {
-    return { gradients: side.attn.sqrtDkGradients(args) };
+  async gradients(args, side) {
+    return { gradients: (await side.labs()).sqrtDkGradients(args) };
   },
 };

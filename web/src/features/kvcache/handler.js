@@ -17,7 +17,8 @@ export const handlers = {
    * at step t), models: [the model table's costs at step t] }], models: [{ name, n_layers, n_heads,
    * n_kv_heads, long (the cost at LONG_CONTEXT) }], kv_head_of }: every number the core's.
    */
-  kvDecode({ config }, side, post) {
+  async kvDecode({ config }, side, post) {
+    const attn = await side.labs(); // the engine with the labs module loaded: the cache is a lab's
     const { layer, inputs, args } = side.prepared(config, post);
     const d = layer.d_model, h = layer.n_heads;
     const n = Math.min(config.n_q, MAX_TOKENS);
@@ -27,10 +28,10 @@ export const handlers = {
     // The rows decoding must reproduce: the forward pass over the same tokens with a causal mask.
     const forward = layer.forward({ query: x.slice(), n_q: n, mask: 'causal', scale: args.scale, need_weights: true, ...extra });
     const sizes = { d_model: d, n_heads: h, n_kv_heads: layer.n_kv_heads, d_k: layer.d_k, d_v: layer.d_v, bias: layer.bias, scale: args.scale };
-    const presets = side.attn.modelPresets().map((m) => ({ name: m.name, n_layers: m.n_layers, n_heads: m.n_heads, n_kv_heads: m.n_kv_heads,
+    const presets = attn.modelPresets().map((m) => ({ name: m.name, n_layers: m.n_layers, n_heads: m.n_heads, n_kv_heads: m.n_kv_heads,
       sizes: { d_model: m.d_model, n_heads: m.n_heads, n_kv_heads: m.n_kv_heads, d_k: m.d_k, d_v: m.d_k, n_layers: m.n_layers } }));
-    const models = presets.map(({ sizes: s, ...m }) => ({ ...m, long: costOf(side.attn.decodeCost({ ...s, t: LONG_CONTEXT })) }));
-    const cache = layer.createKVCache({ max_len: n });
+    const models = presets.map(({ sizes: s, ...m }) => ({ ...m, long: costOf(attn.decodeCost({ ...s, t: LONG_CONTEXT })) }));
+    const cache = attn.createKVCache(layer, { max_len: n });
     try {
       const steps = [];
       for (let i = 0; i < n; i++) {
@@ -43,8 +44,8 @@ export const handlers = {
           }
         }
         for (let c = 0; c < d; c++) max_difference = Math.max(max_difference, Math.abs(r.output[c] - forward.output[i * d + c]));
-        steps.push({ t, weights: r.weights, bytes_used: cache.bytes_used, max_difference, cost: costOf(side.attn.decodeCost({ ...sizes, t })),
-          models: presets.map((m) => costOf(side.attn.decodeCost({ ...m.sizes, t }))) });
+        steps.push({ t, weights: r.weights, bytes_used: cache.bytes_used, max_difference, cost: costOf(attn.decodeCost({ ...sizes, t })),
+          models: presets.map((m) => costOf(attn.decodeCost({ ...m.sizes, t }))) });
       }
       return { n, n_q: config.n_q, n_heads: h, n_kv_heads: layer.n_kv_heads, d_model: d, d_k: layer.d_k, d_v: layer.d_v, bias: layer.bias,
         labels: inputs.labels_q?.[0]?.slice(0, n) ?? null, bytes: cache.bytes, bytes_per_token: cache.bytes_per_token, steps, positional, models, long_context: LONG_CONTEXT,

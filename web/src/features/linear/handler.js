@@ -9,8 +9,8 @@ export const handlers = {
    * { n, d_k, d_v, causal, seed } → { linear, softmax (their first rows), max_difference, max_softmax
    * (largest |difference| between the outputs and largest |softmax output|, over all rows), cost, sweep }.
    */
-  linearCompare({ n, d_k, d_v, causal, seed }, side) {
-    const { attn } = side;
+  async linearCompare({ n, d_k, d_v, causal, seed }, side) {
+    const attn = await side.labs(); // the engine with the labs module loaded
     const query = attn.randomNormal({ seed, count: n * d_k });
     const key = attn.randomNormal({ seed: seed + 1, count: n * d_k });
     const value = attn.randomNormal({ seed: seed + 2, count: n * d_v });

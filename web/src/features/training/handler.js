@@ -3,7 +3,7 @@
 
 export const handlers = {
   /** The trainer for `settings` (made on first use, remade with `reset`), `steps` more steps, sample `sample`. */
-  train(request, side, post) {
-    return side.training.request(side.attn, side.mine, request, post);
+  async train(request, side, post) {
+    return side.training.request(await side.labs(), side.mine, request, post);
   },
 };

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <string>
 
-#include "backward.h"
-#include "error.h"
-#include "rng.h"
+#include "core/backward.h"
+#include "core/error.h"
+#include "core/rng.h"
 
 namespace attn {
 namespace {

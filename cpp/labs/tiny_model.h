@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "mha.h"
+#include "core/mha.h"
 #include "tasks.h"
 
 namespace attn {

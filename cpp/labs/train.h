@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "adam.h"
-#include "rng.h"
+#include "core/rng.h"
 #include "tasks.h"
 #include "tiny_model.h"
 

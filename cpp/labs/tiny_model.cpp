@@ -6,11 +6,11 @@
 #include <cmath>
 #include <string>
 
-#include "analysis.h"
-#include "backward.h"
-#include "error.h"
-#include "kernels.h"
-#include "rng.h"
+#include "core/analysis.h"
+#include "core/backward.h"
+#include "core/error.h"
+#include "core/kernels.h"
+#include "core/rng.h"
 
 namespace attn {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "error.h"
+#include "core/error.h"
 
 namespace attn {
 namespace {

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <limits>
 
-#include "count.h"
-#include "dims.h"
-#include "error.h"
-#include "trace.h"
+#include "core/count.h"
+#include "core/dims.h"
+#include "core/error.h"
+#include "core/trace.h"
 
 namespace attn {
 namespace {

@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "mha.h"
+#include "core/mha.h"
 
 namespace attn {
 

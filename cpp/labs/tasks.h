@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "rng.h"
+#include "core/rng.h"
 
 namespace attn {
 

@@ -8,8 +8,8 @@
 #include <cmath>
 #include <string>
 
-#include "analysis.h"
-#include "kernels.h"
+#include "core/analysis.h"
+#include "core/kernels.h"
 
 namespace attn {
 KvCache::KvCache(const MultiHeadAttention& layer, int max_len, std::uint64_t memory_budget)

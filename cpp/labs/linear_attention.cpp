@@ -5,9 +5,9 @@
 #include <cmath>
 #include <limits>
 
-#include "count.h"
-#include "dims.h"
-#include "error.h"
+#include "core/count.h"
+#include "core/dims.h"
+#include "core/error.h"
 #include "flash.h"
 
 namespace attn {

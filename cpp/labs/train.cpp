@@ -8,8 +8,8 @@
 #include <string>
 #include <tuple>
 
-#include "dims.h"
-#include "error.h"
+#include "core/dims.h"
+#include "core/error.h"
 
 namespace attn {
 namespace {

@@ -1,0 +1,62 @@
+// The labs' wasm module (attention_labs_simd / _scalar, engine/labs.js) in the built page: the default
+// page's first view (chapter=attention) never asks for it, neither its wasm nor its loader, from the page
+// or its workers, also once the lazy panels are built; a lab chapter loads it in the worker, and its
+// panels show the labs' numbers.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHarness, openPage } from './harness.mjs';
+
+let h;
+before(async () => { h = await startHarness(); });
+after(async () => { await h?.close(); });
+
+/** The requests of the labs module, its wasm or its loader (any name with "labs" in its path). */
+const labsRequests = (page) => page.requests.filter((u) => /labs/i.test(new URL(u).pathname));
+const coreRequests = (page) => page.requests.filter((u) => /\/attention_(simd|scalar)\.wasm$/.test(new URL(u).pathname));
+
+test('the default page\'s first view fetches no part of the labs module, also once its panels settle', async () => {
+  const page = await openPage(h, '', { asIs: true }); // the page as a learner opens it: chapter=attention
+  try {
+    assert.ok(coreRequests(page).length >= 1, `the core module was not fetched: ${page.requests.join(', ')}`);
+    // The lazy panels (the query panel of the chapter), the preset menu and the SIMD peak run after the
+    // first result: give them time, then look again.
+    await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="query"] .panel-body')?.textContent.trim().length > 0,
+      null, { timeout: 30000 });
+    // The preset menu fills from the lesson's tables (the core's) when it takes the focus.
+    await page.evaluate(() => playgroundRoot().getElementById('f-preset')?.dispatchEvent(new FocusEvent('focus')));
+    await page.waitForTimeout(1500);
+    assert.deepEqual(labsRequests(page), [], 'the first view fetched the labs module');
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.closeAll();
+  }
+});
+
+test('the efficient chapter loads the labs module (wasm and loader) in the worker, and its panels show the labs\' numbers', async () => {
+  const page = await openPage(h, '#chapter=efficient', { asIs: true, waitForResult: false });
+  try {
+    await page.waitForFunction(() => playgroundRoot().querySelector('#flash-tile')?.dataset.args, null, { timeout: 60000 });
+    const paths = labsRequests(page).map((u) => new URL(u).pathname.split('/').pop());
+    assert.ok(paths.includes('attention_labs_simd.wasm') || paths.includes('attention_labs_scalar.wasm'), `no labs wasm fetched: ${paths}`);
+    assert.ok(paths.some((p) => /^attention_labs_(simd|scalar)\.mjs$/.test(p)), `no labs loader fetched: ${paths}`);
+    const tile = await page.evaluate(() => ({ ...playgroundRoot().querySelector('#flash-tile').dataset }));
+    assert.ok(Number.isFinite(Number(tile.m)) || tile.m === '-Infinity', `the flash panel's tile shows no running max: ${JSON.stringify(tile)}`);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.closeAll();
+  }
+});
+
+test('the training chapter trains in the labs module and loads its layer into the playground', async () => {
+  const page = await openPage(h, '#chapter=training', { asIs: true, waitForResult: false });
+  try {
+    await page.waitForFunction(() => Number(playgroundRoot().getElementById('train-status')?.dataset.steps) === 0, null, { timeout: 60000 });
+    await page.click('#train-play');
+    await page.waitForFunction(() => Number(playgroundRoot().getElementById('train-status')?.dataset.steps) >= 20, null, { timeout: 60000 });
+    await page.click('#train-play');
+    assert.ok(labsRequests(page).some((u) => u.endsWith('.wasm')), 'the labs wasm was not fetched');
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.closeAll();
+  }
+});
