@@ -79,6 +79,14 @@ addEventListener('hashchange', () => {
 function applyPageFlags(state) {
   const isEmbed = state.embed === '1';
   document.documentElement.classList.toggle('embed', isEmbed);
+  // Embedded, the page's landmarks join the course page's (screen readers and axe list a page's frames
+  // together, issue 35 item 20): the frame's main and its hidden title's banner carry the playground's name
+  // (the author's `label`, which names its panels too; two frames need two labels).
+  const name = String(state.label ?? '').trim() || 'Attention playground';
+  for (const el of [document.getElementById('playground'), document.querySelector('.masthead')]) {
+    if (isEmbed) el?.setAttribute('aria-label', name);
+    else el?.removeAttribute('aria-label');
+  }
   document.documentElement.dataset.theme = ['light', 'dark', 'auto'].includes(state.theme) ? state.theme : isEmbed ? 'light' : 'auto';
 }
 

@@ -1,0 +1,106 @@
+// Issue 35 item 20: axe on a course page of another origin that holds the playground as iframes (EMBED.md's
+// snippet, embed.js), every panel in each. axe (and a screen reader's landmark list) takes a page and its
+// frames together: a landmark in a frame must be distinct from the host's and the other frame's (role and
+// name, axe's landmark-unique), which checking each frame alone never shows. axe.min.js is injected into
+// the host and each frame, and frames of another origin are allowed to answer (as @axe-core/playwright does).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { startHarness, serveSite, openUrl } from './harness.mjs';
+import { FEATURE_NAMES } from '../../web/src/features/index.js';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const ALL = FEATURE_NAMES.join(','); // every panel, the exercises too
+let h, course;
+
+// The host has its own banner and main; one frame is unnamed (the default name), one is named by its author
+// (`label`), dark and causal. Small sizes keep two every-panel frames quick.
+const coursePage = (a) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Course page</title><link rel="icon" href="data:,"></head>
+<body><header><p>A course</p></header><main><h1>Lesson</h1>
+<iframe id="plain" src="${a}index.html#embed=1&panels=${ALL}&d_model=16&n_heads=2"
+        title="The attention playground" width="100%" height="900" style="border: 0" loading="lazy"></iframe>
+<iframe id="named" src="${a}index.html#embed=1&panels=${ALL}&d_model=16&n_heads=2&mask=causal&theme=dark&label=Causal"
+        title="Causal self-attention" width="100%" height="900" style="border: 0" loading="lazy"></iframe>
+<script src="${a}embed.js"></script>
+</main></body></html>`;
+
+before(async () => {
+  h = await startHarness();
+  course = await serveSite({ 'course.html': coursePage(h.url) });
+});
+after(async () => { await course?.close(); await h?.close(); });
+
+/** axe on the host with its frames (iframes: true, the results merged), as readable lines. */
+async function violations(page, frames) {
+  for (const f of [page, ...frames]) {
+    if (!(await f.evaluate(() => typeof globalThis.axe === 'object'))) await f.addScriptTag({ path: axePath });
+    await f.evaluate(() => globalThis.axe.configure({ allowedOrigins: ['<unsafe_all_origins>'] }));
+  }
+  const found = await page.evaluate(async () => {
+    const result = await globalThis.axe.run(document, { iframes: true });
+    const tested = result.passes.find((r) => r.id === 'frame-tested')?.nodes.length ?? 0;
+    const landmarks = result.passes.find((r) => r.id === 'landmark-unique')?.nodes.length ?? 0;
+    return { tested, landmarks, lines: result.violations.map((v) => `${v.id} (${v.impact}) ×${v.nodes.length}: ${v.nodes.slice(0, 6).map((n) => JSON.stringify(n.target)).join(' ')}`) };
+  });
+  assert.equal(found.tested, 2, 'axe reached both frames');
+  // The host's two, and per frame its region, main and about 25 panels: axe looked inside the frames.
+  assert.ok(found.landmarks >= 50, `axe compared only ${found.landmarks} landmarks`);
+  return found.lines;
+}
+
+/** Scrolls the host through (frames build panels as they come into view) until both frames have built every panel. */
+async function everyPanelBuilt(page, frames) {
+  const state = () => {
+    const root = document.getElementById('playground')?.shadowRoot;
+    const shown = [...(root?.querySelectorAll('section.panel:not([hidden])') ?? [])];
+    return { settled: root?.querySelector('.ap')?.dataset.settled, shown: shown.length,
+      empty: shown.filter((s) => !s.querySelector('.panel-body')?.children.length).map((s) => s.dataset.panel) };
+  };
+  const deadline = Date.now() + 20000;
+  for (;;) {
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    for (let y = 0; y < height; y += 700) await page.evaluate((y) => scrollTo(0, y), y);
+    const states = await Promise.all(frames.map((f) => f.evaluate(state)));
+    if (states.every((s) => s.settled === '1' && s.shown === FEATURE_NAMES.length && !s.empty.length)) return;
+    if (Date.now() > deadline) assert.fail(`the frames did not build every panel: ${JSON.stringify(states)}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+test('a course page of another origin with two every-panel iframes: no axe violation across the page and its frames', async () => {
+  const page = await openUrl(h, `${course.url}course.html`, { waitForResult: false });
+  await page.waitForFunction(() => document.querySelectorAll('iframe').length === 2);
+  const frames = () => page.frames().filter((f) => f.url().startsWith(h.url));
+  // loading="lazy": the second frame loads when the host is scrolled near it.
+  for (let y = 0; y < 4000 && frames().length < 2; y += 400) { await page.evaluate((y) => scrollTo(0, y), y); await page.waitForTimeout(100); }
+  assert.equal(frames().length, 2, 'both frames loaded');
+  await everyPanelBuilt(page, frames());
+  const report = [];
+  for (const [width, colorScheme] of [[1280, 'light'], [375, 'dark']]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.emulateMedia({ colorScheme });
+    await everyPanelBuilt(page, frames()); // a resize re-lays the panels out (and may rebuild their charts)
+    for (const line of await violations(page, frames())) report.push(`${width} px ${colorScheme}: ${line}`);
+    // Each frame alone too (a rule such as region judges a document by itself), once: axe.test.mjs checks widths.
+    for (const f of width === 1280 ? frames() : []) {
+      const alone = await f.evaluate(async () => (await globalThis.axe.run(document, { iframes: false, resultTypes: ['violations'] }))
+        .violations.map((v) => `${v.id} (${v.impact}) ×${v.nodes.length}: ${v.nodes.slice(0, 6).map((n) => JSON.stringify(n.target)).join(' ')}`));
+      for (const line of alone) report.push(`${width} px ${colorScheme}, ${new URL(f.url()).hash.includes('label=') ? 'named' : 'plain'} frame alone: ${line}`);
+    }
+  }
+  // Issue 35 item 20's other half, in the frames: each focusable scroll box (a table-wrap) has a name.
+  for (const f of frames()) {
+    const { count, unnamed } = await f.evaluate(() => {
+      const boxes = [...document.getElementById('playground').shadowRoot.querySelectorAll('.table-wrap[tabindex="0"]')];
+      const bad = boxes.filter((el) => !['group', 'region'].includes(el.getAttribute('role')) || !(el.getAttribute('aria-label') ?? '').trim());
+      return { count: boxes.length, unnamed: bad.map((el) => `${el.closest('[data-panel]')?.dataset.panel}: ${el.outerHTML.slice(0, 120)}`) };
+    });
+    assert.ok(count >= 20, `only ${count} table boxes in the frame ${f.url()}`);
+    assert.deepEqual(unnamed, [], `unnamed scroll boxes in ${f.url()}`);
+  }
+  assert.deepEqual(report, []);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
