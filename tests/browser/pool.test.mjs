@@ -12,7 +12,7 @@ import { fromHash } from '../../web/src/model/schema.js';
 import { validate } from '../../web/src/model/validate.js';
 import { LayerCache, runForward } from '../../web/src/model/job.js';
 import { createHandlers } from '../../web/src/worker/handlers.js';
-import { loadHandlers } from '../../web/src/features/compute.js';
+import { loadHandlers } from '../../web/src/features/handlers_of.js';
 import { createAttentionPool, poolInternals, SPLIT_FLOPS, PAGE_SPLIT_FLOPS } from '../../web/src/engine/pool.js';
 import { loadAttention } from '../../web/src/engine/attention.js';
 import { normwiseError } from '../js/reference.mjs';

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { modules } from './modules.mjs';
-import { TRAIN_LIMITS } from '../../web/src/model/training.js';
+import { TRAIN_LIMITS } from '../../web/src/model/training_settings.js';
 import { field as schemaField } from '../../web/src/model/schema.js';
 
 for (const [isa, attn] of Object.entries(modules)) {

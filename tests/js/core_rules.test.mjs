@@ -41,7 +41,7 @@ const KNOWN = {
   'features/query/panel.js': ['n_q * n_k', 'n_q * n_k'],
   'features/sqrtdk/panel.js': ['Math.sqrt(c.d_k)'],
   'import/tensors.js': ['batch * n_heads', 'n_heads * n_q', 'Math.floor(r / n_q) % n_heads', 'r % n_q'],
-  'import/view.js': ['n_heads * d_k', 'n_kv_heads * d_k', 'n_kv_heads * d_v', 'n_heads * d_v', 'n_heads * d_k', 'n_kv_heads * d_k', 'n_kv_heads * d_v'],
+  'import/import_view.js': ['n_heads * d_k', 'n_kv_heads * d_k', 'n_kv_heads * d_v', 'n_heads * d_v', 'n_heads * d_k', 'n_kv_heads * d_k', 'n_kv_heads * d_v'],
   'lesson/chapters/attention/exercises.js': ['c.n_q + 3'],
   'lesson/chapters/efficient/exercises.js': ['2 * n', '2 * n', '2 * n'],
   'lesson/chapters/gqa/exercises.js': ['n_heads - 2'],

@@ -7,7 +7,7 @@ import { modules } from './modules.mjs';
 import { defaults } from '../../web/src/model/schema.js';
 import { parseWorkers, validate } from '../../web/src/model/validate.js';
 import { parseInteger } from '../../web/src/model/parse.js';
-import { parseTraining } from '../../web/src/model/training.js';
+import { parseTraining } from '../../web/src/model/training_settings.js';
 
 const attn = modules.simd;
 const EMOJI = '😀'; // two UTF-16 units

@@ -12,7 +12,7 @@ import { FEATURES } from '../../web/src/features/index.js';
 import { loadPanel } from '../../web/src/features/lazy.js';
 import { actionsFor, unavailable } from '../../web/src/playground/asks.js';
 import { createHandlers, handle } from '../../web/src/worker/handlers.js';
-import { loadHandlers } from '../../web/src/features/compute.js';
+import { loadHandlers } from '../../web/src/features/handlers_of.js';
 
 const src = new URL('../../web/src/', import.meta.url);
 const read = (path) => readFile(new URL(path, src), 'utf8');
@@ -36,7 +36,7 @@ test('web/src/panels is gone, and the derived lists name no feature and no featu
   const playgroundParts = (await readdir(new URL('playground/', src))).filter((f) => f.endsWith('.js')).map((f) => `playground/${f}`);
   assert.ok(playgroundParts.length >= 10, `the playground's parts were found: ${playgroundParts}`);
   for (const path of ['worker/client.js', 'worker/handlers.js', 'worker/compute_side.js', 'worker/worker.js', ...playgroundParts,
-    'features/lazy.js', 'features/compute.js', 'features/services.js', 'element/element.js', 'element/anywidget.js', 'page/main.js']) {
+    'features/lazy.js', 'features/handlers_of.js', 'features/services.js', 'element/element.js', 'element/anywidget.js', 'page/main.js']) {
     const text = await read(path);
     // A request as a string, a property or method, or a key: how a hand-written list would name it.
     for (const name of requestNames) {

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttention } from '../../web/src/engine/attention.js';
 import { createHandlers } from '../../web/src/worker/handlers.js';
-import { loadHandlers } from '../../web/src/features/compute.js';
+import { loadHandlers } from '../../web/src/features/handlers_of.js';
 import { validate } from '../../web/src/model/validate.js';
 import { defaults, withChanges } from '../../web/src/model/schema.js';
 import { checkImport, withImports } from '../../web/src/import/tensors.js';

@@ -12,7 +12,7 @@ import * as schema from '../../web/src/model/schema.js';
 import { jsFiles, ROOT } from './source_files.mjs';
 import { validate } from '../../web/src/model/validate.js';
 import { forwardArguments } from '../../web/src/model/job.js';
-import { parseTraining, TRAIN_LIMITS } from '../../web/src/model/training.js';
+import { parseTraining, TRAIN_LIMITS } from '../../web/src/model/training_settings.js';
 import { modelChanges } from '../../web/src/model/presets.js';
 import { pythonTrait } from '../../web/src/page/snippets.js';
 import { recordBytes } from '../../web/src/engine/record.js';

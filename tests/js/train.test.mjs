@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { modules } from './modules.mjs';
 import { mhaReference } from './reference.mjs';
-import { TRAIN_TASKS, TRAIN_VOCAB, TRAIN_BATCH } from '../../web/src/model/training.js';
+import { TRAIN_TASKS, TRAIN_VOCAB, TRAIN_BATCH } from '../../web/src/model/training_settings.js';
 
 const ISAS = ['simd', 'scalar'];
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { modules } from './modules.mjs';
 import { validate, MAX_RUN_SECONDS } from '../../web/src/model/validate.js';
 import { fromHash } from '../../web/src/model/schema.js';
-import { trainedKey } from '../../web/src/model/training.js';
+import { trainedKey } from '../../web/src/model/training_settings.js';
 
 const attn = modules.simd;
 const env = (extra = {}) => ({ analyze: attn.analyze, budget: attn.defaultMemoryBudget, isa: attn.isa, trainingCost: attn.trainingCost, ...extra });

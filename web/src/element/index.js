@@ -10,6 +10,6 @@ import widget from './anywidget.js';
 defineElement();
 
 export { createPlayground } from '../playground/playground.js';
-export { computeStats } from '../playground/compute.js';
+export { computeStats } from '../playground/compute_link.js';
 export { AttentionPlaygroundElement };
 export default widget;

@@ -15,7 +15,7 @@ import { chooseSimd, loadModule } from './load.js';
 import { layerClass } from './layer.js';
 import { makeSdpaApi } from './sdpa.js';
 import { makeAnalysisApi } from './analysis.js';
-import { makeInputsApi } from './inputs.js';
+import { makeInputsApi } from './inputs_api.js';
 import { LAB_FUNCTIONS, makeLabs } from './labs.js';
 
 export { provideLoader } from './load.js';

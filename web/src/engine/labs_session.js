@@ -3,7 +3,7 @@
 // the KV cache over the labs module's raw Embind object, and the copy of a core layer that a KV cache needs.
 import { makeNative } from './native.js';
 import { record } from './record.js';
-import { makeTrainingApi } from './training.js';
+import { makeTrainingApi } from './trainer_api.js';
 import { makeKvCacheApi } from './kv_cache.js';
 import { makeEfficientApi } from './efficient.js';
 

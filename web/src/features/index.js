@@ -11,7 +11,7 @@
 //   requests.js  `requests`: what it asks the compute for, one entry per request (see playground/asks.js);
 //                each becomes actions.<request>(payload, onProgress) in its panel's ctx.
 //   handler.js   `handlers`: the compute side of those requests, importing nothing (it gets what it
-//                needs from the compute, see worker/compute_side.js); found by name (features/compute.js).
+//                needs from the compute, see worker/compute_side.js); found by name (features/handlers_of.js).
 //   service.js   (optional, the row's `service`) what the feature adds to the playground besides its panel:
 //                events, API members of the playground and the element, its own part of the view, work
 //                after the first view (see playground/feature_services.js and features/services.js); first-view code.

@@ -7,7 +7,7 @@
 // bundles every file that template can name into this one bundle (its glob imports, without code
 // splitting, stay inside the bundle: no extra files); under Node the same import loads the file.
 
-export { loadHandlers } from './compute.js'; // for a page computing on its own thread (playground/compute.js)
+export { loadHandlers } from './handlers_of.js'; // for a page computing on its own thread (playground/compute_link.js)
 export { measurePeak } from '../perf/peak.js'; // the same page's peak (worker/compute_side.js)
 export { readImportFiles, importLimits } from '../import/files.js'; // its import reader (worker/compute_side.js readFiles)
 

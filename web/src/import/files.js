@@ -8,7 +8,7 @@
 
 import { readNpy, readNpz, NPZ_ENTRY_LIMIT } from '../export/npy.js';
 import { IMPORT_NAMES, expectedShapes } from './tensors.js';
-import { show } from './view.js';
+import { show } from './import_view.js';
 import { NPY_MAX_HEADER } from './npy_header.js';
 import { readCsv } from './csv.js';
 import { checkJsonDepth, fromNested, fromFlat } from './nested.js';

@@ -6,10 +6,10 @@
 // do not sum to 1 (a row of zeros is a fully masked query, as the engine returns it).
 
 import { INPUT_NAMES, WEIGHT_NAMES } from './run.js';
-import { expectedShapes, show } from './view.js';
+import { expectedShapes, show } from './import_view.js';
 import { fromNested, fromFlat } from './nested.js';
 
-export { expectedShapes, withImports } from './view.js';
+export { expectedShapes, withImports } from './import_view.js';
 
 export const IMPORT_NAMES = Object.freeze([...INPUT_NAMES, ...WEIGHT_NAMES, 'attention']);
 export const ROW_TOLERANCE = 1e-3; // float32 maps from a real model sum to 1 within ~1e-6; a hand-made CSV rounds more

@@ -44,7 +44,7 @@ export const FIELDS = [
   { key: 'n_kv_heads', def: '', kind: 'int', size: 'layer', control: true },
   { key: 'heads', def: '', kind: 'list' },  // a pattern per head: "previous,same_word,,first_token" ('' = random)
   { key: 'weights', def: 'seeded', kind: 'choice', choices: ['seeded', 'trained'] }, // the layer's W: from seed, or learnt in the training lab
-  // The training lab (model/training.js reads these fields; the ranges are the lab's, the core has its own)
+  // The training lab (model/training_settings.js reads these fields; the ranges are the lab's, the core has its own)
   { key: 'train_task', def: 'two_relation', kind: 'text' },
   { key: 'train_d_model', def: '32', kind: 'int', min: 1, max: 256 },
   { key: 'train_n_heads', def: '2', kind: 'int', min: 1, max: 16 },

@@ -6,7 +6,7 @@
 
 import { sentences } from './inputs.js';
 import { FIELDS, VIEW_FIELDS, SIZE_FIELDS, LAYER_FIELDS, field as fieldOf, optional, cutText } from './schema.js';
-import { parseTraining, trainerArguments } from './training.js';
+import { parseTraining, trainerArguments } from './training_settings.js';
 import { parseDecimal, parseInteger } from './parse.js';
 import * as fmt from './format.js';
 

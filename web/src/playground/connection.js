@@ -1,10 +1,10 @@
-// A playground's connection to the compute (playground/compute.js): which module it asked for (the
+// A playground's connection to the compute (playground/compute_link.js): which module it asked for (the
 // `simd` field), the main-thread engine's functions the store validates with, the engine's readiness
 // (the first run starts then), the browser's SIMD peak, and what a feature's actions need to ask the
 // compute (askHost, for playground/asks.js). Connecting again (another `simd`) lets the old one go.
 
 import { Cancelled, WorkerLost } from '../model/errors.js';
-import { acquireCompute } from './compute.js';
+import { acquireCompute } from './compute_link.js';
 import { unavailable } from './asks.js';
 
 /**

@@ -4,7 +4,7 @@
 // are drawn, the record of runs, and another batch item of the current result.
 
 import { configKey } from '../model/validate.js';
-import { trainedKey } from '../model/training.js';
+import { trainedKey } from '../model/training_settings.js';
 import * as fmt from '../model/format.js';
 import { Cancelled, WorkerLost } from '../model/errors.js';
 import { waitBeforeRun } from './schedule.js';

@@ -6,8 +6,8 @@
 
 import { defaults, withChanges, changedKeys, VIEW_ONLY } from '../model/schema.js'; // VIEW_ONLY: fields a read-only playground still lets the learner change
 import { validate, configKey } from '../model/validate.js';
-import { trainedKey, trainedKeyOf } from '../model/training.js';
-import { withImports } from '../import/view.js';
+import { trainedKey, trainedKeyOf } from '../model/training_settings.js';
+import { withImports } from '../import/import_view.js';
 import { lockedKeys } from '../lesson/chapters.js';
 
 

@@ -1,6 +1,6 @@
 // What the compute side does for the playgrounds: forward passes and batch items of a result (the
 // heatmaps of the first view), the SIMD peak, and every feature's own requests, answered by the
-// feature's handler.js (found by the feature's name, see features/compute.js): no feature is named here. One engine serves every playground of a page; each
+// feature's handler.js (found by the feature's name, see features/handlers_of.js): no feature is named here. One engine serves every playground of a page; each
 // playground is an `owner` with its own layer, result arrays and last result, freed by `release`. Runs
 // in the Web Worker (worker.js) or, where no worker can start, on the main thread (client.js), with the
 // same code. With a pool factory (the Web Worker's), a config's `workers` ≥ 2 runs its passes and the
@@ -12,14 +12,14 @@ import { configKey } from '../model/validate.js';
 import { downsampleHeads } from '../model/downsample.js';
 import { forwardResultSizes } from '../engine/result_sizes.js';
 import { maskArgument, sparseArguments } from '../model/inputs.js';
-import { createTrainingSide } from './training.js';
+import { createTrainingSide } from './training_side.js';
 
 /**
  * The request handlers over an engine loaded by `load(simd)`; `post(message)` sends progress.
  * pools(simd): the pools of workers (pools.js's createPools over a startPool; simd() says which module
  * they load), or absent where no pool can run (the page's own thread): every pass then runs on the engine
  * here, and the first view's bundle holds no pool code (worker/handlers.js adds it from a startPool).
- * featureHandlers(feature): a promise of that feature's `handlers` (features/compute.js's loadHandlers,
+ * featureHandlers(feature): a promise of that feature's `handlers` (features/handlers_of.js's loadHandlers,
  * or the same function from panels.js on the page's thread); without it no feature's request is answered.
  * measurePeak(): a promise of the f32x4 peak (perf/peak.js's; on the page's thread from panels.js, so the
  * first view's bundle holds none of it); without it `peak` is refused.
@@ -41,7 +41,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
 
   /** The engine with the labs loaded (their module is fetched on the first call, never for a first view). */
   const labs = async () => (lab ??= await attn.labs());
-  /** The training lab's model of a config with weights=trained or a task input (worker/training.js; usesLab loaded the labs). */
+  /** The training lab's model of a config with weights=trained or a task input (worker/training_side.js; usesLab loaded the labs). */
   const trainedFor = (mine, post) => (c) => training.trained(lab, mine, c, post);
   /** An owner's layer for config and its inputs (the lab's model where the config says so). */
   const prepared = (owner, config, post) => {
@@ -51,7 +51,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
 
   /**
    * What a feature's handler gets: the engine, the owner's state, its layer, inputs and forward
-   * arguments for a config, the pool of a number of workers, the trainers (worker/training.js), and
+   * arguments for a config, the pool of a number of workers, the trainers (worker/training_side.js), and
    * the timing helpers. (Handlers import nothing themselves: the bundles load them on first use, and
    * what they imported would be loaded that way too.) labs(): the engine with the labs' functions synchronous.
    */

@@ -7,7 +7,7 @@ import '../engine/bundled_loader.js'; // the SIMD loader inside this bundle: no 
 import { loadAttention } from '../engine/attention.js';
 import { createAttentionPool, PAGE_SPLIT_FLOPS } from '../engine/pool.js';
 import { createHandlers, handle } from './handlers.js';
-import { loadHandlers } from '../features/compute.js';
+import { loadHandlers } from '../features/handlers_of.js';
 import { measurePeak } from '../perf/peak.js';
 
 const wasmDir = new URL('./wasm/', import.meta.url).href;

@@ -2,7 +2,7 @@
 // model. The lab's history (loss, accuracy, held-out accuracy per step) and the requests that extend
 // it; the panel (panel.js) draws it after each reply.
 
-import { trainingKey, TRAIN_LIMITS } from '../../model/training.js';
+import { trainingKey, TRAIN_LIMITS } from '../../model/training_settings.js';
 import { Cancelled, WorkerLost } from '../../model/errors.js';
 import * as fmt from '../../model/format.js';
 import { text } from '../../lesson/panels/training.js';

@@ -6,7 +6,7 @@
 
 import * as fmt from '../../model/format.js';
 import { Heatmap } from '../../render/heatmap.js';
-import { parseTraining, trainingKey, TRAIN_TASKS, TASK_TEXT, TRAIN_VOCAB, TRAIN_BATCH } from '../../model/training.js';
+import { parseTraining, trainingKey, TRAIN_TASKS, TASK_TEXT, TRAIN_VOCAB, TRAIN_BATCH } from '../../model/training_settings.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 import { chartButtons, figureButtons } from '../../export/figure_button.js';
 import { heatmapSvg, figureGrid } from '../../export/figure.js';
