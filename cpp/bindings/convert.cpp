@@ -117,7 +117,7 @@ void write(Json& j, const std::vector<attn::ModelPreset>& presets) {
   j.end_array();
 }
 
-void write(Json& j, const attn::KvCacheCost& c) {
+void write(Json& j, const attn::KVCacheCost& c) {
   j.begin_object()
       .field("n_heads", c.n_heads).field("n_kv_heads", c.n_kv_heads).field("n_layers", c.n_layers)
       .field("numbers_per_token", c.numbers_per_token).field("bytes_per_token", c.bytes_per_token)

@@ -29,7 +29,7 @@ void write(Json& j, const attn::PositionalProperties& p);
 void write(Json& j, const std::vector<attn::LessonExample>& examples);
 /// Each preset with its layers and its key/value cache per token (kv_cache_cost over n_layers).
 void write(Json& j, const std::vector<attn::ModelPreset>& presets);
-void write(Json& j, const attn::KvCacheCost& c);
+void write(Json& j, const attn::KVCacheCost& c);
 /// { heads: [{ entropy, distance, max_weight, mean_max_weight, rows }], max_entropy, divergence, similarity }
 void write(Json& j, const attn::HeadMetrics& m);
 /// { ...metrics, ablation: { output_norm, change, order } }

@@ -28,7 +28,7 @@ namespace {
 struct CacheEntry {
   std::uint32_t id;
   double layer;
-  std::unique_ptr<attn::KvCache> cache;
+  std::unique_ptr<attn::KVCache> cache;
 };
 
 // A short list (a page holds a few caches): searched by id; emptied to no storage at all, so
@@ -88,13 +88,13 @@ std::string kv_cache(double options) {
                       double(c.model_step_flops), double(c.model_recompute_flops)});
       return;
     }
-    attn::KvCache* cache = nullptr;
+    attn::KVCache* cache = nullptr;
     if (op == create) {
       const double layer = r.number("layer");
       const int max_len = r.integer("max_len");
       const double budget = r.number("memory_budget");
       r.done();
-      auto made = std::make_unique<attn::KvCache>(layer_by_id(layer), max_len, static_cast<std::uint64_t>(budget));
+      auto made = std::make_unique<attn::KVCache>(layer_by_id(layer), max_len, static_cast<std::uint64_t>(budget));
       static std::uint32_t next_id = 1;
       caches().push_back({next_id++, layer, std::move(made)});  // nothing after it can fail
       cache = caches().back().cache.get();

@@ -61,7 +61,7 @@ std::int64_t parameter_count_gqa(const MhaDims& d, int n_kv_heads) {
   return parameter_counts(grouped).total;
 }
 
-KvCacheCost kv_cache_cost(const MhaDims& d, int batch, int n, int n_layers) {
+KVCacheCost kv_cache_cost(const MhaDims& d, int batch, int n, int n_layers) {
   require_positive("batch", batch);
   require_positive("n", n);
   require_positive("n_layers", n_layers);
@@ -69,7 +69,7 @@ KvCacheCost kv_cache_cost(const MhaDims& d, int batch, int n, int n_layers) {
   const double largest = 4.0 * d.n_heads * (static_cast<double>(d.d_k) + d.d_v) * n_layers * batch * n;
   require(largest <= 9007199254740992.0, "this key/value cache is too large to count exactly (about " +
                                              human_bytes(largest) + "); reduce batch, n or n_layers");
-  KvCacheCost c{};
+  KVCacheCost c{};
   c.n_heads = d.n_heads;
   c.n_kv_heads = d.n_kv_heads;
   c.n_layers = n_layers;

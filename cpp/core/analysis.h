@@ -33,7 +33,7 @@ std::int64_t parameter_count_gqa(const MhaDims& d, int n_kv_heads);
 /// The key/value cache of autoregressive decoding: every past token keeps its K and V rows,
 /// n_kv_heads·(d_k + d_v) numbers per token and layer (2·n_kv_heads·d_k when d_k = d_v),
 /// float32. Grouped-query attention divides it by n_heads / n_kv_heads against multi-head.
-struct KvCacheCost {
+struct KVCacheCost {
   int n_heads, n_kv_heads, n_layers;
   std::int64_t numbers_per_token;      // n_kv_heads·(d_k + d_v)·n_layers
   std::int64_t bytes_per_token;        // 4 × numbers_per_token
@@ -44,7 +44,7 @@ struct KvCacheCost {
   std::int64_t saved_bytes;            // mha_bytes − bytes
   double ratio;                        // mha_bytes / bytes = n_heads / n_kv_heads
 };
-KvCacheCost kv_cache_cost(const MhaDims& d, int batch, int n, int n_layers = 1);
+KVCacheCost kv_cache_cost(const MhaDims& d, int batch, int n, int n_layers = 1);
 
 /// One stage of the forward pass. macs: multiply-adds; flops: 2 per multiply-add plus the
 /// element-wise operations of the stage (bias adds, the 1/√d_k scale, softmax's 5 per logit:

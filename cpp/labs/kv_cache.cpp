@@ -12,7 +12,7 @@
 #include "core/kernels.h"
 
 namespace attn {
-KvCache::KvCache(const MultiHeadAttention& layer, int max_len, std::uint64_t memory_budget)
+KVCache::KVCache(const MultiHeadAttention& layer, int max_len, std::uint64_t memory_budget)
     : layer_(&layer), max_len_(max_len) {
   require_dim("max_len", max_len);
   require_within_budget("this key/value cache", bytes(), memory_budget);
@@ -23,21 +23,21 @@ KvCache::KvCache(const MultiHeadAttention& layer, int max_len, std::uint64_t mem
   v_norm2_.resize(d.n_kv_heads);
 }
 
-std::uint64_t KvCache::bytes_per_token() const {
+std::uint64_t KVCache::bytes_per_token() const {
   const MhaDims& d = layer_->dims();
   return 4ull * d.n_kv_heads * (static_cast<std::uint64_t>(d.d_k) + d.d_v);
 }
 
-const float* KvCache::keys(int g) const { return k_.data() + static_cast<std::size_t>(g) * max_len_ * layer_->dims().d_k; }
-const float* KvCache::values(int g) const { return v_.data() + static_cast<std::size_t>(g) * max_len_ * layer_->dims().d_v; }
+const float* KVCache::keys(int g) const { return k_.data() + static_cast<std::size_t>(g) * max_len_ * layer_->dims().d_k; }
+const float* KVCache::values(int g) const { return v_.data() + static_cast<std::size_t>(g) * max_len_ * layer_->dims().d_v; }
 
-void KvCache::clear() {
+void KVCache::clear() {
   length_ = 0;
   std::fill(k_norm2_.begin(), k_norm2_.end(), 0.0);
   std::fill(v_norm2_.begin(), v_norm2_.end(), 0.0);
 }
 
-DecodeResult decode_step(const MultiHeadAttention& layer, KvCache& c, const float* x, std::size_t x_len,
+DecodeResult decode_step(const MultiHeadAttention& layer, KVCache& c, const float* x, std::size_t x_len,
                          const DecodeOptions& options) {
   require(c.layer_ == &layer, "this key/value cache was made by another layer: a cache holds the keys and values of "
                               "the layer that made it");
@@ -154,7 +154,7 @@ DecodeCost decode_cost(const MhaDims& d, int t, int n_layers, bool scale) {
   const double model_step = (static_cast<double>(per_token) * Td + static_cast<double>(per_pair) * Td * (Td + 1) / 2) * n_layers;
   require(std::max(generation, model_step) <= 9007199254740992.0,
           "these decoding costs are too large to count exactly (more than 2^53 FLOPs); reduce t or n_layers");
-  const KvCacheCost cache = kv_cache_cost(d, 1, t, n_layers);
+  const KVCacheCost cache = kv_cache_cost(d, 1, t, n_layers);
   DecodeCost c{};
   c.t = t;
   c.n_layers = n_layers;

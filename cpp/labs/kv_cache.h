@@ -13,7 +13,7 @@
 
 namespace attn {
 
-class KvCache;
+class KVCache;
 struct DecodeResult {
   std::vector<float> output;   // d_model: the new token's output row, after Wᴼ
   std::vector<float> weights;  // [n_heads, t]: each query head's weights over the t keys so far
@@ -33,7 +33,7 @@ struct DecodeOptions {
 /// appends k and v to `cache` (made for this layer), and attends from q to all t = length + 1
 /// keys. On error the cache is unchanged: a full cache, x of the wrong length or not finite, a
 /// cache of another layer, another positional method than the cache's first step, an overflow.
-DecodeResult decode_step(const MultiHeadAttention& layer, KvCache& cache, const float* x, std::size_t x_len,
+DecodeResult decode_step(const MultiHeadAttention& layer, KVCache& cache, const float* x, std::size_t x_len,
                          const DecodeOptions& options = {});
 
 /// K and V of the tokens seen so far, for one layer and one sequence. The storage for max_len
@@ -41,10 +41,10 @@ DecodeResult decode_step(const MultiHeadAttention& layer, KvCache& cache, const 
 /// PyTorch's [n_kv_heads, seq, d_k]: keys [n_kv_heads, max_len, d_k], values [n_kv_heads,
 /// max_len, d_v]; the first length() rows of each head are filled. It belongs to the layer it
 /// was made for, which must outlive it, and to that layer's weights when it was filled.
-class KvCache {
+class KVCache {
  public:
   /// Checks max_len (1 … kMaxDim) and that the cache fits `memory_budget` before allocating.
-  KvCache(const MultiHeadAttention& layer, int max_len, std::uint64_t memory_budget = kDefaultMemoryBudget);
+  KVCache(const MultiHeadAttention& layer, int max_len, std::uint64_t memory_budget = kDefaultMemoryBudget);
   const MultiHeadAttention& layer() const { return *layer_; }
   int length() const { return length_; }
   int max_len() const { return max_len_; }
@@ -60,7 +60,7 @@ class KvCache {
   void clear();
 
  private:
-  friend DecodeResult decode_step(const MultiHeadAttention&, KvCache&, const float*, std::size_t, const DecodeOptions&);
+  friend DecodeResult decode_step(const MultiHeadAttention&, KVCache&, const float*, std::size_t, const DecodeOptions&);
   const MultiHeadAttention* layer_;
   int max_len_, length_ = 0;
   std::vector<float> k_, v_;

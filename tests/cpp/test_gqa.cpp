@@ -215,7 +215,7 @@ TEST_CASE("the analysis follows n_kv_heads: parameters, FLOPs, shapes, memory, k
 
   // The key/value cache: 2·n_kv·d_k numbers per token and layer; 80 layers give the lesson's
   // 163,840 numbers per token, 8× fewer than with 64 key/value heads.
-  const attn::KvCacheCost c = attn::kv_cache_cost(gqa, 1, n, 80);
+  const attn::KVCacheCost c = attn::kv_cache_cost(gqa, 1, n, 80);
   CHECK(c.numbers_per_token == 163840);
   CHECK(c.bytes_per_token == 655360);
   CHECK(c.mha_bytes_per_token == 8 * 655360);
@@ -224,7 +224,7 @@ TEST_CASE("the analysis follows n_kv_heads: parameters, FLOPs, shapes, memory, k
   CHECK(c.saved_bytes == 7LL * 655360 * n);
   CHECK(c.ratio == 8.0);
   // One layer, d_k != d_v: n_kv·(d_k + d_v) numbers.
-  const attn::KvCacheCost one = attn::kv_cache_cost(attn::resolve_dims(gqa_config(24, 6, 3, 5, 7)), 2, 10);
+  const attn::KVCacheCost one = attn::kv_cache_cost(attn::resolve_dims(gqa_config(24, 6, 3, 5, 7)), 2, 10);
   CHECK(one.numbers_per_token == 3 * (5 + 7));
   CHECK(one.bytes == 4LL * 36 * 20);
   CHECK(one.ratio == 2.0);
@@ -324,7 +324,7 @@ TEST_CASE("the model table's key/value caches: LLaMA-70B keeps 163,840 numbers p
     CHECK(m.name == want[i].name);
     attn::MhaConfig cfg = check::mha_config(m.d_model, m.n_heads, m.d_k, m.d_k);
     cfg.n_kv_heads = m.n_kv_heads;
-    const attn::KvCacheCost c = attn::kv_cache_cost(attn::resolve_dims(cfg), 1, 4096, m.n_layers);
+    const attn::KVCacheCost c = attn::kv_cache_cost(attn::resolve_dims(cfg), 1, 4096, m.n_layers);
     CHECK(c.numbers_per_token == want[i].numbers);
     CHECK(c.mha_bytes_per_token == 4 * want[i].mha_numbers);
     table += "\n" + m.name + ": " + attn::group_digits(c.numbers_per_token) + " numbers = " +

@@ -128,7 +128,7 @@ TEST_CASE("decode_step gives the rows of float64 causal attention and of the cau
     opt.need_weights = true;
     const attn::MhaResult fwd = layer.forward({x.data(), x.size(), x.data(), x.size(), x.data(), x.size(), 1, c.n, c.n}, opt);
 
-    attn::KvCache cache(layer, c.n);
+    attn::KVCache cache(layer, c.n);
     REQUIRE(cache.bytes() == 4ull * d.n_kv_heads * (d.d_k + d.d_v) * c.n);
     double worst_out = 0, worst_w = 0, worst_fwd = 0;
     for (int i = 0; i < c.n; ++i) {
@@ -195,7 +195,7 @@ TEST_CASE("decode_step with RoPE and ALiBi: the new token at position length, as
     const attn::MhaResult fwd = layer.forward({x.data(), x.size(), x.data(), x.size(), x.data(), x.size(), 1, n, n}, opt);
     attn::DecodeOptions step;
     step.positional = opt.positional;
-    attn::KvCache cache(layer, n);
+    attn::KVCache cache(layer, n);
     for (int i = 0; i < n; ++i) {
       const attn::DecodeResult r = attn::decode_step(layer, cache, x.data() + i * d.d_model, d.d_model, step);
       const check::Worst o = check::normwise(r.output.data(), ref.output.data() + i * d.d_model, d.d_model);
@@ -225,7 +225,7 @@ TEST_CASE("decode_step with RoPE and ALiBi: the new token at position length, as
   }
   // RoPE needs an even d_k: the layer's own check.
   attn::MultiHeadAttention odd(check::mha_config(6, 2));
-  attn::KvCache cache(odd, 2);
+  attn::KVCache cache(odd, 2);
   attn::DecodeOptions rope;
   rope.positional = attn::Positional::rope;
   std::vector<float> x(6, 0.25f);
@@ -237,7 +237,7 @@ TEST_CASE("decode_step refuses bad steps by name and leaves the cache as it was"
   attn::MhaConfig config = check::mha_config(8, 2);
   config.n_kv_heads = 1;
   attn::MultiHeadAttention layer(config), other(config);
-  attn::KvCache cache(layer, 4);
+  attn::KVCache cache(layer, 4);
   std::vector<float> x(8, 0.5f);
   const attn::DecodeResult first = attn::decode_step(layer, cache, x.data(), x.size());
   CHECK_THROWS_WITH(attn::decode_step(other, cache, x.data(), x.size()), Catch::Contains("made by another layer"));
@@ -256,9 +256,9 @@ TEST_CASE("decode_step refuses bad steps by name and leaves the cache as it was"
   CHECK(second.weights[0] == Approx(0.5).margin(1e-6));  // two equal tokens: equal weights
   CHECK(check::max_abs(second.output, first.output).err < 1e-6);
 
-  CHECK_THROWS_WITH(attn::KvCache(layer, 0), Catch::Contains("max_len must be a positive integer (got 0)"));
-  CHECK_THROWS_WITH(attn::KvCache(layer, (1 << 20) + 1), Catch::Contains("max_len (1,048,577) is larger than"));
-  CHECK_THROWS_WITH(attn::KvCache(layer, 1000, 1000), Catch::Contains("key/value cache"));
+  CHECK_THROWS_WITH(attn::KVCache(layer, 0), Catch::Contains("max_len must be a positive integer (got 0)"));
+  CHECK_THROWS_WITH(attn::KVCache(layer, (1 << 20) + 1), Catch::Contains("max_len (1,048,577) is larger than"));
+  CHECK_THROWS_WITH(attn::KVCache(layer, 1000, 1000), Catch::Contains("key/value cache"));
 }
 
 TEST_CASE("decode_cost: cache bytes and FLOPs of a step against recomputing the prefix", "[kv_cache]") {

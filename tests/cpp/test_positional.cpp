@@ -439,7 +439,7 @@ TEST_CASE("rope_base is refused unless positional is 'rope', in forward and in d
     CHECK_THROWS_WITH(layer.forward(in, opt), want);
     opt.rope_base = attn::kRopeBase;  // the default value given explicitly is still an option that does not apply
     CHECK_THROWS_WITH(layer.forward(in, opt), want);
-    attn::KvCache cache(layer, 4);
+    attn::KVCache cache(layer, 4);
     attn::DecodeOptions step;
     step.positional = p;
     step.rope_base = 500.0;

@@ -28,7 +28,7 @@ const named = (names, values) => Object.fromEntries(names.map((name, i) => [name
  * MultiHeadAttention class of layer.js (through labs.js), which hands each method the layer object and
  * idOf(), the id of that layer's copy in this module (asked for once the arguments are checked).
  */
-export function makeKvCacheApi(native, raw, defaultBudget) {
+export function makeKVCacheApi(native, raw, defaultBudget) {
   const layers = new WeakMap(); // layer object → { caches: Set of cache states, generation }
   const states = new WeakMap(); // KVCache → its state { id, layer, generation, info }
   const layerState = (layer) => {

@@ -4,7 +4,7 @@
 import { makeNative } from './native.js';
 import { record } from './record.js';
 import { makeTrainingApi } from './trainer_api.js';
-import { makeKvCacheApi } from './kv_cache.js';
+import { makeKVCacheApi } from './kv_cache.js';
 import { makeEfficientApi } from './efficient.js';
 
 const WEIGHT_KEYS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
@@ -12,7 +12,7 @@ const WEIGHT_KEYS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
 /** The session of a loaded labs module `raw`. */
 export function open(raw, defaultBudget, generations) {
   const native = makeNative(raw);
-  const kv = makeKvCacheApi(native, raw, defaultBudget);
+  const kv = makeKVCacheApi(native, raw, defaultBudget);
   const shadows = new WeakMap(); // core layer → { id, generation } of its copy in this module
 
   /** The id of `layer`'s copy in this module, made or brought up to the layer's current weights. */
