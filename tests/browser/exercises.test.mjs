@@ -164,11 +164,11 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   await page.locator('#ex1 #ex-summary', { hasText: 'No exercises here' }).waitFor();
   assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 0, total: 0, score: 0 });
   await page.evaluate(() => document.querySelector('#ex1').setAttribute('exercises', ''));
-  await page.waitForFunction(() => document.querySelector('#ex1').exercises.length === 4);
+  await page.waitForFunction(() => document.querySelector('#ex1').exercises.length === 6);
   const chapterIds = await page.evaluate(() => document.querySelector('#ex1').exercises.map((e) => e.id));
-  assert.deepEqual(chapterIds, ['attention.causal-row', 'attention.strongest-key', 'attention.uniform', 'attention.cross-qkv']);
-  await page.waitForFunction(() => window.events.filter((e) => e.type === 'progress').at(-1)?.detail.total === 4);
-  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 2, total: 4, score: 0.5 });
+  assert.deepEqual(chapterIds, ['attention.causal-row', 'attention.strongest-key', 'attention.uniform', 'attention.cross-qkv', 'attention.weights-shape', 'attention.single-head-shape']);
+  await page.waitForFunction(() => window.events.filter((e) => e.type === 'progress').at(-1)?.detail.total === 6);
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 2, total: 6, score: 0.3333 });
 
   // The framed page (the playground's origin) posts attempt and progress to this page's origin.
   const frame = page.frameLocator('#frame');
@@ -182,8 +182,8 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   assert.equal(attempt.origin, new URL(h.url).origin);
   assert.deepEqual(attempt.data, { type: 'attention-playground:attempt', id: 'cost.params-bias', chapter: 'cost', correct: true, answer: 16640, expected: 16640, attempts: 1 });
   const progress = messages.filter((m) => m.data.type === 'attention-playground:progress');
-  assert.deepEqual(progress[0].data, { type: 'attention-playground:progress', chapter: 'cost', done: 0, total: 5, score: 0 }, 'on start');
-  assert.deepEqual(progress.at(-1).data, { type: 'attention-playground:progress', chapter: 'cost', done: 1, total: 5, score: 0.2 });
+  assert.deepEqual(progress[0].data, { type: 'attention-playground:progress', chapter: 'cost', done: 0, total: 9, score: 0 }, 'on start');
+  assert.deepEqual(progress.at(-1).data, { type: 'attention-playground:progress', chapter: 'cost', done: 1, total: 9, score: 0.1111 });
 
   // A reload keeps the element's progress (localStorage, per page and element id); clearProgress() forgets it.
   await page.reload();

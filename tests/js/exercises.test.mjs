@@ -99,8 +99,31 @@ function references(config, state, side) {
     'efficient.flash-same': 'same',
     'efficient.linear-crossover': n_q * 2 <= d_k ? 'softmax' : n_q >= 2 * Math.max(d_k, d_v) ? 'linear' : null, // n·d_k·d_v against n²·d
     'efficient.kv-step': n_q + 1,
+    // Issue 36's exercises, each about a case not on screen (another n, twice d_model, another head count).
+    'attention.weights-shape': [n_q + 2, n_k + 5],
+    'attention.single-head-shape': [2 * n_q, 2 * d],
+    'heads.head-shape': [n_q + 4, (2 * d) / h],
+    'heads.per-head-params': 2 * d * ((2 * d) / h),
+    'heads.wo-shape': (2 * d) ** 2,
+    'heads.subspace': n_q >= 2 ? 'subspace' : null,
+    'cost.heads-params': 'same',
+    'cost.heads-flops': 'same',
+    'cost.dominant-long': 'attention',
+    'cost.projection-macs': 4 * (2 * n_q) * d * d,
+    'gqa.wk-params': d * (g === 1 ? h : 1) * d_k,
+    'scaling.variance-wide': [4 * d_k, 0.15 * 4 * d_k],
   };
 }
+
+test('every learning objective (LESSON.md: 1 derive multi-head from one head, 2 the projections\' shapes, 3 the cost terms, 4 no FLOPs or parameters added by heads, 5 why several heads) has exercises; at least 40 in all', () => {
+  const by = {};
+  for (const e of EXERCISES) {
+    assert.ok([1, 2, 3, 4, 5].includes(e.objective), `${e.id} names its learning objective (1–5), got ${e.objective}`);
+    (by[e.objective] ??= []).push(e.id);
+  }
+  for (const o of [1, 2, 3, 4, 5]) assert.ok(by[o]?.length >= 1, `objective ${o} has an exercise`);
+  assert.ok(EXERCISES.length >= 40, `${EXERCISES.length} exercises`);
+});
 
 test('the catalogue and the id lists agree: ≥ 2 exercises in every chapter but reference, ≥ 16 in all, stable ids of four kinds', () => {
   assert.deepEqual(EXERCISES.map((e) => e.id), ALL_IDS);
@@ -242,8 +265,8 @@ test('attempts, progress events and storage: counted per exercise, kept per scop
     ['cost.params-bias', 'cost', false, 1, 16640, 1], ['cost.params-bias', 'cost', true, 16640, 16640, 2], ['cost.dominant', 'cost', true, 'projections', 'projections', 1]]);
   assert.equal(s.asked(), 2, 'a retry on the same layer asks the core nothing');
   const progress = events.filter((e) => e.type === 'progress').at(-1).detail;
-  assert.deepEqual({ ...progress, chapters: undefined }, { chapter: 'cost', done: 2, total: 5, score: 0.4, chapters: undefined });
-  assert.deepEqual(progress.chapters.cost, { done: 2, total: 5 });
+  assert.deepEqual({ ...progress, chapters: undefined }, { chapter: 'cost', done: 2, total: 9, score: 0.2222, chapters: undefined });
+  assert.deepEqual(progress.chapters.cost, { done: 2, total: 9 });
   assert.deepEqual(progress.chapters.reference, { done: 0, total: 0 });
   assert.deepEqual(Object.keys(progress.chapters), CHAPTER_NAMES, 'every chapter, in the lesson\'s order');
   // Stored under the scope: a new session (a reload) and the chapter list read it back.
@@ -251,11 +274,11 @@ test('attempts, progress events and storage: counted per exercise, kept per scop
   const again = sessionFor({ chapter: 'cost' }, { scope: '/course.html#p1', storage });
   assert.deepEqual(again.session.progress().done, 2);
   assert.equal(item(again, 'cost.params-bias').status.attempts, 2);
-  assert.deepEqual(chapterProgress('/course.html#p1', storage).cost, { done: 2, total: 5 });
-  assert.deepEqual(chapterProgress('/course.html#other', storage).cost, { done: 0, total: 5 }, 'another element id keeps its own');
+  assert.deepEqual(chapterProgress('/course.html#p1', storage).cost, { done: 2, total: 9 });
+  assert.deepEqual(chapterProgress('/course.html#other', storage).cost, { done: 0, total: 9 }, 'another element id keeps its own');
   // A record that is not ours, or a storage that throws, starts afresh rather than failing.
   storage.setItem(storageKey('/x'), '{not json');
-  assert.deepEqual(chapterProgress('/x', storage).cost, { done: 0, total: 5 });
+  assert.deepEqual(chapterProgress('/x', storage).cost, { done: 0, total: 9 });
   const refusing = { getItem() { throw new Error('SecurityError'); }, setItem() { throw new Error('QuotaExceeded'); }, removeItem() {} };
   const r = sessionFor({ chapter: 'cost' }, { scope: '/y', storage: refusing });
   assert.equal((await r.session.answer('cost.params-bias', 16640)).correct, true);
@@ -274,13 +297,13 @@ test('the selection: the chapter\'s exercises, none, or a list of ids (unknown o
     { ids: ['cost.dominant', 'attention.causal-row'], unknown: ['nope.x'] });
 });
 
-test('web/EMBED.md lists every exercise id with its kind, and no other', async () => {
+test('web/EMBED.md lists every exercise id with its kind and learning objective, and no other', async () => {
   const { readFile } = await import('node:fs/promises');
   const text = await readFile(new URL('../../web/EMBED.md', import.meta.url), 'utf8');
   const block = text.slice(text.indexOf('<!-- exercises:start'), text.indexOf('<!-- exercises:end -->'));
   assert.ok(block.length > 100, 'EMBED.md has the exercises table between its markers');
-  const rows = [...block.matchAll(/^\| `([^`]+)` \| (\w+) \|/gm)].map((m) => [m[1], m[2]]);
-  assert.deepEqual(rows, EXERCISES.map((e) => [e.id, e.kind]));
+  const rows = [...block.matchAll(/^\| `([^`]+)` \| (\w+) \| (\d) \|/gm)].map((m) => [m[1], m[2], Number(m[3])]);
+  assert.deepEqual(rows, EXERCISES.map((e) => [e.id, e.kind, e.objective]), 'id, kind and objective of every exercise, in order');
 });
 
 test('a catalogue that cannot be loaded is asked for once by the views (no redraw loop), again by answer(), and a view without the exercises panel never asks', async () => {

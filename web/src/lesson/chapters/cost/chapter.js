@@ -19,5 +19,5 @@ export const CHAPTER = {
   open: ['cost'],
   // One step today (a step: an idea in a few sentences and the panels that show it).
   steps: [{ id: 'cost.1', text: ['chapter.cost.p1', 'chapter.cost.p2'], panels: ['cost'] }],
-  exercises: ['cost.params-nobias', 'cost.params-bias', 'cost.dominant', 'cost.attention-shape', 'cost.attention-bytes'],
+  exercises: ['cost.params-nobias', 'cost.params-bias', 'cost.dominant', 'cost.attention-shape', 'cost.attention-bytes', 'cost.heads-params', 'cost.heads-flops', 'cost.dominant-long', 'cost.projection-macs'],
 };

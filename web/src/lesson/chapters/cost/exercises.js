@@ -4,10 +4,11 @@
 import * as fmt from '../../../model/format.js';
 import { shape, analyzeArgs } from '../../exercises/helpers.js';
 import { text } from './exercise_text.js';
+import { MORE_EXERCISES } from './more_exercises.js';
 
 export const EXERCISES = [
   {
-    id: 'cost.params-nobias', chapter: 'cost', kind: 'number',
+    id: 'cost.params-nobias', chapter: 'cost', kind: 'number', objective: 4,
     setup({ config: c }) {
       return {
         params: { d_model: c.d_model, n_heads: c.n_heads },
@@ -26,7 +27,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'cost.params-bias', chapter: 'cost', kind: 'number',
+    id: 'cost.params-bias', chapter: 'cost', kind: 'number', objective: 2,
     setup({ config: c }) {
       return {
         params: {},
@@ -45,7 +46,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'cost.dominant', chapter: 'cost', kind: 'choice',
+    id: 'cost.dominant', chapter: 'cost', kind: 'choice', objective: 3,
     setup({ config: c }) {
       return {
         params: { n: c.n_q, d: c.d_model },
@@ -68,7 +69,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'cost.attention-shape', chapter: 'cost', kind: 'shape',
+    id: 'cost.attention-shape', chapter: 'cost', kind: 'shape', objective: 3,
     setup({ config: c }) {
       return {
         params: {},
@@ -86,7 +87,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'cost.attention-bytes', chapter: 'cost', kind: 'number',
+    id: 'cost.attention-bytes', chapter: 'cost', kind: 'number', objective: 3,
     setup({ config: c }) {
       return {
         params: {},
@@ -104,4 +105,5 @@ export const EXERCISES = [
       };
     },
   },
+  ...MORE_EXERCISES,
 ];

@@ -19,5 +19,5 @@ export const CHAPTER = {
   open: ['gqa', 'kvmap'],
   // One step today (a step: an idea in a few sentences and the panels that show it).
   steps: [{ id: 'gqa.1', text: ['chapter.gqa.p1', 'chapter.gqa.p2'], panels: ['gqa', 'kvmap'] }],
-  exercises: ['gqa.kv-head-of', 'gqa.cache-per-token', 'gqa.preset-saving'],
+  exercises: ['gqa.kv-head-of', 'gqa.cache-per-token', 'gqa.preset-saving', 'gqa.wk-params'],
 };

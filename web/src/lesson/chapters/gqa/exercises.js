@@ -3,10 +3,11 @@
 
 import * as fmt from '../../../model/format.js';
 import { text } from './exercise_text.js';
+import { MORE_EXERCISES } from './more_exercises.js';
 
 export const EXERCISES = [
   {
-    id: 'gqa.kv-head-of', chapter: 'gqa', kind: 'number',
+    id: 'gqa.kv-head-of', chapter: 'gqa', kind: 'number', objective: 5,
     setup({ config: c }) {
       const live = c.n_kv_heads > 1 && c.n_kv_heads !== c.n_heads;
       const n_heads = live ? c.n_heads : 8, n_kv_heads = live ? c.n_kv_heads : 2, d_model = live ? c.d_model : 64;
@@ -29,7 +30,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'gqa.cache-per-token', chapter: 'gqa', kind: 'number',
+    id: 'gqa.cache-per-token', chapter: 'gqa', kind: 'number', objective: 3,
     setup({ config: c }) {
       return {
         params: {},
@@ -49,7 +50,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'gqa.preset-saving', chapter: 'gqa', kind: 'number',
+    id: 'gqa.preset-saving', chapter: 'gqa', kind: 'number', objective: 3,
     setup() {
       return {
         params: { preset: 'LLaMA-70B' },
@@ -67,4 +68,5 @@ export const EXERCISES = [
       };
     },
   },
+  ...MORE_EXERCISES,
 ];

@@ -4,10 +4,11 @@
 import * as fmt from '../../../model/format.js';
 import { shape, word, sentenceOf, analyzeArgs, strongest } from '../../exercises/helpers.js';
 import { text } from './exercise_text.js';
+import { MORE_EXERCISES } from './more_exercises.js';
 
 export const EXERCISES = [
   {
-    id: 'heads.d_k', chapter: 'heads', kind: 'number',
+    id: 'heads.d_k', chapter: 'heads', kind: 'number', objective: 2,
     setup({ state, config: c }) {
       const live = state.d_k === '' && state.d_v === '';
       const d_model = live ? c.d_model : 1024, n_heads = live ? c.n_heads : 16;
@@ -28,7 +29,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'heads.concat-shape', chapter: 'heads', kind: 'shape',
+    id: 'heads.concat-shape', chapter: 'heads', kind: 'shape', objective: 1,
     setup({ config: c }) {
       return {
         params: {},
@@ -46,7 +47,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'heads.previous-token', chapter: 'heads', kind: 'cell',
+    id: 'heads.previous-token', chapter: 'heads', kind: 'cell', objective: 5,
     setup({ state, config: c }) {
       const n = c.n_q, i = Math.min(3, n - 1), words = sentenceOf(c, n);
       return {
@@ -65,4 +66,5 @@ export const EXERCISES = [
       };
     },
   },
+  ...MORE_EXERCISES,
 ];

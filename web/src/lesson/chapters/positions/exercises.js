@@ -7,7 +7,7 @@ import { text } from './exercise_text.js';
 
 export const EXERCISES = [
   {
-    id: 'positions.range', chapter: 'positions', kind: 'choice',
+    id: 'positions.range', chapter: 'positions', kind: 'choice', objective: 1,
     setup({ config: c }) {
       const n = Math.max(c.n_q, 16);
       return {
@@ -31,7 +31,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'positions.zero', chapter: 'positions', kind: 'number',
+    id: 'positions.zero', chapter: 'positions', kind: 'number', objective: 1,
     setup({ config: c }) {
       return {
         params: { d_model: c.d_model },
@@ -49,7 +49,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'positions.shift', chapter: 'positions', kind: 'choice',
+    id: 'positions.shift', chapter: 'positions', kind: 'choice', objective: 1,
     setup({ config: c }) {
       const n = Math.max(c.n_q, 16);
       return {

@@ -19,5 +19,5 @@ export const CHAPTER = {
   open: ['sqrtdk', 'gradients'],
   // One step today (a step: an idea in a few sentences and the panels that show it).
   steps: [{ id: 'scaling.1', text: ['chapter.scaling.p1', 'chapter.scaling.p2'], panels: ['sqrtdk', 'gradients'] }],
-  exercises: ['scaling.variance-unscaled', 'scaling.variance-scaled', 'scaling.gradient'],
+  exercises: ['scaling.variance-unscaled', 'scaling.variance-scaled', 'scaling.gradient', 'scaling.variance-wide'],
 };

@@ -3,10 +3,11 @@
 
 import * as fmt from '../../../model/format.js';
 import { text } from './exercise_text.js';
+import { MORE_EXERCISES } from './more_exercises.js';
 
 export const EXERCISES = [
   {
-    id: 'scaling.variance-unscaled', chapter: 'scaling', kind: 'number',
+    id: 'scaling.variance-unscaled', chapter: 'scaling', kind: 'number', objective: 1,
     setup({ config: c }) {
       return {
         params: { d_k: c.d_k },
@@ -25,7 +26,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'scaling.variance-scaled', chapter: 'scaling', kind: 'number',
+    id: 'scaling.variance-scaled', chapter: 'scaling', kind: 'number', objective: 1,
     setup({ config: c }) {
       return {
         params: { d_k: c.d_k },
@@ -44,7 +45,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'scaling.gradient', chapter: 'scaling', kind: 'choice',
+    id: 'scaling.gradient', chapter: 'scaling', kind: 'choice', objective: 1,
     setup({ config: c }) {
       const small = c.d_k < 512 ? c.d_k : 16;
       return {
@@ -71,4 +72,5 @@ export const EXERCISES = [
       };
     },
   },
+  ...MORE_EXERCISES,
 ];

@@ -1,0 +1,12 @@
+// The words of more_exercises.js beside this file, by id (lesson/text.js serves them; an author's table
+// may replace any of them). Loaded with the exercises, not with the first view.
+import { addText } from '../../text.js';
+
+export { text } from '../../text.js';
+
+addText({
+  'exercise.gqa.wk_prompt':
+    'A layer with d_model = {d_model}, {n_heads} query heads of d_k = {d_k} and {n_kv_heads} key/value head(s), no biases: how many weights does Wᴷ hold?',
+  'exercise.gqa.wk_reveal':
+    'The core: Wᴷ is d_model×(n_kv_heads·d_k) = {d_model}×({n_kv_heads}·{d_k}) = {value}. Only the key/value projections shrink when heads share them; Wᴽ and Wᴼ keep one slice per query head. Usual mistake: d_model×(n_heads·d_k).',
+});
