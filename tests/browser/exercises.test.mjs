@@ -174,13 +174,13 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   const frame = page.frameLocator('#frame');
   await frame.locator('[data-mark="cost.params-bias"]').click(); // the second of the chapter's exercises
   await frame.locator('[data-exercise="cost.params-bias"] input[name="answer"]').waitFor();
-  await frame.locator('[data-exercise="cost.params-bias"] input[name="answer"]').fill('16,640');
+  await frame.locator('[data-exercise="cost.params-bias"] input[name="answer"]').fill('66,048');
   await frame.locator('[data-exercise="cost.params-bias"] button[type="submit"]').click();
   await page.waitForFunction(() => window.messages.some((m) => m.data.type === 'attention-playground:attempt'), null);
   const messages = await page.evaluate(() => window.messages);
   const attempt = messages.find((m) => m.data.type === 'attention-playground:attempt');
   assert.equal(attempt.origin, new URL(h.url).origin);
-  assert.deepEqual(attempt.data, { type: 'attention-playground:attempt', id: 'cost.params-bias', chapter: 'cost', correct: true, answer: 16640, expected: 16640, attempts: 1 });
+  assert.deepEqual(attempt.data, { type: 'attention-playground:attempt', id: 'cost.params-bias', chapter: 'cost', correct: true, answer: 66048, expected: 66048, attempts: 1 });
   const progress = messages.filter((m) => m.data.type === 'attention-playground:progress');
   assert.deepEqual(progress[0].data, { type: 'attention-playground:progress', chapter: 'cost', done: 0, total: 9, score: 0 }, 'on start');
   assert.deepEqual(progress.at(-1).data, { type: 'attention-playground:progress', chapter: 'cost', done: 1, total: 9, score: 0.1111 });
@@ -206,7 +206,7 @@ test('the notebook widget syncs the progress trait it declares', async () => {
   page.setDefaultTimeout(60000);
   await page.waitForFunction(() => window.model.get('progress')?.total === 1, null);
   assert.deepEqual(await page.evaluate(() => window.model.get('progress')), { chapter: 'attention', done: 0, total: 1, score: 0 });
-  await page.locator('#cell [data-exercise="heads.d_k"] input[name="answer"]').fill('16');
+  await page.locator('#cell [data-exercise="heads.d_k"] input[name="answer"]').fill('32');
   await page.locator('#cell [data-exercise="heads.d_k"] button[type="submit"]').click();
   await page.waitForFunction(() => window.model.get('progress').done === 1, null);
   assert.deepEqual(await page.evaluate(() => window.model.saved.at(-1).progress), { chapter: 'attention', done: 1, total: 1, score: 1 });
@@ -221,9 +221,9 @@ test('without a worker, and without the exercises panel shown, answer() still ge
   await page.waitForFunction(() => document.querySelector('#t')?.result, null);
   const out = await page.evaluate(async () => {
     const el = document.querySelector('#t');
-    return [await el.answer('cost.params-bias', '16 640'), await el.answer('attention.strongest-key', 0)].map(({ correct, expected }) => ({ correct, expected }));
+    return [await el.answer('cost.params-bias', '66 048'), await el.answer('attention.strongest-key', 0)].map(({ correct, expected }) => ({ correct, expected }));
   });
-  assert.deepEqual(out, [{ correct: true, expected: 16640 }, { correct: false, expected: 1 }]);
+  assert.deepEqual(out, [{ correct: true, expected: 66048 }, { correct: false, expected: 1 }]);
   assert.equal(await page.locator('#t [data-panel="exercises"]').isHidden(), true, 'panels= leaves the exercises out');
   assert.match(await page.locator('#t #engine-badge').textContent(), /on this page’s thread/);
   assert.deepEqual(page.problems, []);

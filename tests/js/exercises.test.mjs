@@ -75,22 +75,23 @@ function references(config, state, side) {
     'attention.strongest-key': top,
     'attention.uniform': 1 / n_k,
     'attention.cross-qkv': 'q-decoder',
-    'scaling.variance-unscaled': [d_k, 0.15 * d_k],     // a sampled variance: about d_k
-    'scaling.variance-scaled': [1, 0.15],
+    'scaling.variance-unscaled': [2 * d_k, 0.15 * 2 * d_k], // a sampled variance: about d_k, asked at twice the live d_k
+    'scaling.variance-scaled': [1 / (2 * d_k), 0.15 / (2 * d_k)], // divided by d_k instead of √d_k
     'scaling.gradient': 'vanishes',
-    'heads.d_k': derived ? d / h : 64,
+    'heads.d_k': (2 * d) / h,
     'heads.concat-shape': [batch, n_q, h * d_v],
     'heads.previous-token': Math.min(3, n_q - 1) - 1,
-    'cost.params-nobias': 2 * d * h * d_k + 2 * d * h * d_v, // asked with one key/value head per query head
-    'cost.params-bias': 2 * d * h * d_k + 2 * d * h * d_v + 2 * h * d_k + h * d_v + d,
+    // Asked for a layer twice as wide (d_model, d_k, d_v doubled) with one key/value head per query head.
+    'cost.params-nobias': 2 * (2 * d) * h * (2 * d_k) + 2 * (2 * d) * h * (2 * d_v),
+    'cost.params-bias': 2 * (2 * d) * h * (2 * d_k) + 2 * (2 * d) * h * (2 * d_v) + 2 * h * (2 * d_k) + h * (2 * d_v) + 2 * d,
     'cost.dominant': n_q * 2 <= d ? 'projections' : n_q >= 2 * d ? 'attention' : null,
     'cost.attention-shape': [batch, h, n_q, n_k],
-    'cost.attention-bytes': 4 * batch * h * n_q * n_k,
+    'cost.attention-bytes': 4 * batch * (2 * h) * n_q * n_k, // asked with twice the heads
     'gqa.kv-head-of': kvHead,
-    'gqa.cache-per-token': 4 * g * (d_k + d_v),
-    'gqa.preset-saving': 64 / 8,
+    'gqa.cache-per-token': 10 * 4 * (g === 1 ? h : 1) * (d_k + d_v), // ten tokens, another grouping
+    'gqa.preset-saving': 64 / 1,
     'positions.range': 'unit',
-    'positions.zero': Math.cos(0),
+    'positions.zero': Math.sin(n_q + 3),
     'positions.shift': 'rotation',
     'training.start-loss': [Math.log(16), 0.15 * Math.log(16)],
     'training.focus': state.train_task === 'copy_first' ? 'first' : 'previous',
@@ -102,16 +103,16 @@ function references(config, state, side) {
     // Issue 36's exercises, each about a case not on screen (another n, twice d_model, another head count).
     'attention.weights-shape': [n_q + 2, n_k + 5],
     'attention.single-head-shape': [2 * n_q, 2 * d],
-    'heads.head-shape': [n_q + 4, (2 * d) / h],
-    'heads.per-head-params': 2 * d * ((2 * d) / h),
-    'heads.wo-shape': (2 * d) ** 2,
+    'heads.head-shape': [n_q + 4, (3 * d) / h],
+    'heads.per-head-params': 3 * d * ((3 * d) / h),
+    'heads.wo-shape': (3 * d) ** 2,
     'heads.subspace': n_q >= 2 ? 'subspace' : null,
     'cost.heads-params': 'same',
     'cost.heads-flops': 'same',
     'cost.dominant-long': 'attention',
     'cost.projection-macs': 4 * (2 * n_q) * d * d,
-    'gqa.wk-params': d * (g === 1 ? h : 1) * d_k,
-    'scaling.variance-wide': [4 * d_k, 0.15 * 4 * d_k],
+    'gqa.wk-params': d * (g === h ? 1 : h) * d_k + (g === h ? 1 : h) * d_k, // Wᴷ and bᴷ
+    'scaling.variance-wide': [6 * d_k, 0.15 * 6 * d_k],
   };
 }
 
@@ -173,8 +174,9 @@ for (const changes of LAYERS) {
 test('a changed layer gives a new exercise: new numbers in the prompt and a new answer', async () => {
   const a = sessionFor({}), b = sessionFor({ d_model: 256, n_heads: 8 });
   assert.notEqual(item(a, 'cost.params-bias').prompt, item(b, 'cost.params-bias').prompt);
-  assert.equal((await a.session.answer('cost.params-bias', 0)).expected, 16640);
-  assert.equal((await b.session.answer('cost.params-bias', 0)).expected, 4 * 256 * 256 + 4 * 256);
+  // Asked for a layer twice as wide as the live one.
+  assert.equal((await a.session.answer('cost.params-bias', 0)).expected, 4 * 128 * 128 + 4 * 128);
+  assert.equal((await b.session.answer('cost.params-bias', 0)).expected, 4 * 512 * 512 + 4 * 512);
 });
 
 test('answers that cannot be read are errors naming the problem, and cost no attempt', async () => {
@@ -216,7 +218,7 @@ test('an exercise that cannot be posed for a layer says so, and the others are s
   const session = createExerciseSession({ catalogue: EXERCISES, solve: () => assert.fail('asked the core'), state: () => state, check: () => broken });
   const [causal, d_k] = session.view().items;
   assert.equal(causal.unavailable, 'it cannot be posed for this layer (the sentence cannot be read)');
-  assert.match(d_k.prompt, /d_model = 64 and h = 4 heads/);
+  assert.match(d_k.prompt, /d_model = 128 and h = 4 heads/); // twice the live d_model
 });
 
 test('tolerance edges: a number within the stated tolerance counts (the edge included), just beyond does not', () => {
@@ -258,11 +260,11 @@ test('attempts, progress events and storage: counted per exercise, kept per scop
   assert.deepEqual(s.session.list().map((e) => e.id), EXERCISE_IDS.cost);
   assert.deepEqual(Object.keys(s.session.list()[0]).sort(), ['chapter', 'id', 'kind', 'prompt']);
   await s.session.answer('cost.params-bias', 1);
-  await s.session.answer('cost.params-bias', 16640);
+  await s.session.answer('cost.params-bias', 66048);
   await s.session.answer('cost.dominant', 'projections');
   const attempts = events.filter((e) => e.type === 'attempt').map((e) => e.detail);
   assert.deepEqual(attempts.map(({ id, chapter, correct, answer, expected, attempts: n }) => [id, chapter, correct, answer, expected, n]), [
-    ['cost.params-bias', 'cost', false, 1, 16640, 1], ['cost.params-bias', 'cost', true, 16640, 16640, 2], ['cost.dominant', 'cost', true, 'projections', 'projections', 1]]);
+    ['cost.params-bias', 'cost', false, 1, 66048, 1], ['cost.params-bias', 'cost', true, 66048, 66048, 2], ['cost.dominant', 'cost', true, 'projections', 'projections', 1]]);
   assert.equal(s.asked(), 2, 'a retry on the same layer asks the core nothing');
   const progress = events.filter((e) => e.type === 'progress').at(-1).detail;
   assert.deepEqual({ ...progress, chapters: undefined }, { chapter: 'cost', done: 2, total: 9, score: 0.2222, chapters: undefined });
@@ -281,7 +283,7 @@ test('attempts, progress events and storage: counted per exercise, kept per scop
   assert.deepEqual(chapterProgress('/x', storage).cost, { done: 0, total: 9 });
   const refusing = { getItem() { throw new Error('SecurityError'); }, setItem() { throw new Error('QuotaExceeded'); }, removeItem() {} };
   const r = sessionFor({ chapter: 'cost' }, { scope: '/y', storage: refusing });
-  assert.equal((await r.session.answer('cost.params-bias', 16640)).correct, true);
+  assert.equal((await r.session.answer('cost.params-bias', 66048)).correct, true);
   // clear(): the record goes, and a progress event says so.
   again.session.clear();
   assert.equal(storage.map.has(storageKey('/course.html#p1')), false);

@@ -11,10 +11,10 @@ export const EXERCISES = [
     id: 'cost.params-nobias', chapter: 'cost', kind: 'number', objective: 4,
     setup({ config: c }) {
       return {
-        params: { d_model: c.d_model, n_heads: c.n_heads },
-        prompt: text('exercise.cost.how_many_parameters_does', { d_model: fmt.int(c.d_model), n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v }),
+        params: { d_model: 2 * c.d_model, n_heads: c.n_heads },
+        prompt: text('exercise.cost.how_many_parameters_does', { d_model: fmt.int(2 * c.d_model), n_heads: c.n_heads, d_k: 2 * c.d_k, d_v: 2 * c.d_v }),
         tolerance: {},
-        calls: [{ op: 'analyze', args: { d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: false, n: 1 } }],
+        calls: [{ op: 'analyze', args: { d_model: 2 * c.d_model, n_heads: c.n_heads, d_k: 2 * c.d_k, d_v: 2 * c.d_v, bias: false, n: 1 } }],
       };
     },
     reveal({ n_heads }, [a]) {
@@ -31,9 +31,9 @@ export const EXERCISES = [
     setup({ config: c }) {
       return {
         params: {},
-        prompt: text('exercise.cost.same_layer_with_biases', { d_model: fmt.int(c.d_model), n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v }),
+        prompt: text('exercise.cost.same_layer_with_biases', { d_model: fmt.int(2 * c.d_model), n_heads: c.n_heads, d_k: 2 * c.d_k, d_v: 2 * c.d_v }),
         tolerance: {},
-        calls: [{ op: 'analyze', args: { d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: true, n: 1 } }],
+        calls: [{ op: 'analyze', args: { d_model: 2 * c.d_model, n_heads: c.n_heads, d_k: 2 * c.d_k, d_v: 2 * c.d_v, bias: true, n: 1 } }],
       };
     },
     reveal(_, [a]) {
@@ -91,9 +91,9 @@ export const EXERCISES = [
     setup({ config: c }) {
       return {
         params: {},
-        prompt: text('exercise.cost.how_many_bytes_do', { batch: c.batch, n_heads: c.n_heads, n_q: c.n_q, n_k: c.n_k }),
+        prompt: text('exercise.cost.how_many_bytes_do', { batch: c.batch, n_heads: 2 * c.n_heads, n_q: c.n_q, n_k: c.n_k }),
         tolerance: {},
-        calls: [{ op: 'analyze', args: analyzeArgs(c) }],
+        calls: [{ op: 'analyze', args: analyzeArgs(c, { n_heads: 2 * c.n_heads, n_kv_heads: 2 * c.n_kv_heads }) }],
       };
     },
     reveal(_, [a]) {

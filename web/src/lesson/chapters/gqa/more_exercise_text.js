@@ -6,7 +6,7 @@ export { text } from '../../text.js';
 
 addText({
   'exercise.gqa.wk_prompt':
-    'A layer with d_model = {d_model}, {n_heads} query heads of d_k = {d_k} and {n_kv_heads} key/value head(s), no biases: how many weights does Wᴷ hold?',
+    'A layer with d_model = {d_model}, {n_heads} query heads of d_k = {d_k} and {n_kv_heads} key/value head(s): how many parameters do Wᴷ and its bias bᴷ hold together?',
   'exercise.gqa.wk_reveal':
-    'The core: Wᴷ is d_model×(n_kv_heads·d_k) = {d_model}×({n_kv_heads}·{d_k}) = {value}. Only the key/value projections shrink when heads share them; Wᴽ and Wᴼ keep one slice per query head. Usual mistake: d_model×(n_heads·d_k).',
+    'The core: Wᴷ is d_model×(n_kv_heads·d_k) = {d_model}×({n_kv_heads}·{d_k}) = {w_k}, plus bᴷ\'s {b_k}: {value}. Only the key/value projections shrink when heads share them; Wᴽ and Wᴼ keep one slice per query head. Usual mistake: d_model×(n_heads·d_k).',
 });

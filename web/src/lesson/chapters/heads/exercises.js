@@ -10,8 +10,8 @@ export const EXERCISES = [
   {
     id: 'heads.d_k', chapter: 'heads', kind: 'number', objective: 2,
     setup({ state, config: c }) {
-      const live = state.d_k === '' && state.d_v === '';
-      const d_model = live ? c.d_model : 1024, n_heads = live ? c.n_heads : 16;
+      // Not the live layer (the chapter writes its d_k out): twice the live d_model with the live heads.
+      const d_model = 2 * c.d_model, n_heads = c.n_heads;
       return {
         params: { d_model, n_heads },
         prompt: text('exercise.heads.d_model_h_heads', { d_model: fmt.int(d_model), n_heads }),

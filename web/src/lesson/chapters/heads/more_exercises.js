@@ -1,13 +1,13 @@
 // More exercises of the chapter “heads” (issue 36): the projections' shapes (objective 2), one head
 // derived from single-head attention (1) and why several heads (5), asked for a layer not on screen
-// (twice the live d_model), so the answer is worked out, not read off. Form: lesson/exercises/helpers.js.
+// (three times the live d_model), so the answer is worked out, not read off. Form: lesson/exercises/helpers.js.
 
 import * as fmt from '../../../model/format.js';
 import { shape, word, sentenceOf, strongest } from '../../exercises/helpers.js';
 import { text } from './more_exercise_text.js';
 
-/** Twice the live d_model with the live head count: a layer not on screen. */
-const wider = (c) => ({ d_model: 2 * c.d_model, n_heads: c.n_heads });
+/** Three times the live d_model with the live head count: a layer not on screen. */
+const wider = (c) => ({ d_model: 3 * c.d_model, n_heads: c.n_heads });
 
 export const MORE_EXERCISES = [
   {

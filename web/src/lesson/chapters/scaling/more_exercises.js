@@ -8,7 +8,7 @@ export const MORE_EXERCISES = [
   {
     id: 'scaling.variance-wide', chapter: 'scaling', kind: 'number', objective: 1,
     setup({ config: c }) {
-      const d_k = 4 * c.d_k;
+      const d_k = 6 * c.d_k;
       return {
         params: { d_k },
         prompt: text('exercise.scaling.wide_prompt', { d_k }),
