@@ -10,7 +10,7 @@
 // (a key index, a small number the page writes everywhere) are not looked for.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage } from './harness.mjs';
+import { startHarness, openPage, chapterDrawn } from './harness.mjs';
 import { loadAttention } from '../../web/src/engine/attention.js';
 import { validate } from '../../web/src/model/validate.js';
 import { fromHash } from '../../web/src/model/schema.js';
@@ -123,20 +123,6 @@ async function readable(page) {
   });
 }
 
-/** The chapter drawn: the result current where its maps are shown, every shown panel built and done asking. */
-async function settled(page) {
-  await page.waitForFunction(() => {
-    const root = playgroundRoot();
-    const maps = root?.querySelector('section[data-panel="heatmaps"]');
-    if (!maps) return false;
-    const current = maps.hidden || maps.querySelector('.panel-body').dataset.stale === '0';
-    const sections = [...root.querySelectorAll('section[data-panel]:not([hidden])')];
-    const built = sections.every((s) => s.querySelector('.panel-body').childElementCount > 0 && s.dataset.stale !== '1');
-    const waiting = sections.some((s) => /Waiting for the engine|Computing…|Loading/.test(s.innerText));
-    return (root.getElementById('status')?.textContent ?? '').startsWith('Ran in') && current && built && !waiting;
-  }, null, { timeout: 30000 });
-}
-
 const CHAPTERS = Object.keys(EXERCISE_IDS);
 
 // Leaks not fixed yet, each with why; the test fails when one stops leaking (remove it here then) or when
@@ -149,7 +135,7 @@ for (const chapter of CHAPTERS) {
   test(`chapter ${chapter}: no exercise's answer is on screen before Check`, async () => {
     const page = await openPage(h, `#chapter=${chapter}`, { asIs: true, waitForResult: false });
     try {
-      await settled(page);
+      await chapterDrawn(page);
       const state = fromHash(await page.evaluate(() => location.hash));
       const leaks = [], looked = [];
       for (const id of EXERCISE_IDS[chapter]) {

@@ -6,6 +6,8 @@ import { text } from '../../lesson/panels/exercises.js';
 // goes through the playground's exercise session (lesson/exercises/session.js), the path a host's
 // answer(id, value) takes too; this file only draws and reads the learner's input.
 
+import { sketchInput } from './kinds/sketch.js';
+
 export { requests } from './requests.js'; // what this panel may ask the compute for (the session asks it)
 
 const MAX_GRID_SIDE = 16; // a bigger layer gets the asked row only, and the index typed in
@@ -172,6 +174,7 @@ function inputFor(dom, item, entry, titleId) {
     };
   }
   if (item.kind === 'cell') return cellPicker(dom, item, entry);
+  if (item.kind === 'sketch') return (entry.kindView = sketchInput(dom, item, titleId));
   const input = h('input', { type: 'text', name: 'answer', autocomplete: 'off', spellcheck: false, size: 14,
     inputmode: item.kind === 'number' ? 'decimal' : 'text', placeholder: item.kind === 'shape' ? 'e.g. 2×4×8×8' : '' });
   const hint = item.kind === 'number' ? `your answer (${item.toleranceText})` : text('exercises.your_answer_shape_2');
@@ -248,7 +251,8 @@ function showStatus(dom, entry, item) {
   if (!r || entry.shown === r) return;
   entry.shown = r;
   entry.reveal.dataset.correct = r.correct ? '1' : '0';
-  const expected = Array.isArray(r.expected) ? r.expected.join('×') : item.kind === 'choice' ? item.choices.find((c) => c.key === r.expected)?.label ?? r.expected : String(r.expected);
+  const expected = entry.kindView?.format ? entry.kindView.format(r.expected) : Array.isArray(r.expected) ? r.expected.join('×') : item.kind === 'choice' ? item.choices.find((c) => c.key === r.expected)?.label ?? r.expected : String(r.expected);
   fill(entry.reveal, h('strong', {}, r.correct ? 'Right. ' : 'Not quite. '), text('exercises.engine_s_answer', { expected }), dom.math(r.explanation));
   if (entry.grid && r.weights) paintRow(entry, item, r);
+  entry.kindView?.onReveal?.(r);
 }

@@ -5,6 +5,7 @@ import * as fmt from '../../../model/format.js';
 import { word, list, wordsOf, sentenceOf, strongest, visible, shownHead, PATTERN_WORDS } from '../../exercises/helpers.js';
 import { text } from './exercise_text.js';
 import { MORE_EXERCISES } from './more_exercises.js';
+import { SKETCH_EXERCISES } from './sketch_exercises.js';
 
 export const EXERCISES = [
   {
@@ -101,4 +102,5 @@ export const EXERCISES = [
     },
   },
   ...MORE_EXERCISES,
+  ...SKETCH_EXERCISES,
 ];

@@ -5,6 +5,11 @@ import { addText } from '../../text.js';
 export { text } from '../../text.js';
 
 addText({
+  'exercise.attention.sketch_sentence': 'a bird saw a cat and a dog',
+  'exercise.attention.sketch_prompt':
+    'A head built to look at other occurrences of the same word reads “{sentence}”. Draw the weights you expect query {word} to give each key (drag the bars, or use the arrow keys), then check: within a distance of {threshold} counts.',
+  'exercise.attention.sketch_reveal':
+    'The engine\'s row for query {word}: its largest weight, {value}, is on {best}, another occurrence of the same word. Usual mistake: putting the weight on the query itself; the head was built to find the word elsewhere in the sentence, and its scores there stand far above the rest. ',
   'exercise.attention.weights_shape_prompt':
     'One head of cross-attention reads {n_k} encoder tokens for {n_q} decoder tokens (d_model = {d_model}). What is the shape of its weights softmax(Q·Kᵀ/√d_k)?',
   'exercise.attention.weights_shape_reveal':

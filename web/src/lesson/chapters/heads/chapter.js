@@ -19,5 +19,5 @@ export const CHAPTER = {
   open: ['heatmaps'],
   // One step today (a step: an idea in a few sentences and the panels that show it).
   steps: [{ id: 'heads.1', text: ['chapter.heads.p1', 'chapter.heads.p2'], panels: ['heatmaps'] }],
-  exercises: ['heads.d_k', 'heads.concat-shape', 'heads.previous-token', 'heads.head-shape', 'heads.per-head-params', 'heads.wo-shape', 'heads.subspace'],
+  exercises: ['heads.d_k', 'heads.concat-shape', 'heads.previous-token', 'heads.head-shape', 'heads.per-head-params', 'heads.wo-shape', 'heads.subspace', 'heads.sketch-previous'],
 };

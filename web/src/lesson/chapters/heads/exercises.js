@@ -5,6 +5,7 @@ import * as fmt from '../../../model/format.js';
 import { shape, word, sentenceOf, analyzeArgs, strongest } from '../../exercises/helpers.js';
 import { text } from './exercise_text.js';
 import { MORE_EXERCISES } from './more_exercises.js';
+import { SKETCH_EXERCISES } from './sketch_exercises.js';
 
 export const EXERCISES = [
   {
@@ -67,4 +68,5 @@ export const EXERCISES = [
     },
   },
   ...MORE_EXERCISES,
+  ...SKETCH_EXERCISES,
 ];

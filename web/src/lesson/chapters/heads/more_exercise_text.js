@@ -5,6 +5,11 @@ import { addText } from '../../text.js';
 export { text } from '../../text.js';
 
 addText({
+  'exercise.heads.sketch_sentence': 'every head reads its own slice of the vector',
+  'exercise.heads.sketch_prompt':
+    'A head built to look at the previous token reads “{sentence}”. Draw the weights you expect query {word} to give each key (drag the bars, or use the arrow keys), then check: within a distance of {threshold} counts.',
+  'exercise.heads.sketch_reveal':
+    'The engine\'s row for query {word}: {value} of the weight is on {best}, one position back. Usual mistake: spreading the weight over all earlier words; this head\'s projections make one key stand out. ',
   'exercise.heads.head_shape_prompt':
     'A layer with d_model = {d_model} and {n_heads} heads reads a sequence of {n} tokens. What is the shape of one head\'s output, head_i = Attention(Q·W_iᴽ, K·W_iᴷ, V·W_iⱽ), for one sequence?',
   'exercise.heads.head_shape_reveal':
