@@ -1,6 +1,7 @@
-// Issue 36's sketch kind on the page: drawn with the keyboard (arrows choose a bar and set its height) and
+// Issue 36's sketch and design kinds on the page. The sketch: drawn with the keyboard (arrows choose a bar and set its height) and
 // with the mouse (a drag across the bars), graded by the engine, its row drawn over the learner's after
-// Check; answer(id, weights) on an element takes the array. Screenshots at 1280 and 375 px.
+// Check; answer(id, weights) on an element takes the array. The design: q = (a, b) set with the arrow keys
+// or typed, graded by the engine, the row it gives drawn. Screenshots at 1280 and 375 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, chapterDrawn, screenshot, serveSite, openUrl } from './harness.mjs';
@@ -71,7 +72,7 @@ test('sketch by mouse at 375 px: a drag draws the bars; a flat row is wrong', as
   await page.closeAll();
 });
 
-test('answer(id, weights) on an element: the array, any scale; a wrong length is an error naming it', async () => {
+test('answer(id, weights) and answer(id, { a, b }) on an element: the array, any scale; a wrong length is an error naming it', async () => {
   const page = await openUrl(h, `${site.url}empty.html`, { waitForResult: false });
   page.setDefaultTimeout(60000);
   await page.addScriptTag({ type: 'module', content: `import '${h.url}attention-playground.js';` });
@@ -82,15 +83,53 @@ test('answer(id, weights) on an element: the array, any scale; a wrong length is
     await new Promise((resolve) => { el.addEventListener('result', resolve, { once: true }); document.body.append(el); });
     const kind = el.exercises.find((e) => e.id === 'heads.sketch-previous')?.kind;
     const right = await el.answer('heads.sketch-previous', [0, 0, 0, 5, 0, 0, 0, 0, 0]);
+    const design = await el.answer('attention.design-even', { a: 3, b: 0 });
     const wrong = await el.answer('heads.sketch-previous', [1, 1, 1, 1, 1, 1, 1, 1, 1]);
     let error = null;
     try { await el.answer('heads.sketch-previous', [1, 2]); } catch (err) { error = err.message; }
-    return { kind, right: right.correct, wrong: wrong.correct, row: right.expected, error };
+    return { kind, design: design.correct, right: right.correct, wrong: wrong.correct, row: right.expected, error };
   });
   assert.equal(out.right, true);
+  assert.equal(out.design, true, 'answer(id, { a, b }) for a design');
   assert.equal(out.wrong, false);
   assert.equal(out.row.length, 9);
   assert.match(out.error, /heads\.sketch-previous expects 9 weights \(one per key\), got 2/);
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
+
+test('design by keyboard and mouse at 1280 and 375 px: the engine grades q = (a, b) and draws the row it gives', async () => {
+  for (const width of [1280, 375]) {
+    const id = 'attention.design-last';
+    const page = await showDesign(id, width);
+    const b = page.locator(`${card(id)} input[name="design-b"]`);
+    // Keyboard: ↑ steps b up to 3 (not steep enough: 0.88 on the last key).
+    await b.focus();
+    for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    await verdict(page, id).locator('strong').waitFor();
+    assert.match(await verdict(page, id).textContent(), /^Not quite\./);
+    const bars = await page.locator(`${card(id)} .ex-design-value`).allTextContents();
+    assert.equal(bars.length, 6);
+    assert.equal(bars[5], '0.88', 'the row of q = (0, 3), as the engine computed it');
+    // Mouse: the spinner is small; a click in the field and a typed 4 is what a mouse user does.
+    await b.click();
+    await b.fill('4');
+    await page.click(`${card(id)} button[type="submit"]`);
+    await page.waitForFunction((id) => /^Right/.test(playgroundRoot().querySelector(`[data-exercise="${id}"] .ex-verdict`).textContent), id);
+    assert.equal((await page.locator(`${card(id)} .ex-design-value`).allTextContents())[5], '0.94');
+    await page.locator(card(id)).scrollIntoViewIfNeeded();
+    await screenshot(page, `exercise-design-${width}`);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), false, 'no sideways scroll');
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  }
+});
+
+async function showDesign(id, width) {
+  const page = await openPage(h, '#chapter=attention', { asIs: true, waitForResult: false, width });
+  await chapterDrawn(page);
+  await page.evaluate((id) => playgroundRoot().querySelector(`[data-mark="${id}"]`).click(), id);
+  await page.locator(`${card(id)} input[name="design-b"]`).waitFor();
+  return page;
+}

@@ -70,3 +70,43 @@ test('a sketch is graded by total-variation distance to the engine\'s row (float
   assert.ok(Array.isArray(attempt.answer) && Math.abs(attempt.answer.reduce((a, b) => a + b, 0) - 1) < 1e-12, 'the attempt carries the normalised row');
   await assert.rejects(s.answer('heads.sketch-previous', [1, 2]), /heads\.sketch-previous expects 9 weights/);
 });
+
+/** Softmax((a + b·j)/√2) over keys k_j = (1, j), j = 0…5, in float64: a naive attention loop. */
+function naiveRow(a, b) {
+  const s = [0, 1, 2, 3, 4, 5].map((j) => (a + b * j) / Math.SQRT2), top = Math.max(...s);
+  const e = s.map((x) => Math.exp(x - top)), sum = e.reduce((x, y) => x + y, 0);
+  return e.map((x) => x / sum);
+}
+
+test('a design is graded by the engine on the learner\'s record: every allowed q = (a, b) against a naive float64 attention loop', async () => {
+  const jobs = {
+    'attention.design-last': (w) => w[5] >= 0.9,
+    'attention.design-first': (w) => w[0] >= 0.9,
+    'attention.design-even': (w) => w.every((x) => Math.abs(x - 1 / 6) <= 0.01),
+  };
+  const state = { ...withChanges(defaults(), {}), exercises: Object.keys(jobs).join(',') };
+  const check = validate(state, { resolveView: attn.resolveView, analyze: attn.analyze, budget: attn.defaultMemoryBudget });
+  let asked = 0;
+  const s = createExerciseSession({ catalogue: EXERCISES, solve: async (p) => { asked++; return handlers.solve(p, { attn }); }, state: () => state, check: () => check });
+  const differ = [];
+  for (const [id, job] of Object.entries(jobs)) {
+    let right = 0;
+    for (let a = -4; a <= 4; a++) {
+      for (let b = -4; b <= 4; b++) {
+        const want = job(naiveRow(a, b));
+        const r = await s.answer(id, { a, b });
+        if (r.correct !== want) differ.push(`${id} (${a}, ${b}): engine ${r.correct}, naive ${want}`);
+        right += want;
+      }
+    }
+    assert.ok(right >= 1 && right < 81, `${id}: some records do the job, not all (${right})`);
+  }
+  assert.deepEqual(differ, []);
+  assert.equal(asked, 3, 'one engine call per design: every allowed record at once');
+  // The forms a host may give, and what cannot be read.
+  assert.equal((await s.answer('attention.design-last', '0, 4')).correct, true);
+  assert.equal((await s.answer('attention.design-last', [2, 4])).correct, true);
+  await assert.rejects(s.answer('attention.design-last', { a: 0, b: 5 }), /attention\.design-last: b must be a whole number from -4 to 4, got “5”/);
+  await assert.rejects(s.answer('attention.design-last', { a: 0.5, b: 1 }), /a must be a whole number/);
+  await assert.rejects(s.answer('attention.design-last', '4'), /expects a and b/);
+});

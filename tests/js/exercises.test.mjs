@@ -53,6 +53,22 @@ function totalVariation64(p, q) {
   return p.reduce((s, x, j) => s + Math.abs(x / sp - q[j] / sq), 0) / 2;
 }
 
+/**
+ * The designs' records that do the job, from a naive float64 attention loop: keys k_j = (1, j), j = 0…5,
+ * query (a, b) for whole a, b in −4…4, weights softmax((a + b·j)/√2).
+ */
+function designAnswers(job) {
+  const out = [];
+  for (let a = -4; a <= 4; a++) {
+    for (let b = -4; b <= 4; b++) {
+      const scores = [0, 1, 2, 3, 4, 5].map((j) => (a * 1 + b * j) / Math.sqrt(2));
+      const top = Math.max(...scores), e = scores.map((s) => Math.exp(s - top)), sum = e.reduce((x, y) => x + y, 0);
+      if (job(e.map((x) => x / sum))) out.push({ a, b });
+    }
+  }
+  return out;
+}
+
 /** The expected answer of every exercise from closed forms and float64 loops (never the core's calls). */
 function references(config, state, side) {
   const { d_model: d, n_heads: h, n_kv_heads: g, d_k, d_v, n_q, n_k, batch } = config;
@@ -123,6 +139,10 @@ function references(config, state, side) {
     // total-variation distance computed here in float64.
     'attention.sketch-same-word': oneHot(8, 3), // “a bird saw a cat and a dog”: query “a” (6) finds the “a” at 3
     'heads.sketch-previous': oneHot(9, 3),      // “every head reads its own slice …”: query “own” (4) looks back to 3
+    // Designs: the first record (in a, then b order) that does the job, by the naive loop above.
+    'attention.design-last': designAnswers((w) => w[5] >= 0.9)[0],
+    'attention.design-first': designAnswers((w) => w[0] >= 0.9)[0],
+    'attention.design-even': designAnswers((w) => w.every((x) => Math.abs(x - 1 / 6) <= 0.01))[0],
     'scaling.variance-wide': [6 * d_k, 0.15 * 6 * d_k],
   };
 }
@@ -147,7 +167,7 @@ test('the catalogue and the id lists agree: ≥ 2 exercises in every chapter but
   for (const chapter of CHAPTER_NAMES.filter((c) => c !== 'reference')) assert.ok(EXERCISE_IDS[chapter]?.length >= 2, `${chapter} has two exercises`);
   assert.equal(EXERCISE_IDS.reference, undefined, 'the reference chapter shows none');
   assert.ok(ALL_IDS.length >= 16, `${ALL_IDS.length} exercises`);
-  assert.deepEqual([...new Set(EXERCISES.map((e) => e.kind))].sort(), ['cell', 'choice', 'number', 'shape', 'sketch']);
+  assert.deepEqual([...new Set(EXERCISES.map((e) => e.kind))].sort(), ['cell', 'choice', 'design', 'number', 'shape', 'sketch']);
 });
 
 const LAYERS = [

@@ -7,6 +7,7 @@ import { text } from '../../lesson/panels/exercises.js';
 // answer(id, value) takes too; this file only draws and reads the learner's input.
 
 import { sketchInput } from './kinds/sketch.js';
+import { designInput } from './kinds/design.js';
 
 export { requests } from './requests.js'; // what this panel may ask the compute for (the session asks it)
 
@@ -175,6 +176,7 @@ function inputFor(dom, item, entry, titleId) {
   }
   if (item.kind === 'cell') return cellPicker(dom, item, entry);
   if (item.kind === 'sketch') return (entry.kindView = sketchInput(dom, item, titleId));
+  if (item.kind === 'design') return (entry.kindView = designInput(dom, item, titleId));
   const input = h('input', { type: 'text', name: 'answer', autocomplete: 'off', spellcheck: false, size: 14,
     inputmode: item.kind === 'number' ? 'decimal' : 'text', placeholder: item.kind === 'shape' ? 'e.g. 2×4×8×8' : '' });
   const hint = item.kind === 'number' ? `your answer (${item.toleranceText})` : text('exercises.your_answer_shape_2');

@@ -4,8 +4,9 @@
 // error naming the problem, never a wrong attempt: a typo should not cost the learner a try.
 
 import { parseSketch, sketchMatches } from './sketch_answer.js';
+import { parseDesign, designMatches } from './design_answer.js';
 
-export const KINDS = Object.freeze(['number', 'shape', 'choice', 'cell', 'sketch']);
+export const KINDS = Object.freeze(['number', 'shape', 'choice', 'cell', 'sketch', 'design']);
 
 /** "16,640", "16 640", "1.6e4", "−3", "1/10" → a finite number, or throws naming what was given. */
 export function parseNumber(value, id) {
@@ -71,6 +72,7 @@ export function readAnswer(instance, value) {
     case 'choice': return parseChoice(value, instance.choices, instance.id);
     case 'cell': return parseCell(value, instance.grid, instance.id);
     case 'sketch': return parseSketch(value, instance.sketch.keys.length, instance.id);
+    case 'design': return parseDesign(value, instance.design.fields, instance.id);
     default: throw new Error(`${instance.id} has an unknown kind ${instance.kind}`);
   }
 }
@@ -92,6 +94,7 @@ export function matches(instance, given, expected) {
     case 'choice': return given === expected;
     case 'cell': return expected.includes(given);
     case 'sketch': return sketchMatches(instance, given, expected);
+    case 'design': return designMatches(instance, given, expected);
     default: return false;
   }
 }

@@ -19,5 +19,5 @@ export const CHAPTER = {
   open: ['heatmaps', 'query'],
   // One step today (a step: an idea in a few sentences and the panels that show it).
   steps: [{ id: 'attention.1', text: ['chapter.attention.p1', 'chapter.attention.p2'], panels: ['heatmaps', 'query'] }],
-  exercises: ['attention.causal-row', 'attention.strongest-key', 'attention.uniform', 'attention.cross-qkv', 'attention.weights-shape', 'attention.single-head-shape', 'attention.sketch-same-word'],
+  exercises: ['attention.causal-row', 'attention.strongest-key', 'attention.uniform', 'attention.cross-qkv', 'attention.weights-shape', 'attention.single-head-shape', 'attention.sketch-same-word', 'attention.design-last', 'attention.design-first', 'attention.design-even'],
 };

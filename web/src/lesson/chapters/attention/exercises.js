@@ -6,6 +6,7 @@ import { word, list, wordsOf, sentenceOf, strongest, visible, shownHead, PATTERN
 import { text } from './exercise_text.js';
 import { MORE_EXERCISES } from './more_exercises.js';
 import { SKETCH_EXERCISES } from './sketch_exercises.js';
+import { DESIGN_EXERCISES } from './design_exercises.js';
 
 export const EXERCISES = [
   {
@@ -103,4 +104,5 @@ export const EXERCISES = [
   },
   ...MORE_EXERCISES,
   ...SKETCH_EXERCISES,
+  ...DESIGN_EXERCISES,
 ];

@@ -5,6 +5,18 @@ import { addText } from '../../text.js';
 export { text } from '../../text.js';
 
 addText({
+  'exercise.attention.design_last_prompt':
+    'A 2-d head (d_k = 2) has {n_k} keys k_j = (1, j), j = 0…{last}. Choose its query q = (a, b), whole numbers from −{range} to {range}, so that the last key gets at least 0.9 of the weight.',
+  'exercise.attention.design_first_prompt':
+    'The same keys k_j = (1, j), j = 0…{last}. Choose q = (a, b), whole numbers from −{range} to {range}, so that the first key, (1, 0), gets at least 0.9 of the weight.',
+  'exercise.attention.design_even_prompt':
+    'The same keys k_j = (1, j), j = 0…{last}. Choose q = (a, b), whole numbers from −{range} to {range}, so that every key gets the same weight, 1/{n_k} (within 0.01).',
+  'exercise.attention.design_last_reveal':
+    'The engine ran all {n} queries: {count} do it, {answers}. The score q·k_j/√2 = (a + b·j)/√2 grows by b/√2 per key, so only the steepest b puts 0.9 on the last key; a adds the same to every score and changes nothing. Usual mistake: a large a, which shifts all the scores together. ',
+  'exercise.attention.design_first_reveal':
+    'The engine ran all {n} queries: {count} do it, {answers}. With b negative the scores fall along the keys, and only the steepest slope leaves 0.9 on key 0. Usual mistake: b = 0 with a large a; equal scores share the weight, whatever their size. ',
+  'exercise.attention.design_even_reveal':
+    'The engine ran all {n} queries: {count} do it, {answers}: b = 0, any a. Equal scores give equal weights; a only adds the same amount to every score, which the softmax ignores. Usual mistake: q = (0, 0) only; any a works. ',
   'exercise.attention.sketch_sentence': 'a bird saw a cat and a dog',
   'exercise.attention.sketch_prompt':
     'A head built to look at other occurrences of the same word reads “{sentence}”. Draw the weights you expect query {word} to give each key (drag the bars, or use the arrow keys), then check: within a distance of {threshold} counts.',
