@@ -5,6 +5,7 @@
 
 import { createPlayground } from '../playground/playground.js';
 import { ELEMENT_KEYS } from '../model/schema.js';
+import { HOST_EVENTS, WIDGET_TRAITS, WIDGET_INPUTS } from '../features/services.js';
 
 /** A state value ('64', '1') in the type of the model's current value; undefined when it cannot be (a half-typed number). */
 export function modelValue(current, value) {
@@ -46,47 +47,42 @@ export function render({ model, el }) {
     if (changed) model.save_changes();
   });
 
-  // The exercises' progress, for a notebook that declares a `progress` trait (a dict): { chapter, done, total, score }.
-  const stopProgress = playground.on('progress', ({ chapter, done, total, score }) => {
-    if (read('progress') === undefined) return;
-    model.set('progress', { chapter, done, total, score });
+  // A feature's event a notebook declares as a trait of the same name (features/services.js), e.g. the
+  // exercises' `progress` (a dict): { chapter, done, total, score }.
+  const stopTraits = WIDGET_TRAITS.map((type) => playground.on(type, (detail) => {
+    if (read(type) === undefined) return;
+    model.set(type, HOST_EVENTS[type](detail));
     model.save_changes();
-  });
+  }));
 
-  // Tensors from the notebook: a `tensors` trait (traitlets.Bytes) holding an .npz (np.savez of attention, or
-  // of query, key, value, wq, …), with optional `tokens` (a list of strings: the labels of both axes). They
-  // are imported once the engine is ready and again on each change; a refusal is shown under the view.
+  // The traits a feature takes in (features/services.js), e.g. the export's trait of tensors (the bytes of an .npz
+  // with optional `tokens`): handed over once the engine is ready and again on each change; a refusal is
+  // shown under the view.
   const problem = el.ownerDocument.createElement('p');
   problem.className = 'import-error';
   problem.setAttribute('role', 'alert');
   problem.hidden = true;
   box.after(problem);
-  const bringTensors = async () => {
-    const bytes = read('tensors');
-    if (!bytes?.byteLength) return;
-    try {
-      await playground.ready;
-      const { module } = await playground.feature('export');
-      const u8 = new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
-      const { tensors } = module.readImportFile('tensors.npz', u8);
-      const tokens = read('tokens');
-      const labels = Array.isArray(tokens) && tokens.length ? { labels_q: tokens, labels_k: tokens } : {};
-      await playground.importTensors({ ...tensors, ...labels });
-      problem.hidden = true;
-    } catch (err) {
-      problem.hidden = false;
-      problem.textContent = `The notebook's tensors were not imported: ${err.message}`;
-    }
-  };
-  model.on('change:tensors', bringTensors);
-  bringTensors();
+  const inputs = Object.entries(WIDGET_INPUTS).map(([key, { take, refused }]) => {
+    const handler = async () => {
+      try {
+        if (await take({ value: read(key), read, playground })) problem.hidden = true;
+      } catch (err) {
+        problem.hidden = false;
+        problem.textContent = refused(err);
+      }
+    };
+    model.on(`change:${key}`, handler);
+    handler();
+    return [key, handler];
+  });
 
   return () => {
-    model.off('change:tensors', bringTensors);
+    for (const [key, handler] of inputs) model.off(`change:${key}`, handler);
     problem.remove();
     for (const [key, handler] of follow) model.off(`change:${key}`, handler);
     stopWriting();
-    stopProgress();
+    for (const stop of stopTraits) stop();
     playground.destroy();
     box.remove();
   };

@@ -2,15 +2,18 @@
 // HTML, MkDocs, Quarto). Its attributes are the URL hash's keys plus theme and controls; an attribute
 // change updates the view. Properties: state (the whole view, settable), result (the last result);
 // method: run(). Events, bubbling and composed: result { state, shapes, isa, ms }, error { message,
-// field }, change { state } (the learner's edits). The exercises (web/EMBED.md): property exercises,
-// answer(id, value), clearProgress(), events attempt and progress.
+// field }, note { message, field }, change { state } (the learner's edits); importTensors(). A feature's service adds its own events
+// and members (features/services.js: the exercises' property exercises, answer(id, value), clearProgress(),
+// events attempt and progress; the export's exportTensors() and exportBundle(); web/EMBED.md), defined
+// below from that list.
 
 import { createPlayground } from '../playground/playground.js';
 import { ELEMENT_KEYS, defaults, withChanges } from '../model/schema.js';
-import { writeRecord } from '../lesson/exercises/index.js';
+import { HOST_EVENTS, ELEMENT_API } from '../features/services.js';
 import { startState } from '../lesson/chapters.js';
 
 const Base = globalThis.HTMLElement ?? class {}; // importable where there is no DOM (nothing is defined there)
+const PLAYGROUND = Symbol('playground'); // the element's playground, for the members its features add (below)
 
 export class AttentionPlaygroundElement extends Base {
   static get observedAttributes() {
@@ -31,10 +34,14 @@ export class AttentionPlaygroundElement extends Base {
       onError: fire('error'),
       onNote: fire('note'),
       onChange: ({ state: now }) => fire('change')({ state: now }),
-      progress: exerciseScope(this), // the exercises' progress is kept per page and element id
+      progress: progressScope(this), // what the learner did (the exercises' attempts) is kept per page and element id
     });
-    this.#playground.on('attempt', fire('attempt'));
-    this.#playground.on('progress', ({ chapter, done, total, score }) => fire('progress')({ chapter, done, total, score }));
+    for (const [type, detail] of Object.entries(HOST_EVENTS)) this.#playground.on(type, (d) => fire(type)(detail(d)));
+  }
+
+  /** The playground while in a document, else null (for the members the features add). */
+  [PLAYGROUND]() {
+    return this.#playground;
   }
 
   /** Removed from the page: everything this element alone held is freed (its view is kept for a return). */
@@ -75,58 +82,10 @@ export class AttentionPlaygroundElement extends Base {
     return this.#playground?.result ?? null;
   }
 
-  /** The current chapter's exercises (or the `exercises` attribute's): [{ id, chapter, kind, prompt }]. */
-  get exercises() {
-    return this.#playground?.exercises ?? [];
-  }
-
-  /** Answers exercise `id` as the learner's input does: a Promise of { correct, expected, explanation } (an `attempt` event too). */
-  answer(id, value) {
-    if (!this.#playground) return Promise.reject(new Error('<attention-playground> answers once it is in a document'));
-    return this.#playground.answer(id, value);
-  }
-
-  /** Forgets this element's exercise attempts (and the stored progress); a `progress` event follows. */
-  clearProgress() {
-    if (this.#playground) this.#playground.clearProgress();
-    else writeRecord(exerciseScope(this), {}); // not in a document: the stored record alone
-  }
-
   /** Runs the current view; a Promise of the result. */
   run() {
     if (!this.#playground) return Promise.reject(new Error('<attention-playground> runs once it is in a document'));
     return this.#playground.run();
-  }
-
-  /** The export's functions over this playground (web/src/export/host.js; loaded with the lazy panels). */
-  async #export() {
-    if (!this.#playground) throw new Error('<attention-playground> exports once it is in a document');
-    const { module, actions, view } = await this.#playground.feature('export');
-    return { module, ctx: { actions, view } };
-  }
-
-  /** Every tensor of the current run, { name: { shape, data: Float32Array } }, from the engine. */
-  exportTensors() {
-    return this.#exporting('exportTensors', (module, ctx) => module.exportTensors(ctx));
-  }
-
-  /** A Promise of a Blob: a zip of the run's tensors (.npy), view.json and reproduce.py (PyTorch). */
-  exportBundle() {
-    return this.#exporting('exportBundle', (module, ctx) => module.exportBundle(ctx));
-  }
-
-  /** Runs an export; if the element is removed before it finishes, the error says so (whatever step it stopped at). */
-  async #exporting(what, body) {
-    const playground = this.#playground;
-    try {
-      const { module, ctx } = await this.#export();
-      return await body(module, ctx);
-    } catch (err) {
-      if (playground?.destroyed) {
-        throw new Error(`${what}() did not finish: this <attention-playground> was removed from the page before the export was ready; put it back (or export before removing it)`);
-      }
-      throw err;
-    }
   }
 
   /**
@@ -140,8 +99,22 @@ export class AttentionPlaygroundElement extends Base {
   }
 }
 
-/** The progress scope of an element: its page's path and its id ('' for an element without one). */
-function exerciseScope(el) {
+// The members a feature's service adds (features/services.js), e.g. the exercises': exercises (the current
+// chapter's, or those the attribute of that name lists: [{ id, chapter, kind, prompt }]), answer(id, value) (as the
+// learner's input: a Promise of { correct, expected, explanation } and an `attempt` event), clearProgress()
+// (forgets this element's attempts and the stored record; a `progress` event follows); the export's
+// exportTensors() (every tensor of the current run, { name: { shape, data } }) and exportBundle() (a
+// Promise of a Blob: a zip of the run's tensors, view.json and reproduce.py). Out of a document each does
+// what its service says (detached).
+for (const [name, spec] of Object.entries(ELEMENT_API)) {
+  const { detached } = spec.element;
+  Object.defineProperty(AttentionPlaygroundElement.prototype, name, spec.get
+    ? { configurable: true, get() { const playground = this[PLAYGROUND](); return playground ? playground[name] : detached(progressScope(this)); } }
+    : { configurable: true, writable: true, value(...args) { const playground = this[PLAYGROUND](); return playground ? playground[name](...args) : detached(progressScope(this), ...args); } });
+}
+
+/** Where an element's progress is kept: its page's path and its id ('' for an element without one). */
+function progressScope(el) {
   return `${el.ownerDocument.defaultView?.location?.pathname ?? ''}#${el.id}`;
 }
 

@@ -6,12 +6,15 @@
 //
 // A feature is the folder web/src/features/<name>/, found by its name:
 //   panel.js     create(body, ctx) → { update(view, reason), destroy?() }; ctx is narrow: { dom, host,
-//                actions } (see playground/playground.js), never the playground's mutable state. A panel
+//                actions } (see playground/actions.js), never the playground's mutable state. A panel
 //                that asks the compute for something re-exports `requests` from requests.js.
 //   requests.js  `requests`: what it asks the compute for, one entry per request (see playground/asks.js);
 //                each becomes actions.<request>(payload, onProgress) in its panel's ctx.
 //   handler.js   `handlers`: the compute side of those requests, importing nothing (it gets what it
-//                needs from the compute, see worker/handlers.js); found by name (features/compute.js).
+//                needs from the compute, see worker/compute_side.js); found by name (features/compute.js).
+//   service.js   (optional, the row's `service`) what the feature adds to the playground besides its panel:
+//                events, API members of the playground and the element, its own part of the view, work
+//                after the first view (see playground/feature_services.js and features/services.js); first-view code.
 // Adding a feature = that folder + one row here. Only a first-view feature (lazy: false) also imports its
 // panel here, because the first view is built without waiting for a download; such a feature adds to
 // every page's first view, so there are few.
@@ -22,11 +25,13 @@
 
 import * as controls from './controls/panel.js';
 import * as heatmaps from './heatmaps/panel.js';
+import * as exercisesService from './exercises/service.js';
+import * as exportService from './export/service.js';
 import { chapterPanels, EXERCISES_FEATURE } from '../lesson/chapters.js';
 import { text } from '../lesson/panels/features.js';
 
 /**
- * { name, title, about, area: 'side' | 'main' | 'left' | 'right' | 'after', lazy, panel }, in the page's order.
+ * { name, title, about, area: 'side' | 'main' | 'left' | 'right' | 'after', lazy, panel, service? }, in the page's order.
  * `panel` (the module of panel.js) is here for the first view's features only; a lazy feature's comes
  * from lazy.js, a bundle of its own (dist/panels.js) loaded when the first lazy panel is built.
  */
@@ -40,7 +45,7 @@ export const FEATURES = Object.freeze([
   { name: 'cost', area: 'left', lazy: true },
   { name: 'performance', area: 'left', lazy: true },
   { name: 'training', area: 'main', lazy: true },
-  { name: 'exercises', area: 'after', lazy: true },
+  { name: 'exercises', area: 'after', lazy: true, service: exercisesService },
   { name: 'sqrtdk', area: 'left', lazy: true },
   { name: 'gradients', area: 'left', lazy: true },
   { name: 'positional', area: 'left', lazy: true },
@@ -53,7 +58,7 @@ export const FEATURES = Object.freeze([
   { name: 'kvcache', area: 'main', lazy: true },
   { name: 'sparse', area: 'right', lazy: true },
   { name: 'equations', area: 'right', lazy: true },
-  { name: 'export', area: 'right', lazy: true },
+  { name: 'export', area: 'right', lazy: true, service: exportService },
 ].map((row) => Object.freeze({
   ...row,
   // The words, looked up when read (lesson/panels/features.js), so an author's or a translator's table applies.

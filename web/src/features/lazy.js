@@ -8,10 +8,8 @@
 // splitting, stay inside the bundle: no extra files); under Node the same import loads the file.
 
 export { loadHandlers } from './compute.js'; // for a page computing on its own thread (playground/compute.js)
-export { readImportFiles, importLimits } from '../import/files.js'; // its import reader (worker/handlers.js readFiles)
-// The exercises' prompts and reveals (their text is most of their code): a playground's exercise session
-// loads them from here, so the first view's bundle holds only their ids (lesson/exercises/session.js).
-export { EXERCISES } from '../lesson/exercises/catalogue.js';
+export { measurePeak } from '../perf/peak.js'; // the same page's peak (worker/compute_side.js)
+export { readImportFiles, importLimits } from '../import/files.js'; // its import reader (worker/compute_side.js readFiles)
 
 import { LAZY_CSS } from './lazy_css.js';
 import { adoptStyle } from '../ui/style.js';

@@ -8,6 +8,7 @@ import { createPlayground } from '../playground/playground.js';
 import { parseHash, toHash } from '../model/schema.js';
 import { startState } from '../lesson/chapters.js';
 import { mountShare } from './share.js';
+import { HOST_EVENTS } from '../features/services.js';
 import { openLms } from '../lms/launch.js';
 
 const EDIT_SESSION_MS = 1500; // keystrokes in one field this close together are one step of history
@@ -37,7 +38,7 @@ const playground = createPlayground(root, {
   state: initial.state, notes: initial.ignored, layout: embed ? 'embedded' : 'page',
   theme: embed ? 'light' : 'auto', // a page of its own follows the system; inside a course page, light
   compiled: window.attentionPlaygroundCompiled, // index.html started compiling the wasm while this file loaded
-  progress: lms?.scope ?? `${location.pathname}#${initial.state.label || 'page'}`, // the exercises' attempts, in this origin's localStorage (per label)
+  progress: lms?.scope ?? `${location.pathname}#${initial.state.label || 'page'}`, // what the learner did (the exercises' attempts), in this origin's localStorage (per label)
 });
 applyPageFlags(initial.state);
 lms?.attach(playground);
@@ -104,15 +105,16 @@ if (embed && window.parent !== window) {
   });
 }
 
-// ---- inside a frame: tell the host page (a course, an LMS) about the exercises ----
-// { type: 'attention-playground:attempt', id, chapter, correct, answer, expected, attempts } and
-// { type: 'attention-playground:progress', chapter, done, total, score }. Addressed to the origin of the
+// ---- inside a frame: tell the host page (a course, an LMS) the features' events (features/services.js) ----
+// { type: 'attention-playground:<event>', ...detail }: the exercises' attempt { id, chapter, correct, answer,
+// expected, attempts } and progress { chapter, done, total, score }. Addressed to the origin of the
 // page that holds the frame when the browser tells it (ancestorOrigins, else the referrer), so a
 // learner's answers reach no other origin; '*' only when the host hides its origin (no referrer).
 if (window.parent !== window) {
   const target = hostOrigin();
-  playground.on('attempt', (detail) => window.parent.postMessage({ type: 'attention-playground:attempt', ...detail }, target));
-  playground.on('progress', ({ chapter, done, total, score }) => window.parent.postMessage({ type: 'attention-playground:progress', chapter, done, total, score }, target));
+  for (const [type, detail] of Object.entries(HOST_EVENTS)) {
+    playground.on(type, (d) => window.parent.postMessage({ type: `attention-playground:${type}`, ...detail(d) }, target));
+  }
 }
 
 /** The origin of the page holding this frame, or '*' when the browser does not say. */

@@ -9,7 +9,7 @@
 // pages where no worker can start at all.
 
 import { EngineClient, InPageWorker, startModuleWorker } from '../worker/client.js';
-import { createHandlers, handle } from '../worker/handlers.js';
+import { createComputeSide, handle } from '../worker/compute_side.js'; // no pools on this thread
 
 const GRACE_MS = 3000;
 /** Runs estimated shorter than this may run on the page's thread while the worker starts. */
@@ -35,10 +35,12 @@ export function acquireCompute({ simd, base, doc, compiled }) {
     // One set of handlers on this thread, over the main-thread engine: quick first runs and the fallback.
     let inPage = null;
     const inPageHandlers = () => (inPage ??= engine.then(async () => {
-      // A feature's handler comes from panels.js, as its panel did (the first view's bundle holds none).
-      const featureHandlers = (feature) => import(new URL('panels.js', base).href).then((m) => m.loadHandlers(feature));
-      const importReader = () => import(new URL('panels.js', base).href); // import/files.js's readers, as the export panel has them
-      const handlers = createHandlers(() => engine, { featureHandlers, importReader });
+      // A feature's handler comes from panels.js, as its panel did (the first view's bundle holds none),
+      // and so do the peak's measure (asked once a result is on screen, when the lazy panels load too)
+      // and import/files.js's readers (as the export panel has them).
+      const panels = () => import(new URL('panels.js', base).href);
+      const featureHandlers = (feature) => panels().then((m) => m.loadHandlers(feature));
+      const handlers = createComputeSide(() => engine, { featureHandlers, measurePeak: () => panels().then((m) => m.measurePeak()), importReader: panels });
       await handlers.init({ simd });
       return handlers;
     }));

@@ -8,12 +8,14 @@ import { loadAttention } from '../engine/attention.js';
 import { createAttentionPool, PAGE_SPLIT_FLOPS } from '../engine/pool.js';
 import { createHandlers, handle } from './handlers.js';
 import { loadHandlers } from '../features/compute.js';
+import { measurePeak } from '../perf/peak.js';
 
 const wasmDir = new URL('./wasm/', import.meta.url).href;
 const handlers = createHandlers((simd) => loadAttention(simd === undefined ? { wasmDir } : { simd, wasmDir }), {
   // The threshold measured in a browser, where splitting costs more than in Node (see pool.js).
   startPool: ({ workers, simd }) => createAttentionPool({ workers, simd, wasmDir, splitFlops: PAGE_SPLIT_FLOPS }),
   featureHandlers: loadHandlers,
+  measurePeak,
   importReader: () => import('../import/files.js'), // the importer's parsers: in this bundle, run here
 });
 

@@ -10,6 +10,9 @@ import { sketchInput } from './kinds/sketch.js';
 import { designInput } from './kinds/design.js';
 
 export { requests } from './requests.js'; // what this panel may ask the compute for (the session asks it)
+// The exercises' prompts and reveals (their text is most of their code) come with this panel's code
+// (panels.js): the session (service.js) loads them from here, so the first view's bundle holds only their ids.
+export { EXERCISES } from '../../lesson/exercises/catalogue.js';
 
 const MAX_GRID_SIDE = 16; // a bigger layer gets the asked row only, and the index typed in
 const MAX_ROW_CELLS = 64; // a longer row is not drawn at all: the key's index is typed

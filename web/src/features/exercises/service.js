@@ -1,0 +1,65 @@
+// What the exercises add to a playground besides their panel (the feature's service, see
+// playground/feature_services.js): a session per playground (lesson/exercises/session.js) whose answers
+// come from the core through this feature's `solve` request, the `attempt` and `progress` events, the
+// API a host calls (exercises, answer(), progress, clearProgress()), the action the panel answers
+// with, and each chapter's count of exercises done for the chapter list. Part of the first view's
+// bundle; the exercises' text comes with the panel's code (panels.js), loaded once one is shown or answered.
+
+import { createExerciseSession } from '../../lesson/exercises/session.js';
+import { writeRecord } from '../../lesson/exercises/index.js';
+
+/** The events the session emits; each maps the playground's detail to what a host passes on (element, frame, widget). */
+export const events = Object.freeze({
+  /** { id, chapter, correct, answer, expected, attempts }. */
+  attempt: (detail) => detail,
+  /** { chapter, done, total, score } (the playground's own detail also holds every chapter's counts). */
+  progress: ({ chapter, done, total, score }) => ({ chapter, done, total, score }),
+});
+
+/** Events a notebook may declare as a trait of the same name: the widget writes the host's detail there. */
+export const traits = Object.freeze(['progress']);
+
+/**
+ * The API the session adds to the playground (create()'s `api`); `element` marks what <attention-playground>
+ * offers too, with what it does while not in a document (detached(scope, …args); scope: where its progress is kept).
+ */
+export const api = Object.freeze({
+  exercises: { get: true, element: { detached: () => [] } },
+  answer: { element: { detached: () => Promise.reject(new Error('<attention-playground> answers once it is in a document')) } },
+  progress: { get: true },
+  clearProgress: { element: { detached: (scope) => writeRecord(scope, {}) } }, // not in a document: the stored record alone
+});
+
+/**
+ * ctx (playground/feature_services.js): { askHost, state(), check(), ready, scope, storage(), emit, changed(), loadCode() }.
+ * Returns the playground's part: { api, actions, view(), chapterCounts(view), start(), destroy() }.
+ */
+export function create(ctx) {
+  // Prompts from the live layer, answers from the core, attempts kept under the host's scope (none: not stored).
+  const session = createExerciseSession({
+    askHost: ctx.askHost, state: ctx.state, check: ctx.check, ready: ctx.ready, scope: ctx.scope, emit: ctx.emit, changed: ctx.changed,
+    catalogue: () => ctx.loadCode().then((panel) => panel.EXERCISES), // from panels.js: their text stays out of the first bundle
+    // Read once the first result is drawn (start()): a page's first touch of localStorage opens it,
+    // ~20–30 ms of a fresh tab's first view (the chapter list counts no attempts until then).
+    storage: ctx.storage,
+    deferred: true,
+  });
+  const answer = (id, value) => session.answer(id, value);
+  return {
+    api: {
+      /** The exercises shown ([{ id, chapter, kind, prompt }]); answer(id, value) → Promise of { correct, expected, explanation }. */
+      get exercises() { return session.list(); },
+      answer,
+      /** { chapter, done, total, score, chapters } of the exercises shown; clearProgress() forgets every attempt. */
+      get progress() { return session.progress(); },
+      clearProgress: () => session.clear(),
+    },
+    /** The learner's answer from the panel takes the host's path. */
+    actions: { answer },
+    view: () => session.view(),
+    /** Per chapter { done, total }, for the chapter list. */
+    chapterCounts: (view) => view?.progress?.chapters ?? null,
+    start: () => session.start(), // reads the record (the chapter list's counts) and sends the progress event
+    destroy: () => session.destroy(),
+  };
+}
