@@ -164,11 +164,12 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   await page.locator('#ex1 #ex-summary', { hasText: 'No exercises here' }).waitFor();
   assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 0, total: 0, score: 0 });
   await page.evaluate(() => document.querySelector('#ex1').setAttribute('exercises', ''));
-  await page.waitForFunction(() => document.querySelector('#ex1').exercises.length === 6);
+  await page.waitForFunction(() => document.querySelector('#ex1').exercises.length === 10);
   const chapterIds = await page.evaluate(() => document.querySelector('#ex1').exercises.map((e) => e.id));
-  assert.deepEqual(chapterIds, ['attention.causal-row', 'attention.strongest-key', 'attention.uniform', 'attention.cross-qkv', 'attention.weights-shape', 'attention.single-head-shape']);
-  await page.waitForFunction(() => window.events.filter((e) => e.type === 'progress').at(-1)?.detail.total === 6);
-  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 2, total: 6, score: 0.3333 });
+  assert.deepEqual(chapterIds, ['attention.causal-row', 'attention.strongest-key', 'attention.uniform', 'attention.cross-qkv', 'attention.weights-shape', 'attention.single-head-shape',
+    'attention.sketch-same-word', 'attention.design-last', 'attention.design-first', 'attention.design-even']);
+  await page.waitForFunction(() => window.events.filter((e) => e.type === 'progress').at(-1)?.detail.total === 10);
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 2, total: 10, score: 0.2 });
 
   // The framed page (the playground's origin) posts attempt and progress to this page's origin.
   const frame = page.frameLocator('#frame');
