@@ -102,10 +102,14 @@ test('chapter views (the lesson’s first view, then heads on a phone, dark): th
   const page = await openUrl(h, `${h.url}index.html`, { width: 1280, height: 900 });
   const exercise = page.locator('#playground .exercise').first();
   await exercise.waitFor();
-  // The first exercise of chapter attention asks for a number: a wrong one shows the reveal and its explanation.
+  // The first exercise of chapter attention asks for a number: a wrong one shows a hint, a second wrong
+  // one the reveal and its explanation (issue 36: one wrong answer used to reveal).
   await exercise.locator('input[name="answer"]').fill('1');
   await exercise.locator('button[type="submit"]').click();
-  await page.waitForFunction(() => /Not quite/.test(playgroundRoot().querySelector('.exercise .ex-verdict')?.textContent ?? ''));
+  await page.waitForFunction(() => /Not quite\. Hint/.test(playgroundRoot().querySelector('.exercise .ex-verdict')?.textContent ?? ''));
+  await exercise.locator('input[name="answer"]').fill('2');
+  await exercise.locator('button[type="submit"]').click();
+  await page.waitForFunction(() => /Not quite\. The engine’s answer/.test(playgroundRoot().querySelector('.exercise .ex-verdict')?.textContent ?? ''));
   const report = (await violations(page)).map((line) => `attention 1280 light: ${line}`);
   await page.setViewportSize({ width: 375, height: 800 });
   await page.emulateMedia({ colorScheme: 'dark' });

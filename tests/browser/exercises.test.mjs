@@ -3,8 +3,11 @@
 // cell picked with the keyboard) and by answer(); its attempt and progress events; the `exercises`
 // attribute (a list, none, the chapter's); the stepper that shows one exercise at a time (its marks, previous/next,
 // answer() reaching an exercise not shown); progress kept over a reload and cleared by clearProgress();
-// and a framed page posting attempt and progress messages to the course page's origin. Then the notebook
-// widget's progress trait, and answer() on the page's own thread (no worker) with the panel not shown.
+// and a framed page posting attempt and progress messages to the course page's origin. Issue 36's rules,
+// by the learner's clicks and by answer()/reveal() from this page of another origin: a hint and a second
+// try, Show answer, first_try, revealed, done and score, the chapter tab's done/total and ✓, no id on the
+// learner's card, kinds from the first read and the `exercises` event. Then the notebook widget's
+// progress trait, and answer() on the page's own thread (no worker) with the panel not shown.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, serveSite, openUrl, notebookPage } from './harness.mjs';
@@ -25,7 +28,7 @@ const coursePage = (a) => `<!doctype html>
 <iframe id="frame" title="playground" src="${a}index.html#embed=1&chapter=cost&heads=previous,same_word,first_token,"></iframe>
 <script>
   window.events = [];
-  for (const type of ['attempt', 'progress']) document.addEventListener(type, (e) => window.events.push({ type, detail: e.detail }));
+  for (const type of ['attempt', 'progress', 'exercises']) document.addEventListener(type, (e) => window.events.push({ type, detail: e.detail }));
   window.messages = [];
   addEventListener('message', (e) => { if (String(e.data?.type).startsWith('attention-playground:') && e.data.type !== 'attention-playground:size') window.messages.push({ origin: e.origin, data: e.data }); });
 </script>
@@ -70,6 +73,7 @@ async function check(page, id) {
 }
 
 const attempts = (page) => page.evaluate(() => window.events.filter((e) => e.type === 'attempt').map((e) => e.detail));
+const withoutExpected = ({ expected, ...rest }) => rest;
 const lastProgress = (page) => page.evaluate(() => window.events.filter((e) => e.type === 'progress').at(-1)?.detail);
 
 test('exercises: the learner\'s input and answer() for each kind, the events, the attribute, progress over a reload, and a framed page\'s messages', async () => {
@@ -84,6 +88,17 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   assert.deepEqual(listed.map((e) => [e.id, e.kind]), [['attention.causal-row', 'number'], ['cost.attention-shape', 'shape'], ['cost.dominant', 'choice'], ['attention.strongest-key', 'cell']]);
   assert.match(listed[0].prompt, /causal mask on this layer \(10 queries, 10 keys\).*“on” \(3\)/);
   assert.deepEqual(Object.keys(listed[0]).sort(), ['chapter', 'id', 'kind', 'prompt']);
+  // Kinds are data: a new element's first read has them, before its prompts exist (issue 36: kind was null).
+  const fresh = await page.evaluate(() => {
+    const el = document.createElement('attention-playground');
+    el.setAttribute('chapter', 'gqa');
+    document.body.append(el);
+    const first = el.exercises;
+    el.remove();
+    return first;
+  });
+  assert.deepEqual(fresh, [{ id: 'gqa.kv-head-of', chapter: 'gqa', kind: 'number', prompt: null }, { id: 'gqa.cache-per-token', chapter: 'gqa', kind: 'number', prompt: null },
+    { id: 'gqa.preset-saving', chapter: 'gqa', kind: 'number', prompt: null }, { id: 'gqa.wk-params', chapter: 'gqa', kind: 'number', prompt: null }]);
   // The stepper: the first exercise alone, every exercise marked unanswered, the line announced politely.
   assert.deepEqual(await stepper(page), { where: 'Exercise 1 of 4', visible: ['attention.causal-row'], marks: [
     ['attention.causal-row', 'unanswered', true], ['cost.attention-shape', 'unanswered', false], ['cost.dominant', 'unanswered', false], ['attention.strongest-key', 'unanswered', false]] });
@@ -101,10 +116,17 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   // A number, typed: wrong, then right (attempts counted); a typo is refused and not counted.
   await page.fill(`${card('attention.causal-row')} input[name="answer"]`, 'four');
   assert.match(await check(page, 'attention.causal-row'), /Not checked: attention\.causal-row expects a number, got “four”/);
+  // A first wrong answer gets the exercise's hint and a second try, not the answer (issue 36: it used to
+  // show "The engine’s answer: 4" and the explanation here; they now come with the right answer below).
   await page.fill(`${card('attention.causal-row')} input[name="answer"]`, '3');
-  assert.match(await check(page, 'attention.causal-row'), /^Not quite\. The engine’s answer: 4\. A causal mask lets query 3 see keys 0…3.*Usual mistakes/);
+  const hinted = await check(page, 'attention.causal-row');
+  assert.match(hinted, /^Not quite\. Hint: Under a causal mask query 3 may look at itself .* Try again: after a second wrong try the engine’s answer is shown\.$/);
+  assert.doesNotMatch(hinted, /engine’s answer:/);
+  assert.deepEqual((await stepper(page)).marks[0].slice(0, 2), ['attention.causal-row', 'retry']);
+  assert.equal(await page.locator(`${card('attention.causal-row')} .ex-show`).isVisible(), true, 'Show answer is offered while the exercise is open');
   await page.fill(`${card('attention.causal-row')} input[name="answer"]`, '4');
-  assert.match(await check(page, 'attention.causal-row'), /^Right\./);
+  assert.match(await check(page, 'attention.causal-row'), /^Right\. The engine’s answer: 4\. A causal mask lets query 3 see keys 0…3.*Usual mistakes/);
+  assert.equal(await page.locator(`${card('attention.causal-row')} .ex-show`).isHidden(), true, 'no Show answer once done');
   assert.equal(await page.locator(`${card('attention.causal-row')} .ex-verdict`).getAttribute('aria-live'), 'polite');
   assert.match(await page.locator(`${card('attention.causal-row')} .ex-attempts`).textContent(), /2 attempts · solved/);
   // A shape with x separators, and a choice by its radio button.
@@ -126,11 +148,13 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   assert.equal(await page.locator(`${card('attention.strongest-key')} td.expected`).getAttribute('data-key'), '1', 'the reveal marks the core\'s cell');
 
   let seen = await attempts(page);
-  assert.deepEqual(seen.map((a) => [a.id, a.chapter, a.correct, a.answer, a.attempts]), [
-    ['attention.causal-row', 'attention', false, 3, 1], ['attention.causal-row', 'attention', true, 4, 2],
-    ['cost.attention-shape', 'cost', true, [1, 4, 10, 10], 1], ['cost.dominant', 'cost', true, 'projections', 1], ['attention.strongest-key', 'attention', true, 1, 1]]);
+  assert.deepEqual(seen.map((a) => [a.id, a.chapter, a.correct, a.answer, a.attempts, a.first_try, a.revealed]), [
+    ['attention.causal-row', 'attention', false, 3, 1, false, false], ['attention.causal-row', 'attention', true, 4, 2, false, false],
+    ['cost.attention-shape', 'cost', true, [1, 4, 10, 10], 1, true, false], ['cost.dominant', 'cost', true, 'projections', 1, true, false],
+    ['attention.strongest-key', 'attention', true, 1, 1, true, false]]);
+  assert.equal('expected' in seen[0], false, 'a first wrong try tells the host no answer either');
   assert.deepEqual(seen[1].expected, 4);
-  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 4, total: 4, score: 1 });
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 4, total: 4, score: 1, first_try: 0.75 });
   assert.deepEqual((await stepper(page)).marks.map(([id, status]) => [id, status]), [
     ['attention.causal-row', 'right'], ['cost.attention-shape', 'right'], ['cost.dominant', 'right'], ['attention.strongest-key', 'right']]);
 
@@ -152,7 +176,8 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   assert.match(api.errors[2], /asks about query row 2; the cell given is in row 0/);
   seen = await attempts(page);
   assert.equal(seen.length, 9, 'four answers by answer(), none for the refused ones');
-  assert.deepEqual(seen.at(-4), { id: 'cost.dominant', chapter: 'cost', correct: false, answer: 'attention', expected: 'projections', attempts: 2 });
+  // cost.dominant was right: a later wrong answer is practice, shown the answer, and keeps its first try.
+  assert.deepEqual(seen.at(-4), { id: 'cost.dominant', chapter: 'cost', correct: false, answer: 'attention', expected: 'projections', attempts: 2, first_try: true, revealed: false });
   // The panel shows the API's answer too (one path), for an exercise the stepper does not show as well.
   assert.deepEqual((await stepper(page)).visible, ['attention.strongest-key']);
   await show(page, 'cost.dominant');
@@ -162,14 +187,72 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   await page.evaluate(() => document.querySelector('#ex1').setAttribute('exercises', 'none'));
   await page.waitForFunction(() => document.querySelector('#ex1').exercises.length === 0);
   await page.locator('#ex1 #ex-summary', { hasText: 'No exercises here' }).waitFor();
-  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 0, total: 0, score: 0 });
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 0, total: 0, score: 0, first_try: 0 });
   await page.evaluate(() => document.querySelector('#ex1').setAttribute('exercises', ''));
   await page.waitForFunction(() => document.querySelector('#ex1').exercises.length === 10);
   const chapterIds = await page.evaluate(() => document.querySelector('#ex1').exercises.map((e) => e.id));
   assert.deepEqual(chapterIds, ['attention.causal-row', 'attention.strongest-key', 'attention.uniform', 'attention.cross-qkv', 'attention.weights-shape', 'attention.single-head-shape',
     'attention.sketch-same-word', 'attention.design-last', 'attention.design-first', 'attention.design-even']);
   await page.waitForFunction(() => window.events.filter((e) => e.type === 'progress').at(-1)?.detail.total === 10);
-  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 2, total: 10, score: 0.2 });
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 2, total: 10, score: 0.2, first_try: 0.1 });
+  // The `exercises` event: the chapter's prompts, ready (kinds and prompts), once the set changed.
+  await page.waitForFunction(() => window.events.filter((e) => e.type === 'exercises').at(-1)?.detail.exercises.length === 10);
+  const ready = await page.evaluate(() => window.events.filter((e) => e.type === 'exercises').at(-1).detail);
+  assert.deepEqual(ready.exercises.map((e) => [e.id, e.kind, typeof e.prompt]), [['attention.causal-row', 'number', 'string'], ['attention.strongest-key', 'cell', 'string'],
+    ['attention.uniform', 'number', 'string'], ['attention.cross-qkv', 'choice', 'string'], ['attention.weights-shape', 'shape', 'string'],
+    ['attention.single-head-shape', 'shape', 'string'], ['attention.sketch-same-word', 'sketch', 'string'], ['attention.design-last', 'design', 'string'],
+    ['attention.design-first', 'design', 'string'], ['attention.design-even', 'design', 'string']]);
+  assert.equal(ready.chapter, 'attention');
+  const tab = '#ex1 .chapter-progress[data-chapter="attention"]';
+  assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['2/10', false]);
+
+  // Show answer, clicked by the learner before any try: the engine's answer, revealed, done; the
+  // answer typed back is right but scores nothing.
+  await show(page, 'attention.cross-qkv');
+  const crossVerdict = page.locator(`${card('attention.cross-qkv')} .ex-verdict`);
+  await page.click(`${card('attention.cross-qkv')} .ex-show`);
+  await crossVerdict.filter({ hasText: 'The engine’s answer' }).waitFor();
+  assert.match(await crossVerdict.textContent(), /^The engine’s answer: Q from the decoder; K and V from the encoder\..*Usual mistake/);
+  assert.equal(await crossVerdict.getAttribute('data-correct'), 'shown');
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 3, total: 10, score: 0.2, first_try: 0.1 });
+  assert.deepEqual((await stepper(page)).marks[3].slice(0, 2), ['attention.cross-qkv', 'revealed']);
+  assert.equal(await page.locator(`${card('attention.cross-qkv')} .ex-show`).isHidden(), true);
+  await page.check(`${card('attention.cross-qkv')} input[value="q-decoder"]`);
+  assert.match(await check(page, 'attention.cross-qkv'), /^Right, after the answer was shown \(this does not raise the score\)\./);
+  assert.deepEqual(withoutExpected((await attempts(page)).at(-1)), { id: 'attention.cross-qkv', chapter: 'attention', correct: true, answer: 'q-decoder', attempts: 1, first_try: false, revealed: true });
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 3, total: 10, score: 0.2, first_try: 0.1 });
+  assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['3/10', false]);
+
+  // answer() from this page (another origin than the playground's files): a hint first, the answer at
+  // the second wrong try, then reveal() of a solved exercise leaves it solved.
+  const rules = await page.evaluate(async () => {
+    const el = document.querySelector('#ex1');
+    const first = await el.answer('attention.uniform', 0.5);
+    const second = await el.answer('attention.uniform', '1/3');
+    const back = await el.answer('attention.uniform', 0.1);
+    const solved = await el.reveal('attention.causal-row');
+    let unknown;
+    try { await el.reveal('attention.nothing'); } catch (err) { unknown = err.message; }
+    const strip = (r) => ({ ...r, explanation: typeof r.explanation === 'string' && /Usual mistake/.test(r.explanation) });
+    return { first, second: strip(second), back: strip(back), solved: strip(solved), unknown };
+  });
+  assert.deepEqual(Object.keys(rules.first).sort(), ['correct', 'hint']);
+  assert.match(rules.first.hint, /^Equal scores do not mean zero weights/);
+  assert.deepEqual(rules.second, { correct: false, expected: 0.1, explanation: true, first_try: false, revealed: true });
+  assert.deepEqual(rules.back, { correct: true, expected: 0.1, explanation: true, first_try: false, revealed: true });
+  assert.deepEqual(rules.solved, { expected: 4, explanation: true, first_try: false, revealed: false });
+  assert.match(rules.unknown, /“attention\.nothing” is not an exercise/);
+  assert.deepEqual((await attempts(page)).slice(-3).map((a) => [a.id, a.correct, a.expected, a.attempts, a.first_try, a.revealed]), [
+    ['attention.uniform', false, undefined, 1, false, false], ['attention.uniform', false, 0.1, 2, false, true], ['attention.uniform', true, 0.1, 3, false, true]]);
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 4, total: 10, score: 0.2, first_try: 0.1 });
+  // Every exercise done (two right, the others revealed): the chapter is complete.
+  await page.evaluate(async (ids) => { for (const id of ids) await document.querySelector('#ex1').reveal(id); }, chapterIds.slice(4));
+  await page.waitForFunction((sel) => document.querySelector('#ex1').shadowRoot.querySelector(sel.replace('#ex1 ', '')).textContent === '10/10', tab);
+  assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['10/10', true]);
+  // No id in what the learner reads; the card keeps it for tests and authors.
+  const shownText = await page.locator('#ex1 [data-panel="exercises"]').innerText();
+  for (const id of chapterIds) assert.equal(shownText.includes(id), false, `${id} is printed`);
+  assert.deepEqual(await page.locator('#ex1 .exercise').evaluateAll((cards) => cards.map((c) => c.dataset.exercise)), chapterIds);
 
   // The framed page (the playground's origin) posts attempt and progress to this page's origin.
   const frame = page.frameLocator('#frame');
@@ -181,21 +264,27 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   const messages = await page.evaluate(() => window.messages);
   const attempt = messages.find((m) => m.data.type === 'attention-playground:attempt');
   assert.equal(attempt.origin, new URL(h.url).origin);
-  assert.deepEqual(attempt.data, { type: 'attention-playground:attempt', id: 'cost.params-bias', chapter: 'cost', correct: true, answer: 66048, expected: 66048, attempts: 1 });
+  assert.deepEqual(attempt.data, { type: 'attention-playground:attempt', id: 'cost.params-bias', chapter: 'cost', correct: true, answer: 66048, expected: 66048, attempts: 1, first_try: true, revealed: false });
   const progress = messages.filter((m) => m.data.type === 'attention-playground:progress');
-  assert.deepEqual(progress[0].data, { type: 'attention-playground:progress', chapter: 'cost', done: 0, total: 9, score: 0 }, 'on start');
-  assert.deepEqual(progress.at(-1).data, { type: 'attention-playground:progress', chapter: 'cost', done: 1, total: 9, score: 0.1111 });
+  assert.deepEqual(progress[0].data, { type: 'attention-playground:progress', chapter: 'cost', done: 0, total: 9, score: 0, first_try: 0 }, 'on start');
+  assert.deepEqual(progress.at(-1).data, { type: 'attention-playground:progress', chapter: 'cost', done: 1, total: 9, score: 0.1111, first_try: 0.1111 });
+  const listedByFrame = messages.find((m) => m.data.type === 'attention-playground:exercises');
+  assert.equal(listedByFrame.origin, new URL(h.url).origin);
+  assert.deepEqual(listedByFrame.data.exercises.map((e) => e.kind), ['number', 'number', 'choice', 'shape', 'number', 'choice', 'choice', 'choice', 'number']);
 
   // A reload keeps the element's progress (localStorage, per page and element id); clearProgress() forgets it.
   await page.reload();
   await page.locator(card('attention.causal-row')).waitFor();
   await page.waitForFunction(() => window.events.some((e) => e.type === 'progress'));
-  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 4, total: 4, score: 1 });
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 4, total: 4, score: 1, first_try: 0.75 }, 'the attribute\'s list again');
   assert.match(await page.locator(`${card('attention.causal-row')} .ex-attempts`).textContent(), /3 attempts · solved/);
+  // The chapter tab counts the chapter's own exercises (two right, the others revealed): still complete after the reload.
+  await page.waitForFunction((sel) => document.querySelector('#ex1').shadowRoot.querySelector(sel).textContent === '10/10', '.chapter-progress[data-chapter="attention"]');
+  assert.equal(await page.locator('#ex1 .chapter-progress[data-chapter="attention"]').evaluate((el) => el.classList.contains('complete')), true);
   const keys = await page.evaluate(() => Object.keys(localStorage));
   assert.deepEqual(keys, ['attention-playground:exercises:/course.html#ex1']);
   await page.evaluate(() => document.querySelector('#ex1').clearProgress());
-  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 0, total: 4, score: 0 });
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 0, total: 4, score: 0, first_try: 0 });
   assert.deepEqual(await page.evaluate(() => Object.keys(localStorage)), []);
   assert.equal(await page.locator(`${card('attention.causal-row')} .ex-attempts`).textContent(), '');
   assert.deepEqual(page.problems, []);
@@ -206,11 +295,11 @@ test('the notebook widget syncs the progress trait it declares', async () => {
   const page = await openUrl(h, `${course.url}notebook.html`, { waitForResult: false });
   page.setDefaultTimeout(60000);
   await page.waitForFunction(() => window.model.get('progress')?.total === 1, null);
-  assert.deepEqual(await page.evaluate(() => window.model.get('progress')), { chapter: 'attention', done: 0, total: 1, score: 0 });
-  await page.locator('#cell [data-exercise="heads.d_k"] input[name="answer"]').fill('32');
+  assert.deepEqual(await page.evaluate(() => window.model.get('progress')), { chapter: 'attention', done: 0, total: 1, score: 0, first_try: 0 });
+  await page.locator('#cell [data-exercise="heads.d_k"] input[name="answer"]').fill('32'); // twice the live d_model over 4 heads
   await page.locator('#cell [data-exercise="heads.d_k"] button[type="submit"]').click();
   await page.waitForFunction(() => window.model.get('progress').done === 1, null);
-  assert.deepEqual(await page.evaluate(() => window.model.saved.at(-1).progress), { chapter: 'attention', done: 1, total: 1, score: 1 });
+  assert.deepEqual(await page.evaluate(() => window.model.saved.at(-1).progress), { chapter: 'attention', done: 1, total: 1, score: 1, first_try: 1 });
   assert.deepEqual(await page.evaluate(() => Object.keys(localStorage)), [], 'the widget keeps nothing in localStorage');
   assert.deepEqual(page.problems, []);
   await page.closeAll();
@@ -222,9 +311,11 @@ test('without a worker, and without the exercises panel shown, answer() still ge
   await page.waitForFunction(() => document.querySelector('#t')?.result, null);
   const out = await page.evaluate(async () => {
     const el = document.querySelector('#t');
-    return [await el.answer('cost.params-bias', '66 048'), await el.answer('attention.strongest-key', 0)].map(({ correct, expected }) => ({ correct, expected }));
+    const answers = [await el.answer('cost.params-bias', '66 048'), await el.answer('attention.strongest-key', 0)].map(({ correct, expected }) => ({ correct, expected }));
+    return [...answers, await el.reveal('attention.strongest-key').then(({ expected, revealed }) => ({ expected, revealed }))];
   });
-  assert.deepEqual(out, [{ correct: true, expected: 66048 }, { correct: false, expected: 1 }]);
+  // The wrong cell is a first try: no answer (issue 36; it used to give expected: 1), which reveal() then gives.
+  assert.deepEqual(out, [{ correct: true, expected: 66048 }, { correct: false, expected: undefined }, { expected: 1, revealed: true }]);
   assert.equal(await page.locator('#t [data-panel="exercises"]').isHidden(), true, 'panels= leaves the exercises out');
   assert.match(await page.locator('#t #engine-badge').textContent(), /on this page’s thread/);
   assert.deepEqual(page.problems, []);

@@ -24,11 +24,12 @@ test('the element\'s feature members out of a document, in one, and after it is 
       const el = document.createElement('attention-playground');
       el.id = 's1';
       const refused = await el.answer('heads.d_k', 16).then(() => 'answered', (err) => err.message);
+      const notShown = await el.reveal('heads.d_k').then(() => 'shown', (err) => err.message);
       el.clearProgress();
       const exports = await Promise.all([el.exportTensors(), el.exportBundle()].map((p) => p.then(() => 'exported', (err) => err.message)));
-      return { list: el.exercises, refused, stored: localStorage.getItem('attention-playground:exercises:/p.html#s1'), exports };
+      return { list: el.exercises, refused, notShown, stored: localStorage.getItem('attention-playground:exercises:/p.html#s1'), exports };
     });
-    assert.deepEqual(detached, { list: [], refused: '<attention-playground> answers once it is in a document', stored: null,
+    assert.deepEqual(detached, { list: [], refused: '<attention-playground> answers once it is in a document', notShown: '<attention-playground> answers once it is in a document', stored: null,
       exports: ['<attention-playground> exports once it is in a document', '<attention-playground> exports once it is in a document'] });
 
     const inDocument = await page.evaluate(async () => {
@@ -48,10 +49,10 @@ test('the element\'s feature members out of a document, in one, and after it is 
     assert.equal(inDocument.reply, true, 'd_k = 48 / 3 = 16');
     assert.deepEqual(inDocument.list, ['heads.d_k']);
     assert.deepEqual(inDocument.events.find(([type]) => type === 'attempt')[1],
-      { id: 'heads.d_k', chapter: 'heads', correct: true, answer: 16, expected: 16, attempts: 1 });
+      { id: 'heads.d_k', chapter: 'heads', correct: true, answer: 16, expected: 16, attempts: 1, first_try: true, revealed: false });
     const progress = inDocument.events.filter(([type]) => type === 'progress').map(([, detail]) => detail);
     assert.ok(progress.length >= 1, 'a progress event');
-    assert.deepEqual(progress.at(-1), { chapter: 'attention', done: 1, total: 1, score: 1 }, 'the host gets the progress without the per-chapter counts');
+    assert.deepEqual(progress.at(-1), { chapter: 'attention', done: 1, total: 1, score: 1, first_try: 1 }, 'the host gets the progress without the per-chapter counts');
     assert.deepEqual(inDocument.after, [], 'removed: the detached member again');
     assert.deepEqual(page.problems, []);
   } finally {

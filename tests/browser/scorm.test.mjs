@@ -112,12 +112,14 @@ test('SCORM 1.2: interactions per attempt, score from first tries, failed below 
   assert.equal(first.correct, true, JSON.stringify(first));
   const wrong = await answer(page, frame, 'cost.dominant', 'softmax');
   assert.equal(wrong.correct, false);
-  dominant = wrong.expected; // the 2004 learner knows it
-  const right = await answer(page, frame, 'cost.dominant', wrong.expected);
+  assert.equal(wrong.expected, undefined, 'a first wrong answer gets a hint, not the answer (issue 36)');
+  const right = await answer(page, frame, 'cost.dominant', 'projections'); // the second try, after the hint (n = 10 < d = 64)
   assert.equal(right.correct, true);
+  dominant = right.expected; // the 2004 learner knows it
+  assert.equal(dominant, 'projections');
   const cmi = await page.evaluate(() => window.cmi());
   assert.deepEqual(interactions(cmi.interactions).map((i) => [i.id, i.type, i.student_response, i.result]), [
-    ['cost.params-bias', 'numeric', '16640', 'correct'], ['cost.dominant', 'fill-in', 'softmax', 'wrong'], ['cost.dominant', 'fill-in', wrong.expected, 'correct']]);
+    ['cost.params-bias', 'numeric', '16640', 'correct'], ['cost.dominant', 'fill-in', 'softmax', 'wrong'], ['cost.dominant', 'fill-in', dominant, 'correct']]);
   assert.deepEqual([cmi.core.score.raw, cmi.core.score.min, cmi.core.score.max, cmi.core.lesson_status], ['50', '0', '100', 'failed'], 'one of two right on the first try: 50 < 80');
   assert.deepEqual(JSON.parse(cmi.suspend_data), { v: 1, r: { 'cost.params-bias': [1, 1, 1], 'cost.dominant': [2, 1, 0] } });
   assert.equal(cmi.core.exit, 'suspend');

@@ -43,13 +43,15 @@ test('a sketch is graded by total-variation distance to the engine\'s row (float
     assert.equal(item.kind, 'sketch');
     assert.match(item.prompt, /within a distance of 0\.3 counts/, 'the prompt states the threshold');
     const n = item.sketch.keys.length;
-    // The engine's row itself: distance 0, right.
+    // A flat row first (a hint, no answer: issue 36's rules), then the engine's row shown (reveal) and
+    // every further answer graded against it.
     const first = await s.answer(id, Array(n).fill(1));
-    const row = first.expected;
+    const row = (await s.reveal(id)).expected;
     assert.equal(row.length, n);
     assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-5, 'the engine\'s row sums to 1');
     // Flat: far from a one-key row, wrong; TV as computed here decides.
     assert.equal(first.correct, tv64(Array(n).fill(1), row) <= item.threshold);
+    assert.ok(first.hint && !('expected' in first), 'a first miss gives a hint, not the row');
     assert.equal(first.correct, false, `${id}: a flat row is not the head's`);
     assert.equal((await s.answer(id, row)).correct, true);
     // Mixtures of the engine's row and the flat one at TV just under and just over the threshold.

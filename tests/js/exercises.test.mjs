@@ -1,7 +1,9 @@
 // The exercises (web/src/lesson/exercises/, features/exercises/handler.js): every answer the core gives
 // against an independent float64 or closed-form reference, for several live layers; answers that cannot
 // be read (an error, no attempt counted); the tolerance's edges; what a learner may type for a shape, a
-// choice and a cell; the selection (`exercises` key, chapters); attempts, progress and its storage.
+// choice and a cell; the selection (`exercises` key, chapters); attempts, progress and its storage; the
+// rules of issue 36 (a hint after a first wrong answer, the answer after the second or on reveal(), scores
+// that count only what was earned, older records migrated, kinds known before the texts load).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttention } from '../../web/src/engine/attention.js';
@@ -11,7 +13,8 @@ import { LayerCache, prepareRun, forwardArguments } from '../../web/src/model/jo
 import { handlers } from '../../web/src/features/exercises/handler.js';
 import { createExerciseSession } from '../../web/src/lesson/exercises/session.js';
 import { EXERCISES } from '../../web/src/lesson/exercises/catalogue.js';
-import { EXERCISE_IDS, ALL_IDS, selectExercises, chapterProgress, storageKey } from '../../web/src/lesson/exercises/index.js';
+import { EXERCISE_IDS, ALL_IDS, KIND_OF, selectExercises, chapterProgress, storageKey, readRecord } from '../../web/src/lesson/exercises/index.js';
+import { hasText } from '../../web/src/lesson/text.js';
 import { parseNumber, parseShape, matches } from '../../web/src/lesson/exercises/answers.js';
 
 /** The lesson's chapters (issue 25), in order. */
@@ -168,6 +171,10 @@ test('the catalogue and the id lists agree: ≥ 2 exercises in every chapter but
   assert.equal(EXERCISE_IDS.reference, undefined, 'the reference chapter shows none');
   assert.ok(ALL_IDS.length >= 16, `${ALL_IDS.length} exercises`);
   assert.deepEqual([...new Set(EXERCISES.map((e) => e.kind))].sort(), ['cell', 'choice', 'design', 'number', 'shape', 'sketch']);
+  // The kinds are data too (chapters/<chapter>/chapter.js), known before the exercises' texts are loaded.
+  assert.deepEqual(KIND_OF, Object.fromEntries(EXERCISES.map((e) => [e.id, e.kind])));
+  // Every exercise has its hint, in its chapter's exercise_text.js.
+  assert.deepEqual(EXERCISES.filter((e) => !hasText(`exercise.hint.${e.id}`)).map((e) => e.id), [], 'exercises without a hint (exercise.hint.<id>)');
 });
 
 const LAYERS = [
@@ -188,7 +195,14 @@ for (const changes of LAYERS) {
       const want = ref[it.id];
       // Answer with the reference itself: the core must call it right, and the reveal must explain it.
       const given = Array.isArray(want) && it.kind === 'number' ? want[0] : want ?? (it.kind === 'choice' ? it.choices[0].key : 0);
-      const r = await s.session.answer(it.id, given);
+      let r = await s.session.answer(it.id, given);
+      if (!r.correct) {
+        // A first wrong answer (a guess where no closed form decides, or a wrong core) gets a hint, not the
+        // answer (issue 36); reveal() then gives the core's answer and the explanation checked below.
+        assert.equal(r.expected, undefined, `${it.id}: a first wrong answer does not give the answer away`);
+        assert.ok(r.hint.length > 40, `${it.id}: a hint`);
+        r = { ...(await s.session.reveal(it.id)), correct: false };
+      }
       assert.ok(r.explanation.length > 80 && /Usual mistake/.test(r.explanation), `${it.id}: the reveal explains and names a misconception`);
       if (want === null || want === undefined) continue; // no closed form here (n close to d)
       if (it.kind === 'sketch') {
@@ -208,9 +222,9 @@ for (const changes of LAYERS) {
 test('a changed layer gives a new exercise: new numbers in the prompt and a new answer', async () => {
   const a = sessionFor({}), b = sessionFor({ d_model: 256, n_heads: 8 });
   assert.notEqual(item(a, 'cost.params-bias').prompt, item(b, 'cost.params-bias').prompt);
-  // Asked for a layer twice as wide as the live one.
-  assert.equal((await a.session.answer('cost.params-bias', 0)).expected, 4 * 128 * 128 + 4 * 128);
-  assert.equal((await b.session.answer('cost.params-bias', 0)).expected, 4 * 512 * 512 + 4 * 512);
+  // reveal(): a first wrong answer no longer shows the answer (issue 36). Asked for a layer twice as wide.
+  assert.equal((await a.session.reveal('cost.params-bias')).expected, 4 * 128 * 128 + 4 * 128);
+  assert.equal((await b.session.reveal('cost.params-bias')).expected, 4 * 512 * 512 + 4 * 512);
 });
 
 test('answers that cannot be read are errors naming the problem, and cost no attempt', async () => {
@@ -297,11 +311,14 @@ test('attempts, progress events and storage: counted per exercise, kept per scop
   await s.session.answer('cost.params-bias', 66048);
   await s.session.answer('cost.dominant', 'projections');
   const attempts = events.filter((e) => e.type === 'attempt').map((e) => e.detail);
-  assert.deepEqual(attempts.map(({ id, chapter, correct, answer, expected, attempts: n }) => [id, chapter, correct, answer, expected, n]), [
-    ['cost.params-bias', 'cost', false, 1, 66048, 1], ['cost.params-bias', 'cost', true, 66048, 66048, 2], ['cost.dominant', 'cost', true, 'projections', 'projections', 1]]);
+  // The first wrong try's detail has no `expected` (issue 36: it used to show it).
+  assert.deepEqual(attempts.map(({ id, chapter, correct, answer, expected, attempts: n, first_try, revealed }) => [id, chapter, correct, answer, expected, n, first_try, revealed]), [
+    ['cost.params-bias', 'cost', false, 1, undefined, 1, false, false], ['cost.params-bias', 'cost', true, 66048, 66048, 2, false, false],
+    ['cost.dominant', 'cost', true, 'projections', 'projections', 1, true, false]]);
+  assert.equal('expected' in attempts[0], false);
   assert.equal(s.asked(), 2, 'a retry on the same layer asks the core nothing');
   const progress = events.filter((e) => e.type === 'progress').at(-1).detail;
-  assert.deepEqual({ ...progress, chapters: undefined }, { chapter: 'cost', done: 2, total: 9, score: 0.2222, chapters: undefined });
+  assert.deepEqual({ ...progress, chapters: undefined }, { chapter: 'cost', done: 2, total: 9, score: 0.2222, first_try: 0.1111, chapters: undefined });
   assert.deepEqual(progress.chapters.cost, { done: 2, total: 9 });
   assert.deepEqual(progress.chapters.reference, { done: 0, total: 0 });
   assert.deepEqual(Object.keys(progress.chapters), CHAPTER_NAMES, 'every chapter, in the lesson\'s order');
@@ -365,4 +382,165 @@ test('a catalogue that cannot be loaded is asked for once by the views (no redra
   await assert.rejects(session.answer('attention.causal-row', 1), /cannot be answered now: the inputs need fixing first|engine is still loading/);
   assert.equal(asked, 3);
   assert.equal(session.view().items[0].id, 'attention.causal-row');
+});
+
+/** The session's detail of the latest event of `type`. */
+const lastOf = (events, type) => events.filter((e) => e.type === type).at(-1)?.detail;
+const withoutChapters = ({ chapters, ...rest }) => rest;
+
+test('issue 36: a hint and a second try, then the answer; "Show answer"; what first_try, revealed, done and score count', async () => {
+  const storage = memoryStorage(), events = [];
+  const s = sessionFor({ heads: 'previous,same_word,first_token,', chapter: 'cost' }, { scope: '/rules', storage, events });
+  // A first wrong answer: the hint (the exercise's, from its chapter's words), not the answer.
+  const first = await s.session.answer('cost.params-bias', 1);
+  assert.deepEqual(Object.keys(first).sort(), ['correct', 'hint']);
+  assert.equal(first.correct, false);
+  assert.match(first.hint, /one bias per output column/);
+  assert.doesNotMatch(first.hint, /66[ ,.]?048/);
+  assert.deepEqual(item(s, 'cost.params-bias').status, { attempts: 1, correct: false, first: false, revealed: false });
+  assert.deepEqual(item(s, 'cost.params-bias').reveal.hint, first.hint);
+  assert.equal(item(s, 'cost.params-bias').reveal.expected, undefined, 'the view has no answer either');
+  assert.deepEqual(withoutChapters(lastOf(events, 'attempt')), { id: 'cost.params-bias', chapter: 'cost', correct: false, answer: 1, attempts: 1, first_try: false, revealed: false });
+  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 0, total: 9, score: 0, first_try: 0 });
+  // The second wrong answer: the engine's answer and its explanation; the exercise is done, and scores nothing.
+  const second = await s.session.answer('cost.params-bias', 2);
+  assert.deepEqual({ ...second, explanation: /Usual mistake/.test(second.explanation) }, { correct: false, expected: 66048, explanation: true, first_try: false, revealed: true });
+  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 1, total: 9, score: 0, first_try: 0 });
+  // Typing the shown answer back: right, but neither a first try nor a point.
+  const typedBack = await s.session.answer('cost.params-bias', 66048);
+  assert.deepEqual({ ...typedBack, explanation: undefined }, { correct: true, expected: 66048, explanation: undefined, first_try: false, revealed: true });
+  assert.deepEqual(withoutChapters(lastOf(events, 'attempt')), { id: 'cost.params-bias', chapter: 'cost', correct: true, answer: 66048, expected: 66048, attempts: 3, first_try: false, revealed: true });
+  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 1, total: 9, score: 0, first_try: 0 });
+  // "Show answer" before any try: revealed and done, no attempt; the answer typed afterwards scores nothing.
+  const attemptsBefore = events.filter((e) => e.type === 'attempt').length;
+  const shown = await s.session.reveal('cost.dominant');
+  assert.deepEqual({ ...shown, explanation: /Usual mistake/.test(shown.explanation) }, { expected: 'projections', explanation: true, first_try: false, revealed: true });
+  assert.equal(events.filter((e) => e.type === 'attempt').length, attemptsBefore, 'a reveal is not an attempt');
+  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 2, total: 9, score: 0, first_try: 0 });
+  assert.equal((await s.session.answer('cost.dominant', 'projections')).first_try, false);
+  assert.deepEqual(item(s, 'cost.dominant').status, { attempts: 1, correct: false, first: false, revealed: true });
+  // Right at the first try, and right at the second (no answer shown in between).
+  assert.deepEqual((await s.session.answer('cost.attention-shape', '1x4x10x10')).first_try, true);
+  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 3, total: 9, score: 0.1111, first_try: 0.1111 });
+  assert.equal((await s.session.answer('cost.attention-bytes', 1)).correct, false);
+  const secondTry = await s.session.answer('cost.attention-bytes', 3200);
+  assert.deepEqual([secondTry.correct, secondTry.first_try, secondTry.revealed], [true, false, false]);
+  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 4, total: 9, score: 0.2222, first_try: 0.1111 });
+  // Once right, a wrong answer or a reveal is practice: the answer is shown, the record keeps its point.
+  const practice = await s.session.answer('cost.attention-bytes', 7);
+  assert.deepEqual([practice.correct, practice.expected, practice.revealed], [false, 3200, false]);
+  assert.equal((await s.session.reveal('cost.attention-shape')).revealed, false, 'revealing a solved exercise does not unsolve it');
+  assert.deepEqual(withoutChapters(s.session.progress()), { chapter: 'cost', done: 4, total: 9, score: 0.2222, first_try: 0.1111 });
+  assert.deepEqual(s.session.progress().chapters.cost, { done: 4, total: 9 });
+  // Stored in today's form, and read back the same by a new session (a reload).
+  assert.deepEqual(JSON.parse(storage.map.get(storageKey('/rules'))), {
+    'cost.params-bias': { attempts: 3, correct: false, first: false, revealed: true },
+    'cost.dominant': { attempts: 1, correct: false, first: false, revealed: true },
+    'cost.attention-shape': { attempts: 1, correct: true, first: true, revealed: false },
+    'cost.attention-bytes': { attempts: 3, correct: true, first: false, revealed: false },
+  });
+  const again = sessionFor({ chapter: 'cost' }, { scope: '/rules', storage });
+  assert.deepEqual(withoutChapters(again.session.progress()), { chapter: 'cost', done: 4, total: 9, score: 0.2222, first_try: 0.1111 });
+  // answer() refuses an unknown id for reveal() too, naming it.
+  await assert.rejects(s.session.reveal('cost.nothing'), /“cost\.nothing” is not an exercise/);
+});
+
+test('issue 36: records of older versions still load (no first-try facts: not a first try; never right: revealed), and an LMS\'s record too', async () => {
+  const storage = memoryStorage();
+  storage.setItem(storageKey('/old'), JSON.stringify({
+    'cost.params-bias': { attempts: 1, correct: true },      // right: kept right, not a first try (not known)
+    'cost.dominant': { attempts: 2, correct: false },         // the older version showed the answer after a miss
+    'cost.attention-shape': { attempts: 3, correct: true },
+    'cost.attention-bytes': { attempts: 0, correct: false },  // nothing
+    'nope.x': { attempts: 1, correct: true },                 // not an exercise
+  }));
+  assert.deepEqual(readRecord('/old', storage), {
+    'cost.params-bias': { attempts: 1, correct: true, first: false, revealed: false },
+    'cost.dominant': { attempts: 2, correct: false, first: false, revealed: true },
+    'cost.attention-shape': { attempts: 3, correct: true, first: false, revealed: false },
+  });
+  const events = [];
+  const s = sessionFor({ chapter: 'cost' }, { scope: '/old', storage, events });
+  assert.deepEqual(withoutChapters(s.session.progress()), { chapter: 'cost', done: 3, total: 9, score: 0.2222, first_try: 0 });
+  assert.deepEqual(chapterProgress('/old', storage).cost, { done: 3, total: 9 });
+  // An old exercise that was shown stays done: another answer is practice.
+  assert.equal((await s.session.answer('cost.dominant', 'softmax')).expected, 'projections');
+  // The LMS's record ({ attempts, correct, first }, lms/launch.js): its first-try facts are kept; a
+  // record that used both tries without a right answer is revealed; one miss leaves a second try.
+  storage.setItem(storageKey('/lms'), JSON.stringify({
+    'cost.params-bias': { attempts: 1, correct: true, first: true },
+    'cost.dominant': { attempts: 2, correct: false, first: false },
+    'cost.attention-shape': { attempts: 1, correct: false, first: false },
+  }));
+  assert.deepEqual(readRecord('/lms', storage), {
+    'cost.params-bias': { attempts: 1, correct: true, first: true, revealed: false },
+    'cost.dominant': { attempts: 2, correct: false, first: false, revealed: true },
+    'cost.attention-shape': { attempts: 1, correct: false, first: false, revealed: false },
+  });
+  const lms = sessionFor({ chapter: 'cost' }, { scope: '/lms', storage });
+  assert.ok((await lms.session.answer('cost.attention-shape', '9x9')).expected, 'the second miss shows the answer');
+  assert.deepEqual(withoutChapters(lms.session.progress()), { chapter: 'cost', done: 3, total: 9, score: 0.1111, first_try: 0.1111 });
+});
+
+test('issue 36: kinds come with the first list (data), and an `exercises` event says when the prompts are ready', async () => {
+  const state = { ...withChanges(defaults(), {}), chapter: 'heads', exercises: '' };
+  const check = validate(state, { resolveView: attn.resolveView, analyze: attn.analyze, budget: attn.defaultMemoryBudget });
+  let release;
+  const arrived = new Promise((r) => { release = r; });
+  const events = [];
+  const session = createExerciseSession({
+    catalogue: () => arrived, solve: () => assert.fail('asked the core'), state: () => state, check: () => check,
+    emit: (type, detail) => events.push({ type, detail }), changed: () => session.view(),
+  });
+  assert.deepEqual(session.list(), [
+    { id: 'heads.d_k', chapter: 'heads', kind: 'number', prompt: null },
+    { id: 'heads.concat-shape', chapter: 'heads', kind: 'shape', prompt: null },
+    { id: 'heads.previous-token', chapter: 'heads', kind: 'cell', prompt: null },
+    { id: 'heads.head-shape', chapter: 'heads', kind: 'shape', prompt: null },
+    { id: 'heads.per-head-params', chapter: 'heads', kind: 'number', prompt: null },
+    { id: 'heads.wo-shape', chapter: 'heads', kind: 'number', prompt: null },
+    { id: 'heads.subspace', chapter: 'heads', kind: 'choice', prompt: null },
+    { id: 'heads.sketch-previous', chapter: 'heads', kind: 'sketch', prompt: null },
+  ]);
+  session.view();
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(events.filter((e) => e.type === 'exercises').length, 0, 'no event before the prompts are ready');
+  release(EXERCISES);
+  await new Promise((r) => setTimeout(r, 10));
+  const fired = events.filter((e) => e.type === 'exercises');
+  assert.equal(fired.length, 1);
+  assert.equal(fired[0].detail.chapter, 'heads');
+  assert.deepEqual(fired[0].detail.exercises.map((e) => [e.id, e.kind]), [
+    ['heads.d_k', 'number'],
+    ['heads.concat-shape', 'shape'],
+    ['heads.previous-token', 'cell'],
+    ['heads.head-shape', 'shape'],
+    ['heads.per-head-params', 'number'],
+    ['heads.wo-shape', 'number'],
+    ['heads.subspace', 'choice'],
+    ['heads.sketch-previous', 'sketch'],
+  ]);
+  assert.match(fired[0].detail.exercises[0].prompt, /d_model = 128 and h = 4 heads/); // twice the live d_model
+  assert.deepEqual(fired[0].detail.exercises, session.list());
+  session.view();
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(events.filter((e) => e.type === 'exercises').length, 1, 'once per set of prompts');
+});
+
+test('issue 36: no hint gives the answer away (every exercise, every layer): not the number, the shape nor the choice', async () => {
+  const leaks = [];
+  for (const changes of LAYERS) {
+    const s = sessionFor({ ...changes, exercises: ALL_IDS.join(',') });
+    for (const it of s.session.view().items) {
+      const wrong = { number: -123456789, shape: [987, 654], choice: it.choices?.at(-1).key, cell: 0, sketch: it.sketch?.keys.map(() => 1), design: { a: 0, b: 1 } }[it.kind];
+      const r = await s.session.answer(it.id, wrong);
+      if (r.correct) continue; // the guess was right (a choice or a cell): no hint to look at
+      const { expected } = await s.session.reveal(it.id);
+      const forms = typeof expected === 'number' ? (Number.isInteger(expected) && Math.abs(expected) < 10 ? [] : [String(expected), expected.toLocaleString('en-US'), String(Number(expected.toPrecision(3)))])
+        : Array.isArray(expected) ? [expected.join('×'), expected.join('x'), expected.join(', ')]
+          : it.kind === 'choice' ? [it.choices.find((c) => c.key === expected).label] : [];
+      for (const f of forms) if (r.hint.includes(f)) leaks.push(`${it.id} (${JSON.stringify(changes)}): the hint holds “${f}”: ${r.hint}`);
+    }
+  }
+  assert.deepEqual(leaks, []);
 });

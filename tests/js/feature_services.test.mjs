@@ -35,16 +35,18 @@ test('no code outside the exercises\' folder, the table and the lesson names the
 test('the services\' lists come from the table: the exercises\' events, trait and element members', () => {
   const withService = FEATURES.filter((f) => f.service);
   assert.deepEqual(withService.map((f) => f.name), ['exercises', 'export']);
-  assert.deepEqual(Object.keys(HOST_EVENTS).sort(), ['attempt', 'progress']);
+  assert.deepEqual(Object.keys(HOST_EVENTS).sort(), ['attempt', 'exercises', 'progress']);
   assert.deepEqual(WIDGET_TRAITS, ['progress']);
   assert.deepEqual(Object.keys(WIDGET_INPUTS), ['tensors']);
   assert.match(WIDGET_INPUTS.tensors.refused(new Error('x')), /^The notebook's tensors were not imported: x$/);
-  assert.deepEqual(Object.keys(ELEMENT_API).sort(), ['answer', 'clearProgress', 'exercises', 'exportBundle', 'exportTensors']);
+  assert.deepEqual(Object.keys(ELEMENT_API).sort(), ['answer', 'clearProgress', 'exercises', 'exportBundle', 'exportTensors', 'reveal']);
   // What a host passes on: the attempt as it is, the progress without the per-chapter counts.
-  const attempt = { id: 'cost.dominant', chapter: 'cost', correct: true, answer: 'x', expected: 'x', attempts: 2 };
+  const attempt = { id: 'cost.dominant', chapter: 'cost', correct: true, answer: 'x', expected: 'x', attempts: 2, first_try: false, revealed: false };
   assert.deepEqual(HOST_EVENTS.attempt(attempt), attempt);
-  assert.deepEqual(HOST_EVENTS.progress({ chapter: 'cost', done: 1, total: 5, score: 0.2, chapters: { cost: { done: 1, total: 5 } } }),
-    { chapter: 'cost', done: 1, total: 5, score: 0.2 });
+  assert.deepEqual(HOST_EVENTS.progress({ chapter: 'cost', done: 1, total: 5, score: 0.2, first_try: 0.2, chapters: { cost: { done: 1, total: 5 } } }),
+    { chapter: 'cost', done: 1, total: 5, score: 0.2, first_try: 0.2 });
+  const listed = { chapter: 'cost', exercises: [{ id: 'cost.dominant', chapter: 'cost', kind: 'choice', prompt: 'p' }] };
+  assert.deepEqual(HOST_EVENTS.exercises(listed), listed);
   for (const f of withService) {
     for (const [name, spec] of Object.entries(f.service.api)) {
       assert.ok(!(name in FEATURES[0]) && !['state', 'run', 'on', 'destroy', 'result', 'ready'].includes(name), `${f.name}: ${name} would hide the playground's own`);

@@ -60,9 +60,11 @@ export function createChapterNav({ dom, go }) {
       const total = p?.total ?? 0;
       count.hidden = !total;
       const done = p?.done ?? 0;
+      // done: exercises answered right or whose answer was shown (lesson/exercises/index.js); complete (✓) once every one is.
+      const complete = !!total && done >= total;
       count.textContent = total ? `${done}/${total}` : '';
-      spoken.textContent = total ? text('nav.progress_spoken', { done, total }) : '';
-      count.classList.toggle('complete', !!total && done >= total);
+      spoken.textContent = !total ? '' : complete ? text('nav.progress_complete', { total }) : text('nav.progress_spoken', { done, total });
+      count.classList.toggle('complete', complete);
     });
     previous.disabled = next.disabled = locked;
     if (shownChapter === chapter.name) return;

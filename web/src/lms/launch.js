@@ -50,7 +50,7 @@ export function openLms(win) {
   const scope = `${win.location.pathname}#lms`;
   let storage = null;
   try { storage = win.localStorage; } catch { storage = null; } // a sandboxed frame: the LMS still keeps the score
-  writeRecord(scope, Object.fromEntries(Object.entries(session.record).map(([id, e]) => [id, { attempts: e.attempts, correct: e.correct }])), storage);
+  writeRecord(scope, Object.fromEntries(Object.entries(session.record).map(([id, e]) => [id, { attempts: e.attempts, correct: e.correct, first: e.first }])), storage);
   return {
     scope,
     session,

@@ -75,7 +75,7 @@ export function openScorm({ version, api, mastery, say, now = Date.now }) {
 
   return {
     version,
-    /** The attempts known: { id: { attempts, correct, first } } (first: right on the first attempt). */
+    /** The attempts known: { id: { attempts, correct, first } } (correct: right before the answer was shown; first: right on the first attempt). */
     record,
     /** The mastery score in force (0–100), or null. */
     mastery: passing,
@@ -84,7 +84,7 @@ export function openScorm({ version, api, mastery, say, now = Date.now }) {
     attempt(detail, exercise, ids) {
       if (ended) return;
       const before = record[detail.id] ?? { attempts: 0, correct: false, first: false };
-      record[detail.id] = { attempts: before.attempts + 1, correct: before.correct || detail.correct === true, first: before.attempts ? before.first : detail.correct === true };
+      record[detail.id] = { attempts: before.attempts + 1, correct: before.correct || (detail.correct === true && detail.revealed !== true), first: before.attempts ? before.first : (detail.first_try ?? detail.correct) === true };
       const n = Number(get('cmi.interactions._count')) || 0;
       const { type, response } = interactionOf(exercise?.kind, detail.answer);
       setAll(interactionValues(version, n, { id: detail.id, type, response, correct: detail.correct === true, description: exercise?.prompt, timestamp: new Date(now()).toISOString() }));

@@ -107,34 +107,7 @@ export function validate(state, env = {}) {
   }
 
   // Sequence lengths and batch: typed for random inputs, counted from the sentences otherwise.
-  let n_q, n_k, batch, tokens_q = null, tokens_kv = null;
-  if (source === 'text') {
-    tokens_q = sentences(state.text);
-    if (!tokens_q.length) put('text', 'type at least one word (each line is one batch item)');
-    if (tokens_q.length > LIMITS.lines) put('text', `at most ${LIMITS.lines} lines (one per batch item), got ${tokens_q.length}`);
-    if (tokens_q.some((t) => t.length > LIMITS.tokens)) put('text', `at most ${LIMITS.tokens} tokens per line`);
-    batch = tokens_q.length || undefined;
-    n_q = tokens_q.length ? Math.max(...tokens_q.map((t) => t.length)) : undefined;
-    if (cross) {
-      tokens_kv = sentences(state.text_kv);
-      if (!tokens_kv.length) put('text_kv', 'type the encoder sentence that the queries attend to');
-      else if (tokens_q.length && tokens_kv.length !== tokens_q.length) {
-        put('text_kv', `needs one line per query line: ${tokens_q.length} query line${tokens_q.length > 1 ? 's' : ''}, ${tokens_kv.length} here`);
-      }
-      if (tokens_kv.some((t) => t.length > LIMITS.tokens)) put('text_kv', `at most ${LIMITS.tokens} tokens per line`);
-      n_k = tokens_kv.length ? Math.max(...tokens_kv.map((t) => t.length)) : undefined;
-    } else {
-      n_k = n_q;
-    }
-  } else if (source === 'task') {
-    // One sample of the lab's task (input_seed picks which): its length is the lab's.
-    batch = 1;
-    n_q = n_k = trained?.seq_len;
-  } else {
-    batch = size('batch');
-    n_q = size('n_q');
-    n_k = cross ? size('n_k') : n_q; // self-attention: keys are the queries' own tokens
-  }
+  const { n_q, n_k, batch, tokens_q, tokens_kv } = readTokens(state, { source, cross, trained, size, put });
   if (source === 'task' && weights !== 'trained') {
     put('source', 'a task sample is the training lab’s input, embedded by what the lab learnt: it needs weights=trained (the lab’s “use in the playground” button)');
   }
@@ -173,22 +146,7 @@ export function validate(state, env = {}) {
     }
   }
 
-  // The batch item and head shown are views of a result: a value that names none is replaced by the
-  // first, and the page says so (a link with head=-1 must still show maps).
-  const itemRead = parseInteger(state.item, { min: 0, name: 'item' });
-  let item = itemRead.value ?? 0;
-  if (itemRead.error && String(state.item ?? '').trim() !== '') notes.push({ field: 'item', text: `item=${cutText(String(state.item), 20)} is not a batch item (${itemRead.error}): showing item 0.` });
-  if (batch && item > batch - 1) {
-    notes.push({ field: 'item', text: `item=${item} is not a batch item here (0 to ${batch - 1}): showing item ${batch - 1}.` });
-    item = batch - 1;
-  }
-  let head = null;
-  if (String(state.head ?? '').trim() !== '') {
-    const headRead = parseInteger(state.head, { min: 0, name: 'head' });
-    if (headRead.error) notes.push({ field: 'head', text: `head=${cutText(String(state.head), 20)} is not a head (${headRead.error}): showing head 1 (head=0).` });
-    else if (n_heads && headRead.value >= n_heads) notes.push({ field: 'head', text: `head=${headRead.value} is not a head of this layer (0 to ${n_heads - 1}): showing head 1 (head=0).` });
-    else head = headRead.value;
-  }
+  const { item, head } = readShown(state, { batch, n_heads, notes });
   const workers = parseWorkers(state.workers, env.cores);
   if (workers.note) notes.push({ field: 'workers', text: workers.note });
   // Grouped-query attention: key/value heads shared by the query heads; '' = not given (n_heads).
@@ -240,40 +198,100 @@ export function validate(state, env = {}) {
     }
     estimate = estimateRun(analysis, env, training);
     const field = lastOf(SIZE_FIELDS, source === 'text' ? 'text' : 'n_q');
-    const budget = env.budget ?? 2 ** 30;
-    if (analysis.memory.parameters > budget) {
-      // No sequence length can help: the layer itself does not fit, so the message belongs to its width.
-      blocked = { field: lastOf(LAYER_FIELDS, 'd_model'), kind: 'memory',
-        short: `Too large to run here at any n: the layer's weights alone need ${fmt.bytes(analysis.memory.parameters)}, over the ${fmt.bytesBinary(budget)} budget.`,
-        message:
-        `Too large to run in this tab at any sequence length: the layer's weights alone need ${fmt.bytes(analysis.memory.parameters)}, ` +
-        `over the budget of ${fmt.int(budget)} B (${fmt.bytesBinary(budget)}); make d_model (or d_k, d_v) smaller to run it. ` +
-        `The shapes, parameters, FLOPs and memory below are still computed.` };
-    } else if (analysis.memory.total > budget) {
-      blocked = { field, kind: 'memory',
-        short: `Too large to run here: needs ${fmt.bytes(analysis.memory.total)}, over the ${fmt.bytesBinary(budget)} budget.`,
-        message:
-        `Too large to run in this tab: one forward pass needs ${fmt.bytes(analysis.memory.total)}, over the budget of ` +
-        `${fmt.int(budget)} B (${fmt.bytesBinary(budget)}). The shapes, parameters, FLOPs and memory below are still computed.` };
-    } else if (estimate.seconds > MAX_RUN_SECONDS && estimate.training) {
-      // Most of the time is training the lab's model again from its seed: say so, and the ways round it.
-      const t = estimate.training;
-      blocked = { field: 'train_steps', kind: 'time',
-        short: `Too slow to run here: training the model again takes an estimated ${fmt.num(estimate.seconds, 0)} s (limit ${MAX_RUN_SECONDS} s).`,
-        message:
-        `Too slow to run here: the trained weights are made again from the seed, ${fmt.int(t.steps)} training steps of ` +
-        `${fmt.short(t.step_macs)} multiply-adds each, an estimated ${fmt.num(estimate.seconds, 0)} s in all (the limit is ${MAX_RUN_SECONDS} s). ` +
-        `Train the model in the training lab and use it from there, lower train_steps or the lab's sizes, or go back to the seeded weights.` };
-    } else if (estimate.seconds > MAX_RUN_SECONDS) {
-      blocked = { field, kind: 'time',
-        short: `Too slow to run here: an estimated ${fmt.num(estimate.seconds, 0)} s (limit ${MAX_RUN_SECONDS} s).`,
-        message:
-        `Too slow to run here: about ${fmt.short(analysis.flops.exact_flops)} FLOPs, an estimated ${fmt.num(estimate.seconds, 0)} s ` +
-        `(the limit is ${MAX_RUN_SECONDS} s). Make n_q, n_k, d_model or batch smaller; the analysis below is still computed.` };
-    }
+    blocked = tooLarge(analysis, estimate, { budget: env.budget ?? 2 ** 30, field, lastOf });
   }
   const auto = ok && !blocked && !!estimate && estimate.seconds < AUTO_SECONDS;
   return { ok, errors, notes, config, analysis, estimate, blocked, auto };
+}
+
+/** The sequences: n_q, n_k and batch typed (random inputs), counted from the sentences, or the lab's (a task sample). */
+function readTokens(state, { source, cross, trained, size, put }) {
+  let n_q, n_k, batch, tokens_q = null, tokens_kv = null;
+  if (source === 'text') {
+    tokens_q = sentences(state.text);
+    if (!tokens_q.length) put('text', 'type at least one word (each line is one batch item)');
+    if (tokens_q.length > LIMITS.lines) put('text', `at most ${LIMITS.lines} lines (one per batch item), got ${tokens_q.length}`);
+    if (tokens_q.some((t) => t.length > LIMITS.tokens)) put('text', `at most ${LIMITS.tokens} tokens per line`);
+    batch = tokens_q.length || undefined;
+    n_q = tokens_q.length ? Math.max(...tokens_q.map((t) => t.length)) : undefined;
+    if (cross) {
+      tokens_kv = sentences(state.text_kv);
+      if (!tokens_kv.length) put('text_kv', 'type the encoder sentence that the queries attend to');
+      else if (tokens_q.length && tokens_kv.length !== tokens_q.length) {
+        put('text_kv', `needs one line per query line: ${tokens_q.length} query line${tokens_q.length > 1 ? 's' : ''}, ${tokens_kv.length} here`);
+      }
+      if (tokens_kv.some((t) => t.length > LIMITS.tokens)) put('text_kv', `at most ${LIMITS.tokens} tokens per line`);
+      n_k = tokens_kv.length ? Math.max(...tokens_kv.map((t) => t.length)) : undefined;
+    } else {
+      n_k = n_q;
+    }
+  } else if (source === 'task') {
+    // One sample of the lab's task (input_seed picks which): its length is the lab's.
+    batch = 1;
+    n_q = n_k = trained?.seq_len;
+  } else {
+    batch = size('batch');
+    n_q = size('n_q');
+    n_k = cross ? size('n_k') : n_q; // self-attention: keys are the queries' own tokens
+  }
+  return { n_q, n_k, batch, tokens_q, tokens_kv };
+}
+
+/**
+ * The batch item and head shown are views of a result: a value that names none is replaced by the
+ * first, and the page says so in `notes` (a link with head=-1 must still show maps).
+ */
+function readShown(state, { batch, n_heads, notes }) {
+  const itemRead = parseInteger(state.item, { min: 0, name: 'item' });
+  let item = itemRead.value ?? 0;
+  if (itemRead.error && String(state.item ?? '').trim() !== '') notes.push({ field: 'item', text: `item=${cutText(String(state.item), 20)} is not a batch item (${itemRead.error}): showing item 0.` });
+  if (batch && item > batch - 1) {
+    notes.push({ field: 'item', text: `item=${item} is not a batch item here (0 to ${batch - 1}): showing item ${batch - 1}.` });
+    item = batch - 1;
+  }
+  let head = null;
+  if (String(state.head ?? '').trim() !== '') {
+    const headRead = parseInteger(state.head, { min: 0, name: 'head' });
+    if (headRead.error) notes.push({ field: 'head', text: `head=${cutText(String(state.head), 20)} is not a head (${headRead.error}): showing head 1 (head=0).` });
+    else if (n_heads && headRead.value >= n_heads) notes.push({ field: 'head', text: `head=${headRead.value} is not a head of this layer (0 to ${n_heads - 1}): showing head 1 (head=0).` });
+    else head = headRead.value;
+  }
+  return { item, head };
+}
+
+/** Why a valid problem is not run here (too large for the tab's memory, or too slow), or null. */
+function tooLarge(analysis, estimate, { budget, field, lastOf }) {
+  if (analysis.memory.parameters > budget) {
+    // No sequence length can help: the layer itself does not fit, so the message belongs to its width.
+    return { field: lastOf(LAYER_FIELDS, 'd_model'), kind: 'memory',
+      short: `Too large to run here at any n: the layer's weights alone need ${fmt.bytes(analysis.memory.parameters)}, over the ${fmt.bytesBinary(budget)} budget.`,
+      message:
+      `Too large to run in this tab at any sequence length: the layer's weights alone need ${fmt.bytes(analysis.memory.parameters)}, ` +
+      `over the budget of ${fmt.int(budget)} B (${fmt.bytesBinary(budget)}); make d_model (or d_k, d_v) smaller to run it. ` +
+      `The shapes, parameters, FLOPs and memory below are still computed.` };
+  } else if (analysis.memory.total > budget) {
+    return { field, kind: 'memory',
+      short: `Too large to run here: needs ${fmt.bytes(analysis.memory.total)}, over the ${fmt.bytesBinary(budget)} budget.`,
+      message:
+      `Too large to run in this tab: one forward pass needs ${fmt.bytes(analysis.memory.total)}, over the budget of ` +
+      `${fmt.int(budget)} B (${fmt.bytesBinary(budget)}). The shapes, parameters, FLOPs and memory below are still computed.` };
+  } else if (estimate.seconds > MAX_RUN_SECONDS && estimate.training) {
+    // Most of the time is training the lab's model again from its seed: say so, and the ways round it.
+    const t = estimate.training;
+    return { field: 'train_steps', kind: 'time',
+      short: `Too slow to run here: training the model again takes an estimated ${fmt.num(estimate.seconds, 0)} s (limit ${MAX_RUN_SECONDS} s).`,
+      message:
+      `Too slow to run here: the trained weights are made again from the seed, ${fmt.int(t.steps)} training steps of ` +
+      `${fmt.short(t.step_macs)} multiply-adds each, an estimated ${fmt.num(estimate.seconds, 0)} s in all (the limit is ${MAX_RUN_SECONDS} s). ` +
+      `Train the model in the training lab and use it from there, lower train_steps or the lab's sizes, or go back to the seeded weights.` };
+  } else if (estimate.seconds > MAX_RUN_SECONDS) {
+    return { field, kind: 'time',
+      short: `Too slow to run here: an estimated ${fmt.num(estimate.seconds, 0)} s (limit ${MAX_RUN_SECONDS} s).`,
+      message:
+      `Too slow to run here: about ${fmt.short(analysis.flops.exact_flops)} FLOPs, an estimated ${fmt.num(estimate.seconds, 0)} s ` +
+      `(the limit is ${MAX_RUN_SECONDS} s). Make n_q, n_k, d_model or batch smaller; the analysis below is still computed.` };
+  }
+  return null;
 }
 
 /**

@@ -2,9 +2,11 @@ import { text } from '../../lesson/panels/exercises.js';
 // "Predict, then reveal": the chapter's exercises, one card each, one card shown at a time behind a
 // stepper ("Exercise 2 of 4", previous/next, a status mark per exercise) so a chapter stays short: the prompt (numbers from the live
 // layer), an input for its kind (a number, a shape, a choice, or a cell picked on a small map), a Check
-// button, and the reveal (right or not, the core's answer, the explanation with its numbers). The answer
-// goes through the playground's exercise session (lesson/exercises/session.js), the path a host's
-// answer(id, value) takes too; this file only draws and reads the learner's input.
+// button and a "Show answer" button, and the verdict: a first wrong answer gets the exercise's hint and
+// a second try; a right answer, a second wrong one or "Show answer" brings the core's answer and the
+// explanation with its numbers. The answer goes through the playground's exercise session
+// (lesson/exercises/session.js), the path a host's answer(id, value) and reveal(id) take too; this file
+// only draws and reads the learner's input. The exercise's id is not shown (data-exercise keeps it).
 
 import { sketchInput } from './kinds/sketch.js';
 import { designInput } from './kinds/design.js';
@@ -44,9 +46,9 @@ export function create(body, { dom, actions }) {
   function update(view) {
     const ex = view.exercises;
     if (!ex) return;
-    const { done, total, score } = ex.progress;
+    const { done, total, score, first_try } = ex.progress;
     summary.textContent = total
-      ? text('exercises.answered_right', { done, total, value: Math.round(score * total), part: ex.unknown.length ? ` · not exercises: ${ex.unknown.join(', ')}` : '' })
+      ? text('exercises.answered_right', { done, total, value: Math.round(score * total), first: Math.round(first_try * total), part: ex.unknown.length ? ` · not exercises: ${ex.unknown.join(', ')}` : '' })
       : text('exercises.no_exercises_here', { part: ex.unknown.length ? ` (not exercises: ${ex.unknown.join(', ')})` : '' });
     const ids = ex.items.map((item) => item.id);
     lastItems = ex.items;
@@ -79,7 +81,7 @@ export function create(body, { dom, actions }) {
     const byId = new Map(lastItems.map((item) => [item.id, item]));
     const wanted = order.map((id, i) => {
       const status = statusOf(byId.get(id));
-      return { id, i, status, label: `Exercise ${i + 1}: ${{ unanswered: text('exercises.not_answered_yet'), right: 'answered right', wrong: 'answered wrong' }[status]}` };
+      return { id, i, status, label: `Exercise ${i + 1}: ${statusWords(status)}` };
     });
     if (marks.children.length !== wanted.length) {
       fill(marks, wanted.map(({ id }) => h('li', {}, h('button', { type: 'button', dataset: { mark: id }, onclick: () => go(id, true) }))));
@@ -90,7 +92,7 @@ export function create(body, { dom, actions }) {
       b.dataset.status = status;
       b.setAttribute('aria-label', label);
       b.title = label;
-      b.textContent = `${i + 1}${{ unanswered: '', right: ' ✓', wrong: ' ✗' }[status]}`;
+      b.textContent = `${i + 1}${STATUS_MARKS[status]}`;
       if (id === currentId) b.setAttribute('aria-current', 'step');
       else b.removeAttribute('aria-current');
     });
@@ -116,7 +118,7 @@ export function create(body, { dom, actions }) {
     const attempts = h('span', { class: 'note ex-attempts' });
     entry.reveal = reveal;
     entry.attempts = attempts;
-    const head = h('h3', { id: titleId, tabindex: '-1' }, mathText(item.prompt ?? text('exercises.this_exercise_uses_current')), h('span', { class: 'ex-id' }, item.id));
+    const head = h('h3', { id: titleId, tabindex: '-1' }, mathText(item.prompt ?? text('exercises.this_exercise_uses_current')));
     if (item.unavailable) {
       entry.card = h('article', { class: 'exercise', dataset: { exercise: item.id, kind: item.kind }, 'aria-labelledby': titleId },
         head, h('p', { class: 'placeholder' }, `Not available: ${item.unavailable}.`));
@@ -124,32 +126,36 @@ export function create(body, { dom, actions }) {
     }
     const { field, read } = inputFor(dom, item, entry, titleId);
     const button = h('button', { type: 'submit' }, 'Check');
+    const show = h('button', { type: 'button', class: 'ex-show', onclick: () => ask(entry, () => actions.reveal(item.id)) }, text('exercises.show_answer'));
     entry.button = button;
+    entry.show = show;
     const form = h('form', {
       onsubmit: (e) => {
         e.preventDefault();
-        submit(item, entry, read());
+        const value = read();
+        ask(entry, () => actions.answer(item.id, value));
       },
-    }, field, button, attempts);
+    }, field, button, show, attempts);
     entry.card = h('article', { class: 'exercise', dataset: { exercise: item.id, kind: item.kind }, 'aria-labelledby': titleId }, head, form, reveal);
     return entry;
   }
 
-  async function submit(item, entry, value) {
+  /** Checks an answer or shows the answer (`call`); the session redraws this card with the verdict. */
+  async function ask(entry, call) {
     if (entry.pending) return;
     entry.pending = true;
-    entry.button.disabled = true;
+    entry.button.disabled = entry.show.disabled = true;
     entry.reveal.dataset.correct = '';
     entry.reveal.textContent = text('exercises.asking_engine');
     try {
-      await actions.answer(item.id, value); // the session redraws this card with the reveal
+      await call();
     } catch (err) {
       entry.shown = null;
       entry.reveal.dataset.correct = '';
       fill(entry.reveal, h('span', { class: 'panel-error' }, `Not checked: ${err.message}.`));
     } finally {
       entry.pending = false;
-      entry.button.disabled = false;
+      entry.button.disabled = entry.show.disabled = false;
     }
   }
 
@@ -159,32 +165,47 @@ export function create(body, { dom, actions }) {
 
 // ---- outside the panel's state: a card's input and its row after the reveal ----
 
-/** unanswered, right (solved at some attempt) or wrong (tried, not solved yet). */
+// A mark's status: its words (by text id) and its sign after the exercise's number.
+const statusWords = (status) => ({ unanswered: () => text('exercises.not_answered_yet'), retry: () => text('exercises.status_retry'),
+  right: () => text('exercises.status_right'), revealed: () => text('exercises.status_revealed') })[status]();
+const STATUS_MARKS = { unanswered: '', retry: ' ✗', right: ' ✓', revealed: ' ○' };
+
+/** unanswered, retry (one wrong try, a second one left), right (answered right before the answer was shown) or revealed (shown). */
 function statusOf(item) {
   const s = item?.status;
-  if (!s?.attempts) return 'unanswered';
-  return s.correct ? 'right' : 'wrong';
+  if (s?.correct) return 'right';
+  if (s?.revealed) return 'revealed';
+  return s?.attempts ? 'retry' : 'unanswered';
 }
 
-/** The input of a kind: { field (the element), read() → the value to answer with }. */
+/** The input of a kind: { field (the element), read() → the value to answer with }. A new kind adds its function to INPUTS. */
 function inputFor(dom, item, entry, titleId) {
+  return (INPUTS[item.kind] ?? typedInput)(dom, item, entry, titleId);
+}
+
+/** A choice: one radio button per choice. */
+function choiceInput(dom, item, entry, titleId) {
   const { h } = dom;
-  if (item.kind === 'choice') {
-    const name = `${titleId}-choice`;
-    const radios = item.choices.map((c) => h('input', { type: 'radio', name, value: c.key }));
-    return {
-      field: h('fieldset', { 'aria-labelledby': titleId }, item.choices.map((c, i) => h('label', {}, radios[i], ' ', c.label))),
-      read: () => radios.find((r) => r.checked)?.value ?? '',
-    };
-  }
-  if (item.kind === 'cell') return cellPicker(dom, item, entry);
-  if (item.kind === 'sketch') return (entry.kindView = sketchInput(dom, item, titleId));
-  if (item.kind === 'design') return (entry.kindView = designInput(dom, item, titleId));
+  const name = `${titleId}-choice`;
+  const radios = item.choices.map((c) => h('input', { type: 'radio', name, value: c.key }));
+  return {
+    field: h('fieldset', { 'aria-labelledby': titleId }, item.choices.map((c, i) => h('label', {}, radios[i], ' ', c.label))),
+    read: () => radios.find((r) => r.checked)?.value ?? '',
+  };
+}
+
+/** A number or a shape, typed. */
+function typedInput(dom, item) {
+  const { h } = dom;
   const input = h('input', { type: 'text', name: 'answer', autocomplete: 'off', spellcheck: false, size: 14,
     inputmode: item.kind === 'number' ? 'decimal' : 'text', placeholder: item.kind === 'shape' ? 'e.g. 2×4×8×8' : '' });
   const hint = item.kind === 'number' ? `your answer (${item.toleranceText})` : text('exercises.your_answer_shape_2');
   return { field: h('label', {}, `${hint[0].toUpperCase()}${hint.slice(1)} `, input), read: () => input.value };
 }
+
+const INPUTS = { number: typedInput, shape: typedInput, choice: choiceInput, cell: (dom, item, entry) => cellPicker(dom, item, entry),
+  sketch: (dom, item, entry, titleId) => (entry.kindView = sketchInput(dom, item, titleId)),
+  design: (dom, item, entry, titleId) => (entry.kindView = designInput(dom, item, titleId)) };
 
 /**
  * The cell picker: a small map of the layer's rows and keys, where only the asked query's row can be
@@ -246,18 +267,35 @@ function paintRow(entry, item, r) {
   }
 }
 
-/** A card's attempts and, once answered, the reveal: right or not, the core's answer and why. */
+/** A card's attempts, its "Show answer" button (while the exercise is not done) and its latest verdict. */
 function showStatus(dom, entry, item) {
-  const { h, fill } = dom;
   if (!entry.attempts) return;
-  const { attempts, correct } = item.status;
-  entry.attempts.textContent = attempts ? `${attempts} attempt${attempts > 1 ? 's' : ''}${correct ? ' · solved' : ''}` : '';
+  const { attempts, correct, revealed } = item.status;
+  const state = correct ? text('exercises.status_solved') : revealed ? text('exercises.status_shown') : '';
+  entry.attempts.textContent = attempts ? `${attempts} attempt${attempts > 1 ? 's' : ''}${state}` : revealed ? state.replace(/^ · /, '') : '';
+  entry.show.hidden = !!(correct || revealed);
   const r = item.reveal;
   if (!r || entry.shown === r) return;
   entry.shown = r;
-  entry.reveal.dataset.correct = r.correct ? '1' : '0';
+  if (r.hint) showHint(dom, entry, r);
+  else showAnswer(dom, entry, item, r);
+}
+
+/** A first wrong answer: the hint, and a second try. */
+function showHint(dom, entry, r) {
+  const { h, fill } = dom;
+  entry.reveal.dataset.correct = 'hint';
+  fill(entry.reveal, h('strong', {}, 'Not quite. '), h('span', { class: 'ex-hint' }, dom.math(text('exercises.hint', { hint: r.hint }))), ' ', text('exercises.try_again'));
+}
+
+/** The core's answer and why: after a right answer, a second wrong one, or "Show answer" (r.correct null). */
+function showAnswer(dom, entry, item, r) {
+  const { h, fill } = dom;
+  entry.reveal.dataset.correct = r.correct === null ? 'shown' : r.correct ? '1' : '0';
   const expected = entry.kindView?.format ? entry.kindView.format(r.expected) : Array.isArray(r.expected) ? r.expected.join('×') : item.kind === 'choice' ? item.choices.find((c) => c.key === r.expected)?.label ?? r.expected : String(r.expected);
-  fill(entry.reveal, h('strong', {}, r.correct ? 'Right. ' : 'Not quite. '), text('exercises.engine_s_answer', { expected }), dom.math(r.explanation));
+  // Right, but only after the answer was shown: said, as it scores nothing.
+  const verdict = r.correct === null ? null : r.correct ? (item.status.revealed ? text('exercises.right_after_shown') : 'Right. ') : 'Not quite. ';
+  fill(entry.reveal, verdict ? h('strong', {}, verdict) : null, text('exercises.engine_s_answer', { expected }), dom.math(r.explanation));
   if (entry.grid && r.weights) paintRow(entry, item, r);
   entry.kindView?.onReveal?.(r);
 }

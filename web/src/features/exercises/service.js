@@ -1,8 +1,8 @@
 // What the exercises add to a playground besides their panel (the feature's service, see
 // playground/feature_services.js): a session per playground (lesson/exercises/session.js) whose answers
-// come from the core through this feature's `solve` request, the `attempt` and `progress` events, the
-// API a host calls (exercises, answer(), progress, clearProgress()), the action the panel answers
-// with, and each chapter's count of exercises done for the chapter list. Part of the first view's
+// come from the core through this feature's `solve` request, the `attempt`, `progress` and `exercises`
+// events, the API a host calls (exercises, answer(), reveal(), progress, clearProgress()), the actions the
+// panel answers and shows an answer with, and each chapter's count of exercises done for the chapter list. Part of the first view's
 // bundle; the exercises' text comes with the panel's code (panels.js), loaded once one is shown or answered.
 
 import { createExerciseSession } from '../../lesson/exercises/session.js';
@@ -10,10 +10,12 @@ import { writeRecord } from '../../lesson/exercises/index.js';
 
 /** The events the session emits; each maps the playground's detail to what a host passes on (element, frame, widget). */
 export const events = Object.freeze({
-  /** { id, chapter, correct, answer, expected, attempts }. */
+  /** { id, chapter, correct, answer, expected (only once the answer is shown), attempts, first_try, revealed }. */
   attempt: (detail) => detail,
-  /** { chapter, done, total, score } (the playground's own detail also holds every chapter's counts). */
-  progress: ({ chapter, done, total, score }) => ({ chapter, done, total, score }),
+  /** { chapter, done, total, score, first_try } (the playground's own detail also holds every chapter's counts). */
+  progress: ({ chapter, done, total, score, first_try }) => ({ chapter, done, total, score, first_try }),
+  /** { chapter, exercises: [{ id, chapter, kind, prompt }] } once the prompts of the set shown are ready. */
+  exercises: (detail) => detail,
 });
 
 /** Events a notebook may declare as a trait of the same name: the widget writes the host's detail there. */
@@ -26,6 +28,7 @@ export const traits = Object.freeze(['progress']);
 export const api = Object.freeze({
   exercises: { get: true, element: { detached: () => [] } },
   answer: { element: { detached: () => Promise.reject(new Error('<attention-playground> answers once it is in a document')) } },
+  reveal: { element: { detached: () => Promise.reject(new Error('<attention-playground> answers once it is in a document')) } },
   progress: { get: true },
   clearProgress: { element: { detached: (scope) => writeRecord(scope, {}) } }, // not in a document: the stored record alone
 });
@@ -45,17 +48,23 @@ export function create(ctx) {
     deferred: true,
   });
   const answer = (id, value) => session.answer(id, value);
+  const reveal = (id) => session.reveal(id);
   return {
     api: {
-      /** The exercises shown ([{ id, chapter, kind, prompt }]); answer(id, value) → Promise of { correct, expected, explanation }. */
+      /**
+       * The exercises shown ([{ id, chapter, kind, prompt }]: kind from the first read); answer(id, value) → Promise
+       * of { correct, expected, explanation, first_try, revealed }, or { correct: false, hint } after a first wrong
+       * try; reveal(id) ("Show answer") → Promise of { expected, explanation, first_try, revealed }.
+       */
       get exercises() { return session.list(); },
       answer,
-      /** { chapter, done, total, score, chapters } of the exercises shown; clearProgress() forgets every attempt. */
+      reveal,
+      /** { chapter, done, total, score, first_try, chapters } of the exercises shown; clearProgress() forgets every attempt. */
       get progress() { return session.progress(); },
       clearProgress: () => session.clear(),
     },
-    /** The learner's answer from the panel takes the host's path. */
-    actions: { answer },
+    /** The learner's answer and "Show answer" from the panel take the host's path. */
+    actions: { answer, reveal },
     view: () => session.view(),
     /** Per chapter { done, total }, for the chapter list. */
     chapterCounts: (view) => view?.progress?.chapters ?? null,

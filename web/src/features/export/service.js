@@ -4,6 +4,8 @@
 // holding of imported tensors (importTensors(), the notebook's `tensors` trait). First-view code:
 // the export's own code (fflate included) comes with its panel's module (panels.js) when first used.
 
+import { text } from '../../lesson/panels/export_service.js';
+
 const refuse = () => Promise.reject(new Error('<attention-playground> exports once it is in a document'));
 
 /** The members it adds (create()'s `api`); `element`: <attention-playground> offers them too, refused out of a document. */
@@ -32,7 +34,7 @@ export const widgetInputs = Object.freeze({
       await playground.importTensors({ ...tensors, ...labels });
       return true;
     },
-    refused: (err) => `The notebook's tensors were not imported: ${err.message}`,
+    refused: (err) => text('export.notebook_tensors_not_imported', { message: err.message }),
   }),
 });
 
@@ -56,7 +58,7 @@ export function create(ctx) {
     /** Tensors brought into the view (playground/imports.js): checked against it and handed to the compute. */
     imports: { hold: (given, config) => withModule((module, own) => module.holdImport(own.actions, given, config)) },
     /** The run bar's Export button. */
-    runbar: ({ h }) => [h('button', { type: 'button', class: 'export', id: 'export', title: 'Save this run’s tensors (.npy), view.json and reproduce.py as a zip',
+    runbar: ({ h }) => [h('button', { type: 'button', class: 'export', id: 'export', title: text('export.save_run_tensors_zip'),
       onclick: () => withModule((module, own) => module.saveBundle(own, ctx.doc))
         .catch((err) => ctx.emit('error', { message: `Export failed: ${err.message}`, field: err.field ?? null })) }, 'Export')],
   };

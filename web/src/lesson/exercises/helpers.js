@@ -2,7 +2,9 @@
 // sentence, the analysis arguments of the live layer, the strongest key of a row, the lab's settings.
 //
 // An exercise: { id, chapter, kind, setup({ state, config }) → { params, prompt, calls, choices?, grid?,
-// tolerance? }, reveal(params, results) → { expected, accept?, explanation } }. Nothing in an exercise
+// tolerance? }, reveal(params, results) → { expected, accept?, explanation } } and its hint, the words
+// `exercise.hint.<id>` of its chapter's exercise_text.js (catalogue.js gives it as hint(params)); its
+// kind is listed with its id in its chapter's chapter.js too. Nothing in an exercise
 // computes an answer: it names the core calls that give it (`calls`, run by features/exercises/handler.js
 // in the compute worker) and reads the answer out of their results; its reveal explains with those
 // numbers and names the usual misconception. `accept` (cells only): every key that carries the row's

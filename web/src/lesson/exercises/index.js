@@ -1,17 +1,22 @@
 // The exercises' ids and the learner's progress (light: no prompts, no engine), for the chapter list
 // and the playground's first view. Progress is a record per scope (a page and an element id, chosen by
 // the host: see playground.js's `progress` option) kept in localStorage, so it survives a reload:
-// { [exercise id]: { attempts, correct } } (correct: answered right at least once).
+// { [exercise id]: { attempts, correct, first, revealed } }: attempts counted, answered right before the
+// answer was shown (the score), right at the first attempt, the answer shown (after a second wrong try
+// or "Show answer") before it was answered right. An exercise is done once right or revealed.
 
 import { CHAPTER_DATA } from '../chapters/index.js';
 
 /**
  * Every exercise id by chapter, in the lesson's order, from the chapters' data (chapters/<chapter>/chapter.js
- * lists its exercises' ids; exercises.js beside it holds them, and a test keeps the two equal). A chapter
- * with none (reference) has no entry.
+ * maps its exercises' ids to their kinds; exercises.js beside it holds them, and a test keeps the two
+ * equal). A chapter with none (reference) has no entry.
  */
-export const EXERCISE_IDS = Object.freeze(Object.fromEntries(CHAPTER_DATA.filter((c) => c.exercises.length).map((c) => [c.name, Object.freeze([...c.exercises])])));
+export const EXERCISE_IDS = Object.freeze(Object.fromEntries(CHAPTER_DATA.filter((c) => Object.keys(c.exercises).length).map((c) => [c.name, Object.freeze(Object.keys(c.exercises))])));
 export const ALL_IDS = Object.freeze(Object.values(EXERCISE_IDS).flat());
+
+/** The kind of every exercise id (data: known before the exercises' prompts and texts are loaded). */
+export const KIND_OF = Object.freeze(Object.assign({}, ...CHAPTER_DATA.map((c) => c.exercises)));
 
 /** The chapter of an exercise id, or null. */
 export const chapterOf = (id) => Object.keys(EXERCISE_IDS).find((c) => EXERCISE_IDS[c].includes(id)) ?? null;
@@ -39,6 +44,26 @@ const PREFIX = 'attention-playground:exercises:';
 /** The localStorage key of a scope. */
 export const storageKey = (scope) => `${PREFIX}${scope}`;
 
+/** The most tries an exercise gives before its answer is shown: a wrong one gets a hint, the next the answer. */
+export const TRIES = 2;
+
+/**
+ * One exercise's entry as stored, in today's form ({ attempts, correct, first, revealed }), or null when it
+ * says nothing. An entry from an older version ({ attempts, correct }: every wrong answer showed the
+ * answer, and whether the first try was right was not kept) counts as not right at the first try, and
+ * as revealed when it was never answered right; an entry that has used up its tries without a right
+ * answer (an LMS's record) is revealed.
+ */
+export function entryOf(r) {
+  if (!r || typeof r !== 'object') return null;
+  const attempts = Number.isInteger(r.attempts) && r.attempts > 0 ? r.attempts : 0;
+  const correct = attempts > 0 && r.correct === true;
+  const older = typeof r.first !== 'boolean';
+  const revealed = !correct && (older ? attempts > 0 : r.revealed === true || attempts >= TRIES);
+  if (!attempts && !revealed) return null;
+  return { attempts, correct, first: correct && !older && r.first === true, revealed };
+}
+
 /** The stored record of a scope ({} when none, when it cannot be read, or without a scope). */
 export function readRecord(scope, storage = globalThis.localStorage) {
   if (scope == null || !storage) return {};
@@ -46,8 +71,8 @@ export function readRecord(scope, storage = globalThis.localStorage) {
     const parsed = JSON.parse(storage.getItem(storageKey(scope)) ?? '{}');
     const out = {};
     for (const id of ALL_IDS) {
-      const r = parsed?.[id];
-      if (r && Number.isInteger(r.attempts) && r.attempts > 0) out[id] = { attempts: r.attempts, correct: r.correct === true };
+      const entry = entryOf(parsed?.[id]);
+      if (entry) out[id] = entry;
     }
     return out;
   } catch {
@@ -66,11 +91,33 @@ export function writeRecord(scope, record, storage = globalThis.localStorage) {
   }
 }
 
-/** { done, total, score } of `ids`: done = attempted (the answer was revealed), score = share answered right. */
+/**
+ * The learner's record of a scope, read from storage the first time it is needed: { read() (reads it),
+ * peek() (the record if read, else null), set(id, entry), clear() }, each change written back. storage:
+ * localStorage or a stand-in, or a function giving one when first needed.
+ */
+export function recordStore(scope, storage) {
+  let store = null, record = null;
+  const storageOf = () => (typeof storage === 'function' ? (store ??= { value: storage() }).value : storage);
+  const read = () => (record ??= readRecord(scope, storageOf()));
+  const write = (next) => { record = next; writeRecord(scope, record, storageOf()); };
+  return { read, peek: () => record, set: (id, entry) => write({ ...read(), [id]: entry }), clear: () => write({}) };
+}
+
+/** True once an exercise's entry is done: answered right, or its answer shown. */
+export const isDone = (entry) => !!(entry?.correct || entry?.revealed);
+
+const share = (n, total) => (total ? Math.round((n / total) * 1e4) / 1e4 : 0);
+
+/**
+ * { done, total, score, first_try } of `ids`: done = right or revealed; score = the share answered right
+ * before the answer was shown; first_try = the share right at the first attempt.
+ */
 export function progressOf(ids, record) {
-  const done = ids.filter((id) => record[id]?.attempts > 0).length;
+  const done = ids.filter((id) => isDone(record[id])).length;
   const right = ids.filter((id) => record[id]?.correct).length;
-  return { done, total: ids.length, score: ids.length ? Math.round((right / ids.length) * 1e4) / 1e4 : 0 };
+  const first = ids.filter((id) => record[id]?.first).length;
+  return { done, total: ids.length, score: share(right, ids.length), first_try: share(first, ids.length) };
 }
 
 /** Per chapter { done, total } of a record (every chapter, the reference one included). */

@@ -2,16 +2,20 @@
 // (the core's, asked once per exercise and layer through the feature's `solve` request), the learner's
 // attempts and the progress kept in storage. The learner's input (features/exercises/panel.js) and a
 // host's answer(id, value) (element, page, widget) take this same path, so both count and both fire the
-// playground's `attempt` and `progress` events.
+// playground's `attempt` and `progress` events. The rules: a wrong answer gets the exercise's hint and a
+// second try; the engine's answer and its explanation come with a right answer, after the second wrong
+// try, or on reveal(id) ("Show answer"); a right answer after the answer was shown is right but scores
+// nothing. An `exercises` event says when the prompts of the set shown are ready.
 
 import { readAnswer, matches, toleranceText } from './answers.js';
-import { selectExercises, readRecord, writeRecord, progressOf, progressByChapter, chapterOf } from './index.js';
+import { selectExercises, recordStore, progressOf, progressByChapter, chapterOf, KIND_OF } from './index.js';
+import { NO_ENTRY, afterAnswer, afterReveal, hostExpected, answerOutcome, revealOutcome } from './rules.js';
+import { catalogueLoader, coreCache } from './core_answers.js';
 import { actionsFor } from '../../playground/asks.js';
 import { requests } from '../../features/exercises/requests.js';
 import { text } from './session_text.js';
 
 const FEATURE = 'exercises'; // the feature whose handler answers (features/exercises/handler.js)
-const SOLVED_KEPT = 64;      // core answers kept (per exercise and layer), so a retry asks nothing
 
 /**
  * options: { askHost (playground/asks.js's host; or `solve(payload)` → Promise of { results }, for tests),
@@ -25,51 +29,30 @@ const SOLVED_KEPT = 64;      // core answers kept (per exercise and layer), so a
  * bundle; asked once an exercise is shown or answered, and until it arrives an exercise says it is loading) }.
  */
 export function createExerciseSession({ askHost, solve, state, check, ready = Promise.resolve(), scope = null, storage, deferred = false, emit = () => {}, changed = () => {}, catalogue }) {
-  const ask = solve ?? actionsFor(FEATURE, requests, askHost).solve;
-  let BY_ID = Array.isArray(catalogue) ? new Map(catalogue.map((e) => [e.id, e])) : null;
-  let loading = null, loadError = null;
-  /** The exercises' definitions: a promise (loaded once; a failed load is asked again next time). */
-  function definitions() {
-    if (BY_ID) return Promise.resolve(BY_ID);
-    loading ??= Promise.resolve().then(catalogue).then((list) => {
-      BY_ID = new Map(list.map((e) => [e.id, e]));
-      loadError = null;
-      if (!destroyed) { cache = { state: null, check: null, items: new Map() }; changed(); }
-      return BY_ID;
-    }, (err) => {
-      loading = null;
-      loadError = err;
-      if (!destroyed) changed();
-      throw new Error(`the exercises could not be loaded: ${err.message}`);
-    });
-    return loading;
-  }
+  const solveCalls = coreCache(solve ?? actionsFor(FEATURE, requests, askHost).solve);
+  // The exercises' definitions (loaded once; a redraw when they arrive or fail).
+  const defs = catalogueLoader(catalogue, () => { if (!destroyed) { cache = { state: null, check: null, items: new Map() }; changed(); } });
   // A page's first touch of localStorage costs a fresh tab tens of milliseconds (the storage is opened
   // for it): a deferred session reads the record once the playground's first result is drawn (start()).
-  let store = null, record = null, started = !deferred;
-  const storageOf = () => (typeof storage === 'function' ? (store ??= { value: storage() }).value : storage);
-  /** The learner's record, read from storage the first time it is needed. */
-  const stored = () => (record ??= readRecord(scope, storageOf()));
+  const records = recordStore(scope, storage), stored = records.read;
+  let started = !deferred;
   /** What the view counts: before start() the attempts known so far (none until the record is read). */
-  const known = () => (started ? stored() : record ?? {});
-  const last = new Map();    // id → { key, correct, answer, expected, explanation, weights }: the latest reveal
-  const solved = new Map();  // calls key → promise of results
+  const known = () => (started ? stored() : records.peek() ?? {});
+  const last = new Map();    // id → { key, correct, answer, hint } or { key, correct, answer, expected, explanation, weights }: the latest verdict
   let cache = { state: null, check: null, items: new Map() };
   let emitted = null, destroyed = false;
+  const noteList = listEvents(emit, () => !destroyed);
 
   /** An exercise set up for the current layer: { id, chapter, kind, prompt, …, key } or { id, chapter, kind, unavailable }. */
   function instance(id) {
     const s = state(), c = check();
     if (cache.state !== s || cache.check !== c) cache = { state: s, check: c, items: new Map() };
     if (cache.items.has(id)) return cache.items.get(id);
-    let item;
-    if (!BY_ID) {
-      // Redraws when they arrive. After a failed load only answer() asks again: a redraw that asked
-      // would fail, redraw and ask again, without end.
-      if (!loadError) definitions().catch(() => {});
-      return { id, chapter: chapterOf(id), kind: null, unavailable: loadError ? text('exercise.session.exercises_could_not_loaded', { message: loadError.message }) : text('exercise.session.exercises_are_loading') };
-    }
-    item = posedItem(BY_ID.get(id), id, s, c);
+    // Until the definitions arrive (a redraw then). After a failed load only answer() asks again: a
+    // redraw that asked would fail, redraw and ask again, without end.
+    if (!defs.byId && !defs.error) defs.load().catch(() => {});
+    if (!defs.byId) return notPosed(id, defs.error);
+    const item = posedItem(defs.byId.get(id), id, s, c);
     cache.items.set(id, item);
     return item;
   }
@@ -77,10 +60,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
   const selection = () => selectExercises(state());
   const chapter = () => state().chapter || 'attention';
 
-  function progressWith(rec) {
-    const { ids } = selection();
-    return { chapter: chapter(), ...progressOf(ids, rec), chapters: progressByChapter(rec) };
-  }
+  const progressWith = (rec) => ({ chapter: chapter(), ...progressOf(selection().ids, rec), chapters: progressByChapter(rec) });
   const progress = () => progressWith(stored());
 
   /** A `progress` event when the set shown changed (chapter, `exercises`) since the last one (once started). */
@@ -92,16 +72,6 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     queueMicrotask(() => { if (!destroyed) emit('progress', progress()); });
   }
 
-  function solveCalls(item) {
-    if (!solved.has(item.key)) {
-      const pending = ask({ calls: item.calls });
-      solved.set(item.key, pending);
-      pending.catch(() => solved.delete(item.key)); // a failure (lost worker, deadline) is asked again next time
-      while (solved.size > SOLVED_KEPT) solved.delete(solved.keys().next().value);
-    }
-    return solved.get(item.key);
-  }
-
   function start() {
     if (started || destroyed) return;
     started = true;
@@ -110,41 +80,67 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     if (attempts) changed();
   }
 
-  async function answer(id, value) {
+  /** The exercise `id` posed and solved by the core: { item, def, results } (throws when it cannot be). */
+  async function solvedItem(id) {
     if (destroyed) throw new Error('this playground was removed');
     start(); // a host's answer before the first result: its progress event comes first, as it would have
     if (!chapterOf(id)) throw new Error(`“${String(id).slice(0, 60)}” is not an exercise; the ids are listed in EMBED.md (e.g. attention.causal-row)`);
-    await Promise.all([ready, definitions()]);
+    await Promise.all([ready, defs.load()]);
     const item = instance(id);
     if (item.unavailable) throw new Error(`${id} cannot be answered now: ${item.unavailable}`);
-    const given = readAnswer(item, value); // throws on an answer that cannot be read: no attempt counted
-    const { results } = await solveCalls(item);
-    const revealed = BY_ID.get(id).reveal(item.params, results);
-    const correct = matches(item, given, revealed.accept ?? revealed.expected);
-    // What a host is told: a measured number to 6 significant digits (the comparison used the core's own).
-    const expected = typeof revealed.expected === 'number' && !Number.isInteger(revealed.expected) ? Number(revealed.expected.toPrecision(6)) : revealed.expected;
-    if (destroyed) throw new Error('this playground was removed');
-    const before = stored()[id] ?? { attempts: 0, correct: false };
-    record = { ...record, [id]: { attempts: before.attempts + 1, correct: before.correct || correct } };
-    writeRecord(scope, record, storageOf());
-    last.set(id, { key: item.key, correct, answer: given, expected, explanation: revealed.explanation, weights: revealed.weights ?? null });
-    emit('attempt', { id, chapter: chapterOf(id), correct, answer: given, expected, attempts: record[id].attempts });
-    emit('progress', progress());
-    changed();
-    return { correct, expected, explanation: revealed.explanation };
+    return { item, def: defs.byId.get(id) };
   }
 
+  /** The core's answer and explanation of a posed item ({ expected, accept?, explanation, weights?, shown: expected as a host is told it }). */
+  async function coreAnswer(item, def) {
+    const { results } = await solveCalls(item);
+    if (destroyed) throw new Error('this playground was removed');
+    const r = def.reveal(item.params, results);
+    return { ...r, shown: hostExpected(r.expected) };
+  }
+
+  async function answer(id, value) {
+    const { item, def } = await solvedItem(id);
+    const given = readAnswer(item, value); // throws on an answer that cannot be read: no attempt counted
+    const core = await coreAnswer(item, def);
+    const correct = matches(item, given, core.accept ?? core.expected); // the core's own number
+    const entry = afterAnswer(stored()[id], correct);
+    records.set(id, entry);
+    const out = answerOutcome({ id, chapter: chapterOf(id), key: item.key, given, correct, entry, core: { ...core, expected: core.shown }, hint: () => def.hint(item.params ?? {}) });
+    last.set(id, out.verdict);
+    emit('attempt', out.detail);
+    emit('progress', progress());
+    changed();
+    return out.result;
+  }
+
+  /** Shows `id`'s answer ("Show answer"): it counts as revealed unless it was answered right before. */
+  async function reveal(id) {
+    const { item, def } = await solvedItem(id);
+    const core = await coreAnswer(item, def);
+    const entry = afterReveal(stored()[id]);
+    records.set(id, entry);
+    const out = revealOutcome({ key: item.key, core: { ...core, expected: core.shown }, entry });
+    last.set(id, out.verdict);
+    emit('progress', progress());
+    changed();
+    return out.result;
+  }
+
+  /** The exercises shown, for hosts: [{ id, chapter, kind, prompt }]. */
+  const list = () => selection().ids.map((id) => {
+    const item = instance(id);
+    return { id, chapter: item.chapter, kind: item.kind, prompt: item.prompt ?? null };
+  });
+
   return {
-    /** The exercises shown, for hosts: [{ id, chapter, kind, prompt }] (prompt null while the inputs are invalid). */
-    list() {
-      return selection().ids.map((id) => {
-        const item = instance(id);
-        return { id, chapter: item.chapter, kind: item.kind, prompt: item.prompt ?? null };
-      });
-    },
-    /** What the panel draws: { items (with choices, grid, tolerance, status and the latest reveal), progress, unknown }. */
+    /** The exercises shown, for hosts: [{ id, chapter, kind, prompt }] (kind from the first call; prompt null until posed). */
+    list,
+    /** What the panel draws: { items (with choices, grid, tolerance, status and the latest verdict), progress, unknown }. */
     view() {
       noteSelection();
+      // Only once the catalogue is loaded: a view without the exercises downloads nothing for them.
+      if (defs.byId && !destroyed) noteList(chapter(), list());
       const { ids, unknown } = selection();
       // The items are made when first read (by the exercises panel, once it is shown): making them asks
       // for the catalogue (panels.js), which a view without that panel (the chapter list reads only the
@@ -153,24 +149,43 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
       const rec = known();
       const made = () => items ??= Object.freeze(ids.map((id) => {
         const item = instance(id), seen = last.get(id);
-        return Object.freeze({ ...item, status: rec[id] ?? { attempts: 0, correct: false }, reveal: seen && seen.key === item.key ? seen : null });
+        return Object.freeze({ ...item, status: rec[id] ?? NO_ENTRY, reveal: seen && seen.key === item.key ? seen : null });
       }));
       return Object.freeze({ get items() { return made(); }, progress: progressWith(rec), unknown });
     },
     answer,
+    reveal,
     progress,
     /** A deferred session starts: reads the record (a redraw shows its attempts) and sends progress events. */
     start,
     /** Forgets every attempt of this scope (and its stored record). */
     clear() {
       start();
-      record = {};
+      records.clear();
       last.clear();
-      writeRecord(scope, record, storageOf());
       emit('progress', progress());
       changed();
     },
     destroy() { destroyed = true; },
+  };
+}
+
+/** An exercise before the definitions arrive (its kind is data already), or after they failed to load. */
+const notPosed = (id, error) => ({ id, chapter: chapterOf(id), kind: KIND_OF[id] ?? null,
+  unavailable: error ? text('exercise.session.exercises_could_not_loaded', { message: error.message }) : text('exercise.session.exercises_are_loading') });
+
+/**
+ * The `exercises` event ({ chapter, exercises }) once the prompts of the set shown are ready (none null),
+ * and again when they change (chapter, `exercises`, a layer that changes a prompt): note(chapter, list).
+ */
+function listEvents(emit, alive) {
+  let listed = null;
+  return (chapter, now) => {
+    if (now.some((e) => e.prompt === null)) return; // the engine is loading, or the inputs need fixing
+    const key = JSON.stringify(now);
+    if (key === listed) return;
+    listed = key;
+    queueMicrotask(() => { if (alive()) emit('exercises', { chapter, exercises: now }); });
   };
 }
 

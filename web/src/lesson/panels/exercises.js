@@ -8,7 +8,7 @@ addText({
   'exercises.every_exercise_this_chapter': 'Every exercise of this chapter',
   'exercises.predict_then_check_engine':
     'Predict, then check: the engine answers on your layer and explains why.',
-  'exercises.answered_right': '{done} of {total} answered · {value} right{part}',
+  'exercises.answered_right': '{done} of {total} done · {value} right · {first} right at the first try{part}',
   'exercises.no_exercises_here': 'No exercises here{part}.',
   'exercises.not_answered_yet': 'not answered yet',
   'exercises.this_exercise_uses_current': 'This exercise uses the current layer.',
@@ -17,4 +17,13 @@ addText({
   'exercises.key_index_0': 'Key index (0 to {value}) ',
   'exercises.asking_engine': 'Asking the engine…',
   'exercises.engine_s_answer': 'The engine’s answer: {expected}. ',
+  'exercises.show_answer': 'Show answer',
+  'exercises.hint': 'Hint: {hint}',
+  'exercises.try_again': 'Try again: after a second wrong try the engine’s answer is shown.',
+  'exercises.right_after_shown': 'Right, after the answer was shown (this does not raise the score). ',
+  'exercises.status_retry': 'answered wrong, one more try',
+  'exercises.status_right': 'answered right',
+  'exercises.status_revealed': 'answer shown',
+  'exercises.status_solved': ' · solved',
+  'exercises.status_shown': ' · answer shown',
 });

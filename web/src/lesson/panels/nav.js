@@ -8,6 +8,7 @@ addText({
   'nav.chapters': 'Chapters',
   'nav.pager': 'Previous and next chapter',
   'nav.progress_spoken': ', {done} of {total} exercises done',
+  'nav.progress_complete': ', complete: all {total} exercises done',
   'nav.kicker': 'Chapter {number} of {count}',
   'nav.previous': 'Previous',
   'nav.next': 'Next',

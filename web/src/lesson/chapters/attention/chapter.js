@@ -1,7 +1,7 @@
 // The chapter “attention”: its words (TEXT, by id: lesson/text.js serves them, an author's or a translator's
 // table may replace any of them) and its data (CHAPTER): the form fields that matter to it, its panels
 // (feature names; the ones in `open` are its core, the others start folded), its steps and its
-// exercises' ids (the exercises themselves: exercises.js beside this file).
+// exercises' ids with their kinds (the exercises themselves: exercises.js beside this file).
 
 export const TEXT = {
   'chapter.attention.title': 'Scaled dot-product attention',
@@ -19,5 +19,16 @@ export const CHAPTER = {
   open: ['heatmaps', 'query'],
   // One step today (a step: an idea in a few sentences and the panels that show it).
   steps: [{ id: 'attention.1', text: ['chapter.attention.p1', 'chapter.attention.p2'], panels: ['heatmaps', 'query'] }],
-  exercises: ['attention.causal-row', 'attention.strongest-key', 'attention.uniform', 'attention.cross-qkv', 'attention.weights-shape', 'attention.single-head-shape', 'attention.sketch-same-word', 'attention.design-last', 'attention.design-first', 'attention.design-even'],
+  exercises: {
+    'attention.causal-row': 'number',
+    'attention.strongest-key': 'cell',
+    'attention.uniform': 'number',
+    'attention.cross-qkv': 'choice',
+    'attention.weights-shape': 'shape',
+    'attention.single-head-shape': 'shape',
+    'attention.sketch-same-word': 'sketch',
+    'attention.design-last': 'design',
+    'attention.design-first': 'design',
+    'attention.design-even': 'design',
+  },
 };

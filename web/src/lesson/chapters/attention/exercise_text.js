@@ -42,4 +42,13 @@ addText({
     'so the weights are {n_q}×{n_k}: each decoder position asks the whole source. ',
   'exercise.attention.usual_mistake_taking_k':
     'Usual mistake: taking K from the decoder because K and Q are multiplied together; K and V always come from the sequence being read.',
+  // The hints after a first wrong answer (exercise.hint.<id>): what to look at or the usual mistake, never the answer.
+  'exercise.hint.attention.causal-row':
+    'Under a causal mask query {i} may look at itself and at every key before it, and at nothing after it. Count the positions from 0 up to and including the query\'s own.',
+  'exercise.hint.attention.strongest-key':
+    'Follow the head\'s job, not the words\' meaning: a built head looks where it was built to look (its row in the large map shows it once you click the query). A random head follows only its scores q·k.',
+  'exercise.hint.attention.uniform':
+    'Equal scores do not mean zero weights: the softmax turns each score into e^score and then divides by the row\'s sum, and the row must add up to 1.',
+  'exercise.hint.attention.cross-qkv':
+    'Ask which sequence is doing the asking (it makes the queries) and which one is being read (it supplies what is matched and what is mixed).',
 });

@@ -5,6 +5,19 @@ import { addText } from '../../text.js';
 export { text } from '../../text.js';
 
 addText({
+  // The hints after a first wrong answer (exercise.hint.<id>): what to look at or the usual mistake, never the answer.
+  'exercise.hint.attention.weights-shape':
+    'One row per query and one column per key: which sequence gives the queries in cross-attention, and which the keys?',
+  'exercise.hint.attention.single-head-shape':
+    'The weights are n×n, but the question is about their product with V: how many columns does V have when h = 1?',
+  'exercise.hint.attention.sketch-same-word':
+    'Look for the query\'s word elsewhere in the sentence: that is where this head\'s scores stand out. The query itself is not where it looks.',
+  'exercise.hint.attention.design-last':
+    'The score of key j is (a + b·j)/√2: which of a and b makes later keys score higher than earlier ones, and how steep must that be?',
+  'exercise.hint.attention.design-first':
+    'The score of key j is (a + b·j)/√2: to favour key 0, the scores must fall along the keys. What does a do to all of them?',
+  'exercise.hint.attention.design-even':
+    'Equal weights need equal scores (a + b·j)/√2 for every j. Which of a and b makes the scores differ from key to key?',
   'exercise.attention.design_last_prompt':
     'A 2-d head (d_k = 2) has {n_k} keys k_j = (1, j), j = 0…{last}. Choose its query q = (a, b), whole numbers from −{range} to {range}, so that the last key gets at least 0.9 of the weight.',
   'exercise.attention.design_first_prompt':

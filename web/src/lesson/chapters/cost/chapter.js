@@ -1,7 +1,7 @@
 // The chapter “cost”: its words (TEXT, by id: lesson/text.js serves them, an author's or a translator's
 // table may replace any of them) and its data (CHAPTER): the form fields that matter to it, its panels
 // (feature names; the ones in `open` are its core, the others start folded), its steps and its
-// exercises' ids (the exercises themselves: exercises.js beside this file).
+// exercises' ids with their kinds (the exercises themselves: exercises.js beside this file).
 
 export const TEXT = {
   'chapter.cost.title': 'What attention costs',
@@ -19,5 +19,15 @@ export const CHAPTER = {
   open: ['cost'],
   // One step today (a step: an idea in a few sentences and the panels that show it).
   steps: [{ id: 'cost.1', text: ['chapter.cost.p1', 'chapter.cost.p2'], panels: ['cost'] }],
-  exercises: ['cost.params-nobias', 'cost.params-bias', 'cost.dominant', 'cost.attention-shape', 'cost.attention-bytes', 'cost.heads-params', 'cost.heads-flops', 'cost.dominant-long', 'cost.projection-macs'],
+  exercises: {
+    'cost.params-nobias': 'number',
+    'cost.params-bias': 'number',
+    'cost.dominant': 'choice',
+    'cost.attention-shape': 'shape',
+    'cost.attention-bytes': 'number',
+    'cost.heads-params': 'choice',
+    'cost.heads-flops': 'choice',
+    'cost.dominant-long': 'choice',
+    'cost.projection-macs': 'number',
+  },
 };

@@ -40,4 +40,15 @@ addText({
     'The core: {A} weights of 4 bytes each = {attention_weight_bytes}. (The lesson\'s P4: 8 heads × 32 items of 128×128 = 16.8 MB.) ',
   'exercise.cost.usual_mistakes_forgetting_batch':
     'Usual mistakes: forgetting the batch or the heads, or counting one byte per weight.',
+  // The hints after a first wrong answer (exercise.hint.<id>): what to look at or the usual mistake, never the answer.
+  'exercise.hint.cost.params-nobias':
+    'Count four matrices: Wᴽ, Wᴷ and Wⱽ each map d_model to all heads\' columns (h·d_k or h·d_v), and Wᴼ maps the concatenated heads back to d_model. The heads split these matrices; they do not multiply them.',
+  'exercise.hint.cost.params-bias':
+    'Start from the count without biases, then add one bias per output column of each of the four projections (a vector, not a matrix).',
+  'exercise.hint.cost.dominant':
+    'Compare n with d: the projections grow like n·d², the score and weighted-sum matrices like n²·d. Which factor is larger here?',
+  'exercise.hint.cost.attention-shape':
+    'Every head of every batch item has its own weight matrix, one row per query and one column per key; write the axes as batch × heads × n_q × n_k.',
+  'exercise.hint.cost.attention-bytes':
+    'Count the weights (one per batch item, head, query and key) and give each float32 its 4 bytes.',
 });

@@ -5,6 +5,15 @@ import { addText } from '../../text.js';
 export { text } from '../../text.js';
 
 addText({
+  // The hints after a first wrong answer (exercise.hint.<id>): what to look at or the usual mistake, never the answer.
+  'exercise.hint.cost.heads-params':
+    'Each head gets d_model/h columns of Wᴽ, Wᴷ and Wⱽ: what happens to h·d_k when h changes?',
+  'exercise.hint.cost.heads-flops':
+    'The scores cost h·n²·d_k and the projections n·d² per matrix: put d_k = d_model/h in and see what h does.',
+  'exercise.hint.cost.dominant-long':
+    'Compare n with d again: which of n·d² and n²·d is larger once n is several times d?',
+  'exercise.hint.cost.projection-macs':
+    'Four projections, each n×d times d×d: n·d² multiply-adds each.',
   'exercise.cost.heads_more': '{h} heads have about {h}/{other} times more',
   'exercise.cost.heads_same': 'The same number',
   'exercise.cost.heads_fewer': '{h} heads have about {h}/{other} times fewer',

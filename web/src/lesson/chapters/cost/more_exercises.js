@@ -5,8 +5,8 @@
 import * as fmt from '../../../model/format.js';
 import { text } from './more_exercise_text.js';
 
-/** A head count other than the live one that divides d_model (1 when the live layer has several). */
-const otherHeads = (c) => (c.n_heads > 1 ? 1 : [8, 4, 2].find((h) => c.d_model % h === 0) ?? 1);
+/** Two head counts for the same d_model: the live one and 1, or d_model heads of d_k = 1 and 1 when the live layer has one head. */
+const headCounts = (c) => (c.n_heads > 1 ? [c.n_heads, 1] : [c.d_model, 1]);
 /** How a count compares with another: the choice keys of the two exercises below. */
 const compare = (a, b) => (a === b ? 'same' : a > b ? 'more' : 'fewer');
 const headChoices = (h, other) => [
@@ -19,7 +19,7 @@ export const MORE_EXERCISES = [
   {
     id: 'cost.heads-params', chapter: 'cost', kind: 'choice', objective: 4,
     setup({ config: c }) {
-      const other = otherHeads(c), d_model = c.d_model, h = Math.max(c.n_heads, 2 * other);
+      const [h, other] = headCounts(c), d_model = c.d_model;
       return {
         params: { h, other, d_model },
         prompt: text('exercise.cost.heads_params_prompt', { d_model: fmt.int(d_model), h, other }),
@@ -37,7 +37,7 @@ export const MORE_EXERCISES = [
   {
     id: 'cost.heads-flops', chapter: 'cost', kind: 'choice', objective: 4,
     setup({ config: c }) {
-      const other = otherHeads(c), d_model = c.d_model, h = Math.max(c.n_heads, 2 * other), n = 3 * c.n_q;
+      const [h, other] = headCounts(c), d_model = c.d_model, n = 3 * c.n_q;
       return {
         params: { h, other, n },
         prompt: text('exercise.cost.heads_flops_prompt', { d_model: fmt.int(d_model), h, other, n }),

@@ -1,7 +1,7 @@
 // The chapter “efficient”: its words (TEXT, by id: lesson/text.js serves them, an author's or a translator's
 // table may replace any of them) and its data (CHAPTER): the form fields that matter to it, its panels
 // (feature names; the ones in `open` are its core, the others start folded), its steps and its
-// exercises' ids (the exercises themselves: exercises.js beside this file).
+// exercises' ids with their kinds (the exercises themselves: exercises.js beside this file).
 
 export const TEXT = {
   'chapter.efficient.title': 'Attention that scales',
@@ -17,5 +17,11 @@ export const CHAPTER = {
   open: ['flash'],
   // One step today (a step: an idea in a few sentences and the panels that show it).
   steps: [{ id: 'efficient.1', text: ['chapter.efficient.p1'], panels: ['flash'] }],
-  exercises: ['efficient.memory-double', 'efficient.weights-off', 'efficient.flash-same', 'efficient.linear-crossover', 'efficient.kv-step'],
+  exercises: {
+    'efficient.memory-double': 'number',
+    'efficient.weights-off': 'number',
+    'efficient.flash-same': 'choice',
+    'efficient.linear-crossover': 'choice',
+    'efficient.kv-step': 'number',
+  },
 };

@@ -46,4 +46,15 @@ addText({
     'The earlier rows are not computed again: the core counts {step_flops} FLOPs for this step against {recompute_flops} to recompute the prefix ',
   'exercise.efficient.less_cache_holds_usual':
     '({speedup}× less), and the cache holds {cache_bytes}. Usual mistake: leaving out the new token\'s own key, or recomputing the whole prefix.',
+  // The hints after a first wrong answer (exercise.hint.<id>): what to look at or the usual mistake, never the answer.
+  'exercise.hint.efficient.memory-double':
+    'Each attention matrix is n × n: when n doubles, both its rows and its columns double.',
+  'exercise.hint.efficient.weights-off':
+    'With need_weights off the engine streams over the keys with a running softmax: does any n × n matrix of weights exist at any moment?',
+  'exercise.hint.efficient.flash-same':
+    'The running softmax rescales what it has summed so far each time a larger maximum appears. After the last block, is anything left out or approximated?',
+  'exercise.hint.efficient.linear-crossover':
+    'Compare n with d: softmax attention grows like n²·d, linear attention like n·d_k·d_v. Which factor is larger at this n?',
+  'exercise.hint.efficient.kv-step':
+    'The new token\'s row of a causal mask sees every cached token and also itself.',
 });

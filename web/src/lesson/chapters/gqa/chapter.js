@@ -1,7 +1,7 @@
 // The chapter “gqa”: its words (TEXT, by id: lesson/text.js serves them, an author's or a translator's
 // table may replace any of them) and its data (CHAPTER): the form fields that matter to it, its panels
 // (feature names; the ones in `open` are its core, the others start folded), its steps and its
-// exercises' ids (the exercises themselves: exercises.js beside this file).
+// exercises' ids with their kinds (the exercises themselves: exercises.js beside this file).
 
 export const TEXT = {
   'chapter.gqa.title': 'MHA, GQA, MQA and the KV cache',
@@ -19,5 +19,10 @@ export const CHAPTER = {
   open: ['gqa', 'kvmap'],
   // One step today (a step: an idea in a few sentences and the panels that show it).
   steps: [{ id: 'gqa.1', text: ['chapter.gqa.p1', 'chapter.gqa.p2'], panels: ['gqa', 'kvmap'] }],
-  exercises: ['gqa.kv-head-of', 'gqa.cache-per-token', 'gqa.preset-saving', 'gqa.wk-params'],
+  exercises: {
+    'gqa.kv-head-of': 'number',
+    'gqa.cache-per-token': 'number',
+    'gqa.preset-saving': 'number',
+    'gqa.wk-params': 'number',
+  },
 };

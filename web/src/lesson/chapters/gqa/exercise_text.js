@@ -26,4 +26,11 @@ addText({
     'The core: with one key/value head a layer caches {numbers_per_token} numbers per token (2·1·128), against {mha_numbers} with 64: {ratio}× less; the model\'s own {n_kv_heads} heads give {gqa_ratio}× less. The saving is n_heads / n_kv_heads. ',
   'exercise.gqa.usual_mistake_expecting_flops':
     'Usual mistake: expecting the FLOPs or the maps to shrink as much; every query head still computes its own scores, only K, V and their cache are shared.',
+  // The hints after a first wrong answer (exercise.hint.<id>): what to look at or the usual mistake, never the answer.
+  'exercise.hint.gqa.kv-head-of':
+    'The query heads are split into consecutive groups of equal size, one group per key/value head (not dealt out in turn). Find the group of the query head asked about, counting from 1.',
+  'exercise.hint.gqa.cache-per-token':
+    'Each new token stores one key of d_k numbers and one value of d_v numbers per key/value head (not per query head), at 4 bytes a number.',
+  'exercise.hint.gqa.preset-saving':
+    'The cache holds K and V per key/value head, so its size scales with the number of key/value heads alone; compare the two head counts.',
 });

@@ -5,6 +5,9 @@ import { addText } from '../../text.js';
 export { text } from '../../text.js';
 
 addText({
+  // The hints after a first wrong answer (exercise.hint.<id>): what to look at or the usual mistake, never the answer.
+  'exercise.hint.gqa.wk-params':
+    'Wᴷ maps d_model to the key/value heads\' columns only (n_kv_heads·d_k), plus one bias per column.',
   'exercise.gqa.wk_prompt':
     'A layer with d_model = {d_model}, {n_heads} query heads of d_k = {d_k} and {n_kv_heads} key/value head(s): how many parameters do Wᴷ and its bias bᴷ hold together?',
   'exercise.gqa.wk_reveal':

@@ -1,7 +1,7 @@
 // The chapter “heads”: its words (TEXT, by id: lesson/text.js serves them, an author's or a translator's
 // table may replace any of them) and its data (CHAPTER): the form fields that matter to it, its panels
 // (feature names; the ones in `open` are its core, the others start folded), its steps and its
-// exercises' ids (the exercises themselves: exercises.js beside this file).
+// exercises' ids with their kinds (the exercises themselves: exercises.js beside this file).
 
 export const TEXT = {
   'chapter.heads.title': 'Multi-head attention',
@@ -19,5 +19,14 @@ export const CHAPTER = {
   open: ['heatmaps'],
   // One step today (a step: an idea in a few sentences and the panels that show it).
   steps: [{ id: 'heads.1', text: ['chapter.heads.p1', 'chapter.heads.p2'], panels: ['heatmaps'] }],
-  exercises: ['heads.d_k', 'heads.concat-shape', 'heads.previous-token', 'heads.head-shape', 'heads.per-head-params', 'heads.wo-shape', 'heads.subspace', 'heads.sketch-previous'],
+  exercises: {
+    'heads.d_k': 'number',
+    'heads.concat-shape': 'shape',
+    'heads.previous-token': 'cell',
+    'heads.head-shape': 'shape',
+    'heads.per-head-params': 'number',
+    'heads.wo-shape': 'number',
+    'heads.subspace': 'choice',
+    'heads.sketch-previous': 'sketch',
+  },
 };

@@ -24,4 +24,11 @@ addText({
     'The core\'s row for query {i}: {value} of the weight is on key {words}. ',
   'exercise.heads.previous_token_head_matches':
     'A previous-token head matches each query with the key one position back, whatever the words are. Usual mistakes: picking the query itself, or the next token (attention has no direction of its own; the head was built to look back).',
+  // The hints after a first wrong answer (exercise.hint.<id>): what to look at or the usual mistake, never the answer.
+  'exercise.hint.heads.d_k':
+    'The heads share out the model\'s width: with d_k left to its default, the h heads side by side fill d_model exactly.',
+  'exercise.hint.heads.concat-shape':
+    'Concatenation lays the heads side by side along the feature axis: batch and n_q stay as they are, and the width is every head\'s d_v together.',
+  'exercise.hint.heads.previous-token':
+    'A previous-token head looks one position back from the query, whatever the words are; neither the query itself nor the token after it.',
 });

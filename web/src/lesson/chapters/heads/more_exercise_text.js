@@ -5,6 +5,17 @@ import { addText } from '../../text.js';
 export { text } from '../../text.js';
 
 addText({
+  // The hints after a first wrong answer (exercise.hint.<id>): what to look at or the usual mistake, never the answer.
+  'exercise.hint.heads.head-shape':
+    'One head is single-head attention on its own projections: its rows are the tokens, its columns d_v = d_model/h.',
+  'exercise.hint.heads.per-head-params':
+    'W_iᴽ maps d_model to this head\'s d_k = d_model/h columns: rows × columns.',
+  'exercise.hint.heads.wo-shape':
+    'Wᴼ takes the concatenated heads (h·d_v columns) back to d_model.',
+  'exercise.hint.heads.subspace':
+    'Compare two heads of one layer on the same query: what lets them put their weight on different keys?',
+  'exercise.hint.heads.sketch-previous':
+    'A previous-token head looks one position back from the query, whatever the words are.',
   'exercise.heads.sketch_sentence': 'every head reads its own slice of the vector',
   'exercise.heads.sketch_prompt':
     'A head built to look at the previous token reads “{sentence}”. Draw the weights you expect query {word} to give each key (drag the bars, or use the arrow keys), then check: within a distance of {threshold} counts.',

@@ -1,7 +1,7 @@
 // The chapter “positions”: its words (TEXT, by id: lesson/text.js serves them, an author's or a translator's
 // table may replace any of them) and its data (CHAPTER): the form fields that matter to it, its panels
 // (feature names; the ones in `open` are its core, the others start folded), its steps and its
-// exercises' ids (the exercises themselves: exercises.js beside this file).
+// exercises' ids with their kinds (the exercises themselves: exercises.js beside this file).
 
 export const TEXT = {
   'chapter.positions.title': 'Where a token is',
@@ -19,5 +19,9 @@ export const CHAPTER = {
   open: ['positional'],
   // One step today (a step: an idea in a few sentences and the panels that show it).
   steps: [{ id: 'positions.1', text: ['chapter.positions.p1', 'chapter.positions.p2'], panels: ['positional'] }],
-  exercises: ['positions.range', 'positions.zero', 'positions.shift'],
+  exercises: {
+    'positions.range': 'choice',
+    'positions.zero': 'number',
+    'positions.shift': 'choice',
+  },
 };

@@ -30,4 +30,11 @@ addText({
     'The core rotates each pair (sin, cos) of PE(pos) by ω·{k} and finds PE(pos + {k}) within {rotation_max_error} over {n} positions: ',
   'exercise.positions.one_block_diagonal_rotation':
     'one block-diagonal rotation, the same at every position, which is what lets attention find "k tokens back". Usual mistake: thinking the relation depends on where you are.',
+  // The hints after a first wrong answer (exercise.hint.<id>): what to look at or the usual mistake, never the answer.
+  'exercise.hint.positions.range':
+    'Every entry of the sinusoidal encoding is a sine or a cosine of some angle. What values can a sine or a cosine take, however large the angle?',
+  'exercise.hint.positions.zero':
+    'At position 0 every angle is 0. Dimension 1 is a cosine: what is the cosine of 0?',
+  'exercise.hint.positions.shift':
+    'Each pair (sin ωp, cos ωp) moves to (sin ω(p + k), cos ω(p + k)): the angle-addition formulas turn that into a fixed 2×2 matrix that depends on k, not on p.',
 });

@@ -1,7 +1,7 @@
 // The chapter “reference”: its words (TEXT, by id: lesson/text.js serves them, an author's or a translator's
 // table may replace any of them) and its data (CHAPTER): the form fields that matter to it, its panels
 // (feature names; the ones in `open` are its core, the others start folded), its steps and its
-// exercises' ids (the exercises themselves: exercises.js beside this file).
+// exercises' ids with their kinds (the exercises themselves: exercises.js beside this file).
 
 export const TEXT = {
   'chapter.reference.title': 'Everything at once',
@@ -17,5 +17,5 @@ export const CHAPTER = {
   open: null, // every panel expanded
   // One step today (a step: an idea in a few sentences and the panels that show it).
   steps: [{ id: 'reference.1', text: ['chapter.reference.p1'], panels: null }],
-  exercises: [],
+  exercises: {},
 };

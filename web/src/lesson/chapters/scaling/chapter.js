@@ -1,7 +1,7 @@
 // The chapter “scaling”: its words (TEXT, by id: lesson/text.js serves them, an author's or a translator's
 // table may replace any of them) and its data (CHAPTER): the form fields that matter to it, its panels
 // (feature names; the ones in `open` are its core, the others start folded), its steps and its
-// exercises' ids (the exercises themselves: exercises.js beside this file).
+// exercises' ids with their kinds (the exercises themselves: exercises.js beside this file).
 
 export const TEXT = {
   'chapter.scaling.title': 'Why divide by √dₖ',
@@ -19,5 +19,10 @@ export const CHAPTER = {
   open: ['sqrtdk', 'gradients'],
   // One step today (a step: an idea in a few sentences and the panels that show it).
   steps: [{ id: 'scaling.1', text: ['chapter.scaling.p1', 'chapter.scaling.p2'], panels: ['sqrtdk', 'gradients'] }],
-  exercises: ['scaling.variance-unscaled', 'scaling.variance-scaled', 'scaling.gradient', 'scaling.variance-wide'],
+  exercises: {
+    'scaling.variance-unscaled': 'number',
+    'scaling.variance-scaled': 'number',
+    'scaling.gradient': 'choice',
+    'scaling.variance-wide': 'number',
+  },
 };

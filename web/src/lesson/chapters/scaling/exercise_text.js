@@ -35,4 +35,11 @@ addText({
     '(at d_k = {small}: {score_grad_median} unscaled). {saturated_share} of the unscaled rows are nearly one-hot, ',
   'exercise.scaling.softmax_row_that_one':
     'and a softmax row that is one-hot passes almost no gradient back. Usual mistake: expecting larger scores to give larger gradients; the softmax saturates instead.',
+  // The hints after a first wrong answer (exercise.hint.<id>): what to look at or the usual mistake, never the answer.
+  'exercise.hint.scaling.variance-unscaled':
+    'q·k is a sum of d_k products q_i·k_i. What is the variance of one such product of two independent unit-variance numbers, and how do variances of independent terms add?',
+  'exercise.hint.scaling.variance-scaled':
+    'Dividing a quantity by a constant c divides its variance by c², not by c.',
+  'exercise.hint.scaling.gradient':
+    'Think about what large scores do to a softmax row: is it spread out or nearly one-hot, and how much does a one-hot row change when a score moves a little?',
 });

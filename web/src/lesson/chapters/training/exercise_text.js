@@ -22,4 +22,9 @@ addText({
     'The core trained 150 steps: the heads\' mean weight on the {relation} token went from {before} to {after}, and accuracy from {accuracy} to {accuracy2}. ',
   'exercise.training.task_can_solved_only':
     'The task can be solved only by reading that position, and the positional encoding lets a head find it. Usual mistake: expecting attention to need words in common; it learns positions too.',
+  // The hints after a first wrong answer (exercise.hint.<id>): what to look at or the usual mistake, never the answer.
+  'exercise.hint.training.start-loss':
+    'An untrained model guesses about evenly among the 16 possible tokens; the cross-entropy is −ln of the probability it gives the right one.',
+  'exercise.hint.training.focus':
+    'The target can only be read from one position of the input; a head that helps must learn to put its weight there, words or no words.',
 });
