@@ -6,7 +6,7 @@
 // its random heads; panels= wins over chapter. Every chapter but reference fits in two 800-px screens at 1280 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, resultReady } from './harness.mjs';
+import { startHarness, openPage, resultReady, chapterDrawn } from './harness.mjs';
 import { CHAPTERS, chapterOf, foldedPanels } from '../../web/src/lesson/chapters.js';
 import { visiblePanels, FEATURE_NAMES } from '../../web/src/features/index.js';
 import { defaults } from '../../web/src/model/schema.js';
@@ -85,17 +85,7 @@ test('the first view: chapter attention, three constructed heads that do what th
   for (const chapter of CHAPTERS.filter((c) => c.name !== 'reference')) {
     await page.evaluate((name) => playgroundRoot().querySelector(`nav.chapters button[data-chapter="${name}"]`).click(), chapter.name);
     await page.waitForFunction((name) => location.hash.includes(`chapter=${name}`), chapter.name);
-    // The result drawn (the maps current where the chapter shows them), every shown panel built, and the
-    // figures panels ask the engine for themselves (FlashAttention, the training lab) drawn too.
-    await page.waitForFunction(() => {
-      const root = playgroundRoot();
-      const maps = root.querySelector('section[data-panel="heatmaps"]');
-      const current = maps.hidden || maps.querySelector('.panel-body').dataset.stale === '0';
-      const sections = [...root.querySelectorAll('section[data-panel]:not([hidden])')];
-      const built = sections.every((s) => s.querySelector('.panel-body').childElementCount > 0 && s.dataset.stale !== '1');
-      const waiting = sections.some((s) => /Waiting for the engine|Computing…|Loading/.test(s.innerText));
-      return (root.getElementById('status')?.textContent ?? '').startsWith('Ran in') && current && built && !waiting;
-    }, null, { timeout: 30000 });
+    await chapterDrawn(page);
     await page.waitForTimeout(300); // the last layout (charts, fonts)
     heights[chapter.name] = await page.evaluate(() => document.documentElement.scrollHeight);
   }

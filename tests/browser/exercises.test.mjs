@@ -98,7 +98,7 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
     return first;
   });
   assert.deepEqual(fresh, [{ id: 'gqa.kv-head-of', chapter: 'gqa', kind: 'number', prompt: null }, { id: 'gqa.cache-per-token', chapter: 'gqa', kind: 'number', prompt: null },
-    { id: 'gqa.preset-saving', chapter: 'gqa', kind: 'number', prompt: null }]);
+    { id: 'gqa.preset-saving', chapter: 'gqa', kind: 'number', prompt: null }, { id: 'gqa.wk-params', chapter: 'gqa', kind: 'number', prompt: null }]);
   // The stepper: the first exercise alone, every exercise marked unanswered, the line announced politely.
   assert.deepEqual(await stepper(page), { where: 'Exercise 1 of 4', visible: ['attention.causal-row'], marks: [
     ['attention.causal-row', 'unanswered', true], ['cost.attention-shape', 'unanswered', false], ['cost.dominant', 'unanswered', false], ['attention.strongest-key', 'unanswered', false]] });
@@ -189,19 +189,22 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   await page.locator('#ex1 #ex-summary', { hasText: 'No exercises here' }).waitFor();
   assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 0, total: 0, score: 0, first_try: 0 });
   await page.evaluate(() => document.querySelector('#ex1').setAttribute('exercises', ''));
-  await page.waitForFunction(() => document.querySelector('#ex1').exercises.length === 4);
+  await page.waitForFunction(() => document.querySelector('#ex1').exercises.length === 10);
   const chapterIds = await page.evaluate(() => document.querySelector('#ex1').exercises.map((e) => e.id));
-  assert.deepEqual(chapterIds, ['attention.causal-row', 'attention.strongest-key', 'attention.uniform', 'attention.cross-qkv']);
-  await page.waitForFunction(() => window.events.filter((e) => e.type === 'progress').at(-1)?.detail.total === 4);
-  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 2, total: 4, score: 0.5, first_try: 0.25 });
+  assert.deepEqual(chapterIds, ['attention.causal-row', 'attention.strongest-key', 'attention.uniform', 'attention.cross-qkv', 'attention.weights-shape', 'attention.single-head-shape',
+    'attention.sketch-same-word', 'attention.design-last', 'attention.design-first', 'attention.design-even']);
+  await page.waitForFunction(() => window.events.filter((e) => e.type === 'progress').at(-1)?.detail.total === 10);
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 2, total: 10, score: 0.2, first_try: 0.1 });
   // The `exercises` event: the chapter's prompts, ready (kinds and prompts), once the set changed.
-  await page.waitForFunction(() => window.events.filter((e) => e.type === 'exercises').at(-1)?.detail.exercises.length === 4);
+  await page.waitForFunction(() => window.events.filter((e) => e.type === 'exercises').at(-1)?.detail.exercises.length === 10);
   const ready = await page.evaluate(() => window.events.filter((e) => e.type === 'exercises').at(-1).detail);
   assert.deepEqual(ready.exercises.map((e) => [e.id, e.kind, typeof e.prompt]), [['attention.causal-row', 'number', 'string'], ['attention.strongest-key', 'cell', 'string'],
-    ['attention.uniform', 'number', 'string'], ['attention.cross-qkv', 'choice', 'string']]);
+    ['attention.uniform', 'number', 'string'], ['attention.cross-qkv', 'choice', 'string'], ['attention.weights-shape', 'shape', 'string'],
+    ['attention.single-head-shape', 'shape', 'string'], ['attention.sketch-same-word', 'sketch', 'string'], ['attention.design-last', 'design', 'string'],
+    ['attention.design-first', 'design', 'string'], ['attention.design-even', 'design', 'string']]);
   assert.equal(ready.chapter, 'attention');
   const tab = '#ex1 .chapter-progress[data-chapter="attention"]';
-  assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['2/4', false]);
+  assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['2/10', false]);
 
   // Show answer, clicked by the learner before any try: the engine's answer, revealed, done; the
   // answer typed back is right but scores nothing.
@@ -211,14 +214,14 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   await crossVerdict.filter({ hasText: 'The engine’s answer' }).waitFor();
   assert.match(await crossVerdict.textContent(), /^The engine’s answer: Q from the decoder; K and V from the encoder\..*Usual mistake/);
   assert.equal(await crossVerdict.getAttribute('data-correct'), 'shown');
-  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 3, total: 4, score: 0.5, first_try: 0.25 });
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 3, total: 10, score: 0.2, first_try: 0.1 });
   assert.deepEqual((await stepper(page)).marks[3].slice(0, 2), ['attention.cross-qkv', 'revealed']);
   assert.equal(await page.locator(`${card('attention.cross-qkv')} .ex-show`).isHidden(), true);
   await page.check(`${card('attention.cross-qkv')} input[value="q-decoder"]`);
   assert.match(await check(page, 'attention.cross-qkv'), /^Right, after the answer was shown \(this does not raise the score\)\./);
   assert.deepEqual(withoutExpected((await attempts(page)).at(-1)), { id: 'attention.cross-qkv', chapter: 'attention', correct: true, answer: 'q-decoder', attempts: 1, first_try: false, revealed: true });
-  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 3, total: 4, score: 0.5, first_try: 0.25 });
-  assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['3/4', false]);
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 3, total: 10, score: 0.2, first_try: 0.1 });
+  assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['3/10', false]);
 
   // answer() from this page (another origin than the playground's files): a hint first, the answer at
   // the second wrong try, then reveal() of a solved exercise leaves it solved.
@@ -241,10 +244,11 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   assert.match(rules.unknown, /“attention\.nothing” is not an exercise/);
   assert.deepEqual((await attempts(page)).slice(-3).map((a) => [a.id, a.correct, a.expected, a.attempts, a.first_try, a.revealed]), [
     ['attention.uniform', false, undefined, 1, false, false], ['attention.uniform', false, 0.1, 2, false, true], ['attention.uniform', true, 0.1, 3, false, true]]);
-  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 4, total: 4, score: 0.5, first_try: 0.25 });
-  // Every exercise done (two right, two revealed): the chapter is complete.
-  await page.waitForFunction((sel) => document.querySelector('#ex1').shadowRoot.querySelector(sel.replace('#ex1 ', '')).textContent === '4/4', tab);
-  assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['4/4', true]);
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 4, total: 10, score: 0.2, first_try: 0.1 });
+  // Every exercise done (two right, the others revealed): the chapter is complete.
+  await page.evaluate(async (ids) => { for (const id of ids) await document.querySelector('#ex1').reveal(id); }, chapterIds.slice(4));
+  await page.waitForFunction((sel) => document.querySelector('#ex1').shadowRoot.querySelector(sel.replace('#ex1 ', '')).textContent === '10/10', tab);
+  assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['10/10', true]);
   // No id in what the learner reads; the card keeps it for tests and authors.
   const shownText = await page.locator('#ex1 [data-panel="exercises"]').innerText();
   for (const id of chapterIds) assert.equal(shownText.includes(id), false, `${id} is printed`);
@@ -254,19 +258,19 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   const frame = page.frameLocator('#frame');
   await frame.locator('[data-mark="cost.params-bias"]').click(); // the second of the chapter's exercises
   await frame.locator('[data-exercise="cost.params-bias"] input[name="answer"]').waitFor();
-  await frame.locator('[data-exercise="cost.params-bias"] input[name="answer"]').fill('16,640');
+  await frame.locator('[data-exercise="cost.params-bias"] input[name="answer"]').fill('66,048');
   await frame.locator('[data-exercise="cost.params-bias"] button[type="submit"]').click();
   await page.waitForFunction(() => window.messages.some((m) => m.data.type === 'attention-playground:attempt'), null);
   const messages = await page.evaluate(() => window.messages);
   const attempt = messages.find((m) => m.data.type === 'attention-playground:attempt');
   assert.equal(attempt.origin, new URL(h.url).origin);
-  assert.deepEqual(attempt.data, { type: 'attention-playground:attempt', id: 'cost.params-bias', chapter: 'cost', correct: true, answer: 16640, expected: 16640, attempts: 1, first_try: true, revealed: false });
+  assert.deepEqual(attempt.data, { type: 'attention-playground:attempt', id: 'cost.params-bias', chapter: 'cost', correct: true, answer: 66048, expected: 66048, attempts: 1, first_try: true, revealed: false });
   const progress = messages.filter((m) => m.data.type === 'attention-playground:progress');
-  assert.deepEqual(progress[0].data, { type: 'attention-playground:progress', chapter: 'cost', done: 0, total: 5, score: 0, first_try: 0 }, 'on start');
-  assert.deepEqual(progress.at(-1).data, { type: 'attention-playground:progress', chapter: 'cost', done: 1, total: 5, score: 0.2, first_try: 0.2 });
+  assert.deepEqual(progress[0].data, { type: 'attention-playground:progress', chapter: 'cost', done: 0, total: 9, score: 0, first_try: 0 }, 'on start');
+  assert.deepEqual(progress.at(-1).data, { type: 'attention-playground:progress', chapter: 'cost', done: 1, total: 9, score: 0.1111, first_try: 0.1111 });
   const listedByFrame = messages.find((m) => m.data.type === 'attention-playground:exercises');
   assert.equal(listedByFrame.origin, new URL(h.url).origin);
-  assert.deepEqual(listedByFrame.data.exercises.map((e) => e.kind), ['number', 'number', 'choice', 'shape', 'number']);
+  assert.deepEqual(listedByFrame.data.exercises.map((e) => e.kind), ['number', 'number', 'choice', 'shape', 'number', 'choice', 'choice', 'choice', 'number']);
 
   // A reload keeps the element's progress (localStorage, per page and element id); clearProgress() forgets it.
   await page.reload();
@@ -274,8 +278,8 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   await page.waitForFunction(() => window.events.some((e) => e.type === 'progress'));
   assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 4, total: 4, score: 1, first_try: 0.75 }, 'the attribute\'s list again');
   assert.match(await page.locator(`${card('attention.causal-row')} .ex-attempts`).textContent(), /3 attempts · solved/);
-  // The chapter tab counts the chapter's own exercises (two right, two revealed): still complete after the reload.
-  await page.waitForFunction((sel) => document.querySelector('#ex1').shadowRoot.querySelector(sel).textContent === '4/4', '.chapter-progress[data-chapter="attention"]');
+  // The chapter tab counts the chapter's own exercises (two right, the others revealed): still complete after the reload.
+  await page.waitForFunction((sel) => document.querySelector('#ex1').shadowRoot.querySelector(sel).textContent === '10/10', '.chapter-progress[data-chapter="attention"]');
   assert.equal(await page.locator('#ex1 .chapter-progress[data-chapter="attention"]').evaluate((el) => el.classList.contains('complete')), true);
   const keys = await page.evaluate(() => Object.keys(localStorage));
   assert.deepEqual(keys, ['attention-playground:exercises:/course.html#ex1']);
@@ -292,7 +296,7 @@ test('the notebook widget syncs the progress trait it declares', async () => {
   page.setDefaultTimeout(60000);
   await page.waitForFunction(() => window.model.get('progress')?.total === 1, null);
   assert.deepEqual(await page.evaluate(() => window.model.get('progress')), { chapter: 'attention', done: 0, total: 1, score: 0, first_try: 0 });
-  await page.locator('#cell [data-exercise="heads.d_k"] input[name="answer"]').fill('16');
+  await page.locator('#cell [data-exercise="heads.d_k"] input[name="answer"]').fill('32'); // twice the live d_model over 4 heads
   await page.locator('#cell [data-exercise="heads.d_k"] button[type="submit"]').click();
   await page.waitForFunction(() => window.model.get('progress').done === 1, null);
   assert.deepEqual(await page.evaluate(() => window.model.saved.at(-1).progress), { chapter: 'attention', done: 1, total: 1, score: 1, first_try: 1 });
@@ -307,11 +311,11 @@ test('without a worker, and without the exercises panel shown, answer() still ge
   await page.waitForFunction(() => document.querySelector('#t')?.result, null);
   const out = await page.evaluate(async () => {
     const el = document.querySelector('#t');
-    const answers = [await el.answer('cost.params-bias', '16 640'), await el.answer('attention.strongest-key', 0)].map(({ correct, expected }) => ({ correct, expected }));
+    const answers = [await el.answer('cost.params-bias', '66 048'), await el.answer('attention.strongest-key', 0)].map(({ correct, expected }) => ({ correct, expected }));
     return [...answers, await el.reveal('attention.strongest-key').then(({ expected, revealed }) => ({ expected, revealed }))];
   });
   // The wrong cell is a first try: no answer (issue 36; it used to give expected: 1), which reveal() then gives.
-  assert.deepEqual(out, [{ correct: true, expected: 16640 }, { correct: false, expected: undefined }, { expected: 1, revealed: true }]);
+  assert.deepEqual(out, [{ correct: true, expected: 66048 }, { correct: false, expected: undefined }, { expected: 1, revealed: true }]);
   assert.equal(await page.locator('#t [data-panel="exercises"]').isHidden(), true, 'panels= leaves the exercises out');
   assert.match(await page.locator('#t #engine-badge').textContent(), /on this page’s thread/);
   assert.deepEqual(page.problems, []);

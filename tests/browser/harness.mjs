@@ -104,6 +104,23 @@ export async function resultReady(page, timeout = 30000) {
   }, null, { timeout });
 }
 
+/**
+ * Waits until a chapter is drawn: the result current where the chapter shows its maps, every shown panel
+ * built, and the figures panels ask the engine for themselves (FlashAttention, the training lab) drawn too.
+ */
+export async function chapterDrawn(page, timeout = 30000) {
+  await page.waitForFunction(() => {
+    const root = playgroundRoot();
+    const maps = root?.querySelector('section[data-panel="heatmaps"]');
+    if (!maps) return false;
+    const current = maps.hidden || maps.querySelector('.panel-body').dataset.stale === '0';
+    const sections = [...root.querySelectorAll('section[data-panel]:not([hidden])')];
+    const built = sections.every((s) => s.querySelector('.panel-body').childElementCount > 0 && s.dataset.stale !== '1');
+    const waiting = sections.some((s) => /Waiting for the engine|Computing…|Loading/.test(s.innerText));
+    return (root.getElementById('status')?.textContent ?? '').startsWith('Ran in') && current && built && !waiting;
+  }, null, { timeout });
+}
+
 /** Saves a screenshot and prints where, so a person can look at it. */
 export async function screenshot(page, name, options = {}) {
   const path = join(screenshotDir, `${name}.png`);

@@ -49,6 +49,29 @@ function sessionFor(changes, { scope = null, storage = null, events = [] } = {})
 
 const item = (s, id) => s.session.view().items.find((i) => i.id === id) ?? (() => { throw new Error(`${id} is not shown`); })();
 
+const oneHot = (n, j) => Array.from({ length: n }, (_, k) => (k === j ? 1 : 0));
+/** ½·Σ|p − q| in float64, each row normalised to sum 1 first. */
+function totalVariation64(p, q) {
+  const sp = p.reduce((s, x) => s + x, 0), sq = q.reduce((s, x) => s + x, 0);
+  return p.reduce((s, x, j) => s + Math.abs(x / sp - q[j] / sq), 0) / 2;
+}
+
+/**
+ * The designs' records that do the job, from a naive float64 attention loop: keys k_j = (1, j), j = 0…5,
+ * query (a, b) for whole a, b in −4…4, weights softmax((a + b·j)/√2).
+ */
+function designAnswers(job) {
+  const out = [];
+  for (let a = -4; a <= 4; a++) {
+    for (let b = -4; b <= 4; b++) {
+      const scores = [0, 1, 2, 3, 4, 5].map((j) => (a * 1 + b * j) / Math.sqrt(2));
+      const top = Math.max(...scores), e = scores.map((s) => Math.exp(s - top)), sum = e.reduce((x, y) => x + y, 0);
+      if (job(e.map((x) => x / sum))) out.push({ a, b });
+    }
+  }
+  return out;
+}
+
 /** The expected answer of every exercise from closed forms and float64 loops (never the core's calls). */
 function references(config, state, side) {
   const { d_model: d, n_heads: h, n_kv_heads: g, d_k, d_v, n_q, n_k, batch } = config;
@@ -78,22 +101,23 @@ function references(config, state, side) {
     'attention.strongest-key': top,
     'attention.uniform': 1 / n_k,
     'attention.cross-qkv': 'q-decoder',
-    'scaling.variance-unscaled': [d_k, 0.15 * d_k],     // a sampled variance: about d_k
-    'scaling.variance-scaled': [1, 0.15],
+    'scaling.variance-unscaled': [2 * d_k, 0.15 * 2 * d_k], // a sampled variance: about d_k, asked at twice the live d_k
+    'scaling.variance-scaled': [1 / (2 * d_k), 0.15 / (2 * d_k)], // divided by d_k instead of √d_k
     'scaling.gradient': 'vanishes',
-    'heads.d_k': derived ? d / h : 64,
+    'heads.d_k': (2 * d) / h,
     'heads.concat-shape': [batch, n_q, h * d_v],
     'heads.previous-token': Math.min(3, n_q - 1) - 1,
-    'cost.params-nobias': 2 * d * h * d_k + 2 * d * h * d_v, // asked with one key/value head per query head
-    'cost.params-bias': 2 * d * h * d_k + 2 * d * h * d_v + 2 * h * d_k + h * d_v + d,
+    // Asked for a layer twice as wide (d_model, d_k, d_v doubled) with one key/value head per query head.
+    'cost.params-nobias': 2 * (2 * d) * h * (2 * d_k) + 2 * (2 * d) * h * (2 * d_v),
+    'cost.params-bias': 2 * (2 * d) * h * (2 * d_k) + 2 * (2 * d) * h * (2 * d_v) + 2 * h * (2 * d_k) + h * (2 * d_v) + 2 * d,
     'cost.dominant': n_q * 2 <= d ? 'projections' : n_q >= 2 * d ? 'attention' : null,
     'cost.attention-shape': [batch, h, n_q, n_k],
-    'cost.attention-bytes': 4 * batch * h * n_q * n_k,
+    'cost.attention-bytes': 4 * batch * (2 * h) * n_q * n_k, // asked with twice the heads
     'gqa.kv-head-of': kvHead,
-    'gqa.cache-per-token': 4 * g * (d_k + d_v),
-    'gqa.preset-saving': 64 / 8,
+    'gqa.cache-per-token': 10 * 4 * (g === 1 ? h : 1) * (d_k + d_v), // ten tokens, another grouping
+    'gqa.preset-saving': 64 / 1,
     'positions.range': 'unit',
-    'positions.zero': Math.cos(0),
+    'positions.zero': Math.sin(n_q + 3),
     'positions.shift': 'rotation',
     'training.start-loss': [Math.log(16), 0.15 * Math.log(16)],
     'training.focus': state.train_task === 'copy_first' ? 'first' : 'previous',
@@ -102,8 +126,39 @@ function references(config, state, side) {
     'efficient.flash-same': 'same',
     'efficient.linear-crossover': n_q * 2 <= d_k ? 'softmax' : n_q >= 2 * Math.max(d_k, d_v) ? 'linear' : null, // n·d_k·d_v against n²·d
     'efficient.kv-step': n_q + 1,
+    // Issue 36's exercises, each about a case not on screen (another n, twice d_model, another head count).
+    'attention.weights-shape': [n_q + 2, n_k + 5],
+    'attention.single-head-shape': [2 * n_q, 2 * d],
+    'heads.head-shape': [n_q + 4, (3 * d) / h],
+    'heads.per-head-params': 3 * d * ((3 * d) / h),
+    'heads.wo-shape': (3 * d) ** 2,
+    'heads.subspace': n_q >= 2 ? 'subspace' : null,
+    'cost.heads-params': 'same',
+    'cost.heads-flops': 'same',
+    'cost.dominant-long': 'attention',
+    'cost.projection-macs': 4 * (2 * n_q) * d * d,
+    'gqa.wk-params': d * (g === h ? 1 : h) * d_k + (g === h ? 1 : h) * d_k, // Wᴷ and bᴷ
+    // Sketches: the row a built head gives, as its rule says (all the weight on one key), graded by
+    // total-variation distance computed here in float64.
+    'attention.sketch-same-word': oneHot(8, 3), // “a bird saw a cat and a dog”: query “a” (6) finds the “a” at 3
+    'heads.sketch-previous': oneHot(9, 3),      // “every head reads its own slice …”: query “own” (4) looks back to 3
+    // Designs: the first record (in a, then b order) that does the job, by the naive loop above.
+    'attention.design-last': designAnswers((w) => w[5] >= 0.9)[0],
+    'attention.design-first': designAnswers((w) => w[0] >= 0.9)[0],
+    'attention.design-even': designAnswers((w) => w.every((x) => Math.abs(x - 1 / 6) <= 0.01))[0],
+    'scaling.variance-wide': [6 * d_k, 0.15 * 6 * d_k],
   };
 }
+
+test('every learning objective (LESSON.md: 1 derive multi-head from one head, 2 the projections\' shapes, 3 the cost terms, 4 no FLOPs or parameters added by heads, 5 why several heads) has exercises; at least 40 in all', () => {
+  const by = {};
+  for (const e of EXERCISES) {
+    assert.ok([1, 2, 3, 4, 5].includes(e.objective), `${e.id} names its learning objective (1–5), got ${e.objective}`);
+    (by[e.objective] ??= []).push(e.id);
+  }
+  for (const o of [1, 2, 3, 4, 5]) assert.ok(by[o]?.length >= 1, `objective ${o} has an exercise`);
+  assert.ok(EXERCISES.length >= 40, `${EXERCISES.length} exercises`);
+});
 
 test('the catalogue and the id lists agree: ≥ 2 exercises in every chapter but reference, ≥ 16 in all, stable ids of four kinds', () => {
   assert.deepEqual(EXERCISES.map((e) => e.id), ALL_IDS);
@@ -115,7 +170,7 @@ test('the catalogue and the id lists agree: ≥ 2 exercises in every chapter but
   for (const chapter of CHAPTER_NAMES.filter((c) => c !== 'reference')) assert.ok(EXERCISE_IDS[chapter]?.length >= 2, `${chapter} has two exercises`);
   assert.equal(EXERCISE_IDS.reference, undefined, 'the reference chapter shows none');
   assert.ok(ALL_IDS.length >= 16, `${ALL_IDS.length} exercises`);
-  assert.deepEqual([...new Set(EXERCISES.map((e) => e.kind))].sort(), ['cell', 'choice', 'number', 'shape']);
+  assert.deepEqual([...new Set(EXERCISES.map((e) => e.kind))].sort(), ['cell', 'choice', 'design', 'number', 'shape', 'sketch']);
   // The kinds are data too (chapters/<chapter>/chapter.js), known before the exercises' texts are loaded.
   assert.deepEqual(KIND_OF, Object.fromEntries(EXERCISES.map((e) => [e.id, e.kind])));
   // Every exercise has its hint, in its chapter's exercise_text.js.
@@ -150,7 +205,10 @@ for (const changes of LAYERS) {
       }
       assert.ok(r.explanation.length > 80 && /Usual mistake/.test(r.explanation), `${it.id}: the reveal explains and names a misconception`);
       if (want === null || want === undefined) continue; // no closed form here (n close to d)
-      if (Array.isArray(want) && it.kind === 'number') {
+      if (it.kind === 'sketch') {
+        const tv = totalVariation64(r.expected, want);
+        if (!(tv <= it.threshold)) failures.push(`${it.id}: the core's row ${JSON.stringify(r.expected)} is ${tv} from the rule's ${JSON.stringify(want)}`);
+      } else if (Array.isArray(want) && it.kind === 'number') {
         if (Math.abs(r.expected - want[0]) > want[1]) failures.push(`${it.id}: core ${r.expected}, reference ${want[0]} ± ${want[1]}`);
       } else if (typeof want === 'number' && !Number.isInteger(want)) {
         if (Math.abs(r.expected - want) > 1e-6) failures.push(`${it.id}: core ${r.expected}, reference ${want}`);
@@ -164,9 +222,9 @@ for (const changes of LAYERS) {
 test('a changed layer gives a new exercise: new numbers in the prompt and a new answer', async () => {
   const a = sessionFor({}), b = sessionFor({ d_model: 256, n_heads: 8 });
   assert.notEqual(item(a, 'cost.params-bias').prompt, item(b, 'cost.params-bias').prompt);
-  // reveal(): a first wrong answer no longer shows the answer (issue 36).
-  assert.equal((await a.session.reveal('cost.params-bias')).expected, 16640);
-  assert.equal((await b.session.reveal('cost.params-bias')).expected, 4 * 256 * 256 + 4 * 256);
+  // reveal(): a first wrong answer no longer shows the answer (issue 36). Asked for a layer twice as wide.
+  assert.equal((await a.session.reveal('cost.params-bias')).expected, 4 * 128 * 128 + 4 * 128);
+  assert.equal((await b.session.reveal('cost.params-bias')).expected, 4 * 512 * 512 + 4 * 512);
 });
 
 test('answers that cannot be read are errors naming the problem, and cost no attempt', async () => {
@@ -208,7 +266,7 @@ test('an exercise that cannot be posed for a layer says so, and the others are s
   const session = createExerciseSession({ catalogue: EXERCISES, solve: () => assert.fail('asked the core'), state: () => state, check: () => broken });
   const [causal, d_k] = session.view().items;
   assert.equal(causal.unavailable, 'it cannot be posed for this layer (the sentence cannot be read)');
-  assert.match(d_k.prompt, /d_model = 64 and h = 4 heads/);
+  assert.match(d_k.prompt, /d_model = 128 and h = 4 heads/); // twice the live d_model
 });
 
 test('tolerance edges: a number within the stated tolerance counts (the edge included), just beyond does not', () => {
@@ -250,18 +308,18 @@ test('attempts, progress events and storage: counted per exercise, kept per scop
   assert.deepEqual(s.session.list().map((e) => e.id), EXERCISE_IDS.cost);
   assert.deepEqual(Object.keys(s.session.list()[0]).sort(), ['chapter', 'id', 'kind', 'prompt']);
   await s.session.answer('cost.params-bias', 1);
-  await s.session.answer('cost.params-bias', 16640);
+  await s.session.answer('cost.params-bias', 66048);
   await s.session.answer('cost.dominant', 'projections');
   const attempts = events.filter((e) => e.type === 'attempt').map((e) => e.detail);
-  // The first wrong try's detail has no `expected` (issue 36: it used to show 16640).
+  // The first wrong try's detail has no `expected` (issue 36: it used to show it).
   assert.deepEqual(attempts.map(({ id, chapter, correct, answer, expected, attempts: n, first_try, revealed }) => [id, chapter, correct, answer, expected, n, first_try, revealed]), [
-    ['cost.params-bias', 'cost', false, 1, undefined, 1, false, false], ['cost.params-bias', 'cost', true, 16640, 16640, 2, false, false],
+    ['cost.params-bias', 'cost', false, 1, undefined, 1, false, false], ['cost.params-bias', 'cost', true, 66048, 66048, 2, false, false],
     ['cost.dominant', 'cost', true, 'projections', 'projections', 1, true, false]]);
   assert.equal('expected' in attempts[0], false);
   assert.equal(s.asked(), 2, 'a retry on the same layer asks the core nothing');
   const progress = events.filter((e) => e.type === 'progress').at(-1).detail;
-  assert.deepEqual({ ...progress, chapters: undefined }, { chapter: 'cost', done: 2, total: 5, score: 0.4, first_try: 0.2, chapters: undefined });
-  assert.deepEqual(progress.chapters.cost, { done: 2, total: 5 });
+  assert.deepEqual({ ...progress, chapters: undefined }, { chapter: 'cost', done: 2, total: 9, score: 0.2222, first_try: 0.1111, chapters: undefined });
+  assert.deepEqual(progress.chapters.cost, { done: 2, total: 9 });
   assert.deepEqual(progress.chapters.reference, { done: 0, total: 0 });
   assert.deepEqual(Object.keys(progress.chapters), CHAPTER_NAMES, 'every chapter, in the lesson\'s order');
   // Stored under the scope: a new session (a reload) and the chapter list read it back.
@@ -269,14 +327,14 @@ test('attempts, progress events and storage: counted per exercise, kept per scop
   const again = sessionFor({ chapter: 'cost' }, { scope: '/course.html#p1', storage });
   assert.deepEqual(again.session.progress().done, 2);
   assert.equal(item(again, 'cost.params-bias').status.attempts, 2);
-  assert.deepEqual(chapterProgress('/course.html#p1', storage).cost, { done: 2, total: 5 });
-  assert.deepEqual(chapterProgress('/course.html#other', storage).cost, { done: 0, total: 5 }, 'another element id keeps its own');
+  assert.deepEqual(chapterProgress('/course.html#p1', storage).cost, { done: 2, total: 9 });
+  assert.deepEqual(chapterProgress('/course.html#other', storage).cost, { done: 0, total: 9 }, 'another element id keeps its own');
   // A record that is not ours, or a storage that throws, starts afresh rather than failing.
   storage.setItem(storageKey('/x'), '{not json');
-  assert.deepEqual(chapterProgress('/x', storage).cost, { done: 0, total: 5 });
+  assert.deepEqual(chapterProgress('/x', storage).cost, { done: 0, total: 9 });
   const refusing = { getItem() { throw new Error('SecurityError'); }, setItem() { throw new Error('QuotaExceeded'); }, removeItem() {} };
   const r = sessionFor({ chapter: 'cost' }, { scope: '/y', storage: refusing });
-  assert.equal((await r.session.answer('cost.params-bias', 16640)).correct, true);
+  assert.equal((await r.session.answer('cost.params-bias', 66048)).correct, true);
   // clear(): the record goes, and a progress event says so.
   again.session.clear();
   assert.equal(storage.map.has(storageKey('/course.html#p1')), false);
@@ -292,13 +350,13 @@ test('the selection: the chapter\'s exercises, none, or a list of ids (unknown o
     { ids: ['cost.dominant', 'attention.causal-row'], unknown: ['nope.x'] });
 });
 
-test('web/EMBED.md lists every exercise id with its kind, and no other', async () => {
+test('web/EMBED.md lists every exercise id with its kind and learning objective, and no other', async () => {
   const { readFile } = await import('node:fs/promises');
   const text = await readFile(new URL('../../web/EMBED.md', import.meta.url), 'utf8');
   const block = text.slice(text.indexOf('<!-- exercises:start'), text.indexOf('<!-- exercises:end -->'));
   assert.ok(block.length > 100, 'EMBED.md has the exercises table between its markers');
-  const rows = [...block.matchAll(/^\| `([^`]+)` \| (\w+) \|/gm)].map((m) => [m[1], m[2]]);
-  assert.deepEqual(rows, EXERCISES.map((e) => [e.id, e.kind]));
+  const rows = [...block.matchAll(/^\| `([^`]+)` \| (\w+) \| (\d) \|/gm)].map((m) => [m[1], m[2], Number(m[3])]);
+  assert.deepEqual(rows, EXERCISES.map((e) => [e.id, e.kind, e.objective]), 'id, kind and objective of every exercise, in order');
 });
 
 test('a catalogue that cannot be loaded is asked for once by the views (no redraw loop), again by answer(), and a view without the exercises panel never asks', async () => {
@@ -338,42 +396,42 @@ test('issue 36: a hint and a second try, then the answer; "Show answer"; what fi
   assert.deepEqual(Object.keys(first).sort(), ['correct', 'hint']);
   assert.equal(first.correct, false);
   assert.match(first.hint, /one bias per output column/);
-  assert.doesNotMatch(first.hint, /16[ ,.]?640/);
+  assert.doesNotMatch(first.hint, /66[ ,.]?048/);
   assert.deepEqual(item(s, 'cost.params-bias').status, { attempts: 1, correct: false, first: false, revealed: false });
   assert.deepEqual(item(s, 'cost.params-bias').reveal.hint, first.hint);
   assert.equal(item(s, 'cost.params-bias').reveal.expected, undefined, 'the view has no answer either');
   assert.deepEqual(withoutChapters(lastOf(events, 'attempt')), { id: 'cost.params-bias', chapter: 'cost', correct: false, answer: 1, attempts: 1, first_try: false, revealed: false });
-  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 0, total: 5, score: 0, first_try: 0 });
+  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 0, total: 9, score: 0, first_try: 0 });
   // The second wrong answer: the engine's answer and its explanation; the exercise is done, and scores nothing.
   const second = await s.session.answer('cost.params-bias', 2);
-  assert.deepEqual({ ...second, explanation: /Usual mistake/.test(second.explanation) }, { correct: false, expected: 16640, explanation: true, first_try: false, revealed: true });
-  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 1, total: 5, score: 0, first_try: 0 });
+  assert.deepEqual({ ...second, explanation: /Usual mistake/.test(second.explanation) }, { correct: false, expected: 66048, explanation: true, first_try: false, revealed: true });
+  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 1, total: 9, score: 0, first_try: 0 });
   // Typing the shown answer back: right, but neither a first try nor a point.
-  const typedBack = await s.session.answer('cost.params-bias', 16640);
-  assert.deepEqual({ ...typedBack, explanation: undefined }, { correct: true, expected: 16640, explanation: undefined, first_try: false, revealed: true });
-  assert.deepEqual(withoutChapters(lastOf(events, 'attempt')), { id: 'cost.params-bias', chapter: 'cost', correct: true, answer: 16640, expected: 16640, attempts: 3, first_try: false, revealed: true });
-  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 1, total: 5, score: 0, first_try: 0 });
+  const typedBack = await s.session.answer('cost.params-bias', 66048);
+  assert.deepEqual({ ...typedBack, explanation: undefined }, { correct: true, expected: 66048, explanation: undefined, first_try: false, revealed: true });
+  assert.deepEqual(withoutChapters(lastOf(events, 'attempt')), { id: 'cost.params-bias', chapter: 'cost', correct: true, answer: 66048, expected: 66048, attempts: 3, first_try: false, revealed: true });
+  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 1, total: 9, score: 0, first_try: 0 });
   // "Show answer" before any try: revealed and done, no attempt; the answer typed afterwards scores nothing.
   const attemptsBefore = events.filter((e) => e.type === 'attempt').length;
   const shown = await s.session.reveal('cost.dominant');
   assert.deepEqual({ ...shown, explanation: /Usual mistake/.test(shown.explanation) }, { expected: 'projections', explanation: true, first_try: false, revealed: true });
   assert.equal(events.filter((e) => e.type === 'attempt').length, attemptsBefore, 'a reveal is not an attempt');
-  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 2, total: 5, score: 0, first_try: 0 });
+  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 2, total: 9, score: 0, first_try: 0 });
   assert.equal((await s.session.answer('cost.dominant', 'projections')).first_try, false);
   assert.deepEqual(item(s, 'cost.dominant').status, { attempts: 1, correct: false, first: false, revealed: true });
   // Right at the first try, and right at the second (no answer shown in between).
   assert.deepEqual((await s.session.answer('cost.attention-shape', '1x4x10x10')).first_try, true);
-  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 3, total: 5, score: 0.2, first_try: 0.2 });
+  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 3, total: 9, score: 0.1111, first_try: 0.1111 });
   assert.equal((await s.session.answer('cost.attention-bytes', 1)).correct, false);
-  const secondTry = await s.session.answer('cost.attention-bytes', 1600);
+  const secondTry = await s.session.answer('cost.attention-bytes', 3200);
   assert.deepEqual([secondTry.correct, secondTry.first_try, secondTry.revealed], [true, false, false]);
-  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 4, total: 5, score: 0.4, first_try: 0.2 });
+  assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 4, total: 9, score: 0.2222, first_try: 0.1111 });
   // Once right, a wrong answer or a reveal is practice: the answer is shown, the record keeps its point.
   const practice = await s.session.answer('cost.attention-bytes', 7);
-  assert.deepEqual([practice.correct, practice.expected, practice.revealed], [false, 1600, false]);
+  assert.deepEqual([practice.correct, practice.expected, practice.revealed], [false, 3200, false]);
   assert.equal((await s.session.reveal('cost.attention-shape')).revealed, false, 'revealing a solved exercise does not unsolve it');
-  assert.deepEqual(withoutChapters(s.session.progress()), { chapter: 'cost', done: 4, total: 5, score: 0.4, first_try: 0.2 });
-  assert.deepEqual(s.session.progress().chapters.cost, { done: 4, total: 5 });
+  assert.deepEqual(withoutChapters(s.session.progress()), { chapter: 'cost', done: 4, total: 9, score: 0.2222, first_try: 0.1111 });
+  assert.deepEqual(s.session.progress().chapters.cost, { done: 4, total: 9 });
   // Stored in today's form, and read back the same by a new session (a reload).
   assert.deepEqual(JSON.parse(storage.map.get(storageKey('/rules'))), {
     'cost.params-bias': { attempts: 3, correct: false, first: false, revealed: true },
@@ -382,7 +440,7 @@ test('issue 36: a hint and a second try, then the answer; "Show answer"; what fi
     'cost.attention-bytes': { attempts: 3, correct: true, first: false, revealed: false },
   });
   const again = sessionFor({ chapter: 'cost' }, { scope: '/rules', storage });
-  assert.deepEqual(withoutChapters(again.session.progress()), { chapter: 'cost', done: 4, total: 5, score: 0.4, first_try: 0.2 });
+  assert.deepEqual(withoutChapters(again.session.progress()), { chapter: 'cost', done: 4, total: 9, score: 0.2222, first_try: 0.1111 });
   // answer() refuses an unknown id for reveal() too, naming it.
   await assert.rejects(s.session.reveal('cost.nothing'), /“cost\.nothing” is not an exercise/);
 });
@@ -403,8 +461,8 @@ test('issue 36: records of older versions still load (no first-try facts: not a 
   });
   const events = [];
   const s = sessionFor({ chapter: 'cost' }, { scope: '/old', storage, events });
-  assert.deepEqual(withoutChapters(s.session.progress()), { chapter: 'cost', done: 3, total: 5, score: 0.4, first_try: 0 });
-  assert.deepEqual(chapterProgress('/old', storage).cost, { done: 3, total: 5 });
+  assert.deepEqual(withoutChapters(s.session.progress()), { chapter: 'cost', done: 3, total: 9, score: 0.2222, first_try: 0 });
+  assert.deepEqual(chapterProgress('/old', storage).cost, { done: 3, total: 9 });
   // An old exercise that was shown stays done: another answer is practice.
   assert.equal((await s.session.answer('cost.dominant', 'softmax')).expected, 'projections');
   // The LMS's record ({ attempts, correct, first }, lms/launch.js): its first-try facts are kept; a
@@ -421,7 +479,7 @@ test('issue 36: records of older versions still load (no first-try facts: not a 
   });
   const lms = sessionFor({ chapter: 'cost' }, { scope: '/lms', storage });
   assert.ok((await lms.session.answer('cost.attention-shape', '9x9')).expected, 'the second miss shows the answer');
-  assert.deepEqual(withoutChapters(lms.session.progress()), { chapter: 'cost', done: 3, total: 5, score: 0.2, first_try: 0.2 });
+  assert.deepEqual(withoutChapters(lms.session.progress()), { chapter: 'cost', done: 3, total: 9, score: 0.1111, first_try: 0.1111 });
 });
 
 test('issue 36: kinds come with the first list (data), and an `exercises` event says when the prompts are ready', async () => {
@@ -435,8 +493,15 @@ test('issue 36: kinds come with the first list (data), and an `exercises` event 
     emit: (type, detail) => events.push({ type, detail }), changed: () => session.view(),
   });
   assert.deepEqual(session.list(), [
-    { id: 'heads.d_k', chapter: 'heads', kind: 'number', prompt: null }, { id: 'heads.concat-shape', chapter: 'heads', kind: 'shape', prompt: null },
-    { id: 'heads.previous-token', chapter: 'heads', kind: 'cell', prompt: null }]);
+    { id: 'heads.d_k', chapter: 'heads', kind: 'number', prompt: null },
+    { id: 'heads.concat-shape', chapter: 'heads', kind: 'shape', prompt: null },
+    { id: 'heads.previous-token', chapter: 'heads', kind: 'cell', prompt: null },
+    { id: 'heads.head-shape', chapter: 'heads', kind: 'shape', prompt: null },
+    { id: 'heads.per-head-params', chapter: 'heads', kind: 'number', prompt: null },
+    { id: 'heads.wo-shape', chapter: 'heads', kind: 'number', prompt: null },
+    { id: 'heads.subspace', chapter: 'heads', kind: 'choice', prompt: null },
+    { id: 'heads.sketch-previous', chapter: 'heads', kind: 'sketch', prompt: null },
+  ]);
   session.view();
   await new Promise((r) => setTimeout(r, 10));
   assert.equal(events.filter((e) => e.type === 'exercises').length, 0, 'no event before the prompts are ready');
@@ -445,8 +510,17 @@ test('issue 36: kinds come with the first list (data), and an `exercises` event 
   const fired = events.filter((e) => e.type === 'exercises');
   assert.equal(fired.length, 1);
   assert.equal(fired[0].detail.chapter, 'heads');
-  assert.deepEqual(fired[0].detail.exercises.map((e) => [e.id, e.kind]), [['heads.d_k', 'number'], ['heads.concat-shape', 'shape'], ['heads.previous-token', 'cell']]);
-  assert.match(fired[0].detail.exercises[0].prompt, /d_model = 64 and h = 4 heads/);
+  assert.deepEqual(fired[0].detail.exercises.map((e) => [e.id, e.kind]), [
+    ['heads.d_k', 'number'],
+    ['heads.concat-shape', 'shape'],
+    ['heads.previous-token', 'cell'],
+    ['heads.head-shape', 'shape'],
+    ['heads.per-head-params', 'number'],
+    ['heads.wo-shape', 'number'],
+    ['heads.subspace', 'choice'],
+    ['heads.sketch-previous', 'sketch'],
+  ]);
+  assert.match(fired[0].detail.exercises[0].prompt, /d_model = 128 and h = 4 heads/); // twice the live d_model
   assert.deepEqual(fired[0].detail.exercises, session.list());
   session.view();
   await new Promise((r) => setTimeout(r, 10));
@@ -458,7 +532,7 @@ test('issue 36: no hint gives the answer away (every exercise, every layer): not
   for (const changes of LAYERS) {
     const s = sessionFor({ ...changes, exercises: ALL_IDS.join(',') });
     for (const it of s.session.view().items) {
-      const wrong = { number: -123456789, shape: [987, 654], choice: it.choices?.at(-1).key, cell: 0 }[it.kind];
+      const wrong = { number: -123456789, shape: [987, 654], choice: it.choices?.at(-1).key, cell: 0, sketch: it.sketch?.keys.map(() => 1), design: { a: 0, b: 1 } }[it.kind];
       const r = await s.session.answer(it.id, wrong);
       if (r.correct) continue; // the guess was right (a choice or a cell): no hint to look at
       const { expected } = await s.session.reveal(it.id);

@@ -45,6 +45,15 @@ const OPS = {
     return { max_difference, key_blocks: tiled.io.key_blocks, query_blocks: tiled.io.query_blocks };
   },
 
+  /**
+   * One head's rows for several queries over the same keys (d_k columns each; values unused): the core's
+   * scaled dot-product attention weights, n_q × n_k. A design exercise runs every record it allows.
+   */
+  queryRows({ q, k, n_q, n_k, d_k }, side) {
+    const r = side.attn.scaledDotProductAttention({ q: Float32Array.from(q), k: Float32Array.from(k), v: new Float32Array(n_k), batch: 1, n_q, n_k, d_k, d_v: 1, need_weights: true });
+    return { weights: Array.from(r.weights) };
+  },
+
   /** The lab's model evaluated before and after `steps` steps: { before, after, classes }. */
   trainEval({ task, d_model, n_heads, seq_len, seed, steps = 0, samples = 200 }, side) {
     const trainer = side.attn.createTrainer({ task, d_model, n_heads, seq_len, seed });

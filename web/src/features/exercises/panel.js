@@ -8,6 +8,9 @@ import { text } from '../../lesson/panels/exercises.js';
 // (lesson/exercises/session.js), the path a host's answer(id, value) and reveal(id) take too; this file
 // only draws and reads the learner's input. The exercise's id is not shown (data-exercise keeps it).
 
+import { sketchInput } from './kinds/sketch.js';
+import { designInput } from './kinds/design.js';
+
 export { requests } from './requests.js'; // what this panel may ask the compute for (the session asks it)
 // The exercises' prompts and reveals (their text is most of their code) come with this panel's code
 // (panels.js): the session (service.js) loads them from here, so the first view's bundle holds only their ids.
@@ -200,7 +203,9 @@ function typedInput(dom, item) {
   return { field: h('label', {}, `${hint[0].toUpperCase()}${hint.slice(1)} `, input), read: () => input.value };
 }
 
-const INPUTS = { number: typedInput, shape: typedInput, choice: choiceInput, cell: (dom, item, entry) => cellPicker(dom, item, entry) };
+const INPUTS = { number: typedInput, shape: typedInput, choice: choiceInput, cell: (dom, item, entry) => cellPicker(dom, item, entry),
+  sketch: (dom, item, entry, titleId) => (entry.kindView = sketchInput(dom, item, titleId)),
+  design: (dom, item, entry, titleId) => (entry.kindView = designInput(dom, item, titleId)) };
 
 /**
  * The cell picker: a small map of the layer's rows and keys, where only the asked query's row can be
@@ -287,9 +292,10 @@ function showHint(dom, entry, r) {
 function showAnswer(dom, entry, item, r) {
   const { h, fill } = dom;
   entry.reveal.dataset.correct = r.correct === null ? 'shown' : r.correct ? '1' : '0';
-  const expected = Array.isArray(r.expected) ? r.expected.join('×') : item.kind === 'choice' ? item.choices.find((c) => c.key === r.expected)?.label ?? r.expected : String(r.expected);
+  const expected = entry.kindView?.format ? entry.kindView.format(r.expected) : Array.isArray(r.expected) ? r.expected.join('×') : item.kind === 'choice' ? item.choices.find((c) => c.key === r.expected)?.label ?? r.expected : String(r.expected);
   // Right, but only after the answer was shown: said, as it scores nothing.
   const verdict = r.correct === null ? null : r.correct ? (item.status.revealed ? text('exercises.right_after_shown') : 'Right. ') : 'Not quite. ';
   fill(entry.reveal, verdict ? h('strong', {}, verdict) : null, text('exercises.engine_s_answer', { expected }), dom.math(r.explanation));
   if (entry.grid && r.weights) paintRow(entry, item, r);
+  entry.kindView?.onReveal?.(r);
 }

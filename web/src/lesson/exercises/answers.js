@@ -3,7 +3,10 @@
 // label) and a cell of a heatmap (the key index, or "row,col"). An answer that cannot be read is an
 // error naming the problem, never a wrong attempt: a typo should not cost the learner a try.
 
-export const KINDS = Object.freeze(['number', 'shape', 'choice', 'cell']);
+import { parseSketch, sketchMatches } from './sketch_answer.js';
+import { parseDesign, designMatches } from './design_answer.js';
+
+export const KINDS = Object.freeze(['number', 'shape', 'choice', 'cell', 'sketch', 'design']);
 
 /** "16,640", "16 640", "1.6e4", "−3", "1/10" → a finite number, or throws naming what was given. */
 export function parseNumber(value, id) {
@@ -68,6 +71,8 @@ export function readAnswer(instance, value) {
     case 'shape': return parseShape(value, instance.id);
     case 'choice': return parseChoice(value, instance.choices, instance.id);
     case 'cell': return parseCell(value, instance.grid, instance.id);
+    case 'sketch': return parseSketch(value, instance.sketch.keys.length, instance.id);
+    case 'design': return parseDesign(value, instance.design.fields, instance.id);
     default: throw new Error(`${instance.id} has an unknown kind ${instance.kind}`);
   }
 }
@@ -88,6 +93,8 @@ export function matches(instance, given, expected) {
     case 'shape': return given.length === expected.length && given.every((d, i) => d === expected[i]);
     case 'choice': return given === expected;
     case 'cell': return expected.includes(given);
+    case 'sketch': return sketchMatches(instance, given, expected);
+    case 'design': return designMatches(instance, given, expected);
     default: return false;
   }
 }

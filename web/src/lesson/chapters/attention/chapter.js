@@ -24,5 +24,11 @@ export const CHAPTER = {
     'attention.strongest-key': 'cell',
     'attention.uniform': 'number',
     'attention.cross-qkv': 'choice',
+    'attention.weights-shape': 'shape',
+    'attention.single-head-shape': 'shape',
+    'attention.sketch-same-word': 'sketch',
+    'attention.design-last': 'design',
+    'attention.design-first': 'design',
+    'attention.design-even': 'design',
   },
 };

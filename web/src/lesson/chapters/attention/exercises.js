@@ -4,10 +4,13 @@
 import * as fmt from '../../../model/format.js';
 import { word, list, wordsOf, sentenceOf, strongest, visible, shownHead, PATTERN_WORDS } from '../../exercises/helpers.js';
 import { text } from './exercise_text.js';
+import { MORE_EXERCISES } from './more_exercises.js';
+import { SKETCH_EXERCISES } from './sketch_exercises.js';
+import { DESIGN_EXERCISES } from './design_exercises.js';
 
 export const EXERCISES = [
   {
-    id: 'attention.causal-row', chapter: 'attention', kind: 'number',
+    id: 'attention.causal-row', chapter: 'attention', kind: 'number', objective: 1,
     setup({ config: c }) {
       const i = Math.min(3, c.n_q - 1), labels = wordsOf(c, 'q');
       return {
@@ -29,7 +32,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'attention.strongest-key', chapter: 'attention', kind: 'cell',
+    id: 'attention.strongest-key', chapter: 'attention', kind: 'cell', objective: 1,
     setup({ state, config: c }) {
       const { head, pattern } = shownHead(state, c);
       const item = Math.min(c.item ?? 0, c.batch - 1), i = Math.min(2, c.n_q - 1);
@@ -53,7 +56,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'attention.uniform', chapter: 'attention', kind: 'number',
+    id: 'attention.uniform', chapter: 'attention', kind: 'number', objective: 1,
     setup({ state, config: c }) {
       const n = c.n_k;
       return {
@@ -72,7 +75,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'attention.cross-qkv', chapter: 'attention', kind: 'choice',
+    id: 'attention.cross-qkv', chapter: 'attention', kind: 'choice', objective: 1,
     setup({ config: c }) {
       const n_q = c.n_q, n_k = c.cross ? c.n_k : c.n_q + 3;
       return {
@@ -99,4 +102,7 @@ export const EXERCISES = [
       };
     },
   },
+  ...MORE_EXERCISES,
+  ...SKETCH_EXERCISES,
+  ...DESIGN_EXERCISES,
 ];

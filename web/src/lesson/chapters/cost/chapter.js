@@ -25,5 +25,9 @@ export const CHAPTER = {
     'cost.dominant': 'choice',
     'cost.attention-shape': 'shape',
     'cost.attention-bytes': 'number',
+    'cost.heads-params': 'choice',
+    'cost.heads-flops': 'choice',
+    'cost.dominant-long': 'choice',
+    'cost.projection-macs': 'number',
   },
 };

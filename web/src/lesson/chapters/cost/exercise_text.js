@@ -7,13 +7,13 @@ export { text } from '../../text.js';
 
 addText({
   'exercise.cost.how_many_parameters_does':
-    'How many parameters does this layer have without biases (d_model = {d_model}, {n_heads} heads, d_k = {d_k}, d_v = {d_v}, one key/value head per query head)?',
+    'A layer twice as wide as this one: how many parameters does it have without biases (d_model = {d_model}, {n_heads} heads, d_k = {d_k}, d_v = {d_v}, one key/value head per query head)?',
   'exercise.cost.core_counts_w_w':
     'The core counts Wᴽ {w_q}, Wᴷ {w_k}, Wⱽ {w_v} and Wᴼ {w_o}: {total} in all (4·d_model² when d_k = d_v = d_model/h). ',
   'exercise.cost.usual_mistake_multiplying_heads':
     'Usual mistake: multiplying by the {n_heads} heads; each head has only a d_model×d_k slice, so the heads share out the same parameters.',
   'exercise.cost.same_layer_with_biases':
-    'The same layer with biases (d_model = {d_model}, {n_heads} heads, d_k = {d_k}, d_v = {d_v}): how many parameters?',
+    'The same twice-as-wide layer with biases (d_model = {d_model}, {n_heads} heads, d_k = {d_k}, d_v = {d_v}): how many parameters?',
   'exercise.cost.core_weights_plus_biases':
     'The core: {weights} weights plus {biases} biases (bᴽ {b_q}, bᴷ {b_k}, bⱽ {b_v}, bᴼ {b_o}) = {total}. ',
   'exercise.cost.usual_mistake_counting_bias':
@@ -35,7 +35,7 @@ addText({
   'exercise.cost.usual_mistake_counting_one':
     'Usual mistake: counting one matrix per layer; every head of every batch item has its own.',
   'exercise.cost.how_many_bytes_do':
-    'How many bytes do all the attention weights of that pass take in float32 (batch {batch}, {n_heads} heads, {n_q}×{n_k} each)?',
+    'With twice the heads, how many bytes would all the attention weights of one pass take in float32 (batch {batch}, {n_heads} heads, {n_q}×{n_k} each)?',
   'exercise.cost.core_weights_4_bytes':
     'The core: {A} weights of 4 bytes each = {attention_weight_bytes}. (The lesson\'s P4: 8 heads × 32 items of 128×128 = 16.8 MB.) ',
   'exercise.cost.usual_mistakes_forgetting_batch':

@@ -4,16 +4,17 @@
 import * as fmt from '../../../model/format.js';
 import { shape, analyzeArgs } from '../../exercises/helpers.js';
 import { text } from './exercise_text.js';
+import { MORE_EXERCISES } from './more_exercises.js';
 
 export const EXERCISES = [
   {
-    id: 'cost.params-nobias', chapter: 'cost', kind: 'number',
+    id: 'cost.params-nobias', chapter: 'cost', kind: 'number', objective: 4,
     setup({ config: c }) {
       return {
-        params: { d_model: c.d_model, n_heads: c.n_heads },
-        prompt: text('exercise.cost.how_many_parameters_does', { d_model: fmt.int(c.d_model), n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v }),
+        params: { d_model: 2 * c.d_model, n_heads: c.n_heads },
+        prompt: text('exercise.cost.how_many_parameters_does', { d_model: fmt.int(2 * c.d_model), n_heads: c.n_heads, d_k: 2 * c.d_k, d_v: 2 * c.d_v }),
         tolerance: {},
-        calls: [{ op: 'analyze', args: { d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: false, n: 1 } }],
+        calls: [{ op: 'analyze', args: { d_model: 2 * c.d_model, n_heads: c.n_heads, d_k: 2 * c.d_k, d_v: 2 * c.d_v, bias: false, n: 1 } }],
       };
     },
     reveal({ n_heads }, [a]) {
@@ -26,13 +27,13 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'cost.params-bias', chapter: 'cost', kind: 'number',
+    id: 'cost.params-bias', chapter: 'cost', kind: 'number', objective: 2,
     setup({ config: c }) {
       return {
         params: {},
-        prompt: text('exercise.cost.same_layer_with_biases', { d_model: fmt.int(c.d_model), n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v }),
+        prompt: text('exercise.cost.same_layer_with_biases', { d_model: fmt.int(2 * c.d_model), n_heads: c.n_heads, d_k: 2 * c.d_k, d_v: 2 * c.d_v }),
         tolerance: {},
-        calls: [{ op: 'analyze', args: { d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, bias: true, n: 1 } }],
+        calls: [{ op: 'analyze', args: { d_model: 2 * c.d_model, n_heads: c.n_heads, d_k: 2 * c.d_k, d_v: 2 * c.d_v, bias: true, n: 1 } }],
       };
     },
     reveal(_, [a]) {
@@ -45,7 +46,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'cost.dominant', chapter: 'cost', kind: 'choice',
+    id: 'cost.dominant', chapter: 'cost', kind: 'choice', objective: 3,
     setup({ config: c }) {
       return {
         params: { n: c.n_q, d: c.d_model },
@@ -68,7 +69,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'cost.attention-shape', chapter: 'cost', kind: 'shape',
+    id: 'cost.attention-shape', chapter: 'cost', kind: 'shape', objective: 3,
     setup({ config: c }) {
       return {
         params: {},
@@ -86,13 +87,13 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'cost.attention-bytes', chapter: 'cost', kind: 'number',
+    id: 'cost.attention-bytes', chapter: 'cost', kind: 'number', objective: 3,
     setup({ config: c }) {
       return {
         params: {},
-        prompt: text('exercise.cost.how_many_bytes_do', { batch: c.batch, n_heads: c.n_heads, n_q: c.n_q, n_k: c.n_k }),
+        prompt: text('exercise.cost.how_many_bytes_do', { batch: c.batch, n_heads: 2 * c.n_heads, n_q: c.n_q, n_k: c.n_k }),
         tolerance: {},
-        calls: [{ op: 'analyze', args: analyzeArgs(c) }],
+        calls: [{ op: 'analyze', args: analyzeArgs(c, { n_heads: 2 * c.n_heads, n_kv_heads: 2 * c.n_kv_heads }) }],
       };
     },
     reveal(_, [a]) {
@@ -104,4 +105,5 @@ export const EXERCISES = [
       };
     },
   },
+  ...MORE_EXERCISES,
 ];

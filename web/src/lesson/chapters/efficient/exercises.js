@@ -7,7 +7,7 @@ import { text } from './exercise_text.js';
 
 export const EXERCISES = [
   {
-    id: 'efficient.memory-double', chapter: 'efficient', kind: 'number',
+    id: 'efficient.memory-double', chapter: 'efficient', kind: 'number', objective: 3,
     setup({ config: c }) {
       const n = c.n_q;
       return {
@@ -27,7 +27,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'efficient.weights-off', chapter: 'efficient', kind: 'number',
+    id: 'efficient.weights-off', chapter: 'efficient', kind: 'number', objective: 3,
     setup({ config: c }) {
       const n = Math.max(c.n_q, 1024);
       return {
@@ -48,7 +48,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'efficient.flash-same', chapter: 'efficient', kind: 'choice',
+    id: 'efficient.flash-same', chapter: 'efficient', kind: 'choice', objective: 1,
     setup({ config: c }) {
       const n = Math.min(c.n_q, 256), d_k = Math.min(c.d_k, 256); // the core runs both on random inputs: kept small
       return {
@@ -72,7 +72,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'efficient.linear-crossover', chapter: 'efficient', kind: 'choice',
+    id: 'efficient.linear-crossover', chapter: 'efficient', kind: 'choice', objective: 3,
     setup({ config: c }) {
       return {
         params: { n: c.n_q, d_k: c.d_k, d_v: c.d_v },
@@ -93,7 +93,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'efficient.kv-step', chapter: 'efficient', kind: 'number',
+    id: 'efficient.kv-step', chapter: 'efficient', kind: 'number', objective: 3,
     setup({ config: c }) {
       const t = c.n_q;
       return {

@@ -23,5 +23,6 @@ export const CHAPTER = {
     'gqa.kv-head-of': 'number',
     'gqa.cache-per-token': 'number',
     'gqa.preset-saving': 'number',
+    'gqa.wk-params': 'number',
   },
 };

@@ -13,7 +13,7 @@ addText({
   'exercise.gqa.groups_all_usual_mistake':
     '{n_kv_heads} groups in all. Usual mistake: dealing the query heads out in turn (head mod n_kv_heads), which is not how the weights are laid out.',
   'exercise.gqa.decoder_keeps_k_v':
-    'A decoder keeps K and V of every past token. For this layer (n_kv_heads = {n_kv_heads}, d_k = {d_k}, d_v = {d_v}, float32), how many bytes does one token add to the cache?',
+    'A decoder keeps K and V of every past token. For this layer with n_kv_heads = {n_kv_heads} instead ( d_k = {d_k}, d_v = {d_v}, float32), how many bytes do {tokens} tokens add to the cache?',
   'exercise.gqa.core_numbers_per_token':
     'The core: {numbers_per_token} numbers per token (n_kv_heads·(d_k + d_v)), {bytes_per_token}',
   'exercise.gqa.with_one_key_value':
@@ -21,9 +21,9 @@ addText({
   'exercise.gqa.usual_mistakes_caching_only':
     'Usual mistakes: caching only K (V is needed too), counting the query heads, or caching the queries, which are never reused.',
   'exercise.gqa.llama_70b_lets_64':
-    'LLaMA-70B lets its 64 query heads share 8 key/value heads. How many times smaller is its K/V cache than the same model with 64 key/value heads?',
+    'LLaMA-70B\'s 64 query heads (d_k = 128) share 8 key/value heads. If they all shared a single key/value head (multi-query attention), how many times smaller would the K/V cache be than with 64 key/value heads?',
   'exercise.gqa.core_numbers_per_token_2':
-    'The core: {numbers_per_token} numbers per token over its {n_layers} layers ({bytes_per_token}), against {mha_bytes_per_token} with multi-head attention: {ratio}× less. ',
+    'The core: with one key/value head a layer caches {numbers_per_token} numbers per token (2·1·128), against {mha_numbers} with 64: {ratio}× less; the model\'s own {n_kv_heads} heads give {gqa_ratio}× less. The saving is n_heads / n_kv_heads. ',
   'exercise.gqa.usual_mistake_expecting_flops':
     'Usual mistake: expecting the FLOPs or the maps to shrink as much; every query head still computes its own scores, only K, V and their cache are shared.',
   // The hints after a first wrong answer (exercise.hint.<id>): what to look at or the usual mistake, never the answer.

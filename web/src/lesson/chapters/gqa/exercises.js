@@ -3,10 +3,11 @@
 
 import * as fmt from '../../../model/format.js';
 import { text } from './exercise_text.js';
+import { MORE_EXERCISES } from './more_exercises.js';
 
 export const EXERCISES = [
   {
-    id: 'gqa.kv-head-of', chapter: 'gqa', kind: 'number',
+    id: 'gqa.kv-head-of', chapter: 'gqa', kind: 'number', objective: 5,
     setup({ config: c }) {
       const live = c.n_kv_heads > 1 && c.n_kv_heads !== c.n_heads;
       const n_heads = live ? c.n_heads : 8, n_kv_heads = live ? c.n_kv_heads : 2, d_model = live ? c.d_model : 64;
@@ -29,19 +30,21 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'gqa.cache-per-token', chapter: 'gqa', kind: 'number',
+    id: 'gqa.cache-per-token', chapter: 'gqa', kind: 'number', objective: 3,
     setup({ config: c }) {
+      // Another grouping than the live one (whose cache the chapter shows): MQA, or MHA when the layer is MQA.
+      const n_kv_heads = c.n_kv_heads === 1 ? c.n_heads : 1;
       return {
         params: {},
-        prompt: text('exercise.gqa.decoder_keeps_k_v', { n_kv_heads: c.n_kv_heads, d_k: c.d_k, d_v: c.d_v }),
+        prompt: text('exercise.gqa.decoder_keeps_k_v', { n_kv_heads, d_k: c.d_k, d_v: c.d_v, tokens: 10 }),
         tolerance: {},
-        calls: [{ op: 'analyze', args: { d_model: c.d_model, n_heads: c.n_heads, n_kv_heads: c.n_kv_heads, d_k: c.d_k, d_v: c.d_v, n: 1 } }],
+        calls: [{ op: 'analyze', args: { d_model: c.d_model, n_heads: c.n_heads, n_kv_heads, d_k: c.d_k, d_v: c.d_v, n: 10 } }],
       };
     },
     reveal(_, [a]) {
       const kv = a.kv_cache;
       return {
-        expected: kv.bytes_per_token,
+        expected: kv.bytes,
         explanation: text('exercise.gqa.core_numbers_per_token', { numbers_per_token: fmt.int(kv.numbers_per_token), bytes_per_token: fmt.bytes(kv.bytes_per_token) }) +
           `${kv.saved_bytes ? text('exercise.gqa.with_one_key_value', { mha_bytes_per_token: fmt.bytes(kv.mha_bytes_per_token) }) : ''}. ` +
           text('exercise.gqa.usual_mistakes_caching_only'),
@@ -49,22 +52,25 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'gqa.preset-saving', chapter: 'gqa', kind: 'number',
+    id: 'gqa.preset-saving', chapter: 'gqa', kind: 'number', objective: 3,
     setup() {
       return {
+        // Not the chapter's own figure (LLaMA-70B's 8 key/value heads, written out there): the same model
+        // with one key/value head (MQA), analysed at the preset's sizes.
         params: { preset: 'LLaMA-70B' },
         prompt: text('exercise.gqa.llama_70b_lets_64'),
         tolerance: {},
-        calls: [{ op: 'modelPresets', args: {} }],
+        calls: [{ op: 'modelPresets', args: {} }, { op: 'analyze', args: { d_model: 8192, n_heads: 64, n_kv_heads: 1, n: 1 } }],
       };
     },
-    reveal({ preset }, [presets]) {
-      const m = presets.find((p) => p.name === preset), kv = m.kv_cache_per_token;
+    reveal({ preset }, [presets, mqa]) {
+      const m = presets.find((p) => p.name === preset), kv = m.kv_cache_per_token, one = mqa.kv_cache;
       return {
-        expected: kv.ratio,
-        explanation: text('exercise.gqa.core_numbers_per_token_2', { numbers_per_token: fmt.int(kv.numbers_per_token), n_layers: m.n_layers, bytes_per_token: fmt.bytes(kv.bytes_per_token), mha_bytes_per_token: fmt.bytes(kv.mha_bytes_per_token), ratio: kv.ratio }) +
+        expected: one.ratio,
+        explanation: text('exercise.gqa.core_numbers_per_token_2', { numbers_per_token: fmt.int(one.numbers_per_token), mha_numbers: fmt.int(one.numbers_per_token * one.ratio), ratio: one.ratio, gqa_ratio: kv.ratio, n_kv_heads: m.n_kv_heads }) +
           text('exercise.gqa.usual_mistake_expecting_flops'),
       };
     },
   },
+  ...MORE_EXERCISES,
 ];

@@ -23,5 +23,10 @@ export const CHAPTER = {
     'heads.d_k': 'number',
     'heads.concat-shape': 'shape',
     'heads.previous-token': 'cell',
+    'heads.head-shape': 'shape',
+    'heads.per-head-params': 'number',
+    'heads.wo-shape': 'number',
+    'heads.subspace': 'choice',
+    'heads.sketch-previous': 'sketch',
   },
 };

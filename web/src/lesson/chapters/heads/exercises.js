@@ -4,13 +4,15 @@
 import * as fmt from '../../../model/format.js';
 import { shape, word, sentenceOf, analyzeArgs, strongest } from '../../exercises/helpers.js';
 import { text } from './exercise_text.js';
+import { MORE_EXERCISES } from './more_exercises.js';
+import { SKETCH_EXERCISES } from './sketch_exercises.js';
 
 export const EXERCISES = [
   {
-    id: 'heads.d_k', chapter: 'heads', kind: 'number',
+    id: 'heads.d_k', chapter: 'heads', kind: 'number', objective: 2,
     setup({ state, config: c }) {
-      const live = state.d_k === '' && state.d_v === '';
-      const d_model = live ? c.d_model : 1024, n_heads = live ? c.n_heads : 16;
+      // Not the live layer (the chapter writes its d_k out): twice the live d_model with the live heads.
+      const d_model = 2 * c.d_model, n_heads = c.n_heads;
       return {
         params: { d_model, n_heads },
         prompt: text('exercise.heads.d_model_h_heads', { d_model: fmt.int(d_model), n_heads }),
@@ -28,7 +30,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'heads.concat-shape', chapter: 'heads', kind: 'shape',
+    id: 'heads.concat-shape', chapter: 'heads', kind: 'shape', objective: 1,
     setup({ config: c }) {
       return {
         params: {},
@@ -46,7 +48,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'heads.previous-token', chapter: 'heads', kind: 'cell',
+    id: 'heads.previous-token', chapter: 'heads', kind: 'cell', objective: 5,
     setup({ state, config: c }) {
       const n = c.n_q, i = Math.min(3, n - 1), words = sentenceOf(c, n);
       return {
@@ -65,4 +67,6 @@ export const EXERCISES = [
       };
     },
   },
+  ...MORE_EXERCISES,
+  ...SKETCH_EXERCISES,
 ];

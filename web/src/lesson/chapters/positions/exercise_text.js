@@ -15,11 +15,11 @@ addText({
   'exercise.positions.every_value_sine_or':
     'Every value is a sine or a cosine, so it stays in [−1, 1] however long the sequence. Usual mistake: thinking a position is added as a growing number, which would swamp the word embedding.',
   'exercise.positions.what_pe_0_1':
-    'What is PE(0, 1): position 0, dimension 1 (a cosine) of the sinusoidal encoding?',
+    'What is PE({pos}, 0): position {pos}, dimension 0 (a sine with frequency 1, in radians) of the sinusoidal encoding?',
   'exercise.positions.core_s_first_row':
-    'The core\'s first row starts {value}: the sines of position 0 are 0 and its cosines are cos 0 = {value2}. ',
+    'The core\'s row {pos} starts {value}: dimension 0 has ω = 10000⁰ = 1, so PE({pos}, 0) = sin({pos}) = {value2}. ',
   'exercise.positions.usual_mistake_expecting_position':
-    'Usual mistake: expecting position 0 to be the zero vector; only its even (sine) dimensions are 0.',
+    'Usual mistake: sin({pos}°) in degrees, or expecting the value to grow with the position; every value stays in [−1, 1].',
   'exercise.positions.how_pe_pos_2': 'How is PE(pos + 2) related to PE(pos)?',
   'exercise.positions.same_linear_map_every':
     'The same linear map for every pos: a rotation of each sine/cosine pair',

@@ -7,7 +7,7 @@ import { text } from './exercise_text.js';
 
 export const EXERCISES = [
   {
-    id: 'positions.range', chapter: 'positions', kind: 'choice',
+    id: 'positions.range', chapter: 'positions', kind: 'choice', objective: 1,
     setup({ config: c }) {
       const n = Math.max(c.n_q, 16);
       return {
@@ -31,25 +31,28 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'positions.zero', chapter: 'positions', kind: 'number',
+    id: 'positions.zero', chapter: 'positions', kind: 'number', objective: 1,
     setup({ config: c }) {
+      // A position past the layer's rows (the chapter's table shows those): PE(pos, 0) = sin(pos).
+      const pos = c.n_q + 3;
       return {
-        params: { d_model: c.d_model },
-        prompt: text('exercise.positions.what_pe_0_1'),
+        params: { d_model: c.d_model, pos },
+        prompt: text('exercise.positions.what_pe_0_1', { pos }),
         tolerance: { abs: 0.001 },
-        calls: [{ op: 'positionalEncoding', args: { n: 1, d_model: c.d_model } }],
+        calls: [{ op: 'positionalEncoding', args: { n: pos + 1, d_model: c.d_model } }],
       };
     },
-    reveal(_, [pe]) {
+    reveal({ d_model, pos }, [pe]) {
+      const row = Array.from(pe.slice(pos * d_model, pos * d_model + 4));
       return {
-        expected: pe[1],
-        explanation: text('exercise.positions.core_s_first_row', { value: list(Array.from(pe.slice(0, 4))), value2: fmt.num(pe[1], 4) }) +
-          text('exercise.positions.usual_mistake_expecting_position'),
+        expected: row[0],
+        explanation: text('exercise.positions.core_s_first_row', { pos, value: list(row), value2: fmt.num(row[0], 4) }) +
+          text('exercise.positions.usual_mistake_expecting_position', { pos }),
       };
     },
   },
   {
-    id: 'positions.shift', chapter: 'positions', kind: 'choice',
+    id: 'positions.shift', chapter: 'positions', kind: 'choice', objective: 1,
     setup({ config: c }) {
       const n = Math.max(c.n_q, 16);
       return {

@@ -23,5 +23,6 @@ export const CHAPTER = {
     'scaling.variance-unscaled': 'number',
     'scaling.variance-scaled': 'number',
     'scaling.gradient': 'choice',
+    'scaling.variance-wide': 'number',
   },
 };

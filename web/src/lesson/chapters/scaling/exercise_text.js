@@ -15,13 +15,13 @@ addText({
   'exercise.scaling.usual_mistake_answering_1':
     'Usual mistake: answering 1 (the variance of one component) or √d_k (the standard deviation).',
   'exercise.scaling.same_q_k_with':
-    'The same q·k with d_k = {d_k}, divided by √d_k as attention does: what is its variance now?',
+    'The same q·k with d_k = {d_k}, divided by d_k instead of √d_k: what would its variance be?',
   'exercise.scaling.core_measures_unscaled_dividing':
-    'The core measures {scaled_variance} (unscaled: {dot_variance}). Dividing by √d_k divides the variance by d_k, so it is about 1 whatever d_k is, ',
+    'The core measures {dot_variance} unscaled and {scaled_variance} divided by √d_k, so divided by d_k it is {value}, about 1/{d_k}: a factor inside a variance counts squared. Such scores are nearly equal, the softmax nearly flat; √d_k is the one scale that keeps the variance at 1 whatever d_k is, ',
   'exercise.scaling.softmax_keeps_entropy_nats':
     'and the softmax keeps an entropy of {entropy_scaled} nats (unscaled: {entropy_unscaled}; uniform: {max_entropy}). ',
   'exercise.scaling.usual_mistake_thinking_scale':
-    'Usual mistake: thinking the scale divides the variance by √d_k (giving √{d_k}); a factor inside a variance counts squared.',
+    'Usual mistake: 1/√{d_k}, forgetting that a factor inside a variance counts squared.',
   'exercise.scaling.d_k_512_without':
     'At d_k = 512, without dividing by √d_k, what happens to the gradient that reaches the scores at initialisation?',
   'exercise.scaling.becomes_tiny_most_rows':

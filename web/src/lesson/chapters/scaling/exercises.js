@@ -3,16 +3,19 @@
 
 import * as fmt from '../../../model/format.js';
 import { text } from './exercise_text.js';
+import { MORE_EXERCISES } from './more_exercises.js';
 
 export const EXERCISES = [
   {
-    id: 'scaling.variance-unscaled', chapter: 'scaling', kind: 'number',
+    id: 'scaling.variance-unscaled', chapter: 'scaling', kind: 'number', objective: 1,
     setup({ config: c }) {
+      // Twice the live d_k: the chapter's panel measures the live one, its variance written out.
+      const d_k = 2 * c.d_k;
       return {
-        params: { d_k: c.d_k },
-        prompt: text('exercise.scaling.q_k_have_d', { d_k: c.d_k }),
+        params: { d_k },
+        prompt: text('exercise.scaling.q_k_have_d', { d_k }),
         tolerance: { rel: 0.15 },
-        calls: [{ op: 'sqrtDkStats', args: { d_k: c.d_k, n_k: 16, samples: 4000, seed: 1 } }],
+        calls: [{ op: 'sqrtDkStats', args: { d_k, n_k: 16, samples: 4000, seed: 1 } }],
       };
     },
     reveal({ d_k }, [s]) {
@@ -25,26 +28,29 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'scaling.variance-scaled', chapter: 'scaling', kind: 'number',
+    id: 'scaling.variance-scaled', chapter: 'scaling', kind: 'number', objective: 1,
     setup({ config: c }) {
+      // Divided by d_k, not √d_k (the chapter shows the √d_k one, about 1): why the square root.
+      const d_k = 2 * c.d_k;
       return {
-        params: { d_k: c.d_k },
-        prompt: text('exercise.scaling.same_q_k_with', { d_k: c.d_k }),
-        tolerance: { abs: 0.15 },
-        calls: [{ op: 'sqrtDkStats', args: { d_k: c.d_k, n_k: 16, samples: 4000, seed: 1 } }],
+        params: { d_k },
+        prompt: text('exercise.scaling.same_q_k_with', { d_k }),
+        tolerance: { rel: 0.15 },
+        calls: [{ op: 'sqrtDkStats', args: { d_k, n_k: 16, samples: 4000, seed: 1 } }],
       };
     },
     reveal({ d_k }, [s]) {
+      const over_d_k = s.scaled_variance / d_k; // (q·k/√d_k)/√d_k: the core's scaled variance divided by d_k once more
       return {
-        expected: s.scaled_variance,
-        explanation: text('exercise.scaling.core_measures_unscaled_dividing', { scaled_variance: fmt.num(s.scaled_variance, 3), dot_variance: fmt.num(s.dot_variance, 1) }) +
+        expected: over_d_k,
+        explanation: text('exercise.scaling.core_measures_unscaled_dividing', { value: fmt.num(over_d_k, 4), scaled_variance: fmt.num(s.scaled_variance, 3), dot_variance: fmt.num(s.dot_variance, 1), d_k }) +
           text('exercise.scaling.softmax_keeps_entropy_nats', { entropy_scaled: fmt.num(s.entropy_scaled, 2), entropy_unscaled: fmt.num(s.entropy_unscaled, 2), max_entropy: fmt.num(s.max_entropy, 2) }) +
           text('exercise.scaling.usual_mistake_thinking_scale', { d_k }),
       };
     },
   },
   {
-    id: 'scaling.gradient', chapter: 'scaling', kind: 'choice',
+    id: 'scaling.gradient', chapter: 'scaling', kind: 'choice', objective: 1,
     setup({ config: c }) {
       const small = c.d_k < 512 ? c.d_k : 16;
       return {
@@ -71,4 +77,5 @@ export const EXERCISES = [
       };
     },
   },
+  ...MORE_EXERCISES,
 ];

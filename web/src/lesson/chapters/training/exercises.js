@@ -7,7 +7,7 @@ import { text } from './exercise_text.js';
 
 export const EXERCISES = [
   {
-    id: 'training.start-loss', chapter: 'training', kind: 'number',
+    id: 'training.start-loss', chapter: 'training', kind: 'number', objective: 1,
     setup({ state }) {
       const lab = labSettings(state, ['copy_previous', 'copy_first', 'reverse', 'lookup', 'two_relation'].includes(state.train_task) ? state.train_task : 'copy_previous');
       return {
@@ -26,7 +26,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'training.focus', chapter: 'training', kind: 'choice',
+    id: 'training.focus', chapter: 'training', kind: 'choice', objective: 5,
     setup({ state }) {
       const lab = labSettings(state, state.train_task === 'copy_first' ? 'copy_first' : 'copy_previous');
       return {

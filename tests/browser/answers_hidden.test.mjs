@@ -1,0 +1,168 @@
+// Issue 36: no exercise's answer is on screen before Check. For every chapter and every exercise, the
+// test computes the answer the engine will give (in Node, from the chapter page's own state: its hash,
+// the exercise's setup, the compute handler's calls, its reveal), shows the exercise's card on the
+// chapter page, and looks for that answer in everything the learner can read there: the text of the page
+// and the playground (open panels, form hints, the exercise's prompt), the visible inputs' values and
+// placeholders, and the title attributes (tooltips). A number is looked for as the page writes numbers
+// (format.js: grouped and plain digits, rounded to 1–4 decimals, the short style 34.4B); a shape as
+// "a×b" and "a × b". A number within the exercise's tolerance written as a result ("= 15.88", "≈ 16")
+// counts too. A choice counts as leaked when its right label stands outside the exercises panel. Cells
+// (a key index, a small number the page writes everywhere) are not looked for.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHarness, openPage, chapterDrawn } from './harness.mjs';
+import { loadAttention } from '../../web/src/engine/attention.js';
+import { validate } from '../../web/src/model/validate.js';
+import { fromHash } from '../../web/src/model/schema.js';
+import { LayerCache, prepareRun, forwardArguments } from '../../web/src/model/job.js';
+import * as fmt from '../../web/src/model/format.js';
+import { handlers } from '../../web/src/features/exercises/handler.js';
+import { EXERCISES } from '../../web/src/lesson/exercises/catalogue.js';
+import { EXERCISE_IDS } from '../../web/src/lesson/exercises/index.js';
+
+let h, attn;
+before(async () => { h = await startHarness(); attn = await loadAttention(); });
+after(async () => { await h?.close(); });
+
+const BY_ID = new Map(EXERCISES.map((e) => [e.id, e]));
+
+/** The engine's answer of exercise `id` for the page state `state`: { kind, expected, tolerance, choices }. */
+function engineAnswer(id, state) {
+  const check = validate(state, { resolveView: attn.resolveView, analyze: attn.analyze, budget: attn.defaultMemoryBudget });
+  assert.ok(check.config, `the chapter page's state is valid: ${JSON.stringify(check.errors)}`);
+  const cache = new LayerCache();
+  const side = { attn, prepared: (config) => { const { layer, inputs } = prepareRun(attn, config, cache, null); return { layer, inputs, args: forwardArguments(config, inputs) }; } };
+  const def = BY_ID.get(id);
+  const made = def.setup({ state, config: check.config });
+  const { results } = handlers.solve({ calls: made.calls }, side);
+  const revealed = def.reveal(made.params, results);
+  return { kind: def.kind, expected: revealed.expected, tolerance: made.tolerance ?? {}, choices: made.choices };
+}
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A token not inside a longer number: no digit, decimal point or separator-digit run on either side. */
+const token = (s) => new RegExp(`(?<![\\d.,])${escape(s)}(?![\\d]|[.,]\\d)`);
+
+/**
+ * The ways the page writes number x (format.js), each with whether it is "plain": a whole number under
+ * 100 (an index, a size, a count the page writes everywhere), looked for only where the page states it
+ * as a result ("= 16", "≈ 16", "16 times"). A measured (non-integer) answer is looked for rounded to 2–4
+ * decimals; rounded further it is a small whole number that the tolerance check below covers.
+ */
+function numberForms(x) {
+  const forms = new Set();
+  if (Number.isInteger(x)) {
+    forms.add(String(x)).add(fmt.int(x));
+    if (Math.abs(x) >= 1000) forms.add(fmt.short(x));
+  } else {
+    for (const d of [2, 3, 4]) { forms.add(fmt.num(x, d)); forms.add(fmt.fixed(x, d)); }
+    forms.add(String(Number(x.toPrecision(6))));
+  }
+  return [...forms].filter((f) => /\d/.test(f)).map((form) => ({ form, plain: /^-?\d+$/.test(form) && Math.abs(Number(form)) < 100 }));
+}
+
+/** Where the text gives away number x: [the form found, a little context], or null. */
+function findNumber(text, x, tolerance) {
+  const context = (m, len) => [m[0], text.slice(Math.max(0, m.index - 50), m.index + len + 30)];
+  for (const { form, plain } of numberForms(x)) {
+    // "= 64 / 4 = 16": 64 is an operand there, not a result.
+    const re = plain ? new RegExp(`(?:[=≈]\\s*${escape(form)}(?![\\d]|[.,]\\d|\\s*[/×·*+−-])|(?<![\\d.,])${escape(form)} times\\b)`) : token(form);
+    const m = re.exec(text);
+    if (m) return context(m, m[0].length);
+  }
+  // A measured answer within the tolerance: a value with decimals near it ("15.88 ≈ d_k" gives away a
+  // variance of about 16). Whole numbers are the layer's settings (the prompt's d_k), not measurements.
+  const { abs = 0, rel = 0 } = tolerance;
+  if (abs || rel) {
+    // A duration or a rate ("0.9 ms", "398 MFLOP/s") measures the page, not the layer.
+    for (const m of text.matchAll(/(?<![\d.,])-?\d[\d,]*\.\d+(?![\d]|\s*(?:ms|s\b|µs|[kMG]?FLOP|%))/g)) {
+      const y = Number(m[0].replace(/,/g, ''));
+      if (Math.abs(y - x) <= Math.max(abs, rel * Math.abs(x))) return context(m, m[0].length);
+    }
+  }
+  return null;
+}
+
+/** Where the text gives away shape dims, or null. */
+function findShape(text, dims) {
+  for (const sep of ['×', ' × ', 'x', ' x ']) {
+    const form = dims.join(sep);
+    const m = token(form).exec(text);
+    if (m) return [form, text.slice(Math.max(0, m.index - 50), m.index + form.length + 30)];
+  }
+  return null;
+}
+
+/** Everything the learner can read on the page now: { all, outside } (outside: without the exercises panel). */
+async function readable(page) {
+  return page.evaluate(() => {
+    const shown = (el) => el.checkVisibility?.({ checkOpacity: true, checkVisibilityCSS: true }) ?? true;
+    const root = playgroundRoot();
+    const parts = [], outside = [];
+    const add = (s, inExercises) => { if (s) { parts.push(s); if (!inExercises) outside.push(s); } };
+    add(document.body.innerText, false);
+    for (const el of root.children) {
+      if (!shown(el) && el.tagName !== 'STYLE') continue;
+      if (el.tagName === 'STYLE') continue;
+      // Each panel apart, so the exercises panel's text can be told from the rest.
+      const sections = [...el.querySelectorAll('section[data-panel]')];
+      if (!sections.length) { add(el.innerText, false); continue; }
+      add(el.innerText, true);
+      for (const s of sections) add(s.innerText, s.dataset.panel === 'exercises');
+    }
+    for (const scope of [document, root]) {
+      for (const el of scope.querySelectorAll('[title]')) if (shown(el)) add(el.getAttribute('title'), !!el.closest('section[data-panel="exercises"]'));
+      for (const el of scope.querySelectorAll('input, textarea, select')) {
+        if (!shown(el)) continue;
+        const ex = !!el.closest('section[data-panel="exercises"]');
+        add(el.getAttribute('placeholder'), ex);
+        if (el.type !== 'radio' && el.type !== 'checkbox') add(el.value, ex);
+      }
+    }
+    return { all: parts.join('\n'), outside: outside.join('\n') };
+  });
+}
+
+const CHAPTERS = Object.keys(EXERCISE_IDS);
+
+// Leaks not fixed yet, each with why; the test fails when one stops leaking (remove it here then) or when
+// any other appears. training.start-loss: the lab's panel prints its untrained model's loss ("Step 0 ·
+// loss 2.7842") and every lab model has 16 classes, so any variant of the question reads it off; the
+// fix is to cover that figure until the exercise is answered (the training panel, not an exercise's data).
+const KNOWN = new Set(['training.start-loss']);
+
+for (const chapter of CHAPTERS) {
+  test(`chapter ${chapter}: no exercise's answer is on screen before Check`, async () => {
+    const page = await openPage(h, `#chapter=${chapter}`, { asIs: true, waitForResult: false });
+    try {
+      await chapterDrawn(page);
+      const state = fromHash(await page.evaluate(() => location.hash));
+      const leaks = [], looked = [];
+      for (const id of EXERCISE_IDS[chapter]) {
+        const answer = engineAnswer(id, state);
+        // Show the exercise's card (its prompt and input), as a learner stepping to it would.
+        await page.evaluate((id) => playgroundRoot().querySelector(`[data-mark="${id}"]`)?.click(), id);
+        await page.waitForFunction((id) => {
+          const card = playgroundRoot().querySelector(`[data-exercise="${id}"]`);
+          return card && !card.hidden && card.querySelector('form, .placeholder') && !/loading/i.test(card.innerText);
+        }, id, { timeout: 20000 });
+        const { all, outside } = await readable(page);
+        let found = null;
+        if (answer.kind === 'number') found = findNumber(all, answer.expected, answer.tolerance);
+        else if (answer.kind === 'shape') found = findShape(all, answer.expected);
+        else if (answer.kind === 'choice') {
+          const label = answer.choices.find((c) => c.key === answer.expected)?.label;
+          if (label && outside.includes(label)) found = [label, 'outside the exercises panel'];
+        } else continue; // a cell: a key index
+        looked.push(id);
+        if (KNOWN.has(id)) { assert.ok(found, `${id} no longer leaks: take it out of KNOWN`); continue; }
+        if (found) leaks.push(`${id} (${answer.kind}, answer ${JSON.stringify(answer.expected)}): “${found[0]}” in “…${found[1].replace(/\s+/g, ' ')}…”`);
+      }
+      console.log(`${chapter}: looked for the answers of ${looked.join(', ')}`);
+      assert.deepEqual(leaks, [], `answers on screen before Check in chapter ${chapter}`);
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.closeAll();
+    }
+  });
+}

@@ -1,0 +1,135 @@
+// Issue 36's sketch and design kinds on the page. The sketch: drawn with the keyboard (arrows choose a bar and set its height) and
+// with the mouse (a drag across the bars), graded by the engine, its row drawn over the learner's after
+// Check; answer(id, weights) on an element takes the array. The design: q = (a, b) set with the arrow keys
+// or typed, graded by the engine, the row it gives drawn. Screenshots at 1280 and 375 px.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHarness, openPage, chapterDrawn, screenshot, serveSite, openUrl } from './harness.mjs';
+
+let h, site;
+before(async () => { h = await startHarness(); site = await serveSite({ 'empty.html': '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A course page</title><link rel="icon" href="data:,"></head><body></body></html>' }); });
+after(async () => { await site?.close(); await h?.close(); });
+
+const card = (id) => `[data-exercise="${id}"]`;
+
+/** The chapter's page with exercise `id`'s card shown. */
+async function showSketch(chapter, id, width) {
+  const page = await openPage(h, `#chapter=${chapter}`, { asIs: true, waitForResult: false, width });
+  await chapterDrawn(page);
+  await page.evaluate((id) => playgroundRoot().querySelector(`[data-mark="${id}"]`).click(), id);
+  await page.locator(`${card(id)} .ex-sketch-bar`).first().waitFor();
+  return page;
+}
+
+const verdict = (page, id) => page.locator(`${card(id)} .ex-verdict`);
+const heights = (page, id) => page.locator(`${card(id)} .ex-sketch-bar`).evaluateAll((bars) => bars.map((b) => Number(b.getAttribute('aria-valuenow'))));
+
+test('sketch by keyboard: ←/→ choose a bar, ↑/End set it; Check grades it and draws the engine\'s row over it', async () => {
+  const id = 'heads.sketch-previous';
+  const page = await showSketch('heads', id, 1280);
+  await page.locator(`${card(id)} .ex-sketch-bar`).first().focus();
+  for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowUp'); // a little weight on “own” itself: still within 0.3
+  assert.deepEqual(await heights(page, id), [0, 0, 0, 1, 0.1, 0, 0, 0, 0]);
+  assert.equal(await page.evaluate(() => playgroundRoot().activeElement?.dataset.key), '4', 'focus follows the arrows');
+  await page.locator(card(id)).scrollIntoViewIfNeeded();
+  await screenshot(page, 'exercise-sketch-1280-before');
+  await page.click(`${card(id)} button[type="submit"]`);
+  await verdict(page, id).locator('strong').waitFor();
+  assert.match(await verdict(page, id).textContent(), /^Right\. The engine’s answer: 0\.00, 0\.00, 0\.00, (0\.99|1\.00)/);
+  const marks = await page.locator(`${card(id)} .ex-sketch-mark:not([hidden])`).count();
+  assert.equal(marks, 9, 'the engine\'s row is drawn over the bars');
+  await page.locator(card(id)).scrollIntoViewIfNeeded();
+  await screenshot(page, 'exercise-sketch-1280-after');
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('sketch by mouse at 375 px: a drag draws the bars; a flat row is wrong', async () => {
+  const id = 'attention.sketch-same-word';
+  const page = await showSketch('attention', id, 375);
+  const plot = page.locator(`${card(id)} .ex-sketch-plot`);
+  await plot.scrollIntoViewIfNeeded();
+  const box = await plot.boundingBox();
+  // A drag along the top of the chart: every bar full, a flat row.
+  await page.mouse.move(box.x + 2, box.y + 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width - 2, box.y + 2, { steps: 24 });
+  await page.mouse.up();
+  assert.deepEqual(await heights(page, id), Array(8).fill(1));
+  await page.locator(card(id)).scrollIntoViewIfNeeded();
+  await screenshot(page, 'exercise-sketch-375-before');
+  await page.click(`${card(id)} button[type="submit"]`);
+  await verdict(page, id).locator('strong').waitFor();
+  assert.match(await verdict(page, id).textContent(), /^Not quite\./);
+  await page.locator(card(id)).scrollIntoViewIfNeeded();
+  await screenshot(page, 'exercise-sketch-375-after');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+  assert.equal(overflow, false, 'no sideways scroll at 375 px');
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('answer(id, weights) and answer(id, { a, b }) on an element: the array, any scale; a wrong length is an error naming it', async () => {
+  const page = await openUrl(h, `${site.url}empty.html`, { waitForResult: false });
+  page.setDefaultTimeout(60000);
+  await page.addScriptTag({ type: 'module', content: `import '${h.url}attention-playground.js';` });
+  const out = await page.evaluate(async () => {
+    await customElements.whenDefined('attention-playground');
+    const el = document.createElement('attention-playground');
+    el.setAttribute('chapter', 'heads');
+    await new Promise((resolve) => { el.addEventListener('result', resolve, { once: true }); document.body.append(el); });
+    const kind = el.exercises.find((e) => e.id === 'heads.sketch-previous')?.kind;
+    const right = await el.answer('heads.sketch-previous', [0, 0, 0, 5, 0, 0, 0, 0, 0]);
+    const design = await el.answer('attention.design-even', { a: 3, b: 0 });
+    const wrong = await el.answer('heads.sketch-previous', [1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    let error = null;
+    try { await el.answer('heads.sketch-previous', [1, 2]); } catch (err) { error = err.message; }
+    return { kind, design: design.correct, right: right.correct, wrong: wrong.correct, row: right.expected, error };
+  });
+  assert.equal(out.right, true);
+  assert.equal(out.design, true, 'answer(id, { a, b }) for a design');
+  assert.equal(out.wrong, false);
+  assert.equal(out.row.length, 9);
+  assert.match(out.error, /heads\.sketch-previous expects 9 weights \(one per key\), got 2/);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('design by keyboard and mouse at 1280 and 375 px: the engine grades q = (a, b) and draws the row it gives', async () => {
+  for (const width of [1280, 375]) {
+    const id = 'attention.design-last';
+    const page = await showDesign(id, width);
+    const b = page.locator(`${card(id)} input[name="design-b"]`);
+    // Keyboard: ↑ steps b up to 3 (not steep enough: 0.88 on the last key).
+    await b.focus();
+    for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    await verdict(page, id).locator('strong').waitFor();
+    assert.match(await verdict(page, id).textContent(), /^Not quite\./);
+    const bars = await page.locator(`${card(id)} .ex-design-value`).allTextContents();
+    assert.equal(bars.length, 6);
+    assert.equal(bars[5], '0.88', 'the row of q = (0, 3), as the engine computed it');
+    // Mouse: the spinner is small; a click in the field and a typed 4 is what a mouse user does.
+    await b.click();
+    await b.fill('4');
+    await page.click(`${card(id)} button[type="submit"]`);
+    await page.waitForFunction((id) => /^Right/.test(playgroundRoot().querySelector(`[data-exercise="${id}"] .ex-verdict`).textContent), id);
+    assert.equal((await page.locator(`${card(id)} .ex-design-value`).allTextContents())[5], '0.94');
+    await page.locator(card(id)).scrollIntoViewIfNeeded();
+    await screenshot(page, `exercise-design-${width}`);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), false, 'no sideways scroll');
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  }
+});
+
+async function showDesign(id, width) {
+  const page = await openPage(h, '#chapter=attention', { asIs: true, waitForResult: false, width });
+  await chapterDrawn(page);
+  await page.evaluate((id) => playgroundRoot().querySelector(`[data-mark="${id}"]`).click(), id);
+  await page.locator(`${card(id)} input[name="design-b"]`).waitFor();
+  return page;
+}

@@ -1,0 +1,82 @@
+// The input of a `sketch` exercise (issue 36): one bar per key, whose heights the learner draws for the
+// asked query's attention row. Mouse or touch: press on the chart and drag, each bar under the pointer
+// takes the pointer's height. Keyboard: each bar is a slider; ←/→ move between bars, ↑/↓ set the height
+// by a tenth, Page Up/Down by a half, Home/End to 0 and to full. After Check, the engine's row is drawn
+// over the learner's (a dark mark per bar). The session normalises the heights and grades them.
+
+import { text } from '../../../lesson/panels/exercise_kinds.js';
+
+const STEPS = 20; // a bar's height in twentieths: fine enough to draw 0.05 differences
+
+/** { field, read() → the heights, onReveal(reveal) → draws the engine's row over them }. */
+export function sketchInput(dom, item, titleId) {
+  const { h } = dom;
+  const keys = item.sketch.keys;
+  const heights = keys.map(() => 0);
+  const bars = [], fills = [], marks = [];
+  const setHeight = (j, v, focus) => {
+    heights[j] = Math.max(0, Math.min(STEPS, Math.round(v)));
+    fills[j].style.height = `${(heights[j] / STEPS) * 100}%`;
+    bars[j].setAttribute('aria-valuenow', String(heights[j] / STEPS));
+    bars[j].setAttribute('aria-valuetext', `${Math.round((heights[j] / STEPS) * 100)} %`);
+    if (focus) bars[j].focus();
+  };
+  const moveTo = (j) => {
+    bars.forEach((b, k) => { b.tabIndex = k === j ? 0 : -1; });
+    bars[j].focus();
+  };
+  const onKey = (j) => (e) => {
+    const by = { ArrowUp: 2, ArrowDown: -2, PageUp: 10, PageDown: -10 }[e.key];
+    if (by !== undefined) setHeight(j, heights[j] + by, false);
+    else if (e.key === 'Home') setHeight(j, 0, false);
+    else if (e.key === 'End') setHeight(j, STEPS, false);
+    else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') moveTo(Math.max(0, Math.min(keys.length - 1, j + (e.key === 'ArrowRight' ? 1 : -1))));
+    else return;
+    e.preventDefault();
+  };
+  keys.forEach((key, j) => {
+    fills[j] = h('span', { class: 'ex-sketch-fill' });
+    marks[j] = h('span', { class: 'ex-sketch-mark', hidden: true });
+    bars[j] = h('span', {
+      class: 'ex-sketch-bar', role: 'slider', tabindex: j === 0 ? '0' : '-1', 'aria-label': `${key} (${j})`,
+      'aria-valuemin': '0', 'aria-valuemax': '1', 'aria-valuenow': '0', 'aria-orientation': 'vertical', dataset: { key: j },
+      onkeydown: onKey(j),
+    }, fills[j], marks[j]);
+  });
+  const plot = h('div', { class: 'ex-sketch-plot', 'aria-hidden': 'false' }, bars);
+  // Drawing with the pointer: the bar under it takes its height (a drag across bars draws a curve).
+  const drawAt = (e) => {
+    const box = plot.getBoundingClientRect();
+    const j = Math.floor(((e.clientX - box.left) / box.width) * keys.length);
+    if (j < 0 || j >= keys.length) return;
+    setHeight(j, ((box.bottom - e.clientY) / box.height) * STEPS, false);
+  };
+  plot.addEventListener('pointerdown', (e) => {
+    e.preventDefault();
+    plot.setPointerCapture?.(e.pointerId);
+    drawAt(e);
+    const move = (ev) => drawAt(ev);
+    const up = () => { plot.removeEventListener('pointermove', move); plot.removeEventListener('pointerup', up); plot.removeEventListener('pointercancel', up); };
+    plot.addEventListener('pointermove', move);
+    plot.addEventListener('pointerup', up);
+    plot.addEventListener('pointercancel', up);
+  });
+  const labels = h('div', { class: 'ex-sketch-keys', 'aria-hidden': 'true' }, keys.map((k, j) => h('span', { class: j === item.sketch.query ? 'asked' : '' }, k)));
+  const field = h('div', { class: 'ex-sketch', role: 'group', 'aria-labelledby': titleId },
+    h('p', { class: 'note' }, text('exercises.sketch_help')), plot, labels);
+  return {
+    field,
+    read: () => heights.slice(),
+    /** The engine's row over the learner's: a mark per bar at its weight (the tallest bar's full height = 1). */
+    onReveal(r) {
+      if (!Array.isArray(r.expected)) return;
+      r.expected.forEach((w, j) => {
+        marks[j].hidden = false;
+        marks[j].style.bottom = `calc(${Math.min(1, w) * 100}% - 1px)`;
+        bars[j].title = `engine ${w.toFixed(2)}`;
+      });
+    },
+    /** How the engine's row reads in the verdict. */
+    format: (expected) => expected.map((w) => w.toFixed(2)).join(', '),
+  };
+}
