@@ -41,15 +41,15 @@ test('the element\'s feature members out of a document, in one, and after it is 
       const events = [];
       for (const type of ['attempt', 'progress']) el.addEventListener(type, (e) => events.push([type, e.detail]));
       document.body.append(el);
-      const reply = await el.answer('heads.d_k', 16);
+      const reply = await el.answer('heads.d_k', 32);
       const list = el.exercises.map((e) => e.id);
       el.remove();
       return { reply: reply.correct, list, events, after: el.exercises };
     });
-    assert.equal(inDocument.reply, true, 'd_k = 48 / 3 = 16');
+    assert.equal(inDocument.reply, true, 'the exercise asks about twice the layer: d_k = 96 / 3 = 32');
     assert.deepEqual(inDocument.list, ['heads.d_k']);
     assert.deepEqual(inDocument.events.find(([type]) => type === 'attempt')[1],
-      { id: 'heads.d_k', chapter: 'heads', correct: true, answer: 16, expected: 16, attempts: 1, first_try: true, revealed: false });
+      { id: 'heads.d_k', chapter: 'heads', correct: true, answer: 32, expected: 32, attempts: 1, first_try: true, revealed: false });
     const progress = inDocument.events.filter(([type]) => type === 'progress').map(([, detail]) => detail);
     assert.ok(progress.length >= 1, 'a progress event');
     assert.deepEqual(progress.at(-1), { chapter: 'attention', done: 1, total: 1, score: 1, first_try: 1 }, 'the host gets the progress without the per-chapter counts');

@@ -108,7 +108,7 @@ test('SCORM 1.2: interactions per attempt, score from first tries, failed below 
   for (const f of ['scorm.html', 'index.html', 'page.js', 'panels.js', 'worker.js', 'pool_worker.js', 'wasm/attention_simd.wasm', 'wasm/attention_scalar.mjs']) assert.ok(manifest.files.includes(f), f);
 
   // A learner: the bias count right at once; the dominant term wrong, then right.
-  const first = await answer(page, frame, 'cost.params-bias', '16,640');
+  const first = await answer(page, frame, 'cost.params-bias', '66,048');
   assert.equal(first.correct, true, JSON.stringify(first));
   const wrong = await answer(page, frame, 'cost.dominant', 'softmax');
   assert.equal(wrong.correct, false);
@@ -119,7 +119,7 @@ test('SCORM 1.2: interactions per attempt, score from first tries, failed below 
   assert.equal(dominant, 'projections');
   const cmi = await page.evaluate(() => window.cmi());
   assert.deepEqual(interactions(cmi.interactions).map((i) => [i.id, i.type, i.student_response, i.result]), [
-    ['cost.params-bias', 'numeric', '16640', 'correct'], ['cost.dominant', 'fill-in', 'softmax', 'wrong'], ['cost.dominant', 'fill-in', dominant, 'correct']]);
+    ['cost.params-bias', 'numeric', '66048', 'correct'], ['cost.dominant', 'fill-in', 'softmax', 'wrong'], ['cost.dominant', 'fill-in', dominant, 'correct']]);
   assert.deepEqual([cmi.core.score.raw, cmi.core.score.min, cmi.core.score.max, cmi.core.lesson_status], ['50', '0', '100', 'failed'], 'one of two right on the first try: 50 < 80');
   assert.deepEqual(JSON.parse(cmi.suspend_data), { v: 1, r: { 'cost.params-bias': [1, 1, 1], 'cost.dominant': [2, 1, 0] } });
   assert.equal(cmi.core.exit, 'suspend');
@@ -140,7 +140,7 @@ test('SCORM 1.2: interactions per attempt, score from first tries, failed below 
   await again.locator(`[data-mark="cost.dominant"][data-status="right"]`).waitFor({ timeout: 30000 });
   assert.deepEqual(await marks(again), [['cost.params-bias', 'right'], ['cost.dominant', 'right']], 'resumed from suspend_data');
   // One more attempt after the resume: a fourth interaction; the score still counts first tries.
-  await answer(page, again, 'cost.params-bias', '16640');
+  await answer(page, again, 'cost.params-bias', '66048');
   const later = await page.evaluate(() => window.cmi());
   assert.deepEqual(interactions(later.interactions).map((i) => i.id), ['cost.params-bias', 'cost.dominant', 'cost.dominant', 'cost.params-bias']);
   assert.deepEqual([later.core.score.raw, later.core.lesson_status], ['50', 'failed']);
@@ -173,13 +173,13 @@ test('SCORM 2004: learner_response, description, scaled score, completion and su
   assert.equal(await page.evaluate(() => window.API_1484_11.cmi.completion_status), 'incomplete');
 
   // Right at once: 50, which passes the LMS's 0.5 (not the author's 80) before every exercise is done.
-  await answer(page, frame, 'cost.params-bias', '16640');
+  await answer(page, frame, 'cost.params-bias', '66048');
   let cmi = await page.evaluate(() => window.cmi());
   assert.deepEqual([cmi.score.raw, cmi.score.scaled, cmi.completion_status, cmi.success_status, cmi.progress_measure], ['50', '0.5', 'incomplete', 'passed', '0.5']);
   await answer(page, frame, 'cost.dominant', dominant);
   cmi = await page.evaluate(() => window.cmi());
   const list = interactions(cmi.interactions);
-  assert.deepEqual(list.map((i) => [i.id, i.type, i.learner_response, i.result]), [['cost.params-bias', 'numeric', '16640', 'correct'], ['cost.dominant', 'choice', dominant, 'correct']]);
+  assert.deepEqual(list.map((i) => [i.id, i.type, i.learner_response, i.result]), [['cost.params-bias', 'numeric', '66048', 'correct'], ['cost.dominant', 'choice', dominant, 'correct']]);
   assert.match(list[1].description, /dominat|term|cost/i, 'the prompt');
   assert.match(list[0].timestamp, /^\d{4}-\d{2}-\d{2}T/);
   assert.deepEqual([cmi.score.raw, cmi.score.scaled, cmi.score.min, cmi.score.max, cmi.completion_status, cmi.success_status, cmi.progress_measure], ['100', '1', '0', '100', 'completed', 'passed', '1']);
@@ -242,7 +242,7 @@ ${host}</body></html>` });
     return route.fulfill({ status: r.method() === 'POST' ? 200 : 204, headers: { ...cors, 'content-type': 'application/json' }, body: r.method() === 'POST' ? '["ok"]' : '' });
   });
   const frame = page.frameLocator('#sco');
-  await frame.locator('[data-exercise="cost.params-bias"] input[name="answer"]').fill('16640', { timeout: 60000 });
+  await frame.locator('[data-exercise="cost.params-bias"] input[name="answer"]').fill('66048', { timeout: 60000 });
   await frame.locator('[data-exercise="cost.params-bias"] button[type="submit"]').click();
   const deadline = Date.now() + 30000;
   while (posted.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
@@ -255,7 +255,7 @@ ${host}</body></html>` });
   }
   const [answered, completed] = posted.map((p) => p.body);
   assert.equal(answered.object.id, 'urn:attention-playground:exercise:cost.params-bias');
-  assert.deepEqual([answered.result.success, answered.result.response, answered.context.contextActivities.parent[0].id], [true, '16640', 'urn:attention-playground:chapter:cost']);
+  assert.deepEqual([answered.result.success, answered.result.response, answered.context.contextActivities.parent[0].id], [true, '66048', 'urn:attention-playground:chapter:cost']);
   assert.match(answered.result.duration, /^PT[\d.]+S$/);
   assert.deepEqual([completed.object.id, completed.result.score, completed.result.success], ['urn:attention-playground:chapter:cost', { scaled: 1, raw: 1, min: 0, max: 1 }, true]);
   assert.deepEqual(page.problems, []);

@@ -286,6 +286,7 @@ function showHint(dom, entry, r) {
   const { h, fill } = dom;
   entry.reveal.dataset.correct = 'hint';
   fill(entry.reveal, h('strong', {}, 'Not quite. '), h('span', { class: 'ex-hint' }, dom.math(text('exercises.hint', { hint: r.hint }))), ' ', text('exercises.try_again'));
+  if (r.weights) entry.kindView?.onReveal?.(r); // a design: what the learner's setting does (rules.js)
 }
 
 /** The core's answer and why: after a right answer, a second wrong one, or "Show answer" (r.correct null). */

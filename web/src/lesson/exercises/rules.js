@@ -37,7 +37,9 @@ export function answerOutcome({ id, chapter, key, given, correct, entry, core, h
   const flags = { first_try: entry.first, revealed: entry.revealed };
   if (!shown) {
     const words = hint();
-    return { shown, verdict: { key, correct: false, answer: given, hint: words }, detail: { id, chapter, correct, answer: given, attempts: entry.attempts, ...flags },
+    // A design's rows (core.tryWeights) are what the learner's own setting does, not the answer: drawn with the hint too.
+    const trial = core.tryWeights ? { weights: core.weights } : {};
+    return { shown, verdict: { key, correct: false, answer: given, hint: words, ...trial }, detail: { id, chapter, correct, answer: given, attempts: entry.attempts, ...flags },
       result: { correct: false, hint: words } };
   }
   return {

@@ -25,7 +25,8 @@ function designExercise({ id, job, prompt, explain }) {
       const rows = CANDIDATES.map((_, i) => weights.slice(i * N_K, (i + 1) * N_K));
       const accept = CANDIDATES.filter((_, i) => job(rows[i]));
       return {
-        expected: accept[0] ?? null, accept, weights,
+        // Every allowed setting's row: the learner's own row is drawn after each try (a hint shows it too).
+        expected: accept[0] ?? null, accept, weights, tryWeights: true,
         explanation: explain({ answers: accept.map(({ a, b }) => `(${a}, ${b})`).slice(0, 4).join(', ') + (accept.length > 4 ? ', …' : ''), count: accept.length, n: fmt.int(CANDIDATES.length) }),
       };
     },
