@@ -57,7 +57,7 @@ test('web/src/panels is gone, and the derived lists name no feature and no featu
 
 test('the playground asks the compute only through derived actions (every one guarded), besides its own run, item and the re-timing of a quick run', async () => {
   // The playground's parts (playground.js composes them): the run scheduler sends the runs, the panels' actions derive the rest.
-  const parts = (await readdir(new URL('playground/', src))).filter((f) => f.endsWith('.js') && f !== 'compute.js');
+  const parts = (await readdir(new URL('playground/', src))).filter((f) => f.endsWith('.js') && f !== 'compute_link.js');
   const text = (await Promise.all(parts.map((f) => read(`playground/${f}`)))).join('\n');
   const calls = new Set([...text.matchAll(/compute\??\.session\.(\w+)/g)].map((m) => m[1]));
   assert.deepEqual([...calls].sort(), ['cancel', 'item', 'run', 'time'], 'a request sent straight to the session skips the guard of playground/asks.js');
