@@ -96,9 +96,9 @@ test(`no function under web/src longer than ${MAX_FUNCTION_LINES} lines, no file
 
 // One name per file (issue 34): a file name under web/src says which file it is, except the names a
 // convention gives one per folder: a feature's panel.js, handler.js, requests.js, service.js and
-// style.css (features/<name>/), a chapter's chapter.js, exercises.js and exercise_text.js
-// (lesson/chapters/<name>/), a folder's index.js, and the words of a feature by its name
-// (lesson/panels/<feature>.js, named as the feature is).
+// style.css (features/<name>/), a chapter's files (lesson/chapters/<name>/: chapter.js, exercises.js,
+// exercise_text.js and the like, the same set in each chapter), a folder's index.js, and the words of a
+// feature by its name (lesson/panels/<feature>.js, named as the feature is).
 const PER_FOLDER = new Set(['panel.js', 'handler.js', 'requests.js', 'service.js', 'index.js', 'chapter.js', 'exercises.js', 'exercise_text.js']);
 
 test('every file name under web/src is unique but the per-folder conventions', () => {
@@ -106,7 +106,7 @@ test('every file name under web/src is unique but the per-folder conventions', (
   for (const path of jsFiles(`${ROOT}web/src`)) {
     const name = relative(ROOT, path);
     const base = name.split('/').pop();
-    if (PER_FOLDER.has(base) || name.startsWith('web/src/lesson/panels/')) continue;
+    if (PER_FOLDER.has(base) || /^web\/src\/lesson\/(panels|chapters)\//.test(name)) continue;
     seen.set(base, [...(seen.get(base) ?? []), name]);
   }
   const twins = [...seen.values()].filter((names) => names.length > 1).map((names) => names.join(' and '));

@@ -1,4 +1,4 @@
-// The words of the sketch exercises' shared parts (sketch.js), by id: lesson/text.js serves them, an
+// The words of the sketch exercises' shared parts (sketch_exercise.js), by id: lesson/text.js serves them, an
 // author's or a translator's table may replace any of them.
 import { addText } from '../text.js';
 

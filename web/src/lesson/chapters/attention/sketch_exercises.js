@@ -1,6 +1,6 @@
 // The attention chapter's sketch (issue 36): draw the row a head built to look at other occurrences of
 // the same word gives one query, on a sentence that is not on screen; graded against the engine's row.
-import { sketchExercise } from '../../exercises/sketch.js';
+import { sketchExercise } from '../../exercises/sketch_exercise.js';
 import { text } from './more_exercise_text.js';
 
 export const SKETCH_EXERCISES = [
