@@ -16,7 +16,8 @@ const card = (id) => `[data-exercise="${id}"]`;
 async function showSketch(chapter, id, width) {
   const page = await openPage(h, `#chapter=${chapter}`, { asIs: true, waitForResult: false, width });
   await chapterDrawn(page);
-  await page.evaluate((id) => playgroundRoot().querySelector(`[data-mark="${id}"]`).click(), id);
+  // The exercises panel is built lazily (when scrolled to): wait for its mark, then click it.
+  await page.locator(`[data-mark="${id}"]`).click({ timeout: 60000 });
   await page.locator(`${card(id)} .ex-sketch-bar`).first().waitFor();
   return page;
 }
@@ -129,7 +130,8 @@ test('design by keyboard and mouse at 1280 and 375 px: the engine grades q = (a,
 async function showDesign(id, width) {
   const page = await openPage(h, '#chapter=attention', { asIs: true, waitForResult: false, width });
   await chapterDrawn(page);
-  await page.evaluate((id) => playgroundRoot().querySelector(`[data-mark="${id}"]`).click(), id);
+  // The exercises panel is built lazily (when scrolled to): wait for its mark, then click it.
+  await page.locator(`[data-mark="${id}"]`).click({ timeout: 60000 });
   await page.locator(`${card(id)} input[name="design-b"]`).waitFor();
   return page;
 }
