@@ -39,6 +39,8 @@ test('the efficient chapter loads the labs module (wasm and loader) in the worke
     const paths = labsRequests(page).map((u) => new URL(u).pathname.split('/').pop());
     assert.ok(paths.includes('attention_labs_simd.wasm') || paths.includes('attention_labs_scalar.wasm'), `no labs wasm fetched: ${paths}`);
     assert.ok(paths.some((p) => /^attention_labs_(simd|scalar)\.mjs$/.test(p)), `no labs loader fetched: ${paths}`);
+    // The labs' JavaScript comes from beside their wasm (dist/wasm/labs_session.js), not a fallback.
+    assert.ok(labsRequests(page).some((u) => new URL(u).pathname.endsWith('/wasm/labs_session.js')), `the labs' code was not fetched from wasm/: ${paths}`);
     const tile = await page.evaluate(() => ({ ...playgroundRoot().querySelector('#flash-tile').dataset }));
     assert.ok(Number.isFinite(Number(tile.m)) || tile.m === '-Infinity', `the flash panel's tile shows no running max: ${JSON.stringify(tile)}`);
     assert.deepEqual(page.problems, []);

@@ -52,6 +52,16 @@ test('module sizes (raw and gzip: .wasm plus its .mjs loader; the element with t
   // fetches the bundle and the wasm, nothing else, before the first result. The labs' loaders are not.
   assert.ok(bundle.includes('wasm-instantiate'), 'the SIMD loader is not inside attention-playground.js');
   assert.ok(!bundle.includes('createAttentionLabsModule'), 'a labs loader is inside attention-playground.js');
+  // Nor is the labs' JavaScript (engine/labs_session.js: the trainer, efficient attention and KV cache calls):
+  // it is dist/wasm/labs_session.js, loaded with the labs' wasm. Its calls name the labs module's bindings.
+  const labsCode = readFileSync(new URL('wasm/labs_session.js', dist), 'utf8');
+  for (const first of ['attention-playground.js', 'page.js']) {
+    const code = readFileSync(new URL(first, dist), 'utf8');
+    for (const binding of ['trainerCreate', 'efficientCall', 'kvCacheCreate', 'kvCacheDelete']) {
+      assert.ok(!code.includes(binding), `${first} carries the labs' code (it calls ${binding})`);
+    }
+  }
+  assert.ok(['trainerCreate', 'efficientCall'].every((b) => labsCode.includes(b)), 'wasm/labs_session.js lacks the labs\' calls');
   const element = [gzip(bundle), gzip(readFileSync(new URL('wasm/attention_simd.wasm', dist)))];
   const total = element[0] + element[1];
   console.log(`element: attention-playground.js (with the SIMD loader) ${element[0]} B + SIMD wasm ${element[1]} B = ${total} B gzip`);
