@@ -43,6 +43,8 @@ export const FEATURES = Object.freeze([
   { name: 'compare', area: 'left', lazy: true },
   { name: 'shapes', area: 'left', lazy: true },
   { name: 'cost', area: 'left', lazy: true },
+  { name: 'cost_n', area: 'left', lazy: true },
+  { name: 'cost_heads', area: 'left', lazy: true },
   { name: 'performance', area: 'left', lazy: true },
   { name: 'training', area: 'main', lazy: true },
   { name: 'exercises', area: 'after', lazy: true, service: exercisesService },

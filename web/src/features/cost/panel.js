@@ -7,6 +7,8 @@ import { configKey } from '../../model/validate.js';
 import { moduleName } from '../../ui/module_name.js';
 import { barCell } from '../../render/bar.js';
 import { text } from '../../lesson/panels/cost.js';
+import { lessonTerms, formula } from './terms.js';
+export { lessonTerms, formula }; // read from here by older callers (tests/browser/model.test.mjs)
 
 export function create(body, { dom }) {
   const { h, fill, table, math } = dom;
@@ -35,14 +37,16 @@ export function create(body, { dom }) {
   function renderParams(a, config) {
     const d = a.dims, p = a.params, w = a.derived; // w: the widths and counts the core derives from the dims
     const kvh = d.n_kv_heads; // the core's analysis always resolves it
-    const kvNote = kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_k)} per head` : text('cost.key_heads_shared', { kvh, per_head_k: fmt.int(p.per_head_k) });
+    const perHead = (value) => (d.n_heads === 1 ? text('cost.one_head_of_weights', { per_head: fmt.int(value) })
+      : text('cost.heads_of_weights', { n_heads: d.n_heads, per_head: fmt.int(value) }));
+    const kvNote = kvh === d.n_heads ? perHead(p.per_head_k) : text('cost.key_heads_shared', { kvh, per_head_k: fmt.int(p.per_head_k) });
     // What each matrix holds per head goes under its name: a fourth column does not fit half a panel.
     const matrix = (label, perHead) => h('span', {}, math(label), h('span', { class: 'sub-note' }, math(perHead)));
     const rows = [
-      [matrix(text('cost.w_all_heads'), `${d.n_heads} × ${fmt.int(p.per_head_q)} per head`), `${fmt.int(d.d_model)} × ${fmt.int(w.qk_width)}`, fmt.int(p.w_q)],
+      [matrix(text('cost.w_all_heads'), perHead(p.per_head_q)), `${fmt.int(d.d_model)} × ${fmt.int(w.qk_width)}`, fmt.int(p.w_q)],
       [matrix(kvh === d.n_heads ? text('cost.w_all_heads_2') : text('cost.w_key_value_heads'), kvNote), `${fmt.int(d.d_model)} × ${fmt.int(w.kv_k_width)}`, fmt.int(p.w_k)],
       [matrix(kvh === d.n_heads ? text('cost.w_all_heads_3') : text('cost.w_key_value_heads_2'),
-        kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_v)} per head` : text('cost.value_heads_shared', { kvh, per_head_v: fmt.int(p.per_head_v) })),
+        kvh === d.n_heads ? perHead(p.per_head_v) : text('cost.value_heads_shared', { kvh, per_head_v: fmt.int(p.per_head_v) })),
       `${fmt.int(d.d_model)} × ${fmt.int(w.kv_v_width)}`, fmt.int(p.w_v)],
       [matrix('Wᴼ', text('cost.mixes_heads')), `${fmt.int(w.v_width)} × ${fmt.int(d.d_model)}`, fmt.int(p.w_o)],
     ];
@@ -67,13 +71,15 @@ export function create(body, { dom }) {
     const f = a.flops, d = a.dims;
     const lesson = f.lesson;
     const terms = lessonTerms(d, a.derived);
-    const row = (name, term, value) => ({ attrs: { dataset: { term: name } }, cells: [name, h('span', { class: 'formula' }, formula(term)), fmt.int(value), fmt.short(value)] });
+    // The formula goes under the term's name (as the matrices' slices do): a fourth column is cut on a phone.
+    const named = (name, note) => h('span', {}, name, h('span', { class: 'sub-note formula' }, note));
+    const row = (name, term, value) => ({ attrs: { dataset: { term: name } }, cells: [named(name, formula(term)), fmt.int(value), fmt.short(value)] });
     const lessonRows = [
       row('projections', terms.projections, lesson.projections),
       row('scores QKᵀ', terms.scores, lesson.scores),
       row(text('cost.weighted_sum_av'), terms.weighted_sum, lesson.weighted_sum),
       row('softmax', terms.softmax, lesson.softmax),
-      { attrs: { class: 'total-row' }, cells: ['total', text('cost.without_softmax'), fmt.int(lesson.total), fmt.short(lesson.total)] },
+      { attrs: { class: 'total-row' }, cells: [named('total', text('cost.without_softmax')), fmt.int(lesson.total), fmt.short(lesson.total)] },
     ];
     const maxFlops = Math.max(...f.stages.map((s) => s.flops));
     const stageRows = f.stages.map((s) => [math(s.stage), fmt.int(s.macs), fmt.int(s.flops),
@@ -83,10 +89,13 @@ export function create(body, { dom }) {
     const agree = f.projections_dominate_lesson === f.projections_dominate_exact;
     fill(flops,
       h('h3', {}, text('cost.flops_which_term_dominates')),
-      h('p', { class: 'verdict', id: 'dominant' }, `Here ${f.dominant_reason}.`),
+      // Folded: the chapter asks the learner to predict it first (exercise cost.dominant).
+      h('details', { class: 'fold-details verdict-fold', id: 'dominant-fold' },
+        h('summary', {}, text('cost.which_dominates_here')),
+        h('p', { class: 'verdict', id: 'dominant' }, `Here ${f.dominant_reason}.`)),
       h('h4', {}, text('cost.lesson_counts_one_projection')),
       d.n_q !== d.n_k ? h('p', { class: 'note' }, text('cost.lesson_writes_n2_n', { n_q: fmt.int(d.n_q), n_k: fmt.int(d.n_k) })) : null,
-      dom.tableWrap({}, table(['term', 'formula', 'operations', 'rounded'], lessonRows, { class: 'cost' })),
+      dom.tableWrap({}, table(['term', 'operations', 'rounded'], lessonRows, { class: 'cost lesson-terms' })),
       h('details', { class: 'fold-details', id: 'flops-exact' },
         h('summary', {}, h('h4', {}, text('cost.exactly_stage_stage_flops', { exact_flops: fmt.int(f.exact_flops) }))),
         h('p', { class: 'note' }, text('cost.whole_batch_2_flops')),
@@ -150,39 +159,3 @@ export function create(body, { dom }) {
 
   return { update };
 }
-
-/**
- * The lesson's four terms as the engine counts them, each a list of [symbol, size] factors: the
- * lesson's n·d² and n²·d when n_q = n_k and h·d_k = d_model, the factors themselves otherwise, so a
- * formula never names a product other than the one whose value stands beside it. `widths`: the
- * analysis's derived { qk_width (h·d_k), v_width (h·d_v) }.
- */
-export function lessonTerms(d, { qk_width: qk, v_width: v }) {
-  const same = d.n_q === d.n_k;
-  const nq = same ? ['n', d.n_q] : ['n_q', d.n_q];
-  const nk = same ? ['n', d.n_k] : ['n_k', d.n_k];
-  const width = qk === d.d_model ? ['d', d.d_model] : ['d_model', d.d_model];
-  const dq = qk === d.d_model ? ['d', qk] : ['h·d_k', qk];
-  const dv = v === d.d_model ? ['d', v] : ['h·d_v', v];
-  const b = d.batch > 1 ? [['batch', d.batch]] : [];
-  return {
-    projections: [...b, nq, width, dq],
-    scores: [...b, nq, nk, dq],
-    weighted_sum: [...b, nq, nk, dv],
-    softmax: [...b, ['h', d.n_heads], nq, nk],
-  };
-}
-
-/** [[n, 8], [d, 64], [d, 64]] → "n·d² = 8 × 64²" (equal neighbours become a square). */
-export function formula(factors) {
-  const merged = [];
-  for (const [sym, value] of factors) {
-    const last = merged[merged.length - 1];
-    if (last && last.sym === sym && last.power === 1) last.power = 2;
-    else merged.push({ sym, value, power: 1 });
-  }
-  const symbolic = merged.map((f) => (f.power === 2 ? `${f.sym}²` : f.sym)).join('·');
-  const numeric = merged.map((f) => (f.power === 2 ? `${fmt.int(f.value)}²` : fmt.int(f.value))).join(' × ');
-  return `${symbolic} = ${numeric}`;
-}
-

@@ -27,6 +27,12 @@ addText({
   'feature.cost.title': 'Cost: parameters, FLOPs, memory',
   'feature.cost.about':
     'parameters per matrix, FLOPs per stage, memory against the tab’s budget, the last run',
+  'feature.cost_n.title': 'Cost against the sequence length',
+  'feature.cost_n.about':
+    'n from 8 to 8192 tokens: which of n·d² and n²·d dominates, and both plotted against n',
+  'feature.cost_heads.title': 'One head or eight: the same cost',
+  'feature.cost_heads.about':
+    'h = 1 and h = 8 at the same d_model: parameters, multiply-adds, softmax and maps, counted by the core',
   'feature.performance.title': 'Performance',
   'feature.performance.about':
     'each run against this browser’s SIMD peak and the workers it ran on, and time against n',
