@@ -72,7 +72,7 @@ export function create(body, { dom }) {
     const lesson = f.lesson;
     const terms = lessonTerms(d, a.derived);
     // The formula goes under the term's name (as the matrices' slices do): a fourth column is cut on a phone.
-    const named = (name, note) => h('span', {}, name, h('span', { class: 'sub-note formula' }, note));
+    const named = (name, note, kind = 'formula') => h('span', {}, name, h('span', { class: `sub-note ${kind}` }, note));
     const row = (name, term, value) => ({ attrs: { dataset: { term: name } }, cells: [named(name, formula(term)), fmt.int(value), fmt.short(value)] });
     const lessonRows = [
       row('projections', terms.projections, lesson.projections),
@@ -82,9 +82,11 @@ export function create(body, { dom }) {
       { attrs: { class: 'total-row' }, cells: [named('total', text('cost.without_softmax')), fmt.int(lesson.total), fmt.short(lesson.total)] },
     ];
     const maxFlops = Math.max(...f.stages.map((s) => s.flops));
-    const stageRows = f.stages.map((s) => [math(s.stage), fmt.int(s.macs), fmt.int(s.flops),
+    // The multiply-adds go under the stage's name: a fourth column is cut on a phone.
+    const macs = (value) => text('cost.stage_macs', { macs: fmt.int(value) });
+    const stageRows = f.stages.map((s) => [named(math(s.stage), macs(s.macs), 'macs'), fmt.int(s.flops),
       barCell(h, fmt.percent(s.flops / f.exact_flops), s.flops / maxFlops)]);
-    stageRows.push({ attrs: { class: 'total-row' }, cells: ['total', fmt.int(f.exact_macs), h('strong', { id: 'flops-total', dataset: { value: f.exact_flops } }, fmt.int(f.exact_flops)), ''] });
+    stageRows.push({ attrs: { class: 'total-row' }, cells: [named('total', macs(f.exact_macs), 'macs'), h('strong', { id: 'flops-total', dataset: { value: f.exact_flops } }, fmt.int(f.exact_flops)), ''] });
     const ratio = f.exact_flops / lesson.total;
     const agree = f.projections_dominate_lesson === f.projections_dominate_exact;
     fill(flops,
@@ -99,7 +101,7 @@ export function create(body, { dom }) {
       h('details', { class: 'fold-details', id: 'flops-exact' },
         h('summary', {}, h('h4', {}, text('cost.exactly_stage_stage_flops', { exact_flops: fmt.int(f.exact_flops) }))),
         h('p', { class: 'note' }, text('cost.whole_batch_2_flops')),
-        dom.tableWrap({}, table(['stage', 'multiply-adds', 'FLOPs', 'share'], stageRows, { class: 'cost stages' }))),
+        dom.tableWrap({}, table(['stage', 'FLOPs', 'share'], stageRows, { class: 'cost stages' }))),
       h('p', { class: 'note' },
         text('cost.exact_count_lesson_s', { ratio: fmt.num(ratio, 1) }),
         text('cost.counts_multiply_add_two', { batch: fmt.int(d.batch) }),

@@ -23,10 +23,9 @@ export function create(body, { dom }) {
       fill(body, lead, h('p', { class: 'note', id: 'heads-compare-error' }, (one.error || many.error)));
       return;
     }
-    const same = (k) => (one[k] === many[k] ? h('span', { class: 'same-mark' }, ' =') : null);
-    const cell = (k, format, strong) => (v) => h(strong ? 'strong' : 'span', { dataset: { value: v[k] } }, format(v[k]));
+    const cell = (k, format) => (v) => h('span', { dataset: { value: v[k] } }, format(v[k]));
     const row = (label, k, format = fmt.int) => ({ attrs: { dataset: { row: k } },
-      cells: [math(label), cell(k, format)(one), h('span', {}, cell(k, format)(many), same(k))] });
+      cells: [math(label), cell(k, format)(one), cell(k, format)(many)] });
     fill(body, lead,
       dom.tableWrap({}, table(['', `h = ${one.h}`, `h = ${many.h}`], [
         row(text('cost_heads.row_d_k'), 'd_k'),

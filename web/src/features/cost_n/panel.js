@@ -107,8 +107,8 @@ export function create(body, { dom, host }) {
         { label: 'n' },
         { label: text('cost_n.series_projections'), stroke: accent, width: 2, points: { show: false }, value },
         { label: text('cost_n.series_attention'), stroke: fg, width: 2, dash: [8, 4], points: { show: false }, value },
-        { label: text('cost_n.series_here'), stroke: accent, width: 0, points: { size: 10, fill: accent }, value },
-        { label: text('cost_n.series_here'), stroke: fg, width: 0, points: { size: 10, fill: fg }, value },
+        { label: text('cost_n.series_here_projections'), stroke: accent, width: 0, points: { size: 10, fill: accent }, value },
+        { label: text('cost_n.series_here_attention'), stroke: fg, width: 0, points: { size: 10, fill: fg }, value },
       ],
       legend: { live: false },
     }, data, chartBox);

@@ -34,6 +34,7 @@ addText({
   'cost.weighted_sum_av': 'weighted sum AV',
   'cost.without_softmax': 'without the softmax',
   'cost.flops_which_term_dominates': 'FLOPs: which term dominates',
+  'cost.stage_macs': '{macs} multiply-adds',
   'cost.which_dominates_here': 'Which term dominates at this n? Predict, then open',
   'cost.lesson_counts_one_projection': 'As the lesson counts (one projection, a multiply-add = 1 operation)',
   'cost.lesson_writes_n2_n':

@@ -16,5 +16,6 @@ addText({
   'cost_n.axis_ops': 'multiply-adds',
   'cost_n.series_projections': 'n·d² (one projection)',
   'cost_n.series_attention': 'n²·d (Q·Kᵀ)',
-  'cost_n.series_here': 'this n',
+  'cost_n.series_here_projections': 'n·d² at this n',
+  'cost_n.series_here_attention': 'n²·d at this n',
 });
