@@ -16,8 +16,8 @@ const verdict = (page) => page.evaluate(() => {
   return { n: Number(v.dataset.n), d: Number(v.dataset.d), dominant: v.dataset.dominant, text: v.textContent };
 });
 
-test('the n control: from the run\'s n to 8192, the verdict flips once, at n = d_model, and the plot marks the n chosen', async () => {
-  const page = await openPage(h, '#chapter=cost', { waitForResult: false });
+test('the n control (step 3): from the run\'s n to 8192, the verdict flips once, at n = d_model, and the plot marks the n chosen', async () => {
+  const page = await openPage(h, '#chapter=cost&step=3', { waitForResult: false });
   await chapterDrawn(page);
   await page.waitForFunction(() => playgroundRoot().querySelector('#n-chart canvas'));
   let v = await verdict(page);
@@ -53,8 +53,8 @@ test('the n control: from the run\'s n to 8192, the verdict flips once, at n = d
   await page.closeAll();
 });
 
-test('h = 1 from the lesson\'s start: one constructed head, a note on the patterns left out, and one head against eight', async () => {
-  const page = await openPage(h, '#chapter=cost', { waitForResult: false });
+test('h = 1 from the lesson\'s start (step 4): one constructed head, a note on the patterns left out, and one head against eight', async () => {
+  const page = await openPage(h, '#chapter=cost&step=4', { waitForResult: false });
   await chapterDrawn(page);
   await page.fill('[name="n_heads"]', '1');
   await page.waitForFunction(() => location.hash.includes('n_heads=1'));
@@ -64,15 +64,11 @@ test('h = 1 from the lesson\'s start: one constructed head, a note on the patter
     return {
       errors: [...root.querySelectorAll('[data-panel="controls"] p.msg')].map((e) => e.textContent.trim()).filter(Boolean),
       notes: root.getElementById('notes').textContent,
-      perHead: root.querySelector('table.params .sub-note').textContent,
-      params: root.getElementById('params-total').dataset.value,
       compare: [...root.querySelectorAll('#heads-compare tbody tr')].map((tr) => [tr.dataset.row, ...[...tr.querySelectorAll('[data-value]')].map((c) => Number(c.dataset.value))]),
     };
   });
   assert.deepEqual(seen.errors, []);
   assert.match(seen.notes, /1 head: the constructed heads use the first 1 of the patterns \(previous\); same_word, first_token need more heads/);
-  assert.equal(seen.perHead, 'one head of 4,096 weights');
-  assert.equal(seen.params, '16640');
   // d_model 64, n 10, biases: counted here in float64, apart from the core.
   const d = 64, n = 10, macs = 4 * n * d * d + 2 * n * n * d;
   const rows = Object.fromEntries(seen.compare.map(([row, one, eight]) => [row, [one, eight]]));
@@ -84,17 +80,23 @@ test('h = 1 from the lesson\'s start: one constructed head, a note on the patter
   // Two heads: two constructed heads, first_token left out.
   await page.fill('[name="n_heads"]', '2');
   await page.waitForFunction(() => /first_token needs more heads/.test(playgroundRoot().getElementById('notes').textContent));
+  // Step 1's table writes one head's slices in words, not as a matrix ("4 × 1,024 per head" read as one).
+  await page.evaluate(() => { location.hash = location.hash.replace(/n_heads=2/, 'n_heads=1').replace(/step=4/, 'step=1'); });
+  await page.waitForFunction(() => playgroundRoot().querySelector('table.params .sub-note')?.textContent === 'one head of 4,096 weights');
+  assert.equal(await page.evaluate(() => playgroundRoot().getElementById('params-total').dataset.value), '16640');
+  await page.evaluate(() => { location.hash = location.hash.replace(/n_heads=1/, 'n_heads=4'); });
+  await page.waitForFunction(() => playgroundRoot().querySelector('table.params .sub-note')?.textContent === '4 heads of 1,024 weights each');
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
 
-/** Elements of the cost chapter's panels whose text does not fit their box (scrollWidth beyond clientWidth). */
+/** Elements of the cost chapter's shown panels whose text does not fit their box (scrollWidth beyond clientWidth). */
 const cut = (page) => page.evaluate(() => {
   const root = playgroundRoot();
   const out = [];
   for (const name of ['cost', 'cost_n', 'cost_heads', 'examples']) {
     const section = root.querySelector(`section[data-panel="${name}"]`);
-    if (!section || section.hidden) { out.push(`${name}: not shown`); continue; }
+    if (!section || section.hidden) continue;
     for (const el of section.querySelectorAll('.table-wrap, th, td, label, summary, output, li, p, h3, h4, select, .chart')) {
       if (!el.checkVisibility()) continue;
       if (el.scrollWidth > el.clientWidth + 1) out.push(`${name}: <${el.tagName.toLowerCase()} class="${el.className}"> ${el.scrollWidth} > ${el.clientWidth}: ${el.textContent.trim().slice(0, 50)}`);
@@ -105,25 +107,38 @@ const cut = (page) => page.evaluate(() => {
   return out;
 });
 
+/** The cost chapter's panels shown at step `step`, each built (its folds opened). */
+async function showStep(page, step, panels) {
+  await page.evaluate((s) => { location.hash = location.hash.replace(/step=\d+/, `step=${s}`); }, step);
+  await page.waitForFunction((names) => names.every((n) => {
+    const section = playgroundRoot().querySelector(`section[data-panel="${n}"]`);
+    return section && !section.hidden && section.querySelector('.panel-body').childElementCount > 0;
+  }), panels);
+  await chapterDrawn(page);
+  await page.evaluate(() => { for (const d of playgroundRoot().querySelectorAll('[data-panel^="cost"] details')) d.open = true; });
+}
+
+const STEP_PANELS = { 1: ['cost'], 2: ['cost'], 3: ['cost_n'], 4: ['cost_heads'], 5: ['cost', 'examples'] };
+
 for (const width of [320, 375, 1280]) {
-  test(`no cut text in the cost chapter's panels at ${width} px (the worked examples opened)`, async () => {
-    const page = await openPage(h, '#chapter=cost', { width, height: 800, waitForResult: false });
+  test(`no cut text in the cost chapter's panels at ${width} px, every step`, async () => {
+    const page = await openPage(h, '#chapter=cost&step=1', { width, height: 800, waitForResult: false });
     await chapterDrawn(page);
-    await page.evaluate(() => playgroundRoot().querySelector('#fold-examples button').click());
-    await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="examples"] [data-example="E3"]'));
-    await page.evaluate(() => { for (const d of playgroundRoot().querySelectorAll('[data-panel^="cost"] details')) d.open = true; });
-    await page.waitForFunction(() => playgroundRoot().querySelector('#n-chart canvas'));
-    assert.deepEqual(await cut(page), [], `${width} px`);
-    if (width !== 320) await screenshot(page, `cost-${width}`, { fullPage: true });
+    for (const [step, panels] of Object.entries(STEP_PANELS)) {
+      await showStep(page, step, panels);
+      if (panels.includes('cost_n')) await page.waitForFunction(() => playgroundRoot().querySelector('#n-chart canvas'));
+      if (panels.includes('examples')) await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="examples"] [data-example="E3"]'));
+      assert.deepEqual(await cut(page), [], `${width} px, step ${step}`);
+      if (width !== 320) await screenshot(page, `cost-step${step}-${width}`, { fullPage: true });
+    }
     assert.deepEqual(page.problems, []);
     await page.closeAll();
   });
 }
 
 test('E3: the figures the lesson never prints are marked computed, not the lesson\'s', async () => {
-  const page = await openPage(h, '#chapter=cost', { waitForResult: false });
+  const page = await openPage(h, '#chapter=cost&step=5', { waitForResult: false });
   await chapterDrawn(page);
-  await page.evaluate(() => playgroundRoot().querySelector('#fold-examples button').click());
   await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="examples"] [data-example="E3"]'));
   const rows = await page.evaluate(() => [...playgroundRoot().querySelectorAll('[data-example="E3"] tbody tr')]
     .map((tr) => [tr.dataset.source, ...[...tr.children].slice(1).map((c) => c.textContent.trim())]));

@@ -91,13 +91,14 @@ export function create(body, { dom }) {
     const agree = f.projections_dominate_lesson === f.projections_dominate_exact;
     fill(flops,
       h('h3', {}, text('cost.flops_which_term_dominates')),
-      // Folded: the chapter asks the learner to predict it first (exercise cost.dominant).
+      // Folded, the verdict and the counts that show it: the chapter asks the learner to predict it first
+      // (exercises cost.dominant and cost.dominant-long).
       h('details', { class: 'fold-details verdict-fold', id: 'dominant-fold' },
         h('summary', {}, text('cost.which_dominates_here')),
-        h('p', { class: 'verdict', id: 'dominant' }, `Here ${f.dominant_reason}.`)),
-      h('h4', {}, text('cost.lesson_counts_one_projection')),
-      d.n_q !== d.n_k ? h('p', { class: 'note' }, text('cost.lesson_writes_n2_n', { n_q: fmt.int(d.n_q), n_k: fmt.int(d.n_k) })) : null,
-      dom.tableWrap({}, table(['term', 'operations', 'rounded'], lessonRows, { class: 'cost lesson-terms' })),
+        h('p', { class: 'verdict', id: 'dominant' }, `Here ${f.dominant_reason}.`),
+        h('h4', {}, text('cost.lesson_counts_one_projection')),
+        d.n_q !== d.n_k ? h('p', { class: 'note' }, text('cost.lesson_writes_n2_n', { n_q: fmt.int(d.n_q), n_k: fmt.int(d.n_k) })) : null,
+        dom.tableWrap({}, table(['term', 'operations', 'rounded'], lessonRows, { class: 'cost lesson-terms' }))),
       h('details', { class: 'fold-details', id: 'flops-exact' },
         h('summary', {}, h('h4', {}, text('cost.exactly_stage_stage_flops', { exact_flops: fmt.int(f.exact_flops) }))),
         h('p', { class: 'note' }, text('cost.whole_batch_2_flops')),

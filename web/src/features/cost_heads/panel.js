@@ -26,7 +26,9 @@ export function create(body, { dom }) {
     const cell = (k, format) => (v) => h('span', { dataset: { value: v[k] } }, format(v[k]));
     const row = (label, k, format = fmt.int) => ({ attrs: { dataset: { row: k } },
       cells: [math(label), cell(k, format)(one), cell(k, format)(many)] });
-    fill(body, lead,
+    // Folded until the learner has predicted (exercises cost.heads-params and cost.heads-flops ask it).
+    fill(body, lead, h('details', { class: 'fold-details', id: 'heads-compare-fold' },
+      h('summary', {}, text('cost_heads.open')),
       dom.tableWrap({}, table(['', `h = ${one.h}`, `h = ${many.h}`], [
         row(text('cost_heads.row_d_k'), 'd_k'),
         row(text('cost_heads.row_params'), 'params'),
@@ -39,7 +41,7 @@ export function create(body, { dom }) {
       h('p', { class: 'note', id: 'heads-compare-verdict' }, math(one.params === many.params && one.macs === many.macs
         ? text('cost_heads.equal', { h: many.h, params: fmt.int(one.params), macs: fmt.int(one.macs) })
         : text('cost_heads.not_equal'))),
-      h('p', { class: 'note' }, math(text('cost_heads.grows', { extra: fmt.int(many.flops - one.flops), maps: many.maps, maps1: one.maps }))));
+      h('p', { class: 'note' }, math(text('cost_heads.grows', { extra: fmt.int(many.flops - one.flops), maps: many.maps, maps1: one.maps })))));
   }
 
   return { update };

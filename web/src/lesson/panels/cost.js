@@ -35,7 +35,7 @@ addText({
   'cost.without_softmax': 'without the softmax',
   'cost.flops_which_term_dominates': 'FLOPs: which term dominates',
   'cost.stage_macs': '{macs} multiply-adds',
-  'cost.which_dominates_here': 'Which term dominates at this n? Predict, then open',
+  'cost.which_dominates_here': 'Which term dominates at this n? Predict, then open the counts',
   'cost.lesson_counts_one_projection': 'As the lesson counts (one projection, a multiply-add = 1 operation)',
   'cost.lesson_writes_n2_n':
     'The lesson writes n² for n queries against n keys; here {n_q} queries (n_q) meet {n_k} keys (n_k), so n² becomes n_q·n_k.',
