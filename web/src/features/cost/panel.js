@@ -107,16 +107,7 @@ export function create(body, { dom }) {
         text('cost.exact_count_lesson_s', { ratio: fmt.num(ratio, 1) }),
         text('cost.counts_multiply_add_two', { batch: fmt.int(d.batch) }),
         agree ? text('cost.both_counts_agree_which') : text('cost.here_two_counts_disagree')),
-      sparseNote(a.sparse));
-  }
-
-  /** With a causal, sliding or strided mask: the pairs it leaves visible and the FLOPs a kernel that skips the rest does (analyze().sparse). */
-  function sparseNote(s) {
-    if (!s || s.visible_pairs >= s.total_pairs) return null;
-    return h('p', { class: 'note', id: 'sparse-flops', dataset: { pairs: s.visible_pairs } },
-      text('cost.mask_leaves_query_key', { mask: s.mask, visible_pairs: fmt.int(s.visible_pairs), total_pairs: fmt.int(s.total_pairs), fraction: fmt.percent(s.fraction) }),
-      text('cost.kernel_that_skips_hidden', { score_flops_weighted_sum_flops: fmt.int(s.score_flops + s.weighted_sum_flops) }),
-      text('cost.counts_above_are_dense', { dense_score_flops_dense_weighted_sum_flops: fmt.int(s.dense_score_flops + s.dense_weighted_sum_flops) }));
+      sparseNote(h, a.sparse));
   }
 
   function renderMemory(a, budget) {
@@ -161,4 +152,13 @@ export function create(body, { dom }) {
   }
 
   return { update };
+}
+
+/** With a causal, sliding or strided mask: the pairs it leaves visible and the FLOPs a kernel that skips the rest does (analyze().sparse). */
+function sparseNote(h, s) {
+  if (!s || s.visible_pairs >= s.total_pairs) return null;
+  return h('p', { class: 'note', id: 'sparse-flops', dataset: { pairs: s.visible_pairs } },
+    text('cost.mask_leaves_query_key', { mask: s.mask, visible_pairs: fmt.int(s.visible_pairs), total_pairs: fmt.int(s.total_pairs), fraction: fmt.percent(s.fraction) }),
+    text('cost.kernel_that_skips_hidden', { score_flops_weighted_sum_flops: fmt.int(s.score_flops + s.weighted_sum_flops) }),
+    text('cost.counts_above_are_dense', { dense_score_flops_dense_weighted_sum_flops: fmt.int(s.dense_score_flops + s.dense_weighted_sum_flops) }));
 }
