@@ -8,16 +8,31 @@ import { moduleName } from '../../ui/module_name.js';
 import { barCell } from '../../render/bar.js';
 import { text } from '../../lesson/panels/cost.js';
 import { lessonTerms, formula } from './terms.js';
+import { stepOf } from '../../lesson/chapters.js';
 export { lessonTerms, formula }; // read from here by older callers (tests/browser/model.test.mjs)
+
+/** The blocks of the panel each step of the cost chapter shows (lesson/chapters/cost/chapter.js's step ids). */
+const STEP_BLOCKS = Object.freeze({ 'cost.weights': ['params'], 'cost.flops': ['flops', 'run'], 'cost.memory': ['memory', 'run'] });
 
 export function create(body, { dom }) {
   const { h, fill, table, math } = dom;
   const params = h('div', { class: 'cost-params' }), flops = h('div', { class: 'cost-flops' }), memory = h('div', { class: 'cost-memory' });
   const run = h('div', { id: 'run-cost', class: 'cost-run' });
-  fill(body, h('div', { class: 'cost-blocks' }, params, flops, memory, run));
+  const blocks = h('div', { class: 'cost-blocks' }, params, flops, memory, run);
+  fill(body, blocks);
   let lastKey = '';
 
-  function update({ check, result, engine }) {
+  /** The blocks the cost chapter's step shows (one idea a step); every block elsewhere (reference, panels=). */
+  function showBlocks(state) {
+    const shown = state?.chapter === 'cost' && !String(state.panels ?? '').trim() ? STEP_BLOCKS[stepOf(state).step?.id] : null;
+    const parts = { params, flops, memory, run };
+    for (const [name, el] of Object.entries(parts)) el.hidden = !!shown && !shown.includes(name);
+    if (shown) blocks.dataset.blocks = shown.join(' ');
+    else delete blocks.dataset.blocks;
+  }
+
+  function update({ check, result, engine, state }) {
+    showBlocks(state);
     const a = check?.analysis;
     const key = a ? JSON.stringify([a.dims, check.config.scale, a.memory]) : '';
     if (key !== lastKey) {
