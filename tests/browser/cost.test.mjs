@@ -84,6 +84,8 @@ test('h = 1 from the lesson\'s start (step 4): one constructed head, a note on t
   await page.evaluate(() => { location.hash = location.hash.replace(/n_heads=2/, 'n_heads=1').replace(/step=4/, 'step=1'); });
   await page.waitForFunction(() => playgroundRoot().querySelector('table.params .sub-note')?.textContent === 'one head of 4,096 weights');
   assert.equal(await page.evaluate(() => playgroundRoot().getElementById('params-total').dataset.value), '16640');
+  // Step 1 is about the weights: the cost panel shows its parameters block alone.
+  assert.deepEqual(await page.evaluate(() => [...playgroundRoot().querySelectorAll('.cost-blocks > [data-block]')].filter((b) => !b.hidden).map((b) => b.dataset.block)), ['params']);
   await page.evaluate(() => { location.hash = location.hash.replace(/n_heads=1/, 'n_heads=4'); });
   await page.waitForFunction(() => playgroundRoot().querySelector('table.params .sub-note')?.textContent === '4 heads of 1,024 weights each');
   assert.deepEqual(page.problems, []);

@@ -14,25 +14,24 @@ export { lessonTerms, formula }; // read from here by older callers (tests/brows
 /** The blocks of the panel each step of the cost chapter shows (lesson/chapters/cost/chapter.js's step ids). */
 const STEP_BLOCKS = Object.freeze({ 'cost.weights': ['params'], 'cost.flops': ['flops', 'run'], 'cost.memory': ['memory', 'run'] });
 
+/** Shows the blocks the cost chapter's step names (one idea a step); every block elsewhere (reference, panels=). */
+function showBlocks(blocks, state) {
+  const shown = state?.chapter === 'cost' && !String(state.panels ?? '').trim() ? STEP_BLOCKS[stepOf(state).step?.id] : null;
+  for (const el of blocks.children) el.hidden = !!shown && !shown.includes(el.dataset.block);
+  if (shown) blocks.dataset.blocks = shown.join(' ');
+  else delete blocks.dataset.blocks;
+}
+
 export function create(body, { dom }) {
   const { h, fill, table, math } = dom;
-  const params = h('div', { class: 'cost-params' }), flops = h('div', { class: 'cost-flops' }), memory = h('div', { class: 'cost-memory' });
-  const run = h('div', { id: 'run-cost', class: 'cost-run' });
+  const params = h('div', { class: 'cost-params', dataset: { block: 'params' } }), flops = h('div', { class: 'cost-flops', dataset: { block: 'flops' } });
+  const memory = h('div', { class: 'cost-memory', dataset: { block: 'memory' } }), run = h('div', { id: 'run-cost', class: 'cost-run', dataset: { block: 'run' } });
   const blocks = h('div', { class: 'cost-blocks' }, params, flops, memory, run);
   fill(body, blocks);
   let lastKey = '';
 
-  /** The blocks the cost chapter's step shows (one idea a step); every block elsewhere (reference, panels=). */
-  function showBlocks(state) {
-    const shown = state?.chapter === 'cost' && !String(state.panels ?? '').trim() ? STEP_BLOCKS[stepOf(state).step?.id] : null;
-    const parts = { params, flops, memory, run };
-    for (const [name, el] of Object.entries(parts)) el.hidden = !!shown && !shown.includes(name);
-    if (shown) blocks.dataset.blocks = shown.join(' ');
-    else delete blocks.dataset.blocks;
-  }
-
   function update({ check, result, engine, state }) {
-    showBlocks(state);
+    showBlocks(blocks, state);
     const a = check?.analysis;
     const key = a ? JSON.stringify([a.dims, check.config.scale, a.memory]) : '';
     if (key !== lastKey) {
