@@ -23,6 +23,7 @@ export function createFeatureServices(m, p) {
       feature: () => p.panels.feature(spec.name), // its panel's module, its actions and the current view
       doc: p.doc,
       destroyed: () => m.destroyed,
+      authored: p.lesson?.exercises ?? [], // an author's exercises (the `lesson` option: author/lesson.js)
     });
     return { name: spec.name, part };
   });

@@ -8,12 +8,13 @@
 // nothing. An `exercises` event says when the prompts of the set shown are ready.
 
 import { readAnswer, matches, toleranceText } from './answers.js';
-import { selectExercises, recordStore, progressOf, progressByChapter, chapterOf, KIND_OF } from './index.js';
+import { selectExercises, recordStore, progressOf, progressByChapter, chapterOf as lessonChapterOf, KIND_OF, isDone } from './index.js';
 import { NO_ENTRY, afterAnswer, afterReveal, hostExpected, answerOutcome, revealOutcome } from './rules.js';
 import { catalogueLoader, coreCache } from './core_answers.js';
 import { actionsFor } from '../../playground/asks.js';
 import { requests } from '../../features/exercises/requests.js';
 import { text } from './session_text.js';
+import { attemptStatement, completionStatement } from './statements.js';
 
 const FEATURE = 'exercises'; // the feature whose handler answers (features/exercises/handler.js)
 
@@ -26,15 +27,21 @@ const FEATURE = 'exercises'; // the feature whose handler answers (features/exer
  * are sent from start() on (an answer or clear() starts it); until then the view counts no attempts),
  * emit(type, detail), changed() (redraw), catalogue: catalogue.js's EXERCISES, or a function
  * giving a promise of them (the playground's: from panels.js, so their text stays out of the first view's
- * bundle; asked once an exercise is shown or answered, and until it arrives an exercise says it is loading) }.
+ * bundle; asked once an exercise is shown or answered, and until it arrives an exercise says it is loading),
+ * authored (an author's exercises, web/src/author/: shown after their chapter's own, graded the same way),
+ * now() (ms; Date.now: the xAPI statements' durations and timestamps) }.
  */
-export function createExerciseSession({ askHost, solve, state, check, ready = Promise.resolve(), scope = null, storage, deferred = false, emit = () => {}, changed = () => {}, catalogue }) {
+export function createExerciseSession({ askHost, solve, state, check, ready = Promise.resolve(), scope = null, storage, deferred = false, emit = () => {}, changed = () => {}, catalogue, authored = [], now = Date.now }) {
   const solveCalls = coreCache(solve ?? actionsFor(FEATURE, requests, askHost).solve);
+  const chapterOf = (id) => lessonChapterOf(id, authored);
+  const withAuthored = (list) => (authored.length ? [...list, ...authored] : list);
   // The exercises' definitions (loaded once; a redraw when they arrive or fail).
-  const defs = catalogueLoader(catalogue, () => { if (!destroyed) { cache = { state: null, check: null, items: new Map() }; changed(); } });
+  const defs = catalogueLoader(Array.isArray(catalogue) ? withAuthored(catalogue) : () => Promise.resolve().then(catalogue).then(withAuthored),
+    () => { if (!destroyed) { cache = { state: null, check: null, items: new Map() }; changed(); } });
   // A page's first touch of localStorage costs a fresh tab tens of milliseconds (the storage is opened
   // for it): a deferred session reads the record once the playground's first result is drawn (start()).
-  const records = recordStore(scope, storage), stored = records.read;
+  const records = recordStore(scope, storage, authored), stored = records.read;
+  const since = new Map(); // id → when it was first shown or last answered (ms): an attempt's xAPI duration
   let started = !deferred;
   /** What the view counts: before start() the attempts known so far (none until the record is read). */
   const known = () => (started ? stored() : records.peek() ?? {});
@@ -51,16 +58,23 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     // Until the definitions arrive (a redraw then). After a failed load only answer() asks again: a
     // redraw that asked would fail, redraw and ask again, without end.
     if (!defs.byId && !defs.error) defs.load().catch(() => {});
-    if (!defs.byId) return notPosed(id, defs.error);
+    if (!defs.byId) return notPosed(id, defs.error, authored);
     const item = posedItem(defs.byId.get(id), id, s, c);
     cache.items.set(id, item);
     return item;
   }
 
-  const selection = () => selectExercises(state());
+  const selection = () => selectExercises(state(), authored);
   const chapter = () => state().chapter || 'attention';
 
-  const progressWith = (rec) => ({ chapter: chapter(), ...progressOf(selection().ids, rec), chapters: progressByChapter(rec) });
+  const progressWith = (rec) => ({ chapter: chapter(), ...progressOf(selection().ids, rec), chapters: progressByChapter(rec, authored) });
+  /** The progress after an answer or a reveal, with the xAPI "completed" statement when this one finished the set shown. */
+  const progressAfter = (before) => {
+    const out = progress();
+    const statement = before < out.total && out.done === out.total ? completionStatement(out, { timestamp: now() }) : null;
+    return statement ? { ...out, statement } : out;
+  };
+  const doneCount = () => selection().ids.filter((id) => isDone(stored()[id])).length;
   const progress = () => progressWith(stored());
 
   /** A `progress` event when the set shown changed (chapter, `exercises`) since the last one (once started). */
@@ -104,12 +118,15 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     const given = readAnswer(item, value); // throws on an answer that cannot be read: no attempt counted
     const core = await coreAnswer(item, def);
     const correct = matches(item, given, core.accept ?? core.expected); // the core's own number
+    const before = doneCount();
     const entry = afterAnswer(stored()[id], correct);
     records.set(id, entry);
     const out = answerOutcome({ id, chapter: chapterOf(id), key: item.key, given, correct, entry, core: { ...core, expected: core.shown }, hint: () => def.hint(item.params ?? {}) });
     last.set(id, out.verdict);
-    emit('attempt', out.detail);
-    emit('progress', progress());
+    const at = now();
+    emit('attempt', { ...out.detail, statement: attemptStatement(out.detail, { kind: item.kind, prompt: item.prompt, durationMs: at - (since.get(id) ?? at), timestamp: at }) });
+    since.set(id, at);
+    emit('progress', progressAfter(before));
     changed();
     return out.result;
   }
@@ -118,11 +135,12 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
   async function reveal(id) {
     const { item, def } = await solvedItem(id);
     const core = await coreAnswer(item, def);
+    const before = doneCount();
     const entry = afterReveal(stored()[id]);
     records.set(id, entry);
     const out = revealOutcome({ key: item.key, core: { ...core, expected: core.shown }, entry });
     last.set(id, out.verdict);
-    emit('progress', progress());
+    emit('progress', progressAfter(before));
     changed();
     return out.result;
   }
@@ -130,6 +148,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
   /** The exercises shown, for hosts: [{ id, chapter, kind, prompt }]. */
   const list = () => selection().ids.map((id) => {
     const item = instance(id);
+    if (!since.has(id)) since.set(id, now()); // first listed (shown): an attempt's duration counts from here
     return { id, chapter: item.chapter, kind: item.kind, prompt: item.prompt ?? null };
   });
 
@@ -171,7 +190,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
 }
 
 /** An exercise before the definitions arrive (its kind is data already), or after they failed to load. */
-const notPosed = (id, error) => ({ id, chapter: chapterOf(id), kind: KIND_OF[id] ?? null,
+const notPosed = (id, error, authored) => ({ id, chapter: lessonChapterOf(id, authored), kind: KIND_OF[id] ?? authored.find((e) => e.id === id)?.kind ?? null,
   unavailable: error ? text('exercise.session.exercises_could_not_loaded', { message: error.message }) : text('exercise.session.exercises_are_loading') });
 
 /**
