@@ -4,8 +4,12 @@
 // useText(), never an edit of code. An id no table knows throws, naming it: a typo fails loudly.
 
 const BASE = 'en';
-const tables = new Map(); // lang → Map(id → text): the lesson's own words under 'en'
-const overrides = []; // [{ lang, table: Map }], the latest first: an author's version wins over the lesson's
+// One store per page, shared by every bundle's copy of this module (the first view's, and panels.js with
+// the lazy panels' words): an author's words registered by one are the words the other shows.
+const SHARED = Symbol.for('attention-playground:lesson-text');
+const store = (globalThis[SHARED] ??= { tables: new Map(), overrides: [] });
+const tables = store.tables; // lang → Map(id → text): the lesson's own words under 'en'
+const overrides = store.overrides; // [{ lang, table: Map }], the latest first: an author's version wins over the lesson's
 
 function tableOf(lang) {
   if (!tables.has(lang)) tables.set(lang, new Map());

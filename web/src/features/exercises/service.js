@@ -44,7 +44,8 @@ export function create(ctx) {
   // Prompts from the live layer, answers from the core, attempts kept under the host's scope (none: not stored).
   const session = createExerciseSession({
     askHost: ctx.askHost, state: ctx.state, check: ctx.check, ready: ctx.ready, scope: ctx.scope, emit: ctx.emit, changed: ctx.changed,
-    catalogue: () => ctx.loadCode().then((panel) => panel.EXERCISES), // from panels.js: their text stays out of the first bundle
+    catalogue: () => Promise.all([ctx.loadCode(), ctx.lessonReady]).then(([panel]) => panel.EXERCISES), // from panels.js: their text stays out of the first bundle
+    statements: () => ctx.bundle().then((code) => code.STATEMENTS), // the xAPI statements' code, from panels.js too
     // Read once the first result is drawn (start()): a page's first touch of localStorage opens it,
     // ~20–30 ms of a fresh tab's first view (the chapter list counts no attempts until then).
     storage: ctx.storage,

@@ -14,7 +14,6 @@ import { catalogueLoader, coreCache } from './core_answers.js';
 import { actionsFor } from '../../playground/asks.js';
 import { requests } from '../../features/exercises/requests.js';
 import { text } from './session_text.js';
-import { attemptStatement, completionStatement } from './statements.js';
 
 const FEATURE = 'exercises'; // the feature whose handler answers (features/exercises/handler.js)
 
@@ -29,19 +28,19 @@ const FEATURE = 'exercises'; // the feature whose handler answers (features/exer
  * giving a promise of them (the playground's: from panels.js, so their text stays out of the first view's
  * bundle; asked once an exercise is shown or answered, and until it arrives an exercise says it is loading),
  * authored (an author's exercises, web/src/author/: shown after their chapter's own, graded the same way),
- * now() (ms; Date.now: the xAPI statements' durations and timestamps) }.
+ * statements() → a promise of lms/event_statements.js's { attemptStatement, completionStatement } (the events then carry
+ * xAPI statements; from panels.js in a playground), now() (ms; Date.now: the statements' durations and timestamps) }.
  */
-export function createExerciseSession({ askHost, solve, state, check, ready = Promise.resolve(), scope = null, storage, deferred = false, emit = () => {}, changed = () => {}, catalogue, authored = [], now = Date.now }) {
+export function createExerciseSession({ askHost, solve, state, check, ready = Promise.resolve(), scope = null, storage, deferred = false, emit = () => {}, changed = () => {}, catalogue, authored = [], statements = null, now = Date.now }) {
   const solveCalls = coreCache(solve ?? actionsFor(FEATURE, requests, askHost).solve);
   const chapterOf = (id) => lessonChapterOf(id, authored);
-  const withAuthored = (list) => (authored.length ? [...list, ...authored] : list);
   // The exercises' definitions (loaded once; a redraw when they arrive or fail).
-  const defs = catalogueLoader(Array.isArray(catalogue) ? withAuthored(catalogue) : () => Promise.resolve().then(catalogue).then(withAuthored),
+  const defs = catalogueLoader(withAuthored(catalogue, authored),
     () => { if (!destroyed) { cache = { state: null, check: null, items: new Map() }; changed(); } });
   // A page's first touch of localStorage costs a fresh tab tens of milliseconds (the storage is opened
   // for it): a deferred session reads the record once the playground's first result is drawn (start()).
   const records = recordStore(scope, storage, authored), stored = records.read;
-  const since = new Map(); // id → when it was first shown or last answered (ms): an attempt's xAPI duration
+  const xapi = statementMaker(statements, now);
   let started = !deferred;
   /** What the view counts: before start() the attempts known so far (none until the record is read). */
   const known = () => (started ? stored() : records.peek() ?? {});
@@ -69,11 +68,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
 
   const progressWith = (rec) => ({ chapter: chapter(), ...progressOf(selection().ids, rec), chapters: progressByChapter(rec, authored) });
   /** The progress after an answer or a reveal, with the xAPI "completed" statement when this one finished the set shown. */
-  const progressAfter = (before) => {
-    const out = progress();
-    const statement = before < out.total && out.done === out.total ? completionStatement(out, { timestamp: now() }) : null;
-    return statement ? { ...out, statement } : out;
-  };
+  const progressAfter = (before) => xapi.completed(progress(), before);
   const doneCount = () => selection().ids.filter((id) => isDone(stored()[id])).length;
   const progress = () => progressWith(stored());
 
@@ -99,7 +94,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     if (destroyed) throw new Error('this playground was removed');
     start(); // a host's answer before the first result: its progress event comes first, as it would have
     if (!chapterOf(id)) throw new Error(`“${String(id).slice(0, 60)}” is not an exercise; the ids are listed in EMBED.md (e.g. attention.causal-row)`);
-    await Promise.all([ready, defs.load()]);
+    await Promise.all([ready, defs.load(), xapi.load()]);
     const item = instance(id);
     if (item.unavailable) throw new Error(`${id} cannot be answered now: ${item.unavailable}`);
     return { item, def: defs.byId.get(id) };
@@ -123,9 +118,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     records.set(id, entry);
     const out = answerOutcome({ id, chapter: chapterOf(id), key: item.key, given, correct, entry, core: { ...core, expected: core.shown }, hint: () => def.hint(item.params ?? {}) });
     last.set(id, out.verdict);
-    const at = now();
-    emit('attempt', { ...out.detail, statement: attemptStatement(out.detail, { kind: item.kind, prompt: item.prompt, durationMs: at - (since.get(id) ?? at), timestamp: at }) });
-    since.set(id, at);
+    emit('attempt', xapi.attempt(out.detail, item));
     emit('progress', progressAfter(before));
     changed();
     return out.result;
@@ -148,7 +141,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
   /** The exercises shown, for hosts: [{ id, chapter, kind, prompt }]. */
   const list = () => selection().ids.map((id) => {
     const item = instance(id);
-    if (!since.has(id)) since.set(id, now()); // first listed (shown): an attempt's duration counts from here
+    xapi.seen(id);
     return { id, chapter: item.chapter, kind: item.kind, prompt: item.prompt ?? null };
   });
 
@@ -186,6 +179,35 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
       changed();
     },
     destroy() { destroyed = true; },
+  };
+}
+
+/** The catalogue (a list, or a function giving a promise of one) with an author's exercises after the lesson's. */
+const withAuthored = (catalogue, authored) => (Array.isArray(catalogue) ? [...catalogue, ...authored]
+  : () => Promise.resolve().then(catalogue).then((list) => [...list, ...authored])); // read once loaded: an author's arrive with it
+
+/**
+ * The xAPI statements of the events (statements: the session's option; none: the events carry none):
+ * { load(), seen(id) (first listed: its duration counts from here), attempt(detail, item) → the detail with its
+ * "answered" statement, completed(progress, done before) → the progress, with the "completed" statement when it finished now }.
+ */
+function statementMaker(statements, now) {
+  const since = new Map(); // id → when it was first shown or last answered (ms)
+  let code = null; // statements.js, once loaded (a failed load leaves the events without statements)
+  return {
+    load: () => (code || !statements ? Promise.resolve() : Promise.resolve().then(statements).then((c) => { code = c; }, () => {})),
+    seen: (id) => { if (!since.has(id)) since.set(id, now()); },
+    attempt(detail, item) {
+      if (!code) return detail;
+      const at = now();
+      const statement = code.attemptStatement(detail, { kind: item.kind, prompt: item.prompt, durationMs: at - (since.get(detail.id) ?? at), timestamp: at });
+      since.set(detail.id, at);
+      return { ...detail, statement };
+    },
+    completed(progress, before) {
+      const finished = code && before < progress.total && progress.done === progress.total;
+      return finished ? { ...progress, statement: code.completionStatement(progress, { timestamp: now() }) } : progress;
+    },
   };
 }
 

@@ -3,7 +3,7 @@
 // statements, about an anonymous learner. The playground never knows who is learning: a host that
 // forwards a statement to a learning record store puts its own learner in `actor` (web/EMBED.md).
 
-import { answeredStatement, completedStatement } from '../../lms/xapi.js';
+import { answeredStatement, completedStatement } from './xapi.js';
 
 /** The learner until a host says who it is: an account with no name of a person. */
 export const ANONYMOUS = Object.freeze({ objectType: 'Agent', account: Object.freeze({ homePage: 'urn:attention-playground:learner', name: 'anonymous' }) });

@@ -1,4 +1,4 @@
-// An author's exercise (checked by schema.js) as an exercise of the catalogue (the form of
+// An author's exercise (checked by lesson_form.js) as an exercise of the catalogue (the form of
 // lesson/exercises/helpers.js): its prompt filled from the live layer, its answer the core's value of the
 // named quantity (quantities.js), graded by the same session and rules as the lesson's own.
 
