@@ -48,6 +48,7 @@ export function openAuthorLesson(m, p) {
   read.then(async ({ code, lesson }) => {
     await Promise.all(FEATURES.filter((f) => f.lazy).map((f) => p.panels.lazyPanel(f.name)));
     if (!m.destroyed) code.checkTextIds(lesson.text);
-  }).catch((err) => { if (err?.name === 'LessonError') refuse(err); }); // a read that failed was refused above; a panel's code that fails says so in its panel
+  }, () => {}) // a read that failed was refused above
+    .catch((err) => { if (err?.name === 'LessonError') refuse(err); }); // a panel's code that fails says so in its panel
   return out;
 }
