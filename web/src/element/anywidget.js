@@ -52,7 +52,8 @@ export function render({ model, el }) {
   // exercises' `progress` (a dict): { chapter, done, total, score }.
   const stopTraits = WIDGET_TRAITS.map((type) => playground.on(type, (detail) => {
     if (read(type) === undefined) return;
-    model.set(type, HOST_EVENTS[type](detail));
+    const { statement, ...value } = HOST_EVENTS[type](detail); // a trait holds the state; the xAPI statement is the event's own
+    model.set(type, value);
     model.save_changes();
   }));
 
