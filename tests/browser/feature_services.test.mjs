@@ -54,7 +54,10 @@ test('the element\'s feature members out of a document, in one, and after it is 
     assert.deepEqual([statement.verb.display['en-US'], statement.object.id, statement.result.success], ['answered', 'urn:attention-playground:exercise:heads.d_k', true]);
     const progress = inDocument.events.filter(([type]) => type === 'progress').map(([, detail]) => detail);
     assert.ok(progress.length >= 1, 'a progress event');
-    assert.deepEqual(progress.at(-1), { chapter: 'attention', done: 1, total: 1, score: 1, first_try: 1 }, 'the host gets the progress without the per-chapter counts');
+    const { statement: completed, ...last } = progress.at(-1);
+    assert.deepEqual(last, { chapter: 'attention', done: 1, total: 1, score: 1, first_try: 1 }, 'the host gets the progress without the per-chapter counts');
+    // This answer finished the set shown: its progress event carries the "completed" statement.
+    assert.deepEqual([completed.verb.display['en-US'], completed.object.id, completed.result.score.scaled], ['completed', 'urn:attention-playground:chapter:attention', 1]);
     assert.deepEqual(inDocument.after, [], 'removed: the detached member again');
     assert.deepEqual(page.problems, []);
   } finally {
