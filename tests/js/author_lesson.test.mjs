@@ -21,7 +21,7 @@ import { lessonProblems, placeholdersOf } from '../../web/src/author/lesson_form
 import { QUANTITIES, QUANTITY_NAMES } from '../../web/src/author/quantities.js';
 import { CHAPTER_NAMES } from '../../web/src/lesson/chapter_names.js';
 import '../../web/src/lesson/chapters.js'; // registers the chapters' words
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 // Every panel's words too (the page registers them as each panel's code arrives).
 for (const name of readdirSync(new URL('../../web/src/lesson/panels/', import.meta.url))) await import(`../../web/src/lesson/panels/${name}`);
 import { ALL_IDS } from '../../web/src/lesson/exercises/index.js';
@@ -296,4 +296,32 @@ test('npm run lesson-template prints every lesson text id with its English words
   assert.equal(printed.text['chapter.attention.title'], text('chapter.attention.title'));
   // A translation is that file with the words changed: it passes the check as it is.
   assert.deepEqual(lessonProblems(printed, context), []);
+});
+
+// ---- web/EMBED.md's own section, held to the code ----
+
+const EMBED = readFileSync(new URL('../../web/EMBED.md', import.meta.url), 'utf8');
+const OWN = EMBED.slice(EMBED.indexOf('## Your own words and exercises'), EMBED.indexOf('## Grades in an LMS'));
+
+test('EMBED.md lists every quantity, in order, with its kinds, arguments and meaning from quantities.js', () => {
+  const block = /<!-- quantities:start[^>]*-->\n([\s\S]*?)<!-- quantities:end -->/.exec(OWN)?.[1];
+  assert.ok(block, 'the quantities table is between its markers');
+  const rows = block.trim().split('\n').slice(2).map((line) => line.split(' | ').map((cell) => cell.replace(/^\| |\s*\|$/g, '').trim()));
+  assert.deepEqual(rows.map(([name]) => name), QUANTITY_NAMES.map((n) => `\`${n}\``));
+  for (const [name, kinds, args, what] of rows) {
+    const q = QUANTITIES[name.slice(1, -1)];
+    assert.equal(kinds, q.kinds.join(', '), name);
+    assert.equal(args, [...q.args, ...(q.optional ?? []).map((a) => `${a}?`)].join(', ') || '—', name);
+    assert.equal(what, q.what, name);
+  }
+});
+
+test('EMBED.md\'s example lesson is a good lesson file, and the placeholders it documents are the ones allowed', () => {
+  const snippet = /```html\n([\s\S]*?)```/.exec(OWN)[1];
+  const json = /<script type="application\/json" slot="lesson">([\s\S]*?)<\/script>/.exec(snippet)[1];
+  const lesson = JSON.parse(json);
+  assert.deepEqual(lessonProblems(lesson, context), []);
+  assert.deepEqual(lesson.exercises.map((e) => e.answer.quantity), ['attention_weight', 'params.total', 'flops.dominant']);
+  const documented = [...OWN.split('\n').find((l) => l.startsWith('| `prompt` |')).matchAll(/`\{(\w+)\}`/g)].map((m) => m[1]);
+  assert.deepEqual(documented.sort(), placeholdersOf('attention_weight').sort());
 });

@@ -59,9 +59,9 @@ export const QUANTITIES = Object.freeze({
   attention_weight: { kinds: ['number'], args: ['head', 'query', 'key'], optional: ['item'], calls: trace, measured: true,
     read: ([t], { key }) => t.weights[key], what: 'the weight query `query` gives key `key` in head `head` (of batch item `item`, default 0)' },
   attention_logit: { kinds: ['number'], args: ['head', 'query', 'key'], optional: ['item'], calls: trace, measured: true,
-    read: ([t], { key }) => t.logits[key], what: 'the scaled score q·k/√d_k of that pair, before the softmax' },
+    read: ([t], { key }) => t.logits[key], what: 'the score of that pair before the softmax: q·k/√d_k (q·k with scale=0), masked keys −∞' },
   strongest_key: { kinds: ['number', 'choice'], args: ['head', 'query'], optional: ['item'], calls: trace, ties: true,
-    read: ([t]) => strongest(t.weights), what: 'the key that query `query` weights most in head `head` (ties: any of them counts); as a choice, the keys are "0", "1", …' },
+    read: ([t]) => strongest(t.weights), what: 'the key that query `query` weights most in head `head` (with ties, the first); as a choice, the keys are "0", "1", …' },
 });
 
 /** The names of the quantities, in the order above. */
