@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { writeFile, rm } from 'node:fs/promises';
+import { writeFile, rm, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startHarness, serveSite, openUrl, root } from './harness.mjs';
 
@@ -59,6 +59,7 @@ after(async () => { await course?.close(); await foreign?.close(); await h?.clos
 
 const shadowText = (page, id) => page.evaluate((i) => document.getElementById(i).shadowRoot.textContent, id);
 const card = (id) => `#el [data-exercise="${id}"]`;
+const shadowOf = (page, selector) => page.evaluate((s) => document.querySelector(s).shadowRoot.textContent, selector);
 
 /** Submits a card's typed answer and waits for the verdict. */
 async function check(page, id, value) {
@@ -163,4 +164,48 @@ test('an author\'s lesson: words replaced, exercises graded by the engine, bad f
   assert.equal(attempt.data.statement.object.definition.description['en-US'], 'Head 1: how much weight does “on” give “sat”?');
   assert.deepEqual(page.problems.filter((p) => !/lesson/.test(p)), []);
   await page.closeAll();
+});
+
+test('EMBED.md\'s snippets as written: the example lesson in an element, and the listener that tells two frames apart', async () => {
+  const doc = await readFile(join(root, 'web/EMBED.md'), 'utf8');
+  const own = doc.slice(doc.indexOf('## Your own words and exercises'), doc.indexOf('## Grades in an LMS'));
+  const element = /```html\n([\s\S]*?)```/.exec(own)[1];
+  const framesSection = doc.slice(doc.indexOf('### Messages from frames'), doc.indexOf('## Export and import'));
+  const frames = /```html\n([\s\S]*?)```/.exec(framesSection)[1];
+  const playground = new URL(h.url).origin;
+  const framesHere = frames.replaceAll('https://example.org/attention/', h.url).replaceAll("'https://example.org'", `'${playground}'`);
+  assert.notEqual(framesHere, frames);
+  const site = await serveSite({
+    'element.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title><link rel="icon" href="data:,">
+<script type="module" src="${h.url}attention-playground.js"></script></head><body>${element}</body></html>`,
+    'frames.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title><link rel="icon" href="data:,"></head><body>${framesHere}</body></html>`,
+  });
+  try {
+    // "changes the playground's words and adds exercises of your own": the sentence, and the three exercises after the chapter's own.
+    const page = await openUrl(h, `${site.url}element.html`, { waitForResult: false });
+    page.setDefaultTimeout(60000);
+    await page.locator('attention-playground [data-exercise="mycourse.dominant"]').waitFor({ state: 'attached' });
+    assert.match(await shadowOf(page, 'attention-playground'), /Each word asks a question \(its query\) and offers an answer/);
+    await page.waitForFunction(() => document.querySelector('attention-playground').exercises.every((e) => e.prompt));
+    const listed = await page.evaluate(() => document.querySelector('attention-playground').exercises.map((e) => [e.id, e.prompt]));
+    assert.deepEqual(listed.slice(-3), [['mycourse.weight', 'In head 1, how much weight does “on” give “sat”?'],
+      ['mycourse.params', 'How many parameters has this layer (d_model 64, 4 heads, with biases)?'],
+      ['mycourse.dominant', 'With 10 tokens and d_model 64, which part costs the most?']]);
+    // Graded by the engine: a first try at the choice, right (10 tokens < 64: the projections), with the author's explanation.
+    const r = await page.evaluate(() => document.querySelector('attention-playground').answer('mycourse.dominant', 'the four projections'));
+    assert.deepEqual([r.correct, r.expected, r.explanation], [true, 'projections', 'The engine\'s count says: projections.']);
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+
+    // "Name your frames and the messages say which is which": each paragraph shows its own frame's progress.
+    const frames = await openUrl(h, `${site.url}frames.html`, { waitForResult: false, height: 2000 });
+    frames.setDefaultTimeout(60000);
+    await frames.waitForFunction(() => document.getElementById('score-intro').textContent && document.getElementById('score-cost').textContent);
+    assert.match(await frames.textContent('#score-intro'), /^Introduction: 0 of \d+ done$/);
+    assert.match(await frames.textContent('#score-cost'), /^Cost: 0 of 9 done$/);
+    assert.deepEqual(frames.problems, []);
+    await frames.closeAll();
+  } finally {
+    await site.close();
+  }
 });
