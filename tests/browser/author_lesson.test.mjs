@@ -15,9 +15,9 @@ const validate = createRequire(import.meta.url)('xapi-validation').default;
 let h, course, foreign;
 const LESSON_FILE = join(root, 'dist', 'author-lesson-test.json'); // on the playground's origin, as an author puts it
 
-const ORIGINAL = 'Each token has a query q, a key k and a value v.';
+const ORIGINAL = 'Every token of the sentence gets three vectors';
 const elementLesson = {
-  text: { 'chapter.attention.p1': 'MY WORDS: a query scores every key, and the softmax makes the scores weights.' },
+  text: { 'chapter.attention.scores.p1': 'MY WORDS: a query scores every key, and the softmax makes the scores weights.' },
   exercises: [
     { id: 'course.total', chapter: 'attention', kind: 'number', prompt: 'How many parameters has this layer (d_model {d_model}, {n_heads} heads, with biases)?',
       answer: { quantity: 'params.total' }, hint: 'Four matrices of {d_model}×{d_model}, and their biases.' },
@@ -25,7 +25,7 @@ const elementLesson = {
   ],
 };
 const frameLesson = {
-  text: { 'chapter.attention.p1': 'MY FRAME WORDS about attention, read from a file beside the playground.' },
+  text: { 'chapter.attention.scores.p1': 'MY FRAME WORDS about attention, read from a file beside the playground.' },
   exercises: [{ id: 'course.weight', chapter: 'attention', kind: 'number', prompt: 'Head {head_number}: how much weight does “{query_word}” give “{key_word}”?',
     answer: { quantity: 'attention_weight', head: 0, query: 3, key: 2 }, tolerance: { abs: 0.005 } }],
 };

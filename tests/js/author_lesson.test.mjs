@@ -54,6 +54,8 @@ test('a good lesson passes; each bad field is refused with its path named', () =
     [(l) => { l.exercises[0].chapter = 'nope'; }, 'exercises[0].chapter: expected one of attention'],
     [(l) => { l.exercises[0].chapter = 'reference'; }, 'exercises[0].chapter: expected one of'],
     [(l) => { l.exercises[0].kind = 'essay'; }, 'exercises[0].kind: expected one of number, choice, shape'],
+    [(l) => { l.exercises[0].step = 99; }, 'exercises[0].step: expected a step of the chapter “attention”, 1 to'],
+    [(l) => { l.exercises[0].step = '2'; }, 'exercises[0].step: expected a step of the chapter “attention”, 1 to'],
     [(l) => { l.exercises[0].kind = 'shape'; delete l.exercises[0].tolerance; }, 'exercises[0].kind: attention_weight grades number exercises, not shape'],
     [(l) => { delete l.exercises[0].prompt; }, 'exercises[0].prompt: expected words'],
     [(l) => { l.exercises[0].prompt = 'What is {colour}?'; }, 'exercises[0].prompt: unknown placeholder {colour}'],

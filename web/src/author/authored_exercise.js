@@ -6,6 +6,7 @@ import * as fmt from '../model/format.js';
 import { fill, text } from '../lesson/text.js';
 import { wordsOf } from '../lesson/exercises/helpers.js';
 import { QUANTITIES, ARGS } from './quantities.js';
+import { STEP_COUNTS } from '../lesson/chapter_names.js';
 import '../lesson/author_text.js';
 
 /** The values a prompt's placeholders take for the live layer `c` and the answer's arguments `args`. */
@@ -28,6 +29,7 @@ export function authoredExercise(e) {
   const { quantity, ...args } = e.answer;
   return Object.freeze({
     id: e.id, chapter: e.chapter, kind: e.kind, authored: true,
+    step: e.step ?? STEP_COUNTS[e.chapter], // the step it is shown at (1-based; default the chapter's last)
     setup({ config: c }) {
       for (const [arg, v] of Object.entries(args)) {
         const bound = c[ARGS[arg]];

@@ -2,14 +2,15 @@
 // the page's `lesson=`, the widget's `lesson` key), checked before anything of it is used: every problem
 // is named by its path (`exercises[2].answer.quantity`), all of them at once, and nothing unknown is
 // silently ignored. The form: { "text": { <lesson text id>: <words> }, "exercises": [ { id, chapter,
-// kind, prompt, answer: { quantity, …its arguments }, tolerance?, choices?, hint?, explanation? } ] }.
+// step?, kind, prompt, answer: { quantity, …its arguments }, tolerance?, choices?, hint?, explanation? } ] }.
 
 import { QUANTITIES, ARGS } from './quantities.js';
 import { PLACEHOLDER } from '../lesson/text.js';
+import { STEP_COUNTS } from '../lesson/chapter_names.js';
 
 export const KINDS = Object.freeze(['number', 'choice', 'shape']);
 const TOP = ['text', 'exercises'];
-const EXERCISE_FIELDS = ['id', 'chapter', 'kind', 'prompt', 'answer', 'tolerance', 'choices', 'hint', 'explanation'];
+const EXERCISE_FIELDS = ['id', 'chapter', 'step', 'kind', 'prompt', 'answer', 'tolerance', 'choices', 'hint', 'explanation'];
 const ID = /^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$/i;
 const MAX_TEXT = 4000; // characters in one sentence: a pasted book is a mistake
 const MAX_EXERCISES = 100;
@@ -67,6 +68,8 @@ function exerciseProblems(e, path, { chapters, exerciseIds, seen }, say) {
   else if (seen.has(e.id)) say(`${path}.id`, `"${e.id}" is given twice`);
   else seen.add(e.id);
   if (!chapters.includes(e.chapter) || e.chapter === 'reference') say(`${path}.chapter`, `expected one of ${chapters.filter((c) => c !== 'reference').join(', ')}, got ${quote(e.chapter)}`);
+  const steps = STEP_COUNTS[e.chapter];
+  if (e.step !== undefined && steps && !(Number.isInteger(e.step) && e.step >= 1 && e.step <= steps)) say(`${path}.step`, `expected a step of the chapter “${e.chapter}”, 1 to ${steps}, got ${quote(e.step)}`);
   if (!KINDS.includes(e.kind)) say(`${path}.kind`, `expected one of ${KINDS.join(', ')}, got ${quote(e.kind)}`);
   const quantity = answerProblems(e.answer, `${path}.answer`, say);
   if (quantity && KINDS.includes(e.kind) && !QUANTITIES[quantity].kinds.includes(e.kind)) {

@@ -242,7 +242,7 @@ function posedItem(def, id, s, c) {
   } else {
     try {
       const made = def.setup({ state: s, config: c.config });
-      item = { id, chapter: def.chapter, kind: def.kind, ...made, key: JSON.stringify([id, made.params, made.calls]) };
+      item = { id, chapter: def.chapter, kind: def.kind, ...(def.step ? { step: def.step } : {}), ...made, key: JSON.stringify([id, made.params, made.calls]) };
       if (def.kind === 'number') item.toleranceText = toleranceText(made.tolerance);
     } catch (err) {
       // One exercise that cannot be posed for an unusual layer must not stop the playground's render.
