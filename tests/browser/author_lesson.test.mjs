@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { writeFile, rm, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startHarness, serveSite, openUrl, root } from './harness.mjs';
+import { startHarness, serveSite, openUrl, root, notebookPage } from './harness.mjs';
 
 const validate = createRequire(import.meta.url)('xapi-validation').default;
 let h, course, foreign;
@@ -205,6 +205,25 @@ test('EMBED.md\'s snippets as written: the example lesson in an element, and the
     assert.match(await frames.textContent('#score-cost'), /^Cost: 0 of 9 done$/);
     assert.deepEqual(frames.problems, []);
     await frames.closeAll();
+  } finally {
+    await site.close();
+  }
+});
+
+test('the notebook widget reads a `lesson` key: the author\'s sentence and exercise, counted in its progress trait', async () => {
+  const site = await serveSite({ 'cell.html': notebookPage(h.url, { chapter: 'attention', exercises: 'course.total', progress: {}, lesson: elementLesson }) });
+  try {
+    const page = await openUrl(h, `${site.url}cell.html`, { waitForResult: false });
+    page.setDefaultTimeout(60000);
+    const root = () => page.evaluate(() => document.querySelector('#cell > div').shadowRoot.textContent);
+    await page.locator('#cell [data-exercise="course.total"] input[name="answer"]').fill('16640');
+    assert.match(await root(), /MY WORDS: a query scores every key/);
+    assert.match(await page.locator('#cell [data-exercise="course.total"] h3').textContent(), /\(d_?model 64, 4 heads, with biases\)/); // d_model is drawn with a subscript
+    await page.click('#cell [data-exercise="course.total"] button[type="submit"]');
+    await page.waitForFunction(() => window.model.get('progress')?.done === 1);
+    assert.deepEqual(await page.evaluate(() => window.model.get('progress')), { chapter: 'attention', done: 1, total: 1, score: 1, first_try: 1 });
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
   } finally {
     await site.close();
   }
