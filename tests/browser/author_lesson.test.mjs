@@ -17,7 +17,9 @@ const LESSON_FILE = join(root, 'dist', 'author-lesson-test.json'); // on the pla
 
 const ORIGINAL = 'Every token of the sentence gets three vectors';
 const elementLesson = {
-  text: { 'chapter.attention.scores.p1': 'MY WORDS: a query scores every key, and the softmax makes the scores weights.' },
+  text: { 'chapter.attention.scores.p1': 'MY WORDS: a query scores every key, and the softmax makes the scores weights.',
+    // A sentence of a lazy panel (its code and words arrive in panels.js, a bundle of its own): replaced too.
+    'exercises.predict_then_check_engine': 'MY LEAD: guess first, then let the engine check.' },
   exercises: [
     { id: 'course.total', chapter: 'attention', kind: 'number', prompt: 'How many parameters has this layer (d_model {d_model}, {n_heads} heads, with biases)?',
       answer: { quantity: 'params.total' }, hint: 'Four matrices of {d_model}×{d_model}, and their biases.' },
@@ -83,6 +85,8 @@ test('an author\'s lesson: words replaced, exercises graded by the engine, bad f
   const words = await shadowText(page, 'el');
   assert.match(words, /MY WORDS: a query scores every key/);
   assert.equal(words.includes(ORIGINAL), false, 'the lesson\'s own sentence is replaced');
+  assert.match(words, /MY LEAD: guess first, then let the engine check\./, 'a lazy panel\'s sentence is replaced too');
+  assert.equal(words.includes('Predict, then check: the engine answers'), false);
 
   // Its exercises, listed with prompts filled from the live layer (after the chapter's own, in the attribute's order).
   const listed = await page.evaluate(() => document.querySelector('#el').exercises);
