@@ -232,3 +232,17 @@ test('the notebook widget reads a `lesson` key: the author\'s sentence and exerc
     await site.close();
   }
 });
+
+test('a link may carry lesson= in the hash: it moves into the query, the words are the file\'s, and an edit keeps it', async () => {
+  const page = await openUrl(h, `${h.url}index.html#chapter=attention&lesson=author-lesson-test.json&step=1`);
+  try {
+    await page.waitForFunction(() => /MY FRAME WORDS about attention/.test(document.querySelector('#playground')?.shadowRoot?.textContent ?? document.body.textContent));
+    const url = new URL(page.url());
+    assert.equal(url.searchParams.get('lesson'), 'author-lesson-test.json', page.url());
+    assert.doesNotMatch(url.hash, /lesson=/, 'the hash keeps only view keys');
+    assert.match(url.hash, /chapter=attention/);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.context().close();
+  }
+});
