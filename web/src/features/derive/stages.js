@@ -86,6 +86,8 @@ export function equationTex(eq, sizes, { h, int }) {
   const R = (name) => `\\in\\mathbb{R}^{${letters(name)}}`;
   const live = (name) => `\\in\\mathbb{R}^{${size(sizes[name], int)}}`;
   const res = symbol(eq.result);
+  // head_1, …, head_h (or the current count), coloured as head_i.
+  const heads = (last) => `\\htmlClass{tensor t-head}{\\mathrm{head}_1,\\dots,\\mathrm{head}_{${last}}}`;
   switch (eq.form) {
     case 'scores': {
       const scores = (a, b) => `\\operatorname{softmax}\\!\\left(\\frac{${a}\\,${b}}{\\sqrt{d_k}}\\right)`;
@@ -98,12 +100,12 @@ export function equationTex(eq, sizes, { h, int }) {
     case 'each':
       return {
         symbolic: `${res}=${symbol('Ai')}\\,${symbol('Vi')}${R('head')},\\quad i=1,\\dots,h`,
-        live: `\\mathrm{head}_1,\\dots,\\mathrm{head}_{${int(h)}}${live('head')}\\ \\text{each}`,
+        live: `${heads(int(h))}${live('head')}\\ \\text{each}`,
       };
     case 'concat':
       return {
-        symbolic: `${res}(\\mathrm{head}_1,\\dots,\\mathrm{head}_h)${R('concat')}`,
-        live: `${res}\\big(\\underbrace{\\mathrm{head}_1,\\dots,\\mathrm{head}_{${int(h)}}}_{${int(h)}\\times(${size(sizes.head, int)})}\\big)${live('concat')}`,
+        symbolic: `${res}(${heads('h')})${R('concat')}`,
+        live: `${res}\\big(\\underbrace{${heads(int(h))}}_{${int(h)}\\times(${size(sizes.head, int)})}\\big)${live('concat')}`,
       };
     default: // a product of two tensors
       return {

@@ -28,7 +28,7 @@ export function resultWords(runs) {
   }
   if (two) {
     const a = reader(two, 'previous'), b = reader(two, 'first');
-    out.push(a.head !== b.head && a.weight >= 0.5 && b.weight >= 0.5
+    out.push(a.head !== b.head && a.weight >= 0.8 && b.weight >= 0.8
       ? text('subspace.two_heads', { accuracy: fmt.percent(two.accuracy), a: a.head + 1, a_weight: fmt.percent(a.weight), b: b.head + 1, b_weight: fmt.percent(b.weight) })
       : text('subspace.two_heads_mixed', { accuracy: fmt.percent(two.accuracy) }));
   }
