@@ -3,7 +3,6 @@
 // the tensor's symbol in the formula. Sizes come from the analysis (stages.js); this only draws.
 
 import * as fmt from '../../model/format.js';
-import { TENSORS } from './stages.js';
 import { text } from '../../lesson/panels/derive.js';
 
 /** The longest side a box is drawn at (px), and the shortest (a side of 1 still shows). */
@@ -14,8 +13,8 @@ const MAX_PIECES = 12;
 /** A side of `n` on a scale where `largest` takes LONGEST px. */
 const side = (n, largest) => Math.max(SHORTEST, Math.round((LONGEST * n) / largest));
 
-/** A tensor's name as the page writes it (W_iᴽ), set as the lesson's notation by dom.math. */
-const plain = (name) => TENSORS[name].label;
+/** A tensor's name as the page writes it (W_iᴽ: the lesson's data), set as the lesson's notation by dom.math. */
+const plain = (name) => text(`derive.label.${name}`);
 
 /** One box: a tensor, its size drawn and written. */
 function box({ h, math }, name, [rows, cols], largest, suffix = '') {

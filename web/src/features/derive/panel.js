@@ -72,7 +72,7 @@ export function create(body, { dom, host }) {
         if (!sizes) { fill(e.live); fill(e.boxes); typeset(e.symbolic, ''); continue; }
         const tex = equationTex(e.eq, sizes, { h: a.dims.n_heads, int });
         typeset(e.symbolic, tex.symbolic);
-        typeset(e.live, `\\text{${text('derive.now')} }${tex.live}`);
+        typeset(e.live, text('derive.tex.now') + tex.live);
         e.live.dataset.sizes = JSON.stringify(Object.fromEntries([...e.eq.terms, e.eq.result].map((n) => [n, sizes[n]])));
         fill(e.boxes, e.eq.form === 'concat' ? concatBoxes(dom, sizes, a.dims.n_heads) : productBoxes(dom, e.eq, sizes));
       }

@@ -1,25 +1,17 @@
 // The derivation of multi-head attention from one head, as data (no DOM): four stages (one head, h heads,
 // Concat, Wᴼ), each a list of equations; an equation names its tensors, and every tensor's size comes from
-// the core's analysis (analyze's shapes, dims and derived widths), never from arithmetic here. The panel
-// (panel.js) typesets and draws what this returns; tests/js/derive.test.mjs holds it to the analysis.
+// the core's analysis (analyze's shapes, dims and derived widths), never from arithmetic here; the TeX
+// templates are the lesson's data (lesson/panels/derive.js). The panel (panel.js) typesets and draws what
+// this returns; tests/js/derive.test.mjs holds it to the analysis.
 
-/** The tensors the derivation names: their TeX symbol, their name in words (the page's notation) and their sizes in the lesson's letters. */
-export const TENSORS = Object.freeze({
-  Q: { tex: 'Q', label: 'Q', letters: ['n_q', 'd_{\\text{model}}'] },
-  K: { tex: 'K', label: 'K', letters: ['n_k', 'd_{\\text{model}}'] },
-  V: { tex: 'V', label: 'V', letters: ['n_k', 'd_{\\text{model}}'] },
-  WQ: { tex: 'W_i^{Q}', label: 'W_iᴽ', letters: ['d_{\\text{model}}', 'd_k'] },
-  WK: { tex: 'W_i^{K}', label: 'W_iᴷ', letters: ['d_{\\text{model}}', 'd_k'] },
-  WV: { tex: 'W_i^{V}', label: 'W_iⱽ', letters: ['d_{\\text{model}}', 'd_v'] },
-  Qi: { tex: 'Q_i', label: 'Q_i', letters: ['n_q', 'd_k'] },
-  Ki: { tex: 'K_i', label: 'K_i', letters: ['n_k', 'd_k'] },
-  Vi: { tex: 'V_i', label: 'V_i', letters: ['n_k', 'd_v'] },
-  Ai: { tex: 'A_i', label: 'A_i', letters: ['n_q', 'n_k'] },
-  head: { tex: '\\mathrm{head}_i', label: 'head_i', letters: ['n_q', 'd_v'] },
-  concat: { tex: '\\operatorname{Concat}', label: 'Concat', letters: ['n_q', 'h\\,d_v'] },
-  WO: { tex: 'W^{O}', label: 'Wᴼ', letters: ['h\\,d_v', 'd_{\\text{model}}'] },
-  out: { tex: '\\operatorname{MultiHead}', label: 'MultiHead', letters: ['n_q', 'd_{\\text{model}}'] },
-});
+import { text } from '../../lesson/panels/derive.js';
+
+/**
+ * The tensors the derivation names, in order of appearance. Each has, in the lesson's data
+ * (lesson/panels/derive.js), its TeX symbol (derive.tex.<name>), its sizes in the lesson's letters
+ * (derive.letters.<name>) and its name as the page writes it (derive.label.<name>).
+ */
+export const TENSORS = Object.freeze(['Q', 'K', 'V', 'WQ', 'WK', 'WV', 'Qi', 'Ki', 'Vi', 'Ai', 'head', 'concat', 'WO', 'out']);
 
 /** The stages in order; each step of the chapter whose id ends in a stage's name shows that stage. */
 export const STAGES = Object.freeze(['one-head', 'side-by-side', 'concat', 'output']);
@@ -70,47 +62,43 @@ export function stageTensors(stage) {
   return names.filter((n, i) => names.indexOf(n) === i);
 }
 
-/** A tensor's symbol wrapped for highlighting: the panel's CSS colours `.t-<name>` (KaTeX \htmlClass). */
-export const symbol = (name) => `\\htmlClass{tensor t-${name}}{${TENSORS[name].tex}}`;
-
-/** A size as TeX: "10 \times 64" (thousands grouped as 12{,}288). */
-const size = ([r, c], int) => `${int(r)}\\times ${int(c)}`;
-const letters = (name) => TENSORS[name].letters.join('\\times ');
+/** A tensor's symbol wrapped for highlighting: the panel's CSS colours `.t-<name>` (KaTeX's htmlClass). */
+export const symbol = (name, tex = text(`derive.tex.${name}`)) => text('derive.tex.class', { name, symbol: tex });
 
 /**
  * The TeX of one equation, symbolic (sizes in the lesson's letters) and live (the current sizes under
- * every tensor): { symbolic, live }. `sizes` from tensorSizes, `h` the head count, `int` formats a whole number.
+ * every tensor): { symbolic, live }. `sizes` from tensorSizes, `h` the head count, `int` formats a whole
+ * number for TeX. The templates are the lesson's (lesson/panels/derive.js, derive.tex.*).
  */
 export function equationTex(eq, sizes, { h, int }) {
-  const under = (name) => `\\underbrace{${symbol(name)}}_{${size(sizes[name], int)}}`;
-  const R = (name) => `\\in\\mathbb{R}^{${letters(name)}}`;
-  const live = (name) => `\\in\\mathbb{R}^{${size(sizes[name], int)}}`;
+  const size = ([r, c]) => text('derive.tex.times', { r: int(r), c: int(c) });
+  const under = (name, dims = sizes[name], tex = symbol(name)) => text('derive.tex.under', { symbol: tex, size: size(dims) });
+  const inLetters = (name) => text('derive.tex.in', { size: text(`derive.letters.${name}`) });
+  const inSizes = (name) => text('derive.tex.in', { size: size(sizes[name]) });
   const res = symbol(eq.result);
   // head_1, …, head_h (or the current count), coloured as head_i.
-  const heads = (last) => `\\htmlClass{tensor t-head}{\\mathrm{head}_1,\\dots,\\mathrm{head}_{${last}}}`;
+  const heads = (last) => symbol('head', text('derive.tex.heads', { last }));
+  const kT = symbol('Ki', text('derive.tex.transpose', { symbol: text('derive.tex.Ki') }));
   switch (eq.form) {
-    case 'scores': {
-      const scores = (a, b) => `\\operatorname{softmax}\\!\\left(\\frac{${a}\\,${b}}{\\sqrt{d_k}}\\right)`;
-      const kT = (s) => `${s}^{\\top}`;
+    case 'scores':
       return {
-        symbolic: `${res}=${scores(symbol('Qi'), kT(symbol('Ki')))}${R('Ai')}`,
-        live: `${res}=\\operatorname{softmax}\\!\\big(${under('Qi')}\\,\\underbrace{${kT(symbol('Ki'))}}_{${size([...sizes.Ki].reverse(), int)}}\\big)${live('Ai')}`,
+        symbolic: text('derive.tex.scores', { res, q: symbol('Qi'), k: kT, in: inLetters('Ai') }),
+        live: text('derive.tex.scores_live', { res, q: under('Qi'), k: under('Ki', [...sizes.Ki].reverse(), kT), in: inSizes('Ai') }),
       };
-    }
     case 'each':
       return {
-        symbolic: `${res}=${symbol('Ai')}\\,${symbol('Vi')}${R('head')},\\quad i=1,\\dots,h`,
-        live: `${heads(int(h))}${live('head')}\\ \\text{each}`,
+        symbolic: text('derive.tex.each', { res, a: symbol('Ai'), v: symbol('Vi'), in: inLetters('head') }),
+        live: text('derive.tex.each_live', { heads: heads(int(h)), in: inSizes('head') }),
       };
     case 'concat':
       return {
-        symbolic: `${res}(${heads('h')})${R('concat')}`,
-        live: `${res}\\big(\\underbrace{${heads(int(h))}}_{${int(h)}\\times(${size(sizes.head, int)})}\\big)${live('concat')}`,
+        symbolic: text('derive.tex.concat', { res, heads: heads('h'), in: inLetters('concat') }),
+        live: text('derive.tex.concat_live', { res, heads: heads(int(h)), count: int(h), size: size(sizes.head), in: inSizes('concat') }),
       };
     default: // a product of two tensors
       return {
-        symbolic: `${res}=${eq.terms.map(symbol).join('\\,')}${R(eq.result)}`,
-        live: `${under(eq.result)}=${eq.terms.map(under).join('\\,')}`,
+        symbolic: text('derive.tex.product', { res, terms: eq.terms.map((n) => symbol(n)).join('\\,'), in: inLetters(eq.result) }),
+        live: text('derive.tex.product', { res: under(eq.result), terms: eq.terms.map((n) => under(n)).join('\\,'), in: '' }),
       };
   }
 }

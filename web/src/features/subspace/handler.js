@@ -22,7 +22,7 @@ export const handlers = {
         while (done < steps) {
           done = trainer.step(Math.min(50, steps - done, trainer.max_steps_per_call)).steps;
           // Progress between calls (it keeps the watchdog fed): both runs' steps in one count.
-          post?.({ done: i * steps + done, total: heads.length * steps, phase: `${n_heads} head${n_heads === 1 ? '' : 's'}: step ${done} of ${steps}` });
+          post?.({ done: i * steps + done, total: heads.length * steps, n_heads });
         }
         const e = trainer.evaluate({ samples });
         runs.push({ n_heads, d_k: trainer.dims.d_k, steps: done, accuracy: e.accuracy, slot_accuracy: { ...e.slot_accuracy },

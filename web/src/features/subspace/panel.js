@@ -59,15 +59,17 @@ export function create(body, { dom, actions }) {
     fill(figures, dom.tableWrap({}, table([text('subspace.col_model'), text('subspace.col_accuracy'), text('subspace.col_previous'),
       text('subspace.col_first'), text('subspace.col_looks')], rows, { class: 'cost subspace', id: 'subspace-table' })));
     fill(words, resultWords(result.runs).map((line) => h('p', { class: 'note' }, dom.math(line))));
-    source.textContent = text(measured ? 'subspace.measured' : 'subspace.recorded', { isa: result.isa ?? '' });
+    source.textContent = measured ? text('subspace.measured', { isa: result.isa ?? '' }) : text('subspace.recorded', { isa: result.isa ?? '' });
     body.dataset.measured = measured ? '1' : '0';
   }
   show(SUBSPACE_RESULT, false);
 
   train.addEventListener('click', () => {
     train.disabled = true;
-    status.textContent = text('subspace.training', { phase: '' });
-    actions.subspaceTrain({}, (p) => { status.textContent = text('subspace.training', { phase: p?.phase ?? '' }); }).then((result) => {
+    status.textContent = text('subspace.starting');
+    actions.subspaceTrain({}, (p) => {
+      if (p?.total) status.textContent = text('subspace.training', { n_heads: p.n_heads, done: fmt.int(p.done), total: fmt.int(p.total) });
+    }).then((result) => {
       status.textContent = '';
       show(result, true);
     }, (err) => {

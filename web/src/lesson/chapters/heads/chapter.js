@@ -40,12 +40,12 @@ export const CHAPTER = {
   ],
   exercises: {
     'heads.d_k': 'number',
-    'heads.per-head-params': 'number',
-    'heads.head-shape': 'shape',
-    'heads.sketch-previous': 'sketch',
-    'heads.previous-token': 'cell',
     'heads.concat-shape': 'shape',
+    'heads.previous-token': 'cell',
+    'heads.head-shape': 'shape',
+    'heads.per-head-params': 'number',
     'heads.wo-shape': 'number',
     'heads.subspace': 'choice',
+    'heads.sketch-previous': 'sketch',
   },
 };
