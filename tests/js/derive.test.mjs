@@ -10,6 +10,7 @@ import { firstRowOfPrevious } from '../../web/src/features/heatmaps/first_row.js
 import { CHAPTER, TEXT } from '../../web/src/lesson/chapters/heads/chapter.js';
 import { EXERCISES } from '../../web/src/lesson/chapters/heads/exercises.js';
 import { FEATURE_NAMES } from '../../web/src/features/index.js';
+import katex from 'katex';
 
 const attn = await loadAttention({ simd: true });
 const int = (x) => String(x);
@@ -55,6 +56,18 @@ test('each equation\'s live TeX writes the current sizes under the tensors it na
       if (eq.form === 'product') {
         for (const name of [...eq.terms, eq.result]) assert.ok(live.includes(`_{${sizes[name][0]}\\times ${sizes[name][1]}}`), `${eq.id}: ${name}'s size in ${live}`);
       }
+    }
+  }
+  // Every template filled (no placeholder left), and each formula typesets in KaTeX with the panel's options,
+  // each tensor's symbol inside its own class (a Concat symbol that were the template would show as “res”).
+  const KATEX = { displayMode: true, throwOnError: true, trust: (c) => c.command === '\\htmlClass', strict: (code) => (code === 'htmlExtension' ? 'ignore' : 'error') };
+  for (const eq of Object.values(EQUATIONS).flat()) {
+    for (const [which, t] of Object.entries(equationTex(eq, sizes, { h: 4, int }))) {
+      assert.doesNotMatch(t, /\{(res|terms|in|heads|q|k|a|v|size|count|symbol|name|last|r|c)\}/, `${eq.id}: a placeholder left in ${t}`);
+      const html = katex.renderToString(t, KATEX);
+      const named = which === 'symbolic' ? [...eq.terms, eq.result] : [eq.result]; // h heads' live line names the heads only
+      for (const name of named) assert.match(html, new RegExp(`class="enclosing tensor t-${name}"`), `${eq.id} ${which}: ${name} in its class`);
+      assert.doesNotMatch(html, /<mi>r<\/mi><mi>e<\/mi><mi>s<\/mi>/, `${eq.id}: “res” typeset`);
     }
   }
   const tex = (id) => equationTex(Object.values(EQUATIONS).flat().find((e) => e.id === id), sizes, { h: 4, int }).live;

@@ -82,23 +82,23 @@ export function equationTex(eq, sizes, { h, int }) {
   switch (eq.form) {
     case 'scores':
       return {
-        symbolic: text('derive.tex.scores', { res, q: symbol('Qi'), k: kT, in: inLetters('Ai') }),
-        live: text('derive.tex.scores_live', { res, q: under('Qi'), k: under('Ki', [...sizes.Ki].reverse(), kT), in: inSizes('Ai') }),
+        symbolic: text('derive.eq.scores', { res, q: symbol('Qi'), k: kT, in: inLetters('Ai') }),
+        live: text('derive.eq.scores_live', { res, q: under('Qi'), k: under('Ki', [...sizes.Ki].reverse(), kT), in: inSizes('Ai') }),
       };
     case 'each':
       return {
-        symbolic: text('derive.tex.each', { res, a: symbol('Ai'), v: symbol('Vi'), in: inLetters('head') }),
-        live: text('derive.tex.each_live', { heads: heads(int(h)), in: inSizes('head') }),
+        symbolic: text('derive.eq.each', { res, a: symbol('Ai'), v: symbol('Vi'), in: inLetters('head') }),
+        live: text('derive.eq.each_live', { heads: heads(int(h)), in: inSizes('head') }),
       };
     case 'concat':
       return {
-        symbolic: text('derive.tex.concat', { res, heads: heads('h'), in: inLetters('concat') }),
-        live: text('derive.tex.concat_live', { res, heads: heads(int(h)), count: int(h), size: size(sizes.head), in: inSizes('concat') }),
+        symbolic: text('derive.eq.concat', { res, heads: heads('h'), in: inLetters('concat') }),
+        live: text('derive.eq.concat_live', { res, heads: heads(int(h)), count: int(h), size: size(sizes.head), in: inSizes('concat') }),
       };
     default: // a product of two tensors
       return {
-        symbolic: text('derive.tex.product', { res, terms: eq.terms.map((n) => symbol(n)).join('\\,'), in: inLetters(eq.result) }),
-        live: text('derive.tex.product', { res: under(eq.result), terms: eq.terms.map((n) => under(n)).join('\\,'), in: '' }),
+        symbolic: text('derive.eq.product', { res, terms: eq.terms.map((n) => symbol(n)).join('\\,'), in: inLetters(eq.result) }),
+        live: text('derive.eq.product', { res: under(eq.result), terms: eq.terms.map((n) => under(n)).join('\\,'), in: '' }),
       };
   }
 }
