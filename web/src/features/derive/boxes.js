@@ -6,7 +6,7 @@ import * as fmt from '../../model/format.js';
 import { text } from '../../lesson/panels/derive.js';
 
 /** The longest side a box is drawn at (px), and the shortest (a side of 1 still shows). */
-const LONGEST = 96, SHORTEST = 6;
+const LONGEST = 80, SHORTEST = 6;
 /** Beyond this many heads, Concat's picture shows the first ones and how many more. */
 const MAX_PIECES = 12;
 
@@ -19,7 +19,7 @@ const plain = (name) => text(`derive.label.${name}`);
 /** One box: a tensor, its size drawn and written. */
 function box({ h, math }, name, [rows, cols], largest, suffix = '') {
   const label = text('derive.box', { name: plain(name) + suffix, rows: fmt.int(rows), cols: fmt.int(cols) });
-  return h('figure', { class: `derive-box t-${name}`, dataset: { tensor: name, rows, cols } },
+  return h('figure', { class: `derive-box t-${name}`, dataset: { tensor: name, rows, cols, transposed: suffix ? '1' : '0' } },
     h('span', { class: 'derive-rect', 'aria-hidden': 'true', style: { width: `${side(cols, largest)}px`, height: `${side(rows, largest)}px` } }),
     h('figcaption', {}, math(label)));
 }

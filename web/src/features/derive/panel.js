@@ -34,7 +34,7 @@ export function create(body, { dom, host }) {
       live: h('div', { class: 'math live', tabindex: '0', dataset: { equation: eq.id } }),
       boxes: h('div', { class: 'derive-boxes', dataset: { equation: eq.id } }) }));
     const element = h('section', { class: 'derive-stage', id: `derive-${stage}`, dataset: { stage, tensors: stageTensors(stage).join(' ') } },
-      h('h3', {}, text(`derive.stage.${stage}`)), h('p', { class: 'note' }, dom.math(text(`derive.words.${stage}`))),
+      h('h3', {}, dom.math(text(`derive.stage.${stage}`))), h('p', { class: 'note' }, dom.math(text(`derive.words.${stage}`))),
       equations.map((e) => h('div', { class: 'derive-eq', dataset: { equation: e.eq.id } }, e.symbolic, e.live, e.boxes)),
       stage === 'side-by-side' ? maps.element : null);
     return { stage, element, equations };

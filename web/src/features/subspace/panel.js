@@ -52,12 +52,12 @@ export function create(body, { dom, actions }) {
   function show(result, measured) {
     const rows = result.runs.map((r) => ({
       attrs: { dataset: { heads: r.n_heads, accuracy: r.accuracy } },
-      cells: [text('subspace.model', { n_heads: r.n_heads, part: r.n_heads === 1 ? '' : 's', d_k: r.d_k }), fmt.percent(r.accuracy),
-        fmt.percent(r.slot_accuracy.previous), fmt.percent(r.slot_accuracy.first),
-        h('ul', { class: 'subspace-looks' }, r.focus.map((f, k) => h('li', {}, text('subspace.looks', { head: k + 1, previous: fmt.percent(f.previous), first: fmt.percent(f.first) }))))],
+      cells: [dom.math(text('subspace.model', { n_heads: r.n_heads, part: r.n_heads === 1 ? '' : 's', d_k: r.d_k })), fmt.percent(r.accuracy),
+        fmt.percent(r.slot_accuracy.previous), fmt.percent(r.slot_accuracy.first)],
     }));
+    // Where each head looks is said under the table (resultWords), which keeps the table narrow enough for a phone.
     fill(figures, dom.tableWrap({}, table([text('subspace.col_model'), text('subspace.col_accuracy'), text('subspace.col_previous'),
-      text('subspace.col_first'), text('subspace.col_looks')], rows, { class: 'cost subspace', id: 'subspace-table' })));
+      text('subspace.col_first')], rows, { class: 'cost subspace', id: 'subspace-table' })));
     fill(words, resultWords(result.runs).map((line) => h('p', { class: 'note' }, dom.math(line))));
     source.textContent = measured ? text('subspace.measured', { isa: result.isa ?? '' }) : text('subspace.recorded', { isa: result.isa ?? '' });
     body.dataset.measured = measured ? '1' : '0';

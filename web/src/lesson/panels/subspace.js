@@ -21,9 +21,7 @@ addText({
   'subspace.col_accuracy': 'outputs right',
   'subspace.col_previous': 'token before: right',
   'subspace.col_first': 'first token: right',
-  'subspace.col_looks': 'where each head looks',
   'subspace.model': '{n_heads} head{part}, d_k = {d_k}',
-  'subspace.looks': 'head {head}: {previous} on the token before, {first} on the first',
   'subspace.one_head':
     'One head: {accuracy} right. Its single row settles on the first token ({first} of its weight), so the first-token outputs are {first_right} right and the token-before outputs only {previous_right}: the row cannot be in both places.',
   'subspace.two_heads':
