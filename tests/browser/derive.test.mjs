@@ -92,8 +92,10 @@ test('the derivation\'s sizes follow the form and are the engine\'s; the tensors
   await typesetFor(page, 64);
   const first = await assertMatchesEngine(page);
   assert.deepEqual([first.expected.Qi, first.expected.concat, first.expected.WO], [[10, 16], [10, 64], [64, 64]], 'the lesson start: d_model 64, 4 heads, 10 tokens');
-  // The first screen is the derivation, not chapter 1's map (the heatmaps panel is folded).
+  // The first screen is the derivation, not chapter 1's map (the heatmaps panel is folded), and step 1 shows its first stage only.
   assert.equal(await page.evaluate(() => playgroundRoot().querySelector('section[data-panel="heatmaps"]').hidden), true);
+  const stagesShown = () => page.evaluate(() => [...playgroundRoot().querySelectorAll('section[data-panel="derive"]:not([hidden]) .derive-stage:not([hidden])')].map((s) => s.dataset.stage));
+  assert.deepEqual(await stagesShown(), ['one-head']);
 
   // Highlights: each formula wraps the tensors it names in their class, coloured as their boxes, one colour per family.
   const colours = await page.evaluate(() => {
@@ -125,12 +127,20 @@ test('the derivation\'s sizes follow the form and are the engine\'s; the tensors
   await page.waitForFunction(() => JSON.parse(playgroundRoot().querySelector('[data-panel="derive"] .panel-body').dataset.sizes).WQ[1] === 8);
   const third = await assertMatchesEngine(page);
   assert.deepEqual([third.expected.WQ, third.expected.concat[1], third.expected.WO[0]], [[96, 8], third.check.analysis.derived.v_width, third.check.analysis.derived.v_width]);
+  // Each step of the derivation shows its own stage, with the sizes still the engine's; the last step none.
+  for (const [step, stage] of [[2, 'side-by-side'], [3, 'concat'], [4, 'output'], [5, null]]) {
+    await page.evaluate((step) => { location.hash = location.hash.replace(/&?step=\d+/, '') + `&step=${step}`; }, step);
+    await page.waitForFunction((stage) => {
+      const shownNow = [...playgroundRoot().querySelectorAll('section[data-panel="derive"]:not([hidden]) .derive-stage:not([hidden])')].map((s) => s.dataset.stage);
+      return stage ? shownNow.length === 1 && shownNow[0] === stage : shownNow.length === 0;
+    }, stage);
+  }
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
 
 test('each head\'s map, and the previous-token head\'s first row in words with the engine\'s weight; heatmaps say it too', async () => {
-  const page = await openPage(h, '#chapter=heads', { asIs: true, waitForResult: false });
+  const page = await openPage(h, '#chapter=heads&step=2', { asIs: true, waitForResult: false });
   await chapterDrawn(page, 60000);
   await page.waitForFunction(() => !playgroundRoot().getElementById('derive-first-row').hidden);
   const { attn, check } = await checked(page);
@@ -159,7 +169,7 @@ test('each head\'s map, and the previous-token head\'s first row in words with t
 });
 
 test('why several heads: the recorded result, then the same figures trained again in the worker', async () => {
-  const page = await openPage(h, '#chapter=heads', { asIs: true, waitForResult: false });
+  const page = await openPage(h, '#chapter=heads&step=5', { asIs: true, waitForResult: false });
   await chapterDrawn(page, 60000);
   const table = () => page.evaluate(() => [...playgroundRoot().querySelectorAll('#subspace-table tbody tr')].map((tr) => [Number(tr.dataset.heads), Number(tr.dataset.accuracy), tr.textContent]));
   const recorded = await table();
@@ -190,19 +200,22 @@ test('the switch-off bars stand beside their values, not under them', async () =
 });
 
 for (const width of [1280, 375]) {
-  test(`at ${width} px nothing in the derivation or the subspace panel is cut (screenshots)`, async () => {
+  test(`at ${width} px nothing in any step's derivation or subspace panel is cut (screenshots of each step)`, async () => {
     const page = await openPage(h, '#chapter=heads', { asIs: true, waitForResult: false, width });
     await chapterDrawn(page, 60000);
     await typesetFor(page, 64);
-    await page.waitForFunction(() => playgroundRoot().querySelectorAll('.derive-map canvas').length === 4);
-    assert.deepEqual(await cut(page, 'derive'), [], 'derive');
-    assert.deepEqual(await cut(page, 'subspace'), [], 'subspace');
-    // A formula wider than its box scrolls inside it (a focusable box), and at 1280 px none needs to.
-    const wide = await page.evaluate(() => [...playgroundRoot().querySelectorAll('[data-panel="derive"] .math')].filter((m) => m.scrollWidth > m.clientWidth + 1).map((m) => m.dataset.equation ?? m.getAttribute('aria-label')));
-    if (width === 1280) assert.deepEqual(wide, []);
-    for (const panel of ['derive', 'subspace']) {
-      const path = join(screenshotDir, `${panel}-${width}.png`);
-      await page.locator(`section[data-panel="${panel}"]`).screenshot({ path });
+    for (const step of [1, 2, 3, 4, 5]) {
+      await page.evaluate((step) => { location.hash = location.hash.replace(/&?step=\d+/, '') + `&step=${step}`; }, step);
+      await page.waitForFunction((step) => new RegExp(`step=${step}`).test(location.hash) && playgroundRoot().querySelector(step === 5 ? '#subspace-table' : '.derive-stage:not([hidden]) .math.live .katex'), step);
+      await chapterDrawn(page, 60000);
+      if (step === 2) await page.waitForFunction(() => playgroundRoot().querySelectorAll('.derive-map canvas').length === 4);
+      const panel = step === 5 ? 'subspace' : 'derive';
+      assert.deepEqual(await cut(page, panel), [], `step ${step}: ${panel}`);
+      // A formula wider than its box scrolls inside it (a focusable box); at 1280 px none needs to.
+      const wide = await page.evaluate(() => [...playgroundRoot().querySelectorAll('[data-panel="derive"] .derive-stage:not([hidden]) .math')].filter((m) => m.scrollWidth > m.clientWidth + 1).map((m) => m.dataset.equation ?? m.getAttribute('aria-label')));
+      if (width === 1280) assert.deepEqual(wide, [], `step ${step}: formulas wider than their box`);
+      const path = join(screenshotDir, `heads-step${step}-${width}.png`);
+      await page.screenshot({ path });
       console.log(`screenshot: ${path}`);
     }
     assert.deepEqual(page.problems, []);

@@ -2,10 +2,10 @@
 // side with their maps, Concat, then Wᴼ. Each equation is typeset twice by the locally served KaTeX: in the
 // lesson's letters and with the current sizes under every tensor (from the core's analysis, stages.js);
 // the tensors an equation names are coloured alike in the formula and in the boxes drawn to scale beside
-// it. In the heads chapter a step shows its own stage; anywhere else every stage shows.
+// it. A step of the heads chapter shows its own stage; anywhere else every stage shows.
 
 import * as fmt from '../../model/format.js';
-import { chapterOf } from '../../lesson/chapters.js';
+import { stepOf, keyList } from '../../lesson/chapters.js';
 import { text } from '../../lesson/panels/derive.js';
 import { STAGES, EQUATIONS, tensorSizes, equationTex, stageTensors, stageOfStep } from './stages.js';
 import { productBoxes, concatBoxes } from './boxes.js';
@@ -15,12 +15,15 @@ import { headMaps } from './head_maps.js';
 const KATEX = { displayMode: true, throwOnError: false, output: 'htmlAndMathml',
   trust: (context) => context.command === '\\htmlClass', strict: (code) => (code === 'htmlExtension' ? 'ignore' : 'warn') };
 
-/** The stage the state's step shows in the heads chapter (null: every stage). */
+/**
+ * The stage the state's step shows: the step of its chapter (lesson/chapters.js) when that step shows this
+ * panel and its id names a stage ('heads.concat' → 'concat'); null (every stage) elsewhere: reference, a
+ * page of the author's panels, a step that is not one of the derivation's.
+ */
 function currentStage(state) {
-  const chapter = chapterOf(state);
-  const step = Number(state?.step);
-  if (state?.chapter !== chapter.name || !Number.isInteger(step) || step < 1) return null;
-  return stageOfStep(chapter.steps[step - 1]?.id);
+  if (keyList(state?.panels).length) return null;
+  const { step } = stepOf(state);
+  return step?.panels?.includes('derive') ? stageOfStep(step.id) : null;
 }
 
 export function create(body, { dom, host }) {
