@@ -44,41 +44,37 @@ test('every tensor of the derivation has the analysis\'s size, which is the less
   assert.throws(() => tensorSizes({ shapes: [], dims: {}, derived: {} }), /no tensor “query input…”/);
 });
 
-test('each equation\'s live TeX writes the current sizes under the tensors it names, each wrapped for its colour', () => {
+test('each equation\'s TeX writes the current sizes under the tensors it names, each wrapped for its colour, and typesets', () => {
   const a = attn.analyze({ d_model: 64, n_heads: 4, d_k: 8, d_v: 12, n_q: 10, n_k: 7 });
   const sizes = tensorSizes(a);
+  // The panel's KaTeX options; an unfilled template (a Concat symbol that were its equation) shows as a placeholder left.
+  const KATEX = { displayMode: true, throwOnError: true, trust: (c) => c.command === '\\htmlClass', strict: (code) => (code === 'htmlExtension' ? 'ignore' : 'error') };
   for (const stage of STAGES) {
     for (const eq of EQUATIONS[stage]) {
-      const { symbolic, live } = equationTex(eq, sizes, { h: 4, int });
+      const tex = equationTex(eq, sizes, { h: 4, int });
+      assert.doesNotMatch(tex, /\{(res|terms|in|heads|q|k|a|v|size|count|symbol|name|r|c)\}/, `${eq.id}: a placeholder left in ${tex}`);
+      const html = katex.renderToString(tex, KATEX);
       for (const name of [...eq.terms, eq.result]) {
-        assert.ok(symbolic.includes(`\\htmlClass{tensor t-${name}}`), `${eq.id}: ${name} highlighted in ${symbolic}`);
+        assert.ok(tex.includes(`\\htmlClass{tensor t-${name}}`), `${eq.id}: ${name} highlighted in ${tex}`);
+        assert.match(html, new RegExp(`class="enclosing tensor t-${name}"`), `${eq.id}: ${name} in its class`);
+        if (eq.form !== 'concat') {
+          const dims = eq.form === 'scores' && name === 'Ki' ? [...sizes[name]].reverse() : sizes[name];
+          assert.ok(tex.includes(`}_{${dims[0]}\\times ${dims[1]}}`), `${eq.id}: ${name}'s size ${dims} in ${tex}`);
+        }
       }
-      if (eq.form === 'product') {
-        for (const name of [...eq.terms, eq.result]) assert.ok(live.includes(`_{${sizes[name][0]}\\times ${sizes[name][1]}}`), `${eq.id}: ${name}'s size in ${live}`);
-      }
-    }
-  }
-  // Every template filled (no placeholder left), and each formula typesets in KaTeX with the panel's options,
-  // each tensor's symbol inside its own class (a Concat symbol that were the template would show as “res”).
-  const KATEX = { displayMode: true, throwOnError: true, trust: (c) => c.command === '\\htmlClass', strict: (code) => (code === 'htmlExtension' ? 'ignore' : 'error') };
-  for (const eq of Object.values(EQUATIONS).flat()) {
-    for (const [which, t] of Object.entries(equationTex(eq, sizes, { h: 4, int }))) {
-      assert.doesNotMatch(t, /\{(res|terms|in|heads|q|k|a|v|size|count|symbol|name|last|r|c)\}/, `${eq.id}: a placeholder left in ${t}`);
-      const html = katex.renderToString(t, KATEX);
-      const named = which === 'symbolic' ? [...eq.terms, eq.result] : [eq.result]; // h heads' live line names the heads only
-      for (const name of named) assert.match(html, new RegExp(`class="enclosing tensor t-${name}"`), `${eq.id} ${which}: ${name} in its class`);
       assert.doesNotMatch(html, /<mi>r<\/mi><mi>e<\/mi><mi>s<\/mi>/, `${eq.id}: “res” typeset`);
     }
   }
-  const tex = (id) => equationTex(Object.values(EQUATIONS).flat().find((e) => e.id === id), sizes, { h: 4, int }).live;
-  assert.match(tex('a'), /_\{10\\times 8\}.*_\{8\\times 7\}.*\\mathbb\{R\}\^\{10\\times 7\}/, 'A_i = softmax(Q_i K_iᵀ): 10×8 · 8×7 → 10×7');
-  assert.match(tex('heads'), /\\mathrm\{head\}_\{4\}\}\\in\\mathbb\{R\}\^\{10\\times 12\}/);
-  assert.match(tex('concat'), /4\\times\(10\\times 12\).*\\mathbb\{R\}\^\{10\\times 48\}/);
+  const tex = (id) => equationTex(Object.values(EQUATIONS).flat().find((e) => e.id === id), sizes, { h: 4, int });
+  assert.match(tex('q'), /_\{10\\times 8\}=.*_\{10\\times 64\}.*_\{64\\times 8\}\\in\\mathbb\{R\}\^\{n_q\\times d_k\}/, 'Q_i = Q·W_iᴽ ∈ ℝ^{n_q×d_k}, sizes under');
+  assert.match(tex('a'), /_\{10\\times 7\}=.*_\{10\\times 8\}.*_\{8\\times 7\}.*\\sqrt\{d_k\}.*\\mathbb\{R\}\^\{n_q\\times n_k\}/, 'A_i = softmax(Q_i K_iᵀ/√d_k): 10×8 · 8×7 → 10×7');
+  assert.match(tex('heads'), /_\{10\\times 12\}=.*i=1,\\dots,h=4$/);
+  assert.match(tex('concat'), /_\{10\\times 48\}.*_\{4\\times\(10\\times 12\)\}.*\\mathbb\{R\}\^\{n_q\\times h\\,d_v\}/);
   assert.match(tex('out'), /_\{10\\times 64\}=.*_\{10\\times 48\}.*_\{48\\times 64\}/);
   // Large sizes are grouped as the page writes them.
   const big = tensorSizes(attn.analyze({ d_model: 12288, n_heads: 96, n: 2048 }));
   const grouped = (x) => x.toLocaleString('en-US').replace(/,/g, '{,}');
-  assert.match(equationTex(EQUATIONS.output[0], big, { h: 96, int: grouped }).live, /_\{2\{,\}048\\times 12\{,\}288\}/);
+  assert.match(equationTex(EQUATIONS.output[0], big, { h: 96, int: grouped }), /_\{2\{,\}048\\times 12\{,\}288\}/);
   assert.deepEqual(stageTensors('one-head'), ['Q', 'WQ', 'Qi', 'K', 'WK', 'Ki', 'V', 'WV', 'Vi', 'Ai', 'head']);
 });
 

@@ -6,21 +6,23 @@ import * as fmt from '../../model/format.js';
 import { text } from '../../lesson/panels/derive.js';
 
 /** The longest side a box is drawn at (px), and the shortest (a side of 1 still shows). */
-const LONGEST = 80, SHORTEST = 6;
+const LONGEST = 56, SHORTEST = 5;
 /** Beyond this many heads, Concat's picture shows the first ones and how many more. */
 const MAX_PIECES = 12;
 
-/** A side of `n` on a scale where `largest` takes LONGEST px. */
-const side = (n, largest) => Math.max(SHORTEST, Math.round((LONGEST * n) / largest));
+/** A side of `n` on a scale where `largest` takes `longest` px. */
+const side = (n, largest, longest = LONGEST) => Math.max(SHORTEST, Math.round((longest * n) / largest));
+/** Concat's picture is one wide row of heads: drawn wider, so each head's piece stays visible. */
+const CONCAT_LONGEST = 160;
 
 /** A tensor's name as the page writes it (W_iᴽ: the lesson's data), set as the lesson's notation by dom.math. */
 const plain = (name) => text(`derive.label.${name}`);
 
 /** One box: a tensor, its size drawn and written. */
-function box({ h, math }, name, [rows, cols], largest, suffix = '') {
+function box({ h, math }, name, [rows, cols], largest, suffix = '', longest = LONGEST) {
   const label = text('derive.box', { name: plain(name) + suffix, rows: fmt.int(rows), cols: fmt.int(cols) });
   return h('figure', { class: `derive-box t-${name}`, dataset: { tensor: name, rows, cols, transposed: suffix ? '1' : '0' } },
-    h('span', { class: 'derive-rect', 'aria-hidden': 'true', style: { width: `${side(cols, largest)}px`, height: `${side(rows, largest)}px` } }),
+    h('span', { class: 'derive-rect', 'aria-hidden': 'true', style: { width: `${side(cols, largest, longest)}px`, height: `${side(rows, largest, longest)}px` } }),
     h('figcaption', {}, math(label)));
 }
 
@@ -45,10 +47,10 @@ export function concatBoxes(dom, sizes, n_heads) {
   const largest = Math.max(...sizes.concat);
   const shown = Math.min(n_heads, MAX_PIECES);
   const pieces = Array.from({ length: shown }, (_, k) => h('span', { class: 'derive-rect t-head', dataset: { head: k },
-    style: { width: `${side(sizes.head[1], largest)}px`, height: `${side(sizes.head[0], largest)}px` } }));
+    style: { width: `${side(sizes.head[1], largest, CONCAT_LONGEST)}px`, height: `${side(sizes.head[0], largest, CONCAT_LONGEST)}px` } }));
   const rest = n_heads > shown ? h('span', { class: 'derive-more' }, text('derive.more_heads', { count: fmt.int(n_heads - shown) })) : null;
-  return [h('figure', { class: 'derive-box derive-pieces', dataset: { tensor: 'head', rows: sizes.head[0], cols: sizes.head[1], count: n_heads } },
+  return [h('figure', { class: 'derive-box derive-pieces t-head', dataset: { tensor: 'head', rows: sizes.head[0], cols: sizes.head[1], count: n_heads } },
     h('span', { class: 'derive-row', 'aria-hidden': 'true' }, pieces, rest),
     h('figcaption', {}, math(`${fmt.int(n_heads)} × ${text('derive.box', { name: plain('head'), rows: fmt.int(sizes.head[0]), cols: fmt.int(sizes.head[1]) })}`))),
-  h('span', { class: 'derive-op', 'aria-hidden': 'true' }, '='), box(dom, 'concat', sizes.concat, largest)];
+  h('span', { class: 'derive-op', 'aria-hidden': 'true' }, '='), box(dom, 'concat', sizes.concat, largest, '', CONCAT_LONGEST)];
 }

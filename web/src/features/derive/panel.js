@@ -1,6 +1,6 @@
 // The derivation of multi-head attention on screen (chapter 3): one head with its shapes, h heads side by
-// side with their maps, Concat, then Wᴼ. Each equation is typeset twice by the locally served KaTeX: in the
-// lesson's letters and with the current sizes under every tensor (from the core's analysis, stages.js);
+// side with their maps, Concat, then Wᴼ. Each equation is typeset by the locally served KaTeX with the
+// current sizes under every tensor (from the core's analysis, stages.js) and its result's space in letters;
 // the tensors an equation names are coloured alike in the formula and in the boxes drawn to scale beside
 // it. A step of the heads chapter shows its own stage; anywhere else every stage shows.
 
@@ -30,15 +30,15 @@ export function create(body, { dom, host }) {
   const { h, fill } = dom;
   const waiting = h('p', { class: 'placeholder', id: 'derive-waiting' }, text('derive.waiting'));
   const maps = headMaps(dom, host);
-  // One block per stage: a heading, its words, its equations (each a symbolic and a live line and the boxes).
+  // One block per stage: a heading, its words, its equations (one line with its sizes, and its boxes).
   const stages = STAGES.map((stage) => {
+    // Focusable: a formula wider than a phone scrolls sideways inside its box, which the keyboard must reach.
     const equations = EQUATIONS[stage].map((eq) => ({ eq,
-      symbolic: h('div', { class: 'math', role: 'math', tabindex: '0', 'aria-label': text(`derive.stage.${stage}`) }),
-      live: h('div', { class: 'math live', tabindex: '0', dataset: { equation: eq.id } }),
+      live: h('div', { class: 'math live', role: 'math', tabindex: '0', 'aria-label': text(`derive.stage.${stage}`), dataset: { equation: eq.id } }),
       boxes: h('div', { class: 'derive-boxes', dataset: { equation: eq.id } }) }));
     const element = h('section', { class: 'derive-stage', id: `derive-${stage}`, dataset: { stage, tensors: stageTensors(stage).join(' ') } },
       h('h3', {}, dom.math(text(`derive.stage.${stage}`))), h('p', { class: 'note' }, dom.math(text(`derive.words.${stage}`))),
-      equations.map((e) => h('div', { class: 'derive-eq', dataset: { equation: e.eq.id } }, e.symbolic, e.live, e.boxes)),
+      equations.map((e) => h('div', { class: 'derive-eq', dataset: { equation: e.eq.id } }, e.live, e.boxes)),
       stage === 'side-by-side' ? maps.element : null);
     return { stage, element, equations };
   });
@@ -72,10 +72,8 @@ export function create(body, { dom, host }) {
     const int = (x) => fmt.int(x).replace(/,/g, '{,}');
     for (const s of stages) {
       for (const e of s.equations) {
-        if (!sizes) { fill(e.live); fill(e.boxes); typeset(e.symbolic, ''); continue; }
-        const tex = equationTex(e.eq, sizes, { h: a.dims.n_heads, int });
-        typeset(e.symbolic, tex.symbolic);
-        typeset(e.live, text('derive.tex.now') + tex.live);
+        if (!sizes) { fill(e.live); fill(e.boxes); continue; }
+        typeset(e.live, equationTex(e.eq, sizes, { h: a.dims.n_heads, int }));
         e.live.dataset.sizes = JSON.stringify(Object.fromEntries([...e.eq.terms, e.eq.result].map((n) => [n, sizes[n]])));
         fill(e.boxes, e.eq.form === 'concat' ? concatBoxes(dom, sizes, a.dims.n_heads) : productBoxes(dom, e.eq, sizes));
       }

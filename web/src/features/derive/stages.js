@@ -66,40 +66,26 @@ export function stageTensors(stage) {
 export const symbol = (name, tex = text(`derive.tex.${name}`)) => text('derive.tex.class', { name, symbol: tex });
 
 /**
- * The TeX of one equation, symbolic (sizes in the lesson's letters) and live (the current sizes under
- * every tensor): { symbolic, live }. `sizes` from tensorSizes, `h` the head count, `int` formats a whole
- * number for TeX. The templates are the lesson's (lesson/panels/derive.js, derive.tex.*).
+ * The TeX of one equation, one line: every tensor with its current size under it, and the result's space in
+ * the lesson's letters (Q_i = Q·W_iᴽ ∈ ℝ^{n_q×d_k}, with 10×64 under Q …). `sizes` from tensorSizes, `h`
+ * the head count, `int` formats a whole number for TeX. The templates are the lesson's (lesson/panels/derive.js).
  */
 export function equationTex(eq, sizes, { h, int }) {
   const size = ([r, c]) => text('derive.tex.times', { r: int(r), c: int(c) });
   const under = (name, dims = sizes[name], tex = symbol(name)) => text('derive.tex.under', { symbol: tex, size: size(dims) });
   const inLetters = (name) => text('derive.tex.in', { size: text(`derive.letters.${name}`) });
-  const inSizes = (name) => text('derive.tex.in', { size: size(sizes[name]) });
-  const res = symbol(eq.result);
-  // head_1, …, head_h (or the current count), coloured as head_i.
-  const heads = (last) => symbol('head', text('derive.tex.heads', { last }));
-  const kT = symbol('Ki', text('derive.tex.transpose', { symbol: text('derive.tex.Ki') }));
+  const res = under(eq.result);
   switch (eq.form) {
-    case 'scores':
-      return {
-        symbolic: text('derive.eq.scores', { res, q: symbol('Qi'), k: kT, in: inLetters('Ai') }),
-        live: text('derive.eq.scores_live', { res, q: under('Qi'), k: under('Ki', [...sizes.Ki].reverse(), kT), in: inSizes('Ai') }),
-      };
+    case 'scores': {
+      const kT = symbol('Ki', text('derive.tex.transpose', { symbol: text('derive.tex.Ki') }));
+      return text('derive.eq.scores', { res, q: under('Qi'), k: under('Ki', [...sizes.Ki].reverse(), kT), in: inLetters('Ai') });
+    }
     case 'each':
-      return {
-        symbolic: text('derive.eq.each', { res, a: symbol('Ai'), v: symbol('Vi'), in: inLetters('head') }),
-        live: text('derive.eq.each_live', { heads: heads(int(h)), in: inSizes('head') }),
-      };
-    case 'concat':
-      return {
-        symbolic: text('derive.eq.concat', { res, heads: heads('h'), in: inLetters('concat') }),
-        live: text('derive.eq.concat_live', { res, heads: heads(int(h)), count: int(h), size: size(sizes.head), in: inSizes('concat') }),
-      };
+      return text('derive.eq.each', { res, a: under('Ai'), v: under('Vi'), count: int(h) });
+    case 'concat': // head_1, …, head_h, coloured as head_i, with their count and size under them
+      return text('derive.eq.concat', { res, heads: symbol('head', text('derive.tex.heads')), count: int(h), size: size(sizes.head), in: inLetters('concat') });
     default: // a product of two tensors
-      return {
-        symbolic: text('derive.eq.product', { res, terms: eq.terms.map((n) => symbol(n)).join('\\,'), in: inLetters(eq.result) }),
-        live: text('derive.eq.product', { res: under(eq.result), terms: eq.terms.map((n) => under(n)).join('\\,'), in: '' }),
-      };
+      return text('derive.eq.product', { res, terms: eq.terms.map((n) => under(n)).join('\\,'), in: inLetters(eq.result) });
   }
 }
 
