@@ -98,6 +98,11 @@ test('the heads chapter: 3–7 steps, the four stages in order then why several 
   assert.equal(new Set(placed).size, placed.length);
   assert.deepEqual(EXERCISES.map((e) => e.id).sort(), Object.keys(CHAPTER.exercises).sort());
   assert.ok(EXERCISES.some((e) => e.kind === 'sketch'), 'the sketch exercise stays');
+  // The predictions about the previous-token head come before the step that draws every head's map.
+  const maps = steps.findIndex((s) => stageOfStep(s.id) === 'side-by-side');
+  for (const id of ['heads.sketch-previous', 'heads.previous-token']) {
+    assert.ok(steps.findIndex((s) => s.exercises?.includes(id)) < maps, `${id} is asked before the maps are shown`);
+  }
 });
 
 /** A made-up result: `maps` per head (rows of weights), 'previous' heads, a mask per cell. */

@@ -11,13 +11,13 @@ export const TEXT = {
   'chapter.heads.one-head.p1':
     'Start from one head: single-head attention, but on its own projections. W_iᴽ and W_iᴷ (d_model × d_k) and W_iⱽ (d_model × d_v) shrink every token from d_model numbers to d_k or d_v, and the head attends on those.',
   'chapter.heads.one-head.do':
-    'Try: change d_model or n_heads and watch every size follow. Predict first: with twice the heads at the same d_model, what happens to d_k?',
+    'Try: change d_model or n_heads and watch every size follow. Then predict, before the next step shows the maps: where does a head built to look at the previous token put its weight? Sketch it below.',
   // Step 2: h heads side by side
   'chapter.heads.side-by-side.title': 'h heads side by side',
   'chapter.heads.side-by-side.p1':
     'Now h such heads run on the same tokens, each with its own weights, so each can draw a different map. Here three heads were built for a job (the token before, the same word, the first token) and the fourth is random.',
   'chapter.heads.side-by-side.do':
-    'Predict before you look: where should the previous-token head put the weight of a query three words in? Sketch it below.',
+    'Try: change the sentence or the weight seed. The built heads keep their job; the random one draws a new map.',
   // Step 3: Concat
   'chapter.heads.concat.title': 'Concat: one row per token again',
   'chapter.heads.concat.p1':
@@ -42,13 +42,14 @@ export const CHAPTER = {
   panels: ['controls', 'heatmaps', 'derive', 'subspace', 'patterns', 'compare', 'shapes'],
   open: ['derive', 'subspace'],
   // The derivation of multi-head attention from one head (the derive panel shows the stage its step's id
-  // names), then why several heads (the subspace panel); each step's exercises are the ones it prepares.
+  // names), then why several heads (the subspace panel); each step's exercises are the ones it prepares. The
+  // previous-token predictions come at step 1, before step 2 draws the maps that answer them.
   // The heatmaps, chapter 1's view, are offered collapsed under every step.
   steps: [
     { id: 'heads.one-head', title: 'chapter.heads.one-head.title', text: ['chapter.heads.one-head.p1', 'chapter.heads.one-head.do'],
-      panels: ['derive'], fields: ['d_model', 'n_heads', 'd_k', 'preset'], exercises: ['heads.d_k', 'heads.per-head-params', 'heads.head-shape'] },
+      panels: ['derive'], fields: ['d_model', 'n_heads', 'd_k', 'preset'], exercises: ['heads.d_k', 'heads.per-head-params', 'heads.sketch-previous', 'heads.previous-token'] },
     { id: 'heads.side-by-side', title: 'chapter.heads.side-by-side.title', text: ['chapter.heads.side-by-side.p1', 'chapter.heads.side-by-side.do'],
-      panels: ['derive', 'patterns'], fields: ['n_heads', 'seed', 'text'], exercises: ['heads.sketch-previous', 'heads.previous-token'] },
+      panels: ['derive', 'patterns'], fields: ['n_heads', 'seed', 'text'], exercises: ['heads.head-shape'] },
     { id: 'heads.concat', title: 'chapter.heads.concat.title', text: ['chapter.heads.concat.p1', 'chapter.heads.concat.do'],
       panels: ['derive'], fields: ['d_model', 'n_heads', 'd_k'], exercises: ['heads.concat-shape'] },
     { id: 'heads.output', title: 'chapter.heads.output.title', text: ['chapter.heads.output.p1', 'chapter.heads.output.do'],
