@@ -44,12 +44,12 @@ export const CHAPTER = {
   // The derivation of multi-head attention from one head (the derive panel shows the stage its step's id
   // names), then why several heads (the subspace panel); each step's exercises are the ones it prepares. The
   // previous-token predictions come at step 1, before step 2 draws the maps that answer them.
-  // The heatmaps, chapter 1's view, are offered collapsed under every step.
+  // The heatmaps (chapter 1's view) and the constructed heads' workings are offered collapsed under every step.
   steps: [
     { id: 'heads.one-head', title: 'chapter.heads.one-head.title', text: ['chapter.heads.one-head.p1', 'chapter.heads.one-head.do'],
       panels: ['derive'], fields: ['d_model', 'n_heads', 'd_k', 'preset'], exercises: ['heads.d_k', 'heads.per-head-params', 'heads.sketch-previous', 'heads.previous-token'] },
     { id: 'heads.side-by-side', title: 'chapter.heads.side-by-side.title', text: ['chapter.heads.side-by-side.p1', 'chapter.heads.side-by-side.do'],
-      panels: ['derive', 'patterns'], fields: ['n_heads', 'seed', 'text'], exercises: ['heads.head-shape'] },
+      panels: ['derive'], fields: ['n_heads', 'seed', 'text'], exercises: ['heads.head-shape'] },
     { id: 'heads.concat', title: 'chapter.heads.concat.title', text: ['chapter.heads.concat.p1', 'chapter.heads.concat.do'],
       panels: ['derive'], fields: ['d_model', 'n_heads', 'd_k'], exercises: ['heads.concat-shape'] },
     { id: 'heads.output', title: 'chapter.heads.output.title', text: ['chapter.heads.output.p1', 'chapter.heads.output.do'],
