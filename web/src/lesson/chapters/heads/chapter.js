@@ -24,7 +24,7 @@ export const TEXT = {
     'Each head hands back n_q rows of d_v numbers. Concat lays them next to each other, row by row: still one row per token, now h·d_v wide. With d_k = d_v = d_model / h that is d_model again, so h heads cost what one wide head would; one d_model × h·d_k matrix projects them all, reshaped to (h, n, d_k).',
   'chapter.heads.concat.do': 'Predict: for a whole batch of sentences, what shape is Concat?',
   // Step 4: Wᴼ
-  'chapter.heads.output.title': 'Wᴼ: back to d_model',
+  'chapter.heads.output.title': 'Wᴼ mixes the heads back together',
   'chapter.heads.output.p1':
     'Last, Wᴼ (h·d_v × d_model) mixes the heads’ columns and maps every token back to d_model numbers, so the output has its input’s shape and layers can be stacked.',
   'chapter.heads.output.do':
