@@ -36,7 +36,8 @@ export function permalinkOf(state, base) {
  */
 export function mountShare(container, { playground, base }) {
   const doc = container.ownerDocument;
-  const { h } = createDom(doc);
+  const dom = createDom(doc);
+  const { h } = dom;
   const details = h('details', { class: 'share', id: 'share-builder' }, h('summary', {}, 'Share or embed this view'));
   // A named region: the builder is a landmark of its own, so its content is not loose on the page.
   container.append(h('section', { class: 'share-region', 'aria-label': 'Share or embed this view' }, details));
@@ -50,7 +51,7 @@ export function mountShare(container, { playground, base }) {
   });
 
   function build() {
-    const options = createShareOptions(h);
+    const options = createShareOptions(dom);
     const outputs = Object.fromEntries(ROUTES.map(([key, title]) => [key, h(key === 'permalink' ? 'input' : 'textarea',
       { readonly: true, spellcheck: 'false', 'aria-label': title, dataset: { snippet: key }, rows: key === 'python' ? 8 : 3, type: key === 'permalink' ? 'text' : undefined })]));
     const scormNote = h('p', { class: 'note', dataset: { scormNote: '' } });

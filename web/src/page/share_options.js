@@ -12,11 +12,11 @@ import { CONTROL_FIELDS } from '../model/schema.js';
 const TITLE = new Map(FEATURES.map((f) => [f.name, f]));
 
 /**
- * h: the page's element helper. Returns { element, show(shown, state, prompts), read(), inputs() }:
+ * dom: the page's element helpers (h, and math for the prompts' notation). Returns { element, show(shown, state, prompts), read(), inputs() }:
  * show() redraws the lists for what the page shows (the choices start as the page's view has them);
  * prompts: Map id → prompt (the page's exercises, once their texts have arrived).
  */
-export function createShareOptions(h) {
+export function createShareOptions({ h, math }) {
   const where = h('p', { class: 'share-where', dataset: { shareWhere: '' } });
   const panelBox = h('div', { class: 'choices' });
   const exerciseBox = h('ul', { class: 'share-exercises' });
@@ -59,7 +59,10 @@ export function createShareOptions(h) {
     }
     for (const cell of fieldBody.querySelectorAll('[data-value]')) cell.textContent = state[cell.dataset.value] === '' ? '(empty)' : String(state[cell.dataset.value]).slice(0, 40);
     // The prompts arrive with the exercises' texts (and change with the layer): refreshed in place.
-    for (const span of exerciseBox.querySelectorAll('[data-prompt]')) span.textContent = prompts.get(span.dataset.prompt) ?? '(its prompt shows once the exercises have loaded)';
+    for (const span of exerciseBox.querySelectorAll('[data-prompt]')) {
+      const prompt = prompts.get(span.dataset.prompt);
+      span.replaceChildren(prompt ? math(prompt) : '(its prompt shows once the exercises have loaded)');
+    }
   }
 
   function drawLists(shown, rows) {
