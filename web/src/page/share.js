@@ -92,8 +92,9 @@ export function mountShare(container, { playground, base }) {
       if (!preview) preview = createPlayground(previewBox, { state, theme: 'light', layout: 'embedded' });
       else preview.setState(state, { replace: true });
     }
-    options.element.addEventListener('input', refresh);
-    options.element.addEventListener('change', refresh);
+    // Captured: every input's edit reaches the builder, also an event that does not bubble.
+    options.element.addEventListener('input', refresh, true);
+    options.element.addEventListener('change', refresh, true);
     playground.on('change', () => { if (details.open) refresh(); });
     playground.on('exercises', () => { if (details.open) refresh(); });
     return {

@@ -42,7 +42,7 @@ export function createShareOptions({ h, math }) {
     h('div', { class: 'share-row' }, h('label', {}, readOnly, ' read-only (no inputs: readers explore, not edit)')),
     h('div', { class: 'share-row' }, h('label', {}, 'iframe height without embed.js ', height, ' px')));
 
-  const box = (name, value, checked) => h('input', { type: 'checkbox', name, value, checked });
+  const box = (name, value, checked, label) => h('input', { type: 'checkbox', name, value, checked, 'aria-label': label });
   const ticked = (name) => [...element.querySelectorAll(`input[name="${name}"]`)].filter((b) => b.checked).map((b) => b.value);
   let drawn = null;
 
@@ -76,7 +76,7 @@ export function createShareOptions({ h, math }) {
     // The form's fields, then the view's other keys an author may want to lock (shown read-only then).
     fieldBody.replaceChildren(...rows.map((k) => h('tr', {},
       h('td', {}, h('code', {}, k)), h('td', { class: 'value', dataset: { value: k } }),
-      h('td', {}, box('share-lock', k, choices.lock.includes(k))), h('td', {}, box('share-hide', k, choices.hide.includes(k))))));
+      h('td', {}, box('share-lock', k, choices.lock.includes(k), `lock ${k}`)), h('td', {}, box('share-hide', k, choices.hide.includes(k), `hide ${k}`)))));
     label.value = choices.label;
     theme.value = choices.theme;
     nav.checked = choices.nav;
