@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaults, withChanges, parseHash } from '../../web/src/model/schema.js';
-import { CHAPTERS, LESSON_START, startState, formShows, foldedPanels, authorPanels } from '../../web/src/lesson/chapters.js';
+import { CHAPTERS, LESSON_START, startState, formShows, foldedPanels, authorPanels, stepOf, keyList } from '../../web/src/lesson/chapters.js';
 import { chapterFrame } from '../../web/src/lesson/compose.js';
 import { FEATURE_NAMES, visiblePanels } from '../../web/src/features/index.js';
 import { idsOfChapter } from '../../web/src/lesson/exercises/index.js';
@@ -45,7 +45,9 @@ test('panels beside a named chapter choose the panels and keep the chapter; pane
   assert.deepEqual(chapterFrame(inChapter, FEATURE_NAMES), { intro: true, list: true }, 'title, text and list stay');
   assert.deepEqual([...foldedPanels(inChapter, FEATURE_NAMES)], [], 'every panel chosen is expanded');
   const form = formShows(inChapter, FEATURE_NAMES);
-  assert.deepEqual(['d_model', 'text', 'mask'].map(form), [chapter('attention').fields.includes('d_model'), true, true], 'the chapter’s form');
+  const stepFields = stepOf(inChapter).step.fields ?? chapter('attention').fields;
+  assert.deepEqual(['d_model', 'text', 'mask'].map(form), ['d_model', 'text', 'mask'].map((k) => stepFields.includes(k)), 'the chapter’s (its step’s) form');
+  assert.ok(form('text') && !form('d_model'), 'the sentence, not the layer’s sizes');
 
   const alone = withChanges(defaults(), { panels: 'heatmaps,shapes' });
   assert.deepEqual(visiblePanels(alone), ['heatmaps', 'shapes']);
@@ -60,7 +62,7 @@ test('a locked key outside the chapter’s form is in the form (read-only); hide
   assert.ok(!chapter('attention').fields.includes('d_model') && !chapter('attention').fields.includes('n_heads'), 'attention’s form has no layer sizes');
   const state = withChanges(defaults(), { chapter: 'attention', lock: 'd_model,n_heads', hide: 'dropout' });
   const shows = formShows(state, FEATURE_NAMES);
-  assert.deepEqual(['d_model', 'n_heads', 'dropout', 'seed'].map(shows), [true, true, false, chapter('attention').fields.includes('seed')]);
+  assert.deepEqual(['d_model', 'n_heads', 'dropout', 'seed'].map(shows), [true, true, false, false]);
   assert.equal(formShows(withChanges(state, { hide: 'd_model,dropout' }), FEATURE_NAMES)('d_model'), false);
 });
 
@@ -97,6 +99,26 @@ test('the builder starts from what is shown: the chapter named, its panels, its 
   // The author's panels alone stay alone: no chapter is added.
   const alone = builderState(withChanges(defaults(), { panels: 'heatmaps,shapes' }), {});
   assert.deepEqual([alone.chapter, alone.panels], ['', 'heatmaps,shapes']);
+});
+
+test('in a chapter told in steps: the builder keeps the step, its panels and its exercises, and adds or drops exercises', () => {
+  const page = withChanges(defaults(), { chapter: 'attention', step: '5', heads: LESSON_START.heads });
+  const { step } = stepOf(page);
+  assert.ok(step.exercises?.length, 'a step that places its exercises');
+  const shown = shownOf(page);
+  assert.deepEqual(shown.step, { number: 5, count: chapter('attention').steps.length });
+  assert.deepEqual(shown.choices.exercises, [...step.exercises], 'the step’s exercises start ticked');
+  assert.deepEqual(shown.offered, idsOfChapter('attention'), 'every exercise of the chapter may be chosen');
+  const same = builderState(page, {});
+  assert.deepEqual(attributesOf(same), { heads: LESSON_START.heads, chapter: 'attention', step: '5' }, 'the step as it is: no list');
+  assert.deepEqual(visiblePanels(opened(attributesOf(same))), visiblePanels(page));
+  const more = builderState(page, { exercises: [...step.exercises, 'attention.uniform'] });
+  assert.deepEqual(keyList(more.exercises).sort(), [...step.exercises, 'attention.uniform'].sort());
+  assert.equal(more.panels, '', 'an exercise list brings the exercises panel by itself');
+  assert.ok(visiblePanels(opened(attributesOf(more))).includes('exercises'));
+  const none = builderState(page, { exercises: [] });
+  assert.equal(none.exercises, 'none');
+  assert.deepEqual(visiblePanels(opened(attributesOf(none))), visiblePanels(page).filter((name) => name !== 'exercises'), 'no exercise: no exercises panel');
 });
 
 test('the SCORM command carries the chapter, exercises, lock, hide, label and theme, quoted for a shell', () => {

@@ -68,6 +68,7 @@ export const FIELDS = [
   // no chapter (the author's panels alone). Named, it composes with `panels` (lesson/compose.js).
   { key: 'chapter', def: '', kind: 'choice', choices: ['', ...CHAPTER_NAMES], view: true, neutral: true },
   { key: 'nav', def: '', kind: 'choice', choices: ['', 'none'], view: true, author: true, neutral: true }, // none: no chapter list or pager; the chapter's title and text stay
+  { key: 'step', def: '1', kind: 'int', min: 1, view: true, neutral: true }, // the step of the chapter shown, 1-based (model/step.js reads it; one past the last is a note)
   { key: 'lock', def: '', kind: 'list', view: true, author: true, neutral: true },      // author profile: comma list of field keys shown disabled in the form
   { key: 'hide', def: '', kind: 'list', view: true, author: true, neutral: true },      // author profile: comma list of field keys not shown in the form
   { key: 'label', def: '', kind: 'text', view: true, author: true, neutral: true },     // the name an author gives this playground's landmarks ('' = "Attention playground", numbered when several)
@@ -218,12 +219,15 @@ export function fromHash(hash) {
   return parseHash(hash).state;
 }
 
-/** Writes the fields that differ from their defaults, in schema order ("" for the default view). */
-export function toHash(state) {
+/**
+ * Writes the fields that differ from their defaults, in schema order ("" for the default view); the keys
+ * of `keep` are written even at their default (the page's link always names its chapter).
+ */
+export function toHash(state, { keep = [] } = {}) {
   const parts = [];
   for (const field of FIELDS) {
     const value = state[field.key];
-    if (value === undefined || value === field.def) continue;
+    if (value === undefined || (value === field.def && !keep.includes(field.key))) continue;
     // Keep commas and '+' readable in links; everything else is escaped.
     parts.push(`${field.key}=${encodeValue(value).replace(/%2C/g, ',')}`);
   }

@@ -33,9 +33,9 @@ function opening(hash) {
  * (the author's panels alone, `panels=` with no chapter, name none: a chapter there would compose with them).
  */
 function pageHash(state) {
-  const hash = toHash(state);
-  if (/(^#|&)chapter=/.test(hash) || /(^#|&)panels=/.test(hash)) return hash;
-  return `${hash || '#'}${hash ? '&' : ''}chapter=${chapterOf(state).name}`;
+  // Panels alone (no chapter named) keep no chapter: one named beside them would compose with them.
+  if (!state.chapter && /(^#|&)panels=/.test(toHash(state))) return toHash(state);
+  return toHash({ ...state, chapter: chapterOf(state).name }, { keep: ['chapter'] });
 }
 
 const playground = createPlayground(root, {
@@ -62,8 +62,8 @@ let lastStep = { field: null, at: -Infinity };
 playground.on('change', ({ state, field, kind }) => {
   const url = pageHash(state);
   const now = performance.now();
-  // A preset or a chapter is always a step; typing in one field is one step until another field, or a pause.
-  const push = kind === 'load' || field === 'chapter' || field !== lastStep.field || now - lastStep.at > EDIT_SESSION_MS;
+  // A preset, a chapter or a step of it is always a step of history; typing in one field is one step until another field, or a pause.
+  const push = kind === 'load' || field === 'chapter' || field === 'step' || field !== lastStep.field || now - lastStep.at > EDIT_SESSION_MS;
   lastStep = { field: kind === 'load' ? null : field, at: now };
   if (push) history.pushState(null, '', url);
   else history.replaceState(null, '', url);

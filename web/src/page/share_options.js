@@ -49,7 +49,7 @@ export function createShareOptions({ h, math }) {
   function show(shown, state, prompts) {
     const c = shown.chapter && CHAPTERS.find((x) => x.name === shown.chapter);
     where.replaceChildren(h('span', {}, c ? `Chapter: ${c.title} ` : 'The panels chosen in the link (no chapter) ', c && h('code', {}, `chapter=${c.name}`),
-      shown.step && [' · step ', h('code', {}, `step=${shown.step}`)]));
+      shown.step && [` · step ${shown.step.number} of ${shown.step.count} `, h('code', {}, `step=${shown.step.number}`)]));
     navRow.hidden = !c;
     const rows = [...shown.fields, ...Object.keys(attributesOf(state)).filter((k) => CONTROL_FIELDS.has(k) && !shown.fields.includes(k))];
     const key = JSON.stringify([shown.chapter, shown.step, shown.panels, shown.offered, rows]);

@@ -5,14 +5,17 @@
 
 import { withChanges, defaults, FIELDS } from '../model/schema.js';
 import { FEATURE_NAMES, visiblePanels } from '../features/index.js';
-import { chapterOf, startState, formShows, keyList, EXERCISES_FEATURE } from '../lesson/chapters.js';
+import { chapterOf, startState, formShows, keyList, stepOf, stepExercises, EXERCISES_FEATURE } from '../lesson/chapters.js';
 import { panelsAlone } from '../lesson/compose.js';
 import { selectExercises, idsOfChapter } from '../lesson/exercises/index.js';
 import { attributesOf } from './snippets.js';
 
+/** The exercises a view shows: its step's (lesson/chapters.js stepExercises), else its `exercises` or its chapter's. */
+const shownExercises = (state) => stepExercises(state) ?? selectExercises(state).ids;
+
 /**
  * What the page shows, as the builder's starting point: { chapter (null for the author's panels alone),
- * step, panels (the names shown), exercises (the ids shown), fields (the form's keys shown), choices }.
+ * step ({ number, count } in a chapter told in steps, else null), panels (the names shown), exercises (the ids shown), fields (the form's keys shown), choices }.
  * choices: the options as the page's view already has them (lock, hide, label, theme, nav, exercises).
  */
 export function shownOf(state) {
@@ -20,10 +23,13 @@ export function shownOf(state) {
   const chapter = alone ? null : chapterOf(state).name;
   const inForm = formShows(state, FEATURE_NAMES);
   const fields = FIELDS.filter((f) => f.control && inForm(f.key)).map((f) => f.key);
-  const { ids } = selectExercises({ ...state, chapter: chapter ?? state.chapter });
+  const panels = visiblePanels({ ...state, controls: '1' });
+  const ids = panels.includes(EXERCISES_FEATURE) ? shownExercises(state) : [];
+  // In a chapter, every exercise of it may be chosen (those shown start ticked); the panels alone offer what they show.
   const offered = chapter ? [...new Set([...idsOfChapter(chapter), ...ids])] : ids;
+  const { number, count } = stepOf(state);
   return {
-    chapter, step: state.step ?? '', panels: visiblePanels({ ...state, controls: '1' }), fields, offered,
+    chapter, step: chapter && count > 1 ? { number, count } : null, panels, fields, offered,
     choices: {
       lock: keyList(state.lock), hide: keyList(state.hide), label: state.label ?? '', theme: state.theme || 'light',
       nav: state.nav === 'none', readOnly: state.controls === '0', exercises: ids,
@@ -40,20 +46,27 @@ export function shownOf(state) {
  */
 export function builderState(state, options) {
   const shown = shownOf(state);
-  const { panels = shown.panels, exercises = shown.offered, lock = [], hide = [], label = '', theme = 'light', nav = false, readOnly = false } = options;
+  const { panels = shown.panels, exercises = shown.choices.exercises, lock = [], hide = [], label = '', theme = 'light', nav = false, readOnly = false } = options;
   const ids = shown.offered.filter((id) => exercises.includes(id));
-  // The exercises panel is there when some exercise is chosen (the builder lists them, not the panel).
-  const chosen = shown.panels.filter((name) => (name === EXERCISES_FEATURE ? ids.length > 0 : panels.includes(name)));
-  // The chapter's panels as they are (none chosen means the same: a view has panels).
-  const own = !chosen.length || (shown.chapter && chosen.length === shown.panels.length);
-  const allIds = shown.chapter && ids.length === idsOfChapter(shown.chapter).length && ids.every((id, i) => id === idsOfChapter(shown.chapter)[i]);
-  const next = withChanges(state, {
+  // The exercises the chapter (or its step) shows by itself need no list (compared as sets: the step's order stays).
+  const own = shown.chapter ? shownExercises(withChanges(state, { chapter: shown.chapter, exercises: '' })) : [];
+  const allIds = shown.chapter && ids.length === own.length && own.every((id) => ids.includes(id));
+  // The panels: the exercises panel follows the exercises chosen (the builder lists them, not the panel);
+  // none of the others chosen means all of them (a view has panels).
+  const others = shown.panels.filter((name) => name !== EXERCISES_FEATURE);
+  const picked = others.filter((name) => panels.includes(name));
+  const kept = new Set([...(picked.length ? picked : others), ...(ids.length ? [EXERCISES_FEATURE] : [])]);
+  const listed = FEATURE_NAMES.filter((name) => kept.has(name));
+  const view = withChanges(state, {
     ...(shown.chapter ? { chapter: shown.chapter } : {}),
-    panels: own ? (shown.chapter ? '' : shown.panels.join(',')) : chosen.join(','),
     exercises: allIds ? '' : ids.length ? ids.join(',') : shown.offered.length ? 'none' : '',
     lock: lock.join(','), hide: hide.join(','), label: label.trim(),
     theme: theme === 'light' ? '' : theme, nav: nav ? 'none' : '', controls: readOnly ? '0' : '1', embed: '0',
   });
+  // In a chapter, no list when the chapter (its step) shows exactly these panels by itself (its folds stay).
+  const byItself = visiblePanels(withChanges(view, { panels: '', controls: '1' }));
+  const same = shown.chapter && byItself.length === listed.length && byItself.every((name) => kept.has(name));
+  const next = withChanges(view, { panels: same ? '' : listed.join(',') });
   const opened = startState(withChanges(defaults(), attributesOf(next)), Object.keys(attributesOf(next)));
   return opened.heads !== next.heads && next.heads === '' ? withChanges(next, { heads: 'random' }) : next;
 }
