@@ -146,7 +146,8 @@ test('Attributes that compose: each snippet does what its sentence says', async 
   assert.deepEqual(profile.fields.d_model, { value: '64', disabled: true }, 'd_model: not a field of the chapter, shown read-only');
   assert.deepEqual(profile.fields.n_heads, { value: '4', disabled: true });
   assert.equal(profile.fields.dropout, null, 'dropout is not in the form');
-  assert.deepEqual(profile.fields.mask, { value: 'causal', disabled: false });
+  assert.equal(profile.fields.mask, null, 'the first step’s form: the sentence, not the mask');
+  assert.deepEqual(profile.fields.text?.disabled, false);
 
   const panels = await shown(p, 1);
   assert.deepEqual(panels.panels, ['heatmaps', 'compare'], 'the panels chosen, nothing else');
