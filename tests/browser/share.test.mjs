@@ -234,3 +234,37 @@ test('in a chapter: the builder starts from what is shown, and its snippets repr
   assert.deepEqual({ ...reopened, exercises: undefined }, { ...pageView, exercises: undefined });
   await again.closeAll();
 });
+
+test('in a step: the snippets keep the chapter’s step, its panels and its exercises', async () => {
+  const page = await openPage(h, '#chapter=attention&step=5', { asIs: true, waitForResult: false });
+  await page.waitForFunction(() => playgroundRoot()?.querySelector('.ap')?.dataset.settled === '1' && playgroundRoot().querySelector('[data-exercise]'), null, { timeout: 60000 });
+  await page.click('#share-builder summary');
+  await page.waitForSelector('[data-snippet="element"]');
+  const stepOn = (el) => ({ step: el.shadowRoot.querySelector('.step-count')?.textContent, current: el.shadowRoot.querySelector('.step-dot[aria-current="step"]')?.dataset.step });
+  const pageView = await page.evaluate((body) => new Function('el', body)(document.getElementById('playground')), `return (${PLAYGROUND_VIEW})(el);`);
+  const pageStep = await page.evaluate((body) => new Function('el', body)(document.getElementById('playground')), `return (${stepOn})(el);`);
+  assert.equal(pageStep.current, '5');
+  assert.match(await page.textContent('[data-share-where]'), new RegExp(`step 5 of ${CHAPTERS.find((c) => c.name === 'attention').steps.length} step=5`));
+  const ticked = await page.$$eval('[name="share-exercise"]', (all) => all.filter((b) => b.checked).map((b) => b.value));
+  assert.deepEqual(ticked, pageView.exercises, 'the step’s exercises start ticked');
+  const element = await page.inputValue('[data-snippet="element"]');
+  assert.match(element, /chapter="attention" step="5"/);
+  await page.closeAll();
+
+  const site = await serveSite({ 'step.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>step</title></head><body><main>\n${element}\n</main></body></html>` });
+  try {
+    const course = await openUrl(h, `${site.url}step.html`, { waitForResult: false });
+    await course.waitForFunction(() => document.querySelector('attention-playground')?.shadowRoot?.querySelector('.ap')?.dataset.settled === '1'
+      && document.querySelector('attention-playground').shadowRoot.querySelector('[data-exercise]'), null, { timeout: 60000 });
+    const el = await course.evaluate(([view, step]) => {
+      const lab = document.querySelector('attention-playground');
+      return { view: new Function('el', view)(lab), step: new Function('el', step)(lab) };
+    }, [`return (${PLAYGROUND_VIEW})(el);`, `return (${stepOn})(el);`]);
+    assert.deepEqual(el.step, pageStep, 'the same step');
+    assert.deepEqual({ ...el.view, fields: Object.keys(el.view.fields) }, { ...pageView, fields: Object.keys(pageView.fields) }, 'the same panels, folds, exercises and fields');
+    assert.deepEqual(course.problems, []);
+    await course.closeAll();
+  } finally {
+    await site.close();
+  }
+});

@@ -57,7 +57,10 @@ export function createShareOptions({ h, math }) {
       drawn = key;
       drawLists(shown, rows);
     }
-    for (const cell of fieldBody.querySelectorAll('[data-value]')) cell.textContent = state[cell.dataset.value] === '' ? '(empty)' : String(state[cell.dataset.value]).slice(0, 40);
+    for (const cell of fieldBody.querySelectorAll('[data-value]')) {
+      const value = String(state[cell.dataset.value] ?? '');
+      cell.textContent = value === '' ? '(empty)' : value.length > 40 ? `${value.slice(0, 39)}…` : value;
+    }
     // The prompts arrive with the exercises' texts (and change with the layer): refreshed in place.
     for (const span of exerciseBox.querySelectorAll('[data-prompt]')) {
       const prompt = prompts.get(span.dataset.prompt);
