@@ -234,18 +234,21 @@ test('the export snippet: a zip with the run’s tensors, view.json and reproduc
   await p.closeAll();
 });
 
-test('the SCORM snippet (its npm line; dist/ is already built): a SCORM 1.2 and a 2004 zip of about 1.6 MB, each with its manifest', async () => {
+test('the SCORM snippet (its npm line; dist/ is already built): a SCORM 1.2 and a 2004 zip of about 1.8 MB, each with its manifest', async () => {
   const lines = snippet('scorm-command').split('\n');
   assert.equal(lines[0], 'bash scripts/build.sh dist', 'the first line builds dist/, which the harness has found built');
   for (const line of lines.slice(1)) execFileSync('bash', ['-c', line], { cwd: root, stdio: 'pipe' });
-  for (const [tag, schema] of [['scorm12', 'ADL SCORM'], ['scorm2004', 'ADL SCORM']]) {
+  for (const [tag, schema] of [['scorm12', '<schemaversion>1.2</schemaversion>'], ['scorm2004', '<schemaversion>2004 4th Edition</schemaversion>']]) {
     const path = join(root, `build/scorm/attention-playground-cost-${tag}.zip`);
     const { size } = await stat(path);
-    assert.ok(size > 0.8e6 && size < 3.2e6, `${tag}: ${size} bytes, “about 1.6 MB”`);
+    assert.ok(size > 1.5e6 && size < 2.1e6, `${tag}: ${size} bytes, “about 1.8 MB”`);
     const files = unzipSync(await readFile(path));
     const manifest = strFromU8(files['imsmanifest.xml']);
-    assert.ok(manifest.includes(schema), `${tag}: a SCORM manifest`);
+    assert.ok(manifest.includes(schema), `${tag}: a SCORM manifest of its edition`);
+    assert.ok(strFromU8(files['scorm.html']).includes('#embed=1&chapter=cost&exercises=cost.params-bias%2Ccost.dominant&lock=d_model'),
+      `${tag}: it opens the chapter with the exercises and the lock the command named`);
     assert.ok(Object.keys(files).some((n) => n.endsWith('.wasm')), `${tag}: the engine is inside (nothing fetched from elsewhere)`);
+    if (tag === 'scorm12') assert.match(manifest, /masteryscore>80</, '--mastery 80');
     console.log(`${tag}: ${size} bytes, ${Object.keys(files).length} files`);
   }
 });
