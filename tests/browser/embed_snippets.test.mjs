@@ -46,6 +46,8 @@ const ELSEWHERE = {
   'sphinx-page': ['sites.test.mjs', "put('sphinx-page')"], 'sphinx-site': ['sites.test.mjs', "snippet('sphinx-site'"],
   'sphinx-site-page': ['sites.test.mjs', "put('sphinx-site-page')"], quarto: ['sites.test.mjs', "snippet('quarto'"],
   'xapi-host': ['scorm.test.mjs', '### xAPI: forwarding to a learning record store'],
+  'lesson-element': ['author_lesson.test.mjs', "doc.indexOf('## Your own words and exercises')"],
+  'frames-listener': ['author_lesson.test.mjs', "doc.indexOf('### Messages from frames')"],
 };
 // Not run anywhere, and why (reported, not hidden).
 const NOT_RUN = {
