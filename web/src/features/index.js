@@ -38,6 +38,8 @@ import { text } from '../lesson/panels/features.js';
 export const FEATURES = Object.freeze([
   { name: 'controls', area: 'side', lazy: false, panel: controls },
   { name: 'heatmaps', area: 'main', lazy: false, panel: heatmaps },
+  { name: 'derive', area: 'main', lazy: true },
+  { name: 'subspace', area: 'main', lazy: true },
   { name: 'query', area: 'main', lazy: true },
   { name: 'patterns', area: 'left', lazy: true },
   { name: 'compare', area: 'left', lazy: true },

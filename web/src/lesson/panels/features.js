@@ -69,6 +69,12 @@ addText({
   'feature.sparse.title': 'Sparse attention patterns',
   'feature.sparse.about':
     'full, sliding-window and strided masks side by side, with the pairs and FLOPs each computes here and at a long sequence',
+  'feature.derive.title': 'From one head to multi-head attention',
+  'feature.derive.about':
+    'one head’s projections, h heads side by side with their maps, Concat and Wᴼ, each equation typeset with the current sizes and its tensors drawn to scale',
+  'feature.subspace.title': 'Why several heads?',
+  'feature.subspace.about':
+    'each head compares queries and keys in its own subspace: one head against two on a task that needs two places at once, trained by the engine',
   'feature.equations.title': 'The equations',
   'feature.equations.about':
     'the lesson’s formulas typeset, with the current sizes filled in',
