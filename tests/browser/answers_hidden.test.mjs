@@ -19,6 +19,10 @@ import * as fmt from '../../web/src/model/format.js';
 import { handlers } from '../../web/src/features/exercises/handler.js';
 import { EXERCISES } from '../../web/src/lesson/exercises/catalogue.js';
 import { EXERCISE_IDS } from '../../web/src/lesson/exercises/index.js';
+import { CHAPTERS as LESSON } from '../../web/src/lesson/chapters.js';
+
+/** The step (1-based) of `chapter` that places exercise `id`; 1 when its steps place none. */
+const stepPlacing = (chapter, id) => Math.max(1, LESSON.find((c) => c.name === chapter).steps.findIndex((s) => s.exercises?.includes(id)) + 1);
 
 let h, attn;
 before(async () => { h = await startHarness(); attn = await loadAttention(); });
@@ -145,6 +149,13 @@ for (const chapter of CHAPTERS) {
       const state = fromHash(await page.evaluate(() => location.hash));
       const leaks = [], looked = [];
       for (const id of EXERCISE_IDS[chapter]) {
+        // The exercise at the step that places it (everything a learner reads there is looked at).
+        const step = stepPlacing(chapter, id);
+        if (fromHash(await page.evaluate(() => location.hash)).step !== String(step)) {
+          await page.evaluate((n) => playgroundRoot().querySelector(`.step-dot[data-step="${n}"]`).click(), step);
+          await page.waitForFunction((n) => playgroundRoot().querySelector('.step-dot[aria-current="step"]')?.dataset.step === String(n), step);
+          await chapterDrawn(page);
+        }
         const answer = await engineAnswer(id, state);
         // Show the exercise's card (its prompt and input), as a learner stepping to it would.
         await page.evaluate((id) => playgroundRoot().querySelector(`[data-mark="${id}"]`)?.click(), id);
