@@ -10,7 +10,7 @@
 // (a key index, a small number the page writes everywhere) are not looked for.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, chapterDrawn } from './harness.mjs';
+import { startHarness, openPage, chapterDrawn, stepPlacing } from './harness.mjs';
 import { loadAttention } from '../../web/src/engine/attention.js';
 import { validate } from '../../web/src/model/validate.js';
 import { fromHash } from '../../web/src/model/schema.js';
@@ -19,10 +19,7 @@ import * as fmt from '../../web/src/model/format.js';
 import { handlers } from '../../web/src/features/exercises/handler.js';
 import { EXERCISES } from '../../web/src/lesson/exercises/catalogue.js';
 import { EXERCISE_IDS } from '../../web/src/lesson/exercises/index.js';
-import { CHAPTERS as LESSON } from '../../web/src/lesson/chapters.js';
 
-/** The step (1-based) of `chapter` that places exercise `id`; 1 when its steps place none. */
-const stepPlacing = (chapter, id) => Math.max(1, LESSON.find((c) => c.name === chapter).steps.findIndex((s) => s.exercises?.includes(id)) + 1);
 
 let h, attn;
 before(async () => { h = await startHarness(); attn = await loadAttention(); });
