@@ -10,7 +10,7 @@
 // (a key index, a small number the page writes everywhere) are not looked for.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, chapterDrawn } from './harness.mjs';
+import { startHarness, openPage, chapterDrawn, stepPlacing } from './harness.mjs';
 import { loadAttention } from '../../web/src/engine/attention.js';
 import { validate } from '../../web/src/model/validate.js';
 import { fromHash } from '../../web/src/model/schema.js';
@@ -20,6 +20,7 @@ import { handlers } from '../../web/src/features/exercises/handler.js';
 import { EXERCISES } from '../../web/src/lesson/exercises/catalogue.js';
 import { EXERCISE_IDS } from '../../web/src/lesson/exercises/index.js';
 import { CHAPTERS as LESSON } from '../../web/src/lesson/chapters.js';
+
 
 let h, attn;
 before(async () => { h = await startHarness(); attn = await loadAttention(); });
@@ -152,6 +153,13 @@ for (const chapter of CHAPTERS) {
       const state = fromHash(await page.evaluate(() => location.hash));
       const leaks = [], looked = [];
       for (const id of EXERCISE_IDS[chapter]) {
+        // The exercise at the step that places it (everything a learner reads there is looked at).
+        const step = stepPlacing(chapter, id);
+        if (fromHash(await page.evaluate(() => location.hash)).step !== String(step)) {
+          await page.evaluate((n) => playgroundRoot().querySelector(`.step-dot[data-step="${n}"]`).click(), step);
+          await page.waitForFunction((n) => playgroundRoot().querySelector('.step-dot[aria-current="step"]')?.dataset.step === String(n), step);
+          await chapterDrawn(page);
+        }
         const answer = await engineAnswer(id, state);
         // The step that places the exercise (issue 37), shown as a learner stepping to it would see it.
         const step = placedAt(chapter, id);

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { startHarness, serveSite, openUrl, resultReady } from './harness.mjs';
+import { startHarness, serveSite, openUrl, resultReady, stepPlacing } from './harness.mjs';
 import { FEATURE_NAMES } from '../../web/src/features/index.js';
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -100,9 +100,13 @@ async function unnamedScrollBoxes(page) {
 test('chapter views (the lesson’s first view, then heads on a phone, dark): the chapter list, the text, the folds and an exercise revealed', async () => {
   // The every-panel page has no chapter list, folds or exercises: these are the lesson's own parts.
   const page = await openUrl(h, `${h.url}index.html`, { width: 1280, height: 900 });
-  const exercise = page.locator('#playground .exercise').first();
+  await page.locator('#playground .exercise').first().waitFor();
+  // The chapter's step that places its first number exercise (issue 37: a chapter in steps), by the step list.
+  const step = stepPlacing('attention', 'attention.causal-row');
+  await page.evaluate((n) => playgroundRoot().querySelector(`.step-dot[data-step="${n}"]`).click(), step);
+  const exercise = page.locator('#playground .exercise[data-exercise="attention.causal-row"]');
   await exercise.waitFor();
-  // The first exercise of chapter attention asks for a number: a wrong one shows a hint, a second wrong
+  // That exercise asks for a number: a wrong one shows a hint, a second wrong
   // one the reveal and its explanation (issue 36: one wrong answer used to reveal).
   await exercise.locator('input[name="answer"]').fill('1');
   await exercise.locator('button[type="submit"]').click();

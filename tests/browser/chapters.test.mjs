@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, resultReady, chapterDrawn } from './harness.mjs';
-import { CHAPTERS, chapterOf, foldedPanels } from '../../web/src/lesson/chapters.js';
+import { CHAPTERS, chapterOf, foldedPanels, stepOf } from '../../web/src/lesson/chapters.js';
 import { visiblePanels, FEATURE_NAMES } from '../../web/src/features/index.js';
 import { defaults } from '../../web/src/model/schema.js';
 
@@ -40,9 +40,11 @@ test('the first view: chapter attention, three constructed heads that do what th
   assert.equal(s.navName, 'Chapters');
   assert.equal(s.title, CHAPTERS[0].title);
   assert.deepEqual([...s.panels].sort(), visiblePanels({ ...defaults(), chapter: "attention" }).sort());
-  assert.ok(s.panels.includes('heatmaps') && s.panels.includes('query') && !s.panels.includes('cost'), `attention shows ${s.panels}`);
+  // Step 1 of the chapter: the maps (the query is followed at step 2, checked below).
+  assert.ok(s.panels.includes('heatmaps') && !s.panels.includes('cost'), `attention shows ${s.panels}`);
   // Only the chapter's fields: the sentence and the mask, not the layer's sizes.
-  assert.ok(s.fields.includes('text') && s.fields.includes('mask'), `fields ${s.fields}`);
+  // (The mask is the field of the chapter's mask step: checked there below.)
+  assert.ok(s.fields.includes('text'), `fields ${s.fields}`);
   assert.ok(!s.fields.includes('d_model') && !s.fields.includes('seed') && !s.preset, `fields ${s.fields}`);
   assert.deepEqual(s.jobs.map(([p]) => p), ['previous', 'same_word', 'first_token', 'random']);
   assert.match(s.jobs[0][1], /Head 1: built to look at the token just before/);
@@ -76,6 +78,19 @@ test('the first view: chapter attention, three constructed heads that do what th
   assert.match(after.hash, /chapter=attention/);
   await page.click('#heads-switch');
   await page.waitForFunction(() => playgroundRoot().querySelector('#head-jobs li')?.dataset.pattern === 'previous');
+  // Step 2 of the chapter (where following one query now is): the query.
+  await page.click('#step-next');
+  await page.waitForFunction(() => location.hash.includes('step=2'));
+  const step2 = await shown(page);
+  assert.ok(step2.panels.includes('query') && !step2.panels.includes('cost'), `attention step 2 shows ${step2.panels}`);
+  const maskStep = CHAPTERS[0].steps.findIndex((step) => step.fields?.includes('mask')) + 1;
+  await page.click(`.step-dot[data-step="${maskStep}"]`);
+  await page.waitForFunction((n) => location.hash.includes(`step=${n}`), maskStep);
+  const atMask = await shown(page);
+  assert.ok(atMask.fields.includes('text') && atMask.fields.includes('mask'), `fields at step ${maskStep}: ${atMask.fields}`);
+  assert.ok(!atMask.fields.includes('d_model') && !atMask.fields.includes('seed') && !atMask.preset, `fields ${atMask.fields}`);
+  await page.click('.step-dot[data-step="1"]');
+  await page.waitForFunction(() => !location.hash.includes('step='));
 
   // Each chapter is one or two screens: at 1280 × 800 its page is at most 1,600 px tall once its panels
   // are drawn (reference, every panel at once, is long on purpose). scripts/measure_chapters.mjs measures
@@ -175,13 +190,17 @@ test('the chapter list: next and previous move focus to the title, the URL and B
       assert.ok(!/[ᴽᴷⱽᴼ_]/u.test(notation.shown), `heads text: ${notation.shown}`);
       assert.ok(notation.subs.includes('model') && notation.subs.includes('k') && notation.sups.includes('Q'), `heads text: subscripts ${notation.subs}, superscripts ${notation.sups}`);
     }
-    if (chapter.name !== 'reference' && chapter.name !== 'training') assert.ok(s.folds.length || chapter.open.length === chapter.panels.length - 1, `${chapter.name}: folds`);
+    // Every panel of the chapter is shown by one of its steps or collapsed under every step: none is out of reach.
+    if (chapter.name !== 'reference') {
+      const reached = new Set([...chapter.steps.flatMap((step) => step.panels), ...s.folds, 'controls']);
+      assert.deepEqual(chapter.panels.filter((name) => !reached.has(name)), [], `${chapter.name}: panels no step shows and none collapsed`);
+    }
     if (chapter.fields === null) {
       for (const key of ['d_model', 'n_heads', 'text', 'mask', 'dropout', 'n_kv_heads']) assert.ok(s.fields.includes(key), `reference shows ${key}`);
     } else if (s.panels.includes('controls')) {
       // Conditional fields (a second sentence, key lengths) show only when the state needs them.
       for (const key of s.fields) assert.ok(chapter.fields.includes(key), `${chapter.name} shows ${key}, not one of its fields`);
-      assert.equal(s.preset, chapter.fields.includes('preset'), `${chapter.name}: the preset menu`);
+      assert.equal(s.preset, (stepOf(state).step.fields ?? chapter.fields).includes('preset'), `${chapter.name}: the preset menu (its first step's fields)`);
     }
     assert.equal(chapterOf(state).name, chapter.name);
   }

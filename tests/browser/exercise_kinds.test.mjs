@@ -4,7 +4,7 @@
 // or typed, graded by the engine, the row it gives drawn. Screenshots at 1280 and 375 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, chapterDrawn, screenshot, serveSite, openUrl } from './harness.mjs';
+import { startHarness, openPage, chapterDrawn, screenshot, serveSite, openUrl, exerciseHash, showExercise } from './harness.mjs';
 
 let h, site;
 before(async () => { h = await startHarness(); site = await serveSite({ 'empty.html': '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A course page</title><link rel="icon" href="data:,"></head><body></body></html>' }); });
@@ -14,10 +14,10 @@ const card = (id) => `[data-exercise="${id}"]`;
 
 /** The chapter's page with exercise `id`'s card shown. */
 async function showSketch(chapter, id, width) {
-  const page = await openPage(h, `#chapter=${chapter}`, { asIs: true, waitForResult: false, width });
+  const page = await openPage(h, exerciseHash(chapter, id), { asIs: true, waitForResult: false, width });
   await chapterDrawn(page);
-  // The exercises panel is built lazily (when scrolled to): wait for its mark, then click it.
-  await page.locator(`[data-mark="${id}"]`).click({ timeout: 60000 });
+  // The exercises panel is built lazily (when scrolled to): wait for the card, then show it.
+  await showExercise(page, id);
   await page.locator(`${card(id)} .ex-sketch-bar`).first().waitFor();
   return page;
 }
@@ -128,10 +128,10 @@ test('design by keyboard and mouse at 1280 and 375 px: the engine grades q = (a,
 });
 
 async function showDesign(id, width) {
-  const page = await openPage(h, '#chapter=attention', { asIs: true, waitForResult: false, width });
+  const page = await openPage(h, exerciseHash('attention', id), { asIs: true, waitForResult: false, width });
   await chapterDrawn(page);
-  // The exercises panel is built lazily (when scrolled to): wait for its mark, then click it.
-  await page.locator(`[data-mark="${id}"]`).click({ timeout: 60000 });
+  // The exercises panel is built lazily (when scrolled to): wait for the card, then show it.
+  await showExercise(page, id);
   await page.locator(`${card(id)} input[name="design-b"]`).waitFor();
   return page;
 }

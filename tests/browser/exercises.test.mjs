@@ -11,7 +11,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { startHarness, serveSite, openUrl, notebookPage } from './harness.mjs';
+import { startHarness, serveSite, openUrl, notebookPage, stepPlacing } from './harness.mjs';
+import { CHAPTERS } from '../../web/src/lesson/chapters.js';
 
 const validateStatement = createRequire(import.meta.url)('xapi-validation').default;
 
@@ -225,7 +226,9 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['2/10', false]);
 
   // Show answer, clicked by the learner before any try: the engine's answer, revealed, done; the
-  // answer typed back is right but scores nothing.
+  // answer typed back is right but scores nothing. The chapter's panel shows the exercises of its step
+  // (issue 37): cross-qkv is at the chapter's cross-attention step.
+  await page.evaluate((n) => document.querySelector('#ex1').setAttribute('step', String(n)), stepPlacing('attention', 'attention.cross-qkv'));
   await show(page, 'attention.cross-qkv');
   const crossVerdict = page.locator(`${card('attention.cross-qkv')} .ex-verdict`);
   await page.click(`${card('attention.cross-qkv')} .ex-show`);
@@ -233,7 +236,7 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   assert.match(await crossVerdict.textContent(), /^The engine’s answer: Q from the decoder; K and V from the encoder\..*Usual mistake/);
   assert.equal(await crossVerdict.getAttribute('data-correct'), 'shown');
   assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 3, total: 10, score: 0.2, first_try: 0.1 });
-  assert.deepEqual((await stepper(page)).marks[3].slice(0, 2), ['attention.cross-qkv', 'revealed']);
+  assert.deepEqual((await stepper(page)).marks.find(([id]) => id === 'attention.cross-qkv').slice(0, 2), ['attention.cross-qkv', 'revealed']);
   assert.equal(await page.locator(`${card('attention.cross-qkv')} .ex-show`).isHidden(), true);
   await page.check(`${card('attention.cross-qkv')} input[value="q-decoder"]`);
   assert.match(await check(page, 'attention.cross-qkv'), /^Right, after the answer was shown \(this does not raise the score\)\./);
@@ -267,10 +270,20 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   await page.evaluate(async (ids) => { for (const id of ids) await document.querySelector('#ex1').reveal(id); }, chapterIds.slice(4));
   await page.waitForFunction((sel) => document.querySelector('#ex1').shadowRoot.querySelector(sel.replace('#ex1 ', '')).textContent === '10/10', tab);
   assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['10/10', true]);
-  // No id in what the learner reads; the card keeps it for tests and authors.
-  const shownText = await page.locator('#ex1 [data-panel="exercises"]').innerText();
-  for (const id of chapterIds) assert.equal(shownText.includes(id), false, `${id} is printed`);
-  assert.deepEqual(await page.locator('#ex1 .exercise').evaluateAll((cards) => cards.map((c) => c.dataset.exercise)), chapterIds);
+  // No id in what the learner reads; the card keeps it for tests and authors. Each step shows its own
+  // cards: together the chapter's.
+  const cardsSeen = [];
+  for (let n = 1; n <= CHAPTERS.find((c) => c.name === 'attention').steps.length; n++) {
+    await page.evaluate((k) => document.querySelector('#ex1').setAttribute('step', String(k)), n);
+    await page.waitForFunction((k) => document.querySelector('#ex1').shadowRoot.querySelector('.step-dot[aria-current="step"]')?.dataset.step === String(k), n);
+    if (await page.locator('#ex1 [data-panel="exercises"]').isHidden()) continue; // a step that places no exercise
+    const placed = CHAPTERS.find((c) => c.name === 'attention').steps[n - 1].exercises;
+    await page.waitForFunction((ids) => { const cards = [...document.querySelector('#ex1').shadowRoot.querySelectorAll('.exercise')].map((c) => c.dataset.exercise); return ids.every((id) => cards.includes(id)) && cards.length === ids.length; }, placed);
+    const shownText = await page.locator('#ex1 [data-panel="exercises"]').innerText();
+    for (const id of chapterIds) assert.equal(shownText.includes(id), false, `${id} is printed`);
+    cardsSeen.push(...await page.locator('#ex1 .exercise').evaluateAll((cards) => cards.map((c) => c.dataset.exercise)));
+  }
+  assert.deepEqual([...cardsSeen].sort(), [...chapterIds].sort());
 
   // The framed page (the playground's origin) posts attempt and progress to this page's origin.
   const frame = page.frameLocator('#frame');

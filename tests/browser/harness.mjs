@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { serve } from '../../scripts/serve.mjs';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { CHAPTERS } from '../../web/src/lesson/chapters.js';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const screenshotDir = join(root, 'tests/browser/screenshots');
@@ -156,3 +157,22 @@ export const notebookPage = (a, data) => `<!doctype html>
   window.model = new StandInModel(${JSON.stringify(data)});
   window.cleanup = widget.render({ model: window.model, el: document.getElementById('cell') });
 </script></body></html>`;
+
+/** The step (1-based) of `chapter` that places exercise `id` (issue 37); 1 when its steps place none. */
+export function stepPlacing(chapter, id) {
+  const steps = CHAPTERS.find((c) => c.name === chapter)?.steps ?? [];
+  return Math.max(1, steps.findIndex((s) => s.exercises?.includes(id)) + 1);
+}
+
+/** The page's hash that opens exercise `id` of `chapter`: the chapter at the step that places it. */
+export const exerciseHash = (chapter, id) => `#chapter=${chapter}${stepPlacing(chapter, id) > 1 ? `&step=${stepPlacing(chapter, id)}` : ''}`;
+
+/**
+ * Shows exercise `id`'s card in the page's playground: waits for the lazily built exercises panel to
+ * hold it, then clicks its mark when the step shows several exercises (one alone has no marks).
+ */
+export async function showExercise(page, id, timeout = 60000) {
+  await page.locator(`[data-exercise="${id}"]`).waitFor({ state: 'attached', timeout });
+  const mark = page.locator(`[data-mark="${id}"]`);
+  if (await mark.isVisible()) await mark.click();
+}

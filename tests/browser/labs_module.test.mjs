@@ -18,8 +18,11 @@ test('the default page\'s first view fetches no part of the labs module, also on
   const page = await openPage(h, '', { asIs: true }); // the page as a learner opens it: chapter=attention
   try {
     assert.ok(coreRequests(page).length >= 1, `the core module was not fetched: ${page.requests.join(', ')}`);
-    // The lazy panels (the query panel of the chapter), the preset menu and the SIMD peak run after the
-    // first result: give them time, then look again.
+    // The lazy panels (the chapter's exercises at its first step, the query panel at its second), the
+    // preset menu and the SIMD peak run after the first result: give them time, then look again.
+    await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="exercises"] .panel-body')?.textContent.trim().length > 0,
+      null, { timeout: 30000 });
+    await page.evaluate(() => playgroundRoot().getElementById('step-next').click());
     await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="query"] .panel-body')?.textContent.trim().length > 0,
       null, { timeout: 30000 });
     // The preset menu fills from the lesson's tables (the core's) when it takes the focus.

@@ -103,7 +103,7 @@ test('what a step shows: its panels, the form with its fields, the exercises pla
   // A step that places no exercise shows no exercises panel.
   const s3 = state({ chapter: 'gqa', step: 3 });
   assert.deepEqual(stepExercises(s3), []);
-  assert.deepEqual(chapterPanels(s3, FEATURE_NAMES), ['controls', 'heatmaps', 'kvmap']);
+  assert.deepEqual(chapterPanels(s3, FEATURE_NAMES), ['controls', 'heatmaps'], 'the maps of step 3 only');
   // A step past the last is the last; the note says so (above).
   assert.equal(stepOf(state({ chapter: 'gqa', step: 77 })).step.id, 'gqa.llama');
   // Training has no form: no inputs panel in any step.

@@ -40,7 +40,7 @@ export function createChapterNav({ dom, go }) {
 
   const kicker = h('p', { class: 'chapter-kicker' });
   const title = h('h2', { class: 'chapter-title', id: 'chapter-title', tabindex: '-1' });
-  const steps = createStepNav({ dom, go }); // the step's heading, its text, Back/Next and the step list
+  const steps = createStepNav({ dom, go, focusChapter: () => focusTitle() }); // the step's heading, its text, Back/Next and the step list
   const intro = h('div', { class: 'chapter-intro', id: 'chapter-intro' }, kicker, title, steps.element);
 
   const previous = h('button', { type: 'button', class: 'chapter-prev', id: 'chapter-prev', onclick: () => choose(previous.dataset.chapter) });

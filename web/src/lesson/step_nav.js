@@ -8,10 +8,10 @@ import { chapterOf, neighbours, stepOf, hasSteps } from './chapters.js';
 import { text } from './panels/nav.js';
 
 /**
- * dom: the playground's dom helpers; go(changes): a learner's edit of chapter and step, true when it moved.
- * Returns { element, update(state, { chapterLocked, stepLocked }) → true when a new step is shown, focus() }.
+ * dom: the playground's dom helpers; go(changes): a learner's edit of chapter and step, true when it moved;
+ * focusChapter(): focus to the chapter's title (where a chapter told in one step starts). Returns { element, update(state, { chapterLocked, stepLocked }) → true when a new step is shown, focus() }.
  */
-export function createStepNav({ dom, go }) {
+export function createStepNav({ dom, go, focusChapter }) {
   const { h } = dom;
   const count = h('span', { class: 'step-count' });
   const name = h('span', { class: 'step-name' });
@@ -31,8 +31,8 @@ export function createStepNav({ dom, go }) {
   function update(state, { chapterLocked, stepLocked }) {
     const { step, number, count: total } = stepOf(state);
     const chapter = chapterOf(state);
-    // Reference (every panel at once) has no steps: its text only.
-    heading.hidden = bar.hidden = !hasSteps(chapter);
+    // Reference (every panel at once) and a chapter told in one step have no steps to move between: their text only.
+    heading.hidden = bar.hidden = !hasSteps(chapter) || total < 2;
     const { previous, next: after } = neighbours(chapter.name);
     // Where Back and Next lead: a step of this chapter, or across to a neighbour (not when the chapter is locked).
     targets.back = number > 1 ? { changes: { step: number - 1 } }
@@ -64,7 +64,6 @@ export function createStepNav({ dom, go }) {
     name.hidden = !title;
     // Through math(): the texts name W_iᴽ, d_k and d_model as the lesson writes them (sub- and superscripts).
     textBox.replaceChildren(...step.text.map((id) => h('p', {}, dom.math(text(id)))));
-    list.hidden = total < 2;
     list.replaceChildren(...chapter.steps.map((s, i) => {
       const label = s.title ? text('nav.step_label', { number: i + 1, title: text(s.title) }) : text('nav.step_count', { number: i + 1, count: total });
       const button = h('button', { type: 'button', class: 'step-dot', dataset: { step: String(i + 1) }, title: label, 'aria-label': label,
@@ -74,8 +73,9 @@ export function createStepNav({ dom, go }) {
     }));
   }
 
-  /** Moves focus to the step's heading and brings the step into view. */
+  /** Moves focus to the step's heading (the chapter's title when it has no steps) and brings the step into view. */
   function focus() {
+    if (heading.hidden) return focusChapter();
     heading.focus({ preventScroll: true });
     element.scrollIntoView?.({ block: 'nearest' });
   }

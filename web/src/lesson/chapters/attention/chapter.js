@@ -21,7 +21,7 @@ export const TEXT = {
   'chapter.attention.softmax.p2':
     'Only the differences between scores matter: adding the same number to every score of a row leaves its weights as they were, and equal scores share the weight equally.',
   'chapter.attention.softmax.do':
-    'Try: click a cell of the large map and follow that query from its scores to its weights below.',
+    'Try: pick a query and a key below and follow its row from the scores to the weights.',
   // Step 3: output
   'chapter.attention.output.title': 'The output mixes the values',
   'chapter.attention.output.p1':
@@ -29,7 +29,7 @@ export const TEXT = {
   'chapter.attention.output.p2':
     'So the output has one row per query and d_v numbers per row, whatever the number of keys.',
   'chapter.attention.output.do':
-    'Predict: with one head, n tokens and d_model numbers per token, what shape is the output? Then check it below.',
+    'Try: pick a query below and see its output row. Predict: with one head, n tokens and d_model numbers per token, what shape is the whole output?',
   // Step 4: heads
   'chapter.attention.heads.title': 'Different weights, different jobs',
   'chapter.attention.heads.p1':
@@ -64,9 +64,9 @@ export const CHAPTER = {
     { id: 'attention.scores', title: 'chapter.attention.scores.title', text: ['chapter.attention.scores.p1', 'chapter.attention.scores.p2', 'chapter.attention.scores.do'],
       panels: ['heatmaps'], fields: ['text'], exercises: ['attention.strongest-key'] },
     { id: 'attention.softmax', title: 'chapter.attention.softmax.title', text: ['chapter.attention.softmax.p1', 'chapter.attention.softmax.p2', 'chapter.attention.softmax.do'],
-      panels: ['heatmaps', 'query'], fields: ['text'], exercises: ['attention.uniform', 'attention.design-last', 'attention.design-first', 'attention.design-even'] },
+      panels: ['query'], fields: ['text'], exercises: ['attention.uniform', 'attention.design-last', 'attention.design-first', 'attention.design-even'] },
     { id: 'attention.output', title: 'chapter.attention.output.title', text: ['chapter.attention.output.p1', 'chapter.attention.output.p2', 'chapter.attention.output.do'],
-      panels: ['heatmaps', 'query'], fields: ['text'], exercises: ['attention.single-head-shape'] },
+      panels: ['query'], fields: ['text'], exercises: ['attention.single-head-shape'] },
     { id: 'attention.heads', title: 'chapter.attention.heads.title', text: ['chapter.attention.heads.p1', 'chapter.attention.heads.do'],
       panels: ['heatmaps'], fields: ['text'], exercises: ['attention.sketch-same-word'] },
     { id: 'attention.mask', title: 'chapter.attention.mask.title', text: ['chapter.attention.mask.p1', 'chapter.attention.mask.p2', 'chapter.attention.mask.do'],

@@ -9,11 +9,11 @@ export const TEXT = {
   // Step 1: the cache
   'chapter.gqa.cache.title': 'A generator keeps every key and value',
   'chapter.gqa.cache.p1':
-    'A model that writes text makes one token at a time, and each new token’s query reads the keys and values of all the tokens before it. Rather than recompute them at every step, the model keeps them: the KV cache.',
+    'A model that writes text makes one token at a time, and each new token’s query reads the keys and values of every token before it. The model keeps them rather than recompute them: the KV cache.',
   'chapter.gqa.cache.p2':
-    'Per token and per layer the cache grows by 2·n_kv_heads·d_k numbers (a key and a value for each key/value head, with d_k = d_v). With one key/value head per query head, n_kv_heads = n_heads.',
+    'Each token adds 2·n_kv_heads·d_k numbers per layer: a key and a value for each key/value head (d_k = d_v).',
   'chapter.gqa.cache.do':
-    'Predict: how many bytes does one more token add to this layer’s cache? Check it against the table.',
+    'Predict: how many bytes does one more token add here? Check it in the table.',
   // Step 2: sharing
   'chapter.gqa.share.title': 'Query heads can share key/value heads',
   'chapter.gqa.share.p1':
@@ -39,9 +39,9 @@ export const TEXT = {
   // Step 5: a real model
   'chapter.gqa.llama.title': 'A real model: LLaMA-70B',
   'chapter.gqa.llama.p1':
-    'LLaMA-70B has 64 query heads of d_k = 128 but only 8 key/value heads, over 80 layers: its cache holds 2·8·128·80 = 163,840 numbers per token, 8 times fewer than with 64 key/value heads.',
+    'LLaMA-70B has 64 query heads of d_k = 128 but 8 key/value heads, in 80 layers: 2·8·128·80 = 163,840 cached numbers per token, 8 times fewer than with 64.',
   'chapter.gqa.llama.do':
-    'Try: load the LLaMA-70B preset, then set n_kv_heads to 64 and to 1 and watch the cache per token.',
+    'Try: load the LLaMA-70B preset, then set n_kv_heads to 64, then 1.',
 };
 
 export const CHAPTER = {
@@ -56,7 +56,7 @@ export const CHAPTER = {
     { id: 'gqa.share', title: 'chapter.gqa.share.title', text: ['chapter.gqa.share.p1', 'chapter.gqa.share.p2', 'chapter.gqa.share.do'],
       panels: ['kvmap'], fields: ['n_heads', 'n_kv_heads'], exercises: ['gqa.kv-head-of'] },
     { id: 'gqa.maps', title: 'chapter.gqa.maps.title', text: ['chapter.gqa.maps.p1', 'chapter.gqa.maps.do'],
-      panels: ['heatmaps', 'kvmap'], fields: ['n_heads', 'n_kv_heads'] },
+      panels: ['heatmaps'], fields: ['n_heads', 'n_kv_heads'] },
     { id: 'gqa.family', title: 'chapter.gqa.family.title', text: ['chapter.gqa.family.p1', 'chapter.gqa.family.p2', 'chapter.gqa.family.do'],
       panels: ['gqa'], fields: ['d_model', 'n_heads', 'n_kv_heads', 'd_k'], exercises: ['gqa.wk-params'] },
     { id: 'gqa.llama', title: 'chapter.gqa.llama.title', text: ['chapter.gqa.llama.p1', 'chapter.gqa.llama.do'],

@@ -9,11 +9,11 @@ export const TEXT = {
   // Step 1: before training
   'chapter.training.start.title': 'Before training, a model guesses',
   'chapter.training.start.p1':
-    'So far the heads were built by hand or random. Here a tiny model learns its own: an embedding with positions, one multi-head attention layer and a read-out that predicts one of 16 tokens.',
+    'So far the heads were built by hand or random. Here a tiny model learns its own: one attention layer and a read-out that predicts one of 16 tokens.',
   'chapter.training.start.p2':
-    'Its loss is the cross-entropy: −ln of the probability it gives the right token. A model that guesses evenly among 16 tokens gets ln 16 ≈ 2.77.',
+    'Its loss is −ln of the probability it gives the right token: evenly guessing among 16 tokens gives ln 16 ≈ 2.77.',
   'chapter.training.start.do':
-    'Predict the loss before the first step, then read it at step 0 of the curve.',
+    'Predict the loss before the first step, then read it on the curve.',
   // Step 2: the task
   'chapter.training.task.title': 'A task that needs two positions',
   'chapter.training.task.p1':
