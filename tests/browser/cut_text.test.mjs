@@ -1,11 +1,15 @@
 // Nothing cut (issue 37): in every step of every chapter, at 320, 375 and 1280 px, no select, button, table
 // cell, label or cell-pick cell shows less than its text. An element counts as whole when its content fits
-// its box (scrollWidth ≤ clientWidth; a select: as wide as its longest option) and no box that clips
-// (overflow hidden or clip) hides part of it. Part of it may sit out of sight in a box that scrolls
-// sideways only when that box shows the scroll cue: a shadow at each edge where more content lies
-// (playground/styles.css, the "scroll cue" rule: background gradients attached to the content and to the
-// box). The test checks that the cue is drawn (the scroller's edge changes when it is taken away).
-// One page per width, steps reached by the hash; each offender printed with its text, width and step.
+// its box (scrollWidth ≤ clientWidth) and no box that clips (overflow hidden or clip) hides part of it.
+// A select: where its button wraps (appearance: base-select, playground/styles.css) nothing in it may
+// overflow; elsewhere its chosen option must fit, and it must be as wide as its longest option or its row.
+// Part of an element may sit out of sight in a box that scrolls sideways only when that box shows the
+// scroll cue: a soft shadow at each edge beyond which more content lies (styles.css, "the scroll cue":
+// background gradients attached to the content and to the box). The test checks the cue is declared on
+// every such box and, once per width, that it is drawn (the box's right edge changes without it).
+// A cell-pick grid's column headers must show their key's whole word (their title has it).
+// One page per width, steps reached by the hash (steps.mjs); each offender printed with its text, its
+// width, the width it has, and the step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, chapterDrawn } from './harness.mjs';
@@ -111,6 +115,7 @@ async function cueIsDrawn(page) {
   const probe = page.locator('[data-cue-probe]').first();
   if (!(await probe.count())) return null;
   await probe.scrollIntoViewIfNeeded();
+  await probe.evaluate((p) => { p.scrollLeft = 0; }); // more content to the right: the right shadow shows
   const box = await probe.boundingBox();
   const clip = { x: box.x + box.width - 8, y: box.y, width: 8, height: Math.min(box.height, 200) };
   const withCue = await page.screenshot({ clip });
