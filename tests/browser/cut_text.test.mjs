@@ -55,6 +55,8 @@ function findCut(page, scope = null) {
       return row.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
     };
     const hidden = new Map(); // scroller → what it hides with no cue
+    const overflowOf = new Map(); // element → its computed overflow-x (read once per element)
+    const overflowX = (p) => { if (!overflowOf.has(p)) overflowOf.set(p, getComputedStyle(p).overflowX); return overflowOf.get(p); };
     for (const el of base.querySelectorAll('select, button, th, td, label')) {
       if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: false }) || unseen(el)) continue;
       const r = el.getBoundingClientRect();
@@ -85,7 +87,7 @@ function findCut(page, scope = null) {
       }
       let inBox = false;
       for (let p = parentOf(el); p; p = parentOf(p)) {
-        const x = getComputedStyle(p).overflowX;
+        const x = overflowX(p);
         if (x === 'visible') continue;
         const pr = p.getBoundingClientRect();
         const left = pr.left + p.clientLeft, right = left + p.clientWidth;
@@ -130,40 +132,53 @@ const cutHeaders = (page) => page.evaluate(() => [...playgroundRoot().querySelec
   .filter((th) => th.checkVisibility()).map((th) => ({ shown: th.innerText.trim(), word: th.title.replace(/ \(\d+\)$/, '') }))
   .filter(({ shown, word }) => shown !== word));
 
+/** One width: every step at it, on one page. Returns { offenders, cues } (lines to print). */
+async function checkWidth(width, times) {
+  const offenders = [];
+  const cues = [];
+  const page = await openPage(h, hashOf(STEPS[0]), { width, height: 800, asIs: true });
+  let cueChecked = false;
+  for (const where of STEPS) {
+    let t = Date.now();
+    const late = where !== STEPS[0] ? await goToStep(page, where) : (await chapterDrawn(page), []);
+    times.drawing += Date.now() - t;
+    t = Date.now();
+    for (const c of late) offenders.push(`${width} px, ${where.chapter} step ${where.step}: ${c}`);
+    const at = `${width} px, ${where.chapter} step ${where.step}`;
+    const report = (cut) => cut.forEach((o) => offenders.push(`${at}: ${o.what} “${o.text}” needs ${o.need} px, has ${o.box} px (${o.how})`));
+    const first = await findCut(page);
+    report(first.cut);
+    cues.push(...first.scrollers.map((s) => `${at}: ${s}`));
+    // Each exercise of the step (one card at a time behind the stepper): its card, and a cell-pick grid's headers.
+    const marks = await page.evaluate(() => [...playgroundRoot().querySelectorAll('.ex-marks button')].filter((b) => b.checkVisibility()).map((b) => b.dataset.mark));
+    for (const mark of marks) {
+      await page.evaluate((id) => playgroundRoot().querySelector(`.ex-marks button[data-mark="${id}"]`).click(), mark);
+      const card = await findCut(page, `[data-panel="exercises"]`);
+      report(card.cut.map((o) => ({ ...o, what: `${o.what} (exercise ${mark})` })));
+      for (const c of await cutHeaders(page)) offenders.push(`${at}: exercise ${mark}: cell-pick header “${c.shown}” for the key “${c.word}”`);
+    }
+    if (!cueChecked && first.scrollers.length) {
+      const drawn = await cueIsDrawn(page);
+      cueChecked = true;
+      if (drawn === false) offenders.push(`${at}: the scroll cue of ${first.scrollers[0]} draws nothing at its edge`);
+    }
+    await page.evaluate(() => playgroundRoot().querySelectorAll('[data-cue-probe]').forEach((p) => delete p.dataset.cueProbe));
+    times.measuring += Date.now() - t;
+  }
+  assert.deepEqual(page.problems, [], `${width} px: the page's problems`);
+  await page.closeAll();
+  return { offenders, cues };
+}
+
 test('no select, button, table cell, label or cell-pick cell is cut in any step at 320, 375 or 1280 px', { timeout: 240000 }, async () => {
   const started = Date.now();
   const offenders = [];
   const cues = [];
-  for (const width of WIDTHS) {
-    const page = await openPage(h, hashOf(STEPS[0]), { width, height: 800, asIs: true });
-    let cueChecked = false;
-    for (const where of STEPS) {
-      const late = where !== STEPS[0] ? await goToStep(page, where) : (await chapterDrawn(page), []);
-      for (const c of late) offenders.push(`${width} px, ${where.chapter} step ${where.step}: ${c}`);
-      const at = `${width} px, ${where.chapter} step ${where.step}`;
-      const report = (cut) => cut.forEach((o) => offenders.push(`${at}: ${o.what} “${o.text}” needs ${o.need} px, has ${o.box} px (${o.how})`));
-      const first = await findCut(page);
-      report(first.cut);
-      cues.push(...first.scrollers.map((s) => `${at}: ${s}`));
-      // Each exercise of the step (one card at a time behind the stepper): its card, and a cell-pick grid's headers.
-      const marks = await page.evaluate(() => [...playgroundRoot().querySelectorAll('.ex-marks button')].filter((b) => b.checkVisibility()).map((b) => b.dataset.mark));
-      for (const mark of marks) {
-        await page.evaluate((id) => playgroundRoot().querySelector(`.ex-marks button[data-mark="${id}"]`).click(), mark);
-        const card = await findCut(page, `[data-panel="exercises"]`);
-        report(card.cut.map((o) => ({ ...o, what: `${o.what} (exercise ${mark})` })));
-        for (const c of await cutHeaders(page)) offenders.push(`${at}: exercise ${mark}: cell-pick header “${c.shown}” for the key “${c.word}”`);
-      }
-      if (!cueChecked && first.scrollers.length) {
-        const drawn = await cueIsDrawn(page);
-        cueChecked = true;
-        if (drawn === false) offenders.push(`${at}: the scroll cue of ${first.scrollers[0]} draws nothing at its edge`);
-      }
-      await page.evaluate(() => playgroundRoot().querySelectorAll('[data-cue-probe]').forEach((p) => delete p.dataset.cueProbe));
-    }
-    assert.deepEqual(page.problems, [], `${width} px: the page's problems`);
-    await page.closeAll();
-  }
-  console.log(`cut_text: ${STEPS.length} steps × ${WIDTHS.length} widths in ${((Date.now() - started) / 1000).toFixed(1)} s; ${HAS_STEP ? 'steps by the step key' : 'one step per chapter (no step key yet)'}`);
+  // The widths side by side (a page each): most of a step's time is waiting for frames and runs.
+  const times = { drawing: 0, measuring: 0 }; // ms, summed over the widths
+  const perWidth = await Promise.all(WIDTHS.map((width) => checkWidth(width, times)));
+  for (const r of perWidth) { offenders.push(...r.offenders); cues.push(...r.cues); }
+  console.log(`cut_text: ${STEPS.length} steps × ${WIDTHS.length} widths in ${((Date.now() - started) / 1000).toFixed(1)} s (summed over the pages: ${(times.drawing / 1000).toFixed(1)} s drawing steps, ${(times.measuring / 1000).toFixed(1)} s measuring); ${HAS_STEP ? 'steps by the step key' : 'one step per chapter (no step key yet)'}`);
   console.log(`scrollers with hidden content and their cue (${cues.length}):\n  ${[...new Set(cues)].join('\n  ') || 'none'}`);
   console.log(`offenders (${offenders.length}):\n  ${offenders.join('\n  ') || 'none'}`);
   assert.deepEqual(offenders, [], 'cut elements (above)');

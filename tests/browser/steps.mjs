@@ -25,8 +25,12 @@ export const settle = (page) => page.evaluate(() => new Promise((r) => requestAn
  */
 export async function goToStep(page, where) {
   await page.evaluate((hash) => { location.hash = hash; }, hashOf(where));
-  await page.waitForFunction((name) => playgroundRoot().querySelector('nav.chapters [aria-current="page"]')?.dataset.chapter === name, where.chapter);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.waitForFunction(({ chapter, step }) => {
+    const root = playgroundRoot();
+    const dots = [...root.querySelectorAll('.step-dot')].filter((d) => d.checkVisibility());
+    return root.querySelector('nav.chapters [aria-current="page"]')?.dataset.chapter === chapter
+      && (!dots.length || root.querySelector('.step-dot[aria-current="step"]')?.dataset.step === String(step));
+  }, where);
   await chapterDrawn(page).catch(async (e) => {
     const seen = await page.evaluate(() => [...playgroundRoot().querySelectorAll('section[data-panel]:not([hidden])')]
       .map((s) => `${s.dataset.panel}${s.dataset.stale === '1' ? ' (stale)' : ''}: ${s.innerText.slice(0, 80).replace(/\s+/g, ' ')}`).join('; '));
