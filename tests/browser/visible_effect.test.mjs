@@ -26,7 +26,7 @@ const KNOWN = {
 };
 
 const LESSON = STEPS.filter((s) => s.chapter !== 'reference');
-const WAIT_MS = 3000; // how long a change may take to show (a run, a lab, a redraw)
+const WAIT_MS = 5000; // how long a change may take to show (a run, a lab, a redraw; a loaded machine is slow)
 
 let h;
 before(async () => { h = await startHarness(); });
