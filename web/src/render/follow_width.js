@@ -15,7 +15,10 @@ export function followWidth(box, resize, known) {
   let last = known ?? box.clientWidth;
   const observer = new Observer(() => {
     const width = box.clientWidth;
-    if (width > 0 && width !== last) {
+    // Hidden (a chapter that does not show it): a chart drawn meanwhile gets chartWidth's fallback, so the
+    // box's next width, even the one it had before, redraws it.
+    if (width === 0) last = 0;
+    else if (width !== last) {
       last = width;
       resize(width);
     }

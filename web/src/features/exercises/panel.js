@@ -10,6 +10,7 @@ import { text } from '../../lesson/panels/exercises.js';
 
 import { sketchInput } from './kinds/sketch.js';
 import { designInput } from './kinds/design.js';
+import { cellInput, paintRow } from './kinds/cell.js';
 import { stepExercises, stepOf, chapterOf } from '../../lesson/chapters.js';
 
 export { requests } from './requests.js'; // what this panel may ask the compute for (the session asks it)
@@ -17,8 +18,6 @@ export { requests } from './requests.js'; // what this panel may ask the compute
 // (panels.js): the session (service.js) loads them from here, so the first view's bundle holds only their ids.
 export { EXERCISES } from '../../lesson/exercises/catalogue.js';
 
-const MAX_GRID_SIDE = 16; // a bigger layer gets the asked row only, and the index typed in
-const MAX_ROW_CELLS = 64; // a longer row is not drawn at all: the key's index is typed
 
 export function create(body, { dom, actions }) {
   const { h, fill } = dom;
@@ -209,69 +208,9 @@ function typedInput(dom, item) {
   return { field: h('label', {}, `${hint[0].toUpperCase()}${hint.slice(1)} `, input), read: () => input.value };
 }
 
-const INPUTS = { number: typedInput, shape: typedInput, choice: choiceInput, cell: (dom, item, entry) => cellPicker(dom, item, entry),
+const INPUTS = { number: typedInput, shape: typedInput, choice: choiceInput, cell: (dom, item, entry) => cellInput(dom, item, entry),
   sketch: (dom, item, entry, titleId) => (entry.kindView = sketchInput(dom, item, titleId)),
   design: (dom, item, entry, titleId) => (entry.kindView = designInput(dom, item, titleId)) };
-
-/**
- * The cell picker: a small map of the layer's rows and keys, where only the asked query's row can be
- * picked (buttons; ←/→, Home and End move along it), plus the key's index to type for large layers.
- */
-function cellPicker(dom, item, entry) {
-  const { h } = dom;
-  const { rows, cols, row, labels_q, labels_k } = item.grid;
-  const whole = rows <= MAX_GRID_SIDE && cols <= MAX_GRID_SIDE;
-  const keyName = (j) => (labels_k ? `${labels_k[j]} (${j})` : `key ${j}`);
-  const buttons = [];
-  const typed = h('input', { type: 'text', name: 'cell', inputmode: 'numeric', size: 4, autocomplete: 'off' });
-  const pick = (j, focus) => {
-    entry.selected = j;
-    typed.value = String(j);
-    buttons.forEach((b, k) => {
-      b.setAttribute('aria-pressed', String(k === j));
-      b.tabIndex = k === j ? 0 : -1;
-    });
-    if (focus) buttons[j]?.focus();
-  };
-  const cellRow = (i) => h('tr', { class: i === row ? 'asked' : '' },
-    h('th', { scope: 'row' }, labels_q ? labels_q[i] : `${i}`),
-    Array.from({ length: cols }, (_, j) => {
-      if (i !== row) return h('td', { 'aria-hidden': 'true' });
-      const b = h('button', { type: 'button', 'aria-pressed': 'false', tabindex: j === 0 ? '0' : '-1', 'aria-label': keyName(j), dataset: { key: j },
-        onclick: () => pick(j, false),
-        onkeydown: (e) => {
-          const next = { ArrowRight: j + 1, ArrowLeft: j - 1, Home: 0, End: cols - 1 }[e.key];
-          if (next === undefined) return;
-          e.preventDefault();
-          pick(Math.max(0, Math.min(cols - 1, next)), true);
-        } });
-      buttons[j] = b;
-      return h('td', { dataset: { key: j } }, b);
-    }));
-  const shownRows = whole ? Array.from({ length: rows }, (_, i) => i) : [row];
-  // A table of its own (caption and corner header read out, not shown): rows are queries, columns keys.
-  const table = h('table', { class: 'ex-grid' },
-    h('caption', { class: 'ex-unseen' }, text('exercises.row_query_pick_key', { part: labels_q ? labels_q[row] : row })),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'ex-unseen' }, 'query, key')), Array.from({ length: cols }, (_, j) => h('th', { scope: 'col', title: keyName(j) }, labels_k ? labels_k[j].slice(0, 4) : `${j}`)))),
-    h('tbody', {}, shownRows.map(cellRow)));
-  entry.grid = table;
-  typed.addEventListener('input', () => {
-    const j = Number(typed.value);
-    if (Number.isInteger(j) && j >= 0 && j < cols) pick(j, false);
-  });
-  return { field: [cols <= MAX_ROW_CELLS ? h('div', { class: 'ex-grid-wrap' }, table) : null, h('label', {}, text('exercises.key_index_0', { value: cols - 1 }), typed)], read: () => typed.value };
-}
-
-/** After the reveal, the asked row shows the core's weights (darker = larger) and the expected cell. */
-function paintRow(entry, item, r) {
-  const max = Math.max(...r.weights) || 1;
-  for (const td of entry.grid.querySelectorAll('tr.asked td')) {
-    const j = Number(td.dataset.key);
-    td.style.background = `color-mix(in srgb, var(--accent) ${Math.round((r.weights[j] / max) * 80)}%, transparent)`;
-    td.classList.toggle('expected', j === r.expected);
-    td.title = `weight ${r.weights[j].toFixed(3)}`;
-  }
-}
 
 /** A card's attempts, its "Show answer" button (while the exercise is not done) and its latest verdict. */
 function showStatus(dom, entry, item) {

@@ -1,0 +1,44 @@
+// Every step of every lesson chapter, and how a test reaches one: by the page's hash (`chapter=` and, once
+// the schema has the `step` key, `step=`), on one page, waiting until the step is drawn. Shared by the
+// tests that look at every step (cut_text, visible_effect).
+import { CHAPTERS } from '../../web/src/lesson/chapters.js';
+import { FIELDS } from '../../web/src/model/schema.js';
+import { chapterDrawn } from './harness.mjs';
+
+/** True once the schema has the `step` key; until then a chapter shows all its steps at once. */
+export const HAS_STEP = FIELDS.some((f) => f.key === 'step');
+
+/** { chapter, step (1-based) } for every step of every chapter, read from the chapters' data (one per chapter without the step key). */
+export const STEPS = CHAPTERS.flatMap((c) => (HAS_STEP ? c.steps : c.steps.slice(0, 1)).map((s, i) => ({ chapter: c.name, step: i + 1 })));
+
+/** The hash that shows a step. */
+export const hashOf = ({ chapter, step }) => `#chapter=${chapter}${HAS_STEP ? `&step=${step}` : ''}`;
+
+/** Waits a frame or two and a short pause: charts and maps follow their box on the next frames. */
+export const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150)))));
+
+/**
+ * Goes to a step by the hash and waits until it is drawn: the chapter current, its panels built and
+ * drawn (chapterDrawn; not data-settled, which a chapter change after the exercises' stepper moved focus
+ * can leave at '0' with every panel drawn), and its charts as wide as their boxes. Returns what is still
+ * wrong after 5 s (charts wider than their box), as lines to report.
+ */
+export async function goToStep(page, where) {
+  await page.evaluate((hash) => { location.hash = hash; }, hashOf(where));
+  await page.waitForFunction(({ chapter, step }) => {
+    const root = playgroundRoot();
+    const dots = [...root.querySelectorAll('.step-dot')].filter((d) => d.checkVisibility());
+    return root.querySelector('nav.chapters [aria-current="page"]')?.dataset.chapter === chapter
+      && (!dots.length || root.querySelector('.step-dot[aria-current="step"]')?.dataset.step === String(step));
+  }, where);
+  await chapterDrawn(page).catch(async (e) => {
+    const seen = await page.evaluate(() => [...playgroundRoot().querySelectorAll('section[data-panel]:not([hidden])')]
+      .map((s) => `${s.dataset.panel}${s.dataset.stale === '1' ? ' (stale)' : ''}: ${s.innerText.slice(0, 80).replace(/\s+/g, ' ')}`).join('; '));
+    throw new Error(`${hashOf(where)} not drawn: ${e.message} (${seen})`);
+  });
+  await settle(page);
+  const wide = () => [...playgroundRoot().querySelectorAll('.chart')].filter((box) => box.checkVisibility() && box.querySelector('.uplot'))
+    .map((box) => ({ id: box.id, box: box.clientWidth, chart: Math.round(box.querySelector('.uplot').getBoundingClientRect().width) })).filter((c) => c.chart > c.box + 1);
+  const ok = await page.waitForFunction(`(${wide})().length === 0`, null, { timeout: 5000 }).then(() => true, () => false);
+  return ok ? [] : (await page.evaluate(`(${wide})()`)).map((c) => `chart #${c.id} drawn ${c.chart} px wide in a ${c.box} px box`);
+}
