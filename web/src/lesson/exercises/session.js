@@ -8,7 +8,7 @@
 // nothing. An `exercises` event says when the prompts of the set shown are ready.
 
 import { readAnswer, matches, toleranceText } from './answers.js';
-import { selectExercises, recordStore, progressOf, progressByChapter, chapterOf, KIND_OF } from './index.js';
+import { selectExercises, recordStore, progressOf, progressByChapter, chapterOf, KIND_OF, isDone } from './index.js';
 import { NO_ENTRY, afterAnswer, afterReveal, hostExpected, answerOutcome, revealOutcome } from './rules.js';
 import { catalogueLoader, coreCache } from './core_answers.js';
 import { actionsFor } from '../../playground/asks.js';
@@ -136,7 +136,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
   return {
     /** The exercises shown, for hosts: [{ id, chapter, kind, prompt }] (kind from the first call; prompt null until posed). */
     list,
-    /** What the panel draws: { items (with choices, grid, tolerance, status and the latest verdict), progress, unknown }. */
+    /** What the panel draws: { items (with choices, grid, tolerance, status and the latest verdict), progress, unknown, open(id) }. */
     view() {
       noteSelection();
       // Only once the catalogue is loaded: a view without the exercises downloads nothing for them.
@@ -151,7 +151,9 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
         const item = instance(id), seen = last.get(id);
         return Object.freeze({ ...item, status: rec[id] ?? NO_ENTRY, reveal: seen && seen.key === item.key ? seen : null });
       }));
-      return Object.freeze({ get items() { return made(); }, progress: progressWith(rec), unknown });
+      // open(id): `id` is shown and not done yet, so a panel covers the figure that would answer it.
+      const open = (id) => ids.includes(id) && !isDone(rec[id]);
+      return Object.freeze({ get items() { return made(); }, progress: progressWith(rec), unknown, open });
     },
     answer,
     reveal,
