@@ -198,6 +198,16 @@ attn::AttentionTrace sdpa_trace(const std::vector<float>& q, const std::vector<f
                                c.d_v, opt, item, query, attn::kDefaultMemoryBudget);
 }
 
+// Seeded q and k in [−range, range] and v in [−1, 1] for case c.
+std::tuple<std::vector<float>, std::vector<float>, std::vector<float>> random_qkv(const SdpaCase& c, std::uint64_t seed,
+                                                                                  float range) {
+  check::TestRng rng(seed);
+  std::vector<float> q = rng.vec(static_cast<std::size_t>(c.batch) * c.n_q * c.d_k, -range, range);
+  std::vector<float> k = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_k, -range, range);
+  std::vector<float> v = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_v, -1.0f, 1.0f);
+  return {std::move(q), std::move(k), std::move(v)};
+}
+
 }  // namespace
 
 TEST_CASE("traceAttention: weights and output equal the forward pass's row bit for bit, steps and float64 agree",
@@ -206,10 +216,7 @@ TEST_CASE("traceAttention: weights and output equal the forward pass's row bit f
   std::uint64_t seed = 40;
   for (const SdpaCase& c : kSdpaCases) {
     ++seed;
-    check::TestRng rng(seed);
-    const std::vector<float> q = rng.vec(static_cast<std::size_t>(c.batch) * c.n_q * c.d_k, -1.5f, 1.5f);
-    const std::vector<float> k = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_k, -1.5f, 1.5f);
-    const std::vector<float> v = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_v, -1.0f, 1.0f);
+    const auto [q, k, v] = random_qkv(c, seed, 1.5f);
     const attn::AttentionOptions opt = sdpa_options(c, seed);
     const attn::AttentionResult fwd = sdpa(q, k, v, c, opt, true);
     attn::AttentionOptions streaming = opt;
@@ -276,10 +283,7 @@ TEST_CASE("traceAttention: scaled scores, max, exponentials and sum agree with a
   std::uint64_t seed = 140;
   for (const SdpaCase& c : kSdpaCases) {
     ++seed;
-    check::TestRng rng(seed);
-    const std::vector<float> q = rng.vec(static_cast<std::size_t>(c.batch) * c.n_q * c.d_k, -2.0f, 2.0f);
-    const std::vector<float> k = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_k, -2.0f, 2.0f);
-    const std::vector<float> v = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_v, -1.0f, 1.0f);
+    const auto [q, k, v] = random_qkv(c, seed, 2.0f);
     const attn::AttentionOptions opt = sdpa_options(c, seed);
     const double alpha = c.scale ? 1.0 / std::sqrt(static_cast<double>(c.d_k)) : 1.0;
     for (int b = 0; b < c.batch; ++b)
