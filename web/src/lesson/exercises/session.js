@@ -11,6 +11,7 @@ import { readAnswer, matches, toleranceText } from './answers.js';
 import { selectExercises, recordStore, progressOf, progressByChapter, chapterOf, KIND_OF, isDone } from './index.js';
 import { NO_ENTRY, afterAnswer, afterReveal, hostExpected, answerOutcome, revealOutcome } from './rules.js';
 import { catalogueLoader, coreCache } from './core_answers.js';
+import { stepStart, stepAfterAnswer, stepAfterReveal, stepEntry, stepOutcome } from './step_rules.js';
 import { actionsFor } from '../../playground/asks.js';
 import { requests } from '../../features/exercises/requests.js';
 import { text } from './session_text.js';
@@ -99,9 +100,45 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     return { ...r, shown: hostExpected(r.expected) };
   }
 
+  // A step exercise's place (step_rules.js); one finished before this visit is shown whole.
+  const places = new Map();
+  const placeOf = (id) => places.get(id) ?? (isDone(stored()[id]) ? { ...stepStart(), stage: Infinity } : stepStart());
+
+  /** A step exercise's answer (`given`) or reveal (given undefined) at its current stage. */
+  async function stepAnswer(id, item, def, given) {
+    const { results } = await solveCalls(item);
+    if (destroyed) throw new Error('this playground was removed');
+    const count = item.step.stages.length, before = placeOf(id), finished = before.stage >= count;
+    const s = def.stage(item.params, results, Math.min(before.stage, count - 1));
+    const correct = given === undefined ? null : matches(item, given, s.expected);
+    const place = finished ? before : correct === null ? stepAfterReveal(before) : stepAfterAnswer(before, correct);
+    places.set(id, place);
+    const was = stored()[id];
+    // Once finished, an answer is practice (the rules' afterAnswer: counted, scores nothing).
+    const entry = finished ? (correct === null ? was ?? NO_ENTRY : afterAnswer(was, correct)) : place.stage >= count ? stepEntry(place) : NO_ENTRY;
+    if (entry !== NO_ENTRY && entry !== was) records.set(id, entry);
+    const next = place.stage < count ? item.step.stages[place.stage].name : null;
+    const out = stepOutcome({ id, chapter: chapterOf(id), key: item.key, given, correct, before, place, next, entry,
+      stage: { ...s, expected: hostExpected(s.expected) } });
+    last.set(id, out.verdict);
+    if (out.detail) emit('attempt', out.detail);
+    emit('progress', progress());
+    changed();
+    return out.result;
+  }
+
+  /** What a step exercise shows now (its worked numbers, the asked one hidden): { stage, count, ask, rows }. */
+  async function worked(id) {
+    const { item, def } = await solvedItem(id);
+    if (item.kind !== 'step') throw new Error(`${id} is not a step exercise`);
+    const { results } = await solveCalls(item);
+    return def.worked(item.params, results, placeOf(id));
+  }
+
   async function answer(id, value) {
     const { item, def } = await solvedItem(id);
     const given = readAnswer(item, value); // throws on an answer that cannot be read: no attempt counted
+    if (item.kind === 'step') return stepAnswer(id, item, def, given);
     const core = await coreAnswer(item, def);
     const correct = matches(item, given, core.accept ?? core.expected); // the core's own number
     const entry = afterAnswer(stored()[id], correct);
@@ -117,6 +154,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
   /** Shows `id`'s answer ("Show answer"): it counts as revealed unless it was answered right before. */
   async function reveal(id) {
     const { item, def } = await solvedItem(id);
+    if (item.kind === 'step') return stepAnswer(id, item, def, undefined);
     const core = await coreAnswer(item, def);
     const entry = afterReveal(stored()[id]);
     records.set(id, entry);
@@ -157,6 +195,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     },
     answer,
     reveal,
+    worked,
     progress,
     /** A deferred session starts: reads the record (a redraw shows its attempts) and sends progress events. */
     start,
@@ -165,6 +204,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
       start();
       records.clear();
       last.clear();
+      places.clear();
       emit('progress', progress());
       changed();
     },
@@ -204,7 +244,7 @@ function posedItem(def, id, s, c) {
     try {
       const made = def.setup({ state: s, config: c.config });
       item = { id, chapter: def.chapter, kind: def.kind, ...made, key: JSON.stringify([id, made.params, made.calls]) };
-      if (def.kind === 'number') item.toleranceText = toleranceText(made.tolerance);
+      if (def.kind === 'number' || def.kind === 'step') item.toleranceText = toleranceText(made.tolerance);
     } catch (err) {
       // One exercise that cannot be posed for an unusual layer must not stop the playground's render.
       item = { id, chapter: def.chapter, kind: def.kind, unavailable: text('exercise.session.cannot_posed_this_layer', { message: err.message }) };

@@ -30,5 +30,6 @@ export const CHAPTER = {
     'attention.design-last': 'design',
     'attention.design-first': 'design',
     'attention.design-even': 'design',
+    'attention.follow-step': 'step',
   },
 };
