@@ -38,8 +38,9 @@ export function firstRowNote(pattern, t, { head, query, labels_q, labels_k, caus
   let best = 0;
   for (let j = 1; j < t.weights.length; j++) if (t.weights[j] > t.weights[best]) best = j;
   const word = (labels, j) => (labels ? ` “${labels[j]}”` : '');
-  return text(causal ? 'query.first_row_causal' : 'query.first_row', {
+  const values = {
     query, word: word(labels_q, query), none: pattern.k === 1 ? text('query.none_previous') : text('query.none_k', { k: pattern.k }), head: head + 1, pos: `${query - pattern.k}`.replace('-', '−'),
     best, bestWord: word(labels_k, best), weight: fmt.fixed(t.weights[best], 2),
-  });
+  };
+  return causal ? text('query.first_row_causal', values) : text('query.first_row', values);
 }

@@ -4,14 +4,12 @@
 // q_item, q_head, q_query, q_key (hash, attributes, widget keys), set by a click on the heatmap.
 
 import * as fmt from '../../model/format.js';
-import { logitsSection } from './logits_view.js';
-import { stageList, stageResult, stageBodies, num } from './stages.js';
+import { stageBodies, num } from './stages.js';
+import { stageFolds } from './stage_folds.js';
 import { firstRowNote, patternOf } from './head_note.js';
 import { text } from '../../lesson/panels/query.js';
-import { text as stageText } from '../../lesson/panels/query_stages.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
-const MAX_LOGIT_CELLS = 32 * 32; // the scores view (as the worker's headLogits allows)
 
 /** A selection field read as an integer in 0..n-1, else null (the panel then says what is wrong). */
 function index(value, n) {
@@ -149,59 +147,11 @@ export function create(body, { dom, host, actions }) {
     const keyName = (j) => (labels_k ? `${j} “${labels_k[j]}”` : String(j));
     const at = { item, head, query, key };
     Object.assign(content.dataset, at);
-    headAsked = '';
     const bodies = stageBodies({ dom, vector, formula, c, t, at, wq, wk, keyName, result });
     const note = firstRowNote(patternOf(result, head), t, { head, query, labels_q, labels_k, causal: c.mask === 'causal' });
-    const list = stageList(c, t);
-    const folds = list.map(([name, title], k) => {
-      const next = list[k + 1];
-      return stageFold(dom, { name, title, result: stageResult(name, t, key), body: bodies[name],
-        next: next ? () => openStage(next[0], true) : null, nextTitle: next?.[1] });
-    });
-    const headFold = stageFold(dom, { name: 'head', title: stageText('query.stage.head'), result: '', body: h('div', { class: 'logits-slot' }) });
-    folds.push(headFold);
-    fill(content, note ? h('p', { class: 'callout query-first-row' }, note) : null,
-      h('div', { class: 'query-stages', role: 'group', 'aria-label': stageText('query.stage.stages') }, folds));
-    // One stage open at a time: opening one folds the others; the whole head's tables are asked for
-    // only when their fold is opened (n_q traces twice).
-    for (const fold of folds) {
-      fold.addEventListener('toggle', () => {
-        if (!fold.open) return;
-        openName = fold.dataset.stage;
-        for (const other of folds) if (other !== fold) other.open = false;
-        if (fold === headFold) headStage(c, { item, head, query, key }, t, labels_q, labels_k, headFold.querySelector('.logits-slot'));
-      });
-    }
-    openStage(list.some(([name]) => name === openName) || openName === 'head' ? openName : 'dot', false);
-  }
-
-  /** Opens stage `name` (the others fold); `focus`: its title takes the focus (the "Next" buttons). */
-  function openStage(name, focus) {
-    const fold = content.querySelector(`details[data-stage="${name}"]`);
-    if (!fold) return;
-    fold.open = true;
-    if (focus) fold.querySelector('summary').focus();
-  }
-
-  let headAsked = '';
-  function headStage(c, { item, head, query, key }, t, labels_q, labels_k, slot) {
-    const id = JSON.stringify([view.result?.key, item, head, query, key]);
-    if (headAsked === id) return;
-    headAsked = id;
-    const { n_q } = c, n_k = t.scores.length, d_k = t.q.length;
-    if (n_q * n_k > MAX_LOGIT_CELLS) {
-      fill(slot, h('p', { class: 'note' }, text('query.view_whole_head_s', { MAX_LOGIT_CELLS, value: fmt.int(n_q * n_k) })));
-      return;
-    }
     const ticket = pending;
-    fill(slot, h('p', { class: 'note' }, 'Tracing…'));
-    actions.headLogits({ config: c, item, head }).then((reply) => {
-      if (ticket !== pending) return;
-      fill(slot, logitsSection(dom, { reply, config: c, head, d_k, labels_q, labels_k, query, key }));
-    }, (err) => {
-      headAsked = '';
-      if (ticket === pending) fill(slot, h('p', { class: 'note' }, text('query.scores_view_could_not', { message: err.message })));
-    });
+    fill(content, note ? h('p', { class: 'callout query-first-row' }, note) : null,
+      stageFolds({ dom, actions, c, t, at, labels_q, labels_k, bodies, open: openName, onOpen: (name) => { openName = name; }, current: () => ticket === pending }));
   }
 
   return { update };
@@ -234,12 +184,4 @@ function importedStep({ h, tableWrap }, c, { item, head, query }, key, { importe
       h('thead', {}, h('tr', {}, ['key', 'weight (imported)', 'chart'].map((s) => h('th', { scope: 'col' }, s)))),
       h('tbody', {}, rows),
       h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'sum'), h('td', { class: 'attention-sum', dataset: { sum: String(sum) } }, fmt.fixed(sum, 6)), h('td', {}))))));
-}
-
-/** One stage as a fold: its title and short result in the summary, its numbers inside, a "Next" button. */
-function stageFold({ h }, { name, title, result, body, next, nextTitle }) {
-  return h('details', { class: 'query-stage', dataset: { stage: name } },
-    h('summary', {}, h('span', { class: 'stage-title' }, title), result ? h('span', { class: 'stage-result' }, result) : null),
-    h('div', { class: 'stage-body' }, body,
-      next ? h('button', { type: 'button', class: 'stage-next', onclick: next }, stageText('query.stage.next', { name: nextTitle })) : null));
 }

@@ -5,7 +5,7 @@
 
 import * as fmt from '../../model/format.js';
 import { text } from '../../lesson/panels/query.js';
-import { text as stageText } from '../../lesson/panels/query_stages.js';
+import '../../lesson/panels/query_stages.js'; // the stages' words
 import { zerosNote, patternOf } from './head_note.js';
 
 const TERMS_SHOWN = 3;  // terms of q·k written out before "…"
@@ -20,27 +20,27 @@ const tex = (x) => (x === -Infinity ? String.raw`-\infty` : x.toFixed(4));
 /** The stages in order: name and title (the title's values from the trace). */
 export function stageList(c, t) {
   return [
-    ['dot', stageText('query.stage.dot')],
-    ['scale', c.scale ? stageText('query.stage.scale', { d_k: t.q.length }) : stageText('query.stage.scale_off')],
-    ['mask', stageText('query.stage.mask')],
-    ['max', stageText('query.stage.max')],
-    ['exp', stageText('query.stage.exp')],
-    ['sum', stageText('query.stage.sum')],
-    ['weights', stageText('query.stage.weights')],
-    ['output', stageText('query.stage.output')],
+    ['dot', text('query.stage.dot')],
+    ['scale', c.scale ? text('query.stage.scale', { d_k: t.q.length }) : text('query.stage.scale_off')],
+    ['mask', text('query.stage.mask')],
+    ['max', text('query.stage.max')],
+    ['exp', text('query.stage.exp')],
+    ['sum', text('query.stage.sum')],
+    ['weights', text('query.stage.weights')],
+    ['output', text('query.stage.output')],
   ];
 }
 
 /** The short result a folded stage shows beside its title (key j's number, or the row's). */
 export function stageResult(name, t, key) {
-  const kv = (values) => stageText('query.stage.key_value', { key, value: num(values[key]) });
+  const kv = (values) => text('query.stage.key_value', { key, value: num(values[key]) });
   switch (name) {
     case 'dot': return kv(t.scores);
     case 'scale': return kv(t.scaled);
     case 'mask': {
       let visible = 0;
       for (const l of t.logits) if (l !== -Infinity) visible++;
-      return stageText('query.stage.visible_of', { visible, n_k: t.logits.length });
+      return text('query.stage.visible_of', { visible, n_k: t.logits.length });
     }
     case 'max': return num(t.max);
     case 'exp': return kv(t.exp);
@@ -88,21 +88,21 @@ function dotStage({ dom, vector, formula, c, t, at, wq, wk, keyName, result }) {
   const score = t.scores[key];
   const dotTex = text('query.q_cdot_k_sum', { query, key, d_k }) + terms.join('+') + (d_k > TERMS_SHOWN ? String.raw`+\dots` : '') + `=${tex(score)}`;
   return [vectors, formula(dotTex, `q·k = ${fmt.fixed(score, 4)}`),
-    h('p', { class: 'note' }, stageText('query.dot.scores_row')),
-    keyedRow(dom, { caption: 'score q·kⱼ', values: t.scores, keyName, key, step: 'scores' })];
+    h('p', { class: 'note' }, text('query.dot.scores_row')),
+    keyedRow(dom, { caption: text('query.row.scores'), values: t.scores, keyName, key, step: 'scores' })];
 }
 
 function scaleStage({ dom, formula, c, t, at, keyName }) {
   const { h } = dom;
   const d_k = t.q.length, { key } = at;
   const score = t.scores[key], scaled = t.scaled[key];
-  const alibi = t.bias ? h('p', { class: 'note' }, stageText('query.scale.alibi', { slope: fmt.num(t.slope, 4) }), keyedRow(dom, { caption: 'ALiBi bias', values: t.bias, keyName, key, step: 'bias' })) : null;
+  const alibi = t.bias ? h('p', { class: 'note' }, text('query.scale.alibi', { slope: fmt.num(t.slope, 4) }), keyedRow(dom, { caption: text('query.row.bias'), values: t.bias, keyName, key, step: 'bias' })) : null;
   return [
-    h('p', { class: 'note' }, c.scale ? stageText('query.scale.why', { d_k, alpha: fmt.fixed(t.logit_scale, 4) }) : stageText('query.scale.off')),
+    h('p', { class: 'note' }, c.scale ? text('query.scale.why', { d_k, alpha: fmt.fixed(t.logit_scale, 4) }) : text('query.scale.off')),
     c.scale && !t.bias ? formula(String.raw`\frac{${tex(score)}}{\sqrt{${d_k}}}=${tex(scaled)}`, `${num(score)} / √${d_k} = ${num(scaled)}`) : null,
     alibi,
-    h('p', { class: 'note' }, stageText('query.scale.row')),
-    keyedRow(dom, { caption: 'scaled score', values: t.scaled, keyName, key, step: 'scaled' })];
+    h('p', { class: 'note' }, text('query.scale.row')),
+    keyedRow(dom, { caption: text('query.row.scaled'), values: t.scaled, keyName, key, step: 'scaled' })];
 }
 
 function maskStage({ dom, c, t, at, wk, keyName }) {
@@ -112,42 +112,42 @@ function maskStage({ dom, c, t, at, wk, keyName }) {
   for (const l of t.logits) if (l === -Infinity) hidden++;
   const score = t.scores[key], logit = t.logits[key];
   return [
-    h('p', { class: 'note' }, t.masked ? stageText('query.mask.all') : hidden ? stageText('query.mask.some', { hidden, n_k }) : stageText('query.mask.none')),
+    h('p', { class: 'note' }, t.masked ? text('query.mask.all') : hidden ? text('query.mask.some', { hidden, n_k }) : text('query.mask.none')),
     logit === -Infinity ? h('p', { class: 'callout' }, text('query.key_masked_this_query', { key, wk })) : null,
     h('p', { class: 'sr-only' }, `score ${num(score)}, logit ${num(logit)}`),
     h('dl', { class: 'query-facts' },
       h('dt', {}, text('query.score_q_k')), h('dd', { dataset: { score: String(score) } }, num(score)),
       h('dt', {}, c.scale ? `logit = score × 1/√${t.q.length}` : text('query.logit_no_scaling')), h('dd', { dataset: { logit: String(logit) } }, num(logit))),
-    keyedRow(dom, { caption: 'logit', values: t.logits, keyName, key, step: 'logits-row' })];
+    keyedRow(dom, { caption: text('query.row.logits'), values: t.logits, keyName, key, step: 'logits-row' })];
 }
 
 function maxStage({ dom, t }) {
   const { h } = dom;
-  if (t.masked) return h('p', { class: 'note' }, stageText('query.masked_row'));
+  if (t.masked) return h('p', { class: 'note' }, text('query.masked_row'));
   const at = [];
   t.logits.forEach((l, j) => { if (l === t.max) at.push(j); });
-  return [h('p', { class: 'note', dataset: { max: String(t.max) } }, stageText('query.max.value', { max: num(t.max), keys: at.join(', ') })),
-    h('p', { class: 'note' }, stageText('query.max.why'))];
+  return [h('p', { class: 'note', dataset: { max: String(t.max) } }, text('query.max.value', { max: num(t.max), keys: at.join(', ') })),
+    h('p', { class: 'note' }, text('query.max.why'))];
 }
 
 function expStage({ dom, t, at, keyName }) {
   const { h } = dom;
   const { key } = at;
-  if (t.masked) return h('p', { class: 'note' }, stageText('query.masked_row'));
+  if (t.masked) return h('p', { class: 'note' }, text('query.masked_row'));
   const logit = t.logits[key];
   return [
-    logit === -Infinity ? null : h('p', { class: 'note' }, stageText('query.exp.one', { logit: num(logit), max: num(t.max), diff: num(logit - t.max), value: num(t.exp[key]), key })),
-    h('p', { class: 'note' }, stageText('query.exp.row')),
-    keyedRow(dom, { caption: 'exp(logit − max)', values: t.exp, keyName, key, step: 'exp' })];
+    logit === -Infinity ? null : h('p', { class: 'note' }, text('query.exp.one', { logit: num(logit), max: num(t.max), diff: num(logit - t.max), value: num(t.exp[key]), key })),
+    h('p', { class: 'note' }, text('query.exp.row')),
+    keyedRow(dom, { caption: text('query.row.exp'), values: t.exp, keyName, key, step: 'exp' })];
 }
 
 function sumStage({ dom, t }) {
   const { h } = dom;
-  if (t.masked) return h('p', { class: 'note' }, stageText('query.masked_row'));
+  if (t.masked) return h('p', { class: 'note' }, text('query.masked_row'));
   const shown = Array.from(t.exp).filter((e) => e !== 0);
   const terms = shown.slice(0, SUM_TERMS).map((e) => num(e)).join(' + ') + (shown.length > SUM_TERMS ? ' + …' : '');
-  return [h('p', { class: 'note', dataset: { sum: String(t.sum) } }, stageText('query.sum.value', { terms, sum: num(t.sum) })),
-    h('p', { class: 'note' }, stageText('query.sum.why'))];
+  return [h('p', { class: 'note', dataset: { sum: String(t.sum) } }, text('query.sum.value', { terms, sum: num(t.sum) })),
+    h('p', { class: 'note' }, text('query.sum.why'))];
 }
 
 /** The whole row: logits → exp → ÷ sum → weights, with the masked and dropped keys. */
@@ -168,7 +168,7 @@ function softmaxStep({ dom, c, t, at, keyName }) {
       h('td', {}, isMasked ? 'masked: −∞ → 0' : isDropped ? 'dropped → 0' : (c.dropout > 0 ? `kept, × ${fmt.fixed(t.keep_scale, 4)}` : '')),
       h('td', { class: 'q-bar-cell', 'aria-hidden': 'true' }, h('span', { class: 'q-bar', style: { width: `${big ? (100 * t.weights[j]) / big : 0}%` } })));
   });
-  const one = !t.masked && t.logits[key] !== -Infinity ? h('p', { class: 'note' }, stageText('query.weights.one', { key, exp: num(t.exp[key]), sum: num(t.sum), weight: num(t.weights[key]) })) : null;
+  const one = !t.masked && t.logits[key] !== -Infinity ? h('p', { class: 'note' }, text('query.weights.one', { key, exp: num(t.exp[key]), sum: num(t.sum), weight: num(t.weights[key]) })) : null;
   return h('div', { class: 'query-step', dataset: { step: 'softmax' } },
     h('h3', { class: 'sr-only' }, text('query.3_softmax_over_query', { query })),
     h('p', { class: 'note' }, t.masked

@@ -13,12 +13,13 @@ import { heatmapSvg, figureGrid } from '../../export/figure.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js';
 import { createLabRun } from './lab_run.js';
 import { text } from '../../lesson/panels/training.js';
+import { stillAsked } from '../../lesson/covered.js';
 
 const SETTINGS = [
   ['train_d_model', 'd_model', 'model width'], ['train_n_heads', 'n_heads', 'heads'],
   ['train_seq_len', 'seq_len', text('training.tokens_per_sample')], ['train_lr', 'lr', text('training.adam_s_learning_rate')], ['train_seed', 'seed', text('training.initial_weights_data')],
 ];
-const START_LOSS = 'training.start-loss'; // the exercise whose answer the loss figure is
+const START_LOSS = 'training.start-loss'; // the question whose answer the loss figure is
 const FIELDS = ['train_task', ...SETTINGS.map(([key]) => key)];
 
 /** What the relation names mean, for the text under the maps. */
@@ -157,7 +158,7 @@ export function create(body, { dom, host, actions }) {
     } else if (r) {
       const e = r.evaluation;
       // The loss answers the exercise on the untrained model's loss: covered until that one is done.
-      const loss = view.exercises?.open?.(START_LOSS) ? text('training.loss_after_you_answer') : fmt.num(r.report.loss.at(-1) ?? e.loss, 4);
+      const loss = stillAsked(view, START_LOSS) ? text('training.loss_after_you_answer') : fmt.num(r.report.loss.at(-1) ?? e.loss, 4);
       status.textContent = `Step ${fmt.int(r.steps)} · loss ${loss} · ` +
         text('training.held_out_accuracy_samples', { accuracy: fmt.percent(e.accuracy), samples: fmt.int(e.samples) }) +
         (lab.note ? ` · ${lab.note}` : '') + (lab.restarted ? text('training.compute_worker_restarted_training') : '');

@@ -11,7 +11,7 @@ import { readAnswer, matches, toleranceText } from './answers.js';
 import { selectExercises, recordStore, progressOf, progressByChapter, chapterOf, KIND_OF, isDone } from './index.js';
 import { NO_ENTRY, afterAnswer, afterReveal, hostExpected, answerOutcome, revealOutcome } from './rules.js';
 import { catalogueLoader, coreCache } from './core_answers.js';
-import { stepStart, stepAfterAnswer, stepAfterReveal, stepEntry, stepOutcome } from './step_rules.js';
+import { stepSession } from './step_session.js';
 import { actionsFor } from '../../playground/asks.js';
 import { requests } from '../../features/exercises/requests.js';
 import { text } from './session_text.js';
@@ -100,68 +100,36 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     return { ...r, shown: hostExpected(r.expected) };
   }
 
-  // A step exercise's place (step_rules.js); one finished before this visit is shown whole.
-  const places = new Map();
-  const placeOf = (id) => places.get(id) ?? (isDone(stored()[id]) ? { ...stepStart(), stage: Infinity } : stepStart());
-
-  /** A step exercise's answer (`given`) or reveal (given undefined) at its current stage. */
-  async function stepAnswer(id, item, def, given) {
-    const { results } = await solveCalls(item);
-    if (destroyed) throw new Error('this playground was removed');
-    const count = item.step.stages.length, before = placeOf(id), finished = before.stage >= count;
-    const s = def.stage(item.params, results, Math.min(before.stage, count - 1));
-    const correct = given === undefined ? null : matches(item, given, s.expected);
-    const place = finished ? before : correct === null ? stepAfterReveal(before) : stepAfterAnswer(before, correct);
-    places.set(id, place);
-    const was = stored()[id];
-    // Once finished, an answer is practice (the rules' afterAnswer: counted, scores nothing).
-    const entry = finished ? (correct === null ? was ?? NO_ENTRY : afterAnswer(was, correct)) : place.stage >= count ? stepEntry(place) : NO_ENTRY;
-    if (entry !== NO_ENTRY && entry !== was) records.set(id, entry);
-    const next = place.stage < count ? item.step.stages[place.stage].name : null;
-    const out = stepOutcome({ id, chapter: chapterOf(id), key: item.key, given, correct, before, place, next, entry,
-      stage: { ...s, expected: hostExpected(s.expected) } });
+  /** What an answer or a reveal tells: the latest verdict, the `attempt` event (answers only), progress, a redraw. */
+  function tell(id, out) {
     last.set(id, out.verdict);
     if (out.detail) emit('attempt', out.detail);
     emit('progress', progress());
     changed();
-    return out.result;
   }
-
-  /** What a step exercise shows now (its worked numbers, the asked one hidden): { stage, count, ask, rows }. */
-  async function worked(id) {
-    const { item, def } = await solvedItem(id);
-    if (item.kind !== 'step') throw new Error(`${id} is not a step exercise`);
-    const { results } = await solveCalls(item);
-    return def.worked(item.params, results, placeOf(id));
-  }
-
+  const steps = stepSession({ solveCalls, stored, records, alive: () => !destroyed, tell });
   async function answer(id, value) {
     const { item, def } = await solvedItem(id);
     const given = readAnswer(item, value); // throws on an answer that cannot be read: no attempt counted
-    if (item.kind === 'step') return stepAnswer(id, item, def, given);
+    if (item.kind === 'step') return steps.answer(id, item, def, given);
     const core = await coreAnswer(item, def);
     const correct = matches(item, given, core.accept ?? core.expected); // the core's own number
     const entry = afterAnswer(stored()[id], correct);
     records.set(id, entry);
     const out = answerOutcome({ id, chapter: chapterOf(id), key: item.key, given, correct, entry, core: { ...core, expected: core.shown }, hint: () => def.hint(item.params ?? {}) });
-    last.set(id, out.verdict);
-    emit('attempt', out.detail);
-    emit('progress', progress());
-    changed();
+    tell(id, out);
     return out.result;
   }
 
   /** Shows `id`'s answer ("Show answer"): it counts as revealed unless it was answered right before. */
   async function reveal(id) {
     const { item, def } = await solvedItem(id);
-    if (item.kind === 'step') return stepAnswer(id, item, def, undefined);
+    if (item.kind === 'step') return steps.answer(id, item, def, undefined);
     const core = await coreAnswer(item, def);
     const entry = afterReveal(stored()[id]);
     records.set(id, entry);
     const out = revealOutcome({ key: item.key, core: { ...core, expected: core.shown }, entry });
-    last.set(id, out.verdict);
-    emit('progress', progress());
-    changed();
+    tell(id, out);
     return out.result;
   }
 
@@ -190,12 +158,12 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
         return Object.freeze({ ...item, status: rec[id] ?? NO_ENTRY, reveal: seen && seen.key === item.key ? seen : null });
       }));
       // open(id): `id` is shown and not done yet, so a panel covers the figure that would answer it.
-      const open = (id) => ids.includes(id) && !isDone(rec[id]);
-      return Object.freeze({ get items() { return made(); }, progress: progressWith(rec), unknown, open });
+      return Object.freeze({ get items() { return made(); }, progress: progressWith(rec), unknown, open: (id) => ids.includes(id) && !isDone(rec[id]) });
     },
     answer,
     reveal,
-    worked,
+    /** A step exercise's numbers on show now (step_session.js). */
+    worked: (id) => solvedItem(id).then(({ item, def }) => steps.worked(id, item, def)),
     progress,
     /** A deferred session starts: reads the record (a redraw shows its attempts) and sends progress events. */
     start,
@@ -204,7 +172,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
       start();
       records.clear();
       last.clear();
-      places.clear();
+      steps.clear();
       emit('progress', progress());
       changed();
     },

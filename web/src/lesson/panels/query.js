@@ -35,8 +35,6 @@ addText({
   'query.numbers_d_k': '{part}: {d_k} numbers (d_k)',
   'query.kj_key_s_row': 'kⱼ: key {key}{wk}’s row of this head’s K',
   'query.q_cdot_k_sum': 'q_{{query}}\\cdot k_{{key}}=\\sum_{t=1}^{{d_k}} q_t k_t=',
-  'query.text': '\\text{no scaling: logit}={logit}',
-  'query.2_score_logit': '2. Score and logit',
   'query.key_masked_this_query':
     'Key {key}{wk} is masked for this query: its logit is −∞, so its weight is 0.',
   'query.score_q_k': 'score q·k',

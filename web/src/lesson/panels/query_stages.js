@@ -21,6 +21,12 @@ addText({
   'query.stage.stages': 'The stages of this query, one open at a time',
   'query.stage.key_value': 'key {key}: {value}',
   'query.stage.visible_of': '{visible} of {n_k} keys visible',
+  'query.stage.tracing': 'Tracing every query of this head…',
+  'query.row.scores': 'score q·kⱼ',
+  'query.row.bias': 'ALiBi bias',
+  'query.row.scaled': 'scaled score',
+  'query.row.logits': 'logit',
+  'query.row.exp': 'exp(logit − max)',
 
   'query.dot.scores_row': 'The same dot product for every key: this query’s scores.',
   'query.scale.why':

@@ -6,7 +6,8 @@
 
 import { text } from '../../../lesson/panels/exercise_kinds.js';
 
-const ROWS = [['scores', 'q·kⱼ'], ['scaled', 'q·kⱼ/√d_k'], ['max', 'max'], ['exp', 'exp(· − max)'], ['sum', 'sum'], ['weights', 'weight'], ['output', 'output']];
+// The stages' rows in order (each label: exercises.step_row.<name>).
+const ROWS = ['scores', 'scaled', 'max', 'exp', 'sum', 'weights', 'output'].map((name) => [name, () => text(`exercises.step_row.${name}`)]);
 const show = (x) => (typeof x === 'number' ? (Number.isInteger(x) ? String(x) : x.toFixed(4)).replace('-', '−') : x);
 
 /** { field, read() → the typed number, onReveal() → redraws the worked numbers for the next stage }. */
@@ -36,7 +37,7 @@ export function stepInput(dom, item, titleId, actions) {
       const value = w.rows[name];
       const cells = Array.isArray(value) ? value.map((x, j) => cell(x, name === askedRow && j === current.at))
         : [h('td', { colspan: String(n_k), class: name === askedRow ? 'ex-step-asked' : null }, name === askedRow ? '?' : show(value))];
-      return h('tr', { dataset: { row: name } }, h('th', { scope: 'row' }, label), cells);
+      return h('tr', { dataset: { row: name } }, h('th', { scope: 'row' }, label()), cells);
     });
     fill(work, h('div', { class: 'table-wrap', tabindex: '0', role: 'group', 'aria-label': text('exercises.step_worked') }, h('table', { class: 'numbers ex-step-table' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'stage'), Array.from({ length: n_k }, (_, j) => h('th', { scope: 'col' }, `key ${j}`)))),
