@@ -4,11 +4,13 @@
 // work out (each right answer hides more of the next stage). The numbers come from the session
 // (actions.worked: the core's trace, filtered to what this stage may show); this file only draws them.
 
+import * as fmt from '../../../model/format.js';
 import { text } from '../../../lesson/panels/exercise_kinds.js';
 
 // The stages' rows in order (each label: exercises.step_row.<name>).
 const ROWS = ['scores', 'scaled', 'max', 'exp', 'sum', 'weights', 'output'].map((name) => [name, () => text(`exercises.step_row.${name}`)]);
-const show = (x) => (typeof x === 'number' ? (Number.isInteger(x) ? String(x) : x.toFixed(4)).replace('-', '−') : x);
+/** Up to 4 decimals, trailing zeros dropped, a real minus sign. */
+const show = (x) => (typeof x === 'number' ? fmt.num(x, 4).replace('-', '−') : x);
 
 /** { field, read() → the typed number, onReveal() → redraws the worked numbers for the next stage }. */
 export function stepInput(dom, item, titleId, actions) {
@@ -30,10 +32,10 @@ export function stepInput(dom, item, titleId, actions) {
     const current = w.stage < w.count ? stages[w.stage] : null;
     where.textContent = current ? text('exercises.step_where', { stage: w.stage + 1, count: w.count }) : text('exercises.step_done', { count: w.count });
     ask.textContent = current ? text('exercises.step_ask', { what: current.label }) : text('exercises.step_practice');
-    const shownRows = ROWS.filter(([name]) => name in w.rows && (w.rows[name] !== null));
     const cell = (x, asked) => h('td', { class: asked ? 'ex-step-asked' : x === null ? 'ex-step-left' : null }, asked ? '?' : x === null ? '…' : show(x));
     const askedRow = current ? { score: 'scores', scaled: 'scaled', max: 'max', exp: 'exp', sum: 'sum', weight: 'weights', output: 'output' }[current.name] : null;
-    const rows = ROWS.filter(([name]) => shownRows.some(([s]) => s === name) || name === askedRow).map(([name, label]) => {
+    // The stages up to the asked one (every one once done), in order.
+    const rows = ROWS.filter((_, i) => i <= w.stage).map(([name, label]) => {
       const value = w.rows[name];
       const cells = Array.isArray(value) ? value.map((x, j) => cell(x, name === askedRow && j === current.at))
         : [h('td', { colspan: String(n_k), class: name === askedRow ? 'ex-step-asked' : null }, name === askedRow ? '?' : show(value))];
