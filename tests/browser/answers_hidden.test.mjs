@@ -36,7 +36,8 @@ async function engineAnswer(id, state) {
   const made = def.setup({ state, config: check.config });
   const { results } = await handlers.solve({ calls: made.calls }, side);
   const revealed = def.reveal(made.params, results);
-  return { kind: def.kind, expected: revealed.expected, tolerance: made.tolerance ?? {}, choices: made.choices };
+  const stages = def.kind === 'step' ? made.step.stages.map((_, i) => def.stage(made.params, results, i).expected) : null;
+  return { kind: def.kind, expected: revealed.expected, tolerance: made.tolerance ?? {}, choices: made.choices, stages };
 }
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -154,6 +155,8 @@ for (const chapter of CHAPTERS) {
         const { all, outside } = await readable(page);
         let found = null;
         if (answer.kind === 'number') found = findNumber(all, answer.expected, answer.tolerance);
+        // A step sequence: no stage's number is on screen before the first Check (the later ones are hidden too).
+        else if (answer.kind === 'step') found = answer.stages.map((x) => findNumber(all, x, answer.tolerance)).find(Boolean) ?? null;
         else if (answer.kind === 'shape') found = findShape(all, answer.expected);
         else if (answer.kind === 'choice') {
           const label = answer.choices.find((c) => c.key === answer.expected)?.label;
