@@ -42,7 +42,7 @@ export function stepInput(dom, item, titleId, actions) {
       return h('tr', { dataset: { row: name } }, h('th', { scope: 'row' }, label()), cells);
     });
     fill(work, h('div', { class: 'table-wrap', tabindex: '0', role: 'group', 'aria-label': text('exercises.step_worked') }, h('table', { class: 'numbers ex-step-table' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'stage'), Array.from({ length: n_k }, (_, j) => h('th', { scope: 'col' }, `key ${j}`)))),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, text('exercises.step_corner')), Array.from({ length: n_k }, (_, j) => h('th', { scope: 'col' }, String(j))))),
       h('tbody', {}, rows))));
   }
   const refresh = () => actions.worked(item.id).then(draw, (err) => { where.textContent = err.message; });
