@@ -10,7 +10,7 @@ import { text } from '../../lesson/panels/exercises.js';
 
 import { sketchInput } from './kinds/sketch.js';
 import { designInput } from './kinds/design.js';
-import { stepInput } from './kinds/step.js';
+import { stepInput } from './kinds/step_input.js';
 import { stepExercises } from '../../lesson/chapters.js';
 
 export { requests } from './requests.js'; // what this panel may ask the compute for (the session asks it)

@@ -11,7 +11,6 @@ import { readAnswer, matches, toleranceText } from './answers.js';
 import { selectExercises, recordStore, progressOf, progressByChapter, chapterOf, KIND_OF, isDone } from './index.js';
 import { NO_ENTRY, afterAnswer, afterReveal, hostExpected, answerOutcome, revealOutcome } from './rules.js';
 import { catalogueLoader, coreCache } from './core_answers.js';
-import { stepSession } from './step_session.js';
 import { actionsFor } from '../../playground/asks.js';
 import { requests } from '../../features/exercises/requests.js';
 import { text } from './session_text.js';
@@ -101,17 +100,14 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
   }
 
   /** What an answer or a reveal tells: the latest verdict, the `attempt` event (answers only), progress, a redraw. */
-  function tell(id, out) {
-    last.set(id, out.verdict);
-    if (out.detail) emit('attempt', out.detail);
-    emit('progress', progress());
-    changed();
-  }
-  const steps = stepSession({ solveCalls, stored, records, alive: () => !destroyed, tell });
+  const tell = (id, out) => { last.set(id, out.verdict); if (out.detail) emit('attempt', out.detail); emit('progress', progress()); changed(); };
+  let steps = null; // the step exercises' part (step_session.js): it comes with their lazily loaded definition
+  const stepsOf = (def) => (steps ??= def.stepSession({ solveCalls, stored, records, alive: () => !destroyed, tell }));
+
   async function answer(id, value) {
     const { item, def } = await solvedItem(id);
     const given = readAnswer(item, value); // throws on an answer that cannot be read: no attempt counted
-    if (item.kind === 'step') return steps.answer(id, item, def, given);
+    if (item.kind === 'step') return stepsOf(def).answer(id, item, def, given);
     const core = await coreAnswer(item, def);
     const correct = matches(item, given, core.accept ?? core.expected); // the core's own number
     const entry = afterAnswer(stored()[id], correct);
@@ -124,7 +120,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
   /** Shows `id`'s answer ("Show answer"): it counts as revealed unless it was answered right before. */
   async function reveal(id) {
     const { item, def } = await solvedItem(id);
-    if (item.kind === 'step') return steps.answer(id, item, def, undefined);
+    if (item.kind === 'step') return stepsOf(def).answer(id, item, def, undefined);
     const core = await coreAnswer(item, def);
     const entry = afterReveal(stored()[id]);
     records.set(id, entry);
@@ -163,7 +159,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     answer,
     reveal,
     /** A step exercise's numbers on show now (step_session.js). */
-    worked: (id) => solvedItem(id).then(({ item, def }) => steps.worked(id, item, def)),
+    worked: (id) => solvedItem(id).then(({ item, def }) => stepsOf(def).worked(id, item, def)),
     progress,
     /** A deferred session starts: reads the record (a redraw shows its attempts) and sends progress events. */
     start,
@@ -172,7 +168,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
       start();
       records.clear();
       last.clear();
-      steps.clear();
+      steps?.clear();
       emit('progress', progress());
       changed();
     },

@@ -7,6 +7,7 @@
 
 import * as fmt from '../../model/format.js';
 import { text } from './step_text.js';
+import { stepSession } from './step_session.js';
 
 /** The rows of the worked example, in order: the trace's array (or number) each stage asks about. */
 const ROWS = { score: 'scores', scaled: 'scaled', max: 'max', exp: 'exp', sum: 'sum', weight: 'weights', output: 'output' };
@@ -22,6 +23,8 @@ export function stepExercise({ id, chapter, objective, q, k, v, stages, toleranc
   const values = (trace, s) => ({ at: s.at, value: fmt.num(value(trace, s), 4), d_k, n_k, max: fmt.num(trace.max, 4), sum: fmt.num(trace.sum, 4) });
   return {
     id, chapter, kind: 'step', objective,
+    /** A session's part for step exercises (step_session.js): loaded with this definition, not with the first view. */
+    stepSession,
     setup() {
       return {
         params: {},
