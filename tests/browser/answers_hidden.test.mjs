@@ -19,6 +19,7 @@ import * as fmt from '../../web/src/model/format.js';
 import { handlers } from '../../web/src/features/exercises/handler.js';
 import { EXERCISES } from '../../web/src/lesson/exercises/catalogue.js';
 import { EXERCISE_IDS } from '../../web/src/lesson/exercises/index.js';
+import { stepOfExercise } from './exercise_steps.mjs';
 
 let h, attn;
 before(async () => { h = await startHarness(); attn = await loadAttention(); });
@@ -146,12 +147,20 @@ for (const chapter of CHAPTERS) {
       const leaks = [], looked = [];
       for (const id of EXERCISE_IDS[chapter]) {
         const answer = await engineAnswer(id, state);
-        // Show the exercise's card (its prompt and input), as a learner stepping to it would.
-        await page.evaluate((id) => playgroundRoot().querySelector(`[data-mark="${id}"]`)?.click(), id);
+        // Show the exercise's card (its prompt and input), as a learner stepping to it would: the chapter's
+        // step that places it, then its mark when the step has several.
+        await page.evaluate(([chapter, step]) => { location.hash = `#chapter=${chapter}&step=${step}`; }, [chapter, stepOfExercise(chapter, id)]);
+        // (The exercises panel is built once scrolled to; the mark shows the card.)
         await page.waitForFunction((id) => {
-          const card = playgroundRoot().querySelector(`[data-exercise="${id}"]`);
+          const root = playgroundRoot();
+          root.querySelector('section[data-panel="exercises"]')?.scrollIntoView();
+          const card = root.querySelector(`[data-exercise="${id}"]`);
+          if (card?.hidden) root.querySelector(`[data-mark="${id}"]`)?.click();
           return card && !card.hidden && card.querySelector('form, .placeholder') && !/loading/i.test(card.innerText);
-        }, id, { timeout: 20000 });
+        }, id, { timeout: 20000 }).catch(async (err) => {
+          const seen = await page.evaluate((id) => { const c = playgroundRoot().querySelector(`[data-exercise="${id}"]`); return c ? `hidden ${c.hidden}: ${c.innerText}` : 'no card'; }, id);
+          throw new Error(`${id}'s card did not show (${seen}): ${err.message}`);
+        });
         const { all, outside } = await readable(page);
         let found = null;
         if (answer.kind === 'number') found = findNumber(all, answer.expected, answer.tolerance);
@@ -176,14 +185,14 @@ for (const chapter of CHAPTERS) {
 }
 
 test('the training lab covers its loss while training.start-loss is open, and shows it once the answer is shown', async () => {
-  const page = await openPage(h, '#chapter=training', { asIs: true, waitForResult: false });
+  const page = await openPage(h, `#chapter=training&step=${stepOfExercise('training', 'training.start-loss')}`, { asIs: true, waitForResult: false });
   try {
     await chapterDrawn(page);
     page.setDefaultTimeout(60000);
     const statusText = () => page.evaluate(() => playgroundRoot().getElementById('train-status')?.textContent ?? '');
     await page.waitForFunction(() => playgroundRoot().getElementById('train-status')?.dataset.steps === '0');
     assert.match(await statusText(), /^Step 0 · loss shown after you answer the exercise on it · held-out accuracy/);
-    await page.locator('[data-mark="training.start-loss"]').click();
+    await page.evaluate(() => playgroundRoot().querySelector('[data-mark="training.start-loss"]')?.click()); // a step with several has a stepper
     await page.click('[data-exercise="training.start-loss"] .ex-show');
     await page.locator('[data-exercise="training.start-loss"] .ex-verdict[data-correct="shown"]').waitFor();
     await page.waitForFunction(() => /^Step 0 · loss \d+\.\d{4} · /.test(playgroundRoot().getElementById('train-status')?.textContent ?? ''));

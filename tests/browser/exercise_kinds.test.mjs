@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, chapterDrawn, screenshot, serveSite, openUrl } from './harness.mjs';
+import { stepOfExercise } from './exercise_steps.mjs';
 
 let h, site;
 before(async () => { h = await startHarness(); site = await serveSite({ 'empty.html': '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A course page</title><link rel="icon" href="data:,"></head><body></body></html>' }); });
@@ -12,12 +13,20 @@ after(async () => { await site?.close(); await h?.close(); });
 
 const card = (id) => `[data-exercise="${id}"]`;
 
+/** Shows exercise `id`'s card on its step: the exercises panel is built once scrolled to, and a step with several exercises shows one (its mark picks it). */
+const showCard = (page, id) => page.waitForFunction((id) => {
+  const root = playgroundRoot();
+  root.querySelector('section[data-panel="exercises"]')?.scrollIntoView();
+  const c = root.querySelector(`[data-exercise="${id}"]`);
+  if (c?.hidden) root.querySelector(`[data-mark="${id}"]`)?.click();
+  return c && !c.hidden;
+}, id, { timeout: 60000 });
+
 /** The chapter's page with exercise `id`'s card shown. */
 async function showSketch(chapter, id, width) {
-  const page = await openPage(h, `#chapter=${chapter}`, { asIs: true, waitForResult: false, width });
+  const page = await openPage(h, `#chapter=${chapter}&step=${stepOfExercise(chapter, id)}`, { asIs: true, waitForResult: false, width });
   await chapterDrawn(page);
-  // The exercises panel is built lazily (when scrolled to): wait for its mark, then click it.
-  await page.locator(`[data-mark="${id}"]`).click({ timeout: 60000 });
+  await showCard(page, id);
   await page.locator(`${card(id)} .ex-sketch-bar`).first().waitFor();
   return page;
 }
@@ -128,10 +137,9 @@ test('design by keyboard and mouse at 1280 and 375 px: the engine grades q = (a,
 });
 
 async function showDesign(id, width) {
-  const page = await openPage(h, '#chapter=attention', { asIs: true, waitForResult: false, width });
+  const page = await openPage(h, `#chapter=attention&step=${stepOfExercise('attention', id)}`, { asIs: true, waitForResult: false, width });
   await chapterDrawn(page);
-  // The exercises panel is built lazily (when scrolled to): wait for its mark, then click it.
-  await page.locator(`[data-mark="${id}"]`).click({ timeout: 60000 });
+  await showCard(page, id);
   await page.locator(`${card(id)} input[name="design-b"]`).waitFor();
   return page;
 }
@@ -152,10 +160,10 @@ test('step by keyboard and mouse at 1280 and 375 px: each stage asked in turn, "
   const answers = await stepReference();
   for (const width of [1280, 375]) {
     const id = 'attention.follow-step';
-    const page = await openPage(h, '#chapter=attention', { asIs: true, waitForResult: false, width });
+    const page = await openPage(h, `#chapter=attention&step=${stepOfExercise('attention', id)}`, { asIs: true, waitForResult: false, width });
     page.setDefaultTimeout(60000);
     await chapterDrawn(page);
-    await page.locator(`[data-mark="${id}"]`).click();
+    await showCard(page, id);
     const input = page.locator(`${card(id)} input[name="answer"]`);
     const asked = () => page.locator(`${card(id)} td.ex-step-asked`).count();
     const left = () => page.locator(`${card(id)} td.ex-step-left`).count();
