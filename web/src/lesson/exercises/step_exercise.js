@@ -30,7 +30,7 @@ export function stepExercise({ id, chapter, objective, q, k, v, stages, toleranc
         params: {},
         prompt: prompt({ n_k, d_k, d_v, count: stages.length }),
         tolerance,
-        step: { q, k, v, stages: stages.map((s) => ({ ...s, label: text(`exercise.step.ask.${s.name}`, { at: s.at ?? '' }) })) },
+        sequence: { q, k, v, stages: stages.map((s) => ({ ...s, label: text(`exercise.step.ask.${s.name}`, { at: s.at ?? '' }) })) },
         calls: [{ op: 'traceRow', args: { q: q.slice(), k: k.flat(), v: v.flat(), n_k, d_k, d_v } }],
       };
     },

@@ -9,9 +9,10 @@ import { stepStart, stepAfterAnswer, stepAfterReveal, stepEntry, stepOutcome } f
 
 /**
  * ctx: { solveCalls(item) → promise of { results }, stored() → the record, records (recordStore's),
- * alive() → false once the playground is removed, tell(id, outcome) (the latest verdict, events, redraw) }.
+ * alive() → false once the playground is removed, done() → how many shown are done, tell(id, outcome, item,
+ * done before) (the latest verdict, events, redraw) }.
  */
-export function stepSession({ solveCalls, stored, records, alive, tell }) {
+export function stepSession({ solveCalls, stored, records, alive, tell, done }) {
   // One finished before this visit is shown whole.
   const places = new Map();
   const placeOf = (id) => places.get(id) ?? (isDone(stored()[id]) ? { ...stepStart(), stage: Infinity } : stepStart());
@@ -20,7 +21,7 @@ export function stepSession({ solveCalls, stored, records, alive, tell }) {
   async function answer(id, item, def, given) {
     const { results } = await solveCalls(item);
     if (!alive()) throw new Error('this playground was removed');
-    const count = item.step.stages.length, before = placeOf(id), finished = before.stage >= count;
+    const count = item.sequence.stages.length, before = placeOf(id), finished = before.stage >= count, doneBefore = done();
     const s = def.stage(item.params, results, Math.min(before.stage, count - 1));
     const correct = given === undefined ? null : matches(item, given, s.expected);
     const place = finished ? before : correct === null ? stepAfterReveal(before) : stepAfterAnswer(before, correct);
@@ -29,10 +30,10 @@ export function stepSession({ solveCalls, stored, records, alive, tell }) {
     // Once finished, an answer is practice (the rules' afterAnswer: counted, scores nothing).
     const entry = finished ? (correct === null ? was ?? NO_ENTRY : afterAnswer(was, correct)) : place.stage >= count ? stepEntry(place) : NO_ENTRY;
     if (entry !== NO_ENTRY && entry !== was) records.set(id, entry);
-    const next = place.stage < count ? item.step.stages[place.stage].name : null;
+    const next = place.stage < count ? item.sequence.stages[place.stage].name : null;
     const out = stepOutcome({ id, chapter: chapterOf(id), key: item.key, given, correct, before, place, next, entry,
       stage: { ...s, expected: hostExpected(s.expected) } });
-    tell(id, out);
+    tell(id, out, item, doneBefore);
     return out.result;
   }
 

@@ -15,7 +15,7 @@ const show = (x) => (typeof x === 'number' ? fmt.num(x, 4).replace('-', '−') :
 /** { field, read() → the typed number, onReveal() → redraws the worked numbers for the next stage }. */
 export function stepInput(dom, item, titleId, actions) {
   const { h, fill } = dom;
-  const { q, k, v, stages } = item.step;
+  const { q, k, v, stages } = item.sequence;
   const n_k = k.length;
   const input = h('input', { type: 'text', name: 'answer', autocomplete: 'off', spellcheck: false, size: 10, inputmode: 'decimal' });
   const ask = h('span', { class: 'ex-step-ask' });
