@@ -4,7 +4,7 @@
 // q_item, q_head, q_query, q_key (hash, attributes, widget keys), set by a click on the heatmap.
 
 import * as fmt from '../../model/format.js';
-import { stageBodies, num } from './stages.js';
+import { stageBodies, num } from './stage_bodies.js';
 import { stageFolds } from './stage_folds.js';
 import { firstRowNote, patternOf } from './head_note.js';
 import { text } from '../../lesson/panels/query.js';

@@ -1,11 +1,11 @@
 // The folds of "Follow one query" (issue 37): one per stage, one open at a time (opening one folds the
 // others; a "Next" button opens the next and moves the focus to its title), then a fold with the whole
 // head's logits and weights with and without 1/√d_k, asked for from the compute only when it opens
-// (n_q traces twice). The stages' bodies: stages.js.
+// (n_q traces twice). The stages' bodies: stage_bodies.js.
 
 import * as fmt from '../../model/format.js';
 import { logitsSection } from './logits_view.js';
-import { stageList, stageResult } from './stages.js';
+import { stageList, stageResult } from './stage_bodies.js';
 import { text } from '../../lesson/panels/query.js';
 import '../../lesson/panels/query_stages.js'; // the stages' words
 

@@ -108,11 +108,9 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     return { ...r, shown: hostExpected(r.expected) };
   }
 
-  /** What an answer or a reveal tells: the latest verdict, the `attempt` event (answers only), progress, a redraw. */
+  // tell: the verdict, the `attempt` event (answers only), progress, a redraw; stepsOf: step_session.js's part (lazily loaded).
   const tell = (id, out, item, before) => { last.set(id, out.verdict); if (out.detail) emit('attempt', xapi.attempt(out.detail, item)); emit('progress', progressAfter(before)); changed(); };
-  let steps = null; // the step exercises' part (step_session.js): it comes with their lazily loaded definition
-  const stepsOf = (def) => (steps ??= def.stepSession({ solveCalls, stored, records, alive: () => !destroyed, tell, done: doneCount }));
-
+  const stepsOf = (def) => (stepsOf.part ??= def.stepSession({ solveCalls, stored, records, alive: () => !destroyed, tell, done: doneCount }));
   async function answer(id, value) {
     const { item, def } = await solvedItem(id);
     const given = readAnswer(item, value); // throws on an answer that cannot be read: no attempt counted
@@ -165,12 +163,10 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
         const item = instance(id), seen = last.get(id);
         return Object.freeze({ ...item, status: rec[id] ?? NO_ENTRY, reveal: seen && seen.key === item.key ? seen : null });
       }));
-      // open(id): `id` is shown and not done yet, so a panel covers the figure that would answer it.
       return Object.freeze({ get items() { return made(); }, progress: progressWith(rec), unknown, open: (id) => ids.includes(id) && !isDone(rec[id]) });
     },
     answer,
-    /** A step exercise's numbers on show now (step_session.js). */
-    worked: (id) => solvedItem(id).then(({ item, def }) => stepsOf(def).worked(id, item, def)),
+    worked: (id) => solvedItem(id).then(({ item, def }) => stepsOf(def).worked(id, item, def)), // a step exercise's numbers on show
     reveal,
     progress,
     /** A deferred session starts: reads the record (a redraw shows its attempts) and sends progress events. */
@@ -178,9 +174,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     /** Forgets every attempt of this scope (and its stored record). */
     clear() {
       start();
-      records.clear();
-      last.clear();
-      steps?.clear();
+      records.clear(); last.clear(); stepsOf.part?.clear();
       emit('progress', progress());
       changed();
     },

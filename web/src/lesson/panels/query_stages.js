@@ -1,4 +1,4 @@
-// The words of "Follow one query"'s stages (features/query/stages.js, head_note.js), by id: lesson/text.js
+// The words of "Follow one query"'s stages (features/query/stage_bodies.js, stage_folds.js, head_note.js), by id: lesson/text.js
 // serves them (text(id, values) fills each {name}), and an author's or a translator's table may replace
 // any of them.
 import { addText } from '../text.js';
