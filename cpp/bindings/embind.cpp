@@ -264,12 +264,13 @@ void add_kept(Call& c, const char* name, std::vector<float>& v) {
   c.add_array(name, c.keep(std::move(v)), n);
 }
 
-// A traced row: arrays scores, logits, exp, weights, dropped (1.0 where dropout zeroed a weight)
+// A traced row: arrays scores, scaled, logits, exp, weights, dropped (1.0 where dropout zeroed a weight)
 // and the head's output as `output_name`; the fields max, sum, masked, logit_scale, keep_scale
 // of `value`, an object the caller has opened.
 void write_row_trace(Call& c, Json& value, attn::HeadRowTrace& t, const char* output_name) {
   std::vector<float> dropped(t.dropped.begin(), t.dropped.end());
   add_kept(c, "scores", t.scores);
+  add_kept(c, "scaled", t.scaled);
   add_kept(c, "logits", t.logits);
   add_kept(c, "exp", t.exp);
   add_kept(c, "weights", t.weights);

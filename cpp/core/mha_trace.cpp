@@ -42,7 +42,7 @@ MhaTrace MultiHeadAttention::trace(const MhaInput& in, const ForwardOptions& opt
   // trace (its packed K too), and what attend_head holds for one row with its weights.
   const HeadWorkingFloats work = attend_working_floats(opt, 1, in.n_k, dk, dv, true);
   const std::uint64_t floats = static_cast<std::uint64_t>(NK) * (kk + kvw + dk + dv) + (NK + 8) * dk +
-                               5 * static_cast<std::uint64_t>(NK) + 2ull * D + qk + 2ull * vw + work.buffers +
+                               6 * static_cast<std::uint64_t>(NK) + 2ull * D + qk + 2ull * vw + work.buffers +
                                work.a_pack;
   const bool self = in.query == in.key && in.key == in.value;
   const std::uint64_t inputs = in.query_len + (self ? 0 : in.key_len + in.value_len);

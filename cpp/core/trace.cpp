@@ -34,6 +34,7 @@ HeadRowTrace trace_head_row(const HeadProblem& p, const AttentionOptions& opt) {
   }
   t.logits.resize(n_k);
   block_logits(p, opt, k_packed, 0, 1, t.logits.data());
+  t.scaled = t.logits;  // the page's "scale" stage: every key's scaled score, before the mask hides some
   if (opt.mask.any()) mask_logits(t.logits.data(), opt.mask, p.b, i, 0, n_k, n_k);
 
   // The softmax kernel's first two steps, kept: the max, then exp(logit − max) and their sum.
@@ -81,7 +82,7 @@ AttentionTrace trace_attention(const float* q, std::size_t q_len, const float* k
   // The inputs, the trace (k and v of the item, n_k-long rows, the packed K of the scores)
   // and what attend_head holds for one row with its weights.
   const HeadWorkingFloats work = attend_working_floats(opt, 1, n_k, d_k, d_v, true);
-  const std::uint64_t needed = 4 * (q_len + k_len + v_len + NK * (dk + dv) + (NK + 8) * dk + 4 * NK + dk + dv +
+  const std::uint64_t needed = 4 * (q_len + k_len + v_len + NK * (dk + dv) + (NK + 8) * dk + 5 * NK + dk + dv +
                                     work.buffers + work.a_pack) + NK;
   require_within_budget("this trace", needed, memory_budget);
   require_finite_attention_inputs(q, q_len, k, k_len, v, v_len, d_k, d_v);

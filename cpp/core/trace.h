@@ -1,5 +1,6 @@
 // The trace of one query through attention, for the page's "Follow one query": every number
-// between a query row and its output (scores, logits, max, exponentials, sum, weights, dropout,
+// between a query row and its output (scores, scaled scores, logits after the mask, the row max, the
+// exponentials exp(logit − max) and their sum, weights, dropout,
 // the weighted sum of values; for a layer also its projections, Concat row and output row).
 // It runs the forward pass's own routines on that one row, so its weights and outputs are the
 // forward pass's (with need_weights) bit for bit, and it costs work for one row, not n_q rows.
@@ -16,6 +17,7 @@ struct HeadRowTrace {
   std::vector<float> scores;          // n_k: q·k_j, before the scale and the mask
   std::vector<float> bias;            // n_k: ALiBi's −slope·|i − j| added to α·q·k_j; empty without ALiBi
   float slope = 0.0f;                 // ALiBi's slope of this head (0 without)
+  std::vector<float> scaled;          // n_k: α·q·k_j (+ bias), before the mask (every key, masked or not)
   std::vector<float> logits;          // n_k: α·q·k_j (+ bias) as the softmax takes them, −∞ where masked
   float max = 0.0f;                   // the largest logit; −∞ when every key is masked
   std::vector<float> exp;             // n_k: exp(logit_j − max), 0 where masked

@@ -5,12 +5,22 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, chapterDrawn, screenshot, serveSite, openUrl, exerciseHash, showExercise } from './harness.mjs';
+import { stepOfExercise } from './exercise_steps.mjs';
 
 let h, site;
 before(async () => { h = await startHarness(); site = await serveSite({ 'empty.html': '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A course page</title><link rel="icon" href="data:,"></head><body></body></html>' }); });
 after(async () => { await site?.close(); await h?.close(); });
 
 const card = (id) => `[data-exercise="${id}"]`;
+
+/** Shows exercise `id`'s card on its step: the exercises panel is built once scrolled to, and a step with several exercises shows one (its mark picks it). */
+const showCard = (page, id) => page.waitForFunction((id) => {
+  const root = playgroundRoot();
+  root.querySelector('section[data-panel="exercises"]')?.scrollIntoView();
+  const c = root.querySelector(`[data-exercise="${id}"]`);
+  if (c?.hidden) root.querySelector(`[data-mark="${id}"]`)?.click();
+  return c && !c.hidden;
+}, id, { timeout: 60000 });
 
 /** The chapter's page with exercise `id`'s card shown. */
 async function showSketch(chapter, id, width) {
@@ -135,3 +145,89 @@ async function showDesign(id, width) {
   await page.locator(`${card(id)} input[name="design-b"]`).waitFor();
   return page;
 }
+
+// The step kind: the float64 numbers of its tiny head (q, K, V of the chapter's data), stage by stage.
+const stepReference = async () => {
+  const { STEP_CASE } = await import('../../web/src/lesson/chapters/attention/step_exercises.js');
+  const { q, k, v, stages } = STEP_CASE;
+  const scores = k.map((row) => row.reduce((s, x, t) => s + x * q[t], 0));
+  const scaled = scores.map((s) => s / Math.sqrt(q.length)), max = Math.max(...scaled);
+  const exp = scaled.map((s) => Math.exp(s - max)), sum = exp.reduce((a, b) => a + b, 0), weight = exp.map((e) => e / sum);
+  const output = v[0].map((_, x) => weight.reduce((s, w, j) => s + w * v[j][x], 0));
+  const ref = { score: scores, scaled, max, exp, sum, weight, output };
+  return stages.map((s) => (s.at === undefined ? ref[s.name] : ref[s.name][s.at]));
+};
+
+test('step by keyboard and mouse at 1280 and 375 px: each stage asked in turn, "?" where the number goes, more hidden after each success', async () => {
+  const answers = await stepReference();
+  for (const width of [1280, 375]) {
+    const id = 'attention.follow-step';
+    const page = await openPage(h, `#chapter=attention&step=${stepOfExercise('attention', id)}`, { asIs: true, waitForResult: false, width });
+    page.setDefaultTimeout(60000);
+    await chapterDrawn(page);
+    await showCard(page, id);
+    const input = page.locator(`${card(id)} input[name="answer"]`);
+    const asked = () => page.locator(`${card(id)} td.ex-step-asked`).count();
+    const left = () => page.locator(`${card(id)} td.ex-step-left`).count();
+    await page.locator(`${card(id)} .ex-step-table tr[data-row="scores"]`).waitFor();
+    assert.equal(await asked(), 1, 'one "?" cell');
+    assert.equal(await left(), 0, 'at the first stage the other keys\' scores are worked');
+    await page.locator(card(id)).scrollIntoViewIfNeeded();
+    await screenshot(page, `exercise-step-${width}-first`);
+    // A wrong answer (keyboard: type, Enter): the hint, the same stage.
+    await input.focus();
+    await page.keyboard.type('7');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((id) => /^Not quite\. Hint:/.test(playgroundRoot().querySelector(`[data-exercise="${id}"] .ex-verdict`).textContent), id);
+    assert.doesNotMatch(await verdict(page, id).textContent(), /engine’s answer:/);
+    for (const [i, value] of answers.entries()) {
+      // Keyboard for the even stages, mouse (a click on Check) for the odd ones.
+      await input.fill(String(Number(value.toFixed(4))));
+      if (i % 2) await page.click(`${card(id)} button[type="submit"]`);
+      else { await input.focus(); await page.keyboard.press('Enter'); }
+      await page.waitForFunction(([id, i, n]) => {
+        const c = playgroundRoot().querySelector(`[data-exercise="${id}"]`);
+        const where = c.querySelector('.ex-step-where').textContent;
+        return /^Right\./.test(c.querySelector('.ex-verdict').textContent) && (i + 1 < n ? where.startsWith(`Step ${i + 2} of`) : where.startsWith('All'));
+      }, [id, i, answers.length]);
+      // After i + 1 right answers the next stage hides i + 1 more of its row (when it is a row).
+      if (i === 2) assert.equal(await left(), 3, 'the exponentials: the three other keys are left to work out');
+      if (i === 1) await screenshot(page, `exercise-step-${width}-faded`);
+    }
+    assert.equal(await asked(), 0, 'done: nothing asked');
+    // One wrong try, then every stage right: done and right (not at the first try), the mark says so.
+    assert.equal(await page.locator(`[data-mark="${id}"]`).getAttribute('data-status'), 'right');
+    await page.locator(card(id)).scrollIntoViewIfNeeded();
+    await screenshot(page, `exercise-step-${width}-done`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    assert.equal(overflow, false, `no sideways scroll at ${width} px`);
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  }
+});
+
+test('answer(id, value) on an element walks the step sequence: a stage at a time, `stage` and `next` named', async () => {
+  const answers = await stepReference();
+  const page = await openUrl(h, `${site.url}empty.html`, { waitForResult: false });
+  page.setDefaultTimeout(60000);
+  await page.addScriptTag({ type: 'module', content: `import '${h.url}attention-playground.js';` });
+  const out = await page.evaluate(async (answers) => {
+    await customElements.whenDefined('attention-playground');
+    const el = document.createElement('attention-playground');
+    const attempts = [];
+    el.addEventListener('attempt', (e) => attempts.push(e.detail));
+    await new Promise((resolve) => { el.addEventListener('result', resolve, { once: true }); document.body.append(el); });
+    const kind = el.exercises.find((e) => e.id === 'attention.follow-step')?.kind;
+    const results = [];
+    for (const value of answers) results.push(await el.answer('attention.follow-step', value));
+    return { kind, results, attempts, progress: el.progress };
+  }, answers);
+  assert.equal(out.kind, 'step');
+  assert.deepEqual(out.results.map((r) => [r.correct, r.stage, r.next]), [[true, 'score', 'scaled'], [true, 'scaled', 'max'], [true, 'max', 'exp'], [true, 'exp', 'sum'],
+    [true, 'sum', 'weight'], [true, 'weight', 'output'], [true, 'output', null]]);
+  out.results.forEach((r, i) => assert.ok(Math.abs(r.expected - answers[i]) <= 1e-5 * Math.max(1, Math.abs(answers[i])), `stage ${i}: engine ${r.expected}, float64 ${answers[i]}`));
+  assert.deepEqual(out.attempts.map((d) => d.stage), ['score', 'scaled', 'max', 'exp', 'sum', 'weight', 'output']);
+  assert.deepEqual([out.results.at(-1).first_try, out.results.at(-1).revealed], [true, false]);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});

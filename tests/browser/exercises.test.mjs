@@ -208,22 +208,22 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   await page.locator('#ex1 #ex-summary', { hasText: 'No exercises here' }).waitFor();
   assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 0, total: 0, score: 0, first_try: 0 });
   await page.evaluate(() => document.querySelector('#ex1').setAttribute('exercises', ''));
-  await page.waitForFunction(() => document.querySelector('#ex1').exercises.length === 10);
+  await page.waitForFunction(() => document.querySelector('#ex1').exercises.length === 11);
   const chapterIds = await page.evaluate(() => document.querySelector('#ex1').exercises.map((e) => e.id));
   assert.deepEqual(chapterIds, ['attention.causal-row', 'attention.strongest-key', 'attention.uniform', 'attention.cross-qkv', 'attention.weights-shape', 'attention.single-head-shape',
-    'attention.sketch-same-word', 'attention.design-last', 'attention.design-first', 'attention.design-even']);
-  await page.waitForFunction(() => window.events.filter((e) => e.type === 'progress').at(-1)?.detail.total === 10);
-  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 2, total: 10, score: 0.2, first_try: 0.1 });
+    'attention.sketch-same-word', 'attention.design-last', 'attention.design-first', 'attention.design-even', 'attention.follow-step']);
+  await page.waitForFunction(() => window.events.filter((e) => e.type === 'progress').at(-1)?.detail.total === 11);
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 2, total: 11, score: 0.1818, first_try: 0.0909 });
   // The `exercises` event: the chapter's prompts, ready (kinds and prompts), once the set changed.
-  await page.waitForFunction(() => window.events.filter((e) => e.type === 'exercises').at(-1)?.detail.exercises.length === 10);
+  await page.waitForFunction(() => window.events.filter((e) => e.type === 'exercises').at(-1)?.detail.exercises.length === 11);
   const ready = await page.evaluate(() => window.events.filter((e) => e.type === 'exercises').at(-1).detail);
   assert.deepEqual(ready.exercises.map((e) => [e.id, e.kind, typeof e.prompt]), [['attention.causal-row', 'number', 'string'], ['attention.strongest-key', 'cell', 'string'],
     ['attention.uniform', 'number', 'string'], ['attention.cross-qkv', 'choice', 'string'], ['attention.weights-shape', 'shape', 'string'],
     ['attention.single-head-shape', 'shape', 'string'], ['attention.sketch-same-word', 'sketch', 'string'], ['attention.design-last', 'design', 'string'],
-    ['attention.design-first', 'design', 'string'], ['attention.design-even', 'design', 'string']]);
+    ['attention.design-first', 'design', 'string'], ['attention.design-even', 'design', 'string'], ['attention.follow-step', 'step', 'string']]);
   assert.equal(ready.chapter, 'attention');
   const tab = '#ex1 .chapter-progress[data-chapter="attention"]';
-  assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['2/10', false]);
+  assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['2/11', false]);
 
   // Show answer, clicked by the learner before any try: the engine's answer, revealed, done; the
   // answer typed back is right but scores nothing. The chapter's panel shows the exercises of its step
@@ -235,14 +235,14 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   await crossVerdict.filter({ hasText: 'The engine’s answer' }).waitFor();
   assert.match(await crossVerdict.textContent(), /^The engine’s answer: Q from the decoder; K and V from the encoder\..*Usual mistake/);
   assert.equal(await crossVerdict.getAttribute('data-correct'), 'shown');
-  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 3, total: 10, score: 0.2, first_try: 0.1 });
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 3, total: 11, score: 0.1818, first_try: 0.0909 });
   assert.deepEqual((await stepper(page)).marks.find(([id]) => id === 'attention.cross-qkv').slice(0, 2), ['attention.cross-qkv', 'revealed']);
   assert.equal(await page.locator(`${card('attention.cross-qkv')} .ex-show`).isHidden(), true);
   await page.check(`${card('attention.cross-qkv')} input[value="q-decoder"]`);
   assert.match(await check(page, 'attention.cross-qkv'), /^Right, after the answer was shown \(this does not raise the score\)\./);
   assert.deepEqual(withoutExpected((await attempts(page)).at(-1)), { id: 'attention.cross-qkv', chapter: 'attention', correct: true, answer: 'q-decoder', attempts: 1, first_try: false, revealed: true });
-  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 3, total: 10, score: 0.2, first_try: 0.1 });
-  assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['3/10', false]);
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 3, total: 11, score: 0.1818, first_try: 0.0909 });
+  assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['3/11', false]);
 
   // answer() from this page (another origin than the playground's files): a hint first, the answer at
   // the second wrong try, then reveal() of a solved exercise leaves it solved.
@@ -265,11 +265,12 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   assert.match(rules.unknown, /“attention\.nothing” is not an exercise/);
   assert.deepEqual((await attempts(page)).slice(-3).map((a) => [a.id, a.correct, a.expected, a.attempts, a.first_try, a.revealed]), [
     ['attention.uniform', false, undefined, 1, false, false], ['attention.uniform', false, 0.1, 2, false, true], ['attention.uniform', true, 0.1, 3, false, true]]);
-  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 4, total: 10, score: 0.2, first_try: 0.1 });
+  assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 4, total: 11, score: 0.1818, first_try: 0.0909 });
   // Every exercise done (two right, the others revealed): the chapter is complete.
-  await page.evaluate(async (ids) => { for (const id of ids) await document.querySelector('#ex1').reveal(id); }, chapterIds.slice(4));
-  await page.waitForFunction((sel) => document.querySelector('#ex1').shadowRoot.querySelector(sel.replace('#ex1 ', '')).textContent === '10/10', tab);
-  assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['10/10', true]);
+  // (A step exercise shows one stage per reveal: revealed until no stage is next.)
+  await page.evaluate(async (ids) => { for (const id of ids) while ((await document.querySelector('#ex1').reveal(id)).next) { /* the next stage */ } }, chapterIds.slice(4));
+  await page.waitForFunction((sel) => document.querySelector('#ex1').shadowRoot.querySelector(sel.replace('#ex1 ', '')).textContent === '11/11', tab);
+  assert.deepEqual(await page.locator(tab).evaluate((el) => [el.textContent, el.classList.contains('complete')]), ['11/11', true]);
   // No id in what the learner reads; the card keeps it for tests and authors. Each step shows its own
   // cards: together the chapter's.
   const cardsSeen = [];
@@ -316,7 +317,7 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 4, total: 4, score: 1, first_try: 0.75 }, 'the attribute\'s list again');
   assert.match(await page.locator(`${card('attention.causal-row')} .ex-attempts`).textContent(), /3 attempts · solved/);
   // The chapter tab counts the chapter's own exercises (two right, the others revealed): still complete after the reload.
-  await page.waitForFunction((sel) => document.querySelector('#ex1').shadowRoot.querySelector(sel).textContent === '10/10', '.chapter-progress[data-chapter="attention"]');
+  await page.waitForFunction((sel) => document.querySelector('#ex1').shadowRoot.querySelector(sel).textContent === '11/11', '.chapter-progress[data-chapter="attention"]');
   assert.equal(await page.locator('#ex1 .chapter-progress[data-chapter="attention"]').evaluate((el) => el.classList.contains('complete')), true);
   const keys = await page.evaluate(() => Object.keys(localStorage));
   assert.deepEqual(keys, ['attention-playground:exercises:/course.html#ex1']);

@@ -7,6 +7,17 @@ import assert from 'node:assert/strict';
 import { startHarness, openPage, screenshot } from './harness.mjs';
 import { traceFor, weightAt } from './reference.mjs';
 import { fromHash, toHash } from '../../web/src/model/schema.js';
+import { validate } from '../../web/src/model/validate.js';
+import { LayerCache, prepareRun, forwardArguments } from '../../web/src/model/job.js';
+import { engine } from './reference.mjs';
+
+/** The API's trace for a hash whose heads are built (setHeadPatterns, as the page's model prepares the layer). */
+async function builtTrace(hash, at) {
+  const attn = await engine();
+  const check = validate(fromHash(hash), { resolveView: attn.resolveView, analyze: attn.analyze, budget: attn.defaultMemoryBudget });
+  const { layer, inputs } = prepareRun(attn, check.config, new LayerCache(), null);
+  return layer.trace({ ...forwardArguments(check.config, inputs), item: at.item, head: at.head, query_index: at.query });
+}
 
 let h;
 before(async () => { h = await startHarness(); });
@@ -82,7 +93,9 @@ test('clicking a cell fills the panel with the API trace’s numbers, the heatma
   // The selection went to the hash.
   const hashNow = await page.evaluate(() => location.hash);
   for (const [k, v] of Object.entries({ q_item: at.item, q_head: at.head, q_query: at.query, q_key: at.key })) assert.ok(hashNow.includes(`${k}=${v}`), `${k} in ${hashNow}`);
-  // The scores view: the head's logits and weights with and without 1/√d_k, row i = the traces'.
+  // The scores view: the head's logits and weights with and without 1/√d_k, row i = the traces'. It sits
+  // in its own fold, asked for when that fold opens.
+  await page.click('[data-panel="query"] details[data-stage="head"] > summary');
   await page.waitForSelector('[data-panel="query"] [data-step="logits"]', { timeout: 20000 });
   const maps = await page.evaluate((i) => [...playgroundRoot().querySelectorAll('[data-panel="query"] .logit-pair')].map((pair) => ({
     scaled: pair.dataset.scaled,
@@ -159,4 +172,70 @@ test('another batch item with a padding mask, from a link: the trace of that ite
   exact(shown.output, t.output, 'output row of item 1');
   assert.deepEqual(page.problems, []);
   await page.closeAll();
+});
+
+/** The stages' folds: [name, open] in order, and how tall the panel is. */
+const folds = (page) => page.evaluate(() => {
+  const panel = playgroundRoot().querySelector('[data-panel="query"]');
+  return { open: [...panel.querySelectorAll('details.query-stage')].map((d) => [d.dataset.stage, d.open]), height: panel.getBoundingClientRect().height };
+});
+
+test('follow one query by stages: one open at a time (click, Enter, Next), each with the trace\'s numbers; the zeros and the first row explained', async () => {
+  for (const width of [1280, 375]) {
+    const hash = '#heads=previous,same_word,first_token,&q_item=0&q_head=0&q_query=0&q_key=1&panels=controls,heatmaps,query';
+    const page = await openPage(h, hash, { width });
+    const at = { item: 0, head: 0, query: 0, key: 1 };
+    await waitForPanel(page, at);
+    const t = await builtTrace(hash, at);
+    const names = ['dot', 'scale', 'mask', 'max', 'exp', 'sum', 'weights', 'output', 'head'];
+    let f = await folds(page);
+    assert.deepEqual(f.open, names.map((n) => [n, n === 'dot']), 'the first stage alone is open');
+    await page.locator('[data-panel="query"]').screenshot({ path: `${(await import('./harness.mjs')).screenshotDir}/follow-query-stage-dot-${width}.png` });
+    // Each stage's numbers are the trace's (the rows of n_k numbers carry the values they show).
+    const row = (step) => page.evaluate((s) => [...playgroundRoot().querySelectorAll(`[data-panel="query"] table[data-step="${s}"] td`)].map((td) => Number(td.dataset.value)), step);
+    exact(await row('scores'), t.scores, 'scores');
+    exact(await row('scaled'), t.scaled, 'scaled scores (before the mask)');
+    exact(await row('logits-row'), t.logits, 'logits');
+    exact(await row('exp'), t.exp, 'exp(logit − max)');
+    const said = await page.evaluate(() => ({ max: Number(playgroundRoot().querySelector('[data-panel="query"] [data-max]').dataset.max),
+      sum: Number(playgroundRoot().querySelector('[data-panel="query"] p[data-sum]').dataset.sum),
+      zeros: playgroundRoot().querySelector('[data-panel="query"] .query-zeros')?.textContent ?? '',
+      firstRow: playgroundRoot().querySelector('[data-panel="query"] .query-first-row')?.textContent ?? '' }));
+    assert.equal(said.max, t.max);
+    assert.equal(said.sum, t.sum);
+    // Head 1 is built to look at the previous token: most of q is 0, and the words say why with the counts.
+    const zeros = Array.from(t.q).filter((v) => v === 0).length;
+    assert.ok(zeros > 0, 'the built head has zeros in q');
+    assert.match(said.zeros, new RegExp(`^${zeros} of the ${t.q.length} numbers of q are 0\\. Head 1 was built, not trained, to look at the previous token: .* coordinates`));
+    // Query 0 has no previous token: the words name the key with the largest weight and that weight.
+    const best = Array.from(t.weights).indexOf(Math.max(...t.weights));
+    assert.match(said.firstRow, new RegExp(`^Query 0 .*has no previous token.* key ${best} .*gets ${t.weights[best].toFixed(2)}`));
+    // Mouse: opening a stage folds the others.
+    await page.click('[data-panel="query"] details[data-stage="exp"] > summary');
+    f = await folds(page);
+    assert.deepEqual(f.open.filter(([, o]) => o).map(([n]) => n), ['exp']);
+    // Keyboard: Enter on a summary opens it; "Next" opens the next stage and moves the focus to its title.
+    await page.focus('[data-panel="query"] details[data-stage="max"] > summary');
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await folds(page)).open.filter(([, o]) => o).map(([n]) => n), ['max']);
+    await page.focus('[data-panel="query"] details[data-stage="max"] .stage-next');
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await folds(page)).open.filter(([, o]) => o).map(([n]) => n), ['exp']);
+    assert.equal(await page.evaluate(() => playgroundRoot().activeElement?.closest('details')?.dataset.stage), 'exp');
+    // The biggest stage open (the softmax table) keeps the panel short: every stage open at once would be taller.
+    await page.click('[data-panel="query"] details[data-stage="weights"] > summary');
+    const one = (await folds(page)).height;
+    const all = await page.evaluate(() => {
+      const ds = [...playgroundRoot().querySelectorAll('[data-panel="query"] details.query-stage')];
+      ds.forEach((d) => d.setAttribute('open', ''));
+      const height = playgroundRoot().querySelector('[data-panel="query"]').getBoundingClientRect().height;
+      ds.forEach((d, k) => { if (k) d.removeAttribute('open'); });
+      return height;
+    });
+    assert.ok(one < all / 2, `one stage open: ${one} px, all: ${all} px`);
+    await page.click('[data-panel="query"] details[data-stage="weights"] > summary');
+    await page.locator('[data-panel="query"]').screenshot({ path: `${(await import('./harness.mjs')).screenshotDir}/follow-query-stages-${width}.png` });
+    assert.deepEqual(page.problems, []);
+    await page.closeAll();
+  }
 });

@@ -97,6 +97,7 @@ void check_row_steps(const attn::HeadRowTrace& t, const attn::AttentionOptions& 
                      Masked masked, const std::string& where) {
   INFO(where);
   REQUIRE(t.scores.size() == static_cast<std::size_t>(n_k));
+  REQUIRE(t.scaled.size() == static_cast<std::size_t>(n_k));
   REQUIRE(t.logits.size() == static_cast<std::size_t>(n_k));
   REQUIRE(t.exp.size() == static_cast<std::size_t>(n_k));
   REQUIRE(t.weights.size() == static_cast<std::size_t>(n_k));
@@ -104,6 +105,8 @@ void check_row_steps(const attn::HeadRowTrace& t, const attn::AttentionOptions& 
   float max = kNegInf;
   int visible = 0;
   for (int j = 0; j < n_k; ++j) {
+    // The scaled scores are every key's, before the mask: the logits where the key is visible.
+    CHECK(t.scaled[j] == t.scores[j] * t.logit_scale);
     if (masked(j)) {
       CHECK(t.logits[j] == kNegInf);
       CHECK(t.exp[j] == 0.0f);
@@ -195,6 +198,16 @@ attn::AttentionTrace sdpa_trace(const std::vector<float>& q, const std::vector<f
                                c.d_v, opt, item, query, attn::kDefaultMemoryBudget);
 }
 
+// Seeded q and k in [−range, range] and v in [−1, 1] for case c.
+std::tuple<std::vector<float>, std::vector<float>, std::vector<float>> random_qkv(const SdpaCase& c, std::uint64_t seed,
+                                                                                  float range) {
+  check::TestRng rng(seed);
+  std::vector<float> q = rng.vec(static_cast<std::size_t>(c.batch) * c.n_q * c.d_k, -range, range);
+  std::vector<float> k = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_k, -range, range);
+  std::vector<float> v = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_v, -1.0f, 1.0f);
+  return {std::move(q), std::move(k), std::move(v)};
+}
+
 }  // namespace
 
 TEST_CASE("traceAttention: weights and output equal the forward pass's row bit for bit, steps and float64 agree",
@@ -203,10 +216,7 @@ TEST_CASE("traceAttention: weights and output equal the forward pass's row bit f
   std::uint64_t seed = 40;
   for (const SdpaCase& c : kSdpaCases) {
     ++seed;
-    check::TestRng rng(seed);
-    const std::vector<float> q = rng.vec(static_cast<std::size_t>(c.batch) * c.n_q * c.d_k, -1.5f, 1.5f);
-    const std::vector<float> k = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_k, -1.5f, 1.5f);
-    const std::vector<float> v = rng.vec(static_cast<std::size_t>(c.batch) * c.n_k * c.d_v, -1.0f, 1.0f);
+    const auto [q, k, v] = random_qkv(c, seed, 1.5f);
     const attn::AttentionOptions opt = sdpa_options(c, seed);
     const attn::AttentionResult fwd = sdpa(q, k, v, c, opt, true);
     attn::AttentionOptions streaming = opt;
@@ -263,6 +273,66 @@ TEST_CASE("traceAttention: weights and output equal the forward pass's row bit f
   }
   std::printf("traceAttention: max normwise difference from the paths without weights %.3g (%.3g of the bound), "
               "from float64 %.3g\n", worst_other, worst_bound, worst_ref);
+}
+
+TEST_CASE("traceAttention: scaled scores, max, exponentials and sum agree with a naive float64 loop on the inputs",
+          "[trace]") {
+  // Independent of the core: the dot products, the scale, the mask rule, the max, exp(x − max) and
+  // their sum, each in float64 straight from q and k (the page's "follow one query" stages show these).
+  double worst_scaled = 0.0, worst_max = 0.0, worst_exp = 0.0, worst_sum = 0.0;
+  std::uint64_t seed = 140;
+  for (const SdpaCase& c : kSdpaCases) {
+    ++seed;
+    const auto [q, k, v] = random_qkv(c, seed, 2.0f);
+    const attn::AttentionOptions opt = sdpa_options(c, seed);
+    const double alpha = c.scale ? 1.0 / std::sqrt(static_cast<double>(c.d_k)) : 1.0;
+    for (int b = 0; b < c.batch; ++b)
+      for (int i = 0; i < c.n_q; ++i) {
+        const std::string where = std::string(c.name) + ", item " + std::to_string(b) + ", query " + std::to_string(i);
+        INFO(where);
+        const attn::HeadRowTrace t = sdpa_trace(q, k, v, c, opt, b, i).row;
+        const std::size_t row = static_cast<std::size_t>(b) * c.n_q + i;
+        std::vector<double> scaled(c.n_k), e(c.n_k, 0.0);
+        double max = -INFINITY, big = 0.0;
+        for (int j = 0; j < c.n_k; ++j) {
+          double s = 0.0;
+          for (int x = 0; x < c.d_k; ++x)
+            s += static_cast<double>(q[row * c.d_k + x]) * k[(static_cast<std::size_t>(b) * c.n_k + j) * c.d_k + x];
+          scaled[j] = alpha * s;
+          big = std::max(big, std::fabs(scaled[j]));
+          if (!reference::is_masked(opt.mask, b, i, j, c.n_k)) max = std::max(max, scaled[j]);
+        }
+        REQUIRE(t.scaled.size() == static_cast<std::size_t>(c.n_k));
+        for (int j = 0; j < c.n_k; ++j) {
+          const double d = std::fabs(t.scaled[j] - scaled[j]) / std::max(big, 1.0);
+          if (d > kTol) FAIL_CHECK("scaled score " << j << " is " << t.scaled[j] << ", float64 gives " << scaled[j]);
+          worst_scaled = std::max(worst_scaled, d);
+        }
+        if (max == -INFINITY) {  // every key masked
+          CHECK(t.max == kNegInf);
+          CHECK(t.sum == 0.0);
+          continue;
+        }
+        const double dmax = std::fabs(t.max - max) / std::max(big, 1.0);
+        INFO("max " << t.max << ", float64 " << max);
+        CHECK(dmax <= kTol);
+        worst_max = std::max(worst_max, dmax);
+        double sum = 0.0;
+        for (int j = 0; j < c.n_k; ++j)
+          if (!reference::is_masked(opt.mask, b, i, j, c.n_k)) sum += e[j] = std::exp(scaled[j] - max);
+        for (int j = 0; j < c.n_k; ++j) {
+          const double d = std::fabs(t.exp[j] - e[j]);  // each in [0, 1]: absolute
+          if (d > kTol) FAIL_CHECK("exp " << j << " is " << t.exp[j] << ", float64 gives " << e[j]);
+          worst_exp = std::max(worst_exp, d);
+        }
+        const double dsum = std::fabs(t.sum - sum) / sum;
+        INFO("sum " << t.sum << ", float64 " << sum);
+        CHECK(dsum <= kTol);
+        worst_sum = std::max(worst_sum, dsum);
+      }
+  }
+  std::printf("traceAttention against float64 from the inputs: scaled %.3g, max %.3g (of the largest |scaled|), exp %.3g, "
+              "sum %.3g (relative)\n", worst_scaled, worst_max, worst_exp, worst_sum);
 }
 
 TEST_CASE("traceAttention: a fully masked row is reported with zero weights and output", "[trace]") {

@@ -20,6 +20,7 @@ import { parseNumber, parseShape, matches } from '../../web/src/lesson/exercises
 /** The lesson's chapters (issue 25), in order. */
 const CHAPTER_NAMES = ['attention', 'scaling', 'heads', 'cost', 'gqa', 'positions', 'training', 'efficient', 'reference'];
 import { mhaReference } from './reference.mjs';
+import { STEP_CASE } from '../../web/src/lesson/chapters/attention/step_exercises.js';
 
 const attn = await loadAttention();
 
@@ -146,6 +147,8 @@ function references(config, state, side) {
     'attention.design-last': designAnswers((w) => w[5] >= 0.9)[0],
     'attention.design-first': designAnswers((w) => w[0] >= 0.9)[0],
     'attention.design-even': designAnswers((w) => w.every((x) => Math.abs(x - 1 / 6) <= 0.01))[0],
+    // The step sequence's first stage: the score q·k₁ of its tiny head, in float64 (step_exercise.test.mjs walks every stage).
+    'attention.follow-step': STEP_CASE.q.reduce((sum, x, t) => sum + x * STEP_CASE.k[1][t], 0),
     'scaling.variance-wide': [6 * d_k, 0.15 * 6 * d_k],
   };
 }
@@ -170,7 +173,7 @@ test('the catalogue and the id lists agree: ≥ 2 exercises in every chapter but
   for (const chapter of CHAPTER_NAMES.filter((c) => c !== 'reference')) assert.ok(EXERCISE_IDS[chapter]?.length >= 2, `${chapter} has two exercises`);
   assert.equal(EXERCISE_IDS.reference, undefined, 'the reference chapter shows none');
   assert.ok(ALL_IDS.length >= 16, `${ALL_IDS.length} exercises`);
-  assert.deepEqual([...new Set(EXERCISES.map((e) => e.kind))].sort(), ['cell', 'choice', 'design', 'number', 'shape', 'sketch']);
+  assert.deepEqual([...new Set(EXERCISES.map((e) => e.kind))].sort(), ['cell', 'choice', 'design', 'number', 'shape', 'sketch', 'step']);
   // The kinds are data too (chapters/<chapter>/chapter.js), known before the exercises' texts are loaded.
   assert.deepEqual(KIND_OF, Object.fromEntries(EXERCISES.map((e) => [e.id, e.kind])));
   // Every exercise has its hint, in its chapter's exercise_text.js.
@@ -532,7 +535,7 @@ test('issue 36: no hint gives the answer away (every exercise, every layer): not
   for (const changes of LAYERS) {
     const s = sessionFor({ ...changes, exercises: ALL_IDS.join(',') });
     for (const it of s.session.view().items) {
-      const wrong = { number: -123456789, shape: [987, 654], choice: it.choices?.at(-1).key, cell: 0, sketch: it.sketch?.keys.map(() => 1), design: { a: 0, b: 1 } }[it.kind];
+      const wrong = { number: -123456789, step: -123456789, shape: [987, 654], choice: it.choices?.at(-1).key, cell: 0, sketch: it.sketch?.keys.map(() => 1), design: { a: 0, b: 1 } }[it.kind];
       const r = await s.session.answer(it.id, wrong);
       if (r.correct) continue; // the guess was right (a choice or a cell): no hint to look at
       const { expected } = await s.session.reveal(it.id);

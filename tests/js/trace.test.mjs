@@ -57,12 +57,14 @@ function worstRatio(a, b, bound) {
  * weights = fround(exp · fround(1/sum)) (then 0 where dropped, · keep_scale where kept).
  */
 function assertSteps(t, { n_k, masked, dropout }, what) {
-  for (const key of ['scores', 'logits', 'exp', 'weights']) {
+  for (const key of ['scores', 'scaled', 'logits', 'exp', 'weights']) {
     assert.ok(t[key] instanceof Float32Array && t[key].length === n_k, `${what}: ${key} is a Float32Array of n_k`);
   }
   assert.ok(t.dropped instanceof Uint8Array && t.dropped.length === n_k, `${what}: dropped is a Uint8Array of n_k`);
   let max = -Infinity, visible = 0;
   for (let j = 0; j < n_k; j++) {
+    // Every key's scaled score, before the mask (the page's "scale" stage shows the masked ones too).
+    assert.equal(t.scaled[j], Math.fround(t.scores[j] * t.logit_scale), `${what}: scaled ${j} = score · α`);
     if (masked(j)) {
       assert.equal(t.logits[j], -Infinity, `${what}: masked logit ${j}`);
       assert.equal(t.exp[j], 0);

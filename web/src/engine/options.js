@@ -27,7 +27,7 @@ export const TRACE_KEYS = [...FORWARD_KEYS.filter((k) => k !== 'into'), 'item', 
 // traceAttention has no `query` input array, so it also takes the row's index as `query`.
 export const TRACE_SDPA_KEYS = [...SDPA_KEYS.filter((k) => k !== 'into'), 'item', 'query_index', 'query'];
 // The arrays of a traced row of one head (the binding's names).
-const ROW_ARRAYS = ['scores', 'logits', 'exp', 'weights', 'dropped'];
+const ROW_ARRAYS = ['scores', 'scaled', 'logits', 'exp', 'weights', 'dropped'];
 export const VIEW_KEYS = ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'mask', 'window', 'stride', 'positional', 'rope_base'];
 export const POSITIONAL = ['none', 'rope', 'alibi'];
 
@@ -117,7 +117,7 @@ export function traceResult(n, r, before, after) {
   for (let j = 0; j < dropped.length; j++) dropped[j] = a.dropped[j];
   const pick = (names) => Object.fromEntries(names.map((name) => [name, a[name]]));
   const { max, sum, masked, logit_scale, keep_scale } = r.value;
-  return { ...pick(before), scores: a.scores, logits: a.logits, max, exp: a.exp, sum, weights: a.weights, dropped,
+  return { ...pick(before), scores: a.scores, scaled: a.scaled, logits: a.logits, max, exp: a.exp, sum, weights: a.weights, dropped,
     ...pick(after), masked, logit_scale, keep_scale };
 }
 

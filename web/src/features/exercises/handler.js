@@ -54,6 +54,12 @@ const OPS = {
     return { weights: Array.from(r.weights) };
   },
 
+  /** The core's trace of a one-query head (traceAttention): every number a step exercise asks for, as plain arrays. */
+  traceRow({ q, k, v, n_k, d_k, d_v }, side) {
+    const t = side.attn.traceAttention({ q: Float32Array.from(q), k: Float32Array.from(k), v: Float32Array.from(v), batch: 1, n_q: 1, n_k, d_k, d_v, query_index: 0 });
+    return { scores: Array.from(t.scores), scaled: Array.from(t.scaled), max: t.max, exp: Array.from(t.exp), sum: t.sum, weights: Array.from(t.weights), output: Array.from(t.output) };
+  },
+
   /** The lab's model evaluated before and after `steps` steps: { before, after, classes }. */
   trainEval({ task, d_model, n_heads, seq_len, seed, steps = 0, samples = 200 }, side) {
     const trainer = side.attn.createTrainer({ task, d_model, n_heads, seq_len, seed });

@@ -11,6 +11,7 @@ import { text } from '../../lesson/panels/exercises.js';
 import { sketchInput } from './kinds/sketch.js';
 import { designInput } from './kinds/design.js';
 import { cellInput, paintRow } from './kinds/cell.js';
+import { stepInput } from './kinds/step_input.js';
 import { stepExercises, stepOf, chapterOf } from '../../lesson/chapters.js';
 
 export { requests } from './requests.js'; // what this panel may ask the compute for (the session asks it)
@@ -129,7 +130,7 @@ export function create(body, { dom, actions }) {
         head, h('p', { class: 'placeholder' }, `Not available: ${item.unavailable}.`));
       return entry;
     }
-    const { field, read } = inputFor(dom, item, entry, titleId);
+    const { field, read } = inputFor(dom, item, entry, titleId, actions);
     const button = h('button', { type: 'submit' }, 'Check');
     const show = h('button', { type: 'button', class: 'ex-show', onclick: () => ask(entry, () => actions.reveal(item.id)) }, text('exercises.show_answer'));
     entry.button = button;
@@ -184,8 +185,8 @@ function statusOf(item) {
 }
 
 /** The input of a kind: { field (the element), read() → the value to answer with }. A new kind adds its function to INPUTS. */
-function inputFor(dom, item, entry, titleId) {
-  return (INPUTS[item.kind] ?? typedInput)(dom, item, entry, titleId);
+function inputFor(dom, item, entry, titleId, actions) {
+  return (INPUTS[item.kind] ?? typedInput)(dom, item, entry, titleId, actions);
 }
 
 /** A choice: one radio button per choice. */
@@ -210,7 +211,8 @@ function typedInput(dom, item) {
 
 const INPUTS = { number: typedInput, shape: typedInput, choice: choiceInput, cell: (dom, item, entry) => cellInput(dom, item, entry),
   sketch: (dom, item, entry, titleId) => (entry.kindView = sketchInput(dom, item, titleId)),
-  design: (dom, item, entry, titleId) => (entry.kindView = designInput(dom, item, titleId)) };
+  design: (dom, item, entry, titleId) => (entry.kindView = designInput(dom, item, titleId)),
+  step: (dom, item, entry, titleId, actions) => (entry.kindView = stepInput(dom, item, titleId, actions)) };
 
 /** A card's attempts, its "Show answer" button (while the exercise is not done) and its latest verdict. */
 function showStatus(dom, entry, item) {

@@ -68,8 +68,8 @@ export function create(ctx) {
       get progress() { return session.progress(); },
       clearProgress: () => session.clear(),
     },
-    /** The learner's answer and "Show answer" from the panel take the host's path. */
-    actions: { answer, reveal },
+    /** The learner's answer and "Show answer" from the panel take the host's path; worked(id): a step exercise's numbers on show. */
+    actions: { answer, reveal, worked: (id) => session.worked(id) },
     view: () => session.view(),
     /** Per chapter { done, total }, for the chapter list. */
     chapterCounts: (view) => view?.progress?.chapters ?? null,

@@ -13,11 +13,13 @@ import { heatmapSvg, figureGrid } from '../../export/figure.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js';
 import { createLabRun } from './lab_run.js';
 import { text } from '../../lesson/panels/training.js';
+import { stillAsked } from '../../lesson/covered.js';
 import { textsOf } from '../../lesson/text.js';
 
 // The third entry is read when the form is drawn (textsOf): an author's words registered later still show.
 const SETTING_WORDS = textsOf({ seq_len: 'training.tokens_per_sample', lr: 'training.adam_s_learning_rate', seed: 'training.initial_weights_data' }, { d_model: 'model width', n_heads: 'heads' });
 const SETTINGS = [['train_d_model', 'd_model'], ['train_n_heads', 'n_heads'], ['train_seq_len', 'seq_len'], ['train_lr', 'lr'], ['train_seed', 'seed']];
+const START_LOSS = 'training.start-loss'; // the question whose answer the loss figure is
 const FIELDS = ['train_task', ...SETTINGS.map(([key]) => key)];
 
 /** What the relation names mean, for the text under the maps. */
@@ -155,7 +157,9 @@ export function create(body, { dom, host, actions }) {
       status.textContent = `Training stopped: ${lab.error}`;
     } else if (r) {
       const e = r.evaluation;
-      status.textContent = `Step ${fmt.int(r.steps)} · loss ${fmt.num(r.report.loss.at(-1) ?? e.loss, 4)} · ` +
+      // The loss answers the exercise on the untrained model's loss: covered until that one is done.
+      const loss = stillAsked(view, START_LOSS) ? text('training.loss_after_you_answer') : fmt.num(r.report.loss.at(-1) ?? e.loss, 4);
+      status.textContent = `Step ${fmt.int(r.steps)} · loss ${loss} · ` +
         text('training.held_out_accuracy_samples', { accuracy: fmt.percent(e.accuracy), samples: fmt.int(e.samples) }) +
         (lab.note ? ` · ${lab.note}` : '') + (lab.restarted ? text('training.compute_worker_restarted_training') : '');
       status.dataset.steps = String(r.steps);

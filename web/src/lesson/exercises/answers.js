@@ -1,4 +1,5 @@
-// Reading a learner's answer and comparing it with the core's (pure, no DOM). Four kinds: a number
+// Reading a learner's answer and comparing it with the core's (pure, no DOM). Four kinds (and a step's
+// stage, read and compared as a number): a number
 // (within a stated tolerance), a shape ("2×4×8×8", "2x4x8x8", "[2, 4, 8, 8]"…), a choice (its key or its
 // label) and a cell of a heatmap (the key index, or "row,col"). An answer that cannot be read is an
 // error naming the problem, never a wrong attempt: a typo should not cost the learner a try.
@@ -6,7 +7,7 @@
 import { parseSketch, sketchMatches } from './sketch_answer.js';
 import { parseDesign, designMatches } from './design_answer.js';
 
-export const KINDS = Object.freeze(['number', 'shape', 'choice', 'cell', 'sketch', 'design']);
+export const KINDS = Object.freeze(['number', 'shape', 'choice', 'cell', 'sketch', 'design', 'step']);
 
 /** "16,640", "16 640", "1.6e4", "−3", "1/10" → a finite number, or throws naming what was given. */
 export function parseNumber(value, id) {
@@ -67,7 +68,7 @@ export function parseCell(value, grid, id) {
 /** The answer read for an exercise instance (see catalogue.js), or throws. */
 export function readAnswer(instance, value) {
   switch (instance.kind) {
-    case 'number': return parseNumber(value, instance.id);
+    case 'number': case 'step': return parseNumber(value, instance.id); // a step: its stage's number
     case 'shape': return parseShape(value, instance.id);
     case 'choice': return parseChoice(value, instance.choices, instance.id);
     case 'cell': return parseCell(value, instance.grid, instance.id);
@@ -84,7 +85,7 @@ export function readAnswer(instance, value) {
  */
 export function matches(instance, given, expected) {
   switch (instance.kind) {
-    case 'number': {
+    case 'number': case 'step': {
       const { abs = 0, rel = 0 } = instance.tolerance ?? {};
       // A hair of slack, so that the stated edge counts as typed: 0.101 − 0.1 is 0.0010000000000000009 in doubles.
       const off = Math.abs(given - expected), slack = 1e-9 * Math.max(Math.abs(expected), Math.abs(given), 1e-300);

@@ -108,33 +108,33 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     return { ...r, shown: hostExpected(r.expected) };
   }
 
+  // tell: the verdict, the `attempt` event (answers only), progress, a redraw; stepsOf: step_session.js's part (lazily loaded).
+  const tell = (id, out, item, before) => { last.set(id, out.verdict); if (out.detail) emit('attempt', xapi.attempt(out.detail, item)); emit('progress', progressAfter(before)); changed(); };
+  const stepsOf = (def) => (stepsOf.part ??= def.stepSession({ solveCalls, stored, records, alive: () => !destroyed, tell, done: doneCount }));
   async function answer(id, value) {
     const { item, def } = await solvedItem(id);
     const given = readAnswer(item, value); // throws on an answer that cannot be read: no attempt counted
+    if (item.kind === 'step') return stepsOf(def).answer(id, item, def, given);
     const core = await coreAnswer(item, def);
     const correct = matches(item, given, core.accept ?? core.expected); // the core's own number
     const before = doneCount();
     const entry = afterAnswer(stored()[id], correct);
     records.set(id, entry);
     const out = answerOutcome({ id, chapter: chapterOf(id), key: item.key, given, correct, entry, core: { ...core, expected: core.shown }, hint: () => def.hint(item.params ?? {}) });
-    last.set(id, out.verdict);
-    emit('attempt', xapi.attempt(out.detail, item));
-    emit('progress', progressAfter(before));
-    changed();
+    tell(id, out, item, before);
     return out.result;
   }
 
   /** Shows `id`'s answer ("Show answer"): it counts as revealed unless it was answered right before. */
   async function reveal(id) {
     const { item, def } = await solvedItem(id);
+    if (item.kind === 'step') return stepsOf(def).answer(id, item, def, undefined);
     const core = await coreAnswer(item, def);
     const before = doneCount();
     const entry = afterReveal(stored()[id]);
     records.set(id, entry);
     const out = revealOutcome({ key: item.key, core: { ...core, expected: core.shown }, entry });
-    last.set(id, out.verdict);
-    emit('progress', progressAfter(before));
-    changed();
+    tell(id, out, item, before);
     return out.result;
   }
 
@@ -148,7 +148,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
   return {
     /** The exercises shown, for hosts: [{ id, chapter, kind, prompt }] (kind from the first call; prompt null until posed). */
     list,
-    /** What the panel draws: { items (with choices, grid, tolerance, status and the latest verdict), progress, unknown }. */
+    /** What the panel draws: { items (with choices, grid, tolerance, status and the latest verdict), progress, unknown, open(id) }. */
     view() {
       noteSelection();
       // Only once the catalogue is loaded: a view without the exercises downloads nothing for them.
@@ -163,9 +163,10 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
         const item = instance(id), seen = last.get(id);
         return Object.freeze({ ...item, status: rec[id] ?? NO_ENTRY, reveal: seen && seen.key === item.key ? seen : null });
       }));
-      return Object.freeze({ get items() { return made(); }, progress: progressWith(rec), unknown });
+      return Object.freeze({ get items() { return made(); }, progress: progressWith(rec), unknown, open: (id) => ids.includes(id) && !isDone(rec[id]) });
     },
     answer,
+    worked: (id) => solvedItem(id).then(({ item, def }) => stepsOf(def).worked(id, item, def)), // a step exercise's numbers on show
     reveal,
     progress,
     /** A deferred session starts: reads the record (a redraw shows its attempts) and sends progress events. */
@@ -173,8 +174,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     /** Forgets every attempt of this scope (and its stored record). */
     clear() {
       start();
-      records.clear();
-      last.clear();
+      records.clear(); last.clear(); stepsOf.part?.clear();
       emit('progress', progress());
       changed();
     },
@@ -243,7 +243,7 @@ function posedItem(def, id, s, c) {
     try {
       const made = def.setup({ state: s, config: c.config });
       item = { id, chapter: def.chapter, kind: def.kind, ...(def.step ? { step: def.step } : {}), ...made, key: JSON.stringify([id, made.params, made.calls]) };
-      if (def.kind === 'number') item.toleranceText = toleranceText(made.tolerance);
+      if (def.kind === 'number' || def.kind === 'step') item.toleranceText = toleranceText(made.tolerance);
     } catch (err) {
       // One exercise that cannot be posed for an unusual layer must not stop the playground's render.
       item = { id, chapter: def.chapter, kind: def.kind, unavailable: text('exercise.session.cannot_posed_this_layer', { message: err.message }) };

@@ -7,7 +7,7 @@ export { text } from '../text.js';
 addText({
   'query.logits_before_softmax': 'logits (before the softmax)',
   'query.weights_after': 'weights (after it)',
-  'query.6_scores_before_softmax': '6. Scores before the softmax, head {value}',
+  'query.6_scores_before_softmax': 'Scores before the softmax, head {value}',
   'query.each_row_one_query':
     'Each row is one query’s logits (blue below 0, red above, each table to its own largest size) and its weights. ',
   'query.without_division_logits_are':
@@ -30,18 +30,16 @@ addText({
   'query.import_inputs_parameters_query':
     'import the inputs and parameters (query, wq, wk, wv, wo…) to follow them here.',
   'query.imported_weights_query_head': 'Imported weights of query {query}, head {value}: one row per key',
-  'query.1_query_key_head': '1. Query {query}{wq} and key {key}{wk} (head {value}{part})',
+  'query.1_query_key_head': 'Query {query}{wq} and key {key}{wk} (head {value}{part})',
   'query.query_numbers_d_model': 'x for query {query}: {length} numbers (d_model)',
   'query.numbers_d_k': '{part}: {d_k} numbers (d_k)',
   'query.kj_key_s_row': 'kⱼ: key {key}{wk}’s row of this head’s K',
   'query.q_cdot_k_sum': 'q_{{query}}\\cdot k_{{key}}=\\sum_{t=1}^{{d_k}} q_t k_t=',
-  'query.text': '\\text{no scaling: logit}={logit}',
-  'query.2_score_logit': '2. Score and logit',
   'query.key_masked_this_query':
     'Key {key}{wk} is masked for this query: its logit is −∞, so its weight is 0.',
   'query.score_q_k': 'score q·k',
   'query.logit_no_scaling': 'logit (no scaling)',
-  'query.3_softmax_over_query': '3. The softmax over query {query}’s row',
+  'query.3_softmax_over_query': 'The softmax over query {query}’s row',
   'query.every_key_masked_this':
     'Every key is masked for this query: a softmax over nothing is undefined, so the engine gives weights 0 and reports the row.',
   'query.max_logits_exp_logit':
@@ -51,13 +49,13 @@ addText({
   'query.softmax_query_head_one': 'Softmax of query {query}, head {value}: one row per key',
   'query.exp_logit_max': 'exp(logit − max)',
   'query.not_1_with_dropout': 'not 1 with dropout',
-  'query.4_head_row_j': '4. head{value} row {query} = Σⱼ aᵢⱼ vⱼ',
+  'query.4_head_row_j': 'head{value} row {query} = Σⱼ aᵢⱼ vⱼ',
   'query.largest_non_zero_weights':
     'The {length} largest of the {length2} non-zero weights, with their value rows (d_v = {d_v}):',
   'query.no_key_has_non': 'No key has a non-zero weight: the head’s row is 0.',
   'query.value_row_key_weight': 'value row of key {j}, weight {value}',
   'query.head_s_output_query': 'head {value}\'s output for query {query}: {d_v} numbers',
-  'query.5_concat_row_output': '5. Concat row {query} and the output',
+  'query.5_concat_row_output': 'Concat row {query} and the output',
   'query.head_s_numbers_sit':
     'Head {value}’s {d_v} numbers sit at positions {value2}…{value3} (highlighted) of the {length} in the Concat row.',
   'query.same_numbers_row': ', the same numbers as row ',

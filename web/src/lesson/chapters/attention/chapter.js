@@ -66,7 +66,7 @@ export const CHAPTER = {
     { id: 'attention.softmax', title: 'chapter.attention.softmax.title', text: ['chapter.attention.softmax.p1', 'chapter.attention.softmax.p2', 'chapter.attention.softmax.do'],
       panels: ['query'], fields: ['text'], exercises: ['attention.uniform', 'attention.design-last', 'attention.design-first', 'attention.design-even'] },
     { id: 'attention.output', title: 'chapter.attention.output.title', text: ['chapter.attention.output.p1', 'chapter.attention.output.p2', 'chapter.attention.output.do'],
-      panels: ['query'], fields: ['text'], exercises: ['attention.single-head-shape'] },
+      panels: ['query'], fields: ['text'], exercises: ['attention.single-head-shape', 'attention.follow-step'] },
     { id: 'attention.heads', title: 'chapter.attention.heads.title', text: ['chapter.attention.heads.p1', 'chapter.attention.heads.do'],
       panels: ['heatmaps'], fields: ['text'], exercises: ['attention.sketch-same-word'] },
     { id: 'attention.mask', title: 'chapter.attention.mask.title', text: ['chapter.attention.mask.p1', 'chapter.attention.mask.p2', 'chapter.attention.mask.do'],
@@ -85,5 +85,6 @@ export const CHAPTER = {
     'attention.design-last': 'design',
     'attention.design-first': 'design',
     'attention.design-even': 'design',
+    'attention.follow-step': 'step',
   },
 };

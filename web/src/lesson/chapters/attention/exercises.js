@@ -7,6 +7,7 @@ import { text } from './exercise_text.js';
 import { MORE_EXERCISES } from './more_exercises.js';
 import { SKETCH_EXERCISES } from './sketch_exercises.js';
 import { DESIGN_EXERCISES } from './design_exercises.js';
+import { STEP_EXERCISES } from './step_exercises.js';
 
 export const EXERCISES = [
   {
@@ -105,4 +106,5 @@ export const EXERCISES = [
   ...MORE_EXERCISES,
   ...SKETCH_EXERCISES,
   ...DESIGN_EXERCISES,
+  ...STEP_EXERCISES,
 ];

@@ -7,7 +7,7 @@ export const TEXT = {
   'chapter.positions.title': 'Where a token is',
   'chapter.positions.short': 'Positions',
   'chapter.positions.p1':
-    'Attention ignores order: shuffle the keys and every query’s output is the same. The sinusoidal encoding adds sines and cosines of the position at d_model / 2 frequencies, in [−1, 1], distinct per position; k positions on is a fixed rotation of each pair.',
+    'Attention ignores order: shuffle the keys and every query’s output is the same. The sinusoidal encoding adds sines and cosines of the position at d_model / 2 frequencies, distinct per position; k positions on is a fixed rotation of each pair.',
   'chapter.positions.p2':
     'RoPE rotates q and k by their positions (q_i·k_j depends on i − j only); ALiBi subtracts a per-head slope times the distance from the scores.',
 };
