@@ -102,10 +102,11 @@ export function createMethods(dom, host) {
       drawChosen();
     }
     const d_k = config.d_k ?? 8;
-    const key = JSON.stringify([config.n_heads, d_k, config.seed]);
+    const rope_base = config.rope_base || undefined; // unset: the core's default
+    const key = JSON.stringify([config.n_heads, d_k, config.seed, rope_base]);
     if (key === lastKey) return;
     lastKey = key;
-    const asked = pending = actions.positionMethods({ n_heads: config.n_heads, d_k, seed: config.seed });
+    const asked = pending = actions.positionMethods({ n_heads: config.n_heads, d_k, seed: config.seed, rope_base });
     asked.then((r) => { if (asked === pending) show(r, config.n_heads); },
       (err) => { if (asked === pending) fill(status, `Not computed: ${err.message}`); });
   }
