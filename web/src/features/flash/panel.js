@@ -186,6 +186,6 @@ function renderIo(dom, { ioTitle, ioBody }, io) {
       text('flash.orders_n_max_n', { part: io.ratio >= 1 ? `${fmt.num(io.ratio, 2)}× less` : `${fmt.num(1 / io.ratio, 2)}× more` }),
       text('flash.n_d_n2_n2', { order_value: fmt.int(io.standard.order_value), order_value2: fmt.num(io.tiled.order_value, 1) })),
     h('p', { class: 'note', id: 'flash-io-when', dataset: { wins: String(io.ratio >= 1) } },
-      text(io.ratio >= 1 ? 'flash.tiling_wins_here' : 'flash.tiling_loses_here', { query_blocks: fmt.int(io.query_blocks) }),
+      io.ratio >= 1 ? text('flash.tiling_wins_here', { query_blocks: fmt.int(io.query_blocks) }) : text('flash.tiling_loses_here', { query_blocks: fmt.int(io.query_blocks) }),
       text('flash.when_tiling_loses')));
 }

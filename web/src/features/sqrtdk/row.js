@@ -37,16 +37,18 @@ export function createRow(dom) {
   function draw(c) {
     const shown = c.scale ? rows.on : rows.off, other = c.scale ? rows.off : rows.on;
     const top = (w) => w.reduce((best, x, j) => (x > w[best] ? j : best), 0);
-    fill(title, dom.math(text(c.scale ? 'sqrtdk.row_title_scaled' : 'sqrtdk.row_title_unscaled', { d_k: fmt.int(c.d_k), keys: KEYS })));
+    const sizes = { d_k: fmt.int(c.d_k), keys: KEYS };
+    fill(title, dom.math(c.scale ? text('sqrtdk.row_title_scaled', sizes) : text('sqrtdk.row_title_unscaled', sizes)));
     fill(bars, Array.from(shown.weights, (w, j) => h('span', { class: 'sq-bar', dataset: { key: j, weight: w } },
       h('span', { class: 'sq-other', style: { height: `${(100 * other.weights[j]).toFixed(1)}%` } }),
       h('span', { class: `sq-fill ${c.scale ? 'cool' : 'warm'}`, style: { height: `${(100 * w).toFixed(1)}%` } }),
       h('span', { class: 'sq-label' }, fmt.num(w, 2)))));
     bars.setAttribute('aria-label', text('sqrtdk.row_spoken', { weights: Array.from(shown.weights, (w) => fmt.num(w, 2)).join(', ') }));
     const j = top(shown.weights), jo = top(other.weights);
+    const now = { key: j + 1, weight: fmt.percent(shown.weights[j]) }, then = { key: jo + 1, weight: fmt.percent(other.weights[jo]) };
     fill(note, dom.math(text('sqrtdk.row_scores', { low: fmt.num(Math.min(...shown.scores), 1), high: fmt.num(Math.max(...shown.scores), 1), d_k: fmt.int(c.d_k) }) +
-      text(c.scale ? 'sqrtdk.row_now_scaled' : 'sqrtdk.row_now_unscaled', { key: j + 1, weight: fmt.percent(shown.weights[j]) }) +
-      text(c.scale ? 'sqrtdk.row_other_unscaled' : 'sqrtdk.row_other_scaled', { key: jo + 1, weight: fmt.percent(other.weights[jo]) })));
+      (c.scale ? text('sqrtdk.row_now_scaled', now) : text('sqrtdk.row_now_unscaled', now)) +
+      (c.scale ? text('sqrtdk.row_other_unscaled', then) : text('sqrtdk.row_other_scaled', then))));
   }
 
   return { element, update };

@@ -50,7 +50,7 @@ export const CHAPTER = {
     'efficient.memory-double': 'number',
     'efficient.weights-off': 'number',
     'efficient.flash-same': 'choice',
-    'efficient.kv-step': 'number',
     'efficient.linear-crossover': 'choice',
+    'efficient.kv-step': 'number',
   },
 };

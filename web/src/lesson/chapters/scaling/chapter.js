@@ -42,9 +42,9 @@ export const CHAPTER = {
   ],
   exercises: {
     'scaling.variance-unscaled': 'number',
-    'scaling.variance-wide': 'number',
-    'scaling.sketch-unscaled': 'sketch',
     'scaling.variance-scaled': 'number',
     'scaling.gradient': 'choice',
+    'scaling.variance-wide': 'number',
+    'scaling.sketch-unscaled': 'sketch',
   },
 };
