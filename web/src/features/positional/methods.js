@@ -32,7 +32,8 @@ export function createMethods(dom, host) {
   const chosenCanvas = h('canvas', { id: 'pe-chosen-map' });
   const chosenCaption = h('figcaption', { id: 'pe-chosen-caption' });
   const chosenRow = h('p', { class: 'note', id: 'pe-chosen-row', 'aria-live': 'polite' });
-  const chosen = h('figure', { class: 'pe-chosen', id: 'pe-chosen' }, chosenCaption, chosenCanvas, chosenRow);
+  const chosenSlopes = h('p', { class: 'note', id: 'pe-chosen-slopes' });
+  const chosen = h('figure', { class: 'pe-chosen', id: 'pe-chosen' }, chosenCaption, chosenCanvas, chosenRow, chosenSlopes);
   const status = h('p', { class: 'note', 'aria-live': 'polite' }, text('positional.computing_with_engine'));
   const slopes = h('div', { id: 'alibi-slopes' });
   const rope = h('div', { id: 'rope-offsets' });
@@ -60,6 +61,8 @@ export function createMethods(dom, host) {
     fill(chosenCaption, h('strong', {}, text('positional.chosen_title', { value: NAMES[method] })), ' ', CAPTIONS[method]);
     fill(chosenRow, text(`positional.chosen_row_${method}`, { query: n - 1, own: fmt.percent(last[n - 1]), first: fmt.percent(last[0]),
       low: fmt.percent(Math.min(...last)), high: fmt.percent(Math.max(...last)) }));
+    const s = data.slopes;
+    fill(chosenSlopes, text('positional.chosen_slopes', { heads: data.heads, n_heads: fmt.int(s.length), first: slopeText(s[0]), last: slopeText(s[s.length - 1]) }));
   }
 
   function draw() {

@@ -43,4 +43,9 @@ addText({
   'term.run_out.means': 'The running output: the weighted mean of the values seen so far. After the last block it is the row’s attention output.',
   'term.sram': 'M',
   'term.sram.means': 'The fast on-chip memory, in numbers (elements). The blocks of Q, K, V and the output must fit in it; everything else lives in the slow memory.',
+  // The constructed heads (the heads chapter's patterns panel).
+  'term.beta': 'β',
+  'term.beta.means': 'The strength of a constructed head: every one of its scores is multiplied by β, so a larger β makes the softmax pick the best key more surely.',
+  'term.a_f': 'a_f',
+  'term.a_f.means': 'How much frequency pair f counts in a positional match: the engine fits these weights so that the match peaks at the wanted position.',
 });
