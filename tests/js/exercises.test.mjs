@@ -151,6 +151,8 @@ function references(config, state, side) {
     // The softmax of the eight given scores, unscaled; ALiBi's e^(−m·(7 − j)) with m = 2^(−8/8) over identical tokens.
     'scaling.sketch-unscaled': softmax64([2, 10, 4, 8, -2, 6, 0, 9]),
     'positions.sketch-alibi': softmax64(Array.from({ length: 8 }, (_, j) => -0.5 * (7 - j))),
+    // Stride 3, query 9 of 10: keys with 9 − j < 3 or (9 − j) mod 3 = 0 share the row evenly.
+    'efficient.sketch-strided': Array.from({ length: 10 }, (_, j) => (9 - j < 3 || (9 - j) % 3 === 0 ? 1 / 6 : 0)),
     // Designs: the first record (in a, then b order) that does the job, by the naive loop above.
     'attention.design-last': designAnswers((w) => w[5] >= 0.9)[0],
     'attention.design-first': designAnswers((w) => w[0] >= 0.9)[0],

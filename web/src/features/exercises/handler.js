@@ -56,17 +56,19 @@ const OPS = {
   },
 
   /**
-   * Head `head` of a causal layer fed one seeded token at every one of `n` positions (so only position
-   * tells the keys apart), traced at query `query_index` with the positional method `positional`.
+   * Head `head` of a layer fed one seeded token at every one of `n` positions (so only position tells the
+   * keys apart), traced at query `query_index` with the positional method `positional` and a mask
+   * (causal unless given: sliding with `window`, strided with `stride`).
    */
-  positionRow({ d_model, n_heads, n, positional, head = 0, query_index, seed = 1 }, side) {
+  positionRow({ d_model, n_heads, n, positional = 'none', head = 0, query_index, seed = 1, mask = 'causal', window, stride }, side) {
     const { attn } = side;
     const mha = new attn.MultiHeadAttention({ d_model, n_heads, seed });
     try {
       const token = attn.randomNormal({ seed, count: d_model });
       const query = new Float32Array(n * d_model);
       for (let i = 0; i < n; i++) query.set(token, i * d_model);
-      const t = mha.trace({ query, batch: 1, n_q: n, item: 0, head, query_index, mask: 'causal', positional });
+      const sparse = { ...(window ? { window } : {}), ...(stride ? { stride } : {}) };
+      const t = mha.trace({ query, batch: 1, n_q: n, item: 0, head, query_index, mask, ...sparse, positional });
       return { weights: Array.from(t.weights), logits: Array.from(t.logits) };
     } finally {
       mha.delete();

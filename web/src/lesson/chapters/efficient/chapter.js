@@ -42,7 +42,7 @@ export const CHAPTER = {
     { id: 'efficient.kvcache', text: ['chapter.efficient.kvcache', 'chapter.efficient.kvcache_do'], panels: ['kvcache'],
       fields: ['d_model', 'n_heads', 'n_kv_heads'], exercises: ['efficient.kv-step'] },
     { id: 'efficient.sparse', text: ['chapter.efficient.sparse', 'chapter.efficient.sparse_do'], panels: ['sparse'],
-      fields: ['mask', 'window', 'stride'] },
+      fields: ['mask', 'window', 'stride'], exercises: ['efficient.sketch-strided'] },
     { id: 'efficient.linear', text: ['chapter.efficient.linear', 'chapter.efficient.linear_do'], panels: ['linear'],
       fields: ['d_model', 'n_heads'], exercises: ['efficient.linear-crossover'] },
   ],
@@ -52,5 +52,6 @@ export const CHAPTER = {
     'efficient.flash-same': 'choice',
     'efficient.linear-crossover': 'choice',
     'efficient.kv-step': 'number',
+    'efficient.sketch-strided': 'sketch',
   },
 };
