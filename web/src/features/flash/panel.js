@@ -44,11 +44,11 @@ export function create(body, { dom, actions }) {
   const ioBody = h('div', {});
   const ioBox = h('details', { id: 'flash-io-box', class: 'fold-details' }, h('summary', {}, ioTitle), ioBody);
   fill(body,
+    termList(dom, ['B_r', 'B_c', 'run_max', 'run_sum', 'run_out', 'sram']), // the symbols before the sentence that uses them
     h('p', { class: 'lead' }, text('flash.n_q_n_k'),
       text('flash.each_row_keeping_running'),
       text('flash.sums_far_are_multiplied'),
       text('flash.q_k_v_are')),
-    termList(dom, ['B_r', 'B_c', 'run_max', 'run_sum', 'run_out', 'sram']),
     h('div', { class: 'flash-controls' },
       h('label', { for: 'flash-block-q' }, text('flash.b_r_block_q')), bq, labels.bq,
       h('label', { for: 'flash-block-k' }, text('flash.b_c_block_k')), bk, labels.bk,

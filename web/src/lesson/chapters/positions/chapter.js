@@ -11,9 +11,9 @@ export const TEXT = {
   'chapter.positions.order_do':
     'The panel’s small head reads the same token at every position, so nothing but position could tell the keys apart. With “none” chosen under “positions on the logits”, its large map shows what the head makes of that.',
   'chapter.positions.sinusoidal':
-    'The original Transformer adds a position signal to each token’s input: the sinusoidal encoding. Position pos gets, for each frequency pair f, the sine and the cosine of ω_f·pos, where ω_f = 10000^(−2f/d_model): fast waves in the first columns of the picture, slower and slower ones further right. No two positions get the same pattern.',
+    'The original Transformer adds a position signal to each token’s input: the sinusoidal encoding. Position pos gets, for each frequency pair f, the sine and the cosine of ω·pos, where ω = 10000^(−2f/d_model) is that pair’s speed: fast waves in the first columns of the picture, slower and slower ones further right. No two positions get the same pattern.',
   'chapter.positions.sinusoidal_do':
-    'Point at the picture to read single values, and change d_model to see more or fewer waves. Moving k positions on turns every pair by the same angle ω_f·k, whatever the start: the exercises ask what that means.',
+    'Point at the picture to read single values, and change d_model to see more or fewer waves. Moving k positions on turns every pair by the same angle ω·k, whatever the start: the exercises ask what that means.',
   'chapter.positions.logits':
     'Newer models put position on the scores instead. RoPE turns each pair of numbers of a query and a key by an angle that grows with their position, so their score depends only on how far apart they are, i − j. ALiBi subtracts a slope m_h (one per head) times that distance from each score, so far keys lose weight.',
   'chapter.positions.logits_do':
