@@ -41,11 +41,14 @@ export function createMethods(dom, host) {
     h('h3', {}, text('positional.positions_logits_rope_alibi')),
     h('p', { class: 'lead' }, text('positional.rope_turns_each_pair'),
       text('positional.alibi_adds_m_i')),
-    chosen, h('h4', {}, text('positional.all_three_side_by_side')), h('div', { class: 'pe-method-maps' }, figures), status,
+    chosen,
+    // The three side by side, folded: the large map above already follows the inputs' choice.
+    h('details', { class: 'fold-details', id: 'pe-all-three' }, h('summary', {}, h('h4', {}, text('positional.all_three_side_by_side'))),
+      h('div', { class: 'pe-method-maps' }, figures), status),
     // The two tables folded under one heading (a details element), so the chapter fits in two screens.
     h('details', { class: 'fold-details', id: 'pe-tables' }, h('summary', {}, h('h4', {}, text('positional.alibi_s_slope_per'))), slopes, rope));
   for (const name of Object.keys(NAMES)) heatmaps[name] = new Heatmap(maps[name], { maxHeight: 180 });
-  const chosenMap = new Heatmap(chosenCanvas, { maxHeight: 260 });
+  const chosenMap = new Heatmap(chosenCanvas, { maxHeight: 200 });
 
   let lastKey = '', pending = null, data = null, method = 'none';
 

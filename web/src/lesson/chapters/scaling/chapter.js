@@ -28,7 +28,7 @@ export const CHAPTER = {
   name: 'scaling',
   fields: ['d_model', 'n_heads', 'd_k', 'scale', 'input_seed'],
   panels: ['controls', 'sqrtdk', 'gradients'],
-  open: ['sqrtdk', 'gradients'],
+  open: ['sqrtdk'], // the gradients open at their step
   // Steps: one idea each (the spread of q·k, what it does to one row, the cure, the gradients).
   steps: [
     { id: 'scaling.spread', text: ['chapter.scaling.spread', 'chapter.scaling.spread_do'], panels: ['sqrtdk'],
