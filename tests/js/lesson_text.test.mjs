@@ -47,7 +47,7 @@ test('(b) every id the code looks up is in the English table', () => {
     for (const { id, line } of usedIds(source).ids) if (!TABLE.has(id)) missing.push(`${path}:${line}: ${id}`);
   }
   for (const chapter of CHAPTERS) {
-    for (const step of chapter.steps) for (const id of step.text) if (!TABLE.has(id)) missing.push(`chapter ${chapter.name}, step ${step.id}: ${id}`);
+    for (const step of chapter.steps) for (const id of [...step.text, ...(step.title ? [step.title] : [])]) if (!TABLE.has(id)) missing.push(`chapter ${chapter.name}, step ${step.id}: ${id}`);
   }
   assert.deepEqual(missing, []);
 });
@@ -75,7 +75,7 @@ test('(c) every id in the table is used by the code or a chapter', () => {
     for (const { id } of u.ids) used.add(id);
     patterns.push(...u.patterns.map((p) => p.pattern));
   }
-  for (const chapter of CHAPTERS) for (const step of chapter.steps) for (const id of step.text) used.add(id);
+  for (const chapter of CHAPTERS) for (const step of chapter.steps) for (const id of [...step.text, ...(step.title ? [step.title] : [])]) used.add(id);
   const unused = [...TABLE].filter((id) => !used.has(id) && !patterns.some((p) => p.test(id)));
   assert.deepEqual(unused, [], `ids no code nor chapter uses: ${unused.join(', ')}`);
   assert.ok(TABLE.size > 500, `${TABLE.size} sentences in the table`);

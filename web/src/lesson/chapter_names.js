@@ -8,3 +8,6 @@ export const CHAPTER_NAMES = Object.freeze(CHAPTER_DATA.map((c) => c.name));
 
 /** The chapter a playground opens on when none is given. */
 export const FIRST_CHAPTER = CHAPTER_NAMES[0];
+
+/** How many steps each chapter has (chapter name → count; a chapter is a list of steps, lesson/chapters.js). */
+export const STEP_COUNTS = Object.freeze(Object.fromEntries(CHAPTER_DATA.map((c) => [c.name, c.steps.length])));

@@ -9,6 +9,7 @@
 import { CHAPTER_NAMES, FIRST_CHAPTER } from './chapter_names.js';
 import { CHAPTER_DATA, CHAPTER_TEXT } from './chapters/index.js';
 import { addText, text } from './text.js';
+import { readStep } from '../model/step.js';
 
 for (const words of CHAPTER_TEXT) addText(words);
 
@@ -39,7 +40,13 @@ const withWords = (data) => Object.freeze({
   fields: data.fields && Object.freeze([...data.fields]),
   panels: data.panels && Object.freeze([...data.panels]),
   open: data.open && Object.freeze([...data.open]),
-  steps: Object.freeze(data.steps.map((step) => Object.freeze({ ...step, text: Object.freeze([...step.text]) }))),
+  steps: Object.freeze(data.steps.map((step) => Object.freeze({
+    ...step,
+    text: Object.freeze([...step.text]),
+    panels: Object.freeze([...(step.panels ?? [])]),
+    fields: step.fields && Object.freeze([...step.fields]),
+    exercises: step.exercises && Object.freeze([...step.exercises]),
+  }))),
   get title() { return text(`chapter.${data.name}.title`); },
   get short() { return text(`chapter.${data.name}.short`); },
   /** Every sentence of the chapter, its steps' in order. */
@@ -71,38 +78,77 @@ export function keyList(text) {
 export const authorPanels = (state, featureNames) => keyList(state?.panels).some((name) => featureNames.includes(name));
 
 /**
- * The panels of the state's chapter, among `featureNames` (the features' table), in the chapter's
- * list; null for reference (every panel). The exercises feature joins every other chapter.
+ * The step of the state's chapter shown: { step (its data), number (1-based), count, note } (a step
+ * past the last shows the last, a bad one the first: model/step.js, which also words the note).
+ */
+export function stepOf(state) {
+  const chapter = chapterOf(state);
+  const { number, count, note } = readStep({ ...state, chapter: chapter.name });
+  return { step: chapter.steps[number - 1], number, count, note };
+}
+
+/** True when the chapter is told in steps (every chapter but reference, whose one step is every panel). */
+export const hasSteps = (chapter) => !!chapter.panels;
+
+/**
+ * The exercises of the state's chapter placed at the step shown (ids, in the step's order), or null when
+ * the step does not choose: the author chose exercises (`exercises=`), or no step of the chapter places
+ * any (each of its steps then shows all of them). The chapter's progress still counts all of them.
+ */
+export function stepExercises(state) {
+  const chapter = chapterOf(state);
+  if (String(state?.exercises ?? '').trim() || !chapter.steps.some((s) => s.exercises)) return null;
+  return [...(stepOf(state).step.exercises ?? [])];
+}
+
+/** The chapter's own panels no step shows: offered collapsed under every step ("more in this chapter"). */
+const extraPanels = (chapter) => chapter.panels.filter((name) => name !== 'controls' && name !== EXERCISES_FEATURE
+  && !chapter.steps.some((s) => s.panels?.includes(name)));
+
+/**
+ * The panels of the state's step, among `featureNames` (the features' table), in the table's order; null
+ * for reference (every panel). A step shows its own panels expanded, the form when its chapter has one and
+ * the step names fields (or names none, taking the chapter's), the exercises placed at it, and the
+ * chapter's panels that no step shows, collapsed. Panels of the chapter's other steps wait for their step.
  */
 export function chapterPanels(state, featureNames) {
   const chapter = chapterOf(state);
   if (!chapter.panels) return null;
-  const names = [...chapter.panels, EXERCISES_FEATURE];
+  const { step } = stepOf(state);
+  const placed = stepExercises(state);
+  const names = [
+    ...(chapter.panels.includes('controls') && (step.fields?.length ?? 1) ? ['controls'] : []),
+    ...step.panels, ...extraPanels(chapter),
+    ...(placed && !placed.length ? [] : [EXERCISES_FEATURE]),
+  ];
   return names.filter((name, i) => featureNames.includes(name) && names.indexOf(name) === i);
 }
 
 /**
- * The panels of the state's chapter shown collapsed (a Set of feature names): the chapter's panels
- * outside its `open` core, less the form and the exercises (always expanded). None in reference, nor
+ * The panels of the state's chapter shown collapsed (a Set of feature names): the chapter's panels that
+ * none of its steps shows (the form and the exercises are never collapsed). None in reference, nor
  * when the author chose panels (`panels=`: every panel they chose is expanded).
  */
 export function foldedPanels(state, featureNames) {
   const chapter = chapterOf(state);
   if (!chapter.panels || authorPanels(state, featureNames)) return new Set();
-  return new Set(chapter.panels.filter((name) => name !== 'controls' && name !== EXERCISES_FEATURE && !chapter.open.includes(name)));
+  return new Set(extraPanels(chapter));
 }
 
 /**
- * The form fields a state shows: the chapter's (every field in reference, or when the author chose
- * panels), less the author's `hide` list. Returns a predicate on a field key (PRESET_FIELD included).
+ * The form fields a state shows: the step's (else its chapter's; every field in reference, or when the
+ * author chose panels), less the author's `hide` list. Returns a predicate on a field key (PRESET_FIELD included).
  */
 export function formShows(state, featureNames) {
   const chapter = chapterOf(state);
   const hidden = new Set(keyList(state?.hide));
   const all = !chapter.fields || authorPanels(state, featureNames);
-  const fields = all ? null : new Set(chapter.fields);
+  const fields = all ? null : new Set(stepOf(state).step.fields ?? chapter.fields);
   return (key) => !hidden.has(key) && (!fields || fields.has(key));
 }
+
+/** The keys whose change can change which panels are shown (the step's exercises included). */
+export const PANEL_KEYS = Object.freeze(['panels', 'controls', 'chapter', 'step', 'exercises', 'hide']);
 
 /** The keys the author locked (`lock`): the form shows them disabled and no learner edit changes them. */
 export function lockedKeys(state) {

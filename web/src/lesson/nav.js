@@ -1,6 +1,7 @@
 // The chapter list of a playground: a named nav landmark with one button per chapter (the current one
-// marked aria-current, each with the learner's progress in its exercises), the chapter's title and text
-// above the panels, and previous/next at the end. Choosing a chapter is a learner's edit of `chapter`
+// marked aria-current, each with the learner's progress in its exercises), the chapter's title and its
+// current step (step_nav.js: the step's text, Back/Next, the step list) above the panels, and
+// previous/next chapter at the end. Choosing a chapter is a learner's edit of `chapter`
 // (so the page's URL follows it); focus then moves to the new chapter's title, so a keyboard or
 // screen-reader user starts reading where the new content begins. Hidden when the author chose
 // panels (`panels=`, which wins over the chapter) or hid the key (`hide=chapter`). On a narrow
@@ -9,10 +10,11 @@
 import { CHAPTERS, chapterOf, neighbours, keyList, authorPanels, lockedKeys } from './chapters.js';
 import { FEATURE_NAMES } from '../features/index.js';
 import { text } from './panels/nav.js';
+import { createStepNav } from './step_nav.js';
 
 /**
- * dom: the playground's dom helpers; go(name): changes the chapter (a learner's edit).
- * Returns { top: [elements above the layout], bottom: [elements below it], update(view, progress), focusTitle() }.
+ * dom: the playground's dom helpers; go(changes): changes the chapter and its step (a learner's edit;
+ * true when it did). Returns { top: [elements above the layout], bottom: [elements below it], update(view, progress), focusTitle() }.
  * progress: { [chapter]: { done, total } } or null (nothing known yet: each chapter shows 0/its count).
  */
 export function createChapterNav({ dom, go }) {
@@ -20,7 +22,7 @@ export function createChapterNav({ dom, go }) {
   let locked = false;
   const choose = (name) => {
     if (locked) return;
-    if (go(name)) focusTitle();
+    if (go({ chapter: name, step: 1 })) focusTitle();
   };
   const buttons = new Map();
   const list = h('ol', { class: 'chapter-list' }, CHAPTERS.map((c, i) => {
@@ -36,8 +38,8 @@ export function createChapterNav({ dom, go }) {
 
   const kicker = h('p', { class: 'chapter-kicker' });
   const title = h('h2', { class: 'chapter-title', id: 'chapter-title', tabindex: '-1' });
-  const textBox = h('div', { class: 'chapter-text' });
-  const intro = h('div', { class: 'chapter-intro', id: 'chapter-intro' }, kicker, title, textBox);
+  const steps = createStepNav({ dom, go }); // the step's heading, its text, Back/Next and the step list
+  const intro = h('div', { class: 'chapter-intro', id: 'chapter-intro' }, kicker, title, steps.element);
 
   const previous = h('button', { type: 'button', class: 'chapter-prev', id: 'chapter-prev', onclick: () => choose(previous.dataset.chapter) });
   const next = h('button', { type: 'button', class: 'chapter-next primary', id: 'chapter-next', onclick: () => choose(next.dataset.chapter) });
@@ -67,14 +69,13 @@ export function createChapterNav({ dom, go }) {
       count.classList.toggle('complete', complete);
     });
     previous.disabled = next.disabled = locked;
+    steps.update(state, { chapterLocked: locked, stepLocked: lockedKeys(state).has('step') });
     if (shownChapter === chapter.name) return;
     shownChapter = chapter.name;
     revealCurrent(buttons.get(chapter.name).button);
     const i = CHAPTERS.indexOf(chapter);
     kicker.textContent = text('nav.kicker', { number: i + 1, count: CHAPTERS.length });
     title.textContent = chapter.title;
-    // Through math(): the texts name W_iᴽ, d_k and d_model as the lesson writes them (sub- and superscripts).
-    textBox.replaceChildren(...chapter.text.map((t) => h('p', {}, dom.math(t))));
     const { previous: before, next: after } = neighbours(chapter.name);
     // The chapter's title, or its short name on a narrow playground (styles.css shows one of the two):
     // both buttons then share a row. The accessible name is the shown text.

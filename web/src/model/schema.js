@@ -65,6 +65,7 @@ export const FIELDS = [
   { key: 'theme', def: '', kind: 'choice', choices: ['', 'light', 'dark', 'auto'], view: true, author: true, neutral: true }, // '' = light when embedded, auto on the page
   { key: 'controls', def: '1', kind: 'flag', choices: ['1', '0'], view: true, author: true }, // 0 = read-only: no inputs panel, the problem cannot be edited
   { key: 'chapter', def: FIRST_CHAPTER, kind: 'choice', choices: CHAPTER_NAMES, view: true, neutral: true }, // the lesson's chapter shown (lesson/chapters.js); `panels` wins over it
+  { key: 'step', def: '1', kind: 'int', min: 1, view: true, neutral: true }, // the step of the chapter shown, 1-based (model/step.js reads it; one past the last is a note)
   { key: 'lock', def: '', kind: 'list', view: true, author: true, neutral: true },      // author profile: comma list of field keys shown disabled in the form
   { key: 'hide', def: '', kind: 'list', view: true, author: true, neutral: true },      // author profile: comma list of field keys not shown in the form
   { key: 'label', def: '', kind: 'text', view: true, author: true, neutral: true },     // the name an author gives this playground's landmarks ('' = "Attention playground", numbered when several)
@@ -215,12 +216,15 @@ export function fromHash(hash) {
   return parseHash(hash).state;
 }
 
-/** Writes the fields that differ from their defaults, in schema order ("" for the default view). */
-export function toHash(state) {
+/**
+ * Writes the fields that differ from their defaults, in schema order ("" for the default view); the keys
+ * of `keep` are written even at their default (the page's link always names its chapter).
+ */
+export function toHash(state, { keep = [] } = {}) {
   const parts = [];
   for (const field of FIELDS) {
     const value = state[field.key];
-    if (value === undefined || value === field.def) continue;
+    if (value === undefined || (value === field.def && !keep.includes(field.key))) continue;
     // Keep commas and '+' readable in links; everything else is escaped.
     parts.push(`${field.key}=${encodeValue(value).replace(/%2C/g, ',')}`);
   }

@@ -5,6 +5,7 @@
 // env.resolveView, and the key/value head of each query head comes from its answer.
 
 import { sentences } from './inputs.js';
+import { readStep } from './step.js';
 import { FIELDS, VIEW_FIELDS, SIZE_FIELDS, LAYER_FIELDS, field as fieldOf, optional, cutText } from './schema.js';
 import { parseTraining, trainerArguments } from './training_settings.js';
 import { parseDecimal, parseInteger } from './parse.js';
@@ -147,6 +148,8 @@ export function validate(state, env = {}) {
   }
 
   const { item, head } = readShown(state, { batch, n_heads, notes });
+  const step = readStep(state); // a step the chapter does not have: a note naming its step count
+  if (step.note) notes.push({ field: 'step', text: step.note });
   const workers = parseWorkers(state.workers, env.cores);
   if (workers.note) notes.push({ field: 'workers', text: workers.note });
   // Grouped-query attention: key/value heads shared by the query heads; '' = not given (n_heads).

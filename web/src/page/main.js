@@ -30,8 +30,7 @@ function opening(hash) {
 
 /** The state's link: it always names the chapter, so that any view after the first is a hash of its own. */
 function pageHash(state) {
-  const hash = toHash(state);
-  return /(^#|&)chapter=/.test(hash) ? hash : `${hash || '#'}${hash ? '&' : ''}chapter=${state.chapter}`;
+  return toHash(state, { keep: ['chapter'] });
 }
 
 const playground = createPlayground(root, {
@@ -58,8 +57,8 @@ let lastStep = { field: null, at: -Infinity };
 playground.on('change', ({ state, field, kind }) => {
   const url = pageHash(state);
   const now = performance.now();
-  // A preset or a chapter is always a step; typing in one field is one step until another field, or a pause.
-  const push = kind === 'load' || field === 'chapter' || field !== lastStep.field || now - lastStep.at > EDIT_SESSION_MS;
+  // A preset, a chapter or a step of it is always a step of history; typing in one field is one step until another field, or a pause.
+  const push = kind === 'load' || field === 'chapter' || field === 'step' || field !== lastStep.field || now - lastStep.at > EDIT_SESSION_MS;
   lastStep = { field: kind === 'load' ? null : field, at: now };
   if (push) history.pushState(null, '', url);
   else history.replaceState(null, '', url);

@@ -8,7 +8,7 @@ import { defaults, withChanges, changedKeys, VIEW_ONLY } from '../model/schema.j
 import { validate, configKey } from '../model/validate.js';
 import { trainedKey, trainedKeyOf } from '../model/training_settings.js';
 import { withImports } from '../import/import_view.js';
-import { lockedKeys } from '../lesson/chapters.js';
+import { lockedKeys, PANEL_KEYS } from '../lesson/chapters.js';
 
 
 /**
@@ -97,7 +97,7 @@ export function createStore(m, p) {
     if (changed.includes('simd')) p.connection.connect();
     if (changed.includes('imported') && !next.imported) m.imported = null; // the imports let go of
     if (changed.includes('theme')) p.applyTheme();
-    if (['panels', 'controls', 'chapter', 'hide'].some((key) => changed.includes(key))) p.panels.applyVisibility();
+    if (PANEL_KEYS.some((key) => changed.includes(key))) p.panels.applyVisibility();
     if (changed.includes('label')) p.shell.setLabel(next.label);
     revalidate();
     const now = m.check.config;

@@ -10,6 +10,7 @@ import { text } from '../../lesson/panels/exercises.js';
 
 import { sketchInput } from './kinds/sketch.js';
 import { designInput } from './kinds/design.js';
+import { stepExercises } from '../../lesson/chapters.js';
 
 export { requests } from './requests.js'; // what this panel may ask the compute for (the session asks it)
 // The exercises' prompts and reveals (their text is most of their code) come with this panel's code
@@ -50,12 +51,15 @@ export function create(body, { dom, actions }) {
     summary.textContent = total
       ? text('exercises.answered_right', { done, total, value: Math.round(score * total), first: Math.round(first_try * total), part: ex.unknown.length ? ` · not exercises: ${ex.unknown.join(', ')}` : '' })
       : text('exercises.no_exercises_here', { part: ex.unknown.length ? ` (not exercises: ${ex.unknown.join(', ')})` : '' });
-    const ids = ex.items.map((item) => item.id);
-    lastItems = ex.items;
+    // A chapter told in steps shows the exercises placed at the step shown (the summary counts the chapter's).
+    const placed = stepExercises(view.state);
+    const items = placed ? ex.items.filter((item) => placed.includes(item.id)) : ex.items;
+    const ids = items.map((item) => item.id);
+    lastItems = items;
     order = ids;
     if (!ids.includes(currentId)) currentId = ids[0] ?? null;
     for (const [id, entry] of cards) if (!ids.includes(id)) { entry.card.remove(); cards.delete(id); }
-    ex.items.forEach((item, at) => {
+    items.forEach((item, at) => {
       const key = item.key ?? `unavailable:${item.unavailable}`;
       let entry = cards.get(item.id);
       if (!entry || entry.key !== key) {

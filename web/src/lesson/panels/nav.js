@@ -13,4 +13,9 @@ addText({
   'nav.previous': 'Previous',
   'nav.next': 'Next',
   'nav.to_chapter': '{word}: {title}',
+  'nav.steps': 'Steps of this chapter',
+  'nav.step_count': 'Step {number} of {count}',
+  'nav.step_label': 'Step {number}: {title}',
+  'nav.step_back': 'Back',
+  'nav.step_next': 'Next',
 });

@@ -6,10 +6,42 @@
 export const TEXT = {
   'chapter.gqa.title': 'MHA, GQA, MQA and the KV cache',
   'chapter.gqa.short': 'GQA & KV cache',
-  'chapter.gqa.p1':
-    'A generating model caches every earlier token’s keys and values: 2·n_kv_heads·d_k numbers per token and layer. Multi-head attention has one key/value head per query head, MQA one for all, GQA n_kv_heads, each shared by a consecutive group of query heads.',
-  'chapter.gqa.p2':
-    'LLaMA-70B: 8 key/value heads for 64 query heads, 8 times less cache. Set n_kv_heads and compare.',
+  // Step 1: the cache
+  'chapter.gqa.cache.title': 'A generator keeps every key and value',
+  'chapter.gqa.cache.p1':
+    'A model that writes text makes one token at a time, and each new token’s query reads the keys and values of all the tokens before it. Rather than recompute them at every step, the model keeps them: the KV cache.',
+  'chapter.gqa.cache.p2':
+    'Per token and per layer the cache grows by 2·n_kv_heads·d_k numbers (a key and a value for each key/value head, with d_k = d_v). With one key/value head per query head, n_kv_heads = n_heads.',
+  'chapter.gqa.cache.do':
+    'Predict: how many bytes does one more token add to this layer’s cache? Check it against the table.',
+  // Step 2: sharing
+  'chapter.gqa.share.title': 'Query heads can share key/value heads',
+  'chapter.gqa.share.p1':
+    'Grouped-query attention (GQA) keeps every query head but gives the layer only n_kv_heads key/value heads. Consecutive query heads form a group of n_heads / n_kv_heads, and each group reads one key/value head.',
+  'chapter.gqa.share.p2':
+    'So n_kv_heads must divide n_heads, and query head i (counted from 0) reads key/value head ⌊i / (n_heads / n_kv_heads)⌋.',
+  'chapter.gqa.share.do':
+    'Try: set n_kv_heads to 2, then to 1. Before each change, say which key/value head the last query head will read.',
+  // Step 3: maps
+  'chapter.gqa.maps.title': 'Shared keys, still different maps',
+  'chapter.gqa.maps.p1':
+    'Heads of one group read the same keys and values, but each still has its own query matrix, so each still draws its own map of weights.',
+  'chapter.gqa.maps.do':
+    'Try: with n_kv_heads = 1, compare the maps of two heads. Are they the same?',
+  // Step 4: one dial
+  'chapter.gqa.family.title': 'MHA, GQA and MQA are one dial',
+  'chapter.gqa.family.p1':
+    'n_kv_heads = n_heads is ordinary multi-head attention (MHA); n_kv_heads = 1, a single key/value head for all, is multi-query attention (MQA); anything between is GQA.',
+  'chapter.gqa.family.p2':
+    'Turning the dial down shrinks Wᴷ, Wⱽ and the cache. Wᴽ, Wᴼ and the work of the scores do not shrink: every query head still computes its own.',
+  'chapter.gqa.family.do':
+    'Predict: with n_kv_heads = 1, how many parameters do Wᴷ and its bias hold? Then read the table.',
+  // Step 5: a real model
+  'chapter.gqa.llama.title': 'A real model: LLaMA-70B',
+  'chapter.gqa.llama.p1':
+    'LLaMA-70B has 64 query heads of d_k = 128 but only 8 key/value heads, over 80 layers: its cache holds 2·8·128·80 = 163,840 numbers per token, 8 times fewer than with 64 key/value heads.',
+  'chapter.gqa.llama.do':
+    'Try: load the LLaMA-70B preset, then set n_kv_heads to 64 and to 1 and watch the cache per token.',
 };
 
 export const CHAPTER = {
@@ -17,8 +49,19 @@ export const CHAPTER = {
   fields: ['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'preset'],
   panels: ['controls', 'gqa', 'kvmap', 'heatmaps'],
   open: ['gqa', 'kvmap'],
-  // One step today (a step: an idea in a few sentences and the panels that show it).
-  steps: [{ id: 'gqa.1', text: ['chapter.gqa.p1', 'chapter.gqa.p2'], panels: ['gqa', 'kvmap'] }],
+  // The story in steps: one idea each, the panels that show it, the fields it needs and its exercises.
+  steps: [
+    { id: 'gqa.cache', title: 'chapter.gqa.cache.title', text: ['chapter.gqa.cache.p1', 'chapter.gqa.cache.p2', 'chapter.gqa.cache.do'],
+      panels: ['gqa'], fields: ['d_model', 'n_heads', 'n_kv_heads', 'd_k'], exercises: ['gqa.cache-per-token'] },
+    { id: 'gqa.share', title: 'chapter.gqa.share.title', text: ['chapter.gqa.share.p1', 'chapter.gqa.share.p2', 'chapter.gqa.share.do'],
+      panels: ['kvmap'], fields: ['n_heads', 'n_kv_heads'], exercises: ['gqa.kv-head-of'] },
+    { id: 'gqa.maps', title: 'chapter.gqa.maps.title', text: ['chapter.gqa.maps.p1', 'chapter.gqa.maps.do'],
+      panels: ['heatmaps', 'kvmap'], fields: ['n_heads', 'n_kv_heads'] },
+    { id: 'gqa.family', title: 'chapter.gqa.family.title', text: ['chapter.gqa.family.p1', 'chapter.gqa.family.p2', 'chapter.gqa.family.do'],
+      panels: ['gqa'], fields: ['d_model', 'n_heads', 'n_kv_heads', 'd_k'], exercises: ['gqa.wk-params'] },
+    { id: 'gqa.llama', title: 'chapter.gqa.llama.title', text: ['chapter.gqa.llama.p1', 'chapter.gqa.llama.do'],
+      panels: ['gqa'], fields: ['preset', 'n_kv_heads'], exercises: ['gqa.preset-saving'] },
+  ],
   exercises: {
     'gqa.kv-head-of': 'number',
     'gqa.cache-per-token': 'number',

@@ -6,8 +6,40 @@
 export const TEXT = {
   'chapter.training.title': 'Watch heads learn',
   'chapter.training.short': 'Training',
-  'chapter.training.p1':
-    'So far the heads were built or random. Here a tiny attention model learns a task needing two relations: watch the loss fall and the heads share the work, then load the learnt layer to inspect it in the other chapters.',
+  // Step 1: before training
+  'chapter.training.start.title': 'Before training, a model guesses',
+  'chapter.training.start.p1':
+    'So far the heads were built by hand or random. Here a tiny model learns its own: an embedding with positions, one multi-head attention layer and a read-out that predicts one of 16 tokens.',
+  'chapter.training.start.p2':
+    'Its loss is the cross-entropy: −ln of the probability it gives the right token. A model that guesses evenly among 16 tokens gets ln 16 ≈ 2.77.',
+  'chapter.training.start.do':
+    'Predict the loss before the first step, then read it at step 0 of the curve.',
+  // Step 2: the task
+  'chapter.training.task.title': 'A task that needs two positions',
+  'chapter.training.task.p1':
+    'The lab’s task has two outputs per position: the token just before it and the first token of the sequence. Only attention moves information between positions, so whatever the model learns shows in its maps.',
+  'chapter.training.task.do':
+    'Try: press Train and watch the loss fall. Predict where each head will put its weight.',
+  // Step 3: one relation
+  'chapter.training.one-relation.title': 'A head learns a position',
+  'chapter.training.one-relation.p1':
+    'On a task with one relation (copy the previous token, say), a head learns to put nearly all of a row’s weight on the one position that holds the answer. It needs no words in common: the positional encoding lets it find the place.',
+  'chapter.training.one-relation.do':
+    'Try: choose the task “copy the previous token”, train, and look at the maps. Predict their shape first.',
+  // Step 4: why several heads
+  'chapter.training.heads.title': 'Why two heads and not one',
+  'chapter.training.heads.p1':
+    'A head has one softmax per row, so it can put most of its weight on one place only. With two heads each works in its own d_k-dimensional subspace: one can read the previous token while the other reads the first.',
+  'chapter.training.heads.p2':
+    'On the two-output task, two heads reach about 100 % held-out accuracy. One head settles on one relation and stalls far below.',
+  'chapter.training.heads.do':
+    'Try: set the lab to 1 head and train, then to 2. Compare the accuracy and the maps.',
+  // Step 5: take it along
+  'chapter.training.use.title': 'Take the learnt layer along',
+  'chapter.training.use.p1':
+    '“Use in the playground” loads the trained layer and a sample of its task as the playground’s input. The other chapters then show the learnt heads instead of the built ones.',
+  'chapter.training.use.do':
+    'Try: load the layer, then open the first chapter and find the head that reads the previous token.',
 };
 
 export const CHAPTER = {
@@ -15,8 +47,16 @@ export const CHAPTER = {
   fields: [],
   panels: ['training'],
   open: ['training'],
-  // One step today (a step: an idea in a few sentences and the panels that show it).
-  steps: [{ id: 'training.1', text: ['chapter.training.p1'], panels: ['training'] }],
+  // The story in steps: one idea each, the panel that shows it and its exercises (the lab has its own settings).
+  steps: [
+    { id: 'training.start', title: 'chapter.training.start.title', text: ['chapter.training.start.p1', 'chapter.training.start.p2', 'chapter.training.start.do'],
+      panels: ['training'], exercises: ['training.start-loss'] },
+    { id: 'training.task', title: 'chapter.training.task.title', text: ['chapter.training.task.p1', 'chapter.training.task.do'], panels: ['training'] },
+    { id: 'training.one-relation', title: 'chapter.training.one-relation.title', text: ['chapter.training.one-relation.p1', 'chapter.training.one-relation.do'],
+      panels: ['training'], exercises: ['training.focus'] },
+    { id: 'training.heads', title: 'chapter.training.heads.title', text: ['chapter.training.heads.p1', 'chapter.training.heads.p2', 'chapter.training.heads.do'], panels: ['training'] },
+    { id: 'training.use', title: 'chapter.training.use.title', text: ['chapter.training.use.p1', 'chapter.training.use.do'], panels: ['training'] },
+  ],
   exercises: {
     'training.start-loss': 'number',
     'training.focus': 'choice',
