@@ -1,7 +1,7 @@
-// Issue 37: a control of a chapter does something the learner can see in it. In the Why √dₖ chapter,
+// Issue 37: a control of a chapter does something the learner can see in it. In the Why √dₖ chapter (step 2),
 // unticking "divide the scores by √d_k" redraws the softmax row (text and pixels change) and the row
 // sharpens, its weights the softmax of the engine's seeded scores recomputed here in float64; in the
-// positions chapter, none / RoPE / ALiBi each redraw the large map (its canvas pixels and its words).
+// positions chapter (step 3), none / RoPE / ALiBi each redraw the large map (its canvas pixels and its words).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, chapterDrawn } from './harness.mjs';
@@ -19,7 +19,7 @@ function softmax(scores, divisor) {
 }
 
 test('Why √dₖ: the √d_k checkbox redraws the row, which sharpens without the scale (weights against float64)', async () => {
-  const page = await openPage(h, '#chapter=scaling', { asIs: true, waitForResult: false });
+  const page = await openPage(h, '#chapter=scaling&step=2', { asIs: true, waitForResult: false });
   try {
     await chapterDrawn(page);
     const panel = page.locator('section[data-panel="sqrtdk"]');
@@ -54,7 +54,7 @@ test('Why √dₖ: the √d_k checkbox redraws the row, which sharpens without t
 });
 
 test('positions: none, RoPE and ALiBi each redraw the large map (pixels and words)', async () => {
-  const page = await openPage(h, '#chapter=positions', { asIs: true, waitForResult: false });
+  const page = await openPage(h, '#chapter=positions&step=3', { asIs: true, waitForResult: false });
   try {
     await chapterDrawn(page);
     const seen = {};
