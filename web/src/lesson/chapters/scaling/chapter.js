@@ -36,7 +36,7 @@ export const CHAPTER = {
   // Steps: one idea each (the spread of q·k, what it does to one row, the cure, the gradients).
   steps: [
     { id: 'scaling.spread', title: 'chapter.scaling.spread_title', text: ['chapter.scaling.spread', 'chapter.scaling.spread_do'], panels: ['sqrtdk'],
-      fields: ['d_model', 'n_heads', 'd_k', 'input_seed'], exercises: ['scaling.variance-unscaled', 'scaling.variance-wide'] },
+      fields: ['d_model', 'n_heads', 'd_k', 'scale', 'input_seed'], exercises: ['scaling.variance-unscaled', 'scaling.variance-wide'] },
     { id: 'scaling.row', title: 'chapter.scaling.row_title', text: ['chapter.scaling.row', 'chapter.scaling.row_do'], panels: ['sqrtdk'],
       fields: ['d_k', 'scale', 'input_seed'], exercises: ['scaling.sketch-unscaled'] },
     { id: 'scaling.fix', title: 'chapter.scaling.fix_title', text: ['chapter.scaling.fix', 'chapter.scaling.fix_do'], panels: ['sqrtdk'],
