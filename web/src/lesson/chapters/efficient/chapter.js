@@ -20,17 +20,17 @@ export const TEXT = {
   'chapter.efficient.kvcache':
     'When a model writes text one token at a time, each new token’s query needs the keys and values of every earlier token. A KV cache keeps them instead of recomputing them: the new token costs work proportional to the tokens so far, not a recomputation of the whole prefix. Fewer key/value heads (n_kv_heads) make the cache smaller.',
   'chapter.efficient.kvcache_do':
-    'Open the panel and change n_kv_heads to see the cache shrink.',
+    'Step through the tokens with “next token ▶”, then change n_kv_heads to see the cache shrink.',
   'chapter.efficient.sparse_title': 'Sparse patterns: fewer keys per query',
   'chapter.efficient.sparse':
     'Sparse patterns let each query see fewer keys: a sliding window of the last w tokens, or a strided pattern that also keeps every s-th token further back. Fewer pairs mean less work, at the price of what a query can see directly.',
   'chapter.efficient.sparse_do':
-    'Choose a mask, a window and a stride in the inputs and compare the pairs each pattern computes.',
+    'Choose a mask, a window and a stride in the inputs and compare the pairs each pattern computes. Then predict, before the next step shows it: at this layer’s size, is linear attention cheaper than softmax attention?',
   'chapter.efficient.linear_title': 'Linear attention: no softmax',
   'chapter.efficient.linear':
     'Linear attention replaces the softmax by a feature map φ applied to q and k, so the keys and values can be summed once into a small d_k × d_v matrix that every query reuses. Its cost grows with n, not n², but it computes something else than softmax attention.',
   'chapter.efficient.linear_do':
-    'Compare the two outputs and the FLOPs; the exercise asks which is cheaper at the layer’s sizes.',
+    'Compare the two outputs, then the FLOPs: was your prediction of the last step right, and from which n on does linear attention win?',
 };
 
 export const CHAPTER = {
@@ -47,9 +47,9 @@ export const CHAPTER = {
     { id: 'efficient.kvcache', title: 'chapter.efficient.kvcache_title', text: ['chapter.efficient.kvcache', 'chapter.efficient.kvcache_do'], panels: ['kvcache'],
       fields: ['d_model', 'n_heads', 'n_kv_heads'], exercises: ['efficient.kv-step'] },
     { id: 'efficient.sparse', title: 'chapter.efficient.sparse_title', text: ['chapter.efficient.sparse', 'chapter.efficient.sparse_do'], panels: ['sparse'],
-      fields: ['mask', 'window', 'stride'], exercises: ['efficient.sketch-strided'] },
+      fields: ['mask', 'window', 'stride'], exercises: ['efficient.sketch-strided', 'efficient.linear-crossover'] },
     { id: 'efficient.linear', title: 'chapter.efficient.linear_title', text: ['chapter.efficient.linear', 'chapter.efficient.linear_do'], panels: ['linear'],
-      fields: ['d_model', 'n_heads'], exercises: ['efficient.linear-crossover'] },
+      fields: ['d_model', 'n_heads'] },
   ],
   exercises: {
     'efficient.memory-double': 'number',
