@@ -10,7 +10,10 @@
 // progress trait, and answer() on the page's own thread (no worker) with the panel not shown.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { startHarness, serveSite, openUrl, notebookPage } from './harness.mjs';
+
+const validateStatement = createRequire(import.meta.url)('xapi-validation').default;
 
 let h, course;
 
@@ -72,9 +75,22 @@ async function check(page, id) {
   return page.locator(`${card(id)} .ex-verdict`).textContent();
 }
 
-const attempts = (page) => page.evaluate(() => window.events.filter((e) => e.type === 'attempt').map((e) => e.detail));
+// The events' xAPI statements (issue 38) are checked apart (statementsOf): the details are compared without them.
+const withoutStatement = ({ statement, ...rest }) => rest;
+const attempts = (page) => page.evaluate(() => window.events.filter((e) => e.type === 'attempt').map((e) => e.detail)).then((list) => list.map(withoutStatement));
 const withoutExpected = ({ expected, ...rest }) => rest;
-const lastProgress = (page) => page.evaluate(() => window.events.filter((e) => e.type === 'progress').at(-1)?.detail);
+const lastProgress = (page) => page.evaluate(() => window.events.filter((e) => e.type === 'progress').at(-1)?.detail).then((d) => d && withoutStatement(d));
+/** Every attempt's statement (valid xAPI, "answered", about its exercise) and the progress events' (each a valid "completed"). */
+async function statementsOf(page) {
+  const events = await page.evaluate(() => window.events.filter((e) => e.type === 'attempt' || e.type === 'progress'));
+  for (const { type, detail } of events) {
+    if (type === 'progress' && !detail.statement) continue;
+    assert.deepEqual(validateStatement(detail.statement), [], JSON.stringify(detail.statement));
+    assert.equal(detail.statement.verb.id, `http://adlnet.gov/expapi/verbs/${type === 'attempt' ? 'answered' : 'completed'}`);
+    assert.equal(detail.statement.object.id, type === 'attempt' ? `urn:attention-playground:exercise:${detail.id}` : `urn:attention-playground:chapter:${detail.chapter}`);
+  }
+  return events.filter((e) => e.type === 'progress' && e.detail.statement).map((e) => e.detail);
+}
 
 test('exercises: the learner\'s input and answer() for each kind, the events, the attribute, progress over a reload, and a framed page\'s messages', async () => {
   const page = await openUrl(h, `${course.url}course.html`, { waitForResult: false });
@@ -155,6 +171,8 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   assert.equal('expected' in seen[0], false, 'a first wrong try tells the host no answer either');
   assert.deepEqual(seen[1].expected, 4);
   assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 4, total: 4, score: 1, first_try: 0.75 });
+  // The progress event that finished the set carries the "completed" statement (issue 38); every attempt its "answered" one.
+  assert.deepEqual((await statementsOf(page)).map((p) => [p.done, p.total, p.statement.result.score.scaled]), [[4, 4, 1]]);
   assert.deepEqual((await stepper(page)).marks.map(([id, status]) => [id, status]), [
     ['attention.causal-row', 'right'], ['cost.attention-shape', 'right'], ['cost.dominant', 'right'], ['attention.strongest-key', 'right']]);
 
@@ -262,6 +280,12 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   await frame.locator('[data-exercise="cost.params-bias"] button[type="submit"]').click();
   await page.waitForFunction(() => window.messages.some((m) => m.data.type === 'attention-playground:attempt'), null);
   const messages = await page.evaluate(() => window.messages);
+  await statementsOf(page);
+  // Every message names its frame (issue 38): the label (none here) and an id made for this load; the attempt carries its statement.
+  for (const m of messages) assert.deepEqual([m.data.label, /^frame-[0-9a-f]{8}$/.test(m.data.frame)], ['', true], JSON.stringify(m.data));
+  const unnamed = ({ label, frame, ...rest }) => withoutStatement(rest);
+  assert.deepEqual(validateStatement(messages.find((m) => m.data.type === 'attention-playground:attempt').data.statement), []);
+  for (const m of messages) m.data = unnamed(m.data);
   const attempt = messages.find((m) => m.data.type === 'attention-playground:attempt');
   assert.equal(attempt.origin, new URL(h.url).origin);
   assert.deepEqual(attempt.data, { type: 'attention-playground:attempt', id: 'cost.params-bias', chapter: 'cost', correct: true, answer: 66048, expected: 66048, attempts: 1, first_try: true, revealed: false });

@@ -48,11 +48,16 @@ test('the element\'s feature members out of a document, in one, and after it is 
     });
     assert.equal(inDocument.reply, true, 'the exercise asks about twice the layer: d_k = 96 / 3 = 32');
     assert.deepEqual(inDocument.list, ['heads.d_k']);
-    assert.deepEqual(inDocument.events.find(([type]) => type === 'attempt')[1],
-      { id: 'heads.d_k', chapter: 'heads', correct: true, answer: 32, expected: 32, attempts: 1, first_try: true, revealed: false });
+    const { statement, ...attempt } = inDocument.events.find(([type]) => type === 'attempt')[1];
+    assert.deepEqual(attempt, { id: 'heads.d_k', chapter: 'heads', correct: true, answer: 32, expected: 32, attempts: 1, first_try: true, revealed: false });
+    // Its xAPI statement (issue 38; validated in tests/browser/author_lesson.test.mjs and exercises.test.mjs).
+    assert.deepEqual([statement.verb.display['en-US'], statement.object.id, statement.result.success], ['answered', 'urn:attention-playground:exercise:heads.d_k', true]);
     const progress = inDocument.events.filter(([type]) => type === 'progress').map(([, detail]) => detail);
     assert.ok(progress.length >= 1, 'a progress event');
-    assert.deepEqual(progress.at(-1), { chapter: 'attention', done: 1, total: 1, score: 1, first_try: 1 }, 'the host gets the progress without the per-chapter counts');
+    const { statement: completed, ...last } = progress.at(-1);
+    assert.deepEqual(last, { chapter: 'attention', done: 1, total: 1, score: 1, first_try: 1 }, 'the host gets the progress without the per-chapter counts');
+    // This answer finished the set shown: its progress event carries the "completed" statement.
+    assert.deepEqual([completed.verb.display['en-US'], completed.object.id, completed.result.score.scaled], ['completed', 'urn:attention-playground:chapter:attention', 1]);
     assert.deepEqual(inDocument.after, [], 'removed: the detached member again');
     assert.deepEqual(page.problems, []);
   } finally {

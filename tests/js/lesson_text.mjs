@@ -47,7 +47,7 @@ export const literalText = (node) => (node.type === 'Literal' ? node.value : nod
  * A template inside a template counts with its outer one.
  */
 export function learnerNodes(ast, exempt = () => false) {
-  const found = [], errors = [];
+  const found = [], errors = [], ids = textsOfIds(ast).nodes;
   walk(ast, (node) => { if (node.type === 'NewExpression' && /Error$/.test(node.callee.name ?? '')) errors.push(node); });
   walk(ast, (node, parent, key) => {
     if (!((node.type === 'Literal' && typeof node.value === 'string') || node.type === 'TemplateLiteral')) return;
@@ -58,6 +58,7 @@ export function learnerNodes(ast, exempt = () => false) {
     if (parent?.type === 'CallExpression' && SELECTOR_CALLS.has(parent.callee.property?.name ?? parent.callee.name)) return;
     if (errors.some((e) => node.start >= e.start && node.end <= e.end)) return;
     if (parent?.type === 'CallExpression' && key === 'arguments' && parent.arguments[0] === node && parent.callee.name === 'text') return; // an id
+    if (ids.has(node)) return; // an id of textsOf({ name: id })
     const text = literalText(node);
     if (!readsAsWords(text) || exempt(text)) return;
     found.push(node);
@@ -69,13 +70,24 @@ export function learnerNodes(ast, exempt = () => false) {
 export const learnerLiterals = (source, exempt) =>
   learnerNodes(parse(source), exempt).map((node) => ({ line: node.loc.start.line, text: literalText(node) }));
 
+/** The ids a table of sentences names: the values of the object given to textsOf({ name: id }, …) (lesson/text.js). */
+function textsOfIds(ast) {
+  const nodes = new Set();
+  walk(ast, (node) => {
+    if (node.type !== 'CallExpression' || node.callee.name !== 'textsOf' || node.arguments[0]?.type !== 'ObjectExpression') return;
+    for (const prop of node.arguments[0].properties) if (prop.value?.type === 'Literal' && typeof prop.value.value === 'string') nodes.add(prop.value);
+  });
+  return { nodes };
+}
+
 /**
- * The lesson-text ids `source` looks up: the first argument of each call of `text(…)`. A literal gives
+ * The lesson-text ids `source` looks up: the first argument of each call of `text(…)`, and the ids of a textsOf table. A literal gives
  * an id; a template gives a pattern (its expressions match any id part), returned as a RegExp.
  */
 export function usedIds(source) {
-  const ids = [], patterns = [];
-  walk(parse(source), (node) => {
+  const ids = [], patterns = [], ast = parse(source);
+  for (const node of textsOfIds(ast).nodes) ids.push({ id: node.value, line: node.loc.start.line });
+  walk(ast, (node) => {
     if (node.type !== 'CallExpression' || node.callee.type !== 'Identifier' || node.callee.name !== 'text') return;
     const arg = node.arguments[0];
     if (arg?.type === 'Literal' && typeof arg.value === 'string') ids.push({ id: arg.value, line: node.loc.start.line });

@@ -20,6 +20,8 @@ for (const name of readdirSync(join(SRC, 'lesson/panels'))) await import(pathToF
 // The exercises' words (loaded with the catalogue) and the session's.
 await import(pathToFileURL(join(SRC, 'lesson/exercises/catalogue.js')).href);
 await import(pathToFileURL(join(SRC, 'lesson/exercises/session.js')).href);
+// The words an author's lesson uses when it gives none of its own (web/src/author/).
+await import(pathToFileURL(join(SRC, 'lesson/author_text.js')).href);
 const TABLE = new Set(textIds());
 const code = jsFiles(SRC).map((path) => ({ path: relative(ROOT, path), source: read(path) }));
 

@@ -27,7 +27,8 @@ export function render({ model, el }) {
   // A child of el, so that a second render into the same el gets a fresh shadow root.
   const box = el.ownerDocument.createElement('div');
   el.append(box);
-  const playground = createPlayground(box, { state, theme: 'light', layout: 'embedded', assets: read('assets') || undefined });
+  // The `lesson` key: an author's words and exercises (a dict, or its JSON text; web/src/author/), read once at render.
+  const playground = createPlayground(box, { state, theme: 'light', layout: 'embedded', assets: read('assets') || undefined, lesson: read('lesson') ?? null });
 
   const follow = ELEMENT_KEYS.map((key) => {
     const handler = () => playground.setState({ [key]: read(key) });
@@ -51,7 +52,8 @@ export function render({ model, el }) {
   // exercises' `progress` (a dict): { chapter, done, total, score }.
   const stopTraits = WIDGET_TRAITS.map((type) => playground.on(type, (detail) => {
     if (read(type) === undefined) return;
-    model.set(type, HOST_EVENTS[type](detail));
+    const { statement, ...value } = HOST_EVENTS[type](detail); // a trait holds the state; the xAPI statement is the event's own
+    model.set(type, value);
     model.save_changes();
   }));
 

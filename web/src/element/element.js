@@ -2,7 +2,9 @@
 // HTML, MkDocs, Quarto). Its attributes are the URL hash's keys plus theme and controls; an attribute
 // change updates the view. Properties: state (the whole view, settable), result (the last result);
 // method: run(). Events, bubbling and composed: result { state, shapes, isa, ms }, error { message,
-// field }, note { message, field }, change { state } (the learner's edits); importTensors(). A feature's service adds its own events
+// field }, note { message, field }, change { state } (the learner's edits); importTensors(). A child
+// <script type="application/json" slot="lesson"> holds an author's words and exercises (web/src/author/;
+// read when the element enters the document). A feature's service adds its own events
 // and members (features/services.js: the exercises' property exercises, answer(id, value), clearProgress(),
 // events attempt and progress; the export's exportTensors() and exportBundle(); web/EMBED.md), defined
 // below from that list.
@@ -35,6 +37,7 @@ export class AttentionPlaygroundElement extends Base {
       onNote: fire('note'),
       onChange: ({ state: now }) => fire('change')({ state: now }),
       progress: progressScope(this), // what the learner did (the exercises' attempts) is kept per page and element id
+      lesson: lessonOf(this), // an author's words and exercises: a child <script type="application/json" slot="lesson">
     });
     for (const [type, detail] of Object.entries(HOST_EVENTS)) this.#playground.on(type, (d) => fire(type)(detail(d)));
   }
@@ -111,6 +114,14 @@ for (const [name, spec] of Object.entries(ELEMENT_API)) {
   Object.defineProperty(AttentionPlaygroundElement.prototype, name, spec.get
     ? { configurable: true, get() { const playground = this[PLAYGROUND](); return playground ? playground[name] : detached(progressScope(this)); } }
     : { configurable: true, writable: true, value(...args) { const playground = this[PLAYGROUND](); return playground ? playground[name](...args) : detached(progressScope(this), ...args); } });
+}
+
+/** The JSON text of the element's child <script type="application/json" slot="lesson">, or null. */
+function lessonOf(el) {
+  const script = [...el.children].find((child) => child.localName === 'script' && child.getAttribute('slot') === 'lesson');
+  if (!script) return null;
+  const type = (script.getAttribute('type') ?? '').trim().toLowerCase();
+  return type === 'application/json' ? script.textContent : new Error(`the slot="lesson" script has type="${type}": give type="application/json" (any other type would run as code)`);
 }
 
 /** Where an element's progress is kept: its page's path and its id ('' for an element without one). */

@@ -10,6 +10,8 @@ import { startState } from '../lesson/chapters.js';
 import { mountShare } from './share.js';
 import { HOST_EVENTS } from '../features/services.js';
 import { openLms } from '../lms/launch.js';
+import { lessonOfAddress } from './lesson_file.js';
+import { frameId } from '../embed/frame_id.js';
 
 const EDIT_SESSION_MS = 1500; // keystrokes in one field this close together are one step of history
 performance.mark('attention-page-start');
@@ -18,6 +20,7 @@ const initial = opening(location.hash);
 const embed = initial.state.embed === '1';
 const root = document.getElementById('playground');
 const lms = openLms(window); // inside a SCORM package (scripts/scorm.mjs): the LMS's session, else null
+const lesson = await lessonOfAddress(window); // ?lesson=file.json: an author's words and exercises (read before the first view)
 /**
  * A hash read as the view: with no hash at all (a first visit, or Back to it) the lesson's start (its
  * constructed heads, chapters.js LESSON_START); a link that gives keys keeps exactly what it says.
@@ -38,6 +41,7 @@ const playground = createPlayground(root, {
   theme: embed ? 'light' : 'auto', // a page of its own follows the system; inside a course page, light
   compiled: window.attentionPlaygroundCompiled, // index.html started compiling the wasm while this file loaded
   progress: lms?.scope ?? `${location.pathname}#${initial.state.label || 'page'}`, // what the learner did (the exercises' attempts), in this origin's localStorage (per label)
+  lesson,
 });
 applyPageFlags(initial.state);
 lms?.attach(playground);
@@ -89,6 +93,11 @@ function applyPageFlags(state) {
   document.documentElement.dataset.theme = ['light', 'dark', 'auto'].includes(state.theme) ? state.theme : isEmbed ? 'light' : 'auto';
 }
 
+// Every message to the host page names this frame: its `label` and its frame id (the iframe's name, else one
+// made for this load), so a page holding several frames tells them apart without comparing windows.
+const FRAME = frameId(window);
+const from = () => ({ label: playground.getState().label ?? '', frame: FRAME });
+
 // ---- inside a frame: report the height ----
 if (embed && window.parent !== window) {
   let sent = -1;
@@ -96,7 +105,7 @@ if (embed && window.parent !== window) {
     const height = Math.ceil(document.body.getBoundingClientRect().height);
     if (height === sent) return;
     sent = height;
-    window.parent.postMessage({ type: 'attention-playground:size', height }, '*');
+    window.parent.postMessage({ type: 'attention-playground:size', height, ...from() }, '*');
   };
   new ResizeObserver(post).observe(document.body);
   // A browser does not lay out a frame that is off screen on another origin, so no resize is observed
@@ -113,14 +122,14 @@ if (embed && window.parent !== window) {
 }
 
 // ---- inside a frame: tell the host page (a course, an LMS) the features' events (features/services.js) ----
-// { type: 'attention-playground:<event>', ...detail }: the exercises' attempt { id, chapter, correct, answer,
-// expected, attempts } and progress { chapter, done, total, score }. Addressed to the origin of the
+// { type: 'attention-playground:<event>', ...detail, label, frame }: the exercises' attempt { id, chapter, correct,
+// answer, expected, attempts, statement } and progress { chapter, done, total, score, statement? }. Addressed to the origin of the
 // page that holds the frame when the browser tells it (ancestorOrigins, else the referrer), so a
 // learner's answers reach no other origin; '*' only when the host hides its origin (no referrer).
 if (window.parent !== window) {
   const target = hostOrigin();
   for (const [type, detail] of Object.entries(HOST_EVENTS)) {
-    playground.on(type, (d) => window.parent.postMessage({ type: `attention-playground:${type}`, ...detail(d) }, target));
+    playground.on(type, (d) => window.parent.postMessage({ type: `attention-playground:${type}`, ...detail(d), ...from() }, target));
   }
 }
 

@@ -23,6 +23,9 @@ export function createFeatureServices(m, p) {
       feature: () => p.panels.feature(spec.name), // its panel's module, its actions and the current view
       doc: p.doc,
       destroyed: () => m.destroyed,
+      authored: p.lesson.authored, // an author's exercises (the `lesson` option: lesson_host.js), filled once checked
+      lessonReady: p.lesson.ready,
+      bundle: () => import(new URL('panels.js', p.base).href), // the lazy panels' bundle (features/lazy.js)
     });
     return { name: spec.name, part };
   });

@@ -21,6 +21,7 @@ import { createView } from './view.js';
 import { createActions } from './actions.js';
 import { createImports } from './imports.js';
 import { createFeatureServices } from './feature_services.js';
+import { openAuthorLesson } from './lesson_host.js';
 
 /**
  * Makes a playground in `root` (an element, which gets a shadow root, or a shadow root).
@@ -29,6 +30,7 @@ import { createFeatureServices } from './feature_services.js';
  * files; default: beside this bundle), notes (sentences about the link it came from), compiled (wasm
  * the host started compiling early: loadAttention's option of that name), progress (where a feature
  * keeps what the learner did, e.g. the exercises' attempts: a page and element id; none: not stored),
+ * lesson (an author's lesson file, JSON text or its object: their words and exercises, web/src/author/),
  * onChange, onResult, onError, onNote (callbacks, as the events below) }.
  * Returns { state, getState(), setState(changes, { replace }), run(), result, ready, on(type, fn), destroy(),
  * root, feature(name), importTensors(given) } and the members the features' services add (features/services.js);
@@ -50,6 +52,7 @@ export function createPlayground(root, options = {}) {
   const m = createModel(options);
   p.ready = new Promise((resolve) => { p.resolveReady = resolve; });
   p.events = createEvents(win, options);
+  p.lesson = openAuthorLesson(m, p); // before any panel is built: the first view shows the author's words
   p.reportProblems = () => { if (m.engine && m.check) p.events.reportProblems(m.check); };
   p.store = createStore(m, p);
   p.runs = createRuns(m, p);
@@ -85,6 +88,7 @@ export function createPlayground(root, options = {}) {
     p.runs.destroy();
     p.redraw.destroy();
     p.features.destroy();
+    p.lesson.release();
     p.panels.destroy();
     p.runbar.destroy();
     shell.destroy();

@@ -3,16 +3,14 @@
 
 import * as fmt from '../../model/format.js';
 import { text } from '../../lesson/panels/equations.js';
+import { textsOf } from '../../lesson/text.js';
 
+// Looked up when drawn (textsOf): an author's or a translator's words registered after this module loaded still show.
 const EQUATIONS = [
-  { title: text('equations.scaled_dot_product_attention'), tex: text('equations.operatorname_q_k_v'),
-    text: text('equations.mask_m_0_where') },
-  { title: 'One head', tex: text('equations.begin_mathrm_i_operatorname'),
-    text: text('equations.self_attention_q_k') },
-  { title: 'Multi-head attention', tex: text('equations.begin_operatorname_operatorname_mathrm'),
-    text: text('equations.every_head_sees_whole') },
-  { title: text('equations.sinusoidal_positional_encoding'), tex: text('equations.begin_pe_sin_left'),
-    text: text('equations.added_each_word_s') },
+  textsOf({ title: 'equations.scaled_dot_product_attention', tex: 'equations.operatorname_q_k_v', text: 'equations.mask_m_0_where' }),
+  textsOf({ tex: 'equations.begin_mathrm_i_operatorname', text: 'equations.self_attention_q_k' }, { title: 'One head' }),
+  textsOf({ tex: 'equations.begin_operatorname_operatorname_mathrm', text: 'equations.every_head_sees_whole' }, { title: 'Multi-head attention' }),
+  textsOf({ title: 'equations.sinusoidal_positional_encoding', tex: 'equations.begin_pe_sin_left', text: 'equations.added_each_word_s' }),
 ];
 
 export function create(body, { dom, host }) {

@@ -10,7 +10,7 @@ import { text } from '../../lesson/panels/exercises.js';
 
 import { sketchInput } from './kinds/sketch.js';
 import { designInput } from './kinds/design.js';
-import { stepExercises } from '../../lesson/chapters.js';
+import { stepExercises, stepOf, chapterOf } from '../../lesson/chapters.js';
 
 export { requests } from './requests.js'; // what this panel may ask the compute for (the session asks it)
 // The exercises' prompts and reveals (their text is most of their code) come with this panel's code
@@ -52,8 +52,9 @@ export function create(body, { dom, actions }) {
       ? text('exercises.answered_right', { done, total, value: Math.round(score * total), first: Math.round(first_try * total), part: ex.unknown.length ? ` · not exercises: ${ex.unknown.join(', ')}` : '' })
       : text('exercises.no_exercises_here', { part: ex.unknown.length ? ` (not exercises: ${ex.unknown.join(', ')})` : '' });
     // A chapter told in steps shows the exercises placed at the step shown (the summary counts the chapter's).
-    const placed = stepExercises(view.state);
-    const items = placed ? ex.items.filter((item) => placed.includes(item.id)) : ex.items;
+    // An author's exercise (web/src/author/) names its step itself (item.step).
+    const placed = stepExercises(view.state), at = placed && [chapterOf(view.state).name, stepOf(view.state).number];
+    const items = placed ? ex.items.filter((item) => placed.includes(item.id) || (item.chapter === at[0] && item.step === at[1])) : ex.items;
     const ids = items.map((item) => item.id);
     lastItems = items;
     order = ids;

@@ -10,10 +10,13 @@ import { writeRecord } from '../../lesson/exercises/index.js';
 
 /** The events the session emits; each maps the playground's detail to what a host passes on (element, frame, widget). */
 export const events = Object.freeze({
-  /** { id, chapter, correct, answer, expected (only once the answer is shown), attempts, first_try, revealed }. */
+  /** { id, chapter, correct, answer, expected (only once the answer is shown), attempts, first_try, revealed, statement (xAPI "answered") }. */
   attempt: (detail) => detail,
-  /** { chapter, done, total, score, first_try } (the playground's own detail also holds every chapter's counts). */
-  progress: ({ chapter, done, total, score, first_try }) => ({ chapter, done, total, score, first_try }),
+  /**
+   * { chapter, done, total, score, first_try } (the playground's own detail also holds every chapter's counts), and
+   * statement (xAPI "completed") on the one event whose answer or reveal finished the set shown.
+   */
+  progress: ({ chapter, done, total, score, first_try, statement }) => ({ chapter, done, total, score, first_try, ...(statement ? { statement } : {}) }),
   /** { chapter, exercises: [{ id, chapter, kind, prompt }] } once the prompts of the set shown are ready. */
   exercises: (detail) => detail,
 });
@@ -41,11 +44,13 @@ export function create(ctx) {
   // Prompts from the live layer, answers from the core, attempts kept under the host's scope (none: not stored).
   const session = createExerciseSession({
     askHost: ctx.askHost, state: ctx.state, check: ctx.check, ready: ctx.ready, scope: ctx.scope, emit: ctx.emit, changed: ctx.changed,
-    catalogue: () => ctx.loadCode().then((panel) => panel.EXERCISES), // from panels.js: their text stays out of the first bundle
+    catalogue: () => Promise.all([ctx.loadCode(), ctx.lessonReady]).then(([panel]) => panel.EXERCISES), // from panels.js: their text stays out of the first bundle
+    statements: () => ctx.bundle().then((code) => code.STATEMENTS), // the xAPI statements' code, from panels.js too
     // Read once the first result is drawn (start()): a page's first touch of localStorage opens it,
     // ~20–30 ms of a fresh tab's first view (the chapter list counts no attempts until then).
     storage: ctx.storage,
     deferred: true,
+    authored: ctx.authored ?? [], // an author's exercises (the playground's `lesson`: web/src/author/)
   });
   const answer = (id, value) => session.answer(id, value);
   const reveal = (id) => session.reveal(id);

@@ -10,6 +10,7 @@ import * as fmt from '../../model/format.js';
 import { focusedIn } from '../../ui/dom.js';
 import { LESSON_START } from '../../lesson/chapters.js';
 import { text } from '../../lesson/panels/heatmaps.js';
+import { textsOf } from '../../lesson/text.js';
 
 // Beyond this many heads the small multiples would be specks and thousands of canvases: the
 // enlarged map still shows any head (head= in the URL), the grid shows the first ones.
@@ -257,14 +258,14 @@ function groupText(config) {
 const JOB_NAMES = { previous: 'previous token', same_word: 'same word', first_token: 'first token', uniform: 'uniform' };
 
 /** What a head of each kind was made to do, in one line. */
-const JOB_LINES = {
-  previous: text('heatmaps.built_look_token_just'),
-  same_word: text('heatmaps.built_look_other_places'),
-  first_token: text('heatmaps.built_look_first_token'),
-  uniform: text('heatmaps.built_spread_every_row'),
-  random: text('heatmaps.random_projections_no_job'),
-  trained: text('heatmaps.learnt_training_lab_not'),
-};
+const JOB_LINES = textsOf({ // looked up when shown: an author's words registered later still show
+  previous: 'heatmaps.built_look_token_just',
+  same_word: 'heatmaps.built_look_other_places',
+  first_token: 'heatmaps.built_look_first_token',
+  uniform: 'heatmaps.built_spread_every_row',
+  random: 'heatmaps.random_projections_no_job',
+  trained: 'heatmaps.learnt_training_lab_not',
+});
 
 /** Where the maps' patterns come from: chance for random heads, a construction for the heads given a pattern. */
 function untrainedText(heads) {

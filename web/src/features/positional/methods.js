@@ -6,13 +6,14 @@
 import { Heatmap } from '../../render/heatmap.js';
 import * as fmt from '../../model/format.js';
 import { text } from '../../lesson/panels/positional.js';
+import { textsOf } from '../../lesson/text.js';
 
 const NAMES = { none: 'no method', rope: 'RoPE', alibi: 'ALiBi' };
-const CAPTIONS = {
-  none: text('positional.identical_tokens_no_position'),
-  rope: text('positional.q_k_turned_their'),
-  alibi: text('positional.penalty_slope_i_j'),
-};
+const CAPTIONS = textsOf({ // looked up when shown (an author's words registered later still show)
+  none: 'positional.identical_tokens_no_position',
+  rope: 'positional.q_k_turned_their',
+  alibi: 'positional.penalty_slope_i_j',
+});
 
 /** A slope as 2^−e when it is one (the paper's are for a power-of-two head count), else as a number. */
 function slopeText(m) {

@@ -13,15 +13,15 @@ import { heatmapSvg, figureGrid } from '../../export/figure.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js';
 import { createLabRun } from './lab_run.js';
 import { text } from '../../lesson/panels/training.js';
+import { textsOf } from '../../lesson/text.js';
 
-const SETTINGS = [
-  ['train_d_model', 'd_model', 'model width'], ['train_n_heads', 'n_heads', 'heads'],
-  ['train_seq_len', 'seq_len', text('training.tokens_per_sample')], ['train_lr', 'lr', text('training.adam_s_learning_rate')], ['train_seed', 'seed', text('training.initial_weights_data')],
-];
+// The third entry is read when the form is drawn (textsOf): an author's words registered later still show.
+const SETTING_WORDS = textsOf({ seq_len: 'training.tokens_per_sample', lr: 'training.adam_s_learning_rate', seed: 'training.initial_weights_data' }, { d_model: 'model width', n_heads: 'heads' });
+const SETTINGS = [['train_d_model', 'd_model'], ['train_n_heads', 'n_heads'], ['train_seq_len', 'seq_len'], ['train_lr', 'lr'], ['train_seed', 'seed']];
 const FIELDS = ['train_task', ...SETTINGS.map(([key]) => key)];
 
 /** What the relation names mean, for the text under the maps. */
-const RELATION_TEXT = { previous: text('training.previous_token'), first: text('training.first_token'), mirror: text('training.mirrored_position'), key: text('training.pair_holding_key_asked') };
+const RELATION_TEXT = textsOf({ previous: 'training.previous_token', first: 'training.first_token', mirror: 'training.mirrored_position', key: 'training.pair_holding_key_asked' });
 
 /**
  * Sentences about the heads, from the held-out focus (evaluation.focus: per head, the mean weight on
@@ -207,7 +207,8 @@ function buildSettingsForm({ h }) {
   const taskSelect = h('select', { id: 'f-train_task', name: 'train_task' }, TRAIN_TASKS.map((t) => h('option', { value: t }, `${t}: ${TASK_TEXT[t]}`)));
   const inputs = new Map([['train_task', taskSelect]]);
   const fieldBoxes = [h('div', { class: 'field', dataset: { field: 'train_task' } }, h('label', { for: 'f-train_task' }, 'task'), taskSelect, msg('train_task'))];
-  for (const [key, name, what] of SETTINGS) {
+  for (const [key, name] of SETTINGS) {
+    const what = SETTING_WORDS[name];
     const input = h('input', { id: `f-${key}`, name: key, type: 'text', inputmode: key === 'train_lr' ? 'decimal' : 'numeric', spellcheck: 'false' });
     inputs.set(key, input);
     fieldBoxes.push(h('div', { class: 'field', dataset: { field: key } },

@@ -13,6 +13,7 @@
 import * as fmt from '../../model/format.js';
 import { labelsFor } from '../../model/inputs.js';
 import { text } from './helper_text.js';
+import { textsOf } from '../text.js';
 
 export const shape = (list) => list.join('×');
 export const word = (labels, i) => (labels ? `“${labels[i]}” (${i})` : `${i}`);
@@ -56,10 +57,10 @@ export function shownHead(state, config) {
   return { head, pattern: config.heads?.[head] ?? 'random' };
 }
 
-export const PATTERN_WORDS = {
-  previous: text('exercise.common.built_look_previous_token'), same_word: text('exercise.common.built_look_other_occurrences'),
-  first_token: text('exercise.common.built_look_first_token'), uniform: text('exercise.common.built_spread_weight_evenly'), random: text('exercise.common.random_seeded_not_built'),
-};
+export const PATTERN_WORDS = textsOf({ // looked up when read: an author's words registered later still show
+  previous: 'exercise.common.built_look_previous_token', same_word: 'exercise.common.built_look_other_occurrences',
+  first_token: 'exercise.common.built_look_first_token', uniform: 'exercise.common.built_spread_weight_evenly', random: 'exercise.common.random_seeded_not_built',
+});
 
 /** The lab's settings of the live state, or the lab's defaults where a field is not a usable number. */
 export function labSettings(state, task) {

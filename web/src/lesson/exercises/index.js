@@ -18,26 +18,30 @@ export const ALL_IDS = Object.freeze(Object.values(EXERCISE_IDS).flat());
 /** The kind of every exercise id (data: known before the exercises' prompts and texts are loaded). */
 export const KIND_OF = Object.freeze(Object.assign({}, ...CHAPTER_DATA.map((c) => c.exercises)));
 
-/** The chapter of an exercise id, or null. */
-export const chapterOf = (id) => Object.keys(EXERCISE_IDS).find((c) => EXERCISE_IDS[c].includes(id)) ?? null;
+/** The chapter of an exercise id, or null (`authored`: an author's exercises, [{ id, chapter, kind }], web/src/author/). */
+export const chapterOf = (id, authored = []) => Object.keys(EXERCISE_IDS).find((c) => EXERCISE_IDS[c].includes(id)) ?? authored.find((e) => e.id === id)?.chapter ?? null;
+
+/** Every exercise id: the lesson's, then an author's. */
+const allIds = (authored = []) => (authored.length ? [...ALL_IDS, ...authored.map((e) => e.id)] : ALL_IDS);
 
 /**
  * The ids of a chapter. The reference chapter (every panel at once, a look-up page) shows none, as
  * lesson/chapters.js leaves the exercises panel out of it; an `exercises` list still picks some there.
  */
-export const idsOfChapter = (chapter) => EXERCISE_IDS[chapter] ?? [];
+export const idsOfChapter = (chapter, authored = []) => [...(EXERCISE_IDS[chapter] ?? []), ...authored.filter((e) => e.chapter === chapter).map((e) => e.id)];
 
 /**
  * The exercises a state shows: { ids, unknown }. `exercises`: '' = every exercise of the chapter,
  * 'none' = none, else a comma list of ids (any chapter's, in the order given; unknown ones are listed
- * in `unknown` and left out).
+ * in `unknown` and left out). An author's exercises (`authored`) follow their chapter's.
  */
-export function selectExercises(state) {
+export function selectExercises(state, authored = []) {
   const wanted = String(state.exercises ?? '').trim();
   if (wanted === 'none') return { ids: [], unknown: [] };
-  if (!wanted) return { ids: idsOfChapter(state.chapter || 'attention').slice(), unknown: [] };
+  if (!wanted) return { ids: idsOfChapter(state.chapter || 'attention', authored), unknown: [] };
   const named = [...new Set(wanted.split(',').map((s) => s.trim()).filter(Boolean))];
-  return { ids: named.filter((id) => ALL_IDS.includes(id)), unknown: named.filter((id) => !ALL_IDS.includes(id)) };
+  const known = allIds(authored);
+  return { ids: named.filter((id) => known.includes(id)), unknown: named.filter((id) => !known.includes(id)) };
 }
 
 const PREFIX = 'attention-playground:exercises:';
@@ -65,12 +69,12 @@ export function entryOf(r) {
 }
 
 /** The stored record of a scope ({} when none, when it cannot be read, or without a scope). */
-export function readRecord(scope, storage = globalThis.localStorage) {
+export function readRecord(scope, storage = globalThis.localStorage, authored = []) {
   if (scope == null || !storage) return {};
   try {
     const parsed = JSON.parse(storage.getItem(storageKey(scope)) ?? '{}');
     const out = {};
-    for (const id of ALL_IDS) {
+    for (const id of allIds(authored)) {
       const entry = entryOf(parsed?.[id]);
       if (entry) out[id] = entry;
     }
@@ -96,10 +100,10 @@ export function writeRecord(scope, record, storage = globalThis.localStorage) {
  * peek() (the record if read, else null), set(id, entry), clear() }, each change written back. storage:
  * localStorage or a stand-in, or a function giving one when first needed.
  */
-export function recordStore(scope, storage) {
+export function recordStore(scope, storage, authored = []) {
   let store = null, record = null;
   const storageOf = () => (typeof storage === 'function' ? (store ??= { value: storage() }).value : storage);
-  const read = () => (record ??= readRecord(scope, storageOf()));
+  const read = () => (record ??= readRecord(scope, storageOf(), authored));
   const write = (next) => { record = next; writeRecord(scope, record, storageOf()); };
   return { read, peek: () => record, set: (id, entry) => write({ ...read(), [id]: entry }), clear: () => write({}) };
 }
@@ -121,9 +125,9 @@ export function progressOf(ids, record) {
 }
 
 /** Per chapter { done, total } of a record (every chapter, the reference one included). */
-export function progressByChapter(record) {
-  return Object.fromEntries([...Object.keys(EXERCISE_IDS), 'reference'].map((c) => {
-    const { done, total } = progressOf(idsOfChapter(c), record);
+export function progressByChapter(record, authored = []) {
+  return Object.fromEntries([...new Set([...Object.keys(EXERCISE_IDS), ...authored.map((e) => e.chapter)]), 'reference'].map((c) => {
+    const { done, total } = progressOf(idsOfChapter(c, authored), record);
     return [c, { done, total }];
   }));
 }

@@ -8,7 +8,7 @@
 // nothing. An `exercises` event says when the prompts of the set shown are ready.
 
 import { readAnswer, matches, toleranceText } from './answers.js';
-import { selectExercises, recordStore, progressOf, progressByChapter, chapterOf, KIND_OF } from './index.js';
+import { selectExercises, recordStore, progressOf, progressByChapter, chapterOf as lessonChapterOf, KIND_OF, isDone } from './index.js';
 import { NO_ENTRY, afterAnswer, afterReveal, hostExpected, answerOutcome, revealOutcome } from './rules.js';
 import { catalogueLoader, coreCache } from './core_answers.js';
 import { actionsFor } from '../../playground/asks.js';
@@ -26,15 +26,21 @@ const FEATURE = 'exercises'; // the feature whose handler answers (features/exer
  * are sent from start() on (an answer or clear() starts it); until then the view counts no attempts),
  * emit(type, detail), changed() (redraw), catalogue: catalogue.js's EXERCISES, or a function
  * giving a promise of them (the playground's: from panels.js, so their text stays out of the first view's
- * bundle; asked once an exercise is shown or answered, and until it arrives an exercise says it is loading) }.
+ * bundle; asked once an exercise is shown or answered, and until it arrives an exercise says it is loading),
+ * authored (an author's exercises, web/src/author/: shown after their chapter's own, graded the same way),
+ * statements() → a promise of lms/event_statements.js's { attemptStatement, completionStatement } (the events then carry
+ * xAPI statements; from panels.js in a playground), now() (ms; Date.now: the statements' durations and timestamps) }.
  */
-export function createExerciseSession({ askHost, solve, state, check, ready = Promise.resolve(), scope = null, storage, deferred = false, emit = () => {}, changed = () => {}, catalogue }) {
+export function createExerciseSession({ askHost, solve, state, check, ready = Promise.resolve(), scope = null, storage, deferred = false, emit = () => {}, changed = () => {}, catalogue, authored = [], statements = null, now = Date.now }) {
   const solveCalls = coreCache(solve ?? actionsFor(FEATURE, requests, askHost).solve);
+  const chapterOf = (id) => lessonChapterOf(id, authored);
   // The exercises' definitions (loaded once; a redraw when they arrive or fail).
-  const defs = catalogueLoader(catalogue, () => { if (!destroyed) { cache = { state: null, check: null, items: new Map() }; changed(); } });
+  const defs = catalogueLoader(withAuthored(catalogue, authored),
+    () => { if (!destroyed) { cache = { state: null, check: null, items: new Map() }; changed(); } });
   // A page's first touch of localStorage costs a fresh tab tens of milliseconds (the storage is opened
   // for it): a deferred session reads the record once the playground's first result is drawn (start()).
-  const records = recordStore(scope, storage), stored = records.read;
+  const records = recordStore(scope, storage, authored), stored = records.read;
+  const xapi = statementMaker(statements, now);
   let started = !deferred;
   /** What the view counts: before start() the attempts known so far (none until the record is read). */
   const known = () => (started ? stored() : records.peek() ?? {});
@@ -51,16 +57,19 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     // Until the definitions arrive (a redraw then). After a failed load only answer() asks again: a
     // redraw that asked would fail, redraw and ask again, without end.
     if (!defs.byId && !defs.error) defs.load().catch(() => {});
-    if (!defs.byId) return notPosed(id, defs.error);
+    if (!defs.byId) return notPosed(id, defs.error, authored);
     const item = posedItem(defs.byId.get(id), id, s, c);
     cache.items.set(id, item);
     return item;
   }
 
-  const selection = () => selectExercises(state());
+  const selection = () => selectExercises(state(), authored);
   const chapter = () => state().chapter || 'attention';
 
-  const progressWith = (rec) => ({ chapter: chapter(), ...progressOf(selection().ids, rec), chapters: progressByChapter(rec) });
+  const progressWith = (rec) => ({ chapter: chapter(), ...progressOf(selection().ids, rec), chapters: progressByChapter(rec, authored) });
+  /** The progress after an answer or a reveal, with the xAPI "completed" statement when this one finished the set shown. */
+  const progressAfter = (before) => xapi.completed(progress(), before);
+  const doneCount = () => selection().ids.filter((id) => isDone(stored()[id])).length;
   const progress = () => progressWith(stored());
 
   /** A `progress` event when the set shown changed (chapter, `exercises`) since the last one (once started). */
@@ -85,7 +94,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     if (destroyed) throw new Error('this playground was removed');
     start(); // a host's answer before the first result: its progress event comes first, as it would have
     if (!chapterOf(id)) throw new Error(`“${String(id).slice(0, 60)}” is not an exercise; the ids are listed in EMBED.md (e.g. attention.causal-row)`);
-    await Promise.all([ready, defs.load()]);
+    await Promise.all([ready, defs.load(), xapi.load()]);
     const item = instance(id);
     if (item.unavailable) throw new Error(`${id} cannot be answered now: ${item.unavailable}`);
     return { item, def: defs.byId.get(id) };
@@ -104,12 +113,13 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
     const given = readAnswer(item, value); // throws on an answer that cannot be read: no attempt counted
     const core = await coreAnswer(item, def);
     const correct = matches(item, given, core.accept ?? core.expected); // the core's own number
+    const before = doneCount();
     const entry = afterAnswer(stored()[id], correct);
     records.set(id, entry);
     const out = answerOutcome({ id, chapter: chapterOf(id), key: item.key, given, correct, entry, core: { ...core, expected: core.shown }, hint: () => def.hint(item.params ?? {}) });
     last.set(id, out.verdict);
-    emit('attempt', out.detail);
-    emit('progress', progress());
+    emit('attempt', xapi.attempt(out.detail, item));
+    emit('progress', progressAfter(before));
     changed();
     return out.result;
   }
@@ -118,11 +128,12 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
   async function reveal(id) {
     const { item, def } = await solvedItem(id);
     const core = await coreAnswer(item, def);
+    const before = doneCount();
     const entry = afterReveal(stored()[id]);
     records.set(id, entry);
     const out = revealOutcome({ key: item.key, core: { ...core, expected: core.shown }, entry });
     last.set(id, out.verdict);
-    emit('progress', progress());
+    emit('progress', progressAfter(before));
     changed();
     return out.result;
   }
@@ -130,6 +141,7 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
   /** The exercises shown, for hosts: [{ id, chapter, kind, prompt }]. */
   const list = () => selection().ids.map((id) => {
     const item = instance(id);
+    xapi.seen(id);
     return { id, chapter: item.chapter, kind: item.kind, prompt: item.prompt ?? null };
   });
 
@@ -170,8 +182,37 @@ export function createExerciseSession({ askHost, solve, state, check, ready = Pr
   };
 }
 
+/** The catalogue (a list, or a function giving a promise of one) with an author's exercises after the lesson's. */
+const withAuthored = (catalogue, authored) => (Array.isArray(catalogue) ? [...catalogue, ...authored]
+  : () => Promise.resolve().then(catalogue).then((list) => [...list, ...authored])); // read once loaded: an author's arrive with it
+
+/**
+ * The xAPI statements of the events (statements: the session's option; none: the events carry none):
+ * { load(), seen(id) (first listed: its duration counts from here), attempt(detail, item) → the detail with its
+ * "answered" statement, completed(progress, done before) → the progress, with the "completed" statement when it finished now }.
+ */
+function statementMaker(statements, now) {
+  const since = new Map(); // id → when it was first shown or last answered (ms)
+  let code = null; // statements.js, once loaded (a failed load leaves the events without statements)
+  return {
+    load: () => (code || !statements ? Promise.resolve() : Promise.resolve().then(statements).then((c) => { code = c; }, () => {})),
+    seen: (id) => { if (!since.has(id)) since.set(id, now()); },
+    attempt(detail, item) {
+      if (!code) return detail;
+      const at = now();
+      const statement = code.attemptStatement(detail, { kind: item.kind, prompt: item.prompt, durationMs: at - (since.get(detail.id) ?? at), timestamp: at });
+      since.set(detail.id, at);
+      return { ...detail, statement };
+    },
+    completed(progress, before) {
+      const finished = code && before < progress.total && progress.done === progress.total;
+      return finished ? { ...progress, statement: code.completionStatement(progress, { timestamp: now() }) } : progress;
+    },
+  };
+}
+
 /** An exercise before the definitions arrive (its kind is data already), or after they failed to load. */
-const notPosed = (id, error) => ({ id, chapter: chapterOf(id), kind: KIND_OF[id] ?? null,
+const notPosed = (id, error, authored) => ({ id, chapter: lessonChapterOf(id, authored), kind: KIND_OF[id] ?? authored.find((e) => e.id === id)?.kind ?? null,
   unavailable: error ? text('exercise.session.exercises_could_not_loaded', { message: error.message }) : text('exercise.session.exercises_are_loading') });
 
 /**
@@ -201,7 +242,7 @@ function posedItem(def, id, s, c) {
   } else {
     try {
       const made = def.setup({ state: s, config: c.config });
-      item = { id, chapter: def.chapter, kind: def.kind, ...made, key: JSON.stringify([id, made.params, made.calls]) };
+      item = { id, chapter: def.chapter, kind: def.kind, ...(def.step ? { step: def.step } : {}), ...made, key: JSON.stringify([id, made.params, made.calls]) };
       if (def.kind === 'number') item.toleranceText = toleranceText(made.tolerance);
     } catch (err) {
       // One exercise that cannot be posed for an unusual layer must not stop the playground's render.

@@ -1,0 +1,39 @@
+// An author's lesson read and checked (lesson_form.js) into what a playground uses: the words to put over the
+// lesson's (by id) and the exercises in the catalogue's form (authored_exercise.js). Loaded with the lazy
+// panels (features/lazy.js): a playground without a lesson downloads none of this. The words' ids are
+// checked by unknownTextIds once every panel's words are registered (a panel's arrive with its code).
+
+import { CHAPTER_NAMES } from '../lesson/chapter_names.js';
+import { ALL_IDS } from '../lesson/exercises/index.js';
+import { hasText } from '../lesson/text.js';
+import { checkLesson, LessonError } from './lesson_form.js';
+import { authoredExercise } from './authored_exercise.js';
+
+export { LessonError };
+
+/** A lesson given as JSON text or as the parsed object: the object, or throws naming where the JSON breaks. */
+export function parseLesson(given) {
+  if (given instanceof Error) throw new LessonError([`lesson: ${given.message}`]); // a host could not read the file
+  if (typeof given !== 'string') return given;
+  try {
+    return JSON.parse(given);
+  } catch (err) {
+    throw new LessonError([`lesson: not JSON (${err.message})`]);
+  }
+}
+
+/**
+ * `given` (JSON text, its object, or an Error from a host that could not read the file) checked:
+ * { text (id → words), authored (its exercises in the catalogue's form) }, or throws a LessonError naming every problem.
+ * knownText(id): whether the lesson has that sentence (default: not checked here; see unknownTextIds).
+ */
+export function readLesson(given, knownText = null) {
+  const lesson = checkLesson(parseLesson(given), { chapters: CHAPTER_NAMES, exerciseIds: ALL_IDS, knownText });
+  return { text: lesson.text ?? {}, authored: (lesson.exercises ?? []).map(authoredExercise) };
+}
+
+/** Throws a LessonError naming the ids of `words` the lesson does not have (call once every panel's words are loaded). */
+export function checkTextIds(words) {
+  const unknown = Object.keys(words).filter((id) => !hasText(id));
+  if (unknown.length) throw new LessonError(unknown.map((id) => `text["${id}"]: unknown lesson text id (npm run lesson-template prints every id)`));
+}
