@@ -89,7 +89,7 @@ void write(Json& j, const std::vector<attn::LessonExample>& examples) {
     j.key("figures").begin_array();
     for (const attn::LessonFigure& f : ex.figures) {
       j.begin_object().field("label", f.label).field("expected", f.expected).field("computed", f.computed)
-          .field("value", f.value).field("ok", f.ok).end_object();
+          .field("value", f.value).field("ok", f.ok).field("in_lesson", f.in_lesson).end_object();
     }
     j.end_array().field("note", ex.note).end_object();
   }

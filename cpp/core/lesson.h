@@ -16,6 +16,8 @@ struct LessonFigure {
   std::string computed;
   double value;          // the computed number (0 for shapes)
   bool ok;               // computed == expected (true when nothing is expected)
+  bool in_lesson = true; // the lesson's text prints `expected`; false: a check of ours (LESSON.md's exact
+                         // count, which the lesson itself never prints), shown as computed, not as the lesson's
 };
 
 struct LessonExample {

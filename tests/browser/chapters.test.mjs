@@ -3,7 +3,7 @@
 // aria-current, previous/next move focus to the new chapter's title and the URL follows; every chapter
 // shows its own panels and form fields (reference: all of them), its secondary panels collapsed (a
 // heading button that opens them, builds the panel and stays open within the chapter); an old link keeps
-// its random heads; panels= wins over chapter. Every chapter but reference fits in two 800-px screens at 1280 px.
+// its random heads; panels= alone replaces the chapter, beside a named chapter it picks the panels. Every chapter but reference fits in two 800-px screens at 1280 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, resultReady, chapterDrawn } from './harness.mjs';
@@ -226,13 +226,20 @@ test('the chapter list: next and previous move focus to the title, the URL and B
   await page.waitForFunction(() => location.hash.includes('chapter=heads'));
   assert.deepEqual([(await fold('shapes')).foldShown, (await fold('shapes')).sectionShown], [true, false], 'collapsed again in a new visit');
 
-  // panels= wins over chapter: no chapter list, exactly the panels named.
-  await page.evaluate(() => { location.hash = '#panels=heatmaps,shapes&chapter=cost'; });
+  // panels= alone (no chapter named): no chapter list, exactly the panels named.
+  await page.evaluate(() => { location.hash = '#panels=heatmaps,shapes'; });
   await page.waitForFunction(() => !playgroundRoot().querySelector('section[data-panel="cost"]:not([hidden])')
     && !!playgroundRoot().querySelector('section[data-panel="shapes"]:not([hidden])'));
   s = await shown(page);
   assert.deepEqual(s.panels, ['heatmaps', 'shapes']);
-  assert.equal(s.navShown, false, 'no chapter list when the author chose panels');
+  assert.equal(s.navShown, false, 'no chapter list when the author chose panels alone');
+  // Beside a named chapter (issue 38), panels= picks the panels and the chapter's list, title and text stay.
+  await page.evaluate(() => { location.hash = '#panels=heatmaps,shapes&chapter=cost'; });
+  await page.waitForFunction(() => playgroundRoot().querySelector('nav.chapters [aria-current]')?.dataset.chapter === 'cost');
+  s = await shown(page);
+  assert.deepEqual(s.panels, ['heatmaps', 'shapes']);
+  assert.equal(s.navShown, true, 'the chapter list stays beside a named chapter');
+  assert.equal(s.title, CHAPTERS.find((c) => c.name === 'cost').title);
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });

@@ -53,7 +53,9 @@ test('EMBED.md lists every key of the schema with its default; the element\'s at
     'weights', 'train_task', 'train_d_model', 'train_n_heads', 'train_seq_len', 'train_lr', 'train_seed', 'train_steps',
     'window', 'stride', 'positional', 'rope_base', // issue 26: sparse masks and positional methods
     'chapter', 'lock', 'hide', 'label', 'exercises', // issue 25: the lesson's chapters, author profiles, landmark names, exercises
-    'imported']; // issue 27: a view running with imported tensors says so
+    'imported', // issue 27: a view running with imported tensors says so
+    'nav', // issue 38: nav=none hides the chapter list and keeps the chapter's text
+    'step']; // issue 37: the step of the chapter shown
   // (element.js observes ELEMENT_KEYS; element.test.mjs checks the defined element in a browser.)
   assert.deepEqual([...ELEMENT_KEYS].sort(), [...hashKeys, 'theme', 'controls'].sort());
 });

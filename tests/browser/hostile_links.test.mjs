@@ -8,7 +8,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, resultReady } from './harness.mjs';
-import { snippets, embedState } from '../../web/src/page/snippets.js';
+import { snippets } from '../../web/src/page/snippets.js';
+import { builderState } from '../../web/src/page/share_view.js';
 import { defaults, withChanges, parseHash } from '../../web/src/model/schema.js';
 import { HOSTILE } from '../js/hostile_texts.mjs';
 
@@ -19,7 +20,7 @@ after(async () => { await h?.close(); });
 test('the element, Quarto and iframe snippets decode, in the browser, to exactly the hostile text', async () => {
   const page = await openPage(h, '', { waitForResult: false });
   for (const text of HOSTILE) {
-    const texts = snippets(embedState(withChanges(defaults(), { text })), { base: h.url });
+    const texts = snippets(builderState(withChanges(defaults(), { text }), {}), { base: h.url });
     const got = await page.evaluate(({ element, quarto, iframe }) => {
       const parse = (html) => {
         const t = document.createElement('template');

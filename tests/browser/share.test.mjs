@@ -1,9 +1,13 @@
-// "Share or embed this view": the builder writes the permalink and every snippet from the view on the
-// page and the chosen panels, theme and read-only flag, shows them live in a preview, and what it writes
-// works when pasted: the element snippet on a course page of another origin shows the same view.
+// "Share or embed this view": the builder starts from what the page shows (the chapter, its panels and
+// exercises, the view's keys), writes the permalink and every snippet from it and the author's choices
+// (panels, exercises, lock, hide, nav, label, theme, read-only), shows them live in a preview, and what
+// it writes works when pasted: the element snippet on a course page of another origin, the iframe's
+// page and the link reproduce the chapter, exercises, locks and hides (issue 38).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, openUrl, serveSite, resultReady, screenshot } from './harness.mjs';
+import { idsOfChapter } from '../../web/src/lesson/exercises/index.js';
+import { CHAPTERS } from '../../web/src/lesson/chapters.js';
 
 let h;
 before(async () => { h = await startHarness(); });
@@ -108,4 +112,159 @@ test('what the builder writes works when pasted: the element on another origin s
   assert.equal(await again.inputValue('select[name="mask"]'), 'causal');
   await screenshot(again, 'permalink');
   await again.closeAll();
+});
+
+/** What a playground shows: its state, panels, chapter list and title, exercises' ids, the form's fields (value, disabled). */
+const PLAYGROUND_VIEW = (el) => {
+  const root = el.shadowRoot;
+  const visible = (x) => !!x && x.getClientRects().length > 0;
+  const fields = {};
+  for (const box of root.querySelectorAll('#controls [data-field]')) {
+    if (!visible(box)) continue;
+    const input = box.querySelector('input, select, textarea');
+    if (input) fields[box.dataset.field] = { value: input.value, disabled: input.disabled };
+  }
+  return {
+    panels: [...root.querySelectorAll('section[data-panel]')].filter((x) => !x.hidden).map((x) => x.dataset.panel),
+    folds: [...root.querySelectorAll('.panel-fold')].filter((f) => !f.hidden).map((f) => f.dataset.fold),
+    list: visible(root.querySelector('nav.chapters')),
+    title: visible(root.getElementById('chapter-title')) ? root.getElementById('chapter-title').textContent : null,
+    exercises: [...root.querySelectorAll('[data-exercise]')].map((c) => c.dataset.exercise).filter((id, i, all) => all.indexOf(id) === i),
+    fields,
+  };
+};
+
+test('in a chapter: the builder starts from what is shown, and its snippets reproduce the chapter, exercises, locks and hides', async () => {
+  const page = await openPage(h, '#chapter=cost&d_model=128&mask=causal', { asIs: true, waitForResult: false });
+  await page.waitForFunction(() => playgroundRoot()?.querySelector('.ap')?.dataset.settled === '1' && playgroundRoot().querySelector('[data-exercise]'), null, { timeout: 60000 });
+  await page.click('#share-builder summary');
+  await page.waitForSelector('[data-snippet="element"]');
+  const pageView = await page.evaluate((body) => new Function('el', body)(document.getElementById('playground')), `return (${PLAYGROUND_VIEW})(el);`);
+  const pageState = await page.evaluate(() => Object.fromEntries(new URLSearchParams(location.hash.slice(1))));
+  // What is shown: the chapter named, its panels ticked (the exercises are listed one by one), its exercises with ids.
+  assert.match(await page.textContent('[data-share-where]'), /Chapter: What attention costs chapter=cost/);
+  const boxes = await page.$$eval('[name="share-panel"]', (all) => all.map((b) => [b.value, b.checked]));
+  assert.deepEqual(boxes, [...pageView.panels, ...pageView.folds].filter((n) => n !== 'exercises').sort((a, b) => boxes.findIndex(([v]) => v === a) - boxes.findIndex(([v]) => v === b)).map((n) => [n, true]));
+  assert.deepEqual(await page.$$eval('.share-exercises .exercise-id', (all) => all.map((c) => c.textContent)), idsOfChapter('cost'), 'every exercise of the chapter, by id');
+  // Its prompt, as the learner's card says it (the builder shows the id the card does not).
+  const first = idsOfChapter('cost')[0];
+  await page.waitForFunction((id) => !document.querySelector(`[data-prompt="${id}"]`).textContent.startsWith('('), first);
+  const prompt = await page.textContent(`[data-prompt="${first}"]`);
+  assert.ok(prompt.length > 20, prompt);
+  assert.ok(await page.evaluate(([id, p]) => playgroundRoot().querySelector(`[data-exercise="${id}"]`).textContent.includes(p), [first, prompt]), `the card of ${first} says ${prompt}`);
+  // Untouched, the snippets are this chapter's view, not the reference page.
+  const untouched = await page.inputValue('[data-snippet="element"]');
+  assert.match(untouched, /<attention-playground d_model="128" mask="causal" heads="previous,same_word,first_token" chapter="cost"><\/attention-playground>$/);
+  assert.doesNotMatch(await page.inputValue('[data-snippet="iframe"]'), /reference|panels=/);
+  // Link to this view: the page exactly (the same state, opened again).
+  const permalink = await page.inputValue('[data-snippet="permalink"]');
+  assert.match(permalink, /#d_model=128&mask=causal&heads=previous,same_word,first_token&chapter=cost$/);
+
+  // The author's choices: two exercises, one panel less, lock d_model and n_heads, hide bias, no chapter list, a label, dark.
+  await page.uncheck('[name="share-panel"][value="performance"]');
+  for (const id of idsOfChapter('cost')) if (!['cost.params-bias', 'cost.dominant'].includes(id)) await page.uncheck(`[name="share-exercise"][value="${id}"]`);
+  await page.check('[name="share-lock"][value="d_model"]');
+  await page.check('[name="share-lock"][value="n_heads"]');
+  await page.check('[name="share-hide"][value="bias"]');
+  await page.check('[name="share-nav"]');
+  await page.fill('[name="share-label"]', 'Cost lab');
+  await page.selectOption('[name="share-theme"]', 'dark');
+  const element = await page.inputValue('[data-snippet="element"]');
+  assert.match(element, /chapter="cost" nav="none" lock="d_model,n_heads" hide="bias" label="Cost lab" exercises="cost.params-bias,cost.dominant"/);
+  assert.match(element, /panels="controls,cost,exercises,examples,models"/);
+  const scorm = await page.inputValue('[data-snippet="scorm"]');
+  assert.equal(scorm, "npm run scorm -- --chapter cost --exercises cost.params-bias,cost.dominant --lock d_model,n_heads --hide bias --label 'Cost lab' --theme dark");
+  assert.match(await page.textContent('[data-scorm-note]'), /does not carry d_model, mask, panels, nav/);
+  const iframe = await page.inputValue('[data-snippet="iframe"]');
+  const frameSrc = /src="([^"]+)"/.exec(iframe)[1].replaceAll('&amp;', '&');
+  // The preview shows exactly that.
+  const preview = page.locator('#share-builder .share-preview-box');
+  await page.waitForFunction(() => document.querySelector('#share-builder .share-preview-box').shadowRoot?.querySelector('.ap')?.dataset.settled === '1'
+    && !document.querySelector('#share-builder .share-preview-box').shadowRoot.querySelector('section[data-panel="performance"]:not([hidden])'));
+  const previewView = await preview.evaluate((box, body) => new Function('el', body)(box), `return (${PLAYGROUND_VIEW})(el);`);
+  await screenshot(page, 'share-builder-chapter', { fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.evaluate(() => document.querySelector('[data-share-where]').scrollIntoView({ block: 'start' }));
+  await screenshot(page, 'share-builder-375');
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+
+  const expected = { panels: ['controls', 'cost', 'exercises', 'examples', 'models'], list: false, title: CHAPTERS.find((c) => c.name === 'cost').title,
+    exercises: ['cost.params-bias', 'cost.dominant'] };
+  const check = (view, where) => {
+    assert.deepEqual([...view.panels].sort(), [...expected.panels].sort(), `${where}: panels`);
+    assert.deepEqual(view.folds, [], `${where}: every chosen panel expanded`);
+    assert.deepEqual([view.list, view.title], [expected.list, expected.title], `${where}: no chapter list, the chapter's title`);
+    assert.deepEqual(view.fields.d_model, { value: '128', disabled: true }, `${where}: d_model locked`);
+    assert.deepEqual(view.fields.n_heads, { value: '4', disabled: true }, `${where}: n_heads locked`);
+    assert.equal(view.fields.bias, undefined, `${where}: bias hidden`);
+    assert.deepEqual(view.fields.n_q?.disabled, false, `${where}: the chapter's other fields as they were`);
+  };
+  check(previewView, 'preview');
+
+  // Pasted on another origin: the element shows the same view, state for state.
+  const site = await serveSite({ 'pasted.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>pasted</title></head><body><main>\n${element}\n</main></body></html>` });
+  try {
+    const course = await openUrl(h, `${site.url}pasted.html`, { waitForResult: false });
+    await course.waitForFunction(() => document.querySelector('attention-playground')?.shadowRoot?.querySelector('.ap')?.dataset.settled === '1'
+      && document.querySelector('attention-playground').shadowRoot.querySelector('[data-exercise]'), null, { timeout: 60000 });
+    const el = await course.evaluate((body) => {
+      const lab = document.querySelector('attention-playground');
+      return { state: lab.state, view: new Function('el', body)(lab), exercises: lab.exercises.map((e) => e.id) };
+    }, `return (${PLAYGROUND_VIEW})(el);`);
+    check(el.view, 'element');
+    assert.deepEqual(el.exercises, expected.exercises);
+    for (const [key, value] of Object.entries({ ...pageState, heads: 'previous,same_word,first_token', chapter: 'cost', lock: 'd_model,n_heads', hide: 'bias', nav: 'none', label: 'Cost lab', theme: 'dark' })) {
+      assert.equal(el.state[key], value, `element: ${key}`);
+    }
+    assert.deepEqual(course.problems, []);
+    await course.closeAll();
+  } finally {
+    await site.close();
+  }
+  // The iframe's page: the same view.
+  const frame = await openUrl(h, frameSrc, { waitForResult: false });
+  await frame.waitForFunction(() => playgroundRoot()?.querySelector('.ap')?.dataset.settled === '1' && playgroundRoot().querySelector('[data-exercise]'), null, { timeout: 60000 });
+  check(await frame.evaluate((body) => new Function('el', body)(document.getElementById('playground')), `return (${PLAYGROUND_VIEW})(el);`), 'iframe');
+  await frame.closeAll();
+  // The link: the page as it was, state for state.
+  const again = await openUrl(h, permalink, { waitForResult: false });
+  await again.waitForFunction(() => playgroundRoot()?.querySelector('.ap')?.dataset.settled === '1' && playgroundRoot().querySelector('[data-exercise]'), null, { timeout: 60000 });
+  const reopened = await again.evaluate((body) => new Function('el', body)(document.getElementById('playground')), `return (${PLAYGROUND_VIEW})(el);`);
+  assert.deepEqual({ ...reopened, exercises: undefined }, { ...pageView, exercises: undefined });
+  await again.closeAll();
+});
+
+test('in a step: the snippets keep the chapter’s step, its panels and its exercises', async () => {
+  const page = await openPage(h, '#chapter=attention&step=5', { asIs: true, waitForResult: false });
+  await page.waitForFunction(() => playgroundRoot()?.querySelector('.ap')?.dataset.settled === '1' && playgroundRoot().querySelector('[data-exercise]'), null, { timeout: 60000 });
+  await page.click('#share-builder summary');
+  await page.waitForSelector('[data-snippet="element"]');
+  const stepOn = (el) => ({ step: el.shadowRoot.querySelector('.step-count')?.textContent, current: el.shadowRoot.querySelector('.step-dot[aria-current="step"]')?.dataset.step });
+  const pageView = await page.evaluate((body) => new Function('el', body)(document.getElementById('playground')), `return (${PLAYGROUND_VIEW})(el);`);
+  const pageStep = await page.evaluate((body) => new Function('el', body)(document.getElementById('playground')), `return (${stepOn})(el);`);
+  assert.equal(pageStep.current, '5');
+  assert.match(await page.textContent('[data-share-where]'), new RegExp(`step 5 of ${CHAPTERS.find((c) => c.name === 'attention').steps.length} step=5`));
+  const ticked = await page.$$eval('[name="share-exercise"]', (all) => all.filter((b) => b.checked).map((b) => b.value));
+  assert.deepEqual(ticked, pageView.exercises, 'the step’s exercises start ticked');
+  const element = await page.inputValue('[data-snippet="element"]');
+  assert.match(element, /chapter="attention" step="5"/);
+  await page.closeAll();
+
+  const site = await serveSite({ 'step.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>step</title></head><body><main>\n${element}\n</main></body></html>` });
+  try {
+    const course = await openUrl(h, `${site.url}step.html`, { waitForResult: false });
+    await course.waitForFunction(() => document.querySelector('attention-playground')?.shadowRoot?.querySelector('.ap')?.dataset.settled === '1'
+      && document.querySelector('attention-playground').shadowRoot.querySelector('[data-exercise]'), null, { timeout: 60000 });
+    const el = await course.evaluate(([view, step]) => {
+      const lab = document.querySelector('attention-playground');
+      return { view: new Function('el', view)(lab), step: new Function('el', step)(lab) };
+    }, [`return (${PLAYGROUND_VIEW})(el);`, `return (${stepOn})(el);`]);
+    assert.deepEqual(el.step, pageStep, 'the same step');
+    assert.deepEqual({ ...el.view, fields: Object.keys(el.view.fields) }, { ...pageView, fields: Object.keys(pageView.fields) }, 'the same panels, folds, exercises and fields');
+    assert.deepEqual(course.problems, []);
+    await course.closeAll();
+  } finally {
+    await site.close();
+  }
 });

@@ -245,7 +245,7 @@ test('9: the lesson-count rows name the product they show, also for cross-attent
   for (const hash of ['#attention=cross&source=random&n_q=4&n_k=9&d_model=32&n_heads=2', '', '#source=random&batch=3&n_q=5&d_model=48&n_heads=4&d_k=8&d_v=8']) {
     const page = await openPage(h, hash);
     const rows = await page.$$eval('[data-term]', (trs) => trs.map((tr) => ({
-      term: tr.dataset.term, formula: tr.querySelector('.formula').textContent, value: Number(tr.children[2].textContent.replace(/,/g, '')),
+      term: tr.dataset.term, formula: tr.querySelector('.formula').textContent, value: Number(tr.children[1].textContent.replace(/,/g, '')),
     })));
     assert.equal(rows.length, 4);
     for (const row of rows) assert.equal(productOf(row.formula), row.value, `${hash || 'default'}: ${row.term} says ${row.formula} but shows ${row.value}`);

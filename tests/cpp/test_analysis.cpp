@@ -185,6 +185,13 @@ TEST_CASE("lesson_examples: every figure matches LESSON.md", "[analysis][lesson]
   CHECK(computed("E2", "total with biases") == "1,050,624");
   CHECK(computed("E3", "total, unrounded") == "68.7B");
   CHECK(computed("E3", "total FLOPs with scale") == "344.4B");
+  // The lesson's text prints only E3's one-projection count; LESSON.md's exact figures (137.4B, 274.9B,
+  // 171.8B, 343.6B) are our checks, never to be shown as the lesson's: exactly those four are not in_lesson.
+  std::vector<std::string> not_printed;
+  for (const attn::LessonExample& ex : examples)
+    for (const attn::LessonFigure& f : ex.figures)
+      if (!f.in_lesson) not_printed.push_back(ex.id + " " + f.expected);
+  CHECK(not_printed == std::vector<std::string>{"E3 137.4B", "E3 274.9B", "E3 171.8B", "E3 343.6B"});
 }
 
 TEST_CASE("GPT-3 and LLaMA-70B counts are exact in 64 bits", "[analysis][models]") {

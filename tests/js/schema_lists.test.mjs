@@ -53,13 +53,13 @@ test('the lists where the old copies disagreed: what the schema decides', () => 
   // A read-only learner may change the view (head, item, colours, the followed query, the chapter and its step, the
   // module) but not the author's settings; validation treats all of them as view fields (a note, not an error).
   assert.deepEqual(keys(schema.VIEW_ONLY), ['item', 'head', 'q_item', 'q_head', 'q_query', 'q_key', 'colors', 'simd', 'workers', 'chapter', 'step']);
-  for (const key of ['controls', 'panels', 'theme', 'embed', 'lock', 'hide', 'label', 'exercises']) {
+  for (const key of ['controls', 'panels', 'theme', 'embed', 'lock', 'hide', 'label', 'exercises', 'nav']) {
     assert.ok(schema.VIEW_FIELDS.has(key) && !schema.VIEW_ONLY.has(key), `${key}: a view field a read-only learner cannot change`);
   }
   // n_kv_heads is a size of the layer (K and V are n_kv_heads·d_k wide): a size message may belong to it.
   assert.deepEqual(keys(schema.SIZE_FIELDS), ['d_model', 'n_heads', 'd_k', 'd_v', 'n_q', 'n_k', 'batch', 'text', 'text_kv', 'n_kv_heads']);
   assert.deepEqual(keys(schema.LAYER_FIELDS), ['d_model', 'n_heads', 'd_k', 'd_v', 'n_kv_heads']);
-  assert.deepEqual(keys(schema.NEUTRAL_KEYS).sort(), ['chapter', 'embed', 'exercises', 'hide', 'label', 'lock', 'step', 'theme']);
+  assert.deepEqual(keys(schema.NEUTRAL_KEYS).sort(), ['chapter', 'embed', 'exercises', 'hide', 'label', 'lock', 'nav', 'step', 'theme']);
   // The widget's traits: whole numbers and 1/0 flags are Int, decimals Float (as snippets.js had them).
   assert.equal(pythonTrait('bias', '1'), 'traitlets.Int(1)');
   assert.equal(pythonTrait('n_kv_heads', '2'), 'traitlets.Int(2)');

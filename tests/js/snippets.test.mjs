@@ -7,14 +7,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { snippets, embedState, attributesOf } from '../../web/src/page/snippets.js';
+import { snippets, attributesOf } from '../../web/src/page/snippets.js';
+import { builderState } from '../../web/src/page/share_view.js';
 import { defaults, withChanges } from '../../web/src/model/schema.js';
 import { HOSTILE } from './hostile_texts.mjs';
 
 
 const BASE = 'https://example.org/attention/';
 const snippetsOf = (text) => {
-  const state = embedState(withChanges(defaults(), { text, text_kv: `kv ${text}`, padding: text }));
+  const state = builderState(withChanges(defaults(), { text, text_kv: `kv ${text}`, padding: text }), {});
   return { state, texts: snippets(state, { base: BASE }) };
 };
 

@@ -9,6 +9,8 @@
 import { CHAPTER_NAMES, FIRST_CHAPTER } from './chapter_names.js';
 import { CHAPTER_DATA, CHAPTER_TEXT } from './chapters/index.js';
 import { addText, text } from './text.js';
+// How the author's keys compose with the chapter (panels, heads, lock, nav): compose.js.
+import { LESSON_START, keyList, panelsAlone, choosesPanels, startState as composedStart } from './compose.js';
 import { readStep } from '../model/step.js';
 
 for (const words of CHAPTER_TEXT) addText(words);
@@ -21,15 +23,7 @@ export const EXERCISES_FEATURE = 'exercises';
 /** The preset menu is not a schema field: a chapter lists it under this name among its fields. */
 export const PRESET_FIELD = 'preset';
 
-/**
- * The heads a fresh playground starts with (the page with no hash, an element with no view attribute):
- * three heads with a recognisable job and one left random to compare with. Links and attributes that
- * give any view key keep the schema's defaults (random heads), so an old link still means what it did.
- */
-export const LESSON_START = Object.freeze({ heads: 'previous,same_word,first_token' });
-
-/** Keys that do not make a view of their own: an element given only these still gets LESSON_START. */
-import { NEUTRAL_KEYS } from '../model/schema.js'; // keys that do not make a view of their own (the schema's `neutral`)
+export { LESSON_START, keyList };
 
 // A chapter's words are looked up when shown (lesson/text.js: an author's or a translator's table may
 // replace them): title and short name as plain text (buttons, headings, the pager), so √dₖ is written
@@ -69,13 +63,8 @@ export function neighbours(name) {
   return { previous: i > 0 ? BY_NAME.get(CHAPTER_NAMES[i - 1]) : null, next: i >= 0 && i < CHAPTER_NAMES.length - 1 ? BY_NAME.get(CHAPTER_NAMES[i + 1]) : null };
 }
 
-/** "a, b ,c" → ['a', 'b', 'c'] (the comma lists of lock, hide, panels). */
-export function keyList(text) {
-  return String(text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-}
-
-/** True when the author chose panels themselves (`panels=`): their choice wins over the chapter. */
-export const authorPanels = (state, featureNames) => keyList(state?.panels).some((name) => featureNames.includes(name));
+/** True when the author chose panels with no chapter named (`panels=` alone): they replace the chapter. */
+export const authorPanels = panelsAlone;
 
 /**
  * The step of the state's chapter shown: { step (its data), number (1-based), count, note } (a step
@@ -131,19 +120,20 @@ export function chapterPanels(state, featureNames) {
  */
 export function foldedPanels(state, featureNames) {
   const chapter = chapterOf(state);
-  if (!chapter.panels || authorPanels(state, featureNames)) return new Set();
+  if (!chapter.panels || choosesPanels(state, featureNames)) return new Set();
   return new Set(extraPanels(chapter));
 }
 
 /**
  * The form fields a state shows: the step's (else its chapter's; every field in reference, or when the
- * author chose panels), less the author's `hide` list. Returns a predicate on a field key (PRESET_FIELD included).
+ * author chose panels alone) and the locked keys (shown read-only with their value), less the author's
+ * `hide` list. Returns a predicate on a field key (PRESET_FIELD included).
  */
 export function formShows(state, featureNames) {
   const chapter = chapterOf(state);
   const hidden = new Set(keyList(state?.hide));
   const all = !chapter.fields || authorPanels(state, featureNames);
-  const fields = all ? null : new Set(stepOf(state).step.fields ?? chapter.fields);
+  const fields = all ? null : new Set([...(stepOf(state).step.fields ?? chapter.fields), ...keyList(state?.lock)]);
   return (key) => !hidden.has(key) && (!fields || fields.has(key));
 }
 
@@ -155,11 +145,5 @@ export function lockedKeys(state) {
   return new Set(keyList(state?.lock));
 }
 
-/**
- * The state a fresh playground starts from: LESSON_START over `state` when no key other than the
- * NEUTRAL_KEYS was given (`given`: the keys the link or the attributes set).
- */
-export function startState(state, given) {
-  const own = [...given].filter((key) => !NEUTRAL_KEYS.includes(key));
-  return own.length ? state : { ...state, ...LESSON_START };
-}
+/** The state a fresh playground starts from (`given`: the keys the link or the attributes set): compose.js. */
+export const startState = (state, given) => composedStart(state, given, (s) => !!chapterOf(s).panels);

@@ -4,10 +4,12 @@
 // previous/next chapter at the end. Choosing a chapter is a learner's edit of `chapter`
 // (so the page's URL follows it); focus then moves to the new chapter's title, so a keyboard or
 // screen-reader user starts reading where the new content begins. Hidden when the author chose
-// panels (`panels=`, which wins over the chapter) or hid the key (`hide=chapter`). On a narrow
+// panels alone (`panels=` with no chapter) or hid the key (`hide=chapter`); `nav=none` hides the list
+// and the pager only. On a narrow
 // playground the list is one row that scrolls sideways (styles.css), kept scrolled to the current chapter.
 
-import { CHAPTERS, chapterOf, neighbours, keyList, authorPanels, lockedKeys } from './chapters.js';
+import { CHAPTERS, chapterOf, neighbours, lockedKeys } from './chapters.js';
+import { chapterFrame } from './compose.js';
 import { FEATURE_NAMES } from '../features/index.js';
 import { text } from './panels/nav.js';
 import { createStepNav } from './step_nav.js';
@@ -48,9 +50,9 @@ export function createChapterNav({ dom, go }) {
   let shownChapter = null;
   function update(view, progress) {
     const { state } = view;
-    const off = authorPanels(state, FEATURE_NAMES) || keyList(state.hide).includes('chapter');
-    for (const el of [nav, intro, pager]) el.hidden = off;
-    if (off) return;
+    const frame = chapterFrame(state, FEATURE_NAMES); // nav=none keeps the title and text (compose.js)
+    for (const [el, shown] of [[nav, frame.list], [intro, frame.intro], [pager, frame.list]]) el.hidden = !shown;
+    if (!frame.intro) return;
     locked = lockedKeys(state).has('chapter');
     const chapter = chapterOf(state);
     CHAPTERS.forEach((c) => {
@@ -69,7 +71,8 @@ export function createChapterNav({ dom, go }) {
       count.classList.toggle('complete', complete);
     });
     previous.disabled = next.disabled = locked;
-    steps.update(state, { chapterLocked: locked, stepLocked: lockedKeys(state).has('step') });
+    // With no chapter list (nav=none) the steps' Back and Next stay within the chapter too.
+    steps.update(state, { chapterLocked: locked || !frame.list, stepLocked: lockedKeys(state).has('step') });
     if (shownChapter === chapter.name) return;
     shownChapter = chapter.name;
     revealCurrent(buttons.get(chapter.name).button);

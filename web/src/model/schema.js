@@ -2,7 +2,7 @@
 // URL hash of the page, the attributes of <attention-playground> and the keys of the notebook widget.
 // Values stay the strings a learner typed, so a link reproduces even a half-typed, invalid view.
 
-import { CHAPTER_NAMES, FIRST_CHAPTER } from '../lesson/chapter_names.js';
+import { CHAPTER_NAMES } from '../lesson/chapter_names.js';
 
 const SEED_MAX = 2 ** 32 - 1; // seeds are unsigned 32-bit in the engine
 
@@ -64,7 +64,10 @@ export const FIELDS = [
   { key: 'panels', def: '', kind: 'list', view: true, author: true }, // '' = all; else a comma list of panel names (features/index.js)
   { key: 'theme', def: '', kind: 'choice', choices: ['', 'light', 'dark', 'auto'], view: true, author: true, neutral: true }, // '' = light when embedded, auto on the page
   { key: 'controls', def: '1', kind: 'flag', choices: ['1', '0'], view: true, author: true }, // 0 = read-only: no inputs panel, the problem cannot be edited
-  { key: 'chapter', def: FIRST_CHAPTER, kind: 'choice', choices: CHAPTER_NAMES, view: true, neutral: true }, // the lesson's chapter shown (lesson/chapters.js); `panels` wins over it
+  // The lesson's chapter shown (lesson/chapters.js); '' = none named: the first chapter, or, beside `panels`,
+  // no chapter (the author's panels alone). Named, it composes with `panels` (lesson/compose.js).
+  { key: 'chapter', def: '', kind: 'choice', choices: ['', ...CHAPTER_NAMES], view: true, neutral: true },
+  { key: 'nav', def: '', kind: 'choice', choices: ['', 'none'], view: true, author: true, neutral: true }, // none: no chapter list or pager; the chapter's title and text stay
   { key: 'step', def: '1', kind: 'int', min: 1, view: true, neutral: true }, // the step of the chapter shown, 1-based (model/step.js reads it; one past the last is a note)
   { key: 'lock', def: '', kind: 'list', view: true, author: true, neutral: true },      // author profile: comma list of field keys shown disabled in the form
   { key: 'hide', def: '', kind: 'list', view: true, author: true, neutral: true },      // author profile: comma list of field keys not shown in the form

@@ -166,7 +166,7 @@ export function validate(state, env = {}) {
     if (asked.ok) view = asked.dims;
     else put(viewField(asked.field, { source, cross, lastOf }), asked.message);
   }
-  const heads = parseHeads(state.heads, n_heads, source, put);
+  const heads = parseHeads(state.heads, n_heads, source, put, (n) => notes.push(n));
   if (weights === 'trained') {
     // The trained layer is used as learnt: no key/value heads shared, no W_Q rebuilt from patterns.
     const back = ', or go back to the seeded weights';
@@ -336,10 +336,11 @@ export const HEAD_PATTERNS = Object.freeze(['random', 'previous', 'same_word', '
 
 /**
  * heads= "previous,same_word,,first_token" → one pattern per head ('' = random), or null when every
- * head is random. Errors name the entry: an unknown pattern, more entries than heads, or constructed
- * heads on random inputs (they are built for the words of the sentences).
+ * head is random. Errors name the entry: an unknown pattern, or constructed heads on random inputs
+ * (they are built for the words of the sentences); more entries than heads is a `note`: the first
+ * n_heads are used.
  */
-function parseHeads(raw, n_heads, source, put) {
+function parseHeads(raw, n_heads, source, put, note) {
   const text = String(raw ?? '').trim();
   if (!text) return null;
   const names = text.split(',').map((s) => s.trim());
@@ -348,9 +349,16 @@ function parseHeads(raw, n_heads, source, put) {
     put('heads', `“${cutText(names[bad], 30)}” (head ${bad + 1}) is not a head pattern: use ${HEAD_PATTERNS.join(', ')}, or leave it empty for random`);
     return null;
   }
+  // More patterns than heads (the lesson's three constructed heads on a layer of one or two): the heads
+  // take as many as fit, in order, and the note says which were left out; never a blocked run.
   if (n_heads && names.length > n_heads) {
-    put('heads', `${names.length} patterns for ${n_heads} heads: give at most one per head`);
-    return null;
+    const left = names.slice(n_heads).filter((name) => name && name !== 'random');
+    names.length = n_heads;
+    if (left.length) {
+      const used = names.filter((name) => name && name !== 'random');
+      note({ field: 'heads', text: `${n_heads} head${n_heads > 1 ? 's' : ''}: the constructed heads use the first ${n_heads} of the patterns` +
+        `${used.length ? ` (${used.join(', ')})` : ''}; ${left.join(', ')} ${left.length > 1 ? 'need' : 'needs'} more heads.` });
+    }
   }
   if (!names.some((name) => name && name !== 'random')) return null;
   if (source !== 'text') {

@@ -6,7 +6,7 @@
 import '../engine/bundled_loader.js'; // the SIMD loader inside this bundle: no separate request for it
 import { createPlayground } from '../playground/playground.js';
 import { parseHash, toHash } from '../model/schema.js';
-import { startState } from '../lesson/chapters.js';
+import { startState, chapterOf } from '../lesson/chapters.js';
 import { mountShare } from './share.js';
 import { HOST_EVENTS } from '../features/services.js';
 import { openLms } from '../lms/launch.js';
@@ -31,9 +31,14 @@ function opening(hash) {
   return { ...read, state: startState(read.state, given) };
 }
 
-/** The state's link: it always names the chapter, so that any view after the first is a hash of its own. */
+/**
+ * The state's link: it names the chapter shown, so that any view after the first is a hash of its own
+ * (the author's panels alone, `panels=` with no chapter, name none: a chapter there would compose with them).
+ */
 function pageHash(state) {
-  return toHash(state, { keep: ['chapter'] });
+  // Panels alone (no chapter named) keep no chapter: one named beside them would compose with them.
+  if (!state.chapter && /(^#|&)panels=/.test(toHash(state))) return toHash(state);
+  return toHash({ ...state, chapter: chapterOf(state).name }, { keep: ['chapter'] });
 }
 
 const playground = createPlayground(root, {

@@ -1,26 +1,8 @@
-// What a course author pastes (pure, no DOM): from one view and the chosen panels, theme and read-only
-// flag, the permalink and the snippets for every route: an iframe (+ embed.js), the element (plain HTML,
+// What a course author pastes (pure, no DOM): from one view (the share builder's, share_view.js), the
+// permalink and the snippets for every route: an iframe (+ embed.js), the element (plain HTML,
 // MkDocs), Quarto, MyST's {anywidget} directive and a Python anywidget class. All use the same keys.
 
 import { FIELDS, INT_KEYS, DECIMAL_KEYS, toHash, withChanges } from '../model/schema.js';
-import { FEATURE_NAMES as PANEL_NAMES } from '../features/index.js';
-
-/**
- * The view to embed: `state` with the chosen panels ('' when all are chosen), theme and read-only flag.
- * options: { panels: [names], theme: 'light' | 'dark' | 'auto', readOnly }.
- */
-export function embedState(state, { panels = PANEL_NAMES, theme = 'light', readOnly = false } = {}) {
-  const chosen = PANEL_NAMES.filter((name) => panels.includes(name));
-  const all = chosen.length === PANEL_NAMES.length;
-  return withChanges(state, {
-    // Every panel: no list, and the reference chapter (the view of every panel); a list wins over any chapter.
-    panels: all ? '' : chosen.join(','),
-    ...(all ? { chapter: 'reference' } : {}),
-    theme: theme === 'light' ? '' : theme, // light is what an embedded playground is anyway
-    controls: readOnly ? '0' : '1',
-    embed: '0',
-  });
-}
 
 /** The keys of `state` that differ from their defaults, in schema order, without the page's own flags. */
 export function attributesOf(state) {

@@ -9,6 +9,7 @@ import * as fmt from '../../model/format.js';
 import { figureButtons } from '../../export/figure_button.js';
 import { heatmapSvg } from '../../export/figure.js';
 import { text } from '../../lesson/panels/compare.js';
+import { barCell } from '../../render/bar.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 /** Beyond this many heads the table and matrix become unreadable; the panel says so instead. */
@@ -97,9 +98,10 @@ export function create(body, { dom, host, actions }) {
     const order = compare.ablation.order;
     fill(ablation, h('h3', {}, text('compare.switch_one_head_off')),
       h('p', { class: 'note' }, text('compare.head_switched_off_head', { output_norm: fmt.fixed(compare.ablation.output_norm, 4) })),
+      // The value beside its bar (render/bar.js), never under it: a bar drawn behind the words crossed them out.
       h('ol', { class: 'ablation', id: 'ablation-order' }, order.map((k) => h('li', { dataset: { head: k, change: compare.ablation.change[k] } },
-        h('span', { class: 'bar', style: { '--w': `${(100 * compare.ablation.change[k] / (compare.ablation.change[order[0]] || 1)).toFixed(1)}%` } },
-          `head ${k + 1}: ${fmt.percent(compare.ablation.change[k])}`)))));
+        h('span', { class: 'ablation-head' }, `head ${k + 1}`),
+        barCell(h, fmt.percent(compare.ablation.change[k]), compare.ablation.change[k] / (compare.ablation.change[order[0]] || 1))))));
   }
 
   return { update };

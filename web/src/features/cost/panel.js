@@ -7,15 +7,31 @@ import { configKey } from '../../model/validate.js';
 import { moduleName } from '../../ui/module_name.js';
 import { barCell } from '../../render/bar.js';
 import { text } from '../../lesson/panels/cost.js';
+import { lessonTerms, formula } from './terms.js';
+import { stepOf } from '../../lesson/chapters.js';
+export { lessonTerms, formula }; // read from here by older callers (tests/browser/model.test.mjs)
+
+/** The blocks of the panel each step of the cost chapter shows (lesson/chapters/cost/chapter.js's step ids). */
+const STEP_BLOCKS = Object.freeze({ 'cost.weights': ['params'], 'cost.flops': ['flops', 'run'], 'cost.memory': ['memory', 'run'] });
+
+/** Shows the blocks the cost chapter's step names (one idea a step); every block elsewhere (reference, panels=). */
+function showBlocks(blocks, state) {
+  const shown = state?.chapter === 'cost' && !String(state.panels ?? '').trim() ? STEP_BLOCKS[stepOf(state).step?.id] : null;
+  for (const el of blocks.children) el.hidden = !!shown && !shown.includes(el.dataset.block);
+  if (shown) blocks.dataset.blocks = shown.join(' ');
+  else delete blocks.dataset.blocks;
+}
 
 export function create(body, { dom }) {
   const { h, fill, table, math } = dom;
-  const params = h('div', { class: 'cost-params' }), flops = h('div', { class: 'cost-flops' }), memory = h('div', { class: 'cost-memory' });
-  const run = h('div', { id: 'run-cost', class: 'cost-run' });
-  fill(body, h('div', { class: 'cost-blocks' }, params, flops, memory, run));
+  const params = h('div', { class: 'cost-params', dataset: { block: 'params' } }), flops = h('div', { class: 'cost-flops', dataset: { block: 'flops' } });
+  const memory = h('div', { class: 'cost-memory', dataset: { block: 'memory' } }), run = h('div', { id: 'run-cost', class: 'cost-run', dataset: { block: 'run' } });
+  const blocks = h('div', { class: 'cost-blocks' }, params, flops, memory, run);
+  fill(body, blocks);
   let lastKey = '';
 
-  function update({ check, result, engine }) {
+  function update({ check, result, engine, state }) {
+    showBlocks(blocks, state);
     const a = check?.analysis;
     const key = a ? JSON.stringify([a.dims, check.config.scale, a.memory]) : '';
     if (key !== lastKey) {
@@ -35,14 +51,16 @@ export function create(body, { dom }) {
   function renderParams(a, config) {
     const d = a.dims, p = a.params, w = a.derived; // w: the widths and counts the core derives from the dims
     const kvh = d.n_kv_heads; // the core's analysis always resolves it
-    const kvNote = kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_k)} per head` : text('cost.key_heads_shared', { kvh, per_head_k: fmt.int(p.per_head_k) });
+    const perHead = (value) => (d.n_heads === 1 ? text('cost.one_head_of_weights', { per_head: fmt.int(value) })
+      : text('cost.heads_of_weights', { n_heads: d.n_heads, per_head: fmt.int(value) }));
+    const kvNote = kvh === d.n_heads ? perHead(p.per_head_k) : text('cost.key_heads_shared', { kvh, per_head_k: fmt.int(p.per_head_k) });
     // What each matrix holds per head goes under its name: a fourth column does not fit half a panel.
     const matrix = (label, perHead) => h('span', {}, math(label), h('span', { class: 'sub-note' }, math(perHead)));
     const rows = [
-      [matrix(text('cost.w_all_heads'), `${d.n_heads} × ${fmt.int(p.per_head_q)} per head`), `${fmt.int(d.d_model)} × ${fmt.int(w.qk_width)}`, fmt.int(p.w_q)],
+      [matrix(text('cost.w_all_heads'), perHead(p.per_head_q)), `${fmt.int(d.d_model)} × ${fmt.int(w.qk_width)}`, fmt.int(p.w_q)],
       [matrix(kvh === d.n_heads ? text('cost.w_all_heads_2') : text('cost.w_key_value_heads'), kvNote), `${fmt.int(d.d_model)} × ${fmt.int(w.kv_k_width)}`, fmt.int(p.w_k)],
       [matrix(kvh === d.n_heads ? text('cost.w_all_heads_3') : text('cost.w_key_value_heads_2'),
-        kvh === d.n_heads ? `${d.n_heads} × ${fmt.int(p.per_head_v)} per head` : text('cost.value_heads_shared', { kvh, per_head_v: fmt.int(p.per_head_v) })),
+        kvh === d.n_heads ? perHead(p.per_head_v) : text('cost.value_heads_shared', { kvh, per_head_v: fmt.int(p.per_head_v) })),
       `${fmt.int(d.d_model)} × ${fmt.int(w.kv_v_width)}`, fmt.int(p.w_v)],
       [matrix('Wᴼ', text('cost.mixes_heads')), `${fmt.int(w.v_width)} × ${fmt.int(d.d_model)}`, fmt.int(p.w_o)],
     ];
@@ -67,44 +85,43 @@ export function create(body, { dom }) {
     const f = a.flops, d = a.dims;
     const lesson = f.lesson;
     const terms = lessonTerms(d, a.derived);
-    const row = (name, term, value) => ({ attrs: { dataset: { term: name } }, cells: [name, h('span', { class: 'formula' }, formula(term)), fmt.int(value), fmt.short(value)] });
+    // The formula goes under the term's name (as the matrices' slices do): a fourth column is cut on a phone.
+    const named = (name, note, kind = 'formula') => h('span', {}, name, h('span', { class: `sub-note ${kind}` }, note));
+    const row = (name, term, value) => ({ attrs: { dataset: { term: name } }, cells: [named(name, formula(term)), fmt.int(value), fmt.short(value)] });
     const lessonRows = [
       row('projections', terms.projections, lesson.projections),
       row('scores QKᵀ', terms.scores, lesson.scores),
       row(text('cost.weighted_sum_av'), terms.weighted_sum, lesson.weighted_sum),
       row('softmax', terms.softmax, lesson.softmax),
-      { attrs: { class: 'total-row' }, cells: ['total', text('cost.without_softmax'), fmt.int(lesson.total), fmt.short(lesson.total)] },
+      { attrs: { class: 'total-row' }, cells: [named('total', text('cost.without_softmax')), fmt.int(lesson.total), fmt.short(lesson.total)] },
     ];
     const maxFlops = Math.max(...f.stages.map((s) => s.flops));
-    const stageRows = f.stages.map((s) => [math(s.stage), fmt.int(s.macs), fmt.int(s.flops),
+    // The multiply-adds go under the stage's name: a fourth column is cut on a phone.
+    const macs = (value) => text('cost.stage_macs', { macs: fmt.int(value) });
+    const stageRows = f.stages.map((s) => [named(math(s.stage), macs(s.macs), 'macs'), fmt.int(s.flops),
       barCell(h, fmt.percent(s.flops / f.exact_flops), s.flops / maxFlops)]);
-    stageRows.push({ attrs: { class: 'total-row' }, cells: ['total', fmt.int(f.exact_macs), h('strong', { id: 'flops-total', dataset: { value: f.exact_flops } }, fmt.int(f.exact_flops)), ''] });
+    stageRows.push({ attrs: { class: 'total-row' }, cells: [named('total', macs(f.exact_macs), 'macs'), h('strong', { id: 'flops-total', dataset: { value: f.exact_flops } }, fmt.int(f.exact_flops)), ''] });
     const ratio = f.exact_flops / lesson.total;
     const agree = f.projections_dominate_lesson === f.projections_dominate_exact;
     fill(flops,
       h('h3', {}, text('cost.flops_which_term_dominates')),
-      h('p', { class: 'verdict', id: 'dominant' }, `Here ${f.dominant_reason}.`),
-      h('h4', {}, text('cost.lesson_counts_one_projection')),
-      d.n_q !== d.n_k ? h('p', { class: 'note' }, text('cost.lesson_writes_n2_n', { n_q: fmt.int(d.n_q), n_k: fmt.int(d.n_k) })) : null,
-      dom.tableWrap({}, table(['term', 'formula', 'operations', 'rounded'], lessonRows, { class: 'cost' })),
+      // Folded, the verdict and the counts that show it: the chapter asks the learner to predict it first
+      // (exercises cost.dominant and cost.dominant-long).
+      h('details', { class: 'fold-details verdict-fold', id: 'dominant-fold' },
+        h('summary', {}, text('cost.which_dominates_here')),
+        h('p', { class: 'verdict', id: 'dominant' }, `Here ${f.dominant_reason}.`),
+        h('h4', {}, text('cost.lesson_counts_one_projection')),
+        d.n_q !== d.n_k ? h('p', { class: 'note' }, text('cost.lesson_writes_n2_n', { n_q: fmt.int(d.n_q), n_k: fmt.int(d.n_k) })) : null,
+        dom.tableWrap({}, table(['term', 'operations', 'rounded'], lessonRows, { class: 'cost lesson-terms' }))),
       h('details', { class: 'fold-details', id: 'flops-exact' },
         h('summary', {}, h('h4', {}, text('cost.exactly_stage_stage_flops', { exact_flops: fmt.int(f.exact_flops) }))),
         h('p', { class: 'note' }, text('cost.whole_batch_2_flops')),
-        dom.tableWrap({}, table(['stage', 'multiply-adds', 'FLOPs', 'share'], stageRows, { class: 'cost stages' }))),
+        dom.tableWrap({}, table(['stage', 'FLOPs', 'share'], stageRows, { class: 'cost stages' }))),
       h('p', { class: 'note' },
         text('cost.exact_count_lesson_s', { ratio: fmt.num(ratio, 1) }),
         text('cost.counts_multiply_add_two', { batch: fmt.int(d.batch) }),
         agree ? text('cost.both_counts_agree_which') : text('cost.here_two_counts_disagree')),
-      sparseNote(a.sparse));
-  }
-
-  /** With a causal, sliding or strided mask: the pairs it leaves visible and the FLOPs a kernel that skips the rest does (analyze().sparse). */
-  function sparseNote(s) {
-    if (!s || s.visible_pairs >= s.total_pairs) return null;
-    return h('p', { class: 'note', id: 'sparse-flops', dataset: { pairs: s.visible_pairs } },
-      text('cost.mask_leaves_query_key', { mask: s.mask, visible_pairs: fmt.int(s.visible_pairs), total_pairs: fmt.int(s.total_pairs), fraction: fmt.percent(s.fraction) }),
-      text('cost.kernel_that_skips_hidden', { score_flops_weighted_sum_flops: fmt.int(s.score_flops + s.weighted_sum_flops) }),
-      text('cost.counts_above_are_dense', { dense_score_flops_dense_weighted_sum_flops: fmt.int(s.dense_score_flops + s.dense_weighted_sum_flops) }));
+      sparseNote(h, a.sparse));
   }
 
   function renderMemory(a, budget) {
@@ -151,38 +168,11 @@ export function create(body, { dom }) {
   return { update };
 }
 
-/**
- * The lesson's four terms as the engine counts them, each a list of [symbol, size] factors: the
- * lesson's n·d² and n²·d when n_q = n_k and h·d_k = d_model, the factors themselves otherwise, so a
- * formula never names a product other than the one whose value stands beside it. `widths`: the
- * analysis's derived { qk_width (h·d_k), v_width (h·d_v) }.
- */
-export function lessonTerms(d, { qk_width: qk, v_width: v }) {
-  const same = d.n_q === d.n_k;
-  const nq = same ? ['n', d.n_q] : ['n_q', d.n_q];
-  const nk = same ? ['n', d.n_k] : ['n_k', d.n_k];
-  const width = qk === d.d_model ? ['d', d.d_model] : ['d_model', d.d_model];
-  const dq = qk === d.d_model ? ['d', qk] : ['h·d_k', qk];
-  const dv = v === d.d_model ? ['d', v] : ['h·d_v', v];
-  const b = d.batch > 1 ? [['batch', d.batch]] : [];
-  return {
-    projections: [...b, nq, width, dq],
-    scores: [...b, nq, nk, dq],
-    weighted_sum: [...b, nq, nk, dv],
-    softmax: [...b, ['h', d.n_heads], nq, nk],
-  };
+/** With a causal, sliding or strided mask: the pairs it leaves visible and the FLOPs a kernel that skips the rest does (analyze().sparse). */
+function sparseNote(h, s) {
+  if (!s || s.visible_pairs >= s.total_pairs) return null;
+  return h('p', { class: 'note', id: 'sparse-flops', dataset: { pairs: s.visible_pairs } },
+    text('cost.mask_leaves_query_key', { mask: s.mask, visible_pairs: fmt.int(s.visible_pairs), total_pairs: fmt.int(s.total_pairs), fraction: fmt.percent(s.fraction) }),
+    text('cost.kernel_that_skips_hidden', { score_flops_weighted_sum_flops: fmt.int(s.score_flops + s.weighted_sum_flops) }),
+    text('cost.counts_above_are_dense', { dense_score_flops_dense_weighted_sum_flops: fmt.int(s.dense_score_flops + s.dense_weighted_sum_flops) }));
 }
-
-/** [[n, 8], [d, 64], [d, 64]] → "n·d² = 8 × 64²" (equal neighbours become a square). */
-export function formula(factors) {
-  const merged = [];
-  for (const [sym, value] of factors) {
-    const last = merged[merged.length - 1];
-    if (last && last.sym === sym && last.power === 1) last.power = 2;
-    else merged.push({ sym, value, power: 1 });
-  }
-  const symbolic = merged.map((f) => (f.power === 2 ? `${f.sym}²` : f.sym)).join('·');
-  const numeric = merged.map((f) => (f.power === 2 ? `${fmt.int(f.value)}²` : fmt.int(f.value))).join(' × ');
-  return `${symbolic} = ${numeric}`;
-}
-

@@ -36,10 +36,17 @@ export function create(body, { dom, host, actions }) {
       c.batch > 1 ? `batch = ${c.batch}` : null, c.bias ? null : 'no biases'].filter(Boolean).join(', ');
     const rows = ex.figures.map((f) => {
       const info = f.expected === '';
+      // A figure the lesson never prints (E3's exact count): checked against our own count, shown as
+      // computed, never under the lesson's name (in_lesson: the core's lesson table says which).
+      const ours = !info && f.in_lesson === false;
       const mark = info ? h('span', { class: 'mark info', title: text('examples.not_lesson_shown_comparison') }, 'info')
-        : f.ok ? h('span', { class: 'mark ok', 'aria-label': text('examples.matches_lesson') }, '✓') : h('span', { class: 'mark bad', 'aria-label': text('examples.does_not_match') }, '✗');
-      return h('tr', { class: info ? 'info-row' : '' },
-        h('th', { scope: 'row' }, math(f.label)), h('td', {}, info ? '—' : f.expected), h('td', { class: 'computed' }, f.computed), h('td', {}, mark));
+        : !f.ok ? h('span', { class: 'mark bad', 'aria-label': text('examples.does_not_match') }, '✗')
+          : ours ? h('span', { class: 'mark ok', 'aria-label': text('examples.agrees_our_count') }, '✓')
+            : h('span', { class: 'mark ok', 'aria-label': text('examples.matches_lesson') }, '✓');
+      // The label says so under the figure's name (it wraps there; a wider mark would widen the table on a phone).
+      const label = ours ? [math(f.label), h('span', { class: 'sub-note' }, text('examples.computed_not_lesson'))] : math(f.label);
+      return h('tr', { class: info || ours ? 'info-row' : '', dataset: { source: info ? 'info' : ours ? 'computed' : 'lesson' } },
+        h('th', { scope: 'row' }, label), h('td', {}, info || ours ? '—' : f.expected), h('td', { class: 'computed' }, f.computed), h('td', {}, mark));
     });
     const load = () => {
       actions.load(exampleChanges(ex), presetValue('example', ex.id));

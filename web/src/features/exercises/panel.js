@@ -89,7 +89,8 @@ export function create(body, { dom, actions }) {
       return { id, i, status, label: `Exercise ${i + 1}: ${statusWords(status)}` };
     });
     if (marks.children.length !== wanted.length) {
-      fill(marks, wanted.map(({ id }) => h('li', {}, h('button', { type: 'button', dataset: { mark: id }, onclick: () => go(id, true) }))));
+      // The id is read when clicked: a mark is reused for another exercise when the list changes (another step).
+      fill(marks, wanted.map(({ id }) => h('li', {}, h('button', { type: 'button', dataset: { mark: id }, onclick: (e) => go(e.currentTarget.dataset.mark, true) }))));
     }
     wanted.forEach(({ id, i, status, label }, k) => {
       const b = marks.children[k].firstChild;

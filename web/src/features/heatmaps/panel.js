@@ -10,6 +10,7 @@ import * as fmt from '../../model/format.js';
 import { focusedIn } from '../../ui/dom.js';
 import { LESSON_START } from '../../lesson/chapters.js';
 import { text } from '../../lesson/panels/heatmaps.js';
+import { firstRowOfPrevious } from './first_row.js';
 import { textsOf } from '../../lesson/text.js';
 
 // Beyond this many heads the small multiples would be specks and thousands of canvases: the
@@ -117,7 +118,7 @@ export function create(body, { dom, host, actions }) {
     placeholder.hidden = true;
     untrained.hidden = result.config.source !== 'text' || result.config.weights === 'trained';
     fill(untrained, dom.math(untrainedText(result.config.heads))); // Wᴽ, Wᴷ with their letters raised
-    renderJobs(dom, { jobs, headsSwitch }, result.config, v.locked?.has('heads') || v.readOnly);
+    renderJobs(dom, { jobs, headsSwitch }, result, v.locked?.has('heads') || v.readOnly);
     const stale = !config || result.key !== configKey(config);
     body.classList.toggle('stale', stale);
     body.dataset.stale = stale ? '1' : '0';
@@ -213,12 +214,18 @@ function updateItemMenu({ h, fill }, { itemSelect, itemNumber, itemLabel, itemFi
 }
 
 /** One line per head: the job it was built for (heads=), random, or learnt in the training lab. */
-function renderJobs({ h, fill }, { jobs, headsSwitch }, config, fixed) {
+function renderJobs({ h, fill }, { jobs, headsSwitch }, result, fixed) {
+  const { config } = result;
   const trained = config.weights === 'trained';
   const patterns = Array.from({ length: config.n_heads }, (_, k) => (trained ? 'trained' : config.heads?.[k] ?? 'random'));
   const built = patterns.filter((p) => p !== 'random' && p !== 'trained').length;
   const listed = config.n_heads <= 16 ? patterns.map((p, k) => [p, k]) : patterns.map((p, k) => [p, k]).filter(([p]) => p !== 'random');
-  const lines = listed.map(([p, k]) => h('li', { dataset: { head: k, pattern: p } }, h('strong', {}, `Head ${k + 1}`), `: ${JOB_LINES[p]}`));
+  // The previous-token head's first query has no token before it: where its weight goes, in words (first_row.js).
+  const firstRow = (k) => {
+    const row = firstRowOfPrevious(result, k);
+    return row ? text('heatmaps.first_row_previous', { first: row.first, word: row.word, weight: fmt.fixed(row.weight, 2) }) : '';
+  };
+  const lines = listed.map(([p, k]) => h('li', { dataset: { head: k, pattern: p } }, h('strong', {}, `Head ${k + 1}`), `: ${JOB_LINES[p]}${p === 'previous' ? firstRow(k) : ''}`));
   if (listed.length < patterns.length) lines.push(h('li', {}, text('heatmaps.other_heads_are_random', { length_length: fmt.int(patterns.length - listed.length) })));
   fill(jobs, lines);
   headsSwitch.hidden = trained || fixed;

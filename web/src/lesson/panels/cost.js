@@ -7,13 +7,15 @@ export { text } from '../text.js';
 addText({
   'cost.bias_names': 'b_Q, b_K, b_V, b_O',
   'cost.cost_appears_once_inputs': 'The cost appears once the inputs are valid.',
-  'cost.key_heads_shared': '{kvh} key heads × {per_head_k}, shared',
+  'cost.heads_of_weights': '{n_heads} heads of {per_head} weights each',
+  'cost.one_head_of_weights': 'one head of {per_head} weights',
+  'cost.key_heads_shared': '{kvh} key heads of {per_head_k} weights each, shared',
   'cost.w_all_heads': 'Wᴽ (all heads)',
   'cost.w_all_heads_2': 'Wᴷ (all heads)',
   'cost.w_key_value_heads': 'Wᴷ (key/value heads)',
   'cost.w_all_heads_3': 'Wⱽ (all heads)',
   'cost.w_key_value_heads_2': 'Wⱽ (key/value heads)',
-  'cost.value_heads_shared': '{kvh} value heads × {per_head_v}, shared',
+  'cost.value_heads_shared': '{kvh} value heads of {per_head_v} weights each, shared',
   'cost.mixes_heads': 'mixes the heads',
   'cost.plus_4_d_model': ', plus 4·d_model = {value} biases',
   'cost.that_4_d_model2':
@@ -32,6 +34,8 @@ addText({
   'cost.weighted_sum_av': 'weighted sum AV',
   'cost.without_softmax': 'without the softmax',
   'cost.flops_which_term_dominates': 'FLOPs: which term dominates',
+  'cost.stage_macs': '{macs} multiply-adds',
+  'cost.which_dominates_here': 'Which term dominates at this n? Predict, then open the counts',
   'cost.lesson_counts_one_projection': 'As the lesson counts (one projection, a multiply-add = 1 operation)',
   'cost.lesson_writes_n2_n':
     'The lesson writes n² for n queries against n keys; here {n_q} queries (n_q) meet {n_k} keys (n_k), so n² becomes n_q·n_k.',

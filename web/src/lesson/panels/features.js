@@ -27,6 +27,12 @@ addText({
   'feature.cost.title': 'Cost: parameters, FLOPs, memory',
   'feature.cost.about':
     'parameters per matrix, FLOPs per stage, memory against the tab’s budget, the last run',
+  'feature.cost_n.title': 'Cost against the sequence length',
+  'feature.cost_n.about':
+    'n from 8 to 8192 tokens: which of n·d² and n²·d dominates, and both plotted against n',
+  'feature.cost_heads.title': 'One head or eight: the same cost',
+  'feature.cost_heads.about':
+    'h = 1 and h = 8 at the same d_model: parameters, multiply-adds, softmax and maps, counted by the core',
   'feature.performance.title': 'Performance',
   'feature.performance.about':
     'each run against this browser’s SIMD peak and the workers it ran on, and time against n',
@@ -69,6 +75,12 @@ addText({
   'feature.sparse.title': 'Sparse attention patterns',
   'feature.sparse.about':
     'full, sliding-window and strided masks side by side, with the pairs and FLOPs each computes here and at a long sequence',
+  'feature.derive.title': 'From one head to multi-head attention',
+  'feature.derive.about':
+    'one head’s projections, h heads side by side with their maps, Concat and Wᴼ, each equation typeset with the current sizes and its tensors drawn to scale',
+  'feature.subspace.title': 'Why several heads?',
+  'feature.subspace.about':
+    'each head compares queries and keys in its own subspace: one head against two on a task that needs two places at once, trained by the engine',
   'feature.equations.title': 'The equations',
   'feature.equations.about':
     'the lesson’s formulas typeset, with the current sizes filled in',

@@ -48,6 +48,8 @@ addText({
     'Grouped-query attention: {n_kv_heads} key/value heads, each shared by {per} query heads (query head i reads key/value head ⌊i / {per}⌋). ',
   'heatmaps.heads_one_group_take':
     'Heads of one group take the same keys and values; only their queries differ. {value}{part}.',
+  'heatmaps.first_row_previous':
+    ' Its first query, “{first}”, has no token before it, yet its weights must add up to 1: {weight} go to “{word}”, the key whose position looks most like one before the start.',
   'heatmaps.built_look_token_just': 'built to look at the token just before each query (previous token).',
   'heatmaps.built_look_other_places':
     'built to look at the other places of the query’s word (same word); a word seen once has nowhere to look, so its row spreads out.',

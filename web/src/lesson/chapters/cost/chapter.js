@@ -6,19 +6,50 @@
 export const TEXT = {
   'chapter.cost.title': 'What attention costs',
   'chapter.cost.short': 'Cost',
-  'chapter.cost.p1':
-    'Each of the four projections costs about n·d² multiply-adds, Q·Kᵀ and A·V about n²·d each: the projections dominate while n < d, the n × n matrix once n > d. The head count changes neither the FLOPs nor the 4·d² weights (+4·d with biases).',
-  'chapter.cost.p2':
-    'Memory: batch·h matrices of n_q × n_k weights, 4 bytes each. The presets load the worked examples (E2, E3, P1, P4) and real models.',
+  'chapter.cost.weights.title': 'Weights: four matrices',
+  'chapter.cost.flops.title': 'Operations at this length',
+  'chapter.cost.length.title': 'Long sequences: n against d',
+  'chapter.cost.heads.title': 'One head or eight',
+  'chapter.cost.memory.title': 'Memory grows with n²',
+  'chapter.cost.weights':
+    'A layer’s weights are four matrices: Wᴽ, Wᴷ and Wⱽ turn each token into a query, a key and a value, and Wᴼ mixes the heads back. With d_k = d_v = d_model / h each is d_model × d_model, 4·d_model² weights (+4·d_model with biases).',
+  'chapter.cost.weights_do':
+    'Predict: how many weights has a layer twice as wide? The table counts this one.',
+  'chapter.cost.flops':
+    'Running the layer on n tokens: each projection costs about n·d² multiply-adds (n rows times a d × d matrix), and the n × n attention matrix costs n²·d twice, for Q·Kᵀ and for A·V. The lesson counts one projection and a multiply-add as one operation; the exact count is folded below the table.',
+  'chapter.cost.flops_do':
+    'Predict which term is larger for the sentence of the run, and for a long document, then open the counts.',
+  'chapter.cost.length':
+    'The two terms grow differently: n·d² with n, n²·d with n². They are equal where n = d; below, the projections dominate, above, the attention matrix. Here n is a what-if: the core counts the layer at any length from 8 to 8192 tokens while the run keeps its sentence.',
+  'chapter.cost.length_do':
+    'Drag n past d_model and watch the verdict flip where the two lines cross. Then set d_model to 512: where do they cross now?',
+  'chapter.cost.heads':
+    'Heads split d_model, they do not add to it: h heads of d_k = d_model / h hold the same 4·d_model² weights and do the same multiply-adds as one head of d_k = d_model. What grows with h is the softmax (one n × n map per head) and the memory of the maps.',
+  'chapter.cost.heads_do':
+    'Predict, then open the counts. Set n_heads to 1, then 2 and 8. The lesson’s start builds three constructed heads (previous token, same word, first token): with fewer heads it builds as many as fit, one head is the previous-token head, and the line under the Run button says which patterns were left out.',
+  'chapter.cost.memory':
+    'Memory: the attention weights are batch·h matrices of n_q × n_k numbers, 4 bytes each, so they grow with n², the reason long contexts are expensive. The presets load the lesson’s worked examples (E2, E3, P1, P4) and real models.',
 };
 
 export const CHAPTER = {
   name: 'cost',
   fields: ['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'n_q', 'n_k', 'preset'],
-  panels: ['controls', 'cost', 'examples', 'models', 'performance'],
-  open: ['cost'],
-  // One step today (a step: an idea in a few sentences and the panels that show it).
-  steps: [{ id: 'cost.1', text: ['chapter.cost.p1', 'chapter.cost.p2'], panels: ['cost'] }],
+  panels: ['controls', 'cost', 'cost_n', 'cost_heads', 'examples', 'models', 'performance'],
+  open: ['cost', 'cost_n', 'cost_heads'],
+  // A step: one idea in a few sentences, the one or two panels that show it, the fields it uses and the
+  // exercises that belong to it.
+  steps: [
+    { id: 'cost.weights', title: 'chapter.cost.weights.title', text: ['chapter.cost.weights', 'chapter.cost.weights_do'], panels: ['cost'],
+      fields: ['d_model', 'n_heads', 'd_k', 'd_v', 'bias', 'preset'], exercises: ['cost.params-nobias', 'cost.params-bias'] },
+    { id: 'cost.flops', title: 'chapter.cost.flops.title', text: ['chapter.cost.flops', 'chapter.cost.flops_do'], panels: ['cost'],
+      fields: ['d_model', 'n_heads', 'n_q', 'n_k', 'preset'], exercises: ['cost.dominant', 'cost.dominant-long', 'cost.projection-macs'] },
+    { id: 'cost.length', title: 'chapter.cost.length.title', text: ['chapter.cost.length', 'chapter.cost.length_do'], panels: ['cost_n'],
+      fields: ['d_model', 'n_heads'] },
+    { id: 'cost.heads', title: 'chapter.cost.heads.title', text: ['chapter.cost.heads', 'chapter.cost.heads_do'], panels: ['cost_heads'],
+      fields: ['d_model', 'n_heads'], exercises: ['cost.heads-params', 'cost.heads-flops'] },
+    { id: 'cost.memory', title: 'chapter.cost.memory.title', text: ['chapter.cost.memory'], panels: ['cost', 'examples'],
+      fields: ['d_model', 'n_heads', 'n_q', 'n_k', 'preset'], exercises: ['cost.attention-shape', 'cost.attention-bytes'] },
+  ],
   exercises: {
     'cost.params-nobias': 'number',
     'cost.params-bias': 'number',

@@ -6,19 +6,57 @@
 export const TEXT = {
   'chapter.heads.title': 'Multi-head attention',
   'chapter.heads.short': 'Multi-head',
-  'chapter.heads.p1':
-    'h heads project the input h times (W_iᴽ, W_iᴷ: d_model × d_k, W_iⱽ: d_model × d_v), attend separately, and Wᴼ maps their concatenated outputs (n × h·d_v) back to d_model. With d_k = d_v = d_model / h they cost what one wide head would; one d_model × h·d_k matrix projects them all, reshaped to (h, n, d_k).',
-  'chapter.heads.p2':
-    'Give each head a job, compare them and trace every shape; the lesson’s E1 (d_model 768, 12 heads, n = 128) is a preset.',
+  // Step 1: one head
+  'chapter.heads.one-head.title': 'One head, with its shapes',
+  'chapter.heads.one-head.p1':
+    'Start from one head: single-head attention, but on its own projections. W_iᴽ and W_iᴷ (d_model × d_k) and W_iⱽ (d_model × d_v) shrink every token from d_model numbers to d_k or d_v, and the head attends on those.',
+  'chapter.heads.one-head.do':
+    'Try: change d_model or n_heads and watch every size follow. Then predict, before the next step shows the maps: where does a head built to look at the previous token put its weight? Sketch it below.',
+  // Step 2: h heads side by side
+  'chapter.heads.side-by-side.title': 'h heads side by side',
+  'chapter.heads.side-by-side.p1':
+    'Now h such heads run on the same tokens, each with its own weights, so each can draw a different map. Here three heads were built for a job (the token before, the same word, the first token) and the fourth is random.',
+  'chapter.heads.side-by-side.do':
+    'Try: change the sentence or the weight seed. The built heads keep their job; the random one draws a new map.',
+  // Step 3: Concat
+  'chapter.heads.concat.title': 'Concat: one row per token again',
+  'chapter.heads.concat.p1':
+    'Each head hands back n_q rows of d_v numbers. Concat lays them next to each other, row by row: still one row per token, now h·d_v wide. With d_k = d_v = d_model / h that is d_model again, so h heads cost what one wide head would; one d_model × h·d_k matrix projects them all, reshaped to (h, n, d_k).',
+  'chapter.heads.concat.do': 'Predict: for a whole batch of sentences, what shape is Concat?',
+  // Step 4: Wᴼ
+  'chapter.heads.output.title': 'Wᴼ mixes the heads back together',
+  'chapter.heads.output.p1':
+    'Last, Wᴼ (h·d_v × d_model) mixes the heads’ columns and maps every token back to d_model numbers, so the output has its input’s shape and layers can be stacked.',
+  'chapter.heads.output.do':
+    'Try: pick the lesson’s E1 preset (d_model 768, 12 heads, n = 128) and follow every size from Q to the output.',
+  // Step 5: why several heads
+  'chapter.heads.why.title': 'Why several heads?',
+  'chapter.heads.why.p1':
+    'Why not one big head? Because one head has one row of weights per query. The argument, and a task the engine trains twice to show it, are below.',
+  'chapter.heads.why.do': 'Predict before you train: can one head of d_k = 32 learn two relations at once?',
 };
 
 export const CHAPTER = {
   name: 'heads',
   fields: ['d_model', 'n_heads', 'd_k', 'seed', 'text', 'preset'],
-  panels: ['controls', 'heatmaps', 'patterns', 'compare', 'shapes'],
-  open: ['heatmaps'],
-  // One step today (a step: an idea in a few sentences and the panels that show it).
-  steps: [{ id: 'heads.1', text: ['chapter.heads.p1', 'chapter.heads.p2'], panels: ['heatmaps'] }],
+  panels: ['controls', 'heatmaps', 'derive', 'subspace', 'patterns', 'compare', 'shapes'],
+  open: ['derive', 'subspace'],
+  // The derivation of multi-head attention from one head (the derive panel shows the stage its step's id
+  // names), then why several heads (the subspace panel); each step's exercises are the ones it prepares. The
+  // previous-token predictions come at step 1, before step 2 draws the maps that answer them.
+  // The heatmaps (chapter 1's view) and the constructed heads' workings are offered collapsed under every step.
+  steps: [
+    { id: 'heads.one-head', title: 'chapter.heads.one-head.title', text: ['chapter.heads.one-head.p1', 'chapter.heads.one-head.do'],
+      panels: ['derive'], fields: ['d_model', 'n_heads', 'd_k', 'preset'], exercises: ['heads.d_k', 'heads.per-head-params', 'heads.sketch-previous', 'heads.previous-token'] },
+    { id: 'heads.side-by-side', title: 'chapter.heads.side-by-side.title', text: ['chapter.heads.side-by-side.p1', 'chapter.heads.side-by-side.do'],
+      panels: ['derive'], fields: ['n_heads', 'seed', 'text'], exercises: ['heads.head-shape'] },
+    { id: 'heads.concat', title: 'chapter.heads.concat.title', text: ['chapter.heads.concat.p1', 'chapter.heads.concat.do'],
+      panels: ['derive'], fields: ['d_model', 'n_heads', 'd_k'], exercises: ['heads.concat-shape'] },
+    { id: 'heads.output', title: 'chapter.heads.output.title', text: ['chapter.heads.output.p1', 'chapter.heads.output.do'],
+      panels: ['derive', 'shapes'], fields: ['d_model', 'n_heads', 'preset'], exercises: ['heads.wo-shape'] },
+    { id: 'heads.why', title: 'chapter.heads.why.title', text: ['chapter.heads.why.p1', 'chapter.heads.why.do'],
+      panels: ['subspace', 'compare'], fields: [], exercises: ['heads.subspace'] },
+  ],
   exercises: {
     'heads.d_k': 'number',
     'heads.concat-shape': 'shape',

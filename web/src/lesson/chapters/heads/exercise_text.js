@@ -13,7 +13,7 @@ addText({
   'exercise.heads.usual_mistake_giving_each':
     'Usual mistake: giving each head the full d_model, which would multiply the parameters and FLOPs by h.',
   'exercise.heads.this_layer_batch_n':
-    'This layer: batch {batch}, n_q = {n_q}, {n_heads} heads of d_v = {d_v}. What is the shape of Concat(head_1, …, head_h), as batch × n_q × width?',
+    'This layer (n_q = {n_q}, {n_heads} heads of d_v = {d_v}) runs a batch of {batch} sentences at once. What is the shape of Concat(head_1, …, head_h), as batch × n_q × width?',
   'exercise.heads.core_s_shape_trace':
     'The core\'s shape trace: the heads are {dims} (batch × h × n_q × d_v) and Concat is {dims2}: ',
   'exercise.heads.heads_are_laid_side':

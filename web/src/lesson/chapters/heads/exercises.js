@@ -32,10 +32,12 @@ export const EXERCISES = [
   {
     id: 'heads.concat-shape', chapter: 'heads', kind: 'shape', objective: 1,
     setup({ config: c }) {
+      // A batch other than the live one: the derivation on screen shows this layer's Concat for one batch item.
+      const batch = c.batch === 4 ? 8 : 4;
       return {
         params: {},
-        prompt: text('exercise.heads.this_layer_batch_n', { batch: c.batch, n_q: c.n_q, n_heads: c.n_heads, d_v: c.d_v }),
-        calls: [{ op: 'analyze', args: analyzeArgs(c) }],
+        prompt: text('exercise.heads.this_layer_batch_n', { batch, n_q: c.n_q, n_heads: c.n_heads, d_v: c.d_v }),
+        calls: [{ op: 'analyze', args: analyzeArgs(c, { batch }) }],
       };
     },
     reveal(_, [a]) {
