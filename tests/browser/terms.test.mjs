@@ -1,10 +1,10 @@
-// The term lists (ui/terms.js): a symbol's meaning shows on mouse hover and hides when the mouse leaves,
+// The term lists (ui/term_list.js): a symbol's meaning shows on mouse hover and hides when the mouse leaves,
 // shows on a tap and hides on a second tap, shows on keyboard focus and hides on Escape; it is the
-// button's description (aria-describedby) and its words are the lesson's (lesson/panels/terms.js).
+// button's description (aria-describedby) and its words are the lesson's (lesson/panels/term_list.js).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, chapterDrawn, newContext } from './harness.mjs';
-import { text } from '../../web/src/lesson/panels/terms.js';
+import { text } from '../../web/src/lesson/panels/term_list.js';
 
 let h;
 before(async () => { h = await startHarness(); });

@@ -7,7 +7,7 @@
 import * as fmt from '../../model/format.js';
 import { Cancelled, WorkerLost } from '../../model/errors.js';
 import { text } from '../../lesson/panels/flash.js';
-import { termList } from '../../ui/terms.js';
+import { termList } from '../../ui/term_list.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 /** The traced problem is kept small: the trace is a teaching view, not the forward pass. */

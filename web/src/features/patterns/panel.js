@@ -5,7 +5,7 @@
 import { HEAD_PATTERNS, configKey } from '../../model/validate.js';
 import * as fmt from '../../model/format.js';
 import { text } from '../../lesson/panels/patterns.js';
-import { termList } from '../../ui/terms.js';
+import { termList } from '../../ui/term_list.js';
 
 /** More heads than this get no menu each (heads= in the link still sets any of them). */
 const MAX_MENUS = 16;

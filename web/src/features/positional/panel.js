@@ -8,7 +8,7 @@ import { downsampleHeads } from '../../model/downsample.js';
 import * as fmt from '../../model/format.js';
 import { createMethods } from './methods.js';
 import { text } from '../../lesson/panels/positional.js';
-import { termList } from '../../ui/terms.js';
+import { termList } from '../../ui/term_list.js';
 
 const MAX_POSITIONS = 64;
 const OFFSET = 3; // the k of "PE(pos + k) is a fixed linear function of PE(pos)"

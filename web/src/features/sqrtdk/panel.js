@@ -5,7 +5,7 @@ import * as fmt from '../../model/format.js';
 import { barCell } from '../../render/bar.js';
 import { text } from '../../lesson/panels/sqrtdk.js';
 import { createRow } from './row.js';
-import { termList } from '../../ui/terms.js';
+import { termList } from '../../ui/term_list.js';
 
 const SAMPLES = 200;
 const MIN_SAMPLES = 10;

@@ -1,13 +1,13 @@
-// A term list: the symbols a panel uses, each a button whose meaning (lesson data: lesson/panels/terms.js)
+// A term list: the symbols a panel uses, each a button whose meaning (lesson data: lesson/panels/term_list.js)
 // shows on hover, on keyboard focus and on a tap (a tap or Enter pins it; a second one, Escape or
 // leaving it hides it). The meaning is the button's description (aria-describedby), so a screen reader
 // reads it with the symbol.
 
-import { text } from '../lesson/panels/terms.js';
+import { text } from '../lesson/panels/term_list.js';
 
 let made = 0; // ids unique in any root (a playground's ids live in its shadow root; two lists never clash)
 
-/** dom: the playground's helpers; keys: term keys (term.<key> in lesson/panels/terms.js). Returns the list element. */
+/** dom: the playground's helpers; keys: term keys (term.<key> in lesson/panels/term_list.js). Returns the list element. */
 export function termList(dom, keys) {
   const { h } = dom;
   const items = keys.map((key) => {

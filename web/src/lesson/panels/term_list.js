@@ -1,4 +1,4 @@
-// The words of the term lists (ui/terms.js), by id: each symbol a panel uses, `term.<key>` as it is
+// The words of the term lists (ui/term_list.js), by id: each symbol a panel uses, `term.<key>` as it is
 // written and `term.<key>.means` what it means, in plain words. lesson/text.js serves them; an author's
 // or a translator's table may replace any of them.
 import { addText } from '../text.js';
