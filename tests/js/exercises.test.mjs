@@ -73,6 +73,12 @@ function designAnswers(job) {
   return out;
 }
 
+/** The softmax of a row of scores, in float64. */
+function softmax64(scores) {
+  const max = Math.max(...scores), e = scores.map((s) => Math.exp(s - max)), sum = e.reduce((a, b) => a + b, 0);
+  return e.map((x) => x / sum);
+}
+
 /** The expected answer of every exercise from closed forms and float64 loops (never the core's calls). */
 function references(config, state, side) {
   const { d_model: d, n_heads: h, n_kv_heads: g, d_k, d_v, n_q, n_k, batch } = config;
@@ -143,6 +149,11 @@ function references(config, state, side) {
     // total-variation distance computed here in float64.
     'attention.sketch-same-word': oneHot(8, 3), // “a bird saw a cat and a dog”: query “a” (6) finds the “a” at 3
     'heads.sketch-previous': oneHot(9, 3),      // “every head reads its own slice …”: query “own” (4) looks back to 3
+    // The softmax of the eight given scores, unscaled; ALiBi's e^(−m·(7 − j)) with m = 2^(−8/8) over identical tokens.
+    'scaling.sketch-unscaled': softmax64([2, 10, 4, 8, -2, 6, 0, 9]),
+    'positions.sketch-alibi': softmax64(Array.from({ length: 8 }, (_, j) => -0.5 * (7 - j))),
+    // Stride 3, query 9 of 10: keys with 9 − j < 3 or (9 − j) mod 3 = 0 share the row evenly.
+    'efficient.sketch-strided': Array.from({ length: 10 }, (_, j) => (9 - j < 3 || (9 - j) % 3 === 0 ? 1 / 6 : 0)),
     // Designs: the first record (in a, then b order) that does the job, by the naive loop above.
     'attention.design-last': designAnswers((w) => w[5] >= 0.9)[0],
     'attention.design-first': designAnswers((w) => w[0] >= 0.9)[0],

@@ -5,7 +5,7 @@
 
 /** The API functions an exercise may call as they are (pure: they allocate nothing that outlives the call). */
 const ENGINE_CALLS = new Set(['analyze', 'resolveView', 'maskGrid', 'sqrtDkStats', 'sqrtDkGradients', 'positionalProperties', 'positionalEncoding', 'modelPresets',
-  'linearAttentionCost', 'decodeCost']);
+  'linearAttentionCost', 'decodeCost', 'alibiSlopes']);
 /** The calls and ops that run in the labs module (loaded for an exercise that asks for one of them). */
 const LAB_CALLS = new Set(['sqrtDkGradients', 'linearAttentionCost', 'decodeCost', 'flashVsStandard', 'trainEval']);
 
@@ -47,10 +47,11 @@ const OPS = {
 
   /**
    * One head's rows for several queries over the same keys (d_k columns each; values unused): the core's
-   * scaled dot-product attention weights, n_q × n_k. A design exercise runs every record it allows.
+   * scaled dot-product attention weights, n_q × n_k (scale: false leaves out the 1/√d_k). A design
+   * exercise runs every record it allows.
    */
-  queryRows({ q, k, n_q, n_k, d_k }, side) {
-    const r = side.attn.scaledDotProductAttention({ q: Float32Array.from(q), k: Float32Array.from(k), v: new Float32Array(n_k), batch: 1, n_q, n_k, d_k, d_v: 1, need_weights: true });
+  queryRows({ q, k, n_q, n_k, d_k, scale = true }, side) {
+    const r = side.attn.scaledDotProductAttention({ q: Float32Array.from(q), k: Float32Array.from(k), v: new Float32Array(n_k), batch: 1, n_q, n_k, d_k, d_v: 1, scale, need_weights: true });
     return { weights: Array.from(r.weights) };
   },
 
@@ -58,6 +59,26 @@ const OPS = {
   traceRow({ q, k, v, n_k, d_k, d_v }, side) {
     const t = side.attn.traceAttention({ q: Float32Array.from(q), k: Float32Array.from(k), v: Float32Array.from(v), batch: 1, n_q: 1, n_k, d_k, d_v, query_index: 0 });
     return { scores: Array.from(t.scores), scaled: Array.from(t.scaled), max: t.max, exp: Array.from(t.exp), sum: t.sum, weights: Array.from(t.weights), output: Array.from(t.output) };
+  },
+
+  /**
+   * Head `head` of a layer fed one seeded token at every one of `n` positions (so only position tells the
+   * keys apart), traced at query `query_index` with the positional method `positional` and a mask
+   * (causal unless given: sliding with `window`, strided with `stride`).
+   */
+  positionRow({ d_model, n_heads, n, positional = 'none', head = 0, query_index, seed = 1, mask = 'causal', window, stride }, side) {
+    const { attn } = side;
+    const mha = new attn.MultiHeadAttention({ d_model, n_heads, seed });
+    try {
+      const token = attn.randomNormal({ seed, count: d_model });
+      const query = new Float32Array(n * d_model);
+      for (let i = 0; i < n; i++) query.set(token, i * d_model);
+      const sparse = { ...(window ? { window } : {}), ...(stride ? { stride } : {}) };
+      const t = mha.trace({ query, batch: 1, n_q: n, item: 0, head, query_index, mask, ...sparse, positional });
+      return { weights: Array.from(t.weights), logits: Array.from(t.logits) };
+    } finally {
+      mha.delete();
+    }
   },
 
   /** The lab's model evaluated before and after `steps` steps: { before, after, classes }. */

@@ -7,6 +7,7 @@
 import * as fmt from '../../model/format.js';
 import { Cancelled, WorkerLost } from '../../model/errors.js';
 import { text } from '../../lesson/panels/flash.js';
+import { termList } from '../../ui/term_list.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 /** The traced problem is kept small: the trace is a teaching view, not the forward pass. */
@@ -43,6 +44,7 @@ export function create(body, { dom, actions }) {
   const ioBody = h('div', {});
   const ioBox = h('details', { id: 'flash-io-box', class: 'fold-details' }, h('summary', {}, ioTitle), ioBody);
   fill(body,
+    termList(dom, ['B_r', 'B_c', 'run_max', 'run_sum', 'run_out', 'sram']), // the symbols before the sentence that uses them
     h('p', { class: 'lead' }, text('flash.n_q_n_k'),
       text('flash.each_row_keeping_running'),
       text('flash.sums_far_are_multiplied'),
@@ -58,12 +60,12 @@ export function create(body, { dom, actions }) {
   /** Asks the engine for the traced row at the current settings (the last request wins). */
   async function ask() {
     if (!sizes) return;
-    const payload = { ...sizes, causal: state.causal, block_q: state.block_q, block_k: state.block_k, sram: state.sram,
+    const payload = { ...sizes, causal: state.causal, block_q: state.block_q || undefined, block_k: state.block_k, sram: state.sram,
       query_index: Math.min(state.query_index, sizes.n_q - 1) };
     const key = JSON.stringify(payload);
     if (key === asked) return;
     asked = key;
-    labels.bq.textContent = payload.block_q;
+    labels.bq.textContent = payload.block_q || '';
     labels.bk.textContent = payload.block_k;
     labels.row.textContent = payload.query_index;
     const mine = pending = actions.flashTiles(payload);
@@ -72,6 +74,7 @@ export function create(body, { dom, actions }) {
       if (mine !== pending) return;
       data = { ...reply, payload };
       if (state.sram === undefined) sram.value = data.io.sram; // the M the core used
+      if (!state.block_q) bq.value = labels.bq.textContent = String(data.io.block_q); // the core's B_r for M until the learner moves it
       status.hidden = true;
       renderIo(dom, { ioTitle, ioBody }, data.io);
       show(Math.min(tile, data.tiles.length - 1));
@@ -150,10 +153,10 @@ export function create(body, { dom, actions }) {
       bq.max = String(sizes.n_q);
       bk.max = String(sizes.n_k);
       row.max = String(sizes.n_q - 1);
-      state.block_q = Math.min(state.block_q || Math.max(1, Math.ceil(sizes.n_q / 3)), sizes.n_q);
+      state.block_q = state.block_q ? Math.min(state.block_q, sizes.n_q) : 0; // 0: the paper's B_r for M (the core's), so tiling wins at first
       state.block_k = Math.min(state.block_k || Math.max(1, Math.ceil(sizes.n_k / 4)), sizes.n_k);
       state.query_index = Math.min(state.query_index || sizes.n_q - 1, sizes.n_q - 1);
-      bq.value = String(state.block_q);
+      if (state.block_q) bq.value = String(state.block_q);
       bk.value = String(state.block_k);
       row.value = String(state.query_index);
     }
@@ -181,5 +184,8 @@ function renderIo(dom, { ioTitle, ioBody }, io) {
     h('p', { class: 'note', id: 'flash-io-verdict' },
       text('flash.standard_attention_here_elements', { order: io.standard.order, total: fmt.int(io.standard.total), order2: io.tiled.order, total2: fmt.int(io.tiled.total) }),
       text('flash.orders_n_max_n', { part: io.ratio >= 1 ? `${fmt.num(io.ratio, 2)}× less` : `${fmt.num(1 / io.ratio, 2)}× more` }),
-      text('flash.n_d_n2_n2', { order_value: fmt.int(io.standard.order_value), order_value2: fmt.num(io.tiled.order_value, 1) })));
+      text('flash.n_d_n2_n2', { order_value: fmt.int(io.standard.order_value), order_value2: fmt.num(io.tiled.order_value, 1) })),
+    h('p', { class: 'note', id: 'flash-io-when', dataset: { wins: String(io.ratio >= 1) } },
+      io.ratio >= 1 ? text('flash.tiling_wins_here', { query_blocks: fmt.int(io.query_blocks) }) : text('flash.tiling_loses_here', { query_blocks: fmt.int(io.query_blocks) }),
+      text('flash.when_tiling_loses')));
 }

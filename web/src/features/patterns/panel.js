@@ -5,6 +5,7 @@
 import { HEAD_PATTERNS, configKey } from '../../model/validate.js';
 import * as fmt from '../../model/format.js';
 import { text } from '../../lesson/panels/patterns.js';
+import { termList } from '../../ui/term_list.js';
 
 /** More heads than this get no menu each (heads= in the link still sets any of them). */
 const MAX_MENUS = 16;
@@ -72,13 +73,31 @@ export function create(body, { dom, actions }) {
       return;
     }
     const c = result.config;
+    // Each head in plain words first; the formula with the engine's numbers (β, ω, a_f) behind a fold.
     fill(why, h('h3', {}, text('patterns.why_these_weights_make')),
-      patterns.map((p) => h('p', { class: 'note head-why', dataset: { head: p.head, pattern: p.pattern } }, explain(p, c))),
-      h('p', { class: 'note' }, text('patterns.words_get_random_embeddings'),
-        text('patterns.send_each_word_sentences', { part: patterns.every((p) => p.exact) ? text('patterns.exact_here_because_distinct') : '' })));
+      patterns.map((p) => h('div', { class: 'head-why', dataset: { head: p.head, pattern: p.pattern } },
+        h('p', { class: 'note head-words' }, inWords(p, c)),
+        h('details', { class: 'fold-details head-formula' }, h('summary', {}, text('patterns.the_formula')), h('p', { class: 'note' }, explain(p, c))))),
+      h('details', { class: 'fold-details' }, h('summary', {}, text('patterns.how_engine_builds')),
+        termList(dom, ['beta', 'omega', 'a_f']),
+        h('p', { class: 'note' }, text('patterns.words_get_random_embeddings'),
+          text('patterns.send_each_word_sentences', { part: patterns.every((p) => p.exact) ? text('patterns.exact_here_because_distinct') : '' }))));
   }
 
   return { update };
+}
+
+/** One constructed head in plain words (no symbols), with the margin the engine measured where there is one. */
+export function inWords(p, config) {
+  const who = { head: p.head + 1, label: LABELS[p.pattern] ?? p.pattern };
+  const margin = Number.isFinite(p.strength * p.kernel_margin) ? fmt.num(p.strength * p.kernel_margin, 2) : '';
+  switch (p.pattern) {
+    case 'previous': return text('patterns.words_previous', { ...who, margin });
+    case 'first_token': return text('patterns.words_first_token', { ...who, margin });
+    case 'same_word': return text('patterns.words_same_word', who);
+    case 'uniform': return text('patterns.words_uniform', { ...who, value: fmt.num(1 / config.n_k, 3) });
+    default: return text('patterns.words_random', who);
+  }
 }
 
 /** One constructed head explained with the numbers the engine returned for it. */

@@ -29,6 +29,12 @@ export function createMethods(dom, host) {
     maps[name] = canvas;
     return h('figure', { class: 'pe-method', dataset: { method: name } }, h('figcaption', {}, h('strong', {}, NAMES[name]), ': ', CAPTIONS[name]), canvas);
   });
+  // The method the inputs choose (`positional`), drawn large with its last row in words: the map the control changes.
+  const chosenCanvas = h('canvas', { id: 'pe-chosen-map' });
+  const chosenCaption = h('figcaption', { id: 'pe-chosen-caption' });
+  const chosenRow = h('p', { class: 'note', id: 'pe-chosen-row', 'aria-live': 'polite' });
+  const chosenSlopes = h('p', { class: 'note', id: 'pe-chosen-slopes' });
+  const chosen = h('figure', { class: 'pe-chosen', id: 'pe-chosen' }, chosenCaption, chosenCanvas, chosenRow, chosenSlopes);
   const status = h('p', { class: 'note', 'aria-live': 'polite' }, text('positional.computing_with_engine'));
   const slopes = h('div', { id: 'alibi-slopes' });
   const rope = h('div', { id: 'rope-offsets' });
@@ -36,15 +42,36 @@ export function createMethods(dom, host) {
     h('h3', {}, text('positional.positions_logits_rope_alibi')),
     h('p', { class: 'lead' }, text('positional.rope_turns_each_pair'),
       text('positional.alibi_adds_m_i')),
-    h('div', { class: 'pe-method-maps' }, figures), status,
+    chosen,
+    // The three side by side, folded: the large map above already follows the inputs' choice.
+    h('details', { class: 'fold-details', id: 'pe-all-three' }, h('summary', {}, h('h4', {}, text('positional.all_three_side_by_side'))),
+      h('div', { class: 'pe-method-maps' }, figures), status),
     // The two tables folded under one heading (a details element), so the chapter fits in two screens.
     h('details', { class: 'fold-details', id: 'pe-tables' }, h('summary', {}, h('h4', {}, text('positional.alibi_s_slope_per'))), slopes, rope));
   for (const name of Object.keys(NAMES)) heatmaps[name] = new Heatmap(maps[name], { maxHeight: 180 });
+  const chosenMap = new Heatmap(chosenCanvas, { maxHeight: 200 });
 
-  let lastKey = '', pending = null, data = null;
+  let lastKey = '', pending = null, data = null, method = 'none';
+
+  /** The chosen method's map, caption and last row (the words follow the engine's weights). */
+  function drawChosen() {
+    if (!data) return;
+    const w = data.maps[method], n = data.n;
+    const last = Array.from(w.slice(n * (n - 1), n * n));
+    chosenMap.setData({ rows: n, cols: n, data: Float32Array.from(w), masked: null, min: 0, max: Math.max(...w) || 1,
+      rowLabels: null, colLabels: null, colors: { text: host.cssVar('--fg') } });
+    chosen.dataset.method = method;
+    chosenCanvas.setAttribute('aria-label', text('positional.attention_weights_head_1', { value: NAMES[method] }));
+    fill(chosenCaption, h('strong', {}, text('positional.chosen_title', { value: NAMES[method] })), ' ', CAPTIONS[method]);
+    fill(chosenRow, text(`positional.chosen_row_${method}`, { query: n - 1, own: fmt.percent(last[n - 1]), first: fmt.percent(last[0]),
+      low: fmt.percent(Math.min(...last)), high: fmt.percent(Math.max(...last)) }));
+    const s = data.slopes;
+    fill(chosenSlopes, text('positional.chosen_slopes', { heads: data.heads, n_heads: fmt.int(s.length), first: slopeText(s[0]), last: slopeText(s[s.length - 1]) }));
+  }
 
   function draw() {
     if (!data) return;
+    drawChosen();
     for (const name of Object.keys(NAMES)) {
       const w = data.maps[name];
       let max = 0;
@@ -77,11 +104,16 @@ export function createMethods(dom, host) {
 
   function update(actions, config) {
     if (!actions?.positionMethods) return;
+    if (NAMES[config.positional] && config.positional !== method) {
+      method = config.positional;
+      drawChosen();
+    }
     const d_k = config.d_k ?? 8;
-    const key = JSON.stringify([config.n_heads, d_k, config.seed]);
+    const rope_base = config.rope_base || undefined; // unset: the core's default
+    const key = JSON.stringify([config.n_heads, d_k, config.seed, rope_base]);
     if (key === lastKey) return;
     lastKey = key;
-    const asked = pending = actions.positionMethods({ n_heads: config.n_heads, d_k, seed: config.seed });
+    const asked = pending = actions.positionMethods({ n_heads: config.n_heads, d_k, seed: config.seed, rope_base });
     asked.then((r) => { if (asked === pending) show(r, config.n_heads); },
       (err) => { if (asked === pending) fill(status, `Not computed: ${err.message}`); });
   }

@@ -8,6 +8,7 @@ import { downsampleHeads } from '../../model/downsample.js';
 import * as fmt from '../../model/format.js';
 import { createMethods } from './methods.js';
 import { text } from '../../lesson/panels/positional.js';
+import { termList } from '../../ui/term_list.js';
 
 const MAX_POSITIONS = 64;
 const OFFSET = 3; // the k of "PE(pos + k) is a fixed linear function of PE(pos)"
@@ -26,6 +27,7 @@ export function create(body, { dom, host, actions }) {
   const shown = (ok) => { figure.hidden = readout.hidden = facts.hidden = !ok; error.hidden = ok; };
   fill(body,
     h('p', { class: 'lead' }, text('positional.shuffled_tokens_get_same')),
+    termList(dom, ['pos', 'omega', 'theta', 'slope', 'offset']),
     figure, readout, facts, error);
   const methods = createMethods(dom, host);
   body.append(methods.element);

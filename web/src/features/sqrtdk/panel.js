@@ -4,6 +4,8 @@
 import * as fmt from '../../model/format.js';
 import { barCell } from '../../render/bar.js';
 import { text } from '../../lesson/panels/sqrtdk.js';
+import { createRow } from './row.js';
+import { termList } from '../../ui/term_list.js';
 
 const SAMPLES = 200;
 const MIN_SAMPLES = 10;
@@ -30,9 +32,15 @@ export function sharpness(maxWeight, keys) {
   return text('sqrtdk.close_uniform_1_each', { keys, uniform: fmt.percent(uniform) });
 }
 
-export function create(body, { dom }) {
+export { requests } from './requests.js';
+
+export function create(body, { dom, actions }) {
   const { h, fill } = dom;
   let lastKey = '';
+  // The row the checkbox changes and the symbols, kept across updates; the lab's table fills `lab`.
+  const row = createRow(dom);
+  const lab = h('div', { class: 'sqrtdk-lab' });
+  body.replaceChildren(termList(dom, ['d_k', 'variance', 'softmax', 'one_hot', 'entropy']), row.element, lab);
 
   function update({ check, engine }) {
     const c = check?.config;
@@ -40,10 +48,11 @@ export function create(body, { dom }) {
       const key = !engine ? 'waiting' : 'invalid';
       if (key !== lastKey) {
         lastKey = key;
-        fill(body, h('p', { class: 'placeholder' }, !engine ? text('sqrtdk.waiting_engine') : text('sqrtdk.lab_appears_once_inputs')));
+        fill(lab, h('p', { class: 'placeholder' }, !engine ? text('sqrtdk.waiting_engine') : text('sqrtdk.lab_appears_once_inputs')));
       }
       return;
     }
+    row.update(actions, c);
     const { keys, samples } = sqrtDkSample(c.d_k, c.n_k);
     const key = JSON.stringify([c.d_k, keys, samples, c.input_seed]);
     if (key === lastKey) return;
@@ -52,7 +61,7 @@ export function create(body, { dom }) {
     try {
       s = engine.sqrtDkStats({ d_k: c.d_k, n_k: keys, samples, seed: c.input_seed });
     } catch (err) {
-      fill(body, h('p', { class: 'placeholder', id: 'sqrtdk-message' }, text('sqrtdk.lab_cannot_sample_d', { d_k: fmt.int(c.d_k), message: err.message })));
+      fill(lab, h('p', { class: 'placeholder', id: 'sqrtdk-message' }, text('sqrtdk.lab_cannot_sample_d', { d_k: fmt.int(c.d_k), message: err.message })));
       return;
     }
     const bar = (value, max, tone) => barCell(h, fmt.num(value, 3), value / max, tone);
@@ -63,7 +72,7 @@ export function create(body, { dom }) {
       ? text('sqrtdk.with_d_k_1')
       : text('sqrtdk.over_keys_without_scale', { keys: fmt.int(keys), max_weight_unscaled: fmt.percent(s.max_weight_unscaled), unscaled }) +
         `With it, ${fmt.percent(s.max_weight_scaled)}: ${scaled}.`;
-    fill(body,
+    fill(lab,
       h('p', { class: 'lead' }, text('sqrtdk.draw_q_k_with', { d_k: fmt.int(c.d_k), d_k2: fmt.num(Math.sqrt(c.d_k), 3) })),
       dom.tableWrap({}, h('table', { class: 'cost', id: 'sqrtdk-table', dataset: { maxUnscaled: s.max_weight_unscaled, keys } },
         h('thead', {}, h('tr', {}, ['measure', text('sqrtdk.unscaled_q_k'), text('sqrtdk.scaled_q_k_d')].map((t) => h('th', { scope: 'col' }, t)))),

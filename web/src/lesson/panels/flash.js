@@ -51,4 +51,10 @@ addText({
   'flash.n_d_n2_n2':
     'n·d + n² = {order_value}, n²·d²/M = {order_value2}. A larger M means larger blocks, fewer passes over K and V.',
   'flash.tiles_appear_once_inputs': 'The tiles appear once the inputs are valid.',
+  'flash.tiling_wins_here':
+    'Tiling moves less here: K and V are read {query_blocks} time(s), once per query block, and the n_q × n_k matrices are never written nor read back. ',
+  'flash.tiling_loses_here':
+    'Tiling moves MORE here: K and V are read {query_blocks} times, once per query block, and at these sizes the n_q × n_k matrices it avoids are smaller than those repeated reads. ',
+  'flash.when_tiling_loses':
+    'Tiling stops winning when the sequence is short next to d (the matrix is small) or when B_r is small (many query blocks, so K and V are read many times, for instance when M is too small for large blocks). Move B_r to 1 to see it lose.',
 });

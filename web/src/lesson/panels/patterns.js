@@ -38,4 +38,15 @@ addText({
   'patterns.w_0_every_query':
     '{who}Wᴽ = 0, so every query is the bias alone and scores every key the same: each row is 1/n_k = {value} everywhere it is not masked.',
   'patterns.layer_s_seeded_random': '{who}the layer\'s seeded random projection.',
+  'patterns.the_formula': 'The formula, with the engine’s numbers',
+  'patterns.how_engine_builds': 'How the engine builds these weights',
+  'patterns.words_previous':
+    'Head {head} ({label}): every key announces its token’s position, and every query asks for the position one step before its own. The best answer is the previous token, ahead of every other key by {margin} in the scores, so the softmax puts nearly the whole row there.',
+  'patterns.words_first_token':
+    'Head {head} ({label}): every query asks for position 0, whatever its own position. The first token answers best, ahead of the next key by {margin} in the scores, so each row puts nearly all its weight on it.',
+  'patterns.words_same_word':
+    'Head {head} ({label}): queries and keys carry their word, so a key with the same word as the query scores high and any other word scores nothing; a small penalty on the query’s own token sends the row to the word’s other occurrences. A word that does not repeat gets a spread-out row.',
+  'patterns.words_uniform':
+    'Head {head} ({label}): its queries carry nothing, so every key scores the same and each row is even: {value} per visible key.',
+  'patterns.words_random': 'Head {head} ({label}): the layer’s seeded random weights, as before training.',
 });

@@ -52,4 +52,14 @@ addText({
   'positional.pe_pos_pe_pos':
     'PE(pos + {offset_k}) is PE(pos) rotated, pair by pair, by a fixed angle: applying that rotation reproduces it to within {value}.',
   'positional.no_encoding_these_sizes': 'No encoding for these sizes: {message}',
+  'positional.chosen_slopes':
+    'The map is head 1 of a small {heads}-head layer. With ALiBi, your layer’s {n_heads} heads would get slopes m_h from {first} (head 1, the steepest) down to {last} (head {n_heads}).',
+  'positional.all_three_side_by_side': 'The three methods side by side',
+  'positional.chosen_title': 'The method chosen in the inputs (“positions on the logits”): {value}.',
+  'positional.chosen_row_none':
+    'Its last row (query {query}): every key gets {own}. With nothing but position to tell the keys apart and no method, the head cannot tell them apart at all: order is invisible.',
+  'positional.chosen_row_rope':
+    'Its last row (query {query}): the weights run from {low} to {high}, and they change with the distance i − j, the same pattern wherever the query stands.',
+  'positional.chosen_row_alibi':
+    'Its last row (query {query}): the query’s own token gets {own}, the first token {first}. Every step back costs the same slope on the score, so the weights fall off with distance.',
 });

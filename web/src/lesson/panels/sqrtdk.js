@@ -26,5 +26,14 @@ addText({
   'sqrtdk.largest_weight_row_mean': 'largest weight in a row (mean)',
   'sqrtdk.softmax_entropy_uniform': 'softmax entropy (uniform = {max_entropy})',
   'sqrtdk.untick_divide_scores_d':
-    ' Untick “divide the scores by √d_k” in the inputs to see the heatmaps sharpen.',
+    ' Untick “divide the scores by √d_k” in the inputs to see the row above sharpen.',
+  'sqrtdk.row_title_scaled': 'One query against {keys} keys, d_k = {d_k}, scores divided by √d_k (as the inputs say now)',
+  'sqrtdk.row_title_unscaled': 'One query against {keys} keys, d_k = {d_k}, scores NOT divided by √d_k (as the inputs say now)',
+  'sqrtdk.row_spoken': 'The row’s weights, key by key: {weights}',
+  'sqrtdk.row_scores': 'Solid bars: the weights as the inputs compute them; dashed outlines: the same row with the box the other way. The raw scores q·k run from {low} to {high} at d_k = {d_k}. ',
+  'sqrtdk.row_now_scaled': 'Divided by √d_k, the largest weight is key {key}’s, {weight}: ',
+  'sqrtdk.row_now_unscaled': 'Without the scale, key {key} takes {weight} of the row: ',
+  'sqrtdk.row_other_unscaled': 'untick the box and key {key} would take {weight}.',
+  'sqrtdk.row_other_scaled': 'tick the box and the largest weight would be {weight} (key {key}).',
+  'sqrtdk.row_not_computed': 'The row could not be computed: {message}',
 });

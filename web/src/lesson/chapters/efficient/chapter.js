@@ -6,8 +6,31 @@
 export const TEXT = {
   'chapter.efficient.title': 'Attention that scales',
   'chapter.efficient.short': 'Efficient attention',
-  'chapter.efficient.p1':
-    'Exact attention holds an n × n matrix; FlashAttention gets the same result tile by tile with a running maximum and sum (online softmax), never storing it. A KV cache makes a new token cost O(t·d), not a recomputed prefix; sparse patterns show each query fewer keys; linear attention swaps the softmax for a feature map: cost grows with n, not n², but it computes something else.',
+  'chapter.efficient.memory_title': 'The n × n matrix',
+  'chapter.efficient.memory':
+    'Exact attention builds, for every head, a matrix of weights with one row per query and one column per key: n × n numbers for a sequence of n tokens. Double n and it holds four times as many. At a few thousand tokens this matrix, written to memory and read back, costs more than the arithmetic.',
+  'chapter.efficient.memory_do':
+    'The exercises ask what doubling n does to it, and whether it must be stored at all.',
+  'chapter.efficient.flash_title': 'FlashAttention: the same result, tile by tile',
+  'chapter.efficient.flash':
+    'FlashAttention gets exactly the same result without ever storing that matrix. It loads a block of queries and a block of keys onto the chip’s small fast memory, scores them, and keeps for each query row three running numbers: the largest score so far, the sum of the exponentials so far, and the output so far. When a new block brings a larger score, what was summed is rescaled. The symbols of the panel are explained where it lists them.',
+  'chapter.efficient.flash_do':
+    'Step through the key blocks with “block ▶” and watch m, ℓ and o change; after the last block o equals softmax attention’s row. Open the slow-memory count to see when tiling moves less data, and move B_r to see when it does not.',
+  'chapter.efficient.kvcache_title': 'One token at a time: the KV cache',
+  'chapter.efficient.kvcache':
+    'When a model writes text one token at a time, each new token’s query needs the keys and values of every earlier token. A KV cache keeps them instead of recomputing them: the new token costs work proportional to the tokens so far, not a recomputation of the whole prefix. Fewer key/value heads (n_kv_heads) make the cache smaller.',
+  'chapter.efficient.kvcache_do':
+    'Step through the tokens with “next token ▶”, then change n_kv_heads to see the cache shrink.',
+  'chapter.efficient.sparse_title': 'Sparse patterns: fewer keys per query',
+  'chapter.efficient.sparse':
+    'Sparse patterns let each query see fewer keys: a sliding window of the last w tokens, or a strided pattern that also keeps every s-th token further back. Fewer pairs mean less work, at the price of what a query can see directly.',
+  'chapter.efficient.sparse_do':
+    'Choose a mask, a window and a stride in the inputs and compare the pairs each pattern computes. Then predict, before the next step shows it: at this layer’s size, is linear attention cheaper than softmax attention?',
+  'chapter.efficient.linear_title': 'Linear attention: no softmax',
+  'chapter.efficient.linear':
+    'Linear attention replaces the softmax by a feature map φ applied to q and k, so the keys and values can be summed once into a small d_k × d_v matrix that every query reuses. Its cost grows with n, not n², but it computes something else than softmax attention.',
+  'chapter.efficient.linear_do':
+    'Compare the two outputs, then the FLOPs: was your prediction of the last step right, and from which n on does linear attention win?',
 };
 
 export const CHAPTER = {
@@ -15,13 +38,25 @@ export const CHAPTER = {
   fields: ['d_model', 'n_heads', 'n_kv_heads', 'mask', 'window', 'stride'],
   panels: ['controls', 'flash', 'linear', 'kvcache', 'sparse'],
   open: ['flash'],
-  // One step today (a step: an idea in a few sentences and the panels that show it).
-  steps: [{ id: 'efficient.1', text: ['chapter.efficient.p1'], panels: ['flash'] }],
+  // Steps: the n × n matrix, FlashAttention's tiles, the KV cache, sparse patterns, linear attention.
+  steps: [
+    { id: 'efficient.memory', title: 'chapter.efficient.memory_title', text: ['chapter.efficient.memory', 'chapter.efficient.memory_do'], panels: ['flash'],
+      fields: ['d_model', 'n_heads'], exercises: ['efficient.memory-double', 'efficient.weights-off'] },
+    { id: 'efficient.flash', title: 'chapter.efficient.flash_title', text: ['chapter.efficient.flash', 'chapter.efficient.flash_do'], panels: ['flash'],
+      fields: ['d_model', 'n_heads'], exercises: ['efficient.flash-same'] },
+    { id: 'efficient.kvcache', title: 'chapter.efficient.kvcache_title', text: ['chapter.efficient.kvcache', 'chapter.efficient.kvcache_do'], panels: ['kvcache'],
+      fields: ['d_model', 'n_heads', 'n_kv_heads'], exercises: ['efficient.kv-step'] },
+    { id: 'efficient.sparse', title: 'chapter.efficient.sparse_title', text: ['chapter.efficient.sparse', 'chapter.efficient.sparse_do'], panels: ['sparse'],
+      fields: ['mask', 'window', 'stride'], exercises: ['efficient.sketch-strided', 'efficient.linear-crossover'] },
+    { id: 'efficient.linear', title: 'chapter.efficient.linear_title', text: ['chapter.efficient.linear', 'chapter.efficient.linear_do'], panels: ['linear'],
+      fields: ['d_model', 'n_heads'] },
+  ],
   exercises: {
     'efficient.memory-double': 'number',
     'efficient.weights-off': 'number',
     'efficient.flash-same': 'choice',
     'efficient.linear-crossover': 'choice',
     'efficient.kv-step': 'number',
+    'efficient.sketch-strided': 'sketch',
   },
 };
