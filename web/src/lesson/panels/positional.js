@@ -46,7 +46,7 @@ addText({
   'positional.columns_averaged_blocks': ' (columns averaged in blocks of {colStep})',
   'positional.pe_positions_d_model':
     'PE for {n} positions × d_model = {d_model}{part}; colour from −1 to 1.',
-  'positional.every_value_lies_1': 'Every value lies in [−1, 1]: the largest |PE| here is {max_abs}.',
+  'positional.every_value_lies_1': 'The largest |PE| over these positions is {max_abs}.',
   'positional.each_position_distinct_closest':
     'Each position is distinct: the closest two (positions {value} and {value2}) are still {min_distance} apart.',
   'positional.pe_pos_pe_pos':
