@@ -133,9 +133,20 @@ const lazyPanelsOnly = {
   },
 };
 
+// Every chapter's words but the first chapter's travel in panels.js (lesson/chapters/words.js): the other
+// bundles get an empty stand-in, and a playground loads panels.js before it shows another chapter.
+const FIRST_VIEW_ENTRIES = new Set(['page', 'attention-playground', 'worker', 'pool_worker']);
+const chapterWordsLater = {
+  name: 'chapter-words-later',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]lesson[\\/]chapters[\\/]words\.js$/ }, () => ({
+      contents: '// the chapters\' words travel in panels.js\nexport const WORDS_HERE = false;\n', loader: 'js' }));
+  },
+};
+
 for (const entry of entries) {
   await build({
-    plugins: entry.lazyOnly ? [minifiedCss, lazyPanelsOnly] : [minifiedCss],
+    plugins: entry.lazyOnly ? [minifiedCss, lazyPanelsOnly] : FIRST_VIEW_ENTRIES.has(entry.out) ? [minifiedCss, chapterWordsLater] : [minifiedCss],
     entryPoints: [join(root, entry.in)],
     outfile: join(out, `${entry.out}.js`),
     bundle: true,

@@ -8,12 +8,17 @@
 
 import { CHAPTER_NAMES, FIRST_CHAPTER } from './chapter_names.js';
 import { CHAPTER_DATA, CHAPTER_TEXT } from './chapters/index.js';
-import { addText, text } from './text.js';
+import { addText, text, hasText } from './text.js';
+import './chapters/words.js'; // the other chapters' words: here under Node and in panels.js, empty in the first view's bundles
 // How the author's keys compose with the chapter (panels, heads, lock, nav): compose.js.
 import { LESSON_START, keyList, panelsAlone, choosesPanels, startState as composedStart } from './compose.js';
 import { readStep } from '../model/step.js';
 
 for (const words of CHAPTER_TEXT) addText(words);
+
+/** True when every word chapter `name`'s steps show is registered (the first chapter's always are). */
+export const chapterWordsHere = (name) => (BY_NAME_DATA.get(name)?.steps ?? []).every((step) => step.text.every(hasText) && (!step.title || hasText(step.title)));
+const BY_NAME_DATA = new Map(CHAPTER_DATA.map((c) => [c.name, c]));
 
 export { CHAPTER_NAMES, FIRST_CHAPTER };
 

@@ -8,7 +8,7 @@
 // and the pager only. On a narrow
 // playground the list is one row that scrolls sideways (styles.css), kept scrolled to the current chapter.
 
-import { CHAPTERS, chapterOf, neighbours, lockedKeys } from './chapters.js';
+import { CHAPTERS, chapterWordsHere, chapterOf, neighbours, lockedKeys } from './chapters.js';
 import { chapterFrame } from './compose.js';
 import { FEATURE_NAMES } from '../features/index.js';
 import { text } from './panels/nav.js';
@@ -19,7 +19,7 @@ import { createStepNav } from './step_nav.js';
  * true when it did). Returns { top: [elements above the layout], bottom: [elements below it], update(view, progress), focusTitle() }.
  * progress: { [chapter]: { done, total } } or null (nothing known yet: each chapter shows 0/its count).
  */
-export function createChapterNav({ dom, go }) {
+export function createChapterNav({ dom, go, loadWords = () => Promise.resolve() }) {
   const { h } = dom;
   let locked = false;
   const choose = (name) => {
@@ -72,6 +72,14 @@ export function createChapterNav({ dom, go }) {
     });
     previous.disabled = next.disabled = locked;
     // With no chapter list (nav=none) the steps' Back and Next stay within the chapter too.
+    // Another chapter's words come with panels.js (chapters/words.js): its title shows at once, its steps once loaded.
+    if (!chapterWordsHere(chapter.name)) {
+      title.textContent = chapter.title;
+      steps.element.hidden = true;
+      waitForWords(view, progress);
+      return;
+    }
+    steps.element.hidden = false;
     steps.update(state, { chapterLocked: locked || !frame.list, stepLocked: lockedKeys(state).has('step') });
     if (shownChapter === chapter.name) return;
     shownChapter = chapter.name;
@@ -90,6 +98,14 @@ export function createChapterNav({ dom, go }) {
       const short = h('span', { class: 'pager-short' }, h('span', { class: 'sr-only' }, `${word}: `), target.short);
       button.replaceChildren(...(button === next ? [long, short, ' →'] : ['← ', long, short]));
     }
+  }
+
+  let waiting = null;
+  let latest = null;
+  /** Loads the chapters' words once, then shows the latest view asked for (a failed load leaves the title alone, and is tried again on the next update). */
+  function waitForWords(view, progress) {
+    latest = [view, progress];
+    waiting ??= loadWords().then(() => { waiting = null; update(...latest); }, () => { waiting = null; });
   }
 
   /** Scrolls the list (a sideways row on a narrow playground) so the current chapter is in sight, after layout. */

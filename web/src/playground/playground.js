@@ -73,7 +73,8 @@ export function createPlayground(root, options = {}) {
   shell.results.prepend(...p.runbar.elements);
   p.runbar.elements[0].append(...p.features.runbarControls(dom)); // e.g. the export's Export button
   p.runbar.elements[0].dataset.landmark = 'Run'; // named with the playground's name when several share a page
-  p.chapterNav = createChapterNav({ dom, go: (changes) => actions.edit(changes, 'chapter' in changes ? 'chapter' : 'step') });
+  p.chapterNav = createChapterNav({ dom, go: (changes) => actions.edit(changes, 'chapter' in changes ? 'chapter' : 'step'),
+    loadWords: () => shell.host.importVendor('panels.js') }); // another chapter's words come with the lazy panels
   shell.layout.before(...p.chapterNav.top);
   // Previous and next, below every panel, are added with the lazy panels (releaseLater): the first layout is smaller.
   shell.setLabel(m.state.label);

@@ -3,9 +3,14 @@
 // (feature names; the ones in `open` are its core, the others start folded), its steps and its
 // exercises' ids with their kinds (the exercises themselves: exercises.js beside this file).
 
-export const TEXT = {
+// The chapter's title and short name, with the first view (the chapter list names every chapter); its
+// other words (TEXT) come with the lazy panels for every chapter but the first (chapters/words.js).
+export const TITLE = {
   'chapter.cost.title': 'What attention costs',
   'chapter.cost.short': 'Cost',
+};
+
+export const TEXT = {
   'chapter.cost.weights.title': 'Weights: four matrices',
   'chapter.cost.flops.title': 'Operations at this length',
   'chapter.cost.length.title': 'Long sequences: n against d',

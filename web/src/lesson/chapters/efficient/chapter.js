@@ -3,9 +3,14 @@
 // (feature names; the ones in `open` are its core, the others start folded), its steps and its
 // exercises' ids with their kinds (the exercises themselves: exercises.js beside this file).
 
-export const TEXT = {
+// The chapter's title and short name, with the first view (the chapter list names every chapter); its
+// other words (TEXT) come with the lazy panels for every chapter but the first (chapters/words.js).
+export const TITLE = {
   'chapter.efficient.title': 'Attention that scales',
   'chapter.efficient.short': 'Efficient attention',
+};
+
+export const TEXT = {
   'chapter.efficient.memory_title': 'The n × n matrix',
   'chapter.efficient.memory':
     'Exact attention builds, for every head, a matrix of weights with one row per query and one column per key: n × n numbers for a sequence of n tokens. Double n and it holds four times as many. At a few thousand tokens this matrix, written to memory and read back, costs more than the arithmetic.',

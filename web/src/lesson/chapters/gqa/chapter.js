@@ -3,9 +3,14 @@
 // (feature names; the ones in `open` are its core, the others start folded), its steps and its
 // exercises' ids with their kinds (the exercises themselves: exercises.js beside this file).
 
-export const TEXT = {
+// The chapter's title and short name, with the first view (the chapter list names every chapter); its
+// other words (TEXT) come with the lazy panels for every chapter but the first (chapters/words.js).
+export const TITLE = {
   'chapter.gqa.title': 'MHA, GQA, MQA and the KV cache',
   'chapter.gqa.short': 'GQA & KV cache',
+};
+
+export const TEXT = {
   // Step 1: the cache
   'chapter.gqa.cache.title': 'A generator keeps every key and value',
   'chapter.gqa.cache.p1':

@@ -3,9 +3,14 @@
 // (feature names; the ones in `open` are its core, the others start folded), its steps and its
 // exercises' ids with their kinds (the exercises themselves: exercises.js beside this file).
 
-export const TEXT = {
+// The chapter's title and short name, with the first view (the chapter list names every chapter); its
+// other words (TEXT) come with the lazy panels for every chapter but the first (chapters/words.js).
+export const TITLE = {
   'chapter.positions.title': 'Where a token is',
   'chapter.positions.short': 'Positions',
+};
+
+export const TEXT = {
   'chapter.positions.order_title': 'Attention cannot see order',
   'chapter.positions.order':
     'Attention by itself cannot see order. A query scores each key by its content alone, so shuffling the keys (with their values) only shuffles the weights, and every output stays the same: “dog bites man” and “man bites dog” would look alike.',

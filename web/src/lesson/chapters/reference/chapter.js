@@ -3,9 +3,14 @@
 // (feature names; the ones in `open` are its core, the others start folded), its steps and its
 // exercises' ids with their kinds (the exercises themselves: exercises.js beside this file).
 
-export const TEXT = {
+// The chapter's title and short name, with the first view (the chapter list names every chapter); its
+// other words (TEXT) come with the lazy panels for every chapter but the first (chapters/words.js).
+export const TITLE = {
   'chapter.reference.title': 'Everything at once',
   'chapter.reference.short': 'Reference',
+};
+
+export const TEXT = {
   'chapter.reference.p1':
     'Every panel of the playground on one page, with the whole form: the reference view for looking things up.',
 };

@@ -3,9 +3,14 @@
 // (feature names; the ones in `open` are its core, the others start folded), its steps and its
 // exercises' ids with their kinds (the exercises themselves: exercises.js beside this file).
 
-export const TEXT = {
+// The chapter's title and short name, with the first view (the chapter list names every chapter); its
+// other words (TEXT) come with the lazy panels for every chapter but the first (chapters/words.js).
+export const TITLE = {
   'chapter.scaling.title': 'Why divide by √dₖ',
   'chapter.scaling.short': 'Why √dₖ',
+};
+
+export const TEXT = {
   'chapter.scaling.spread_title': 'Wider heads, wider scores',
   'chapter.scaling.spread':
     'A query q and a key k are lists of d_k numbers each (d_k: the length of one head’s queries and keys). Their score q·k adds up d_k products. Draw every number at random with mean 0 and variance 1 (variance: how widely numbers spread, the mean of their squared distance from the mean). Each product then has variance 1, and a sum of d_k independent ones has variance d_k: the wider the head, the wider the scores spread.',
