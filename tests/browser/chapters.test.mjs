@@ -208,7 +208,7 @@ test('the chapter list: next and previous move focus to the title, the URL and B
   assert.equal(await page.evaluate(() => playgroundRoot().getElementById('chapter-next').hidden), true);
   assert.deepEqual((await shown(page)).folds, [], 'reference: every panel expanded');
 
-  // A collapsed section (heads: "Shape trace"): a heading button with aria-expanded, its title and its one-line about.
+  // A collapsed section (heads: chapter 1's maps, folded under every step): a heading button with aria-expanded, its title and its one-line about.
   await page.evaluate(() => playgroundRoot().querySelector('nav.chapters button[data-chapter="heads"]').click());
   await page.waitForFunction(() => location.hash.includes('chapter=heads'));
   const fold = (name) => page.evaluate((n) => {
@@ -220,30 +220,30 @@ test('the chapter list: next and previous move focus to the title, the URL and B
       label: toggle?.textContent, about: f.querySelector('.fold-about')?.textContent, built: section.querySelector('.panel-body').childElementCount > 0,
       focused: root.activeElement === toggle };
   }, name);
-  let f = await fold('shapes');
-  assert.deepEqual(f, { foldShown: true, sectionShown: false, expanded: 'false', controls: 'panel-shapes', label: 'Shape trace',
-    about: 'Every tensor of one forward pass with its shape and bytes.', built: true, focused: false }, 'collapsed (built when reference showed it)');
+  let f = await fold('heatmaps');
+  assert.deepEqual(f, { foldShown: true, sectionShown: false, expanded: 'false', controls: 'panel-heatmaps', label: 'Attention weights, one map per head',
+    about: 'Every head’s weights, one enlarged with the words on its axes, and the output.', built: true, focused: false }, 'collapsed (built when reference showed it)');
   // Opened with the keyboard: the section shows and is built, the button in its heading now says expanded and has focus.
-  await page.focus('#fold-shapes button');
+  await page.focus('#fold-heatmaps button');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="shapes"] .panel-body')?.textContent.includes('Q'));
-  f = await fold('shapes');
-  assert.deepEqual({ ...f, about: undefined }, { foldShown: false, sectionShown: true, expanded: 'true', controls: 'panel-shapes', label: 'Shape trace', about: undefined, built: true, focused: true });
+  await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="heatmaps"] .panel-body')?.textContent.includes('Head'));
+  f = await fold('heatmaps');
+  assert.deepEqual({ ...f, about: undefined }, { foldShown: false, sectionShown: true, expanded: 'true', controls: 'panel-heatmaps', label: 'Attention weights, one map per head', about: undefined, built: true, focused: true });
   // It stays open across edits within the chapter; another chapter and back starts collapsed again (not in the link).
   await page.evaluate(() => { location.hash = location.hash.replace(/d_model=\d+/, 'd_model=48'); });
-  await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="shapes"] .panel-body')?.textContent.includes('48'));
-  assert.equal((await fold('shapes')).sectionShown, true, 'open after an edit');
-  assert.doesNotMatch(await page.evaluate(() => location.hash), /shapes/, 'an opened section is not written in the link');
+  await page.waitForFunction(() => location.hash.includes('d_model=48') && playgroundRoot().getElementById('status')?.textContent.startsWith('Ran'));
+  assert.equal((await fold('heatmaps')).sectionShown, true, 'open after an edit');
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /heatmaps/, 'an opened section is not written in the link');
   // Closed again by the same heading button: focus goes back to the collapsed one.
-  await page.click('#panel-shapes > h2 > button');
-  f = await fold('shapes');
+  await page.click('#panel-heatmaps > h2 > button');
+  f = await fold('heatmaps');
   assert.deepEqual([f.foldShown, f.sectionShown, f.expanded, f.focused], [true, false, 'false', true]);
-  await page.click('#fold-shapes button');
+  await page.click('#fold-heatmaps button');
   await page.evaluate(() => playgroundRoot().querySelector('nav.chapters button[data-chapter="cost"]').click());
   await page.waitForFunction(() => location.hash.includes('chapter=cost'));
   await page.evaluate(() => playgroundRoot().querySelector('nav.chapters button[data-chapter="heads"]').click());
   await page.waitForFunction(() => location.hash.includes('chapter=heads'));
-  assert.deepEqual([(await fold('shapes')).foldShown, (await fold('shapes')).sectionShown], [true, false], 'collapsed again in a new visit');
+  assert.deepEqual([(await fold('heatmaps')).foldShown, (await fold('heatmaps')).sectionShown], [true, false], 'collapsed again in a new visit');
 
   // panels= alone (no chapter named): no chapter list, exactly the panels named.
   await page.evaluate(() => { location.hash = '#panels=heatmaps,shapes'; });
