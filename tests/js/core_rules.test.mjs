@@ -36,10 +36,10 @@ const KNOWN = {
     'n_kv_heads * d_k', 'n_kv_heads * d_v'],
   'features/export/panel.js': ['Math.sqrt(n)'],
   'features/flash/handler.js': ['n_q * d_k', 'n_k * d_k', 'n_k * d_v'],
-  'features/flash/panel.js': ['sizes.n_q / 3', 'sizes.n_k / 4'],
+  'features/flash/panel.js': ['sizes.n_k / 4'],
   'features/gqa/panel.js': ['n_heads / 2'],
   'features/query/handler.js': ['n_q * n_k', 'n_q * n_k', 'n_q * n_k', 'n_q * n_k'],
-  'features/query/panel.js': ['n_q * n_k', 'n_q * n_k'],
+  'features/query/stage_folds.js': ['n_q * n_k', 'n_q * n_k'], // moved with the whole head's fold from panel.js
   'features/sqrtdk/panel.js': ['Math.sqrt(c.d_k)'],
   'import/tensors.js': ['batch * n_heads', 'n_heads * n_q', 'Math.floor(r / n_q) % n_heads', 'r % n_q'],
   'import/import_view.js': ['n_heads * d_k', 'n_kv_heads * d_k', 'n_kv_heads * d_v', 'n_heads * d_v', 'n_heads * d_k', 'n_kv_heads * d_k', 'n_kv_heads * d_v'],
