@@ -146,7 +146,7 @@ async function walkChapter(chapter) {
   const started = Date.now();
   const silent = []; // 'chapter/control' that showed nothing
   const lines = [];
-  const page = await openPage(h, hashOf(steps[0]), { width: 1280, height: 800, asIs: true });
+  const page = await openPage(h, hashOf(LESSON[0]), { width: 1280, height: 800, asIs: true }); // the first step has the maps openPage waits for; goToStep goes on from there
   let tried = 0;
   for (const where of steps) {
     await goToStep(page, where);
