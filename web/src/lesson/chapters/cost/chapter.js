@@ -49,7 +49,7 @@ export const CHAPTER = {
     { id: 'cost.flops', title: 'chapter.cost.flops.title', text: ['chapter.cost.flops', 'chapter.cost.flops_do'], panels: ['cost'],
       fields: ['d_model', 'n_heads', 'n_q', 'n_k', 'preset'], exercises: ['cost.dominant', 'cost.dominant-long', 'cost.projection-macs'] },
     { id: 'cost.length', title: 'chapter.cost.length.title', text: ['chapter.cost.length', 'chapter.cost.length_do'], panels: ['cost_n'],
-      fields: ['d_model', 'n_heads'] },
+      fields: ['d_model'] },
     { id: 'cost.heads', title: 'chapter.cost.heads.title', text: ['chapter.cost.heads', 'chapter.cost.heads_do'], panels: ['cost_heads'],
       fields: ['d_model', 'n_heads'], exercises: ['cost.heads-params', 'cost.heads-flops'] },
     { id: 'cost.memory', title: 'chapter.cost.memory.title', text: ['chapter.cost.memory'], panels: ['cost', 'examples'],

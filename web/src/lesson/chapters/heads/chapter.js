@@ -56,7 +56,7 @@ export const CHAPTER = {
     { id: 'heads.side-by-side', title: 'chapter.heads.side-by-side.title', text: ['chapter.heads.side-by-side.p1', 'chapter.heads.side-by-side.do'],
       panels: ['derive'], fields: ['n_heads', 'seed', 'text'], exercises: ['heads.head-shape'] },
     { id: 'heads.concat', title: 'chapter.heads.concat.title', text: ['chapter.heads.concat.p1', 'chapter.heads.concat.do'],
-      panels: ['derive'], fields: ['d_model', 'n_heads', 'd_k'], exercises: ['heads.concat-shape'] },
+      panels: ['derive'], fields: ['d_model', 'n_heads', 'd_v'], exercises: ['heads.concat-shape'] },
     { id: 'heads.output', title: 'chapter.heads.output.title', text: ['chapter.heads.output.p1', 'chapter.heads.output.do'],
       panels: ['derive', 'shapes'], fields: ['d_model', 'n_heads', 'preset'], exercises: ['heads.wo-shape'] },
     { id: 'heads.why', title: 'chapter.heads.why.title', text: ['chapter.heads.why.p1', 'chapter.heads.why.do'],
