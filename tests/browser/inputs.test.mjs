@@ -4,7 +4,7 @@
 // Runs alone (tests/browser/run.mjs): a long run must still be running when Cancel is clicked.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, resultReady, screenshot } from './harness.mjs';
+import { startHarness, openPage, resultReady, screenshot, referenceHash } from './harness.mjs';
 import { engine } from './reference.mjs';
 
 let h;
@@ -51,7 +51,7 @@ test('each bad value gets a clear message next to its field, and Run waits until
   assert.equal(await page.locator('.heat-small').count(), 8);
 
   // A padding mask needs one key length per batch item.
-  await page.goto(`${h.url}#source=random&batch=2&mask=padding`);
+  await page.goto(`${h.url}${referenceHash('#source=random&batch=2&mask=padding')}`); // the full page: every field
   await page.waitForSelector('#m-padding:not(:empty)');
   assert.match(await message(page, 'padding'), /one key length per batch item/);
   await typeInto(page, 'padding', '8,3,1');

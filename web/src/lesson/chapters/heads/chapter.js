@@ -43,7 +43,7 @@ export const TEXT = {
 
 export const CHAPTER = {
   name: 'heads',
-  fields: ['d_model', 'n_heads', 'd_k', 'seed', 'text', 'preset'],
+  fields: ['d_model', 'n_heads', 'd_k', 'd_v', 'seed', 'text', 'preset'],
   panels: ['controls', 'heatmaps', 'derive', 'subspace', 'patterns', 'compare', 'shapes'],
   open: ['derive', 'subspace'],
   // The derivation of multi-head attention from one head (the derive panel shows the stage its step's id
