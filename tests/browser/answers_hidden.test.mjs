@@ -20,7 +20,6 @@ import { handlers } from '../../web/src/features/exercises/handler.js';
 import { EXERCISES } from '../../web/src/lesson/exercises/catalogue.js';
 import { EXERCISE_IDS } from '../../web/src/lesson/exercises/index.js';
 import { stepOfExercise } from './exercise_steps.mjs';
-import { CHAPTERS as LESSON } from '../../web/src/lesson/chapters.js';
 
 
 let h, attn;
@@ -135,12 +134,6 @@ async function readable(page) {
 
 const CHAPTERS = Object.keys(EXERCISE_IDS);
 
-/** The step (1-based) of `chapter` that places exercise `id`, or null when no step places it (all are shown). */
-function placedAt(chapter, id) {
-  const at = (LESSON.find((c) => c.name === chapter)?.steps ?? []).findIndex((s) => s.exercises?.includes(id));
-  return at >= 0 ? at + 1 : null;
-}
-
 // Leaks not fixed yet, each with why; the test fails when one stops leaking (remove it here then) or when
 // any other appears. None today: the training lab's status line covers its loss ("Step 0 · loss …") while
 // training.start-loss is shown and not done (session view's open(id)).
@@ -162,13 +155,6 @@ for (const chapter of CHAPTERS) {
           await chapterDrawn(page);
         }
         const answer = await engineAnswer(id, state);
-        // The step that places the exercise (issue 37), shown as a learner stepping to it would see it.
-        const step = placedAt(chapter, id);
-        if (step) {
-          await page.evaluate((k) => { location.hash = `${location.hash.replace(/&?step=\d+/, '')}&step=${k}`; }, step);
-          await page.waitForFunction((k) => new URLSearchParams(location.hash.slice(1)).get('step') === String(k), step);
-          await chapterDrawn(page);
-        }
         // Show the exercise's card (its prompt and input): the exercises panel is built once scrolled to, and
         // the mark shows the card when the step has several.
         await page.waitForFunction((id) => {

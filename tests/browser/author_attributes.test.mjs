@@ -80,7 +80,10 @@ test('lock, hide, label, an author reset and the lesson start, on two elements o
   assert.deepEqual(fields, { seed: false, bias: false, d_k: true, n_heads: true });
 
   // An author's reset: the learner edits the sentence, the author sets the attribute to the value it has.
+  // (The sentence is a field of the heads chapter's second step: the author's step attribute opens it.)
+  await page.$eval('#a', (el) => el.setAttribute('step', '2'));
   await page.$eval('#a', (el) => { el.state = { ...el.state, source: 'text' }; });
+  await page.locator('#a textarea[name="text"]').waitFor({ state: 'visible' });
   await page.locator('#a textarea[name="text"]').fill('a learner typed this');
   await page.waitForFunction(() => document.getElementById('a').state.text === 'a learner typed this');
   await page.$eval('#a', (el) => el.setAttribute('text', el.getAttribute('text')));

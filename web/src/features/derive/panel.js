@@ -36,7 +36,7 @@ export function create(body, { dom, host }) {
     const equations = EQUATIONS[stage].map((eq) => ({ eq,
       live: h('div', { class: 'math live', role: 'math', tabindex: '0', 'aria-label': text(`derive.stage.${stage}`), dataset: { equation: eq.id } }),
       boxes: h('div', { class: 'derive-boxes', dataset: { equation: eq.id } }) }));
-    const element = h('section', { class: 'derive-stage', id: `derive-${stage}`, dataset: { stage, tensors: stageTensors(stage).join(' ') } },
+    const element = h('div', { class: 'derive-stage', id: `derive-${stage}`, dataset: { stage, tensors: stageTensors(stage).join(' ') } },
       h('h3', {}, dom.math(text(`derive.stage.${stage}`))), h('p', { class: 'note' }, dom.math(text(`derive.words.${stage}`))),
       equations.map((e) => h('div', { class: 'derive-eq', dataset: { equation: e.eq.id } }, e.live, e.boxes)),
       stage === 'side-by-side' ? maps.element : null);
