@@ -6,7 +6,7 @@ import { text } from './step_exercise_text.js';
 
 export const STEP_CASE = Object.freeze({
   q: [1, 0.5, -1, 2],
-  k: [[0.5, 1, 0, 0.5], [2, 0, 1, 1], [0, 2, 1, 0], [1, 1, 0, 1.2]],
+  k: [[0.5, 1, 0, 0.5], [2, 0, 1, 1], [0, 2, 1, 0], [1, 1, 0, 1.4]],
   v: [[1, 0], [0, 1], [1, 1], [2, -1]],
   // Key 1 throughout (not the max, so its exponential is below 1), then output coordinate 0.
   stages: [{ name: 'score', at: 1 }, { name: 'scaled', at: 1 }, { name: 'max' }, { name: 'exp', at: 1 }, { name: 'sum' }, { name: 'weight', at: 1 }, { name: 'output', at: 0 }],

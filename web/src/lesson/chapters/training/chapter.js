@@ -16,7 +16,7 @@ export const TEXT = {
   'chapter.training.start.p1':
     'So far the heads were built by hand or random. Here a tiny model learns its own: one attention layer and a read-out that predicts one of 16 tokens.',
   'chapter.training.start.p2':
-    'Its loss is −ln of the probability it gives the right token: evenly guessing among 16 tokens gives ln 16 ≈ 2.77.',
+    'Its loss is −ln of the probability it gives the right token, so a model that guesses evenly among the 16 tokens has a loss you can work out before it trains.',
   'chapter.training.start.do':
     'Predict the loss before the first step, then read it on the curve.',
   // Step 2: the task
