@@ -244,7 +244,7 @@ function productOf(formula) {
 test('9: the lesson-count rows name the product they show, also for cross-attention and the softmax', async () => {
   for (const hash of ['#attention=cross&source=random&n_q=4&n_k=9&d_model=32&n_heads=2', '', '#source=random&batch=3&n_q=5&d_model=48&n_heads=4&d_k=8&d_v=8']) {
     const page = await openPage(h, hash);
-    const rows = await page.$$eval('[data-term]', (trs) => trs.map((tr) => ({
+    const rows = await page.$$eval('tr[data-term]', (trs) => trs.map((tr) => ({
       term: tr.dataset.term, formula: tr.querySelector('.formula').textContent, value: Number(tr.children[1].textContent.replace(/,/g, '')),
     })));
     assert.equal(rows.length, 4);
@@ -265,14 +265,14 @@ test('9: with the √d_k scale off, no label divides by √d_k', async () => {
   const stages = await page.$$eval('table.stages tbody th', (ths) => ths.map((th) => th.textContent));
   assert.ok(stages.some((s) => /^scores/.test(s)), stages.join(' | '));
   assert.ok(stages.every((s) => !s.includes('√')), stages.join(' | '));
-  await page.waitForSelector('.math.live .katex');
-  const live = await page.$eval('.math.live', (el) => el.querySelector('annotation')?.textContent ?? el.textContent);
+  await page.waitForSelector('[data-panel="equations"] .math.live .katex');
+  const live = await page.$eval('[data-panel="equations"] .math.live', (el) => el.querySelector('annotation')?.textContent ?? el.textContent);
   assert.ok(!live.includes('sqrt') && live.includes('not scaled'), `live equation: ${live}`);
   // With the scale on, the same places do divide.
   await page.click('[name="scale"]');
   await resultReady(page);
   assert.ok((await text(page, '#shape-table')).includes('/√d'), 'S_i = Q_i·K_iᵀ/√d_k (d_k drawn with a subscript)');
-  await page.waitForFunction(() => playgroundRoot().querySelector('.math.live annotation')?.textContent.includes('sqrt'));
+  await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="equations"] .math.live annotation')?.textContent.includes('sqrt'));
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });

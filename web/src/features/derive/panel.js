@@ -64,7 +64,8 @@ export function create(body, { dom, host }) {
     const a = v.check?.analysis;
     const sizes = a ? tensorSizes(a) : null;
     maps.update(v.result?.key && v.check?.config && v.result.config?.n_heads === a?.dims.n_heads ? v.result : null, sizes);
-    const key = a ? JSON.stringify([a.dims, !!katex]) : '';
+    const scale = v.check?.config?.scale ?? true; // without it, the scores are not divided by √d_k
+    const key = a ? JSON.stringify([a.dims, !!katex, scale]) : '';
     if (key === lastKey) return;
     lastKey = key;
     waiting.hidden = !!a;
@@ -73,7 +74,7 @@ export function create(body, { dom, host }) {
     for (const s of stages) {
       for (const e of s.equations) {
         if (!sizes) { fill(e.live); fill(e.boxes); continue; }
-        typeset(e.live, equationTex(e.eq, sizes, { h: a.dims.n_heads, int }));
+        typeset(e.live, equationTex(e.eq, sizes, { h: a.dims.n_heads, int, scale }));
         e.live.dataset.sizes = JSON.stringify(Object.fromEntries([...e.eq.terms, e.eq.result].map((n) => [n, sizes[n]])));
         fill(e.boxes, e.eq.form === 'concat' ? concatBoxes(dom, sizes, a.dims.n_heads) : productBoxes(dom, e.eq, sizes));
       }

@@ -68,9 +68,9 @@ export const symbol = (name, tex = text(`derive.tex.${name}`)) => text('derive.t
 /**
  * The TeX of one equation, one line: every tensor with its current size under it, and the result's space in
  * the lesson's letters (Q_i = Q·W_iᴽ ∈ ℝ^{n_q×d_k}, with 10×64 under Q …). `sizes` from tensorSizes, `h`
- * the head count, `int` formats a whole number for TeX. The templates are the lesson's (lesson/panels/derive.js).
+ * the head count, `int` formats a whole number for TeX, `scale` false leaves out the division by √d_k. The templates are the lesson's (lesson/panels/derive.js).
  */
-export function equationTex(eq, sizes, { h, int }) {
+export function equationTex(eq, sizes, { h, int, scale = true }) {
   const size = ([r, c]) => text('derive.tex.times', { r: int(r), c: int(c) });
   const under = (name, dims = sizes[name], tex = symbol(name)) => text('derive.tex.under', { symbol: tex, size: size(dims) });
   const inLetters = (name) => text('derive.tex.in', { size: text(`derive.letters.${name}`) });
@@ -78,7 +78,7 @@ export function equationTex(eq, sizes, { h, int }) {
   switch (eq.form) {
     case 'scores': {
       const kT = symbol('Ki', text('derive.tex.transpose', { symbol: text('derive.tex.Ki') }));
-      return text('derive.eq.scores', { res, q: under('Qi'), k: under('Ki', [...sizes.Ki].reverse(), kT), in: inLetters('Ai') });
+      return text(scale ? 'derive.eq.scores' : 'derive.eq.scores_unscaled', { res, q: under('Qi'), k: under('Ki', [...sizes.Ki].reverse(), kT), in: inLetters('Ai') });
     }
     case 'each':
       return text('derive.eq.each', { res, a: under('Ai'), v: under('Vi'), count: int(h) });

@@ -13,14 +13,15 @@ import { CHAPTER as gqa, TITLE as gqaTitle } from './gqa/chapter.js';
 import { CHAPTER as positions, TITLE as positionsTitle } from './positions/chapter.js';
 import { CHAPTER as training, TITLE as trainingTitle } from './training/chapter.js';
 import { CHAPTER as efficient, TITLE as efficientTitle } from './efficient/chapter.js';
-import { CHAPTER as reference, TITLE as referenceTitle } from './reference/chapter.js';
+import { CHAPTER as reference, TITLE as referenceTitle, TEXT as referenceText } from './reference/chapter.js';
 
 /** Each chapter's data (chapter.js's CHAPTER), in the lesson's order. */
 export const CHAPTER_DATA = Object.freeze([attention, scaling, heads, cost, gqa, positions, training, efficient, reference]);
 
 /**
  * The words the first view holds (lesson/chapters.js registers them): every chapter's title and short
- * name (chapter.js's TITLE), and the first chapter's text (its TEXT). The other chapters' TEXT: words.js.
+ * name (chapter.js's TITLE), and the text of the first chapter and of reference (the page every old link and
+ * `panels=` view opens: a sentence or two). The other chapters' TEXT: words.js.
  */
 export const CHAPTER_TEXT = [attentionTitle, scalingTitle, headsTitle, costTitle, gqaTitle, positionsTitle, trainingTitle,
-  efficientTitle, referenceTitle, attentionText];
+  efficientTitle, referenceTitle, attentionText, referenceText];

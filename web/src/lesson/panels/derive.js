@@ -70,6 +70,7 @@ addText({
   'derive.tex.heads': '\\mathrm{head}_1,\\dots,\\mathrm{head}_h',
   'derive.eq.product': '{res}={terms}{in}',
   'derive.eq.scores': '{res}=\\operatorname{softmax}\\!\\big({q}\\,{k}\\,/\\sqrt{d_k}\\big){in}',
+  'derive.eq.scores_unscaled': '{res}=\\operatorname{softmax}\\!\\big({q}\\,{k}\\big){in}',
   'derive.eq.each': '{res}={a}\\,{v},\\quad i=1,\\dots,h={count}',
   'derive.eq.concat': '{res}\\big(\\underbrace{{heads}}_{{count}\\times({size})}\\big){in}',
   'derive.waiting': 'The sizes appear once the engine has checked the form.',
