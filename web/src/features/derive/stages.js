@@ -78,7 +78,8 @@ export function equationTex(eq, sizes, { h, int, scale = true }) {
   switch (eq.form) {
     case 'scores': {
       const kT = symbol('Ki', text('derive.tex.transpose', { symbol: text('derive.tex.Ki') }));
-      return text(scale ? 'derive.eq.scores' : 'derive.eq.scores_unscaled', { res, q: under('Qi'), k: under('Ki', [...sizes.Ki].reverse(), kT), in: inLetters('Ai') });
+      const parts = { res, q: under('Qi'), k: under('Ki', [...sizes.Ki].reverse(), kT), in: inLetters('Ai') };
+      return scale ? text('derive.eq.scores', parts) : text('derive.eq.scores_unscaled', parts);
     }
     case 'each':
       return text('derive.eq.each', { res, a: under('Ai'), v: under('Vi'), count: int(h) });
