@@ -92,7 +92,7 @@ test('the page with every panel: no sideways scroll at 1280, 768, 375, 320 px, n
   }
   // After 1280 → 375 the charts are as wide as their boxes, not their first width.
   const last = await charts(page, '#playground');
-  assert.equal(last.length, 3, 'the three charts');
+  assert.equal(last.length, 4, 'the four charts (gradients, sweep, training curves, cost against n)');
   for (const c of last) assert.ok(Math.abs(c.chart - c.box) <= 2, `#${c.id}: ${c.chart} px drawn in ${c.box} px`);
   assert.deepEqual(report, []);
   assert.deepEqual(page.problems, []);

@@ -134,7 +134,7 @@ async function showsChange(page, before) {
 // One test per chapter (each well inside its time limit, and a failure names its chapter).
 const CHAPTER_NAMES_WALKED = [...new Set(LESSON.map((s) => s.chapter))];
 for (const chapter of CHAPTER_NAMES_WALKED) {
-  test(`every control shown in a step of the chapter ${chapter} changes something visible in that step`, { timeout: 300000 }, () => walkChapter(chapter));
+  test(`every control shown in a step of the chapter ${chapter} changes something visible in that step`, { timeout: 900000 }, () => walkChapter(chapter)); // 15 min: the full command runs it beside other files
 }
 
 async function walkChapter(chapter) {

@@ -8,13 +8,13 @@ import { cutText, field } from './schema.js';
 /** The engine's tasks (attn.trainTasks(); tests/js/train.test.mjs holds this list to it). */
 export const TRAIN_TASKS = Object.freeze(['copy_previous', 'copy_first', 'reverse', 'lookup', 'two_relation']);
 
-/** What each task asks, for the lab's menu and text. */
+/** What each task asks, for the lab's menu (short: a phone shows the whole option) and text. */
 export const TASK_TEXT = Object.freeze({
   copy_previous: 'copy the previous token',
   copy_first: 'copy the first token',
   reverse: 'reverse the sequence',
-  lookup: 'look up the value stored under a key',
-  two_relation: 'two outputs: the previous token and the first token',
+  lookup: 'look up a stored value',
+  two_relation: 'two outputs: previous and first',
 });
 
 /**

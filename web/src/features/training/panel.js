@@ -208,7 +208,7 @@ export function create(body, { dom, host, actions }) {
 /** The lab's settings form: the task menu and a field per setting, each with its message line. */
 function buildSettingsForm({ h }) {
   const msg = (key) => h('p', { class: 'msg', id: `m-${key}`, 'aria-live': 'polite' });
-  const taskSelect = h('select', { id: 'f-train_task', name: 'train_task' }, TRAIN_TASKS.map((t) => h('option', { value: t }, `${t}: ${TASK_TEXT[t]}`)));
+  const taskSelect = h('select', { id: 'f-train_task', name: 'train_task' }, TRAIN_TASKS.map((t) => h('option', { value: t }, TASK_TEXT[t])));
   const inputs = new Map([['train_task', taskSelect]]);
   const fieldBoxes = [h('div', { class: 'field', dataset: { field: 'train_task' } }, h('label', { for: 'f-train_task' }, 'task'), taskSelect, msg('train_task'))];
   for (const [key, name] of SETTINGS) {

@@ -5,7 +5,7 @@ import { addText } from '../text.js';
 export { text } from '../text.js';
 
 addText({
-  'controls.choose_worked_example_or': 'Choose a worked example or a model…',
+  'controls.choose_worked_example_or': 'An example or a model…',
   'controls.use_seeded_weights': 'Use seeded weights',
   'controls.sentence_each_word_token': 'Sentence: each word is a token, each line a batch item',
   'controls.start_from_preset': 'Start from a preset',
