@@ -105,7 +105,7 @@ export function createChapterNav({ dom, go, loadWords = () => Promise.resolve() 
   /** Loads the chapters' words once, then shows the latest view asked for (a failed load leaves the title alone, and is tried again on the next update). */
   function waitForWords(view, progress) {
     latest = [view, progress];
-    waiting ??= loadWords().then(() => { waiting = null; update(...latest); }, () => { waiting = null; });
+    waiting ??= Promise.resolve().then(loadWords).then(() => { waiting = null; update(...latest); }, () => { waiting = null; }); // a loader that throws (no asset folder) is a failed load too
   }
 
   /** Scrolls the list (a sideways row on a narrow playground) so the current chapter is in sight, after layout. */
