@@ -164,7 +164,7 @@ ctest_run() { ctest --test-dir "$1" -j "$jobs" --output-on-failure "${@:2}"; }
 # "Runs alone" (their checks lean on the worker pool's timing) one at a time, then the others as many at a
 # time as there are cores (a page open waits on the browser as much as on the CPU: on 2 cores 327 s one at
 # a time, 275 s two at a time).
-browser_tests() { node tests/browser/run.mjs --test-concurrency="$jobs" --test-timeout=300000 "$@"; }
+browser_tests() { node tests/browser/run.mjs --test-concurrency="$jobs" --test-timeout=900000 "$@"; } # a file may take 15 min (visible_effect walks every control of every step)
 
 # The JavaScript API tests, two files at a time (each loads both modules; none measures time).
 js_tests() { node --test --test-concurrency="$jobs" --test-timeout=600000 tests/js/; }
