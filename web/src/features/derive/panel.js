@@ -5,6 +5,7 @@
 // it. A step of the heads chapter shows its own stage; anywhere else every stage shows.
 
 import * as fmt from '../../model/format.js';
+import { loadKatex } from '../../ui/katex.js';
 import { stepOf, keyList } from '../../lesson/chapters.js';
 import { text } from '../../lesson/panels/derive.js';
 import { STAGES, EQUATIONS, tensorSizes, equationTex, stageTensors, stageOfStep } from './stages.js';
@@ -49,8 +50,8 @@ export function create(body, { dom, host }) {
     if (katex) katex.render(tex, el, KATEX);
     else el.textContent = tex;
   };
-  Promise.all([host.importVendor('vendor/katex/katex.mjs'), host.loadStyle('vendor/katex/katex.min.css'), host.loadDocumentStyle('vendor/katex/fonts.css')]).then(([mod]) => {
-    katex = mod.default;
+  loadKatex(host).then((loaded) => {
+    katex = loaded;
     lastKey = '';
     if (view) update(view);
   }, (err) => {

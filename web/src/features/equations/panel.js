@@ -2,6 +2,7 @@
 // formula with the current sizes filled in, so the symbols always have numbers attached.
 
 import * as fmt from '../../model/format.js';
+import { loadKatex } from '../../ui/katex.js';
 import { text } from '../../lesson/panels/equations.js';
 import { textsOf } from '../../lesson/text.js';
 
@@ -32,8 +33,8 @@ export function create(body, { dom, host }) {
   // KaTeX is the largest script a playground can use: fetched only by one that shows this panel (a
   // lazy panel, built after the first result). Its fonts are declared in the document, because font
   // faces declared inside a shadow root are not used.
-  Promise.all([host.importVendor('vendor/katex/katex.mjs'), host.loadStyle('vendor/katex/katex.min.css'), host.loadDocumentStyle('vendor/katex/fonts.css')]).then(([mod]) => {
-    katex = mod.default;
+  loadKatex(host).then((loaded) => {
+    katex = loaded;
     for (const b of blocks) typeset(b.math, b.tex);
     lastLive = '';
     if (view) update(view);

@@ -4,6 +4,7 @@
 // q_item, q_head, q_query, q_key (hash, attributes, widget keys), set by a click on the heatmap.
 
 import * as fmt from '../../model/format.js';
+import { loadKatex as loadKatexOf } from '../../ui/katex.js';
 import { stageBodies, num } from './stage_bodies.js';
 import { stageFolds } from './stage_folds.js';
 import { firstRowNote, patternOf } from './head_note.js';
@@ -54,8 +55,8 @@ export function create(body, { dom, host, actions }) {
   function loadKatex() {
     if (katexAsked) return;
     katexAsked = true;
-    Promise.all([host.importVendor('vendor/katex/katex.mjs'), host.loadStyle('vendor/katex/katex.min.css'), host.loadDocumentStyle('vendor/katex/fonts.css')]).then(([mod]) => {
-      katex = mod.default;
+    loadKatexOf(host).then((loaded) => {
+      katex = loaded;
       for (const el of content.querySelectorAll('[data-tex]')) typeset(el);
     }, () => {}); // without the typesetter the formulas stay as the plain text they start as
   }
