@@ -6,6 +6,7 @@
 
 import { chapterOf, neighbours, stepOf, hasSteps } from './chapters.js';
 import { text } from './panels/nav.js';
+import { createStepRoom } from './step_room.js';
 
 /**
  * dom: the playground's dom helpers; go(changes): a learner's edit of chapter and step, true when it moved;
@@ -28,7 +29,14 @@ export function createStepNav({ dom, go, focusChapter }) {
   const element = h('div', { class: 'chapter-steps', id: 'chapter-steps' }, heading, textBox, bar);
 
   let shown = null;
+  const room = createStepRoom(() => element.closest('.ap'));
+  let resizeHooked = false;
   function update(state, { chapterLocked, stepLocked }) {
+    if (!resizeHooked && element.ownerDocument.defaultView) {
+      element.ownerDocument.defaultView.addEventListener('resize', () => room.measure());
+      resizeHooked = true;
+    }
+    room.measure();
     const { step, number, count: total } = stepOf(state);
     const chapter = chapterOf(state);
     // Reference (every panel at once) and a chapter told in one step have no steps to move between: their text only.

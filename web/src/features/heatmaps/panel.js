@@ -79,7 +79,8 @@ export function create(body, { dom, host, actions }) {
     legendMin.textContent = low;
     legendMax.textContent = high;
     const head = selectedHead();
-    drawnAs = `${head}|${view.state.colors}`;
+    drawnAs = `${head}|${view.state.colors}|${mapRoom(view.state, host.win)}`;
+    main.maxHeight = mapRoom(view.state, host.win);
     // Every width first, then every drawing: each drawing resizes its canvas, and a width read after
     // that would cost the browser a layout per map.
     const widths = mapWidths();
@@ -137,8 +138,8 @@ export function create(body, { dom, host, actions }) {
       baseNote = resultNotes(result);
       renderOutput(dom, { output, outputTitle, outputBody }, result);
       draw();
-    } else if (reason === 'state' && drawnAs !== `${selectedHead()}|${state.colors}`) {
-      draw(); // the enlarged head or the colour scale changed
+    } else if (reason === 'state' && drawnAs !== `${selectedHead()}|${state.colors}|${mapRoom(state, host.win)}`) {
+      draw(); // the enlarged head, the colour scale or the map's room (a step of a chapter, or the whole dashboard) changed
     }
     const staleNote = stale
       ? text('heatmaps.these_maps_are_from', { part: check?.ok && !check.blocked ? text('heatmaps.press_run_update_them') : text('heatmaps.current_inputs_cannot_run') })
@@ -284,6 +285,16 @@ function untrainedText(heads) {
   const list = built.map(([p, k]) => `head ${k + 1} (${p.replace('_', ' ')})`).join(', ');
   const others = built.length === heads.length ? text('heatmaps.no_head_random') : text('heatmaps.other_heads_are_random_2');
   return text('heatmaps.constructed_whose_w_w', { words, list, others });
+}
+
+/**
+ * How tall the enlarged map may be: in a step of a lesson chapter, what a window of its height leaves under
+ * the chapter's title, the step's text and the run bar (300 px on a 1280 × 800 screen: the step fits it,
+ * issue 37); on the whole dashboard (Reference, or an author's panels alone), 400.
+ */
+function mapRoom(state, win) {
+  const stepped = !!state?.chapter && state.chapter !== 'reference';
+  return stepped ? Math.max(240, Math.min(400, Math.round((win?.innerHeight ?? 800) - 500))) : 400;
 }
 
 /** True when the layer shares key/value heads (fewer than query heads, as the core resolved them). */
