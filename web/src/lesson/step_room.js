@@ -1,9 +1,11 @@
 // A step of a chapter fits one screen on a wide page (issue 37): the exercises placed at the step sit in the
 // left column under the inputs, and a long one (a grid of cells to pick) would lengthen the page past the
 // screen. This gives that column what is left of the window under its top (--side-room on the playground),
-// where the stylesheet lets it scroll; measured again when the step, the inputs or the window change.
+// where the stylesheet lets it scroll (and the inputs above it, when they are long: --controls-room); measured
+// again when the step, the inputs or the window change.
 
-const MIN_ROOM = 260; // below this (a short window) the column keeps its height and the page scrolls
+const MIN_ROOM = 240; // the least either part of the column is given; a window with less for them keeps their heights (the page scrolls)
+const GAP = 14;      // the layout's gap on a wide page (styles.css)
 
 /** wrapper(): the playground's .ap element (or null before it is built). Returns { measure() }. */
 export function createStepRoom(wrapper) {
@@ -25,9 +27,20 @@ export function createStepRoom(wrapper) {
     }
     const side = ap.querySelector('.layout > .panel:not(.controls):not([hidden])');
     if (!side) return;
-    const top = side.getBoundingClientRect().top + w.scrollY;
-    const room = Math.round(w.innerHeight - top - 12);
-    ap.style.setProperty('--side-room', room >= MIN_ROOM ? `${room}px` : 'none');
+    const topOf = (el) => el.getBoundingClientRect().top + w.scrollY;
+    if (!controls || controls.hidden) { // no inputs: the exercises beside the panels, from the layout's top
+      const room = Math.round(w.innerHeight - topOf(side) - 12);
+      ap.style.setProperty('--side-room', room >= MIN_ROOM ? `${room}px` : 'none');
+      return;
+    }
+    // The column from the inputs' top to the window's bottom: the inputs their height, the exercises the rest;
+    // when that leaves the exercises too little, the inputs too scroll within their share.
+    const room = Math.round(w.innerHeight - topOf(controls) - 12);
+    const inputs = controls.scrollHeight + 2; // its content and its border, whatever its max-height now
+    const inputsRoom = inputs + GAP + MIN_ROOM <= room ? null : room - GAP - MIN_ROOM;
+    const fits = inputsRoom === null || inputsRoom >= MIN_ROOM;
+    ap.style.setProperty('--controls-room', fits && inputsRoom !== null ? `${inputsRoom}px` : 'none');
+    ap.style.setProperty('--side-room', fits ? `${room - GAP - Math.min(inputs, inputsRoom ?? inputs)}px` : 'none');
   }
 
   /** Measures on the next frame (after the step's panels are laid out); several calls make one. */

@@ -23,7 +23,7 @@ export function create(body, { dom, host, actions }) {
   let view = null;
   const {
     intro, itemSelect, itemNumber, itemLabel, itemField, scaleSelect, legendMin, legendMax, note, untrained, mainCanvas, mainCaption, grid,
-    groups, readout, jobs, headsSwitch, outputTitle, outputBody, output, placeholder, content,
+    groups, readout, jobs, jobsFold, headsSwitch, outputTitle, outputBody, output, placeholder, content,
   } = buildParts(dom, actions, () => current?.config);
   fill(body, intro, placeholder, content);
 
@@ -98,8 +98,14 @@ export function create(body, { dom, host, actions }) {
     });
   }
 
+  let foldedFor = null; // whether the heads' fold was last set for the whole dashboard or a step (a learner's toggle stays until it changes)
   function update(v, reason) {
     view = v;
+    const whole = mapRoom(v.state, host.win) === FULL_ROOM;
+    if (whole !== foldedFor) {
+      foldedFor = whole;
+      jobsFold.open = whole;
+    }
     const { check, result, state, running, engine } = v;
     const config = check?.config;
     updateItemMenu(dom, { itemSelect, itemNumber, itemLabel, itemField, scaleSelect }, config, result, state);
@@ -289,12 +295,13 @@ function untrainedText(heads) {
 
 /**
  * How tall the enlarged map may be: in a step of a lesson chapter, what a window of its height leaves under
- * the chapter's title, the step's text and the run bar (300 px on a 1280 × 800 screen: the step fits it,
+ * the chapter's title, the step's text and the run bar (270 px, cells of 22 px, on a 1280 × 800 screen: the step fits it,
  * issue 37); on the whole dashboard (Reference, or an author's panels alone), 400.
  */
+const FULL_ROOM = 400;
 function mapRoom(state, win) {
   const stepped = !!state?.chapter && state.chapter !== 'reference';
-  return stepped ? Math.max(240, Math.min(400, Math.round((win?.innerHeight ?? 800) - 500))) : 400;
+  return stepped ? Math.max(240, Math.min(FULL_ROOM - 1, Math.round((win?.innerHeight ?? 800) - 530))) : FULL_ROOM;
 }
 
 /** True when the layer shares key/value heads (fewer than query heads, as the core resolved them). */
@@ -306,12 +313,12 @@ const kvHeadOf = (config, k) => config.kv_head_of?.[k];
 /** The panel's parts: the toolbar, the enlarged map and the small ones, the readout, the heads' jobs, the output. */
 function buildParts(dom, actions, currentConfig) {
   const { h } = dom;
+  // Sentences look meaningful, so say where their patterns come from.
+  const untrained = h('p', { class: 'note', id: 'untrained-note', hidden: true });
   const intro = h('p', { class: 'lead' },
     text('heatmaps.rows_are_queries_columns'));
   const { itemSelect, itemNumber, itemLabel, itemField, scaleSelect, scaleField, legend, legendMin, legendMax } = buildToolbar(dom, actions);
   const note = h('p', { class: 'note', id: 'heat-note' });
-  // Sentences look meaningful, so say where their patterns come from.
-  const untrained = h('p', { class: 'note', id: 'untrained-note', hidden: true });
   const mainCanvas = h('canvas', { class: 'heat-main-canvas' });
   const mainCaption = h('figcaption');
   const grid = h('div', { class: 'heat-grid' });
@@ -325,7 +332,11 @@ function buildParts(dom, actions, currentConfig) {
     // 'random' rather than '': an explicit choice, so the page's link keeps it (no hash = the lesson's start).
     actions.edit(built ? { heads: 'random' } : { ...LESSON_START, source: 'text' }, 'heads');
   } });
-  const jobsBox = h('div', { class: 'head-jobs-box', id: 'head-jobs-box' }, h('h3', {}, text('heatmaps.what_each_head_does')), jobs, headsSwitch);
+  // Folded in a step of a lesson chapter (the step's text says what the heads do; the map needs the room),
+  // open on the whole dashboard: the list and where the sentence's patterns come from (the untrained note).
+  const jobsFold = h('details', { class: 'head-jobs-fold', id: 'head-jobs-fold', open: true },
+    h('summary', {}, h('h3', {}, text('heatmaps.what_each_head_does'))), jobs, untrained);
+  const jobsBox = h('div', { class: 'head-jobs-box', id: 'head-jobs-box' }, jobsFold, headsSwitch);
   // The output table, folded under its heading (a details element): the maps are what a chapter is about.
   const outputTitle = h('h3', {});
   const outputBody = h('div', {});
@@ -337,8 +348,8 @@ function buildParts(dom, actions, currentConfig) {
     h('div', { class: 'heat-layout' },
       h('figure', { class: 'heat-main' }, mainCaption, mainCanvas),
       h('div', { class: 'heat-side' }, groups, grid, readout, jobsBox)),
-    untrained, output);
-  return { intro, itemSelect, itemNumber, itemLabel, itemField, scaleSelect, legendMin, legendMax, note, untrained, mainCanvas, mainCaption, grid, groups, readout, jobs, headsSwitch, outputTitle, outputBody, output, placeholder, content };
+    output);
+  return { intro, itemSelect, itemNumber, itemLabel, itemField, scaleSelect, legendMin, legendMax, note, untrained, mainCanvas, mainCaption, grid, groups, readout, jobs, jobsFold, headsSwitch, outputTitle, outputBody, output, placeholder, content };
 }
 
 /** What the map of `head` draws: the weights placed on the colour scale, the mask, the labels. */
