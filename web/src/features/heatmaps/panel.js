@@ -295,13 +295,13 @@ function untrainedText(heads) {
 
 /**
  * How tall the enlarged map may be: in a step of a lesson chapter, what a window of its height leaves under
- * the chapter's title, the step's text and the run bar (270 px, cells of 22 px, on a 1280 × 800 screen: the step fits it,
+ * the chapter's title, the step's text and the run bar (260 px, cells of 21 px, on a 1280 × 800 screen: the step fits it,
  * issue 37); on the whole dashboard (Reference, or an author's panels alone), 400.
  */
 const FULL_ROOM = 400;
 function mapRoom(state, win) {
   const stepped = !!state?.chapter && state.chapter !== 'reference';
-  return stepped ? Math.max(240, Math.min(FULL_ROOM - 1, Math.round((win?.innerHeight ?? 800) - 530))) : FULL_ROOM;
+  return stepped ? Math.max(240, Math.min(FULL_ROOM - 1, Math.round((win?.innerHeight ?? 800) - 540))) : FULL_ROOM;
 }
 
 /** True when the layer shares key/value heads (fewer than query heads, as the core resolved them). */
