@@ -139,7 +139,7 @@ for (const width of [320, 375, 1280]) {
 }
 
 test('E3: the figures the lesson never prints are marked computed, not the lesson\'s', async () => {
-  const page = await openPage(h, '#chapter=cost&step=5', { waitForResult: false });
+  const page = await openPage(h, '#chapter=cost&step=6', { waitForResult: false }); // the worked examples' step
   await chapterDrawn(page);
   await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="examples"] [data-example="E3"]'));
   const rows = await page.evaluate(() => [...playgroundRoot().querySelectorAll('[data-example="E3"] tbody tr')]

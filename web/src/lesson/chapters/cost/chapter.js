@@ -34,6 +34,11 @@ export const TEXT = {
     'Predict, then open the counts. Set n_heads to 1, then 2 and 8. The lesson’s start builds three constructed heads (previous token, same word, first token): with fewer heads it builds as many as fit, one head is the previous-token head, and the line under the Run button says which patterns were left out.',
   'chapter.cost.memory':
     'Memory: the attention weights are batch·h matrices of n_q × n_k numbers, 4 bytes each, so they grow with n², the reason long contexts are expensive. The presets load the lesson’s worked examples (E2, E3, P1, P4) and real models.',
+  'chapter.cost.examples.title': 'Worked examples, computed',
+  'chapter.cost.examples':
+    'The lesson works these counts out by hand for real sizes. Here the engine computes every figure again and sets it beside the lesson’s; a figure the lesson does not print is marked as computed.',
+  'chapter.cost.examples_do':
+    'Try: load an example into the inputs, then go back a step and read its weights, multiply-adds and memory.',
 };
 
 export const CHAPTER = {
@@ -52,8 +57,10 @@ export const CHAPTER = {
       fields: ['d_model'] },
     { id: 'cost.heads', title: 'chapter.cost.heads.title', text: ['chapter.cost.heads', 'chapter.cost.heads_do'], panels: ['cost_heads'],
       fields: ['d_model', 'n_heads'], exercises: ['cost.heads-params', 'cost.heads-flops'] },
-    { id: 'cost.memory', title: 'chapter.cost.memory.title', text: ['chapter.cost.memory'], panels: ['cost', 'examples'],
+    { id: 'cost.memory', title: 'chapter.cost.memory.title', text: ['chapter.cost.memory'], panels: ['cost'],
       fields: ['d_model', 'n_heads', 'n_q', 'n_k', 'preset'], exercises: ['cost.attention-shape', 'cost.attention-bytes'] },
+    { id: 'cost.examples', title: 'chapter.cost.examples.title', text: ['chapter.cost.examples', 'chapter.cost.examples_do'], panels: ['examples'],
+      fields: [] },
   ],
   exercises: {
     'cost.params-nobias': 'number',

@@ -39,6 +39,12 @@ export const TEXT = {
   'chapter.heads.why.p1':
     'Why not one big head? Because one head has one row of weights per query. The argument, and a task the engine trains twice to show it, are below.',
   'chapter.heads.why.do': 'Predict before you train: can one head of d_k = 32 learn two relations at once?',
+  // Step 6: how the heads differ
+  'chapter.heads.differ.title': 'Do the heads really differ?',
+  'chapter.heads.differ.p1':
+    'The engine measures this layer’s heads on the sentence: how spread each head’s rows are, how far from its query each head looks, how alike two heads’ maps are, and how much the output moves when one head is switched off.',
+  'chapter.heads.differ.do':
+    'Predict: which head, switched off, moves the output most? The one that looks far, or one of the heads with a narrow job? Then read the bars.',
 };
 
 export const CHAPTER = {
@@ -47,7 +53,8 @@ export const CHAPTER = {
   panels: ['controls', 'heatmaps', 'derive', 'subspace', 'patterns', 'compare', 'shapes'],
   open: ['derive', 'subspace'],
   // The derivation of multi-head attention from one head (the derive panel shows the stage its step's id
-  // names), then why several heads (the subspace panel); each step's exercises are the ones it prepares. The
+  // names), then why several heads (the subspace panel) and how this layer's heads differ (the compare panel,
+  // a step of its own so each fits one screen); each step's exercises are the ones it prepares. The
   // previous-token predictions come at step 1, before step 2 draws the maps that answer them.
   // The heatmaps (chapter 1's view) and the constructed heads' workings are offered collapsed under every step.
   steps: [
@@ -60,7 +67,9 @@ export const CHAPTER = {
     { id: 'heads.output', title: 'chapter.heads.output.title', text: ['chapter.heads.output.p1', 'chapter.heads.output.do'],
       panels: ['derive', 'shapes'], fields: ['d_model', 'n_heads', 'preset'], exercises: ['heads.wo-shape'] },
     { id: 'heads.why', title: 'chapter.heads.why.title', text: ['chapter.heads.why.p1', 'chapter.heads.why.do'],
-      panels: ['subspace', 'compare'], fields: [], exercises: ['heads.subspace'] },
+      panels: ['subspace'], fields: [], exercises: ['heads.subspace'] },
+    { id: 'heads.differ', title: 'chapter.heads.differ.title', text: ['chapter.heads.differ.p1', 'chapter.heads.differ.do'],
+      panels: ['compare'], fields: [] },
   ],
   exercises: {
     'heads.d_k': 'number',
