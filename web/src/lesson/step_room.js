@@ -2,7 +2,7 @@
 // left column under the inputs, and a long one (a grid of cells to pick) would lengthen the page past the
 // screen. This gives that column what is left of the window under its top (--side-room on the playground),
 // where the stylesheet lets it scroll (and the inputs above it, when they are long: --controls-room); measured
-// again when the step, the inputs or the window change.
+// again when the step, the inputs, the layout or the window change.
 
 const MIN_ROOM = 240; // the least either part of the column is given; a window with less for them keeps their heights (the page scrolls)
 const GAP = 14;      // the layout's gap on a wide page (styles.css)
@@ -19,10 +19,13 @@ export function createStepRoom(wrapper) {
     const ap = wrapper();
     const w = win();
     if (!ap || !w) return;
+    const layout = ap.querySelector('.layout');
     const controls = ap.querySelector('.layout > .controls');
-    if (observer && controls && controls !== watched) {
+    // The inputs' size, and the layout's (the exercises panel shown once its step's exercises are built).
+    if (observer && layout && controls && controls !== watched) {
       observer.disconnect();
       observer.observe(controls);
+      observer.observe(layout);
       watched = controls;
     }
     const side = ap.querySelector('.layout > .panel:not(.controls):not([hidden])');
