@@ -31,7 +31,7 @@ const TOO_TALL = {
   'efficient.memory': 'FlashAttention\'s settings, its tile strip and one tile\'s numbers (about 960; the panel is helper "silent"\'s)',
   'efficient.flash': 'FlashAttention\'s settings, its tile strip and one tile\'s numbers (about 990)',
   'efficient.kvcache': 'the KV cache\'s decoding table and chart (about 1,460)',
-  'efficient.sparse': 'the sparse patterns\' maps and their counts (about 1,020)',
+  'efficient.sparse': 'the three patterns\' maps over their counts (about 910)',
   'efficient.linear': 'linear attention\'s comparison and chart (about 1,410)',
 };
 

@@ -42,9 +42,8 @@ export const TEXT = {
   // Step 6: how the heads differ
   'chapter.heads.differ.title': 'Do the heads really differ?',
   'chapter.heads.differ.p1':
-    'The engine measures this layer’s heads on the sentence: how spread each head’s rows are, how far from its query each head looks, how alike two heads’ maps are, and how much the output moves when one head is switched off.',
-  'chapter.heads.differ.do':
-    'Predict: which head, switched off, moves the output most? The one that looks far, or one of the heads with a narrow job? Then read the bars.',
+    'The engine measures each head on this sentence: how spread its rows are, how far it looks, and how much the output moves without it.',
+  'chapter.heads.differ.do': 'Predict which head matters most, then read the bars.',
 };
 
 export const CHAPTER = {
