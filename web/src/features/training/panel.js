@@ -82,6 +82,7 @@ export function create(body, { dom, host, actions }) {
   const maps = h('div', { class: 'heat-grid', id: 'train-maps' });
   const sampleLine = h('p', { class: 'note', id: 'train-sample-line' });
   const mapsCover = h('p', { class: 'note', id: 'train-maps-cover', hidden: true }, text('training.maps_after_you_answer'));
+  let mapsFigure = null; // the maps' save buttons, hidden with them
   fill(body,
     h('p', { class: 'lead' }, text('training.embedding_plus_sinusoidal_position'),
       text('training.what_learns_shows_maps', { TRAIN_BATCH, TRAIN_VOCAB })),
@@ -90,9 +91,9 @@ export function create(body, { dom, host, actions }) {
     status, curves,
     chartButtons({ dom, host, id: 'train-figure', title: () => text('training.training_loss_accuracy_step', { steps: lab.steps }), plot: () => plot }),
     story, mapsCover, sampleLine, maps,
-    figureButtons({ dom, host, id: 'train-maps-figure', make: (theme) => {
+    mapsFigure = figureButtons({ dom, host, id: 'train-maps-figure', make: (theme) => {
       const r = lab.reply, T = r?.config.seq_len;
-      if (!r || !mapsCover.hidden) return null; // none while the maps are covered
+      if (!r) return null;
       const cell = Math.max(4, Math.min(24, Math.floor(220 / T)));
       const tiles = Array.from({ length: r.dims.n_heads }, (_, k) => heatmapSvg({ title: `Head ${k + 1}`, data: r.sample.attention.slice(k * T * T, (k + 1) * T * T),
         rows: T, cols: T, rowLabels: r.sample.labels, colLabels: r.sample.labels, scale: 'linear', max: 1, theme, cell }));
@@ -169,7 +170,7 @@ export function create(body, { dom, host, actions }) {
       status.dataset.focus = JSON.stringify(e.focus);
       // A trained model's maps and the words about them answer the sketch of a trained row: covered until it is done.
       const covered = r.steps > 0 && stillAsked(view, SKETCH);
-      for (const el of [story, sampleLine, maps]) el.hidden = covered;
+      for (const el of [story, sampleLine, maps, mapsFigure]) el.hidden = covered;
       mapsCover.hidden = !covered;
       fill(story, focusStory(e, r.shape.relations).map((t) => h('p', {}, t)));
       drawMaps(dom, host, shownMaps, r, run.sample);

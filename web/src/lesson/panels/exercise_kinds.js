@@ -20,6 +20,8 @@ addText({
   'exercises.step_row.weights': 'weight',
   'exercises.step_row.output': 'output (x = 0, 1)',
   'exercises.step_practice': 'Practice (the last step again):',
+  'exercises.sketch_legend':
+    'Filled bars: your row. Dashed outlines: the engine’s row, drawn with its largest weight at the height of your tallest bar (only proportions count).',
   'exercises.sketch_help':
-    'Drag over the bars to draw the row (or focus a bar: ←/→ choose it, ↑/↓ set its height). Only the shape counts: the engine scales your bars to sum to 1.',
+    'Drag over the bars to draw the row (or focus a bar: ←/→ choose it, ↑/↓ set its height, Enter checks). Only the shape counts: the engine scales your bars to sum to 1.',
 });
