@@ -115,7 +115,8 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
     return first;
   });
   assert.deepEqual(fresh, [{ id: 'gqa.kv-head-of', chapter: 'gqa', kind: 'number', prompt: null }, { id: 'gqa.cache-per-token', chapter: 'gqa', kind: 'number', prompt: null },
-    { id: 'gqa.preset-saving', chapter: 'gqa', kind: 'number', prompt: null }, { id: 'gqa.wk-params', chapter: 'gqa', kind: 'number', prompt: null }]);
+    { id: 'gqa.preset-saving', chapter: 'gqa', kind: 'number', prompt: null }, { id: 'gqa.wk-params', chapter: 'gqa', kind: 'number', prompt: null },
+    { id: 'gqa.sketch-shared-keys', chapter: 'gqa', kind: 'sketch', prompt: null }]);
   // The stepper: the first exercise alone, every exercise marked unanswered, the line announced politely.
   assert.deepEqual(await stepper(page), { where: 'Exercise 1 of 4', visible: ['attention.causal-row'], marks: [
     ['attention.causal-row', 'unanswered', true], ['cost.attention-shape', 'unanswered', false], ['cost.dominant', 'unanswered', false], ['attention.strongest-key', 'unanswered', false]] });

@@ -6,6 +6,7 @@ export { text } from '../text.js';
 
 addText({
   'exercises.design_your_row': 'The row your query gives, as the engine computed it:',
+  'exercises.design_one_answer': '{value}, one of the settings that do the job (yours is graded by running it)',
   'exercises.step_inputs': 'The head’s query q and each key’s rows of K and V',
   'exercises.step_worked': 'The stages worked out so far: ? is your number, … one left for you to work out',
   'exercises.step_where': 'Step {stage} of {count}. “?” is the number asked; “…” marks numbers left for you to work out.',

@@ -65,9 +65,7 @@ export function sketchInput(dom, item, titleId) {
     plot.addEventListener('pointerup', up);
     plot.addEventListener('pointercancel', up);
   });
-  const labels = h('div', { class: 'ex-sketch-keys', 'aria-hidden': 'true' },
-    keys.map((k, j) => h('span', { class: j === item.sketch.query ? 'asked' : '' }, h('span', {}, k))));
-  staggerWhenCut(labels);
+  const labels = keyLabels(h, keys, item.sketch.query);
   const legend = h('p', { class: 'note ex-sketch-legend', hidden: true }, text('exercises.sketch_legend'));
   const field = h('div', { class: 'ex-sketch', role: 'group', 'aria-labelledby': titleId },
     h('p', { class: 'note' }, text('exercises.sketch_help')), plot, labels, legend);
@@ -93,6 +91,14 @@ export function sketchInput(dom, item, titleId) {
     /** How the engine's row reads in the verdict. */
     format: (expected) => expected.map((w) => w.toFixed(2)).join(', '),
   };
+}
+
+/** The keys' labels under a row of bars (the asked one in bold); labels wider than their bar alternate on two lines. */
+export function keyLabels(h, keys, asked = -1) {
+  const labels = h('div', { class: 'ex-sketch-keys', 'aria-hidden': 'true' },
+    keys.map((k, j) => h('span', { class: j === asked ? 'asked' : '' }, h('span', {}, k))));
+  staggerWhenCut(labels);
+  return labels;
 }
 
 /** Labels wider than their bar alternate on two lines (each may then take two bars' width); checked on every resize. */

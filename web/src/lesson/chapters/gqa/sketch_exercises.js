@@ -8,6 +8,8 @@ import { text } from './sketch_text.js';
 const D_K = 4; // √d_k = 2: a score s_j is q·k_j / 2
 const SCORES = [2, -1, 0, 1, -2, 0.5]; // the first head's scaled scores over the shared keys
 const THRESHOLD = 0.25;
+/** A score as the lesson writes it: a true minus sign. */
+const score = (s) => fmt.num(s, 1).replace('-', '−');
 
 /** Both heads' queries (ones, then minus ones) and the shared keys whose scaled scores with the first are SCORES. */
 function vectors() {
@@ -25,7 +27,7 @@ export const SKETCH_EXERCISES = [
         params: {},
         prompt: text('exercise.gqa.sketch_prompt', { keys: SCORES.length, threshold: fmt.num(THRESHOLD, 2) }),
         threshold: THRESHOLD,
-        sketch: { keys: SCORES.map((s) => fmt.num(s, 1)), query: -1 },
+        sketch: { keys: SCORES.map(score), query: -1 },
         calls: [{ op: 'queryRows', args: { q, k, n_q: 2, n_k: SCORES.length, d_k: D_K } }],
       };
     },
@@ -34,8 +36,8 @@ export const SKETCH_EXERCISES = [
       const best = second.indexOf(Math.max(...second)), top = first.indexOf(Math.max(...first));
       return {
         expected: second, weights: second,
-        explanation: text('exercise.gqa.sketch_reveal', { score: fmt.num(SCORES[best], 1), value: fmt.num(second[best], 2),
-          top: fmt.num(SCORES[top], 1), own: fmt.num(first[top], 2), other: fmt.num(second[top], 2) }) +
+        explanation: text('exercise.gqa.sketch_reveal', { score: score(SCORES[best]), value: fmt.num(second[best], 2),
+          top: score(SCORES[top]), own: fmt.num(first[top], 2), other: fmt.num(second[top], 2) }) +
           text('exercise.common.sketch_distance', { threshold: fmt.num(THRESHOLD, 2) }),
       };
     },
