@@ -89,6 +89,10 @@ for (const width of [375, 1280]) test(`the GQA sketch by keyboard at ${width} px
   // Head 1's scaled scores are under the bars: 2, −1, 0, 1, −2, 0.5. Negated, the key scored −2 leads, then −1, then 0.
   assert.deepEqual(await page.locator(`${card(id)} .ex-sketch-keys > span`).allTextContents(), ['2', '−1', '0', '1', '−2', '0.5']);
   await page.locator(`${card(id)} .ex-sketch-bar`).first().focus();
+  // Enter with nothing drawn: not checked, a message naming the problem (and no id), no attempt.
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((id) => /^Not checked: the weights are all 0; draw at least one bar\.$/.test(playgroundRoot().querySelector(`[data-exercise="${id}"] .ex-verdict`)?.textContent ?? ''), id);
+  assert.equal(await page.evaluate((id) => playgroundRoot().querySelector(`[data-exercise="${id}"]`).innerText.includes(id), id), false, 'no id on the card');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowUp');
   await page.keyboard.press('ArrowUp'); // key 1 (score −1): 0.2 of full

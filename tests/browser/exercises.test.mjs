@@ -133,7 +133,8 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
 
   // A number, typed: wrong, then right (attempts counted); a typo is refused and not counted.
   await page.fill(`${card('attention.causal-row')} input[name="answer"]`, 'four');
-  assert.match(await check(page, 'attention.causal-row'), /Not checked: attention\.causal-row expects a number, got “four”/);
+  // The message names no id (the learner's view shows none; answer() still names it, tests/js/exercises.test.mjs).
+  assert.match(await check(page, 'attention.causal-row'), /Not checked: the answer expects a number, got “four”/);
   // A first wrong answer gets the exercise's hint and a second try, not the answer (issue 36: it used to
   // show "The engine’s answer: 4" and the explanation here; they now come with the right answer below).
   await page.fill(`${card('attention.causal-row')} input[name="answer"]`, '3');
