@@ -27,6 +27,7 @@ const TOO_TALL = {
   'positions.sinusoidal': 'the encoding, RoPE and ALiBi in one panel (about 940)',
   'positions.logits': 'the encoding, RoPE and ALiBi in one panel (about 940)',
   'training.start': 'the lab in two columns beside the exercises (about 1,050)',
+  'training.task': 'the lab in two columns beside the exercises (about 1,040)',
   'training.one-relation': 'the lab in two columns beside the exercises (about 1,040)',
   'efficient.memory': 'FlashAttention\'s settings, its tile strip and one tile\'s numbers (about 960; the panel is helper "silent"\'s)',
   'efficient.flash': 'FlashAttention\'s settings, its tile strip and one tile\'s numbers (about 990)',

@@ -8,7 +8,7 @@ import { configKey } from '../../model/validate.js';
 import { colorPositions, legendEnds } from '../../model/colorscale.js';
 import * as fmt from '../../model/format.js';
 import { focusedIn } from '../../ui/dom.js';
-import { LESSON_START } from '../../lesson/chapters.js';
+import { LESSON_START, chapterOf, hasSteps, stepOf, keyList } from '../../lesson/chapters.js';
 import { text } from '../../lesson/panels/heatmaps.js';
 import { firstRowOfPrevious } from './first_row.js';
 import { textsOf } from '../../lesson/text.js';
@@ -294,13 +294,16 @@ function untrainedText(heads) {
 }
 
 /**
- * How tall the enlarged map may be: in a step of a lesson chapter, what a window of its height leaves under
- * the chapter's title, the step's text and the run bar (260 px, cells of 21 px, on a 1280 × 800 screen: the step fits it,
- * issue 37); on the whole dashboard (Reference, or an author's panels alone), 400.
+ * How tall the enlarged map may be: in a step of a lesson chapter (the page with no hash too: it opens on
+ * the first chapter's first step), what a window of its height leaves under the chapter's title, the step's
+ * text and the run bar (260 px, cells of 21 px, on a 1280 × 800 screen: the step fits it, issue 37); on the
+ * whole dashboard (Reference, an author's panels alone, a chapter without its frame), 400.
  */
 const FULL_ROOM = 400;
 function mapRoom(state, win) {
-  const stepped = !!state?.chapter && state.chapter !== 'reference';
+  const chapter = chapterOf(state ?? {});
+  const framed = !(keyList(state?.panels).length && !state?.chapter) && !keyList(state?.hide).includes('chapter');
+  const stepped = framed && hasSteps(chapter) && stepOf(state ?? {}).count > 1; // as the step bar shows (lesson/step_nav.js)
   return stepped ? Math.max(240, Math.min(FULL_ROOM - 1, Math.round((win?.innerHeight ?? 800) - 540))) : FULL_ROOM;
 }
 
