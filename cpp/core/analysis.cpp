@@ -168,6 +168,24 @@ std::vector<TensorInfo> tensor_trace(const MhaDims& d, int batch, int n_q, int n
   };
 }
 
+std::vector<NamedShape> layer_tensor_shapes(const MhaDims& d, int batch, int n_q, int n_k) {
+  // Not require_countable: a view too large to count is still a view whose shapes the page shows (each
+  // axis at most kMaxDim, a width at most 2^40: no product here overflows).
+  require_dim("batch", batch);
+  require_dim("n_q", n_q);
+  require_dim("n_k", n_k);
+  const std::int64_t B = batch, NQ = n_q, NK = n_k, D = d.d_model, H = d.n_heads, KVH = d.n_kv_heads, dk = d.d_k,
+                     dv = d.d_v;
+  return {
+      {"query", {B, NQ, D}},          {"key", {B, NK, D}},           {"value", {B, NK, D}},
+      {"wq", {D, d.qk_width()}},      {"wk", {D, d.kv_k_width()}},   {"wv", {D, d.kv_v_width()}},
+      {"wo", {d.v_width(), D}},       {"bq", {d.qk_width()}},        {"bk", {d.kv_k_width()}},
+      {"bv", {d.kv_v_width()}},       {"bo", {D}},                   {"q", {B, H, NQ, dk}},
+      {"k", {B, KVH, NK, dk}},        {"v", {B, KVH, NK, dv}},       {"attention", {B, H, NQ, NK}},
+      {"head_outputs", {B, H, NQ, dv}}, {"output", {B, NQ, D}},
+  };
+}
+
 std::uint64_t attention_weight_bytes(int n_heads, int batch, int n_q, int n_k) {
   return (Count(4) * n_heads * batch * n_q * n_k).value();
 }

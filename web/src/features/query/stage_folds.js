@@ -5,11 +5,11 @@
 
 import * as fmt from '../../model/format.js';
 import { logitsSection } from './logits_view.js';
+import { MAX_LOGIT_CELLS, headCells } from './head_cells.js'; // the whole head's tables (as the worker's headLogits allows)
 import { stageList, stageResult } from './stage_bodies.js';
 import { text } from '../../lesson/panels/query.js';
 import '../../lesson/panels/query_stages.js'; // the stages' words
 
-const MAX_LOGIT_CELLS = 32 * 32; // the whole head's tables (as the worker's headLogits allows)
 
 /** One stage as a fold: its title and short result in the summary, its numbers inside, a "Next" button. */
 function stageFold({ h }, { name, title, result, body, next, nextTitle }) {
@@ -46,9 +46,9 @@ export function stageFolds({ dom, actions, c, t, at, labels_q, labels_k, bodies,
   const askHead = () => {
     if (asked) return;
     asked = true;
-    const { n_q } = c, n_k = t.scores.length;
-    if (n_q * n_k > MAX_LOGIT_CELLS) {
-      fill(slot, h('p', { class: 'note' }, text('query.view_whole_head_s', { MAX_LOGIT_CELLS, value: fmt.int(n_q * n_k) })));
+    const cells = headCells(c);
+    if (cells > MAX_LOGIT_CELLS) {
+      fill(slot, h('p', { class: 'note' }, text('query.view_whole_head_s', { MAX_LOGIT_CELLS, value: fmt.int(cells) })));
       return;
     }
     fill(slot, h('p', { class: 'note' }, text('query.stage.tracing')));
