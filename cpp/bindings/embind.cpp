@@ -629,8 +629,8 @@ std::string resolve_view(double options) {
     // The shape of each tensor the export writes and importTensors takes, by its name: the core's, not the page's.
     value.key("tensors").begin_object();
     for (const attn::NamedShape& t : attn::layer_tensor_shapes(d, v.batch, v.n_q, v.n_k)) {
-      value.key(t.name.c_str()).begin_array();
-      for (std::int64_t x : t.dims) value.number(static_cast<double>(x));
+      value.key(t.name).begin_array();
+      for (int i = 0; i < t.rank; ++i) value.number(static_cast<double>(t.dims[i]));
       value.end_array();
     }
     value.end_object().end_object().end_object();

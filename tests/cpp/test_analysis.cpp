@@ -91,7 +91,7 @@ TEST_CASE("layer_tensor_shapes: every exported tensor's shape, against the layer
   const auto shapes = attn::layer_tensor_shapes(d, batch, n_q, n_k);
   auto shape = [&](const std::string& name) {
     for (const attn::NamedShape& t : shapes)
-      if (t.name == name) return t.dims;
+      if (t.name == name) return V(t.dims, t.dims + t.rank);
     FAIL("no tensor named " << name);
     return V{};
   };

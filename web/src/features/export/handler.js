@@ -61,8 +61,8 @@ export const handlers = {
     const { layer, inputs, args, imported } = side.prepared(config, post);
     const { batch, n_q, n_k } = config;
     // Every tensor's shape is the core's (resolveView's tensors), as the view was resolved or asked again here.
-    const view = config.tensors && config.kv_head_of ? config : attn.resolveView({ d_model: config.d_model, n_heads: config.n_heads,
-      n_kv_heads: config.n_kv_heads ?? undefined, d_k: config.d_k ?? undefined, d_v: config.d_v ?? undefined, n_q, n_k, batch }).dims;
+    const view = config.tensors && config.kv_head_of ? config : attn.resolveView({ d_model: layer.d_model, n_heads: layer.n_heads,
+      n_kv_heads: layer.n_kv_heads, d_k: layer.d_k, d_v: layer.d_v, n_q, n_k, batch }).dims; // the layer's sizes, as the engine resolved them
     const shapes = view.tensors;
     if (imported?.attention) {
       // Imported maps alone: there is no layer behind them to export.

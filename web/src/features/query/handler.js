@@ -1,7 +1,7 @@
 // The compute side of the "Follow one query" panel: the core's trace of one query (mha.trace, the
 // forward pass's own routines on that row), and one head's scores for every query.
 
-import { MAX_LOGIT_CELLS, headCells } from './head_cells.js';
+const MAX_LOGIT_CELLS = 32 * 32; // headLogits traces every query twice: a view for small examples
 
 export const handlers = {
   /**
@@ -25,7 +25,8 @@ export const handlers = {
    * without it: one trace per query and setting (the core's numbers; small sizes only).
    */
   headLogits({ config, item, head }, side, post) {
-    const { n_q, n_k } = config, cells = headCells(config);
+    // One head's cells, from the core's shape of the maps (resolveView's tensors.attention: [batch, n_heads, n_q, n_k]).
+    const { n_q, n_k } = config, [, , rows, cols] = config.tensors.attention, cells = rows * cols;
     if (cells > MAX_LOGIT_CELLS) throw new Error(`the scores view is drawn for at most ${MAX_LOGIT_CELLS} cells (n_q × n_k), this layer has ${cells}`);
     const { layer, args } = side.prepared(config, post);
     const out = {};

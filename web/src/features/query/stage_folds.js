@@ -5,10 +5,11 @@
 
 import * as fmt from '../../model/format.js';
 import { logitsSection } from './logits_view.js';
-import { MAX_LOGIT_CELLS, headCells } from './head_cells.js'; // the whole head's tables (as the worker's headLogits allows)
 import { stageList, stageResult } from './stage_bodies.js';
 import { text } from '../../lesson/panels/query.js';
 import '../../lesson/panels/query_stages.js'; // the stages' words
+
+const MAX_LOGIT_CELLS = 32 * 32; // the whole head's tables (as the worker's headLogits allows)
 
 
 /** One stage as a fold: its title and short result in the summary, its numbers inside, a "Next" button. */
@@ -46,7 +47,7 @@ export function stageFolds({ dom, actions, c, t, at, labels_q, labels_k, bodies,
   const askHead = () => {
     if (asked) return;
     asked = true;
-    const cells = headCells(c);
+    const [, , rows, cols] = c.tensors.attention, cells = rows * cols; // one head's map: the core's shape [batch, n_heads, n_q, n_k]
     if (cells > MAX_LOGIT_CELLS) {
       fill(slot, h('p', { class: 'note' }, text('query.view_whole_head_s', { MAX_LOGIT_CELLS, value: fmt.int(cells) })));
       return;
