@@ -5,6 +5,7 @@ import * as fmt from '../../../model/format.js';
 import { text } from './exercise_text.js';
 import { MORE_EXERCISES } from './more_exercises.js';
 import { otherCase } from '../../exercises/other_case.js';
+import { SKETCH_EXERCISES } from './sketch_exercises.js';
 
 export const EXERCISES = [
   {
@@ -74,4 +75,5 @@ export const EXERCISES = [
     },
   },
   ...MORE_EXERCISES,
+  ...SKETCH_EXERCISES,
 ];
