@@ -1,6 +1,8 @@
 // The core is the only source of the lesson's rules (issues 22 and 34), checked on the syntax tree
 // (core_rules_check.mjs, acorn) rather than on the text: outside web/src/engine/ no arithmetic over the
-// lesson's dimension names (d_model / n_heads, n_heads * d_k, d_k % 2, Math.sqrt(d_k), n_heads > d_model);
+// lesson's dimension names (d_model / n_heads, n_heads * d_k, d_k % 2, Math.sqrt(d_k), n_heads > d_model),
+// with no file excepted: shapes come from resolveView's tensors, and an exercise's other case ("twice this
+// d_model") is data read by lesson/exercises/other_case.js, whose calls the checker allows with literals only;
 // and nowhere, in the sources or in the built bundles of dist/, a deleted copy of a core rule: the word hash
 // (FNV-1a), the page's random stream and Box–Muller (attn.embedTokens and attn.randomNormal make the inputs),
 // the mask grid (attn.maskGrid), the query-head → key/value-head mapping (resolveView's kv_head_of),
