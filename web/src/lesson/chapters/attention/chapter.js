@@ -48,7 +48,7 @@ export const TEXT = {
   'chapter.attention.mask.p2':
     'A padding mask hides the filler tokens at the end of a short sentence the same way. Dropout, used while training, sets random weights to 0 after the softmax instead.',
   'chapter.attention.mask.do':
-    'Try: choose the causal mask. Predict how many keys the fourth word can see, then count the coloured cells in its row.',
+    'Try: choose the causal mask. Predict how many keys the fourth word can see, then count the coloured cells in its row. Then choose padding: a second, shorter sentence joins the batch, padded with filler to the first one’s length, and its map hides those filler keys.',
   // Step 6: cross-attention
   'chapter.attention.cross.title': 'Cross-attention: reading another sentence',
   'chapter.attention.cross.p1':
