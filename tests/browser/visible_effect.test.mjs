@@ -14,7 +14,6 @@ import { STEPS, hashOf, goToStep } from './steps.mjs';
 
 /** 'chapter/control' (any step of the chapter) → why it shows nothing today (who is fixing it). */
 const KNOWN = {
-  'training/train_lr': 'the learning rate shows only once the lab has trained (nothing on screen before Train)',
 };
 
 const LESSON = STEPS.filter((s) => s.chapter !== 'reference');

@@ -12,6 +12,7 @@ import { chartButtons, figureButtons } from '../../export/figure_button.js';
 import { heatmapSvg, figureGrid } from '../../export/figure.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js';
 import { createLabRun } from './lab_run.js';
+import { createPreview } from './preview.js';
 import { text } from '../../lesson/panels/training.js';
 import { stillAsked } from '../../lesson/covered.js';
 import { textsOf } from '../../lesson/text.js';
@@ -80,12 +81,13 @@ export function create(body, { dom, host, actions }) {
   const curves = h('div', { class: 'chart', id: 'train-curves' });
   const maps = h('div', { class: 'heat-grid', id: 'train-maps' });
   const sampleLine = h('p', { class: 'note', id: 'train-sample-line' });
+  const preview = createPreview(dom, actions);
   fill(body,
     h('p', { class: 'lead' }, text('training.embedding_plus_sinusoidal_position'),
       text('training.what_learns_shows_maps', { TRAIN_BATCH, TRAIN_VOCAB })),
     form,
     h('div', { class: 'button-row' }, play, stepButton, reset, another, use),
-    status, curves,
+    status, preview.el, curves,
     chartButtons({ dom, host, id: 'train-figure', title: () => text('training.training_loss_accuracy_step', { steps: lab.steps }), plot: () => plot }),
     story, sampleLine, maps,
     figureButtons({ dom, host, id: 'train-maps-figure', make: (theme) => {
@@ -152,6 +154,7 @@ export function create(body, { dom, host, actions }) {
     play.setAttribute('aria-pressed', run.playing ? 'true' : 'false');
     const enabled = !!settingsNow() && !!view.engine;
     for (const b of [play, stepButton, reset, another]) b.disabled = !enabled;
+    preview.el.hidden = lab.steps > 0; // once trained, the curves show what the rate did
     use.disabled = !enabled || !r || view.readOnly;
     if (lab.error) {
       status.textContent = `Training stopped: ${lab.error}`;
@@ -176,6 +179,7 @@ export function create(body, { dom, host, actions }) {
     showFields({ form, inputs }, v.state, v.readOnly);
     const settings = settingsNow();
     const key = settings ? trainingKey(settings) : null;
+    if (v.engine) preview.ask(settings);
     if (key !== lab.key) {
       // New settings: a new model, shown untrained (step 0) until Train is pressed.
       run.playing = false;
