@@ -80,10 +80,7 @@ export function create(body, { dom, actions }) {
       if (!state.block_q) bq.value = labels.bq.textContent = String(data.io.block_q); // the core's B_r for M until the learner moves it
       status.hidden = true;
       const { io } = data;
-      const cut = io.paper_block_k > io.default_block_k || io.paper_block_q > io.default_block_q; // the core's blocks, before and after the cut to n
-      blocksLine.textContent = text('flash.paper_blocks', { sram: fmt.int(io.sram), paper_block_k: fmt.int(io.paper_block_k), paper_block_q: fmt.int(io.paper_block_q) })
-        + (cut ? text('flash.paper_blocks_cut', { n_q: fmt.int(payload.n_q), n_k: fmt.int(payload.n_k), default_block_k: fmt.int(io.default_block_k), default_block_q: fmt.int(io.default_block_q) }) : '')
-        + text('flash.blocks_in_use', { block_q: fmt.int(io.block_q), block_k: fmt.int(io.block_k) });
+      blocksLine.textContent = blocksText(io, payload);
       renderIo(dom, { ioTitle, ioBody }, io);
       show(Math.min(tile, data.tiles.length - 1));
     } catch (err) {
@@ -114,12 +111,7 @@ export function create(body, { dom, actions }) {
     if (!data) return;
     tile = Math.max(0, Math.min(t, data.tiles.length - 1));
     const { tiles, payload } = data;
-    fill(strip, tiles.map((x, i) => h('span', {
-      class: 'flash-block', title: `keys ${x.key_start}…${x.key_end - 1}${x.skipped ? text('flash.skipped_no_row_this') : ''}`,
-      // A skipped block is told by a dashed border, not by fading: faded text would be too faint to read.
-      style: { padding: '0.15em 0.4em', border: `1px ${x.skipped ? 'dashed' : 'solid'} var(--grid, #ccc)`, borderRadius: '3px',
-        background: i === tile ? 'var(--accent, #36c)' : i < tile ? 'var(--grid, #ddd)' : 'transparent', color: i === tile ? 'var(--accent-fg, #fff)' : 'inherit' },
-    }, `${x.key_start}–${x.key_end - 1}`, x.visible < x.key_end - x.key_start ? text('flash.block_seen', { visible: x.visible }) : '')));
+    fill(strip, tiles.map((x, i) => stripBlock(h, x, i, tile)));
     const x = tiles[tile];
     const o = (v) => `[${v.slice(0, SHOWN_O).map((y) => fmt.fixed(y, 4)).join(', ')}${v.length > SHOWN_O ? ', …' : ''}]`;
     const lines = [
@@ -175,6 +167,25 @@ export function create(body, { dom, actions }) {
   }
 
   return { update, destroy: () => { if (timer) clearInterval(timer); } };
+}
+
+/** The paper's blocks for M (the core's, before and after their cut to the sequence) and the blocks in use. */
+function blocksText(io, payload) {
+  const cut = io.paper_block_k > io.default_block_k || io.paper_block_q > io.default_block_q;
+  return text('flash.paper_blocks', { sram: fmt.int(io.sram), paper_block_k: fmt.int(io.paper_block_k), paper_block_q: fmt.int(io.paper_block_q) })
+    + (cut ? text('flash.paper_blocks_cut', { n_q: fmt.int(payload.n_q), n_k: fmt.int(payload.n_k), default_block_k: fmt.int(io.default_block_k),
+      default_block_q: fmt.int(io.default_block_q) }) : '')
+    + text('flash.blocks_in_use', { block_q: fmt.int(io.block_q), block_k: fmt.int(io.block_k) });
+}
+
+/** Key block x (number i) of the strip, tile `tile` the current one: its keys, and how many the traced row sees when not all. */
+function stripBlock(h, x, i, tile) {
+  return h('span', {
+    class: 'flash-block', title: `keys ${x.key_start}…${x.key_end - 1}${x.skipped ? text('flash.skipped_no_row_this') : ''}`,
+    // A skipped block is told by a dashed border, not by fading: faded text would be too faint to read.
+    style: { padding: '0.15em 0.4em', border: `1px ${x.skipped ? 'dashed' : 'solid'} var(--grid, #ccc)`, borderRadius: '3px',
+      background: i === tile ? 'var(--accent, #36c)' : i < tile ? 'var(--grid, #ddd)' : 'transparent', color: i === tile ? 'var(--accent-fg, #fff)' : 'inherit' },
+  }, `${x.key_start}–${x.key_end - 1}`, x.visible < x.key_end - x.key_start ? text('flash.block_seen', { visible: x.visible }) : '');
 }
 
 /** The slow-memory count of standard and tiled attention for the traced layer, under its heading. */
