@@ -16,7 +16,7 @@ addText({
   'sparse.pairs': ': {fraction} of the pairs',
   'sparse.mine_label': 'your layer’s mask: queries down, keys across; dark cells are computed',
   'sparse.mine_title': 'your layer’s mask: {name}',
-  'sparse.mine_padding': ': batch item {item}; padding hides the filler keys after a shorter sentence’s last word, item by item',
+  'sparse.mine_padding': ': batch item {item}, its filler keys hidden',
   'sparse.maps_first_positions': ', maps of the first {shown} positions',
   'sparse.this_layer_s_sizes': 'At this layer’s sizes (n = {n}{part}), ',
   'sparse.pairs_each_pattern_computes':
