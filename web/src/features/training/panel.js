@@ -21,6 +21,7 @@ import { textsOf } from '../../lesson/text.js';
 const SETTING_WORDS = textsOf({ seq_len: 'training.tokens_per_sample', lr: 'training.adam_s_learning_rate', seed: 'training.initial_weights_data' }, { d_model: 'model width', n_heads: 'heads' });
 const SETTINGS = [['train_d_model', 'd_model'], ['train_n_heads', 'n_heads'], ['train_seq_len', 'seq_len'], ['train_lr', 'lr'], ['train_seed', 'seed']];
 const START_LOSS = 'training.start-loss'; // the question whose answer the loss figure is
+const SKETCH = 'training.sketch-previous'; // the question whose answer a trained model's maps are
 const FIELDS = ['train_task', ...SETTINGS.map(([key]) => key)];
 
 /** What the relation names mean, for the text under the maps. */
@@ -82,6 +83,8 @@ export function create(body, { dom, host, actions }) {
   const maps = h('div', { class: 'heat-grid', id: 'train-maps' });
   const sampleLine = h('p', { class: 'note', id: 'train-sample-line' });
   const preview = createPreview(dom, actions);
+  const mapsCover = h('p', { class: 'note', id: 'train-maps-cover', hidden: true }, text('training.maps_after_you_answer'));
+  let mapsFigure = null; // the maps' save buttons, hidden with them
   fill(body,
     h('p', { class: 'lead' }, text('training.embedding_plus_sinusoidal_position'),
       text('training.what_learns_shows_maps', { TRAIN_BATCH, TRAIN_VOCAB })),
@@ -89,15 +92,8 @@ export function create(body, { dom, host, actions }) {
     h('div', { class: 'button-row' }, play, stepButton, reset, another, use),
     status, preview.el, curves,
     chartButtons({ dom, host, id: 'train-figure', title: () => text('training.training_loss_accuracy_step', { steps: lab.steps }), plot: () => plot }),
-    story, sampleLine, maps,
-    figureButtons({ dom, host, id: 'train-maps-figure', make: (theme) => {
-      const r = lab.reply, T = r?.config.seq_len;
-      if (!r) return null;
-      const cell = Math.max(4, Math.min(24, Math.floor(220 / T)));
-      const tiles = Array.from({ length: r.dims.n_heads }, (_, k) => heatmapSvg({ title: `Head ${k + 1}`, data: r.sample.attention.slice(k * T * T, (k + 1) * T * T),
-        rows: T, cols: T, rowLabels: r.sample.labels, colLabels: r.sample.labels, scale: 'linear', max: 1, theme, cell }));
-      return figureGrid({ title: text('training.training_lab_every_head', { sample: run.sample, steps: lab.steps }), tiles, theme });
-    } }));
+    story, mapsCover, sampleLine, maps,
+    mapsFigure = figureButtons({ dom, host, id: 'train-maps-figure', make: (theme) => mapsSvg(lab.reply, run.sample, lab.steps, theme) }));
 
   // ---- the lab's run: the panel owns time (playing, one request at a time); the worker owns the model ----
   const settingsNow = () => (view ? parseTraining(view.state).settings : null);
@@ -168,6 +164,10 @@ export function create(body, { dom, host, actions }) {
       status.dataset.steps = String(r.steps);
       status.dataset.accuracy = String(e.accuracy);
       status.dataset.focus = JSON.stringify(e.focus);
+      // A trained model's maps and the words about them answer the sketch of a trained row: covered until it is done.
+      const covered = r.steps > 0 && stillAsked(view, SKETCH);
+      for (const el of [story, sampleLine, maps, mapsFigure]) el.hidden = covered;
+      mapsCover.hidden = !covered;
       fill(story, focusStory(e, r.shape.relations).map((t) => h('p', {}, t)));
       drawMaps(dom, host, shownMaps, r, run.sample);
       drawCurves().catch((err) => { curves.textContent = text('training.curves_could_not_drawn', { message: err.message }); });
@@ -207,6 +207,16 @@ export function create(body, { dom, host, actions }) {
       plot?.destroy();
     },
   };
+}
+
+/** Every head's map of sample `sample` of reply `r` (the lab's after `steps` steps) as one saved figure, or null before a reply. */
+function mapsSvg(r, sample, steps, theme) {
+  const T = r?.config.seq_len;
+  if (!r) return null;
+  const cell = Math.max(4, Math.min(24, Math.floor(220 / T)));
+  const tiles = Array.from({ length: r.dims.n_heads }, (_, k) => heatmapSvg({ title: `Head ${k + 1}`, data: r.sample.attention.slice(k * T * T, (k + 1) * T * T),
+    rows: T, cols: T, rowLabels: r.sample.labels, colLabels: r.sample.labels, scale: 'linear', max: 1, theme, cell }));
+  return figureGrid({ title: text('training.training_lab_every_head', { sample, steps }), tiles, theme });
 }
 
 /** The lab's settings form: the task menu and a field per setting, each with its message line. */
