@@ -13,6 +13,7 @@ export { readImportFiles, importLimits } from '../import/files.js'; // its impor
 export { WORDS_HERE as chapterWords } from '../lesson/chapters/words.js'; // every chapter's words (the first view holds the first's)
 export { readLesson, checkTextIds } from '../author/lesson.js'; // an author's lesson, checked (playground/lesson_host.js)
 export * as STATEMENTS from '../lms/event_statements.js'; // the exercises' xAPI statements (features/exercises/service.js)
+export * as EXERCISE_GRADING from '../lesson/exercises/grading.js'; // the exercises' posing and grading (the same service)
 
 import { LAZY_CSS } from './lazy_css.js';
 import { adoptStyle } from '../ui/style.js';
