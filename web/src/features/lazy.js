@@ -10,10 +10,10 @@
 export { loadHandlers } from './handlers_of.js'; // for a page computing on its own thread (playground/compute_link.js)
 export { measurePeak } from '../perf/peak.js'; // the same page's peak (worker/compute_side.js)
 export { readImportFiles, importLimits } from '../import/files.js'; // its import reader (worker/compute_side.js readFiles)
+export { createTrainingSide } from '../model/training_side.js'; // its training lab's side (worker/compute_side.js)
 export { WORDS_HERE as chapterWords } from '../lesson/chapters/words.js'; // every chapter's words (the first view holds the first's)
 export { readLesson, checkTextIds } from '../author/lesson.js'; // an author's lesson, checked (playground/lesson_host.js)
 export * as STATEMENTS from '../lms/event_statements.js'; // the exercises' xAPI statements (features/exercises/service.js)
-export * as EXERCISE_GRADING from '../lesson/exercises/grading.js'; // the exercises' posing and grading (the same service)
 
 import { LAZY_CSS } from './lazy_css.js';
 import { adoptStyle } from '../ui/style.js';

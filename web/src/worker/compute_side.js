@@ -12,7 +12,6 @@ import { configKey } from '../model/validate.js';
 import { downsampleHeads } from '../model/downsample.js';
 import { forwardResultSizes } from '../engine/result_sizes.js';
 import { maskArgument, sparseArguments } from '../model/inputs.js';
-import { createTrainingSide } from './training_side.js';
 
 /**
  * The request handlers over an engine loaded by `load(simd)`; `post(message)` sends progress.
@@ -25,12 +24,20 @@ import { createTrainingSide } from './training_side.js';
  * first view's bundle holds none of it); without it `peak` is refused.
  * importReader(): a promise of import/files.js's functions (readImportFiles, importLimits), for the
  * export's import: the files a learner brings are parsed here, off the page's thread.
+ * trainingSide(): training_side.js's createTrainingSide() (or a promise of it), made on a lab's or a
+ * feature's first request (handlers.js passes it; on the page's thread it comes from panels.js, so the
+ * first view's bundle holds none of it); without it no lab runs.
  */
-export function createComputeSide(load, { pools: poolsOf = null, featureHandlers = null, measurePeak = null, importReader = null } = {}) {
+export function createComputeSide(load, { pools: poolsOf = null, featureHandlers = null, measurePeak = null, importReader = null, trainingSide = null } = {}) {
   let attn = null;
   let lab = null; // the engine with its labs' functions synchronous (attn.labs()), once a lab needed them
   const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, pooled, lab, frozen (training.js), imported (features/export/handler.js) }
-  const training = createTrainingSide();
+  let training = null, trainingReady = null; // the trainers' side (training_side.js), once a lab or a feature asked
+  /** The training side, made on first use (a failed load is asked again next time). */
+  const trainingLoaded = () => (trainingReady ??= Promise.resolve().then(() => {
+    if (!trainingSide) throw new Error('this compute runs no training lab');
+    return trainingSide();
+  }).then((side) => { training = side; }, (err) => { trainingReady = null; throw err; }));
   const pools = poolsOf?.(() => attn.isa === 'wasm-simd128') ?? NO_POOLS; // at most one pool of workers (pools.js)
   const { poolOf, pooledFor, closePools } = pools;
 
@@ -39,9 +46,12 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
     return owners.get(owner);
   };
 
-  /** The engine with the labs loaded (their module is fetched on the first call, never for a first view). */
-  const labs = async () => (lab ??= await attn.labs());
-  /** The training lab's model of a config with weights=trained or a task input (worker/training_side.js; usesLab loaded the labs). */
+  /** The engine with the labs loaded (their module is fetched on the first call, never for a first view), and the training side. */
+  const labs = async () => {
+    await trainingLoaded();
+    return (lab ??= await attn.labs());
+  };
+  /** The training lab's model of a config with weights=trained or a task input (model/training_side.js; usesLab loaded the labs). */
   const trainedFor = (mine, post) => (c) => training.trained(lab, mine, c, post);
   /** An owner's layer for config and its inputs (the lab's model where the config says so). */
   const prepared = (owner, config, post) => {
@@ -51,7 +61,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
 
   /**
    * What a feature's handler gets: the engine, the owner's state, its layer, inputs and forward
-   * arguments for a config, the pool of a number of workers, the trainers (worker/training_side.js), and
+   * arguments for a config, the pool of a number of workers, the trainers (model/training_side.js), and
    * the timing helpers. (Handlers import nothing themselves: the bundles load them on first use, and
    * what they imported would be loaded that way too.) labs(): the engine with the labs' functions synchronous.
    */
@@ -145,6 +155,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
     async ask({ owner, feature, request, payload }, post) {
       if (!featureHandlers) throw new Error('this compute answers no feature requests');
       const handlers = await featureHandlers(feature);
+      await trainingLoaded(); // side.training (the training lab's handler reads it before its labs() resolves)
       if (!Object.hasOwn(handlers, request) || typeof handlers[request] !== 'function') throw new Error(`the feature “${feature}” has no request '${request}'`);
       if (payload?.config && usesLab(payload.config)) await labs(); // side.prepared's layer needs the lab's model
       return handlers[request](payload ?? {}, sideOf(owner), post);
@@ -158,7 +169,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
       const mine = owners.get(owner);
       mine?.cache.clear();
       mine?.pooled?.layer.delete();
-      if (mine) training.release(mine);
+      if (mine) training?.release(mine); // no training side yet: no trainer either
       owners.delete(owner);
       if (owners.size === 0) await closePools();
       return {};
