@@ -12,8 +12,9 @@ export function createImports(m, p) {
     refuseLockedImport(given, lockedKeys(m.state)); // the drop zone and importTensors() both come here (import_lock.js)
     const importer = p.features.importer(); // the feature that reads and holds tensors (the export's service)
     if (!importer) throw new Error('this playground has no feature that imports tensors');
-    const held = await importer.hold(given, m.plainConfig);
-    m.imported = held;
+    // The check of a view with imports (import/import_view.js) comes from panels.js, as the importer's own code does.
+    const [held, { withImports }] = await Promise.all([importer.hold(given, m.plainConfig), p.shell.host.importVendor('panels.js')]);
+    m.imported = { ...held, fit: withImports };
     if (!p.store.apply({ imported: held.kind }, { kind: 'edit', edited: 'imported' })) { // an edit: the page's link says so
       p.store.revalidate();
       p.redraw.render('state');

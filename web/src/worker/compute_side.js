@@ -32,12 +32,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
   let attn = null;
   let lab = null; // the engine with its labs' functions synchronous (attn.labs()), once a lab needed them
   const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, pooled, lab, frozen (training.js), imported (features/export/handler.js) }
-  let training = null, trainingReady = null; // the trainers' side (training_side.js), once a lab or a feature asked
-  /** The training side, made on first use (a failed load is asked again next time). */
-  const trainingLoaded = () => (trainingReady ??= Promise.resolve().then(() => {
-    if (!trainingSide) throw new Error('this compute runs no training lab');
-    return trainingSide();
-  }).then((side) => { training = side; }, (err) => { trainingReady = null; throw err; }));
+  const training = lazyTraining(trainingSide); // the trainers' side (training_side.js), once a lab or a feature asked
   const pools = poolsOf?.(() => attn.isa === 'wasm-simd128') ?? NO_POOLS; // at most one pool of workers (pools.js)
   const { poolOf, pooledFor, closePools } = pools;
 
@@ -47,12 +42,9 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
   };
 
   /** The engine with the labs loaded (their module is fetched on the first call, never for a first view), and the training side. */
-  const labs = async () => {
-    await trainingLoaded();
-    return (lab ??= await attn.labs());
-  };
+  const labs = () => training.load().then(async () => (lab ??= await attn.labs()));
   /** The training lab's model of a config with weights=trained or a task input (model/training_side.js; usesLab loaded the labs). */
-  const trainedFor = (mine, post) => (c) => training.trained(lab, mine, c, post);
+  const trainedFor = (mine, post) => (c) => training.current.trained(lab, mine, c, post);
   /** An owner's layer for config and its inputs (the lab's model where the config says so). */
   const prepared = (owner, config, post) => {
     const mine = ownerState(owner);
@@ -66,7 +58,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
    * what they imported would be loaded that way too.) labs(): the engine with the labs' functions synchronous.
    */
   const sideOf = (owner) => Object.freeze({
-    attn, labs, mine: ownerState(owner), training, poolOf, timeAtLength,
+    attn, labs, mine: ownerState(owner), training: training.current, poolOf, timeAtLength,
     prepared: (config, post) => {
       const { layer, inputs, imported } = prepared(owner, config, post);
       return { layer, inputs, imported, args: forwardArguments(config, inputs) };
@@ -155,7 +147,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
     async ask({ owner, feature, request, payload }, post) {
       if (!featureHandlers) throw new Error('this compute answers no feature requests');
       const handlers = await featureHandlers(feature);
-      await trainingLoaded(); // side.training (the training lab's handler reads it before its labs() resolves)
+      await training.load(); // side.training (the training lab's handler reads it before its labs() resolves)
       if (!Object.hasOwn(handlers, request) || typeof handlers[request] !== 'function') throw new Error(`the feature “${feature}” has no request '${request}'`);
       if (payload?.config && usesLab(payload.config)) await labs(); // side.prepared's layer needs the lab's model
       return handlers[request](payload ?? {}, sideOf(owner), post);
@@ -169,7 +161,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
       const mine = owners.get(owner);
       mine?.cache.clear();
       mine?.pooled?.layer.delete();
-      if (mine) training?.release(mine); // no training side yet: no trainer either
+      if (mine) training.current?.release(mine); // no training side yet: no trainer either
       owners.delete(owner);
       if (owners.size === 0) await closePools();
       return {};
@@ -184,6 +176,22 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
     get loaded() {
       return !!attn;
     },
+  };
+}
+
+/**
+ * The training side made on first use by trainingSide() (createComputeSide's option; a failed load is asked
+ * again next time): { load() → a promise of it, current (it, or null before) }.
+ */
+function lazyTraining(trainingSide) {
+  let side = null, ready = null;
+  const make = () => {
+    if (!trainingSide) throw new Error('this compute runs no training lab');
+    return trainingSide();
+  };
+  return {
+    load: () => (ready ??= Promise.resolve().then(make).then((made) => { side = made; return made; }, (err) => { ready = null; throw err; })),
+    get current() { return side; },
   };
 }
 
