@@ -7,7 +7,7 @@
 import { readAnswer, matches, toleranceText } from './answers.js';
 import { afterAnswer, afterReveal, hostExpected, answerOutcome, revealOutcome } from './rules.js';
 import { coreCache } from './core_answers.js';
-import { text } from './session_text.js';
+import { text } from './grading_text.js';
 
 /**
  * Exercise `def` set up for the layer of state `s` and check `c`: { id, chapter, kind, prompt, …, key }, or
@@ -37,7 +37,8 @@ export function posedItem(def, id, s, c) {
  * chapterOf(id), alive() → false once the playground is removed, emit(type, detail), changed(), progress()
  * → the progress of the set shown, done() → how many shown are done, statements (the session's option),
  * now(), since (id → when first shown: the statements' durations) }.
- * Returns { load() (the statements' code), answer(id, item, def, value), reveal(id, item, def), worked(id, item, def), clear() }.
+ * Returns { load() (the statements' code), answer(id, item, def, value), reveal(id, item, def), worked(id, item, def), clear(),
+ * noteList(chapter, list) (the `exercises` event) }.
  */
 export function createGrader({ ask, stored, records, last, chapterOf, alive, emit, changed, progress, done, statements, now, since }) {
   const solveCalls = coreCache(ask);
@@ -90,6 +91,22 @@ export function createGrader({ ask, stored, records, last, chapterOf, alive, emi
     },
     worked: (id, item, def) => stepsOf(def).worked(id, item, def), // a step exercise's numbers on show
     clear: () => steps?.clear(),
+    noteList: listEvents(emit, alive),
+  };
+}
+
+/**
+ * The `exercises` event ({ chapter, exercises }) once the prompts of the set shown are ready (none null),
+ * and again when they change (chapter, `exercises`, a layer that changes a prompt): note(chapter, list).
+ */
+function listEvents(emit, alive) {
+  let listed = null;
+  return (chapter, now) => {
+    if (now.some((e) => e.prompt === null)) return; // the engine is loading, or the inputs need fixing
+    const key = JSON.stringify(now);
+    if (key === listed) return;
+    listed = key;
+    queueMicrotask(() => { if (alive()) emit('exercises', { chapter, exercises: now }); });
   };
 }
 

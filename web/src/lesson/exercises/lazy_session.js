@@ -50,7 +50,6 @@ export function createLazySession({ askHost, solve, state, check, ready = Promis
   let cache = { state: null, check: null, items: new Map() };
   let emitted = null, destroyed = false;
   const alive = () => !destroyed;
-  const noteList = listEvents(emit, alive);
   let grader = null; // grading.js's part, once the catalogue (and with it grading.js) is loaded
   const graderOf = () => (grader ??= defs.grading.createGrader({ ask, stored, records, last, chapterOf, alive, emit, changed,
     progress, done: doneCount, statements, now, since }));
@@ -123,7 +122,7 @@ export function createLazySession({ askHost, solve, state, check, ready = Promis
     view() {
       noteSelection();
       // Only once the catalogue is loaded: a view without the exercises downloads nothing for them.
-      if (defs.byId && !destroyed) noteList(chapter(), list());
+      if (defs.byId && !destroyed) graderOf().noteList(chapter(), list());
       const { ids, unknown } = selection();
       // The items are made when first read (by the exercises panel, once it is shown): making them asks
       // for the catalogue (panels.js), which a view without that panel (the chapter list reads only the
@@ -160,18 +159,3 @@ const withAuthored = (catalogue, authored) => (Array.isArray(catalogue) ? [...ca
 /** An exercise before the definitions arrive (its kind is data already), or after they failed to load. */
 const notPosed = (id, error, authored) => ({ id, chapter: lessonChapterOf(id, authored), kind: KIND_OF[id] ?? authored.find((e) => e.id === id)?.kind ?? null,
   unavailable: error ? text('exercise.session.exercises_could_not_loaded', { message: error.message }) : text('exercise.session.exercises_are_loading') });
-
-/**
- * The `exercises` event ({ chapter, exercises }) once the prompts of the set shown are ready (none null),
- * and again when they change (chapter, `exercises`, a layer that changes a prompt): note(chapter, list).
- */
-function listEvents(emit, alive) {
-  let listed = null;
-  return (chapter, now) => {
-    if (now.some((e) => e.prompt === null)) return; // the engine is loading, or the inputs need fixing
-    const key = JSON.stringify(now);
-    if (key === listed) return;
-    listed = key;
-    queueMicrotask(() => { if (alive()) emit('exercises', { chapter, exercises: now }); });
-  };
-}
