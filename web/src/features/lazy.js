@@ -11,6 +11,7 @@ export { loadHandlers } from './handlers_of.js'; // for a page computing on its 
 export { measurePeak } from '../perf/peak.js'; // the same page's peak (worker/compute_side.js)
 export { readImportFiles, importLimits } from '../import/files.js'; // its import reader (worker/compute_side.js readFiles)
 export { withImports } from '../import/import_view.js'; // a view's check with imported tensors (playground/imports.js)
+export { refuseLockedImport } from '../import/import_lock.js'; // the author's lock on imports (the same)
 export { createTrainingSide } from '../model/training_side.js'; // its training lab's side (worker/compute_side.js)
 export { WORDS_HERE as chapterWords } from '../lesson/chapters/words.js'; // every chapter's words (the first view holds the first's)
 export { readLesson, checkTextIds } from '../author/lesson.js'; // an author's lesson, checked (playground/lesson_host.js)
