@@ -1,6 +1,9 @@
-// A view with imported tensors, on the page's side and in its first bundle (kept small: the checks of
-// the tensors themselves, import/tensors.js, load with the lazy panels): the shapes a view takes, and
-// the view's check with its imports named in the config, or the reason they no longer fit.
+// A view with imported tensors: the shapes a view takes, and the view's check with its imports named in
+// the config, or the reason they no longer fit. In the lazy panels' bundle (dist/panels.js), with the
+// checks of the tensors themselves (import/tensors.js): a playground takes it from there once a learner
+// or a host imports (playground/imports.js); the first view's bundle holds only link_note.js.
+
+import { withoutImports } from './link_note.js';
 
 /** A shape as text: [1, 8, 64]. */
 export const show = (shape) => `[${shape.join(', ')}]`;
@@ -30,12 +33,7 @@ export function expectedShapes(config) {
  */
 export function withImports(check, imported, state) {
   if (!check) return check;
-  if (!imported) {
-    if (!state.imported) return check;
-    const text = `This view was made with imported ${state.imported === 'attention' ? 'attention maps' : 'tensors'}, which a link does not carry: ` +
-      'import them again (Export and import panel, or importTensors()); until then the seeded ones are shown.';
-    return { ...check, notes: [...(check.notes ?? []), { field: 'imported', text }] };
-  }
+  if (!imported) return withoutImports(check, state);
   if (!check.config?.tensors) return check; // no config, or the engine has not resolved the view yet (nothing runs until it has)
   const expected = expectedShapes(check.config);
   for (const [name, shape] of Object.entries(imported.shapes)) {
