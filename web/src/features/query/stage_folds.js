@@ -11,7 +11,6 @@ import '../../lesson/panels/query_stages.js'; // the stages' words
 
 const MAX_LOGIT_CELLS = 32 * 32; // the whole head's tables (as the worker's headLogits allows)
 
-
 /** One stage as a fold: its title and short result in the summary, its numbers inside, a "Next" button. */
 function stageFold({ h }, { name, title, result, body, next, nextTitle }) {
   return h('details', { class: 'query-stage', dataset: { stage: name } },
