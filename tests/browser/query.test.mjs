@@ -180,6 +180,9 @@ const folds = (page) => page.evaluate(() => {
   return { open: [...panel.querySelectorAll('details.query-stage')].map((d) => [d.dataset.stage, d.open]), height: panel.getBoundingClientRect().height };
 });
 
+/** Waits (up to 2 s) until one stage alone is open: opening a details element fires its toggle event, which folds the others, as a task of its own. */
+const oneOpen = (page) => page.waitForFunction(() => [...playgroundRoot().querySelectorAll('[data-panel="query"] details.query-stage')].filter((d) => d.open).length === 1, null, { timeout: 2000 }).catch(() => {});
+
 test('follow one query by stages: one open at a time (click, Enter, Next), each with the trace\'s numbers; the zeros and the first row explained', async () => {
   for (const width of [1280, 375]) {
     const hash = '#heads=previous,same_word,first_token,&q_item=0&q_head=0&q_query=0&q_key=1&panels=controls,heatmaps,query';
@@ -217,9 +220,12 @@ test('follow one query by stages: one open at a time (click, Enter, Next), each 
     // Keyboard: Enter on a summary opens it; "Next" opens the next stage and moves the focus to its title.
     await page.focus('[data-panel="query"] details[data-stage="max"] > summary');
     await page.keyboard.press('Enter');
+    // A details element's toggle event comes as a task of its own after the key: the others fold then.
+    await oneOpen(page);
     assert.deepEqual((await folds(page)).open.filter(([, o]) => o).map(([n]) => n), ['max']);
     await page.focus('[data-panel="query"] details[data-stage="max"] .stage-next');
     await page.keyboard.press('Enter');
+    await oneOpen(page);
     assert.deepEqual((await folds(page)).open.filter(([, o]) => o).map(([n]) => n), ['exp']);
     assert.equal(await page.evaluate(() => playgroundRoot().activeElement?.closest('details')?.dataset.stage), 'exp');
     // The biggest stage open (the softmax table) keeps the panel short: every stage open at once would be taller.

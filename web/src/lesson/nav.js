@@ -52,7 +52,9 @@ export function createChapterNav({ dom, go, loadWords = () => Promise.resolve() 
     const { state } = view;
     const frame = chapterFrame(state, FEATURE_NAMES); // nav=none keeps the title and text (compose.js)
     for (const [el, shown] of [[nav, frame.list], [intro, frame.intro], [pager, frame.list]]) el.hidden = !shown;
-    if (!frame.intro) return;
+    // .stepped on the playground while a chapter's step is shown with its bar: the stylesheet fits it to one screen.
+    const stepped = (on) => intro.closest('.ap')?.classList.toggle('stepped', on);
+    if (!frame.intro) return stepped(false);
     locked = lockedKeys(state).has('chapter');
     const chapter = chapterOf(state);
     CHAPTERS.forEach((c) => {
@@ -76,11 +78,13 @@ export function createChapterNav({ dom, go, loadWords = () => Promise.resolve() 
     if (!chapterWordsHere(chapter.name)) {
       title.textContent = chapter.title;
       steps.element.hidden = true;
+      stepped(false);
       waitForWords(view, progress);
       return;
     }
     steps.element.hidden = false;
     steps.update(state, { chapterLocked: locked || !frame.list, stepLocked: lockedKeys(state).has('step') });
+    stepped(steps.shown());
     if (shownChapter === chapter.name) return;
     shownChapter = chapter.name;
     revealCurrent(buttons.get(chapter.name).button);

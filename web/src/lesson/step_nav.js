@@ -10,7 +10,7 @@ import { createStepRoom } from './step_room.js';
 
 /**
  * dom: the playground's dom helpers; go(changes): a learner's edit of chapter and step, true when it moved;
- * focusChapter(): focus to the chapter's title (where a chapter told in one step starts). Returns { element, update(state, { chapterLocked, stepLocked }) → true when a new step is shown, focus() }.
+ * focusChapter(): focus to the chapter's title (where a chapter told in one step starts). Returns { element, update(state, { chapterLocked, stepLocked }) → true when a new step is shown, focus(), shown() }.
  */
 export function createStepNav({ dom, go, focusChapter }) {
   const { h } = dom;
@@ -88,5 +88,8 @@ export function createStepNav({ dom, go, focusChapter }) {
     element.scrollIntoView?.({ block: 'nearest' });
   }
 
-  return { element, update, focus };
+  /** True when the step's heading and bar are shown (a chapter told in more than one step). */
+  const barShown = () => !bar.hidden;
+
+  return { element, update, focus, shown: barShown };
 }
