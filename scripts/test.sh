@@ -78,7 +78,7 @@ count_ctest_in() {
 }
 count_node() {
   local log="$1" p f
-  # Every run's summary in the log (tests/browser/run.mjs runs its files in two node --test runs): the
+  # Every run's summary in the log (tests/browser/run.mjs runs its files in several node --test runs): the
   # "# pass" and "# fail" lines that follow a "# tests N" line, not a test's own output that looks alike.
   p=$(awk '/^# tests [0-9]+/ {in_summary = 1} in_summary && /^# pass [0-9]+/ {s += $3; n++; in_summary = 0} END {if (n) print s}' "$log")
   f=$(awk '/^# tests [0-9]+/ {in_summary = 1} in_summary && /^# fail [0-9]+/ {s += $3; in_summary = 0} END {print s + 0}' "$log")
@@ -162,8 +162,8 @@ ctest_run() { ctest --test-dir "$1" -j "$jobs" --output-on-failure "${@:2}"; }
 
 # The browser test files, one Chromium for all of them (tests/browser/run.mjs): the files marked
 # "Runs alone" (their checks lean on the worker pool's timing) one at a time, then the others as many at a
-# time as there are cores (a page open waits on the browser as much as on the CPU: on 2 cores 327 s one at
-# a time, 275 s two at a time).
+# time as there are cores, the longest first (a page open waits on the browser as much as on the CPU: on
+# 2 cores 327 s one at a time, 275 s two at a time).
 browser_tests() { node tests/browser/run.mjs --test-concurrency="$jobs" --test-timeout=900000 "$@"; } # a file may take 15 min (visible_effect walks every control of every step)
 
 # The JavaScript API tests, two files at a time (each loads both modules; none measures time).
