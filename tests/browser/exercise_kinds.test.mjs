@@ -1,4 +1,4 @@
-// Issue 36's sketch and design kinds on the page. The sketch: drawn with the keyboard (arrows choose a bar and set its height) and
+// Issue 36's sketch, design and step kinds on the page. The sketch: drawn with the keyboard (arrows choose a bar and set its height) and
 // with the mouse (a drag across the bars), graded by the engine, its row drawn over the learner's after
 // Check; answer(id, weights) on an element takes the array. The design: q = (a, b) set with the arrow keys
 // or typed, graded by the engine, the row it gives drawn. Screenshots at 1280 and 375 px.
@@ -83,6 +83,71 @@ test('sketch by mouse at 375 px: a drag draws the bars; a flat row is wrong', as
   await page.closeAll();
 });
 
+for (const width of [375, 1280]) test(`the GQA sketch by keyboard at ${width} px: head 2's row (its query negated over the shared keys); the engine's row outlined over it, with a legend`, async () => {
+  const id = 'gqa.sketch-shared-keys';
+  const page = await showSketch('gqa', id, width);
+  // Head 1's scaled scores are under the bars: 2, −1, 0, 1, −2, 0.5. Negated, the key scored −2 leads, then −1, then 0.
+  assert.deepEqual(await page.locator(`${card(id)} .ex-sketch-keys > span`).allTextContents(), ['2', '−1', '0', '1', '−2', '0.5']);
+  await page.locator(`${card(id)} .ex-sketch-bar`).first().focus();
+  // Enter with nothing drawn: not checked, a message naming the problem (and no id), no attempt.
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((id) => /^Not checked: the weights are all 0; draw at least one bar\.$/.test(playgroundRoot().querySelector(`[data-exercise="${id}"] .ex-verdict`)?.textContent ?? ''), id);
+  assert.equal(await page.evaluate((id) => playgroundRoot().querySelector(`[data-exercise="${id}"]`).innerText.includes(id), id), false, 'no id on the card');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp'); // key 1 (score −1): 0.2 of full
+  for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('End'); // key 4 (score −2): full
+  assert.deepEqual(await heights(page, id), [0, 0.2, 0, 0, 1, 0]);
+  assert.equal(await page.locator(`${card(id)} .ex-sketch-legend`).isVisible(), false, 'no legend before Check');
+  await page.locator(card(id)).scrollIntoViewIfNeeded();
+  await screenshot(page, `exercise-sketch-gqa-${width}-before`);
+  await page.keyboard.press('Enter');
+  await verdict(page, id).locator('strong').waitFor();
+  assert.match(await verdict(page, id).textContent(), /^Right\. The engine’s answer: 0\.01, 0\.22, 0\.08, 0\.03, 0\.60, 0\.05/);
+  assert.equal(await page.locator(`${card(id)} .ex-sketch-legend`).isVisible(), true, 'the legend says which row is whose');
+  // The engine's outlines in the learner's scale: its largest weight (key 4) at the tallest bar's height.
+  const marks = await page.locator(`${card(id)} .ex-sketch-mark`).evaluateAll((m) => m.map((e) => e.getBoundingClientRect().height));
+  const bar = await page.locator(`${card(id)} .ex-sketch-bar`).first().evaluate((b) => b.getBoundingClientRect().height);
+  assert.ok(Math.abs(marks[4] - bar) < 1.5, `the engine's largest weight is drawn full height (${marks[4]} of ${bar})`);
+  assert.ok(Math.abs(marks[1] / marks[4] - 0.222 / 0.603) < 0.03, `key 1's outline in proportion (${marks[1]} against ${marks[4]})`);
+  await page.locator(card(id)).scrollIntoViewIfNeeded();
+  await screenshot(page, `exercise-sketch-gqa-${width}-after`);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), false, `no sideways scroll at ${width} px`);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+for (const width of [1280, 375]) test(`the training sketch at ${width} px: once the lab has trained, its maps are covered while the sketch is asked, and shown after Check`, async () => {
+  const id = 'training.sketch-previous';
+  const page = await showSketch('training', id, width);
+  page.setDefaultTimeout(60000);
+  const shown = (sel) => page.evaluate((sel) => playgroundRoot().querySelector(sel)?.checkVisibility() ?? false, sel);
+  await page.waitForFunction(() => playgroundRoot().getElementById('train-status')?.dataset.steps === '0');
+  assert.equal(await shown('#train-maps'), true, 'the untrained maps are shown (they answer nothing)');
+  await page.evaluate(() => playgroundRoot().getElementById('train-step').click());
+  await page.waitForFunction(() => playgroundRoot().getElementById('train-status')?.dataset.steps === '1');
+  assert.equal(await shown('#train-maps'), false, 'a trained model\'s maps are covered');
+  assert.equal(await shown('#train-story'), false, 'and the words about its heads');
+  assert.match(await page.evaluate(() => playgroundRoot().getElementById('train-maps-cover').textContent), /shown after you answer the sketch exercise/);
+  await page.evaluate(() => playgroundRoot().getElementById('train-maps-cover').scrollIntoView({ block: 'center' }));
+  await screenshot(page, `exercise-sketch-training-${width}-lab-covered`);
+  // Query pos 5: all on pos 4 (keyboard), then Check by mouse.
+  await page.locator(`${card(id)} .ex-sketch-bar`).first().focus();
+  for (let k = 0; k < 4; k++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('End');
+  await page.locator(card(id)).scrollIntoViewIfNeeded();
+  await screenshot(page, `exercise-sketch-training-${width}-before`);
+  await page.click(`${card(id)} button[type="submit"]`);
+  await page.waitForFunction((id) => /^Right/.test(playgroundRoot().querySelector(`[data-exercise="${id}"] .ex-verdict`)?.textContent ?? ''), id);
+  await page.locator(card(id)).scrollIntoViewIfNeeded();
+  await screenshot(page, `exercise-sketch-training-${width}-after`);
+  await page.waitForFunction(() => playgroundRoot().getElementById('train-maps')?.checkVisibility());
+  assert.equal(await shown('#train-maps-cover'), false, 'the cover is gone once answered');
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
 test('answer(id, weights) and answer(id, { a, b }) on an element: the array, any scale; a wrong length is an error naming it', async () => {
   const page = await openUrl(h, `${site.url}empty.html`, { waitForResult: false });
   page.setDefaultTimeout(60000);
@@ -129,6 +194,9 @@ test('design by keyboard and mouse at 1280 and 375 px: the engine grades q = (a,
     await page.click(`${card(id)} button[type="submit"]`);
     await page.waitForFunction((id) => /^Right/.test(playgroundRoot().querySelector(`[data-exercise="${id}"] .ex-verdict`).textContent), id);
     assert.equal((await page.locator(`${card(id)} .ex-design-value`).allTextContents())[5], '0.94');
+    // The engine's record is one of several that work (its first): the verdict says so, beside the learner's own.
+    assert.match(await verdict(page, id).textContent(), /^Right\. The engine’s answer: \(−4, 4\), one of the settings that do the job/);
+    assert.deepEqual(await page.locator(`${card(id)} .ex-sketch-keys > span`).allTextContents(), ['(1, 0)', '(1, 1)', '(1, 2)', '(1, 3)', '(1, 4)', '(1, 5)']);
     await page.locator(card(id)).scrollIntoViewIfNeeded();
     await screenshot(page, `exercise-design-${width}`);
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), false, 'no sideways scroll');

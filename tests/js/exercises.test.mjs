@@ -154,6 +154,12 @@ function references(config, state, side) {
     'positions.sketch-alibi': softmax64(Array.from({ length: 8 }, (_, j) => -0.5 * (7 - j))),
     // Stride 3, query 9 of 10: keys with 9 − j < 3 or (9 − j) mod 3 = 0 share the row evenly.
     'efficient.sketch-strided': Array.from({ length: 10 }, (_, j) => (9 - j < 3 || (9 - j) % 3 === 0 ? 1 / 6 : 0)),
+    // Two query heads over one shared key head, the second's query the first's negated: the softmax of the
+    // first's scaled scores with their signs flipped.
+    'gqa.sketch-shared-keys': softmax64([2, -1, 0, 1, -2, 0.5].map((s) => -s)),
+    // The lab's two-relation model trained 200 steps: the previous-token head's row at query 5 of 8 is the
+    // task's target, all of it on pos 4 (the core's trained row must lie within the threshold of it).
+    'training.sketch-previous': oneHot(8, 4),
     // Designs: the first record (in a, then b order) that does the job, by the naive loop above.
     'attention.design-last': designAnswers((w) => w[5] >= 0.9)[0],
     'attention.design-first': designAnswers((w) => w[0] >= 0.9)[0],
@@ -557,4 +563,39 @@ test('issue 36: no hint gives the answer away (every exercise, every layer): not
     }
   }
   assert.deepEqual(leaks, []);
+});
+
+/** Softmax of scores in float64 (no scaling: the scores given are already the scaled ones). */
+const softmaxOf = (s) => { const top = Math.max(...s), e = s.map((x) => Math.exp(x - top)), sum = e.reduce((a, b) => a + b, 0); return e.map((x) => x / sum); };
+
+test('issue 36: the GQA and training sketches grade the right row right and the usual mistakes wrong (float64 TV here)', async () => {
+  const scores = [2, -1, 0, 1, -2, 0.5];
+  const cases = {
+    // Two query heads over one shared key head, the second's query negated.
+    'gqa.sketch-shared-keys': { right: softmaxOf(scores.map((x) => -x)), wrong: { 'head 1’s own row (the keys are shared)': softmaxOf(scores), flat: Array(6).fill(1), 'the scores’ shape mirrored linearly': scores.map((x) => 3 - x) } },
+    // The trained previous-token head at query 5 of 8: all on pos 4.
+    'training.sketch-previous': { right: oneHot(8, 4), wrong: { 'the query itself': oneHot(8, 5), 'every earlier token': [1, 1, 1, 1, 1, 0, 0, 0], 'the first token': oneHot(8, 0) } },
+  };
+  for (const [id, { right, wrong }] of Object.entries(cases)) {
+    const s = sessionFor({ exercises: id });
+    const it = item(s, id);
+    assert.equal(it.kind, 'sketch');
+    assert.equal(it.sketch.keys.length, right.length, `${id}: one bar per key`);
+    assert.match(it.prompt, new RegExp(`up to ${String(it.threshold).replace('.', '\\.')} from the`), `${id}: the prompt states the threshold`);
+    for (const [name, row] of Object.entries(wrong)) {
+      const r = await s.session.answer(id, row);
+      assert.equal(r.correct, false, `${id}: ${name} is judged wrong`);
+      assert.ok(r.hint && !('expected' in r), `${id}: a first miss gives a hint, not the row`);
+      break; // one miss only: a second would reveal; the others are checked against the engine's row below
+    }
+    const engine = (await s.session.reveal(id)).expected;
+    const tvRight = totalVariation64(right, engine);
+    assert.ok(tvRight <= it.threshold, `${id}: the rule's row is ${tvRight} from the engine's ${JSON.stringify(engine)}`);
+    for (const [name, row] of Object.entries(wrong)) {
+      const tv = totalVariation64(row, engine);
+      assert.ok(tv > it.threshold, `${id}: ${name} is ${tv} from the engine's row, within ${it.threshold}`);
+      assert.equal((await s.session.answer(id, row)).correct, false, `${id}: ${name} after the reveal`);
+    }
+    assert.equal((await s.session.answer(id, right)).correct, true, `${id}: the rule's row`);
+  }
 });

@@ -72,7 +72,7 @@ test('npm run scorm: the options are checked, each refusal naming the problem', 
   for (const [argv, message] of refused) assert.throws(() => readOptions(argv), message, argv.join(' '));
   const ok = readOptions(['--chapter', 'cost', '--exercises', 'cost.dominant', '--lock', 'd_model', '--label', 'Cost & co']);
   assert.deepEqual([ok.ids, ok.mastery, ok.title, ok.hash], [['cost.dominant'], 80, 'Cost & co', 'embed=1&chapter=cost&exercises=cost.dominant&lock=d_model&label=Cost%20%26%20co']);
-  assert.deepEqual(readOptions(['--chapter', 'gqa']).ids, ['gqa.kv-head-of', 'gqa.cache-per-token', 'gqa.preset-saving', 'gqa.wk-params']);
+  assert.deepEqual(readOptions(['--chapter', 'gqa']).ids, ['gqa.kv-head-of', 'gqa.cache-per-token', 'gqa.preset-saving', 'gqa.wk-params', 'gqa.sketch-shared-keys']);
 });
 
 test('the manifests and the launch page escape the author\'s title', async () => {

@@ -100,10 +100,14 @@ test('what a step shows: its panels, the form with its fields, the exercises pla
   const shows = formShows(s2, FEATURE_NAMES);
   assert.deepEqual(['d_model', 'n_heads', 'n_kv_heads', 'd_k', 'preset'].filter(shows), ['n_heads', 'n_kv_heads'], 'the step’s fields only');
   assert.deepEqual(stepExercises(s2), ['gqa.kv-head-of']);
-  // A step that places no exercise shows no exercises panel.
+  // Step 3 shows its maps and the sketch placed at it.
   const s3 = state({ chapter: 'gqa', step: 3 });
-  assert.deepEqual(stepExercises(s3), []);
-  assert.deepEqual(chapterPanels(s3, FEATURE_NAMES), ['controls', 'heatmaps'], 'the maps of step 3 only');
+  assert.deepEqual(stepExercises(s3), ['gqa.sketch-shared-keys']);
+  assert.deepEqual(chapterPanels(s3, FEATURE_NAMES), ['controls', 'heatmaps', 'exercises'], 'the maps of step 3 and its exercise');
+  // A step that places no exercise shows no exercises panel (every step of gqa places one now: efficient's last).
+  const none = state({ chapter: 'efficient', step: 5 });
+  assert.deepEqual(stepExercises(none), []);
+  assert.deepEqual(chapterPanels(none, FEATURE_NAMES), ['controls', 'linear'], 'the linear-attention step\'s panel only');
   // A step past the last is the last; the note says so (above).
   assert.equal(stepOf(state({ chapter: 'gqa', step: 77 })).step.id, 'gqa.llama');
   // Training has no form: no inputs panel in any step.

@@ -7,7 +7,7 @@
 const ENGINE_CALLS = new Set(['analyze', 'resolveView', 'maskGrid', 'sqrtDkStats', 'sqrtDkGradients', 'positionalProperties', 'positionalEncoding', 'modelPresets',
   'linearAttentionCost', 'decodeCost', 'alibiSlopes']);
 /** The calls and ops that run in the labs module (loaded for an exercise that asks for one of them). */
-const LAB_CALLS = new Set(['sqrtDkGradients', 'linearAttentionCost', 'decodeCost', 'flashVsStandard', 'trainEval']);
+const LAB_CALLS = new Set(['sqrtDkGradients', 'linearAttentionCost', 'decodeCost', 'flashVsStandard', 'trainEval', 'trainedRows']);
 
 const OPS = {
   /** The live layer's trace of query `query_index` (mask: another mask for this one trace). */
@@ -96,6 +96,19 @@ const OPS = {
       trainer.delete();
     }
   },
+};
+
+/** The lab's model after `steps` steps: every head's row at query `query_index` of held-out sample `sample`, and the heads' focus. */
+OPS.trainedRows = ({ task, d_model, n_heads, seq_len, seed, steps, sample = 0, query_index }, side) => {
+  const trainer = side.attn.createTrainer({ task, d_model, n_heads, seq_len, seed });
+  try {
+    for (let left = steps; left > 0; left -= trainer.max_steps_per_call) trainer.step(Math.min(left, trainer.max_steps_per_call));
+    const { weights } = trainer.attentionMaps({ sample });
+    const rows = Array.from({ length: n_heads }, (_, h) => Array.from(weights.subarray((h * seq_len + query_index) * seq_len, (h * seq_len + query_index + 1) * seq_len)));
+    return { rows, focus: trainer.evaluate({ samples: 200 }).focus };
+  } finally {
+    trainer.delete();
+  }
 };
 
 export const handlers = {

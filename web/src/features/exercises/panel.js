@@ -158,7 +158,9 @@ export function create(body, { dom, actions }) {
     } catch (err) {
       entry.shown = null;
       entry.reveal.dataset.correct = '';
-      fill(entry.reveal, h('span', { class: 'panel-error' }, `Not checked: ${err.message}.`));
+      // The message names the exercise by its id (for answer()'s callers); the learner's view shows no ids.
+      const id = entry.card.dataset.exercise, said = err.message.split(`${id}: `).join('').split(id).join(text('exercises.the_answer'));
+      fill(entry.reveal, h('span', { class: 'panel-error' }, `Not checked: ${said}.`));
     } finally {
       entry.pending = false;
       entry.button.disabled = entry.show.disabled = false;

@@ -20,6 +20,7 @@ import { textsOf } from '../../lesson/text.js';
 const SETTING_WORDS = textsOf({ seq_len: 'training.tokens_per_sample', lr: 'training.adam_s_learning_rate', seed: 'training.initial_weights_data' }, { d_model: 'model width', n_heads: 'heads' });
 const SETTINGS = [['train_d_model', 'd_model'], ['train_n_heads', 'n_heads'], ['train_seq_len', 'seq_len'], ['train_lr', 'lr'], ['train_seed', 'seed']];
 const START_LOSS = 'training.start-loss'; // the question whose answer the loss figure is
+const SKETCH = 'training.sketch-previous'; // the question whose answer a trained model's maps are
 const FIELDS = ['train_task', ...SETTINGS.map(([key]) => key)];
 
 /** What the relation names mean, for the text under the maps. */
@@ -80,6 +81,8 @@ export function create(body, { dom, host, actions }) {
   const curves = h('div', { class: 'chart', id: 'train-curves' });
   const maps = h('div', { class: 'heat-grid', id: 'train-maps' });
   const sampleLine = h('p', { class: 'note', id: 'train-sample-line' });
+  const mapsCover = h('p', { class: 'note', id: 'train-maps-cover', hidden: true }, text('training.maps_after_you_answer'));
+  let mapsFigure = null; // the maps' save buttons, hidden with them
   fill(body,
     h('p', { class: 'lead' }, text('training.embedding_plus_sinusoidal_position'),
       text('training.what_learns_shows_maps', { TRAIN_BATCH, TRAIN_VOCAB })),
@@ -87,8 +90,8 @@ export function create(body, { dom, host, actions }) {
     h('div', { class: 'button-row' }, play, stepButton, reset, another, use),
     status, curves,
     chartButtons({ dom, host, id: 'train-figure', title: () => text('training.training_loss_accuracy_step', { steps: lab.steps }), plot: () => plot }),
-    story, sampleLine, maps,
-    figureButtons({ dom, host, id: 'train-maps-figure', make: (theme) => {
+    story, mapsCover, sampleLine, maps,
+    mapsFigure = figureButtons({ dom, host, id: 'train-maps-figure', make: (theme) => {
       const r = lab.reply, T = r?.config.seq_len;
       if (!r) return null;
       const cell = Math.max(4, Math.min(24, Math.floor(220 / T)));
@@ -165,6 +168,10 @@ export function create(body, { dom, host, actions }) {
       status.dataset.steps = String(r.steps);
       status.dataset.accuracy = String(e.accuracy);
       status.dataset.focus = JSON.stringify(e.focus);
+      // A trained model's maps and the words about them answer the sketch of a trained row: covered until it is done.
+      const covered = r.steps > 0 && stillAsked(view, SKETCH);
+      for (const el of [story, sampleLine, maps, mapsFigure]) el.hidden = covered;
+      mapsCover.hidden = !covered;
       fill(story, focusStory(e, r.shape.relations).map((t) => h('p', {}, t)));
       drawMaps(dom, host, shownMaps, r, run.sample);
       drawCurves().catch((err) => { curves.textContent = text('training.curves_could_not_drawn', { message: err.message }); });

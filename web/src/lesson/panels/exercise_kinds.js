@@ -6,6 +6,7 @@ export { text } from '../text.js';
 
 addText({
   'exercises.design_your_row': 'The row your query gives, as the engine computed it:',
+  'exercises.design_one_answer': '{value}, one of the settings that do the job (yours is graded by running it)',
   'exercises.step_inputs': 'The head’s query q and each key’s rows of K and V',
   'exercises.step_worked': 'The stages worked out so far: ? is your number, … one left for you to work out',
   'exercises.step_where': 'Step {stage} of {count}. “?” is the number asked; “…” marks numbers left for you to work out.',
@@ -20,6 +21,8 @@ addText({
   'exercises.step_row.weights': 'weight',
   'exercises.step_row.output': 'output (x = 0, 1)',
   'exercises.step_practice': 'Practice (the last step again):',
+  'exercises.sketch_legend':
+    'Filled bars: your row. Dashed outlines: the engine’s row, drawn with its largest weight at the height of your tallest bar (only proportions count).',
   'exercises.sketch_help':
-    'Drag over the bars to draw the row (or focus a bar: ←/→ choose it, ↑/↓ set its height). Only the shape counts: the engine scales your bars to sum to 1.',
+    'Drag over the bars to draw the row (or focus a bar: ←/→ choose it, ↑/↓ set its height, Enter checks). Only the shape counts: the engine scales your bars to sum to 1.',
 });

@@ -19,6 +19,7 @@ addText({
   'exercises.engine_s_answer': 'The engine’s answer: {expected}. ',
   'exercises.show_answer': 'Show answer',
   'exercises.hint': 'Hint: {hint}',
+  'exercises.the_answer': 'the answer', // an exercise's id in an error message, as the learner reads it
   'exercises.try_again': 'Try again: after a second wrong try the engine’s answer is shown.',
   'exercises.right_after_shown': 'Right, after the answer was shown (this does not raise the score). ',
   'exercises.status_retry': 'answered wrong, one more try',

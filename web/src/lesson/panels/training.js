@@ -36,6 +36,7 @@ addText({
   'training.sample_rows_are_queries': 'Sample {sample}: {value}. {value2}. Rows are queries, columns keys.',
   'training.held_out_accuracy_samples': 'held-out accuracy {accuracy} ({samples} samples, never trained on)',
   'training.loss_after_you_answer': 'shown after you answer the exercise on it',
+  'training.maps_after_you_answer': 'The trained maps are shown after you answer the sketch exercise on them (step 2 of this chapter): draw your prediction first.',
   'training.compute_worker_restarted_training': ' · the compute worker restarted, so training began again',
   'training.curves_could_not_drawn': 'The curves could not be drawn: {message}',
   'training.task_s_default': 'the task’s default',

@@ -4,6 +4,7 @@
 // head does.
 
 import { text } from '../../../lesson/panels/exercise_kinds.js';
+import { keyLabels } from './sketch.js';
 
 /** { field, read() → the record, onReveal(reveal), format(expected) }. */
 export function designInput(dom, item, titleId) {
@@ -25,8 +26,9 @@ export function designInput(dom, item, titleId) {
         h('div', { class: 'ex-design-bars' }, weights.map((w, j) => h('span', { class: 'ex-design-bar', title: `${keys[j]}: ${w.toFixed(3)}` },
           h('span', { class: 'ex-design-fill', style: `height: ${Math.round(w * 100)}%` }),
           h('span', { class: 'ex-design-value' }, w.toFixed(2))))),
-        h('div', { class: 'ex-sketch-keys', 'aria-hidden': 'true' }, keys.map((k) => h('span', {}, k))));
+        keyLabels(h, keys));
     },
-    format: (expected) => (expected ? `(${fields.map((f) => expected[f.name]).join(', ')})` : '—'),
+    // The engine's record is one of those that work: said so, so a learner whose own one was right is not puzzled.
+    format: (expected) => (expected ? text('exercises.design_one_answer', { value: `(${fields.map((f) => String(expected[f.name]).replace('-', '−')).join(', ')})` }) : '—'),
   };
 }

@@ -32,7 +32,7 @@ export const TEXT = {
   'chapter.gqa.maps.p1':
     'Heads of one group read the same keys and values, but each still has its own query matrix, so each still draws its own map of weights.',
   'chapter.gqa.maps.do':
-    'Try: with n_kv_heads = 1, compare the maps of two heads. Are they the same?',
+    'Predict first: the sketch exercise gives two query heads of one group and one head’s scores; draw the other’s row. Then try: with n_kv_heads = 1, compare the maps of two heads. Are they the same?',
   // Step 4: one dial
   'chapter.gqa.family.title': 'MHA, GQA and MQA are one dial',
   'chapter.gqa.family.p1':
@@ -61,7 +61,7 @@ export const CHAPTER = {
     { id: 'gqa.share', title: 'chapter.gqa.share.title', text: ['chapter.gqa.share.p1', 'chapter.gqa.share.p2', 'chapter.gqa.share.do'],
       panels: ['kvmap'], fields: ['n_heads', 'n_kv_heads'], exercises: ['gqa.kv-head-of'] },
     { id: 'gqa.maps', title: 'chapter.gqa.maps.title', text: ['chapter.gqa.maps.p1', 'chapter.gqa.maps.do'],
-      panels: ['heatmaps'], fields: ['n_heads', 'n_kv_heads'] },
+      panels: ['heatmaps'], fields: ['n_heads', 'n_kv_heads'], exercises: ['gqa.sketch-shared-keys'] },
     { id: 'gqa.family', title: 'chapter.gqa.family.title', text: ['chapter.gqa.family.p1', 'chapter.gqa.family.p2', 'chapter.gqa.family.do'],
       panels: ['gqa'], fields: ['d_model', 'n_heads', 'n_kv_heads', 'd_k'], exercises: ['gqa.wk-params'] },
     { id: 'gqa.llama', title: 'chapter.gqa.llama.title', text: ['chapter.gqa.llama.p1', 'chapter.gqa.llama.do'],
@@ -72,5 +72,6 @@ export const CHAPTER = {
     'gqa.cache-per-token': 'number',
     'gqa.preset-saving': 'number',
     'gqa.wk-params': 'number',
+    'gqa.sketch-shared-keys': 'sketch',
   },
 };

@@ -4,6 +4,7 @@
 import * as fmt from '../../../model/format.js';
 import { text } from './exercise_text.js';
 import { MORE_EXERCISES } from './more_exercises.js';
+import { SKETCH_EXERCISES } from './sketch_exercises.js';
 
 export const EXERCISES = [
   {
@@ -73,4 +74,5 @@ export const EXERCISES = [
     },
   },
   ...MORE_EXERCISES,
+  ...SKETCH_EXERCISES,
 ];

@@ -24,7 +24,7 @@ export const TEXT = {
   'chapter.training.task.p1':
     'The lab’s task has two outputs per position: the token just before it and the first token of the sequence. Only attention moves information between positions, so whatever the model learns shows in its maps.',
   'chapter.training.task.do':
-    'Try: press Train and watch the loss fall. Predict where each head will put its weight.',
+    'Predict first: the sketch exercise asks where the head that reads the token just before will put its weight; draw it (the lab covers its maps until you answer). Then press Train and watch the loss fall and the maps sharpen.',
   // Step 3: one relation
   'chapter.training.one-relation.title': 'A head learns a position',
   'chapter.training.one-relation.p1':
@@ -56,7 +56,8 @@ export const CHAPTER = {
   steps: [
     { id: 'training.start', title: 'chapter.training.start.title', text: ['chapter.training.start.p1', 'chapter.training.start.p2', 'chapter.training.start.do'],
       panels: ['training'], exercises: ['training.start-loss'] },
-    { id: 'training.task', title: 'chapter.training.task.title', text: ['chapter.training.task.p1', 'chapter.training.task.do'], panels: ['training'] },
+    { id: 'training.task', title: 'chapter.training.task.title', text: ['chapter.training.task.p1', 'chapter.training.task.do'], panels: ['training'],
+      exercises: ['training.sketch-previous'] },
     { id: 'training.one-relation', title: 'chapter.training.one-relation.title', text: ['chapter.training.one-relation.p1', 'chapter.training.one-relation.do'],
       panels: ['training'], exercises: ['training.focus'] },
     { id: 'training.heads', title: 'chapter.training.heads.title', text: ['chapter.training.heads.p1', 'chapter.training.heads.p2', 'chapter.training.heads.do'], panels: ['training'] },
@@ -65,5 +66,6 @@ export const CHAPTER = {
   exercises: {
     'training.start-loss': 'number',
     'training.focus': 'choice',
+    'training.sketch-previous': 'sketch',
   },
 };

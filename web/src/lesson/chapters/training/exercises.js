@@ -4,6 +4,7 @@
 import * as fmt from '../../../model/format.js';
 import { list, labSettings } from '../../exercises/helpers.js';
 import { text } from './exercise_text.js';
+import { SKETCH_EXERCISES } from './sketch_exercises.js';
 
 export const EXERCISES = [
   {
@@ -52,4 +53,5 @@ export const EXERCISES = [
       };
     },
   },
+  ...SKETCH_EXERCISES,
 ];
