@@ -2,6 +2,7 @@
 // largest count; the JS side parses them into the objects the API documents.
 #include "convert.h"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace bind {
@@ -69,6 +70,7 @@ void write(Json& j, const attn::SqrtDkStats& s) {
       .field("entropy_scaled", s.entropy_scaled).field("entropy_unscaled", s.entropy_unscaled)
       .field("max_weight_scaled", s.max_weight_scaled).field("max_weight_unscaled", s.max_weight_unscaled)
       .field("max_entropy", s.max_entropy)
+      .field("sqrt_d_k", std::sqrt(static_cast<double>(s.d_k)))  // the divisor of the scaled scores, as the page shows it
       .end_object();
 }
 

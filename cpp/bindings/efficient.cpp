@@ -47,6 +47,7 @@ void write_io(Json& j, const attn::FlashIo& io) {
   j.begin_object().field("sram", io.sram).field("block_q", io.block_q).field("block_k", io.block_k)
       .field("query_blocks", io.query_blocks).field("key_blocks", io.key_blocks)
       .field("default_block_q", io.default_block_q).field("default_block_k", io.default_block_k)
+      .field("paper_block_q", io.paper_block_q).field("paper_block_k", io.paper_block_k)
       .field("sram_needed", io.sram_needed).field("s_tile", io.s_tile).field("fits", io.fits)
       .field("blocks_loaded", io.blocks_loaded);
   write_side(j, "standard", io.standard);

@@ -625,7 +625,15 @@ std::string resolve_view(double options) {
     if (rope) value.field("rope_base", rope_base);  // the base the layer turns by
     value.key("kv_head_of").begin_array();
     for (int g : v.kv_head_of) value.number(g);
-    value.end_array().end_object().end_object();
+    value.end_array();
+    // The shape of each tensor the export writes and importTensors takes, by its name: the core's, not the page's.
+    value.key("tensors").begin_object();
+    for (const attn::NamedShape& t : attn::layer_tensor_shapes(d, v.batch, v.n_q, v.n_k)) {
+      value.key(t.name).begin_array();
+      for (int i = 0; i < t.rank; ++i) value.number(static_cast<double>(t.dims[i]));
+      value.end_array();
+    }
+    value.end_object().end_object().end_object();
   });
 }
 

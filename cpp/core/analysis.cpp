@@ -168,6 +168,24 @@ std::vector<TensorInfo> tensor_trace(const MhaDims& d, int batch, int n_q, int n
   };
 }
 
+std::array<NamedShape, kLayerTensors> layer_tensor_shapes(const MhaDims& d, int batch, int n_q, int n_k) {
+  // Each axis at most kMaxDim and a width at most 2^40: no product here overflows (resolveView has
+  // checked the view is countable too; the shapes alone do not need it).
+  require_dim("batch", batch);
+  require_dim("n_q", n_q);
+  require_dim("n_k", n_k);
+  const std::int64_t B = batch, NQ = n_q, NK = n_k, D = d.d_model, H = d.n_heads, KVH = d.n_kv_heads, dk = d.d_k,
+                     dv = d.d_v, QK = d.qk_width(), KK = d.kv_k_width(), KV = d.kv_v_width(), V = d.v_width();
+  return {{
+      {"query", 3, {B, NQ, D}},           {"key", 3, {B, NK, D}},           {"value", 3, {B, NK, D}},
+      {"wq", 2, {D, QK}},                 {"wk", 2, {D, KK}},               {"wv", 2, {D, KV}},
+      {"wo", 2, {V, D}},                  {"bq", 1, {QK}},                  {"bk", 1, {KK}},
+      {"bv", 1, {KV}},                    {"bo", 1, {D}},                   {"q", 4, {B, H, NQ, dk}},
+      {"k", 4, {B, KVH, NK, dk}},         {"v", 4, {B, KVH, NK, dv}},       {"attention", 4, {B, H, NQ, NK}},
+      {"head_outputs", 4, {B, H, NQ, dv}}, {"output", 3, {B, NQ, D}},
+  }};
+}
+
 std::uint64_t attention_weight_bytes(int n_heads, int batch, int n_q, int n_k) {
   return (Count(4) * n_heads * batch * n_q * n_k).value();
 }

@@ -3,6 +3,7 @@
 // parameter counts, FLOPs both as the lesson counts them and exactly, and memory.
 // All counts are 64-bit integers: GPT-3's figures overflow 32 bits.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -78,6 +79,22 @@ struct TensorInfo {
 /// a computation the run did not do.
 std::vector<TensorInfo> tensor_trace(const MhaDims& d, int batch, int n_q, int n_k, bool need_weights,
                                      bool scale = true);
+
+/// A tensor of a layer's forward pass by the name the API's export and importTensors give it, and its shape.
+struct NamedShape {
+  const char* name;          // query, key, value, wq, wk, wv, wo, bq, bk, bv, bo, q, k, v, attention, head_outputs, output
+  int rank;                  // 1 … 4 axes
+  std::int64_t dims[4];      // the shape, outermost axis first (dims[0 … rank−1])
+};
+/// The tensors of layer_tensor_shapes, in the export's order (a fixed table: no allocation, little code).
+constexpr int kLayerTensors = 17;
+/// The shapes of every tensor a learner can export or import for a layer over `batch` items of n_q queries and
+/// n_k keys: the inputs [batch, n, d_model]; the parameters as y = x·W + b takes them, W [in, out] (wq
+/// [d_model, n_heads·d_k], wk [d_model, n_kv_heads·d_k], wv [d_model, n_kv_heads·d_v], wo [n_heads·d_v, d_model])
+/// and b [out]; q, k, v split by head ([batch, heads, n, d]); attention [batch, n_heads, n_q, n_k];
+/// head_outputs [batch, n_heads, n_q, d_v]; output [batch, n_q, d_model]. The page reads them from resolveView
+/// rather than multiplying the sizes itself.
+std::array<NamedShape, kLayerTensors> layer_tensor_shapes(const MhaDims& d, int batch, int n_q, int n_k);
 
 /// Bytes one forward call needs in the wasm heap, split by purpose.
 struct RunMemory {

@@ -63,11 +63,17 @@ void require_attention_arrays(std::size_t q_len, std::size_t k_len, std::size_t 
   for (int x = 0; x < 3; ++x) require_length(names[x], got[x], (Count(batch) * rows[x] * widths[x]).value(), dims[x]);
 }
 
-void flash_default_blocks(std::int64_t sram, int n_q, int n_k, int d_k, int d_v, int* block_q, int* block_k) {
+void flash_paper_blocks(std::int64_t sram, int d_k, int d_v, std::int64_t* block_q, std::int64_t* block_k) {
   const std::int64_t d = std::max(d_k, d_v);
-  const std::int64_t bc = std::max<std::int64_t>(1, sram / (4 * d));
-  *block_k = static_cast<int>(std::min<std::int64_t>(bc, n_k));
-  *block_q = static_cast<int>(std::min<std::int64_t>(std::min(bc, d), n_q));
+  *block_k = std::max<std::int64_t>(1, sram / (4 * d));
+  *block_q = std::min(*block_k, d);
+}
+
+void flash_default_blocks(std::int64_t sram, int n_q, int n_k, int d_k, int d_v, int* block_q, int* block_k) {
+  std::int64_t bq = 0, bk = 0;
+  flash_paper_blocks(sram, d_k, d_v, &bq, &bk);
+  *block_k = static_cast<int>(std::min<std::int64_t>(bk, n_k));
+  *block_q = static_cast<int>(std::min<std::int64_t>(bq, n_q));
 }
 
 FlashIo flash_io(int batch, int n_q, int n_k, int d_k, int d_v, bool causal, int block_q, int block_k,
@@ -76,6 +82,7 @@ FlashIo flash_io(int batch, int n_q, int n_k, int d_k, int d_v, bool causal, int
   FlashIo io;
   io.sram = sram;
   flash_default_blocks(sram, n_q, n_k, d_k, d_v, &io.default_block_q, &io.default_block_k);
+  flash_paper_blocks(sram, d_k, d_v, &io.paper_block_q, &io.paper_block_k);
   // 0 asks for the default; a negative block size is an error (require_positive names it).
   if (block_q < 0 || block_k < 0) require_positive(block_q < 0 ? "block_q" : "block_k", block_q < 0 ? block_q : block_k);
   // A block larger than the sequence is the whole sequence.

@@ -62,6 +62,7 @@ struct FlashIo {
   int block_q = 0, block_k = 0;     // B_r, B_c in use
   int query_blocks = 0, key_blocks = 0;
   int default_block_q = 0, default_block_k = 0;  // the paper's choice for this M: B_c = ⌊M/4d⌋, B_r = min(B_c, d)
+  std::int64_t paper_block_q = 0, paper_block_k = 0;  // the same before the cut to n_q and n_k (what a longer sequence gets)
   std::uint64_t sram_needed = 0;    // (B_r + B_c)·(d_k + d_v): the Q, O, K and V blocks on chip
   std::uint64_t s_tile = 0;         // B_r·B_c logits of one tile (held in registers in the paper's count)
   bool fits = false;                // sram_needed ≤ M
@@ -104,6 +105,10 @@ void require_attention_arrays(std::size_t q_len, std::size_t k_len, std::size_t 
 /// The paper's default block sizes for an on-chip memory of `sram` elements, clamped to n_q and
 /// n_k: B_c = max(1, ⌊M / (4·max(d_k, d_v))⌋), B_r = min(B_c, max(d_k, d_v)). Sizes must be valid.
 void flash_default_blocks(std::int64_t sram, int n_q, int n_k, int d_k, int d_v, int* block_q, int* block_k);
+
+/// The paper's block sizes for `sram` before the cut to the sequence: B_c = max(1, ⌊M / (4·max(d_k, d_v))⌋),
+/// B_r = min(B_c, max(d_k, d_v)). flash_default_blocks is these at most n_k and n_q.
+void flash_paper_blocks(std::int64_t sram, int d_k, int d_v, std::int64_t* block_q, std::int64_t* block_k);
 
 /// The IO model alone (nothing allocated); block sizes 0 take the defaults. Throws Error naming a
 /// bad size, a block size < 1 or an `sram` too small to hold one row each of Q, K, V and O.

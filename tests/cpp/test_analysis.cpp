@@ -13,6 +13,7 @@
 #include "core/dims.h"
 #include "core/error.h"
 #include "core/lesson.h"
+#include "core/mha.h"
 #include "reference.h"
 
 namespace {
@@ -78,6 +79,64 @@ TEST_CASE("E1: shapes through multi-head attention (d_model 768, h 12, n 128)", 
     INFO(t.name);
     CHECK(t.bytes == 4 * elements);
   }
+}
+
+TEST_CASE("layer_tensor_shapes: every exported tensor's shape, against the layer's own arrays", "[analysis][shapes]") {
+  using V = std::vector<std::int64_t>;
+  // A grouped layer with d_k != d_v and n_q != n_k, so that no two sizes can stand in for each other.
+  attn::MhaConfig config = check::mha_config(12, 6, 5, 3);
+  config.n_kv_heads = 2;
+  const attn::MhaDims d = attn::resolve_dims(config);
+  const int batch = 2, n_q = 7, n_k = 4;
+  const auto shapes = attn::layer_tensor_shapes(d, batch, n_q, n_k);
+  auto shape = [&](const std::string& name) {
+    for (const attn::NamedShape& t : shapes)
+      if (t.name == name) return V(t.dims, t.dims + t.rank);
+    FAIL("no tensor named " << name);
+    return V{};
+  };
+  // Written out by hand for these sizes (the reference: no formula shared with the code).
+  CHECK(shape("query") == V{2, 7, 12});
+  CHECK(shape("key") == V{2, 4, 12});
+  CHECK(shape("value") == V{2, 4, 12});
+  CHECK(shape("wq") == V{12, 30});
+  CHECK(shape("wk") == V{12, 10});
+  CHECK(shape("wv") == V{12, 6});
+  CHECK(shape("wo") == V{18, 12});
+  CHECK(shape("bq") == V{30});
+  CHECK(shape("bk") == V{10});
+  CHECK(shape("bv") == V{6});
+  CHECK(shape("bo") == V{12});
+  CHECK(shape("q") == V{2, 6, 7, 5});
+  CHECK(shape("k") == V{2, 2, 4, 5});
+  CHECK(shape("v") == V{2, 2, 4, 3});
+  CHECK(shape("attention") == V{2, 6, 7, 4});
+  CHECK(shape("head_outputs") == V{2, 6, 7, 3});
+  CHECK(shape("output") == V{2, 7, 12});
+  CHECK(shapes.size() == 17);
+  // The parameters' element counts are the layer's own arrays' lengths (a layer made with these sizes).
+  attn::MultiHeadAttention layer(config);
+  const auto count = [](const V& dims) {
+    std::int64_t n = 1;
+    for (std::int64_t x : dims) n *= x;
+    return n;
+  };
+  const attn::MhaWeights w = layer.weights();
+  CHECK(count(shape("wq")) == static_cast<std::int64_t>(w.wq.size()));
+  CHECK(count(shape("wk")) == static_cast<std::int64_t>(w.wk.size()));
+  CHECK(count(shape("wv")) == static_cast<std::int64_t>(w.wv.size()));
+  CHECK(count(shape("wo")) == static_cast<std::int64_t>(w.wo.size()));
+  CHECK(count(shape("bq")) == static_cast<std::int64_t>(w.bq.size()));
+  CHECK(count(shape("bo")) == static_cast<std::int64_t>(w.bo.size()));
+  // The heads' tensors agree with the forward trace's (Q_i, K_i, V_i, A_i, head_i, output).
+  const auto trace = attn::tensor_trace(d, batch, n_q, n_k, true);
+  CHECK(traced(trace, "Q_i") == shape("q"));
+  CHECK(traced(trace, "K_i") == shape("k"));
+  CHECK(traced(trace, "V_i") == shape("v"));
+  CHECK(traced(trace, "A_i") == shape("attention"));
+  CHECK(traced(trace, "head_i") == shape("head_outputs"));
+  CHECK(traced(trace, "output") == shape("output"));
+  CHECK_THROWS_WITH(attn::layer_tensor_shapes(d, 0, n_q, n_k), Catch::Contains("batch"));
 }
 
 TEST_CASE("E2: parameter count (d_model 512, h 8)", "[analysis][lesson]") {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/attention.h"
@@ -216,6 +217,35 @@ TEST_CASE("flash attention's default blocks follow the paper: B_c = ⌊M/4d⌋, 
   CHECK(f.io.sram_needed == 16 * 16);
   CHECK(f.io.fits);
   CHECK(check::normwise(f.output, p.output(false, true)).err < 1e-6);
+}
+
+TEST_CASE("flash attention reports the paper's blocks before their cut to the sequence", "[flash]") {
+  // Reference: the largest B_c ≥ 1 with 4·d·B_c ≤ M, found by counting up (1 when even one does not fit),
+  // B_r = min(B_c, d); the blocks in use are those at most n_q and n_k.
+  for (const std::int64_t sram : {64, 256, 1000, 1024, 2048, 4096, 100000}) {
+    for (const auto& [d_k, d_v] : {std::pair{16, 16}, std::pair{8, 32}, std::pair{64, 4}}) {
+      const std::int64_t d = std::max(d_k, d_v);
+      std::int64_t bc = 1;
+      while (4 * d * (bc + 1) <= sram) ++bc;
+      const std::int64_t br = std::min(bc, d);
+      for (const int n : {1, 10, 40, 3000}) {
+        INFO("M " << sram << ", d_k " << d_k << ", d_v " << d_v << ", n " << n);
+        if (sram < 2 * (d_k + d_v)) continue;  // below one row each of Q, K, V and O the engine refuses M (tested with bad input)
+        const attn::FlashIo io = attn::flash_io(1, n, n, d_k, d_v, false, 0, 0, sram);
+        CHECK(io.paper_block_k == bc);
+        CHECK(io.paper_block_q == br);
+        CHECK(io.default_block_k == std::min<std::int64_t>(bc, n));
+        CHECK(io.default_block_q == std::min<std::int64_t>(br, n));
+        CHECK(io.block_k == io.default_block_k);
+      }
+    }
+  }
+  // At n = 10 and d = 16 doubling M from 1,024 to 2,048 doubles the paper's B_c (16 → 32) but not the block in use (10).
+  const attn::FlashIo a = attn::flash_io(1, 10, 10, 16, 16, false, 0, 0, 1024), b = attn::flash_io(1, 10, 10, 16, 16, false, 0, 0, 2048);
+  CHECK(a.paper_block_k == 16);
+  CHECK(b.paper_block_k == 32);
+  CHECK(a.block_k == 10);
+  CHECK(b.block_k == 10);
 }
 
 TEST_CASE("the IO model counts the standard algorithm's and the tiled one's slow-memory traffic", "[flash]") {

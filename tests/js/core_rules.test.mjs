@@ -1,6 +1,8 @@
 // The core is the only source of the lesson's rules (issues 22 and 34), checked on the syntax tree
 // (core_rules_check.mjs, acorn) rather than on the text: outside web/src/engine/ no arithmetic over the
-// lesson's dimension names (d_model / n_heads, n_heads * d_k, d_k % 2, Math.sqrt(d_k), n_heads > d_model);
+// lesson's dimension names (d_model / n_heads, n_heads * d_k, d_k % 2, Math.sqrt(d_k), n_heads > d_model),
+// with no file excepted: shapes come from resolveView's tensors, and an exercise's other case ("twice this
+// d_model") is data read by lesson/exercises/other_case.js, whose calls the checker allows with literals only;
 // and nowhere, in the sources or in the built bundles of dist/, a deleted copy of a core rule: the word hash
 // (FNV-1a), the page's random stream and Box–Muller (attn.embedTokens and attn.randomNormal make the inputs),
 // the mask grid (attn.maskGrid), the query-head → key/value-head mapping (resolveView's kv_head_of),
@@ -21,40 +23,12 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = join(ROOT, 'web/src'), DIST = join(ROOT, 'dist');
 
 /**
- * Arithmetic over dimension names still in files other helpers were rewriting when the guard came (issue 34):
- * the tensor shapes of the export and the import (analyze's shapes and derived widths could give them), the
- * lengths of one head's map in the query and flash handlers, and display choices the guard cannot tell from a
- * rule (a grid of √n_heads tiles, first FlashAttention blocks of n_q / 3, an exercise's "what if n_q + 3"; issue 36's
- * exercises ask about a case not on screen, twice or three times a live size, which the core then analyses).
- * A ratchet: each entry must still be found (delete it when its code asks the core), and nothing else may be.
+ * Arithmetic over dimension names the guard allows by file, each with its reason (a ratchet: each entry must
+ * still be found, and nothing else may be). Empty since the tensor shapes of the export and the import, the
+ * lengths of one head's map, √d_k, the head grid and the passes of compareHeads are the core's or the
+ * engine's answers, and the exercises' other cases are data (lesson/exercises/other_case.js, issue 36).
  */
-const KNOWN = {
-  'features/compare/panel.js': ['H * H'],
-  'features/compare/requests.js': ['config.n_heads + 2'],
-  'features/export/handler.js': ['batch * n_q', 'n_heads * d_k', 'batch * n_k', 'n_kv_heads * d_k', 'batch * n_k', 'n_kv_heads * d_v',
-    'batch * n_heads', 'n_k * d_v', 'n_heads * d_k', 'n_kv_heads * d_k', 'n_kv_heads * d_v', 'n_heads * d_v', 'n_heads * d_k',
-    'n_kv_heads * d_k', 'n_kv_heads * d_v'],
-  'features/export/panel.js': ['Math.sqrt(n)'],
-  'features/flash/handler.js': ['n_q * d_k', 'n_k * d_k', 'n_k * d_v'],
-  'features/flash/panel.js': ['sizes.n_k / 4'],
-  'features/gqa/panel.js': ['n_heads / 2'],
-  'features/query/handler.js': ['n_q * n_k', 'n_q * n_k', 'n_q * n_k', 'n_q * n_k'],
-  'features/query/stage_folds.js': ['n_q * n_k', 'n_q * n_k'], // moved with the whole head's fold from panel.js
-  'features/sqrtdk/panel.js': ['Math.sqrt(c.d_k)'],
-  'import/tensors.js': ['batch * n_heads', 'n_heads * n_q', 'Math.floor(r / n_q) % n_heads', 'r % n_q'],
-  'import/import_view.js': ['n_heads * d_k', 'n_kv_heads * d_k', 'n_kv_heads * d_v', 'n_heads * d_v', 'n_heads * d_k', 'n_kv_heads * d_k', 'n_kv_heads * d_v'],
-  'lesson/chapters/attention/exercises.js': ['c.n_q + 3'],
-  'lesson/chapters/efficient/exercises.js': ['2 * n', '2 * n', '2 * n'],
-  'lesson/chapters/gqa/exercises.js': ['n_heads - 2'],
-  'lesson/chapters/attention/more_exercises.js': ['c.n_q + 2', 'c.n_k + 5', '2 * c.n_q', '2 * c.d_model'],
-  'lesson/chapters/cost/exercises.js': ['2 * c.d_model', '2 * c.d_model', '2 * c.d_k', '2 * c.d_v', '2 * c.d_model', '2 * c.d_k', '2 * c.d_v', '2 * c.d_model', '2 * c.d_k', '2 * c.d_v', '2 * c.d_model', '2 * c.d_k', '2 * c.d_v', '2 * c.n_heads', '2 * c.n_heads', '2 * c.n_kv_heads'],
-  'lesson/chapters/cost/more_exercises.js': ['3 * c.n_q', '4 * d', '2 * c.n_q'],
-  'lesson/chapters/heads/exercises.js': ['2 * c.d_model'],
-  'lesson/chapters/heads/more_exercises.js': ['3 * c.d_model', 'c.n_q + 4'],
-  'lesson/chapters/positions/exercises.js': ['c.n_q + 3'],
-  'lesson/chapters/scaling/exercises.js': ['2 * c.d_k', '2 * c.d_k'],
-  'lesson/chapters/scaling/more_exercises.js': ['6 * c.d_k'],
-};
+const KNOWN = {};
 
 const sources = () => jsFiles(SRC).map((path) => [path.slice(SRC.length + 1).replaceAll('\\', '/'), readFileSync(path, 'utf8')]);
 const where = (file, f) => `web/src/${file}:${f.line} ${f.rule}: ${f.text}`;
@@ -69,6 +43,12 @@ test('the checker fails on planted rules: d_model / n_heads, d.n_heads / kvh, d_
     ['const w = 4 * config.d_model ** 2;', '** over d_model'],
     ["const p = c['n_heads'] * c.d_k;", 'n_heads * d_k'],
     ['total += d_v * n_heads;', 'd_v * n_heads'],
+    // The cases the ratchet held until the core answered them: they fail again if written back.
+    ['const wq = [d_model, n_heads * d_k];', 'n_heads * d_k'], ['const rows = batch * n_q;', 'batch * n_q'],
+    ['const cells = config.n_q * config.n_k;', 'n_q * n_k'], ['const at = Math.floor(r / n_q) % n_heads;', '% over n_heads'],
+    ['const s = fmt.num(Math.sqrt(c.d_k), 3);', 'Math.sqrt over d_k'], ['for (let d = Math.floor(n_heads / 2); d > 1; d--) {}', '/ over n_heads'],
+    ['const b = Math.ceil(sizes.n_k / 4);', '/ over n_k'], ['const passes = (config) => config.n_heads + 2;', '+ over n_heads'],
+    ['const more = 2 * c.d_model;', '* over d_model'], ['const n_k = c.n_q + 3;', '+ over n_q'],
   ];
   for (const [source, rule] of planted) {
     const found = dimensionArithmetic(source);
@@ -79,6 +59,33 @@ test('the checker fails on planted rules: d_model / n_heads, d.n_heads / kvh, d_
     'const last = batch - 1;', 'if (n_kv_heads !== n_heads) grouped();']) {
     assert.deepEqual(dimensionArithmetic(source), [], source);
   }
+});
+
+test('an exercise\'s other case is data (otherCase with number literals); a computed change is a rule the checker finds', async () => {
+  // Allowed: the what-if sizes of issue 36's exercises, as data the helper applies.
+  for (const source of ["const w = otherCase(c, { d_model: { times: 2 }, d_k: { times: 2 } });",
+    "const { n } = otherCase(c, { n: { from: 'n_q', plus: -2 } });"]) {
+    assert.deepEqual(dimensionArithmetic(source), [], source);
+  }
+  // Planted: a size taken from another size, an expression, a variable, a spread, a `from` that is no dimension.
+  for (const source of ["otherCase(c, { d_k: { times: c.n_heads } });", "otherCase(c, { d_k: { times: 1 / heads } });",
+    'otherCase(c, { d_model: { times: k } });', 'otherCase(c, { ...more });', "otherCase(c, { n: { from: 'width', times: 2 } });",
+    'otherCase(c, changes);', "otherCase(c, { d_k: { from: 'd_model', times: 2, per: 'n_heads' } });"]) {
+    const found = dimensionArithmetic(source);
+    assert.ok(found.some((f) => f.rule === 'otherCase with a computed change'), `${source}: found ${JSON.stringify(found.map((f) => f.rule))}`);
+  }
+  // Arithmetic inside a change is still arithmetic.
+  assert.ok(dimensionArithmetic("otherCase(c, { d_k: { times: c.d_model / c.n_heads } });").some((f) => f.rule === 'd_model / n_heads'));
+  // The helper applies exactly the data, and refuses what is not a whole-number case.
+  const { otherCase } = await import('../../web/src/lesson/exercises/other_case.js');
+  const c = Object.freeze({ d_model: 12, n_heads: 3, d_k: 4, n_q: 5, get tokens_q() { throw new Error('not a size: never read'); } });
+  assert.deepEqual(otherCase(c, { d_model: { times: 2 }, n: { from: 'n_q', plus: 3 }, head: { from: 'n_heads', plus: -2 } }),
+    { d_model: 24, n_heads: 3, d_k: 4, n_q: 5, n: 8, head: 1 });
+  assert.equal(c.d_model, 12, 'the live case is left as it was');
+  assert.throws(() => otherCase(c, { d_k: { times: 0.5, plus: 0.25 } }), /d_k = d_k × 0.5 \+ 0.25 = 2.25 is not a whole number/);
+  assert.throws(() => otherCase(c, { d_k: { per: 2 } }), /d_k has per; a change takes from, times and plus/);
+  assert.throws(() => otherCase(c, { d_v: { times: 2 } }), /d_v is taken from d_v, which the case does not hold as a number/);
+  assert.throws(() => otherCase(c, { d_k: { times: '2' } }), /d_k's times must be a finite number, got 2/);
 });
 
 test('the checker finds every copy the old text guard found, in hex or as a minifier prints it', () => {
@@ -161,7 +168,7 @@ test('the gqa panel asks the core which n_kv_heads group, and the pool splits by
   // A core that accepts only 4 of 12 heads' candidates: the panel must take 4, not its own largest divisor.
   const list = variants(12, 12, (n_kv_heads) => { asked.push(n_kv_heads); return n_kv_heads === 4; });
   assert.deepEqual(list, [{ kind: 'MHA', n_kv_heads: 12 }, { kind: 'GQA', n_kv_heads: 4 }, { kind: 'MQA', n_kv_heads: 1 }]);
-  assert.deepEqual(asked, [6, 5, 4]);
+  assert.deepEqual(asked, [11, 10, 9, 8, 7, 6, 5, 4]); // every count below n_heads, largest first: no divisor rule of its own
   assert.deepEqual(variants(7, 7, () => false).map((v) => v.kind), ['MHA', 'MQA']);
   // headGroups follows the mapping it is given, not a division of head counts.
   const { headGroups } = await import('../../web/src/engine/pool_split.js');

@@ -92,6 +92,9 @@ export function dimensionArithmetic(source) {
     }
   };
   full(ast, (node) => {
+    if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'otherCase') {
+      for (const bad of computedChanges(node.arguments[1])) add(bad, 'otherCase with a computed change');
+    }
     if (node.type === 'BinaryExpression' && ARITHMETIC.has(node.operator)) arithmetic(node, node.operator, node.left, node.right);
     else if (node.type === 'AssignmentExpression' && ASSIGNING.has(node.operator)) arithmetic(node, node.operator.slice(0, -1), node.left, node.right);
     else if (node.type === 'CallExpression' && isMathCall(node)) {
@@ -103,6 +106,29 @@ export function dimensionArithmetic(source) {
     }
   });
   return found;
+}
+
+/**
+ * An exercise's other case (lesson/exercises/other_case.js) is data: otherCase(c, { name: { from: 'a size',
+ * times: 2, plus: -1 } }) with number literals (or -literals) and a literal `from` naming a dimension, so the
+ * one place that multiplies a size by a choice is the helper. Anything else in the changes (c.n_heads, a
+ * variable, an expression, a spread) is a rule in disguise: the nodes that are not such data.
+ */
+function computedChanges(changes) {
+  const literal = (v) => isNumber(v) || (v?.type === 'UnaryExpression' && v.operator === '-' && isNumber(v.argument));
+  const keyOf = (p) => (p.computed ? null : p.key.type === 'Identifier' ? p.key.name : p.key.value);
+  if (changes?.type !== 'ObjectExpression') return [changes ?? { loc: { start: { line: 0, column: 0 } }, start: 0, end: 0 }];
+  const bad = [];
+  for (const prop of changes.properties) {
+    if (prop.type !== 'Property' || prop.computed || prop.value.type !== 'ObjectExpression') { bad.push(prop); continue; }
+    for (const p of prop.value.properties) {
+      const key = p.type === 'Property' ? keyOf(p) : null;
+      const ok = (key === 'times' || key === 'plus') ? literal(p.value)
+        : key === 'from' && p.value.type === 'Literal' && DIMS.has(p.value.value);
+      if (!ok) bad.push(p);
+    }
+  }
+  return bad;
 }
 
 /**

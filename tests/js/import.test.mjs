@@ -8,9 +8,17 @@ import assert from 'node:assert/strict';
 import { checkImport, withImports, expectedShapes } from '../../web/src/import/tensors.js';
 import { readImportFile } from '../../web/src/import/files.js';
 import { writeNpy, writeNpz } from '../../web/src/export/npy.js';
+import { loadAttention } from '../../web/src/engine/attention.js';
+
+const attn = await loadAttention({});
+/** The sizes as validate gives them: with the core's shape of each tensor (resolveView's tensors). */
+const view = (sizes) => {
+  const { d_model, n_heads, n_kv_heads, d_k, d_v, n_q, n_k, batch } = sizes;
+  return { ...sizes, tensors: attn.resolveView({ d_model, n_heads, n_kv_heads, d_k, d_v, n_q, n_k, batch }).dims.tensors };
+};
 
 // A grouped-query view: 2 key/value heads for 4 query heads, d_k 3, d_v 5 (the sizes the engine resolved).
-const config = { batch: 2, n_q: 3, n_k: 4, d_model: 6, n_heads: 4, n_kv_heads: 2, d_k: 3, d_v: 5, bias: true, cross: true };
+const config = view({ batch: 2, n_q: 3, n_k: 4, d_model: 6, n_heads: 4, n_kv_heads: 2, d_k: 3, d_v: 5, bias: true, cross: true });
 
 test('tensors that fit come back as float32 in the view\'s shape; bare arrays take the view\'s shape', () => {
   const wk = Float64Array.from({ length: 6 * 6 }, (_, i) => i / 10);
@@ -19,9 +27,13 @@ test('tensors that fit come back as float32 in the view\'s shape; bare arrays ta
   assert.ok(r.tensors.wk instanceof Float32Array);
   assert.deepEqual(Array.from(r.tensors.wk), Array.from(wk, Math.fround));
   assert.deepEqual(r.shapes, { wk: [6, 6], bo: [6], key: [2, 4, 6] });
-  assert.deepEqual(expectedShapes(config).wv[1], [6, 10], 'wv is d_model × n_kv_heads·d_v');
+  assert.deepEqual(expectedShapes(config).wv, ['d_model, n_kv_heads·d_v', [6, 10]], 'wv is d_model × n_kv_heads·d_v');
+  assert.deepEqual(Object.fromEntries(Object.entries(expectedShapes(config)).map(([name, [, shape]]) => [name, shape])), {
+    query: [2, 3, 6], key: [2, 4, 6], value: [2, 4, 6], wq: [6, 12], wk: [6, 6], wv: [6, 10], wo: [20, 6],
+    bq: [12], bk: [6], bv: [10], bo: [6], attention: [2, 4, 3, 4] }, 'every shape, written out for these sizes');
+  assert.throws(() => expectedShapes({ ...config, tensors: null }), /the shapes of the view's tensors come from the engine \(resolveView\)/);
   // leading axes of 1 may be left out (and added)
-  const one = { ...config, batch: 1 };
+  const one = view({ ...config, batch: 1 });
   assert.deepEqual(checkImport({ query: { shape: [3, 6], data: new Float32Array(18) } }, one).shapes.query, [1, 3, 6]);
   const maps = new Float32Array(4 * 3 * 4).fill(0.25);
   assert.equal(checkImport({ attention: { shape: [1, 4, 3, 4], data: maps }, labels_q: ['a', 'b', 'c'] }, one).labels_q[0][2], 'c');
@@ -58,7 +70,7 @@ test('a view with imports names them in its config; sizes that no longer fit sto
   const check = { ok: true, errors: {}, notes: [], config: { ...config } };
   const held = { id: 'import-1', kind: 'tensors', shapes: { wq: [6, 12] } };
   assert.deepEqual(withImports(check, held, { imported: 'tensors' }).config.imported, { id: 'import-1', kind: 'tensors', names: ['wq'] });
-  const resized = withImports({ ...check, config: { ...config, d_k: 4 } }, held, { imported: 'tensors' });
+  const resized = withImports({ ...check, config: view({ ...config, d_k: 4 }) }, held, { imported: 'tensors' });
   assert.equal(resized.ok, false);
   assert.equal(resized.config, null);
   assert.match(resized.errors.imported, /the imported wq is \[6, 12\] but the view now needs \[d_model, n_heads·d_k\] = \[6, 16\]/);

@@ -7,8 +7,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkImport } from '../../web/src/import/tensors.js';
 import * as files from '../../web/src/import/files.js';
+import { loadAttention } from '../../web/src/engine/attention.js';
 
-const config = { batch: 1, n_q: 3, n_k: 3, d_model: 2, n_heads: 1, n_kv_heads: 1, d_k: 2, d_v: 2, bias: false, cross: false };
+// The view's sizes with the core's shape of each tensor (resolveView's tensors), as validate gives them.
+const attn = await loadAttention({});
+const sizes = { batch: 1, n_q: 3, n_k: 3, d_model: 2, n_heads: 1, n_kv_heads: 1, d_k: 2, d_v: 2 };
+const config = { ...sizes, bias: false, cross: false, tensors: attn.resolveView(sizes).dims.tensors };
 const importLimits = files.importLimits ?? (() => undefined); // (absent before issue 35)
 const text = (s) => new TextEncoder().encode(s);
 /** A JSON file through the reader and the view's check, as the drop zone does. */

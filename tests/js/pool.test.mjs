@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { modules } from './modules.mjs';
 import { mhaReference, normwiseError, randomArray } from './reference.mjs';
 import { createAttentionPool, poolInternals, SPLIT_FLOPS } from '../../web/src/engine/pool.js';
-import { groupWeights, headGroups, sumPartials } from '../../web/src/engine/pool_split.js';
+import { groupParams, headGroups, sumPartials } from '../../web/src/engine/pool_split.js';
 
 // The pool sums the workers' partial outputs in another order than one Concat·Wᴼ matmul does:
 // float32 rounding only, far below this normwise bound (the issue's figure).
@@ -302,7 +302,7 @@ test('head groups cover every head once, contiguous, whole key/value groups, bal
   const w = { wq: randomArray(5 * 12, 1), wk: randomArray(5 * 6, 2), wv: randomArray(5 * 9, 3), wo: randomArray(18 * 5, 4),
     bq: randomArray(12, 5), bk: randomArray(6, 6), bv: randomArray(9, 7), bo: randomArray(5, 8) };
   const groups = headGroups({ n_kv_heads: 3, kv_head_of: [0, 0, 1, 1, 2, 2] }, 2);
-  const slices = groups.map((g) => groupWeights(w, dims, g));
+  const slices = groups.map((g) => groupParams(w, dims, g));
   const columnsBack = (key, width) => {
     const out = [];
     for (let r = 0; r < 5; r++) {
@@ -415,7 +415,7 @@ test('weights go to the workers once per change; inputs and reused result arrays
       // After postMessage, a transferred buffer is detached here: length 0.
       assert.equal(message.input.query.length, 0, 'the query copy was transferred');
       assert.equal(message.spare.output.length, 0, 'the reused output array was transferred back');
-      assert.equal(message.spare.weights.length, 0, 'the reused weights array was transferred back');
+      assert.equal(message.spare.attention.length, 0, 'the reused attention array was transferred back');
     }
     assert.equal(input.query.length, 2 * 6 * 32, 'the caller\'s query stays attached');
     // A wrong `into` is refused before anything is posted: no worker computes a pass that must fail.
@@ -428,7 +428,7 @@ test('weights go to the workers once per change; inputs and reused result arrays
     await layer.setWeights(w);
     await layer.setWeights(w); // two changes before a pass: still one message per worker
     const r = await layer.forward(input);
-    assert.equal(ops(), '0:forward 0:weights 1:forward 1:weights');
+    assert.equal(ops(), '0:forward 0:params 1:forward 1:params'); // the parameters' message (the public name: setWeights)
     assertClose('output with the new weights', r.output, mha.forward(input).output);
   }));
 

@@ -80,7 +80,7 @@ test('a weight update that fails in one worker: passes posted before the failure
     let broken = 0;
     const ops = [];
     worker.postMessage = (message, transfer) => {
-      if (message.op === 'weights' && broken++ === 0) message.weights.wq = new Float32Array(3);
+      if (message.op === 'params' && broken++ === 0) message.params.wq = new Float32Array(3);
       ops.push(message.op);
       post(message, transfer);
     };
@@ -93,7 +93,7 @@ test('a weight update that fails in one worker: passes posted before the failure
     assertClose('after the failed update', (await layer.forward(input)).output, singleForward(CONFIG, W2, input).output);
     assert.equal(layer.lastWorkers, 2);
     // Worker 1's layer is made again with the weights (it no longer claims a version).
-    assert.deepEqual(ops, ['weights', 'forward', 'forward', 'create', 'forward']);
+    assert.deepEqual(ops, ['params', 'forward', 'forward', 'create', 'forward']);
   }));
 
 test('a worker killed during passes with different weights: each pass fails with a message or equals its own weights', () =>

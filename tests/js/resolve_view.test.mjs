@@ -24,7 +24,18 @@ function lessonDims({ d_model, n_heads, n_kv_heads = n_heads, d_k, d_v, n_q, n_k
   const dk = d_k ?? d_model / n_heads, dv = d_v ?? d_model / n_heads;
   const group = n_heads / n_kv_heads;
   return { d_model, n_heads, n_kv_heads, d_k: dk, d_v: dv, n_q, n_k, batch,
-    kv_head_of: Array.from({ length: n_heads }, (_, h) => Math.floor(h / group)) };
+    kv_head_of: Array.from({ length: n_heads }, (_, h) => Math.floor(h / group)),
+    tensors: lessonShapes({ d_model, n_heads, n_kv_heads, d_k: dk, d_v: dv, n_q, n_k, batch }) };
+}
+
+/** Each tensor's shape as the lesson writes it (y = x·W + b with W [in, out]; heads split as [batch, heads, n, d]). */
+function lessonShapes({ d_model: D, n_heads: H, n_kv_heads: G, d_k, d_v, n_q, n_k, batch: B }) {
+  return {
+    query: [B, n_q, D], key: [B, n_k, D], value: [B, n_k, D],
+    wq: [D, H * d_k], wk: [D, G * d_k], wv: [D, G * d_v], wo: [H * d_v, D], bq: [H * d_k], bk: [G * d_k], bv: [G * d_v], bo: [D],
+    q: [B, H, n_q, d_k], k: [B, G, n_k, d_k], v: [B, G, n_k, d_v], attention: [B, H, n_q, n_k], head_outputs: [B, H, n_q, d_v],
+    output: [B, n_q, D],
+  };
 }
 
 for (const [isa, attn] of Object.entries(modules)) {
@@ -48,11 +59,16 @@ for (const [isa, attn] of Object.entries(modules)) {
     assert.ok(checked > 100, `${checked} valid layouts`);
     // Given head sizes need no divisibility; n_k defaults to n_q and batch to 1.
     assert.deepEqual(attn.resolveView({ d_model: 10, n_heads: 3, d_k: 5, d_v: 2, n_q: 4 }).dims,
-      { d_model: 10, n_heads: 3, n_kv_heads: 3, d_k: 5, d_v: 2, n_q: 4, n_k: 4, batch: 1, kv_head_of: [0, 1, 2] });
+      { d_model: 10, n_heads: 3, n_kv_heads: 3, d_k: 5, d_v: 2, n_q: 4, n_k: 4, batch: 1, kv_head_of: [0, 1, 2],
+        tensors: { query: [1, 4, 10], key: [1, 4, 10], value: [1, 4, 10], wq: [10, 15], wk: [10, 15], wv: [10, 6], wo: [6, 10],
+          bq: [15], bk: [15], bv: [6], bo: [10], q: [1, 3, 4, 5], k: [1, 3, 4, 5], v: [1, 3, 4, 2], attention: [1, 3, 4, 4],
+          head_outputs: [1, 3, 4, 2], output: [1, 4, 10] } });
+
     // LLaMA-70B's layout: 64 query heads, 8 key/value heads, 8 consecutive query heads each.
     const llama = attn.resolveView({ d_model: 8192, n_heads: 64, n_kv_heads: 8, n_q: 1 }).dims;
     assert.deepEqual(llama.kv_head_of.slice(6, 10), [0, 0, 1, 1]);
     assert.equal(llama.kv_head_of[63], 7);
+    assert.deepEqual([llama.tensors.wq, llama.tensors.wk, llama.tensors.k], [[8192, 8192], [8192, 1024], [1, 8, 1, 128]], 'LLaMA-70B\'s shared keys');
   });
 
   test(`${isa}: resolveView names the bad field and the engine's limit`, () => {
@@ -135,5 +151,13 @@ for (const [isa, attn] of Object.entries(modules)) {
     const variance = sample.reduce((a, b) => a + (b - mean) ** 2, 0) / sample.length;
     assert.ok(Math.abs(mean) < 0.03 && Math.abs(variance - 1) < 0.05, `N(0, 1): mean ${mean}, variance ${variance}`);
     assert.throws(() => attn.randomNormal({ seed: -1, count: 3 }), /seed must be a whole number from 0 to 2\^53/);
+    // A shape instead of a count: as many numbers as the tensor holds, the same stream.
+    assert.deepEqual(attn.randomNormal({ seed: 7, shape: [3, 4] }), attn.randomNormal({ seed: 7, count: 12 }));
+    assert.equal(attn.randomNormal({ seed: 7, shape: [2, 0, 5] }).length, 0);
+    assert.throws(() => attn.randomNormal({ seed: 7, shape: [3, 4], count: 12 }), /randomNormal: give count or shape \(one of them\)/);
+    assert.throws(() => attn.randomNormal({ seed: 7 }), /randomNormal: give count or shape \(one of them\)/);
+    assert.throws(() => attn.randomNormal({ seed: 7, shape: [3, 1.5] }), /shape\[1\] must be a whole number, got 1.5/);
+    assert.throws(() => attn.randomNormal({ seed: 7, shape: 12 }), /shape must be an array of whole numbers, got/);
+    assert.throws(() => attn.randomNormal({ seed: 7, shape: [65536, 65536] }), /shape's element count is too large \(4294967296\)/);
   });
 }

@@ -65,14 +65,25 @@ test('module sizes (raw and gzip: .wasm plus its .mjs loader; the element with t
   const element = [gzip(bundle), gzip(readFileSync(new URL('wasm/attention_simd.wasm', dist)))];
   const total = element[0] + element[1];
   console.log(`element: attention-playground.js (with the SIMD loader) ${element[0]} B + SIMD wasm ${element[1]} B = ${total} B gzip`);
-  // Issue 34's budget is 200 kB. The chapters told in steps (issue 37: the step navigation, the first
-  // chapter's six steps, the composing attributes) took the first view to 208 kB; the other chapters'
-  // words went to panels.js (lesson/chapters/words.js), 202.7 kB. Until the exercises' session leaves the
-  // first view too, this holds the line at 203 kB so the first view cannot grow further unnoticed; the
-  // 200 kB goal stays open in issue 34 (said in its note), and make_dist prints the figure against it.
-  const HELD_AT = 203_000;
+  // Nor what only a later view needs, found by a sentence each carries (issue 34's cuts): the exercises'
+  // posing and grading (lesson/exercises/grading.js, answers.js; the session keeps ids, kinds and progress),
+  // the training lab's side (model/training_side.js), the check of a view with imported tensors
+  // (import/import_view.js) and the author's lock on imports (import/import_lock.js). They travel in
+  // panels.js; the worker carries the training side too.
+  const panelsCode = readFileSync(new URL('panels.js', dist), 'utf8');
+  for (const [what, sentence] of [['the exercises\' grading', 'expects a shape such as'], ['the training side', 'steps must be a whole number from 0 to'],
+    ['the imports\' check', 'but the view now needs'], ['the lock on imports', 'importing tensors is locked on this page']]) {
+    assert.ok(panelsCode.includes(sentence), `panels.js lacks ${what} (“${sentence}”)`);
+    assert.ok(!bundle.includes(sentence), `attention-playground.js carries ${what} (“${sentence}”)`);
+  }
+  // Issue 34's budget: the element's first download ≤ 200 kB gzipped. The chapters told in steps (issue 37)
+  // took it to 208 kB; the other chapters' words went to panels.js (lesson/chapters/words.js), then the
+  // exercises' posing and grading (lesson/exercises/lazy_session.js loads grading.js with the catalogue),
+  // the training lab's side and the imports' checks: 198.7 kB. Move first-view code that only a later view
+  // needs behind panels.js (or into the labs module) rather than raise this.
+  const HELD_AT = 200_000;
   assert.ok(total <= HELD_AT, `the element's first download is ${total} B gzipped (module ${element[0]} + wasm ${element[1]}), ` +
-    `over ${HELD_AT} B (the goal is 200 kB): move first-view code to a lazy panel or to the labs module, or shrink the module`);
+    `over the ${HELD_AT} B budget: move first-view code to a lazy panel or to the labs module, or shrink the module`);
 });
 
 test('the labs live in their own module: the core module binds none of them', () => {

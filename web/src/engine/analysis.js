@@ -6,6 +6,13 @@ import { Int32ArrayOf, Uint8ArrayOf } from './intrinsics.js';
 import { record } from './record.js';
 import { LAYER_KEYS, VIEW_KEYS, POSITIONAL, layerConfig, viewMask } from './options.js';
 
+/** The elements of a tensor of `shape` (a list of whole numbers ≥ 0), checked as a count is. */
+function elementsOf(shape) {
+  const dims = check.plainArray('shape', shape, 'whole numbers');
+  const count = dims.reduce((n, d, i) => n * check.integer(`shape[${i}]`, d, { min: 0 }), 1);
+  return check.integer('shape\'s element count', count, { min: 0 });
+}
+
 /** analyze, resolveView, maskGrid, randomNormal and headMetrics over `native` (native.js). */
 export function makeAnalysisApi({ native, defaultBudget }) {
   return {
@@ -106,12 +113,15 @@ export function makeAnalysisApi({ native, defaultBudget }) {
     },
 
     /**
-     * The page's random inputs: Float32Array of `count` N(0, 1) values of the engine's seeded
-     * stream (the generator of the word embeddings), { seed, count }.
+     * The page's random inputs: Float32Array of N(0, 1) values of the engine's seeded stream (the
+     * generator of the word embeddings), { seed, count } or { seed, shape } (a tensor of that shape,
+     * [n_q, d_k] for instance: the engine counts its elements).
      */
     randomNormal(args) {
-      const o = check.options('randomNormal', args, ['seed', 'count']);
-      const seed = check.seed('seed', o.seed), count = check.integer('count', o.count, { min: 0 });
+      const o = check.options('randomNormal', args, ['seed', 'count', 'shape']);
+      const seed = check.seed('seed', o.seed);
+      if ((o.count === undefined) === (o.shape === undefined)) throw new Error('randomNormal: give count or shape (one of them)');
+      const count = o.shape === undefined ? check.integer('count', o.count, { min: 0 }) : elementsOf(o.shape);
       return native.call((x) => x.arrays(x.run('randomNormal', seed, count), { values: null }).values);
     },
 

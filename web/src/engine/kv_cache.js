@@ -4,9 +4,9 @@
 // The maths is the core's (cpp/labs/kv_cache.h); this file checks arguments and calls the bindings
 // of cpp/bindings/kv_cache.cpp through native.js, in the pattern embind.cpp describes.
 //
-// A cache belongs to the layer that made it and to that layer's weights when it was filled: it is
+// A cache belongs to the layer that made it and to that layer's parameters when it was filled: it is
 // freed with the layer, and a step after setWeights or setHeadPatterns is refused until clear()
-// (its keys and values would be the old weights').
+// (its keys and values would be the old parameters').
 import * as check from './checks.js';
 import { STEP_KEYS, notACache } from './kv_step.js';
 import { record } from './record.js';
@@ -89,7 +89,7 @@ export function makeKVCacheApi(native, raw, defaultBudget) {
       });
     }
 
-    /** Forgets every token (a new sequence; also after the layer's weights changed). Keeps the memory. */
+    /** Forgets every token (a new sequence; also after the layer's parameters changed). Keeps the memory. */
     clear() {
       const s = live(this);
       s.info = native.call((n) => run(n, 'clear', { cache: s.id }).info);
@@ -155,8 +155,8 @@ export function makeKVCacheApi(native, raw, defaultBudget) {
       });
     },
 
-    /** The layer's weights changed: its filled caches are stale. */
-    weightsChanged(layer) {
+    /** The layer's parameters changed: its filled caches are stale. */
+    paramsChanged(layer) {
       layerState(layer).generation++;
     },
 

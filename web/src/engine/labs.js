@@ -4,8 +4,8 @@
 // them; this loads the labs' module on a lab's first use, never before.
 //
 // The two modules have separate heaps. A KV cache belongs to a layer of the core module: the labs
-// module holds a copy of that layer (its sizes and weights, copied across through JavaScript when
-// the cache is made, and again after the layer's weights changed).
+// module holds a copy of that layer (its sizes and parameters, copied across through JavaScript when
+// the cache is made, and again after the layer's parameters changed).
 //
 // The labs' JavaScript (labs_session.js and what it imports) is loaded with the labs' wasm, never by the
 // first view: a built dist/ has it as wasm/labs_session.js beside the labs' module (scripts/make_dist.mjs),
@@ -20,13 +20,13 @@ export const LAB_FUNCTIONS = Object.freeze(['createTrainer', 'trainTasks', 'trai
  * The labs of one engine: `loadRaw()` resolves to the labs' raw Embind module, `dir` is the folder
  * (a URL) of the wasm modules, where a built dist/ keeps labs_session.js; `defaultBudget`: the
  * core's default memory budget of a call. load() resolves to the synchronous labs API (LAB_FUNCTIONS
- * and createKVCache(layer, args)); the hooks weightsChanged, layerDeleted and decodeStep serve the
+ * and createKVCache(layer, args)); the hooks paramsChanged, layerDeleted and decodeStep serve the
  * core's MultiHeadAttention (layer.js).
  */
 export function makeLabs(loadRaw, dir, defaultBudget) {
   let session = null; // the loaded module's { api, kv, shadows, native, raw }
   let loading = null;
-  const generations = new WeakMap(); // core layer → how many times its weights changed
+  const generations = new WeakMap(); // core layer → how many times its parameters changed
 
   function load() {
     if (!loading) {
@@ -43,9 +43,9 @@ export function makeLabs(loadRaw, dir, defaultBudget) {
     load,
     /** The labs API when the module is loaded already, else null (nothing is loaded). */
     now: () => session?.api ?? null,
-    weightsChanged(layer) {
+    paramsChanged(layer) {
       generations.set(layer, (generations.get(layer) ?? 0) + 1);
-      session?.kv.weightsChanged(layer);
+      session?.kv.paramsChanged(layer);
     },
     layerDeleted(layer) {
       session?.layerDeleted(layer);

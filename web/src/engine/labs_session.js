@@ -7,7 +7,7 @@ import { makeTrainingApi } from './trainer_api.js';
 import { makeKVCacheApi } from './kv_cache.js';
 import { makeEfficientApi } from './efficient.js';
 
-const WEIGHT_KEYS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
+const PARAM_KEYS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
 
 /** The session of a loaded labs module `raw`. */
 export function open(raw, defaultBudget, generations) {
@@ -15,12 +15,12 @@ export function open(raw, defaultBudget, generations) {
   const kv = makeKVCacheApi(native, raw, defaultBudget);
   const shadows = new WeakMap(); // core layer → { id, generation } of its copy in this module
 
-  /** The id of `layer`'s copy in this module, made or brought up to the layer's current weights. */
+  /** The id of `layer`'s copy in this module, made or brought up to the layer's current parameters. */
   function shadowOf(layer) {
     const generation = generations.get(layer) ?? 0;
     let s = shadows.get(layer);
     if (s?.generation === generation) return s.id;
-    const weights = layer.getWeights(); // a copy out of the core's heap
+    const params = layer.getWeights(); // a copy out of the core's heap
     if (!s) {
       const { d_model, n_heads, n_kv_heads, d_k, d_v, bias } = layer;
       const made = native.call((n) => n.run('mhaCreate', record(n, { d_model, n_heads, n_kv_heads, d_k, d_v, bias, seed: 1 }))).value;
@@ -28,7 +28,7 @@ export function open(raw, defaultBudget, generations) {
       shadows.set(layer, s);
     }
     native.call((n) => n.run('mhaSetWeights', record(n, {
-      layer: s.id, ...Object.fromEntries(WEIGHT_KEYS.map((key) => [key, n.input(key, weights[key])])),
+      layer: s.id, ...Object.fromEntries(PARAM_KEYS.map((key) => [key, n.input(key, params[key])])),
     })));
     s.generation = generation;
     return s.id;

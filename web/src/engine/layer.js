@@ -6,7 +6,7 @@ import { record } from './record.js';
 import { forwardResultSizes } from './result_sizes.js';
 import { codePoints, wordRows } from './words.js';
 import {
-  LAYER_KEYS, INPUT_KEYS, FORWARD_KEYS, PATTERN_KEYS, WEIGHT_KEYS, BACKWARD_KEYS, MHA_GRADS, NO_WEIGHTS, TRACE_KEYS,
+  LAYER_KEYS, INPUT_KEYS, FORWARD_KEYS, PATTERN_KEYS, PARAM_KEYS, BACKWARD_KEYS, MHA_GRADS, NO_ATTENTION, TRACE_KEYS,
   layerConfig, attentionOptions, traceResult, backwardResults,
 } from './options.js';
 
@@ -55,13 +55,16 @@ class Layer {
     return this.#layer;
   }
 
-  /** Replaces the weights: Float32Arrays, y = x·W + b, W is d_in×d_out row-major. */
-  setWeights(weights) {
+  /**
+   * Replaces the parameters (the public name is setWeights, docs/API.md): Float32Arrays, y = x·W + b,
+   * W is d_in×d_out row-major.
+   */
+  setWeights(params) {
     const layer = this.#live();
-    const w = check.options('setWeights', weights, WEIGHT_KEYS);
-    const sizes = this.#weightSizes();
+    const w = check.options('setWeights', params, PARAM_KEYS);
+    const sizes = this.#paramSizes();
     const heap = this.#c.native.heap();
-    for (const key of WEIGHT_KEYS) {
+    for (const key of PARAM_KEYS) {
       const isBias = key[0] === 'b';
       if (w[key] === undefined || w[key] === null) {
         if (!isBias || this.bias) throw new Error(`setWeights: ${key} is required`);
@@ -71,14 +74,14 @@ class Layer {
       if (isBias && !this.bias) throw new Error(`setWeights: ${key} was given but this layer was made with bias: false`);
       check.float32(key, w[key], ...sizes[key], heap);
     }
-    this.#c.labs.weightsChanged(this);
+    this.#c.labs.paramsChanged(this);
     this.#c.native.call((n) => n.run('mhaSetWeights', record(n, {
-      layer, ...Object.fromEntries(WEIGHT_KEYS.map((key) => [key, n.input(key, w[key])])),
+      layer, ...Object.fromEntries(PARAM_KEYS.map((key) => [key, n.input(key, w[key])])),
     })));
   }
 
-  /** [length, dims] of each weight and bias (setWeights, and the gradients of backward). */
-  #weightSizes() {
+  /** [length, dims] of each parameter, W and b (setWeights, and the gradients of backward). */
+  #paramSizes() {
     const qk = this.n_heads * this.d_k, v = this.n_heads * this.d_v, d = this.d_model;
     // K and V have n_kv_heads heads (grouped-query attention); named so only when it differs.
     const kk = this.n_kv_heads * this.d_k, kv = this.n_kv_heads * this.d_v;
@@ -88,14 +91,14 @@ class Layer {
       bq: [qk, `n_heads·d_k = ${qk}`], bk: [kk, `${h_kv}·d_k = ${kk}`], bv: [kv, `${h_kv}·d_v = ${kv}`], bo: [d, `d_model = ${d}`] };
   }
 
-  /** The current weights, as copies (same layout as setWeights; biases null when off). */
+  /** The current parameters (public name getWeights), as copies (same layout as setWeights; biases null when off). */
   getWeights() {
     const layer = this.#live();
     return this.#c.native.call((n) => {
       const r = n.run('mhaGetWeights', layer);
-      const names = WEIGHT_KEYS.filter((key) => r.arrays[key]);
+      const names = PARAM_KEYS.filter((key) => r.arrays[key]);
       const got = n.arrays(r, Object.fromEntries(names.map((key) => [key, null])));
-      return Object.fromEntries(WEIGHT_KEYS.map((key) => [key, got[key] ?? null]));
+      return Object.fromEntries(PARAM_KEYS.map((key) => [key, got[key] ?? null]));
     });
   }
 
@@ -163,13 +166,13 @@ class Layer {
     const { output: [outLength, out], weights: attention } = forwardResultSizes({ batch, n_q, n_k, d_model: d, n_heads: h });
     const kv = `[batch, n_k, d_model] = [${batch}, ${n_k}, ${d}]`;
     check.float32('grad_output', o.grad_output, outLength, out, heap);
-    const grads = this.#weightSizes();
+    const grads = this.#paramSizes();
     if (!this.bias) for (const b of ['bq', 'bk', 'bv', 'bo']) grads[b] = 'this layer was made with bias: false';
     Object.assign(grads, { query: [outLength, out], key: [batch * n_k * d, kv], value: [batch * n_k * d, kv] });
     const into = check.resultArrays(o.into, {
       output: [outLength, out],
-      weights: options.need_weights ? attention : NO_WEIGHTS,
-      score_grads: options.need_weights ? attention : NO_WEIGHTS,
+      weights: options.need_weights ? attention : NO_ATTENTION,
+      score_grads: options.need_weights ? attention : NO_ATTENTION,
       grads,
     }, heap);
     return this.#c.native.call((n) => {
@@ -225,7 +228,7 @@ class Layer {
       strengths[i] = s.strength;
     });
     const names = codePoints(specs.map((s) => s.pattern));
-    this.#c.labs.weightsChanged(this);
+    this.#c.labs.paramsChanged(this);
     return this.#c.native.call((n) => n.run('mhaSetHeadPatterns', record(n, {
       layer, heads: n.input('heads', pairs), strengths: n.input('strengths', strengths), names: n.input('names', names),
       query_words: n.input('query_words', query?.codes), batch: query?.rows ?? 0, n_q: query?.n ?? 0,

@@ -12,12 +12,12 @@ export const INPUT_KEYS = ['query', 'key', 'value', 'batch', 'n_q', 'n_k', 'mask
   'memory_budget', 'positional', 'rope_base', 'head_offset', 'layer_heads'];
 export const FORWARD_KEYS = [...INPUT_KEYS, 'dropout', 'training', 'seed', 'need_weights', 'into'];
 export const PATTERN_KEYS = ['heads', 'query_words', 'key_words', 'input_seed'];
-export const WEIGHT_KEYS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
+export const PARAM_KEYS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
 // The backward calls take their forward call's arguments and ∂L/∂output.
 export const BACKWARD_KEYS = [...FORWARD_KEYS, 'grad_output'];
-export const MHA_GRADS = [...WEIGHT_KEYS, 'query', 'key', 'value'];
+export const MHA_GRADS = [...PARAM_KEYS, 'query', 'key', 'value'];
 export const SDPA_GRADS = ['q', 'k', 'v'];
-export const NO_WEIGHTS = 'need_weights is false; the weights and score gradients are only computed with need_weights: true';
+export const NO_ATTENTION = 'need_weights is false; the weights and score gradients are only computed with need_weights: true';
 export const SDPA_KEYS = ['q', 'k', 'v', 'batch', 'n_q', 'n_k', 'd_k', 'd_v', 'mask', 'window', 'stride', 'scale', 'dropout', 'training', 'seed',
   'need_weights', 'memory_budget', 'into'];
 export const SDPA_BACKWARD_KEYS = [...SDPA_KEYS, 'grad_output'];

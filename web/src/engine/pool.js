@@ -2,13 +2,13 @@
 // Workers in a page, worker_threads in Node; no SharedArrayBuffer, so no COOP/COEP headers).
 // Every worker holds a smaller layer with one contiguous group of the heads; a forward pass runs
 // the groups at once, and their partial outputs are summed (plus bᴼ) on the calling thread; with
-// need_weights, one worker makes the result's weights array and the others' heads are copied in. The
-// calling thread keeps the whole layer in its own engine: the weights' owner, and the fallback for
+// need_weights, one worker makes the result's attention array and the others' heads are copied in. The
+// calling thread keeps the whole layer in its own engine: the parameters' owner, and the fallback for
 // passes too small for splitting to pay and for dropout.
 import { loadAttention } from './attention.js';
 import { coreCount, workerSpawner } from './pool_port.js';
 import { PostError, WorkerSlot } from './pool_slot.js';
-import { firstNonFinite, groupConfig, groupWeights, headGroups, placeWeights, sumPartials } from './pool_split.js';
+import { firstNonFinite, groupConfig, groupParams, headGroups, placeAttention, sumPartials } from './pool_split.js';
 import { engineOptions, headMaskSlice, readForward, wholeCall } from './pool_input.js';
 import { copyInto, lengthOf, ownKeys } from './intrinsics.js';
 
@@ -46,8 +46,8 @@ class PoolLayer {
   #dims;
   #groups;
   #version = 0;
-  #sent;      // per worker: { generation, version } of the weights it holds
-  #bo = null; // bᴼ of the weights the workers were last sent, added after the partial outputs are summed
+  #sent;      // per worker: { generation, version } of the parameters it holds
+  #bo = null; // bᴼ of the parameters the workers were last sent, added after the partial outputs are summed
   #spares;    // per worker: last call's result and input arrays, handed back for reuse
   /** Workers the last forward pass ran on; 0 when it ran on the calling thread. */
   lastWorkers = 0;
@@ -56,7 +56,7 @@ class PoolLayer {
    * on the calling thread or failed. The pass waits for the slowest worker: the slowest minus the
    * workers' mean is time lost to uneven shares, from uneven core speeds, from head groups of
    * unequal size, or (need_weights without into.weights) from the worker that makes the result's
-   * weights array faulting in its pages (bench/pool_balance.mjs measures it).
+   * attention array faulting in its pages (bench/pool_balance.mjs measures it).
    */
   lastWorkerMs = [];
 
@@ -81,17 +81,17 @@ class PoolLayer {
   }
 
   /**
-   * Replaces the weights (checked by the engine); the workers get their slices on the next split
-   * pass. Passes in flight keep the weights they were started with: each worker takes requests in
+   * Replaces the parameters (checked by the engine; the public name is setWeights); the workers get
+   * their slices on the next split pass. Passes in flight keep the parameters they were started with: each worker takes requests in
    * order (the new slices arrive after their part), and each pass keeps its own bᴼ.
    */
-  async setWeights(weights) {
-    this.#live().setWeights(weights);
+  async setWeights(params) {
+    this.#live().setWeights(params);
     this.#version++;
   }
 
   /**
-   * Sends the workers their slices of the current weights now rather than with the next split pass,
+   * Sends the workers their slices of the current parameters now rather than with the next split pass,
    * so that pass (and its timing) does not wait for them. A worker that cannot take them gets them
    * again with the next split pass, which reports what went wrong.
    */
@@ -99,11 +99,11 @@ class PoolLayer {
     this.#live();
     if (this.#groups.length < 2) return;
     const requests = [];
-    this.#syncWeights(requests);
+    this.#syncParams(requests);
     await Promise.allSettled(requests);
   }
 
-  /** The current weights, as copies (same layout as MultiHeadAttention.getWeights). */
+  /** The current parameters, as copies (same layout as MultiHeadAttention.getWeights). */
   async getWeights() {
     return this.#live().getWeights();
   }
@@ -126,11 +126,11 @@ class PoolLayer {
     // passes with dropout run whole.
     if (call.dropout !== 0 && call.training) return null;
     const { batch, n_q, n_k } = call;
-    // Each worker checks the budget for its share of the heads, but the weights come together
+    // Each worker checks the budget for its share of the heads, but the attention maps come together
     // here: when they alone are over the budget, the whole pass is refused by the engine here,
     // before anything is allocated, as a single-threaded one would be.
-    const weightBytes = call.need_weights ? 4 * call.into.lengths.weights : 0; // float32s, counted once (result_sizes.js)
-    if (weightBytes > call.memory_budget) return null;
+    const attentionBytes = call.need_weights ? 4 * call.into.lengths.weights : 0; // float32s, counted once (result_sizes.js)
+    if (attentionBytes > call.memory_budget) return null;
     if (this.#pool.splitFlops > 0) {
       let flops;
       try {
@@ -143,20 +143,20 @@ class PoolLayer {
     return { batch, n_q, n_k, self: call.self };
   }
 
-  /** Sends each worker its heads' weights unless it holds this version already. */
-  #syncWeights(requests) {
+  /** Sends each worker its heads' parameters unless it holds this version already. */
+  #syncParams(requests) {
     let all = null;
     this.#groups.forEach((group, i) => {
       const slot = this.#pool.slots[i], sent = this.#sent[i];
       if (sent && sent.generation === slot.generation && sent.version === this.#version) return;
       all ??= this.#local.getWeights();
-      const weights = groupWeights(all, this.#dims, group);
-      const transfer = Object.values(weights).map((a) => a.buffer);
+      const params = groupParams(all, this.#dims, group);
+      const transfer = Object.values(params).map((a) => a.buffer);
       const exists = sent && sent.generation === slot.generation;
       const version = this.#version;
       const reply = exists
-        ? slot.request('weights', { layer: this.#id, weights, version }, transfer)
-        : slot.request('create', { layer: this.#id, config: groupConfig(this.#dims, group), weights, version }, transfer);
+        ? slot.request('params', { layer: this.#id, params, version }, transfer)
+        : slot.request('create', { layer: this.#id, config: groupConfig(this.#dims, group), params, version }, transfer);
       this.#sent[i] = { generation: slot.generation, version: this.#version };
       requests.push(reply.catch((e) => {
         this.#sent[i] = null;
@@ -185,14 +185,14 @@ class PoolLayer {
     // `into` was checked with the record, before anything is sent (the workers never see it).
     const dst = { output: call.into.output, weights: call.into.weights, caller: call.into };
     const requests = [];
-    this.#syncWeights(requests);
-    const weightRequests = requests.length;
-    // What this pass was started with: the workers compute with this version of the weights (they
+    this.#syncParams(requests);
+    const paramRequests = requests.length;
+    // What this pass was started with: the workers compute with this version of the parameters (they
     // take requests in order, and refuse a pass whose version they do not hold), and the sum gets
     // this bᴼ, whatever setWeights or another pass does before the replies arrive.
-    const weights = { version: this.#version, bo: this.#bo };
+    const started = { version: this.#version, bo: this.#bo };
     // Without into.weights, the last group's worker (the smallest group: headGroups gives any
-    // extra heads to the first ones) makes the new weights array the call returns: see #assemble.
+    // extra heads to the first ones) makes the new attention array the call returns: see #assemble.
     const maker = need_weights && !dst.weights ? this.#groups.length - 1 : -1;
     const options = engineOptions(call);
     try {
@@ -221,15 +221,15 @@ class PoolLayer {
         // ALiBi's slopes depend on a head's place in the whole layer: the worker's heads are h0 … of n_heads.
         if (call.positional === 'alibi') Object.assign(sent, { head_offset: group.h0, layer_heads: this.n_heads });
         if (!plan.self) Object.assign(sent, { key: copy(call.key), value: copy(call.value) });
-        const results = { output: spare?.output, weights: spare?.weights };
-        const transfer = [...copies.values(), results.output, results.weights].filter(Boolean).map((a) => a.buffer);
+        const results = { output: spare?.output, attention: spare?.attention };
+        const transfer = [...copies.values(), results.output, results.attention].filter(Boolean).map((a) => a.buffer);
         const whole = i === maker ? { n_heads: this.n_heads, h0: group.h0 } : undefined;
         const request = this.#pool.slots[i].request('forward',
-          { layer: this.#id, input: sent, spare: results, whole, version: weights.version }, transfer);
+          { layer: this.#id, input: sent, spare: results, whole, version: started.version }, transfer);
         // A worker without this version (an update that failed or was lost) refused the pass: it
-        // gets the weights again with the next one.
+        // gets the parameters again with the next one.
         request.catch((e) => {
-          if (e?.code === 'stale-weights' && this.#sent[i]?.version === weights.version) this.#sent[i] = null;
+          if (e?.code === 'stale-params' && this.#sent[i]?.version === started.version) this.#sent[i] = null;
         });
         requests.push(request);
       });
@@ -243,15 +243,15 @@ class PoolLayer {
       return local.forward(wholeCall(call));
     }
     const fresh = dst.output ? null : this.#freshOutput(plan);
-    const arrival = maker < 0 ? null : this.#placeOnArrival(requests.slice(weightRequests), maker, plan);
+    const arrival = maker < 0 ? null : this.#placeOnArrival(requests.slice(paramRequests), maker, plan);
     let parts;
     try {
-      parts = (await Promise.all(requests)).slice(weightRequests);
+      parts = (await Promise.all(requests)).slice(paramRequests);
     } catch (err) {
       if (arrival) arrival.done = true; // the pass failed: replies still on their way place nothing
       throw err;
     }
-    return this.#assemble(plan, parts, { ...dst, fresh }, weights.bo, call.scale, maker, arrival, need_weights);
+    return this.#assemble(plan, parts, { ...dst, fresh }, started.bo, call.scale, maker, arrival, need_weights);
   }
 
   /**
@@ -269,7 +269,7 @@ class PoolLayer {
     const state = { placed: new Set(), done: false }, placed = state.placed, waiting = new Map();
     let whole = null;
     const place = (i, part) => {
-      placeWeights([part.weights], [this.#groups[i]], batch, this.n_heads, n_q * n_k, whole);
+      placeAttention([part.attention], [this.#groups[i]], batch, this.n_heads, n_q * n_k, whole);
       placed.add(i);
     };
     requests.forEach((request, i) => request.then((part) => {
@@ -279,7 +279,7 @@ class PoolLayer {
         else waiting.set(i, part);
         return;
       }
-      whole = part.weights;
+      whole = part.attention;
       for (const [j, early] of waiting) place(j, early);
       this.#groups.forEach((g, j) => {
         if (j === maker || placed.has(j)) return;
@@ -314,9 +314,9 @@ class PoolLayer {
    */
   #assemble({ batch, n_q, n_k }, parts, dst, bo, scale, maker, arrival, need_weights) {
     const n_heads = this.n_heads, d_model = this.d_model;
-    if (arrival) arrival.done = true; // from here on only this function writes the weights
+    if (arrival) arrival.done = true; // from here on only this function writes the attention
     parts.forEach((p, i) => {
-      this.#spares[i] = { output: p.output, weights: i === maker ? p.kept : p.weights, inputs: p.inputs };
+      this.#spares[i] = { output: p.output, attention: i === maker ? p.kept : p.attention, inputs: p.inputs };
     });
     // The caller's arrays were checked when the call began; one transferred (or a view of memory
     // that grew) while the workers computed would take no writes at all.
@@ -339,18 +339,18 @@ class PoolLayer {
       copyInto(dst.output, sum, 0);
       output = dst.output;
     }
-    let weights = null;
+    let attention = null; // the result's `weights` (forward's public name): the attention probabilities
     if (dst.weights) {
-      weights = placeWeights(parts.map((p) => p.weights), this.#groups, batch, n_heads, n_q * n_k, dst.weights);
+      attention = placeAttention(parts.map((p) => p.attention), this.#groups, batch, n_heads, n_q * n_k, dst.weights);
     } else if (need_weights) {
       // The maker's array is the result, its own heads in place; most others are in by now.
       const rest = this.#groups.map((g, i) => i).filter((i) => i !== maker && !arrival.placed.has(i));
-      weights = placeWeights(rest.map((i) => parts[i].weights), rest.map((i) => this.#groups[i]), batch, n_heads, n_q * n_k, parts[maker].weights);
+      attention = placeAttention(rest.map((i) => parts[i].attention), rest.map((i) => this.#groups[i]), batch, n_heads, n_q * n_k, parts[maker].attention);
     }
     this.lastWorkers = parts.length;
     this.lastWorkerMs = parts.map((p) => p.ms);
     const shapes = this.#pool.shapes(this.#dims, batch, n_q, n_k, need_weights, scale);
-    return { output, weights, shapes, masked_rows: parts[0].masked_rows };  // forward's key order
+    return { output, weights: attention, shapes, masked_rows: parts[0].masked_rows };  // forward's key order and names
   }
 
   /** Frees the layer here and in every worker. */

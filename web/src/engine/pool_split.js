@@ -1,5 +1,5 @@
 // How the worker pool shares one multi-head attention layer: contiguous groups of heads (whole
-// key/value groups, so grouped-query attention splits too), the weight slices each worker holds,
+// key/value groups, so grouped-query attention splits too), the parameter slices each worker holds,
 // and how the workers' partial results become the layer's result. Pure functions, no workers.
 // (How many FLOPs a pass has is the core's count, analyze().flops, asked for by pool.js.)
 import { copyInto, lengthOf } from './intrinsics.js';
@@ -39,11 +39,11 @@ function columns(w, rows, width, c0, count) {
 }
 
 /**
- * The weights of the smaller layer a worker holds for `group`: its heads' columns of Wᴽ, Wᴷ, Wⱽ
+ * The parameters of the smaller layer a worker holds for `group`: its heads' columns of Wᴽ, Wᴷ, Wⱽ
  * (and of their biases), its heads' rows of Wᴼ. bᴼ is zero there: it is added once, after the
  * partial outputs are summed.
  */
-export function groupWeights(w, dims, group) {
+export function groupParams(w, dims, group) {
   const { d_model, d_k, d_v, n_heads, n_kv_heads } = dims;
   const slice = {
     wq: columns(w.wq, d_model, n_heads * d_k, group.h0 * d_k, group.h * d_k),
@@ -96,7 +96,7 @@ export function sumPartials(partials, bo, dst) {
  * Puts each worker's attention weights [batch, group.h, n_q, n_k] at its heads' place in
  * dst [batch, n_heads, n_q, n_k].
  */
-export function placeWeights(parts, groups, batch, n_heads, perHead, dst) {
+export function placeAttention(parts, groups, batch, n_heads, perHead, dst) {
   for (let b = 0; b < batch; b++) {
     groups.forEach((g, w) => {
       const from = b * g.h * perHead;

@@ -2,7 +2,7 @@
 // Node): its own engine instance and, per pool layer, a smaller MultiHeadAttention holding one
 // group of heads. Requests run one at a time in arrival order; every reply names its request.
 import { loadAttention } from './attention.js';
-import { placeWeights } from './pool_split.js';
+import { placeAttention } from './pool_split.js';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
 // Node queues messages until a listener exists, so awaiting the import first loses nothing; in a
@@ -11,7 +11,7 @@ const port = isNode ? (await import('node:worker_threads')).parentPort : globalT
 
 let engine = null;        // Promise of the API, set by 'init'
 const layers = new Map(); // pool layer id → MultiHeadAttention of this worker's heads
-// pool layer id → the version of the layer's weights this worker holds. A pass names the version
+// pool layer id → the version of the layer's parameters this worker holds. A pass names the version
 // it was started with and is refused here if another one is held: it never mixes two weight sets.
 const versions = new Map();
 
@@ -29,9 +29,9 @@ class Reply {
   }
 }
 
-/** A refused pass: the pool sends this worker its weights again with the next pass. */
-class StaleWeights extends Error {
-  code = 'stale-weights';
+/** A refused pass: the pool sends this worker its parameters again with the next pass. */
+class StaleParams extends Error {
+  code = 'stale-params';
 }
 
 /** A spare array from the pool is used as `into` only when it has exactly the result's length. */
@@ -45,11 +45,11 @@ const ops = {
     return { isa: (await engine).isa };
   },
 
-  async create({ layer: id, config, weights, version }) {
+  async create({ layer: id, config, params, version }) {
     const attn = await engine;
     const mha = new attn.MultiHeadAttention(config);
     try {
-      mha.setWeights(weights);
+      mha.setWeights(params);
     } catch (e) {
       mha.delete();
       throw e;
@@ -60,10 +60,10 @@ const ops = {
     return null;
   },
 
-  async weights({ layer: id, weights, version }) {
+  async params({ layer: id, params, version }) {
     const mha = layer(id);
     versions.delete(id); // until the new ones are in: a failed update leaves no version to match
-    mha.setWeights(weights);
+    mha.setWeights(params);
     versions.set(id, version);
     return null;
   },
@@ -76,9 +76,9 @@ const ops = {
   async forward({ layer: id, input, spare, whole, version }) {
     const mha = layer(id);
     if (versions.get(id) !== version) {
-      throw new StaleWeights(`pool worker: this pass was started with version ${version} of the layer's weights, but ` +
+      throw new StaleParams(`pool worker: this pass was started with version ${version} of the layer's weights, but ` +
         `this worker holds ${versions.has(id) ? `version ${versions.get(id)}` : 'none complete'} (an update did not arrive); ` +
-        'refused rather than computed with other weights');
+        'refused rather than computed with other weights'); // the public word for W, b (setWeights)
     }
     // Results go into the arrays of the previous call when they fit: they are already backed by
     // memory, so the engine's writes take no page faults (new arrays would, on every call).
@@ -93,22 +93,22 @@ const ops = {
       // With one batch item the group's heads are one contiguous range of the whole array: the
       // engine writes them there, so they are copied once (out of the wasm memory) and never again.
       if (all && batch === 1) into.weights = all.subarray(whole.h0 * n_q * n_k, whole.h0 * n_q * n_k + length);
-      else if (fits(spare?.weights, length)) into.weights = spare.weights;
+      else if (fits(spare?.attention, length)) into.weights = spare.attention;
     }
     const started = performance.now();
     const r = mha.forward({ ...input, into });
     const ms = performance.now() - started;
     // With several items the heads are a range per item: copied there from the reused array.
-    let weights = r.weights, kept = null;
+    let attention = r.weights, kept = null; // forward's `weights`: the attention probabilities
     if (all && batch !== 1) {
-      placeWeights([r.weights], [{ h0: whole.h0, h: mha.n_heads }], batch, whole.n_heads, n_q * n_k, all);
+      placeAttention([r.weights], [{ h0: whole.h0, h: mha.n_heads }], batch, whole.n_heads, n_q * n_k, all);
       kept = r.weights;
     }
-    if (all) weights = all;
+    if (all) attention = all;
     // The input arrays go back too: the pool copies the next call's inputs into them.
     const inputs = [...new Set([input.query, input.key, input.value])].filter((a) => a instanceof Float32Array);
-    const transfer = [r.output, weights, kept, ...inputs].filter(Boolean).map((a) => a.buffer);
-    return new Reply({ output: r.output, weights, kept, masked_rows: r.masked_rows, inputs, ms }, transfer);
+    const transfer = [r.output, attention, kept, ...inputs].filter(Boolean).map((a) => a.buffer);
+    return new Reply({ output: r.output, attention, kept, masked_rows: r.masked_rows, inputs, ms }, transfer);
   },
 
   async delete({ layer: id }) {
@@ -129,7 +129,7 @@ async function handle({ id, op, ...args }) {
   } catch (e) {
     // A trap or an abort of the wasm module leaves it unusable: the pool replaces this worker.
     const fatal = !(e instanceof Error) || e instanceof WebAssembly.RuntimeError;
-    port.postMessage({ id, error: String(e?.message ?? e), fatal, code: e instanceof StaleWeights ? e.code : undefined });
+    port.postMessage({ id, error: String(e?.message ?? e), fatal, code: e instanceof StaleParams ? e.code : undefined });
   }
 }
 

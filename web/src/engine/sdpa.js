@@ -3,7 +3,7 @@
 import * as check from './checks.js';
 import { record } from './record.js';
 import {
-  NO_WEIGHTS, SDPA_KEYS, SDPA_BACKWARD_KEYS, SDPA_GRADS, TRACE_SDPA_KEYS, sdpaInput, traceResult, stageSdpa, backwardResults,
+  NO_ATTENTION, SDPA_KEYS, SDPA_BACKWARD_KEYS, SDPA_GRADS, TRACE_SDPA_KEYS, sdpaInput, traceResult, stageSdpa, backwardResults,
 } from './options.js';
 
 /** scaledDotProductAttention, traceAttention and scaledDotProductAttentionBackward over `native` (native.js). */
@@ -66,8 +66,8 @@ export function makeSdpaApi({ native, defaultBudget }) {
       const attention = [batch * n_q * n_k, `[batch, n_q, n_k] = [${batch}, ${n_q}, ${n_k}]`];
       const into = check.resultArrays(o.into, {
         output: [batch * n_q * d_v, out],
-        weights: options.need_weights ? attention : NO_WEIGHTS,
-        score_grads: options.need_weights ? attention : NO_WEIGHTS,
+        weights: options.need_weights ? attention : NO_ATTENTION,
+        score_grads: options.need_weights ? attention : NO_ATTENTION,
         grads: {
           q: [batch * n_q * d_k, `[batch, n_q, d_k] = [${batch}, ${n_q}, ${d_k}]`],
           k: [batch * n_k * d_k, `[batch, n_k, d_k] = [${batch}, ${n_k}, ${d_k}]`],

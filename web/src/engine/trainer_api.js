@@ -6,8 +6,8 @@ import * as check from './checks.js';
 import { record } from './record.js';
 
 const TRAINER_KEYS = ['task', 'd_model', 'n_heads', 'seq_len', 'vocab', 'batch', 'lr', 'seed'];
-const MHA_WEIGHTS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
-const MODEL_WEIGHTS = [...MHA_WEIGHTS, 'embedding', 'readout', 'readout_bias'];
+const MHA_PARAMS = ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'];
+const MODEL_PARAMS = [...MHA_PARAMS, 'embedding', 'readout', 'readout_bias'];
 /** The lab's default sweep: d_k from 4 to 1024 in powers of two. */
 const DEFAULT_D_K = [4, 8, 16, 32, 64, 128, 256, 512, 1024];
 
@@ -95,7 +95,7 @@ export function makeTrainingApi(native, raw) {
      */
     weights() {
       const id = this.#live();
-      return native.call((x) => x.arrays(x.run('trainerWeights', id), Object.fromEntries(MODEL_WEIGHTS.map((k) => [k, null]))));
+      return native.call((x) => x.arrays(x.run('trainerWeights', id), Object.fromEntries(MODEL_PARAMS.map((k) => [k, null]))));
     }
 
     /** Frees the wasm memory of this trainer. */

@@ -1,28 +1,29 @@
-// A view with imported tensors, on the page's side and in its first bundle (kept small: the checks of
-// the tensors themselves, import/tensors.js, load with the lazy panels): the shapes a view takes, and
-// the view's check with its imports named in the config, or the reason they no longer fit.
+// A view with imported tensors: the shapes a view takes, and the view's check with its imports named in
+// the config, or the reason they no longer fit. In the lazy panels' bundle (dist/panels.js), with the
+// checks of the tensors themselves (import/tensors.js): a playground takes it from there once a learner
+// or a host imports (playground/imports.js); the first view's bundle holds only link_note.js.
+
+import { withoutImports } from './link_note.js';
 
 /** A shape as text: [1, 8, 64]. */
 export const show = (shape) => `[${shape.join(', ')}]`;
 
-/** { name: [what the axes are, shape] } the view takes (config: a validated config, sizes as the engine resolved them). */
+/** What the axes of each tensor the view takes are, in the lesson's words (kv: 'n_heads' or 'n_kv_heads'). */
+const AXES = {
+  query: () => 'batch, n_q, d_model', key: () => 'batch, n_k, d_model', value: () => 'batch, n_k, d_model',
+  wq: () => 'd_model, n_heads·d_k', wk: (kv) => `d_model, ${kv}·d_k`, wv: (kv) => `d_model, ${kv}·d_v`, wo: () => 'n_heads·d_v, d_model',
+  bq: () => 'n_heads·d_k', bk: (kv) => `${kv}·d_k`, bv: (kv) => `${kv}·d_v`, bo: () => 'd_model',
+  attention: () => 'batch, n_heads, n_q, n_k',
+};
+
+/**
+ * { name: [what the axes are, shape] } the view takes (config: a validated config; its `tensors` are the core's
+ * shapes of the view's tensors, resolveView's, so no size is multiplied here).
+ */
 export function expectedShapes(config) {
-  const { batch, n_q, n_k, d_model, n_heads, n_kv_heads, d_k, d_v } = config;
-  const kv = n_kv_heads === n_heads ? 'n_heads' : 'n_kv_heads';
-  return {
-    query: ['batch, n_q, d_model', [batch, n_q, d_model]],
-    key: ['batch, n_k, d_model', [batch, n_k, d_model]],
-    value: ['batch, n_k, d_model', [batch, n_k, d_model]],
-    wq: ['d_model, n_heads·d_k', [d_model, n_heads * d_k]],
-    wk: [`d_model, ${kv}·d_k`, [d_model, n_kv_heads * d_k]],
-    wv: [`d_model, ${kv}·d_v`, [d_model, n_kv_heads * d_v]],
-    wo: ['n_heads·d_v, d_model', [n_heads * d_v, d_model]],
-    bq: ['n_heads·d_k', [n_heads * d_k]],
-    bk: [`${kv}·d_k`, [n_kv_heads * d_k]],
-    bv: [`${kv}·d_v`, [n_kv_heads * d_v]],
-    bo: ['d_model', [d_model]],
-    attention: ['batch, n_heads, n_q, n_k', [batch, n_heads, n_q, n_k]],
-  };
+  if (!config.tensors) throw new Error('the shapes of the view\'s tensors come from the engine (resolveView), which has not resolved this view');
+  const kv = config.n_kv_heads === config.n_heads ? 'n_heads' : 'n_kv_heads';
+  return Object.fromEntries(Object.entries(AXES).map(([name, axes]) => [name, [axes(kv), config.tensors[name]]]));
 }
 
 /**
@@ -32,13 +33,8 @@ export function expectedShapes(config) {
  */
 export function withImports(check, imported, state) {
   if (!check) return check;
-  if (!imported) {
-    if (!state.imported) return check;
-    const text = `This view was made with imported ${state.imported === 'attention' ? 'attention maps' : 'tensors'}, which a link does not carry: ` +
-      'import them again (Export and import panel, or importTensors()); until then the seeded ones are shown.';
-    return { ...check, notes: [...(check.notes ?? []), { field: 'imported', text }] };
-  }
-  if (!check.config) return check;
+  if (!imported) return withoutImports(check, state);
+  if (!check.config?.tensors) return check; // no config, or the engine has not resolved the view yet (nothing runs until it has)
   const expected = expectedShapes(check.config);
   for (const [name, shape] of Object.entries(imported.shapes)) {
     if (show(expected[name][1]) !== show(shape)) {

@@ -53,15 +53,20 @@ function oneTensor(name, given, [axes, want]) {
 
 /** Refuses attention maps whose rows are not probability rows (≥ 0, summing to 1, or all 0 where masked). */
 function checkRows(maps, { batch, n_heads, n_q, n_k }) {
-  for (let r = 0; r < batch * n_heads * n_q; r++) {
-    let sum = 0, min = Infinity;
-    for (let j = 0; j < n_k; j++) {
-      sum += maps[r * n_k + j];
-      min = Math.min(min, maps[r * n_k + j]);
+  let at = 0; // the row's first weight: rows follow each other, item by item, head by head, query by query
+  for (let b = 0; b < batch; b++) {
+    for (let h = 0; h < n_heads; h++) {
+      for (let i = 0; i < n_q; i++, at += n_k) {
+        let sum = 0, min = Infinity;
+        for (let j = 0; j < n_k; j++) {
+          sum += maps[at + j];
+          min = Math.min(min, maps[at + j]);
+        }
+        const where = `(batch ${b}, head ${h}, query ${i})`;
+        if (min < 0) throw new Error(`attention row ${where} holds a negative weight (${min}): attention weights are ≥ 0`);
+        if (sum !== 0 && Math.abs(sum - 1) > ROW_TOLERANCE) throw new Error(`attention row ${where} sums to ${sum.toPrecision(6)}, not 1 (tolerance ${ROW_TOLERANCE}): pass the softmax weights, not the scores`);
+      }
     }
-    const where = `(batch ${Math.floor(r / (n_heads * n_q))}, head ${Math.floor(r / n_q) % n_heads}, query ${r % n_q})`;
-    if (min < 0) throw new Error(`attention row ${where} holds a negative weight (${min}): attention weights are ≥ 0`);
-    if (sum !== 0 && Math.abs(sum - 1) > ROW_TOLERANCE) throw new Error(`attention row ${where} sums to ${sum.toPrecision(6)}, not 1 (tolerance ${ROW_TOLERANCE}): pass the softmax weights, not the scores`);
   }
 }
 

@@ -128,7 +128,7 @@ const settled = (value) => (typeof value?.then === 'function' ? value : null);
 /**
  * Runs config on `attn`. onProgress({ done, total, phase }) is called between batch items.
  * trained(config): the training lab's model for weights = 'trained' or source = 'task' (the compute
- * side's, worker/training_side.js): { weights(), sample(n) → { input, labels } }.
+ * side's, model/training_side.js): { weights(), sample(n) → { input, labels } }.
  * pooled: optional, the worker pool's side: { layer(mha, key) → Promise of a pool layer holding mha's
  * weights, splitFlops }; the passes then run on that layer, which splits those above splitFlops.
  * Resolves to { output, weights, masked_rows, labels_q, labels_k, patterns, timings: { setup_ms,
@@ -187,7 +187,7 @@ export async function runForward(attn, config, {
 /**
  * The layer of a config (from `cache`) and its inputs, for every job on it (forward, trace, compare):
  * with weights = 'trained' or source = 'task' they come from trained(config), the training lab's
- * model ({ weights(), sample(n) }, see worker/training_side.js); else from the seeds.
+ * model ({ weights(), sample(n) }, see model/training_side.js); else from the seeds.
  */
 export function prepareRun(attn, config, cache, trained, held = null) {
   const model = config.weights === 'trained' || config.source === 'task' ? trained(config) : null;

@@ -182,7 +182,7 @@ export function validate(state, env = {}) {
     seed, cross, n_q, n_k, batch, source, input_seed, tokens_q, tokens_kv, mask, padding, scale: state.scale !== '0',
     dropout: dropout.value, dropout_seed, item, head, n_kv_heads: view?.n_kv_heads ?? n_kv_heads, window, stride,
     positional, rope_base, rope_base_used: view?.rope_base ?? null, // rope_base: as typed (absent: the core's); _used: the core's answer
-    kv_head_of: view?.kv_head_of ?? null, heads, weights,
+    kv_head_of: view?.kv_head_of ?? null, tensors: view?.tensors ?? null, heads, weights, // tensors: the core's shape of each tensor (export, import)
     train: weights === 'trained' ? { settings: trained, steps: training.steps } : null, workers: workers.value,
   } : null;
 
@@ -402,4 +402,4 @@ function viewField(field, { source, cross, lastOf }) {
 }
 
 /** A config's identity, to tell whether a result is still current (the batch item and head shown are views of it). */
-export const configKey = (config) => JSON.stringify({ ...config, item: 0, head: 0, kv_head_of: 0 }); // kv_head_of: from n_heads, n_kv_heads
+export const configKey = (config) => JSON.stringify({ ...config, item: 0, head: 0, kv_head_of: 0, tensors: 0 }); // kv_head_of, tensors: from the sizes

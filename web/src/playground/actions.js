@@ -33,7 +33,7 @@ export function createActions(m, p) {
 
   // A request whose declaration has movesTrainedModel(payload) true (the lab stepping on or starting
   // again) takes from the worker the trained model it may have handed to this playground
-  // (worker/training_side.js copies the lab's weights, not its trainer): a sample it has not drawn yet
+  // (model/training_side.js copies the lab's weights, not its trainer): a sample it has not drawn yet
   // (another input_seed) is then trained again from the seed, so the estimate must count that
   // training again rather than take the model as held.
   function heldModelMoves(asks, requests) {

@@ -7,7 +7,7 @@
 import { defaults, withChanges, changedKeys, VIEW_ONLY } from '../model/schema.js'; // VIEW_ONLY: fields a read-only playground still lets the learner change
 import { validate, configKey } from '../model/validate.js';
 import { trainedKey, trainedKeyOf } from '../model/training_settings.js';
-import { withImports } from '../import/import_view.js';
+import { withoutImports } from '../import/link_note.js';
 import { lockedKeys, PANEL_KEYS } from '../lesson/chapters.js';
 
 
@@ -25,7 +25,7 @@ export function createModel(options) {
     linkNotes: options.notes ?? [],
     lastPreset: '',    // the preset loaded last (two presets can share sizes)
     trainedHeld: null, // trainedKey of the trained model the worker holds (the lab's, or the last trained run's)
-    imported: null,    // tensors importTensors handed to the compute for this view: { id, kind, shapes } (import/tensors.js)
+    imported: null,    // tensors importTensors handed to the compute for this view: { id, kind, shapes, fit } (import/tensors.js; fit: import_view.js's withImports)
     plainConfig: null, // the view's config without its imports (what a new import is checked against)
     // the run scheduler's (runs.js)
     result: null,      // { key, config, analysis, timings, isa, output_sum, masked_rows, item, gflops, workers, detail }
@@ -78,7 +78,8 @@ export function createStore(m, p) {
       cores: win.navigator?.hardwareConcurrency,
     });
     m.plainConfig = m.check.config;
-    m.check = withImports(m.check, m.imported, m.state); // the config names the imports, or says why they no longer fit
+    // With imports, the config names them or says why they no longer fit (import_view.js's check, from panels.js: imports.js).
+    m.check = m.imported ? m.imported.fit(m.check, m.imported, m.state) : withoutImports(m.check, m.state);
   }
 
   /** Applies changes; kind: 'edit' and 'load' are the learner's (a `change` event), 'set' the host's. */

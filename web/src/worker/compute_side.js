@@ -12,7 +12,6 @@ import { configKey } from '../model/validate.js';
 import { downsampleHeads } from '../model/downsample.js';
 import { forwardResultSizes } from '../engine/result_sizes.js';
 import { maskArgument, sparseArguments } from '../model/inputs.js';
-import { createTrainingSide } from './training_side.js';
 
 /**
  * The request handlers over an engine loaded by `load(simd)`; `post(message)` sends progress.
@@ -25,12 +24,15 @@ import { createTrainingSide } from './training_side.js';
  * first view's bundle holds none of it); without it `peak` is refused.
  * importReader(): a promise of import/files.js's functions (readImportFiles, importLimits), for the
  * export's import: the files a learner brings are parsed here, off the page's thread.
+ * trainingSide(): training_side.js's createTrainingSide() (or a promise of it), made on a lab's or a
+ * feature's first request (handlers.js passes it; on the page's thread it comes from panels.js, so the
+ * first view's bundle holds none of it); without it no lab runs.
  */
-export function createComputeSide(load, { pools: poolsOf = null, featureHandlers = null, measurePeak = null, importReader = null } = {}) {
+export function createComputeSide(load, { pools: poolsOf = null, featureHandlers = null, measurePeak = null, importReader = null, trainingSide = null } = {}) {
   let attn = null;
   let lab = null; // the engine with its labs' functions synchronous (attn.labs()), once a lab needed them
   const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, pooled, lab, frozen (training.js), imported (features/export/handler.js) }
-  const training = createTrainingSide();
+  const training = lazyTraining(trainingSide); // the trainers' side (training_side.js), once a lab or a feature asked
   const pools = poolsOf?.(() => attn.isa === 'wasm-simd128') ?? NO_POOLS; // at most one pool of workers (pools.js)
   const { poolOf, pooledFor, closePools } = pools;
 
@@ -39,10 +41,10 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
     return owners.get(owner);
   };
 
-  /** The engine with the labs loaded (their module is fetched on the first call, never for a first view). */
-  const labs = async () => (lab ??= await attn.labs());
-  /** The training lab's model of a config with weights=trained or a task input (worker/training_side.js; usesLab loaded the labs). */
-  const trainedFor = (mine, post) => (c) => training.trained(lab, mine, c, post);
+  /** The engine with the labs loaded (their module is fetched on the first call, never for a first view), and the training side. */
+  const labs = () => training.load().then(async () => (lab ??= await attn.labs()));
+  /** The training lab's model of a config with weights=trained or a task input (model/training_side.js; usesLab loaded the labs). */
+  const trainedFor = (mine, post) => (c) => training.current.trained(lab, mine, c, post);
   /** An owner's layer for config and its inputs (the lab's model where the config says so). */
   const prepared = (owner, config, post) => {
     const mine = ownerState(owner);
@@ -51,12 +53,12 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
 
   /**
    * What a feature's handler gets: the engine, the owner's state, its layer, inputs and forward
-   * arguments for a config, the pool of a number of workers, the trainers (worker/training_side.js), and
+   * arguments for a config, the pool of a number of workers, the trainers (model/training_side.js), and
    * the timing helpers. (Handlers import nothing themselves: the bundles load them on first use, and
    * what they imported would be loaded that way too.) labs(): the engine with the labs' functions synchronous.
    */
   const sideOf = (owner) => Object.freeze({
-    attn, labs, mine: ownerState(owner), training, poolOf, timeAtLength,
+    attn, labs, mine: ownerState(owner), training: training.current, poolOf, timeAtLength,
     prepared: (config, post) => {
       const { layer, inputs, imported } = prepared(owner, config, post);
       return { layer, inputs, imported, args: forwardArguments(config, inputs) };
@@ -145,6 +147,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
     async ask({ owner, feature, request, payload }, post) {
       if (!featureHandlers) throw new Error('this compute answers no feature requests');
       const handlers = await featureHandlers(feature);
+      await training.load(); // side.training (the training lab's handler reads it before its labs() resolves)
       if (!Object.hasOwn(handlers, request) || typeof handlers[request] !== 'function') throw new Error(`the feature “${feature}” has no request '${request}'`);
       if (payload?.config && usesLab(payload.config)) await labs(); // side.prepared's layer needs the lab's model
       return handlers[request](payload ?? {}, sideOf(owner), post);
@@ -158,7 +161,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
       const mine = owners.get(owner);
       mine?.cache.clear();
       mine?.pooled?.layer.delete();
-      if (mine) training.release(mine);
+      if (mine) training.current?.release(mine); // no training side yet: no trainer either
       owners.delete(owner);
       if (owners.size === 0) await closePools();
       return {};
@@ -173,6 +176,22 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
     get loaded() {
       return !!attn;
     },
+  };
+}
+
+/**
+ * The training side made on first use by trainingSide() (createComputeSide's option; a failed load is asked
+ * again next time): { load() → a promise of it, current (it, or null before) }.
+ */
+function lazyTraining(trainingSide) {
+  let side = null, ready = null;
+  const make = () => {
+    if (!trainingSide) throw new Error('this compute runs no training lab');
+    return trainingSide();
+  };
+  return {
+    load: () => (ready ??= Promise.resolve().then(make).then((made) => { side = made; return made; }, (err) => { ready = null; throw err; })),
+    get current() { return side; },
   };
 }
 

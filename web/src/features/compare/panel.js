@@ -10,6 +10,7 @@ import { figureButtons } from '../../export/figure_button.js';
 import { heatmapSvg } from '../../export/figure.js';
 import { text } from '../../lesson/panels/compare.js';
 import { barCell } from '../../render/bar.js';
+import { compareHeadsPasses } from '../../engine/call_costs.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 /** Beyond this many heads the table and matrix become unreadable; the panel says so instead. */
@@ -50,11 +51,11 @@ export function create(body, { dom, host, actions }) {
       status.textContent = text('compare.heads_are_too_many', { n_heads: current.config.n_heads, MAX_HEADS });
       return;
     }
-    // The comparison is n_heads + 1 forward passes: a large layer waits for a click, so typing stays quick.
-    const seconds = (check.estimate?.seconds ?? 0) * (current.config.n_heads + 1);
+    // The comparison is n_heads + 1 forward passes (the engine's count): a large layer waits for a click, so typing stays quick.
+    const passes = compareHeadsPasses(current.config), seconds = (check.estimate?.seconds ?? 0) * passes;
     if (seconds > AUTO_SECONDS) {
       fill(status, h('button', { type: 'button', class: 'linkish', id: 'compare-run', onclick: () => ask(current) },
-        text('compare.compare_heads_forward_passes', { value: current.config.n_heads + 1, seconds: fmt.num(seconds, 1) })));
+        text('compare.compare_heads_forward_passes', { value: passes, seconds: fmt.num(seconds, 1) })));
       return;
     }
     ask(current);
@@ -87,7 +88,7 @@ export function create(body, { dom, host, actions }) {
     canvas.dataset.similarity = JSON.stringify(Array.from(compare.similarity));
     matrixCaption.textContent = text('compare.similarity_heads_row_head');
     const labels = Array.from({ length: H }, (_, k) => String(k + 1));
-    map.setData({ rows: H, cols: H, data: Float32Array.from(compare.similarity), masked: new Uint8Array(H * H), min: 0, max: 1,
+    map.setData({ rows: H, cols: H, data: Float32Array.from(compare.similarity), masked: new Uint8Array(compare.similarity.length), min: 0, max: 1,
       rowLabels: labels, colLabels: labels, colors: { masked: host.cssVar('--masked'), text: host.cssVar('--fg') } });
     if (!compare.ablation) {
       // imported maps alone: switching a head off changes an output, which only the layer computes

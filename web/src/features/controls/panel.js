@@ -33,7 +33,7 @@ export function create(body, { dom, actions }) {
     if (!el.name || el.name === 'preset') return;
     const value = el.type === 'checkbox' ? (el.checked ? '1' : '0') : el.value;
     if (current?.state[el.name] === value) return;
-    actions.edit({ [el.name]: value }, el.name);
+    actions.edit({ [el.name]: value, ...paddingExample(current?.state, el.name, value) }, el.name);
   };
   form.addEventListener('input', onEdit);
   form.addEventListener('change', onEdit);
@@ -232,6 +232,17 @@ function showFieldsAndMessages(form, view, { dimsHint, tokensHint }) {
   tokensHint.textContent = config ? tokensText(config) : '';
   // A sentence's counts explained where the sentence is not in the form would only puzzle (a chapter without it).
   tokensHint.hidden = config?.source === 'text' && !shows('text') && !shows('text_kv');
+}
+
+/**
+ * A padding mask over one sentence hides nothing (its keys are all real tokens): choosing it adds a
+ * second, shorter sentence of the lesson's words and shows that batch item, whose filler keys the mask
+ * hides. The key lengths follow from the sentences (the padding field shows them). {} otherwise.
+ */
+function paddingExample(state, name, value) {
+  if (name !== 'mask' || !value.includes('padding') || !state || state.source !== 'text' || state.attention === 'cross') return {};
+  if (sentences(state.text).length !== 1) return {};
+  return { text: `${state.text.trim()}\n${text('controls.padding_example_sentence')}`, item: '1' };
 }
 
 /** form.elements.namedItem gives a RadioNodeList (no tagName) for a group of radios. */

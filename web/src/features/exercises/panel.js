@@ -18,6 +18,7 @@ export { requests } from './requests.js'; // what this panel may ask the compute
 // The exercises' prompts and reveals (their text is most of their code) come with this panel's code
 // (panels.js): the session (service.js) loads them from here, so the first view's bundle holds only their ids.
 export { EXERCISES } from '../../lesson/exercises/catalogue.js';
+export * as GRADING from '../../lesson/exercises/grading.js'; // and the code that poses and grades them
 
 
 export function create(body, { dom, actions }) {

@@ -1,11 +1,12 @@
 // What the exercises add to a playground besides their panel (the feature's service, see
-// playground/feature_services.js): a session per playground (lesson/exercises/session.js) whose answers
+// playground/feature_services.js): a session per playground (lesson/exercises/lazy_session.js) whose answers
 // come from the core through this feature's `solve` request, the `attempt`, `progress` and `exercises`
 // events, the API a host calls (exercises, answer(), reveal(), progress, clearProgress()), the actions the
 // panel answers and shows an answer with, and each chapter's count of exercises done for the chapter list. Part of the first view's
-// bundle; the exercises' text comes with the panel's code (panels.js), loaded once one is shown or answered.
+// bundle; the exercises' text and the code that poses and grades them come with the panel's code
+// (panels.js), loaded once one is shown, listed or answered.
 
-import { createExerciseSession } from '../../lesson/exercises/session.js';
+import { createLazySession } from '../../lesson/exercises/lazy_session.js';
 import { writeRecord } from '../../lesson/exercises/index.js';
 
 /** The events the session emits; each maps the playground's detail to what a host passes on (element, frame, widget). */
@@ -42,9 +43,10 @@ export const api = Object.freeze({
  */
 export function create(ctx) {
   // Prompts from the live layer, answers from the core, attempts kept under the host's scope (none: not stored).
-  const session = createExerciseSession({
+  const session = createLazySession({
     askHost: ctx.askHost, state: ctx.state, check: ctx.check, ready: ctx.ready, scope: ctx.scope, emit: ctx.emit, changed: ctx.changed,
     catalogue: () => Promise.all([ctx.loadCode(), ctx.lessonReady]).then(([panel]) => panel.EXERCISES), // from panels.js: their text stays out of the first bundle
+    grading: () => ctx.loadCode().then((panel) => panel.GRADING), // posing and grading (lesson/exercises/grading.js), from panels.js too
     statements: () => ctx.bundle().then((code) => code.STATEMENTS), // the xAPI statements' code, from panels.js too
     // Read once the first result is drawn (start()): a page's first touch of localStorage opens it,
     // ~20–30 ms of a fresh tab's first view (the chapter list counts no attempts until then).

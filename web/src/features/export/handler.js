@@ -21,8 +21,8 @@ function stacked(w, b) {
   return out;
 }
 
-/** [batch, n, heads·d] → [batch, heads, n, d]: the lesson's view(...).transpose(1, 2). */
-function byHead(flat, batch, n, heads, d) {
+/** [batch, n, heads·d] → [batch, heads, n, d] (`shape`, the core's): the lesson's view(...).transpose(1, 2). */
+function byHead(flat, [batch, heads, n, d]) {
   const out = new Float32Array(flat.length);
   for (let b = 0; b < batch; b++) {
     for (let i = 0; i < n; i++) {
@@ -35,6 +35,8 @@ function byHead(flat, batch, n, heads, d) {
   return out;
 }
 
+/** The elements of a tensor of `shape` (its rows: the shape without its last axis). */
+const elements = (shape) => shape.reduce((a, b) => a * b, 1);
 const tensor = (shape, data) => ({ shape, data });
 
 export const handlers = {
@@ -58,43 +60,42 @@ export const handlers = {
     const { attn } = side;
     const { layer, inputs, args, imported } = side.prepared(config, post);
     const { batch, n_q, n_k } = config;
+    // Every tensor's shape is the core's (resolveView's tensors), as the view was resolved or asked again here.
+    const view = config.tensors && config.kv_head_of ? config : attn.resolveView({ d_model: layer.d_model, n_heads: layer.n_heads,
+      n_kv_heads: layer.n_kv_heads, d_k: layer.d_k, d_v: layer.d_v, n_q, n_k, batch }).dims; // the layer's sizes, as the engine resolved them
+    const shapes = view.tensors;
     if (imported?.attention) {
       // Imported maps alone: there is no layer behind them to export.
-      return { tensors: { attention: tensor([batch, config.n_heads, n_q, n_k], imported.attention) }, sizes: { n_heads: config.n_heads, n_q, n_k, batch },
+      return { tensors: { attention: tensor(shapes.attention, imported.attention) }, sizes: { n_heads: config.n_heads, n_q, n_k, batch },
         labels_q: inputs.labels_q ?? null, labels_k: inputs.labels_k ?? null, masked_rows: [], attentionOnly: true };
     }
     const { d_model, n_heads, n_kv_heads, d_k, d_v, bias } = layer; // as the engine resolved them
-    const kv_head_of = config.kv_head_of ?? attn.resolveView({ d_model, n_heads, n_kv_heads, d_k, d_v, n_q, n_k, batch }).dims.kv_head_of;
+    const kv_head_of = view.kv_head_of;
     const run = layer.forward({ ...args, need_weights: true });
     const w = layer.getWeights();
     const key = config.cross ? inputs.key ?? inputs.memory : inputs.query, value = config.cross ? inputs.value ?? inputs.memory : inputs.query;
-    const project = (x, rows, weight, b, width) => attn.matmul(bias
-      ? { a: withOnes(x, rows, d_model), b: stacked(weight, b), m: rows, k: d_model + 1, n: width }
-      : { a: x, b: weight, m: rows, k: d_model, n: width });
-    const q = byHead(project(inputs.query, batch * n_q, w.wq, w.bq, n_heads * d_k), batch, n_q, n_heads, d_k);
-    const k = byHead(project(key, batch * n_k, w.wk, w.bk, n_kv_heads * d_k), batch, n_k, n_kv_heads, d_k);
-    const v = byHead(project(value, batch * n_k, w.wv, w.bv, n_kv_heads * d_v), batch, n_k, n_kv_heads, d_v);
+    // x [.., d_model]·W [d_model, width] (+ b): rows and width from the shapes of x and W.
+    const project = (x, xShape, weight, b, [, width]) => {
+      const rows = elements(xShape.slice(0, -1));
+      return attn.matmul(bias ? { a: withOnes(x, rows, d_model), b: stacked(weight, b), m: rows, k: d_model + 1, n: width }
+        : { a: x, b: weight, m: rows, k: d_model, n: width });
+    };
+    const q = byHead(project(inputs.query, shapes.query, w.wq, w.bq, shapes.wq), shapes.q);
+    const k = byHead(project(key, shapes.key, w.wk, w.bk, shapes.wk), shapes.k);
+    const v = byHead(project(value, shapes.value, w.wv, w.bv, shapes.wv), shapes.v);
     // Each head's output is its weights (after the mask and any dropout) times its key/value head's V.
-    const head_outputs = new Float32Array(batch * n_heads * n_q * d_v);
+    const head_outputs = new Float32Array(elements(shapes.head_outputs));
+    const map = elements(shapes.attention.slice(2)), values = elements(shapes.v.slice(2)), out = elements(shapes.head_outputs.slice(2));
     for (let b = 0; b < batch; b++) {
       for (let h = 0; h < n_heads; h++) {
-        const a = run.weights.subarray((b * n_heads + h) * n_q * n_k, (b * n_heads + h + 1) * n_q * n_k);
-        const kv = (b * n_kv_heads + kv_head_of[h]) * n_k * d_v;
-        head_outputs.set(attn.matmul({ a, b: v.subarray(kv, kv + n_k * d_v), m: n_q, k: n_k, n: d_v }), (b * n_heads + h) * n_q * d_v);
+        const a = run.weights.subarray((b * n_heads + h) * map, (b * n_heads + h + 1) * map);
+        const kv = (b * n_kv_heads + kv_head_of[h]) * values;
+        head_outputs.set(attn.matmul({ a, b: v.subarray(kv, kv + values), m: n_q, k: n_k, n: d_v }), (b * n_heads + h) * out);
       }
     }
-    const tensors = { query: tensor([batch, n_q, d_model], inputs.query) };
-    if (config.cross) Object.assign(tensors, { key: tensor([batch, n_k, d_model], key), value: tensor([batch, n_k, d_model], value) });
-    Object.assign(tensors, {
-      wq: tensor([d_model, n_heads * d_k], w.wq), wk: tensor([d_model, n_kv_heads * d_k], w.wk),
-      wv: tensor([d_model, n_kv_heads * d_v], w.wv), wo: tensor([n_heads * d_v, d_model], w.wo),
-    });
-    if (bias) Object.assign(tensors, { bq: tensor([n_heads * d_k], w.bq), bk: tensor([n_kv_heads * d_k], w.bk), bv: tensor([n_kv_heads * d_v], w.bv), bo: tensor([d_model], w.bo) });
-    Object.assign(tensors, {
-      q: tensor([batch, n_heads, n_q, d_k], q), k: tensor([batch, n_kv_heads, n_k, d_k], k), v: tensor([batch, n_kv_heads, n_k, d_v], v),
-      attention: tensor([batch, n_heads, n_q, n_k], run.weights), head_outputs: tensor([batch, n_heads, n_q, d_v], head_outputs),
-      output: tensor([batch, n_q, d_model], run.output),
-    });
+    const given = { query: inputs.query, ...(config.cross ? { key, value } : {}), wq: w.wq, wk: w.wk, wv: w.wv, wo: w.wo,
+      ...(bias ? { bq: w.bq, bk: w.bk, bv: w.bv, bo: w.bo } : {}), q, k, v, attention: run.weights, head_outputs, output: run.output };
+    const tensors = Object.fromEntries(Object.entries(given).map(([name, data]) => [name, tensor(shapes[name], data)]));
     if (trace) {
       // The followed query's row, as the query panel shows it (one head, one batch item).
       const t = layer.trace({ ...args, item: trace.item, head: trace.head, query_index: trace.query_index });

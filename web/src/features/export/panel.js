@@ -53,11 +53,11 @@ export function mapFigure(view, theme, only = null, cell = null) {
 export function headsFigure(view, theme) {
   const item = view.result?.item, config = view.result?.config;
   if (!item || !config) return null;
-  const n = config.n_heads, across = Math.ceil(Math.sqrt(n));
+  const n = config.n_heads; // the grid's tiles: as square as figureGrid lays any number of tiles
   const cell = Math.max(3, Math.min(18, Math.floor(220 / Math.max(item.rows, item.cols))));
   const tiles = Array.from({ length: n }, (_, k) => mapFigure(view, theme, k, cell));
   const imported = config.imported?.kind === 'attention' ? ' (imported)' : '';
-  return figureGrid({ title: text('export.attention_weights_all_heads', { imported, n, part: config.batch > 1 ? `, batch item ${item.b}` : '' }), tiles, theme, across });
+  return figureGrid({ title: text('export.attention_weights_all_heads', { imported, n, part: config.batch > 1 ? `, batch item ${item.b}` : '' }), tiles, theme });
 }
 
 /**

@@ -9,9 +9,9 @@ export const handlers = {
    */
   async flashTiles({ n_q, n_k, d_k, d_v, causal, block_q, block_k, sram, query_index, seed }, side) {
     const attn = await side.labs(); // the engine with the labs module loaded
-    const query = attn.randomNormal({ seed, count: n_q * d_k });
-    const key = attn.randomNormal({ seed: seed + 1, count: n_k * d_k });
-    const value = attn.randomNormal({ seed: seed + 2, count: n_k * d_v });
+    const query = attn.randomNormal({ seed, shape: [n_q, d_k] });
+    const key = attn.randomNormal({ seed: seed + 1, shape: [n_k, d_k] });
+    const value = attn.randomNormal({ seed: seed + 2, shape: [n_k, d_v] });
     const mask = causal ? 'causal' : 'none';
     const r = attn.flashAttention({ query, key, value, n_q, n_k, d_k, d_v, mask, block_q, block_k, sram, trace: { query_index } });
     const s = attn.scaledDotProductAttention({ q: query, k: key, v: value, n_q, n_k, d_k, d_v, mask });

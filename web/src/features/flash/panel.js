@@ -14,13 +14,16 @@ export { requests } from './requests.js'; // what this panel may ask the compute
 const MAX_N = 128, MAX_D = 64;
 const STEP_MS = 1200;
 const SHOWN_O = 8; // components of o drawn
+const FIRST_KEY_TILES = 4; // a display choice: the first key blocks split n_k into about this many tiles to step through
+/** The traced row at first (at most the last): a row in the middle, whose later keys a causal mask hides. */
+const FIRST_ROW = 4;
 
 const num = (x) => (x === -Infinity ? '−∞' : fmt.num(x, 4));
 
 export function create(body, { dom, actions }) {
   const { h, fill } = dom;
-  const state = { block_q: 0, block_k: 0, query_index: 0, causal: null, sram: undefined }; // sram: the core's default until typed
-  let sizes = null, data = null, tile = 0, timer = null, asked = '', pending = null;
+  const state = { block_q: 0, block_k: 0, query_index: null, causal: null, sram: undefined }; // sram: the core's default until typed
+  let sizes = null, data = null, tile = 0, timer = null, asked = '', pending = null, formMask = null;
 
   const input = (id, attrs, onChange) => h('input', { id, ...attrs, oninput: onChange });
   const bq = input('flash-block-q', { type: 'range', min: 1, step: 1 }, () => { state.block_q = Number(bq.value); ask(); });
@@ -33,6 +36,7 @@ export function create(body, { dom, actions }) {
   });
   const labels = { bq: h('output', { for: 'flash-block-q' }), bk: h('output', { for: 'flash-block-k' }), row: h('output', { for: 'flash-row' }) };
   const status = h('p', { class: 'placeholder', id: 'flash-status' }, text('flash.waiting_engine'));
+  const blocksLine = h('p', { class: 'note', id: 'flash-blocks' }); // the paper's blocks for M, and their cut to the sequence
   const strip = h('div', { id: 'flash-strip', style: { display: 'flex', flexWrap: 'wrap', gap: '2px', margin: '0.5em 0' } });
   const prev = h('button', { type: 'button', id: 'flash-prev', onclick: () => show(tile - 1) }, '◀ block');
   const play = h('button', { type: 'button', id: 'flash-play', onclick: () => toggle() }, '▶ play');
@@ -55,7 +59,7 @@ export function create(body, { dom, actions }) {
       h('label', { for: 'flash-row' }, 'query row'), row, labels.row,
       h('label', { for: 'flash-sram' }, text('flash.chip_memory_m_elements')), sram, h('span', {}),
       h('label', { for: 'flash-causal' }, 'causal mask'), causal, h('span', {})),
-    status, strip, h('p', {}, prev, ' ', play, ' ', next), tileBox, ioBox);
+    blocksLine, status, strip, h('p', {}, prev, ' ', play, ' ', next), tileBox, ioBox);
 
   /** Asks the engine for the traced row at the current settings (the last request wins). */
   async function ask() {
@@ -76,7 +80,9 @@ export function create(body, { dom, actions }) {
       if (state.sram === undefined) sram.value = data.io.sram; // the M the core used
       if (!state.block_q) bq.value = labels.bq.textContent = String(data.io.block_q); // the core's B_r for M until the learner moves it
       status.hidden = true;
-      renderIo(dom, { ioTitle, ioBody }, data.io);
+      const { io } = data;
+      blocksLine.textContent = blocksText(io, payload);
+      renderIo(dom, { ioTitle, ioBody }, io);
       show(Math.min(tile, data.tiles.length - 1));
     } catch (err) {
       if (mine !== pending) return;
@@ -106,12 +112,7 @@ export function create(body, { dom, actions }) {
     if (!data) return;
     tile = Math.max(0, Math.min(t, data.tiles.length - 1));
     const { tiles, payload } = data;
-    fill(strip, tiles.map((x, i) => h('span', {
-      class: 'flash-block', title: `keys ${x.key_start}…${x.key_end - 1}${x.skipped ? text('flash.skipped_no_row_this') : ''}`,
-      // A skipped block is told by a dashed border, not by fading: faded text would be too faint to read.
-      style: { padding: '0.15em 0.4em', border: `1px ${x.skipped ? 'dashed' : 'solid'} var(--grid, #ccc)`, borderRadius: '3px',
-        background: i === tile ? 'var(--accent, #36c)' : i < tile ? 'var(--grid, #ddd)' : 'transparent', color: i === tile ? 'var(--accent-fg, #fff)' : 'inherit' },
-    }, `${x.key_start}–${x.key_end - 1}`)));
+    fill(strip, tiles.map((x, i) => stripBlock(h, x, i, tile)));
     const x = tiles[tile];
     const o = (v) => `[${v.slice(0, SHOWN_O).map((y) => fmt.fixed(y, 4)).join(', ')}${v.length > SHOWN_O ? ', …' : ''}]`;
     const lines = [
@@ -142,20 +143,23 @@ export function create(body, { dom, actions }) {
       return;
     }
     const next = { n_q: Math.min(c.n_q, MAX_N), n_k: Math.min(c.n_k, MAX_N), d_k: Math.min(c.d_k, MAX_D), d_v: Math.min(c.d_v, MAX_D), seed: c.input_seed ?? 1 };
-    if (state.causal === null) {
+    // The causal box follows the form's mask whenever that changes (causal, causal + padding: on; the
+    // core's tiles know no other mask), and the learner's tick until then.
+    if (formMask !== c.mask) {
+      formMask = c.mask;
       state.causal = String(c.mask ?? '').startsWith('causal');
       causal.checked = state.causal;
     }
     if (!sizes || JSON.stringify(next) !== JSON.stringify(sizes)) {
       sizes = next;
       // The blocks start small enough for a few tiles to step through (the IO table names the paper's
-      // blocks for M), then follow the sliders; the traced row starts at the last, which sees every key.
+      // blocks for M), then follow the sliders; the traced row starts in the middle (FIRST_ROW).
       bq.max = String(sizes.n_q);
       bk.max = String(sizes.n_k);
       row.max = String(sizes.n_q - 1);
       state.block_q = state.block_q ? Math.min(state.block_q, sizes.n_q) : 0; // 0: the paper's B_r for M (the core's), so tiling wins at first
-      state.block_k = Math.min(state.block_k || Math.max(1, Math.ceil(sizes.n_k / 4)), sizes.n_k);
-      state.query_index = Math.min(state.query_index || sizes.n_q - 1, sizes.n_q - 1);
+      state.block_k = Math.min(state.block_k || Math.max(1, Math.ceil(sizes.n_k / FIRST_KEY_TILES)), sizes.n_k);
+      state.query_index = Math.min(state.query_index ?? FIRST_ROW, sizes.n_q - 1);
       if (state.block_q) bq.value = String(state.block_q);
       bk.value = String(state.block_k);
       row.value = String(state.query_index);
@@ -164,6 +168,25 @@ export function create(body, { dom, actions }) {
   }
 
   return { update, destroy: () => { if (timer) clearInterval(timer); } };
+}
+
+/** The paper's blocks for M (the core's, before and after their cut to the sequence) and the blocks in use. */
+function blocksText(io, payload) {
+  const cut = io.paper_block_k > io.default_block_k || io.paper_block_q > io.default_block_q;
+  return text('flash.paper_blocks', { sram: fmt.int(io.sram), paper_block_k: fmt.int(io.paper_block_k), paper_block_q: fmt.int(io.paper_block_q) })
+    + (cut ? text('flash.paper_blocks_cut', { n_q: fmt.int(payload.n_q), n_k: fmt.int(payload.n_k), default_block_k: fmt.int(io.default_block_k),
+      default_block_q: fmt.int(io.default_block_q) }) : '')
+    + text('flash.blocks_in_use', { block_q: fmt.int(io.block_q), block_k: fmt.int(io.block_k) });
+}
+
+/** Key block x (number i) of the strip, tile `tile` the current one: its keys, and how many the traced row sees when not all. */
+function stripBlock(h, x, i, tile) {
+  return h('span', {
+    class: 'flash-block', title: `keys ${x.key_start}…${x.key_end - 1}${x.skipped ? text('flash.skipped_no_row_this') : ''}`,
+    // A skipped block is told by a dashed border, not by fading: faded text would be too faint to read.
+    style: { padding: '0.15em 0.4em', border: `1px ${x.skipped ? 'dashed' : 'solid'} var(--grid, #ccc)`, borderRadius: '3px',
+      background: i === tile ? 'var(--accent, #36c)' : i < tile ? 'var(--grid, #ddd)' : 'transparent', color: i === tile ? 'var(--accent-fg, #fff)' : 'inherit' },
+  }, `${x.key_start}–${x.key_end - 1}`, x.visible < x.key_end - x.key_start ? text('flash.block_seen', { visible: x.visible }) : '');
 }
 
 /** The slow-memory count of standard and tiled attention for the traced layer, under its heading. */
@@ -177,8 +200,7 @@ function renderIo(dom, { ioTitle, ioBody }, io) {
   fill(ioBody,
     h('p', {}, text('flash.b_r_b_c', { block_q: fmt.int(io.block_q), block_k: fmt.int(io.block_k), query_blocks: fmt.int(io.query_blocks), key_blocks: fmt.int(io.key_blocks) }),
       text('flash.chip_q_o_k', { sram_needed: fmt.int(io.sram_needed), sram: fmt.int(io.sram) }),
-      io.fits ? ' (they fit).' : text('flash.they_do_not_fit'),
-      text('flash.paper_s_blocks_this', { default_block_k: fmt.int(io.default_block_k), default_block_q: fmt.int(io.default_block_q) })),
+      io.fits ? ' (they fit).' : text('flash.they_do_not_fit')),
     dom.tableWrap({ label: text('flash.slow_memory_traffic_step') }, dom.table(['step', 'formula', 'elements'], [...side('standard', io.standard), ...side('tiled', io.tiled)],
       { class: 'cost', id: 'flash-io', dataset: { standard: String(io.standard.total), tiled: String(io.tiled.total) } })),
     h('p', { class: 'note', id: 'flash-io-verdict' },

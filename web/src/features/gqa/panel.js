@@ -10,12 +10,13 @@ export const MODEL_TOKENS = 4096;
 
 /**
  * The three variants for n_heads query heads: [{ kind, n_kv_heads }]. GQA uses the current n_kv_heads
- * when it groups, else the largest count up to n_heads / 2 that the core accepts (`accepts(n_kv_heads)`:
- * whether the engine's analyze takes the current layer with that n_kv_heads; none when n_heads is prime).
+ * when it groups, else the largest count below n_heads that the core accepts (`accepts(n_kv_heads)`: whether
+ * the engine's analyze takes the current layer with that n_kv_heads; none when n_heads is prime). Which counts
+ * group is the core's rule alone: every count is asked, largest first, none skipped by a rule of ours.
  */
 export function variants(n_heads, current, accepts) {
   let g = current > 1 && current < n_heads ? current : 0;
-  for (let d = Math.floor(n_heads / 2); !g && d > 1; d--) if (accepts(d)) g = d;
+  for (let d = n_heads - 1; !g && d > 1; d--) if (accepts(d)) g = d;
   const list = [{ kind: 'MHA', n_kv_heads: n_heads }];
   if (g) list.push({ kind: 'GQA', n_kv_heads: g });
   if (n_heads > 1) list.push({ kind: 'MQA', n_kv_heads: 1 });

@@ -25,12 +25,13 @@ export const handlers = {
    * without it: one trace per query and setting (the core's numbers; small sizes only).
    */
   headLogits({ config, item, head }, side, post) {
-    const { n_q, n_k } = config;
-    if (n_q * n_k > MAX_LOGIT_CELLS) throw new Error(`the scores view is drawn for at most ${MAX_LOGIT_CELLS} cells (n_q × n_k), this layer has ${n_q * n_k}`);
+    // One head's cells, from the core's shape of the maps (resolveView's tensors.attention: [batch, n_heads, n_q, n_k]).
+    const { n_q, n_k } = config, [, , rows, cols] = config.tensors.attention, cells = rows * cols;
+    if (cells > MAX_LOGIT_CELLS) throw new Error(`the scores view is drawn for at most ${MAX_LOGIT_CELLS} cells (n_q × n_k), this layer has ${cells}`);
     const { layer, args } = side.prepared(config, post);
     const out = {};
     for (const scale of [true, false]) {
-      const logits = new Float32Array(n_q * n_k), attention = new Float32Array(n_q * n_k);
+      const logits = new Float32Array(cells), attention = new Float32Array(cells);
       let logit_scale = 1; // the factor the core scaled the logits by (1/√d_k with the scale)
       for (let i = 0; i < n_q; i++) {
         const t = layer.trace({ ...args, scale, item, head, query_index: i });

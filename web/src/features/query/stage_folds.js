@@ -31,6 +31,7 @@ export function stageFolds({ dom, actions, c, t, at, labels_q, labels_k, bodies,
   const openStage = (name, focus) => {
     const fold = folds.find((f) => f.dataset.stage === name);
     if (!fold) return;
+    for (const other of folds) if (other !== fold) other.open = false; // at once: the toggle event comes a task later
     fold.open = true;
     if (focus) fold.querySelector('summary').focus();
   };
@@ -46,9 +47,9 @@ export function stageFolds({ dom, actions, c, t, at, labels_q, labels_k, bodies,
   const askHead = () => {
     if (asked) return;
     asked = true;
-    const { n_q } = c, n_k = t.scores.length;
-    if (n_q * n_k > MAX_LOGIT_CELLS) {
-      fill(slot, h('p', { class: 'note' }, text('query.view_whole_head_s', { MAX_LOGIT_CELLS, value: fmt.int(n_q * n_k) })));
+    const [, , rows, cols] = c.tensors.attention, cells = rows * cols; // one head's map: the core's shape [batch, n_heads, n_q, n_k]
+    if (cells > MAX_LOGIT_CELLS) {
+      fill(slot, h('p', { class: 'note' }, text('query.view_whole_head_s', { MAX_LOGIT_CELLS, value: fmt.int(cells) })));
       return;
     }
     fill(slot, h('p', { class: 'note' }, text('query.stage.tracing')));

@@ -12,12 +12,17 @@ const PATTERNS = (window, stride) => [
 ];
 
 export const handlers = {
-  sparsePatterns({ d_model, n_heads, d_k, d_v, n, batch, window, stride }, side) {
+  /**
+   * The three patterns at the layer's sizes, and `mine`: the form's own mask (`form`: { mask, mask_arg (as
+   * forward takes it), window, stride, item }) drawn for the shown batch item, with its pairs where the core
+   * counts them (not for padding, which hides keys per batch item: cost null).
+   */
+  sparsePatterns({ d_model, n_heads, d_k, d_v, n, batch, window, stride, form }, side) {
     const attn = side.attn;
     const shown = Math.min(n, MAP_N);
     const layer = { d_model, n_heads, ...(d_k ? { d_k } : {}), ...(d_v ? { d_v } : {}) };
     return {
-      shown, n, long_n: LONG_N, window, stride,
+      shown, n, long_n: LONG_N, window, stride, mine: form && mineOf(attn, layer, { n, batch, shown, form }),
       patterns: PATTERNS(window, stride).map(({ name, args }) => ({
         name,
         grid: attn.maskGrid({ ...args, n_q: shown, n_k: shown }),
@@ -28,3 +33,17 @@ export const handlers = {
     };
   },
 };
+
+/** The form's mask as a map of the first `shown` positions of batch item form.item and, but for padding, its pairs. */
+function mineOf(attn, layer, { n, batch, shown, form }) {
+  const { mask, mask_arg, window, stride, item } = form;
+  const sparse = mask === 'sliding' ? { window } : mask === 'strided' ? { stride } : {};
+  const counted = typeof mask_arg === 'string'; // none, causal, sliding, strided: analyze counts their pairs
+  // The map needs the whole keys of a padded item, so padding is drawn only when the sequence fits one map.
+  const drawable = counted || n === shown;
+  return {
+    mask, window, stride, item,
+    grid: drawable ? attn.maskGrid({ mask: mask_arg, ...sparse, batch, item, n_q: shown, n_k: shown }) : null,
+    cost: counted ? attn.analyze({ ...layer, n, batch, mask: mask_arg, ...sparse }).sparse : null,
+  };
+}

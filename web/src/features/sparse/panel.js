@@ -6,6 +6,7 @@
 import { Heatmap } from '../../render/heatmap.js';
 import * as fmt from '../../model/format.js';
 import { text } from '../../lesson/panels/sparse.js';
+import { maskArgument } from '../../model/inputs.js';
 
 export { requests } from './requests.js';
 
@@ -23,14 +24,21 @@ export function create(body, { dom, host, actions }) {
     text('sparse.strided_pattern_adds_s'),
     text('sparse.with_about_n_2'));
   const maps = h('div', { class: 'sparse-maps' });
+  // The form's own mask beside the three patterns: the layer's map and what it computes.
+  const mineCanvas = h('canvas', { 'aria-label': text('sparse.mine_label') });
+  const mineCaption = h('figcaption', { id: 'sparse-mine' });
+  const mineMap = new Heatmap(mineCanvas, { maxHeight: 200 });
+  const mine = h('figure', { class: 'sparse-map', dataset: { pattern: 'mine' } }, mineCaption, mineCanvas);
   const costs = h('div', { id: 'sparse-costs' });
   const note = h('p', { class: 'note', 'aria-live': 'polite' });
   fill(body, lead, maps, costs, note);
+  maps.append(mine);
   const heatmaps = new Map();
   let last = null, lastKey = '', pending = null;
 
   function draw() {
     if (!last) return;
+    drawMine(last.mine);
     for (const p of last.patterns) {
       let entry = heatmaps.get(p.name);
       if (!entry) {
@@ -46,6 +54,20 @@ export function create(body, { dom, host, actions }) {
       const title = typeof TITLES[p.name] === 'function' ? TITLES[p.name](last) : TITLES[p.name];
       fill(entry.caption, h('strong', {}, title), text('sparse.pairs', { fraction: fmt.percent(p.cost.fraction) }));
     }
+  }
+
+  /** The form's mask: its map (the shown batch item's) and its pairs, or why they are not counted. */
+  function drawMine(m) {
+    if (!m) return;
+    mineCanvas.hidden = !m.grid;
+    if (m.grid) {
+      mineMap.setData({ rows: last.shown, cols: last.shown, data: Float32Array.from(m.grid, (x) => 1 - x), masked: m.grid, min: 0, max: 1,
+        rowLabels: null, colLabels: null, colors: { text: host.cssVar('--fg') } });
+    }
+    const name = m.mask === 'sliding' ? `sliding window ${m.window}` : m.mask === 'strided' ? `strided, stride ${m.stride}` : m.mask;
+    fill(mineCaption, h('strong', {}, text('sparse.mine_title', { name })),
+      m.cost ? text('sparse.pairs', { fraction: fmt.percent(m.cost.fraction) })
+        : text('sparse.mine_padding', { item: m.item }));
   }
 
   function show(r) {
@@ -70,7 +92,8 @@ export function create(body, { dom, host, actions }) {
     if (!c || !actions?.sparsePatterns) return;
     const window = c.mask === 'sliding' && c.window ? c.window : DEFAULT_SPAN;
     const stride = c.mask === 'strided' && c.stride ? c.stride : DEFAULT_SPAN;
-    const args = { d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, n: c.n_q, batch: c.batch, window, stride };
+    const form = { mask: c.mask, mask_arg: maskArgument(c), window: c.window, stride: c.stride, item: c.item ?? 0 };
+    const args = { d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, n: c.n_q, batch: c.batch, window, stride, form };
     const key = JSON.stringify(args);
     if (key === lastKey) return;
     lastKey = key;

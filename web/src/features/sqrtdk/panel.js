@@ -73,7 +73,7 @@ export function create(body, { dom, actions }) {
       : text('sqrtdk.over_keys_without_scale', { keys: fmt.int(keys), max_weight_unscaled: fmt.percent(s.max_weight_unscaled), unscaled }) +
         `With it, ${fmt.percent(s.max_weight_scaled)}: ${scaled}.`;
     fill(lab,
-      h('p', { class: 'lead' }, text('sqrtdk.draw_q_k_with', { d_k: fmt.int(c.d_k), d_k2: fmt.num(Math.sqrt(c.d_k), 3) })),
+      h('p', { class: 'lead' }, text('sqrtdk.draw_q_k_with', { d_k: fmt.int(c.d_k), d_k2: fmt.num(s.sqrt_d_k, 3) })),
       dom.tableWrap({}, h('table', { class: 'cost', id: 'sqrtdk-table', dataset: { maxUnscaled: s.max_weight_unscaled, keys } },
         h('thead', {}, h('tr', {}, ['measure', text('sqrtdk.unscaled_q_k'), text('sqrtdk.scaled_q_k_d')].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {},

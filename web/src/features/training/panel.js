@@ -12,6 +12,7 @@ import { chartButtons, figureButtons } from '../../export/figure_button.js';
 import { heatmapSvg, figureGrid } from '../../export/figure.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js';
 import { createLabRun } from './lab_run.js';
+import { createPreview } from './preview.js';
 import { text } from '../../lesson/panels/training.js';
 import { stillAsked } from '../../lesson/covered.js';
 import { textsOf } from '../../lesson/text.js';
@@ -81,6 +82,7 @@ export function create(body, { dom, host, actions }) {
   const curves = h('div', { class: 'chart', id: 'train-curves' });
   const maps = h('div', { class: 'heat-grid', id: 'train-maps' });
   const sampleLine = h('p', { class: 'note', id: 'train-sample-line' });
+  const preview = createPreview(dom, actions);
   const mapsCover = h('p', { class: 'note', id: 'train-maps-cover', hidden: true }, text('training.maps_after_you_answer'));
   let mapsFigure = null; // the maps' save buttons, hidden with them
   fill(body,
@@ -88,17 +90,10 @@ export function create(body, { dom, host, actions }) {
       text('training.what_learns_shows_maps', { TRAIN_BATCH, TRAIN_VOCAB })),
     form,
     h('div', { class: 'button-row' }, play, stepButton, reset, another, use),
-    status, curves,
+    status, preview.el, curves,
     chartButtons({ dom, host, id: 'train-figure', title: () => text('training.training_loss_accuracy_step', { steps: lab.steps }), plot: () => plot }),
     story, mapsCover, sampleLine, maps,
-    mapsFigure = figureButtons({ dom, host, id: 'train-maps-figure', make: (theme) => {
-      const r = lab.reply, T = r?.config.seq_len;
-      if (!r) return null;
-      const cell = Math.max(4, Math.min(24, Math.floor(220 / T)));
-      const tiles = Array.from({ length: r.dims.n_heads }, (_, k) => heatmapSvg({ title: `Head ${k + 1}`, data: r.sample.attention.slice(k * T * T, (k + 1) * T * T),
-        rows: T, cols: T, rowLabels: r.sample.labels, colLabels: r.sample.labels, scale: 'linear', max: 1, theme, cell }));
-      return figureGrid({ title: text('training.training_lab_every_head', { sample: run.sample, steps: lab.steps }), tiles, theme });
-    } }));
+    mapsFigure = figureButtons({ dom, host, id: 'train-maps-figure', make: (theme) => mapsSvg(lab.reply, run.sample, lab.steps, theme) }));
 
   // ---- the lab's run: the panel owns time (playing, one request at a time); the worker owns the model ----
   const settingsNow = () => (view ? parseTraining(view.state).settings : null);
@@ -155,6 +150,7 @@ export function create(body, { dom, host, actions }) {
     play.setAttribute('aria-pressed', run.playing ? 'true' : 'false');
     const enabled = !!settingsNow() && !!view.engine;
     for (const b of [play, stepButton, reset, another]) b.disabled = !enabled;
+    preview.el.hidden = lab.steps > 0; // once trained, the curves show what the rate did
     use.disabled = !enabled || !r || view.readOnly;
     if (lab.error) {
       status.textContent = `Training stopped: ${lab.error}`;
@@ -183,6 +179,7 @@ export function create(body, { dom, host, actions }) {
     showFields({ form, inputs }, v.state, v.readOnly);
     const settings = settingsNow();
     const key = settings ? trainingKey(settings) : null;
+    if (v.engine) preview.ask(settings);
     if (key !== lab.key) {
       // New settings: a new model, shown untrained (step 0) until Train is pressed.
       run.playing = false;
@@ -210,6 +207,16 @@ export function create(body, { dom, host, actions }) {
       plot?.destroy();
     },
   };
+}
+
+/** Every head's map of sample `sample` of reply `r` (the lab's after `steps` steps) as one saved figure, or null before a reply. */
+function mapsSvg(r, sample, steps, theme) {
+  const T = r?.config.seq_len;
+  if (!r) return null;
+  const cell = Math.max(4, Math.min(24, Math.floor(220 / T)));
+  const tiles = Array.from({ length: r.dims.n_heads }, (_, k) => heatmapSvg({ title: `Head ${k + 1}`, data: r.sample.attention.slice(k * T * T, (k + 1) * T * T),
+    rows: T, cols: T, rowLabels: r.sample.labels, colLabels: r.sample.labels, scale: 'linear', max: 1, theme, cell }));
+  return figureGrid({ title: text('training.training_lab_every_head', { sample, steps }), tiles, theme });
 }
 
 /** The lab's settings form: the task menu and a field per setting, each with its message line. */

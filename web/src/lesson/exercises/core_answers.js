@@ -1,20 +1,24 @@
-// Two things an exercise session loads and keeps: the catalogue of exercises (loaded once, from the lazy
-// bundle; a failed load is asked again next time) and the core's answers (asked once per exercise and
-// layer through the feature's `solve` request, so a retry asks nothing).
+// Two things an exercise session loads and keeps: the catalogue of exercises with the code that grades them
+// (loaded once, from the lazy bundle; a failed load is asked again next time) and the core's answers
+// (asked once per exercise and layer through the feature's `solve` request, so a retry asks nothing).
 
 const SOLVED_KEPT = 64; // core answers kept (per exercise and layer)
 
 /**
- * catalogue: the exercises, or a function giving a promise of them. onChange(): called when they arrive
- * or fail. Returns { byId (a Map, or null until loaded), error (the last failure, or null), load() → promise of byId }.
+ * catalogue: the exercises, or a function giving a promise of them; grading: grading.js's module, or a
+ * function giving a promise of it (both come from the lazy bundle in a playground, so they load together).
+ * onChange(): called when they arrive or fail. Returns { byId (a Map, or null until loaded), grading (the
+ * module, or null until loaded), error (the last failure, or null), load() → promise of byId }.
  */
-export function catalogueLoader(catalogue, onChange) {
-  const self = { byId: Array.isArray(catalogue) ? new Map(catalogue.map((e) => [e.id, e])) : null, error: null };
+export function catalogueLoader(catalogue, grading, onChange) {
+  const both = Array.isArray(catalogue) && typeof grading !== 'function';
+  const self = { byId: both ? new Map(catalogue.map((e) => [e.id, e])) : null, grading: both ? grading : null, error: null };
   let loading = null;
   self.load = () => {
     if (self.byId) return Promise.resolve(self.byId);
-    loading ??= Promise.resolve().then(catalogue).then((list) => {
+    loading ??= Promise.all([catalogue, grading].map((part) => Promise.resolve().then(() => (typeof part === 'function' ? part() : part)))).then(([list, code]) => {
       self.byId = new Map(list.map((e) => [e.id, e]));
+      self.grading = code;
       self.error = null;
       onChange();
       return self.byId;

@@ -22,6 +22,8 @@ addText({
   'controls.padding_key_lengths': 'padding (key lengths)',
   'controls.strided_local_every_s': 'strided (local + every s-th)',
   'controls.key_length_per_batch': 'key length per batch item',
+  // Added as a second, shorter sentence when a padding mask is chosen over one sentence (features/controls/panel.js).
+  'controls.padding_example_sentence': 'the dog slept',
   'controls.keys_each_query_sees': 'keys each query sees (itself and the ones before)',
   'controls.stride_s_s_1': 'stride s: the s − 1 keys before, then every s-th',
   'controls.positions_logits': 'positions on the logits',

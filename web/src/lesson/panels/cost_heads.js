@@ -7,6 +7,8 @@ export { text } from '../text.js';
 addText({
   'cost_heads.waiting': 'The comparison appears once the inputs are valid.',
   'cost_heads.lead': 'Two layers with d_model = {d_model} on the run’s n = {n} tokens: one head with d_k = d_model, and {h} heads with d_k = d_model / {h}, counted by the core.',
+  'cost_heads.yours':
+    'Your layer, n_heads = {h}: {h} heads, each with its own Q_i of n × d_k = {n} × {d_k} and its own {n} × {n_k} map ({maps} maps). Side by side the heads’ Q_i fill one Q of {n} × {qk_width}, its columns cut {h} ways.',
   'cost_heads.open': 'Do 8 heads cost more than one? Predict, then open the counts',
   'cost_heads.row_d_k': 'd_k per head',
   'cost_heads.row_params': 'parameters (4 matrices + biases)',

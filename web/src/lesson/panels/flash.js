@@ -42,8 +42,12 @@ addText({
   'flash.chip_q_o_k':
     'on chip the Q, O, K and V blocks take (B_r + B_c)·(d_k + d_v) = {sram_needed} elements of M = {sram}',
   'flash.they_do_not_fit': ' — they do not fit: choose smaller blocks or a larger M.',
-  'flash.paper_s_blocks_this':
-    ' The paper’s blocks for this M: B_c = ⌊M/4d⌋ = {default_block_k}, B_r = min(B_c, d) = {default_block_q}.',
+  'flash.paper_blocks':
+    'For M = {sram} the paper’s blocks are B_c = ⌊M/4d⌋ = {paper_block_k} and B_r = min(B_c, d) = {paper_block_q} (d = max(d_k, d_v)). ',
+  'flash.paper_blocks_cut':
+    'A block holds at most the whole sequence (n_q = {n_q}, n_k = {n_k}), so here they are cut to B_c = {default_block_k} and B_r = {default_block_q}: a larger M only helps a longer sequence. ',
+  'flash.blocks_in_use': 'In use: B_r = {block_q}, B_c = {block_k} (the sliders).',
+  'flash.block_seen': ' ({visible} seen)',
   'flash.slow_memory_traffic_step': 'Slow-memory traffic by step',
   'flash.standard_attention_here_elements':
     'Standard attention: {order}, here {total} elements; tiled: {order2}, here {total2} ',

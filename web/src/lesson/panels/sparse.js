@@ -14,6 +14,9 @@ addText({
   'sparse.with_about_n_2': 'with about n·2√n pairs when s ≈ √n.',
   'sparse.mask_queries_down_keys': '{name} mask: queries down, keys across; dark cells are computed',
   'sparse.pairs': ': {fraction} of the pairs',
+  'sparse.mine_label': 'your layer’s mask: queries down, keys across; dark cells are computed',
+  'sparse.mine_title': 'your layer’s mask: {name}',
+  'sparse.mine_padding': ': batch item {item}, its filler keys hidden',
   'sparse.maps_first_positions': ', maps of the first {shown} positions',
   'sparse.this_layer_s_sizes': 'At this layer’s sizes (n = {n}{part}), ',
   'sparse.pairs_each_pattern_computes':

@@ -5,6 +5,10 @@ import { addText } from '../text.js';
 export { text } from '../text.js';
 
 addText({
+  'training.preview_waiting': 'Training a copy {steps} steps to preview this learning rate…',
+  'training.preview':
+    'Before you train: a copy of this model trained {steps} steps at lr = {lr} reaches {accuracy} held-out accuracy. Each Adam step moves every weight by up to about lr: too small a rate learns slowly, too large a one overshoots.',
+  'training.preview_failed': 'The preview could not train: {message}',
   'training.tokens_per_sample': 'tokens per sample',
   'training.adam_s_learning_rate': 'Adam’s learning rate',
   'training.initial_weights_data': 'initial weights and data',

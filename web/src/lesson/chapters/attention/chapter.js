@@ -46,7 +46,7 @@ export const TEXT = {
   'chapter.attention.mask.p1':
     'A causal mask stops query i from seeing any key after i: those scores become −∞ before the softmax, so their weights are exactly 0 and the rest of the row still adds up to 1.',
   'chapter.attention.mask.p2':
-    'A padding mask hides the filler tokens at the end of a short sentence the same way. Dropout, used while training, sets random weights to 0 after the softmax instead.',
+    'A padding mask hides the filler tokens at the end of a short sentence the same way (choosing it adds a short second sentence). Dropout, used while training, sets random weights to 0 after the softmax instead.',
   'chapter.attention.mask.do':
     'Try: choose the causal mask. Predict how many keys the fourth word can see, then count the coloured cells in its row.',
   // Step 6: cross-attention

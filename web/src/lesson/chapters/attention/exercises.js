@@ -8,6 +8,7 @@ import { MORE_EXERCISES } from './more_exercises.js';
 import { SKETCH_EXERCISES } from './sketch_exercises.js';
 import { DESIGN_EXERCISES } from './design_exercises.js';
 import { STEP_EXERCISES } from './step_exercises.js';
+import { otherCase } from '../../exercises/other_case.js';
 
 export const EXERCISES = [
   {
@@ -78,7 +79,7 @@ export const EXERCISES = [
   {
     id: 'attention.cross-qkv', chapter: 'attention', kind: 'choice', objective: 1,
     setup({ config: c }) {
-      const n_q = c.n_q, n_k = c.cross ? c.n_k : c.n_q + 3;
+      const n_q = c.n_q, n_k = c.cross ? c.n_k : otherCase(c, { n_k: { from: 'n_q', plus: 3 } }).n_k;
       return {
         params: { n_q, n_k },
         prompt: text('exercise.attention.cross_attention_decoder_tokens', { n_q, n_k }),

@@ -4,6 +4,7 @@
 
 import { shape } from '../../exercises/helpers.js';
 import { text } from './more_exercise_text.js';
+import { otherCase } from '../../exercises/other_case.js';
 
 /** The dims of the analysed stage whose name starts with `name`, without batch and head. */
 const stage = (a, name) => a.shapes.find((s) => s.name.startsWith(name)).dims.slice(2);
@@ -12,7 +13,7 @@ export const MORE_EXERCISES = [
   {
     id: 'attention.weights-shape', chapter: 'attention', kind: 'shape', objective: 1,
     setup({ config: c }) {
-      const n_q = c.n_q + 2, n_k = c.n_k + 5, d_model = c.d_model;
+      const { n_q, n_k, d_model } = otherCase(c, { n_q: { plus: 2 }, n_k: { plus: 5 } });
       return {
         params: { n_q, n_k },
         prompt: text('exercise.attention.weights_shape_prompt', { n_q, n_k, d_model }),
@@ -27,7 +28,7 @@ export const MORE_EXERCISES = [
   {
     id: 'attention.single-head-shape', chapter: 'attention', kind: 'shape', objective: 1,
     setup({ config: c }) {
-      const n = 2 * c.n_q, d_model = 2 * c.d_model;
+      const { n, d_model } = otherCase(c, { n: { from: 'n_q', times: 2 }, d_model: { times: 2 } });
       return {
         params: { n, d_model },
         prompt: text('exercise.attention.single_head_prompt', { n, d_model }),

@@ -5,16 +5,21 @@ import * as fmt from '../../../model/format.js';
 import { shape, analyzeArgs } from '../../exercises/helpers.js';
 import { text } from './exercise_text.js';
 import { MORE_EXERCISES } from './more_exercises.js';
+import { otherCase } from '../../exercises/other_case.js';
+
+/** The live layer twice as wide, its head count kept: a layer not on screen, whose counts the core gives. */
+const twiceAsWide = (c) => otherCase(c, { d_model: { times: 2 }, d_k: { times: 2 }, d_v: { times: 2 } });
 
 export const EXERCISES = [
   {
     id: 'cost.params-nobias', chapter: 'cost', kind: 'number', objective: 4,
     setup({ config: c }) {
+      const w = twiceAsWide(c);
       return {
-        params: { d_model: 2 * c.d_model, n_heads: c.n_heads },
-        prompt: text('exercise.cost.how_many_parameters_does', { d_model: fmt.int(2 * c.d_model), n_heads: c.n_heads, d_k: 2 * c.d_k, d_v: 2 * c.d_v }),
+        params: { d_model: w.d_model, n_heads: w.n_heads },
+        prompt: text('exercise.cost.how_many_parameters_does', { d_model: fmt.int(w.d_model), n_heads: w.n_heads, d_k: w.d_k, d_v: w.d_v }),
         tolerance: {},
-        calls: [{ op: 'analyze', args: { d_model: 2 * c.d_model, n_heads: c.n_heads, d_k: 2 * c.d_k, d_v: 2 * c.d_v, bias: false, n: 1 } }],
+        calls: [{ op: 'analyze', args: { d_model: w.d_model, n_heads: w.n_heads, d_k: w.d_k, d_v: w.d_v, bias: false, n: 1 } }],
       };
     },
     reveal({ n_heads }, [a]) {
@@ -29,11 +34,12 @@ export const EXERCISES = [
   {
     id: 'cost.params-bias', chapter: 'cost', kind: 'number', objective: 2,
     setup({ config: c }) {
+      const w = twiceAsWide(c);
       return {
         params: {},
-        prompt: text('exercise.cost.same_layer_with_biases', { d_model: fmt.int(2 * c.d_model), n_heads: c.n_heads, d_k: 2 * c.d_k, d_v: 2 * c.d_v }),
+        prompt: text('exercise.cost.same_layer_with_biases', { d_model: fmt.int(w.d_model), n_heads: w.n_heads, d_k: w.d_k, d_v: w.d_v }),
         tolerance: {},
-        calls: [{ op: 'analyze', args: { d_model: 2 * c.d_model, n_heads: c.n_heads, d_k: 2 * c.d_k, d_v: 2 * c.d_v, bias: true, n: 1 } }],
+        calls: [{ op: 'analyze', args: { d_model: w.d_model, n_heads: w.n_heads, d_k: w.d_k, d_v: w.d_v, bias: true, n: 1 } }],
       };
     },
     reveal(_, [a]) {
@@ -89,11 +95,12 @@ export const EXERCISES = [
   {
     id: 'cost.attention-bytes', chapter: 'cost', kind: 'number', objective: 3,
     setup({ config: c }) {
+      const more = otherCase(c, { n_heads: { times: 2 }, n_kv_heads: { times: 2 } }); // twice the heads, the same grouping
       return {
         params: {},
-        prompt: text('exercise.cost.how_many_bytes_do', { batch: c.batch, n_heads: 2 * c.n_heads, n_q: c.n_q, n_k: c.n_k }),
+        prompt: text('exercise.cost.how_many_bytes_do', { batch: c.batch, n_heads: more.n_heads, n_q: c.n_q, n_k: c.n_k }),
         tolerance: {},
-        calls: [{ op: 'analyze', args: analyzeArgs(c, { n_heads: 2 * c.n_heads, n_kv_heads: 2 * c.n_kv_heads }) }],
+        calls: [{ op: 'analyze', args: analyzeArgs(c, { n_heads: more.n_heads, n_kv_heads: more.n_kv_heads }) }],
       };
     },
     reveal(_, [a]) {

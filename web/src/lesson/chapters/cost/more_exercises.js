@@ -4,6 +4,7 @@
 
 import * as fmt from '../../../model/format.js';
 import { text } from './more_exercise_text.js';
+import { otherCase } from '../../exercises/other_case.js';
 
 /** Two head counts for the same d_model: the live one and 1, or d_model heads of d_k = 1 and 1 when the live layer has one head. */
 const headCounts = (c) => (c.n_heads > 1 ? [c.n_heads, 1] : [c.d_model, 1]);
@@ -37,7 +38,7 @@ export const MORE_EXERCISES = [
   {
     id: 'cost.heads-flops', chapter: 'cost', kind: 'choice', objective: 4,
     setup({ config: c }) {
-      const [h, other] = headCounts(c), d_model = c.d_model, n = 3 * c.n_q;
+      const [h, other] = headCounts(c), { d_model, n } = otherCase(c, { n: { from: 'n_q', times: 3 } });
       return {
         params: { h, other, n },
         prompt: text('exercise.cost.heads_flops_prompt', { d_model: fmt.int(d_model), h, other, n }),
@@ -55,7 +56,7 @@ export const MORE_EXERCISES = [
   {
     id: 'cost.dominant-long', chapter: 'cost', kind: 'choice', objective: 3,
     setup({ config: c }) {
-      const d = c.d_model, n = 4 * d;
+      const d = c.d_model, { n } = otherCase(c, { n: { from: 'd_model', times: 4 } });
       return {
         params: { n, d },
         prompt: text('exercise.cost.dominant_long_prompt', { n: fmt.int(n), d: fmt.int(d) }),
@@ -78,7 +79,7 @@ export const MORE_EXERCISES = [
   {
     id: 'cost.projection-macs', chapter: 'cost', kind: 'number', objective: 3,
     setup({ config: c }) {
-      const d = c.d_model, n = 2 * c.n_q;
+      const d = c.d_model, { n } = otherCase(c, { n: { from: 'n_q', times: 2 } });
       return {
         params: { n, d },
         prompt: text('exercise.cost.projection_macs_prompt', { n, d: fmt.int(d) }),

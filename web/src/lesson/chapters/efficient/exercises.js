@@ -5,24 +5,25 @@ import * as fmt from '../../../model/format.js';
 import { visible } from '../../exercises/helpers.js';
 import { text } from './exercise_text.js';
 import { SKETCH_EXERCISES } from './sketch_exercises.js';
+import { otherCase } from '../../exercises/other_case.js';
 
 export const EXERCISES = [
   {
     id: 'efficient.memory-double', chapter: 'efficient', kind: 'number', objective: 3,
     setup({ config: c }) {
-      const n = c.n_q;
+      const { n, twice } = otherCase(c, { n: { from: 'n_q' }, twice: { from: 'n_q', times: 2 } });
       return {
-        params: { n },
-        prompt: text('exercise.efficient.this_layer_s_attention', { batch: c.batch, n_heads: c.n_heads, n: fmt.int(n), value: fmt.int(2 * n) }),
+        params: { n, twice },
+        prompt: text('exercise.efficient.this_layer_s_attention', { batch: c.batch, n_heads: c.n_heads, n: fmt.int(n), value: fmt.int(twice) }),
         tolerance: {},
         calls: [{ op: 'analyze', args: { d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, batch: c.batch, n, need_weights: true } },
-          { op: 'analyze', args: { d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, batch: c.batch, n: 2 * n, need_weights: true } }],
+          { op: 'analyze', args: { d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, batch: c.batch, n: twice, need_weights: true } }],
       };
     },
-    reveal({ n }, [a, b]) {
+    reveal({ n, twice }, [a, b]) {
       return {
         expected: b.attention_weight_bytes,
-        explanation: text('exercise.efficient.core_n_n', { attention_weight_bytes: fmt.bytes(a.attention_weight_bytes), n: fmt.int(n), attention_weight_bytes2: fmt.bytes(b.attention_weight_bytes), value: fmt.int(2 * n) }) +
+        explanation: text('exercise.efficient.core_n_n', { attention_weight_bytes: fmt.bytes(a.attention_weight_bytes), n: fmt.int(n), attention_weight_bytes2: fmt.bytes(b.attention_weight_bytes), value: fmt.int(twice) }) +
           text('exercise.efficient.each_matrix_n_n'),
       };
     },

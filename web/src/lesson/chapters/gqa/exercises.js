@@ -4,6 +4,7 @@
 import * as fmt from '../../../model/format.js';
 import { text } from './exercise_text.js';
 import { MORE_EXERCISES } from './more_exercises.js';
+import { otherCase } from '../../exercises/other_case.js';
 import { SKETCH_EXERCISES } from './sketch_exercises.js';
 
 export const EXERCISES = [
@@ -12,7 +13,7 @@ export const EXERCISES = [
     setup({ config: c }) {
       const live = c.n_kv_heads > 1 && c.n_kv_heads !== c.n_heads;
       const n_heads = live ? c.n_heads : 8, n_kv_heads = live ? c.n_kv_heads : 2, d_model = live ? c.d_model : 64;
-      const head = n_heads - 2; // its key/value head differs from head mod n_kv_heads, the usual wrong rule, for any grouping
+      const { head } = otherCase({ n_heads }, { head: { from: 'n_heads', plus: -2 } }); // its key/value head differs from head mod n_kv_heads, the usual wrong rule, for any grouping
       return {
         params: { n_heads, n_kv_heads, head },
         // Heads are counted from 1 here, as on the maps and in the query heads → key/value heads table.

@@ -6,13 +6,14 @@ import { shape, word, sentenceOf, analyzeArgs, strongest } from '../../exercises
 import { text } from './exercise_text.js';
 import { MORE_EXERCISES } from './more_exercises.js';
 import { SKETCH_EXERCISES } from './sketch_exercises.js';
+import { otherCase } from '../../exercises/other_case.js';
 
 export const EXERCISES = [
   {
     id: 'heads.d_k', chapter: 'heads', kind: 'number', objective: 2,
     setup({ state, config: c }) {
       // Not the live layer (the chapter writes its d_k out): twice the live d_model with the live heads.
-      const d_model = 2 * c.d_model, n_heads = c.n_heads;
+      const { d_model, n_heads } = otherCase(c, { d_model: { times: 2 } });
       return {
         params: { d_model, n_heads },
         prompt: text('exercise.heads.d_model_h_heads', { d_model: fmt.int(d_model), n_heads }),

@@ -5,15 +5,16 @@
 import * as fmt from '../../../model/format.js';
 import { shape, word, sentenceOf, strongest } from '../../exercises/helpers.js';
 import { text } from './more_exercise_text.js';
+import { otherCase } from '../../exercises/other_case.js';
 
 /** Three times the live d_model with the live head count: a layer not on screen. */
-const wider = (c) => ({ d_model: 3 * c.d_model, n_heads: c.n_heads });
+const wider = (c) => otherCase(c, { d_model: { times: 3 } });
 
 export const MORE_EXERCISES = [
   {
     id: 'heads.head-shape', chapter: 'heads', kind: 'shape', objective: 1,
     setup({ config: c }) {
-      const { d_model, n_heads } = wider(c), n = c.n_q + 4;
+      const { d_model, n_heads, n } = otherCase(wider(c), { n: { from: 'n_q', plus: 4 } });
       return {
         params: { d_model, n_heads, n },
         prompt: text('exercise.heads.head_shape_prompt', { d_model: fmt.int(d_model), n_heads, n }),

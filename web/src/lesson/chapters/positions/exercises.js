@@ -5,6 +5,7 @@ import * as fmt from '../../../model/format.js';
 import { word, list } from '../../exercises/helpers.js';
 import { text } from './exercise_text.js';
 import { SKETCH_EXERCISES } from './sketch_exercises.js';
+import { otherCase } from '../../exercises/other_case.js';
 
 export const EXERCISES = [
   {
@@ -35,7 +36,7 @@ export const EXERCISES = [
     id: 'positions.zero', chapter: 'positions', kind: 'number', objective: 1,
     setup({ config: c }) {
       // A position past the layer's rows (the chapter's table shows those): PE(pos, 0) = sin(pos).
-      const pos = c.n_q + 3;
+      const { pos } = otherCase(c, { pos: { from: 'n_q', plus: 3 } });
       return {
         params: { d_model: c.d_model, pos },
         prompt: text('exercise.positions.what_pe_0_1', { pos }),

@@ -5,13 +5,14 @@ import * as fmt from '../../../model/format.js';
 import { text } from './exercise_text.js';
 import { MORE_EXERCISES } from './more_exercises.js';
 import { SKETCH_EXERCISES } from './sketch_exercises.js';
+import { otherCase } from '../../exercises/other_case.js';
 
 export const EXERCISES = [
   {
     id: 'scaling.variance-unscaled', chapter: 'scaling', kind: 'number', objective: 1,
     setup({ config: c }) {
       // Twice the live d_k: the chapter's panel measures the live one, its variance written out.
-      const d_k = 2 * c.d_k;
+      const { d_k } = otherCase(c, { d_k: { times: 2 } });
       return {
         params: { d_k },
         prompt: text('exercise.scaling.q_k_have_d', { d_k }),
@@ -32,7 +33,7 @@ export const EXERCISES = [
     id: 'scaling.variance-scaled', chapter: 'scaling', kind: 'number', objective: 1,
     setup({ config: c }) {
       // Divided by d_k, not √d_k (the chapter shows the √d_k one, about 1): why the square root.
-      const d_k = 2 * c.d_k;
+      const { d_k } = otherCase(c, { d_k: { times: 2 } });
       return {
         params: { d_k },
         prompt: text('exercise.scaling.same_q_k_with', { d_k }),

@@ -3,12 +3,13 @@
 
 import * as fmt from '../../../model/format.js';
 import { text } from './more_exercise_text.js';
+import { otherCase } from '../../exercises/other_case.js';
 
 export const MORE_EXERCISES = [
   {
     id: 'scaling.variance-wide', chapter: 'scaling', kind: 'number', objective: 1,
     setup({ config: c }) {
-      const d_k = 6 * c.d_k;
+      const { d_k } = otherCase(c, { d_k: { times: 6 } });
       return {
         params: { d_k },
         prompt: text('exercise.scaling.wide_prompt', { d_k }),

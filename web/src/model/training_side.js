@@ -4,7 +4,7 @@
 // runs on. Training is seeded, so the model of a link (train_* fields, train_steps) is trained again,
 // step for step, when no live trainer matches it.
 
-import { trainingKey, trainerArguments, TRAIN_LIMITS } from '../model/training_settings.js';
+import { trainingKey, trainerArguments, TRAIN_LIMITS } from './training_settings.js';
 
 /** Held-out samples scored after each request: enough for a stable percentage, cheap next to a step. */
 const EVAL_SAMPLES = 500;
