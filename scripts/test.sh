@@ -7,9 +7,10 @@
 #   bash scripts/test.sh           everything (what CI runs)
 #   bash scripts/test.sh --quick   the native Catch2 suite (g++, SIMD kernels), the JavaScript API tests
 #                                  and a browser smoke test (tests/browser/smoke.test.mjs)
-# The full run keeps both cores busy: the g++ build with its suites and the wasm Catch2 programs with
-# theirs run in the background at the lowest priority (nice 19) while the other stages run, so they take
-# only the CPU those leave idle (the browser stage waits on Chromium) and never slow the timed checks.
+# The full run keeps both cores busy: the g++ build, the sanitizer build and the wasm Catch2 programs,
+# each with its suites, run in the background at the lowest priority (nice 19) while the modules are
+# built and the JavaScript and browser tests run, so they take only the CPU those leave idle (the browser
+# stage waits on Chromium) and never slow the timed checks; the fuzz stage runs after the browser tests.
 # Ends with a line per stage (its time, and per suite its passed and failed counts), then one line
 # "tests: N passed, N failed" (N counts Catch2 test cases, node tests and fuzz runs), and exits non-zero
 # when anything failed. Each stage's log is in build/test-logs/.
@@ -41,6 +42,7 @@ mkdir -p "$logdir"
 # sanitizer report at exit, a timeout). A suite with no entry fails the count.
 count_ctest_in() {
   local record="$1/Testing/Temporary/LastTest.log" suite counts
+  [ -f "$1" ] && record="$1" # a copy of the record (a lane's, which a later ctest run in the folder replaces)
   shift
   [ -f "$record" ] || return 1
   [ $# -gt 0 ] || set -- ""
@@ -78,7 +80,7 @@ count_ctest_in() {
 }
 count_node() {
   local log="$1" p f
-  # Every run's summary in the log (tests/browser/run.mjs runs its files in two node --test runs): the
+  # Every run's summary in the log (tests/browser/run.mjs runs its files in several node --test runs): the
   # "# pass" and "# fail" lines that follow a "# tests N" line, not a test's own output that looks alike.
   p=$(awk '/^# tests [0-9]+/ {in_summary = 1} in_summary && /^# pass [0-9]+/ {s += $3; n++; in_summary = 0} END {if (n) print s}' "$log")
   f=$(awk '/^# tests [0-9]+/ {in_summary = 1} in_summary && /^# fail [0-9]+/ {s += $3; in_summary = 0} END {print s + 0}' "$log")
@@ -162,8 +164,8 @@ ctest_run() { ctest --test-dir "$1" -j "$jobs" --output-on-failure "${@:2}"; }
 
 # The browser test files, one Chromium for all of them (tests/browser/run.mjs): the files marked
 # "Runs alone" (their checks lean on the worker pool's timing) one at a time, then the others as many at a
-# time as there are cores (a page open waits on the browser as much as on the CPU: on 2 cores 327 s one at
-# a time, 275 s two at a time).
+# time as there are cores, the longest first (a page open waits on the browser as much as on the CPU: on
+# 2 cores 327 s one at a time, 275 s two at a time).
 browser_tests() { node tests/browser/run.mjs --test-concurrency="$jobs" --test-timeout=900000 "$@"; } # a file may take 15 min (visible_effect walks every control of every step)
 
 # The JavaScript API tests, two files at a time (each loads both modules; none measures time).
@@ -185,9 +187,12 @@ if [ "$tier" = quick ]; then
   run_stage js-api count_node js_tests
   run_stage browser-smoke count_node browser_tests tests/browser/smoke.test.mjs
 else
-  # Two background lanes at nice 19 (see the top): the g++ build and its two suites from the start, the
-  # wasm Catch2 programs and their two suites once the modules are built. The foreground never waits for
-  # them before the end, and a lane's stage takes a core only when the foreground leaves one idle.
+  # Three background lanes at nice 19 (see the top): the g++ build and its two suites, and the sanitizer
+  # build and its two suites from the start, the wasm Catch2 programs and their two suites once the
+  # modules are built. The foreground builds the modules and dist/, then runs the JavaScript and browser
+  # tests (two thirds of the run's CPU, and the longest chain: started first, at about 150 s rather than
+  # 400 s after the sanitizer stages); a lane's stage takes a core only when the foreground leaves one idle.
+  # The fuzz stage runs in the foreground at the end (its 10 s per kernel set are timed: it gets its cores).
   start_lane build-native ctest-native
   (
     renice -n 19 -p "$BASHPID" > /dev/null
@@ -196,10 +201,17 @@ else
   ) &
   native_lane=$!
   lanes+=("$native_lane")
-  run_stage build-sanitize none bash scripts/build.sh sanitize
-  run_stage ctest-sanitize "count_ctest_in build/sanitize native_simde native_scalar" ctest_run build/sanitize -LE fuzz
-  # Verbose: each fuzz test prints its inputs run, time and findings. Both kernel sets at once.
-  run_stage fuzz "count_ctest_in build/sanitize fuzz-corpus fuzz" ctest --test-dir build/sanitize -L fuzz -j "$jobs" -V
+  start_lane build-sanitize ctest-sanitize
+  rm -f "$logdir/ctest-sanitize.LastTest.log"
+  (
+    renice -n 19 -p "$BASHPID" > /dev/null
+    lane_stage build-sanitize bash scripts/build.sh sanitize
+    lane_stage ctest-sanitize ctest_run build/sanitize -LE fuzz
+    # The fuzz stage's ctest run below writes the same record: the suites' one is kept for the count.
+    cp build/sanitize/Testing/Temporary/LastTest.log "$logdir/ctest-sanitize.LastTest.log" 2>/dev/null
+  ) &
+  sanitize_lane=$!
+  lanes+=("$sanitize_lane")
   # The two modules and dist/, what the JavaScript and browser tests need; the wasm Catch2 programs after.
   run_stage build-page none bash scripts/build.sh page
   start_lane build-wasm-tests ctest-wasm
@@ -218,6 +230,12 @@ else
   # Every browser test file but the smoke test, whose checks page.test.mjs makes too.
   mapfile -t browser_files < <(ls tests/browser/*.test.mjs | grep -v '/smoke\.test\.mjs$')
   run_stage browser count_node browser_tests "${browser_files[@]}"
+  echo "=== waiting for the sanitizer lane (the fuzz stage needs its build)"
+  wait "$sanitize_lane"
+  finish_lane_stage build-sanitize none
+  finish_lane_stage ctest-sanitize "count_ctest_in $logdir/ctest-sanitize.LastTest.log native_simde native_scalar"
+  # Verbose: each fuzz test prints its inputs run, time and findings. Both kernel sets at once.
+  run_stage fuzz "count_ctest_in build/sanitize fuzz-corpus fuzz" ctest --test-dir build/sanitize -L fuzz -j "$jobs" -V
   echo "=== waiting for the background lanes"
   wait "$native_lane" "$wasm_lane"
   finish_lane_stage build-native none

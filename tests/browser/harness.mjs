@@ -108,9 +108,10 @@ export async function resultReady(page, timeout = 30000) {
 /**
  * Waits until a chapter is drawn: the result current where the chapter shows its maps, every shown panel
  * built, and the figures panels ask the engine for themselves (FlashAttention, the training lab) drawn too.
+ * `orIdle: true` also accepts a view the page will not run by itself (see below) instead of a new result.
  */
-export async function chapterDrawn(page, timeout = 30000) {
-  await page.waitForFunction(() => {
+export async function chapterDrawn(page, timeout = 30000, { orIdle = false } = {}) {
+  await page.waitForFunction((orIdle) => {
     const root = playgroundRoot();
     const maps = root?.querySelector('section[data-panel="heatmaps"]');
     if (!maps) return false;
@@ -118,8 +119,14 @@ export async function chapterDrawn(page, timeout = 30000) {
     const sections = [...root.querySelectorAll('section[data-panel]:not([hidden])')];
     const built = sections.every((s) => s.querySelector('.panel-body').childElementCount > 0 && s.dataset.stale !== '1');
     const waiting = sections.some((s) => /Waiting for the engine|Computing…|Loading/.test(s.innerText));
-    return (root.getElementById('status')?.textContent ?? '').startsWith('Ran in') && current && built && !waiting;
-  }, null, { timeout });
+    const status = root.getElementById('status');
+    const text = status?.textContent ?? '';
+    // orIdle: a view that will not run by itself is done too (the run bar idle on "Press Run (estimated …)",
+    // "Analysed, not run" or an error): nothing more comes until someone presses Run or edits.
+    const idle = orIdle && status?.closest('.runbar')?.dataset.state !== 'running'
+      && (status.dataset.kind === 'error' || /^(Press Run \(|Analysed, not run)/.test(text));
+    return (text.startsWith('Ran in') || idle) && current && built && !waiting;
+  }, orIdle, { timeout });
 }
 
 /** Saves a screenshot and prints where, so a person can look at it. */

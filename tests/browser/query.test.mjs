@@ -175,13 +175,17 @@ test('another batch item with a padding mask, from a link: the trace of that ite
 });
 
 /** The stages' folds: [name, open] in order, and how tall the panel is. */
+// The stages open now, after the 'toggle' events the browser queues for a task after a fold opens (the one
+// that folds the others) have run: a short wait for that state, then the state as it is.
+const openNow = async (page, want) => {
+  await page.waitForFunction((w) => JSON.stringify([...playgroundRoot().querySelectorAll('[data-panel="query"] details.query-stage')]
+    .filter((d) => d.open).map((d) => d.dataset.stage)) === w, JSON.stringify(want), { timeout: 3000 }).catch(() => {});
+  return (await folds(page)).open.filter(([, o]) => o).map(([n]) => n);
+};
 const folds = (page) => page.evaluate(() => {
   const panel = playgroundRoot().querySelector('[data-panel="query"]');
   return { open: [...panel.querySelectorAll('details.query-stage')].map((d) => [d.dataset.stage, d.open]), height: panel.getBoundingClientRect().height };
 });
-
-/** Waits (up to 2 s) until one stage alone is open: opening a details element fires its toggle event, which folds the others, as a task of its own. */
-const oneOpen = (page) => page.waitForFunction(() => [...playgroundRoot().querySelectorAll('[data-panel="query"] details.query-stage')].filter((d) => d.open).length === 1, null, { timeout: 2000 }).catch(() => {});
 
 test('follow one query by stages: one open at a time (click, Enter, Next), each with the trace\'s numbers; the zeros and the first row explained', async () => {
   for (const width of [1280, 375]) {
@@ -215,18 +219,14 @@ test('follow one query by stages: one open at a time (click, Enter, Next), each 
     assert.match(said.firstRow, new RegExp(`^Query 0 .*has no previous token.* key ${best} .*gets ${t.weights[best].toFixed(2)}`));
     // Mouse: opening a stage folds the others.
     await page.click('[data-panel="query"] details[data-stage="exp"] > summary');
-    f = await folds(page);
-    assert.deepEqual(f.open.filter(([, o]) => o).map(([n]) => n), ['exp']);
+    assert.deepEqual(await openNow(page, ['exp']), ['exp']);
     // Keyboard: Enter on a summary opens it; "Next" opens the next stage and moves the focus to its title.
     await page.focus('[data-panel="query"] details[data-stage="max"] > summary');
     await page.keyboard.press('Enter');
-    // A details element's toggle event comes as a task of its own after the key: the others fold then.
-    await oneOpen(page);
-    assert.deepEqual((await folds(page)).open.filter(([, o]) => o).map(([n]) => n), ['max']);
+    assert.deepEqual(await openNow(page, ['max']), ['max']);
     await page.focus('[data-panel="query"] details[data-stage="max"] .stage-next');
     await page.keyboard.press('Enter');
-    await oneOpen(page);
-    assert.deepEqual((await folds(page)).open.filter(([, o]) => o).map(([n]) => n), ['exp']);
+    assert.deepEqual(await openNow(page, ['exp']), ['exp']);
     assert.equal(await page.evaluate(() => playgroundRoot().activeElement?.closest('details')?.dataset.stage), 'exp');
     // The biggest stage open (the softmax table) keeps the panel short: every stage open at once would be taller.
     await page.click('[data-panel="query"] details[data-stage="weights"] > summary');

@@ -5,45 +5,86 @@
 //
 // A file that says `// Runs alone` at the start of a line (one whose checks lean on the worker pool's
 // timing: a deadline measured from a run's cost, a long run to cancel, the SIMD peak) runs first, one
-// at a time; the other files then run at the given --test-concurrency (node's default if none). Both runs print
-// their TAP summary; scripts/test.sh adds them up.
-// Usage: node tests/browser/run.mjs [node --test options] FILE...   (exit status: 0 when both runs pass)
+// at a time, in one node --test run. The other files then run --test-concurrency at a time (the number
+// of cores if none is given), each in a node --test run of its own, the longest first: node --test itself
+// starts its files in the order of their names, which started the longest (visible_effect, 200-300 s)
+// last, alone on one core at the end of the stage. A file's output is printed in one piece when it
+// ends (never interleaved with another's), with its TAP summary; scripts/test.sh adds the summaries up.
+// Usage: node tests/browser/run.mjs [node --test options] FILE...   (exit status: 0 when every run passes)
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { basename } from 'node:path';
 import { LAUNCH_OPTIONS } from './harness.mjs';
+
+// The longest files, longest first: their test time in seconds in a clean clone's full run (2 files at a
+// time on 2 cores, build/test-logs/browser.log), after visible_effect's idle wait. Every other file
+// comes after these, in name order; a file missing here only starts later, nothing else changes.
+const LONGEST = ['visible_effect' /* 200-280 */, 'axe' /* 102 */, 'axe_frames' /* 95 */, 'page' /* 82 */, 'share' /* 64 */,
+  'cut_text' /* 48 */, 'export' /* 47 */, 'hostile_links' /* 41 */, 'answers_hidden' /* 34 */, 'steps' /* 31 */, 'cost' /* 30 */,
+  'exercise_kinds' /* 28 */, 'element' /* 28 */, 'chapters' /* 27 */, 'heads' /* 26 */, 'query' /* 24 */, 'reflow' /* 23 */,
+  'author_lesson' /* 21 */, 'training' /* 20 */];
 
 const args = process.argv.slice(2);
 // Test files end in .js or .mjs; anything else is an option for node --test (`--test-name-pattern x` too).
 const isFile = (a) => !a.startsWith('--') && /\.m?js$/.test(a);
 const files = args.filter(isFile);
-const options = args.filter((a) => !isFile(a));
+const concurrencyOption = args.find((a) => a.startsWith('--test-concurrency='));
+const options = args.filter((a) => !isFile(a) && a !== concurrencyOption);
+const concurrency = Math.max(1, Number(concurrencyOption?.split('=')[1]) || availableParallelism());
 if (!files.length) {
   console.error('usage: node tests/browser/run.mjs [node --test options] FILE...');
   process.exit(2);
 }
 const alone = files.filter((f) => /^\/\/ Runs alone\b/m.test(readFileSync(f, 'utf8')));
-const together = files.filter((f) => !alone.includes(f));
+const rank = (f) => { const i = LONGEST.indexOf(basename(f).replace(/\.test\.m?js$/, '')); return i < 0 ? LONGEST.length : i; };
+const together = files.filter((f) => !alone.includes(f)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
 const server = await chromium.launchServer(LAUNCH_OPTIONS);
-let child = null;
-// Ctrl-C or a CI cancel reaches the test run too; the browser is closed once it has ended.
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => { child?.kill(signal); process.exitCode = 1; });
+const children = new Set();
+let stopped = false;
+// Ctrl-C or a CI cancel reaches the test runs too; the browser is closed once they have ended.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => { stopped = true; for (const c of children) c.kill(signal); process.exitCode = 1; });
+}
 
-/** One `node --test` run of `group` with `extra` options after the given ones; resolves with its exit status. */
-function run(group, extra) {
-  if (!group.length) return Promise.resolve(0);
-  child = spawn(process.execPath, ['--test', ...options, ...extra, ...group], {
-    stdio: 'inherit',
+/**
+ * One `node --test` run of `group` with `extra` options after the given ones; resolves with its exit
+ * status. `buffered`: its output is kept and printed in one piece at its end (runs side by side).
+ */
+function run(group, extra, buffered = false) {
+  if (!group.length || stopped) return Promise.resolve(stopped ? 1 : 0);
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--test', ...options, ...extra, ...group], {
+    stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     env: { ...process.env, ATTN_BROWSER_WS: server.wsEndpoint() },
   });
+  children.add(child);
+  const out = [];
+  if (buffered) {
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => out.push(d));
+  }
   return new Promise((resolve) => {
     child.on('error', (e) => { console.error(`run.mjs: could not start node --test: ${e.message}`); resolve(1); });
-    child.on('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0)));
+    child.on('close', (status, signal) => {
+      children.delete(child);
+      if (buffered) {
+        process.stdout.write(Buffer.concat(out));
+        console.log(`# run.mjs: ${group.join(' ')} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      }
+      resolve(status ?? (signal ? 1 : 0));
+    });
   });
 }
 
 const first = await run(alone, ['--test-concurrency=1']);
-const second = process.exitCode ? 1 : await run(together, []);
+// `concurrency` lanes, each taking the next file of the queue (the longest first) when its last one ends.
+const queue = [...together];
+const statuses = [];
+await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+  while (queue.length) statuses.push(await run([queue.shift()], [], true));
+}));
 await server.close();
-process.exit(first || second || process.exitCode || 0);
+process.exit(first || statuses.some((s) => s !== 0) || process.exitCode ? 1 : 0);

@@ -10,10 +10,14 @@ import { inflateSync } from 'fflate';
 import { writeNpy, writeNpz, readNpz } from '../../web/src/export/npy.js';
 import * as files from '../../web/src/import/files.js';
 import { craftZip } from './zip_craft.mjs';
+import { loadAttention } from '../../web/src/engine/attention.js';
 
 const { readImportFile } = files;
 const importLimits = files.importLimits ?? (() => undefined); // (absent before issue 35: the tests then show how the old reader fails)
-const config = { batch: 1, n_q: 8, n_k: 8, d_model: 16, n_heads: 4, n_kv_heads: 4, d_k: 4, d_v: 4, bias: false, cross: false };
+// The view's sizes with the core's shape of each tensor (resolveView's tensors), as validate gives them.
+const attn = await loadAttention({});
+const sizes = { batch: 1, n_q: 8, n_k: 8, d_model: 16, n_heads: 4, n_kv_heads: 4, d_k: 4, d_v: 4 };
+const config = { ...sizes, bias: false, cross: false, tensors: attn.resolveView(sizes).dims.tensors };
 const query = { shape: [1, 8, 16], data: Float32Array.from({ length: 128 }, (_, i) => Math.sin(i) * 0.78) };
 
 /**

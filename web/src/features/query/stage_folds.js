@@ -31,6 +31,7 @@ export function stageFolds({ dom, actions, c, t, at, labels_q, labels_k, bodies,
   const openStage = (name, focus) => {
     const fold = folds.find((f) => f.dataset.stage === name);
     if (!fold) return;
+    for (const other of folds) if (other !== fold) other.open = false; // at once: the toggle event comes a task later
     fold.open = true;
     if (focus) fold.querySelector('summary').focus();
   };
