@@ -144,8 +144,12 @@ const chapterWordsLater = {
   },
 };
 
+// ATTN_DIST_META=1 writes esbuild's metafile of each bundle to build/meta/<bundle>.json (what each
+// source file adds to a bundle: the place to look when a budget is missed).
+const writeMeta = process.env.ATTN_DIST_META === '1';
 for (const entry of entries) {
-  await build({
+  const built = await build({
+    metafile: writeMeta,
     plugins: entry.lazyOnly ? [minifiedCss, lazyPanelsOnly] : FIRST_VIEW_ENTRIES.has(entry.out) ? [minifiedCss, chapterWordsLater] : [minifiedCss],
     entryPoints: [join(root, entry.in)],
     outfile: join(out, `${entry.out}.js`),
@@ -161,6 +165,10 @@ for (const entry of entries) {
     // loaded at run time by URL.
     external: ['node:*'],
   });
+  if (writeMeta) {
+    await mkdir(join(root, 'build/meta'), { recursive: true });
+    await writeFile(join(root, 'build/meta', `${entry.out}.json`), JSON.stringify(built.metafile));
+  }
 }
 
 // A manifest of what was written, so a course author can see the whole footprint at a glance.

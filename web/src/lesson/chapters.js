@@ -16,8 +16,16 @@ import { readStep } from '../model/step.js';
 
 for (const words of CHAPTER_TEXT) addText(words);
 
-/** True when every word chapter `name`'s steps show is registered (the first chapter's always are). */
-export const chapterWordsHere = (name) => (BY_NAME_DATA.get(name)?.steps ?? []).every((step) => step.text.every(hasText) && (!step.title || hasText(step.title)));
+/**
+ * True when every word the view of `state` shows is registered: the titles of its chapter's steps (the step
+ * list names them all) and the sentences of the step shown (the first view holds the first step's of the
+ * first chapter; the rest come with panels.js, chapters/words.js).
+ */
+export function chapterWordsHere(state) {
+  const steps = BY_NAME_DATA.get(chapterOf(state).name)?.steps ?? [];
+  if (!steps.every((step) => !step.title || hasText(step.title))) return false;
+  return !steps.length || stepOf(state).step.text.every(hasText);
+}
 const BY_NAME_DATA = new Map(CHAPTER_DATA.map((c) => [c.name, c]));
 
 export { CHAPTER_NAMES, FIRST_CHAPTER };

@@ -75,7 +75,7 @@ export function createChapterNav({ dom, go, loadWords = () => Promise.resolve() 
     previous.disabled = next.disabled = locked;
     // With no chapter list (nav=none) the steps' Back and Next stay within the chapter too.
     // Another chapter's words come with panels.js (chapters/words.js): its title shows at once, its steps once loaded.
-    if (!chapterWordsHere(chapter.name)) {
+    if (!chapterWordsHere(state)) {
       title.textContent = chapter.title;
       steps.element.hidden = true;
       stepped(false);

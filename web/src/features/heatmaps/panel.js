@@ -101,11 +101,7 @@ export function create(body, { dom, host, actions }) {
   let foldedFor = null; // whether the heads' fold was last set for the whole dashboard or a step (a learner's toggle stays until it changes)
   function update(v, reason) {
     view = v;
-    const whole = mapRoom(v.state, host.win) === FULL_ROOM;
-    if (whole !== foldedFor) {
-      foldedFor = whole;
-      jobsFold.open = whole;
-    }
+    foldedFor = openJobsOnce(jobsFold, mapRoom(v.state, host.win) === FULL_ROOM, foldedFor);
     const { check, result, state, running, engine } = v;
     const config = check?.config;
     updateItemMenu(dom, { itemSelect, itemNumber, itemLabel, itemField, scaleSelect }, config, result, state);
@@ -114,11 +110,7 @@ export function create(body, { dom, host, actions }) {
       content.hidden = true;
       knownWidths = null; // nothing to measure while hidden
       placeholder.hidden = false;
-      placeholder.textContent = check?.blocked
-        ? text('heatmaps.not_run_this_size')
-        : !check?.ok ? text('heatmaps.fix_highlighted_inputs_maps')
-          : !engine ? text('heatmaps.loading_engine')
-            : running || check.auto ? 'Computing…' : text('heatmaps.press_run_compute_maps');
+      placeholder.textContent = placeholderText(check, engine, running);
       return;
     }
     content.hidden = false;
@@ -305,6 +297,23 @@ function mapRoom(state, win) {
   const framed = !(keyList(state?.panels).length && !state?.chapter) && !keyList(state?.hide).includes('chapter');
   const stepped = framed && hasSteps(chapter) && stepOf(state ?? {}).count > 1; // as the step bar shows (lesson/step_nav.js)
   return stepped ? Math.max(240, Math.min(FULL_ROOM - 1, Math.round((win?.innerHeight ?? 800) - 540))) : FULL_ROOM;
+}
+
+/** What the panel says while it has no maps: why not, or that they are coming. */
+function placeholderText(check, engine, running) {
+  if (check?.blocked) return text('heatmaps.not_run_this_size');
+  if (!check?.ok) return text('heatmaps.fix_highlighted_inputs_maps');
+  if (!engine) return text('heatmaps.loading_engine');
+  return running || check.auto ? 'Computing…' : text('heatmaps.press_run_compute_maps');
+}
+
+/**
+ * The heads' fold opens on the whole dashboard and folds in a step, each time the view goes from one to the
+ * other (a learner's toggle stays until then); returns what it was last set for.
+ */
+function openJobsOnce(jobsFold, whole, foldedFor) {
+  if (whole !== foldedFor) jobsFold.open = whole;
+  return whole;
 }
 
 /** True when the layer shares key/value heads (fewer than query heads, as the core resolved them). */
