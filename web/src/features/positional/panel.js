@@ -9,24 +9,28 @@ import * as fmt from '../../model/format.js';
 import { createMethods } from './methods.js';
 import { text } from '../../lesson/panels/positional.js';
 import { termList } from '../../ui/term_list.js';
+import { stepOf } from '../../lesson/chapters.js';
 
 const MAX_POSITIONS = 64;
 const OFFSET = 3; // the k of "PE(pos + k) is a fixed linear function of PE(pos)"
 const MAX_D_MODEL = 16384; // beyond this the table alone is tens of megabytes: not worth freezing the tab
+// The part of the panel a step of the chapter is about (data-part on the body: in a step the stylesheet shows
+// that part alone, so the step fits one screen; Reference and an author's panels keep the whole panel).
+const PART_OF_STEP = { 'positions.order': 'logits', 'positions.sinusoidal': 'encoding', 'positions.logits': 'logits' };
 
 export { requests } from './requests.js';
 
 export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   const canvas = h('canvas', { 'aria-label': text('positional.positional_encoding_positions_down') });
-  const readout = h('p', { class: 'readout', 'aria-live': 'polite' }, text('positional.point_cell_read_pe'));
+  const readout = h('p', { class: 'readout pe-readout', 'aria-live': 'polite' }, text('positional.point_cell_read_pe'));
   const facts = h('ul', { class: 'facts-list', id: 'pe-facts' });
   const caption = h('figcaption');
   const error = h('p', { class: 'placeholder', hidden: true });
   const figure = h('figure', { class: 'pe-figure' }, caption, canvas);
   const shown = (ok) => { figure.hidden = readout.hidden = facts.hidden = !ok; error.hidden = ok; };
   fill(body,
-    h('p', { class: 'lead' }, text('positional.shuffled_tokens_get_same')),
+    h('p', { class: 'lead pe-encoding-lead' }, text('positional.shuffled_tokens_get_same')),
     termList(dom, ['pos', 'omega', 'theta', 'slope', 'offset']),
     figure, readout, facts, error);
   const methods = createMethods(dom, host);
@@ -40,7 +44,8 @@ export function create(body, { dom, host, actions }) {
       : text('positional.pe_pos_dimension', { r: cell.r, c: cell.c, v: fmt.fixed(v, 4), part: cell.c % 2 ? 'cos' : 'sin' });
   } });
 
-  function update({ check, engine }) {
+  function update({ check, engine, state }) {
+    body.dataset.part = PART_OF_STEP[stepOf(state ?? {}).step?.id] ?? 'all';
     const c = check?.config;
     if (!engine || !c) return;
     methods.update(actions, c);
