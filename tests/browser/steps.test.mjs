@@ -23,9 +23,6 @@ const LESSON = CHAPTERS.map((c) => c.name).filter((name) => name !== 'reference'
  * step's bottom, in px): the test fails on one that now fits (remove it then), so the list can only shrink.
  */
 const TOO_TALL = {
-  'positions.order': 'the encoding, RoPE and ALiBi in one panel (about 870)',
-  'positions.sinusoidal': 'the encoding, RoPE and ALiBi in one panel (about 940)',
-  'positions.logits': 'the encoding, RoPE and ALiBi in one panel (about 940)',
   'training.start': 'the lab in two columns beside the exercises (about 1,050)',
   'training.task': 'the lab in two columns beside the exercises (about 1,040)',
   'training.one-relation': 'the lab in two columns beside the exercises (about 1,040)',
@@ -34,7 +31,6 @@ const TOO_TALL = {
   'efficient.memory': 'FlashAttention\'s settings, its tile strip and one tile\'s numbers (about 960; the panel is helper "silent"\'s)',
   'efficient.flash': 'FlashAttention\'s settings, its tile strip and one tile\'s numbers (about 990)',
   'efficient.kvcache': 'the KV cache\'s decoding table and chart (about 1,460)',
-  'efficient.sparse': 'the three patterns\' maps over their counts (about 910)',
   'efficient.linear': 'linear attention\'s comparison and chart (about 1,410)',
 };
 
