@@ -28,8 +28,6 @@ const TOO_TALL = {
   'training.one-relation': 'the lab in two columns beside the exercises (about 1,040)',
   'training.heads': 'the lab in three columns, taller since the lab\'s sketch cover came (about 840)',
   'training.use': 'the lab in three columns, taller since the lab\'s sketch cover came (about 810)',
-  'efficient.memory': 'FlashAttention\'s words and settings beside its tile strip and one tile\'s numbers (about 875)',
-  'efficient.flash': 'FlashAttention\'s words and settings beside its tile strip and one tile\'s numbers (about 900)',
   'efficient.kvcache': 'the KV cache\'s decoding table and chart (about 1,460)',
   'efficient.linear': 'linear attention\'s comparison and chart (about 1,410)',
 };

@@ -47,12 +47,16 @@ export function create(body, { dom, actions }) {
   const ioTitle = h('h3', {}, text('flash.slow_memory_traffic_elements'));
   const ioBody = h('div', {});
   const ioBox = h('details', { id: 'flash-io-box', class: 'fold-details' }, h('summary', {}, ioTitle), ioBody);
-  fill(body,
-    termList(dom, ['B_r', 'B_c', 'run_max', 'run_sum', 'run_out', 'sram']), // the symbols before the sentence that uses them
+  // The panel's explanation: shown on the whole dashboard, folded in a lesson's step (whose own text tells it).
+  const about = h('details', { class: 'fold-details flash-about' }, h('summary', {}, h('h3', {}, text('flash.how_tiles_walk'))),
     h('p', { class: 'lead' }, text('flash.n_q_n_k'),
       text('flash.each_row_keeping_running'),
       text('flash.sums_far_are_multiplied'),
-      text('flash.q_k_v_are')),
+      text('flash.q_k_v_are')));
+  const fold = foldInStep(body, about);
+  fill(body,
+    termList(dom, ['B_r', 'B_c', 'run_max', 'run_sum', 'run_out', 'sram']), // the symbols before the sentence that uses them
+    about,
     h('div', { class: 'flash-controls' },
       h('label', { for: 'flash-block-q' }, text('flash.b_r_block_q')), bq, labels.bq,
       h('label', { for: 'flash-block-k' }, text('flash.b_c_block_k')), bk, labels.bk,
@@ -136,6 +140,7 @@ export function create(body, { dom, actions }) {
   }
 
   function update({ check, engine }) {
+    fold.sync();
     const c = check?.config;
     if (!engine || !c) {
       status.hidden = false;
@@ -167,7 +172,7 @@ export function create(body, { dom, actions }) {
     ask();
   }
 
-  return { update, destroy: () => { if (timer) clearInterval(timer); } };
+  return { update, destroy: () => { if (timer) clearInterval(timer); fold.destroy(); } };
 }
 
 /** The paper's blocks for M (the core's, before and after their cut to the sequence) and the blocks in use. */
@@ -210,4 +215,24 @@ function renderIo(dom, { ioTitle, ioBody }, io) {
     h('p', { class: 'note', id: 'flash-io-when', dataset: { wins: String(io.ratio >= 1) } },
       io.ratio >= 1 ? text('flash.tiling_wins_here', { query_blocks: fmt.int(io.query_blocks) }) : text('flash.tiling_loses_here', { query_blocks: fmt.int(io.query_blocks) }),
       text('flash.when_tiling_loses')));
+}
+
+/**
+ * Keeps `details` open on the whole dashboard and folded while the playground shows a lesson's step (the
+ * .stepped class lesson/nav.js sets): set when that changes, so a learner's own opening stays until then.
+ */
+function foldInStep(body, details) {
+  let ap = null, observer = null, wasStepped = null;
+  function sync() {
+    ap ??= body.closest('.ap');
+    if (!ap) return;
+    if (!observer && typeof MutationObserver === 'function') {
+      observer = new MutationObserver(sync);
+      observer.observe(ap, { attributes: true, attributeFilter: ['class'] });
+    }
+    const stepped = ap.classList.contains('stepped');
+    if (stepped !== wasStepped) details.open = !(wasStepped = stepped);
+  }
+  sync();
+  return { sync, destroy: () => observer?.disconnect() };
 }

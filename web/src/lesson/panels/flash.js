@@ -8,6 +8,7 @@ addText({
   'flash.waiting_engine': 'Waiting for the engine…',
   'flash.traced_row_this_key': 'The traced row at this key block',
   'flash.slow_memory_traffic_elements': 'Slow-memory traffic (elements read and written)',
+  'flash.how_tiles_walk': 'How the tiles walk through the matrix',
   'flash.n_q_n_k':
     'The n_q × n_k matrix never reaches slow memory: B_r query rows at a time meet the keys and values in blocks of B_c, ',
   'flash.each_row_keeping_running':
