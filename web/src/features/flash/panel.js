@@ -8,6 +8,7 @@ import * as fmt from '../../model/format.js';
 import { Cancelled, WorkerLost } from '../../model/errors.js';
 import { text } from '../../lesson/panels/flash.js';
 import { termList } from '../../ui/term_list.js';
+import { foldInStep } from '../../ui/fold_in_step.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 /** The traced problem is kept small: the trace is a teaching view, not the forward pass. */
@@ -217,22 +218,3 @@ function renderIo(dom, { ioTitle, ioBody }, io) {
       text('flash.when_tiling_loses')));
 }
 
-/**
- * Keeps `details` open on the whole dashboard and folded while the playground shows a lesson's step (the
- * .stepped class lesson/nav.js sets): set when that changes, so a learner's own opening stays until then.
- */
-function foldInStep(body, details) {
-  let ap = null, observer = null, wasStepped = null;
-  function sync() {
-    ap ??= body.closest('.ap');
-    if (!ap) return;
-    if (!observer && typeof MutationObserver === 'function') {
-      observer = new MutationObserver(sync);
-      observer.observe(ap, { attributes: true, attributeFilter: ['class'] });
-    }
-    const stepped = ap.classList.contains('stepped');
-    if (stepped !== wasStepped) details.open = !(wasStepped = stepped);
-  }
-  sync();
-  return { sync, destroy: () => observer?.disconnect() };
-}

@@ -9,6 +9,7 @@ import * as fmt from '../../model/format.js';
 import { Cancelled, WorkerLost } from '../../model/errors.js';
 import { configKey } from '../../model/validate.js';
 import { text } from '../../lesson/panels/kvcache.js';
+import { foldInStep } from '../../ui/fold_in_step.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 const SHOWN_KEYS = 16; // weights drawn per row: the latest keys
@@ -27,12 +28,15 @@ export function create(body, { dom, actions }) {
   const costBox = h('div', { id: 'kvcache-cost' });
   const modelBox = h('div', { id: 'kvcache-models' });
   controls.hidden = true;
-  fill(body,
+  // In a lesson's step (whose text tells the idea) the explanation and the cost tables are folded: ui/fold_in_step.js.
+  const about = h('details', { class: 'fold-details kvcache-about' }, h('summary', {}, h('h3', {}, text('kvcache.how_cache_works'))),
     h('p', { class: 'lead' }, text('kvcache.decoder_generates_one_token'),
       text('kvcache.those_k_v_rows'),
       text('kvcache.one_per_key_value'),
-      text('kvcache.inference_only_no_dropout')),
-    status, controls, cacheBox, rowBox, costBox, modelBox);
+      text('kvcache.inference_only_no_dropout')));
+  const more = h('details', { class: 'fold-details kvcache-more' }, h('summary', {}, h('h3', {}, text('kvcache.step_and_models_cost'))), costBox, modelBox);
+  const folds = [foldInStep(body, about), foldInStep(body, more)];
+  fill(body, about, status, controls, cacheBox, rowBox, more);
   let pending = null, decoded = null, step = 1; // decoded: the last answer of kvDecode
 
   async function ask(current) {
@@ -139,6 +143,7 @@ export function create(body, { dom, actions }) {
   let asked = null; // the run result the decoding was asked for
 
   function update({ result, check, engine }) {
+    for (const fold of folds) fold.sync();
     const current = result && check?.config && result.key === configKey(check.config) ? result : null;
     if (!engine || !current) {
       if (result) return; // a run for new inputs is coming: keep the last decoding until it lands
@@ -160,5 +165,5 @@ export function create(body, { dom, actions }) {
     ask(current);
   }
 
-  return { update };
+  return { update, destroy: () => { for (const fold of folds) fold.destroy(); } };
 }

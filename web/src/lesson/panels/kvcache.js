@@ -5,6 +5,8 @@ import { addText } from '../text.js';
 export { text } from '../text.js';
 
 addText({
+  'kvcache.how_cache_works': 'How the cache works',
+  'kvcache.step_and_models_cost': 'What a step costs, and whole models’ caches',
   'kvcache.waiting_engine': 'Waiting for the engine…',
   'kvcache.decoder_generates_one_token':
     'A decoder generates one token at a time, and token t’s query attends to the keys and values of tokens 1 … t. ',

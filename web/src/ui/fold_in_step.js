@@ -1,0 +1,23 @@
+// A part of a panel that a lesson's step folds (issue 37: one step, one 1280 × 800 screen) while the whole
+// dashboard (Reference, an author's panels alone) shows it open as before: the playground's .stepped class
+// (lesson/nav.js) says which, and a feature's stylesheet hides the fold's summary outside a step.
+
+/**
+ * Keeps `details` open on the whole dashboard and folded while the playground shows a lesson's step (the
+ * .stepped class lesson/nav.js sets): set when that changes, so a learner's own opening stays until then.
+ */
+export function foldInStep(body, details) {
+  let ap = null, observer = null, wasStepped = null;
+  function sync() {
+    ap ??= body.closest('.ap');
+    if (!ap) return;
+    if (!observer && typeof MutationObserver === 'function') {
+      observer = new MutationObserver(sync);
+      observer.observe(ap, { attributes: true, attributeFilter: ['class'] });
+    }
+    const stepped = ap.classList.contains('stepped');
+    if (stepped !== wasStepped) details.open = !(wasStepped = stepped);
+  }
+  sync();
+  return { sync, destroy: () => observer?.disconnect() };
+}
