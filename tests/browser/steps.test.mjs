@@ -28,7 +28,6 @@ const TOO_TALL = {
   'training.one-relation': 'the lab in two columns beside the exercises (about 1,040)',
   'training.heads': 'the lab in three columns, taller since the lab\'s sketch cover came (about 840)',
   'training.use': 'the lab in three columns, taller since the lab\'s sketch cover came (about 810)',
-  'efficient.linear': 'linear attention\'s comparison and chart (about 1,410)',
 };
 
 const coursePage = (a) => `<!doctype html>

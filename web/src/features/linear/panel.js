@@ -6,6 +6,7 @@
 import * as fmt from '../../model/format.js';
 import { Cancelled, WorkerLost } from '../../model/errors.js';
 import { text } from '../../lesson/panels/linear.js';
+import { foldInStep } from '../../ui/fold_in_step.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 const MAX_N = 256, MAX_D = 64;
@@ -17,13 +18,19 @@ export function create(body, { dom, actions }) {
   const causalBox = h('input', { type: 'checkbox', id: 'linear-causal', onchange: () => { causal = causalBox.checked; ask(); } });
   const status = h('p', { class: 'placeholder', id: 'linear-status' }, text('linear.waiting_engine'));
   // The rows may scroll sideways: tabindex lets a keyboard reach and scroll them.
-  const outBox = dom.tableWrap({ id: 'linear-out-box', label: text('linear.softmax_linear_attention_output') });
+  const outBox = h('div', { id: 'linear-out-box' });
   const costBox = h('div', { id: 'linear-cost-box' });
-  fill(body,
+  // In a lesson's step (whose text tells the idea) the explanation and the FLOPs term by term fold: ui/fold_in_step.js.
+  const about = h('details', { class: 'fold-details linear-about' }, h('summary', {}, h('h3', {}, text('linear.how_it_computes'))),
     h('p', { class: 'lead' }, text('linear.linear_attention_katharopoulos_et'),
       text('linear.then_sums_over_keys'),
-      text('linear.o_n_d_k')),
-    h('p', {}, causalBox, ' ', h('label', { for: 'linear-causal' }, text('linear.causal_sums_over_j'))),
+      text('linear.o_n_d_k')));
+  const flopsBody = h('div', {});
+  const flops = h('details', { class: 'fold-details linear-flops' }, h('summary', {}, h('h4', {}, text('linear.flops_term_by_term'))), flopsBody);
+  const folds = [foldInStep(body, about), foldInStep(body, flops)];
+  fill(body,
+    about,
+    h('p', { class: 'linear-causal' }, causalBox, ' ', h('label', { for: 'linear-causal' }, text('linear.causal_sums_over_j'))),
     status, outBox, costBox);
 
   async function ask() {
@@ -50,8 +57,9 @@ export function create(body, { dom, actions }) {
     const row = (v) => `[${v.slice(0, SHOWN).map((x) => fmt.fixed(x, 4)).join(', ')}${v.length > SHOWN ? ', …' : ''}]`;
     fill(outBox,
       h('h3', {}, text('linear.output_rows_n_d', { n: fmt.int(p.n), d_k: fmt.int(p.d_k), d_v: fmt.int(p.d_v) })),
-      dom.table(['row', 'softmax attention', 'linear attention'], r.softmax.map((s, i) => [String(i), row(s), row(r.linear[i])]),
-        { class: 'cost', id: 'linear-rows', dataset: { maxDifference: String(r.max_difference), args: JSON.stringify(p) } }),
+      dom.tableWrap({ label: text('linear.softmax_linear_attention_output') },
+        dom.table(['row', 'softmax attention', 'linear attention'], r.softmax.map((s, i) => [String(i), row(s), row(r.linear[i])]),
+          { class: 'cost', id: 'linear-rows', dataset: { maxDifference: String(r.max_difference), args: JSON.stringify(p) } })),
       h('p', { class: 'note', id: 'linear-difference' }, text('linear.largest_difference_over_all', { n: fmt.int(p.n), max_difference: fmt.num(r.max_difference, 4) }),
         text('linear.largest_softmax_output', { max_softmax: fmt.num(r.max_softmax, 4) }),
         p.causal ? text('linear.row_0_sees_only')
@@ -61,19 +69,21 @@ export function create(body, { dom, actions }) {
       ...side.terms.map((t) => [`${name}: ${t.what}`, t.formula, fmt.int(t.flops)]),
       [`${name}: total, ${side.order}`, '', fmt.int(side.total)],
     ];
+    fill(flopsBody, dom.tableWrap({ label: text('linear.flops_one_head_step') }, dom.table(['step', 'formula', 'FLOPs'], [...terms('softmax', c.softmax), ...terms('linear', c.linear)],
+      { class: 'cost', id: 'linear-cost', dataset: { crossover: String(c.crossover_n), softmax: String(c.softmax.total), linear: String(c.linear.total) } })));
     fill(costBox,
       h('h3', {}, text('linear.flops_one_head_n', { n: fmt.int(p.n), pairs: c.pairs })),
-      dom.tableWrap({ label: text('linear.flops_one_head_step') }, dom.table(['step', 'formula', 'FLOPs'], [...terms('softmax', c.softmax), ...terms('linear', c.linear)],
-        { class: 'cost', id: 'linear-cost', dataset: { crossover: String(c.crossover_n), softmax: String(c.softmax.total), linear: String(c.linear.total) } })),
+      flops,
       h('p', { class: 'note', id: 'linear-crossover' }, text('linear.linear_attention_costs_less', { crossover_n: fmt.int(c.crossover_n) }),
         text('linear.softmax_attention_grows_n2', { part: p.causal ? text('linear.2_d_causal_mask') : 'd' }),
         text('linear.n_softmax_attention_takes', { n: fmt.int(p.n) }),
         c.ratio >= 1 ? text('linear.flops_linear_attention', { ratio: fmt.num(c.ratio, 2) }) : text('linear.fewer_flops_than_linear', { value: fmt.num(1 / c.ratio, 2) })),
-      dom.table(['n', 'softmax FLOPs', 'linear FLOPs', 'cheaper'], r.sweep.map((s) => [fmt.int(s.n), fmt.int(s.softmax), fmt.int(s.linear),
-        s.linear < s.softmax ? 'linear' : 'softmax']), { class: 'cost', id: 'linear-sweep' }));
+      dom.tableWrap({}, dom.table(['n', 'softmax FLOPs', 'linear FLOPs', 'cheaper'], r.sweep.map((s) => [fmt.int(s.n), fmt.int(s.softmax), fmt.int(s.linear),
+        s.linear < s.softmax ? 'linear' : 'softmax']), { class: 'cost', id: 'linear-sweep' })));
   }
 
   function update({ check, engine }) {
+    for (const fold of folds) fold.sync();
     const c = check?.config;
     if (!engine || !c) {
       status.hidden = false;
@@ -88,5 +98,5 @@ export function create(body, { dom, actions }) {
     ask();
   }
 
-  return { update };
+  return { update, destroy: () => { for (const fold of folds) fold.destroy(); } };
 }

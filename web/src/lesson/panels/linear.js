@@ -5,6 +5,8 @@ import { addText } from '../text.js';
 export { text } from '../text.js';
 
 addText({
+  'linear.how_it_computes': 'How linear attention computes',
+  'linear.flops_term_by_term': 'The FLOPs term by term',
   'linear.waiting_engine': 'Waiting for the engine…',
   'linear.softmax_linear_attention_output': 'Softmax and linear attention output rows',
   'linear.linear_attention_katharopoulos_et':
