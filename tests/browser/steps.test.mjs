@@ -26,8 +26,6 @@ const TOO_TALL = {
   'training.start': 'the lab in two columns beside the exercises (about 1,050)',
   'training.task': 'the lab in two columns beside the exercises (about 1,040)',
   'training.one-relation': 'the lab in two columns beside the exercises (about 1,040)',
-  'training.heads': 'the lab in three columns, taller since the lab\'s sketch cover came (about 840)',
-  'training.use': 'the lab in three columns, taller since the lab\'s sketch cover came (about 810)',
 };
 
 const coursePage = (a) => `<!doctype html>

@@ -13,6 +13,7 @@ import { heatmapSvg, figureGrid } from '../../export/figure.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js';
 import { createLabRun } from './lab_run.js';
 import { createPreview } from './preview.js';
+import { foldInStep } from '../../ui/fold_in_step.js';
 import { text } from '../../lesson/panels/training.js';
 import { stillAsked } from '../../lesson/covered.js';
 import { textsOf } from '../../lesson/text.js';
@@ -85,9 +86,13 @@ export function create(body, { dom, host, actions }) {
   const preview = createPreview(dom, actions);
   const mapsCover = h('p', { class: 'note', id: 'train-maps-cover', hidden: true }, text('training.maps_after_you_answer'));
   let mapsFigure = null; // the maps' save buttons, hidden with them
-  fill(body,
+  // The lab's explanation folds in a lesson's step (whose text tells it): ui/fold_in_step.js.
+  const about = h('details', { class: 'fold-details train-about' }, h('summary', {}, h('h3', {}, text('training.about_lab'))),
     h('p', { class: 'lead' }, text('training.embedding_plus_sinusoidal_position'),
-      text('training.what_learns_shows_maps', { TRAIN_BATCH, TRAIN_VOCAB })),
+      text('training.what_learns_shows_maps', { TRAIN_BATCH, TRAIN_VOCAB })));
+  const fold = foldInStep(body, about);
+  fill(body,
+    about,
     form,
     h('div', { class: 'button-row' }, play, stepButton, reset, another, use),
     status, preview.el, curves,
@@ -176,6 +181,7 @@ export function create(body, { dom, host, actions }) {
 
   function update(v) {
     view = v;
+    fold.sync();
     showFields({ form, inputs }, v.state, v.readOnly);
     const settings = settingsNow();
     const key = settings ? trainingKey(settings) : null;
@@ -202,6 +208,7 @@ export function create(body, { dom, host, actions }) {
     update,
     destroy() {
       run.destroyed = true;
+      fold.destroy();
       stopFollowing();
       run.playing = false;
       plot?.destroy();
