@@ -21,3 +21,12 @@ export function foldInStep(body, details) {
   sync();
   return { sync, destroy: () => observer?.disconnect() };
 }
+
+/**
+ * A fold of `children` under a summary heading (`summary`: its words), folded in a lesson's step and open
+ * elsewhere (foldInStep): { element, sync (call from the panel's update), destroy }. `name`: its class.
+ */
+export function stepFold({ h }, body, { name, summary, heading = 'h3' }, ...children) {
+  const element = h('details', { class: `fold-details ${name}` }, h('summary', {}, h(heading, {}, summary)), ...children);
+  return { element, ...foldInStep(body, element) };
+}

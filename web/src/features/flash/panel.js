@@ -8,7 +8,7 @@ import * as fmt from '../../model/format.js';
 import { Cancelled, WorkerLost } from '../../model/errors.js';
 import { text } from '../../lesson/panels/flash.js';
 import { termList } from '../../ui/term_list.js';
-import { foldInStep } from '../../ui/fold_in_step.js';
+import { stepFold } from '../../ui/fold_in_step.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 /** The traced problem is kept small: the trace is a teaching view, not the forward pass. */
@@ -49,15 +49,11 @@ export function create(body, { dom, actions }) {
   const ioBody = h('div', {});
   const ioBox = h('details', { id: 'flash-io-box', class: 'fold-details' }, h('summary', {}, ioTitle), ioBody);
   // The panel's explanation: shown on the whole dashboard, folded in a lesson's step (whose own text tells it).
-  const about = h('details', { class: 'fold-details flash-about' }, h('summary', {}, h('h3', {}, text('flash.how_tiles_walk'))),
-    h('p', { class: 'lead' }, text('flash.n_q_n_k'),
-      text('flash.each_row_keeping_running'),
-      text('flash.sums_far_are_multiplied'),
-      text('flash.q_k_v_are')));
-  const fold = foldInStep(body, about);
+  const about = stepFold(dom, body, { name: 'flash-about', summary: text('flash.how_tiles_walk') },
+    h('p', { class: 'lead' }, text('flash.n_q_n_k'), text('flash.each_row_keeping_running'), text('flash.sums_far_are_multiplied'), text('flash.q_k_v_are')));
   fill(body,
     termList(dom, ['B_r', 'B_c', 'run_max', 'run_sum', 'run_out', 'sram']), // the symbols before the sentence that uses them
-    about,
+    about.element,
     h('div', { class: 'flash-controls' },
       h('label', { for: 'flash-block-q' }, text('flash.b_r_block_q')), bq, labels.bq,
       h('label', { for: 'flash-block-k' }, text('flash.b_c_block_k')), bk, labels.bk,
@@ -141,7 +137,7 @@ export function create(body, { dom, actions }) {
   }
 
   function update({ check, engine }) {
-    fold.sync();
+    about.sync();
     const c = check?.config;
     if (!engine || !c) {
       status.hidden = false;
@@ -173,7 +169,7 @@ export function create(body, { dom, actions }) {
     ask();
   }
 
-  return { update, destroy: () => { if (timer) clearInterval(timer); fold.destroy(); } };
+  return { update, destroy: () => { if (timer) clearInterval(timer); about.destroy(); } };
 }
 
 /** The paper's blocks for M (the core's, before and after their cut to the sequence) and the blocks in use. */

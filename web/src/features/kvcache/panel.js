@@ -9,7 +9,7 @@ import * as fmt from '../../model/format.js';
 import { Cancelled, WorkerLost } from '../../model/errors.js';
 import { configKey } from '../../model/validate.js';
 import { text } from '../../lesson/panels/kvcache.js';
-import { foldInStep } from '../../ui/fold_in_step.js';
+import { stepFold } from '../../ui/fold_in_step.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 const SHOWN_KEYS = 16; // weights drawn per row: the latest keys
@@ -29,14 +29,10 @@ export function create(body, { dom, actions }) {
   const modelBox = h('div', { id: 'kvcache-models' });
   controls.hidden = true;
   // In a lesson's step (whose text tells the idea) the explanation and the cost tables are folded: ui/fold_in_step.js.
-  const about = h('details', { class: 'fold-details kvcache-about' }, h('summary', {}, h('h3', {}, text('kvcache.how_cache_works'))),
-    h('p', { class: 'lead' }, text('kvcache.decoder_generates_one_token'),
-      text('kvcache.those_k_v_rows'),
-      text('kvcache.one_per_key_value'),
-      text('kvcache.inference_only_no_dropout')));
-  const more = h('details', { class: 'fold-details kvcache-more' }, h('summary', {}, h('h3', {}, text('kvcache.step_and_models_cost'))), costBox, modelBox);
-  const folds = [foldInStep(body, about), foldInStep(body, more)];
-  fill(body, about, status, controls, cacheBox, rowBox, more);
+  const folds = [stepFold(dom, body, { name: 'kvcache-about', summary: text('kvcache.how_cache_works') },
+    h('p', { class: 'lead' }, text('kvcache.decoder_generates_one_token'), text('kvcache.those_k_v_rows'), text('kvcache.one_per_key_value'), text('kvcache.inference_only_no_dropout'))),
+  stepFold(dom, body, { name: 'kvcache-more', summary: text('kvcache.step_and_models_cost') }, costBox, modelBox)];
+  fill(body, folds[0].element, status, controls, cacheBox, rowBox, folds[1].element);
   let pending = null, decoded = null, step = 1; // decoded: the last answer of kvDecode
 
   async function ask(current) {

@@ -6,7 +6,7 @@
 import * as fmt from '../../model/format.js';
 import { Cancelled, WorkerLost } from '../../model/errors.js';
 import { text } from '../../lesson/panels/linear.js';
-import { foldInStep } from '../../ui/fold_in_step.js';
+import { stepFold } from '../../ui/fold_in_step.js';
 export { requests } from './requests.js'; // what this panel may ask the compute for (its ctx.actions)
 
 const MAX_N = 256, MAX_D = 64;
@@ -21,15 +21,13 @@ export function create(body, { dom, actions }) {
   const outBox = h('div', { id: 'linear-out-box' });
   const costBox = h('div', { id: 'linear-cost-box' });
   // In a lesson's step (whose text tells the idea) the explanation and the FLOPs term by term fold: ui/fold_in_step.js.
-  const about = h('details', { class: 'fold-details linear-about' }, h('summary', {}, h('h3', {}, text('linear.how_it_computes'))),
-    h('p', { class: 'lead' }, text('linear.linear_attention_katharopoulos_et'),
-      text('linear.then_sums_over_keys'),
-      text('linear.o_n_d_k')));
   const flopsBody = h('div', {});
-  const flops = h('details', { class: 'fold-details linear-flops' }, h('summary', {}, h('h4', {}, text('linear.flops_term_by_term'))), flopsBody);
-  const folds = [foldInStep(body, about), foldInStep(body, flops)];
+  const folds = [stepFold(dom, body, { name: 'linear-about', summary: text('linear.how_it_computes') },
+    h('p', { class: 'lead' }, text('linear.linear_attention_katharopoulos_et'), text('linear.then_sums_over_keys'), text('linear.o_n_d_k'))),
+  stepFold(dom, body, { name: 'linear-flops', summary: text('linear.flops_term_by_term'), heading: 'h4' }, flopsBody)];
+  const flops = folds[1].element;
   fill(body,
-    about,
+    folds[0].element,
     h('p', { class: 'linear-causal' }, causalBox, ' ', h('label', { for: 'linear-causal' }, text('linear.causal_sums_over_j'))),
     status, outBox, costBox);
 

@@ -13,7 +13,7 @@ import { heatmapSvg, figureGrid } from '../../export/figure.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js';
 import { createLabRun } from './lab_run.js';
 import { createPreview } from './preview.js';
-import { foldInStep } from '../../ui/fold_in_step.js';
+import { stepFold } from '../../ui/fold_in_step.js';
 import { text } from '../../lesson/panels/training.js';
 import { stillAsked } from '../../lesson/covered.js';
 import { textsOf } from '../../lesson/text.js';
@@ -60,18 +60,23 @@ export function focusStory(evaluation, relations) {
   return out;
 }
 
-export function create(body, { dom, host, actions }) {
-  const { h, fill } = dom;
-  let view = null;
-  const { form, inputs } = buildSettingsForm(dom);
+/** The lab's settings form sends a field's edit to the playground's state (viewNow(): the view drawn last). */
+function sendEdits(form, viewNow, actions) {
   const onEdit = (e) => {
     const el = e.target;
-    if (!FIELDS.includes(el.name) || view?.state[el.name] === el.value) return;
+    if (!FIELDS.includes(el.name) || viewNow()?.state[el.name] === el.value) return;
     actions.edit({ [el.name]: el.value }, el.name);
   };
   form.addEventListener('input', onEdit);
   form.addEventListener('change', onEdit);
   form.addEventListener('submit', (e) => e.preventDefault());
+}
+
+export function create(body, { dom, host, actions }) {
+  const { h, fill } = dom;
+  let view = null;
+  const { form, inputs } = buildSettingsForm(dom);
+  sendEdits(form, () => view, actions);
 
   const play = h('button', { type: 'button', id: 'train-play' }, 'Train');
   const stepButton = h('button', { type: 'button', class: 'secondary', id: 'train-step' }, 'Step');
@@ -86,13 +91,10 @@ export function create(body, { dom, host, actions }) {
   const preview = createPreview(dom, actions);
   const mapsCover = h('p', { class: 'note', id: 'train-maps-cover', hidden: true }, text('training.maps_after_you_answer'));
   let mapsFigure = null; // the maps' save buttons, hidden with them
-  // The lab's explanation folds in a lesson's step (whose text tells it): ui/fold_in_step.js.
-  const about = h('details', { class: 'fold-details train-about' }, h('summary', {}, h('h3', {}, text('training.about_lab'))),
-    h('p', { class: 'lead' }, text('training.embedding_plus_sinusoidal_position'),
-      text('training.what_learns_shows_maps', { TRAIN_BATCH, TRAIN_VOCAB })));
-  const fold = foldInStep(body, about);
+  const about = stepFold(dom, body, { name: 'train-about', summary: text('training.about_lab') }, // folded in a lesson's step
+    h('p', { class: 'lead' }, text('training.embedding_plus_sinusoidal_position'), text('training.what_learns_shows_maps', { TRAIN_BATCH, TRAIN_VOCAB })));
   fill(body,
-    about,
+    about.element,
     form,
     h('div', { class: 'button-row' }, play, stepButton, reset, another, use),
     status, preview.el, curves,
@@ -181,7 +183,7 @@ export function create(body, { dom, host, actions }) {
 
   function update(v) {
     view = v;
-    fold.sync();
+    about.sync();
     showFields({ form, inputs }, v.state, v.readOnly);
     const settings = settingsNow();
     const key = settings ? trainingKey(settings) : null;
@@ -208,7 +210,7 @@ export function create(body, { dom, host, actions }) {
     update,
     destroy() {
       run.destroyed = true;
-      fold.destroy();
+      about.destroy();
       stopFollowing();
       run.playing = false;
       plot?.destroy();
