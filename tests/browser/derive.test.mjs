@@ -170,7 +170,7 @@ test('each head\'s map, and the previous-token head\'s first row in words with t
 });
 
 test('why several heads: the recorded result, then the same figures trained again in the worker', async () => {
-  const page = await openPage(h, '#chapter=heads&step=5', { asIs: true, waitForResult: false });
+  const page = await openPage(h, '#chapter=heads&step=6', { asIs: true, waitForResult: false });
   await chapterDrawn(page, 60000);
   const table = () => page.evaluate(() => [...playgroundRoot().querySelectorAll('#subspace-table tbody tr')].map((tr) => [Number(tr.dataset.heads), Number(tr.dataset.accuracy), tr.textContent]));
   const recorded = await table();
@@ -205,12 +205,12 @@ for (const width of [1280, 375]) {
     const page = await openPage(h, '#chapter=heads', { asIs: true, waitForResult: false, width });
     await chapterDrawn(page, 60000);
     await typesetFor(page, 64);
-    for (const step of [1, 2, 3, 4, 5]) {
+    for (const step of [1, 2, 3, 4, 6]) { // the four stages of the derivation, then why several heads (step 5 compares the heads)
       await page.evaluate((step) => { location.hash = location.hash.replace(/&?step=\d+/, '') + `&step=${step}`; }, step);
-      await page.waitForFunction((step) => new RegExp(`step=${step}`).test(location.hash) && playgroundRoot().querySelector(step === 5 ? '#subspace-table' : '.derive-stage:not([hidden]) .math.live .katex'), step);
+      await page.waitForFunction((step) => new RegExp(`step=${step}`).test(location.hash) && playgroundRoot().querySelector(step === 6 ? '#subspace-table' : '.derive-stage:not([hidden]) .math.live .katex'), step);
       await chapterDrawn(page, 60000);
       if (step === 2) await page.waitForFunction(() => playgroundRoot().querySelectorAll('.derive-map canvas').length === 4);
-      const panel = step === 5 ? 'subspace' : 'derive';
+      const panel = step === 6 ? 'subspace' : 'derive';
       assert.deepEqual(await cut(page, panel), [], `step ${step}: ${panel}`);
       // A formula wider than its box scrolls inside it (a focusable box); at 1280 px none needs to.
       const wide = await page.evaluate(() => [...playgroundRoot().querySelectorAll('[data-panel="derive"] .derive-stage:not([hidden]) .math')].filter((m) => m.scrollWidth > m.clientWidth + 1).map((m) => m.dataset.equation ?? m.getAttribute('aria-label')));

@@ -86,9 +86,29 @@ test('a costly edit waits for the typing; a superseded result is never drawn and
 
   const now = await page.evaluate(editNow, ['seed', '5', 'heatmaps']);
   assert.equal(now.running, false, 'a run estimated longer than a frame does not start in the keystroke’s task');
-  // While seed 5 computes, three more keystrokes: 56, 567, 5678.
-  await page.waitForFunction(() => playgroundRoot().querySelector('.runbar').dataset.state === 'running', null, { timeout: 10000 });
-  for (const value of ['56', '567', '5678']) await page.evaluate(editNow, ['seed', value, 'heatmaps']);
+  // While seed 5 computes, three more keystrokes: 56, 567, 5678, typed in the page as soon as the run bar
+  // says "running" (a MutationObserver's microtask: no round trip to the test, which on a loaded machine took
+  // longer than the run itself and let seed 5's result be drawn before the keystrokes came).
+  await page.evaluate(() => new Promise((resolve, reject) => {
+    const root = playgroundRoot();
+    const bar = root.querySelector('.runbar');
+    const type = () => {
+      for (const value of ['56', '567', '5678']) {
+        const input = root.getElementById('f-seed');
+        input.value = value;
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+      resolve();
+    };
+    if (bar.dataset.state === 'running') return type();
+    const timer = setTimeout(() => reject(new Error('no run started within 10 s of the first keystroke')), 10000);
+    new MutationObserver((_, observer) => {
+      if (bar.dataset.state !== 'running') return;
+      observer.disconnect();
+      clearTimeout(timer);
+      type();
+    }).observe(bar, { attributes: true, attributeFilter: ['data-state'] });
+  }));
   await resultReady(page, 60000);
   const asked = await worker.evaluate(() => self.runsAsked);
   const draws = await page.evaluate(() => globalThis.draws);

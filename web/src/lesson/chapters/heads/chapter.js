@@ -34,12 +34,12 @@ export const TEXT = {
     'Last, Wᴼ (h·d_v × d_model) mixes the heads’ columns and maps every token back to d_model numbers, so the output has its input’s shape and layers can be stacked.',
   'chapter.heads.output.do':
     'Try: pick the lesson’s E1 preset (d_model 768, 12 heads, n = 128) and follow every size from Q to the output.',
-  // Step 5: why several heads
+  // Step 6: why several heads (the chapter ends on it)
   'chapter.heads.why.title': 'Why several heads?',
   'chapter.heads.why.p1':
     'Why not one big head? Because one head has one row of weights per query. The argument, and a task the engine trains twice to show it, are below.',
   'chapter.heads.why.do': 'Predict before you train: can one head of d_k = 32 learn two relations at once?',
-  // Step 6: how the heads differ
+  // Step 5: how the heads differ
   'chapter.heads.differ.title': 'Do the heads really differ?',
   'chapter.heads.differ.p1':
     'The engine measures each head on this sentence: how spread its rows are, how far it looks, and how much the output moves without it.',
@@ -65,10 +65,10 @@ export const CHAPTER = {
       panels: ['derive'], fields: ['d_model', 'n_heads', 'd_v'], exercises: ['heads.concat-shape'] },
     { id: 'heads.output', title: 'chapter.heads.output.title', text: ['chapter.heads.output.p1', 'chapter.heads.output.do'],
       panels: ['derive', 'shapes'], fields: ['d_model', 'n_heads', 'preset'], exercises: ['heads.wo-shape'] },
-    { id: 'heads.why', title: 'chapter.heads.why.title', text: ['chapter.heads.why.p1', 'chapter.heads.why.do'],
-      panels: ['subspace'], fields: [], exercises: ['heads.subspace'] },
     { id: 'heads.differ', title: 'chapter.heads.differ.title', text: ['chapter.heads.differ.p1', 'chapter.heads.differ.do'],
       panels: ['compare'], fields: [] },
+    { id: 'heads.why', title: 'chapter.heads.why.title', text: ['chapter.heads.why.p1', 'chapter.heads.why.do'],
+      panels: ['subspace'], fields: [], exercises: ['heads.subspace'] },
   ],
   exercises: {
     'heads.d_k': 'number',
