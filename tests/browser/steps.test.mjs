@@ -216,6 +216,18 @@ test('each step of the lesson chapters: one screen at 1280 × 800, its control o
           && playgroundRoot().querySelector('.step-dot[aria-current="step"]')?.dataset.step === String(n), [name, i]);
         await chapterDrawn(page);
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))); // the column's room (lesson/step_room.js) is set a frame later
+        // A lazy panel's formulas are typeset once KaTeX has loaded (ui/katex.js), which on a loaded machine comes
+        // after the result: wait for every shown formula to be typeset and the step's height to hold for 300 ms.
+        await page.waitForFunction(() => {
+          const root = playgroundRoot();
+          const pending = [...root.querySelectorAll('.math.live')].some((m) => m.getClientRects().length && !m.querySelector('.katex'));
+          const height = document.documentElement.scrollHeight;
+          const now = performance.now();
+          const was = globalThis.stepHeightSeen;
+          if (!was || was.height !== height || pending) { globalThis.stepHeightSeen = { height, since: now }; return false; }
+          return now - was.since >= 300;
+        }, null, { timeout: 15000, polling: 100 }).catch(() => {}); // measured as it is after 15 s: the assertions below say what is too tall
+        await page.evaluate(() => { globalThis.stepHeightSeen = null; });
         await page.evaluate(() => window.scrollTo(0, 0));
         const step = stepOf({ ...defaults(), chapter: name, step: String(i) }).step;
         sizes[`${width}:${step.id}`] = await page.evaluate((panels) => {
