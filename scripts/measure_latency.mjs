@@ -6,7 +6,7 @@
 // counts) to the end of the first frame that shows the heatmaps of the new inputs' run (the heatmaps
 // panel's data-stale turns '0' for the inputs after the keystroke; the end of that frame is taken as a
 // task posted from requestAnimationFrame, which runs once the frame is handed to the compositor). Each
-// view (`--views`, default: the page as it opens, and chapter=heads, whose form has d_model, n_heads and
+// view (`--views`, default: the page as it opens, and chapter=reference, the whole dashboard, whose form has d_model, n_heads and
 // seed) is one page load with `--edits` edits; it reports median, 95th percentile (nearest rank) and max
 // per view and over all edits, how many results of superseded keystrokes were drawn, and the first view,
 // cold and warm, from scripts/measure_first_view.mjs (the budget's own measure). A measurement, not a
@@ -28,7 +28,7 @@ const { args, seconds, onTimeout } = measuringScript({
   usage: `usage: node scripts/measure_latency.mjs [--edits N] [--delay ms] [--views '#a|#b'] [--dist folder] [--first-view-runs N] [--trace file.json] [--browser-ui] [--timeout S]
   --edits N            edits per view (default 20)
   --delay ms           between the keystrokes of one value (default 80)
-  --views '#a|#b'      the views, one page load each (default: the page as it opens, and #chapter=heads)
+  --views '#a|#b'      the views, one page load each (default: the page as it opens, and #chapter=reference)
   --dist folder        the build (default dist/, after \`bash scripts/build.sh dist\` or \`page\`)
   --first-view-runs N  runs of scripts/measure_first_view.mjs afterwards (default 5; 0 skips it)
   --trace file.json    a Chrome trace of the first view's edits
@@ -41,7 +41,7 @@ const option = (name, fallback) => {
 };
 const edits = Number(option('--edits', 20));
 const delay = Number(option('--delay', 80)); // between keystrokes of one value: a quick typist
-const views = option('--views', '|#chapter=heads').split('|');
+const views = option('--views', '|#chapter=reference').split('|');
 const dist = resolve(option('--dist', join(root, 'dist')));
 const firstViewRuns = Number(option('--first-view-runs', 5));
 const tracePath = option('--trace', null);
