@@ -5,6 +5,10 @@ const EXEMPT = [
   /^color-mix\(in \w+, /,
   /^var\(--[\w-]+, #[0-9a-f]+\)$/, // a theme colour with its fallback // a colour computed for a style property
   /^\d+px \d+ var\(--/, // a border written as a style property
+  /^var\(--[\w-]+\)$/, // a theme colour or size for a style property
+  /^minmax\(/, // a grid track for a style property
+  /^[\w-]+\.(csv|npz|npy|json|svg|png)$/, // a file name offered for a download
+  /^[a-z_]+\.[a-z0-9_.-]+$/, // a lesson-text id or a dotted data key ('training.start-loss')
 ];
 
 /** True when `text` is one of the exempt strings. */
