@@ -149,26 +149,16 @@ export function create(body, { dom, host, actions }) {
     } else if (reason === 'state' && drawnAs !== `${selectedHead()}|${state.colors}|${room()}`) {
       draw(); // the enlarged head, the colour scale or the map's room (a step of a chapter, or the whole dashboard) changed
     }
-    const staleNote = stale
-      ? text('heatmaps.these_maps_are_from', { part: check?.ok && !check.blocked ? text('heatmaps.press_run_update_them') : text('heatmaps.current_inputs_cannot_run') })
-      : '';
-    note.textContent = [baseNote, staleNote].filter(Boolean).join(' ');
+    note.textContent = [baseNote, stale ? staleNote(check) : ''].filter(Boolean).join(' ');
     note.hidden = !note.textContent;
   }
 
-  // Redraw on width changes only: drawing sets the canvases' heights, which must not loop back here.
-  let width = 0;
-  host.observeResize(body, ([entry]) => {
-    const w = Math.round(entry.contentRect.width);
-    if (w === width) return;
-    width = w;
-    host.win.requestAnimationFrame(() => {
-      knownWidths = null;
-      if (!current) return;
-      const widths = mapWidths();
-      main.draw(widths[0]);
-      smalls.forEach(({ map }, k) => map.draw(widths[k + 1]));
-    });
+  onWidthChange(host, body, () => {
+    knownWidths = null;
+    if (!current) return;
+    const widths = mapWidths();
+    main.draw(widths[0]);
+    smalls.forEach(({ map }, k) => map.draw(widths[k + 1]));
   });
   const offScheme = host.onSchemeChange(() => {
     palette = null;
@@ -308,6 +298,22 @@ function untrainedText(heads) {
 const FULL_ROOM = 400;
 function mapRoom(stepped, win) {
   return stepped ? Math.max(240, Math.min(FULL_ROOM - 1, Math.round((win?.innerHeight ?? 800) - 540))) : FULL_ROOM;
+}
+
+/** Calls fn on the next frame after `body`'s width changed: drawing sets the canvases' heights, which must not loop back here. */
+function onWidthChange(host, body, fn) {
+  let width = 0;
+  host.observeResize(body, ([entry]) => {
+    const w = Math.round(entry.contentRect.width);
+    if (w === width) return;
+    width = w;
+    host.win.requestAnimationFrame(fn);
+  });
+}
+
+/** What the note says of maps drawn for other inputs than the form's. */
+function staleNote(check) {
+  return text('heatmaps.these_maps_are_from', { part: check?.ok && !check.blocked ? text('heatmaps.press_run_update_them') : text('heatmaps.current_inputs_cannot_run') });
 }
 
 /** What the panel says while it has no maps: why not, or that they are coming. */
