@@ -129,7 +129,6 @@ export const LEFTOVERS = {
     "for 0 tokens",
   ],
   'web/src/features/gradients/panel.js': [
-    "0 (uniform: ln 0 = 0).",
     "scaled, median",
     "unscaled, median",
     "scaled, mean",
