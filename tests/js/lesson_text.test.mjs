@@ -1,9 +1,10 @@
 // The lesson's words live in the lesson's data (web/src/lesson/), looked up by id (lesson/text.js):
-// (a) no code file of web/src/features, web/src/lesson or the form's validation (model/validate.js, model/parse.js)
-// holds a learner's words as a string or template literal (acorn finds them: two or more words of letters, or
-// one word where it is shown, as a textContent, a title or a child of h(); tests/js/lesson_text_exempt.mjs
-// lists the few that are not learner text, lesson_text_leftovers.mjs those not moved yet); (b) every id the code looks up is in the English table; (c) every id in the table
-// is used by the code or by a chapter's data; and the lookup itself: overrides, placeholders, errors.
+// (a) no code file of web/src/features, web/src/lesson, web/src/playground or the form's validation
+// (model/validate.js, parse.js) holds a learner's words as a string or template literal (acorn finds them:
+// two or more words of letters, or one word where it is shown, as a textContent, a title or a child of h();
+// lesson_text_exempt.mjs lists the few that are not learner text, lesson_text_leftovers.mjs those not moved
+// yet); (b) every id the code looks up is in the English table; (c) every id in the table is used by the
+// code or by a chapter's data; and the lookup itself: overrides, placeholders, errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -17,9 +18,9 @@ import { text, textIds, useText, addText } from '../../web/src/lesson/text.js';
 import { CHAPTERS } from '../../web/src/lesson/chapters.js';
 
 const SRC = join(ROOT, 'web/src');
-// The code test (a) reads: the features, the lesson's code and the form's validation messages.
+// The code test (a) reads: the features, the lesson's code, the playground's parts and the form's validation messages.
 const CHECKED = (path) => path.startsWith('web/src/features/') || (path.startsWith('web/src/lesson/') && !DATA.test(path)) ||
-  /^web\/src\/model\/(validate|parse)\.js$/.test(path);
+  path.startsWith('web/src/playground/') || /^web\/src\/model\/(validate|parse)\.js$/.test(path);
 // The English table: every data file of the lesson (each registers its words when imported).
 for (const name of readdirSync(join(SRC, 'lesson/panels'))) await import(pathToFileURL(join(SRC, 'lesson/panels', name)).href);
 // The exercises' words (loaded with the catalogue) and the session's.

@@ -8,6 +8,7 @@ const EXEMPT = [
   /^\d+px \d+ var\(--/, // a border written as a style property
   /^var\(--[\w-]+\)$/, // a theme colour or size for a style property
   /^minmax\(/, // a grid track for a style property
+  /^\(prefers-[\w-]+: \w+\)$/, // a media query
   /^[\w-]+\.(csv|npz|npy|json|svg|png)$/, // a file name offered for a download
   /^[a-z_]+\.[a-z0-9_.-]+$/, // a lesson-text id or a dotted data key ('training.start-loss')
 ];

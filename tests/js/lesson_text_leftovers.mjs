@@ -259,4 +259,33 @@ export const LEFTOVERS = {
   'web/src/lesson/exercises/index.js': [
     "attention-playground:exercises:",
   ],
+  'web/src/playground/asks.js': [
+    "this playground was removed",
+    "the engine is not connected",
+  ],
+  'web/src/playground/connection.js': [
+    "The WebAssembly engine could not start: 0",
+  ],
+  'web/src/playground/panel_host.js': [
+    "Reload the page to try again.",
+    "Change the inputs to try again.",
+    "This panel could not be drawn: 0. 0",
+  ],
+  'web/src/playground/runs.js': [
+    "Cancelled. Change the inputs or press Run again.",
+    "The run did not finish: 0. Press Run to try again.",
+    "The run failed: 0. Change the inputs, or press Run to try again.",
+    "d_model 0 · h 0 · n_q 0 · n_k 0 · batch 0",
+    "Batch item 0 could not be shown: 0. Press Run to try again.",
+  ],
+  'web/src/playground/shell.js': [
+    "Skip to the results",
+    "Attention playground",
+  ],
+  'web/src/playground/view.js': [
+    "From the link: 0.",
+    "panels: 0 0; the others are shown.",
+    "are not panels",
+    "is not a panel",
+  ],
 };
