@@ -6,22 +6,20 @@
 import * as fmt from '../model/format.js';
 import { configKey } from '../model/validate.js';
 import { moduleName } from '../ui/module_name.js';
-import { text } from '../lesson/panels/runbar.js';
 
 /** "Ran in 0.42 ms · 12.3 GFLOP/s · SIMD module". */
 export function ranText(result) {
-  return text('runbar.ran', { time: fmt.duration(result.timings.forward_ms), rate: fmt.rate(result.gflops),
-    module: result.isa === 'scalar' ? text('runbar.module_baseline') : text('runbar.module_simd') });
+  return `Ran in ${fmt.duration(result.timings.forward_ms)} · ${fmt.rate(result.gflops)} · ${result.isa === 'scalar' ? 'baseline' : 'SIMD'} module`;
 }
 
 export function createRunbar({ dom, actions, win }) {
   const { h, fill } = dom;
-  const runButton = h('button', { type: 'button', class: 'primary run', id: 'run', disabled: true, onclick: () => actions.run() }, text('runbar.run'));
-  const cancelButton = h('button', { type: 'button', class: 'cancel', id: 'cancel', hidden: true, onclick: () => actions.cancel() }, text('runbar.cancel'));
-  const status = h('p', { class: 'status', id: 'status', 'aria-live': 'polite' }, text('runbar.loading'));
+  const runButton = h('button', { type: 'button', class: 'primary run', id: 'run', disabled: true, onclick: () => actions.run() }, 'Run');
+  const cancelButton = h('button', { type: 'button', class: 'cancel', id: 'cancel', hidden: true, onclick: () => actions.cancel() }, 'Cancel');
+  const status = h('p', { class: 'status', id: 'status', 'aria-live': 'polite' }, 'Loading…');
   const progress = h('progress', { id: 'progress', max: 1, value: 0, hidden: true });
-  const badge = h('p', { class: 'engine-badge', id: 'engine-badge', 'aria-live': 'polite' }, text('runbar.loading_engine_badge'));
-  const bar = h('div', { class: 'runbar', role: 'region', 'aria-label': text('runbar.region') },
+  const badge = h('p', { class: 'engine-badge', id: 'engine-badge', 'aria-live': 'polite' }, 'Loading the engine…');
+  const bar = h('div', { class: 'runbar', role: 'region', 'aria-label': 'run' },
     runButton, cancelButton, h('div', { class: 'run-status' }, status, progress), badge);
   const blocked = h('p', { class: 'blocked', id: 'blocked', role: 'status', hidden: true });
   const problems = h('div', { class: 'problems', id: 'problems', role: 'alert', hidden: true });
@@ -31,32 +29,31 @@ export function createRunbar({ dom, actions, win }) {
 
   function statusText(v, key) {
     const { check, result, engine, notice, engineError } = v;
-    if (engineError) return { kind: 'error', text: text('runbar.engine_failed', { message: engineError.message, retry: engineError.retry ? text('runbar.engine_retry') : '' }) };
-    if (!engine) return { text: text('runbar.loading_engine') };
+    if (engineError) return { kind: 'error', text: `The WebAssembly engine could not start: ${engineError.message}.${engineError.retry ? ' Reload the page to try again.' : ''}` };
+    if (!engine) return { text: 'Loading the WebAssembly engine…' };
     if (notice) return notice;
     if (!check?.ok) {
       const fields = Object.keys(check?.errors ?? {});
-      const where = v.problems.length ? text('runbar.see_below') : text('runbar.highlighted');
-      return { kind: 'error', text: text('runbar.fix_fields', { fields: fields.map((field) => text('runbar.field_name', { field })).join(', '), where }) };
+      return { kind: 'error', text: `Fix ${fields.map((f) => `“${f}”`).join(', ')} to run${v.problems.length ? ' (see below)' : ' (highlighted)'}.` };
     }
-    if (check.blocked) return { text: text('runbar.analysed_not_run') };
+    if (check.blocked) return { text: 'Analysed, not run (see why below).' };
     // A quick pass is timed once its maps are drawn (playground.js): the time follows in a moment.
-    if (result && result.key === key) return { text: result.timings.untimed ? text('runbar.timing_pass') : ranText(result) };
-    if (check.auto) return { text: text('runbar.running_as_you_type') };
-    return { text: text('runbar.press_run', { time: fmt.duration(check.estimate.seconds * 1000) }) };
+    if (result && result.key === key) return { text: result.timings.untimed ? 'Ran; timing the pass…' : ranText(result) };
+    if (check.auto) return { text: 'Running as you type…' };
+    return { text: `Press Run (estimated ${fmt.duration(check.estimate.seconds * 1000)}).` };
   }
 
   function update(v) {
     const { check, running, engine } = v;
     if (engine) {
-      badge.textContent = text('runbar.running_on', { module: moduleName(engine.isa), where: engine.inPage ? text('runbar.on_page_thread') : '' });
+      badge.textContent = `Running on ${moduleName(engine.isa)}${engine.inPage ? ', on this page’s thread' : ''}`;
       badge.dataset.isa = engine.isa;
     }
     // No engine will come: the status line says why, and no "Loading the engine…" stays beside it.
     badge.hidden = !engine && !!v.engineError;
     const runnable = !!engine && !!check?.ok && !check.blocked;
     runButton.disabled = !runnable || !!running;
-    runButton.textContent = running ? text('runbar.running_button') : text('runbar.run');
+    runButton.textContent = running ? 'Running…' : 'Run';
 
     blocked.hidden = !check?.blocked;
     blocked.textContent = check?.blocked?.message ?? '';
@@ -66,7 +63,7 @@ export function createRunbar({ dom, actions, win }) {
     if (signature !== lastProblems) {
       lastProblems = signature;
       problems.hidden = !v.problems.length;
-      fill(problems, v.problems.length ? [h('strong', {}, text('runbar.cannot_run')),
+      fill(problems, v.problems.length ? [h('strong', {}, 'This view cannot run:'),
         h('ul', {}, v.problems.map((p) => h('li', { dataset: { field: p.field } }, h('code', {}, p.field), ': ', p.message)))] : []);
     }
     notes.hidden = !v.notes.length;
@@ -85,21 +82,21 @@ export function createRunbar({ dom, actions, win }) {
         const est = running.estimate ? running.estimate.seconds * 1000 : 0;
         if (p && p.total > 1) {
           progress.value = p.done / p.total;
-          status.textContent = text('runbar.running_phase', { phase: p.phase, elapsed: fmt.duration(elapsed) });
+          status.textContent = `Running ${p.phase}… ${fmt.duration(elapsed)}`;
         } else {
           // One wasm call cannot report progress: show time against the estimate instead.
           progress.value = est ? Math.min(0.95, elapsed / est) : 0;
-          status.textContent = text('runbar.running_elapsed', { elapsed: fmt.duration(elapsed), estimate: est ? text('runbar.estimated', { time: fmt.duration(est) }) : '' });
+          status.textContent = `Running… ${fmt.duration(elapsed)}${est ? ` (estimated ${fmt.duration(est)})` : ''}`;
         }
       };
       write();
       if (show) tick = win.setInterval(write, 100);
       return;
     }
-    const said = statusText(v, check?.config ? configKey(check.config) : '');
-    status.textContent = said.text;
-    status.dataset.kind = said.kind ?? '';
-    bar.dataset.state = said.kind === 'error' ? 'error' : 'idle';
+    const { kind = '', text } = statusText(v, check?.config ? configKey(check.config) : '');
+    status.textContent = text;
+    status.dataset.kind = kind;
+    bar.dataset.state = kind === 'error' ? 'error' : 'idle';
   }
 
   return {
