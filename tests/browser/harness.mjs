@@ -58,6 +58,14 @@ export async function serveSite(files) {
 }
 
 /**
+ * How often the waits for a lasting state look (ms). Playwright's default looks on every animation frame,
+ * which makes the page draw 60 frames a second while a test waits and runs the check each time (on the
+ * page with every panel: 0.4 of a core against 0.1 looking every 100 ms). A state that lasts is seen
+ * either way, at most this much later.
+ */
+export const POLL_MS = 100;
+
+/**
  * A fresh page (own context) at `hash`. `page.problems` collects console errors and warnings, page errors and
  * failed requests; `page.requests` every URL the page or its worker asked for.
  */
@@ -82,6 +90,10 @@ export async function openUrl(h, url, { width = 1280, height = 900, colorScheme 
   const context = await newContext(h, { viewport: { width, height }, colorScheme });
   if (init) await context.addInitScript(init);
   const page = await context.newPage();
+  // Its waits look every POLL_MS unless a test asks for another polling (`polling: 'raf'` to catch a state
+  // that lasts a frame or two).
+  const waitForFunction = page.waitForFunction.bind(page);
+  page.waitForFunction = (fn, arg, options) => waitForFunction(fn, arg, { polling: POLL_MS, ...options });
   page.problems = [];
   page.requests = [];
   // Warnings count too: a preload never used or a deprecated API is something to fix, not ignore.
@@ -102,7 +114,7 @@ export async function resultReady(page, timeout = 30000) {
     const status = root?.getElementById('status')?.textContent ?? '';
     const body = root?.querySelector('[data-panel="heatmaps"] .panel-body');
     return status.startsWith('Ran in') && body?.dataset.stale === '0' && root.querySelector('.ap')?.dataset.settled === '1';
-  }, null, { timeout });
+  }, null, { timeout, polling: POLL_MS });
 }
 
 /**
@@ -118,15 +130,16 @@ export async function chapterDrawn(page, timeout = 30000, { orIdle = false } = {
     const current = maps.hidden || maps.querySelector('.panel-body').dataset.stale === '0';
     const sections = [...root.querySelectorAll('section[data-panel]:not([hidden])')];
     const built = sections.every((s) => s.querySelector('.panel-body').childElementCount > 0 && s.dataset.stale !== '1');
-    const waiting = sections.some((s) => /Waiting for the engine|Computing…|Loading/.test(s.innerText));
     const status = root.getElementById('status');
     const text = status?.textContent ?? '';
     // orIdle: a view that will not run by itself is done too (the run bar idle on "Press Run (estimated …)",
     // "Analysed, not run" or an error): nothing more comes until someone presses Run or edits.
     const idle = orIdle && status?.closest('.runbar')?.dataset.state !== 'running'
       && (status.dataset.kind === 'error' || /^(Press Run \(|Analysed, not run)/.test(text));
-    return (text.startsWith('Ran in') || idle) && current && built && !waiting;
-  }, orIdle, { timeout });
+    if (!((text.startsWith('Ran in') || idle) && current && built)) return false;
+    // Last, as it lays the page out (innerText): a panel still waiting for its figures.
+    return !sections.some((s) => /Waiting for the engine|Computing…|Loading/.test(s.innerText));
+  }, orIdle, { timeout, polling: POLL_MS });
 }
 
 /** Saves a screenshot and prints where, so a person can look at it. */
