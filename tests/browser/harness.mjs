@@ -58,10 +58,11 @@ export async function serveSite(files) {
 }
 
 /**
- * How often the waits for a lasting state look (ms). Playwright's default looks on every animation frame,
- * which makes the page draw 60 frames a second while a test waits and runs the check each time (on the
- * page with every panel: 0.4 of a core against 0.1 looking every 100 ms). A state that lasts is seen
- * either way, at most this much later.
+ * How often the harness's waits for a lasting state (a result, a drawn chapter or step) look, in ms.
+ * Playwright's default looks on every animation frame, which makes a waiting page draw 60 frames a second
+ * and rerun the check each time: on the page with every panel 0.4 of a core while it waits, against 0.1
+ * looking every 100 ms. A state that lasts is seen either way, at most this much later. A test's own
+ * waits keep the default (some catch a state that lasts a frame or two).
  */
 export const POLL_MS = 100;
 
@@ -90,10 +91,6 @@ export async function openUrl(h, url, { width = 1280, height = 900, colorScheme 
   const context = await newContext(h, { viewport: { width, height }, colorScheme });
   if (init) await context.addInitScript(init);
   const page = await context.newPage();
-  // Its waits look every POLL_MS unless a test asks for another polling (`polling: 'raf'` to catch a state
-  // that lasts a frame or two).
-  const waitForFunction = page.waitForFunction.bind(page);
-  page.waitForFunction = (fn, arg, options) => waitForFunction(fn, arg, { polling: POLL_MS, ...options });
   page.problems = [];
   page.requests = [];
   // Warnings count too: a preload never used or a deprecated API is something to fix, not ignore.
