@@ -6,6 +6,7 @@ export { text } from '../text.js';
 
 addText({
   'training.about_lab': 'What the lab trains',
+  'training.more_settings': 'Sample length, learning rate, seed',
   'training.preview_waiting': 'Training a copy {steps} steps to preview this learning rate…',
   'training.preview':
     'Before you train: a copy of this model trained {steps} steps at lr = {lr} reaches {accuracy} held-out accuracy. Each Adam step moves every weight by up to about lr: too small a rate learns slowly, too large a one overshoots.',
