@@ -187,8 +187,7 @@ export function create(body, { dom, host, actions }) {
 
   function update(v) {
     view = v;
-    about.sync();
-    more.sync();
+    about.sync(); more.sync(); // the folds: closed in a lesson's step, open elsewhere
     layout.part(v.state);
     if (plot && plot.height !== layout.chartHeight()) fitChart();
     showFields({ form, inputs }, v.state, v.readOnly);
@@ -217,9 +216,7 @@ export function create(body, { dom, host, actions }) {
     update,
     destroy() {
       run.destroyed = true;
-      about.destroy();
-      more.destroy();
-      layout.destroy();
+      for (const part of [about, more, layout]) part.destroy();
       stopFollowing();
       run.playing = false;
       plot?.destroy();
