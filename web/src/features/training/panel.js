@@ -335,5 +335,7 @@ function drawMaps({ h, fill }, host, shown, reply, sample) {
   });
   maps.dataset.attention = JSON.stringify(Array.from(reply.sample.attention));
   const slotText = predictionsText(reply, T);
-  sampleLine.textContent = text('training.sample_rows_are_queries', { sample, value: labels.join(' '), value2: slotText.join('; ') });
+  // The sentence on the maps' axes apart: a step without the maps (the first) shows the sample's line without it.
+  fill(sampleLine, text('training.sample_wanted_predicted', { sample, value: labels.join(' '), value2: slotText.join('; ') }), ' ',
+    h('span', { class: 'train-maps-key' }, text('training.rows_queries_columns_keys')));
 }

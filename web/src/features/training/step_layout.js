@@ -4,9 +4,10 @@
 import { stepOf } from '../../lesson/chapters.js';
 
 /**
- * The part of the lab a step shows (style.css): start, the untrained model's loss on the curves; task, the
- * curves, the sample and the maps; one-relation, the maps and the words about the heads; heads and use,
- * all of it. Reference and an author's panels keep the whole lab (the rules hold in a step only).
+ * The part of the lab a step shows (style.css): start, the untrained model's loss on the curves and its
+ * guesses on a sample; task, the curves, the sample and the maps; one-relation, the sample, the maps and
+ * the words about the heads; heads and use, all of it. Reference and an author's panels keep the whole lab
+ * (the rules hold in a step only).
  */
 const PART_OF_STEP = Object.freeze({ 'training.start': 'start', 'training.task': 'task', 'training.one-relation': 'one-relation',
   'training.heads': 'heads', 'training.use': 'use' });
