@@ -135,7 +135,7 @@ export async function chapterDrawn(page, timeout = 30000, { orIdle = false } = {
       && (status.dataset.kind === 'error' || /^(Press Run \(|Analysed, not run)/.test(text));
     if (!((text.startsWith('Ran in') || idle) && current && built)) return false;
     // Last, as it lays the page out (innerText): a panel still waiting for its figures.
-    return !sections.some((s) => /Waiting for the engine|Computing…|Loading/.test(s.innerText));
+    return !sections.some((s) => /Waiting for the engine|Computing…|Loading|Measuring d_k/.test(s.innerText));
   }, orIdle, { timeout, polling: POLL_MS });
 }
 
