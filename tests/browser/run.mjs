@@ -92,7 +92,8 @@ function cpuSeconds() {
   try { ids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)); } catch { return null; }
   for (const id of ids) {
     try {
-      const fields = readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1].split(' '); // after "pid (name) "
+      const stat = readFileSync(`/proc/${id}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' '); // after "pid (name) " (a name may hold ") ")
       parent.set(id, fields[1]);
       own.set(id, fields.slice(11, 15).reduce((sum, t) => sum + Number(t), 0)); // utime stime cutime cstime
     } catch { /* ended meanwhile */ }
