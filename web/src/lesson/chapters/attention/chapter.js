@@ -15,11 +15,11 @@ export const TEXT = {
   // Step 1: scores
   'chapter.attention.scores.title': 'A query scores every key',
   'chapter.attention.scores.p1':
-    'Every token of the sentence gets three vectors, made from its embedding by three weight matrices: a query q (what it looks for), a key k (what it offers) and a value v (what it passes on).',
+    'Every token gets three vectors, made from its embedding (d_model numbers) by three weight matrices Wᴽ, Wᴷ, Wⱽ: a query q (what it looks for), a key k (what it offers) and a value v (what it passes on).',
   'chapter.attention.scores.p2':
-    'Query i gives key j the score q_i·k_j / √d_k: the better the key matches the query, the higher the score. The large map has one row per query and one column per key.',
+    'Query i gives key j the score q_i·k_j / √d_k (d_k: the length of q; chapter 2 says why): the better the key matches the query, the higher the score. Each head has its own three matrices and draws its own map: one row per query, one column per key.',
   'chapter.attention.scores.do':
-    'Try: before you look, guess which word “it” looks at most in head 1. Then find the row of “it” in the large map.',
+    'Try: guess which word “it” looks at most in head 1, then find the row of “it” in the large map.',
   // Steps 2–6: their titles (the step list names every step); their sentences: later_text.js.
   'chapter.attention.softmax.title': 'Softmax turns a row of scores into weights',
   'chapter.attention.output.title': 'The output mixes the values',
