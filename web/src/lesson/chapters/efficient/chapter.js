@@ -18,9 +18,9 @@ export const TEXT = {
     'The exercises ask what doubling n does to its bytes, and whether it must be stored at all. The panel below is the next step’s; its folded “slow-memory traffic” line already counts what the standard way writes and reads.',
   'chapter.efficient.flash_title': 'FlashAttention: the same result, tile by tile',
   'chapter.efficient.flash':
-    'FlashAttention gets exactly the same result without ever storing that matrix. It loads a block of queries and a block of keys onto the chip’s small fast memory, scores them, and keeps for each query row three running numbers: the largest score so far (m), the sum of the exponentials so far (ℓ), and the output so far (o). When a new block brings a larger score, what was summed is rescaled. The panel’s other symbols are explained where it lists them.',
+    'FlashAttention gets exactly the same result without ever storing that matrix. It loads a block of queries and a block of keys onto the chip’s small fast memory, scores them, and keeps for each query row three running numbers: the largest score so far (m), the sum of the exponentials so far (ℓ), and the output so far (o). When a new block brings a larger score, what was summed is rescaled.',
   'chapter.efficient.flash_do':
-    'Step through the key blocks with “block ▶” and watch m, ℓ and o change; after the last block o equals softmax attention’s row. Open the slow-memory count to see when tiling moves less data, and move B_r (the query rows per block) to see when it does not.',
+    'Step through the key blocks with “block ▶” and watch m, ℓ and o change; after the last block o equals softmax attention’s row. Open the slow-memory count to see when tiling moves less data, and move B_r (queries per block) to see when it does not.',
   'chapter.efficient.kvcache_title': 'One token at a time: the KV cache',
   'chapter.efficient.kvcache':
     'When a model writes text one token at a time, each new token’s query needs the keys and values of every earlier token. A KV cache keeps them instead of recomputing them: the new token costs work proportional to the tokens so far, not a recomputation of the whole prefix. Fewer key/value heads (n_kv_heads) make the cache smaller.',
