@@ -20,7 +20,7 @@ addText({
   'sqrtdk.over_keys_without_scale':
     'Over {keys} keys, without the scale one key takes {max_weight_unscaled} of a row on average: {unscaled}. ',
   'sqrtdk.draw_q_k_with':
-    'Draw q and k with {d_k} independent random components each (mean 0, variance 1: N(0, 1)). Their dot product is a sum of {d_k} terms of variance 1, so its variance is d_k; dividing by √d_k = {d_k2} brings it back to 1.',
+    'Draw q and k with {d_k} independent N(0, 1) components each. Their dot product is a sum of {d_k} terms of variance 1, so its variance is d_k; dividing by √d_k = {d_k2} brings it back to 1.',
   'sqrtdk.unscaled_q_k': 'unscaled q·k',
   'sqrtdk.scaled_q_k_d': 'scaled q·k / √d_k',
   'sqrtdk.largest_weight_row_mean': 'largest weight in a row (mean)',

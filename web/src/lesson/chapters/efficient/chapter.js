@@ -30,7 +30,7 @@ export const TEXT = {
   'chapter.efficient.sparse':
     'Sparse patterns let each query see fewer keys: a sliding window of the last w tokens, or a strided pattern that also keeps every s-th token further back. Fewer pairs mean less work, at the price of what a query can see directly.',
   'chapter.efficient.sparse_do':
-    'Choose a mask in the inputs (a sliding or strided one shows its window w or stride s) and compare the pairs each pattern computes. Then predict, before the next step shows it: at this layer’s size, is linear attention cheaper than softmax attention?',
+    'Choose a mask in the inputs (sliding and strided ones add w or s) and compare the pairs each pattern computes. Then predict, before the next step shows it: at this layer’s size, is linear attention cheaper than softmax attention?',
   'chapter.efficient.linear_title': 'Linear attention: no softmax',
   'chapter.efficient.linear':
     'Linear attention replaces the softmax by a feature map φ applied to q and k, so the keys and values can be summed once into a small d_k × d_v matrix that every query reuses. Its cost grows with n, not n², but it computes something else than softmax attention.',

@@ -20,7 +20,7 @@ export const TEXT = {
   'chapter.scaling.row':
     'Why a wide spread hurts: the softmax turns a row of scores into weights, each score s becoming e^s divided by the sum over the row. A score 3 above another gets e³ ≈ 20 times its weight, so widely spread scores hand almost the whole row to one key: the row is nearly one-hot and the query looks at a single key.',
   'chapter.scaling.row_do':
-    'Predict first: the sketch exercise gives you a row of scores; draw the weights you expect. Then untick “divide the scores by √d_k” in the inputs and watch the lab’s bars sharpen (the dashed outlines keep the other setting).',
+    'Predict first: the sketch exercise gives you a row of scores; draw the weights you expect. Then untick “divide the scores by √d_k” in the inputs and watch the lab’s bars sharpen (dashed: the other setting).',
   'chapter.scaling.fix_title': 'The cure: divide by √dₖ',
   'chapter.scaling.fix':
     'Divide every score by √d_k before the softmax. Dividing a number by c divides its variance by c², so the variance d_k becomes d_k / d_k = 1 at every width. The scores keep their order, but no longer their explosive spread.',
