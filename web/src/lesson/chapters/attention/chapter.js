@@ -44,7 +44,7 @@ export const CHAPTER = {
     { id: 'attention.heads', title: 'chapter.attention.heads.title', text: ['chapter.attention.heads.p1', 'chapter.attention.heads.do'],
       panels: ['heatmaps'], fields: ['text'], exercises: ['attention.sketch-same-word'] },
     { id: 'attention.mask', title: 'chapter.attention.mask.title', text: ['chapter.attention.mask.p1', 'chapter.attention.mask.p2', 'chapter.attention.mask.do'],
-      panels: ['heatmaps'], fields: ['text', 'mask', 'padding', 'dropout', 'dropout_seed'], exercises: ['attention.causal-row'] },
+      panels: ['heatmaps'], fields: ['mask', 'padding', 'dropout', 'dropout_seed'], exercises: ['attention.causal-row'] },
     { id: 'attention.cross', title: 'chapter.attention.cross.title', text: ['chapter.attention.cross.p1', 'chapter.attention.cross.p2', 'chapter.attention.cross.do'],
       panels: ['heatmaps'], fields: ['attention', 'text', 'text_kv'], exercises: ['attention.cross-qkv', 'attention.weights-shape'] },
   ],
