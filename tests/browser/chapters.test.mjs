@@ -87,7 +87,9 @@ test('the first view: chapter attention, three constructed heads that do what th
   await page.click(`.step-dot[data-step="${maskStep}"]`);
   await page.waitForFunction((n) => location.hash.includes(`step=${n}`), maskStep);
   const atMask = await shown(page);
-  assert.ok(atMask.fields.includes('text') && atMask.fields.includes('mask'), `fields at step ${maskStep}: ${atMask.fields}`);
+  // The step's own fields (the mask first, at the top of the inputs), none of the chapter's others.
+  const maskFields = CHAPTERS[0].steps[maskStep - 1].fields;
+  assert.ok(atMask.fields.includes('mask') && atMask.fields.every((f) => maskFields.includes(f)), `fields at step ${maskStep}: ${atMask.fields}`);
   assert.ok(!atMask.fields.includes('d_model') && !atMask.fields.includes('seed') && !atMask.preset, `fields ${atMask.fields}`);
   await page.click('.step-dot[data-step="1"]');
   await page.waitForFunction(() => !location.hash.includes('step='));

@@ -29,6 +29,8 @@ import * as exercisesService from './exercises/service.js';
 import * as exportService from './export/service.js';
 import { chapterPanels, EXERCISES_FEATURE } from '../lesson/chapters.js';
 import { text } from '../lesson/panels/features.js';
+import { hasText } from '../lesson/text.js';
+import '../lesson/chapters/words.js'; // the abouts (feature_about.js): here under Node and in panels.js, with the chapters' words elsewhere
 
 /**
  * { name, title, about, area: 'side' | 'main' | 'left' | 'right' | 'after', lazy, panel, service? }, in the page's order.
@@ -65,9 +67,10 @@ export const FEATURES = Object.freeze([
   { name: 'export', area: 'right', lazy: true, service: exportService },
 ].map((row) => Object.freeze({
   ...row,
-  // The words, looked up when read (lesson/panels/features.js), so an author's or a translator's table applies.
+  // The words, looked up when read (lesson/panels/features.js, feature_about.js), so an author's or a translator's table applies.
   get title() { return text(`feature.${row.name}.title`); },
-  get about() { return text(`feature.${row.name}.about`); },
+  // null in the first view's bundles until the other chapters' words have come (feature_about.js travels with them)
+  get about() { return hasText(`feature.${row.name}.about`) ? text(`feature.${row.name}.about`) : null; },
 })));
 
 export const FEATURE_NAMES = Object.freeze(FEATURES.map((f) => f.name));

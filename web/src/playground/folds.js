@@ -9,10 +9,11 @@
 
 /**
  * dom: the playground's dom helpers; sections: the shell's (name → { spec, section }); toggled(): the
- * playground applies visibility again (and builds what was opened).
+ * playground applies visibility again (and builds what was opened). loadWords(): loads the words that hold the
+ * panels' abouts (dist/panels.js) where the first view's bundle has none.
  * Returns { apply(shown, folded, chapter) → Set of names whose section stays hidden (collapsed) }.
  */
-export function createFolds({ dom, sections, toggled }) {
+export function createFolds({ dom, sections, toggled, loadWords = () => Promise.resolve() }) {
   const { h } = dom;
   const folds = new Map(); // name → { fold, openButton, closeButton, heading, spec, shownAsFold }, made when first collapsed
   let opened = new Set();
@@ -30,11 +31,18 @@ export function createFolds({ dom, sections, toggled }) {
     };
     const button = (expanded) => h('button', { type: 'button', class: 'fold-toggle', 'aria-expanded': String(expanded), 'aria-controls': section.id,
       dataset: { fold: name }, onclick: () => toggle(!expanded) }, spec.title);
-    const about = String(spec.about ?? '');
     const openButton = button(false);
+    const about = h('p', { class: 'fold-about', hidden: true });
     const fold = h('div', { class: 'panel-fold', id: `fold-${name}`, dataset: { fold: name }, hidden: true },
-      h('h2', { class: 'fold-title' }, openButton),
-      about ? h('p', { class: 'fold-about' }, `${about[0].toUpperCase()}${about.slice(1)}.`) : null);
+      h('h2', { class: 'fold-title' }, openButton), about);
+    // The panel's one line on what it shows: in the first view's bundles it comes with the other chapters' words.
+    const say = () => {
+      const line = spec.about;
+      if (line) about.textContent = `${line[0].toUpperCase()}${line.slice(1)}.`;
+      about.hidden = !line;
+      return !!line;
+    };
+    if (!say()) Promise.resolve().then(loadWords).then(say, () => {}); // no words (no asset folder): the title alone
     section.before(fold);
     const f = { fold, openButton, closeButton: button(true), heading: section.querySelector(':scope > h2'), spec, shownAsFold: false };
     folds.set(name, f);

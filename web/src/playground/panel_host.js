@@ -16,7 +16,7 @@ export function createPanelHost(m, p) {
   const { sections, wrapper, host, dom } = shell;
   let pendingLoads = 0; // lazy panels whose code is on its way
   // A chapter's secondary panels are shown collapsed; opening one shows (and so builds) its section.
-  const folds = createFolds({ dom, sections, toggled: () => applyVisibility() });
+  const folds = createFolds({ dom, sections, toggled: () => applyVisibility(), loadWords: () => host.importVendor('panels.js') });
 
   function applyVisibility() {
     const shown = new Set(visiblePanels(m.state));
