@@ -118,7 +118,7 @@ export async function chapterDrawn(page, timeout = 30000, { orIdle = false } = {
     const current = maps.hidden || maps.querySelector('.panel-body').dataset.stale === '0';
     const sections = [...root.querySelectorAll('section[data-panel]:not([hidden])')];
     const built = sections.every((s) => s.querySelector('.panel-body').childElementCount > 0 && s.dataset.stale !== '1');
-    const waiting = sections.some((s) => /Waiting for the engine|Computing…|Loading/.test(s.innerText));
+    const waiting = sections.some((s) => /Waiting for the engine|Computing…|Loading|Measuring d_k/.test(s.innerText));
     const status = root.getElementById('status');
     const text = status?.textContent ?? '';
     // orIdle: a view that will not run by itself is done too (the run bar idle on "Press Run (estimated …)",
