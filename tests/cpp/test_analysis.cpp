@@ -16,6 +16,10 @@
 #include "core/mha.h"
 #include "reference.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_analysis {
+
 namespace {
 
 attn::MhaDims dims(int d_model, int n_heads, bool bias = true, int d_k = 0, int d_v = 0) {
@@ -431,3 +435,5 @@ TEST_CASE("sqrt_dk_stats: q·k has variance d_k, scaling restores 1, unscaled so
   CHECK(a.dot_variance == b.dot_variance);
   CHECK(a.entropy_unscaled == b.entropy_unscaled);
 }
+
+}  // namespace test_analysis

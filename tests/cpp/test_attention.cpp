@@ -14,6 +14,10 @@
 #include "check.h"
 #include "reference.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_attention {
+
 namespace {
 
 // Tolerances against float64. Output: normwise max|y − y64| / max|y64| ≤ 1e-5, the same bar as
@@ -501,3 +505,5 @@ TEST_CASE("the whole-row path in sub-blocks shorter than 64 rows matches float64
     CHECK(rows_of(scr.masked_rows) == rows_of(want.masked_rows));
   }
 }
+
+}  // namespace test_attention

@@ -26,6 +26,10 @@ namespace alloc_probe {
 extern std::size_t live, peak;
 }  // namespace alloc_probe
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_backward {
+
 namespace {
 
 // Float32 gradients against float64 central differences, normwise per tensor:
@@ -624,3 +628,5 @@ TEST_CASE("backward: the memory the budget counts covers what the pass allocates
     CHECK(allocated <= counted - inputs);
   }
 }
+
+}  // namespace test_backward

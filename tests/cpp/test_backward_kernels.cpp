@@ -12,6 +12,10 @@
 #include "check.h"
 #include "reference.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_backward_kernels {
+
 namespace {
 
 // Below, equal to, a multiple of and above the tiles (4×8 SIMD, 2×4 scalar), the 4-wide row
@@ -176,3 +180,5 @@ TEST_CASE("softmax_backward_row matches float64 on every tail, saturated and mas
   }
   WARN("softmax_backward_row vs float64: worst element at " << worst << " of its bound");
 }
+
+}  // namespace test_backward_kernels

@@ -98,6 +98,10 @@ void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { alloc_
 void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { alloc_probe::release(p); }
 void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { alloc_probe::release(p); }
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_errors {
+
 // Both the type and the message: the message is what the page shows.
 #define CHECK_ATTN_ERROR(expr, text)      \
   do {                                    \
@@ -630,3 +634,6 @@ TEST_CASE("mask_grid: a heatmap cell is masked only when every weight in it is",
   CHECK_THROWS_WITH(attn::mask_grid(both, 2, 7, 6, 1, 1), Catch::Contains("item 2 has no key length"));
   CHECK_THROWS_WITH(attn::mask_grid(both, 0, 7, 6, 0, 1), Catch::Contains("row_step must be a positive integer"));
 }
+
+#undef CHECK_ATTN_ERROR  // the next file of a unity source does not see it
+}  // namespace test_errors

@@ -16,6 +16,10 @@
 #include "labs/flash.h"
 #include "check.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_flash {
+
 namespace {
 
 struct Problem {
@@ -311,3 +315,5 @@ TEST_CASE("flash attention names the field of bad input", "[flash]") {
   bad.k[5] = std::numeric_limits<float>::quiet_NaN();
   CHECK_THROWS_WITH(bad.flash(options(false, 2, 2)), Catch::Contains("key contains NaN"));
 }
+
+}  // namespace test_flash

@@ -15,6 +15,10 @@
 #include "mha_fixtures.h"
 #include "reference.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_gqa {
+
 using namespace fixtures;
 
 namespace {
@@ -431,3 +435,5 @@ TEST_CASE("resolve_view names the field and the core's limit of each bad value",
   r.mask.key_lengths = {3};
   fails(r, "mask", "padding mask has 1 key lengths but batch is 2");
 }
+
+}  // namespace test_gqa

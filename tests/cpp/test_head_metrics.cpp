@@ -12,6 +12,10 @@
 #include "mha_fixtures.h"
 #include "reference.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_head_metrics {
+
 namespace {
 
 // Naive float64 statistics of one row, straight from the definitions (natural logarithms).
@@ -188,3 +192,5 @@ TEST_CASE("compare_heads: constructed heads differ, twins do not, ablation match
   CHECK(masked.ablation.change[1] == 0.0);
   CHECK(masked.ablation.order.back() == 1);
 }
+
+}  // namespace test_head_metrics

@@ -13,6 +13,10 @@
 #include "core/mha.h"
 #include "check.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_heads {
+
 namespace {
 
 // The page's default view: d_model 64, 4 heads, weight seed 1, words seeded by input_seed 7.
@@ -305,3 +309,5 @@ TEST_CASE("random_normal: the page's random inputs, the numbers its JavaScript g
   CHECK(attn::random_normal(7, 0).empty());
   CHECK_THROWS_WITH(attn::random_normal(1, (1u << 26) + 1), Catch::Contains("too many"));
 }
+
+}  // namespace test_heads

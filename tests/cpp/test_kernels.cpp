@@ -14,6 +14,10 @@
 #include "check.h"
 #include "reference.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_kernels {
+
 namespace {
 
 // Below, equal to, a multiple of and above the micro-tile (4 rows, 8 columns), the 4-wide row
@@ -663,3 +667,5 @@ TEST_CASE("exp_poly matches exp from -87 to 0", "[kernels][exp]") {
     CHECK(attn::exp_poly(x) < FLT_MIN);
   }
 }
+
+}  // namespace test_kernels

@@ -15,6 +15,10 @@
 #include "check.h"
 #include "mha_fixtures.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_kv_cache {
+
 namespace {
 
 struct Ref {
@@ -297,3 +301,5 @@ TEST_CASE("decode_cost: cache bytes and FLOPs of a step against recomputing the 
   attn::MhaConfig huge = check::mha_config(1 << 14, 128);
   CHECK_THROWS_WITH(attn::decode_cost(attn::resolve_dims(huge), 1 << 20, 1 << 10), Catch::Contains("too large to count exactly"));
 }
+
+}  // namespace test_kv_cache

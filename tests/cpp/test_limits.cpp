@@ -18,6 +18,10 @@
 #include "core/mha.h"
 #include "check.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_limits {
+
 namespace {
 
 attn::AttentionResult sdpa(const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v,
@@ -164,3 +168,5 @@ TEST_CASE("resolve_dims holds d_model and n_heads to the engine's limit before l
   c.n_heads = 3;
   CHECK_THROWS_WITH(attn::resolve_dims(c), Catch::Contains("Try n_heads = 2 or 4"));
 }
+
+}  // namespace test_limits

@@ -13,6 +13,10 @@
 #include "labs/linear_attention.h"
 #include "check.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_linear_attention {
+
 namespace {
 
 double phi(double x) { return x > 0 ? x + 1 : std::exp(x); }
@@ -158,3 +162,5 @@ TEST_CASE("linear attention does not underflow: far-negative keys or queries giv
     }
   }
 }
+
+}  // namespace test_linear_attention

@@ -14,6 +14,10 @@
 #include "mha_fixtures.h"
 #include "reference.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_mha {
+
 using namespace fixtures;
 
 namespace {
@@ -303,3 +307,5 @@ TEST_CASE("forward_into with the output in the query buffer equals separate buff
     }
   }
 }
+
+}  // namespace test_mha

@@ -16,6 +16,10 @@
 #include "check.h"
 #include "reference.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_overflow {
+
 namespace {
 
 // The three ways through attend_head: weights requested, whole rows in scratch, streaming.
@@ -267,3 +271,5 @@ TEST_CASE("row_max and softmax_row never read a NaN as a fully masked row, in ev
   CHECK(attn::kern::row_max(masked.data(), 7) == neg_inf);
   CHECK_FALSE(attn::kern::softmax_row(masked.data(), 7));
 }
+
+}  // namespace test_overflow

@@ -16,6 +16,10 @@
 #include "check.h"
 #include "mha_fixtures.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_positional {
+
 namespace {
 
 using attn::Positional;
@@ -455,3 +459,5 @@ TEST_CASE("rope_base is refused unless positional is 'rope', in forward and in d
   const attn::MhaResult given = layer.forward(in, rope);
   CHECK(absent.output == given.output);
 }
+
+}  // namespace test_positional

@@ -14,6 +14,10 @@
 #include "check.h"
 #include "mha_fixtures.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_sparse_masks {
+
 namespace {
 
 // The rule as the issue states it, for a window w or a stride s (one of them > 0).
@@ -193,3 +197,5 @@ TEST_CASE("sparse mask errors name the field", "[sparse]") {
   CHECK_THROWS_WITH(run(sparse(0, -2)), Catch::Contains("stride must be at least 1"));
   CHECK_THROWS_WITH(run(sparse(2, 2)), Catch::Contains("not both"));
 }
+
+}  // namespace test_sparse_masks

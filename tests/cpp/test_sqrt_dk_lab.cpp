@@ -13,6 +13,10 @@
 #include "labs/sqrt_dk_lab.h"
 #include "check.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_sqrt_dk_lab {
+
 namespace {
 
 double median(std::vector<double> x) {
@@ -193,3 +197,5 @@ TEST_CASE("sqrt_dk_gradients: n_k = 1 is refused by name, n_k = 2 gives finite s
   }
   for (const attn::SqrtDkGradientRow& row : two.rows) CHECK(row.scaled.score_grad_median > 0);
 }
+
+}  // namespace test_sqrt_dk_lab

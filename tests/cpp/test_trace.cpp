@@ -28,6 +28,10 @@ extern bool open;
 extern std::size_t largest, live, peak;
 }  // namespace alloc_probe
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_trace {
+
 namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
@@ -721,3 +725,5 @@ TEST_CASE("MultiHeadAttention::trace: grouped-query layers trace each query head
         }
   }
 }
+
+}  // namespace test_trace

@@ -19,6 +19,10 @@
 #include "check.h"
 #include "reference.h"
 
+// This file's helpers and cases in a namespace of their own: the unity build (CMakeLists.txt)
+// compiles several test files as one, where their helpers of the same name would clash.
+namespace test_train {
+
 namespace {
 
 using Catch::Matchers::Contains;
@@ -377,3 +381,5 @@ TEST_CASE("training: two heads split two_relation (previous and first token), on
   CHECK(one.accuracy < 0.9);
   WARN("two_relation, 1 head, 1000 steps: accuracy " << one.accuracy);
 }
+
+}  // namespace test_train

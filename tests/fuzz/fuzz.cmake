@@ -8,15 +8,16 @@
 # ctest runs (10 s unless set; ATTN_FUZZ_SECONDS=60 for the longer runs, see run.sh).
 set_source_files_properties(tests/fuzz/fuzz_case.cpp PROPERTIES COMPILE_OPTIONS -fsanitize=fuzzer-no-link)
 # The drivers' own code names no kernel set: compiled once, linked into both (as the Catch2 suites'
-# shared files, CMakeLists.txt).
-add_library(attn_fuzz_shared OBJECT tests/fuzz/fuzz_attention.cpp tests/fuzz/fuzz_case.cpp tests/cpp/reference.cpp)
+# shared files, CMakeLists.txt). The float64 reference is the suites' object (attn_tests_shared_reference,
+# the same flags), not compiled a second time.
+add_library(attn_fuzz_shared OBJECT tests/fuzz/fuzz_attention.cpp tests/fuzz/fuzz_case.cpp)
 target_include_directories(attn_fuzz_shared PRIVATE cpp tests/cpp tests/fuzz)
 target_compile_definitions(attn_fuzz_shared PRIVATE ATTN_KERNEL_SET_AGNOSTIC)
 foreach(variant native_simde native_scalar)
   set(core attn_core_${variant})
 
   set(target fuzz_attention_${variant})
-  add_executable(${target} $<TARGET_OBJECTS:attn_fuzz_shared>)
+  add_executable(${target} $<TARGET_OBJECTS:attn_fuzz_shared> $<TARGET_OBJECTS:attn_tests_shared_reference>)
   target_link_options(${target} PRIVATE -fsanitize=fuzzer)
   target_link_libraries(${target} PRIVATE ${core})
   add_test(NAME fuzz-corpus:${variant}
