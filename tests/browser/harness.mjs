@@ -58,6 +58,15 @@ export async function serveSite(files) {
 }
 
 /**
+ * How often the harness's waits for a lasting state (a result, a drawn chapter or step) look, in ms.
+ * Playwright's default looks on every animation frame, which makes a waiting page draw 60 frames a second
+ * and rerun the check each time: on the page with every panel 0.4 of a core while it waits, against 0.1
+ * looking every 100 ms. A state that lasts is seen either way, at most this much later. A test's own
+ * waits keep the default (some catch a state that lasts a frame or two).
+ */
+export const POLL_MS = 100;
+
+/**
  * A fresh page (own context) at `hash`. `page.problems` collects console errors and warnings, page errors and
  * failed requests; `page.requests` every URL the page or its worker asked for.
  */
@@ -102,7 +111,7 @@ export async function resultReady(page, timeout = 30000) {
     const status = root?.getElementById('status')?.textContent ?? '';
     const body = root?.querySelector('[data-panel="heatmaps"] .panel-body');
     return status.startsWith('Ran in') && body?.dataset.stale === '0' && root.querySelector('.ap')?.dataset.settled === '1';
-  }, null, { timeout });
+  }, null, { timeout, polling: POLL_MS });
 }
 
 /**
@@ -118,15 +127,16 @@ export async function chapterDrawn(page, timeout = 30000, { orIdle = false } = {
     const current = maps.hidden || maps.querySelector('.panel-body').dataset.stale === '0';
     const sections = [...root.querySelectorAll('section[data-panel]:not([hidden])')];
     const built = sections.every((s) => s.querySelector('.panel-body').childElementCount > 0 && s.dataset.stale !== '1');
-    const waiting = sections.some((s) => /Waiting for the engine|Computing…|Loading/.test(s.innerText));
     const status = root.getElementById('status');
     const text = status?.textContent ?? '';
     // orIdle: a view that will not run by itself is done too (the run bar idle on "Press Run (estimated …)",
     // "Analysed, not run" or an error): nothing more comes until someone presses Run or edits.
     const idle = orIdle && status?.closest('.runbar')?.dataset.state !== 'running'
       && (status.dataset.kind === 'error' || /^(Press Run \(|Analysed, not run)/.test(text));
-    return (text.startsWith('Ran in') || idle) && current && built && !waiting;
-  }, orIdle, { timeout });
+    if (!((text.startsWith('Ran in') || idle) && current && built)) return false;
+    // Last, as it lays the page out (innerText): a panel still waiting for its figures.
+    return !sections.some((s) => /Waiting for the engine|Computing…|Loading|Measuring d_k/.test(s.innerText));
+  }, orIdle, { timeout, polling: POLL_MS });
 }
 
 /** Saves a screenshot and prints where, so a person can look at it. */

@@ -3,7 +3,7 @@
 // tests that look at every step (cut_text, visible_effect).
 import { CHAPTERS } from '../../web/src/lesson/chapters.js';
 import { FIELDS } from '../../web/src/model/schema.js';
-import { chapterDrawn } from './harness.mjs';
+import { chapterDrawn, POLL_MS } from './harness.mjs';
 
 /** True once the schema has the `step` key; until then a chapter shows all its steps at once. */
 export const HAS_STEP = FIELDS.some((f) => f.key === 'step');
@@ -30,7 +30,7 @@ export async function goToStep(page, where) {
     const dots = [...root.querySelectorAll('.step-dot')].filter((d) => d.checkVisibility());
     return root.querySelector('nav.chapters [aria-current="page"]')?.dataset.chapter === chapter
       && (!dots.length || root.querySelector('.step-dot[aria-current="step"]')?.dataset.step === String(step));
-  }, where);
+  }, where, { polling: POLL_MS });
   await chapterDrawn(page).catch(async (e) => {
     const seen = await page.evaluate(() => [...playgroundRoot().querySelectorAll('section[data-panel]:not([hidden])')]
       .map((s) => `${s.dataset.panel}${s.dataset.stale === '1' ? ' (stale)' : ''}: ${s.innerText.slice(0, 80).replace(/\s+/g, ' ')}`).join('; '));
@@ -39,6 +39,6 @@ export async function goToStep(page, where) {
   await settle(page);
   const wide = () => [...playgroundRoot().querySelectorAll('.chart')].filter((box) => box.checkVisibility() && box.querySelector('.uplot'))
     .map((box) => ({ id: box.id, box: box.clientWidth, chart: Math.round(box.querySelector('.uplot').getBoundingClientRect().width) })).filter((c) => c.chart > c.box + 1);
-  const ok = await page.waitForFunction(`(${wide})().length === 0`, null, { timeout: 5000 }).then(() => true, () => false);
+  const ok = await page.waitForFunction(`(${wide})().length === 0`, null, { timeout: 5000, polling: POLL_MS }).then(() => true, () => false);
   return ok ? [] : (await page.evaluate(`(${wide})()`)).map((c) => `chart #${c.id} drawn ${c.chart} px wide in a ${c.box} px box`);
 }

@@ -139,4 +139,21 @@ test('the √d_k gradient lab shows the core’s measurements, and its words fol
   await screenshot(page, 'gradients-lab', { fullPage: true });
   assert.deepEqual(page.problems, []);
   await page.closeAll();
+
+  // In the scaling chapter's step the plot answers the step's question: covered (with its words and numbers)
+  // until the learner has answered; then the same plot and story, the numbers folded to keep one screen.
+  const step = await openPage(h, '#chapter=scaling&step=4', { asIs: true, waitForResult: false });
+  const shown = (sel) => step.evaluate((s) => { const el = playgroundRoot().querySelector(s); return !!el && el.getClientRects().length > 0; }, sel);
+  await step.waitForFunction(() => playgroundRoot()?.querySelector('#grad-chart')?.dataset.rows, null, { timeout: 60000 });
+  assert.equal(await shown('#grad-cover'), true, 'the cover says the plot comes after the answer');
+  for (const sel of ['#grad-chart', '#grad-story', '#grad-table']) assert.equal(await shown(sel), false, `${sel} is covered while asked`);
+  const visible = await step.evaluate(() => playgroundRoot().querySelector('section[data-panel="gradients"]').innerText);
+  assert.doesNotMatch(visible, /orders of magnitude|times smaller|one-hot \(largest/, 'none of the story before the answer');
+  await step.evaluate(() => [...playgroundRoot().querySelectorAll('article[data-exercise="scaling.gradient"] button')].find((b) => /Show answer/.test(b.textContent)).click());
+  await step.waitForFunction(() => playgroundRoot().querySelector('#grad-chart .uplot canvas')?.getClientRects().length > 0, null, { timeout: 30000 });
+  assert.equal(await shown('#grad-cover'), false);
+  assert.deepEqual(await step.$$eval('#grad-story p', (els) => els.map((p) => p.textContent)), story);
+  assert.equal(await step.evaluate(() => playgroundRoot().querySelector('details.grad-numbers').open), false, 'the numbers folded in the step');
+  assert.deepEqual(step.problems, []);
+  await step.closeAll();
 });

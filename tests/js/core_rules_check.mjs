@@ -69,6 +69,16 @@ function aliasesOf(ast) {
   return aliases;
 }
 
+/** The names a module binds to a number literal (`const FIRST_KEY_TILES = 4`), file-wide: name → value. */
+function numberNames(ast) {
+  const numbers = new Map();
+  full(ast, (node) => {
+    if (node.type !== 'VariableDeclaration' || node.kind !== 'const') return;
+    for (const d of node.declarations) if (d.id.type === 'Identifier' && d.init && isNumber(d.init)) numbers.set(d.id.name, d.init.value);
+  });
+  return numbers;
+}
+
 /**
  * The arithmetic over the lesson's dimension names in `source` (a module's text): [{ line, column, rule, text }].
  * A size combined with a size (d_model / n_heads, n_heads * d_k, d.n_heads / kvh), with a number other than 0
@@ -82,11 +92,14 @@ export function dimensionArithmetic(source) {
   const add = (node, rule) => found.push({ line: node.loc.start.line, column: node.loc.start.column, rule, text: source.slice(node.start, node.end).slice(0, 80) });
   const ast = parseModule(source);
   const aliases = aliasesOf(ast);
+  const numbers = numberNames(ast);
+  // A number by its name (const FIRST_KEY_TILES = 4) is the number: naming it does not make n_k / 4 a display choice.
+  const isCount = (node) => isNumber(node) || (node?.type === 'Identifier' && numbers.has(node.name));
   const named = (node) => dimensionOf(node) ?? (node?.type === 'Identifier' ? aliases.get(node.name) ?? null : null);
   const arithmetic = (node, operator, left, right) => {
     if (operator === '+' && (isText(left) || isText(right))) return;
     const a = named(left), b = named(right);
-    const constant = (side, other) => side && isNumber(other) && other.value !== 0 && other.value !== 1;
+    const constant = (side, other) => side && isCount(other) && (numbers.get(other.name) ?? other.value) !== 0 && (numbers.get(other.name) ?? other.value) !== 1;
     if ((a && b) || constant(a, right) || constant(b, left) || ((a || b) && (operator === '%' || operator === '**'))) {
       add(node, a && b ? `${a} ${operator} ${b}` : `${operator} over ${a ?? b}`);
     }

@@ -28,9 +28,9 @@ export function walk(node, fn, parent = null, key = null) {
 // A word of letters (hyphenated and apostrophe'd words count once: 'table-wrap', 'query’s').
 const WORD = /\p{L}[\p{L}\p{N}_’'-]*/gu; // an identifier such as train_d_model is one word
 /** True when `s` reads as words: three or more words of letters, one of them three letters or more. */
-export const readsAsWords = (s) => {
+export const readsAsWords = (s, least = 3) => {
   const words = String(s).match(WORD) ?? [];
-  return words.length >= 3 && words.some((w) => w.length >= 3);
+  return words.length >= least && words.some((w) => w.length >= 3);
 };
 
 // Strings that are not learner text by where they stand: a class list, an id, a selector, a module.
@@ -40,14 +40,54 @@ const SELECTOR_CALLS = new Set(['querySelector', 'querySelectorAll', 'closest', 
 /** The text a string or template literal shows (a template's expressions as 0, which is no word). */
 export const literalText = (node) => (node.type === 'Literal' ? node.value : node.quasis.map((q) => q.value.cooked ?? q.value.raw).join('0'));
 
+// Where a string is shown as it stands, so that one word is learner text already ('Computing…', 'weight'):
+// assigned to a property a learner reads, given as an attribute a learner reads, a child of h() or of an
+// element's append/fill, or a branch beside a text() lookup (`busy ? 'Computing…' : text(id)`).
+const SHOWN_PROPS = new Set(['textContent', 'innerText', 'title', 'placeholder', 'alt', 'ariaLabel', 'label']);
+const SHOWN_KEYS = new Set(['title', 'aria-label', 'placeholder', 'alt', 'label', 'summary']);
+const CHILDREN_FROM = { h: 2, fill: 1, append: 0, prepend: 0, replaceChildren: 0, after: 0, before: 0 };
+const isTextCall = (e) => e?.type === 'CallExpression' && e.callee.type === 'Identifier' && e.callee.name === 'text';
+
+/** The literal nodes an expression shows: itself, or through ?:, ||, ??, + and arrays. */
+function shownIn(expr, out) {
+  if (!expr) return out;
+  if ((expr.type === 'Literal' && typeof expr.value === 'string') || expr.type === 'TemplateLiteral') out.add(expr);
+  else if (expr.type === 'ConditionalExpression') [expr.consequent, expr.alternate].forEach((e) => shownIn(e, out));
+  else if (expr.type === 'LogicalExpression' || (expr.type === 'BinaryExpression' && expr.operator === '+')) [expr.left, expr.right].forEach((e) => shownIn(e, out));
+  else if (expr.type === 'ArrayExpression') expr.elements.forEach((e) => shownIn(e, out));
+  return out;
+}
+
+/** The string and template literal nodes of an ESTree that stand where a learner reads them (see SHOWN_PROPS). */
+export function shownNodes(ast) {
+  const out = new Set();
+  walk(ast, (node) => {
+    if (node.type === 'AssignmentExpression' && node.left.type === 'MemberExpression' && SHOWN_PROPS.has(node.left.property?.name)) shownIn(node.right, out);
+    else if (node.type === 'Property' && SHOWN_KEYS.has(node.key.name ?? node.key.value)) shownIn(node.value, out);
+    else if (node.type === 'CallExpression') {
+      const name = node.callee.type === 'Identifier' ? node.callee.name : node.callee.property?.name;
+      if (Object.hasOwn(CHILDREN_FROM, name)) node.arguments.slice(CHILDREN_FROM[name]).forEach((e) => shownIn(e, out));
+      if (name === 'setAttribute' && SHOWN_KEYS.has(node.arguments[0]?.value)) shownIn(node.arguments[1], out);
+    } else if (node.type === 'ConditionalExpression') {
+      if (isTextCall(node.consequent)) shownIn(node.alternate, out);
+      if (isTextCall(node.alternate)) shownIn(node.consequent, out);
+    }
+  });
+  return out;
+}
+
+// One word of three letters or more: enough for a string where it is shown ('Run', 'weight', 'Computing…').
+const ONE_WORD = /\p{L}{3}/u;
+
 /**
  * The string and template literal nodes of an ESTree that read as learner text, leaving out those in a
  * non-text position (an attribute such as `class` or `id`, a selector, an import, the message of a
  * thrown error, which is for the author or the developer) and those the `exempt` predicate accepts.
- * A template inside a template counts with its outer one.
+ * Learner text: `least` words or more (two, one of them three letters or more) anywhere, or one word
+ * where it is shown (shownNodes). A template inside a template counts with its outer one.
  */
-export function learnerNodes(ast, exempt = () => false) {
-  const found = [], errors = [], ids = textsOfIds(ast).nodes;
+export function learnerNodes(ast, exempt = () => false, least = 2) {
+  const found = [], errors = [], ids = textsOfIds(ast).nodes, shown = shownNodes(ast);
   walk(ast, (node) => { if (node.type === 'NewExpression' && /Error$/.test(node.callee.name ?? '')) errors.push(node); });
   walk(ast, (node, parent, key) => {
     if (!((node.type === 'Literal' && typeof node.value === 'string') || node.type === 'TemplateLiteral')) return;
@@ -60,7 +100,7 @@ export function learnerNodes(ast, exempt = () => false) {
     if (parent?.type === 'CallExpression' && key === 'arguments' && parent.arguments[0] === node && parent.callee.name === 'text') return; // an id
     if (ids.has(node)) return; // an id of textsOf({ name: id })
     const text = literalText(node);
-    if (!readsAsWords(text) || exempt(text)) return;
+    if (!(readsAsWords(text, least) || (shown.has(node) && ONE_WORD.test(text))) || exempt(text)) return;
     found.push(node);
   });
   return found;

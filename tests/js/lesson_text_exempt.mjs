@@ -2,9 +2,15 @@
 // kept short and explicit; a learner's sentence belongs in the lesson's data (web/src/lesson/).
 const EXEMPT = [
   'previous,same_word,first_token', // the lesson's start: a value of the heads key (lesson/chapters.js)
+  'causal+padding', // a value of the mask key (schema.js)
   /^color-mix\(in \w+, /,
   /^var\(--[\w-]+, #[0-9a-f]+\)$/, // a theme colour with its fallback // a colour computed for a style property
   /^\d+px \d+ var\(--/, // a border written as a style property
+  /^var\(--[\w-]+\)$/, // a theme colour or size for a style property
+  /^minmax\(/, // a grid track for a style property
+  /^\(prefers-[\w-]+: \w+\)$/, // a media query
+  /^[\w-]+\.(csv|npz|npy|json|svg|png)$/, // a file name offered for a download
+  /^[a-z_]+\.[a-z0-9_.-]+$/, // a lesson-text id or a dotted data key ('training.start-loss')
 ];
 
 /** True when `text` is one of the exempt strings. */

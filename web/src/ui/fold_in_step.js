@@ -3,23 +3,34 @@
 // (lesson/nav.js) says which, and a feature's stylesheet hides the fold's summary outside a step.
 
 /**
- * Keeps `details` open on the whole dashboard and folded while the playground shows a lesson's step (the
- * .stepped class lesson/nav.js sets): set when that changes, so a learner's own opening stays until then.
+ * Watches whether the playground around `body` shows a lesson's step (the .stepped class lesson/nav.js sets
+ * while a chapter's step bar is shown): onChange(stepped) runs once the playground is found and each time
+ * that changes. Returns { sync () → stepped (call from the panel's update: the class is set before the
+ * panels are drawn), destroy }. The one place a panel learns whether it is in a step.
  */
-export function foldInStep(body, details) {
-  let ap = null, observer = null, wasStepped = null;
+export function watchStep(body, onChange) {
+  let ap = null, observer = null, was = null;
   function sync() {
     ap ??= body.closest('.ap');
-    if (!ap) return;
+    if (!ap) return false;
     if (!observer && typeof MutationObserver === 'function') {
       observer = new MutationObserver(sync);
       observer.observe(ap, { attributes: true, attributeFilter: ['class'] });
     }
     const stepped = ap.classList.contains('stepped');
-    if (stepped !== wasStepped) details.open = !(wasStepped = stepped);
+    if (stepped !== was) onChange((was = stepped));
+    return stepped;
   }
   sync();
   return { sync, destroy: () => observer?.disconnect() };
+}
+
+/**
+ * Keeps `details` open on the whole dashboard and folded while the playground shows a lesson's step (the
+ * .stepped class lesson/nav.js sets): set when that changes, so a learner's own opening stays until then.
+ */
+export function foldInStep(body, details) {
+  return watchStep(body, (stepped) => { details.open = !stepped; });
 }
 
 /**

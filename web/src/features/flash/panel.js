@@ -15,7 +15,9 @@ export { requests } from './requests.js'; // what this panel may ask the compute
 const MAX_N = 128, MAX_D = 64;
 const STEP_MS = 1200;
 const SHOWN_O = 8; // components of o drawn
-const FIRST_KEY_TILES = 4; // a display choice: the first key blocks split n_k into about this many tiles to step through
+// The key block B_c at first, at most this many keys (a display choice, not a rule of the tiling): the lesson's
+// sentences walk through a few tiles, block by block; the tiles themselves are the core's (the trace's tiles).
+const FIRST_BLOCK_K = 4;
 /** The traced row at first (at most the last): a row in the middle, whose later keys a causal mask hides. */
 const FIRST_ROW = 4;
 
@@ -160,7 +162,7 @@ export function create(body, { dom, actions }) {
       bk.max = String(sizes.n_k);
       row.max = String(sizes.n_q - 1);
       state.block_q = state.block_q ? Math.min(state.block_q, sizes.n_q) : 0; // 0: the paper's B_r for M (the core's), so tiling wins at first
-      state.block_k = Math.min(state.block_k || Math.max(1, Math.ceil(sizes.n_k / FIRST_KEY_TILES)), sizes.n_k);
+      state.block_k = Math.min(state.block_k || FIRST_BLOCK_K, sizes.n_k);
       state.query_index = Math.min(state.query_index ?? FIRST_ROW, sizes.n_q - 1);
       if (state.block_q) bq.value = String(state.block_q);
       bk.value = String(state.block_k);

@@ -9,6 +9,11 @@ import { chartButtons } from '../../export/figure_button.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js'; // what this panel may ask the compute for (its ctx.actions)
 import { logLogAxes } from '../../render/log_axes.js';
 import { text } from '../../lesson/panels/gradients.js';
+import { stillAsked } from '../../lesson/covered.js';
+import { stepFold } from '../../ui/fold_in_step.js';
+
+/** The exercise this figure answers (what happens to the gradient without the scale): covered until it is done. */
+const ASKED = 'scaling.gradient';
 
 /** The sweep: d_k from 4 to 1,024, 64 keys, 256 query rows per d_k (the engine's defaults). */
 const SWEEP = Object.freeze({ d_k_values: [4, 8, 16, 32, 64, 128, 256, 512, 1024], n_k: 64, samples: 256, seed: 1 });
@@ -52,7 +57,7 @@ export function gradientStory(g) {
     text('gradients.largest_weight_above_0', { saturated_share: fmt.percent(first.unscaled.saturated_share), d_k: fmt.int(first.d_k) }) +
     text('gradients.nats_with', { entropy: fmt.num(first.unscaled.entropy, 2), entropy2: fmt.num(last.unscaled.entropy, 2) }) +
     text('gradients.entropy_stays_near', { part: satScaled === 0 ? text('gradients.no_row_saturates') : text('gradients.most_rows_saturate', { satScaled: fmt.percent(satScaled) }) }) +
-    `${fmt.num(last.scaled.entropy, 2)} (uniform: ln ${fmt.int(g.n_k)} = ${fmt.num(g.max_entropy, 2)}).`);
+    text('gradients.entropy_uniform', { entropy: fmt.num(last.scaled.entropy, 2), n_k: fmt.int(g.n_k), max_entropy: fmt.num(g.max_entropy, 2) }));
   const meanFall = first.unscaled.score_grad_mean / last.unscaled.score_grad_mean;
   if (fall >= 10 && meanFall < fall / 10) {
     out.push(text('gradients.mean_over_rows_falls', { meanFall: times(meanFall) }) +
@@ -64,16 +69,22 @@ export function gradientStory(g) {
 export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   const status = h('p', { class: 'placeholder', id: 'grad-status' }, text('gradients.waiting_engine'));
+  const cover = h('p', { class: 'note', id: 'grad-cover', hidden: true }, text('gradients.after_you_answer'));
   const chartBox = h('div', { class: 'chart', id: 'grad-chart' });
   const story = h('div', { id: 'grad-story' });
   const tableBox = dom.tableWrap({ label: text('gradients.table_label') });
+  // In a lesson's step the numbers behind the plot are folded (one step, one screen); the dashboard shows them.
+  const numbers = stepFold(dom, body, { name: 'grad-numbers', summary: text('gradients.numbers_fold') }, tableBox);
+  // The plot and the sentences about it: side by side on a wide panel (style.css), covered while asked.
+  const figure = h('div', { class: 'grad-figure' },
+    h('div', { class: 'grad-plot' }, chartBox,
+      chartButtons({ dom, host, id: 'grad-figure', title: text('gradients.gradient_reaching_scores_against'), plot: () => plot })),
+    story);
   fill(body,
     h('p', { class: 'lead' }, text('gradients.backward_pass_initialisation_q', { n_k: SWEEP.n_k }),
       text('gradients.loss_that_random_linear'),
       text('gradients.s_softmax_s_input')),
-    status, chartBox,
-    chartButtons({ dom, host, id: 'grad-figure', title: text('gradients.gradient_reaching_scores_against'), plot: () => plot }),
-    story, tableBox);
+    status, cover, figure, numbers.element);
   let plot = null, asked = false;
   // The chart follows its box's width (a resize, a rotated phone, a host page's column).
   const stopFollowing = followWidth(chartBox, () => plot?.setSize({ width: chartWidth(chartBox), height: 260 }));
@@ -117,9 +128,14 @@ export function create(body, { dom, host, actions }) {
       ...['scaled', 'unscaled'].map((s) => g.rows.map((r) => r[s].score_grad_mean))], chartBox);
   }
 
-  function update({ engine }) {
-    if (engine && !asked) measure();
+  function update(view) {
+    numbers.sync();
+    // The plot answers "what happens to the gradient without the scale": shown once that question is done.
+    const covered = stillAsked(view, ASKED);
+    figure.hidden = numbers.element.hidden = covered;
+    cover.hidden = !covered;
+    if (view.engine && !asked) measure();
   }
 
-  return { update, destroy: () => { stopFollowing(); plot?.destroy(); } };
+  return { update, destroy: () => { stopFollowing(); numbers.destroy(); plot?.destroy(); } };
 }

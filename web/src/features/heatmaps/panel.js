@@ -8,7 +8,8 @@ import { configKey } from '../../model/validate.js';
 import { colorPositions, legendEnds } from '../../model/colorscale.js';
 import * as fmt from '../../model/format.js';
 import { focusedIn } from '../../ui/dom.js';
-import { LESSON_START, chapterOf, hasSteps, stepOf, keyList } from '../../lesson/chapters.js';
+import { LESSON_START } from '../../lesson/chapters.js';
+import { watchStep } from '../../ui/fold_in_step.js';
 import { text } from '../../lesson/panels/heatmaps.js';
 import { firstRowOfPrevious } from './first_row.js';
 import { textsOf } from '../../lesson/text.js';
@@ -36,7 +37,17 @@ export function create(body, { dom, host, actions }) {
   // changed the page would lay it out before the drawing, and the drawing lays it out again.
   let knownWidths = null;
   const mapWidths = () => (knownWidths ??= [main, ...smalls.map((s) => s.map)].map((map) => map.available()));
-  const main = new Heatmap(mainCanvas, { labels: true, maxHeight: 400, onCursor: (cell) => describe(readout, current, selectedHead(), cell), onPick: () => follow(main.cursor) });
+  const main = new Heatmap(mainCanvas, { labels: true, maxHeight: FULL_ROOM, onCursor: (cell) => describe(readout, current, selectedHead(), cell), onPick: () => follow(main.cursor) });
+
+  // In a lesson's step (the playground's .stepped class, ui/fold_in_step.js) the heads' fold closes and the
+  // enlarged map keeps to the step's room; on the whole dashboard the fold opens and the map has 400 px.
+  let stepped = false;
+  const step = watchStep(body, (now) => {
+    stepped = now;
+    jobsFold.open = !now; // each time the view goes from one to the other: a learner's toggle stays until then
+    if (current && view && body.clientWidth > 0) draw(); // the class can change with no update (a chapter's words loaded later)
+  });
+  const room = () => mapRoom(stepped, host.win);
 
   /** Click or Enter on a cell of the enlarged map: "Follow one query" (features/query/panel.js) explains it. */
   function follow(cell) {
@@ -79,8 +90,8 @@ export function create(body, { dom, host, actions }) {
     legendMin.textContent = low;
     legendMax.textContent = high;
     const head = selectedHead();
-    drawnAs = `${head}|${view.state.colors}|${mapRoom(view.state, host.win)}`;
-    main.maxHeight = mapRoom(view.state, host.win);
+    drawnAs = `${head}|${view.state.colors}|${room()}`;
+    main.maxHeight = room();
     // Every width first, then every drawing: each drawing resizes its canvas, and a width read after
     // that would cost the browser a layout per map.
     const widths = mapWidths();
@@ -89,7 +100,7 @@ export function create(body, { dom, host, actions }) {
     // The enlarged head's attention as drawn, for readers and tests that check a pattern (small maps only).
     const size = item.rows * item.cols;
     mainCanvas.dataset.attention = size <= 4096 ? JSON.stringify(Array.from(item.data.subarray(head * size, (head + 1) * size))) : '';
-    const [q, k] = config.cross ? ['decoder queries', 'encoder keys'] : ['queries', 'keys'];
+    const [q, k] = config.cross ? [text('heatmaps.axis_decoder_queries'), text('heatmaps.axis_encoder_keys')] : [text('heatmaps.axis_queries'), text('heatmaps.axis_keys')];
     mainCaption.textContent = text('heatmaps.head_down_across', { value: fmt.int(head + 1), n_heads: fmt.int(config.n_heads), part: grouped(config) ? text('heatmaps.k_v_head', { value: kvHeadOf(config, head) + 1 }) : '', q, k });
     smalls.forEach(({ figure, map }, k) => {
       map.setData(gridFor(current, k, palette), widths[k + 1]);
@@ -98,10 +109,9 @@ export function create(body, { dom, host, actions }) {
     });
   }
 
-  let foldedFor = null; // whether the heads' fold was last set for the whole dashboard or a step (a learner's toggle stays until it changes)
   function update(v, reason) {
     view = v;
-    foldedFor = openJobsOnce(jobsFold, mapRoom(v.state, host.win) === FULL_ROOM, foldedFor);
+    step.sync(); // the chapter list set the class just before the panels' update
     const { check, result, state, running, engine } = v;
     const config = check?.config;
     updateItemMenu(dom, { itemSelect, itemNumber, itemLabel, itemField, scaleSelect }, config, result, state);
@@ -136,36 +146,26 @@ export function create(body, { dom, host, actions }) {
       baseNote = resultNotes(result);
       renderOutput(dom, { output, outputTitle, outputBody }, result);
       draw();
-    } else if (reason === 'state' && drawnAs !== `${selectedHead()}|${state.colors}|${mapRoom(state, host.win)}`) {
+    } else if (reason === 'state' && drawnAs !== `${selectedHead()}|${state.colors}|${room()}`) {
       draw(); // the enlarged head, the colour scale or the map's room (a step of a chapter, or the whole dashboard) changed
     }
-    const staleNote = stale
-      ? text('heatmaps.these_maps_are_from', { part: check?.ok && !check.blocked ? text('heatmaps.press_run_update_them') : text('heatmaps.current_inputs_cannot_run') })
-      : '';
-    note.textContent = [baseNote, staleNote].filter(Boolean).join(' ');
+    note.textContent = [baseNote, stale ? staleNote(check) : ''].filter(Boolean).join(' ');
     note.hidden = !note.textContent;
   }
 
-  // Redraw on width changes only: drawing sets the canvases' heights, which must not loop back here.
-  let width = 0;
-  host.observeResize(body, ([entry]) => {
-    const w = Math.round(entry.contentRect.width);
-    if (w === width) return;
-    width = w;
-    host.win.requestAnimationFrame(() => {
-      knownWidths = null;
-      if (!current) return;
-      const widths = mapWidths();
-      main.draw(widths[0]);
-      smalls.forEach(({ map }, k) => map.draw(widths[k + 1]));
-    });
+  onWidthChange(host, body, () => {
+    knownWidths = null;
+    if (!current) return;
+    const widths = mapWidths();
+    main.draw(widths[0]);
+    smalls.forEach(({ map }, k) => map.draw(widths[k + 1]));
   });
   const offScheme = host.onSchemeChange(() => {
     palette = null;
     draw();
   });
 
-  return { update, destroy: offScheme };
+  return { update, destroy: () => { offScheme(); step.destroy(); } };
 }
 
 /** The batch item menu (a number field for thousands of items) and the colour scale, with the legend. */
@@ -180,16 +180,16 @@ function buildToolbar(dom, actions) {
   itemSelect.addEventListener('change', () => actions.edit({ item: itemSelect.value }, 'item'));
   itemNumber.addEventListener('change', () => actions.edit({ item: itemNumber.value }, 'item'));
   const scaleSelect = h('select', { id: 'f-colors', name: 'colors' },
-    h('option', { value: 'linear' }, text('heatmaps.linear_0_max')), h('option', { value: 'log' }, 'log, 3 decades'),
+    h('option', { value: 'linear' }, text('heatmaps.linear_0_max')), h('option', { value: 'log' }, text('heatmaps.log_decades')),
     h('option', { value: 'row' }, text('heatmaps.each_row_max')));
-  const scaleField = h('div', { class: 'field inline' }, h('label', { for: 'f-colors' }, 'colour scale'), scaleSelect);
+  const scaleField = h('div', { class: 'field inline' }, h('label', { for: 'f-colors' }, text('heatmaps.colour_scale')), scaleSelect);
   scaleSelect.addEventListener('change', () => actions.edit({ colors: scaleSelect.value }, 'colors'));
   const bar = h('canvas', { class: 'colorbar', 'aria-hidden': 'true' });
   drawColorbar(bar);
   const legendMin = h('span', { class: 'num' }), legendMax = h('span', { class: 'num' });
-  const legend = h('div', { class: 'legend', role: 'img', 'aria-label': 'colour scale' },
-    h('span', {}, 'weight'), legendMin, bar, legendMax,
-    h('span', { class: 'swatch masked-swatch', title: text('heatmaps.masked_before_softmax_weight') }), h('span', {}, 'masked'));
+  const legend = h('div', { class: 'legend', role: 'img', 'aria-label': text('heatmaps.colour_scale') },
+    h('span', {}, text('heatmaps.legend_weight')), legendMin, bar, legendMax,
+    h('span', { class: 'swatch masked-swatch', title: text('heatmaps.masked_before_softmax_weight') }), h('span', {}, text('heatmaps.legend_masked')));
   return { itemSelect, itemNumber, itemLabel, itemField, scaleSelect, scaleField, legend, legendMin, legendMax };
 }
 
@@ -224,7 +224,7 @@ function renderJobs({ h, fill }, { jobs, headsSwitch }, result, fixed) {
     const row = firstRowOfPrevious(result, k);
     return row ? text('heatmaps.first_row_previous', { first: row.first, word: row.word, weight: fmt.fixed(row.weight, 2) }) : '';
   };
-  const lines = listed.map(([p, k]) => h('li', { dataset: { head: k, pattern: p } }, h('strong', {}, `Head ${k + 1}`), `: ${JOB_LINES[p]}${p === 'previous' ? firstRow(k) : ''}`));
+  const lines = listed.map(([p, k]) => h('li', { dataset: { head: k, pattern: p } }, h('strong', {}, text('heatmaps.job_head', { value: k + 1 })), `: ${JOB_LINES[p]}${p === 'previous' ? firstRow(k) : ''}`));
   if (listed.length < patterns.length) lines.push(h('li', {}, text('heatmaps.other_heads_are_random', { length_length: fmt.int(patterns.length - listed.length) })));
   fill(jobs, lines);
   headsSwitch.hidden = trained || fixed;
@@ -240,12 +240,13 @@ function renderOutput(dom, { output, outputTitle, outputBody }, result) {
   Object.assign(output.dataset, {
     row0: JSON.stringify(rows[0] ?? []), sum: String(result.output_sum), itemSum: String(item.item_sum), item: String(item.b),
   });
-  outputTitle.textContent = `Output${config.batch > 1 ? text('heatmaps.batch_item', { b: fmt.int(item.b) }) : ''}: ${fmt.int(config.n_q)} × ${fmt.int(config.d_model)}`;
+  outputTitle.textContent = text('heatmaps.output_title', {
+    item: config.batch > 1 ? text('heatmaps.batch_item', { b: fmt.int(item.b) }) : '', n_q: fmt.int(config.n_q), d_model: fmt.int(config.d_model) });
   fill(outputBody,
     h('p', { class: 'note' }, text('heatmaps.each_row_concat_head1', { d_model: fmt.int(config.d_model), length: rows.length, cols })),
     dom.tableWrap({ label: text('heatmaps.output_label') }, h('table', { class: 'numbers' },
       h('tbody', {}, rows.map((row, i) => h('tr', {},
-        h('th', { scope: 'row' }, item.labels_q ? item.labels_q[i] : `query ${i}`),
+        h('th', { scope: 'row' }, item.labels_q ? item.labels_q[i] : text('heatmaps.output_row', { value: i })),
         row.map((v) => h('td', {}, fmt.fixed(v, 4)))))))),
     h('p', { class: 'note' }, text('heatmaps.sum_every_output_value', { output_sum: fmt.fixed(result.output_sum, 6) })));
 }
@@ -261,7 +262,10 @@ function groupText(config) {
 }
 
 /** Short names of the patterns, for the small maps' captions. */
-const JOB_NAMES = { previous: 'previous token', same_word: 'same word', first_token: 'first token', uniform: 'uniform' };
+const JOB_NAMES = textsOf({ previous: 'heatmaps.job_name_previous', same_word: 'heatmaps.job_name_same_word', first_token: 'heatmaps.job_name_first_token', uniform: 'heatmaps.job_name_uniform' });
+
+/** The patterns as the untrained note names them. */
+const PATTERN_NAMES = textsOf({ previous: 'heatmaps.pattern_previous', same_word: 'heatmaps.pattern_same_word', first_token: 'heatmaps.pattern_first_token', uniform: 'heatmaps.pattern_uniform' });
 
 /** What a head of each kind was made to do, in one line. */
 const JOB_LINES = textsOf({ // looked up when shown: an author's words registered later still show
@@ -280,23 +284,36 @@ function untrainedText(heads) {
   if (!built.length) {
     return text('heatmaps.projection_weights_are_random', { words });
   }
-  const list = built.map(([p, k]) => `head ${k + 1} (${p.replace('_', ' ')})`).join(', ');
+  const list = built.map(([p, k]) => text('heatmaps.built_head', { value: k + 1, pattern: PATTERN_NAMES[p] ?? p })).join(', ');
   const others = built.length === heads.length ? text('heatmaps.no_head_random') : text('heatmaps.other_heads_are_random_2');
   return text('heatmaps.constructed_whose_w_w', { words, list, others });
 }
 
 /**
- * How tall the enlarged map may be: in a step of a lesson chapter (the page with no hash too: it opens on
- * the first chapter's first step), what a window of its height leaves under the chapter's title, the step's
- * text and the run bar (260 px, cells of 21 px, on a 1280 × 800 screen: the step fits it, issue 37); on the
- * whole dashboard (Reference, an author's panels alone, a chapter without its frame), 400.
+ * How tall the enlarged map may be: in a step of a lesson chapter (`stepped`), what a window of its height
+ * leaves under the chapter's title, the step's text and the run bar (260 px, cells of 21 px, on a
+ * 1280 × 800 screen: the step fits it, issue 37); on the whole dashboard (Reference, an author's panels
+ * alone, a chapter without its frame), 400.
  */
 const FULL_ROOM = 400;
-function mapRoom(state, win) {
-  const chapter = chapterOf(state ?? {});
-  const framed = !(keyList(state?.panels).length && !state?.chapter) && !keyList(state?.hide).includes('chapter');
-  const stepped = framed && hasSteps(chapter) && stepOf(state ?? {}).count > 1; // as the step bar shows (lesson/step_nav.js)
+function mapRoom(stepped, win) {
   return stepped ? Math.max(240, Math.min(FULL_ROOM - 1, Math.round((win?.innerHeight ?? 800) - 540))) : FULL_ROOM;
+}
+
+/** Calls fn on the next frame after `body`'s width changed: drawing sets the canvases' heights, which must not loop back here. */
+function onWidthChange(host, body, fn) {
+  let width = 0;
+  host.observeResize(body, ([entry]) => {
+    const w = Math.round(entry.contentRect.width);
+    if (w === width) return;
+    width = w;
+    host.win.requestAnimationFrame(fn);
+  });
+}
+
+/** What the note says of maps drawn for other inputs than the form's. */
+function staleNote(check) {
+  return text('heatmaps.these_maps_are_from', { part: check?.ok && !check.blocked ? text('heatmaps.press_run_update_them') : text('heatmaps.current_inputs_cannot_run') });
 }
 
 /** What the panel says while it has no maps: why not, or that they are coming. */
@@ -304,16 +321,7 @@ function placeholderText(check, engine, running) {
   if (check?.blocked) return text('heatmaps.not_run_this_size');
   if (!check?.ok) return text('heatmaps.fix_highlighted_inputs_maps');
   if (!engine) return text('heatmaps.loading_engine');
-  return running || check.auto ? 'Computing…' : text('heatmaps.press_run_compute_maps');
-}
-
-/**
- * The heads' fold opens on the whole dashboard and folds in a step, each time the view goes from one to the
- * other (a learner's toggle stays until then); returns what it was last set for.
- */
-function openJobsOnce(jobsFold, whole, foldedFor) {
-  if (whole !== foldedFor) jobsFold.open = whole;
-  return whole;
+  return running || check.auto ? text('heatmaps.computing') : text('heatmaps.press_run_compute_maps');
 }
 
 /** True when the layer shares key/value heads (fewer than query heads, as the core resolved them). */
@@ -394,12 +402,12 @@ function describe(readout, current, head, cell) {
   const masked = item.masked[cell.r * item.cols + cell.c];
   let where;
   if (item.rowStep === 1 && item.colStep === 1) {
-    where = `query ${cell.r}${word(item.labels_q, cell.r)} → key ${cell.c}${word(item.labels_k, cell.c)}`;
+    where = text('heatmaps.query_to_key', { r: cell.r, q_word: word(item.labels_q, cell.r), c: cell.c, k_word: word(item.labels_k, cell.c) });
   } else {
     const span = (k, step, n) => `${fmt.int(k * step)}–${fmt.int(Math.min(n, (k + 1) * step) - 1)}`;
     where = text('heatmaps.queries_keys_block_mean', { r: span(cell.r, item.rowStep, current.config.n_q), c: span(cell.c, item.colStep, current.config.n_k) });
   }
-  readout.textContent = `head ${head + 1} · ${where}: weight ${fmt.fixed(value, 4)}${masked ? ' (masked)' : ''}`;
+  readout.textContent = text('heatmaps.readout', { value: head + 1, where, weight: fmt.fixed(value, 4), masked: masked ? text('heatmaps.readout_masked') : '' });
   Object.assign(readout.dataset, { head, query: cell.r, key: cell.c, weight: String(value) });
 }
 
@@ -411,7 +419,7 @@ function resultNotes(result) {
     notes.push(text('heatmaps.drawn_downsampled_each_cell', { rowStep: item.rowStep, colStep: item.colStep, n_q: fmt.int(result.config.n_q), n_k: fmt.int(result.config.n_k) }));
   }
   if (item.masked_rows.length) {
-    notes.push(text('heatmaps.every_key_masked', { part: item.masked_rows.length === 1 ? 'query' : 'queries', value: item.masked_rows.slice(0, 8).join(', '), part2: item.masked_rows.length > 8 ? ', …' : '' }) +
+    notes.push(text('heatmaps.every_key_masked', { part: item.masked_rows.length === 1 ? text('heatmaps.masked_query_one') : text('heatmaps.masked_query_many'), value: item.masked_rows.slice(0, 8).join(', '), part2: item.masked_rows.length > 8 ? ', …' : '' }) +
       text('heatmaps.softmax_over_nothing_undefined'));
   }
   if (result.config.n_heads > MAX_SMALL) notes.push(text('heatmaps.grid_shows_first_heads', { MAX_SMALL, n_heads: fmt.int(result.config.n_heads) }));
@@ -423,10 +431,10 @@ function resultNotes(result) {
 function smallFigure(h, config, k) {
   const canvas = h('canvas', { 'aria-label': text('heatmaps.head_attention_weights_press', { value: k + 1 }) });
   const kv = kvHeadOf(config, k);
-  const job = config.n_heads <= 8 && config.heads?.[k] && config.heads[k] !== 'random' ? ` · ${JOB_NAMES[config.heads[k]]}` : '';
-  const caption = config.n_heads > 16 ? `${k + 1}` : `head ${k + 1}${job}`;
+  const job = config.n_heads <= 8 && config.heads?.[k] && config.heads[k] !== 'random' ? text('heatmaps.small_job', { job: JOB_NAMES[config.heads[k]] }) : '';
+  const caption = config.n_heads > 16 ? `${k + 1}` : text('heatmaps.small_caption', { value: k + 1, job });
   const figure = h('figure', { class: 'heat-small', dataset: { head: k, kvHead: kv } }, canvas,
-    h('figcaption', {}, grouped(config) && config.n_heads <= 16 ? `${caption} · K/V ${kv + 1}` : caption));
+    h('figcaption', {}, grouped(config) && config.n_heads <= 16 ? text('heatmaps.small_kv', { caption, value: kv + 1 }) : caption));
   return { figure, canvas };
 }
 

@@ -63,6 +63,8 @@ export function createLabRun({ host, actions, settingsNow, draw }) {
       return false;
     } finally {
       run.busy = false;
+      // The settings changed while this request was out: the new model's first request found the lab busy.
+      if (key !== lab.key && lab.key && !lab.reply && !run.destroyed) request(0, { reset: true });
     }
   }
 

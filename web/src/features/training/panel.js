@@ -13,6 +13,7 @@ import { heatmapSvg, figureGrid } from '../../export/figure.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js';
 import { createLabRun } from './lab_run.js';
 import { createPreview } from './preview.js';
+import { stepLayout } from './step_layout.js';
 import { stepFold } from '../../ui/fold_in_step.js';
 import { text } from '../../lesson/panels/training.js';
 import { stillAsked } from '../../lesson/covered.js';
@@ -75,7 +76,8 @@ function sendEdits(form, viewNow, actions) {
 export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   let view = null;
-  const { form, inputs } = buildSettingsForm(dom);
+  const preview = createPreview(dom, actions);
+  const { form, inputs, more } = buildSettingsForm(dom, body, preview.el);
   sendEdits(form, () => view, actions);
 
   const play = h('button', { type: 'button', id: 'train-play' }, 'Train');
@@ -88,18 +90,18 @@ export function create(body, { dom, host, actions }) {
   const curves = h('div', { class: 'chart', id: 'train-curves' });
   const maps = h('div', { class: 'heat-grid', id: 'train-maps' });
   const sampleLine = h('p', { class: 'note', id: 'train-sample-line' });
-  const preview = createPreview(dom, actions);
   const mapsCover = h('p', { class: 'note', id: 'train-maps-cover', hidden: true }, text('training.maps_after_you_answer'));
   let mapsFigure = null; // the maps' save buttons, hidden with them
   const about = stepFold(dom, body, { name: 'train-about', summary: text('training.about_lab') }, // folded in a lesson's step
     h('p', { class: 'lead' }, text('training.embedding_plus_sinusoidal_position'), text('training.what_learns_shows_maps', { TRAIN_BATCH, TRAIN_VOCAB })));
+  // The sample's line before the curves: in a step's two columns it ends the settings' column (style.css).
   fill(body,
     about.element,
     form,
     h('div', { class: 'button-row' }, play, stepButton, reset, another, use),
-    status, preview.el, curves,
+    status, sampleLine, curves,
     chartButtons({ dom, host, id: 'train-figure', title: () => text('training.training_loss_accuracy_step', { steps: lab.steps }), plot: () => plot }),
-    story, mapsCover, sampleLine, maps,
+    story, mapsCover, maps,
     mapsFigure = figureButtons({ dom, host, id: 'train-maps-figure', make: (theme) => mapsSvg(lab.reply, run.sample, lab.steps, theme) }));
 
   // ---- the lab's run: the panel owns time (playing, one request at a time); the worker owns the model ----
@@ -109,7 +111,9 @@ export function create(body, { dom, host, actions }) {
   let plot = null, plotLoading = null;
   const shownMaps = { maps, sampleLine, heatmaps: [] };
   // The chart follows its box's width (a resize, a rotated phone, a host page's column).
-  const stopFollowing = followWidth(curves, () => plot?.setSize({ width: chartWidth(curves), height: 190 }));
+  const fitChart = () => plot?.setSize({ width: chartWidth(curves), height: layout.chartHeight() });
+  const layout = stepLayout(body, fitChart); // a step's part of the lab, and the curves' height there
+  const stopFollowing = followWidth(curves, fitChart);
 
   play.addEventListener('click', () => {
     run.playing = !run.playing;
@@ -141,7 +145,7 @@ export function create(body, { dom, host, actions }) {
       plotLoading ??= Promise.all([host.importVendor('vendor/uplot/uPlot.esm.js'), host.loadStyle('vendor/uplot/uPlot.min.css')]);
       const [{ default: uPlot }] = await plotLoading;
       if (plot || run.destroyed) return;
-      plot = new uPlot(curvesOptions(host, chartWidth(curves)), [[], [], [], []], curves);
+      plot = new uPlot(curvesOptions(host, chartWidth(curves), layout.chartHeight()), [[], [], [], []], curves);
     }
     // The held-out points sit at their steps on the same x axis (null elsewhere).
     const held = new Map(lab.evals.step.map((s, i) => [s, lab.evals.accuracy[i]]));
@@ -183,7 +187,9 @@ export function create(body, { dom, host, actions }) {
 
   function update(v) {
     view = v;
-    about.sync();
+    about.sync(); more.sync(); // the folds: closed in a lesson's step, open elsewhere
+    layout.part(v.state);
+    if (plot && plot.height !== layout.chartHeight()) fitChart();
     showFields({ form, inputs }, v.state, v.readOnly);
     const settings = settingsNow();
     const key = settings ? trainingKey(settings) : null;
@@ -210,7 +216,7 @@ export function create(body, { dom, host, actions }) {
     update,
     destroy() {
       run.destroyed = true;
-      about.destroy();
+      for (const part of [about, more, layout]) part.destroy();
       stopFollowing();
       run.playing = false;
       plot?.destroy();
@@ -228,8 +234,12 @@ function mapsSvg(r, sample, steps, theme) {
   return figureGrid({ title: text('training.training_lab_every_head', { sample, steps }), tiles, theme });
 }
 
-/** The lab's settings form: the task menu and a field per setting, each with its message line. */
-function buildSettingsForm({ h }) {
+/**
+ * The lab's settings form: the task menu and a field per setting, each with its message line; the
+ * sample's length, the rate (with `previewLine`, what it does) and the seed fold in a lesson's step (`more`).
+ */
+function buildSettingsForm(dom, body, previewLine) {
+  const { h } = dom;
   const msg = (key) => h('p', { class: 'msg', id: `m-${key}`, 'aria-live': 'polite' });
   const taskSelect = h('select', { id: 'f-train_task', name: 'train_task' }, TRAIN_TASKS.map((t) => h('option', { value: t }, TASK_TEXT[t])));
   const inputs = new Map([['train_task', taskSelect]]);
@@ -241,21 +251,22 @@ function buildSettingsForm({ h }) {
     fieldBoxes.push(h('div', { class: 'field', dataset: { field: key } },
       h('label', { for: `f-${key}` }, h('code', {}, name), ' ', h('span', { class: 'what' }, what)), input, msg(key)));
   }
-  const form = h('form', { id: 'train-form', novalidate: true, autocomplete: 'off' }, h('div', { class: 'grid2' }, fieldBoxes));
-  return { form, inputs };
+  const more = stepFold(dom, body, { name: 'train-more', summary: text('training.more_settings') }, h('div', { class: 'grid2' }, fieldBoxes.slice(3)), previewLine);
+  const form = h('form', { id: 'train-form', novalidate: true, autocomplete: 'off' }, h('div', { class: 'grid2' }, fieldBoxes.slice(0, 3)), more.element);
+  return { form, inputs, more };
 }
 
 /** The loss and accuracy chart's uPlot options, in the theme's colours. */
-function curvesOptions(host, width) {
+function curvesOptions(host, width, height) {
   const muted = host.cssVar('--muted'), accent = host.cssVar('--accent'), warn = host.cssVar('--warn'), ok = host.cssVar('--ok'), grid = host.cssVar('--grid');
   const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
   return {
-    width, height: 190,
+    width, height,
     scales: { x: { time: false }, loss: { distr: 3 }, acc: { range: [0, 1] } },
     axes: [
       { ...axis, label: 'step', labelSize: 18 },
       { ...axis, scale: 'loss', label: text('training.loss_nats_log'), labelSize: 18, size: 56 },
-      { ...axis, scale: 'acc', side: 1, label: 'accuracy', labelSize: 18, size: 50, grid: { show: false },
+      { ...axis, scale: 'acc', side: 1, label: 'accuracy', labelSize: 18, size: 58, grid: { show: false },
         values: (u, v) => v.map((x) => `${Math.round(x * 100)} %`) },
     ],
     series: [
@@ -324,5 +335,7 @@ function drawMaps({ h, fill }, host, shown, reply, sample) {
   });
   maps.dataset.attention = JSON.stringify(Array.from(reply.sample.attention));
   const slotText = predictionsText(reply, T);
-  sampleLine.textContent = text('training.sample_rows_are_queries', { sample, value: labels.join(' '), value2: slotText.join('; ') });
+  // The sentence on the maps' axes apart: a step without the maps (the first) shows the sample's line without it.
+  fill(sampleLine, text('training.sample_wanted_predicted', { sample, value: labels.join(' '), value2: slotText.join('; ') }), ' ',
+    h('span', { class: 'train-maps-key' }, text('training.rows_queries_columns_keys')));
 }

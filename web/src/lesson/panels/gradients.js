@@ -29,6 +29,10 @@ addText({
     'The mean over rows falls far less ({meanFall}×): the rows not yet saturated keep sizeable gradients, ',
   'gradients.few_rows_still_learn': 'so a few rows still learn while the typical row has all but stopped.',
   'gradients.waiting_engine': 'Waiting for the engine…',
+  'gradients.entropy_uniform': '{entropy} (uniform: ln {n_k} = {max_entropy}).',
+  'gradients.after_you_answer':
+    'The plot of the measured gradients is shown after you answer the exercise on them: predict first what happens without the scale.',
+  'gradients.numbers_fold': 'The numbers behind the plot',
   'gradients.backward_pass_initialisation_q':
     'The backward pass at initialisation: q, k and v with independent N(0, 1) components, {n_k} keys, ',
   'gradients.loss_that_random_linear':

@@ -6,6 +6,7 @@ export { text } from '../text.js';
 
 addText({
   'training.about_lab': 'What the lab trains',
+  'training.more_settings': 'Sample length, learning rate, seed',
   'training.preview_waiting': 'Training a copy {steps} steps to preview this learning rate…',
   'training.preview':
     'Before you train: a copy of this model trained {steps} steps at lr = {lr} reaches {accuracy} held-out accuracy. Each Adam step moves every weight by up to about lr: too small a rate learns slowly, too large a one overshoots.',
@@ -38,7 +39,8 @@ addText({
   'training.paused_steps_lab_s': 'Paused at {steps} steps, the lab’s limit.',
   'training.loss_nats_log': 'loss (nats, log)',
   'training.head_attention_weights_sample': 'head {value}: attention weights of the sample',
-  'training.sample_rows_are_queries': 'Sample {sample}: {value}. {value2}. Rows are queries, columns keys.',
+  'training.sample_wanted_predicted': 'Sample {sample}: {value}. {value2}.',
+  'training.rows_queries_columns_keys': 'Rows are queries, columns keys.',
   'training.held_out_accuracy_samples': 'held-out accuracy {accuracy} ({samples} samples, never trained on)',
   'training.loss_after_you_answer': 'shown after you answer the exercise on it',
   'training.maps_after_you_answer': 'The trained maps are shown after you answer the sketch exercise on them (step 2 of this chapter): draw your prediction first.',
