@@ -126,7 +126,8 @@ const lazyPanelsOnly = {
         const css = await featureCss(f.name);
         if (css) table[f.name] = await minify(css);
       }
-      return { contents: `export const LAZY_CSS = ${JSON.stringify(table)};\n`, loader: 'js' };
+      const shared = await minify(await readFile(join(root, 'web/src/features/lazy_shared.css'), 'utf8'));
+      return { contents: `export const LAZY_CSS = ${JSON.stringify(table)};\nexport const LAZY_SHARED_CSS = ${JSON.stringify(shared)};\n`, loader: 'js' };
     });
     b.onLoad({ filter: /[\\/]features[\\/][^\\/]+[\\/]panel\.js$/ }, ({ path }) =>
       (firstViewPanels.has(path) ? { contents: '// a first-view panel: it is in the first view\'s bundle\n', loader: 'js' } : undefined));

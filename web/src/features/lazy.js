@@ -17,14 +17,15 @@ export { WORDS_HERE as chapterWords } from '../lesson/chapters/words.js'; // eve
 export { readLesson, checkTextIds } from '../author/lesson.js'; // an author's lesson, checked (playground/lesson_host.js)
 export * as STATEMENTS from '../lms/event_statements.js'; // the exercises' xAPI statements (features/exercises/service.js)
 
-import { LAZY_CSS } from './lazy_css.js';
+import { LAZY_CSS, LAZY_SHARED_CSS } from './lazy_css.js';
 import { adoptStyle } from '../ui/style.js';
 
 const NAME = /^[a-z][a-z0-9_]*$/;
 
 /**
  * The panel module ({ create, requests? }) of the feature `name`; rejects for a name that has none. A
- * feature with rules of its own (LAZY_CSS) adds them to the panel's shadow root when the panel is built.
+ * feature with rules of its own (LAZY_CSS) adds them to the panel's shadow root when the panel is built,
+ * after the rules the lazy features share (LAZY_SHARED_CSS).
  */
 export async function loadPanel(name) {
   if (!NAME.test(name)) throw new Error(`“${name}” is not a feature name`);
@@ -34,7 +35,7 @@ export async function loadPanel(name) {
   } catch (err) {
     throw new Error(`panels.js has no panel “${name}”: ${err.message}`);
   }
-  const css = LAZY_CSS[name];
-  if (!css) return panel;
-  return { ...panel, create: (body, ctx) => { adoptStyle(body, css); return panel.create(body, ctx); } };
+  const sheets = [LAZY_SHARED_CSS, LAZY_CSS[name]].filter(Boolean); // the shared rules first, then its own
+  if (!sheets.length) return panel;
+  return { ...panel, create: (body, ctx) => { for (const css of sheets) adoptStyle(body, css); return panel.create(body, ctx); } };
 }

@@ -80,9 +80,9 @@ export function create(body, { dom, actions }) {
       ...Array.from({ length: r.n }, (_, j) => h('span', { class: j === step - 1 ? 'kv-entry new' : j < step ? 'kv-entry' : 'kv-entry future',
         title: j < step ? text('kvcache.k_v', { j: word(j) }) : text('kvcache.not_generated_yet'), style: entryStyle(j) }, word(j))));
     fill(cacheBox,
-      h('h3', {}, text('kvcache.cache_after_step_entries', { step, step2: fmt.int(step), n_kv_heads: r.n_kv_heads, part: r.n_kv_heads > 1 ? 's' : '' })),
+      h('h3', {}, text('kvcache.cache_after_step_entries', { step, step2: fmt.int(step), n_kv_heads: r.n_kv_heads, part: r.n_kv_heads > 1 ? 's' : '', part3: step > 1 ? 'ies' : 'y' })),
       ...Array.from({ length: r.n_kv_heads }, (_, g) => h('div', { class: 'kvcache-head', style: { display: 'grid', gridTemplateColumns: '6.5em 1fr', alignItems: 'center', margin: '3px 0' } },
-        h('span', { class: 'kv-label note' }, text('kvcache.k_v_head', { g })), entries(g))),
+        h('span', { class: 'kv-label note' }, text('kvcache.k_v_head', { g: g + 1 })), entries(g))),
       h('p', { class: 'note', id: 'kvcache-bytes', dataset: { bytesUsed: s.bytes_used, bytes: r.bytes, perToken: r.bytes_per_token } },
         text('kvcache.this_layer_s_cache', { bytes_used: fmt.bytes(s.bytes_used), step: fmt.int(step), part: step > 1 ? 's' : '' }),
         text('kvcache.n_kv_heads_d', { n_kv_heads: r.n_kv_heads, d_k: r.d_k, d_v: r.d_v, bytes_per_token: fmt.int(r.bytes_per_token) }),
@@ -95,7 +95,8 @@ export function create(body, { dom, actions }) {
       let best = 0;
       for (let j = 1; j < step; j++) if (w[j] > w[best]) best = j;
       return { attrs: { dataset: { head, best } },
-        cells: [`head ${head}`, String(r.kv_head_of?.[head] ?? ''), ...Array.from({ length: shown }, (_, j) => {
+        // Heads counted from 1, as every other panel counts them (the data attributes keep the index).
+        cells: [`head ${head + 1}`, r.kv_head_of?.[head] === undefined ? '' : String(r.kv_head_of[head] + 1), ...Array.from({ length: shown }, (_, j) => {
           const j0 = step - shown + j; // the latest keys when the row is long
           return h('span', { class: j0 === best ? 'kv-weight best' : 'kv-weight', style: j0 === best ? { fontWeight: 'var(--semibold)' } : {} }, fmt.fixed(w[j0], 3));
         }), `“${word(best)}” ${fmt.fixed(w[best], 3)}`] };

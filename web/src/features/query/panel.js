@@ -74,12 +74,14 @@ export function create(body, { dom, host, actions }) {
 
   const vector = (name, values, opts) => vectorRow(h, name, values, opts);
 
-  /** A menu of 0..n-1, each named by `name(k)`. */
+  /** A menu of 0..n-1, each named by `name(k)`; while none is chosen its first entry says so (not an empty box). */
   function options(selectEl, n, chosen, name) {
     const labels = Array.from({ length: n }, (_, k) => name(k));
-    if (selectEl.dataset.labels !== JSON.stringify(labels)) {
-      fill(selectEl, labels.map((label, k) => h('option', { value: String(k) }, label)));
-      selectEl.dataset.labels = JSON.stringify(labels);
+    const key = JSON.stringify([chosen === null, labels]);
+    if (selectEl.dataset.labels !== key) {
+      fill(selectEl, chosen === null ? h('option', { value: '', disabled: true }, text('query.choose')) : null,
+        labels.map((label, k) => h('option', { value: String(k) }, label)));
+      selectEl.dataset.labels = key;
     }
     selectEl.value = chosen === null ? '' : String(chosen);
   }

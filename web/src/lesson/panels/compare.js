@@ -8,9 +8,9 @@ addText({
   'compare.comparison_appears_after_run': 'The comparison appears after a run.',
   'compare.similarity_heads': 'Similarity of heads{part}',
   'compare.how_heads_differ_measured':
-    'How the heads differ, measured by the engine on these inputs: how spread each head’s rows are (entropy), how far it looks (mean |i − j| weighted by the weights), ',
+    'How the heads differ, measured by the engine on these inputs: how spread each head’s rows are (entropy: 0 for a one-hot row, highest for an even one), how far it looks (mean |i − j| weighted by the weights), ',
   'compare.how_alike_two_heads':
-    'how alike two heads’ maps are (1 − Jensen–Shannon divergence / ln 2: 1 = the same rows), and how much the output moves when one head is switched off.',
+    'how alike two heads’ maps are (1 = the same rows, 0 = no key in common; computed as 1 − Jensen–Shannon divergence / ln 2), and how much the output moves when one head is switched off.',
   'compare.heads_are_too_many':
     '{n_heads} heads are too many to compare readably here (at most {MAX_HEADS}).',
   'compare.compare_heads_forward_passes': 'Compare the heads ({value} forward passes, about {seconds} s)',

@@ -6,7 +6,7 @@ export { text } from '../text.js';
 
 addText({
   'gqa.sharing_key_value_heads':
-    'Sharing key/value heads keeps every query, so the maps can still differ, while Wᴷ, Wⱽ and above all the key/value cache a decoder keeps for every past token shrink.',
+    'Sharing key/value heads keeps every query, so the maps can still differ, while Wᴷ, Wⱽ and above all the key/value cache a text-writing model keeps for every past token shrink.',
   'gqa.comparison_appears_once_inputs': 'The comparison appears once the inputs are valid.',
   'gqa.current_sizes_d_model': 'At the current sizes (d_model {d_model}, {n_heads} query heads)',
   'gqa.memory_one_pass': 'memory of one pass',

@@ -20,7 +20,7 @@ addText({
   'kvcache.k_v': 'k and v of “{j}”',
   'kvcache.not_generated_yet': 'not generated yet',
   'kvcache.cache_after_step_entries':
-    'The cache after step {step}: {step2} entries in each of {n_kv_heads} key/value head{part}',
+    'The cache after step {step}: {step2} entr{part3} in each of {n_kv_heads} key/value head{part}',
   'kvcache.k_v_head': 'K/V head {g}',
   'kvcache.this_layer_s_cache': 'This layer’s cache holds {bytes_used} after {step} token{part}: ',
   'kvcache.n_kv_heads_d':

@@ -15,9 +15,10 @@ addText({
   'query.this_layer_runs_without': ' This layer runs without the scale (the right-hand pair).',
   'query.without_scale': 'without the scale',
   'query.click_cell_i_j':
-    'Click a cell (i, j) of the large map, or pick one here, to follow that query through the layer with the engine’s numbers.',
+    'Choose a query i, a key j and a head here (or click a cell (i, j) of an attention map where one is shown) to follow that query through the layer with the engine’s numbers.',
   'query.panel_fills_once_layer': 'The panel fills once the layer has run.',
   'query.no_query_chosen_yet': 'No query chosen yet.',
+  'query.choose': 'choose…',
   'query.not_0': '{name}={value} is not in 0…{value2}',
   'query.cannot_follow_this_query': 'Cannot follow this query: {value}.',
   'query.trace_failed': 'The trace failed: {message}',

@@ -15,11 +15,11 @@ export const TEXT = {
   // Step 1: scores
   'chapter.attention.scores.title': 'A query scores every key',
   'chapter.attention.scores.p1':
-    'Every token of the sentence gets three vectors, made from its embedding by three weight matrices: a query q (what it looks for), a key k (what it offers) and a value v (what it passes on).',
+    'Every token gets three vectors, made from its embedding (d_model numbers) by three weight matrices Wᴽ, Wᴷ, Wⱽ: a query q (what it looks for), a key k (what it offers) and a value v (what it passes on).',
   'chapter.attention.scores.p2':
-    'Query i gives key j the score q_i·k_j / √d_k: the better the key matches the query, the higher the score. The large map has one row per query and one column per key.',
+    'Query i gives key j the score q_i·k_j / √d_k (d_k: the length of q; chapter 2 says why): the better the key matches the query, the higher the score. Each head has its own three matrices and draws its own map: one row per query, one column per key.',
   'chapter.attention.scores.do':
-    'Try: before you look, guess which word “it” looks at most in head 1. Then find the row of “it” in the large map.',
+    'Try: guess which word “it” looks at most in head 1, then find the row of “it” in the large map.',
   // Steps 2–6: their titles (the step list names every step); their sentences: later_text.js.
   'chapter.attention.softmax.title': 'Softmax turns a row of scores into weights',
   'chapter.attention.output.title': 'The output mixes the values',
@@ -44,7 +44,7 @@ export const CHAPTER = {
     { id: 'attention.heads', title: 'chapter.attention.heads.title', text: ['chapter.attention.heads.p1', 'chapter.attention.heads.do'],
       panels: ['heatmaps'], fields: ['text'], exercises: ['attention.sketch-same-word'] },
     { id: 'attention.mask', title: 'chapter.attention.mask.title', text: ['chapter.attention.mask.p1', 'chapter.attention.mask.p2', 'chapter.attention.mask.do'],
-      panels: ['heatmaps'], fields: ['text', 'mask', 'padding', 'dropout', 'dropout_seed'], exercises: ['attention.causal-row'] },
+      panels: ['heatmaps'], fields: ['mask', 'padding', 'dropout', 'dropout_seed'], exercises: ['attention.causal-row'] },
     { id: 'attention.cross', title: 'chapter.attention.cross.title', text: ['chapter.attention.cross.p1', 'chapter.attention.cross.p2', 'chapter.attention.cross.do'],
       panels: ['heatmaps'], fields: ['attention', 'text', 'text_kv'], exercises: ['attention.cross-qkv', 'attention.weights-shape'] },
   ],

@@ -9,14 +9,14 @@ export const LATER_TEXT = {
   'chapter.attention.softmax.p2':
     'Only the differences between scores matter: adding the same number to every score of a row leaves its weights as they were, and equal scores share the weight equally.',
   'chapter.attention.softmax.do':
-    'Try: pick a query and a key below and follow its row from the scores to the weights.',
+    'Try: choose a query i (7 “it”, say), a key j and a head in the menus below, then follow that row from the scores to the weights.',
   // Step 3: output
   'chapter.attention.output.p1':
     'Token i’s output is the weighted mean of all the value vectors, with row i’s weights: a key with weight 0.9 passes on most of its value, a key with weight 0 passes on nothing.',
   'chapter.attention.output.p2':
-    'So the output has one row per query and d_v numbers per row, whatever the number of keys.',
+    'So the output has one row per query and d_v numbers per row (d_v: the length of a value vector), whatever the number of keys.',
   'chapter.attention.output.do':
-    'Try: pick a query below and see its output row. Predict: with one head, n tokens and d_model numbers per token, what shape is the whole output?',
+    'Try: choose a query in the menus below and see its output row. Predict: with one head (then d_v = d_model), n tokens and d_model numbers per token, what shape is the whole output?',
   // Step 4: heads
   'chapter.attention.heads.p1':
     'Each map is one head, with its own query and key matrices. Heads 1 to 3 were built for a job (the previous word, the same word elsewhere, the first word); head 4 is random, as a head is before training.',
@@ -31,7 +31,7 @@ export const LATER_TEXT = {
     'Try: choose the causal mask. Predict how many keys the fourth word can see, then count the coloured cells in its row.',
   // Step 6: cross-attention
   'chapter.attention.cross.p1':
-    'In cross-attention the queries come from one sequence (a decoder’s) and the keys and values from another (the encoder’s output). The two can have different lengths, n_q and n_k.',
+    'In cross-attention the queries come from one sequence (in translation, the sentence being written) and the keys and values from another (the sentence being translated). The two can have different lengths, n_q and n_k.',
   'chapter.attention.cross.p2':
     'The weights then have n_q rows and n_k columns: each word being written asks the whole source sentence.',
   'chapter.attention.cross.do':

@@ -21,7 +21,7 @@ export const TEXT = {
   'chapter.cost.weights_do':
     'Predict: how many weights has a layer twice as wide? The table counts this one.',
   'chapter.cost.flops':
-    'Running the layer on n tokens: each projection costs about n·d² multiply-adds (n rows times a d × d matrix), and the n × n attention matrix costs n²·d twice, for Q·Kᵀ and for A·V. The lesson counts one projection and a multiply-add as one operation; the exact count is folded below the table.',
+    'Running the layer on n tokens (d: short for d_model): each projection costs about n·d² multiply-adds (n rows times a d × d matrix), and the n × n attention matrix costs n²·d twice, for the scores Q·Kᵀ and for the weights times the values, A·V. The lesson counts one projection and a multiply-add as one operation; the exact count is folded below the table.',
   'chapter.cost.flops_do':
     'Predict which term is larger for the sentence of the run, and for a long document, then open the counts.',
   'chapter.cost.length':
@@ -31,14 +31,16 @@ export const TEXT = {
   'chapter.cost.heads':
     'Heads split d_model, they do not add to it: h heads of d_k = d_model / h hold the same 4·d_model² weights and do the same multiply-adds as one head of d_k = d_model. What grows with h is the softmax (one n × n map per head) and the memory of the maps.',
   'chapter.cost.heads_do':
-    'Predict, then open the counts. Set n_heads to 1, then 2 and 8. The lesson’s start builds three constructed heads (previous token, same word, first token): with fewer heads it builds as many as fit, one head is the previous-token head, and the line under the Run button says which patterns were left out.',
+    'Predict, then open the counts. Set n_heads to 1, then 2 and 8: do the weights or the multiply-adds move? (With fewer than three heads, the line under the Run button says which built patterns were left out.)',
   'chapter.cost.memory':
-    'Memory: the attention weights are batch·h matrices of n_q × n_k numbers, 4 bytes each, so they grow with n², the reason long contexts are expensive. The presets load the lesson’s worked examples (E2, E3, P1, P4) and real models.',
+    'Memory: the attention weights are batch·h matrices of n_q × n_k numbers (batch: how many sentences run at once), 4 bytes each, so they grow with n², the reason long contexts are expensive. The presets load the lesson’s worked examples (E2, E3, P1, P4) and real models.',
+  'chapter.cost.memory_do':
+    'Predict: for a sentence twice as long, how many times more memory do the attention weights take? Then load a real model from the presets (its sequence is 128 tokens) and read its memory.',
   'chapter.cost.examples.title': 'Worked examples, computed',
   'chapter.cost.examples':
     'The lesson works these counts out by hand for real sizes. Here the engine computes every figure again and sets it beside the lesson’s; a figure the lesson does not print is marked as computed.',
   'chapter.cost.examples_do':
-    'Try: load an example into the inputs, then go back a step and read its weights, multiply-adds and memory.',
+    'Try: press “Load … into the inputs” under an example (scroll within the list), then go back a step and read its weights, multiply-adds and memory.',
 };
 
 export const CHAPTER = {
@@ -57,7 +59,7 @@ export const CHAPTER = {
       fields: ['d_model'] },
     { id: 'cost.heads', title: 'chapter.cost.heads.title', text: ['chapter.cost.heads', 'chapter.cost.heads_do'], panels: ['cost_heads'],
       fields: ['d_model', 'n_heads'], exercises: ['cost.heads-params', 'cost.heads-flops'] },
-    { id: 'cost.memory', title: 'chapter.cost.memory.title', text: ['chapter.cost.memory'], panels: ['cost'],
+    { id: 'cost.memory', title: 'chapter.cost.memory.title', text: ['chapter.cost.memory', 'chapter.cost.memory_do'], panels: ['cost'],
       fields: ['d_model', 'n_heads', 'n_q', 'n_k', 'preset'], exercises: ['cost.attention-shape', 'cost.attention-bytes'] },
     { id: 'cost.examples', title: 'chapter.cost.examples.title', text: ['chapter.cost.examples', 'chapter.cost.examples_do'], panels: ['examples'],
       fields: [] },

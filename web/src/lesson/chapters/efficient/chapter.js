@@ -15,12 +15,12 @@ export const TEXT = {
   'chapter.efficient.memory':
     'Exact attention builds, for every head, a matrix of weights with one row per query and one column per key: n × n numbers for a sequence of n tokens. Double n and it holds four times as many. At a few thousand tokens this matrix, written to memory and read back, costs more than the arithmetic.',
   'chapter.efficient.memory_do':
-    'The exercises ask what doubling n does to it, and whether it must be stored at all.',
+    'The exercises ask what doubling n does to its bytes, and whether it must be stored at all. The panel below is the next step’s; its folded “slow-memory traffic” line already counts what the standard way writes and reads.',
   'chapter.efficient.flash_title': 'FlashAttention: the same result, tile by tile',
   'chapter.efficient.flash':
-    'FlashAttention gets exactly the same result without ever storing that matrix. It loads a block of queries and a block of keys onto the chip’s small fast memory, scores them, and keeps for each query row three running numbers: the largest score so far, the sum of the exponentials so far, and the output so far. When a new block brings a larger score, what was summed is rescaled. The symbols of the panel are explained where it lists them.',
+    'FlashAttention gets exactly the same result without ever storing that matrix. It loads a block of queries and a block of keys onto the chip’s small fast memory, scores them, and keeps for each query row three running numbers: the largest score so far (m), the sum of the exponentials so far (ℓ), and the output so far (o). When a new block brings a larger score, what was summed is rescaled.',
   'chapter.efficient.flash_do':
-    'Step through the key blocks with “block ▶” and watch m, ℓ and o change; after the last block o equals softmax attention’s row. Open the slow-memory count to see when tiling moves less data, and move B_r to see when it does not.',
+    'Step through the key blocks with “block ▶” and watch m, ℓ and o change; after the last block o equals softmax attention’s row. Open the slow-memory count to see when tiling moves less data, and move B_r (queries per block) to see when it does not.',
   'chapter.efficient.kvcache_title': 'One token at a time: the KV cache',
   'chapter.efficient.kvcache':
     'When a model writes text one token at a time, each new token’s query needs the keys and values of every earlier token. A KV cache keeps them instead of recomputing them: the new token costs work proportional to the tokens so far, not a recomputation of the whole prefix. Fewer key/value heads (n_kv_heads) make the cache smaller.',
@@ -30,7 +30,7 @@ export const TEXT = {
   'chapter.efficient.sparse':
     'Sparse patterns let each query see fewer keys: a sliding window of the last w tokens, or a strided pattern that also keeps every s-th token further back. Fewer pairs mean less work, at the price of what a query can see directly.',
   'chapter.efficient.sparse_do':
-    'Choose a mask, a window and a stride in the inputs and compare the pairs each pattern computes. Then predict, before the next step shows it: at this layer’s size, is linear attention cheaper than softmax attention?',
+    'Choose a mask in the inputs (sliding and strided ones add w or s) and compare the pairs each pattern computes. Then predict, before the next step shows it: at this layer’s size, is linear attention cheaper than softmax attention?',
   'chapter.efficient.linear_title': 'Linear attention: no softmax',
   'chapter.efficient.linear':
     'Linear attention replaces the softmax by a feature map φ applied to q and k, so the keys and values can be summed once into a small d_k × d_v matrix that every query reuses. Its cost grows with n, not n², but it computes something else than softmax attention.',

@@ -16,7 +16,7 @@ export const TEXT = {
   'chapter.gqa.cache.p1':
     'A model that writes text makes one token at a time, and each new token’s query reads the keys and values of every token before it. The model keeps them rather than recompute them: the KV cache.',
   'chapter.gqa.cache.p2':
-    'Each token adds 2·n_kv_heads·d_k numbers per layer: a key and a value for each key/value head (d_k = d_v).',
+    'Each token adds, per layer, a key and a value of d_k numbers (d_k = d_v) for each head that computes keys and values: 2·n_kv_heads·d_k numbers of 4 bytes each. Here n_kv_heads, the number of key/value heads, equals n_heads; the next step lowers it.',
   'chapter.gqa.cache.do':
     'Predict: how many bytes does one more token add here? Check it in the table.',
   // Step 2: sharing
@@ -24,7 +24,7 @@ export const TEXT = {
   'chapter.gqa.share.p1':
     'Grouped-query attention (GQA) keeps every query head but gives the layer only n_kv_heads key/value heads. Consecutive query heads form a group of n_heads / n_kv_heads, and each group reads one key/value head.',
   'chapter.gqa.share.p2':
-    'So n_kv_heads must divide n_heads, and query head i (counted from 0) reads key/value head ⌊i / (n_heads / n_kv_heads)⌋.',
+    'So n_kv_heads must divide n_heads, and query head i (counted from 1, as in the table) reads key/value head ⌈i / (n_heads / n_kv_heads)⌉, i divided by the group size and rounded up.',
   'chapter.gqa.share.do':
     'Try: set n_kv_heads to 2, then to 1. Before each change, say which key/value head the last query head will read.',
   // Step 3: maps

@@ -13,7 +13,7 @@ addText({
   'exercise.gqa.groups_all_usual_mistake':
     '{n_kv_heads} groups in all. Usual mistake: dealing the query heads out in turn (head mod n_kv_heads), which is not how the weights are laid out.',
   'exercise.gqa.decoder_keeps_k_v':
-    'A decoder keeps K and V of every past token. For this layer with n_kv_heads = {n_kv_heads} instead ( d_k = {d_k}, d_v = {d_v}, float32), how many bytes do {tokens} tokens add to the cache?',
+    'A model that writes text keeps K and V of every past token. For this layer with n_kv_heads = {n_kv_heads} instead (d_k = {d_k}, d_v = {d_v}, 4 bytes per number), how many bytes do {tokens} tokens add to the cache?',
   'exercise.gqa.core_numbers_per_token':
     'The core: {numbers_per_token} numbers per token (n_kv_heads·(d_k + d_v)), {bytes_per_token}',
   'exercise.gqa.with_one_key_value':

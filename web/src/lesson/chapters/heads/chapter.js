@@ -26,7 +26,7 @@ export const TEXT = {
   // Step 3: Concat
   'chapter.heads.concat.title': 'Concat: one row per token again',
   'chapter.heads.concat.p1':
-    'Each head hands back n_q rows of d_v numbers. Concat lays them next to each other, row by row: still one row per token, now h·d_v wide. With d_k = d_v = d_model / h that is d_model again, so h heads cost what one wide head would; one d_model × h·d_k matrix projects them all, reshaped to (h, n, d_k).',
+    'Each head hands back n_q rows of d_v numbers. Concat lays them next to each other, row by row: still one row per token, now h·d_v wide. With d_k = d_v = d_model / h that is d_model again, so h heads cost what one wide head would; one d_model × h·d_k matrix projects them all, reshaped to (h, n_q, d_k).',
   'chapter.heads.concat.do': 'Predict: for a whole batch of sentences, what shape is Concat?',
   // Step 4: Wᴼ
   'chapter.heads.output.title': 'Wᴼ mixes the heads back together',
@@ -38,7 +38,7 @@ export const TEXT = {
   'chapter.heads.why.title': 'Why several heads?',
   'chapter.heads.why.p1':
     'Why not one big head? Because one head has one row of weights per query. The argument, and a task the engine trains twice to show it, are below.',
-  'chapter.heads.why.do': 'Predict before you train: can one head of d_k = 32 learn two relations at once?',
+  'chapter.heads.why.do': 'Predict before you read the table below: can one head of d_k = 32 learn two relations at once? Then train both here to see it happen.',
   // Step 5: how the heads differ
   'chapter.heads.differ.title': 'Do the heads really differ?',
   'chapter.heads.differ.p1':

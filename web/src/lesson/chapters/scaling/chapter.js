@@ -20,15 +20,15 @@ export const TEXT = {
   'chapter.scaling.row':
     'Why a wide spread hurts: the softmax turns a row of scores into weights, each score s becoming e^s divided by the sum over the row. A score 3 above another gets e³ ≈ 20 times its weight, so widely spread scores hand almost the whole row to one key: the row is nearly one-hot and the query looks at a single key.',
   'chapter.scaling.row_do':
-    'Predict first: the sketch exercise gives you a row of scores; draw the weights you expect. Then untick “divide the scores by √d_k” in the inputs and watch the bars above sharpen (the dashed outlines keep the other setting).',
-  'chapter.scaling.fix_title': 'The cure: divide by √d_k',
+    'Predict first: the sketch exercise gives you a row of scores; draw the weights you expect. Then untick “divide the scores by √d_k” in the inputs and watch the lab’s bars sharpen (dashed: the other setting).',
+  'chapter.scaling.fix_title': 'The cure: divide by √dₖ',
   'chapter.scaling.fix':
-    'The cure: divide every score by √d_k before the softmax. Dividing a number by c divides its variance by c², so the variance d_k becomes d_k / d_k = 1 at every width. The scores keep their order, but no longer their explosive spread.',
+    'Divide every score by √d_k before the softmax. Dividing a number by c divides its variance by c², so the variance d_k becomes d_k / d_k = 1 at every width. The scores keep their order, but no longer their explosive spread.',
   'chapter.scaling.fix_do':
     'Tick the box again and raise d_k: the scaled column of the table stays near 1.',
   'chapter.scaling.gradients_title': 'One-hot rows stop learning',
   'chapter.scaling.gradients':
-    'It matters for learning: the gradient that reaches the scores is a ⊙ (g − Σ a·g), where a is the row of weights, g how the loss changes with each weight, and ⊙ multiplies entry by entry. In a one-hot row every entry of that is nearly 0, so the layer barely learns.',
+    'It matters for learning. Training measures the model’s error (the loss) and nudges every number by its gradient: how much the loss changes when that number moves. The gradient that reaches the scores is a ⊙ (g − Σ a·g), where a is the row of weights, g how the loss changes with each weight, and ⊙ multiplies entry by entry. In a one-hot row every entry of that is nearly 0, so the layer barely learns.',
   'chapter.scaling.gradients_do':
     'The plot measures that gradient at initialisation for d_k from 4 to 1,024, with and without the scale: without it the typical row’s gradient collapses as d_k grows.',
 };
@@ -43,7 +43,7 @@ export const CHAPTER = {
     { id: 'scaling.spread', title: 'chapter.scaling.spread_title', text: ['chapter.scaling.spread', 'chapter.scaling.spread_do'], panels: ['sqrtdk'],
       fields: ['d_model', 'n_heads', 'd_k', 'scale', 'input_seed'], exercises: ['scaling.variance-unscaled', 'scaling.variance-wide'] },
     { id: 'scaling.row', title: 'chapter.scaling.row_title', text: ['chapter.scaling.row', 'chapter.scaling.row_do'], panels: ['sqrtdk'],
-      fields: ['d_k', 'scale', 'input_seed'], exercises: ['scaling.sketch-unscaled'] },
+      fields: ['d_k', 'scale'], exercises: ['scaling.sketch-unscaled'] },
     { id: 'scaling.fix', title: 'chapter.scaling.fix_title', text: ['chapter.scaling.fix', 'chapter.scaling.fix_do'], panels: ['sqrtdk'],
       fields: ['d_model', 'n_heads', 'd_k', 'scale'], exercises: ['scaling.variance-scaled'] },
     { id: 'scaling.gradients', title: 'chapter.scaling.gradients_title', text: ['chapter.scaling.gradients', 'chapter.scaling.gradients_do'], panels: ['gradients'],
