@@ -188,6 +188,7 @@ onTimeout(async () => { // the views measured so far
 for (const [k, view] of views.entries()) measured.push(await measureView(browser, server.url, view, k === 0 ? tracePath : null));
 await browser.close();
 report(loadavg()[0]);
+server.close(); // its pipe would keep this process alive until the time limit when no first-view run follows
 
 /** The edits of the views measured (all, or those before the time limit). */
 function report(loadAfter) {

@@ -118,3 +118,36 @@ test('a costly edit waits for the typing; a superseded result is never drawn and
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
+
+test('an edit and its result leave the step bar and the chapter list alone; a new step rewrites the bar', async () => {
+  // Every keystroke and every result re-renders the playground; the bar (Back, Next) and the chapter list show the
+  // step, the locks and the progress, which an edit of the sentence does not change: writing them anyway cost
+  // each edit style and layout work (bench/results.md, "Edit latency (stop 42)").
+  const page = await openPage(h, '#chapter=attention&step=1', { asIs: true }); // the page as it opens
+  await resultReady(page);
+  const watch = () => page.evaluate(() => {
+    const root = playgroundRoot();
+    const seen = globalThis.__written = [];
+    const observer = new MutationObserver((records) => seen.push(...records.map((r) => `${r.type} ${r.target.nodeName}${r.attributeName ? ` ${r.attributeName}` : ''}`)));
+    for (const el of [root.querySelector('.step-bar'), root.querySelector('.chapter-list')]) {
+      observer.observe(el, { subtree: true, childList: true, attributes: true, characterData: true });
+    }
+    globalThis.__stopWatch = () => { observer.disconnect(); return seen; };
+  });
+  await watch();
+  const sentence = await page.evaluate(() => playgroundRoot().getElementById('f-text').value);
+  await page.evaluate(editNow, ['text', `${sentence} again`, 'heatmaps']);
+  await resultReady(page); // the new sentence's maps, and the timing pass's redraw (status "Ran in")
+  await page.waitForTimeout(300); // a frame or two after it
+  const written = await page.evaluate(() => globalThis.__stopWatch());
+  assert.deepEqual(written, [], `an edit of the sentence and its result wrote into the step bar or the chapter list: ${written.join('; ')}`);
+
+  // A new step still rewrites the bar: Back now leads to step 1.
+  await watch();
+  await page.click('#step-next');
+  await page.waitForFunction(() => playgroundRoot().querySelector('.step-dot[aria-current="step"]')?.dataset.step === '2', null, { timeout: 30000 });
+  const moved = await page.evaluate(() => globalThis.__stopWatch());
+  assert.ok(moved.some((m) => m.startsWith('childList BUTTON')), `Next to step 2 rewrote no button of the step bar (${moved.join('; ') || 'no change'})`);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

@@ -48,6 +48,7 @@ export function createChapterNav({ dom, go, loadWords = () => Promise.resolve() 
   const pager = h('nav', { class: 'chapter-pager', dataset: { landmark: text('nav.pager') }, 'aria-label': text('nav.pager') }, previous, next);
 
   let shownChapter = null;
+  let listFor = null; // what the chapter list was last written for: every keystroke and result re-renders, few change it
   function update(view, progress) {
     const { state } = view;
     const frame = chapterFrame(state, FEATURE_NAMES); // nav=none keeps the title and text (compose.js)
@@ -57,7 +58,8 @@ export function createChapterNav({ dom, go, loadWords = () => Promise.resolve() 
     if (!frame.intro) return stepped(false);
     locked = lockedKeys(state).has('chapter');
     const chapter = chapterOf(state);
-    CHAPTERS.forEach((c) => {
+    const listKey = JSON.stringify([chapter.name, locked, progress]);
+    if (listKey !== listFor) CHAPTERS.forEach((c) => {
       const { button, count, spoken } = buttons.get(c.name);
       if (c.name === chapter.name) button.setAttribute('aria-current', 'page');
       else button.removeAttribute('aria-current');
@@ -72,6 +74,7 @@ export function createChapterNav({ dom, go, loadWords = () => Promise.resolve() 
       spoken.textContent = !total ? '' : complete ? text('nav.progress_complete', { total }) : text('nav.progress_spoken', { done, total });
       count.classList.toggle('complete', complete);
     });
+    listFor = listKey;
     previous.disabled = next.disabled = locked;
     // With no chapter list (nav=none) the steps' Back and Next stay within the chapter too.
     // Another chapter's words come with panels.js (chapters/words.js): its title shows at once, its steps once loaded.

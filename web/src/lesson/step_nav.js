@@ -29,6 +29,7 @@ export function createStepNav({ dom, go, focusChapter }) {
   const element = h('div', { class: 'chapter-steps', id: 'chapter-steps' }, heading, textBox, bar);
 
   let shown = null;
+  let barFor = null; // the step and locks Back and Next were last written for: every keystroke and result re-renders, few change them
   const room = createStepRoom(() => element.closest('.ap'));
   let resizeHooked = false;
   function update(state, { chapterLocked, stepLocked }) {
@@ -36,7 +37,6 @@ export function createStepNav({ dom, go, focusChapter }) {
       element.ownerDocument.defaultView.addEventListener('resize', () => room.measure());
       resizeHooked = true;
     }
-    room.measure();
     const { step, number, count: total } = stepOf(state);
     const chapter = chapterOf(state);
     // Reference (every panel at once) and a chapter told in one step have no steps to move between: their text only.
@@ -47,6 +47,14 @@ export function createStepNav({ dom, go, focusChapter }) {
       : previous && !chapterLocked && hasSteps(previous) ? { changes: { chapter: previous.name, step: previous.steps.length }, chapter: previous } : {};
     targets.next = number < total ? { changes: { step: number + 1 } }
       : after && !chapterLocked ? { changes: { chapter: after.name, step: 1 }, chapter: after } : {};
+    const key = `${chapter.name}/${number}`;
+    // The bar and the room it leaves the step follow the step and the locks (the targets too), not an edit's
+    // keystroke or its result: written only when those change (DOM written on every render costs each edit its
+    // style recalculation). The room is measured again then; step_room.js watches the inputs', the layout's and the window's sizes.
+    const barKey = `${key}|${chapterLocked}|${stepLocked}`;
+    if (barKey === barFor) return false;
+    barFor = barKey;
+    room.measure();
     for (const [button, target, word] of [[back, targets.back, text('nav.step_back')], [next, targets.next, text('nav.step_next')]]) {
       button.hidden = !target.changes;
       button.disabled = stepLocked;
@@ -54,7 +62,6 @@ export function createStepNav({ dom, go, focusChapter }) {
       const label = target.chapter ? text('nav.to_chapter', { word, title: target.chapter.short }) : word;
       button.replaceChildren(...(button === next ? [label, h('span', { 'aria-hidden': 'true' }, ' →')] : [h('span', { 'aria-hidden': 'true' }, '← '), label]));
     }
-    const key = `${chapter.name}/${number}`;
     const fresh = shown !== key;
     if (fresh) {
       shown = key;
