@@ -10,6 +10,7 @@ import { FIELDS, VIEW_FIELDS, SIZE_FIELDS, LAYER_FIELDS, field as fieldOf, optio
 import { parseTraining, trainerArguments } from './training_settings.js';
 import { parseDecimal, parseInteger } from './parse.js';
 import * as fmt from './format.js';
+import { text } from '../lesson/panels/validation.js'; // the messages' words (the core's own messages stay the core's)
 
 export { parseInteger }; // read from here by older callers; it lives in parse.js
 
@@ -42,10 +43,10 @@ export function parseWorkers(raw, cores) {
   if (typed === '') return { value: def, note: null };
   const r = parseInteger(typed, { min: 1, max: most, name: 'workers' });
   if (!r.error) return { value: r.value, note: null };
-  const range = `workers must be a whole number from 1 to ${most} (this browser reports ${most} logical core${most > 1 ? 's' : ''})`;
+  const range = text('validation.workers_range', { most, cores: most > 1 ? text('validation.core_many') : text('validation.core_one') });
   const number = Number(typed);
   const value = Number.isInteger(number) && number > most ? most : def;
-  return { value, note: `${range}, not “${cutText(typed, 20)}”: using ${value}.` };
+  return { value, note: text('validation.workers_note', { range, typed: cutText(typed, 20), value }) };
 }
 
 /** The largest float32 below 1: the engine holds p in float32, where anything closer to 1 is 1. */
@@ -93,8 +94,7 @@ export function validate(state, env = {}) {
   const dropout = parseDecimal(state.dropout, { min: 0, maxExclusive: 1, name: 'dropout' });
   if (dropout.error) put('dropout', dropout.error);
   else if (Math.fround(dropout.value) >= 1) {
-    put('dropout', `dropout ${String(state.dropout).trim()} rounds to 1 in float32, the precision the engine computes in, ` +
-      `and p = 1 would drop every weight: use at most ${LARGEST_DROPOUT.toPrecision(8)}`);
+    put('dropout', text('validation.dropout_rounds_to_1', { typed: String(state.dropout).trim(), largest: LARGEST_DROPOUT.toPrecision(8) }));
   }
   // A value outside a field's choices (an attribute or setState; links fall back to the default): an
   // error for the problem's fields, a note for the fields that only change how it is shown.
@@ -102,27 +102,27 @@ export function validate(state, env = {}) {
   for (const field of FIELDS) {
     const value = String(state[field.key] ?? '');
     if (!field.choices || field.choices.includes(value)) continue;
-    const text = `${field.key} must be one of ${field.choices.filter(Boolean).join(', ')}, not “${cutText(value, 40)}”`;
-    if (VIEW_FIELDS.has(field.key)) notes.push({ field: field.key, text: `${text}: using ${field.def || 'the default'}.` });
-    else put(field.key, text);
+    const problem = text('validation.not_a_choice', { key: field.key, choices: field.choices.filter(Boolean).join(', '), value: cutText(value, 40) });
+    if (VIEW_FIELDS.has(field.key)) notes.push({ field: field.key, text: text('validation.using_instead', { problem, value: field.def || text('validation.the_default') }) });
+    else put(field.key, problem);
   }
 
   // Sequence lengths and batch: typed for random inputs, counted from the sentences otherwise.
   const { n_q, n_k, batch, tokens_q, tokens_kv } = readTokens(state, { source, cross, trained, size, put });
   if (source === 'task' && weights !== 'trained') {
-    put('source', 'a task sample is the training lab’s input, embedded by what the lab learnt: it needs weights=trained (the lab’s “use in the playground” button)');
+    put('source', text('validation.task_needs_trained'));
   }
   if (weights === 'trained' && trained) {
     // The layer is the lab's: its sizes must be the lab's, said on the field that differs (never overridden).
-    const back = ', or go back to the seeded weights';
-    if (d_model && d_model !== trained.d_model) put('d_model', `the trained weights are for d_model = ${trained.d_model} (the training lab’s): set d_model to ${trained.d_model}${back}`);
-    if (n_heads && n_heads !== trained.n_heads) put('n_heads', `the trained weights are for n_heads = ${trained.n_heads}: set n_heads to ${trained.n_heads}${back}`);
+    const back = text('validation.or_seeded');
+    if (d_model && d_model !== trained.d_model) put('d_model', text('validation.trained_d_model', { d_model: trained.d_model, back }));
+    if (n_heads && n_heads !== trained.n_heads) put('n_heads', text('validation.trained_n_heads', { n_heads: trained.n_heads, back }));
     // The trained heads' d_k and d_v are the core's derived ones (the lab gives none): ask it, once it is loaded.
     const per = env.resolveView?.({ d_model: trained.d_model, n_heads: trained.n_heads, n_q: 1 }).dims;
-    if (per && given_d_k && given_d_k !== per.d_k) put('d_k', `the trained heads have d_k = ${per.d_k}: clear d_k${back}`);
-    if (per && given_d_v && given_d_v !== per.d_v) put('d_v', `the trained heads have d_v = ${per.d_v}: clear d_v${back}`);
-    if (state.bias === '0') put('bias', `the trained layer has biases: tick the biases${back}`);
-    if (cross) put('attention', `the trained layer does self-attention: choose self-attention${back}`);
+    if (per && given_d_k && given_d_k !== per.d_k) put('d_k', text('validation.trained_d_k', { d_k: per.d_k, back }));
+    if (per && given_d_v && given_d_v !== per.d_v) put('d_v', text('validation.trained_d_v', { d_v: per.d_v, back }));
+    if (state.bias === '0') put('bias', text('validation.trained_bias', { back }));
+    if (cross) put('attention', text('validation.trained_self', { back }));
   }
 
   // Padding: key lengths, one per batch item (counted from the sentences for text inputs).
@@ -169,9 +169,9 @@ export function validate(state, env = {}) {
   const heads = parseHeads(state.heads, n_heads, source, put, (n) => notes.push(n));
   if (weights === 'trained') {
     // The trained layer is used as learnt: no key/value heads shared, no W_Q rebuilt from patterns.
-    const back = ', or go back to the seeded weights';
-    if (n_kv_heads !== undefined && n_kv_heads !== n_heads) put('n_kv_heads', `the trained layer has one key/value head per query head: clear n_kv_heads${back}`);
-    if (heads) put('heads', `constructed heads would replace the trained W_Q: set every head to random${back}`);
+    const back = text('validation.or_seeded');
+    if (n_kv_heads !== undefined && n_kv_heads !== n_heads) put('n_kv_heads', text('validation.trained_kv', { back }));
+    if (heads) put('heads', text('validation.trained_heads', { back }));
   }
 
   const ok = Object.keys(errors).length === 0;
@@ -212,18 +212,19 @@ function readTokens(state, { source, cross, trained, size, put }) {
   let n_q, n_k, batch, tokens_q = null, tokens_kv = null;
   if (source === 'text') {
     tokens_q = sentences(state.text);
-    if (!tokens_q.length) put('text', 'type at least one word (each line is one batch item)');
-    if (tokens_q.length > LIMITS.lines) put('text', `at most ${LIMITS.lines} lines (one per batch item), got ${tokens_q.length}`);
-    if (tokens_q.some((t) => t.length > LIMITS.tokens)) put('text', `at most ${LIMITS.tokens} tokens per line`);
+    if (!tokens_q.length) put('text', text('validation.text_empty'));
+    if (tokens_q.length > LIMITS.lines) put('text', text('validation.text_lines', { most: LIMITS.lines, lines: tokens_q.length }));
+    if (tokens_q.some((t) => t.length > LIMITS.tokens)) put('text', text('validation.tokens_per_line', { most: LIMITS.tokens }));
     batch = tokens_q.length || undefined;
     n_q = tokens_q.length ? Math.max(...tokens_q.map((t) => t.length)) : undefined;
     if (cross) {
       tokens_kv = sentences(state.text_kv);
-      if (!tokens_kv.length) put('text_kv', 'type the encoder sentence that the queries attend to');
+      if (!tokens_kv.length) put('text_kv', text('validation.text_kv_empty'));
       else if (tokens_q.length && tokens_kv.length !== tokens_q.length) {
-        put('text_kv', `needs one line per query line: ${tokens_q.length} query line${tokens_q.length > 1 ? 's' : ''}, ${tokens_kv.length} here`);
+        const line_word = tokens_q.length > 1 ? text('validation.line_many') : text('validation.line_one');
+        put('text_kv', text('validation.text_kv_lines', { lines: tokens_q.length, line_word, here: tokens_kv.length }));
       }
-      if (tokens_kv.some((t) => t.length > LIMITS.tokens)) put('text_kv', `at most ${LIMITS.tokens} tokens per line`);
+      if (tokens_kv.some((t) => t.length > LIMITS.tokens)) put('text_kv', text('validation.tokens_per_line', { most: LIMITS.tokens }));
       n_k = tokens_kv.length ? Math.max(...tokens_kv.map((t) => t.length)) : undefined;
     } else {
       n_k = n_q;
@@ -247,16 +248,16 @@ function readTokens(state, { source, cross, trained, size, put }) {
 function readShown(state, { batch, n_heads, notes }) {
   const itemRead = parseInteger(state.item, { min: 0, name: 'item' });
   let item = itemRead.value ?? 0;
-  if (itemRead.error && String(state.item ?? '').trim() !== '') notes.push({ field: 'item', text: `item=${cutText(String(state.item), 20)} is not a batch item (${itemRead.error}): showing item 0.` });
+  if (itemRead.error && String(state.item ?? '').trim() !== '') notes.push({ field: 'item', text: text('validation.item_unread', { item: cutText(String(state.item), 20), problem: itemRead.error }) });
   if (batch && item > batch - 1) {
-    notes.push({ field: 'item', text: `item=${item} is not a batch item here (0 to ${batch - 1}): showing item ${batch - 1}.` });
+    notes.push({ field: 'item', text: text('validation.item_outside', { item, last: batch - 1 }) });
     item = batch - 1;
   }
   let head = null;
   if (String(state.head ?? '').trim() !== '') {
     const headRead = parseInteger(state.head, { min: 0, name: 'head' });
-    if (headRead.error) notes.push({ field: 'head', text: `head=${cutText(String(state.head), 20)} is not a head (${headRead.error}): showing head 1 (head=0).` });
-    else if (n_heads && headRead.value >= n_heads) notes.push({ field: 'head', text: `head=${headRead.value} is not a head of this layer (0 to ${n_heads - 1}): showing head 1 (head=0).` });
+    if (headRead.error) notes.push({ field: 'head', text: text('validation.head_unread', { head: cutText(String(state.head), 20), problem: headRead.error }) });
+    else if (n_heads && headRead.value >= n_heads) notes.push({ field: 'head', text: text('validation.head_outside', { head: headRead.value, last: n_heads - 1 }) });
     else head = headRead.value;
   }
   return { item, head };
@@ -264,35 +265,25 @@ function readShown(state, { batch, n_heads, notes }) {
 
 /** Why a valid problem is not run here (too large for the tab's memory, or too slow), or null. */
 function tooLarge(analysis, estimate, { budget, field, lastOf }) {
+  const room = { budget: fmt.bytesBinary(budget), budget_bytes: fmt.int(budget) };
+  const time = { seconds: fmt.num(estimate.seconds, 0), limit: MAX_RUN_SECONDS };
   if (analysis.memory.parameters > budget) {
     // No sequence length can help: the layer itself does not fit, so the message belongs to its width.
+    const values = { ...room, bytes: fmt.bytes(analysis.memory.parameters) };
     return { field: lastOf(LAYER_FIELDS, 'd_model'), kind: 'memory',
-      short: `Too large to run here at any n: the layer's weights alone need ${fmt.bytes(analysis.memory.parameters)}, over the ${fmt.bytesBinary(budget)} budget.`,
-      message:
-      `Too large to run in this tab at any sequence length: the layer's weights alone need ${fmt.bytes(analysis.memory.parameters)}, ` +
-      `over the budget of ${fmt.int(budget)} B (${fmt.bytesBinary(budget)}); make d_model (or d_k, d_v) smaller to run it. ` +
-      `The shapes, parameters, FLOPs and memory below are still computed.` };
+      short: text('validation.weights_too_large_short', values), message: text('validation.weights_too_large', values) };
   } else if (analysis.memory.total > budget) {
-    return { field, kind: 'memory',
-      short: `Too large to run here: needs ${fmt.bytes(analysis.memory.total)}, over the ${fmt.bytesBinary(budget)} budget.`,
-      message:
-      `Too large to run in this tab: one forward pass needs ${fmt.bytes(analysis.memory.total)}, over the budget of ` +
-      `${fmt.int(budget)} B (${fmt.bytesBinary(budget)}). The shapes, parameters, FLOPs and memory below are still computed.` };
+    const values = { ...room, bytes: fmt.bytes(analysis.memory.total) };
+    return { field, kind: 'memory', short: text('validation.too_large_short', values), message: text('validation.too_large', values) };
   } else if (estimate.seconds > MAX_RUN_SECONDS && estimate.training) {
     // Most of the time is training the lab's model again from its seed: say so, and the ways round it.
     const t = estimate.training;
+    const values = { ...time, steps: fmt.int(t.steps), step_macs: fmt.short(t.step_macs) };
     return { field: 'train_steps', kind: 'time',
-      short: `Too slow to run here: training the model again takes an estimated ${fmt.num(estimate.seconds, 0)} s (limit ${MAX_RUN_SECONDS} s).`,
-      message:
-      `Too slow to run here: the trained weights are made again from the seed, ${fmt.int(t.steps)} training steps of ` +
-      `${fmt.short(t.step_macs)} multiply-adds each, an estimated ${fmt.num(estimate.seconds, 0)} s in all (the limit is ${MAX_RUN_SECONDS} s). ` +
-      `Train the model in the training lab and use it from there, lower train_steps or the lab's sizes, or go back to the seeded weights.` };
+      short: text('validation.training_too_slow_short', values), message: text('validation.training_too_slow', values) };
   } else if (estimate.seconds > MAX_RUN_SECONDS) {
-    return { field, kind: 'time',
-      short: `Too slow to run here: an estimated ${fmt.num(estimate.seconds, 0)} s (limit ${MAX_RUN_SECONDS} s).`,
-      message:
-      `Too slow to run here: about ${fmt.short(analysis.flops.exact_flops)} FLOPs, an estimated ${fmt.num(estimate.seconds, 0)} s ` +
-      `(the limit is ${MAX_RUN_SECONDS} s). Make n_q, n_k, d_model or batch smaller; the analysis below is still computed.` };
+    const values = { ...time, flops: fmt.short(analysis.flops.exact_flops) };
+    return { field, kind: 'time', short: text('validation.too_slow_short', values), message: text('validation.too_slow', values) };
   }
   return null;
 }
@@ -341,12 +332,12 @@ export const HEAD_PATTERNS = Object.freeze(['random', 'previous', 'same_word', '
  * n_heads are used.
  */
 function parseHeads(raw, n_heads, source, put, note) {
-  const text = String(raw ?? '').trim();
-  if (!text) return null;
-  const names = text.split(',').map((s) => s.trim());
+  const typed = String(raw ?? '').trim();
+  if (!typed) return null;
+  const names = typed.split(',').map((s) => s.trim());
   const bad = names.findIndex((name) => name && !HEAD_PATTERNS.includes(name));
   if (bad >= 0) {
-    put('heads', `“${cutText(names[bad], 30)}” (head ${bad + 1}) is not a head pattern: use ${HEAD_PATTERNS.join(', ')}, or leave it empty for random`);
+    put('heads', text('validation.heads_unknown', { name: cutText(names[bad], 30), number: bad + 1, patterns: HEAD_PATTERNS.join(', ') }));
     return null;
   }
   // More patterns than heads (the lesson's three constructed heads on a layer of one or two): the heads
@@ -356,13 +347,15 @@ function parseHeads(raw, n_heads, source, put, note) {
     names.length = n_heads;
     if (left.length) {
       const used = names.filter((name) => name && name !== 'random');
-      note({ field: 'heads', text: `${n_heads} head${n_heads > 1 ? 's' : ''}: the constructed heads use the first ${n_heads} of the patterns` +
-        `${used.length ? ` (${used.join(', ')})` : ''}; ${left.join(', ')} ${left.length > 1 ? 'need' : 'needs'} more heads.` });
+      note({ field: 'heads', text: text('validation.heads_left_out', {
+        n_heads, heads_word: n_heads > 1 ? text('validation.head_many') : text('validation.head_one'),
+        used: used.length ? text('validation.heads_used', { list: used.join(', ') }) : '', left: left.join(', '),
+        need: left.length > 1 ? text('validation.need_many') : text('validation.need_one') }) });
     }
   }
   if (!names.some((name) => name && name !== 'random')) return null;
   if (source !== 'text') {
-    put('heads', 'constructed heads are built for the words of the sentences: choose sentences as the input, or set every head to random');
+    put('heads', text('validation.heads_need_text'));
     return null;
   }
   return n_heads ? Array.from({ length: n_heads }, (_, i) => names[i] || 'random') : null;
@@ -373,14 +366,14 @@ function parseHeads(raw, n_heads, source, put, note) {
  * engine's rule (resolveView).
  */
 function parsePadding(raw, batch, n_k, report) {
-  const text = String(raw ?? '').trim();
-  if (!text) {
-    report(`give one key length per batch item (batch = ${batch}), e.g. ${Array.from({ length: Math.min(batch, 3) }, (_, b) => Math.max(1, n_k - b)).join(',')}`);
+  const typed = String(raw ?? '').trim();
+  if (!typed) {
+    report(text('validation.padding_needed', { batch, example: Array.from({ length: Math.min(batch, 3) }, (_, b) => Math.max(1, n_k - b)).join(',') }));
     return null;
   }
   const lengths = [];
-  for (const [b, part] of text.split(/[\s,;]+/).filter(Boolean).entries()) {
-    const r = parseInteger(part, { min: -(2 ** 31), name: `length ${b + 1}` });
+  for (const [b, part] of typed.split(/[\s,;]+/).filter(Boolean).entries()) {
+    const r = parseInteger(part, { min: -(2 ** 31), name: text('validation.padding_length_name', { number: b + 1 }) });
     if (r.error) { report(r.error); return null; }
     lengths.push(r.value);
   }
