@@ -82,3 +82,19 @@ test('sliding/strided masks and RoPE/ALiBi: the form, the maps and the positions
     await page.closeAll();
   }
 });
+
+test('the encoding step keeps the range of PE to itself until the exercise on it is answered', async () => {
+  const page = await openPage(h, '#chapter=positions&step=2', { asIs: true, waitForResult: false });
+  const panelText = () => page.evaluate(() => playgroundRoot().querySelector('section[data-panel="positional"]').innerText);
+  await page.waitForFunction(() => playgroundRoot()?.querySelectorAll('#pe-facts li').length === 3, null, { timeout: 30000 });
+  await page.waitForFunction(() => playgroundRoot().querySelector('article[data-exercise="positions.range"] button'));
+  const before = await panelText();
+  // positions.range asks where the values lie: neither the colour scale's ends nor the largest |PE| before Check.
+  assert.doesNotMatch(before, /−1 to 1|-1 to 1|largest \|PE\| over these positions is/, before);
+  assert.match(before, /shown after you answer the exercise on the range/);
+  await page.evaluate(() => [...playgroundRoot().querySelectorAll('article[data-exercise="positions.range"] button')].find((b) => /Show answer/.test(b.textContent)).click());
+  await page.waitForFunction(() => /largest \|PE\| over these positions is 1\.0000/.test(playgroundRoot().querySelector('#pe-facts').textContent));
+  assert.match(await panelText(), /colour from −1 to 1/);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});

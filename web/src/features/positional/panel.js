@@ -10,6 +10,7 @@ import { createMethods } from './methods.js';
 import { text } from '../../lesson/panels/positional.js';
 import { termList } from '../../ui/term_list.js';
 import { stepOf } from '../../lesson/chapters.js';
+import { stillAsked } from '../../lesson/covered.js';
 
 const MAX_POSITIONS = 64;
 const OFFSET = 3; // the k of "PE(pos + k) is a fixed linear function of PE(pos)"
@@ -17,6 +18,8 @@ const MAX_D_MODEL = 16384; // beyond this the table alone is tens of megabytes: 
 // The part of the panel a step of the chapter is about (data-part on the body: in a step the stylesheet shows
 // that part alone, so the step fits one screen; Reference and an author's panels keep the whole panel).
 const PART_OF_STEP = { 'positions.order': 'logits', 'positions.sinusoidal': 'encoding', 'positions.logits': 'logits' };
+/** The exercise on the encoding's range: the colour scale's ends and the largest |PE| answer it, so they wait for it. */
+const RANGE_ASKED = 'positions.range';
 
 export { requests } from './requests.js';
 
@@ -44,15 +47,31 @@ export function create(body, { dom, host, actions }) {
       : text('positional.pe_pos_dimension', { r: cell.r, c: cell.c, v: fmt.fixed(v, 4), part: cell.c % 2 ? 'cos' : 'sin' });
   } });
 
-  function update({ check, engine, state }) {
+  let measured = null; // { n, d_model, colStep, p }: the encoding's properties for the drawn sizes
+  /** The caption and the facts, with the range left out while the exercise on it is asked. */
+  function describe(view) {
+    if (!measured) return;
+    const { n, d_model, colStep, p } = measured;
+    const asked = stillAsked(view, RANGE_ASKED);
+    const sizes = { n, d_model: fmt.int(d_model), part: colStep > 1 ? text('positional.columns_averaged_blocks', { colStep }) : '' };
+    caption.textContent = asked ? text('positional.pe_positions_asked', sizes) : text('positional.pe_positions_d_model', sizes);
+    fill(facts,
+      h('li', {}, asked ? text('positional.largest_after_you_answer') : text('positional.every_value_lies_1', { max_abs: fmt.fixed(p.max_abs, 4) })),
+      h('li', {}, text('positional.each_position_distinct_closest', { value: p.closest[0], value2: p.closest[1], min_distance: fmt.num(p.min_distance, 3) })),
+      h('li', {}, text('positional.pe_pos_pe_pos', { offset_k: p.offset_k, value: p.rotation_max_error.toExponential(1) })));
+  }
+
+  function update(view) {
+    const { check, engine, state } = view;
     body.dataset.part = PART_OF_STEP[stepOf(state ?? {}).step?.id] ?? 'all';
     const c = check?.config;
     if (!engine || !c) return;
     methods.update(actions, c);
     const n = Math.min(MAX_POSITIONS, Math.max(16, c.n_q));
     const key = JSON.stringify([n, c.d_model]);
-    if (key === lastKey) return;
+    if (key === lastKey) { describe(view); return; }
     lastKey = key;
+    measured = null;
     if (c.d_model > MAX_D_MODEL) {
       shown(false);
       error.textContent = text('positional.d_model_too_wide', { d_model: fmt.int(c.d_model), MAX_D_MODEL: fmt.int(MAX_D_MODEL) });
@@ -63,12 +82,8 @@ export function create(body, { dom, host, actions }) {
       const cells = downsampleHeads(pe, 1, n, c.d_model);
       data = { d_model: c.d_model, grid: { rows: cells.rows, cols: cells.cols, colStep: cells.colStep, data: cells.data, masked: null, min: -1, max: 1, colors: { text: host.cssVar('--fg') } } };
       map.setData(data.grid);
-      caption.textContent = text('positional.pe_positions_d_model', { n, d_model: fmt.int(c.d_model), part: cells.colStep > 1 ? text('positional.columns_averaged_blocks', { colStep: cells.colStep }) : '' });
-      const p = engine.positionalProperties({ n, d_model: c.d_model, k: OFFSET });
-      fill(facts,
-        h('li', {}, text('positional.every_value_lies_1', { max_abs: fmt.fixed(p.max_abs, 4) })),
-        h('li', {}, text('positional.each_position_distinct_closest', { value: p.closest[0], value2: p.closest[1], min_distance: fmt.num(p.min_distance, 3) })),
-        h('li', {}, text('positional.pe_pos_pe_pos', { offset_k: p.offset_k, value: p.rotation_max_error.toExponential(1) })));
+      measured = { n, d_model: c.d_model, colStep: cells.colStep, p: engine.positionalProperties({ n, d_model: c.d_model, k: OFFSET }) };
+      describe(view);
       shown(true);
     } catch (err) {
       shown(false);

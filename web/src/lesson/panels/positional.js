@@ -47,6 +47,9 @@ addText({
   'positional.pe_positions_d_model':
     'PE for {n} positions × d_model = {d_model}{part}; colour from −1 to 1.',
   'positional.every_value_lies_1': 'The largest |PE| over these positions is {max_abs}.',
+  'positional.pe_positions_asked':
+    'PE for {n} positions × d_model = {d_model}{part}; the colour scale’s ends are given once you have answered the exercise on the range.',
+  'positional.largest_after_you_answer': 'The largest |PE| over these positions: shown after you answer the exercise on the range.',
   'positional.each_position_distinct_closest':
     'Each position is distinct: the closest two (positions {value} and {value2}) are still {min_distance} apart.',
   'positional.pe_pos_pe_pos':
