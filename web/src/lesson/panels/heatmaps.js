@@ -45,7 +45,7 @@ addText({
   'heatmaps.sum_every_output_value': 'Sum of every output value in the batch: {output_sum}',
   'heatmaps.k_v_head_heads': 'K/V head {value}: heads {value2}–{value3}',
   'heatmaps.grouped_query_attention_key':
-    'Grouped-query attention: {n_kv_heads} key/value heads, each shared by {per} query heads (query head i reads key/value head ⌊i / {per}⌋). ',
+    'Grouped-query attention: {n_kv_heads} key/value heads, each shared by {per} query heads (query head i, counted from 1 as the maps are, reads key/value head ⌈i / {per}⌉). ',
   'heatmaps.heads_one_group_take':
     'Heads of one group take the same keys and values; only their queries differ. {value}{part}.',
   'heatmaps.first_row_previous':

@@ -7,13 +7,13 @@ export { text } from '../../text.js';
 
 addText({
   'exercise.training.fresh_lab_model_task':
-    'A fresh lab model (task {task}, d_model {d_model}, {n_heads} heads, 16 possible tokens, no training yet) predicts each token. About what cross-entropy loss (in nats) will it show?',
+    'A fresh lab model (task “{task}”, d_model {d_model}, {n_heads} heads, 16 possible tokens, no training yet) predicts each token. About what cross-entropy loss (in nats) will it show?',
   'exercise.training.core_evaluates_untrained_model':
     'The core evaluates the untrained model at {loss} nats with {accuracy} accuracy: it guesses nearly uniformly among {classes} tokens, ',
   'exercise.training.whose_loss_ln_2':
     'whose loss is ln {classes} ≈ 2.77. Usual mistake: expecting a loss of 0 or 1 before training; 0 is a perfect model, and a loss is not a probability.',
   'exercise.training.train_lab_copy_token':
-    'Train the lab on {task} (copy the {part} token) for 150 steps. Where will the heads put most of their weight?',
+    'Train the lab on the task “{task}” for 150 steps. Where will the heads put most of their weight?',
   'exercise.training.previous_token': 'On the previous token',
   'exercise.training.first_token': 'On the first token',
   'exercise.training.token_itself': 'On the token itself',

@@ -4,6 +4,7 @@
 import * as fmt from '../../../model/format.js';
 import { list, labSettings } from '../../exercises/helpers.js';
 import { text } from './exercise_text.js';
+import { TASK_TEXT } from '../../../model/training_settings.js'; // the task as the lab's menu names it
 import { SKETCH_EXERCISES } from './sketch_exercises.js';
 
 export const EXERCISES = [
@@ -13,7 +14,7 @@ export const EXERCISES = [
       const lab = labSettings(state, ['copy_previous', 'copy_first', 'reverse', 'lookup', 'two_relation'].includes(state.train_task) ? state.train_task : 'copy_previous');
       return {
         params: lab,
-        prompt: text('exercise.training.fresh_lab_model_task', { task: lab.task, d_model: lab.d_model, n_heads: lab.n_heads }),
+        prompt: text('exercise.training.fresh_lab_model_task', { task: TASK_TEXT[lab.task], d_model: lab.d_model, n_heads: lab.n_heads }),
         tolerance: { rel: 0.15 },
         calls: [{ op: 'trainEval', args: { ...lab, steps: 0, samples: 200 } }],
       };
@@ -32,7 +33,7 @@ export const EXERCISES = [
       const lab = labSettings(state, state.train_task === 'copy_first' ? 'copy_first' : 'copy_previous');
       return {
         params: lab,
-        prompt: text('exercise.training.train_lab_copy_token', { task: lab.task, part: lab.task === 'copy_first' ? 'first' : 'previous' }),
+        prompt: text('exercise.training.train_lab_copy_token', { task: TASK_TEXT[lab.task] }),
         choices: [
           { key: 'previous', label: text('exercise.training.previous_token') },
           { key: 'first', label: text('exercise.training.first_token') },
