@@ -212,9 +212,6 @@ export const LEFTOVERS = {
     "bytes (float32)",
   ],
   'web/src/features/sparse/panel.js': [
-    "full (causal)",
-    "sliding window 0",
-    "strided, stride 0",
     "Not computed: 0",
   ],
   'web/src/features/sqrtdk/panel.js': [

@@ -11,9 +11,9 @@ import { maskArgument } from '../../model/inputs.js';
 export { requests } from './requests.js';
 
 const TITLES = {
-  full: 'full (causal)',
-  sliding: (r) => `sliding window ${r.window}`,
-  strided: (r) => `strided, stride ${r.stride}`,
+  full: () => text('sparse.pattern_full'),
+  sliding: (r) => text('sparse.pattern_sliding', { window: r.window }),
+  strided: (r) => text('sparse.pattern_strided', { stride: r.stride }),
 };
 const DEFAULT_SPAN = 4; // window and stride shown when the form's mask is neither
 
@@ -51,7 +51,7 @@ export function create(body, { dom, host, actions }) {
       const cells = Float32Array.from(p.grid, (m) => 1 - m);
       entry.map.setData({ rows: last.shown, cols: last.shown, data: cells, masked: p.grid, min: 0, max: 1, rowLabels: null,
         colLabels: null, colors: { text: host.cssVar('--fg') } });
-      const title = typeof TITLES[p.name] === 'function' ? TITLES[p.name](last) : TITLES[p.name];
+      const title = TITLES[p.name](last);
       fill(entry.caption, h('strong', {}, title), text('sparse.pairs', { fraction: fmt.percent(p.cost.fraction) }));
     }
   }
@@ -64,7 +64,7 @@ export function create(body, { dom, host, actions }) {
       mineMap.setData({ rows: last.shown, cols: last.shown, data: Float32Array.from(m.grid, (x) => 1 - x), masked: m.grid, min: 0, max: 1,
         rowLabels: null, colLabels: null, colors: { text: host.cssVar('--fg') } });
     }
-    const name = m.mask === 'sliding' ? `sliding window ${m.window}` : m.mask === 'strided' ? `strided, stride ${m.stride}` : m.mask;
+    const name = m.mask === 'sliding' || m.mask === 'strided' ? TITLES[m.mask](m) : m.mask;
     fill(mineCaption, h('strong', {}, text('sparse.mine_title', { name })),
       m.cost ? text('sparse.pairs', { fraction: fmt.percent(m.cost.fraction) })
         : text('sparse.mine_padding', { item: m.item }));

@@ -28,5 +28,5 @@ addText({
   'compare.switching_head_off_needs':
     'Switching a head off needs the layer (its values and Wᴼ), which imported attention maps do not carry: import the inputs and parameters to see it.',
   'compare.head_switched_off_head':
-    'A head switched off (its head_mask entry 0) adds nothing before Wᴼ. The output changes by ‖y − y_without‖ / ‖y‖, largest first (‖y‖ = {output_norm}):',
+    'A head switched off adds nothing before Wᴼ. How much the layer’s output y then changes, as a share of its size (‖y − y_without‖ / ‖y‖, with ‖y‖ = {output_norm}), largest first:',
 });

@@ -5,6 +5,9 @@ import { addText } from '../text.js';
 export { text } from '../text.js';
 
 addText({
+  'sparse.pattern_full': 'causal: every key up to the query',
+  'sparse.pattern_sliding': 'sliding window {window}',
+  'sparse.pattern_strided': 'strided, stride {stride}',
   'sparse.attention_s_cost_grows':
     'Attention’s cost grows with the number of (query, key) pairs computed: n² for full attention. ',
   'sparse.sparse_pattern_computes_only':
