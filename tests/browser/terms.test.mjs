@@ -47,13 +47,13 @@ test('terms: hover, keyboard focus and Escape show and hide a meaning (efficient
   }
 });
 
-test('terms: a tap shows a meaning and a second tap hides it (a phone, the positions chapter)', async () => {
+test('terms: a tap shows a meaning and a second tap hides it (a phone, the positions chapter, its encoding step)', async () => {
   const context = await newContext(h, { viewport: { width: 375, height: 800 }, hasTouch: true, isMobile: true });
   try {
     const page = await context.newPage();
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(`${h.url}#chapter=positions`);
+    await page.goto(`${h.url}#chapter=positions&step=2`); // ω: the encoding's term, in its step
     await chapterDrawn(page);
     const omega = page.locator('.term[data-term="omega"]');
     await omega.tap();
@@ -65,5 +65,25 @@ test('terms: a tap shows a meaning and a second tap hides it (a phone, the posit
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
+  }
+});
+
+test('terms: the positions chapter shows each symbol in the step that introduces it (ω in the encoding, θ, m_h, i − j on the logits); Reference shows all', async () => {
+  const expected = [
+    ['#chapter=positions&step=2', ['omega', 'pos']],
+    ['#chapter=positions&step=3', ['offset', 'slope', 'theta']],
+    ['#chapter=reference', ['offset', 'omega', 'pos', 'slope', 'theta']],
+  ];
+  for (const [hash, keys] of expected) {
+    const page = await openPage(h, hash, { asIs: true, waitForResult: false });
+    try {
+      await chapterDrawn(page);
+      await page.locator('[data-panel="positional"] .term').first().waitFor({ state: 'attached' });
+      const shown = await page.evaluate(() => [...playgroundRoot().querySelectorAll('[data-panel="positional"] .term')]
+        .filter((b) => b.checkVisibility()).map((b) => b.dataset.term).sort());
+      assert.deepEqual(shown, keys, `${hash}: the positional panel's visible symbols`);
+    } finally {
+      await page.close();
+    }
   }
 });

@@ -23,6 +23,13 @@ const RANGE_ASKED = 'positions.range';
 
 export { requests } from './requests.js';
 
+/** The terms of one part of the panel (a step shows its part's list alone: style.css; Reference shows both). */
+function partTerms(dom, part, keys) {
+  const list = termList(dom, keys);
+  list.classList.add(`pe-${part}-terms`);
+  return list;
+}
+
 export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
   const canvas = h('canvas', { 'aria-label': text('positional.positional_encoding_positions_down') });
@@ -34,10 +41,10 @@ export function create(body, { dom, host, actions }) {
   const shown = (ok) => { figure.hidden = readout.hidden = facts.hidden = !ok; error.hidden = ok; };
   fill(body,
     h('p', { class: 'lead pe-encoding-lead' }, text('positional.shuffled_tokens_get_same')),
-    termList(dom, ['pos', 'omega', 'theta', 'slope', 'offset']),
+    partTerms(dom, 'encoding', ['pos', 'omega']),
     figure, readout, facts, error);
   const methods = createMethods(dom, host);
-  body.append(methods.element);
+  body.append(partTerms(dom, 'logits', ['theta', 'slope', 'offset']), methods.element);
   let data = null, lastKey = '';
   const map = new Heatmap(canvas, { maxHeight: 320, onCursor: (cell) => {
     if (!cell || !data) { readout.textContent = text('positional.point_cell_read_pe'); return; }
