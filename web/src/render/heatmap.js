@@ -7,6 +7,7 @@ import { fitLabel } from './fit_label.js';
 
 const LABEL_FONT = '12px system-ui, sans-serif';
 const LABEL_ROOM = 110; // px a label may take (left of the rows, above the columns)
+const UPRIGHT_TOP = 18; // px above the cells for upright column labels (one line)
 const MAX_LABELLED = 48; // beyond this many tokens per axis, labels would overlap: the readout names them
 
 /** Checks a heatmap's input and throws a message naming the mismatch (renderers trust nothing). */
@@ -113,10 +114,12 @@ export class Heatmap {
     const colText = withLabels ? grid.colLabels.map((s) => fitLabel(measure, s, LABEL_ROOM)) : [];
     const longest = (list) => Math.min(LABEL_ROOM, Math.max(0, ...list.map(measure)));
     const left = withLabels ? Math.ceil(longest(rowText)) + 8 : 0;
-    const top = withLabels ? Math.ceil(longest(colText) * 0.72) + 14 : 0;
+    // Column labels upright when each fits its cell's width (a few heads' numbers), else at 45°.
+    const upright = withLabels && longest(colText) + 4 <= Math.min((available - left) / grid.cols, (this.maxHeight - UPRIGHT_TOP) / grid.rows);
+    const top = upright ? UPRIGHT_TOP : withLabels ? Math.ceil(longest(colText) * 0.72) + 14 : 0;
     // Room on the right for the last column's label, written at 45° from its cell's middle: its length
     // times cos 45°, and a few pixels for the height of its letters.
-    const slant = withLabels ? Math.ceil(0.72 * longest([colText[grid.cols - 1]])) + 4 : 0;
+    const slant = withLabels && !upright ? Math.ceil(0.72 * longest([colText[grid.cols - 1]])) + 4 : 0;
     const plotW = Math.max(20, available - left - slant);
     const cell = Math.min(plotW / grid.cols, (this.maxHeight - top) / grid.rows);
     const plotH = cell * grid.rows, usedW = cell * grid.cols;
@@ -156,11 +159,11 @@ export class Heatmap {
       ctx.textBaseline = 'middle';
       ctx.textAlign = 'right';
       rowText.forEach((s, i) => ctx.fillText(s, left - 5, top + (i + 0.5) * cell));
-      ctx.textAlign = 'left';
+      ctx.textAlign = upright ? 'center' : 'left';
       colText.forEach((s, j) => {
         ctx.save();
-        ctx.translate(left + (j + 0.5) * cell, top - 5);
-        ctx.rotate(-Math.PI / 4);
+        ctx.translate(left + (j + 0.5) * cell, top - (upright ? 9 : 5));
+        if (!upright) ctx.rotate(-Math.PI / 4);
         ctx.fillText(s, 0, 0);
         ctx.restore();
       });
