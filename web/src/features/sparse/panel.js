@@ -22,7 +22,7 @@ export function create(body, { dom, host, actions }) {
   const lead = h('p', { class: 'lead' }, text('sparse.attention_s_cost_grows'),
     text('sparse.sparse_pattern_computes_only'),
     text('sparse.strided_pattern_adds_s'),
-    text('sparse.with_about_n_2'));
+    text('sparse.with_about_n_2'), ' ', h('span', { class: 'sparse-legend' }, text('sparse.legend'))); // what the maps' colours mean
   const maps = h('div', { class: 'sparse-maps' });
   // The form's own mask beside the three patterns: the layer's map and what it computes.
   const mineCanvas = h('canvas', { 'aria-label': text('sparse.mine_label') });

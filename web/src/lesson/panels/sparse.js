@@ -15,9 +15,10 @@ addText({
   'sparse.strided_pattern_adds_s':
     'the strided pattern adds to the s − 1 nearest keys every s-th key before them, so any key is reached in two steps of attention ',
   'sparse.with_about_n_2': 'with about n·2√n pairs when s ≈ √n.',
-  'sparse.mask_queries_down_keys': '{name} mask: queries down, keys across; dark cells are computed',
+  'sparse.mask_queries_down_keys': '{name} mask: queries down, keys across; yellow cells are computed',
   'sparse.pairs': ': {fraction} of the pairs',
-  'sparse.mine_label': 'your layer’s mask: queries down, keys across; dark cells are computed',
+  'sparse.mine_label': 'your layer’s mask: queries down, keys across; yellow cells are computed',
+  'sparse.legend': 'Each map: queries down, keys across. Yellow: a pair computed; grey: a pair skipped.',
   'sparse.mine_title': 'your layer’s mask: {name}',
   'sparse.mine_padding': ': batch item {item}, its filler keys hidden',
   'sparse.maps_first_positions': ', maps of the first {shown} positions',
