@@ -25,17 +25,21 @@ const query = { shape: [1, 8, 16], data: Float32Array.from({ length: 128 }, (_, 
  * generous (the machine may be shared): the old reader took 0.7–1.5 s on these files, and a refusal
  * before inflating takes ~1 ms.
  */
-function refusedQuickly(f, patterns, ms, what) {
-  const t0 = performance.now();
-  let message = null;
-  try {
-    f();
-  } catch (err) {
-    message = err.message;
+function refusedQuickly(f, patterns, ms, what, tries = 1) {
+  let took = Infinity;
+  for (let i = 0; i < tries; i++) { // tries > 1: the fastest of them (a collection of the test's own 65 MiB arrays can land in one)
+    const t0 = performance.now();
+    let message = null;
+    try {
+      f();
+    } catch (err) {
+      message = err.message;
+    }
+    const once = performance.now() - t0;
+    assert.ok(message !== null, `${what}: accepted (took ${once.toFixed(0)} ms)`);
+    for (const p of patterns) assert.match(message, p, `${what}: the message “${message}” misses ${p}`);
+    took = Math.min(took, once);
   }
-  const took = performance.now() - t0;
-  assert.ok(message !== null, `${what}: accepted (took ${took.toFixed(0)} ms)`);
-  for (const p of patterns) assert.match(message, p, `${what}: the message “${message}” misses ${p}`);
   assert.ok(took < ms, `${what}: refused after ${took.toFixed(0)} ms, more than ${ms} ms`);
 }
 
@@ -79,10 +83,13 @@ test('zip bombs: declared sizes beyond the view are refused before inflating; si
   // so it takes a small part of inflating the whole (measured here, on the same machine, after a warm-up)
   const liar = craftZip([{ name: 'query.npy', data: raw, compressedData: packed, size: 4096 }]);
   inflateSync(packed);
-  const t0 = performance.now();
-  assert.equal(inflateSync(packed).length, raw.length);
-  const whole = performance.now() - t0;
-  refusedQuickly(() => readImportFile('liar.npz', liar, limits), [/liar\.npz: query\.npy/, /more than the 4096 bytes it declares/], whole / 4, `lying bomb (inflating it all: ${whole.toFixed(0)} ms)`);
+  let whole = Infinity; // the fastest of three whole inflations, against the fastest of three refusals: a shared machine's pauses cancel out
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    assert.equal(inflateSync(packed).length, raw.length);
+    whole = Math.min(whole, performance.now() - t0);
+  }
+  refusedQuickly(() => readImportFile('liar.npz', liar, limits), [/liar\.npz: query\.npy/, /more than the 4096 bytes it declares/], whole / 4, `lying bomb (inflating it all: ${whole.toFixed(0)} ms)`, 3);
   // without a view the reader's own bound applies
   refusedQuickly(() => readNpz(bomb, 'bomb.npz'), [/bomb\.npz: query\.npy/, /limit/], 250, 'bomb, no view');
   // entries the view does not take are skipped by name, never inflated
