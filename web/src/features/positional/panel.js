@@ -55,11 +55,14 @@ export function create(body, { dom, host, actions }) {
   } });
 
   let measured = null; // { n, d_model, colStep, p }: the encoding's properties for the drawn sizes
-  /** The caption and the facts, with the range left out while the exercise on it is asked. */
+  let described = null; // the measurement and the asked state the caption and facts were written for
+  /** The caption and the facts, with the range left out while the exercise on it is asked (written when either changes). */
   function describe(view) {
     if (!measured) return;
     const { n, d_model, colStep, p } = measured;
     const asked = stillAsked(view, RANGE_ASKED);
+    if (described?.measured === measured && described.asked === asked) return; // a keystroke elsewhere: nothing to rewrite
+    described = { measured, asked };
     const sizes = { n, d_model: fmt.int(d_model), part: colStep > 1 ? text('positional.columns_averaged_blocks', { colStep }) : '' };
     caption.textContent = asked ? text('positional.pe_positions_asked', sizes) : text('positional.pe_positions_d_model', sizes);
     fill(facts,
