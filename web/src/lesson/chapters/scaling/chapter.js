@@ -30,7 +30,7 @@ export const TEXT = {
   'chapter.scaling.gradients':
     'It matters for learning. Training measures the model’s error (the loss) and nudges every number by its gradient: how much the loss changes when that number moves. The gradient that reaches the scores is a ⊙ (g − Σ a·g), where a is the row of weights, g how the loss changes with each weight, and ⊙ multiplies entry by entry. In a one-hot row every entry of that is nearly 0, so the layer barely learns.',
   'chapter.scaling.gradients_do':
-    'The plot measures that gradient at initialisation for d_k from 4 to 1,024, with and without the scale: without it the typical row’s gradient collapses as d_k grows.',
+    'Predict first: at a large d_k without the scale, what happens to that gradient? Then the plot measures it at initialisation for d_k from 4 to 1,024, with and without the scale.',
 };
 
 export const CHAPTER = {
