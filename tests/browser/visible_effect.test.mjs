@@ -11,6 +11,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, chapterDrawn } from './harness.mjs';
 import { STEPS, hashOf, goToStep } from './steps.mjs';
+import { parseHash, changedKeys } from '../../web/src/model/schema.js';
+import { startState } from '../../web/src/lesson/chapters.js';
 
 /** 'chapter/control' (any step of the chapter) → why it shows nothing today (who is fixing it). */
 const KNOWN = {}; // empty since issue 37's last six (helper "silent"): a control that shows nothing fails
@@ -19,8 +21,9 @@ const LESSON = STEPS.filter((s) => s.chapter !== 'reference');
 const WAIT_MS = 5000; // how long a change may take to show (a run, a lab, a redraw; a loaded machine is slow)
 
 let h;
+let page; // one page walks every chapter: each test goes to its steps by the hash, which wins over the form
 before(async () => { h = await startHarness(); });
-after(async () => { await h?.close(); });
+after(async () => { await page?.closeAll(); await h?.close(); });
 
 /** What the step shows: each shown panel's text (menus' options left out) and a checksum of each shown canvas. */
 const snapshot = (page) => page.evaluate(() => {
@@ -114,9 +117,12 @@ function setControl(page, c, value, restore = false) {
 async function showsChange(page, before) {
   const until = Date.now() + WAIT_MS;
   while (Date.now() < until) {
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    // A large problem waits for Run (the form's Enter): press it once the run bar offers it.
-    await page.evaluate(() => { const run = playgroundRoot().getElementById('run'); if (run && !run.disabled && /Run to/i.test(playgroundRoot().getElementById('status')?.textContent ?? '')) run.click(); });
+    // Two frames, then a large problem that waits for Run (the form's Enter): press it once the run bar offers it.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => {
+      const run = playgroundRoot().getElementById('run');
+      if (run && !run.disabled && /Run to/i.test(playgroundRoot().getElementById('status')?.textContent ?? '')) run.click();
+      r();
+    }))));
     // Drawn, or idle on a view that waits for Run (a large preset, a refused size, a failed run): before,
     // those waited all of WAIT_MS here although what they show was on screen (cost: 27 of its 100 s).
     await chapterDrawn(page, WAIT_MS, { orIdle: true }).catch(() => {});
@@ -124,6 +130,30 @@ async function showsChange(page, before) {
     await page.waitForTimeout(100);
   }
   return false;
+}
+
+/** The view a hash opens, as the page reads it (web/src/page/main.js's opening: the lesson's start unless the link gives heads). */
+function viewOf(hash) {
+  const { state } = parseHash(hash);
+  return startState(state, String(hash).replace(/^#/, '').split('&').filter(Boolean).map((part) => part.split('=')[0]));
+}
+
+/**
+ * After a control is set back: 'shown' once the step shows again exactly what it showed when reached
+ * (`home`), 'other view' when the page's link opens another view than the step's (a change that moved
+ * another field too), 'not shown' when WAIT_MS passed without `home` (a step whose figures differ run to run).
+ */
+async function showsAgain(page, where, home) {
+  if (changedKeys(viewOf(await page.evaluate(() => location.hash)), viewOf(hashOf(where))).length) return 'other view';
+  const until = Date.now() + WAIT_MS;
+  while (Date.now() < until) {
+    await chapterDrawn(page, WAIT_MS, { orIdle: true }).catch(() => {});
+    const now = await snapshot(page);
+    if (!changed(home, now).length) return 'shown';
+    if (process.env.VISIBLE_EFFECT_TIMES) console.log('differs', changed(home, now).map((k) => `${k}: ${String(home[k]).slice(0, 300)} → ${String(now[k]).slice(0, 300)}`));
+    await page.waitForTimeout(100);
+  }
+  return 'not shown';
 }
 
 // One test per chapter (each well inside its time limit, and a failure names its chapter).
@@ -138,10 +168,13 @@ async function walkChapter(chapter) {
   const started = Date.now();
   const silent = []; // 'chapter/control' that showed nothing
   const lines = [];
-  const page = await openPage(h, hashOf(LESSON[0]), { width: 1280, height: 800, asIs: true }); // the first step has the maps openPage waits for; goToStep goes on from there
+  page ??= await openPage(h, hashOf(LESSON[0]), { width: 1280, height: 800, asIs: true }); // the first step has the maps openPage waits for; goToStep goes on from there
   let tried = 0;
+  const restoredBy = { controls: 0, hash: 0 };
   for (const where of steps) {
     await goToStep(page, where);
+    const home = await snapshot(page); // what the step shows when reached
+    let homeShows = true; // false once a control set back did not show `home` again: then the step's hash sets it back (a run more)
     const controls = await controlsOf(page);
     for (const c of controls) {
       const t0 = Date.now();
@@ -157,15 +190,19 @@ async function walkChapter(chapter) {
         lines.push(`${where.chapter} step ${where.step}: ${c.panel} ${c.kind} “${c.key}” set to ${none.join(', ')}: nothing visible changed${KNOWN[`${where.chapter}/${c.key}`] ? ' (KNOWN)' : ''}`);
       }
       if (process.env.VISIBLE_EFFECT_TIMES) console.log(`${where.chapter}/${c.key}: ${c.values.length} values in ${Date.now() - t0} ms`);
-      // Back to the step as it was: the control to its first value, the link to the step's (the hash wins over the form).
+      // Back to the step as it was: the control to its first value; when that is not the step's view, shown as
+      // when the step was reached, the link to the step's (the hash wins over the form).
       await setControl(page, c, null, true);
-      if (await page.evaluate(() => location.hash) !== hashOf(where)) await goToStep(page, where);
+      const again = homeShows ? await showsAgain(page, where, home) : 'not waited for';
+      if (again === 'shown') restoredBy.controls++;
+      else if (again !== 'other view' && await page.evaluate(() => location.hash) === hashOf(where)) restoredBy.controls++;
+      else { restoredBy.hash++; await goToStep(page, where); }
+      if (again === 'not shown') { homeShows = false; console.log(`${hashOf(where)}: ${c.key} set back did not show the step as reached within ${WAIT_MS} ms`); }
     }
   }
-  await page.closeAll();
   const unknown = silent.filter((k) => !known[k]);
   const nowPassing = Object.keys(known).filter((k) => !silent.includes(k));
-  console.log(`visible_effect ${chapter}: ${tried} changes in ${steps.length} steps in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`visible_effect ${chapter}: ${tried} changes in ${steps.length} steps in ${((Date.now() - started) / 1000).toFixed(1)} s (set back by the control ${restoredBy.controls}, by the hash ${restoredBy.hash})`);
   console.log(`controls that show nothing (${lines.length}):\n  ${lines.join('\n  ') || 'none'}`);
   console.log(`KNOWN (${Object.keys(known).length}):\n  ${Object.entries(known).map(([k, why]) => `${k}: ${why}${nowPassing.includes(k) ? ' — NOW PASSES: remove it from KNOWN' : ''}`).join('\n  ') || 'none'}`);
   assert.deepEqual(unknown, [], 'controls that show nothing and are not KNOWN (above)');
