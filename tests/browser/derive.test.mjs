@@ -6,8 +6,7 @@
 // switch-off bars stand beside their values; nothing in the two panels is cut at 375 and 1280 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { startHarness, openPage, chapterDrawn, screenshotDir } from './harness.mjs';
+import { startHarness, openPage, chapterDrawn, screenshot } from './harness.mjs';
 import { engine } from './reference.mjs';
 import { fromHash } from '../../web/src/model/schema.js';
 import { validate } from '../../web/src/model/validate.js';
@@ -215,9 +214,7 @@ for (const width of [1280, 375]) {
       // A formula wider than its box scrolls inside it (a focusable box); at 1280 px none needs to.
       const wide = await page.evaluate(() => [...playgroundRoot().querySelectorAll('[data-panel="derive"] .derive-stage:not([hidden]) .math')].filter((m) => m.scrollWidth > m.clientWidth + 1).map((m) => m.dataset.equation ?? m.getAttribute('aria-label')));
       if (width === 1280) assert.deepEqual(wide, [], `step ${step}: formulas wider than their box`);
-      const path = join(screenshotDir, `heads-step${step}-${width}.png`);
-      await page.screenshot({ path });
-      console.log(`screenshot: ${path}`);
+      await screenshot(page, `heads-step${step}-${width}`);
     }
     assert.deepEqual(page.problems, []);
     await page.closeAll();

@@ -134,15 +134,28 @@ export async function chapterDrawn(page, timeout = 30000, { orIdle = false } = {
     const idle = orIdle && status?.closest('.runbar')?.dataset.state !== 'running'
       && (status.dataset.kind === 'error' || /^(Press Run \(|Analysed, not run)/.test(text));
     if (!((text.startsWith('Ran in') || idle) && current && built)) return false;
-    // Last, as it lays the page out (innerText): a panel still waiting for its figures.
-    return !sections.some((s) => /Waiting for the engine|Computing…|Loading|Measuring d_k/.test(s.innerText));
+    // Last: a panel still waiting for its figures, in the text shown (innerText, which lays the page out),
+    // read only from a panel whose text holds those words at all (textContent, no layout).
+    const waiting = /Waiting for the engine|Computing…|Loading|Measuring d_k/;
+    return !sections.some((s) => waiting.test(s.textContent) && waiting.test(s.innerText));
   }, orIdle, { timeout, polling: POLL_MS });
 }
 
-/** Saves a screenshot and prints where, so a person can look at it. */
-export async function screenshot(page, name, options = {}) {
+/**
+ * Whether the tests save their screenshots (pictures for a person; no test reads them): with
+ * ATTN_SCREENSHOTS=1 only. A screenshot costs Chromium 0.4 CPU-s (the window) to 2.8 CPU-s (the whole
+ * reference page, 20,000 px tall), and the full test command took ~50 of them, on every run, for no check.
+ */
+export const SAVE_SCREENSHOTS = process.env.ATTN_SCREENSHOTS === '1';
+
+/**
+ * Saves a screenshot of the page (or of `options.of`, a locator) and prints where, so a person can look at
+ * it; returns its path, or null when screenshots are not saved (SAVE_SCREENSHOTS).
+ */
+export async function screenshot(page, name, { of, ...options } = {}) {
+  if (!SAVE_SCREENSHOTS) return null;
   const path = join(screenshotDir, `${name}.png`);
-  await page.screenshot({ path, ...options });
+  await (of ?? page).screenshot({ path, ...options });
   console.log(`screenshot: ${path}`);
   return path;
 }

@@ -6,8 +6,12 @@ import { startHarness, openPage, resultReady, screenshot, referenceHash } from '
 import { expectedFor, weightAt } from './reference.mjs';
 
 let h;
+// The default view, opened fresh by the first test; the next tests that start from it (hovering, the
+// requests, the examples: the last of them, as it loads one) go on on that page instead of opening it again.
+let defaultPage = null;
+const defaultView = async () => (defaultPage ??= await openPage(h, ''));
 before(async () => { h = await startHarness(); });
-after(async () => { await h?.close(); });
+after(async () => { await defaultPage?.closeAll(); await h?.close(); });
 
 const TOLERANCE = 1e-6; // same wasm in Node and Chromium: the values agree to the last bit in practice
 
@@ -46,7 +50,7 @@ async function compareWithApi(page, hash, { simd } = {}) {
 }
 
 test('the default view loads, runs by itself and matches the API', async () => {
-  const page = await openPage(h, '');
+  const page = defaultPage = await openPage(h, '');
   const firstMs = Number(await page.evaluate(() => document.body.dataset.firstResultMs));
   const sinceNavigation = await page.evaluate(() => performance.getEntriesByName('attention-first-result')[0]?.startTime);
   console.log(`load to first result (default view): ${sinceNavigation.toFixed(0)} ms after navigation start, ${firstMs.toFixed(0)} ms after main.js started`);
@@ -56,7 +60,6 @@ test('the default view loads, runs by itself and matches the API', async () => {
   assert.match(await page.textContent('#engine-badge'), /WebAssembly SIMD/);
   await screenshot(page, 'default-view');
   assert.deepEqual(page.problems, []);
-  await page.closeAll();
 });
 
 test('dimensions set through the controls run, update the URL and match the API', async () => {
@@ -117,7 +120,7 @@ test('dimensions set through the URL: cross-attention with a causal mask', async
 });
 
 test('hovering a cell reads the same weight the API computes', async () => {
-  const page = await openPage(h, '');
+  const page = await defaultView();
   const want = await expectedFor('');
   const box = await page.locator('.heat-main canvas').boundingBox();
   // Walk the pointer across the canvas until it lands on a cell, then compare that cell's weight.
@@ -133,7 +136,6 @@ test('hovering a cell reads the same weight the API computes', async () => {
   const expected = weightAt(want, 0, read.head, read.i, read.j);
   assert.ok(Math.abs(read.weight - expected) < TOLERANCE, `cell (${read.i}, ${read.j}): page ${read.weight}, API ${expected}`);
   assert.deepEqual(page.problems, []);
-  await page.closeAll();
 });
 
 test('every head draws non-blank pixels, and the heads differ', async () => {
@@ -159,8 +161,19 @@ test('every head draws non-blank pixels, and the heads differ', async () => {
   await page.closeAll();
 });
 
+test('nothing is requested from anywhere but the page’s own server', async () => {
+  const page = await defaultView();
+  await page.waitForSelector('.katex'); // the equations are typeset by the local KaTeX
+  await page.click('#sweep');
+  await page.waitForSelector('#sweep-chart canvas', { timeout: 60000 });
+  const foreign = page.requests.filter((u) => !u.startsWith(h.url) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  assert.deepEqual(foreign, []);
+  assert.ok(page.requests.some((u) => u.endsWith('.woff2')), 'KaTeX fonts come from dist/vendor');
+  assert.deepEqual(page.problems, []);
+});
+
 test("the lesson's worked examples are computed live and show ✓; a click loads one", async () => {
-  const page = await openPage(h, '');
+  const page = await defaultView();
   await page.waitForSelector('.example');
   const examples = await page.$$eval('.example', (els) => els.map((e) => ({ id: e.dataset.example, ok: e.dataset.ok, text: e.textContent })));
   assert.deepEqual(examples.map((e) => e.id), ['E1', 'E2', 'E3', 'P1', 'P4']);
@@ -187,6 +200,7 @@ test("the lesson's worked examples are computed live and show ✓; a click loads
   await page.waitForFunction(() => playgroundRoot().getElementById('params-total')?.dataset.value === '1048576');
   assert.deepEqual(page.problems, []);
   await page.closeAll();
+  defaultPage = null;
 });
 
 test('the cost panel shows the analysis of the API: parameters, FLOPs per stage, memory', async () => {
@@ -203,18 +217,6 @@ test('the cost panel shows the analysis of the API: parameters, FLOPs per stage,
   const facts = await page.$eval('#run-facts', (el) => ({ ms: Number(el.dataset.ms), gflops: Number(el.dataset.gflops), isa: el.dataset.isa }));
   assert.ok(facts.ms > 0 && facts.gflops > 0);
   assert.equal(facts.isa, 'wasm-simd128');
-  assert.deepEqual(page.problems, []);
-  await page.closeAll();
-});
-
-test('nothing is requested from anywhere but the page’s own server', async () => {
-  const page = await openPage(h, '');
-  await page.waitForSelector('.katex'); // the equations are typeset by the local KaTeX
-  await page.click('#sweep');
-  await page.waitForSelector('#sweep-chart canvas', { timeout: 60000 });
-  const foreign = page.requests.filter((u) => !u.startsWith(h.url) && !u.startsWith('data:') && !u.startsWith('blob:'));
-  assert.deepEqual(foreign, []);
-  assert.ok(page.requests.some((u) => u.endsWith('.woff2')), 'KaTeX fonts come from dist/vendor');
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });

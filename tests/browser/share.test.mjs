@@ -15,10 +15,20 @@ after(async () => { await h?.close(); });
 
 const VIEW = '#d_model=48&n_heads=3&source=random&n_q=5&mask=causal&text=it%27s%20%22quoted%22%20%3Cand%3E%20%26';
 
+/** The builder's snippets of VIEW before any choice (element, permalink) and the page's state, read with its builder open. */
+const untouchedOf = async (page) => ({
+  element: await page.inputValue('[data-snippet="element"]'),
+  permalink: await page.inputValue('[data-snippet="permalink"]'),
+  state: await page.evaluate(() => Object.fromEntries(new URLSearchParams(location.hash.slice(1)))),
+});
+// Read by the first test on its page before its choices, for the second (which opens VIEW itself when run alone).
+let untouched = null;
+
 test('the builder writes every snippet from the view and the choices, and previews it', async () => {
   const page = await openPage(h, VIEW);
   await page.click('#share-builder summary');
   await page.waitForSelector('[data-snippet="element"]');
+  untouched = await untouchedOf(page);
   for (const box of await page.$$('[name="share-panel"]')) {
     const value = await box.getAttribute('value');
     if (!['heatmaps', 'shapes'].includes(value)) await box.uncheck();
@@ -73,7 +83,7 @@ test('the builder writes every snippet from the view and the choices, and previe
   await page.fill('#playground [name="n_heads"]', '6');
   await page.waitForFunction(() => document.querySelector('[data-snippet="element"]').value.includes('n_heads="6"'));
   await page.waitForFunction(() => document.querySelector('#share-builder .share-preview-box').shadowRoot.querySelectorAll('.heat-small').length === 6);
-  await page.locator('#share-builder').screenshot({ path: `${(await import('./harness.mjs')).screenshotDir}/share-builder.png` });
+  await screenshot(page, 'share-builder', { of: page.locator('#share-builder') });
   // Closing the builder frees the preview's playground.
   await page.click('#share-builder summary');
   await page.waitForFunction(() => !document.querySelector('#share-builder .share-preview-box').shadowRoot.querySelector('.ap'));
@@ -82,13 +92,14 @@ test('the builder writes every snippet from the view and the choices, and previe
 });
 
 test('what the builder writes works when pasted: the element on another origin shows the same view', async () => {
-  const page = await openPage(h, VIEW);
-  await page.click('#share-builder summary');
-  await page.waitForSelector('[data-snippet="element"]');
-  const element = await page.inputValue('[data-snippet="element"]');
-  const permalink = await page.inputValue('[data-snippet="permalink"]');
-  const state = await page.evaluate(() => Object.fromEntries(new URLSearchParams(location.hash.slice(1))));
-  await page.closeAll();
+  if (!untouched) {
+    const page = await openPage(h, VIEW);
+    await page.click('#share-builder summary');
+    await page.waitForSelector('[data-snippet="element"]');
+    untouched = await untouchedOf(page);
+    await page.closeAll();
+  }
+  const { element, permalink, state } = untouched;
 
   const site = await serveSite({ 'pasted.html': `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>pasted</title></head><body>\n${element}\n</body></html>` });
   try {
