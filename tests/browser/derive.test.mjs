@@ -6,7 +6,7 @@
 // switch-off bars stand beside their values; nothing in the two panels is cut at 375 and 1280 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, chapterDrawn, screenshot } from './harness.mjs';
+import { startHarness, openPage, chapterDrawn, screenshot, POLL_MS } from './harness.mjs';
 import { engine } from './reference.mjs';
 import { fromHash } from '../../web/src/model/schema.js';
 import { validate } from '../../web/src/model/validate.js';
@@ -46,7 +46,7 @@ const typesetFor = (page, d) => page.waitForFunction((d) => {
   const body = playgroundRoot().querySelector('[data-panel="derive"] .panel-body');
   const sizes = body?.dataset.sizes ? JSON.parse(body.dataset.sizes) : null;
   return sizes?.Q?.[1] === d && body.querySelector('.math.live .katex') && body.querySelector('.math.live annotation')?.textContent.includes(`\\times ${d}`);
-}, d, { timeout: 30000 });
+}, d, { timeout: 30000, polling: POLL_MS });
 
 /** The panel against the core's analysis of the page's state: sizes, each formula's numbers, each box. */
 async function assertMatchesEngine(page) {
@@ -177,7 +177,7 @@ test('why several heads: the recorded result, then the same figures trained agai
   assert.match(recorded[0][2], /61\.7 %/);
   assert.match(await page.textContent('#subspace-words'), /One head: 61\.7 % right.*Two heads at the same d\s*model: 100 % right/s);
   await page.click('#subspace-train');
-  await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="subspace"] .panel-body').dataset.measured === '1', null, { timeout: 90000 });
+  await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="subspace"] .panel-body').dataset.measured === '1', null, { timeout: 90000, polling: POLL_MS });
   const measured = await table();
   const isa = await page.evaluate(() => playgroundRoot().getElementById('subspace-source').textContent);
   // The tab's SIMD module computes what the record holds (same module, same seed); the baseline may differ a little.

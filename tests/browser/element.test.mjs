@@ -5,7 +5,7 @@
 // and `state` drive the view, the iframe fits its content, and removing elements frees what they held.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, serveSite, openUrl } from './harness.mjs';
+import { startHarness, serveSite, openUrl, POLL_MS } from './harness.mjs';
 import { expectedFor } from './reference.mjs';
 import { toHash, ELEMENT_KEYS } from '../../web/src/model/schema.js';
 
@@ -60,7 +60,7 @@ const open = (options = {}) => openUrl(h, `${site.url}course.html`, { waitForRes
 /** Waits for the n-th event of `type` from element `id` (counting from 1) and returns its detail. */
 async function eventFrom(page, id, type, n = 1) {
   const handle = await page.waitForFunction(([id, type, n]) => window.events.filter((e) => e.id === id && e.type === type)[n - 1]?.detail,
-    [id, type, n], { timeout: 30000 });
+    [id, type, n], { timeout: 30000, polling: POLL_MS });
   return handle.jsonValue();
 }
 
@@ -289,7 +289,7 @@ test('under a Content-Security-Policy without unsafe-eval the element computes, 
   const page = await openUrl(h, `${site.url}strict.html`, { waitForResult: false, width: 1000 });
   try {
     await page.waitForFunction(() => document.querySelector('#strict')?.shadowRoot?.getElementById('output-summary')?.dataset.sum,
-      null, { timeout: 30000 });
+      null, { timeout: 30000, polling: POLL_MS });
     const state = await page.evaluate(() => document.querySelector('#strict').state);
     const shown = Number(await inside(page, 'strict', '#output-summary').getAttribute('data-sum'));
     const want = await expectedFor(toHash(state));

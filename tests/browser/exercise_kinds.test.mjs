@@ -4,7 +4,7 @@
 // or typed, graded by the engine, the row it gives drawn. Screenshots at 1280 and 375 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, chapterDrawn, screenshot, serveSite, openUrl, exerciseHash, showExercise } from './harness.mjs';
+import { startHarness, openPage, chapterDrawn, screenshot, serveSite, openUrl, exerciseHash, showExercise, POLL_MS } from './harness.mjs';
 import { stepOfExercise } from './exercise_steps.mjs';
 
 let h, site;
@@ -20,7 +20,7 @@ const showCard = (page, id) => page.waitForFunction((id) => {
   const c = root.querySelector(`[data-exercise="${id}"]`);
   if (c?.hidden) root.querySelector(`[data-mark="${id}"]`)?.click();
   return c && !c.hidden;
-}, id, { timeout: 60000 });
+}, id, { timeout: 60000, polling: POLL_MS });
 
 /** The chapter's page with exercise `id`'s card shown. */
 async function showSketch(chapter, id, width) {

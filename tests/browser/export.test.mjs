@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { unzipSync } from 'fflate';
-import { startHarness, openPage, openUrl, serveSite, resultReady } from './harness.mjs';
+import { startHarness, openPage, openUrl, serveSite, resultReady, POLL_MS } from './harness.mjs';
 import { readNpy, writeNpy } from '../../web/src/export/npy.js';
 
 // Debian's interpreter (its python3-torch and python3-numpy), not another python3 first on the PATH.
@@ -108,7 +108,7 @@ test('bundles from the page, the element and an iframe reproduce in PyTorch with
   });
   const course = await openUrl(h, `${site.url}index.html`, { waitForResult: false });
   try {
-    await course.waitForFunction(() => document.getElementById('el').result !== null, null, { timeout: 60000 });
+    await course.waitForFunction(() => document.getElementById('el').result !== null, null, { timeout: 60000, polling: POLL_MS });
     const bytes = await course.evaluate(async () => Array.from(new Uint8Array(await (await document.getElementById('el').exportBundle()).arrayBuffer())));
     const view = await checkBundle(Uint8Array.from(bytes), 'element', { cross: false, bias: true });
     assert.equal(view.sizes.dropout, 0.3);
@@ -127,7 +127,7 @@ test('bundles from the page, the element and an iframe reproduce in PyTorch with
     assert.match(nothing, /^nothing to export: “d_model”/);
 
     const frame = course.frames().find((f) => f.url().includes('embed=1'));
-    await frame.waitForFunction(() => (globalThis.playgroundRoot?.() ?? document.querySelector('#playground')?.shadowRoot)?.getElementById('status')?.textContent.startsWith('Ran in'), null, { timeout: 60000 });
+    await frame.waitForFunction(() => (globalThis.playgroundRoot?.() ?? document.querySelector('#playground')?.shadowRoot)?.getElementById('status')?.textContent.startsWith('Ran in'), null, { timeout: 60000, polling: POLL_MS });
     const [download] = await Promise.all([course.waitForEvent('download', { timeout: 60000 }),
       frame.evaluate(() => document.querySelector('#playground').shadowRoot.getElementById('export').click())]);
     const path = join(await mkdtemp(join(tmpdir(), 'attention-dl-')), 'frame.zip');
@@ -166,7 +166,7 @@ async function pick(page, files) {
   const input = page.locator('#import-files');
   await page.evaluate(() => { playgroundRoot().getElementById('import-status').textContent = ''; });
   await input.setInputFiles(Object.entries(files).map(([name, bytes]) => ({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) })));
-  await page.waitForFunction(() => /^(Imported|Not imported)/.test(playgroundRoot().getElementById('import-status').textContent), null, { timeout: 60000 });
+  await page.waitForFunction(() => /^(Imported|Not imported)/.test(playgroundRoot().getElementById('import-status').textContent), null, { timeout: 60000, polling: POLL_MS });
   return page.evaluate(() => playgroundRoot().getElementById('import-status').textContent);
 }
 
@@ -326,7 +326,7 @@ test('the map as SVG and PNG (2×): title, axes, token labels, colour scale, the
     for (let k = 1; k <= 4; k++) assert.ok(heads.includes(`head ${k} of 4`), `head ${k} is titled`);
     // The compare panel's similarity map: a cell per head pair, its diagonal (a head against itself) at the top of the scale.
     await page.waitForSelector('#compare-similarity-svg', { timeout: 60000 });
-    await page.waitForFunction(() => playgroundRoot().querySelector('.compare-similarity')?.dataset.similarity, null, { timeout: 60000 });
+    await page.waitForFunction(() => playgroundRoot().querySelector('.compare-similarity')?.dataset.similarity, null, { timeout: 60000, polling: POLL_MS });
     const similarity = (await saved(page, 'compare-similarity-svg')).bytes.toString('utf8');
     const simCells = [...similarity.matchAll(/<rect x="[\d.]+" y="[\d.]+" width="[\d.]+" height="[\d.]+" fill="(#[0-9a-f]{6})"><title>([^<]+)</g)];
     assert.equal(simCells.length, 16, 'a cell per pair of the 4 heads');
@@ -334,7 +334,7 @@ test('the map as SVG and PNG (2×): title, axes, token labels, colour scale, the
 
     // A uPlot chart (the √d_k gradient chart) as SVG: title, axis labels, tick labels, a path per series
     // with as many points as the chart's data, the legend; and as PNG at twice the SVG's size.
-    await page.waitForFunction(() => playgroundRoot().querySelector('#grad-chart canvas') && playgroundRoot().getElementById('grad-chart').dataset.rows, null, { timeout: 60000 });
+    await page.waitForFunction(() => playgroundRoot().querySelector('#grad-chart canvas') && playgroundRoot().getElementById('grad-chart').dataset.rows, null, { timeout: 60000, polling: POLL_MS });
     const rows = await page.evaluate(() => JSON.parse(playgroundRoot().getElementById('grad-chart').dataset.rows));
     const chart = (await saved(page, 'grad-figure-svg')).bytes.toString('utf8');
     assert.match(chart, /<title>Gradient reaching the scores against d_k, with and without 1\/√d_k<\/title>/);
@@ -380,7 +380,7 @@ test('the notebook widget imports a `tensors` trait (bytes of an .npz of attenti
   try {
     const shown = () => page.evaluate(() => document.querySelector('#cell div').shadowRoot.querySelector('.heat-main-canvas')?.dataset.attention ?? '');
     await page.waitForFunction((want) => document.querySelector('#cell div')?.shadowRoot?.querySelector('.heat-main-canvas')?.dataset.attention === want,
-      JSON.stringify(Array.from(maps.subarray(0, n * n))), { timeout: 60000 });
+      JSON.stringify(Array.from(maps.subarray(0, n * n))), { timeout: 60000, polling: POLL_MS });
     assert.deepEqual(JSON.parse(await shown()), Array.from(maps.subarray(0, n * n)));
     const labels = await page.evaluate(async () => {
       const root = document.querySelector('#cell div').shadowRoot;
@@ -391,7 +391,7 @@ test('the notebook widget imports a `tensors` trait (bytes of an .npz of attenti
     });
     assert.match(labels, /“the”.*“cat”|“cat”|“the”/, `the tokens label the map: ${labels}`);
     await page.evaluate(() => window.model.fromKernel('tensors', window.bad));
-    await page.waitForFunction(() => !document.querySelector('#cell .import-error').hidden, null, { timeout: 60000 });
+    await page.waitForFunction(() => !document.querySelector('#cell .import-error').hidden, null, { timeout: 60000, polling: POLL_MS });
     assert.match(await page.textContent('#cell .import-error'), /not imported: attention row \(batch 0, head 0, query 0\) sums to 2\.00000, not 1/);
     assert.deepEqual(page.problems, []);
   } finally {

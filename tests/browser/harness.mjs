@@ -62,7 +62,8 @@ export async function serveSite(files) {
  * Playwright's default looks on every animation frame, which makes a waiting page draw 60 frames a second
  * and rerun the check each time: on the page with every panel 0.4 of a core while it waits, against 0.1
  * looking every 100 ms. A state that lasts is seen either way, at most this much later. A test's own
- * waits keep the default (some catch a state that lasts a frame or two).
+ * waits keep the default (some catch a state that lasts a frame or two), except the long ones for a state
+ * that lasts (a result, a finished import, a training's step count), which pass `polling: POLL_MS`.
  */
 export const POLL_MS = 100;
 

@@ -4,7 +4,7 @@
 // Expected values come from the JS API in Node on the same inputs (the page's pure modules build them).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, screenshot, resultReady } from './harness.mjs';
+import { startHarness, openPage, screenshot, resultReady, POLL_MS } from './harness.mjs';
 import { engine } from './reference.mjs';
 import { fromHash } from '../../web/src/model/schema.js';
 import { validate } from '../../web/src/model/validate.js';
@@ -81,7 +81,7 @@ test('the LLaMA-70B preset runs here: d_model 1024, 64 query heads sharing 8 key
   // 65 forward passes of this size wait for a click, then the comparison comes.
   await page.waitForSelector('#compare-run');
   await page.click('#compare-run');
-  await page.waitForFunction(() => playgroundRoot().querySelectorAll('#compare-metrics tr[data-head]').length === 64, null, { timeout: 60000 });
+  await page.waitForFunction(() => playgroundRoot().querySelectorAll('#compare-metrics tr[data-head]').length === 64, null, { timeout: 60000, polling: POLL_MS });
   assert.deepEqual(page.problems, []);
   await screenshot(page, 'heads-llama70b');
   await page.closeAll();

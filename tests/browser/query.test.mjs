@@ -4,7 +4,7 @@
 // output row is the output table's row, masked and dropped keys say so, and the selection is in the hash.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, screenshot } from './harness.mjs';
+import { startHarness, openPage, screenshot, POLL_MS } from './harness.mjs';
 import { traceFor, weightAt } from './reference.mjs';
 import { fromHash, toHash } from '../../web/src/model/schema.js';
 import { validate } from '../../web/src/model/validate.js';
@@ -45,7 +45,7 @@ const readPanel = (page) => page.evaluate(() => {
 const waitForPanel = (page, at) => page.waitForFunction((want) => {
   const d = playgroundRoot().querySelector('[data-panel="query"] .query-content')?.dataset;
   return d && +d.query === want.query && +d.key === want.key && +d.head === want.head && playgroundRoot().querySelector('[data-panel="query"] [data-step="output"]');
-}, at, { timeout: 20000 });
+}, at, { timeout: 20000, polling: POLL_MS });
 
 const exact = (got, want, what) => assert.deepEqual(got, Array.from(want), `${what}: the panel's numbers are the trace's`);
 
@@ -152,7 +152,7 @@ test('the selection round-trips through the hash: a link opens the panel on that
   exact(shown.q, t.q, 'q_i from the link');
   // A bad index says so instead of drawing another cell.
   await page.evaluate(() => { location.hash = '#q_item=0&q_head=9&q_query=1&q_key=1&panels=controls,heatmaps,query'; });
-  await page.waitForFunction(() => /q_head=9 is not in 0…3/.test(playgroundRoot().querySelector('[data-panel="query"] .panel-body').textContent), null, { timeout: 10000 });
+  await page.waitForFunction(() => /q_head=9 is not in 0…3/.test(playgroundRoot().querySelector('[data-panel="query"] .panel-body').textContent), null, { timeout: 10000, polling: POLL_MS });
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });

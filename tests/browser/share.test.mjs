@@ -5,7 +5,7 @@
 // page and the link reproduce the chapter, exercises, locks and hides (issue 38).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, openUrl, serveSite, resultReady, screenshot } from './harness.mjs';
+import { startHarness, openPage, openUrl, serveSite, resultReady, screenshot, POLL_MS } from './harness.mjs';
 import { idsOfChapter } from '../../web/src/lesson/exercises/index.js';
 import { CHAPTERS } from '../../web/src/lesson/chapters.js';
 
@@ -147,7 +147,7 @@ const PLAYGROUND_VIEW = (el) => {
 
 test('in a chapter: the builder starts from what is shown, and its snippets reproduce the chapter, exercises, locks and hides', async () => {
   const page = await openPage(h, '#chapter=cost&d_model=128&mask=causal', { asIs: true, waitForResult: false });
-  await page.waitForFunction(() => playgroundRoot()?.querySelector('.ap')?.dataset.settled === '1' && playgroundRoot().querySelector('[data-exercise]'), null, { timeout: 60000 });
+  await page.waitForFunction(() => playgroundRoot()?.querySelector('.ap')?.dataset.settled === '1' && playgroundRoot().querySelector('[data-exercise]'), null, { timeout: 60000, polling: POLL_MS });
   await page.click('#share-builder summary');
   await page.waitForSelector('[data-snippet="element"]');
   const pageView = await page.evaluate((body) => new Function('el', body)(document.getElementById('playground')), `return (${PLAYGROUND_VIEW})(el);`);
@@ -225,7 +225,7 @@ test('in a chapter: the builder starts from what is shown, and its snippets repr
   try {
     const course = await openUrl(h, `${site.url}pasted.html`, { waitForResult: false });
     await course.waitForFunction(() => document.querySelector('attention-playground')?.shadowRoot?.querySelector('.ap')?.dataset.settled === '1'
-      && document.querySelector('attention-playground').shadowRoot.querySelector('[data-exercise]'), null, { timeout: 60000 });
+      && document.querySelector('attention-playground').shadowRoot.querySelector('[data-exercise]'), null, { timeout: 60000, polling: POLL_MS });
     const el = await course.evaluate((body) => {
       const lab = document.querySelector('attention-playground');
       return { state: lab.state, view: new Function('el', body)(lab), exercises: lab.exercises.map((e) => e.id) };
@@ -242,12 +242,12 @@ test('in a chapter: the builder starts from what is shown, and its snippets repr
   }
   // The iframe's page: the same view.
   const frame = await openUrl(h, frameSrc, { waitForResult: false });
-  await frame.waitForFunction(() => playgroundRoot()?.querySelector('.ap')?.dataset.settled === '1' && playgroundRoot().querySelector('[data-exercise]'), null, { timeout: 60000 });
+  await frame.waitForFunction(() => playgroundRoot()?.querySelector('.ap')?.dataset.settled === '1' && playgroundRoot().querySelector('[data-exercise]'), null, { timeout: 60000, polling: POLL_MS });
   check(await frame.evaluate((body) => new Function('el', body)(document.getElementById('playground')), `return (${PLAYGROUND_VIEW})(el);`), 'iframe');
   await frame.closeAll();
   // The link: the page as it was, state for state.
   const again = await openUrl(h, permalink, { waitForResult: false });
-  await again.waitForFunction(() => playgroundRoot()?.querySelector('.ap')?.dataset.settled === '1' && playgroundRoot().querySelector('[data-exercise]'), null, { timeout: 60000 });
+  await again.waitForFunction(() => playgroundRoot()?.querySelector('.ap')?.dataset.settled === '1' && playgroundRoot().querySelector('[data-exercise]'), null, { timeout: 60000, polling: POLL_MS });
   const reopened = await again.evaluate((body) => new Function('el', body)(document.getElementById('playground')), `return (${PLAYGROUND_VIEW})(el);`);
   assert.deepEqual({ ...reopened, exercises: undefined }, { ...pageView, exercises: undefined });
   await again.closeAll();
@@ -255,7 +255,7 @@ test('in a chapter: the builder starts from what is shown, and its snippets repr
 
 test('in a step: the snippets keep the chapter’s step, its panels and its exercises', async () => {
   const page = await openPage(h, '#chapter=attention&step=5', { asIs: true, waitForResult: false });
-  await page.waitForFunction(() => playgroundRoot()?.querySelector('.ap')?.dataset.settled === '1' && playgroundRoot().querySelector('[data-exercise]'), null, { timeout: 60000 });
+  await page.waitForFunction(() => playgroundRoot()?.querySelector('.ap')?.dataset.settled === '1' && playgroundRoot().querySelector('[data-exercise]'), null, { timeout: 60000, polling: POLL_MS });
   await page.click('#share-builder summary');
   await page.waitForSelector('[data-snippet="element"]');
   const stepOn = (el) => ({ step: el.shadowRoot.querySelector('.step-count')?.textContent, current: el.shadowRoot.querySelector('.step-dot[aria-current="step"]')?.dataset.step });
@@ -273,7 +273,7 @@ test('in a step: the snippets keep the chapter’s step, its panels and its exer
   try {
     const course = await openUrl(h, `${site.url}step.html`, { waitForResult: false });
     await course.waitForFunction(() => document.querySelector('attention-playground')?.shadowRoot?.querySelector('.ap')?.dataset.settled === '1'
-      && document.querySelector('attention-playground').shadowRoot.querySelector('[data-exercise]'), null, { timeout: 60000 });
+      && document.querySelector('attention-playground').shadowRoot.querySelector('[data-exercise]'), null, { timeout: 60000, polling: POLL_MS });
     const el = await course.evaluate(([view, step]) => {
       const lab = document.querySelector('attention-playground');
       return { view: new Function('el', view)(lab), step: new Function('el', step)(lab) };

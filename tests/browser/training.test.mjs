@@ -4,7 +4,7 @@
 // (trained again from the seed); the gradient lab shows the core's numbers and words that follow them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, resultReady, screenshot } from './harness.mjs';
+import { startHarness, openPage, resultReady, screenshot, POLL_MS } from './harness.mjs';
 import { engine } from './reference.mjs';
 import { gradientStory } from '../../web/src/features/gradients/panel.js';
 
@@ -15,7 +15,7 @@ after(async () => { await h?.close(); });
 const status = (page) => page.$eval('#train-status', (el) => ({ steps: Number(el.dataset.steps), accuracy: Number(el.dataset.accuracy),
   focus: JSON.parse(el.dataset.focus ?? '[]'), text: el.textContent }));
 const waitSteps = (page, test, timeout = 120000) =>
-  page.waitForFunction(`(${test})(Number(playgroundRoot().getElementById('train-status')?.dataset.steps), Number(playgroundRoot().getElementById('train-status')?.dataset.accuracy))`, null, { timeout });
+  page.waitForFunction(`(${test})(Number(playgroundRoot().getElementById('train-status')?.dataset.steps), Number(playgroundRoot().getElementById('train-status')?.dataset.accuracy))`, null, { timeout, polling: POLL_MS });
 
 /** Presses Pause and waits until no request is left in flight (the step count stops moving). */
 async function pause(page) {
@@ -104,7 +104,7 @@ test('the learnt layer goes into the playground: its maps and output are the API
   // It runs by itself when the page estimates the run (training included) under its limit for runs that follow
   // the inputs; on a loaded machine the estimate can pass that limit and the page asks for Run instead.
   const again = await openPage(h, new URL(url).hash, { waitForResult: false });
-  await again.waitForFunction(() => /^(Ran in|Press Run)/.test(playgroundRoot().querySelector('.run-status')?.textContent ?? ''), null, { timeout: 60000 });
+  await again.waitForFunction(() => /^(Ran in|Press Run)/.test(playgroundRoot().querySelector('.run-status')?.textContent ?? ''), null, { timeout: 60000, polling: POLL_MS });
   if (/^Press Run/.test(await again.evaluate(() => playgroundRoot().querySelector('.run-status').textContent))) await again.click('#run');
   await resultReady(again, 60000);
   const fresh = await again.$eval('#output-summary', (el) => ({ row0: JSON.parse(el.dataset.row0), sum: Number(el.dataset.sum) }));
@@ -144,13 +144,13 @@ test('the √d_k gradient lab shows the core’s measurements, and its words fol
   // until the learner has answered; then the same plot and story, the numbers folded to keep one screen.
   const step = await openPage(h, '#chapter=scaling&step=4', { asIs: true, waitForResult: false });
   const shown = (sel) => step.evaluate((s) => { const el = playgroundRoot().querySelector(s); return !!el && el.getClientRects().length > 0; }, sel);
-  await step.waitForFunction(() => playgroundRoot()?.querySelector('#grad-chart')?.dataset.rows, null, { timeout: 60000 });
+  await step.waitForFunction(() => playgroundRoot()?.querySelector('#grad-chart')?.dataset.rows, null, { timeout: 60000, polling: POLL_MS });
   assert.equal(await shown('#grad-cover'), true, 'the cover says the plot comes after the answer');
   for (const sel of ['#grad-chart', '#grad-story', '#grad-table']) assert.equal(await shown(sel), false, `${sel} is covered while asked`);
   const visible = await step.evaluate(() => playgroundRoot().querySelector('section[data-panel="gradients"]').innerText);
   assert.doesNotMatch(visible, /orders of magnitude|times smaller|one-hot \(largest/, 'none of the story before the answer');
   await step.evaluate(() => [...playgroundRoot().querySelectorAll('article[data-exercise="scaling.gradient"] button')].find((b) => /Show answer/.test(b.textContent)).click());
-  await step.waitForFunction(() => playgroundRoot().querySelector('#grad-chart .uplot canvas')?.getClientRects().length > 0, null, { timeout: 30000 });
+  await step.waitForFunction(() => playgroundRoot().querySelector('#grad-chart .uplot canvas')?.getClientRects().length > 0, null, { timeout: 30000, polling: POLL_MS });
   assert.equal(await shown('#grad-cover'), false);
   assert.deepEqual(await step.$$eval('#grad-story p', (els) => els.map((p) => p.textContent)), story);
   assert.equal(await step.evaluate(() => playgroundRoot().querySelector('details.grad-numbers').open), false, 'the numbers folded in the step');
