@@ -6,8 +6,8 @@ import { startHarness, openPage, resultReady, screenshot, referenceHash } from '
 import { expectedFor, weightAt } from './reference.mjs';
 
 let h;
-// The default view, opened fresh by the first test; the next tests that start from it (hovering, the
-// requests, the examples: the last of them, as it loads one) go on on that page instead of opening it again.
+// The default view, opened fresh by the first test; the three tests after it start from it (hovering, the
+// requests, the examples: the last of them, as it loads one) and go on on that page instead of opening it again.
 let defaultPage = null;
 const defaultView = async () => (defaultPage ??= await openPage(h, ''));
 before(async () => { h = await startHarness(); });
@@ -60,6 +60,67 @@ test('the default view loads, runs by itself and matches the API', async () => {
   assert.match(await page.textContent('#engine-badge'), /WebAssembly SIMD/);
   await screenshot(page, 'default-view');
   assert.deepEqual(page.problems, []);
+});
+
+test('hovering a cell reads the same weight the API computes', async () => {
+  const page = await defaultView();
+  const want = await expectedFor('');
+  const box = await page.locator('.heat-main canvas').boundingBox();
+  // Walk the pointer across the canvas until it lands on a cell, then compare that cell's weight.
+  let read = null;
+  for (let f = 0.5; f < 0.98 && !read; f += 0.05) {
+    await page.mouse.move(box.x + box.width * f, box.y + box.height * f);
+    read = await page.evaluate(() => {
+      const d = playgroundRoot().getElementById('readout').dataset;
+      return d.weight === undefined ? null : { head: +d.head, i: +d.query, j: +d.key, weight: +d.weight };
+    });
+  }
+  assert.ok(read, 'the readout shows a cell');
+  const expected = weightAt(want, 0, read.head, read.i, read.j);
+  assert.ok(Math.abs(read.weight - expected) < TOLERANCE, `cell (${read.i}, ${read.j}): page ${read.weight}, API ${expected}`);
+  assert.deepEqual(page.problems, []);
+});
+
+test('nothing is requested from anywhere but the page’s own server', async () => {
+  const page = await defaultView();
+  await page.waitForSelector('.katex'); // the equations are typeset by the local KaTeX
+  await page.click('#sweep');
+  await page.waitForSelector('#sweep-chart canvas', { timeout: 60000 });
+  const foreign = page.requests.filter((u) => !u.startsWith(h.url) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  assert.deepEqual(foreign, []);
+  assert.ok(page.requests.some((u) => u.endsWith('.woff2')), 'KaTeX fonts come from dist/vendor');
+  assert.deepEqual(page.problems, []);
+});
+
+test("the lesson's worked examples are computed live and show ✓; a click loads one", async () => {
+  const page = await defaultView();
+  await page.waitForSelector('.example');
+  const examples = await page.$$eval('.example', (els) => els.map((e) => ({ id: e.dataset.example, ok: e.dataset.ok, text: e.textContent })));
+  assert.deepEqual(examples.map((e) => e.id), ['E1', 'E2', 'E3', 'P1', 'P4']);
+  for (const e of examples) assert.equal(e.ok, '1', `${e.id} matches the lesson`);
+  const marks = await page.$$eval('.example .mark.ok', (els) => els.length);
+  assert.ok(marks >= 30, `${marks} figures marked ✓`);
+  // E2's figure and E3's lesson-versus-exact note are on the page.
+  assert.ok(examples[1].text.includes('1,048,576'));
+  assert.match(examples[2].text, /137\.4B/);
+  assert.match(examples[2].text, /four projections/);
+
+  await page.click('[data-example="E1"] button');
+  await resultReady(page);
+  assert.equal(await page.inputValue('input[name="d_model"]'), '768');
+  assert.equal(await page.inputValue('input[name="n_heads"]'), '12');
+  assert.equal(await page.inputValue('input[name="n_q"]'), '128');
+  assert.equal(await page.locator('.heat-small').count(), 12);
+  const shapes = await page.locator('#shape-table').textContent();
+  assert.ok(shapes.includes('1 × 12 × 128 × 64') && shapes.includes('1 × 12 × 128 × 128') && shapes.includes('1 × 128 × 768'));
+  const hash = await page.evaluate(() => location.hash);
+  await compareWithApi(page, hash);
+
+  await page.click('[data-example="E2"] button');
+  await page.waitForFunction(() => playgroundRoot().getElementById('params-total')?.dataset.value === '1048576');
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+  defaultPage = null;
 });
 
 test('dimensions set through the controls run, update the URL and match the API', async () => {
@@ -119,25 +180,6 @@ test('dimensions set through the URL: cross-attention with a causal mask', async
   await page.closeAll();
 });
 
-test('hovering a cell reads the same weight the API computes', async () => {
-  const page = await defaultView();
-  const want = await expectedFor('');
-  const box = await page.locator('.heat-main canvas').boundingBox();
-  // Walk the pointer across the canvas until it lands on a cell, then compare that cell's weight.
-  let read = null;
-  for (let f = 0.5; f < 0.98 && !read; f += 0.05) {
-    await page.mouse.move(box.x + box.width * f, box.y + box.height * f);
-    read = await page.evaluate(() => {
-      const d = playgroundRoot().getElementById('readout').dataset;
-      return d.weight === undefined ? null : { head: +d.head, i: +d.query, j: +d.key, weight: +d.weight };
-    });
-  }
-  assert.ok(read, 'the readout shows a cell');
-  const expected = weightAt(want, 0, read.head, read.i, read.j);
-  assert.ok(Math.abs(read.weight - expected) < TOLERANCE, `cell (${read.i}, ${read.j}): page ${read.weight}, API ${expected}`);
-  assert.deepEqual(page.problems, []);
-});
-
 test('every head draws non-blank pixels, and the heads differ', async () => {
   const page = await openPage(h, '#d_model=64&n_heads=8&source=random&n_q=12');
   const stats = await page.evaluate(() => [...playgroundRoot().querySelectorAll('.heat-small canvas')].map((canvas) => {
@@ -159,48 +201,6 @@ test('every head draws non-blank pixels, and the heads differ', async () => {
   assert.equal(new Set(stats.map((s) => s.hash)).size, stats.length, 'every head looks different');
   assert.deepEqual(page.problems, []);
   await page.closeAll();
-});
-
-test('nothing is requested from anywhere but the page’s own server', async () => {
-  const page = await defaultView();
-  await page.waitForSelector('.katex'); // the equations are typeset by the local KaTeX
-  await page.click('#sweep');
-  await page.waitForSelector('#sweep-chart canvas', { timeout: 60000 });
-  const foreign = page.requests.filter((u) => !u.startsWith(h.url) && !u.startsWith('data:') && !u.startsWith('blob:'));
-  assert.deepEqual(foreign, []);
-  assert.ok(page.requests.some((u) => u.endsWith('.woff2')), 'KaTeX fonts come from dist/vendor');
-  assert.deepEqual(page.problems, []);
-});
-
-test("the lesson's worked examples are computed live and show ✓; a click loads one", async () => {
-  const page = await defaultView();
-  await page.waitForSelector('.example');
-  const examples = await page.$$eval('.example', (els) => els.map((e) => ({ id: e.dataset.example, ok: e.dataset.ok, text: e.textContent })));
-  assert.deepEqual(examples.map((e) => e.id), ['E1', 'E2', 'E3', 'P1', 'P4']);
-  for (const e of examples) assert.equal(e.ok, '1', `${e.id} matches the lesson`);
-  const marks = await page.$$eval('.example .mark.ok', (els) => els.length);
-  assert.ok(marks >= 30, `${marks} figures marked ✓`);
-  // E2's figure and E3's lesson-versus-exact note are on the page.
-  assert.ok(examples[1].text.includes('1,048,576'));
-  assert.match(examples[2].text, /137\.4B/);
-  assert.match(examples[2].text, /four projections/);
-
-  await page.click('[data-example="E1"] button');
-  await resultReady(page);
-  assert.equal(await page.inputValue('input[name="d_model"]'), '768');
-  assert.equal(await page.inputValue('input[name="n_heads"]'), '12');
-  assert.equal(await page.inputValue('input[name="n_q"]'), '128');
-  assert.equal(await page.locator('.heat-small').count(), 12);
-  const shapes = await page.locator('#shape-table').textContent();
-  assert.ok(shapes.includes('1 × 12 × 128 × 64') && shapes.includes('1 × 12 × 128 × 128') && shapes.includes('1 × 128 × 768'));
-  const hash = await page.evaluate(() => location.hash);
-  await compareWithApi(page, hash);
-
-  await page.click('[data-example="E2"] button');
-  await page.waitForFunction(() => playgroundRoot().getElementById('params-total')?.dataset.value === '1048576');
-  assert.deepEqual(page.problems, []);
-  await page.closeAll();
-  defaultPage = null;
 });
 
 test('the cost panel shows the analysis of the API: parameters, FLOPs per stage, memory', async () => {
