@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, chapterDrawn } from './harness.mjs';
 import { STEPS, hashOf, goToStep } from './steps.mjs';
-import { parseHash, changedKeys } from '../../web/src/model/schema.js';
+import { parseHash, changedKeys, isField } from '../../web/src/model/schema.js';
 import { startState } from '../../web/src/lesson/chapters.js';
 
 /** 'chapter/control' (any step of the chapter) → why it shows nothing today (who is fixing it). */
@@ -192,6 +192,11 @@ async function walkChapter(chapter) {
       if (process.env.VISIBLE_EFFECT_TIMES) console.log(`${where.chapter}/${c.key}: ${c.values.length} values in ${Date.now() - t0} ms`);
       // Back to the step as it was: the control to its first value; when that is not the step's view, shown as
       // when the step was reached, the link to the step's (the hash wins over the form).
+      // A field's change that moved other fields too (a query cell's menus fill each other in, a mask its
+      // sentence) is not undone by the field alone: the step's hash at once (one run of the engine, not two).
+      // A panel's own control (not a field, not in the link) is always set back by hand.
+      const moved = isField(c.key) ? changedKeys(viewOf(await page.evaluate(() => location.hash)), viewOf(hashOf(where))) : [];
+      if (moved.some((key) => key !== c.key)) { restoredBy.hash++; await goToStep(page, where); continue; }
       await setControl(page, c, null, true);
       const again = homeShows ? await showsAgain(page, where, home) : 'not waited for';
       if (again === 'shown') restoredBy.controls++;
