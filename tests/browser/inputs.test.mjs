@@ -4,7 +4,7 @@
 // Runs alone (tests/browser/run.mjs): a long run must still be running when Cancel is clicked.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, resultReady, screenshot, referenceHash } from './harness.mjs';
+import { startHarness, openPage, resultReady, screenshot } from './harness.mjs';
 import { engine } from './reference.mjs';
 
 let h;
@@ -20,7 +20,7 @@ async function typeInto(page, name, value) {
 }
 
 test('each bad value gets a clear message next to its field, and Run waits until it is fixed', async () => {
-  const page = await openPage(h, '');
+  const page = await openPage(h, '#panels=controls,heatmaps');
   const cases = [
     ['d_model', '510', /d_model \(510\) is not divisible by n_heads \(4\)/],
     ['d_model', '0', /d_model must be a positive integer \(got 0\)/], // the engine's message (resolveView)
@@ -51,7 +51,7 @@ test('each bad value gets a clear message next to its field, and Run waits until
   assert.equal(await page.locator('.heat-small').count(), 8);
 
   // A padding mask needs one key length per batch item.
-  await page.goto(`${h.url}${referenceHash('#source=random&batch=2&mask=padding')}`); // the full page: every field
+  await page.goto(`${h.url}${'#source=random&batch=2&mask=padding&panels=controls,heatmaps'}`); // the author's panels: every field
   await page.waitForSelector('#m-padding:not(:empty)');
   assert.match(await message(page, 'padding'), /one key length per batch item/);
   await typeInto(page, 'padding', '8,3,1');
@@ -66,7 +66,7 @@ test('each bad value gets a clear message next to its field, and Run waits until
 });
 
 test('a size over the memory budget is refused beside its field, with the bytes it needs', async () => {
-  const page = await openPage(h, '#source=random');
+  const page = await openPage(h, '#source=random&panels=controls,heatmaps,cost');
   await typeInto(page, 'n_q', '100000');
   const msg = await message(page, 'n_q');
   assert.match(msg, /Too large to run here: needs [\d,]+ B \([\d.]+ GB\), over the 1 GiB budget/);
@@ -87,7 +87,7 @@ test('a size over the memory budget is refused beside its field, with the bytes 
 });
 
 test('GPT-3 from the model table is analysed and says why it is not run', async () => {
-  const page = await openPage(h, '');
+  const page = await openPage(h, '#panels=controls,heatmaps,cost,models');
   // Chosen in one task, read in the same task: the off-screen model table is not redrawn yet, and says so.
   const right = await page.evaluate(() => {
     const root = playgroundRoot();
@@ -120,7 +120,7 @@ test('GPT-3 from the model table is analysed and says why it is not run', async 
 });
 
 test('a long run shows progress and can be cancelled; the page keeps working', async () => {
-  const page = await openPage(h, '');
+  const page = await openPage(h, '#panels=controls,heatmaps,examples');
   // P4's 32 sequences of 128 tokens, at d_model 1024 (P4's 512 took ~1 s on a quiet host: the run
   // could end between the progress bar showing and the click on Cancel). ~34 GFLOP: seconds to watch.
   await page.click('[data-example="P4"] button');

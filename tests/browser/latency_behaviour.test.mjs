@@ -68,7 +68,7 @@ test('a quick edit runs in its own task; panels off screen wait, and are drawn w
 test('a costly edit waits for the typing; a superseded result is never drawn and keystrokes during a run make one run', async () => {
   // Random inputs of 256 tokens at d_model 512, two sequences: ~1.3 GFLOP, estimated at well over a frame
   // (and under the limit of runs that follow the typing).
-  const page = await openPage(h, '#source=random&d_model=512&n_heads=8&n_q=256&batch=2');
+  const page = await openPage(h, '#source=random&d_model=512&n_heads=8&n_q=256&batch=2&panels=controls,heatmaps');
   const worker = page.workers().find((w) => /worker/.test(w.url())) ?? page.workers()[0];
   assert.ok(worker, 'the compute worker runs');
   await worker.evaluate(() => {
