@@ -1,7 +1,8 @@
 // Bad inputs get a message next to their field and keep Run disabled without breaking the page;
 // sizes too large for a tab are analysed and refused with the memory they would need; a long run
 // shows progress and can be cancelled.
-// Runs alone (tests/browser/run.mjs): a long run must still be running when Cancel is clicked.
+// Runs beside other files (tests/browser/run.mjs): the run to cancel (~34 GFLOP) only lasts longer on a
+// shared machine, and passed at a load average of 12-25 (2 cores).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, resultReady, screenshot } from './harness.mjs';

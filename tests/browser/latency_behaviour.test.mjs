@@ -3,7 +3,8 @@
 // in the keystroke's own task; a costlier one waits for the typing to pause; panels off screen are drawn
 // when they come into view or once the learner pauses; a result superseded by newer inputs is never
 // drawn, and keystrokes typed while a run computes make one run, not one each.
-// Runs alone (tests/browser/run.mjs): where a run starts depends on the core's estimate of its cost against a frame.
+// Runs beside other files (tests/browser/run.mjs): where a run starts depends on the core's estimate of its cost
+// (validate.js's estimateRun: FLOPs at an assumed rate), not on how fast this machine is at the moment.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, resultReady } from './harness.mjs';

@@ -3,7 +3,8 @@
 // single-threaded engine; then in Chromium, the page served by scripts/serve.mjs (no COOP/COEP headers,
 // so not cross-origin isolated) running with 2 workers, the setting and what the performance panel
 // says, a bad value's note, and the element on a page of another origin with 2 workers.
-// Runs alone (tests/browser/run.mjs): the pool's worker counts and timings want the machine to themselves.
+// Runs beside other files (tests/browser/run.mjs): the worker counts follow from FLOP thresholds and a pinned
+// core count, and a pass's wait is at most its slowest worker's time by construction: none depends on load.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, serveSite, newContext, openUrl, resultReady, screenshot } from './harness.mjs';
