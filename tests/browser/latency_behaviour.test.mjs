@@ -29,7 +29,8 @@ function editNow([name, value, panel]) {
 }
 
 test('a quick edit runs in its own task; panels off screen wait, and are drawn when scrolled to or once typing pauses', async () => {
-  const page = await openPage(h, ''); // the reference chapter: every panel, most of them below the fold
+  // The controls, the maps, the derivation and the shape trace: the trace starts ~2,000 px down, below the fold.
+  const page = await openPage(h, '#panels=controls,heatmaps,derive,shapes');
   const shapes = () => page.evaluate(() => playgroundRoot().querySelector('[data-panel="shapes"] .panel-body').textContent);
   assert.match(await shapes(), /64/, 'the shape trace shows d_model 64 to begin with');
   assert.ok(await page.evaluate(() => playgroundRoot().querySelector('[data-panel="shapes"]').getBoundingClientRect().top > innerHeight + 400),
