@@ -4,14 +4,6 @@
 // looked up with text(id)); the list only shrinks: the test fails on a literal not listed here, and on a
 // listed one its file no longer holds (then delete its line).
 export const LEFTOVERS = {
-  'web/src/features/compare/panel.js': [
-    "head-by-head similarity",
-    " (imported maps)",
-    "Each head",
-    "mean distance",
-    "largest weight",
-    "head 0",
-  ],
   'web/src/features/controls/panel.js': [
     "auto: 0",
     "auto",
@@ -32,22 +24,6 @@ export const LEFTOVERS = {
     "RoPE base",
     "dropout ",
     "dropout seed",
-  ],
-  'web/src/features/cost/panel.js': [
-    "scores QKᵀ",
-    "Here 0.",
-    "attention weights",
-    "working buffers",
-    "Memory",
-    "0 × 0 floats, 0 · 0 · 0 · 4 B = ",
-    "fill over",
-    "This run",
-    "speed",
-    "module",
-  ],
-  'web/src/features/cost/terms.js': [
-    "h·d_k",
-    "h·d_v",
   ],
   'web/src/features/derive/stages.js': [
     "query input",
