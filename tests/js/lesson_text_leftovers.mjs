@@ -25,26 +25,6 @@ export const LEFTOVERS = {
     "dropout ",
     "dropout seed",
   ],
-  'web/src/features/derive/stages.js': [
-    "query input",
-    "key input",
-    "value input",
-  ],
-  'web/src/features/equations/panel.js': [
-    "One head",
-    "Multi-head attention",
-    "\text{now: }",
-  ],
-  'web/src/features/examples/panel.js': [
-    "no biases",
-    "info",
-    "✗ mismatch",
-    "figure",
-    "lesson",
-    "computed",
-    "check",
-    "note callout",
-  ],
   'web/src/features/exercises/kinds/cell.js': [
     "query, key",
     "weight 0",
@@ -214,20 +194,6 @@ export const LEFTOVERS = {
     "accuracy (batch)",
     "held-out accuracy",
     "0: wanted 0, predicted 0",
-  ],
-  'web/src/lesson/chapters/attention/exercises.js': [
-    " (tied with 0)",
-    "query input",
-    "key input",
-    "value input",
-  ],
-  'web/src/lesson/chapters/efficient/exercises.js': [
-    "Linear attention",
-    "Softmax attention",
-  ],
-  'web/src/lesson/chapters/positions/exercises.js': [
-    "Between −1 and 1",
-    "Between 0 and 1",
   ],
   'web/src/lesson/exercises/index.js': [
     "attention-playground:exercises:",
