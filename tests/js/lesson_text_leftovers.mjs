@@ -25,30 +25,6 @@ export const LEFTOVERS = {
     "dropout ",
     "dropout seed",
   ],
-  'web/src/features/exercises/kinds/cell.js': [
-    "query, key",
-    "weight 0",
-  ],
-  'web/src/features/exercises/kinds/sketch.js': [
-    "engine 0",
-  ],
-  'web/src/features/exercises/kinds/step_input.js': [
-    "key j",
-  ],
-  'web/src/features/exercises/panel.js': [
-    "Exercises",
-    " · not exercises: 0",
-    " (not exercises: 0)",
-    "Exercise 0 of 0",
-    "Exercise 0: 0",
-    "Not available: 0.",
-    "Check",
-    "Not checked: 0.",
-    "your answer (0)",
-    "0 attempt00",
-    "Not quite. ",
-    "Right. ",
-  ],
   'web/src/features/export/panel.js': [
     ", batch item 0",
     "decoder queries",
