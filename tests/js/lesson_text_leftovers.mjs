@@ -29,48 +29,6 @@ export const LEFTOVERS = {
     "Export failed: 0",
     "Export",
   ],
-  'web/src/features/gqa/panel.js': [
-    " (this layer)",
-    "for 0 tokens",
-  ],
-  'web/src/features/gradients/panel.js': [
-    "scaled, median",
-    "unscaled, median",
-    "scaled, mean",
-    "unscaled, mean",
-  ],
-  'web/src/features/kvcache/panel.js': [
-    "◀ previous token",
-    "next token ▶",
-    "step",
-    "step 0 of 0: “0”",
-    "kv-entry new",
-    "kv-entry future",
-    "kv-weight best",
-    "query head",
-    "how",
-    "this step",
-  ],
-  'web/src/features/kvmap/panel.js': [
-    "how many",
-  ],
-  'web/src/features/linear/panel.js': [
-    "softmax attention",
-    "linear attention",
-    "softmax FLOPs",
-    "linear FLOPs",
-  ],
-  'web/src/features/models/panel.js': [
-    "one layer",
-  ],
-  'web/src/features/patterns/panel.js': [
-    "random (untrained)",
-    "previous token",
-    "same word",
-    "first token",
-    "head 0",
-    "Head 00, 0, β = 0: ",
-  ],
   'web/src/features/performance/panel.js': [
     "Cancel",
     "workers",
