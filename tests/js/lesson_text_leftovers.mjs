@@ -29,24 +29,6 @@ export const LEFTOVERS = {
     "Export failed: 0",
     "Export",
   ],
-  'web/src/features/performance/panel.js': [
-    "Cancel",
-    "workers",
-    "Measuring n = 0…",
-    "Measuring 0 (0 of 0)…",
-    "Cancelled.",
-    "n (tokens)",
-    "measured",
-    "0 (default)",
-    "% of peak",
-    "baseline",
-    "SIMD",
-  ],
-  'web/src/features/positional/methods.js': [
-    "no method",
-    "slope m",
-    "Not computed: 0",
-  ],
   'web/src/features/query/logits_view.js': [
     "query \\ key",
   ],
@@ -70,16 +52,6 @@ export const LEFTOVERS = {
     "dropped → 0",
     "kept, × 0",
     "sum",
-  ],
-  'web/src/features/shapes/panel.js': [
-    "bytes (float32)",
-  ],
-  'web/src/features/sparse/panel.js': [
-    "Not computed: 0",
-  ],
-  'web/src/features/sqrtdk/panel.js': [
-    "With it, 0: 0.",
-    "variance (0 × 0 samples)",
   ],
   'web/src/features/training/panel.js': [
     "model width",
