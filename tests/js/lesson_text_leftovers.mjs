@@ -4,31 +4,6 @@
 // looked up with text(id)); the list only shrinks: the test fails on a literal not listed here, and on a
 // listed one its file no longer holds (then delete its line).
 export const LEFTOVERS = {
-  'web/src/features/controls/panel.js': [
-    "auto: 0",
-    "auto",
-    "Layer",
-    "model width",
-    "heads h",
-    "value size",
-    "weight seed",
-    "Tokens",
-    "input source",
-    "a sentence",
-    "seeded random",
-    "input seed",
-    "mask",
-    "none",
-    "causal + padding",
-    "sliding window",
-    "RoPE base",
-    "dropout ",
-    "dropout seed",
-  ],
-  'web/src/features/export/service.js': [
-    "Export failed: 0",
-    "Export",
-  ],
   'web/src/lesson/exercises/index.js': [
     "attention-playground:exercises:",
   ],

@@ -1,6 +1,7 @@
 // The words of the export panel (features/export/), by id: lesson/text.js serves them (text(id,
 // values) fills each {name}), and an author's or a translator's table may replace any of them.
 import { addText } from '../text.js';
+import './export_service.js'; // the Export button's words, which the panel's failure line shares
 
 export { text } from '../text.js';
 
@@ -49,7 +50,6 @@ addText({
   'export.table_n': 'Table {n}',
   'export.exporting': 'Exporting…',
   'export.saved_bundle': 'Saved {name} ({bytes} bytes).',
-  'export.export_failed': 'Export failed: {message}',
   'export.reading_files': 'Reading {names}…',
   'export.them': 'them',
   'export.not_used': ' Not used: {names}.',
