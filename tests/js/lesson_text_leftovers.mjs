@@ -4,9 +4,6 @@
 // looked up with text(id)); the list only shrinks: the test fails on a literal not listed here, and on a
 // listed one its file no longer holds (then delete its line).
 export const LEFTOVERS = {
-  'web/src/lesson/exercises/index.js': [
-    "attention-playground:exercises:",
-  ],
   'web/src/playground/asks.js': [
     "this playground was removed",
     "the engine is not connected",
@@ -48,10 +45,6 @@ export const LEFTOVERS = {
     "The run failed: 0. Change the inputs, or press Run to try again.",
     "d_model 0 · h 0 · n_q 0 · n_k 0 · batch 0",
     "Batch item 0 could not be shown: 0. Press Run to try again.",
-  ],
-  'web/src/playground/shell.js': [
-    "Skip to the results",
-    "Attention playground",
   ],
   'web/src/playground/view.js': [
     "From the link: 0.",
