@@ -52,7 +52,7 @@ test('each bad value gets a clear message next to its field, and Run waits until
   assert.equal(await page.locator('.heat-small').count(), 8);
 
   // A padding mask needs one key length per batch item.
-  await page.goto(`${h.url}${'#source=random&batch=2&mask=padding&panels=controls,heatmaps'}`); // the author's panels: every field
+  await page.goto(`${h.url}#source=random&batch=2&mask=padding&panels=controls,heatmaps`); // the author's panels: every field
   await page.waitForSelector('#m-padding:not(:empty)');
   assert.match(await message(page, 'padding'), /one key length per batch item/);
   await typeInto(page, 'padding', '8,3,1');
