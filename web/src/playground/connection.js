@@ -45,11 +45,13 @@ export function createConnection(m, p) {
         throw new Error('the training lab is loading; its estimate follows in a moment');
       };
       raw = { analyze: api.analyze, resolveView: api.resolveView, trainingCost };
+      let examples = null;
       m.engine = Object.freeze({
         isa: api.isa, defaultMemoryBudget: api.defaultMemoryBudget,
         get inPage() { return mine.client.inPage; }, // no worker could start: everything runs on this thread
         analyze: (o) => api.analyze(o),
-        lessonExamples: api.lessonExamples, modelPresets: api.modelPresets,
+        // computed once (tens of ms of the core's): the preset menu and the examples panel read the same lists
+        lessonExamples: () => (examples ??= api.lessonExamples()), modelPresets: api.modelPresets,
         positionalEncoding: api.positionalEncoding, positionalProperties: api.positionalProperties, sqrtDkStats: api.sqrtDkStats,
       });
       engineReady();
