@@ -31,8 +31,7 @@ import { maskArgument, sparseArguments } from '../model/inputs.js';
 export function createComputeSide(load, { pools: poolsOf = null, featureHandlers = null, measurePeak = null, importReader = null, trainingSide = null } = {}) {
   let attn = null;
   let lab = null; // the engine with its labs' functions synchronous (attn.labs()), once a lab needed them
-  let warmed = false; // the kernels warmed (warmKernels, once)
-  let peak = null; // a promise of the f32x4 peak, measured once (side.peak)
+  const warmth = kernelWarmth(() => attn, measurePeak); // the kernels' warm-up and the f32x4 peak, each once
   const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, pooled, lab, frozen (training.js), imported (features/export/handler.js) }
   const training = lazyTraining(trainingSide); // the trainers' side (training_side.js), once a lab or a feature asked
   const pools = poolsOf?.(() => attn.isa === 'wasm-simd128') ?? NO_POOLS; // at most one pool of workers (pools.js)
@@ -67,11 +66,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
     },
     newLayerCache: () => new LayerCache(),
     /** This browser's f32x4 peak (measured once, the kernels warmed first), or null without wasm SIMD. */
-    peak: () => {
-      if (!measurePeak) throw new Error('this compute does not measure the peak');
-      warmed ||= warmKernels(attn);
-      return (peak ??= measurePeak());
-    },
+    peak: warmth.peak,
     /** Files ([{ name, bytes }]) read into importTensors' object, bounded by config's sizes (import/files.js). */
     readFiles: (files, config) => readFiles(importReader, files, config),
   });
@@ -136,16 +131,11 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
       return { item: itemView(attn, last, b) };
     },
 
-    /**
-     * Runs after the first result is on screen: V8 first runs wasm from a quick baseline compiler and
-     * optimises a function only once it is hot, so a few medium passes here (once) make later timings
-     * reflect the kernels rather than the compiler.
-     */
+    /** After the first result: a few medium passes (once), so later timings are the kernels' and not V8's compiler's (kernelWarmth). */
     async warm() {
-      warmed ||= warmKernels(attn);
+      warmth.warm();
       return {};
     },
-
 
     /**
      * A feature's request: `request` of features/<feature>/, with its payload. Only a function of the
@@ -208,6 +198,25 @@ async function readFiles(importReader, files, config) {
   if (!importReader) throw new Error('this compute reads no files');
   const { readImportFiles, importLimits } = await importReader();
   return readImportFiles(files, importLimits(config));
+}
+
+/**
+ * The kernels' warm-up, once per engine: V8 first runs wasm from a quick baseline compiler and optimises a
+ * function only once it is hot. And the f32x4 peak, measured once after it (asked by the panel that shows it).
+ */
+function kernelWarmth(engine, measurePeak) {
+  let warmed = false, peak = null;
+  const warm = () => {
+    warmed ||= warmKernels(engine());
+  };
+  return {
+    warm,
+    peak() {
+      if (!measurePeak) throw new Error('this compute does not measure the peak');
+      warm();
+      return (peak ??= measurePeak());
+    },
+  };
 }
 
 /** A few medium passes (at most 150 ms), so V8 has optimised the kernels before the peak and later timings. True once done. */
