@@ -86,15 +86,20 @@ export function createShell(root, { base, layout }) {
     const scheme = theme === 'auto' ? (dark.matches ? 'dark' : 'light') : theme;
     if (wrapper.dataset.scheme === scheme) return;
     wrapper.dataset.scheme = scheme;
+    themeVars = {};
     for (const fn of schemeListeners) fn(scheme);
   }
   dark.addEventListener('change', applyScheme);
   cleanups.push(() => dark.removeEventListener('change', applyScheme));
 
+  // The theme's variables, read once per scheme: they are set on .ap by the scheme alone (styles.css), and each
+  // read of the computed style after a panel's DOM changed would make the page recalculate its style.
+  let themeVars = {};
   const host = {
     win,
     /** A colour (or any variable) of the theme, for drawing on canvases. */
-    cssVar: (name) => win.getComputedStyle(wrapper).getPropertyValue(name).trim(),
+    // ('' while the playground is out of the document: read again on the next call)
+    cssVar: (name) => (themeVars[name] ||= win.getComputedStyle(wrapper).getPropertyValue(name).trim()),
     /** Adds a stylesheet inside this playground (once). */
     loadStyle: (path) => addStylesheet(shadow, new URL(path, base).href, h),
     /** Adds a stylesheet to the document itself (font faces do not work inside a shadow root). */

@@ -4,7 +4,7 @@
 
 import * as fmt from '../../model/format.js';
 import { estimateRun, parseWorkers } from '../../model/validate.js';
-import { Cancelled } from '../../model/errors.js';
+import { Cancelled, WorkerLost } from '../../model/errors.js';
 export { requests } from './requests.js';
 import { chartButtons } from '../../export/figure_button.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js'; // what this panel may ask the compute for (its ctx.actions)
@@ -113,9 +113,22 @@ export function create(body, { dom, host, actions }) {
     chartBox.dataset.nHeads = String(layer.n_heads);
   }
 
+  // This browser's peak, asked by this panel alone (its measure takes ~0.2 s of a core: no other view pays
+  // for it), once a result is on screen: undefined until it comes, null where there is no wasm SIMD.
+  let peak, peakAsked = false;
+  function askPeak() {
+    peakAsked = true;
+    actions.browserPeak().then((reply) => { peak = reply.peak; }, (err) => {
+      // Cancelled or lost with the worker: ask again after the next result. Any other failure: no peak.
+      if (err instanceof Cancelled || err instanceof WorkerLost) peakAsked = false;
+      else peak = null;
+    }).then(() => update(view, 'perf'));
+  }
+
   function update(v, reason) {
     view = v;
-    const { runs: history, peak } = v;
+    const { runs: history } = v;
+    if (!peakAsked && v.result) askPeak();
     // The learner's half-typed count is left alone while the field has the focus.
     if (workersInput.getRootNode().activeElement !== workersInput) {
       workersInput.value = v.state.workers;
