@@ -157,7 +157,7 @@ for (const entry of entries) {
     bundle: true,
     format: entry.format,
     target: ['chrome100', 'firefox100', 'safari16'],
-    minify: true,
+    minify: process.env.ATTN_DIST_MINIFY !== '0', // ATTN_DIST_MINIFY=0: readable bundles, for profiling only
     sourcemap: 'linked',
     legalComments: 'none',
     logLevel: 'warning',
@@ -167,8 +167,9 @@ for (const entry of entries) {
     external: ['node:*'],
   });
   if (writeMeta) {
-    await mkdir(join(root, 'build/meta'), { recursive: true });
-    await writeFile(join(root, 'build/meta', `${entry.out}.json`), JSON.stringify(built.metafile));
+    const metaFile = join(root, 'build/meta', `${entry.out}.json`); // wasm/labs_session's in build/meta/wasm/
+    await mkdir(dirname(metaFile), { recursive: true });
+    await writeFile(metaFile, JSON.stringify(built.metafile));
   }
 }
 

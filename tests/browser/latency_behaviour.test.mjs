@@ -3,7 +3,8 @@
 // in the keystroke's own task; a costlier one waits for the typing to pause; panels off screen are drawn
 // when they come into view or once the learner pauses; a result superseded by newer inputs is never
 // drawn, and keystrokes typed while a run computes make one run, not one each.
-// Runs alone (tests/browser/run.mjs): where a run starts depends on the core's estimate of its cost against a frame.
+// Runs beside other files (tests/browser/run.mjs): where a run starts depends on the core's estimate of its cost
+// (validate.js's estimateRun: FLOPs at an assumed rate), not on how fast this machine is at the moment.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, resultReady } from './harness.mjs';
@@ -28,7 +29,8 @@ function editNow([name, value, panel]) {
 }
 
 test('a quick edit runs in its own task; panels off screen wait, and are drawn when scrolled to or once typing pauses', async () => {
-  const page = await openPage(h, ''); // the reference chapter: every panel, most of them below the fold
+  // The controls, the maps, the derivation and the shape trace: the trace starts ~2,000 px down, below the fold.
+  const page = await openPage(h, '#panels=controls,heatmaps,derive,shapes');
   const shapes = () => page.evaluate(() => playgroundRoot().querySelector('[data-panel="shapes"] .panel-body').textContent);
   assert.match(await shapes(), /64/, 'the shape trace shows d_model 64 to begin with');
   assert.ok(await page.evaluate(() => playgroundRoot().querySelector('[data-panel="shapes"]').getBoundingClientRect().top > innerHeight + 400),
@@ -68,7 +70,7 @@ test('a quick edit runs in its own task; panels off screen wait, and are drawn w
 test('a costly edit waits for the typing; a superseded result is never drawn and keystrokes during a run make one run', async () => {
   // Random inputs of 256 tokens at d_model 512, two sequences: ~1.3 GFLOP, estimated at well over a frame
   // (and under the limit of runs that follow the typing).
-  const page = await openPage(h, '#source=random&d_model=512&n_heads=8&n_q=256&batch=2');
+  const page = await openPage(h, '#source=random&d_model=512&n_heads=8&n_q=256&batch=2&panels=controls,heatmaps');
   const worker = page.workers().find((w) => /worker/.test(w.url())) ?? page.workers()[0];
   assert.ok(worker, 'the compute worker runs');
   await worker.evaluate(() => {

@@ -1,6 +1,7 @@
 // The page's other modes: the baseline module (#simd=0), embedding flags, a 375 px phone screen,
 // dark mode, the browser's SIMD peak, a reload restoring the view, and the example course page (elements and an iframe).
-// Runs alone (tests/browser/run.mjs): the performance panel measures the browser's SIMD peak.
+// Runs beside other files (tests/browser/run.mjs): the SIMD peak it measures need only be above 1 GFLOP/s
+// (15 GFLOP/s at a load average of 20 on 2 cores, 44 on a quieter one).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, resultReady, screenshot, newContext } from './harness.mjs';
@@ -11,7 +12,7 @@ before(async () => { h = await startHarness(); });
 after(async () => { await h?.close(); });
 
 test('#simd=0 runs the baseline module, and its numbers equal the API’s baseline', async () => {
-  const hash = '#simd=0&source=random&n_q=7&d_model=32&n_heads=2&mask=causal';
+  const hash = '#simd=0&source=random&n_q=7&d_model=32&n_heads=2&mask=causal&panels=heatmaps,cost';
   const page = await openPage(h, hash);
   assert.match(await page.textContent('#engine-badge'), /baseline/);
   assert.equal(await page.$eval('#run-facts', (el) => el.dataset.isa), 'scalar');
@@ -41,7 +42,7 @@ test('embed flags hide the chrome and all but the chosen panels', async () => {
 });
 
 test('a reload restores the same view, enlarged head and batch item included', async () => {
-  const page = await openPage(h, '');
+  const page = await openPage(h, '#panels=controls,heatmaps');
   await page.click('label[for="f-source-random"]');
   await page.fill('input[name="batch"]', '3');
   await page.fill('input[name="n_heads"]', '8');
@@ -59,7 +60,7 @@ test('a reload restores the same view, enlarged head and batch item included', a
   assert.equal(await page.$eval('.heat-small.selected', (el) => el.dataset.head), '5');
   assert.equal(await page.$eval('#output-summary', (el) => el.dataset.row0), before);
   // Editing the address by hand (a hashchange, no reload) updates the view too.
-  await page.evaluate(() => { location.hash = '#source=random&d_model=24&n_heads=3&n_q=5'; });
+  await page.evaluate(() => { location.hash = '#source=random&d_model=24&n_heads=3&n_q=5&panels=controls,heatmaps'; });
   await page.waitForFunction(() => playgroundRoot().querySelector('input[name="d_model"]').value === '24');
   await resultReady(page);
   assert.equal(await page.locator('.heat-small').count(), 3);
@@ -80,7 +81,7 @@ test('works at 375 px wide without sideways scrolling, and in dark mode', async 
 });
 
 test('the performance panel measures the f32x4 peak and reports each run against it', async () => {
-  const page = await openPage(h, '#source=random&n_q=128&d_model=128');
+  const page = await openPage(h, '#source=random&n_q=128&d_model=128&panels=heatmaps,performance');
   await page.waitForSelector('#peak[data-gflops]', { timeout: 30000 });
   const peak = Number(await page.$eval('#peak', (el) => el.dataset.gflops));
   console.log(`f32x4 peak measured in headless Chromium: ${peak.toFixed(1)} GFLOP/s`);

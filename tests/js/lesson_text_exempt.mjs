@@ -11,6 +11,8 @@ const EXEMPT = [
   /^\(prefers-[\w-]+: \w+\)$/, // a media query
   /^[\w-]+\.(csv|npz|npy|json|svg|png)$/, // a file name offered for a download
   /^[a-z_]+\.[a-z0-9_.-]+$/, // a lesson-text id or a dotted data key ('training.start-loss')
+  /^attention-playground:[a-z:-]+$/, // a key of the page's localStorage (lesson/exercises/index.js)
+  /^(query|key|value) input$/, // the start of a name of the core's shape trace (analyze().shapes), matched, not shown
 ];
 
 /** True when `text` is one of the exempt strings. */

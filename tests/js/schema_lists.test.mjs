@@ -84,11 +84,11 @@ test('no key list is declared outside the schema: each old site imports it', () 
 test('the inputs panel has an input for every CONTROL_FIELDS key, and for no other field', () => {
   const source = readFileSync(join(ROOT, 'web/src/features/controls/panel.js'), 'utf8');
   const built = new Set();
-  // A field is built by the panel's helpers (textField('d_model', …), check, segmented, area) or by hand in a box
+  // A field is built by the panel's helpers (textField('d_model', …), check, segmented, menu, area) or by hand in a box
   // marked dataset: { field: 'mask' }.
   full(parse(source, { ecmaVersion: 'latest', sourceType: 'module' }), (node) => {
     const [first] = node.arguments ?? [];
-    if (node.type === 'CallExpression' && ['text', 'textField', 'check', 'segmented', 'area'].includes(node.callee.name) &&
+    if (node.type === 'CallExpression' && ['text', 'textField', 'check', 'segmented', 'menu', 'area'].includes(node.callee.name) &&
       first?.type === 'Literal' && schema.isField(first.value)) built.add(first.value);
     if (node.type === 'Property' && node.key.name === 'field' && node.value.type === 'Literal' && schema.isField(node.value.value)) {
       built.add(node.value.value);

@@ -1,9 +1,8 @@
 // A playground's connection to the compute (playground/compute_link.js): which module it asked for (the
 // `simd` field), the main-thread engine's functions the store validates with, the engine's readiness
-// (the first run starts then), the browser's SIMD peak, and what a feature's actions need to ask the
+// (the first run starts then), the worker's warm-up, and what a feature's actions need to ask the
 // compute (askHost, for playground/asks.js). Connecting again (another `simd`) lets the old one go.
 
-import { Cancelled, WorkerLost } from '../model/errors.js';
 import { acquireCompute } from './compute_link.js';
 import { unavailable } from './asks.js';
 
@@ -15,7 +14,6 @@ export function createConnection(m, p) {
   const { win } = p;
   let compute = null, computeKey = null;
   let raw = { analyze: null, trainingCost: null, resolveView: null };
-  let peakRequested = false;
 
   function connect() {
     if (p.baseError) {
@@ -32,7 +30,6 @@ export function createConnection(m, p) {
     raw = { analyze: null, trainingCost: null, resolveView: null };
     m.trainedHeld = null;
     m.result = null;
-    peakRequested = false;
     const mine = acquireCompute({ simd, base: p.base, doc: p.doc, compiled: p.options.compiled });
     compute = mine;
     mine.engine.then(() => win.performance.mark('attention-main-engine'), () => {});
@@ -48,11 +45,13 @@ export function createConnection(m, p) {
         throw new Error('the training lab is loading; its estimate follows in a moment');
       };
       raw = { analyze: api.analyze, resolveView: api.resolveView, trainingCost };
+      let examples = null;
       m.engine = Object.freeze({
         isa: api.isa, defaultMemoryBudget: api.defaultMemoryBudget,
         get inPage() { return mine.client.inPage; }, // no worker could start: everything runs on this thread
         analyze: (o) => api.analyze(o),
-        lessonExamples: api.lessonExamples, modelPresets: api.modelPresets,
+        // computed once (tens of ms of the core's): the preset menu and the examples panel read the same lists
+        lessonExamples: () => (examples ??= api.lessonExamples()), modelPresets: api.modelPresets,
         positionalEncoding: api.positionalEncoding, positionalProperties: api.positionalProperties, sqrtDkStats: api.sqrtDkStats,
       });
       engineReady();
@@ -76,24 +75,6 @@ export function createConnection(m, p) {
     p.reportProblems();
   }
 
-  /** The browser's peak GFLOP/s (asked once, after a result is announced: asking starts the worker). */
-  async function measurePeak() {
-    if (peakRequested || m.destroyed) return;
-    peakRequested = true;
-    const mine = compute;
-    try {
-      const peak = await mine.client.peak();
-      if (compute !== mine || m.destroyed) return;
-      m.peak = peak;
-    } catch (err) {
-      if (compute !== mine || m.destroyed) return;
-      // Cancelled or lost with the worker: ask again after the next result. Any other failure: no peak.
-      if (err instanceof Cancelled || err instanceof WorkerLost) peakRequested = false;
-      else m.peak = null;
-    }
-    p.redraw.render('perf');
-  }
-
   /** What a feature's actions need from this playground (playground/asks.js). */
   const askHost = {
     unavailable: () => unavailable({ destroyed: m.destroyed, assetsError: p.baseError, connected: !!compute }),
@@ -108,7 +89,8 @@ export function createConnection(m, p) {
     /** The main-thread engine's analyze, resolveView and trainingCost (null until it is loaded). */
     raw: () => raw,
     askHost,
-    measurePeak,
+    /** After a result is announced (asking starts the worker): the worker's kernels warmed, once. */
+    warm: () => compute?.client.warm(),
     /** The first result is on screen: now the worker may use the CPU. */
     startWorker: () => compute?.client.start(),
     release() {

@@ -192,7 +192,7 @@ async function answered(m, p, { r, check, key, describe, moveOn, waiting }) {
   }
   p.events.emit('result', m.result.detail);
   // After the result is on screen and announced, so it never delays one (asking starts the worker).
-  p.connection.measurePeak(); // (not when a listener removed the playground)
+  if (!m.destroyed) p.connection.warm(); // (not when a listener removed the playground)
   return m.result.detail;
 }
 

@@ -5,6 +5,7 @@
 import css from './styles.css';
 import { FEATURES } from '../features/index.js';
 import { createDom } from '../ui/dom.js';
+import { text } from '../lesson/panels/playground.js';
 
 const sheets = new WeakMap(); // document → its CSSStyleSheet (one per document, shared by every playground)
 function sheetFor(doc) {
@@ -50,7 +51,7 @@ export function createShell(root, { base, layout }) {
   const area = (name) => [...sections.values()].filter((s) => s.spec.area === name).map((s) => s.section);
   results.append(...area('main'),
     h('div', { class: 'panel-grid' }, h('div', { class: 'panel-col' }, area('left')), h('div', { class: 'panel-col' }, area('right'))));
-  const skip = h('button', { type: 'button', class: 'skip', onclick: () => results.focus() }, 'Skip to the results');
+  const skip = h('button', { type: 'button', class: 'skip', onclick: () => results.focus() }, text('playground.skip'));
   const layoutBox = h('div', { class: 'layout' }, area('side'), results, area('after')); // 'after': panels after the results (focus order), placed by the stylesheet
   wrapper.append(skip, layoutBox);
   shadow.append(wrapper);
@@ -63,7 +64,7 @@ export function createShell(root, { base, layout }) {
   let authorLabel = '';
   function applyNames() {
     const taken = new Set([...live].filter((s) => s !== me && s.name).map((s) => s.name));
-    const base = authorLabel || 'Attention playground';
+    const base = authorLabel || text('playground.name');
     let name = base;
     for (let i = 2; taken.has(name); i++) name = `${base} ${i}`;
     me.name = name;
@@ -85,15 +86,20 @@ export function createShell(root, { base, layout }) {
     const scheme = theme === 'auto' ? (dark.matches ? 'dark' : 'light') : theme;
     if (wrapper.dataset.scheme === scheme) return;
     wrapper.dataset.scheme = scheme;
+    themeVars = {};
     for (const fn of schemeListeners) fn(scheme);
   }
   dark.addEventListener('change', applyScheme);
   cleanups.push(() => dark.removeEventListener('change', applyScheme));
 
+  // The theme's variables, read once per scheme: they are set on .ap by the scheme alone (styles.css), and each
+  // read of the computed style after a panel's DOM changed would make the page recalculate its style.
+  let themeVars = {};
   const host = {
     win,
     /** A colour (or any variable) of the theme, for drawing on canvases. */
-    cssVar: (name) => win.getComputedStyle(wrapper).getPropertyValue(name).trim(),
+    // ('' while the playground is out of the document: read again on the next call)
+    cssVar: (name) => (themeVars[name] ||= win.getComputedStyle(wrapper).getPropertyValue(name).trim()),
     /** Adds a stylesheet inside this playground (once). */
     loadStyle: (path) => addStylesheet(shadow, new URL(path, base).href, h),
     /** Adds a stylesheet to the document itself (font faces do not work inside a shadow root). */

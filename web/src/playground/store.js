@@ -36,7 +36,6 @@ export function createModel(options) {
     // the engine connection's (connection.js)
     engine: null,
     engineError: null, // { message, retry }: the engine could not start (retry: reloading may help)
-    peak: undefined,   // { gflops } once measured, null without SIMD
     // the panel host's (panel_host.js) and the playground's own
     released: false,   // lazy panels may be built
     destroyed: false,

@@ -18,7 +18,7 @@ export function createView(m, p) {
     const inForm = formShows(m.state, FEATURE_NAMES);
     return Object.freeze({
       ...p.features.views(), // first: a feature named as one of the keys below cannot hide it
-      state: m.state, check: m.check, result: m.result, running: m.running, runs: m.runs, peak: m.peak,
+      state: m.state, check: m.check, result: m.result, running: m.running, runs: m.runs,
       engine: m.engine, engineError: m.engineError, firstResultMs: m.firstResultMs, editing: m.editing,
       readOnly: p.store.readOnly(), lastPreset: m.lastPreset, locked: lockedKeys(m.state), formShows: inForm,
       settled: m.released, // the first result is on screen (or there will be none by itself): time for the rest

@@ -46,7 +46,7 @@ export class EngineClient {
   #nextSession = 1;
   #watchdog = 0;
   #simd;
-  #peak = null;
+  #warm = null;
   #closed = false;
   #sessions = new Set();
   inPage = false;
@@ -189,13 +189,9 @@ export class EngineClient {
     });
   }
 
-  /** The browser's f32x4 peak, measured once per client (shared by every playground). */
-  peak() {
-    this.#peak ??= this.#request(null, 'peak', {}, { deadlineMs: 30000 }).then((r) => r.peak).catch((err) => {
-      this.#peak = null; // ask again next time
-      throw err;
-    });
-    return this.#peak;
+  /** Warms the worker's kernels (compute_side.js's warm), once per client. */
+  warm() {
+    return (this.#warm ??= this.#request(null, 'warm').catch(() => {}));
   }
 
   /** Bytes malloc'd in the worker's engine, how many sessions hold state there, how many pools run (for leak checks). */

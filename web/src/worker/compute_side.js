@@ -1,5 +1,5 @@
 // What the compute side does for the playgrounds: forward passes and batch items of a result (the
-// heatmaps of the first view), the SIMD peak, and every feature's own requests, answered by the
+// heatmaps of the first view), the kernels' warm-up, and every feature's own requests, answered by the
 // feature's handler.js (found by the feature's name, see features/handlers_of.js): no feature is named here. One engine serves every playground of a page; each
 // playground is an `owner` with its own layer, result arrays and last result, freed by `release`. Runs
 // in the Web Worker (worker.js) or, where no worker can start, on the main thread (client.js), with the
@@ -21,7 +21,7 @@ import { maskArgument, sparseArguments } from '../model/inputs.js';
  * featureHandlers(feature): a promise of that feature's `handlers` (features/handlers_of.js's loadHandlers,
  * or the same function from panels.js on the page's thread); without it no feature's request is answered.
  * measurePeak(): a promise of the f32x4 peak (perf/peak.js's; on the page's thread from panels.js, so the
- * first view's bundle holds none of it); without it `peak` is refused.
+ * first view's bundle holds none of it), for a feature's side.peak(); without it that throws.
  * importReader(): a promise of import/files.js's functions (readImportFiles, importLimits), for the
  * export's import: the files a learner brings are parsed here, off the page's thread.
  * trainingSide(): training_side.js's createTrainingSide() (or a promise of it), made on a lab's or a
@@ -31,6 +31,7 @@ import { maskArgument, sparseArguments } from '../model/inputs.js';
 export function createComputeSide(load, { pools: poolsOf = null, featureHandlers = null, measurePeak = null, importReader = null, trainingSide = null } = {}) {
   let attn = null;
   let lab = null; // the engine with its labs' functions synchronous (attn.labs()), once a lab needed them
+  const warmth = kernelWarmth(() => attn, measurePeak); // the kernels' warm-up and the f32x4 peak, each once
   const owners = new Map(); // owner id → { cache, buffers, last: { key, config, result }, pooled, lab, frozen (training.js), imported (features/export/handler.js) }
   const training = lazyTraining(trainingSide); // the trainers' side (training_side.js), once a lab or a feature asked
   const pools = poolsOf?.(() => attn.isa === 'wasm-simd128') ?? NO_POOLS; // at most one pool of workers (pools.js)
@@ -64,6 +65,8 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
       return { layer, inputs, imported, args: forwardArguments(config, inputs) };
     },
     newLayerCache: () => new LayerCache(),
+    /** This browser's f32x4 peak (measured once, the kernels warmed first), or null without wasm SIMD. */
+    peak: warmth.peak,
     /** Files ([{ name, bytes }]) read into importTensors' object, bounded by config's sizes (import/files.js). */
     readFiles: (files, config) => readFiles(importReader, files, config),
   });
@@ -128,15 +131,10 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
       return { item: itemView(attn, last, b) };
     },
 
-    /**
-     * Runs after the first result is on screen: V8 first runs wasm from a quick baseline compiler and
-     * optimises a function only once it is hot, so a few medium passes here make later timings
-     * reflect the kernels rather than the compiler. Then measures the f32x4 peak.
-     */
-    async peak() {
-      if (!measurePeak) throw new Error('this compute does not measure the peak');
-      warmKernels(attn);
-      return { peak: await measurePeak() };
+    /** After the first result: a few medium passes (once), so later timings are the kernels' and not V8's compiler's (kernelWarmth). */
+    async warm() {
+      warmth.warm();
+      return {};
     },
 
     /**
@@ -202,13 +200,33 @@ async function readFiles(importReader, files, config) {
   return readImportFiles(files, importLimits(config));
 }
 
-/** A few medium passes (at most 150 ms), so V8 has optimised the kernels before the peak and later timings. */
+/**
+ * The kernels' warm-up, once per engine: V8 first runs wasm from a quick baseline compiler and optimises a
+ * function only once it is hot. And the f32x4 peak, measured once after it (asked by the panel that shows it).
+ */
+function kernelWarmth(engine, measurePeak) {
+  let warmed = false, peak = null;
+  const warm = () => {
+    warmed ||= warmKernels(engine());
+  };
+  return {
+    warm,
+    peak() {
+      if (!measurePeak) throw new Error('this compute does not measure the peak');
+      warm();
+      return (peak ??= measurePeak());
+    },
+  };
+}
+
+/** A few medium passes (at most 150 ms), so V8 has optimised the kernels before the peak and later timings. True once done. */
 function warmKernels(attn) {
   const warm = new attn.MultiHeadAttention({ d_model: 128, n_heads: 4, seed: 1 });
   const query = new Float32Array(128 * 128).fill(0.25);
   const until = performance.now() + 150;
   for (let k = 0; k < 20 && performance.now() < until; k++) warm.forward({ query, batch: 1, n_q: 128, need_weights: true });
   warm.delete();
+  return true;
 }
 
 /** Whether a run of `config` uses the training lab's model (model/job.js, prepareRun): the labs module then. */
@@ -218,7 +236,7 @@ const usesLab = (config) => config.weights === 'trained' || config.source === 't
 const NO_POOLS = Object.freeze({ poolOf: () => null, pooledFor: async () => null, closePools: async () => {}, has: () => false, size: 0 });
 
 /** The requests of the compute itself; a feature's go through `ask`. */
-const CORE_REQUESTS = Object.freeze(['init', 'run', 'time', 'item', 'peak', 'ask', 'release', 'stats']);
+const CORE_REQUESTS = Object.freeze(['init', 'run', 'time', 'item', 'warm', 'ask', 'release', 'stats']);
 /** Answers one request message with `handlers`: reply(message) for the answer, progress included. */
 export async function handle(handlers, data, reply) {
   const { type, id } = data;

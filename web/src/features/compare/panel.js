@@ -22,14 +22,14 @@ export function create(body, { dom, host, actions }) {
   const { h, fill, table } = dom;
   const status = h('p', { class: 'placeholder', id: 'compare-status' }, text('compare.comparison_appears_after_run'));
   const metrics = h('div', { id: 'compare-metrics' });
-  const canvas = h('canvas', { class: 'compare-similarity', 'aria-label': 'head-by-head similarity' });
+  const canvas = h('canvas', { class: 'compare-similarity', 'aria-label': text('compare.head_by_head_similarity') });
   const matrixCaption = h('figcaption');
   const figure = h('figure', { hidden: true }, matrixCaption, canvas,
     figureButtons({ dom, host, id: 'compare-similarity', make: (theme) => {
       if (!shown) return null;
       const H = shown.config.n_heads, labels = Array.from({ length: H }, (_, k) => String(k + 1));
-      return heatmapSvg({ title: text('compare.similarity_heads', { part: shown.compare.imported ? ' (imported maps)' : '' }), data: Float32Array.from(shown.compare.similarity),
-        rows: H, cols: H, rowLabels: labels, colLabels: labels, scale: 'linear', max: 1, axes: ['head', 'head'], theme });
+      return heatmapSvg({ title: shown.compare.imported ? text('compare.similarity_heads_imported') : text('compare.similarity_heads'), data: Float32Array.from(shown.compare.similarity),
+        rows: H, cols: H, rowLabels: labels, colLabels: labels, scale: 'linear', max: 1, axes: [text('compare.head'), text('compare.head')], theme });
     } }));
   const ablation = h('div', { id: 'compare-ablation' });
   fill(body,
@@ -78,11 +78,11 @@ export function create(body, { dom, host, actions }) {
     const H = config.n_heads;
     const rows = compare.heads.map((m, k) => ({
       attrs: { dataset: { head: k, entropy: m.entropy, distance: m.distance, maxWeight: m.max_weight } },
-      cells: [`head ${k + 1}`, fmt.fixed(m.entropy, 3), fmt.percent(m.entropy / compare.max_entropy), fmt.fixed(m.distance, 3), fmt.fixed(m.max_weight, 3),
+      cells: [text('compare.head_k', { k: k + 1 }), fmt.fixed(m.entropy, 3), fmt.percent(m.entropy / compare.max_entropy), fmt.fixed(m.distance, 3), fmt.fixed(m.max_weight, 3),
         compare.ablation ? fmt.fixed(compare.ablation.change[k], 4) : '—'],
     }));
-    fill(metrics, h('h3', {}, 'Each head'),
-      dom.tableWrap({}, table(['head', text('compare.mean_entropy_nats'), text('compare.most_ln_n_k'), 'mean distance', 'largest weight', text('compare.output_change_if_off')], rows, { class: 'cost compare' })),
+    fill(metrics, h('h3', {}, text('compare.each_head')),
+      dom.tableWrap({}, table([text('compare.head'), text('compare.mean_entropy_nats'), text('compare.most_ln_n_k'), text('compare.mean_distance'), text('compare.largest_weight'), text('compare.output_change_if_off')], rows, { class: 'cost compare' })),
       h('p', { class: 'note' }, text('compare.entropy_0_one_hot', { max_entropy: fmt.fixed(compare.max_entropy, 3) })));
     figure.hidden = false;
     canvas.dataset.similarity = JSON.stringify(Array.from(compare.similarity));
@@ -101,7 +101,7 @@ export function create(body, { dom, host, actions }) {
       h('p', { class: 'note' }, text('compare.head_switched_off_head', { output_norm: fmt.fixed(compare.ablation.output_norm, 4) })),
       // The value beside its bar (render/bar.js), never under it: a bar drawn behind the words crossed them out.
       h('ol', { class: 'ablation', id: 'ablation-order' }, order.map((k) => h('li', { dataset: { head: k, change: compare.ablation.change[k] } },
-        h('span', { class: 'ablation-head' }, `head ${k + 1}`),
+        h('span', { class: 'ablation-head' }, text('compare.head_k', { k: k + 1 })),
         barCell(h, fmt.percent(compare.ablation.change[k]), compare.ablation.change[k] / (compare.ablation.change[order[0]] || 1))))));
   }
 

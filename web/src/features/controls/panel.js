@@ -107,7 +107,7 @@ export function create(body, { dom, actions }) {
       else show(key, state[key], editing);
     }
     // The sizes the core resolved for an empty d_k or d_v (null until the engine has checked the view).
-    for (const name of ['d_k', 'd_v']) byName(name).placeholder = config?.[name] ? `auto: ${fmt.int(config[name])}` : 'auto';
+    for (const name of ['d_k', 'd_v']) byName(name).placeholder = config?.[name] ? text('controls.auto_value', { value: fmt.int(config[name]) }) : text('controls.auto');
 
     const fieldBox = (name) => form.querySelector(`[data-field="${name}"]`);
     fieldBox('text').hidden = !isText;
@@ -125,19 +125,28 @@ export function create(body, { dom, actions }) {
   return { update };
 }
 
-/** The form: every field with its message line, the preset menu and the hints under the fields. */
+/**
+ * The form: every field with its message line, the preset menu and the hints under the fields. A field's
+ * words are the lesson's, looked up by its name ('controls.field.<name>'), a choice's by its value
+ * ('controls.<name>.<value>'): lesson/panels/controls.js.
+ */
 function buildForm(dom, useSeeded) {
   const { h } = dom;
+  const words = (name) => text(`controls.field.${name}`);
   const msg = (name) => h('p', { class: 'msg', id: `m-${name}`, 'aria-live': 'polite' });
-  const textField = (name, label, what, { mode = 'numeric', placeholder } = {}) => h('div', { class: 'field', dataset: { field: name } },
-    h('label', { for: `f-${name}` }, what ? [h('code', {}, name), ' ', h('span', { class: 'what' }, what)] : label),
+  // `code`: the field's name in code, its words after it (the layer's sizes); otherwise its words alone.
+  const textField = (name, code, { mode = 'numeric', placeholder } = {}) => h('div', { class: 'field', dataset: { field: name } },
+    h('label', { for: `f-${name}` }, code ? [h('code', {}, name), ' ', h('span', { class: 'what' }, words(name))] : words(name)),
     h('input', { id: `f-${name}`, name, type: 'text', inputmode: mode, spellcheck: 'false', placeholder }),
     msg(name));
-  const check = (name, label) => h('div', { class: 'field check', dataset: { field: name } },
-    h('input', { id: `f-${name}`, name, type: 'checkbox' }), h('label', { for: `f-${name}` }, label), msg(name));
-  const segmented = (name, label, options) => h('div', { class: 'field', dataset: { field: name } },
-    h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': label }, options.flatMap(([value, caption]) => [
-      h('input', { type: 'radio', id: `f-${name}-${value}`, name, value }), h('label', { for: `f-${name}-${value}` }, caption)])),
+  const check = (name) => h('div', { class: 'field check', dataset: { field: name } },
+    h('input', { id: `f-${name}`, name, type: 'checkbox' }), h('label', { for: `f-${name}` }, words(name)), msg(name));
+  const segmented = (name, values) => h('div', { class: 'field', dataset: { field: name } },
+    h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': words(name) }, values.flatMap((value) => [
+      h('input', { type: 'radio', id: `f-${name}-${value}`, name, value }), h('label', { for: `f-${name}-${value}` }, text(`controls.${name}.${value}`))])),
+    msg(name));
+  const menu = (name, values) => h('div', { class: 'field', dataset: { field: name } }, h('label', { for: `f-${name}` }, words(name)),
+    h('select', { id: `f-${name}`, name }, values.map((value) => h('option', { value }, text(`controls.${name}.${value}`)))),
     msg(name));
   const area = (name, label, id) => h('div', { class: 'field', dataset: { field: name } },
     h('label', { for: `f-${name}`, id }, label), h('textarea', { id: `f-${name}`, name, rows: 2, spellcheck: 'false' }), msg(name));
@@ -152,42 +161,28 @@ function buildForm(dom, useSeeded) {
   const textLabel = text('controls.sentence_each_word_token');
   const form = h('form', { id: 'controls', novalidate: true, autocomplete: 'off' },
     h('div', { class: 'field preset-field', id: 'preset-field' }, h('label', { for: 'f-preset' }, text('controls.start_from_preset')), presetSelect),
-    h('fieldset', {}, h('legend', {}, 'Layer'),
+    h('fieldset', {}, h('legend', {}, text('controls.layer')),
       h('div', { class: 'grid2' },
-        textField('d_model', '', 'model width'), textField('n_heads', '', 'heads h'),
-        textField('d_k', '', text('controls.query_key_size')), textField('d_v', '', 'value size'),
-        check('bias', text('controls.biases_projections')), textField('seed', 'weight seed')),
-      textField('n_kv_heads', '', text('controls.key_value_heads_grouped'), { placeholder: text('controls.empty_one_per_query') }),
+        textField('d_model', 1), textField('n_heads', 1), textField('d_k', 1), textField('d_v', 1), check('bias'), textField('seed')),
+      textField('n_kv_heads', 1, { placeholder: text('controls.empty_one_per_query') }),
       dimsHint, trainedNote),
-    h('fieldset', {}, h('legend', {}, 'Tokens'),
-      segmented('attention', text('controls.kind_attention'), [['self', 'self-attention'], ['cross', 'cross-attention']]),
-      segmented('source', 'input source', [['text', 'a sentence'], ['random', 'seeded random'], ['task', text('controls.task_sample')]]),
+    h('fieldset', {}, h('legend', {}, text('controls.tokens')),
+      segmented('attention', ['self', 'cross']),
+      segmented('source', ['text', 'random', 'task']),
       area('text', textLabel, 'l-text'),
       area('text_kv', text('controls.encoder_sentence_keys_values')),
-      h('div', { class: 'grid2' },
-        textField('n_q', '', 'queries'), textField('n_k', '', 'keys'), textField('batch', '', 'sequences'), textField('input_seed', 'input seed')),
+      h('div', { class: 'grid2' }, textField('n_q', 1), textField('n_k', 1), textField('batch', 1), textField('input_seed')),
       tokensHint),
     h('fieldset', {}, h('legend', {}, text('controls.mask_positions_scale_dropout')),
       h('div', { class: 'grid2' },
-        h('div', { class: 'field', dataset: { field: 'mask' } }, h('label', { for: 'f-mask' }, 'mask'),
-          h('select', { id: 'f-mask', name: 'mask' },
-            h('option', { value: 'none' }, 'none'), h('option', { value: 'causal' }, text('controls.causal_no_looking_ahead')),
-            h('option', { value: 'padding' }, text('controls.padding_key_lengths')), h('option', { value: 'causal+padding' }, 'causal + padding'),
-            h('option', { value: 'sliding' }, 'sliding window'), h('option', { value: 'strided' }, text('controls.strided_local_every_s'))),
-          msg('mask')),
-        textField('padding', text('controls.key_length_per_batch'), '', { placeholder: 'e.g. 8,5' }),
-        textField('window', '', text('controls.keys_each_query_sees')),
-        textField('stride', '', text('controls.stride_s_s_1')),
-        h('div', { class: 'field', dataset: { field: 'positional' } }, h('label', { for: 'f-positional' }, text('controls.positions_logits')),
-          h('select', { id: 'f-positional', name: 'positional' },
-            h('option', { value: 'none' }, text('controls.none_only_input_encoding')), h('option', { value: 'rope' }, text('controls.rope_rotate_q_k')),
-            h('option', { value: 'alibi' }, text('controls.alibi_distance_penalty'))),
-          msg('positional')),
-        textField('rope_base', '', 'RoPE base', { mode: 'decimal', placeholder: text('controls.empty_engine_default') }),
-        check('scale', text('controls.divide_scores_d_k')),
-        h('div', { class: 'field', dataset: { field: 'dropout' } }, h('label', { for: 'f-dropout' }, 'dropout ', h('var', {}, 'p')),
+        menu('mask', ['none', 'causal', 'padding', 'causal+padding', 'sliding', 'strided']),
+        textField('padding', 0, { placeholder: 'e.g. 8,5' }), textField('window', 1), textField('stride', 1),
+        menu('positional', ['none', 'rope', 'alibi']),
+        textField('rope_base', 1, { mode: 'decimal', placeholder: text('controls.empty_engine_default') }),
+        check('scale'),
+        h('div', { class: 'field', dataset: { field: 'dropout' } }, h('label', { for: 'f-dropout' }, words('dropout'), h('var', {}, 'p')),
           h('input', { id: 'f-dropout', name: 'dropout', type: 'text', inputmode: 'decimal', spellcheck: 'false' }), msg('dropout')),
-        textField('dropout_seed', 'dropout seed'))));
+        textField('dropout_seed'))));
   return { form, presetSelect, dimsHint, trainedNote, trainedText, tokensHint, textLabel };
 }
 

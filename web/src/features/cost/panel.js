@@ -90,7 +90,7 @@ export function create(body, { dom }) {
     const row = (name, term, value) => ({ attrs: { dataset: { term: name } }, cells: [named(name, formula(term)), fmt.int(value), fmt.short(value)] });
     const lessonRows = [
       row('projections', terms.projections, lesson.projections),
-      row('scores QKᵀ', terms.scores, lesson.scores),
+      row(text('cost.scores_qkt'), terms.scores, lesson.scores),
       row(text('cost.weighted_sum_av'), terms.weighted_sum, lesson.weighted_sum),
       row('softmax', terms.softmax, lesson.softmax),
       { attrs: { class: 'total-row' }, cells: [named('total', text('cost.without_softmax')), fmt.int(lesson.total), fmt.short(lesson.total)] },
@@ -109,7 +109,7 @@ export function create(body, { dom }) {
       // (exercises cost.dominant and cost.dominant-long).
       h('details', { class: 'fold-details verdict-fold', id: 'dominant-fold' },
         h('summary', {}, text('cost.which_dominates_here')),
-        h('p', { class: 'verdict', id: 'dominant' }, `Here ${f.dominant_reason}.`),
+        h('p', { class: 'verdict', id: 'dominant' }, text('cost.here_reason', { reason: f.dominant_reason })),
         h('h4', {}, text('cost.lesson_counts_one_projection')),
         d.n_q !== d.n_k ? h('p', { class: 'note' }, text('cost.lesson_writes_n2_n', { n_q: fmt.int(d.n_q), n_k: fmt.int(d.n_k) })) : null,
         dom.tableWrap({}, table(['term', 'operations', 'rounded'], lessonRows, { class: 'cost lesson-terms' }))),
@@ -127,13 +127,14 @@ export function create(body, { dom }) {
   function renderMemory(a, budget) {
     const d = a.dims, m = a.memory;
     const matrices = a.derived.attention_maps; // h × batch
-    const parts = [['inputs', m.inputs], ['outputs', m.outputs], ['attention weights', m.weights], ['working buffers', m.working], ['parameters', m.parameters]];
+    const parts = [[text('cost.part_inputs'), m.inputs], [text('cost.part_outputs'), m.outputs], [text('cost.part_attention_weights'), m.weights],
+      [text('cost.part_working_buffers'), m.working], [text('cost.part_parameters'), m.parameters]];
     const over = m.total > budget;
     fill(memory,
-      h('h3', {}, 'Memory'),
+      h('h3', {}, text('cost.memory')),
       h('p', { id: 'attention-memory', dataset: { bytes: a.attention_weight_bytes } },
         text('cost.attention_weights_alone_h', { n_heads: d.n_heads, batch: fmt.int(d.batch), matrices: fmt.int(matrices) }),
-        `${fmt.int(d.n_q)} × ${fmt.int(d.n_k)} floats, ${fmt.int(matrices)} · ${fmt.int(d.n_q)} · ${fmt.int(d.n_k)} · 4 B = `,
+        text('cost.weights_floats_bytes', { n_q: fmt.int(d.n_q), n_k: fmt.int(d.n_k), matrices: fmt.int(matrices) }),
         h('strong', {}, fmt.bytes(a.attention_weight_bytes)), text('cost.they_grow_with_n2')),
       h('details', { class: 'fold-details', id: 'memory-parts' },
         h('summary', {}, h('h4', {}, text('cost.one_forward_pass_part', { total: fmt.bytes(m.total) }))),
@@ -142,7 +143,7 @@ export function create(body, { dom }) {
           { attrs: { class: 'total-row' }, cells: [text('cost.one_forward_pass'), h('strong', { id: 'memory-total', dataset: { value: m.total } }, fmt.bytes(m.total))] },
         ], { class: 'cost' }))),
       h('div', { class: 'meter', role: 'img', 'aria-label': text('cost.tab_s_budget', { value: fmt.percent(m.total / budget) }) },
-        h('span', { class: over ? 'fill over' : 'fill', style: { width: `${Math.min(100, (100 * m.total) / budget).toFixed(1)}%` } })),
+        h('span', { class: `fill${over ? ' over' : ''}`, style: { width: `${Math.min(100, (100 * m.total) / budget).toFixed(1)}%` } })),
       h('p', { class: 'note' }, text('cost.this_tab_s_budget', { value: fmt.percent(m.total / budget), budget: fmt.bytesBinary(budget), part: over ? text('cost.too_large_run_here') : '' })));
   }
 
@@ -156,13 +157,13 @@ export function create(body, { dom }) {
       return;
     }
     fill(run,
-      h('h3', {}, current ? 'This run' : text('cost.last_run_previous_inputs')),
+      h('h3', {}, current ? text('cost.this_run') : text('cost.last_run_previous_inputs')),
       h('dl', { class: 'facts', id: 'run-facts', dataset: { worker: result.timings.worker_ms, setup: result.timings.setup_ms, ms: result.timings.forward_ms, gflops: result.gflops, isa: result.isa } },
         h('dt', {}, text('cost.wall_time_forward_pass')), h('dd', {}, fmt.duration(result.timings.forward_ms),
           result.timings.repeats > 1 ? h('span', { class: 'note' }, text('cost.per_pass_timed_over', { repeats: fmt.int(result.timings.repeats) })) : null),
         h('dt', {}, text('cost.weights_inputs')), h('dd', {}, fmt.duration(result.timings.setup_ms)),
-        h('dt', {}, 'speed'), h('dd', {}, fmt.rate(result.gflops)),
-        h('dt', {}, 'module'), h('dd', {}, moduleName(result.isa))));
+        h('dt', {}, text('cost.speed')), h('dd', {}, fmt.rate(result.gflops)),
+        h('dt', {}, text('cost.module')), h('dd', {}, moduleName(result.isa))));
   }
 
   return { update };

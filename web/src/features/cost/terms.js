@@ -2,6 +2,7 @@
 // table and the n control of the cost chapter (features/cost_n) name the same products the same way.
 
 import * as fmt from '../../model/format.js';
+import { text } from '../../lesson/panels/cost.js';
 
 /**
  * The lesson's four terms as the engine counts them, each a list of [symbol, size] factors: the
@@ -14,8 +15,8 @@ export function lessonTerms(d, { qk_width: qk, v_width: v }) {
   const nq = same ? ['n', d.n_q] : ['n_q', d.n_q];
   const nk = same ? ['n', d.n_k] : ['n_k', d.n_k];
   const width = qk === d.d_model ? ['d', d.d_model] : ['d_model', d.d_model];
-  const dq = qk === d.d_model ? ['d', qk] : ['h·d_k', qk];
-  const dv = v === d.d_model ? ['d', v] : ['h·d_v', v];
+  const dq = qk === d.d_model ? ['d', qk] : [text('cost.symbol_h_d_k'), qk];
+  const dv = v === d.d_model ? ['d', v] : [text('cost.symbol_h_d_v'), v];
   const b = d.batch > 1 ? [['batch', d.batch]] : [];
   return {
     projections: [...b, nq, width, dq],

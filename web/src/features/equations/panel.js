@@ -9,8 +9,8 @@ import { textsOf } from '../../lesson/text.js';
 // Looked up when drawn (textsOf): an author's or a translator's words registered after this module loaded still show.
 const EQUATIONS = [
   textsOf({ title: 'equations.scaled_dot_product_attention', tex: 'equations.operatorname_q_k_v', text: 'equations.mask_m_0_where' }),
-  textsOf({ tex: 'equations.begin_mathrm_i_operatorname', text: 'equations.self_attention_q_k' }, { title: 'One head' }),
-  textsOf({ tex: 'equations.begin_operatorname_operatorname_mathrm', text: 'equations.every_head_sees_whole' }, { title: 'Multi-head attention' }),
+  textsOf({ title: 'equations.one_head', tex: 'equations.begin_mathrm_i_operatorname', text: 'equations.self_attention_q_k' }),
+  textsOf({ title: 'equations.multi_head_attention', tex: 'equations.begin_operatorname_operatorname_mathrm', text: 'equations.every_head_sees_whole' }),
   textsOf({ title: 'equations.sinusoidal_positional_encoding', tex: 'equations.begin_pe_sin_left', text: 'equations.added_each_word_s' }),
 ];
 
@@ -63,7 +63,7 @@ export function create(body, { dom, host }) {
       text('equations.operatorname_times_quad_w', { n_q: n(c.n_q), n_heads_d_v: n(w.v_width), d_model: n(c.d_model) }),
       text('equations.text_2_pi_dots', { value: n(2 * slowest), d_model: n(c.d_model), value2: n(Math.round(w.encoding_wavelength)) }),
     ];
-    blocks.forEach((b, i) => typeset(b.live, String.raw`\text{now: }` + live[i]));
+    blocks.forEach((b, i) => typeset(b.live, text('equations.now') + live[i]));
   }
 
   return { update };

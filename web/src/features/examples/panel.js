@@ -33,13 +33,13 @@ export function create(body, { dom, host, actions }) {
     const ok = ex.figures.every((f) => f.ok);
     const c = ex.config;
     const config = [`d_model = ${fmt.int(c.d_model)}`, `h = ${c.n_heads}`, c.n ? `n = ${fmt.int(c.n)}` : null,
-      c.batch > 1 ? `batch = ${c.batch}` : null, c.bias ? null : 'no biases'].filter(Boolean).join(', ');
+      c.batch > 1 ? `batch = ${c.batch}` : null, c.bias ? null : text('examples.no_biases')].filter(Boolean).join(', ');
     const rows = ex.figures.map((f) => {
       const info = f.expected === '';
       // A figure the lesson never prints (E3's exact count): checked against our own count, shown as
       // computed, never under the lesson's name (in_lesson: the core's lesson table says which).
       const ours = !info && f.in_lesson === false;
-      const mark = info ? h('span', { class: 'mark info', title: text('examples.not_lesson_shown_comparison') }, 'info')
+      const mark = info ? h('span', { class: 'mark info', title: text('examples.not_lesson_shown_comparison') }, text('examples.info'))
         : !f.ok ? h('span', { class: 'mark bad', 'aria-label': text('examples.does_not_match') }, '✗')
           : ours ? h('span', { class: 'mark ok', 'aria-label': text('examples.agrees_our_count') }, '✓')
             : h('span', { class: 'mark ok', 'aria-label': text('examples.matches_lesson') }, '✓');
@@ -55,12 +55,13 @@ export function create(body, { dom, host, actions }) {
     return h('article', { class: `example ${ok ? 'ok' : 'bad'}`, dataset: { example: ex.id, ok: ok ? '1' : '0' } },
       h('header', {},
         h('h3', {}, h('span', { class: 'example-id' }, ex.id), ` ${ex.title}`),
-        h('span', { class: `badge ${ok ? 'ok' : 'bad'}` }, ok ? text('examples.matches_lesson_2') : '✗ mismatch')),
+        h('span', { class: `badge ${ok ? 'ok' : 'bad'}` }, ok ? text('examples.matches_lesson_2') : text('examples.mismatch'))),
       h('p', { class: 'config' }, config),
       dom.tableWrap({}, h('table', { class: 'figures' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'figure'), h('th', { scope: 'col' }, 'lesson'), h('th', { scope: 'col' }, 'computed'), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'check')))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, text('examples.figure')), h('th', { scope: 'col' }, text('examples.lesson')), h('th', { scope: 'col' }, text('examples.computed')),
+          h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, text('examples.check'))))),
         h('tbody', {}, rows))),
-      ex.note ? h('p', { class: ex.id === 'E3' ? 'note callout' : 'note' }, ex.note) : null,
+      ex.note ? h('p', { class: `note${ex.id === 'E3' ? ' callout' : ''}` }, ex.note) : null,
       h('button', { type: 'button', class: 'secondary load', onclick: load, hidden: readOnly }, text('examples.load_into_inputs', { id: ex.id })));
   }
 

@@ -33,10 +33,10 @@ export function create(body, { dom, actions }) {
   // On a narrow playground the buttons show their arrow only (the word stays in their name) and the
   // marks sit between them, so the stepper is one row.
   const word = (w) => h('span', { class: 'ex-word' }, w);
-  const previous = h('button', { type: 'button', class: 'ex-prev', id: 'ex-prev', onclick: () => step(-1) }, h('span', { 'aria-hidden': 'true' }, '←'), word(' Previous'));
-  const next = h('button', { type: 'button', class: 'ex-next', id: 'ex-next', onclick: () => step(1) }, word('Next '), h('span', { 'aria-hidden': 'true' }, '→'));
+  const previous = h('button', { type: 'button', class: 'ex-prev', id: 'ex-prev', onclick: () => step(-1) }, h('span', { 'aria-hidden': 'true' }, '←'), word(text('exercises.previous')));
+  const next = h('button', { type: 'button', class: 'ex-next', id: 'ex-next', onclick: () => step(1) }, word(text('exercises.next')), h('span', { 'aria-hidden': 'true' }, '→'));
   const marks = h('ol', { class: 'ex-marks', 'aria-label': text('exercises.every_exercise_this_chapter') });
-  const stepper = h('div', { class: 'ex-stepper', role: 'group', 'aria-label': 'Exercises' }, previous, where, marks, next);
+  const stepper = h('div', { class: 'ex-stepper', role: 'group', 'aria-label': text('exercises.exercises') }, previous, where, marks, next);
   fill(body,
     h('p', { class: 'lead' }, text('exercises.predict_then_check_engine')),
     summary, stepper, listBox);
@@ -50,8 +50,8 @@ export function create(body, { dom, actions }) {
     if (!ex) return;
     const { done, total, score, first_try } = ex.progress;
     summary.textContent = total
-      ? text('exercises.answered_right', { done, total, value: Math.round(score * total), first: Math.round(first_try * total), part: ex.unknown.length ? ` · not exercises: ${ex.unknown.join(', ')}` : '' })
-      : text('exercises.no_exercises_here', { part: ex.unknown.length ? ` (not exercises: ${ex.unknown.join(', ')})` : '' });
+      ? text('exercises.answered_right', { done, total, value: Math.round(score * total), first: Math.round(first_try * total), part: ex.unknown.length ? text('exercises.not_exercises_after', { ids: ex.unknown.join(', ') }) : '' })
+      : text('exercises.no_exercises_here', { part: ex.unknown.length ? text('exercises.not_exercises_paren', { ids: ex.unknown.join(', ') }) : '' });
     // A chapter told in steps shows the exercises placed at the step shown (the summary counts the chapter's).
     // An author's exercise (web/src/author/) names its step itself (item.step).
     const placed = stepExercises(view.state), at = placed && [chapterOf(view.state).name, stepOf(view.state).number];
@@ -80,14 +80,14 @@ export function create(body, { dom, actions }) {
     const at = order.indexOf(currentId);
     stepper.hidden = order.length < 2;
     for (const [id, entry] of cards) entry.card.hidden = id !== currentId;
-    where.textContent = order.length ? `Exercise ${at + 1} of ${order.length}` : '';
+    where.textContent = order.length ? text('exercises.exercise_of', { n: at + 1, total: order.length }) : '';
     // aria-disabled, not disabled: the button keeps focus at either end (a disabled one would drop it).
     previous.setAttribute('aria-disabled', String(at <= 0));
     next.setAttribute('aria-disabled', String(at < 0 || at >= order.length - 1));
     const byId = new Map(lastItems.map((item) => [item.id, item]));
     const wanted = order.map((id, i) => {
       const status = statusOf(byId.get(id));
-      return { id, i, status, label: `Exercise ${i + 1}: ${statusWords(status)}` };
+      return { id, i, status, label: text('exercises.exercise_status', { n: i + 1, status: statusWords(status) }) };
     });
     if (marks.children.length !== wanted.length) {
       // The id is read when clicked: a mark is reused for another exercise when the list changes (another step).
@@ -128,11 +128,11 @@ export function create(body, { dom, actions }) {
     const head = h('h3', { id: titleId, tabindex: '-1' }, mathText(item.prompt ?? text('exercises.this_exercise_uses_current')));
     if (item.unavailable) {
       entry.card = h('article', { class: 'exercise', dataset: { exercise: item.id, kind: item.kind }, 'aria-labelledby': titleId },
-        head, h('p', { class: 'placeholder' }, `Not available: ${item.unavailable}.`));
+        head, h('p', { class: 'placeholder' }, text('exercises.not_available', { reason: item.unavailable })));
       return entry;
     }
     const { field, read } = inputFor(dom, item, entry, titleId, actions);
-    const button = h('button', { type: 'submit' }, 'Check');
+    const button = h('button', { type: 'submit' }, text('exercises.check'));
     const show = h('button', { type: 'button', class: 'ex-show', onclick: () => ask(entry, () => actions.reveal(item.id)) }, text('exercises.show_answer'));
     entry.button = button;
     entry.show = show;
@@ -161,7 +161,7 @@ export function create(body, { dom, actions }) {
       entry.reveal.dataset.correct = '';
       // The message names the exercise by its id (for answer()'s callers); the learner's view shows no ids.
       const id = entry.card.dataset.exercise, said = err.message.split(`${id}: `).join('').split(id).join(text('exercises.the_answer'));
-      fill(entry.reveal, h('span', { class: 'panel-error' }, `Not checked: ${said}.`));
+      fill(entry.reveal, h('span', { class: 'panel-error' }, text('exercises.not_checked', { message: said })));
     } finally {
       entry.pending = false;
       entry.button.disabled = entry.show.disabled = false;
@@ -208,7 +208,7 @@ function typedInput(dom, item) {
   const { h } = dom;
   const input = h('input', { type: 'text', name: 'answer', autocomplete: 'off', spellcheck: false, size: 14,
     inputmode: item.kind === 'number' ? 'decimal' : 'text', placeholder: item.kind === 'shape' ? 'e.g. 2×4×8×8' : '' });
-  const hint = item.kind === 'number' ? `your answer (${item.toleranceText})` : text('exercises.your_answer_shape_2');
+  const hint = item.kind === 'number' ? text('exercises.your_answer_tolerance', { tolerance: item.toleranceText }) : text('exercises.your_answer_shape_2');
   return { field: h('label', {}, `${hint[0].toUpperCase()}${hint.slice(1)} `, input), read: () => input.value };
 }
 
@@ -222,7 +222,7 @@ function showStatus(dom, entry, item) {
   if (!entry.attempts) return;
   const { attempts, correct, revealed } = item.status;
   const state = correct ? text('exercises.status_solved') : revealed ? text('exercises.status_shown') : '';
-  entry.attempts.textContent = attempts ? `${attempts} attempt${attempts > 1 ? 's' : ''}${state}` : revealed ? state.replace(/^ · /, '') : '';
+  entry.attempts.textContent = attempts ? (attempts > 1 ? text('exercises.attempts', { attempts, state }) : text('exercises.one_attempt', { state })) : revealed ? state.replace(/^ · /, '') : '';
   entry.show.hidden = !!(correct || revealed);
   const r = item.reveal;
   if (!r || entry.shown === r) return;
@@ -235,7 +235,7 @@ function showStatus(dom, entry, item) {
 function showHint(dom, entry, r) {
   const { h, fill } = dom;
   entry.reveal.dataset.correct = 'hint';
-  fill(entry.reveal, h('strong', {}, 'Not quite. '), h('span', { class: 'ex-hint' }, dom.math(text('exercises.hint', { hint: r.hint }))), ' ', text('exercises.try_again'));
+  fill(entry.reveal, h('strong', {}, text('exercises.not_quite')), h('span', { class: 'ex-hint' }, dom.math(text('exercises.hint', { hint: r.hint }))), ' ', text('exercises.try_again'));
   if (r.weights) entry.kindView?.onReveal?.(r); // a design: what the learner's setting does (rules.js)
 }
 
@@ -245,7 +245,7 @@ function showAnswer(dom, entry, item, r) {
   entry.reveal.dataset.correct = r.correct === null ? 'shown' : r.correct ? '1' : '0';
   const expected = entry.kindView?.format ? entry.kindView.format(r.expected) : Array.isArray(r.expected) ? r.expected.join('×') : item.kind === 'choice' ? item.choices.find((c) => c.key === r.expected)?.label ?? r.expected : String(r.expected);
   // Right, but only after the answer was shown: said, as it scores nothing.
-  const verdict = r.correct === null ? null : r.correct ? (item.status.revealed ? text('exercises.right_after_shown') : 'Right. ') : 'Not quite. ';
+  const verdict = r.correct === null ? null : r.correct ? (item.status.revealed ? text('exercises.right_after_shown') : text('exercises.right')) : text('exercises.not_quite');
   fill(entry.reveal, verdict ? h('strong', {}, verdict) : null, text('exercises.engine_s_answer', { expected }), dom.math(r.explanation));
   if (entry.grid && r.weights) paintRow(entry, item, r);
   entry.kindView?.onReveal?.(r);

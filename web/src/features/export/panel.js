@@ -37,12 +37,12 @@ export function mapFigure(view, theme, only = null, cell = null) {
   let max = 0;
   for (const v of item.data) if (v > max) max = v; // the heatmaps' scale: the largest weight of the item's maps
   const labels = (list, step, n) => (step !== 1 ? null : list ?? Array.from({ length: n }, (_, i) => String(i)));
-  const imported = config.imported?.kind === 'attention' ? ' (imported)' : '';
+  const imported = config.imported?.kind === 'attention' ? text('export.imported') : '';
   return heatmapSvg({
-    title: text('export.attention_weights_head', { imported, value: head + 1, n_heads: config.n_heads, part: config.batch > 1 ? `, batch item ${item.b}` : '' }),
+    title: text('export.attention_weights_head', { imported, value: head + 1, n_heads: config.n_heads, part: config.batch > 1 ? text('export.batch_item', { b: item.b }) : '' }),
     data: item.data.subarray(head * size, (head + 1) * size), rows: item.rows, cols: item.cols, masked: item.masked,
     rowLabels: labels(item.labels_q, item.rowStep, item.rows), colLabels: labels(item.labels_k, item.colStep, item.cols),
-    scale: view.state.colors, max: max || 1, axes: config.cross ? ['decoder queries', 'encoder keys'] : ['queries', 'keys'], theme, cell,
+    scale: view.state.colors, max: max || 1, axes: config.cross ? [text('export.decoder_queries'), text('export.encoder_keys')] : [text('export.queries'), text('export.keys')], theme, cell,
   });
 }
 
@@ -56,8 +56,8 @@ export function headsFigure(view, theme) {
   const n = config.n_heads; // the grid's tiles: as square as figureGrid lays any number of tiles
   const cell = Math.max(3, Math.min(18, Math.floor(220 / Math.max(item.rows, item.cols))));
   const tiles = Array.from({ length: n }, (_, k) => mapFigure(view, theme, k, cell));
-  const imported = config.imported?.kind === 'attention' ? ' (imported)' : '';
-  return figureGrid({ title: text('export.attention_weights_all_heads', { imported, n, part: config.batch > 1 ? `, batch item ${item.b}` : '' }), tiles, theme });
+  const imported = config.imported?.kind === 'attention' ? text('export.imported') : '';
+  return figureGrid({ title: text('export.attention_weights_all_heads', { imported, n, part: config.batch > 1 ? text('export.batch_item', { b: item.b }) : '' }), tiles, theme });
 }
 
 /**
@@ -88,7 +88,7 @@ export function create(body, { dom, actions, host }) {
   const picker = h('input', { type: 'file', id: 'import-files', multiple: true, accept: '.npy,.npz,.json,.csv,.zip', style: { maxWidth: '100%' }, onchange: () => bring(picker.files) });
   const importStatus = h('p', { class: 'note', id: 'import-status', 'aria-live': 'polite' });
   const drop = h('div', { class: 'drop-zone', id: 'import-drop', tabindex: '0', role: 'group', 'aria-label': text('export.drop_tensor_files_here') },
-    h('p', {}, text('export.drop_npy_npz_json'), h('label', { for: 'import-files' }, 'pick them: '), picker),
+    h('p', {}, text('export.drop_npy_npz_json'), h('label', { for: 'import-files' }, text('export.pick_them')), picker),
     h('p', { class: 'note' }, text('export.name_npy_or_csv'),
       text('export.run_through_layer_attention')));
   drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.dataset.over = '1'; });
@@ -105,7 +105,7 @@ export function create(body, { dom, actions, host }) {
     h('p', {}, button), status,
     h('p', { class: 'lead' }, text('export.figures_enlarged_attention_map'),
       text('export.axes_token_labels_colour')),
-    h('p', {}, pngButton, ' ', svgButton, ' ', h('label', {}, light, ' light theme')), figureStatus,
+    h('p', {}, pngButton, ' ', svgButton, ' ', h('label', {}, light, text('export.light_theme'))), figureStatus,
     h('p', { class: 'note' }, text('export.every_head_s_map')),
     figureButtons({ dom, host, id: 'attention-heads', make: (t) => (view ? headsFigure(view, t) : null) }),
     h('p', { class: 'note' }, text('export.tables_panels_shown_csv')), tables,
@@ -125,7 +125,7 @@ export function create(body, { dom, actions, host }) {
     try {
       const blob = kind === 'svg' ? new win.Blob([made.svg], { type: 'image/svg+xml' }) : await svgToPng(made.svg, made.width, made.height, win, 2);
       download(doc, blob, name);
-      fill(figureStatus, `Saved ${name} (${kind === 'png' ? `${made.width * 2} × ${made.height * 2} px` : `${made.width} × ${made.height}`}).`);
+      fill(figureStatus, text('export.saved_figure', { name, size: kind === 'png' ? `${made.width * 2} × ${made.height * 2} px` : `${made.width} × ${made.height}` }));
     } catch (err) {
       fill(figureStatus, text('export.figure_could_not_made', { message: err.message }));
     }
@@ -138,7 +138,7 @@ export function create(body, { dom, actions, host }) {
     if (found.length === listed.length && found.every((t, i) => t === listed[i])) return; // the same tables: keep the buttons (and focus)
     listed = found;
     fill(tables, found.length ? h('ul', {}, found.map((t, i) => {
-      const title = t.closest('section')?.querySelector('h2, h3')?.textContent?.trim() || `Table ${i + 1}`;
+      const title = t.closest('section')?.querySelector('h2, h3')?.textContent?.trim() || text('export.table_n', { n: i + 1 });
       return h('li', {}, h('button', { type: 'button', class: 'copy-csv', dataset: { table: String(i) }, onclick: () => copy(t, title) }, text('export.copy_csv', { title, part: found.filter((x) => x.closest('section') === t.closest('section')).length > 1 ? ` (${i + 1})` : '' })));
     })) : h('p', { class: 'note' }, text('export.no_table_shown')));
   }
@@ -157,12 +157,12 @@ export function create(body, { dom, actions, host }) {
   async function save() {
     if (!view) return;
     button.disabled = true;
-    fill(status, 'Exporting…');
+    fill(status, text('export.exporting'));
     try {
       const blob = await saveBundle({ actions, view }, body.ownerDocument);
-      fill(status, `Saved ${bundleName(view)} (${blob.size.toLocaleString('en-US')} bytes).`);
+      fill(status, text('export.saved_bundle', { name: bundleName(view), bytes: blob.size.toLocaleString('en-US') }));
     } catch (err) {
-      fill(status, `Export failed: ${err.message}`);
+      fill(status, text('export.export_failed', { message: err.message }));
     } finally {
       button.disabled = false;
     }
@@ -177,7 +177,7 @@ export function create(body, { dom, actions, host }) {
     const files = [...(fileList ?? [])];
     if (!files.length) return;
     importStatus.dataset.kind = '';
-    fill(importStatus, `Reading ${files.map((f) => f.name).join(', ')}…`);
+    fill(importStatus, text('export.reading_files', { names: files.map((f) => f.name).join(', ') }));
     try {
       const config = view?.check?.config ?? null;
       const limits = importLimits(config);
@@ -186,11 +186,11 @@ export function create(body, { dom, actions, host }) {
       const { given, skipped } = await actions.readImports({ files: read, config });
       await actions.importTensors(given);
       const names = Object.keys(given).filter((k) => !k.startsWith('labels_'));
-      fill(importStatus, text('export.imported_view_now_runs', { value: names.join(', '), part: names.includes('attention') ? text('export.these_attention_maps') : 'them' }) +
-        text('export.set_imported_none_or', { part: skipped.length ? ` Not used: ${skipped.join(', ')}.` : '' }));
+      fill(importStatus, text('export.imported_view_now_runs', { value: names.join(', '), part: names.includes('attention') ? text('export.these_attention_maps') : text('export.them') }) +
+        text('export.set_imported_none_or', { part: skipped.length ? text('export.not_used', { names: skipped.join(', ') }) : '' }));
     } catch (err) {
       importStatus.dataset.kind = 'error';
-      fill(importStatus, `Not imported: ${err.message}`);
+      fill(importStatus, text('export.not_imported', { message: err.message }));
     } finally {
       picker.value = '';
     }

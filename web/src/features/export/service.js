@@ -60,6 +60,6 @@ export function create(ctx) {
     /** The run bar's Export button. */
     runbar: ({ h }) => [h('button', { type: 'button', class: 'export', id: 'export', title: text('export.save_run_tensors_zip'),
       onclick: () => withModule((module, own) => module.saveBundle(own, ctx.doc))
-        .catch((err) => ctx.emit('error', { message: `Export failed: ${err.message}`, field: err.field ?? null })) }, 'Export')],
+        .catch((err) => ctx.emit('error', { message: text('export.export_failed', { message: err.message }), field: err.field ?? null })) }, text('export.export'))],
   };
 }

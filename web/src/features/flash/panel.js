@@ -41,9 +41,9 @@ export function create(body, { dom, actions }) {
   const status = h('p', { class: 'placeholder', id: 'flash-status' }, text('flash.waiting_engine'));
   const blocksLine = h('p', { class: 'note', id: 'flash-blocks' }); // the paper's blocks for M, and their cut to the sequence
   const strip = h('div', { id: 'flash-strip', style: { display: 'flex', flexWrap: 'wrap', gap: '2px', margin: '0.5em 0' } });
-  const prev = h('button', { type: 'button', id: 'flash-prev', onclick: () => show(tile - 1) }, '◀ block');
-  const play = h('button', { type: 'button', id: 'flash-play', onclick: () => toggle() }, '▶ play');
-  const next = h('button', { type: 'button', id: 'flash-next', onclick: () => show(tile + 1) }, 'block ▶');
+  const prev = h('button', { type: 'button', id: 'flash-prev', onclick: () => show(tile - 1) }, text('flash.previous_block'));
+  const play = h('button', { type: 'button', id: 'flash-play', onclick: () => toggle() }, text('flash.play'));
+  const next = h('button', { type: 'button', id: 'flash-next', onclick: () => show(tile + 1) }, text('flash.next_block'));
   // Both boxes may scroll sideways on a narrow screen: tabindex lets a keyboard reach and scroll them.
   const tileBox = dom.tableWrap({ id: 'flash-tile-box', label: text('flash.traced_row_this_key') });
   // The slow-memory count, folded under its heading (a details element) so the chapter fits in two screens.
@@ -59,9 +59,9 @@ export function create(body, { dom, actions }) {
     h('div', { class: 'flash-controls' },
       h('label', { for: 'flash-block-q' }, text('flash.b_r_block_q')), bq, labels.bq,
       h('label', { for: 'flash-block-k' }, text('flash.b_c_block_k')), bk, labels.bk,
-      h('label', { for: 'flash-row' }, 'query row'), row, labels.row,
+      h('label', { for: 'flash-row' }, text('flash.query_row')), row, labels.row,
       h('label', { for: 'flash-sram' }, text('flash.chip_memory_m_elements')), sram, h('span', {}),
-      h('label', { for: 'flash-causal' }, 'causal mask'), causal, h('span', {})),
+      h('label', { for: 'flash-causal' }, text('flash.causal_mask')), causal, h('span', {})),
     blocksLine, status, strip, h('p', {}, prev, ' ', play, ' ', next), tileBox, ioBox);
 
   /** Asks the engine for the traced row at the current settings (the last request wins). */
@@ -99,11 +99,11 @@ export function create(body, { dom, actions }) {
     if (timer) {
       clearInterval(timer);
       timer = null;
-      play.textContent = '▶ play';
+      play.textContent = text('flash.play');
       return;
     }
     if (data && tile >= data.tiles.length - 1) show(0);
-    play.textContent = '❚❚ pause';
+    play.textContent = text('flash.pause');
     timer = setInterval(() => {
       if (!data || tile >= data.tiles.length - 1) toggle();
       else show(tile + 1);
@@ -127,12 +127,12 @@ export function create(body, { dom, actions }) {
       [text('flash.l_rescale_l_old'), text('flash.this_block_adds', { l: fmt.num(x.l, 6), block_sum: fmt.num(x.block_sum, 6) })],
       [text('flash.o_after_keys_0') + (x.key_end - 1), o(x.o)],
     ];
-    if (x.skipped) lines.push(['skipped', text('flash.causal_mask_hides_these')]);
+    if (x.skipped) lines.push([text('flash.skipped'), text('flash.causal_mask_hides_these')]);
     if (tile === tiles.length - 1) {
       lines.push([text('flash.softmax_attention_s_row'), o(data.reference_row)]);
     }
     fill(tileBox, h('p', { id: 'flash-tile-title' }, text('flash.key_block', { value: tile + 1, length: tiles.length })),
-      dom.table([h('span', { class: 'sr-only' }, 'quantity'), 'value'], lines, { class: 'cost', id: 'flash-tile',
+      dom.table([h('span', { class: 'sr-only' }, text('flash.quantity')), text('flash.value')], lines, { class: 'cost', id: 'flash-tile',
         dataset: { tile: String(tile), m: String(x.m), l: String(x.l), args: JSON.stringify(payload) } }));
     prev.disabled = tile === 0;
     next.disabled = tile === tiles.length - 1;
@@ -186,7 +186,7 @@ function blocksText(io, payload) {
 /** Key block x (number i) of the strip, tile `tile` the current one: its keys, and how many the traced row sees when not all. */
 function stripBlock(h, x, i, tile) {
   return h('span', {
-    class: 'flash-block', title: `keys ${x.key_start}…${x.key_end - 1}${x.skipped ? text('flash.skipped_no_row_this') : ''}`,
+    class: 'flash-block', title: text('flash.keys_range', { first: x.key_start, last: x.key_end - 1, part: x.skipped ? text('flash.skipped_no_row_this') : '' }),
     // A skipped block is told by a dashed border, not by fading: faded text would be too faint to read.
     style: { padding: '0.15em 0.4em', border: `1px ${x.skipped ? 'dashed' : 'solid'} var(--grid, #ccc)`, borderRadius: '3px',
       background: i === tile ? 'var(--accent, #36c)' : i < tile ? 'var(--grid, #ddd)' : 'transparent', color: i === tile ? 'var(--accent-fg, #fff)' : 'inherit' },
@@ -198,18 +198,18 @@ function renderIo(dom, { ioTitle, ioBody }, io) {
   const { h, fill } = dom;
   const side = (name, c) => [
     ...c.terms.map((t) => [`${name}: ${t.what}`, t.formula, fmt.int(t.reads + t.writes)]),
-    { cells: [`${name}: total`, `${fmt.int(c.reads)} reads + ${fmt.int(c.writes)} writes`, fmt.int(c.total)], attrs: { class: 'total' } },
+    { cells: [`${name}: total`, text('flash.reads_writes', { reads: fmt.int(c.reads), writes: fmt.int(c.writes) }), fmt.int(c.total)], attrs: { class: 'total' } },
   ];
   ioTitle.textContent = text('flash.slow_memory_traffic_elements_2', { total: fmt.int(io.standard.total), total2: fmt.int(io.tiled.total) });
   fill(ioBody,
     h('p', {}, text('flash.b_r_b_c', { block_q: fmt.int(io.block_q), block_k: fmt.int(io.block_k), query_blocks: fmt.int(io.query_blocks), key_blocks: fmt.int(io.key_blocks) }),
       text('flash.chip_q_o_k', { sram_needed: fmt.int(io.sram_needed), sram: fmt.int(io.sram) }),
-      io.fits ? ' (they fit).' : text('flash.they_do_not_fit')),
+      io.fits ? text('flash.they_fit') : text('flash.they_do_not_fit')),
     dom.tableWrap({ label: text('flash.slow_memory_traffic_step') }, dom.table(['step', 'formula', 'elements'], [...side('standard', io.standard), ...side('tiled', io.tiled)],
       { class: 'cost', id: 'flash-io', dataset: { standard: String(io.standard.total), tiled: String(io.tiled.total) } })),
     h('p', { class: 'note', id: 'flash-io-verdict' },
       text('flash.standard_attention_here_elements', { order: io.standard.order, total: fmt.int(io.standard.total), order2: io.tiled.order, total2: fmt.int(io.tiled.total) }),
-      text('flash.orders_n_max_n', { part: io.ratio >= 1 ? `${fmt.num(io.ratio, 2)}× less` : `${fmt.num(1 / io.ratio, 2)}× more` }),
+      text('flash.orders_n_max_n', { part: io.ratio >= 1 ? text('flash.times_less', { ratio: fmt.num(io.ratio, 2) }) : text('flash.times_more', { ratio: fmt.num(1 / io.ratio, 2) }) }),
       text('flash.n_d_n2_n2', { order_value: fmt.int(io.standard.order_value), order_value2: fmt.num(io.tiled.order_value, 1) })),
     h('p', { class: 'note', id: 'flash-io-when', dataset: { wins: String(io.ratio >= 1) } },
       io.ratio >= 1 ? text('flash.tiling_wins_here', { query_blocks: fmt.int(io.query_blocks) }) : text('flash.tiling_loses_here', { query_blocks: fmt.int(io.query_blocks) }),

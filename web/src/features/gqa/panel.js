@@ -68,13 +68,13 @@ export function create(body, { dom }) {
       return {
         attrs: { class: current ? 'current' : '', dataset: { kind, nKvHeads: n_kv_heads, params: a.params.total, flops: a.flops.exact_flops, memory: a.memory.total,
           kvPerToken: kv.bytes_per_token, kvBytes: kv.bytes, saved: kv.saved_bytes } },
-        cells: [`${kind}${current ? ' (this layer)' : ''}`, fmt.int(n_kv_heads), fmt.int(a.params.total), fmt.short(a.flops.exact_flops), fmt.bytesShort(a.memory.total),
-          fmt.bytesShort(kv.bytes_per_token), fmt.bytesShort(kv.bytes), kv.saved_bytes ? `${fmt.bytesShort(kv.saved_bytes)} (${fmt.num(kv.ratio, kv.ratio % 1 ? 1 : 0)}× less)` : '—'],
+        cells: [current ? text('gqa.this_layer', { kind }) : kind, fmt.int(n_kv_heads), fmt.int(a.params.total), fmt.short(a.flops.exact_flops), fmt.bytesShort(a.memory.total),
+          fmt.bytesShort(kv.bytes_per_token), fmt.bytesShort(kv.bytes), kv.saved_bytes ? text('gqa.saved_less', { saved: fmt.bytesShort(kv.saved_bytes), ratio: fmt.num(kv.ratio, kv.ratio % 1 ? 1 : 0) }) : '—'],
       };
     });
     fill(here,
       h('h3', {}, text('gqa.current_sizes_d_model', { d_model: fmt.int(c.d_model), n_heads: c.n_heads })),
-      dom.tableWrap({}, table(['variant', 'n_kv_heads', 'parameters', 'FLOPs', text('gqa.memory_one_pass'), text('gqa.k_v_cache_per'), `for ${fmt.int(tokens)} tokens`, text('gqa.saved_against_mha')], rows, { class: 'cost gqa' })),
+      dom.tableWrap({}, table(['variant', 'n_kv_heads', 'parameters', 'FLOPs', text('gqa.memory_one_pass'), text('gqa.k_v_cache_per'), text('gqa.for_tokens', { tokens: fmt.int(tokens) }), text('gqa.saved_against_mha')], rows, { class: 'cost gqa' })),
       h('p', { class: 'note' }, text('gqa.cache_holds_k_v', { tokens: fmt.int(tokens) }),
         text('gqa.flops_fall_only_k')));
   }

@@ -118,8 +118,8 @@ export function create(body, { dom, host, actions }) {
       width: chartWidth(chartBox), height: 260,
       ...logLogAxes(xs, { colours: { muted, grid }, x: { label: 'd_k', format: fmt.int },
         y: { label: text('gradients.l_s_per_row'), size: 76, format: decadeLabel } }),
-      series: [{ label: 'd_k' }, line('scaled, median', accent), line('unscaled, median', warn),
-        line('scaled, mean', accent, [4, 4]), line('unscaled, mean', warn, [4, 4])],
+      series: [{ label: 'd_k' }, line(text('gradients.scaled_median'), accent), line(text('gradients.unscaled_median'), warn),
+        line(text('gradients.scaled_mean'), accent, [4, 4]), line(text('gradients.unscaled_mean'), warn, [4, 4])],
       legend: { live: false },
     };
     plot?.destroy();

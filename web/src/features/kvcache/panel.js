@@ -19,9 +19,9 @@ export function create(body, { dom, actions }) {
   const { h, fill, table } = dom;
   const status = h('p', { class: 'placeholder', id: 'kvcache-status' }, text('kvcache.waiting_engine'));
   const slider = h('input', { type: 'range', id: 'kvcache-step', min: '1', max: '1', value: '1', oninput: () => show(Number(slider.value)) });
-  const prev = h('button', { type: 'button', id: 'kvcache-prev', onclick: () => show(step - 1) }, '◀ previous token');
-  const next = h('button', { type: 'button', id: 'kvcache-next', onclick: () => show(step + 1) }, 'next token ▶');
-  const stepLabel = h('label', { for: 'kvcache-step', id: 'kvcache-step-label' }, 'step');
+  const prev = h('button', { type: 'button', id: 'kvcache-prev', onclick: () => show(step - 1) }, text('kvcache.previous_token'));
+  const next = h('button', { type: 'button', id: 'kvcache-next', onclick: () => show(step + 1) }, text('kvcache.next_token'));
+  const stepLabel = h('label', { for: 'kvcache-step', id: 'kvcache-step-label' }, text('kvcache.step'));
   const controls = h('p', { class: 'kvcache-controls' }, prev, ' ', stepLabel, ' ', slider, ' ', next);
   const cacheBox = h('div', { id: 'kvcache-cache' });
   const rowBox = h('div', { id: 'kvcache-row' });
@@ -72,12 +72,12 @@ export function create(body, { dom, actions }) {
     prev.disabled = step === 1;
     next.disabled = step === decoded.n;
     const r = decoded, s = r.steps[step - 1];
-    stepLabel.textContent = `step ${step} of ${r.n}: “${word(step - 1)}”`;
+    stepLabel.textContent = text('kvcache.step_of', { step, n: r.n, token: word(step - 1) });
     body.dataset.step = String(step);
 
     // The cache: per key/value head, one entry (a K row and a V row) per token seen.
     const entries = (g) => h('div', { class: 'kvcache-entries', dataset: { kvHead: g, entries: step }, style: { display: 'flex', flexWrap: 'wrap', gap: '3px' } },
-      ...Array.from({ length: r.n }, (_, j) => h('span', { class: j === step - 1 ? 'kv-entry new' : j < step ? 'kv-entry' : 'kv-entry future',
+      ...Array.from({ length: r.n }, (_, j) => h('span', { class: `kv-entry${j === step - 1 ? ' new' : j < step ? '' : ' future'}`,
         title: j < step ? text('kvcache.k_v', { j: word(j) }) : text('kvcache.not_generated_yet'), style: entryStyle(j) }, word(j))));
     fill(cacheBox,
       h('h3', {}, text('kvcache.cache_after_step_entries', { step, step2: fmt.int(step), n_kv_heads: r.n_kv_heads, part: r.n_kv_heads > 1 ? 's' : '', part3: step > 1 ? 'ies' : 'y' })),
@@ -96,15 +96,15 @@ export function create(body, { dom, actions }) {
       for (let j = 1; j < step; j++) if (w[j] > w[best]) best = j;
       return { attrs: { dataset: { head, best } },
         // Heads counted from 1, as every other panel counts them (the data attributes keep the index).
-        cells: [`head ${head + 1}`, r.kv_head_of?.[head] === undefined ? '' : String(r.kv_head_of[head] + 1), ...Array.from({ length: shown }, (_, j) => {
+        cells: [text('kvcache.head_n', { n: head + 1 }), r.kv_head_of?.[head] === undefined ? '' : String(r.kv_head_of[head] + 1), ...Array.from({ length: shown }, (_, j) => {
           const j0 = step - shown + j; // the latest keys when the row is long
-          return h('span', { class: j0 === best ? 'kv-weight best' : 'kv-weight', style: j0 === best ? { fontWeight: 'var(--semibold)' } : {} }, fmt.fixed(w[j0], 3));
+          return h('span', { class: `kv-weight${j0 === best ? ' best' : ''}`, style: j0 === best ? { fontWeight: 'var(--semibold)' } : {} }, fmt.fixed(w[j0], 3));
         }), `“${word(best)}” ${fmt.fixed(w[best], 3)}`] };
     });
     const keyHead = Array.from({ length: shown }, (_, j) => word(step - shown + j));
     fill(rowBox,
       h('h3', {}, text('kvcache.step_attends_key', { step, value: word(step - 1), step2: fmt.int(step), part: step > 1 ? 's' : '' })),
-      dom.tableWrap({ label: text('kvcache.weights_new_query_row') }, table(['query head', text('kvcache.k_v_head_2'), ...keyHead, 'largest'], rows, { class: 'cost', id: 'kvcache-weights' })),
+      dom.tableWrap({ label: text('kvcache.weights_new_query_row') }, table([text('kvcache.query_head'), text('kvcache.k_v_head_2'), ...keyHead, text('kvcache.largest')], rows, { class: 'cost', id: 'kvcache-weights' })),
       h('p', { class: 'note', id: 'kvcache-check', dataset: { maxDifference: s.max_difference } },
         step > SHOWN_KEYS ? text('kvcache.last_keys_are_shown', { SHOWN_KEYS }) : '',
         text('kvcache.largest_difference_from_row', { step, part: s.max_difference === 0 ? text('kvcache.0_same_numbers') : s.max_difference.toExponential(1) }),
@@ -114,7 +114,7 @@ export function create(body, { dom, actions }) {
     const c = s.cost;
     fill(costBox,
       h('h3', {}, text('kvcache.flops_step_this_layer', { step })),
-      h('div', { class: 'table-wrap' }, table([h('span', { class: 'sr-only' }, 'how'), 'this step', `tokens 1 … ${fmt.int(step)}`], [
+      h('div', { class: 'table-wrap' }, table([h('span', { class: 'sr-only' }, text('kvcache.how')), text('kvcache.this_step'), text('kvcache.tokens_1_to', { step: fmt.int(step) })], [
         { attrs: { dataset: { flops: c.step_flops } }, cells: [text('kvcache.with_kv_cache_one'), fmt.int(c.step_flops), fmt.int(c.total_flops)] },
         { attrs: { dataset: { flops: c.recompute_flops } }, cells: [text('kvcache.recomputing_prefix_causal_pass', { step: fmt.int(step) }), fmt.int(c.recompute_flops), fmt.int(c.total_recompute_flops)] },
       ], { class: 'cost', id: 'kvcache-flops', dataset: { speedup: c.speedup } })),

@@ -45,7 +45,7 @@ export function create(body, { dom }) {
         : text('kvmap.grouped_query_attention_query');
     fill(lead, text('kvmap.query_heads_key_value', { length: fmt.int(map.length), size: fmt.int(readers.size), kind }));
     const shown = [...readers.entries()].sort(([a], [b]) => a - b).slice(0, MAX_ROWS);
-    fill(rows, dom.tableWrap({}, table([text('kvmap.key_value_head'), text('kvmap.query_heads_that_read'), 'how many'],
+    fill(rows, dom.tableWrap({}, table([text('kvmap.key_value_head'), text('kvmap.query_heads_that_read'), text('kvmap.how_many')],
       shown.map(([g, heads]) => ({ attrs: { dataset: { kvHead: g, heads: heads.join(',') } }, cells: [String(g + 1), ranges(heads), fmt.int(heads.length)] })),
       { class: 'cost kvmap' })),
     readers.size > MAX_ROWS ? h('p', { class: 'note' }, text('kvmap.first_key_value_heads', { MAX_ROWS, size: fmt.int(readers.size) })) : null);

@@ -56,7 +56,7 @@ export function create(body, { dom, actions }) {
     fill(outBox,
       h('h3', {}, text('linear.output_rows_n_d', { n: fmt.int(p.n), d_k: fmt.int(p.d_k), d_v: fmt.int(p.d_v) })),
       dom.tableWrap({ label: text('linear.softmax_linear_attention_output') },
-        dom.table(['row', 'softmax attention', 'linear attention'], r.softmax.map((s, i) => [String(i), row(s), row(r.linear[i])]),
+        dom.table([text('linear.row'), text('linear.softmax_attention'), text('linear.linear_attention')], r.softmax.map((s, i) => [String(i), row(s), row(r.linear[i])]),
           { class: 'cost', id: 'linear-rows', dataset: { maxDifference: String(r.max_difference), args: JSON.stringify(p) } })),
       h('p', { class: 'note', id: 'linear-difference' }, text('linear.largest_difference_over_all', { n: fmt.int(p.n), max_difference: fmt.num(r.max_difference, 4) }),
         text('linear.largest_softmax_output', { max_softmax: fmt.num(r.max_softmax, 4) }),
@@ -76,7 +76,7 @@ export function create(body, { dom, actions }) {
         text('linear.softmax_attention_grows_n2', { part: p.causal ? text('linear.2_d_causal_mask') : 'd' }),
         text('linear.n_softmax_attention_takes', { n: fmt.int(p.n) }),
         c.ratio >= 1 ? text('linear.flops_linear_attention', { ratio: fmt.num(c.ratio, 2) }) : text('linear.fewer_flops_than_linear', { value: fmt.num(1 / c.ratio, 2) })),
-      dom.tableWrap({}, dom.table(['n', 'softmax FLOPs', 'linear FLOPs', 'cheaper'], r.sweep.map((s) => [fmt.int(s.n), fmt.int(s.softmax), fmt.int(s.linear),
+      dom.tableWrap({}, dom.table(['n', text('linear.softmax_flops'), text('linear.linear_flops'), text('linear.cheaper')], r.sweep.map((s) => [fmt.int(s.n), fmt.int(s.softmax), fmt.int(s.linear),
         s.linear < s.softmax ? 'linear' : 'softmax']), { class: 'cost', id: 'linear-sweep' })));
   }
 

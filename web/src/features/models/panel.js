@@ -37,7 +37,7 @@ export function create(body, { dom, actions }) {
       h('p', { class: 'lead' }, text('models.published_sizes_model_whole'),
         text('models.memory_one_forward_pass', { DEFAULT_PRESET_N, budget: fmt.bytesBinary(budget) })),
       dom.tableWrap({}, h('table', { class: 'models' },
-        h('thead', {}, h('tr', {}, [text('models.model_click_load'), 'h', 'd_model', 'd_k', 'model', 'one layer'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('thead', {}, h('tr', {}, [text('models.model_click_load'), 'h', 'd_model', 'd_k', text('models.model'), text('models.one_layer')].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, rows))));
   }
 

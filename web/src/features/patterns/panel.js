@@ -5,12 +5,15 @@
 import { HEAD_PATTERNS, configKey } from '../../model/validate.js';
 import * as fmt from '../../model/format.js';
 import { text } from '../../lesson/panels/patterns.js';
+import { textsOf } from '../../lesson/text.js';
 import { termList } from '../../ui/term_list.js';
 
 /** More heads than this get no menu each (heads= in the link still sets any of them). */
 const MAX_MENUS = 16;
 
-const LABELS = { random: 'random (untrained)', previous: 'previous token', same_word: 'same word', first_token: 'first token', uniform: 'uniform' };
+// Looked up when read (textsOf): an author's or a translator's words registered later still show.
+const LABELS = textsOf({ random: 'patterns.label_random', previous: 'patterns.label_previous', same_word: 'patterns.label_same_word',
+  first_token: 'patterns.label_first_token', uniform: 'patterns.label_uniform' });
 
 /** heads= as a list of n_heads patterns ('' = random). */
 export function headList(list, n_heads) {
@@ -51,7 +54,7 @@ export function create(body, { dom, actions }) {
           next[k] = select.value;
           actions.edit({ heads: headsValue(next) }, 'heads');
         });
-        return h('div', { class: 'field inline' }, h('label', { for: `f-head-${k}` }, `head ${k + 1}`), select);
+        return h('div', { class: 'field inline' }, h('label', { for: `f-head-${k}` }, text('patterns.head_n', { n: k + 1 })), select);
       }));
     }
     menus.querySelectorAll('select').forEach((select, k) => {
@@ -102,7 +105,8 @@ export function inWords(p, config) {
 
 /** One constructed head explained with the numbers the engine returned for it. */
 export function explain(p, config) {
-  const who = `Head ${p.head + 1}${config.n_kv_heads && config.n_kv_heads !== config.n_heads ? text('patterns.k_v_head', { value: p.kv_head + 1 }) : ''}, ${LABELS[p.pattern] ?? p.pattern}, β = ${fmt.num(p.strength, 3)}: `;
+  const who = text('patterns.who', { head: p.head + 1, part: config.n_kv_heads && config.n_kv_heads !== config.n_heads ? text('patterns.k_v_head', { value: p.kv_head + 1 }) : '',
+    label: LABELS[p.pattern] ?? p.pattern, strength: fmt.num(p.strength, 3) });
   const freqs = Array.isArray(p.omega) ? p.omega.map((w) => fmt.num(w, 3)).join(', ') : '';
   const fit = p.exact ? '' : text('patterns.fit_not_exact_here', { fit_error: fmt.num(p.fit_error, 3) });
   switch (p.pattern) {

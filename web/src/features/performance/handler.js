@@ -1,6 +1,11 @@
 // The compute side of the performance panel: the time of one forward pass against the sequence length.
 
 export const handlers = {
+  /** The f32x4 peak, measured once per compute (its kernels warmed first): only this panel shows it. */
+  async browserPeak(payload, side) {
+    return { peak: await side.peak() };
+  },
+
   /**
    * Time of one forward pass for each n in `ns` (self-attention, this layer) on `workers` pool workers
    * (the pool decides per n whether splitting pays: each point says how many ran it); the reply names

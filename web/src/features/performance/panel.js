@@ -4,7 +4,7 @@
 
 import * as fmt from '../../model/format.js';
 import { estimateRun, parseWorkers } from '../../model/validate.js';
-import { Cancelled } from '../../model/errors.js';
+import { Cancelled, WorkerLost } from '../../model/errors.js';
 export { requests } from './requests.js';
 import { chartButtons } from '../../export/figure_button.js';
 import { followWidth, chartWidth } from '../../render/follow_width.js'; // what this panel may ask the compute for (its ctx.actions)
@@ -20,7 +20,7 @@ export function create(body, { dom, host, actions }) {
   const peakLine = h('p', { id: 'peak' }, text('performance.measuring_this_browser_s'));
   const runs = dom.tableWrap({ label: text('performance.runs_label') });
   const button = h('button', { type: 'button', class: 'secondary', id: 'sweep' }, text('performance.measure_time_against_n'));
-  const cancel = h('button', { type: 'button', hidden: true }, 'Cancel');
+  const cancel = h('button', { type: 'button', hidden: true }, text('performance.cancel'));
   const sweepStatus = h('p', { class: 'note', 'aria-live': 'polite' });
   const chartBox = h('div', { class: 'chart', id: 'sweep-chart' });
   const cores = Math.max(1, globalThis.navigator?.hardwareConcurrency ?? 1);
@@ -30,7 +30,7 @@ export function create(body, { dom, host, actions }) {
   fill(body,
     h('p', { class: 'lead' }, text('performance.core_runs_web_worker')),
     h('div', { class: 'field inline', dataset: { field: 'workers' } },
-      h('label', { for: 'f-workers' }, [h('code', {}, 'workers'), ' ', h('span', { class: 'what' }, text('performance.pool_workers_large_passes', { cores }))]),
+      h('label', { for: 'f-workers' }, [h('code', {}, text('performance.workers_key')), ' ', h('span', { class: 'what' }, text('performance.pool_workers_large_passes', { cores }))]),
       workersInput),
     workersLine, shareLine,
     peakLine, runs,
@@ -66,18 +66,18 @@ export function create(body, { dom, host, actions }) {
     const ns = lengths(engine, layer);
     button.disabled = true;
     cancel.hidden = false;
-    sweepStatus.textContent = `Measuring n = ${ns.map(fmt.int).join(', ')}…`;
+    sweepStatus.textContent = text('performance.measuring_n', { ns: ns.map(fmt.int).join(', ') });
     try {
-      const reply = await actions.sweep({ layer, ns, workers: c.workers }, (p) => { sweepStatus.textContent = `Measuring ${p.phase} (${p.done + 1} of ${p.total})…`; });
+      const reply = await actions.sweep({ layer, ns, workers: c.workers }, (p) => { sweepStatus.textContent = text('performance.measuring_phase', { phase: p.phase, done: p.done + 1, total: p.total }); });
       const { points, isa } = reply;
       const measured = reply.layer ?? layer;
       // Each point says how many workers ran it: the pool splits only the lengths where that pays.
-      sweepStatus.textContent = text('performance.d_model_n_heads', { d_model: fmt.int(measured.d_model), n_heads: measured.n_heads, part: isa === 'scalar' ? 'baseline' : 'SIMD' }) +
-        points.map((p) => `n ${fmt.int(p.n)}: ${fmt.duration(p.ms)}${p.workers > 1 ? ` (${p.workers} workers)` : ''}`).join(' · ');
+      sweepStatus.textContent = text('performance.d_model_n_heads', { d_model: fmt.int(measured.d_model), n_heads: measured.n_heads, part: isa === 'scalar' ? text('performance.baseline') : text('performance.simd') }) +
+        points.map((p) => text('performance.point', { n: fmt.int(p.n), time: fmt.duration(p.ms), part: p.workers > 1 ? text('performance.point_workers', { workers: p.workers }) : '' })).join(' · ');
       chartBox.dataset.points = JSON.stringify(points);
       await drawChart(points, measured);
     } catch (err) {
-      sweepStatus.textContent = err instanceof Cancelled ? 'Cancelled.' : text('performance.measurement_failed', { message: err.message });
+      sweepStatus.textContent = err instanceof Cancelled ? text('performance.cancelled') : text('performance.measurement_failed', { message: err.message });
     } finally {
       button.disabled = false;
       cancel.hidden = true;
@@ -96,11 +96,11 @@ export function create(body, { dom, host, actions }) {
     // Log axes: n in powers of two (the measured lengths), time labelled at powers of ten only.
     const opts = {
       width, height: 260,
-      ...logLogAxes(xs, { colours: { muted, grid }, x: { label: 'n (tokens)', format: fmt.int },
+      ...logLogAxes(xs, { colours: { muted, grid }, x: { label: text('performance.n_tokens'), format: fmt.int },
         y: { label: text('performance.ms_per_forward_pass'), size: 60, format: (v) => fmt.num(v, 3) } }),
       series: [
         { label: 'n' },
-        { label: 'measured', stroke: accent, width: 2, points: { size: 7, fill: accent }, value: (u, v) => (v == null ? '' : fmt.duration(v)) },
+        { label: text('performance.measured'), stroke: accent, width: 2, points: { size: 7, fill: accent }, value: (u, v) => (v == null ? '' : fmt.duration(v)) },
         { label: '∝ n', stroke: muted, dash: [4, 4], width: 1, points: { show: false }, value: (u, v) => (v == null ? '' : fmt.duration(v)) },
         { label: '∝ n²', stroke: fg, dash: [8, 4], width: 1, points: { show: false }, value: (u, v) => (v == null ? '' : fmt.duration(v)) },
       ],
@@ -113,13 +113,26 @@ export function create(body, { dom, host, actions }) {
     chartBox.dataset.nHeads = String(layer.n_heads);
   }
 
+  // This browser's peak, asked by this panel alone (its measure takes ~0.2 s of a core: no other view pays
+  // for it), once a result is on screen: undefined until it comes, null where there is no wasm SIMD.
+  let peak, peakAsked = false;
+  function askPeak() {
+    peakAsked = true;
+    actions.browserPeak().then((reply) => { peak = reply.peak; }, (err) => {
+      // Cancelled or lost with the worker: ask again after the next result. Any other failure: no peak.
+      if (err instanceof Cancelled || err instanceof WorkerLost) peakAsked = false;
+      else peak = null;
+    }).then(() => update(view, 'perf'));
+  }
+
   function update(v, reason) {
     view = v;
-    const { runs: history, peak } = v;
+    const { runs: history } = v;
+    if (!peakAsked && v.result) askPeak();
     // The learner's half-typed count is left alone while the field has the focus.
     if (workersInput.getRootNode().activeElement !== workersInput) {
       workersInput.value = v.state.workers;
-      workersInput.placeholder = `${parseWorkers('', cores).value} (default)`;
+      workersInput.placeholder = text('performance.default_workers', { value: parseWorkers('', cores).value });
       // Wide enough for its placeholder: the field's usual 5em would cut "8 (default)" to "8 (defa".
       workersInput.style.width = `${workersInput.placeholder.length + 3}ch`;
     }
@@ -138,10 +151,11 @@ export function create(body, { dom, host, actions }) {
       return;
     }
     fill(runs, h('table', { class: 'cost', id: 'runs-table' },
-      h('thead', {}, h('tr', {}, ['run', 'time', 'speed', '% of peak', 'module', 'workers'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('thead', {}, h('tr', {}, [text('performance.run'), text('performance.time'), text('performance.speed'), text('performance.of_peak'), text('performance.module'),
+        text('performance.workers')].map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, history.map((r) => h('tr', {},
         h('th', { scope: 'row' }, r.label), h('td', {}, fmt.duration(r.ms)), h('td', {}, fmt.rate(r.gflops)),
-        h('td', {}, peak ? fmt.percentOfPeak(r.gflops / peak.gflops) : '—'), h('td', {}, r.isa === 'scalar' ? 'baseline' : 'SIMD'),
+        h('td', {}, peak ? fmt.percentOfPeak(r.gflops / peak.gflops) : '—'), h('td', {}, r.isa === 'scalar' ? text('performance.baseline') : text('performance.simd')),
         h('td', { class: 'workers' }, String(Math.max(1, r.workers?.used ?? 0))))))));
   }
 

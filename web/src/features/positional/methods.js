@@ -8,7 +8,7 @@ import * as fmt from '../../model/format.js';
 import { text } from '../../lesson/panels/positional.js';
 import { textsOf } from '../../lesson/text.js';
 
-const NAMES = { none: 'no method', rope: 'RoPE', alibi: 'ALiBi' };
+const NAMES = textsOf({ none: 'positional.name_none', rope: 'positional.name_rope', alibi: 'positional.name_alibi' }); // looked up when shown
 const CAPTIONS = textsOf({ // looked up when shown (an author's words registered later still show)
   none: 'positional.identical_tokens_no_position',
   rope: 'positional.q_k_turned_their',
@@ -90,13 +90,13 @@ export function createMethods(dom, host) {
       text('positional.set_distance_alone_head', { value: fmt.percent(Math.max(...row0)), value2: slopeText(r.demo_slopes[0]), heads: r.heads }));
     fill(slopes, h('p', {}, text('positional.alibi_s_slopes_this', { n_heads: fmt.int(n_heads) }),
       text('positional.otherwise_slopes_power_two')),
-    dom.tableWrap({}, table(['head', 'slope m', text('positional.penalty_10_tokens_back')],
+    dom.tableWrap({}, table([text('positional.head'), text('positional.slope_m'), text('positional.penalty_10_tokens_back')],
       r.slopes.slice(0, 64).map((m, h0) => ({ attrs: { dataset: { head: h0, slope: m } }, cells: [String(h0 + 1), slopeText(m), fmt.num(-10 * m, 3)] })),
       { class: 'cost alibi-slopes' })),
     r.slopes.length > 64 ? h('p', { class: 'note' }, text('positional.first_64_heads', { length: fmt.int(r.slopes.length) })) : null);
     fill(rope, h('p', {}, text('positional.rope_s_logit_q', { rope_d_k: r.rope_d_k }),
       text('positional.each_row_holds_one')),
-    dom.tableWrap({}, table([text('positional.offset_i_j'), ...r.rope[0].positions.map((_, k) => `pair ${k + 1}`)],
+    dom.tableWrap({}, table([text('positional.offset_i_j'), ...r.rope[0].positions.map((_, k) => text('positional.pair_n', { n: k + 1 }))],
       r.rope.map((row) => ({ attrs: { dataset: { offset: row.offset } },
         cells: [String(row.offset), ...row.logits.map((x, k) => `i = ${row.positions[k]}: ${fmt.fixed(x, 5)}`)] })),
       { class: 'cost rope-offsets' })));
@@ -115,7 +115,7 @@ export function createMethods(dom, host) {
     lastKey = key;
     const asked = pending = actions.positionMethods({ n_heads: config.n_heads, d_k, seed: config.seed, rope_base });
     asked.then((r) => { if (asked === pending) show(r, config.n_heads); },
-      (err) => { if (asked === pending) fill(status, `Not computed: ${err.message}`); });
+      (err) => { if (asked === pending) fill(status, text('positional.not_computed', { message: err.message })); });
   }
 
   const offScheme = host.onSchemeChange(draw);

@@ -32,7 +32,7 @@ function matrixTable(dom, { data, n_q, n_k, kind, caption, labels_q, labels_k, q
   return h('figure', { class: 'logit-map' },
     h('figcaption', {}, caption),
     dom.tableWrap({ label: caption }, h('table', { class: 'numbers logit-table', dataset: { kind } },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'query \\ key'), Array.from({ length: n_k }, (_, j) => h('th', { scope: 'col' }, name(labels_k, j))))),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, text('query.corner_query_key')), Array.from({ length: n_k }, (_, j) => h('th', { scope: 'col' }, name(labels_k, j))))),
       h('tbody', {}, Array.from({ length: n_q }, (_, i) => h('tr', {}, h('th', { scope: 'row' }, name(labels_q, i)),
         Array.from({ length: n_k }, (_, j) => cell(data[i * n_k + j], i, j))))))));
 }

@@ -34,9 +34,9 @@ export function create(body, { dom, host, actions }) {
   const keySelect = h('select', { id: 'f-q-key', name: 'q_key' });
   const headSelect = h('select', { id: 'f-q-head', name: 'q_head' });
   const pick = h('div', { class: 'button-row query-pick' },
-    h('div', { class: 'field inline' }, h('label', { for: 'f-q-query' }, 'query i'), querySelect),
-    h('div', { class: 'field inline' }, h('label', { for: 'f-q-key' }, 'key j'), keySelect),
-    h('div', { class: 'field inline' }, h('label', { for: 'f-q-head' }, 'head'), headSelect));
+    h('div', { class: 'field inline' }, h('label', { for: 'f-q-query' }, text('query.pick_query')), querySelect),
+    h('div', { class: 'field inline' }, h('label', { for: 'f-q-key' }, text('query.pick_key')), keySelect),
+    h('div', { class: 'field inline' }, h('label', { for: 'f-q-head' }, text('query.pick_head')), headSelect));
   const select = (changes) => {
     const item = view?.result?.item?.b ?? 0;
     const head = view?.check?.config?.head ?? 0;
@@ -124,7 +124,7 @@ export function create(body, { dom, host, actions }) {
     if (id === shown) return;
     shown = id;
     const ticket = ++pending;
-    status.textContent = 'Tracing…';
+    status.textContent = text('query.tracing');
     actions.trace({ config: c, ...at }).then((reply) => {
       if (ticket !== pending || view.result?.key !== result.key) return;
       status.textContent = '';
@@ -164,8 +164,8 @@ export function create(body, { dom, host, actions }) {
 function vectorRow(h, name, values, { highlight = null, label } = {}) {
   return h('div', { class: 'vec-row' },
     h('span', { class: 'vec-name' }, name),
-    h('div', { class: 'vec', role: 'list', tabindex: '0', 'aria-label': label ?? `${name}: ${values.length} numbers`, dataset: { values: JSON.stringify(Array.from(values)) } },
-      Array.from(values, (v, t) => h('span', { role: 'listitem', class: highlight && t >= highlight[0] && t < highlight[1] ? 'num hl' : 'num' }, num(v)))));
+    h('div', { class: 'vec', role: 'list', tabindex: '0', 'aria-label': label ?? text('query.vector_numbers', { name, length: values.length }), dataset: { values: JSON.stringify(Array.from(values)) } },
+      Array.from(values, (v, t) => h('span', { role: 'listitem', class: `num${highlight && t >= highlight[0] && t < highlight[1] ? ' hl' : ''}` }, num(v)))));
 }
 
 /** The step of an imported map: the followed query's row of weights (no layer: no q, k or logits). */
@@ -178,13 +178,13 @@ function importedStep({ h, tableWrap }, c, { item, head, query }, key, { importe
     h('th', { scope: 'row' }, keyName(j)), h('td', {}, num(v)),
     h('td', { class: 'q-bar-cell', 'aria-hidden': 'true' }, h('span', { class: 'q-bar', style: { width: `${big ? (100 * v) / big : 0}%` } }))));
   return h('section', { class: 'query-step', dataset: { step: 'imported' } },
-    h('h3', {}, text('query.query_head_imported_attention', { query, part: labels_q ? ` “${labels_q[query]}”` : '', value: head + 1, part2: c.batch > 1 ? `, batch item ${item}` : '' })),
+    h('h3', {}, text('query.query_head_imported_attention', { query, part: labels_q ? ` “${labels_q[query]}”` : '', value: head + 1, part2: c.batch > 1 ? text('query.batch_item', { item }) : '' })),
     h('p', { class: 'callout', id: 'query-imported' }, text('query.these_weights_are_imported'),
       text('query.logits_softmax_steps_head'),
       text('query.import_inputs_parameters_query')),
     tableWrap({}, h('table', { class: 'numbers query-row' },
       h('caption', { class: 'sr-only' }, text('query.imported_weights_query_head', { query, value: head + 1 })),
-      h('thead', {}, h('tr', {}, ['key', 'weight (imported)', 'chart'].map((s) => h('th', { scope: 'col' }, s)))),
+      h('thead', {}, h('tr', {}, [text('query.col.key'), text('query.col.weight_imported'), text('query.col.chart')].map((s) => h('th', { scope: 'col' }, s)))),
       h('tbody', {}, rows),
-      h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'sum'), h('td', { class: 'attention-sum', dataset: { sum: String(sum) } }, fmt.fixed(sum, 6)), h('td', {}))))));
+      h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, text('query.col.sum')), h('td', { class: 'attention-sum', dataset: { sum: String(sum) } }, fmt.fixed(sum, 6)), h('td', {}))))));
 }

@@ -75,7 +75,7 @@ function dotStage({ dom, vector, formula, c, t, at, wq, wk, keyName, result }) {
   const d_k = t.q.length, kRow = t.k.subarray(key * d_k, (key + 1) * d_k);
   const zeros = zerosNote(patternOf(result, head), t.q, head);
   const vectors = h('div', { class: 'query-step', dataset: { step: 'vectors' } },
-    h('h3', {}, text('query.1_query_key_head', { query, wq, key, wk, value: head + 1, part: c.batch > 1 ? `, batch item ${item}` : '' })),
+    h('h3', {}, text('query.1_query_key_head', { query, wq, key, wk, value: head + 1, part: c.batch > 1 ? text('query.batch_item', { item }) : '' })),
     vector('xᵢ', t.x, { label: text('query.query_numbers_d_model', { query, length: t.x.length }) }),
     // The lesson's W_i^Q for head i: a real superscript Q and subscript head number (not a modifier letter).
     h('p', { class: 'note', id: 'q-projection' }, 'qᵢ = xᵢ·', h('span', { class: 'mathy' }, 'W', h('sup', {}, 'Q'), h('sub', {}, String(head + 1))),
@@ -99,7 +99,7 @@ function scaleStage({ dom, formula, c, t, at, keyName }) {
   const alibi = t.bias ? h('p', { class: 'note' }, text('query.scale.alibi', { slope: fmt.num(t.slope, 4) }), keyedRow(dom, { caption: text('query.row.bias'), values: t.bias, keyName, key, step: 'bias' })) : null;
   return [
     h('p', { class: 'note' }, c.scale ? text('query.scale.why', { d_k, alpha: fmt.fixed(t.logit_scale, 4) }) : text('query.scale.off')),
-    c.scale && !t.bias ? formula(String.raw`\frac{${tex(score)}}{\sqrt{${d_k}}}=${tex(scaled)}`, `${num(score)} / √${d_k} = ${num(scaled)}`) : null,
+    c.scale && !t.bias ? formula(text('query.scale.formula', { score: tex(score), d_k, scaled: tex(scaled) }), `${num(score)} / √${d_k} = ${num(scaled)}`) : null,
     alibi,
     h('p', { class: 'note' }, text('query.scale.row')),
     keyedRow(dom, { caption: text('query.row.scaled'), values: t.scaled, keyName, key, step: 'scaled' })];
@@ -114,10 +114,10 @@ function maskStage({ dom, c, t, at, wk, keyName }) {
   return [
     h('p', { class: 'note' }, t.masked ? text('query.mask.all') : hidden ? text('query.mask.some', { hidden, n_k }) : text('query.mask.none')),
     logit === -Infinity ? h('p', { class: 'callout' }, text('query.key_masked_this_query', { key, wk })) : null,
-    h('p', { class: 'sr-only' }, `score ${num(score)}, logit ${num(logit)}`),
+    h('p', { class: 'sr-only' }, text('query.mask.score_logit', { score: num(score), logit: num(logit) })),
     h('dl', { class: 'query-facts' },
       h('dt', {}, text('query.score_q_k')), h('dd', { dataset: { score: String(score) } }, num(score)),
-      h('dt', {}, c.scale ? `logit = score × 1/√${t.q.length}` : text('query.logit_no_scaling')), h('dd', { dataset: { logit: String(logit) } }, num(logit))),
+      h('dt', {}, c.scale ? text('query.logit_scaled', { d_k: t.q.length }) : text('query.logit_no_scaling')), h('dd', { dataset: { logit: String(logit) } }, num(logit))),
     keyedRow(dom, { caption: text('query.row.logits'), values: t.logits, keyName, key, step: 'logits-row' })];
 }
 
@@ -165,7 +165,7 @@ function softmaxStep({ dom, c, t, at, keyName }) {
       h('td', {}, num(t.logits[j])),
       h('td', {}, num(t.exp[j])),
       h('td', {}, num(t.weights[j])),
-      h('td', {}, isMasked ? 'masked: −∞ → 0' : isDropped ? 'dropped → 0' : (c.dropout > 0 ? `kept, × ${fmt.fixed(t.keep_scale, 4)}` : '')),
+      h('td', {}, isMasked ? text('query.weights.masked') : isDropped ? text('query.weights.dropped') : (c.dropout > 0 ? text('query.weights.kept', { keep_scale: fmt.fixed(t.keep_scale, 4) }) : '')),
       h('td', { class: 'q-bar-cell', 'aria-hidden': 'true' }, h('span', { class: 'q-bar', style: { width: `${big ? (100 * t.weights[j]) / big : 0}%` } })));
   });
   const one = !t.masked && t.logits[key] !== -Infinity ? h('p', { class: 'note' }, text('query.weights.one', { key, exp: num(t.exp[key]), sum: num(t.sum), weight: num(t.weights[key]) })) : null;
@@ -178,9 +178,9 @@ function softmaxStep({ dom, c, t, at, keyName }) {
     one,
     tableWrap({}, h('table', { class: 'numbers query-row' },
       h('caption', { class: 'sr-only' }, text('query.softmax_query_head_one', { query, value: head + 1 })),
-      h('thead', {}, h('tr', {}, ['key', 'logit', text('query.exp_logit_max'), 'weight', 'note', 'chart'].map((s) => h('th', { scope: 'col' }, s)))),
+      h('thead', {}, h('tr', {}, [text('query.col.key'), text('query.col.logit'), text('query.exp_logit_max'), text('query.col.weight'), text('query.col.note'), text('query.col.chart')].map((s) => h('th', { scope: 'col' }, s)))),
       h('tbody', {}, rows),
-      h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'sum'), h('td', {}), h('td', {}, num(t.sum)), h('td', { class: 'attention-sum', dataset: { sum: String(shownSum) } }, fmt.fixed(shownSum, 6)),
+      h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, text('query.col.sum')), h('td', {}), h('td', {}, num(t.sum)), h('td', { class: 'attention-sum', dataset: { sum: String(shownSum) } }, fmt.fixed(shownSum, 6)),
         h('td', {}, c.dropout > 0 ? text('query.not_1_with_dropout') : ''), h('td', {}))))));
 }
 

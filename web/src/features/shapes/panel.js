@@ -28,7 +28,7 @@ export function create(body, { dom }) {
         text('shapes.one_big_matrix_product', { n_q: fmt.int(d.n_q), n_heads_d_k: fmt.int(a.derived.qk_width) }),
         text('shapes.splitting_into_heads_only'),
         text('shapes.each_head_then_scores', { n_q: fmt.int(d.n_q), n_k: fmt.int(d.n_k), part: scale ? '' : text('shapes.not_divided_d_k') })),
-      dom.tableWrap({}, table(['tensor', 'shape', 'bytes (float32)'], rows, { class: 'shapes', id: 'shape-table' })),
+      dom.tableWrap({}, table([text('shapes.tensor'), text('shapes.shape'), text('shapes.bytes_float32')], rows, { class: 'shapes', id: 'shape-table' })),
       h('p', { class: 'note' }, text('shapes.shapes_list_batch_first', { batch: fmt.int(d.batch), n_heads: d.n_heads, d_k: fmt.int(d.d_k), d_v: fmt.int(d.d_v) })));
   }
 

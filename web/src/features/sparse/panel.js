@@ -98,7 +98,7 @@ export function create(body, { dom, host, actions }) {
     if (key === lastKey) return;
     lastKey = key;
     const asked = pending = actions.sparsePatterns(args);
-    asked.then((r) => { if (asked === pending) show(r); }, (err) => { if (asked === pending) fill(note, `Not computed: ${err.message}`); });
+    asked.then((r) => { if (asked === pending) show(r); }, (err) => { if (asked === pending) fill(note, text('sparse.not_computed', { message: err.message })); });
   }
 
   const offScheme = host.onSchemeChange(draw);

@@ -71,13 +71,13 @@ export function create(body, { dom, actions }) {
     const verdict = c.d_k === 1
       ? text('sqrtdk.with_d_k_1')
       : text('sqrtdk.over_keys_without_scale', { keys: fmt.int(keys), max_weight_unscaled: fmt.percent(s.max_weight_unscaled), unscaled }) +
-        `With it, ${fmt.percent(s.max_weight_scaled)}: ${scaled}.`;
+        text('sqrtdk.with_it', { max_weight_scaled: fmt.percent(s.max_weight_scaled), scaled });
     fill(lab,
       h('p', { class: 'lead' }, text('sqrtdk.draw_q_k_with', { d_k: fmt.int(c.d_k), d_k2: fmt.num(s.sqrt_d_k, 3) })),
       dom.tableWrap({}, h('table', { class: 'cost', id: 'sqrtdk-table', dataset: { maxUnscaled: s.max_weight_unscaled, keys } },
-        h('thead', {}, h('tr', {}, ['measure', text('sqrtdk.unscaled_q_k'), text('sqrtdk.scaled_q_k_d')].map((t) => h('th', { scope: 'col' }, t)))),
+        h('thead', {}, h('tr', {}, [text('sqrtdk.measure'), text('sqrtdk.unscaled_q_k'), text('sqrtdk.scaled_q_k_d')].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {},
-          h('tr', {}, h('th', { scope: 'row' }, `variance (${samples} × ${keys} samples)`), h('td', {}, fmt.num(s.dot_variance, 2), ` ≈ d_k = ${fmt.int(c.d_k)}`), h('td', {}, fmt.num(s.scaled_variance, 3), ' ≈ 1')),
+          h('tr', {}, h('th', { scope: 'row' }, text('sqrtdk.variance_samples', { samples, keys })), h('td', {}, fmt.num(s.dot_variance, 2), ` ≈ d_k = ${fmt.int(c.d_k)}`), h('td', {}, fmt.num(s.scaled_variance, 3), ' ≈ 1')),
           h('tr', {}, h('th', { scope: 'row' }, text('sqrtdk.largest_weight_row_mean')), h('td', {}, bar(s.max_weight_unscaled, 1, 'warm')), h('td', {}, bar(s.max_weight_scaled, 1, 'cool'))),
           h('tr', {}, h('th', { scope: 'row' }, text('sqrtdk.softmax_entropy_uniform', { max_entropy: fmt.num(s.max_entropy, 2) })), h('td', {}, bar(s.entropy_unscaled, s.max_entropy, 'warm')), h('td', {}, bar(s.entropy_scaled, s.max_entropy, 'cool')))))),
       h('p', { class: 'note', id: 'sqrtdk-verdict' }, verdict, fewer,

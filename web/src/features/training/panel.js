@@ -19,8 +19,9 @@ import { text } from '../../lesson/panels/training.js';
 import { stillAsked } from '../../lesson/covered.js';
 import { textsOf } from '../../lesson/text.js';
 
-// The third entry is read when the form is drawn (textsOf): an author's words registered later still show.
-const SETTING_WORDS = textsOf({ seq_len: 'training.tokens_per_sample', lr: 'training.adam_s_learning_rate', seed: 'training.initial_weights_data' }, { d_model: 'model width', n_heads: 'heads' });
+// Read when the form is drawn (textsOf): an author's words registered later still show.
+const SETTING_WORDS = textsOf({ d_model: 'training.setting_d_model', n_heads: 'training.setting_n_heads', seq_len: 'training.tokens_per_sample',
+  lr: 'training.adam_s_learning_rate', seed: 'training.initial_weights_data' });
 const SETTINGS = [['train_d_model', 'd_model'], ['train_n_heads', 'n_heads'], ['train_seq_len', 'seq_len'], ['train_lr', 'lr'], ['train_seed', 'seed']];
 const START_LOSS = 'training.start-loss'; // the question whose answer the loss figure is
 const SKETCH = 'training.sketch-previous'; // the question whose answer a trained model's maps are
@@ -37,7 +38,8 @@ export function focusStory(evaluation, relations) {
   const heads = evaluation.focus;
   const out = [];
   const pct = (w) => (w === null ? '—' : fmt.percent(w));
-  heads.forEach((f, h) => out.push(`Head ${h + 1} puts ${relations.map((r) => text('training.weight', { value: pct(f[r]), part: RELATION_TEXT[r] ?? r })).join(' and ')}.`));
+  heads.forEach((f, h) => out.push(text('training.head_puts', { head: h + 1,
+    weights: relations.map((r) => text('training.weight', { value: pct(f[r]), part: RELATION_TEXT[r] ?? r })).join(text('training.and')) })));
   const best = relations.map((r) => {
     let head = 0;
     heads.forEach((f, h) => { if ((f[r] ?? 0) > (heads[head][r] ?? 0)) head = h; });
@@ -47,7 +49,7 @@ export function focusStory(evaluation, relations) {
   if (relations.length > 1) {
     const specialised = best.every((b) => b.weight >= 0.8) && new Set(best.map((b) => b.head)).size === best.length;
     if (specialised) {
-      out.push(text('training.heads_have_split_work', { value: best.map((b) => `head ${b.head + 1} reads ${RELATION_TEXT[b.r] ?? b.r}`).join(', '), acc }));
+      out.push(text('training.heads_have_split_work', { value: best.map((b) => text('training.head_reads', { head: b.head + 1, relation: RELATION_TEXT[b.r] ?? b.r })).join(', '), acc }));
     } else if (heads.length === 1) {
       out.push(text('training.one_head_has_one', { acc }));
     } else {
@@ -80,10 +82,10 @@ export function create(body, { dom, host, actions }) {
   const { form, inputs, more } = buildSettingsForm(dom, body, preview.el);
   sendEdits(form, () => view, actions);
 
-  const play = h('button', { type: 'button', id: 'train-play' }, 'Train');
-  const stepButton = h('button', { type: 'button', class: 'secondary', id: 'train-step' }, 'Step');
-  const reset = h('button', { type: 'button', class: 'secondary', id: 'train-reset' }, 'Reset');
-  const another = h('button', { type: 'button', class: 'secondary', id: 'train-sample' }, 'Another sample');
+  const play = h('button', { type: 'button', id: 'train-play' }, text('training.train'));
+  const stepButton = h('button', { type: 'button', class: 'secondary', id: 'train-step' }, text('training.step'));
+  const reset = h('button', { type: 'button', class: 'secondary', id: 'train-reset' }, text('training.reset'));
+  const another = h('button', { type: 'button', class: 'secondary', id: 'train-sample' }, text('training.another_sample'));
   const use = h('button', { type: 'button', class: 'secondary', id: 'train-use' }, text('training.use_playground'));
   const status = h('p', { class: 'readout', id: 'train-status', 'aria-live': 'polite' }, text('training.waiting_engine'));
   const story = h('div', { id: 'train-story', class: 'note' });
@@ -157,19 +159,19 @@ export function create(body, { dom, host, actions }) {
   function draw() {
     if (!view || run.destroyed) return;
     const r = lab.reply;
-    play.textContent = run.playing ? 'Pause' : lab.steps ? 'Resume' : 'Train';
+    play.textContent = run.playing ? text('training.pause') : lab.steps ? text('training.resume') : text('training.train');
     play.setAttribute('aria-pressed', run.playing ? 'true' : 'false');
     const enabled = !!settingsNow() && !!view.engine;
     for (const b of [play, stepButton, reset, another]) b.disabled = !enabled;
     preview.el.hidden = lab.steps > 0; // once trained, the curves show what the rate did
     use.disabled = !enabled || !r || view.readOnly;
     if (lab.error) {
-      status.textContent = `Training stopped: ${lab.error}`;
+      status.textContent = text('training.stopped', { error: lab.error });
     } else if (r) {
       const e = r.evaluation;
       // The loss answers the exercise on the untrained model's loss: covered until that one is done.
       const loss = stillAsked(view, START_LOSS) ? text('training.loss_after_you_answer') : fmt.num(r.report.loss.at(-1) ?? e.loss, 4);
-      status.textContent = `Step ${fmt.int(r.steps)} · loss ${loss} · ` +
+      status.textContent = text('training.step_loss', { steps: fmt.int(r.steps), loss }) +
         text('training.held_out_accuracy_samples', { accuracy: fmt.percent(e.accuracy), samples: fmt.int(e.samples) }) +
         (lab.note ? ` · ${lab.note}` : '') + (lab.restarted ? text('training.compute_worker_restarted_training') : '');
       status.dataset.steps = String(r.steps);
@@ -229,7 +231,7 @@ function mapsSvg(r, sample, steps, theme) {
   const T = r?.config.seq_len;
   if (!r) return null;
   const cell = Math.max(4, Math.min(24, Math.floor(220 / T)));
-  const tiles = Array.from({ length: r.dims.n_heads }, (_, k) => heatmapSvg({ title: `Head ${k + 1}`, data: r.sample.attention.slice(k * T * T, (k + 1) * T * T),
+  const tiles = Array.from({ length: r.dims.n_heads }, (_, k) => heatmapSvg({ title: text('training.head_n', { n: k + 1 }), data: r.sample.attention.slice(k * T * T, (k + 1) * T * T),
     rows: T, cols: T, rowLabels: r.sample.labels, colLabels: r.sample.labels, scale: 'linear', max: 1, theme, cell }));
   return figureGrid({ title: text('training.training_lab_every_head', { sample, steps }), tiles, theme });
 }
@@ -243,7 +245,7 @@ function buildSettingsForm(dom, body, previewLine) {
   const msg = (key) => h('p', { class: 'msg', id: `m-${key}`, 'aria-live': 'polite' });
   const taskSelect = h('select', { id: 'f-train_task', name: 'train_task' }, TRAIN_TASKS.map((t) => h('option', { value: t }, TASK_TEXT[t])));
   const inputs = new Map([['train_task', taskSelect]]);
-  const fieldBoxes = [h('div', { class: 'field', dataset: { field: 'train_task' } }, h('label', { for: 'f-train_task' }, 'task'), taskSelect, msg('train_task'))];
+  const fieldBoxes = [h('div', { class: 'field', dataset: { field: 'train_task' } }, h('label', { for: 'f-train_task' }, text('training.task')), taskSelect, msg('train_task'))];
   for (const [key, name] of SETTINGS) {
     const what = SETTING_WORDS[name];
     const input = h('input', { id: `f-${key}`, name: key, type: 'text', inputmode: key === 'train_lr' ? 'decimal' : 'numeric', spellcheck: 'false' });
@@ -264,16 +266,16 @@ function curvesOptions(host, width, height) {
     width, height,
     scales: { x: { time: false }, loss: { distr: 3 }, acc: { range: [0, 1] } },
     axes: [
-      { ...axis, label: 'step', labelSize: 18 },
+      { ...axis, label: text('training.step_axis'), labelSize: 18 },
       { ...axis, scale: 'loss', label: text('training.loss_nats_log'), labelSize: 18, size: 56 },
-      { ...axis, scale: 'acc', side: 1, label: 'accuracy', labelSize: 18, size: 58, grid: { show: false },
+      { ...axis, scale: 'acc', side: 1, label: text('training.accuracy'), labelSize: 18, size: 58, grid: { show: false },
         values: (u, v) => v.map((x) => `${Math.round(x * 100)} %`) },
     ],
     series: [
-      { label: 'step' },
-      { label: 'loss', scale: 'loss', stroke: warn, width: 1.5, points: { show: false }, value: (u, v) => (v == null ? '' : fmt.num(v, 4)) },
-      { label: 'accuracy (batch)', scale: 'acc', stroke: accent, width: 1, points: { show: false }, value: (u, v) => (v == null ? '' : fmt.percent(v)) },
-      { label: 'held-out accuracy', scale: 'acc', stroke: ok, width: 2, value: (u, v) => (v == null ? '' : fmt.percent(v)) },
+      { label: text('training.step_axis') },
+      { label: text('training.loss'), scale: 'loss', stroke: warn, width: 1.5, points: { show: false }, value: (u, v) => (v == null ? '' : fmt.num(v, 4)) },
+      { label: text('training.accuracy_batch'), scale: 'acc', stroke: accent, width: 1, points: { show: false }, value: (u, v) => (v == null ? '' : fmt.percent(v)) },
+      { label: text('training.held_out_accuracy'), scale: 'acc', stroke: ok, width: 2, value: (u, v) => (v == null ? '' : fmt.percent(v)) },
     ],
     legend: { live: false },
   };
@@ -289,7 +291,7 @@ function predictionsText(reply, T) {
       wanted.push(target < 0 ? '·' : String(target));
       got.push(predicted < 0 ? '·' : predicted === target ? String(predicted) : `${predicted}✗`);
     }
-    return `${slot}: wanted ${wanted.join(' ')}, predicted ${got.join(' ')}`;
+    return text('training.wanted_predicted', { slot, wanted: wanted.join(' '), predicted: got.join(' ') });
   });
 }
 
@@ -319,7 +321,7 @@ function drawMaps({ h, fill }, host, shown, reply, sample) {
     shown.heatmaps = [];
     fill(maps, Array.from({ length: n_heads }, (_, k) => {
       const canvas = h('canvas', { 'aria-label': text('training.head_attention_weights_sample', { value: k + 1 }) });
-      const caption = h('figcaption', {}, `Head ${k + 1}`);
+      const caption = h('figcaption', {}, text('training.head_n', { n: k + 1 }));
       shown.heatmaps.push({ map: new Heatmap(canvas, { labels: true, maxHeight: 260 }), caption, T, canvas });
       return h('figure', { class: 'train-map', dataset: { head: String(k) } }, caption, canvas);
     }));

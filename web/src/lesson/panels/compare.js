@@ -6,7 +6,14 @@ export { text } from '../text.js';
 
 addText({
   'compare.comparison_appears_after_run': 'The comparison appears after a run.',
-  'compare.similarity_heads': 'Similarity of heads{part}',
+  'compare.head_by_head_similarity': 'head-by-head similarity',
+  'compare.similarity_heads': 'Similarity of heads',
+  'compare.similarity_heads_imported': 'Similarity of heads (imported maps)',
+  'compare.each_head': 'Each head',
+  'compare.head': 'head',
+  'compare.head_k': 'head {k}',
+  'compare.mean_distance': 'mean distance',
+  'compare.largest_weight': 'largest weight',
   'compare.how_heads_differ_measured':
     'How the heads differ, measured by the engine on these inputs: how spread each head’s rows are (entropy: 0 for a one-hot row, highest for an even one), how far it looks (mean |i − j| weighted by the weights), ',
   'compare.how_alike_two_heads':

@@ -66,4 +66,18 @@ addText({
   'cost.wall_time_forward_pass': 'wall time of the forward pass',
   'cost.per_pass_timed_over': ' per pass, timed over {repeats} passes',
   'cost.weights_inputs': 'weights and inputs',
+  'cost.scores_qkt': 'scores QKᵀ',
+  'cost.here_reason': 'Here {reason}.',
+  'cost.memory': 'Memory',
+  'cost.part_inputs': 'inputs',
+  'cost.part_outputs': 'outputs',
+  'cost.part_attention_weights': 'attention weights',
+  'cost.part_working_buffers': 'working buffers',
+  'cost.part_parameters': 'parameters',
+  'cost.weights_floats_bytes': '{n_q} × {n_k} floats, {matrices} · {n_q} · {n_k} · 4 B = ',
+  'cost.this_run': 'This run',
+  'cost.speed': 'speed',
+  'cost.module': 'module',
+  'cost.symbol_h_d_k': 'h·d_k', // the lesson's symbols of a width (features/cost/terms.js)
+  'cost.symbol_h_d_v': 'h·d_v',
 });

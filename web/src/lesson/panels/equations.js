@@ -36,4 +36,7 @@ addText({
     '\\operatorname{Concat}: {n_q}\\times {n_heads_d_v},\\quad W^{O}: {n_heads_d_v}\\times {d_model},\\quad \\text{output}: {n_q}\\times {d_model}',
   'equations.text_2_pi_dots':
     '\\text{wavelengths } 2\\pi \\;\\dots\\; 2\\pi\\cdot 10000^{{value}/{d_model}}\\approx {value2}',
+  'equations.one_head': 'One head',
+  'equations.multi_head_attention': 'Multi-head attention',
+  'equations.now': '\\text{now: }', // before each formula with the current sizes (TeX)
 });

@@ -17,4 +17,11 @@ addText({
   'examples.does_not_match': 'does not match',
   'examples.matches_lesson_2': '✓ matches the lesson',
   'examples.load_into_inputs': 'Load {id} into the inputs',
+  'examples.no_biases': 'no biases',
+  'examples.info': 'info',
+  'examples.mismatch': '✗ mismatch',
+  'examples.figure': 'figure',
+  'examples.lesson': 'lesson',
+  'examples.computed': 'computed',
+  'examples.check': 'check',
 });

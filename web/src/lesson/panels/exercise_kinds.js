@@ -25,4 +25,6 @@ addText({
     'Filled bars: your row. Dashed outlines: the engine’s row, drawn with its largest weight at the height of your tallest bar (only proportions count).',
   'exercises.sketch_help':
     'Drag over the bars to draw the row (or focus a bar: ←/→ choose it, ↑/↓ set its height, Enter checks). Only the shape counts: the engine scales your bars to sum to 1.',
+  'exercises.sketch_engine_weight': 'engine {weight}',
+  'exercises.step_key_j': 'key j',
 });

@@ -1,6 +1,7 @@
 // The words of the export panel (features/export/), by id: lesson/text.js serves them (text(id,
 // values) fills each {name}), and an author's or a translator's table may replace any of them.
 import { addText } from '../text.js';
+import './export_service.js'; // the Export button's words, which the panel's failure line shares
 
 export { text } from '../text.js';
 
@@ -37,4 +38,20 @@ addText({
   'export.these_attention_maps': 'these attention maps',
   'export.imported_view_now_runs': 'Imported {value}: the view now runs with {part}.',
   'export.set_imported_none_or': '{part} Set imported to none (or change the sizes) to go back.',
+  'export.imported': ' (imported)',
+  'export.batch_item': ', batch item {b}',
+  'export.decoder_queries': 'decoder queries',
+  'export.encoder_keys': 'encoder keys',
+  'export.queries': 'queries',
+  'export.keys': 'keys',
+  'export.pick_them': 'pick them: ',
+  'export.light_theme': ' light theme',
+  'export.saved_figure': 'Saved {name} ({size}).',
+  'export.table_n': 'Table {n}',
+  'export.exporting': 'Exporting…',
+  'export.saved_bundle': 'Saved {name} ({bytes} bytes).',
+  'export.reading_files': 'Reading {names}…',
+  'export.them': 'them',
+  'export.not_used': ' Not used: {names}.',
+  'export.not_imported': 'Not imported: {message}',
 });

@@ -7,5 +7,7 @@ export { text } from '../text.js';
 
 addText({
   'export.notebook_tensors_not_imported': 'The notebook\'s tensors were not imported: {message}',
+  'export.export': 'Export',
+  'export.export_failed': 'Export failed: {message}', // the panel's too
   'export.save_run_tensors_zip': 'Save this run’s tensors (.npy), view.json and reproduce.py as a zip',
 });

@@ -62,4 +62,18 @@ addText({
     'Tiling moves MORE here: K and V are read {query_blocks} times, once per query block, and at these sizes the n_q × n_k matrices it avoids are smaller than those repeated reads. ',
   'flash.when_tiling_loses':
     'Tiling stops winning when the sequence is short next to d (the matrix is small) or when B_r is small (many query blocks, so K and V are read many times, for instance when M is too small for large blocks). Move B_r to 1 to see it lose.',
+  'flash.previous_block': '◀ block',
+  'flash.play': '▶ play',
+  'flash.pause': '❚❚ pause',
+  'flash.next_block': 'block ▶',
+  'flash.query_row': 'query row',
+  'flash.causal_mask': 'causal mask',
+  'flash.skipped': 'skipped',
+  'flash.quantity': 'quantity',
+  'flash.value': 'value',
+  'flash.keys_range': 'keys {first}…{last}{part}',
+  'flash.reads_writes': '{reads} reads + {writes} writes',
+  'flash.they_fit': ' (they fit).',
+  'flash.times_less': '{ratio}× less',
+  'flash.times_more': '{ratio}× more',
 });

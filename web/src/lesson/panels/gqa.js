@@ -21,4 +21,7 @@ addText({
   'gqa.same_with_mha': 'same with MHA',
   'gqa.whole_model_s_cache':
     'The whole model\'s cache (every layer) for one sequence of {MODEL_TOKENS} tokens. LLaMA-70B\'s 64 query heads share 8 key/value heads, so it keeps 8× less than the same model with multi-head attention.',
+  'gqa.this_layer': '{kind} (this layer)',
+  'gqa.for_tokens': 'for {tokens} tokens',
+  'gqa.saved_less': '{saved} ({ratio}× less)',
 });

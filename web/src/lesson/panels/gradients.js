@@ -47,4 +47,8 @@ addText({
   'gradients.entropy_unscaled_nats': 'entropy, unscaled (nats)',
   'gradients.measurement_did_not_finish': 'The measurement did not finish: {message}.',
   'gradients.l_s_per_row': '‖∂L/∂S‖ per row',
+  'gradients.scaled_median': 'scaled, median',
+  'gradients.unscaled_median': 'unscaled, median',
+  'gradients.scaled_mean': 'scaled, mean',
+  'gradients.unscaled_mean': 'unscaled, mean',
 });

@@ -17,4 +17,5 @@ addText({
   'kvmap.key_value_head': 'key/value head',
   'kvmap.query_heads_that_read': 'query heads that read it',
   'kvmap.first_key_value_heads': 'The first {MAX_ROWS} of {size} key/value heads.',
+  'kvmap.how_many': 'how many',
 });

@@ -34,4 +34,10 @@ addText({
   'linear.flops_linear_attention': '{ratio}× the FLOPs of linear attention.',
   'linear.fewer_flops_than_linear': '{value}× fewer FLOPs than linear attention.',
   'linear.comparison_appears_once_inputs': 'The comparison appears once the inputs are valid.',
+  'linear.row': 'row',
+  'linear.softmax_attention': 'softmax attention',
+  'linear.linear_attention': 'linear attention',
+  'linear.softmax_flops': 'softmax FLOPs',
+  'linear.linear_flops': 'linear FLOPs',
+  'linear.cheaper': 'cheaper',
 });

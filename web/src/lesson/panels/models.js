@@ -17,4 +17,6 @@ addText({
   'models.memory_one_forward_pass':
     'Memory is for one forward pass at n = {DEFAULT_PRESET_N} against this tab\'s budget of {budget}: the large ones are analysed but not run.',
   'models.model_click_load': 'model (click to load)',
+  'models.model': 'model',
+  'models.one_layer': 'one layer',
 });

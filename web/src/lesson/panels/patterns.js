@@ -49,4 +49,11 @@ addText({
   'patterns.words_uniform':
     'Head {head} ({label}): its queries carry nothing, so every key scores the same and each row is even: {value} per visible key.',
   'patterns.words_random': 'Head {head} ({label}): the layer’s seeded random weights, as before training.',
+  'patterns.label_random': 'random (untrained)',
+  'patterns.label_previous': 'previous token',
+  'patterns.label_same_word': 'same word',
+  'patterns.label_first_token': 'first token',
+  'patterns.label_uniform': 'uniform',
+  'patterns.head_n': 'head {n}',
+  'patterns.who': 'Head {head}{part}, {label}, β = {strength}: ',
 });

@@ -65,4 +65,11 @@ addText({
     'Its last row (query {query}): the weights run from {low} to {high}, and they change with the distance i − j, the same pattern wherever the query stands.',
   'positional.chosen_row_alibi':
     'Its last row (query {query}): the query’s own token gets {own}, the first token {first}. Every step back costs the same slope on the score, so the weights fall off with distance.',
+  'positional.name_none': 'no method',
+  'positional.name_rope': 'RoPE',
+  'positional.name_alibi': 'ALiBi',
+  'positional.head': 'head',
+  'positional.slope_m': 'slope m',
+  'positional.pair_n': 'pair {n}',
+  'positional.not_computed': 'Not computed: {message}',
 });

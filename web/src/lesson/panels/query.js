@@ -65,4 +65,15 @@ addText({
   'query.view_whole_head_s':
     'The view of a whole head’s logits is drawn for small examples only (n_q × n_k up to {MAX_LOGIT_CELLS}; here {value}).',
   'query.scores_view_could_not': 'The scores view could not be computed: {message}',
+  'query.corner_query_key': 'query \\ key',
+  'query.pick_query': 'query i',
+  'query.pick_key': 'key j',
+  'query.pick_head': 'head',
+  'query.tracing': 'Tracing…',
+  'query.vector_numbers': '{name}: {length} numbers',
+  'query.batch_item': ', batch item {item}',
+  'query.col.key': 'key',
+  'query.col.weight_imported': 'weight (imported)',
+  'query.col.chart': 'chart',
+  'query.col.sum': 'sum',
 });

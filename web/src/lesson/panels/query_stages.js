@@ -64,4 +64,13 @@ addText({
     'Query {query}{word} has {none}, so head {head} has nothing to find: its query asks for position {pos}, which no key has. The keys still get scores, by how much their positions resemble position {pos} at the head’s frequencies, and the softmax still hands out all the weight: here key {best}{bestWord} gets {weight}. A built head’s row with nothing to match is a leftover, not an answer.',
   'query.first_row_causal':
     'Query {query}{word} has {none}, so head {head} has nothing to find. With the causal mask the only keys it may see are 0…{query}, and the softmax still hands out all the weight: key {best}{bestWord} gets {weight}.',
+  'query.scale.formula': '\\frac{{score}}{\\sqrt{{d_k}}}={scaled}', // TeX
+  'query.mask.score_logit': 'score {score}, logit {logit}',
+  'query.logit_scaled': 'logit = score × 1/√{d_k}',
+  'query.weights.masked': 'masked: −∞ → 0',
+  'query.weights.dropped': 'dropped → 0',
+  'query.weights.kept': 'kept, × {keep_scale}',
+  'query.col.logit': 'logit',
+  'query.col.weight': 'weight',
+  'query.col.note': 'note',
 });

@@ -15,4 +15,7 @@ addText({
   'shapes.each_head_then_scores': 'Each head then scores its {n_q} queries against {n_k} keys{part}.',
   'shapes.shapes_list_batch_first':
     'Shapes list batch first. With batch = {batch}, h = {n_heads}, d_k = {d_k}, d_v = {d_v}.',
+  'shapes.tensor': 'tensor',
+  'shapes.shape': 'shape',
+  'shapes.bytes_float32': 'bytes (float32)',
 });

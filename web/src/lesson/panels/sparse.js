@@ -31,4 +31,5 @@ addText({
     'Causal attention already skips the keys ahead: it computes {fraction} of the n² pairs. ',
   'sparse.these_counts_are_what':
     'These counts are what a sparse kernel does; the engine’s dense kernels still form every logit and set the hidden ones to −∞, with the same result.',
+  'sparse.not_computed': 'Not computed: {message}',
 });

@@ -36,4 +36,7 @@ addText({
   'sqrtdk.row_other_unscaled': 'untick the box and key {key} would take {weight}.',
   'sqrtdk.row_other_scaled': 'tick the box and the largest weight would be {weight} (key {key}).',
   'sqrtdk.row_not_computed': 'The row could not be computed: {message}',
+  'sqrtdk.with_it': 'With it, {max_weight_scaled}: {scaled}.',
+  'sqrtdk.measure': 'measure',
+  'sqrtdk.variance_samples': 'variance ({samples} × {keys} samples)',
 });

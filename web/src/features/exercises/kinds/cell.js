@@ -45,7 +45,7 @@ export function cellInput(dom, item, entry) {
   // A table of its own (caption and corner header read out, not shown): rows are queries, columns keys.
   const table = h('table', { class: 'ex-grid' },
     h('caption', { class: 'ex-unseen' }, text('exercises.row_query_pick_key', { part: labels_q ? labels_q[row] : row })),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'ex-unseen' }, 'query, key')),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'ex-unseen' }, text('exercises.grid_corner'))),
       Array.from({ length: cols }, (_, j) => h('th', { scope: 'col', class: 'ex-key', title: keyName(j) }, labels_k ? labels_k[j] : `${j}`)))),
     h('tbody', {}, shownRows.map(cellRow)));
   entry.grid = table;
@@ -63,6 +63,6 @@ export function paintRow(entry, item, r) {
     const j = Number(td.dataset.key);
     td.style.background = `color-mix(in srgb, var(--accent) ${Math.round((r.weights[j] / max) * 80)}%, transparent)`;
     td.classList.toggle('expected', j === r.expected);
-    td.title = `weight ${r.weights[j].toFixed(3)}`;
+    td.title = text('exercises.grid_weight', { weight: r.weights[j].toFixed(3) });
   }
 }

@@ -83,7 +83,7 @@ export function sketchInput(dom, item, titleId) {
       engineRow = r.expected.slice();
       r.expected.forEach((w, j) => {
         marks[j].hidden = false;
-        bars[j].title = `engine ${w.toFixed(2)}`;
+        bars[j].title = text('exercises.sketch_engine_weight', { weight: w.toFixed(2) });
       });
       legend.hidden = false;
       placeMarks();

@@ -24,7 +24,7 @@ export function stepInput(dom, item, titleId, actions) {
   // The inputs: q, then a row per key with its k and v.
   const inputs = h('div', { class: 'table-wrap', tabindex: '0', role: 'group', 'aria-label': text('exercises.step_inputs') }, h('table', { class: 'numbers ex-step-table' },
     h('caption', {}, `q = (${q.map(show).join(', ')})`),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'key j'), h('th', { scope: 'col' }, 'kⱼ'), h('th', { scope: 'col' }, 'vⱼ'))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, text('exercises.step_key_j')), h('th', { scope: 'col' }, 'kⱼ'), h('th', { scope: 'col' }, 'vⱼ'))),
     h('tbody', {}, k.map((row, j) => h('tr', {}, h('th', { scope: 'row' }, String(j)), h('td', {}, `(${row.map(show).join(', ')})`), h('td', {}, `(${v[j].map(show).join(', ')})`))))));
 
   /** The worked stages up to the asked one: "?" for the asked cell, "…" for one left to the learner. */

@@ -51,4 +51,5 @@ addText({
     'Equal scores do not mean zero weights: the softmax turns each score into e^score and then divides by the row\'s sum, and the row must add up to 1.',
   'exercise.hint.attention.cross-qkv':
     'Ask which sequence is doing the asking (it makes the queries) and which one is being read (it supplies what is matched and what is mixed).',
+  'exercise.attention.tied_with': ' (tied with {keys})',
 });

@@ -51,7 +51,7 @@ export const EXERCISES = [
       return {
         expected: best[0], accept: best, weights: trace.weights,
         explanation: text('exercise.attention.core_s_row_query', { i, value: head + 1, value2: fmt.num(trace.weights[best[0]], 3), labels_k: word(labels_k, best[0]) }) +
-          text('exercise.attention.whose_scaled_score_q', { part: best.length > 1 ? ` (tied with ${best.slice(1).map((j) => word(labels_k, j)).join(', ')})` : '', value: fmt.num(trace.logits[best[0]], 3) }) +
+          text('exercise.attention.whose_scaled_score_q', { part: best.length > 1 ? text('exercise.attention.tied_with', { keys: best.slice(1).map((j) => word(labels_k, j)).join(', ') }) : '', value: fmt.num(trace.logits[best[0]], 3) }) +
           (pattern === 'random' ? text('exercise.attention.this_head_random_no') : '') +
           text('exercise.attention.usual_mistake_expecting_query'),
       };

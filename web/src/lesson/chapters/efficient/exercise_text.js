@@ -57,4 +57,6 @@ addText({
     'Compare n with d: softmax attention grows like n²·d, linear attention like n·d_k·d_v. Which factor is larger at this n?',
   'exercise.hint.efficient.kv-step':
     'The new token\'s row of a causal mask sees every cached token and also itself.',
+  'exercise.efficient.linear_attention': 'Linear attention',
+  'exercise.efficient.softmax_attention': 'Softmax attention',
 });

@@ -80,8 +80,8 @@ export const EXERCISES = [
         params: { n: c.n_q, d_k: c.d_k, d_v: c.d_v },
         prompt: text('exercise.efficient.linear_attention_q_k', { n_q: fmt.int(c.n_q), d_k: c.d_k, d_v: c.d_v }),
         choices: [
-          { key: 'linear', label: 'Linear attention' },
-          { key: 'softmax', label: 'Softmax attention' },
+          { key: 'linear', label: text('exercise.efficient.linear_attention') },
+          { key: 'softmax', label: text('exercise.efficient.softmax_attention') },
         ],
         calls: [{ op: 'linearAttentionCost', args: { n: c.n_q, d_k: c.d_k, d_v: c.d_v } }],
       };

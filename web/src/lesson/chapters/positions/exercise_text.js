@@ -37,4 +37,6 @@ addText({
     'At position 0 every angle is 0. Dimension 1 is a cosine: what is the cosine of 0?',
   'exercise.hint.positions.shift':
     'Each pair (sin ωp, cos ωp) moves to (sin ω(p + k), cos ω(p + k)): the angle-addition formulas turn that into a fixed 2×2 matrix that depends on k, not on p.',
+  'exercise.positions.between_minus_1_and_1': 'Between −1 and 1',
+  'exercise.positions.between_0_and_1': 'Between 0 and 1',
 });

@@ -16,9 +16,9 @@ export const EXERCISES = [
         params: { n, d_model: c.d_model },
         prompt: text('exercise.positions.sinusoidal_encoding_positions_d', { n, d_model: fmt.int(c.d_model) }),
         choices: [
-          { key: 'unit', label: 'Between −1 and 1' },
+          { key: 'unit', label: text('exercise.positions.between_minus_1_and_1') },
           { key: 'grows', label: text('exercise.positions.grows_with_position') },
-          { key: 'positive', label: 'Between 0 and 1' },
+          { key: 'positive', label: text('exercise.positions.between_0_and_1') },
           { key: 'd_model', label: text('exercise.positions.between_d_model_d') },
         ],
         calls: [{ op: 'positionalProperties', args: { n, d_model: c.d_model, k: 1 } }],
