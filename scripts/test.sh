@@ -162,10 +162,9 @@ finish_lane_stage() {
 # The Catch2 programs: ctest runs two entries at once; the wasm ones are one entry per test file.
 ctest_run() { ctest --test-dir "$1" -j "$jobs" --output-on-failure "${@:2}"; }
 
-# The browser test files, one Chromium for all of them (tests/browser/run.mjs): the files marked
-# "Runs alone" (their checks lean on the worker pool's timing) one at a time, then the others as many at a
-# time as there are cores, the longest first (a page open waits on the browser as much as on the CPU: on
-# 2 cores 327 s one at a time, 275 s two at a time).
+# The browser test files, one Chromium for all of them (tests/browser/run.mjs): as many at a time as there
+# are cores, the longest first (a file marked "Runs alone" would run before them, one at a time; none is
+# today). Screenshots are saved only with ATTN_SCREENSHOTS=1 (harness.mjs).
 browser_tests() { node tests/browser/run.mjs --test-concurrency="$jobs" --test-timeout=900000 "$@"; } # a file may take 15 min (visible_effect walks every control of every step)
 
 # The JavaScript API tests, two files at a time (each loads both modules; none measures time).

@@ -93,7 +93,7 @@ test('the performance panel measures the f32x4 peak and reports each run against
   const points = JSON.parse(await page.$eval('#sweep-chart', (el) => el.dataset.points));
   assert.ok(points.length >= 3 && points.every((p) => p.ms > 0));
   console.log(`time against n at d_model 128: ${points.map((p) => `${p.n}: ${p.ms.toFixed(2)} ms`).join(', ')}`);
-  await page.locator('[data-panel="performance"]').screenshot({ path: `${(await import('./harness.mjs')).screenshotDir}/performance.png` });
+  await screenshot(page, 'performance', { of: page.locator('[data-panel="performance"]') });
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
@@ -124,7 +124,7 @@ test('the example course page (dist/examples/course.html) shows two elements and
   const content = await inner.evaluate(() => document.documentElement.scrollHeight);
   const outer = await frame.evaluate((el) => el.clientHeight);
   assert.ok(Math.abs(content - outer) <= 10, `iframe ${outer} px, its content ${content} px`);
-  await frame.screenshot({ path: `${(await import('./harness.mjs')).screenshotDir}/course-page-iframe.png` });
+  await screenshot(page, 'course-page-iframe', { of: frame });
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -111,7 +111,7 @@ test('clicking a cell fills the panel with the API trace’s numbers, the heatma
   exact(asNumbers(maps[1].tables[0].row), unscaled.logits, 'unscaled logits row');
   exact(asNumbers(maps[1].tables[1].row), unscaled.weights, 'unscaled weights row');
   assert.ok(maps[0].tables[0].row.slice(at.query + 1).every((c) => c.text === '−∞'), 'masked logits read −∞');
-  await page.locator('[data-panel="query"]').screenshot({ path: `${(await import('./harness.mjs')).screenshotDir}/follow-query.png` });
+  await screenshot(page, 'follow-query', { of: page.locator('[data-panel="query"]') });
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
@@ -197,7 +197,7 @@ test('follow one query by stages: one open at a time (click, Enter, Next), each 
     const names = ['dot', 'scale', 'mask', 'max', 'exp', 'sum', 'weights', 'output', 'head'];
     let f = await folds(page);
     assert.deepEqual(f.open, names.map((n) => [n, n === 'dot']), 'the first stage alone is open');
-    await page.locator('[data-panel="query"]').screenshot({ path: `${(await import('./harness.mjs')).screenshotDir}/follow-query-stage-dot-${width}.png` });
+    await screenshot(page, `follow-query-stage-dot-${width}`, { of: page.locator('[data-panel="query"]') });
     // Each stage's numbers are the trace's (the rows of n_k numbers carry the values they show).
     const row = (step) => page.evaluate((s) => [...playgroundRoot().querySelectorAll(`[data-panel="query"] table[data-step="${s}"] td`)].map((td) => Number(td.dataset.value)), step);
     exact(await row('scores'), t.scores, 'scores');
@@ -240,7 +240,7 @@ test('follow one query by stages: one open at a time (click, Enter, Next), each 
     });
     assert.ok(one < all / 2, `one stage open: ${one} px, all: ${all} px`);
     await page.click('[data-panel="query"] details[data-stage="weights"] > summary');
-    await page.locator('[data-panel="query"]').screenshot({ path: `${(await import('./harness.mjs')).screenshotDir}/follow-query-stages-${width}.png` });
+    await screenshot(page, `follow-query-stages-${width}`, { of: page.locator('[data-panel="query"]') });
     assert.deepEqual(page.problems, []);
     await page.closeAll();
   }

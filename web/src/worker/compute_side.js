@@ -214,7 +214,8 @@ function kernelWarmth(engine, measurePeak) {
     peak() {
       if (!measurePeak) throw new Error('this compute does not measure the peak');
       warm();
-      return (peak ??= measurePeak());
+      // A failed measure is not kept: the panel asks again after the next result (as the client once did).
+      return (peak ??= measurePeak().catch((err) => { peak = null; throw err; }));
     },
   };
 }
