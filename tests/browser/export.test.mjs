@@ -311,7 +311,8 @@ test('the map as SVG and PNG (2×): title, axes, token labels, colour scale, the
     assert.deepEqual(pixel[1].slice(0, 3), [255, 255, 255], 'the light theme on request');
 
     // A table copied as CSV: the cost panel's first table, row by row.
-    await page.waitForSelector('.copy-csv');
+    // The cost panel's own button (another panel's may come first: the cost panel is built when its turn comes).
+    await page.waitForFunction(() => [...playgroundRoot().querySelectorAll('.copy-csv')].some((b) => b.textContent.includes('“Cost')), null, { timeout: 60000, polling: POLL_MS });
     await page.evaluate(() => [...playgroundRoot().querySelectorAll('.copy-csv')].find((b) => b.textContent.includes('“Cost')).click());
     await page.waitForFunction(() => /^Copied/.test(playgroundRoot().getElementById('figure-status').textContent));
     const csv = await page.evaluate(() => navigator.clipboard.readText());
