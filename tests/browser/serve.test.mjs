@@ -51,7 +51,8 @@ test('serves index.html for a folder, 404 for a missing file, never a file outsi
 
 test('dist/ is self-contained: every vendored file the page links is present', async () => {
   const html = (await get('/')).body.toString();
-  const links = [...html.matchAll(/(?:href|src)="([^"#:]+)"/g)].map((m) => m[1]);
+  // page.js is asked for by the head's script, after the wasm (index.html says why): `.src = 'page.js'`.
+  const links = [...html.matchAll(/(?:href|src)="([^"#:]+)"/g), ...html.matchAll(/\.src = '([^'#:]+)'/g)].map((m) => m[1]);
   assert.ok(links.includes('page.js') && links.includes('favicon.svg'), links.join(' '));
   for (const link of links) assert.equal((await get(`/${link}`)).status, 200, link);
   assert.ok(!/https?:\/\//.test(html.replace(/<!--[\s\S]*?-->/g, '')), 'index.html names no other server');

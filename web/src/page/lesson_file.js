@@ -6,11 +6,18 @@
 // it is moved into the query before the view is read, since the hash is rewritten with every edit and the
 // lesson must stay through edits and reloads.
 
-/** The lesson named by `win`'s address: a promise of its JSON text, null, or an Error naming the problem. */
-export async function lessonOfAddress(win) {
+/**
+ * The lesson named by `win`'s address: null at once when there is none (so the page's module awaits
+ * nothing: see page/main.js), else a promise of its JSON text or of an Error naming the problem.
+ */
+export function lessonOfAddress(win) {
   moveFromHash(win);
   const name = new URLSearchParams(win.location.search).get('lesson');
   if (name === null || name.trim() === '') return null;
+  return readLesson(win, name);
+}
+
+async function readLesson(win, name) {
   const own = win.location.origin;
   let url;
   try {

@@ -20,7 +20,11 @@ const initial = opening(location.hash);
 const embed = initial.state.embed === '1';
 const root = document.getElementById('playground');
 const lms = openLms(window); // inside a SCORM package (scripts/scorm.mjs): the LMS's session, else null
-const lesson = await lessonOfAddress(window); // ?lesson=file.json: an author's words and exercises (read before the first view)
+// ?lesson=file.json: an author's words and exercises (read before the first view). Awaited only when
+// named: a top-level await ends this module's first task there, and Chromium then queues writing this
+// module's code cache (tens of ms on a second visit) ahead of the engine's start (see index.html).
+const named = lessonOfAddress(window);
+const lesson = named === null ? null : await named;
 /**
  * A hash read as the view: with no hash at all (a first visit, or Back to it) the lesson's start (its
  * constructed heads, chapters.js LESSON_START); a link that gives keys keeps exactly what it says.
