@@ -145,7 +145,7 @@ const KNOWN = new Set([]);
 
 for (const chapter of CHAPTERS) {
   test(`chapter ${chapter}: no exercise's answer is on screen before Check`, async () => {
-    const page = await openPage(h, `#chapter=${chapter}`, { asIs: true, waitForResult: false });
+    const page = await openPage(h, `#chapter=${chapter}`, { asIs: true, waitForResult: false, reuse: true });
     try {
       await chapterDrawn(page);
       const state = fromHash(await page.evaluate(() => location.hash));
@@ -195,7 +195,7 @@ for (const chapter of CHAPTERS) {
 }
 
 test('the training lab covers its loss while training.start-loss is open, and shows it once the answer is shown', async () => {
-  const page = await openPage(h, `#chapter=training&step=${stepOfExercise('training', 'training.start-loss')}`, { asIs: true, waitForResult: false });
+  const page = await openPage(h, `#chapter=training&step=${stepOfExercise('training', 'training.start-loss')}`, { asIs: true, waitForResult: false, reuse: true });
   try {
     await chapterDrawn(page);
     page.setDefaultTimeout(60000);

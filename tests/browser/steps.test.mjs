@@ -61,7 +61,7 @@ const stepShown = (where, i = 0) => where.evaluate((k) => {
 const stateOf = (hash) => withChanges(defaults(), Object.fromEntries(new URLSearchParams(hash.replace(/^#/, ''))));
 
 test('Back and Next by keyboard: the step, the URL, the focus and aria-current follow, across chapters too; the exercises placed at each step', async () => {
-  const page = await openPage(h, '#chapter=attention', { asIs: true });
+  const page = await openPage(h, '#chapter=attention', { asIs: true, reuse: true });
   const att = chapter('attention');
   let s = await stepShown(page);
   assert.equal(s.heading, `Step 1 of ${att.steps.length}${(await page.evaluate(() => playgroundRoot().querySelector('.step-name').textContent))}`);
@@ -162,7 +162,7 @@ test('Back and Next by keyboard: the step, the URL, the focus and aria-current f
 });
 
 test('one step in an element (attribute), in an iframe (hash) and in a notebook widget (key)', async () => {
-  const page = await openUrl(h, `${site.url}course.html`, { waitForResult: false, width: 1100 });
+  const page = await openUrl(h, `${site.url}course.html`, { waitForResult: false, width: 1100, reuse: true });
   await page.waitForFunction(() => playgroundRoot(0)?.querySelector('.step-dot[aria-current="step"]')?.dataset.step === '2');
   let s = await stepShown(page, 0);
   assert.match(s.heading, /^Step 2 of 5/);
@@ -189,7 +189,7 @@ test('one step in an element (attribute), in an iframe (hash) and in a notebook 
   await page.closeAll();
 
   // The notebook widget: the model's step key shows the step; Next writes it back as a number.
-  const cell = await openUrl(h, `${site.url}notebook.html`, { waitForResult: false });
+  const cell = await openUrl(h, `${site.url}notebook.html`, { waitForResult: false, reuse: true });
   const cellStep = () => document.querySelector('#cell div')?.shadowRoot?.querySelector('.step-dot[aria-current="step"]')?.dataset.step;
   await cell.waitForFunction(`(${cellStep})() === '2'`);
   await cell.evaluate(() => document.querySelector('#cell div').shadowRoot.getElementById('step-next').click());
@@ -202,7 +202,7 @@ test('one step in an element (attribute), in an iframe (hash) and in a notebook 
 
 test('each step of the lesson chapters: one screen at 1280 × 800, its control or figure in the first phone screen', async () => {
   const sizes = {};
-  const page = await openPage(h, '#chapter=attention', { asIs: true, width: 1280, height: 800 });
+  const page = await openPage(h, '#chapter=attention', { asIs: true, width: 1280, height: 800, reuse: true });
   for (const [width, height] of [[1280, 800], [375, 667]]) {
     await page.setViewportSize({ width, height });
     for (const name of LESSON) {
