@@ -7,7 +7,7 @@
 //   again would be refused.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, openUrl, resultReady } from './harness.mjs';
+import { startHarness, openPage, openUrl, resultReady, POLL_MS } from './harness.mjs';
 import { snippets } from '../../web/src/page/snippets.js';
 import { builderState } from '../../web/src/page/share_view.js';
 import { defaults, withChanges, parseHash } from '../../web/src/model/schema.js';
@@ -71,7 +71,7 @@ test('a link that would train for minutes is refused before it starts; a small t
   // The training lab's largest sizes and its most steps: 20 to 60 minutes of training on this machine.
   const page = await openPage(h, '#weights=trained&source=task&d_model=256&n_heads=16&train_task=copy_previous' +
     '&train_d_model=256&train_n_heads=16&train_seq_len=64&train_steps=5000', { waitForResult: false, reuse: true });
-  await page.waitForFunction(() => /Too slow to run here/.test(playgroundRoot().getElementById('blocked')?.textContent ?? ''), null, { timeout: 30000 });
+  await page.waitForFunction(() => /Too slow to run here/.test(playgroundRoot().getElementById('blocked')?.textContent ?? ''), null, { timeout: 30000, polling: POLL_MS });
   assert.match(await blockedText(page), /5,000 training steps/);
   await page.waitForTimeout(1500);
   assert.doesNotMatch(await statusText(page), /Running|training step/, 'nothing was started');
@@ -90,9 +90,9 @@ test('the lab’s model, trained already, runs in the playground although traini
   const lab = '#panels=controls,heatmaps,training&train_task=copy_previous&train_d_model=64&train_n_heads=4&train_seq_len=16';
   const page = await openPage(h, lab, { reuse: true });
   const steps = () => page.evaluate(() => Number(playgroundRoot().getElementById('train-status')?.dataset.steps));
-  await page.waitForFunction(() => playgroundRoot().getElementById('train-status')?.dataset.steps === '0', null, { timeout: 30000 });
+  await page.waitForFunction(() => playgroundRoot().getElementById('train-status')?.dataset.steps === '0', null, { timeout: 30000, polling: POLL_MS });
   await page.click('#train-play');
-  await page.waitForFunction(() => Number(playgroundRoot().getElementById('train-status')?.dataset.steps) >= 300, null, { timeout: 120000 });
+  await page.waitForFunction(() => Number(playgroundRoot().getElementById('train-status')?.dataset.steps) >= 300, null, { timeout: 120000, polling: POLL_MS });
   await page.click('#train-play'); // pause
   let last = -1;
   while ((await steps()) !== last) { last = await steps(); await page.waitForTimeout(400); }
@@ -106,7 +106,7 @@ test('the lab’s model, trained already, runs in the playground although traini
 
   // The same link in a fresh page must train those steps again: refused, with the way round it.
   const again = await openPage(h, new URL(url).hash, { waitForResult: false, reuse: true });
-  await again.waitForFunction(() => /Too slow to run here/.test(playgroundRoot().getElementById('blocked')?.textContent ?? ''), null, { timeout: 30000 });
+  await again.waitForFunction(() => /Too slow to run here/.test(playgroundRoot().getElementById('blocked')?.textContent ?? ''), null, { timeout: 30000, polling: POLL_MS });
   assert.match(await blockedText(again), new RegExp(`${last.toLocaleString('en-US')} training steps.*training lab`));
   await again.closeAll();
 });
@@ -114,11 +114,11 @@ test('the lab’s model, trained already, runs in the playground although traini
 test('a trained link estimated over the auto-run limit waits for Run; once run, what follows counts no training again', async () => {
   // 200 steps at the lab's default sizes: about half a second of training, so the link asks first.
   const page = await openPage(h, `${TRAINED}&train_steps=200&panels=controls,heatmaps,compare`, { waitForResult: false, reuse: true });
-  await page.waitForFunction(() => /Press Run/.test(playgroundRoot().getElementById('status')?.textContent ?? ''), null, { timeout: 30000 });
+  await page.waitForFunction(() => /Press Run/.test(playgroundRoot().getElementById('status')?.textContent ?? ''), null, { timeout: 30000, polling: POLL_MS });
   await page.click('#run');
   await resultReady(page);
   // The comparison (n_heads + 1 passes) starts by itself: the model is held, its training is not counted.
-  await page.waitForFunction(() => playgroundRoot().querySelectorAll('#compare-metrics [data-entropy]').length === 2, null, { timeout: 30000 });
+  await page.waitForFunction(() => playgroundRoot().querySelectorAll('#compare-metrics [data-entropy]').length === 2, null, { timeout: 30000, polling: POLL_MS });
   assert.equal(await page.$('#compare-run'), null);
   assert.deepEqual(page.problems, []);
   await page.closeAll();

@@ -5,7 +5,7 @@
 // (playground/runs.js), well inside the 15 s the test allows, also at a load average of 12-25 on 2 cores.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, resultReady } from './harness.mjs';
+import { startHarness, openPage, resultReady, POLL_MS } from './harness.mjs';
 import { engine, expectedFor } from './reference.mjs';
 
 let h;
@@ -62,7 +62,7 @@ test('7: a dead worker ends in a message and Run recovers', async () => {
   // The worker stops without a word (as a crashed one would): no reply, no error event.
   await worker.evaluate(() => { setTimeout(() => self.close(), 0); });
   await page.fill('[name="n_q"]', '7');
-  await page.waitForFunction(() => /did not finish: the compute worker stopped answering/.test(playgroundRoot().getElementById('status').textContent), null, { timeout: 15000 });
+  await page.waitForFunction(() => /did not finish: the compute worker stopped answering/.test(playgroundRoot().getElementById('status').textContent), null, { timeout: 15000, polling: POLL_MS }); // a message that stays: looked for every 100 ms, not every frame
   assert.match(await text(page, '#status'), /Press Run to try again/);
   assert.equal(await page.$eval('#status', (el) => el.dataset.kind), 'error');
   // Hovering a map re-renders the view: the message stays.
