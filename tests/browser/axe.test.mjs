@@ -5,7 +5,7 @@
 // axe.min.js comes from node_modules (an npm dev dependency) and is injected into each page (axe_rules.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, serveSite, openUrl, resultReady, stepPlacing } from './harness.mjs';
+import { startHarness, serveSite, openUrl, resultReady, stepPlacing, POLL_MS } from './harness.mjs';
 import { violations, schemeShown, playgroundsCalm } from './axe_rules.mjs';
 import { FEATURE_NAMES } from '../../web/src/features/index.js';
 
@@ -36,11 +36,12 @@ async function panelsSettled(frame, index = 0) {
       status: root?.getElementById('grad-status')?.textContent, run: root?.getElementById('status')?.textContent };
   };
   // Panels off screen may wait to be drawn until they come into view: bring the gradients panel there.
+  // (Looked for every 100 ms, not on every frame: the table and the chart stay once drawn.)
   await frame.evaluate((i) => document.querySelectorAll('#playground, attention-playground')[i]?.shadowRoot?.getElementById('panel-gradients')?.scrollIntoView(), index);
   await frame.waitForFunction((i) => {
     const root = document.querySelectorAll('#playground, attention-playground')[i]?.shadowRoot;
     return root?.getElementById('grad-table') && root.querySelector('[data-panel="gradients"] .uplot');
-  }, index, { timeout: 60000 }).catch(async (e) => assert.fail(`the gradients panel did not draw: ${JSON.stringify(await frame.evaluate(state, index))} (${e.message})`));
+  }, index, { timeout: 60000, polling: POLL_MS }).catch(async (e) => assert.fail(`the gradients panel did not draw: ${JSON.stringify(await frame.evaluate(state, index))} (${e.message})`));
 }
 
 test('the page with every panel: no axe violation at 1280 and 375 px, light and dark', async () => {

@@ -8,10 +8,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { mkdtemp, writeFile, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
 import { startHarness, openPage, openUrl, serveSite, resultReady, POLL_MS } from './harness.mjs';
 import { readNpy, writeNpy } from '../../web/src/export/npy.js';
@@ -23,6 +24,7 @@ let h, site;
 const dirs = [];
 before(async () => { h = await startHarness(); });
 after(async () => {
+  python?.child.stdin.end(); // the server ends at the end of its input
   await site?.close();
   await h?.close();
   for (const d of dirs) await rm(d, { recursive: true, force: true });
@@ -37,11 +39,37 @@ async function unpack(bytes) {
   return { dir, files, view: JSON.parse(new TextDecoder().decode(files['view.json'])) };
 }
 
-/** Runs reproduce.py in dir: { status, out, worst } (worst: the largest difference it printed). */
-function reproduce(dir) {
-  const r = spawnSync(PYTHON, ['reproduce.py'], { cwd: dir, encoding: 'utf8', timeout: 120000 });
-  const worst = Number(/largest difference (\S+) \(tolerance/.exec(r.stdout)?.[1]);
-  return { status: r.status, out: `${r.stdout}${r.stderr}`, worst };
+/**
+ * The python3 that runs the bundles' reproduce.py (reproduce_server.py: NumPy and PyTorch imported once,
+ * each run a fork of it), started on first use; ask(dir) resolves with the run's exit status (null if the
+ * server ended first).
+ */
+let python = null;
+function reproduceServer() {
+  if (python) return python;
+  const child = spawn(PYTHON, [fileURLToPath(new URL('./reproduce_server.py', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting = [];
+  let pending = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d) => {
+    pending += d;
+    for (let end; (end = pending.indexOf('\n')) >= 0; pending = pending.slice(end + 1)) waiting.shift()?.(JSON.parse(pending.slice(0, end)).status);
+  });
+  child.on('exit', () => { python = null; for (const answer of waiting.splice(0)) answer(null); });
+  python = { child, ask: (dir) => new Promise((resolve) => { waiting.push(resolve); child.stdin.write(`${dir}\n`); }) };
+  return python;
+}
+
+/** Runs reproduce.py in dir (as `python3 reproduce.py` there, 120 s at most): { status, out, worst } (worst: the largest difference it printed). */
+async function reproduce(dir) {
+  const server = reproduceServer();
+  let timer;
+  const late = new Promise((resolve) => { timer = setTimeout(() => { server.child.kill(); resolve(null); }, 120000); });
+  const status = await Promise.race([server.ask(dir), late]);
+  clearTimeout(timer);
+  const out = await readFile(join(dir, '.reproduce.out'), 'utf8').catch((e) => `(no output: ${e.message})`);
+  const worst = Number(/largest difference (\S+) \(tolerance/.exec(out)?.[1]);
+  return { status, out, worst };
 }
 
 /**
@@ -60,7 +88,7 @@ async function checkBundle(bytes, what, { cross, bias, tamper = false, within1e5
   assert.ok(names.includes('reproduce.py') && names.includes('view.json'), `${what}: ${names}`);
   // view.json's shapes are the files' shapes
   for (const [name, shape] of Object.entries(view.tensors)) assert.deepEqual(readNpy(files[`${name}.npy`]).shape, shape, `${what}: ${name}`);
-  const ok = reproduce(dir);
+  const ok = await reproduce(dir);
   assert.equal(ok.status, 0, `${what}: reproduce.py failed:\n${ok.out}`);
   if (within1e5) assert.ok(ok.worst < 1e-5, `${what}: largest difference ${ok.worst}\n${ok.out}`);
   const used = Number(/the closest element used (\d+)%/.exec(ok.out)?.[1]);
@@ -69,7 +97,7 @@ async function checkBundle(bytes, what, { cross, bias, tamper = false, within1e5
     const out = readNpy(files['output.npy']);
     out.data[out.data.length - 1] += 1e-3; // one number, well above the tolerance
     await writeFile(join(dir, 'output.npy'), writeNpy(out));
-    const bad = reproduce(dir);
+    const bad = await reproduce(dir);
     assert.notEqual(bad.status, 0, `${what}: a tampered output.npy still passed:\n${bad.out}`);
     assert.match(bad.out, /FAILED/);
   }
@@ -202,7 +230,7 @@ test('imports of .npy, .json, .npz and .csv drive the run (and reproduce), atten
     assert.deepEqual(Array.from(readNpy(files['query.npy']).data), Array.from(query), 'the run used the imported query');
     assert.equal(view.state.imported, 'tensors');
     assert.match(view.notes.join(' '), /imported/);
-    const ok = reproduce(dir);
+    const ok = await reproduce(dir);
     assert.equal(ok.status, 0, ok.out);
 
     // Attention maps alone (.npz, h × n_q × n_k with rows summing to 1): the heatmaps draw them.

@@ -36,7 +36,8 @@ test('n_kv_heads runs in the forward pass: the maps are the grouped layer\'s, no
   const grouped = await layerFor(hash);
   const full = await layerFor('');
   const g = grouped.mha.forward(grouped.args), f = full.mha.forward(full.args);
-  const page = await openPage(h, hash);
+  // Only the panels read (the maps with their groups, the cost panel's GQA note): no chapter, random heads, as the API's.
+  const page = await openPage(h, `${hash}&panels=heatmaps,cost`);
   const rows = await page.evaluate(() => [...playgroundRoot().querySelectorAll('.heat-small')].map((fig) => JSON.parse(fig.dataset.row0)));
   const { n_q, n_k } = grouped.c;
   let differs = 0;
@@ -61,7 +62,7 @@ test('two query heads sharing one K/V head with the same constructed pattern hav
   const hash = '#n_kv_heads=2&heads=previous,previous,first_token,first_token';
   const { mha, args, c } = await layerFor(hash);
   const api = mha.forward(args);
-  const page = await openPage(h, hash);
+  const page = await openPage(h, `${hash}&panels=heatmaps`); // only the maps are read
   const rows = await page.evaluate(() => [...playgroundRoot().querySelectorAll('.heat-small')].map((fig) => JSON.parse(fig.dataset.row0)));
   rows.forEach((row, head) => row.forEach((v, j) => close(v, api.weights[head * c.n_q * c.n_k + j], 1e-6, `head ${head} key ${j}`)));
   assert.deepEqual(page.problems, []);
@@ -146,7 +147,7 @@ test('heads=previous: the drawn map of head 1 puts ≥ 0.8 of every row i ≥ 1 
 });
 
 test('a bad heads= entry is named beside the head menus', async () => {
-  const page = await openPage(h, '#heads=previous,sideways', { waitForResult: false });
+  const page = await openPage(h, '#heads=previous,sideways&panels=heatmaps,patterns', { waitForResult: false }); // the head menus' panel
   await page.waitForFunction(() => (playgroundRoot()?.getElementById('m-heads')?.textContent ?? '').length > 0);
   assert.match(await page.evaluate(() => playgroundRoot().getElementById('m-heads').textContent), /“sideways” \(head 2\) is not a head pattern/);
   await page.closeAll();

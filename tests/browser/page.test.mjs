@@ -2,7 +2,7 @@
 // effect, the numbers shown equal the JS API's for the same seed, heatmaps draw, the examples show ✓.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, resultReady, screenshot, referenceHash } from './harness.mjs';
+import { startHarness, openPage, resultReady, screenshot } from './harness.mjs';
 import { expectedFor, weightAt } from './reference.mjs';
 
 let h;
@@ -123,8 +123,13 @@ test("the lesson's worked examples are computed live and show ✓; a click loads
   defaultPage = null;
 });
 
+// The tests below open only the panels they read (PANELS): the page with every panel redraws some 25
+// panels on each run (each field filled is one), for nothing they check. Without a chapter the heads are
+// the random ones, as on the reference page, and the API's (reference.mjs reads the same hash).
+const PANELS = (names) => `panels=controls,heatmaps${names ? `,${names}` : ''}`;
+
 test('dimensions set through the controls run, update the URL and match the API', async () => {
-  const page = await openPage(h, '');
+  const page = await openPage(h, `#${PANELS('shapes')}`);
   await page.click('label[for="f-source-random"]');
   await page.fill('input[name="d_model"]', '32');
   await page.fill('input[name="n_heads"]', '2');
@@ -152,7 +157,7 @@ test('dimensions set through the controls run, update the URL and match the API'
 });
 
 test('dimensions set through the URL: cross-attention with a causal mask', async () => {
-  const hash = '#d_model=48&n_heads=3&attention=cross&n_q=5&n_k=9&mask=causal&source=random&input_seed=3';
+  const hash = `#${PANELS()}&d_model=48&n_heads=3&attention=cross&n_q=5&n_k=9&mask=causal&source=random&input_seed=3`;
   const page = await openPage(h, hash);
   for (const [name, value] of [['d_model', '48'], ['n_heads', '3'], ['n_q', '5'], ['n_k', '9']]) {
     assert.equal(await page.inputValue(`input[name="${name}"]`), value, name);
@@ -164,10 +169,10 @@ test('dimensions set through the URL: cross-attention with a causal mask', async
   await screenshot(page, 'cross-attention-causal');
 
   // Sentences: decoder words attend to encoder words, and the readout names both.
-  const words = '#attention=cross&mask=causal&text=the%20black%20cat%20sleeps&text_kv=le%20chat%20noir%20dort%20ici';
-  // (On the reference page, as openPage opens a hash: there the heads are the random ones the API builds
-  // here; in a chapter this view would keep the lesson's constructed heads, issue 38.)
-  await page.goto(h.url + referenceHash(words));
+  const words = `#${PANELS()}&attention=cross&mask=causal&text=the%20black%20cat%20sleeps&text_kv=le%20chat%20noir%20dort%20ici`;
+  // (No chapter, as PANELS' views: the heads are the random ones the API builds here; in a chapter this
+  // view would keep the lesson's constructed heads, issue 38.)
+  await page.goto(h.url + words);
   await resultReady(page);
   await compareWithApi(page, words);
   await page.focus('.heat-main canvas');
@@ -181,7 +186,7 @@ test('dimensions set through the URL: cross-attention with a causal mask', async
 });
 
 test('every head draws non-blank pixels, and the heads differ', async () => {
-  const page = await openPage(h, '#d_model=64&n_heads=8&source=random&n_q=12');
+  const page = await openPage(h, `#${PANELS()}&d_model=64&n_heads=8&source=random&n_q=12`);
   const stats = await page.evaluate(() => [...playgroundRoot().querySelectorAll('.heat-small canvas')].map((canvas) => {
     const { data, width, height } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
     let painted = 0, hash = 2166136261;
@@ -204,7 +209,7 @@ test('every head draws non-blank pixels, and the heads differ', async () => {
 });
 
 test('the cost panel shows the analysis of the API: parameters, FLOPs per stage, memory', async () => {
-  const hash = '#d_model=512&n_heads=8&source=random&n_q=128&batch=2&bias=0';
+  const hash = `#${PANELS('cost')}&d_model=512&n_heads=8&source=random&n_q=128&batch=2&bias=0`;
   const page = await openPage(h, hash);
   const { analysis } = await expectedFor(hash);
   const value = (id) => page.$eval(`#${id}`, (el) => Number(el.dataset.value ?? el.dataset.bytes));
@@ -222,7 +227,7 @@ test('the cost panel shows the analysis of the API: parameters, FLOPs per stage,
 });
 
 test('a sentence typed in the controls becomes the tokens on the axes', async () => {
-  const page = await openPage(h, '');
+  const page = await openPage(h, `#${PANELS()}`);
   await page.fill('textarea[name="text"]', 'attention is all\nyou need');
   await resultReady(page);
   assert.equal(await page.inputValue('input[name="n_q"]'), '3', 'the longest line has 3 tokens');
@@ -242,7 +247,7 @@ test('a sentence typed in the controls becomes the tokens on the axes', async ()
 
 test("the enlarged map's word labels are drawn in the font they were measured in, and a long last one fits", async () => {
   // A long last word: its label, written at 45°, needs more room on the right than a short one.
-  const page = await openPage(h, '#text=the%20cat%20sat%20on%20the%20mat%20because%20it%20was%20comfortable');
+  const page = await openPage(h, `#${PANELS()}&text=the%20cat%20sat%20on%20the%20mat%20because%20it%20was%20comfortable`);
   const drawn = await page.evaluate(() => {
     const canvas = playgroundRoot().querySelector('.heat-main canvas');
     const ctx = canvas.getContext('2d');
@@ -263,7 +268,7 @@ test("the enlarged map's word labels are drawn in the font they were measured in
 });
 
 test('a long sequence is drawn downsampled, and says so', async () => {
-  const hash = '#source=random&n_q=600&d_model=32&n_heads=2&mask=causal';
+  const hash = `#${PANELS()}&source=random&n_q=600&d_model=32&n_heads=2&mask=causal`;
   const page = await openPage(h, hash);
   assert.match(await page.textContent('#heat-note'), /downsampled: each cell is the mean of a 3×3 block of the 600×600 matrix/);
   const size = await page.$eval('.heat-main canvas', (c) => ({ w: c.width, h: c.height }));

@@ -131,7 +131,17 @@ export function create(body, { dom, actions, host }) {
     }
   }
 
-  /** One Copy button per table of the panels shown (rebuilt with each result: lazy panels add tables). */
+  // Tables come and go as the other panels are built and drawn, and a lazy panel's may arrive after the
+  // last result: the list follows the playground's DOM, looked at no more than once a frame.
+  let listQueued = false;
+  const watcher = win.MutationObserver && new win.MutationObserver(() => {
+    if (listQueued || !view?.settled) return;
+    listQueued = true;
+    win.requestAnimationFrame(() => { listQueued = false; listTables(); });
+  });
+  watcher?.observe(body.getRootNode(), { childList: true, subtree: true });
+
+  /** One Copy button per table of the panels shown (the same tables: the buttons, and focus, are kept). */
   function listTables() {
     const root = body.getRootNode();
     const found = [...root.querySelectorAll('section:not([hidden]) table')].filter((t) => !body.contains(t));
@@ -203,5 +213,6 @@ export function create(body, { dom, actions, host }) {
       pngButton.disabled = svgButton.disabled = !v.result?.item;
       if (v.settled) listTables();
     },
+    destroy: () => watcher?.disconnect(),
   };
 }
