@@ -4,7 +4,6 @@
 import os from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.mjs';
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 import { PAGE_SPLIT_FLOPS } from '../web/src/engine/pool.js';
@@ -15,6 +14,7 @@ const { args, onTimeout } = measuringScript({
   seconds: 1200,
   usage: 'usage: node bench/pool_threshold_browser.mjs [workers, default 2] [--timeout S]   (needs web/wasm/: scripts/build.sh wasm or page)',
 });
+const { chromium } = await import('playwright-core'); // after --help is answered: importing it takes ~0.8 CPU-s
 const workers = Number(args[0] ?? 2);
 const server = await serve({ dir: root, port: 0 });
 const browser = await chromium.launch(chromiumLaunchOptions());

@@ -3,7 +3,6 @@
 // meant to fit in two screens should stay near 1,600 px wide and a few phone screens narrow. A
 // measurement, not a test: it prints figures and asserts nothing.
 // Usage: node scripts/measure_chapters.mjs --help
-import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from './chromium.mjs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -22,6 +21,7 @@ const { args, onTimeout } = measuringScript({
   --dist folder    the build to measure (default dist/, after \`bash scripts/build.sh page\`)
   --chapter name   one chapter only`,
 });
+const { chromium } = await import('playwright-core'); // after --help is answered: importing it takes ~0.8 CPU-s
 const option = (name, fallback) => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : fallback;

@@ -8,7 +8,6 @@
 //   (after `bash scripts/build.sh page`; --compare measures another build in turn with this one, each
 //   first in every other round). MARKS=1 prints each view's attention-* marks (the phases of the first view).
 //   --browser-ui keeps each new window's omnibox popup page (scripts/chromium.mjs): left out by default since 2026-11-27.
-import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from './chromium.mjs';
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
@@ -30,6 +29,7 @@ const { args, onTimeout } = measuringScript({
   --browser-ui     keep each new window's omnibox popup page
   MARKS=1 prints each view's attention-* marks.`,
 });
+const { chromium } = await import('playwright-core'); // after --help is answered: importing it takes ~0.8 CPU-s
 const option = (name, fallback) => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : fallback;

@@ -12,7 +12,6 @@
 // cold and warm, from scripts/measure_first_view.mjs (the budget's own measure). A measurement, not a
 // test: it prints figures and asserts nothing.
 // Usage: node scripts/measure_latency.mjs --help
-import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from './chromium.mjs';
 import { spawn } from 'node:child_process';
 import { loadavg, cpus } from 'node:os';
@@ -35,6 +34,7 @@ const { args, seconds, onTimeout } = measuringScript({
   --browser-ui         keep each new window's omnibox popup page (scripts/chromium.mjs)
   VERBOSE=1 prints every edit.`,
 });
+const { chromium } = await import('playwright-core'); // after --help is answered: importing it takes ~0.8 CPU-s
 const option = (name, fallback) => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : fallback;

@@ -9,16 +9,23 @@ set_source_files_properties(${PROJECT_SOURCE_DIR}/cpp/bindings/record.cpp PROPER
 set(ATTN_BINDINGS_SHARED call.cpp convert.cpp json.cpp heap_count.cpp record.cpp layers.cpp)
 list(TRANSFORM ATTN_BINDINGS_SHARED PREPEND ${PROJECT_SOURCE_DIR}/cpp/bindings/)
 function(add_attn_module name core)
-  add_attn_wasm(attention_${name} createAttentionModule ${core} ${PROJECT_SOURCE_DIR}/cpp/bindings/embind.cpp)
+  add_attn_wasm(attention_${name} createAttentionModule ${name} ${core} ${PROJECT_SOURCE_DIR}/cpp/bindings/embind.cpp)
 endfunction()
 function(add_attn_labs_module name labs)
-  add_attn_wasm(attention_labs_${name} createAttentionLabsModule ${labs} ${PROJECT_SOURCE_DIR}/cpp/bindings/training.cpp
+  add_attn_wasm(attention_labs_${name} createAttentionLabsModule ${name} ${labs} ${PROJECT_SOURCE_DIR}/cpp/bindings/training.cpp
     ${PROJECT_SOURCE_DIR}/cpp/bindings/kv_cache.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/efficient.cpp)
 endfunction()
 
-# add_attn_wasm(TARGET EXPORT_NAME LIBRARY BINDINGS...): one Embind module of BINDINGS and the shared ones.
-function(add_attn_wasm target export_name library)
-  add_executable(${target} ${ARGN} ${ATTN_BINDINGS_SHARED})
+# add_attn_wasm(TARGET EXPORT_NAME VARIANT LIBRARY BINDINGS...): one Embind module of BINDINGS and the
+# shared ones. The shared ones are compiled once per VARIANT (attn_bindings_VARIANT, with the core's
+# flags), for both of its modules: compiled per module they were twelve compiles too many; the objects
+# and their place on the link line are the same, and so are the modules.
+function(add_attn_wasm target export_name variant library)
+  if(NOT TARGET attn_bindings_${variant})
+    add_library(attn_bindings_${variant} OBJECT ${ATTN_BINDINGS_SHARED})
+    target_link_libraries(attn_bindings_${variant} PRIVATE attn_core_wasm_${variant})
+  endif()
+  add_executable(${target} ${ARGN} $<TARGET_OBJECTS:attn_bindings_${variant}>)
   target_link_libraries(${target} PRIVATE ${library})
   set_target_properties(${target} PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/wasm)
   target_link_options(${target} PRIVATE

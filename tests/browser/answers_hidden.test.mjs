@@ -10,7 +10,7 @@
 // (a key index, a small number the page writes everywhere) are not looked for.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, chapterDrawn, stepPlacing } from './harness.mjs';
+import { startHarness, openPage, chapterDrawn, stepPlacing, POLL_MS } from './harness.mjs';
 import { loadAttention } from '../../web/src/engine/attention.js';
 import { validate } from '../../web/src/model/validate.js';
 import { fromHash } from '../../web/src/model/schema.js';
@@ -145,7 +145,7 @@ const KNOWN = new Set([]);
 
 for (const chapter of CHAPTERS) {
   test(`chapter ${chapter}: no exercise's answer is on screen before Check`, async () => {
-    const page = await openPage(h, `#chapter=${chapter}`, { asIs: true, waitForResult: false });
+    const page = await openPage(h, `#chapter=${chapter}`, { asIs: true, waitForResult: false, reuse: true });
     try {
       await chapterDrawn(page);
       const state = fromHash(await page.evaluate(() => location.hash));
@@ -155,7 +155,7 @@ for (const chapter of CHAPTERS) {
         const step = stepPlacing(chapter, id);
         if (fromHash(await page.evaluate(() => location.hash)).step !== String(step)) {
           await page.evaluate((n) => playgroundRoot().querySelector(`.step-dot[data-step="${n}"]`).click(), step);
-          await page.waitForFunction((n) => playgroundRoot().querySelector('.step-dot[aria-current="step"]')?.dataset.step === String(n), step);
+          await page.waitForFunction((n) => playgroundRoot().querySelector('.step-dot[aria-current="step"]')?.dataset.step === String(n), step, { polling: POLL_MS });
           await chapterDrawn(page);
         }
         const answer = await engineAnswer(id, state);
@@ -167,7 +167,7 @@ for (const chapter of CHAPTERS) {
           const card = root.querySelector(`[data-exercise="${id}"]`);
           if (card?.hidden) root.querySelector(`[data-mark="${id}"]`)?.click();
           return card && !card.hidden && card.querySelector('form, .placeholder') && !/loading/i.test(card.innerText);
-        }, id, { timeout: 20000 }).catch(async (err) => {
+        }, id, { timeout: 20000, polling: POLL_MS }).catch(async (err) => {
           const seen = await page.evaluate((id) => { const c = playgroundRoot().querySelector(`[data-exercise="${id}"]`); return c ? `hidden ${c.hidden}: ${c.innerText}` : 'no card'; }, id);
           throw new Error(`${id}'s card did not show (${seen}): ${err.message}`);
         });
@@ -195,7 +195,7 @@ for (const chapter of CHAPTERS) {
 }
 
 test('the training lab covers its loss while training.start-loss is open, and shows it once the answer is shown', async () => {
-  const page = await openPage(h, `#chapter=training&step=${stepOfExercise('training', 'training.start-loss')}`, { asIs: true, waitForResult: false });
+  const page = await openPage(h, `#chapter=training&step=${stepOfExercise('training', 'training.start-loss')}`, { asIs: true, waitForResult: false, reuse: true });
   try {
     await chapterDrawn(page);
     page.setDefaultTimeout(60000);

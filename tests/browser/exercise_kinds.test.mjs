@@ -24,7 +24,7 @@ const showCard = (page, id) => page.waitForFunction((id) => {
 
 /** The chapter's page with exercise `id`'s card shown. */
 async function showSketch(chapter, id, width) {
-  const page = await openPage(h, exerciseHash(chapter, id), { asIs: true, waitForResult: false, width });
+  const page = await openPage(h, exerciseHash(chapter, id), { asIs: true, waitForResult: false, width, reuse: true });
   await chapterDrawn(page);
   // The exercises panel is built lazily (when scrolled to): wait for the card, then show it.
   await showExercise(page, id);
@@ -149,7 +149,7 @@ for (const width of [1280, 375]) test(`the training sketch at ${width} px: once 
 });
 
 test('answer(id, weights) and answer(id, { a, b }) on an element: the array, any scale; a wrong length is an error naming it', async () => {
-  const page = await openUrl(h, `${site.url}empty.html`, { waitForResult: false });
+  const page = await openUrl(h, `${site.url}empty.html`, { waitForResult: false, reuse: true });
   page.setDefaultTimeout(60000);
   await page.addScriptTag({ type: 'module', content: `import '${h.url}attention-playground.js';` });
   const out = await page.evaluate(async () => {
@@ -206,7 +206,7 @@ test('design by keyboard and mouse at 1280 and 375 px: the engine grades q = (a,
 });
 
 async function showDesign(id, width) {
-  const page = await openPage(h, exerciseHash('attention', id), { asIs: true, waitForResult: false, width });
+  const page = await openPage(h, exerciseHash('attention', id), { asIs: true, waitForResult: false, width, reuse: true });
   await chapterDrawn(page);
   // The exercises panel is built lazily (when scrolled to): wait for the card, then show it.
   await showExercise(page, id);
@@ -230,7 +230,7 @@ test('step by keyboard and mouse at 1280 and 375 px: each stage asked in turn, "
   const answers = await stepReference();
   for (const width of [1280, 375]) {
     const id = 'attention.follow-step';
-    const page = await openPage(h, `#chapter=attention&step=${stepOfExercise('attention', id)}`, { asIs: true, waitForResult: false, width });
+    const page = await openPage(h, `#chapter=attention&step=${stepOfExercise('attention', id)}`, { asIs: true, waitForResult: false, width, reuse: true });
     page.setDefaultTimeout(60000);
     await chapterDrawn(page);
     await showCard(page, id);
@@ -276,7 +276,7 @@ test('step by keyboard and mouse at 1280 and 375 px: each stage asked in turn, "
 
 test('answer(id, value) on an element walks the step sequence: a stage at a time, `stage` and `next` named', async () => {
   const answers = await stepReference();
-  const page = await openUrl(h, `${site.url}empty.html`, { waitForResult: false });
+  const page = await openUrl(h, `${site.url}empty.html`, { waitForResult: false, reuse: true });
   page.setDefaultTimeout(60000);
   await page.addScriptTag({ type: 'module', content: `import '${h.url}attention-playground.js';` });
   const out = await page.evaluate(async (answers) => {

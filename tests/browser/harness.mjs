@@ -30,6 +30,7 @@ export async function startHarness() {
   await mkdir(screenshotDir, { recursive: true });
   return {
     url: server.url, browser,
+    idle: [], // pages a test has closed that openPage(…, { reuse: true }) may load again (see there)
     close: async () => { await browser.close(); await server.close(); },
   };
 }
@@ -70,6 +71,9 @@ export const POLL_MS = 100;
 /**
  * A fresh page (own context) at `hash`. `page.problems` collects console errors and warnings, page errors and
  * failed requests; `page.requests` every URL the page or its worker asked for.
+ * `reuse: true`: a page of this file that a test has closed (page.closeAll()) is loaded again instead of a new
+ * context: a new document at `hash` in a tab that held another (see reusablePage), ~0.35 of the ~1.1 CPU-s an
+ * open costs. The default is false (a new context), or true for every page with ATTN_REUSE_PAGES=1 (to try it).
  */
 export async function openPage(h, hash = '', options = {}) {
   return openUrl(h, h.url + (options.asIs ? hash : referenceHash(hash)), options);
@@ -87,22 +91,72 @@ export function referenceHash(hash) {
   return `#${body || 'heads='}&chapter=reference`;
 }
 
-/** As openPage, at any URL; `init` is a script run in every page of the context before its own. */
-export async function openUrl(h, url, { width = 1280, height = 900, colorScheme = 'light', waitForResult = true, init } = {}) {
-  const context = await newContext(h, { viewport: { width, height }, colorScheme });
-  if (init) await context.addInitScript(init);
-  const page = await context.newPage();
+const REUSE_PAGES = process.env.ATTN_REUSE_PAGES === '1';
+
+/**
+ * As openPage, at any URL; `init` is a script run in every page of the context before its own (a page with
+ * one is never reused). `reuse`: see openPage.
+ */
+export async function openUrl(h, url, { width = 1280, height = 900, colorScheme = 'light', waitForResult = true, init, reuse = REUSE_PAGES } = {}) {
+  reuse &&= !init;
+  let page = reuse ? await reusablePage(h, { width, height, colorScheme }) : null;
+  if (!page) {
+    const context = await newContext(h, { viewport: { width, height }, colorScheme });
+    if (init) await context.addInitScript(init);
+    page = await context.newPage();
+    // Warnings count too: a preload never used or a deprecated API is something to fix, not ignore.
+    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') page.problems.push(`console ${m.type()}: ${m.text()}`); });
+    page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
+    context.on('request', (r) => page.requests.push(r.url()));
+    context.on('requestfailed', (r) => page.problems.push(`request failed: ${r.url()}`));
+  }
   page.problems = [];
   page.requests = [];
-  // Warnings count too: a preload never used or a deprecated API is something to fix, not ignore.
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') page.problems.push(`console ${m.type()}: ${m.text()}`); });
-  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
-  context.on('request', (r) => page.requests.push(r.url()));
-  context.on('requestfailed', (r) => page.problems.push(`request failed: ${r.url()}`));
   await page.goto(url);
   if (waitForResult) await resultReady(page);
-  page.closeAll = () => context.close();
+  page.closeAll = reuse ? () => putAside(h, page) : () => page.context().close();
   return page;
+}
+
+/**
+ * A page of `h.idle` (closed by a test that opened it with `reuse`), ready for a new document: the size and
+ * colour scheme asked for, the default timeouts, no routes. What the last document left is gone (putAside):
+ * its workers, its origins' storage and cookies. What stays is the tab's: its history (Back past the new
+ * document's first entry leads to about:blank), the HTTP cache, the context's compiled code.
+ */
+async function reusablePage(h, { width, height, colorScheme }) {
+  const page = h.idle?.pop();
+  if (!page) return null;
+  await page.setViewportSize({ width, height });
+  await page.emulateMedia({ colorScheme, reducedMotion: null, media: null });
+  page.setDefaultTimeout(30000);
+  page.setDefaultNavigationTimeout(30000);
+  return page;
+}
+
+/**
+ * What closeAll() does to a page opened with `reuse`: its document unloaded (about:blank), its workers gone,
+ * localStorage, sessionStorage, IndexedDB, caches and cookies of every origin it asked anything of cleared;
+ * then it waits in `h.idle` for the next openPage(…, { reuse: true }). A page that cannot be cleaned is closed.
+ */
+async function putAside(h, page) {
+  const origins = new Set(page.requests.map((u) => URL.parse(u)?.origin).filter((o) => /^https?:/.test(o ?? "")));
+  try {
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    // A missing file of the page's own origin: a new document in the same renderer process (about:blank
+    // would start a new process, and the next page another: 0.1 CPU-s each).
+    const at = URL.parse(page.url())?.origin;
+    await page.goto(/^https?:/.test(at ?? '') ? `${at}/attention-harness-blank` : 'about:blank');
+    for (let i = 0; i < 100 && page.workers().length; i++) await page.waitForTimeout(20);
+    if (page.workers().length) throw new Error('workers left');
+    const cdp = await page.context().newCDPSession(page);
+    for (const origin of origins) await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+    await cdp.detach();
+    await page.context().clearCookies();
+    h.idle.push(page);
+  } catch {
+    await page.context().close();
+  }
 }
 
 /** Waits until the run bar reports a current result (not running, not stale) and every shown panel is built. */
@@ -121,25 +175,31 @@ export async function resultReady(page, timeout = 30000) {
  * `orIdle: true` also accepts a view the page will not run by itself (see below) instead of a new result.
  */
 export async function chapterDrawn(page, timeout = 30000, { orIdle = false } = {}) {
-  await page.waitForFunction((orIdle) => {
-    const root = playgroundRoot();
-    const maps = root?.querySelector('section[data-panel="heatmaps"]');
-    if (!maps) return false;
-    const current = maps.hidden || maps.querySelector('.panel-body').dataset.stale === '0';
-    const sections = [...root.querySelectorAll('section[data-panel]:not([hidden])')];
-    const built = sections.every((s) => s.querySelector('.panel-body').childElementCount > 0 && s.dataset.stale !== '1');
-    const status = root.getElementById('status');
-    const text = status?.textContent ?? '';
-    // orIdle: a view that will not run by itself is done too (the run bar idle on "Press Run (estimated …)",
-    // "Analysed, not run" or an error): nothing more comes until someone presses Run or edits.
-    const idle = orIdle && status?.closest('.runbar')?.dataset.state !== 'running'
-      && (status.dataset.kind === 'error' || /^(Press Run \(|Analysed, not run)/.test(text));
-    if (!((text.startsWith('Ran in') || idle) && current && built)) return false;
-    // Last: a panel still waiting for its figures, in the text shown (innerText, which lays the page out),
-    // read only from a panel whose text holds those words at all (textContent, no layout).
-    const waiting = /Waiting for the engine|Computing…|Loading|Measuring d_k/;
-    return !sections.some((s) => waiting.test(s.textContent) && waiting.test(s.innerText));
-  }, orIdle, { timeout, polling: POLL_MS });
+  await page.waitForFunction(isChapterDrawn, orIdle, { timeout, polling: POLL_MS });
+}
+
+/**
+ * chapterDrawn's check, run in the page (no closure: Playwright sends its source): whether the chapter is
+ * drawn now. For a test that looks in the page itself (several checks in one page.evaluate).
+ */
+export function isChapterDrawn(orIdle = false) {
+  const root = playgroundRoot();
+  const maps = root?.querySelector('section[data-panel="heatmaps"]');
+  if (!maps) return false;
+  const current = maps.hidden || maps.querySelector('.panel-body').dataset.stale === '0';
+  const sections = [...root.querySelectorAll('section[data-panel]:not([hidden])')];
+  const built = sections.every((s) => s.querySelector('.panel-body').childElementCount > 0 && s.dataset.stale !== '1');
+  const status = root.getElementById('status');
+  const text = status?.textContent ?? '';
+  // orIdle: a view that will not run by itself is done too (the run bar idle on "Press Run (estimated …)",
+  // "Analysed, not run" or an error): nothing more comes until someone presses Run or edits.
+  const idle = orIdle && status?.closest('.runbar')?.dataset.state !== 'running'
+    && (status.dataset.kind === 'error' || /^(Press Run \(|Analysed, not run)/.test(text));
+  if (!((text.startsWith('Ran in') || idle) && current && built)) return false;
+  // Last: a panel still waiting for its figures, in the text shown (innerText, which lays the page out),
+  // read only from a panel whose text holds those words at all (textContent, no layout).
+  const waiting = /Waiting for the engine|Computing…|Loading|Measuring d_k/;
+  return !sections.some((s) => waiting.test(s.textContent) && waiting.test(s.innerText));
 }
 
 /**

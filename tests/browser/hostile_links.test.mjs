@@ -7,7 +7,7 @@
 //   again would be refused.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, resultReady } from './harness.mjs';
+import { startHarness, openPage, openUrl, resultReady, POLL_MS } from './harness.mjs';
 import { snippets } from '../../web/src/page/snippets.js';
 import { builderState } from '../../web/src/page/share_view.js';
 import { defaults, withChanges, parseHash } from '../../web/src/model/schema.js';
@@ -18,7 +18,9 @@ before(async () => { h = await startHarness(); });
 after(async () => { await h?.close(); });
 
 test('the element, Quarto and iframe snippets decode, in the browser, to exactly the hostile text', async () => {
-  const page = await openPage(h, '', { waitForResult: false });
+  // The browser's HTML parser, in a template (inert: nothing in it runs or upgrades), is the same in any
+  // document: a blank one, not the page with every panel building itself meanwhile (3 CPU-s).
+  const page = await openUrl(h, 'about:blank', { waitForResult: false, reuse: true });
   for (const text of HOSTILE) {
     const texts = snippets(builderState(withChanges(defaults(), { text }), {}), { base: h.url });
     const got = await page.evaluate(({ element, quarto, iframe }) => {
@@ -48,7 +50,7 @@ test('the element, Quarto and iframe snippets decode, in the browser, to exactly
 test('a link cut at 2,000 characters inside an emoji: later edits keep the address following the view', async () => {
   // The emoji's two UTF-16 halves are characters 2,000 and 2,001: the cut falls between them.
   const text = `${'a'.repeat(1999)}😀 tail`;
-  const page = await openPage(h, `#text=${encodeURIComponent(text)}`);
+  const page = await openPage(h, `#text=${encodeURIComponent(text)}`, { reuse: true });
   assert.equal(await page.inputValue('textarea[name="text"]').then((v) => v.length), 1999, 'the emoji is dropped whole');
   for (const d_model of ['32', '48']) {
     await page.fill('input[name="d_model"]', d_model);
@@ -68,15 +70,15 @@ const statusText = (page) => page.evaluate(() => playgroundRoot().getElementById
 test('a link that would train for minutes is refused before it starts; a small trained link runs', async () => {
   // The training lab's largest sizes and its most steps: 20 to 60 minutes of training on this machine.
   const page = await openPage(h, '#weights=trained&source=task&d_model=256&n_heads=16&train_task=copy_previous' +
-    '&train_d_model=256&train_n_heads=16&train_seq_len=64&train_steps=5000', { waitForResult: false });
-  await page.waitForFunction(() => /Too slow to run here/.test(playgroundRoot().getElementById('blocked')?.textContent ?? ''), null, { timeout: 30000 });
+    '&train_d_model=256&train_n_heads=16&train_seq_len=64&train_steps=5000', { waitForResult: false, reuse: true });
+  await page.waitForFunction(() => /Too slow to run here/.test(playgroundRoot().getElementById('blocked')?.textContent ?? ''), null, { timeout: 30000, polling: POLL_MS });
   assert.match(await blockedText(page), /5,000 training steps/);
   await page.waitForTimeout(1500);
   assert.doesNotMatch(await statusText(page), /Running|training step/, 'nothing was started');
   assert.match(await statusText(page), /not run/);
   await page.closeAll();
 
-  const small = await openPage(h, `${TRAINED}&train_steps=60`);
+  const small = await openPage(h, `${TRAINED}&train_steps=60`, { reuse: true });
   assert.match(await small.textContent('#trained-note'), /60 steps/);
   assert.deepEqual(small.problems, []);
   await small.closeAll();
@@ -86,11 +88,11 @@ test('the lab’s model, trained already, runs in the playground although traini
   // copy_previous at d_model 64, 4 heads, 16 tokens: 300 steps take a few seconds in the lab, and are
   // estimated above the limit when a link alone must train them again.
   const lab = '#panels=controls,heatmaps,training&train_task=copy_previous&train_d_model=64&train_n_heads=4&train_seq_len=16';
-  const page = await openPage(h, lab);
+  const page = await openPage(h, lab, { reuse: true });
   const steps = () => page.evaluate(() => Number(playgroundRoot().getElementById('train-status')?.dataset.steps));
-  await page.waitForFunction(() => playgroundRoot().getElementById('train-status')?.dataset.steps === '0', null, { timeout: 30000 });
+  await page.waitForFunction(() => playgroundRoot().getElementById('train-status')?.dataset.steps === '0', null, { timeout: 30000, polling: POLL_MS });
   await page.click('#train-play');
-  await page.waitForFunction(() => Number(playgroundRoot().getElementById('train-status')?.dataset.steps) >= 300, null, { timeout: 120000 });
+  await page.waitForFunction(() => Number(playgroundRoot().getElementById('train-status')?.dataset.steps) >= 300, null, { timeout: 120000, polling: POLL_MS });
   await page.click('#train-play'); // pause
   let last = -1;
   while ((await steps()) !== last) { last = await steps(); await page.waitForTimeout(400); }
@@ -103,20 +105,20 @@ test('the lab’s model, trained already, runs in the playground although traini
   await page.closeAll();
 
   // The same link in a fresh page must train those steps again: refused, with the way round it.
-  const again = await openPage(h, new URL(url).hash, { waitForResult: false });
-  await again.waitForFunction(() => /Too slow to run here/.test(playgroundRoot().getElementById('blocked')?.textContent ?? ''), null, { timeout: 30000 });
+  const again = await openPage(h, new URL(url).hash, { waitForResult: false, reuse: true });
+  await again.waitForFunction(() => /Too slow to run here/.test(playgroundRoot().getElementById('blocked')?.textContent ?? ''), null, { timeout: 30000, polling: POLL_MS });
   assert.match(await blockedText(again), new RegExp(`${last.toLocaleString('en-US')} training steps.*training lab`));
   await again.closeAll();
 });
 
 test('a trained link estimated over the auto-run limit waits for Run; once run, what follows counts no training again', async () => {
   // 200 steps at the lab's default sizes: about half a second of training, so the link asks first.
-  const page = await openPage(h, `${TRAINED}&train_steps=200&panels=controls,heatmaps,compare`, { waitForResult: false });
-  await page.waitForFunction(() => /Press Run/.test(playgroundRoot().getElementById('status')?.textContent ?? ''), null, { timeout: 30000 });
+  const page = await openPage(h, `${TRAINED}&train_steps=200&panels=controls,heatmaps,compare`, { waitForResult: false, reuse: true });
+  await page.waitForFunction(() => /Press Run/.test(playgroundRoot().getElementById('status')?.textContent ?? ''), null, { timeout: 30000, polling: POLL_MS });
   await page.click('#run');
   await resultReady(page);
   // The comparison (n_heads + 1 passes) starts by itself: the model is held, its training is not counted.
-  await page.waitForFunction(() => playgroundRoot().querySelectorAll('#compare-metrics [data-entropy]').length === 2, null, { timeout: 30000 });
+  await page.waitForFunction(() => playgroundRoot().querySelectorAll('#compare-metrics [data-entropy]').length === 2, null, { timeout: 30000, polling: POLL_MS });
   assert.equal(await page.$('#compare-run'), null);
   assert.deepEqual(page.problems, []);
   await page.closeAll();

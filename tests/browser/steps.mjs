@@ -3,7 +3,7 @@
 // tests that look at every step (cut_text, visible_effect).
 import { CHAPTERS } from '../../web/src/lesson/chapters.js';
 import { FIELDS } from '../../web/src/model/schema.js';
-import { chapterDrawn, POLL_MS } from './harness.mjs';
+import { isChapterDrawn, POLL_MS } from './harness.mjs';
 
 /** True once the schema has the `step` key; until then a chapter shows all its steps at once. */
 export const HAS_STEP = FIELDS.some((f) => f.key === 'step');
@@ -21,24 +21,37 @@ export const settle = (page) => page.evaluate(() => new Promise((r) => requestAn
  * Goes to a step by the hash and waits until it is drawn: the chapter current, its panels built and
  * drawn (chapterDrawn; not data-settled, which a chapter change after the exercises' stepper moved focus
  * can leave at '0' with every panel drawn), and its charts as wide as their boxes. Returns what is still
- * wrong after 5 s (charts wider than their box), as lines to report.
+ * wrong after 5 s (charts wider than their box), as lines to report. One page.evaluate (it took five
+ * round trips): each wait looks every POLL_MS, as chapterDrawn does, with the same time limits.
  */
 export async function goToStep(page, where) {
-  await page.evaluate((hash) => { location.hash = hash; }, hashOf(where));
-  await page.waitForFunction(({ chapter, step }) => {
-    const root = playgroundRoot();
+  const arg = JSON.stringify({ hash: hashOf(where), ...where, poll: POLL_MS });
+  const got = await page.evaluate(`(() => { const isChapterDrawn = ${isChapterDrawn}; return (${goToStepInPage})(${arg}); })()`);
+  if (got.failed) throw new Error(`${hashOf(where)} not drawn: ${got.failed}`);
+  return got.wide.map((c) => `chart #${c.id} drawn ${c.chart} px wide in a ${c.box} px box`);
+}
+
+/** goToStep in the page (isChapterDrawn is harness.mjs's, given beside it): { failed: why } or { wide: charts }. */
+async function goToStepInPage({ hash, chapter, step, poll }) {
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  /** Whether check() holds within ms, looking every `poll` ms (the first look at once). */
+  const within = async (check, ms) => { for (const end = performance.now() + ms; ; await sleep(poll)) { if (check()) return true; if (performance.now() >= end) return false; } };
+  location.hash = hash;
+  const root = playgroundRoot();
+  const there = () => {
     const dots = [...root.querySelectorAll('.step-dot')].filter((d) => d.checkVisibility());
     return root.querySelector('nav.chapters [aria-current="page"]')?.dataset.chapter === chapter
       && (!dots.length || root.querySelector('.step-dot[aria-current="step"]')?.dataset.step === String(step));
-  }, where, { polling: POLL_MS });
-  await chapterDrawn(page).catch(async (e) => {
-    const seen = await page.evaluate(() => [...playgroundRoot().querySelectorAll('section[data-panel]:not([hidden])')]
-      .map((s) => `${s.dataset.panel}${s.dataset.stale === '1' ? ' (stale)' : ''}: ${s.innerText.slice(0, 80).replace(/\s+/g, ' ')}`).join('; '));
-    throw new Error(`${hashOf(where)} not drawn: ${e.message} (${seen})`);
-  });
-  await settle(page);
-  const wide = () => [...playgroundRoot().querySelectorAll('.chart')].filter((box) => box.checkVisibility() && box.querySelector('.uplot'))
+  };
+  if (!(await within(there, 30000))) return { failed: 'its chapter and step not current within 30000 ms' };
+  if (!(await within(() => isChapterDrawn(), 30000))) { // eslint-disable-line no-undef
+    const seen = [...root.querySelectorAll('section[data-panel]:not([hidden])')]
+      .map((s) => `${s.dataset.panel}${s.dataset.stale === '1' ? ' (stale)' : ''}: ${s.innerText.slice(0, 80).replace(/\s+/g, ' ')}`).join('; ');
+    return { failed: `chapterDrawn not within 30000 ms (${seen})` };
+  }
+  // settle: a frame or two and a short pause (charts and maps follow their box on the next frames).
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150))));
+  const wide = () => [...root.querySelectorAll('.chart')].filter((box) => box.checkVisibility() && box.querySelector('.uplot'))
     .map((box) => ({ id: box.id, box: box.clientWidth, chart: Math.round(box.querySelector('.uplot').getBoundingClientRect().width) })).filter((c) => c.chart > c.box + 1);
-  const ok = await page.waitForFunction(`(${wide})().length === 0`, null, { timeout: 5000, polling: POLL_MS }).then(() => true, () => false);
-  return ok ? [] : (await page.evaluate(`(${wide})()`)).map((c) => `chart #${c.id} drawn ${c.chart} px wide in a ${c.box} px box`);
+  return { wide: (await within(() => !wide().length, 5000)) ? [] : wide() };
 }

@@ -8,7 +8,7 @@
 // control or its figure in the first screen).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, openUrl, serveSite, chapterDrawn, notebookPage } from './harness.mjs';
+import { startHarness, openPage, openUrl, serveSite, chapterDrawn, notebookPage, POLL_MS } from './harness.mjs';
 import { CHAPTERS, stepOf } from '../../web/src/lesson/chapters.js';
 import { visiblePanels } from '../../web/src/features/index.js';
 import { defaults, withChanges } from '../../web/src/model/schema.js';
@@ -61,7 +61,7 @@ const stepShown = (where, i = 0) => where.evaluate((k) => {
 const stateOf = (hash) => withChanges(defaults(), Object.fromEntries(new URLSearchParams(hash.replace(/^#/, ''))));
 
 test('Back and Next by keyboard: the step, the URL, the focus and aria-current follow, across chapters too; the exercises placed at each step', async () => {
-  const page = await openPage(h, '#chapter=attention', { asIs: true });
+  const page = await openPage(h, '#chapter=attention', { asIs: true, reuse: true });
   const att = chapter('attention');
   let s = await stepShown(page);
   assert.equal(s.heading, `Step 1 of ${att.steps.length}${(await page.evaluate(() => playgroundRoot().querySelector('.step-name').textContent))}`);
@@ -162,7 +162,7 @@ test('Back and Next by keyboard: the step, the URL, the focus and aria-current f
 });
 
 test('one step in an element (attribute), in an iframe (hash) and in a notebook widget (key)', async () => {
-  const page = await openUrl(h, `${site.url}course.html`, { waitForResult: false, width: 1100 });
+  const page = await openUrl(h, `${site.url}course.html`, { waitForResult: false, width: 1100, reuse: true });
   await page.waitForFunction(() => playgroundRoot(0)?.querySelector('.step-dot[aria-current="step"]')?.dataset.step === '2');
   let s = await stepShown(page, 0);
   assert.match(s.heading, /^Step 2 of 5/);
@@ -189,7 +189,7 @@ test('one step in an element (attribute), in an iframe (hash) and in a notebook 
   await page.closeAll();
 
   // The notebook widget: the model's step key shows the step; Next writes it back as a number.
-  const cell = await openUrl(h, `${site.url}notebook.html`, { waitForResult: false });
+  const cell = await openUrl(h, `${site.url}notebook.html`, { waitForResult: false, reuse: true });
   const cellStep = () => document.querySelector('#cell div')?.shadowRoot?.querySelector('.step-dot[aria-current="step"]')?.dataset.step;
   await cell.waitForFunction(`(${cellStep})() === '2'`);
   await cell.evaluate(() => document.querySelector('#cell div').shadowRoot.getElementById('step-next').click());
@@ -202,32 +202,31 @@ test('one step in an element (attribute), in an iframe (hash) and in a notebook 
 
 test('each step of the lesson chapters: one screen at 1280 × 800, its control or figure in the first phone screen', async () => {
   const sizes = {};
-  const page = await openPage(h, '#chapter=attention', { asIs: true, width: 1280, height: 800 });
+  const page = await openPage(h, '#chapter=attention', { asIs: true, width: 1280, height: 800, reuse: true });
   for (const [width, height] of [[1280, 800], [375, 667]]) {
     await page.setViewportSize({ width, height });
     for (const name of LESSON) {
       for (let i = 1; i <= chapter(name).steps.length; i++) {
         await page.evaluate((hash) => { location.hash = hash; }, `#chapter=${name}&step=${i}`);
         await page.waitForFunction(([c, n]) => playgroundRoot().querySelector('nav.chapters [aria-current]')?.dataset.chapter === c
-          && playgroundRoot().querySelector('.step-dot[aria-current="step"]')?.dataset.step === String(n), [name, i]);
+          && playgroundRoot().querySelector('.step-dot[aria-current="step"]')?.dataset.step === String(n), [name, i], { polling: POLL_MS });
         await chapterDrawn(page);
-        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))); // the column's room (lesson/step_room.js) is set a frame later
-        // A lazy panel's formulas are typeset once KaTeX has loaded (ui/katex.js), which on a loaded machine comes
-        // after the result: wait for every shown formula to be typeset and the step's height to hold for 300 ms.
-        await page.waitForFunction(() => {
-          const root = playgroundRoot();
-          const pending = [...root.querySelectorAll('.math.live')].some((m) => m.getClientRects().length && !m.querySelector('.katex'));
-          const height = document.documentElement.scrollHeight;
-          const now = performance.now();
-          const was = globalThis.stepHeightSeen;
-          if (!was || was.height !== height || pending) { globalThis.stepHeightSeen = { height, since: now }; return false; }
-          return now - was.since >= 300;
-        }, null, { timeout: 15000, polling: 100 }).catch(() => {}); // measured as it is after 15 s: the assertions below say what is too tall
-        await page.evaluate(() => { globalThis.stepHeightSeen = null; });
-        await page.evaluate(() => window.scrollTo(0, 0));
         const step = stepOf({ ...defaults(), chapter: name, step: String(i) }).step;
-        sizes[`${width}:${step.id}`] = await page.evaluate((panels) => {
+        // One round trip: the waits below, then the measure.
+        sizes[`${width}:${step.id}`] = await page.evaluate(async (panels) => {
           const root = playgroundRoot();
+          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); // the column's room (lesson/step_room.js) is set a frame later
+          // A lazy panel's formulas are typeset once KaTeX has loaded (ui/katex.js), which on a loaded machine comes
+          // after the result: wait for every shown formula to be typeset and the step's height to hold for 300 ms,
+          // looking every 100 ms; measured as it is after 15 s (the assertions below say what is too tall).
+          for (let was = null, start = performance.now(); performance.now() - start < 15000; await new Promise((r) => setTimeout(r, 100))) {
+            const pending = [...root.querySelectorAll('.math.live')].some((m) => m.getClientRects().length && !m.querySelector('.katex'));
+            const height = document.documentElement.scrollHeight;
+            const now = performance.now();
+            if (!was || was.height !== height || pending) was = { height, since: now };
+            else if (now - was.since >= 300) break;
+          }
+          window.scrollTo(0, 0);
           const top = (el) => Math.round(el.getBoundingClientRect().top + window.scrollY);
           const bottom = (el) => Math.round(el.getBoundingClientRect().bottom + window.scrollY);
           const figure = Math.min(...panels.map((p) => top(root.querySelector(`section[data-panel="${p}"]`))));

@@ -5,7 +5,7 @@
 // (playground/runs.js), well inside the 15 s the test allows, also at a load average of 12-25 on 2 cores.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, resultReady } from './harness.mjs';
+import { startHarness, openPage, resultReady, POLL_MS } from './harness.mjs';
 import { engine, expectedFor } from './reference.mjs';
 
 let h;
@@ -29,7 +29,7 @@ const paint = (page, selector) => page.$eval(selector, (canvas) => {
 // ---- item 7: every state shows a result or says what to do ----
 
 test('7: dropout 0.99999999 (1 in float32) is refused beside its field, not left "Running as you type…"', async () => {
-  const page = await openPage(h, '#dropout=0.99999999&panels=controls,heatmaps', { waitForResult: false });
+  const page = await openPage(h, '#dropout=0.99999999&panels=controls,heatmaps', { waitForResult: false, reuse: true });
   await page.waitForSelector('#m-dropout:not(:empty)');
   assert.match(await text(page, '#m-dropout'), /rounds to 1 in float32.*use at most 0\.99999994/);
   assert.ok(await page.isDisabled('#run'));
@@ -43,7 +43,7 @@ test('7: dropout 0.99999999 (1 in float32) is refused beside its field, not left
 });
 
 test('7: head=-1 in a link shows head 1 with a note, not blank maps', async () => {
-  const page = await openPage(h, '#head=-1&panels=heatmaps');
+  const page = await openPage(h, '#head=-1&panels=heatmaps', { reuse: true });
   const main = await paint(page, '.heat-main canvas');
   assert.ok(main.painted > 0.5 && main.colours > 10, `the enlarged map is drawn (${JSON.stringify(main)})`);
   assert.equal(await page.$eval('.heat-small.selected', (el) => el.dataset.head), '0');
@@ -55,14 +55,14 @@ test('7: head=-1 in a link shows head 1 with a note, not blank maps', async () =
 test('7: a dead worker ends in a message and Run recovers', async () => {
   // Only the panels this test uses: the other lazy panels ask the worker for their own numbers when
   // they arrive (panels.js loads after the first result), and the run must be what the worker is doing.
-  const page = await openPage(h, '#source=random&d_model=32&n_heads=2&n_q=6&panels=controls,heatmaps,performance');
+  const page = await openPage(h, '#source=random&d_model=32&n_heads=2&n_q=6&panels=controls,heatmaps,performance', { reuse: true });
   await page.waitForSelector('#peak[data-gflops]', { timeout: 30000 }); // nothing else is running now
   const [worker] = page.workers();
   assert.ok(worker, 'the playground runs a worker');
   // The worker stops without a word (as a crashed one would): no reply, no error event.
   await worker.evaluate(() => { setTimeout(() => self.close(), 0); });
   await page.fill('[name="n_q"]', '7');
-  await page.waitForFunction(() => /did not finish: the compute worker stopped answering/.test(playgroundRoot().getElementById('status').textContent), null, { timeout: 15000 });
+  await page.waitForFunction(() => /did not finish: the compute worker stopped answering/.test(playgroundRoot().getElementById('status').textContent), null, { timeout: 15000, polling: POLL_MS }); // a message that stays: looked for every 100 ms, not every frame
   assert.match(await text(page, '#status'), /Press Run to try again/);
   assert.equal(await page.$eval('#status', (el) => el.dataset.kind), 'error');
   // Hovering a map re-renders the view: the message stays.
@@ -82,7 +82,7 @@ test('7: a worker that dies while a panel waits on it holds up the next run for 
   // A silent worker is noticed when the request it is running passes its deadline, and the run queued
   // behind that request waits until then. A panel's request on a small config now has a deadline from
   // that config's measured cost (4 s here), where it had a fixed 60 s.
-  const page = await openPage(h, '#source=random&d_model=32&n_heads=2&n_q=6&panels=controls,heatmaps,query,performance');
+  const page = await openPage(h, '#source=random&d_model=32&n_heads=2&n_q=6&panels=controls,heatmaps,query,performance', { reuse: true });
   await page.waitForSelector('#peak[data-gflops]', { timeout: 30000 }); // the worker is idle now
   const [worker] = page.workers();
   assert.ok(worker, 'the playground runs a worker');
@@ -104,7 +104,7 @@ test('7: a worker that dies while a panel waits on it holds up the next run for 
 });
 
 test('7: the √d_k lab shows numbers at d_k = 131,072, where the sample it used to take is refused', async () => {
-  const page = await openPage(h, '#d_model=131072&n_heads=1&source=random&n_q=512&panels=controls,heatmaps,sqrtdk', { waitForResult: false });
+  const page = await openPage(h, '#d_model=131072&n_heads=1&source=random&n_q=512&panels=controls,heatmaps,sqrtdk', { waitForResult: false, reuse: true });
   await page.waitForSelector('#sqrtdk-table', { timeout: 30000 });
   const cells = await page.$$eval('#sqrtdk-table td', (tds) => tds.map((td) => td.textContent));
   assert.ok(cells.length >= 6 && cells.every((c) => /\d/.test(c)), cells.join(' | '));
@@ -116,7 +116,7 @@ test('7: the √d_k lab shows numbers at d_k = 131,072, where the sample it used
 // ---- item 8: no trap ----
 
 test('8: after LLaMA-70B, d_model 64 and n_heads 4 show the n_kv_heads problem beside a visible field', async () => {
-  const page = await openPage(h, '#panels=controls,heatmaps');
+  const page = await openPage(h, '#panels=controls,heatmaps', { reuse: true });
   await page.selectOption('select[name="preset"]', 'model:LLaMA-70B');
   await page.waitForFunction(() => playgroundRoot().querySelector('[name="n_kv_heads"]').value === '8');
   await page.fill('[name="d_model"]', '64');
@@ -139,7 +139,7 @@ test('8: after LLaMA-70B, d_model 64 and n_heads 4 show the n_kv_heads problem b
 test('8: a run overtaken by a quick edit, then by an invalid one, leaves the status naming the problem, not "Running…"', async () => {
   // The run in flight replies while a quicker one waits; that one can no longer start (the inputs are
   // invalid by then), so nothing else redraws the status: the overtaken reply must.
-  const page = await openPage(h, '#d_model=512&n_heads=8&source=random&n_q=64&panels=controls,heatmaps');
+  const page = await openPage(h, '#d_model=512&n_heads=8&source=random&n_q=64&panels=controls,heatmaps', { reuse: true });
   await page.fill('[name="n_q"]', '1536'); // about a second: it waits for Run
   await page.click('#run');
   await page.waitForFunction(() => /Running…/.test(playgroundRoot().querySelector('#status').textContent));
@@ -154,7 +154,7 @@ test('8: a run overtaken by a quick edit, then by an invalid one, leaves the sta
 });
 
 test('8: a read-only embed with a bad size says why it cannot run', async () => {
-  const page = await openPage(h, '#embed=1&panels=heatmaps&d_model=510&n_heads=8', { waitForResult: false });
+  const page = await openPage(h, '#embed=1&panels=heatmaps&d_model=510&n_heads=8', { waitForResult: false, reuse: true });
   await page.waitForSelector('#problems:not([hidden])');
   assert.match(await text(page, '#problems'), /This view cannot run:.*n_heads: d_model \(510\) is not divisible by n_heads \(8\)/);
   assert.ok(await page.isHidden('[data-panel="controls"]'));
@@ -164,7 +164,7 @@ test('8: a read-only embed with a bad size says why it cannot run', async () => 
 });
 
 test('8: a hash edited while a field has focus wins over the field, also after the field loses focus', async () => {
-  const page = await openPage(h, '#panels=controls,heatmaps');
+  const page = await openPage(h, '#panels=controls,heatmaps', { reuse: true });
   await page.click('[name="d_model"]');
   await page.fill('[name="d_model"]', '48');
   await page.waitForFunction(() => location.hash.includes('d_model=48'));
@@ -181,7 +181,7 @@ test('8: a hash edited while a field has focus wins over the field, also after t
 });
 
 test('8: presets and edits are steps of history: Back and Forward walk through the views', async () => {
-  const page = await openPage(h, '#panels=controls,heatmaps');
+  const page = await openPage(h, '#panels=controls,heatmaps', { reuse: true });
   const d_model = () => page.inputValue('[name="d_model"]');
   const waitFor = (value) => page.waitForFunction((v) => playgroundRoot().querySelector('[name="d_model"]').value === v, value);
   const start = await page.evaluate(() => history.length);
@@ -205,7 +205,7 @@ test('8: presets and edits are steps of history: Back and Forward walk through t
 });
 
 test('8: the preset menu steps through presets from the keyboard and shows the one in view', async () => {
-  const page = await openPage(h, '#panels=controls,heatmaps');
+  const page = await openPage(h, '#panels=controls,heatmaps', { reuse: true });
   await page.focus('select[name="preset"]');
   await page.keyboard.press('ArrowDown');
   await page.waitForFunction(() => playgroundRoot().querySelector('[name="d_model"]').value === '768');
@@ -222,7 +222,7 @@ test('8: the preset menu steps through presets from the keyboard and shows the o
 });
 
 test('8: a bare "#d_model" keeps the default and says so', async () => {
-  const page = await openPage(h, '#d_model&n_heads=2&panels=controls,heatmaps');
+  const page = await openPage(h, '#d_model&n_heads=2&panels=controls,heatmaps', { reuse: true });
   assert.equal(await page.inputValue('[name="d_model"]'), '64');
   assert.equal(await page.inputValue('[name="n_heads"]'), '2');
   assert.match(await text(page, '#notes'), /“d_model” has no value \(write d_model=…\), so it keeps its default 64/);
@@ -244,7 +244,7 @@ function productOf(formula) {
 
 test('9: the lesson-count rows name the product they show, also for cross-attention and the softmax', async () => {
   for (const hash of ['#attention=cross&source=random&n_q=4&n_k=9&d_model=32&n_heads=2&panels=heatmaps,cost', '#panels=heatmaps,cost', '#source=random&batch=3&n_q=5&d_model=48&n_heads=4&d_k=8&d_v=8&panels=heatmaps,cost']) {
-    const page = await openPage(h, hash);
+    const page = await openPage(h, hash, { reuse: true });
     const rows = await page.$$eval('tr[data-term]', (trs) => trs.map((tr) => ({
       term: tr.dataset.term, formula: tr.querySelector('.formula').textContent, value: Number(tr.children[1].textContent.replace(/,/g, '')),
     })));
@@ -259,7 +259,7 @@ test('9: the lesson-count rows name the product they show, also for cross-attent
 });
 
 test('9: with the √d_k scale off, no label divides by √d_k', async () => {
-  const page = await openPage(h, '#scale=0&panels=controls,heatmaps,shapes,cost,equations');
+  const page = await openPage(h, '#scale=0&panels=controls,heatmaps,shapes,cost,equations', { reuse: true });
   const shapes = await text(page, '#shape-table');
   assert.ok(!shapes.includes('√'), `shape trace: ${shapes}`);
   assert.match(shapes, /S_?i = Q_?i·K_?iᵀ/);
@@ -279,7 +279,7 @@ test('9: with the √d_k scale off, no label divides by √d_k', async () => {
 });
 
 test('9: a tiny run is timed over enough passes: a real time and rate, never NaN, never over the peak unexplained', async () => {
-  const page = await openPage(h, '#d_model=4&n_heads=1&source=random&n_q=1&panels=heatmaps,cost,performance');
+  const page = await openPage(h, '#d_model=4&n_heads=1&source=random&n_q=1&panels=heatmaps,cost,performance', { reuse: true });
   const status = await text(page, '#status');
   const m = status.match(/^Ran in ([\d.]+) (ms|µs) · ([\d.]+) [kMG]?FLOP\/s/);
   assert.ok(m && Number(m[1]) > 0 && Number(m[3]) > 0, `status: ${status}`);
@@ -298,7 +298,7 @@ test('9: a tiny run is timed over enough passes: a real time and rate, never NaN
 });
 
 test('9: the time-against-n chart is labelled with the layer it measured, even if the inputs change meanwhile', async () => {
-  const page = await openPage(h, '#source=random&n_q=16&d_model=128&n_heads=4&panels=controls,heatmaps,performance');
+  const page = await openPage(h, '#source=random&n_q=16&d_model=128&n_heads=4&panels=controls,heatmaps,performance', { reuse: true });
   await page.waitForSelector('#sweep');
   await page.click('#sweep');
   await page.fill('[name="d_model"]', '64'); // while the sweep runs
@@ -312,7 +312,7 @@ test('9: the time-against-n chart is labelled with the layer it measured, even i
 
 test('9: the √d_k lab calls the softmax "nearly one-hot" only when its own numbers say so', async () => {
   for (const [hash, expectOneHot] of [['#d_model=4&n_heads=4', false], ['#d_model=1024&n_heads=1&source=random&n_q=64', true]]) {
-    const page = await openPage(h, `${hash}&panels=heatmaps,sqrtdk`);
+    const page = await openPage(h, `${hash}&panels=heatmaps,sqrtdk`, { reuse: true });
     await page.waitForSelector('#sqrtdk-table');
     const max = Number(await page.$eval('#sqrtdk-table', (el) => el.dataset.maxUnscaled));
     const verdict = await text(page, '#sqrtdk-verdict');
@@ -325,14 +325,14 @@ test('9: the √d_k lab calls the softmax "nearly one-hot" only when its own num
 });
 
 test('9: cross-attention with n_q = n_k is costed as cross-attention (the keys and values are inputs too)', async () => {
-  const page = await openPage(h, '#attention=cross&source=random&n_q=8&n_k=8&d_model=32&n_heads=2&panels=heatmaps,cost');
+  const page = await openPage(h, '#attention=cross&source=random&n_q=8&n_k=8&d_model=32&n_heads=2&panels=heatmaps,cost', { reuse: true });
   const inputs = await page.$eval('#memory-total', (el) => el.closest('table').querySelector('tbody tr td').textContent);
   assert.match(inputs, new RegExp(`^${(4 * 3 * 8 * 32).toLocaleString('en-US')} B`), `inputs: ${inputs} (query, key and value)`);
   await page.closeAll();
 });
 
 test('9: the default sentence says its patterns come from random embeddings and weights', async () => {
-  const page = await openPage(h, '#panels=heatmaps');
+  const page = await openPage(h, '#panels=heatmaps', { reuse: true });
   assert.ok(await page.isVisible('#untrained-note'));
   assert.match(await text(page, '#untrained-note'), /at random.*untrained.*chance, not from what the words mean/);
   await page.goto(`${h.url}#source=random&panels=heatmaps`);

@@ -9,7 +9,7 @@
 // control that shows nothing and is not KNOWN, and on a KNOWN entry that no longer fails (remove it then).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, chapterDrawn } from './harness.mjs';
+import { startHarness, openPage, isChapterDrawn, POLL_MS } from './harness.mjs';
 import { STEPS, hashOf, goToStep } from './steps.mjs';
 import { parseHash, changedKeys, isField } from '../../web/src/model/schema.js';
 import { startState } from '../../web/src/lesson/chapters.js';
@@ -25,8 +25,8 @@ let page; // one page walks every chapter: each test goes to its steps by the ha
 before(async () => { h = await startHarness(); });
 after(async () => { await page?.closeAll(); await h?.close(); });
 
-/** What the step shows: each shown panel's text (menus' options left out) and a checksum of each shown canvas. */
-const snapshot = (page) => page.evaluate(() => {
+/** What the step shows: each shown panel's text (menus' options left out) and a checksum of each shown canvas (in the page). */
+function snapshotInPage() {
   const root = playgroundRoot();
   const out = {};
   for (const section of root.querySelectorAll('section[data-panel]:not([hidden])')) {
@@ -52,10 +52,35 @@ const snapshot = (page) => page.evaluate(() => {
     });
   }
   return out;
-});
+}
+const snapshot = (page) => page.evaluate(snapshotInPage);
 
 /** The parts of `now` that differ from `before` (names only). */
-const changed = (before, now) => [...new Set([...Object.keys(before), ...Object.keys(now)])].filter((k) => before[k] !== now[k]);
+function changed(before, now) { return [...new Set([...Object.keys(before), ...Object.keys(now)])].filter((k) => before[k] !== now[k]); }
+
+/**
+ * A snapshot without what the machine measures for the run (its time, passes and rate, in the cost and
+ * performance panels), which differs from one run of the same view to the next: for "the step shows again
+ * what it showed", never for "something changed".
+ */
+function steady(snapshot) {
+  const measured = /[\d.,]+ ?(?:[mµn]?s|[kMGT]?FLOP\/s)\b|timed over [\d,]+ passes?/g;
+  return Object.fromEntries(Object.entries(snapshot).map(([k, v]) => [k, v.replace(measured, '#')]));
+}
+
+/**
+ * Runs `body` in the page with the checks above (snapshotInPage, changed, steady, isChapterDrawn) and
+ * `waitDrawn(ms)`, chapterDrawn(page, ms, { orIdle: true }) without its error: one round trip for a loop
+ * that took four per look (a frame wait, the drawn wait, the snapshot, the pause).
+ */
+function inPage(page, body, arg) {
+  return page.evaluate(`(async (arg) => {
+    const snapshotInPage = ${snapshotInPage}, changed = ${changed}, steady = ${steady}, isChapterDrawn = ${isChapterDrawn};
+    const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+    const waitDrawn = async (ms) => { const until = performance.now() + ms; while (!isChapterDrawn(true) && performance.now() < until) await sleep(${POLL_MS}); };
+    return (${body})(arg);
+  })(${JSON.stringify(arg)})`);
+}
 
 /** The step's controls: { key (name or id), kind, values to set (as changes from the default) }. */
 const controlsOf = (page) => page.evaluate(() => {
@@ -114,22 +139,22 @@ function setControl(page, c, value, restore = false) {
 }
 
 /** Waits until the step shows something other than `before` (true), or WAIT_MS passes with nothing new (false). */
-async function showsChange(page, before) {
-  const until = Date.now() + WAIT_MS;
-  while (Date.now() < until) {
-    // Two frames, then a large problem that waits for Run (the form's Enter): press it once the run bar offers it.
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => {
+function showsChange(page, before) {
+  return inPage(page, async ({ before, waitMs }) => {
+    const until = performance.now() + waitMs;
+    while (performance.now() < until) {
+      // Two frames, then a large problem that waits for Run (the form's Enter): press it once the run bar offers it.
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       const run = playgroundRoot().getElementById('run');
       if (run && !run.disabled && /Run to/i.test(playgroundRoot().getElementById('status')?.textContent ?? '')) run.click();
-      r();
-    }))));
-    // Drawn, or idle on a view that waits for Run (a large preset, a refused size, a failed run): before,
-    // those waited all of WAIT_MS here although what they show was on screen (cost: 27 of its 100 s).
-    await chapterDrawn(page, WAIT_MS, { orIdle: true }).catch(() => {});
-    if (changed(before, await snapshot(page)).length) return true;
-    await page.waitForTimeout(100);
-  }
-  return false;
+      // Drawn, or idle on a view that waits for Run (a large preset, a refused size, a failed run): before,
+      // those waited all of WAIT_MS here although what they show was on screen (cost: 27 of its 100 s).
+      await waitDrawn(waitMs);
+      if (changed(before, snapshotInPage()).length) return true;
+      await sleep(100);
+    }
+    return false;
+  }, { before, waitMs: WAIT_MS });
 }
 
 /** The view a hash opens, as the page reads it (web/src/page/main.js's opening: the lesson's start unless the link gives heads). */
@@ -140,20 +165,26 @@ function viewOf(hash) {
 
 /**
  * After a control is set back: 'shown' once the step shows again exactly what it showed when reached
- * (`home`), 'other view' when the page's link opens another view than the step's (a change that moved
- * another field too), 'not shown' when WAIT_MS passed without `home` (a step whose figures differ run to run).
+ * (`home`; the run's measured time and rate aside, see steady), 'other view' when the page's link opens
+ * another view than the step's (a change that moved another field too), 'not shown' when WAIT_MS passed
+ * without `home`.
  */
 async function showsAgain(page, where, home) {
   if (changedKeys(viewOf(await page.evaluate(() => location.hash)), viewOf(hashOf(where))).length) return 'other view';
-  const until = Date.now() + WAIT_MS;
-  while (Date.now() < until) {
-    await chapterDrawn(page, WAIT_MS, { orIdle: true }).catch(() => {});
-    const now = await snapshot(page);
-    if (!changed(home, now).length) return 'shown';
-    if (process.env.VISIBLE_EFFECT_TIMES) console.log('differs', changed(home, now).map((k) => `${k}: ${String(home[k]).slice(0, 300)} → ${String(now[k]).slice(0, 300)}`));
-    await page.waitForTimeout(100);
-  }
-  return 'not shown';
+  const { shown, differs } = await inPage(page, async ({ home, waitMs }) => {
+    const until = performance.now() + waitMs;
+    let differs = [];
+    while (performance.now() < until) {
+      await waitDrawn(waitMs);
+      const now = steady(snapshotInPage());
+      differs = changed(home, now).map((k) => [k, home[k], now[k]]);
+      if (!differs.length) return { shown: true };
+      await sleep(100);
+    }
+    return { shown: false, differs };
+  }, { home: steady(home), waitMs: WAIT_MS });
+  if (!shown && process.env.VISIBLE_EFFECT_TIMES) console.log('differs', differs.map(([k, a, b]) => `${k}: ${String(a).slice(0, 300)} → ${String(b).slice(0, 300)}`));
+  return shown ? 'shown' : 'not shown';
 }
 
 // One test per chapter (each well inside its time limit, and a failure names its chapter).

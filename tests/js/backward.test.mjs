@@ -18,6 +18,19 @@ after(() => console.log(`backward, max normwise gradient error against float64 c
   `SIMD ${worst.simd.toExponential(2)}, baseline ${worst.scalar.toExponential(2)}`));
 
 const f64 = (x) => Float64Array.from(x);
+
+// A case's float64 central differences are the same for both modules when the arrays they read are (the
+// seeded inputs always; a layer's weights, the engine's own, when both modules make the same): computed
+// once, and reused under the same key only when every array read equals the first module's to the bit.
+const references = new Map();
+const sameBits = (a, b) => a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
+function sharedCentralDifferences(key, read, x, loss) {
+  const seen = references.get(key);
+  if (seen && seen.read.length === read.length && seen.read.every((a, i) => sameBits(a, read[i]))) return seen.expected;
+  const expected = centralDifferences(x, loss);
+  references.set(key, { read: read.map((a) => a.slice()), expected });
+  return expected;
+}
 const maxAbs = (x) => x.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
 
 // One gradient against its central differences. floor: the smallest scale to divide by, for a
@@ -93,7 +106,8 @@ for (const [isa, attn] of Object.entries(modules)) {
         for (const name of ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo', 'query', 'key', 'value']) {
           const target = name in w64 ? w64[name] : x64[name];
           if (target === null) continue; // bias off
-          const expected = centralDifferences(target, loss);
+          const read = [...Object.values(w64).filter(Boolean), x64.query, x64.key, x64.value, g64];
+          const expected = sharedCentralDifferences(`mha ${index} ${name}`, read, target, loss);
           if (name[0] === 'w') scales[name[1]] = maxAbs(expected);
           // A bias gradient sums the same terms as its weight's: measured on that scale.
           checkGradient(isa, name, r.grads[name], expected, name[0] === 'b' ? scales[name[1]] : 0);
@@ -161,7 +175,9 @@ for (const [isa, attn] of Object.entries(modules)) {
       assert.deepEqual(r.output, attn.scaledDotProductAttention({ ...args, need_weights: true }).output);
       const x64 = { q: f64(args.q), k: f64(args.k), v: f64(args.v) }, g64 = f64(grad_output);
       const loss = () => dot(g64, sdpaForward64({ ...args, ...x64 }));
-      for (const name of ['q', 'k', 'v']) checkGradient(isa, name, r.grads[name], centralDifferences(x64[name], loss));
+      for (const name of ['q', 'k', 'v']) {
+        checkGradient(isa, name, r.grads[name], sharedCentralDifferences(`sdpa ${index} ${name}`, [x64.q, x64.k, x64.v, g64], x64[name], loss));
+      }
     });
   }
 

@@ -86,7 +86,8 @@ console.log('never');`;
 });
 
 test('a script whose thread is held by one long call is killed by the watchdog, with the message', () => {
-  const r = runWithLimit({ seconds: 1, graceSeconds: 1 }, 'const end = Date.now() + 25000; while (Date.now() < end);\nconsole.log(\'never\');');
+  // Atomics.wait holds the thread as one long wasm call does (no timer or hook can run), without spinning a core.
+  const r = runWithLimit({ seconds: 1, graceSeconds: 1 }, 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25000);\nconsole.log(\'never\');');
   assert.equal(r.signal, 'SIGKILL', `killed (status ${r.status}, signal ${r.signal}):\n${r.stderr}`);
   assert.match(r.stderr, /its overall time limit of 1 s was reached.*a call still held it 1 s later: killed/);
   assert.ok(r.ms < 15_000, `killed after ${r.ms} ms`);
