@@ -47,7 +47,8 @@ async function unpack(bytes) {
 let python = null;
 function reproduceServer() {
   if (python) return python;
-  const child = spawn(PYTHON, [fileURLToPath(new URL('./reproduce_server.py', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // Its own process group: a run past its time is ended with the fork that runs it (kill(-pid)).
+  const child = spawn(PYTHON, [fileURLToPath(new URL('./reproduce_server.py', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'], detached: true });
   const waiting = [];
   let pending = '';
   child.stdout.setEncoding('utf8');
@@ -64,7 +65,7 @@ function reproduceServer() {
 async function reproduce(dir) {
   const server = reproduceServer();
   let timer;
-  const late = new Promise((resolve) => { timer = setTimeout(() => { server.child.kill(); resolve(null); }, 120000); });
+  const late = new Promise((resolve) => { timer = setTimeout(() => { process.kill(-server.child.pid, 'SIGKILL'); resolve(null); }, 120000); });
   const status = await Promise.race([server.ask(dir), late]);
   clearTimeout(timer);
   const out = await readFile(join(dir, '.reproduce.out'), 'utf8').catch((e) => `(no output: ${e.message})`);
