@@ -342,6 +342,10 @@ test('the map as SVG and PNG (2×): title, axes, token labels, colour scale, the
     // A table copied as CSV: the cost panel's first table, row by row.
     // The cost panel's own button (another panel's may come first: the cost panel is built when its turn comes).
     await page.waitForFunction(() => [...playgroundRoot().querySelectorAll('.copy-csv')].some((b) => b.textContent.includes('“Cost')), null, { timeout: 60000, polling: POLL_MS });
+    // Several tables of one panel are numbered within it, from (1) (they were numbered in the whole list).
+    const costParts = await page.evaluate(() => [...playgroundRoot().querySelectorAll('.copy-csv')].filter((b) => b.textContent.includes('“Cost'))
+      .map((b) => /\((\d+)\) as CSV/.exec(b.textContent)?.[1] ?? ''));
+    assert.deepEqual(costParts, costParts.length > 1 ? costParts.map((_, i) => String(i + 1)) : [''], 'the cost panel\'s buttons');
     await page.evaluate(() => [...playgroundRoot().querySelectorAll('.copy-csv')].find((b) => b.textContent.includes('“Cost')).click());
     await page.waitForFunction(() => /^Copied/.test(playgroundRoot().getElementById('figure-status').textContent));
     const csv = await page.evaluate(() => navigator.clipboard.readText());

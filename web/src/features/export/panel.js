@@ -149,7 +149,9 @@ export function create(body, { dom, actions, host }) {
     listed = found;
     fill(tables, found.length ? h('ul', {}, found.map((t, i) => {
       const title = t.closest('section')?.querySelector('h2, h3')?.textContent?.trim() || text('export.table_n', { n: i + 1 });
-      return h('li', {}, h('button', { type: 'button', class: 'copy-csv', dataset: { table: String(i) }, onclick: () => copy(t, title) }, text('export.copy_csv', { title, part: found.filter((x) => x.closest('section') === t.closest('section')).length > 1 ? ` (${i + 1})` : '' })));
+      // Several tables in one panel are numbered within that panel: (1), (2)…
+      const siblings = found.filter((x) => x.closest('section') === t.closest('section'));
+      return h('li', {}, h('button', { type: 'button', class: 'copy-csv', dataset: { table: String(i) }, onclick: () => copy(t, title) }, text('export.copy_csv', { title, part: siblings.length > 1 ? ` (${siblings.indexOf(t) + 1})` : '' })));
     })) : h('p', { class: 'note' }, text('export.no_table_shown')));
   }
 
