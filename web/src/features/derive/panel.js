@@ -5,7 +5,7 @@
 // it. A step of the heads chapter shows its own stage; anywhere else every stage shows.
 
 import * as fmt from '../../model/format.js';
-import { loadKatex } from '../../ui/katex.js';
+import { loadKatex, typeset as typesetWith } from '../../ui/katex.js';
 import { stepOf, keyList } from '../../lesson/chapters.js';
 import { text } from '../../lesson/panels/derive.js';
 import { STAGES, EQUATIONS, tensorSizes, equationTex, stageTensors, stageOfStep } from './stages.js';
@@ -47,7 +47,7 @@ export function create(body, { dom, host }) {
 
   let katex = null, view = null, lastKey = '';
   const typeset = (el, tex) => {
-    if (katex) katex.render(tex, el, KATEX);
+    if (katex) typesetWith(katex, el, tex, KATEX);
     else el.textContent = tex;
   };
   loadKatex(host).then((loaded) => {

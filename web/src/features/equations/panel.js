@@ -2,7 +2,7 @@
 // formula with the current sizes filled in, so the symbols always have numbers attached.
 
 import * as fmt from '../../model/format.js';
-import { loadKatex } from '../../ui/katex.js';
+import { loadKatex, typeset as typesetWith } from '../../ui/katex.js';
 import { text } from '../../lesson/panels/equations.js';
 import { textsOf } from '../../lesson/text.js';
 
@@ -13,6 +13,8 @@ const EQUATIONS = [
   textsOf({ title: 'equations.multi_head_attention', tex: 'equations.begin_operatorname_operatorname_mathrm', text: 'equations.every_head_sees_whole' }),
   textsOf({ title: 'equations.sinusoidal_positional_encoding', tex: 'equations.begin_pe_sin_left', text: 'equations.added_each_word_s' }),
 ];
+
+const KATEX = { displayMode: true, throwOnError: false, output: 'htmlAndMathml' };
 
 export function create(body, { dom, host }) {
   const { h, fill } = dom;
@@ -25,7 +27,7 @@ export function create(body, { dom, host }) {
   let lastLive = '';
 
   const typeset = (el, tex) => {
-    if (katex) katex.render(tex, el, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
+    if (katex) typesetWith(katex, el, tex, KATEX);
     else el.textContent = tex;
   };
 

@@ -4,7 +4,7 @@
 // q_item, q_head, q_query, q_key (hash, attributes, widget keys), set by a click on the heatmap.
 
 import * as fmt from '../../model/format.js';
-import { loadKatex as loadKatexOf } from '../../ui/katex.js';
+import { loadKatex as loadKatexOf, typeset as typesetWith } from '../../ui/katex.js';
 import { stageBodies, num } from './stage_bodies.js';
 import { stageFolds } from './stage_folds.js';
 import { firstRowNote, patternOf } from './head_note.js';
@@ -20,6 +20,8 @@ function index(value, n) {
   return k < n ? k : null;
 }
 
+
+const KATEX = { displayMode: true, throwOnError: false, output: 'htmlAndMathml' };
 
 export function create(body, { dom, host, actions }) {
   const { h, fill } = dom;
@@ -62,7 +64,7 @@ export function create(body, { dom, host, actions }) {
   }
 
   function typeset(el) {
-    if (katex) katex.render(el.dataset.tex, el, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
+    if (katex) typesetWith(katex, el, el.dataset.tex, KATEX);
   }
   /** A formula: plain text first (readable without KaTeX), typeset when KaTeX is there. */
   function formula(texSource, plain) {
