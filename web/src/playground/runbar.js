@@ -6,6 +6,7 @@
 import * as fmt from '../model/format.js';
 import { configKey } from '../model/validate.js';
 import { moduleName } from '../ui/module_name.js';
+import { setText } from '../ui/dom.js';
 
 /** "Ran in 0.42 ms · 12.3 GFLOP/s · SIMD module". */
 export function ranText(result) {
@@ -46,17 +47,17 @@ export function createRunbar({ dom, actions, win }) {
   function update(v) {
     const { check, running, engine } = v;
     if (engine) {
-      badge.textContent = `Running on ${moduleName(engine.isa)}${engine.inPage ? ', on this page’s thread' : ''}`;
+      setText(badge, `Running on ${moduleName(engine.isa)}${engine.inPage ? ', on this page’s thread' : ''}`);
       badge.dataset.isa = engine.isa;
     }
     // No engine will come: the status line says why, and no "Loading the engine…" stays beside it.
     badge.hidden = !engine && !!v.engineError;
     const runnable = !!engine && !!check?.ok && !check.blocked;
     runButton.disabled = !runnable || !!running;
-    runButton.textContent = running ? 'Running…' : 'Run';
+    setText(runButton, running ? 'Running…' : 'Run');
 
     blocked.hidden = !check?.blocked;
-    blocked.textContent = check?.blocked?.message ?? '';
+    setText(blocked, check?.blocked?.message ?? '');
 
     // Problems that no visible field shows: listed here, with their field's name.
     const signature = JSON.stringify(v.problems);
@@ -67,7 +68,7 @@ export function createRunbar({ dom, actions, win }) {
         h('ul', {}, v.problems.map((p) => h('li', { dataset: { field: p.field } }, h('code', {}, p.field), ': ', p.message)))] : []);
     }
     notes.hidden = !v.notes.length;
-    notes.textContent = v.notes.join(' ');
+    setText(notes, v.notes.join(' '));
 
     const show = !!running?.showProgress;
     progress.hidden = !show;
@@ -94,7 +95,7 @@ export function createRunbar({ dom, actions, win }) {
       return;
     }
     const { kind = '', text } = statusText(v, check?.config ? configKey(check.config) : '');
-    status.textContent = text;
+    setText(status, text);
     status.dataset.kind = kind;
     bar.dataset.state = kind === 'error' ? 'error' : 'idle';
   }

@@ -92,6 +92,11 @@ const SUPERSCRIPTS = { 'ᴽ': 'Q', 'ᴷ': 'K', 'ⱽ': 'V', 'ᴼ': 'O' };
 // character that cannot be part of it (matched, not looked behind: Safari before 16.4 has no lookbehind).
 const NOTATION = /([ᴽᴷⱽᴼ])|(^|[^A-Za-z0-9_])((?:[A-Za-z]_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*|[A-Za-z]+_\{[^}]*\}|[A-Za-z]{2,}_[A-Za-z0-9]{1,2})(?![A-Za-z0-9_]))/gu;
 
+/** Sets `el`'s text unless it already reads so: a same text written again would still be laid out again. */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 /** The element that has focus inside `node`'s tree (a shadow root keeps its own). */
 export function focusedIn(node) {
   return node.getRootNode?.().activeElement ?? null;

@@ -6,6 +6,7 @@ import { sentences } from '../../model/inputs.js';
 import { presetList, activePreset } from '../../model/presets.js';
 import * as fmt from '../../model/format.js';
 import { text } from '../../lesson/panels/controls.js';
+import { setText } from '../../ui/dom.js';
 
 const CHECKBOXES = new Set(['bias', 'scale']);
 /** Fields shown only when the state needs them (a sentence, a second sentence, key lengths, a dropout seed). */
@@ -117,7 +118,7 @@ export function create(body, { dom, actions }) {
     fieldBox('stride').hidden = state.mask !== 'strided';
     fieldBox('rope_base').hidden = state.positional !== 'rope';
     fieldBox('dropout_seed').hidden = !(Number(state.dropout) > 0);
-    form.querySelector('#l-text').textContent = cross ? text('controls.decoder_sentence_queries_each') : textLabel;
+    setText(form.querySelector('#l-text'), cross ? text('controls.decoder_sentence_queries_each') : textLabel);
 
     showFieldsAndMessages(form, view, { dimsHint, tokensHint });
   }
@@ -223,8 +224,8 @@ function showFieldsAndMessages(form, view, { dimsHint, tokensHint }) {
 
   // A fieldset with no field left shown takes no room.
   for (const set of form.querySelectorAll('fieldset')) set.hidden = ![...set.querySelectorAll('[data-field]')].some((box) => !box.hidden);
-  dimsHint.textContent = config && check.analysis ? dimsText(config, check.analysis.derived) : '';
-  tokensHint.textContent = config ? tokensText(config) : '';
+  setText(dimsHint, config && check.analysis ? dimsText(config, check.analysis.derived) : '');
+  setText(tokensHint, config ? tokensText(config) : '');
   // A sentence's counts explained where the sentence is not in the form would only puzzle (a chapter without it).
   tokensHint.hidden = config?.source === 'text' && !shows('text') && !shows('text_kv');
 }

@@ -7,7 +7,7 @@ import { Heatmap, drawColorbar } from '../../render/heatmap.js';
 import { configKey } from '../../model/validate.js';
 import { colorPositions, legendEnds } from '../../model/colorscale.js';
 import * as fmt from '../../model/format.js';
-import { focusedIn } from '../../ui/dom.js';
+import { focusedIn, setText } from '../../ui/dom.js';
 import { LESSON_START } from '../../lesson/chapters.js';
 import { watchStep } from '../../ui/fold_in_step.js';
 import { text } from '../../lesson/panels/heatmaps.js';
@@ -149,7 +149,7 @@ export function create(body, { dom, host, actions }) {
     } else if (reason === 'state' && drawnAs !== `${selectedHead()}|${state.colors}|${room()}`) {
       draw(); // the enlarged head, the colour scale or the map's room (a step of a chapter, or the whole dashboard) changed
     }
-    note.textContent = [baseNote, stale ? staleNote(check) : ''].filter(Boolean).join(' ');
+    setText(note, [baseNote, stale ? staleNote(check) : ''].filter(Boolean).join(' '));
     note.hidden = !note.textContent;
   }
 
@@ -226,9 +226,10 @@ function renderJobs({ h, fill }, { jobs, headsSwitch }, result, fixed) {
   };
   const lines = listed.map(([p, k]) => h('li', { dataset: { head: k, pattern: p } }, h('strong', {}, text('heatmaps.job_head', { value: k + 1 })), `: ${JOB_LINES[p]}${p === 'previous' ? firstRow(k) : ''}`));
   if (listed.length < patterns.length) lines.push(h('li', {}, text('heatmaps.other_heads_are_random', { length_length: fmt.int(patterns.length - listed.length) })));
-  fill(jobs, lines);
+  // The same lines again (most redraws): the list is left as it is, not laid out again.
+  if (jobs.innerHTML !== lines.map((li) => li.outerHTML).join('')) fill(jobs, lines);
   headsSwitch.hidden = trained || fixed;
-  headsSwitch.textContent = built ? text('heatmaps.make_every_head_random') : text('heatmaps.give_three_heads_job');
+  setText(headsSwitch, built ? text('heatmaps.make_every_head_random') : text('heatmaps.give_three_heads_job'));
 }
 
 /** The layer's output rows for the shown batch item, folded under its heading. */
