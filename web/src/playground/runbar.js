@@ -54,7 +54,7 @@ export function createRunbar({ dom, actions, win }) {
     badge.hidden = !engine && !!v.engineError;
     const runnable = !!engine && !!check?.ok && !check.blocked;
     runButton.disabled = !runnable || !!running;
-    setText(runButton, running ? 'Running…' : 'Run');
+    runButton.textContent = running ? 'Running…' : 'Run';
 
     blocked.hidden = !check?.blocked;
     setText(blocked, check?.blocked?.message ?? '');
