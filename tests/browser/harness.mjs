@@ -112,7 +112,7 @@ export async function openUrl(h, url, { width = 1280, height = 900, colorScheme 
     const context = await newContext(h, { viewport: { width, height }, colorScheme });
     if (init) await context.addInitScript(init);
     page = await context.newPage();
-    const own = { origins: new Set(), tainted: null, listeners: null };
+    const own = { origins: new Set(), tainted: null, listeners: null, cdp: null };
     page[OWN] = own;
     // Warnings count too: a preload never used or a deprecated API is something to fix, not ignore.
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') page.problems.push(`console ${m.type()}: ${m.text()}`); });
@@ -183,7 +183,7 @@ const BLANK = '<!doctype html><title>emptied</title><script>window.name = "";</s
 /**
  * What closeAll() does to a page opened with `reuse`: its document unloaded, its workers gone, localStorage,
  * sessionStorage, IndexedDB, caches, service workers and cookies of every origin it asked anything of
- * cleared, window.name reset, the listeners a test added removed, the mouse moved off the window; then it
+ * cleared, window.name reset, the listeners a test added removed, the mouse released and moved off the window; then it
  * waits in `h.idle` for the next open. A page that cannot be cleaned, or that a test tainted
  * (watchForTaint) or gave a second page in its context (a popup), is closed with its context.
  */
@@ -207,14 +207,14 @@ async function putAside(h, page) {
       await page.goto('about:blank');
     }
     removeTestListeners(page, own);
+    await page.mouse.up(); // a button a test left pressed (released in the empty document, which has no handler)
     await page.mouse.move(-1, -1);
     for (let i = 0; i < 100 && page.workers().length; i++) await page.waitForTimeout(20);
     if (page.workers().length) throw new Error('workers left');
-    const cdp = await context.newCDPSession(page);
+    own.cdp ??= await context.newCDPSession(page); // kept for the page's next putAside
     for (const origin of own.origins) {
-      if (/^https?:/.test(origin ?? '')) await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+      if (/^https?:/.test(origin ?? '')) await own.cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
     }
-    await cdp.detach();
     await context.clearCookies();
     if (context.serviceWorkers().length) throw new Error('service workers left');
     own.origins.clear();
