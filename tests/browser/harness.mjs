@@ -112,7 +112,7 @@ export async function openUrl(h, url, { width = 1280, height = 900, colorScheme 
     const context = await newContext(h, { viewport: { width, height }, colorScheme });
     if (init) await context.addInitScript(init);
     page = await context.newPage();
-    const own = { origins: new Set(), tainted: null, listeners: null, cdp: null };
+    const own = { origins: new Set(), tainted: null, listeners: null, cdp: null, aside: false };
     page[OWN] = own;
     // Warnings count too: a preload never used or a deprecated API is something to fix, not ignore.
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') page.problems.push(`console ${m.type()}: ${m.text()}`); });
@@ -169,6 +169,7 @@ function watchForTaint(page) {
 async function reusablePage(h, { width, height, colorScheme }) {
   const page = h.idle?.pop();
   if (!page) return null;
+  page[OWN].aside = false;
   const size = page.viewportSize();
   if (size?.width !== width || size?.height !== height) await page.setViewportSize({ width, height });
   await page.emulateMedia({ colorScheme, reducedMotion: null, forcedColors: null, contrast: null, media: null });
@@ -189,6 +190,8 @@ const BLANK = '<!doctype html><title>emptied</title><script>window.name = "";</s
  */
 async function putAside(h, page) {
   const own = page[OWN];
+  if (own.aside) return; // closed twice (a finally and an after): it is in h.idle once
+  own.aside = true;
   const context = page.context();
   try {
     if (own.tainted) throw new Error(`tainted by ${own.tainted}`);

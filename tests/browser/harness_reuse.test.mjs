@@ -98,4 +98,10 @@ test('a page whose context a test changed for good, or that opened another, is c
   const last = await openUrl(h, `${a.url}plant.html`, { waitForResult: false });
   assert.equal(last, fresh, 'a clean page is reused');
   await last.closeAll();
+  await last.closeAll(); // twice (a finally and an after): set aside once, for one open only
+  const one = await openUrl(h, `${a.url}plant.html`, { waitForResult: false });
+  const two = await openUrl(h, `${a.url}plant.html`, { waitForResult: false });
+  assert.ok(one === last && two !== last, 'a page closed twice was given to two opens');
+  await one.closeAll();
+  await two.closeAll();
 });
