@@ -97,8 +97,8 @@ const REUSE_PAGES = process.env.ATTN_REUSE_PAGES !== '0';
 const OWN = Symbol('harness');
 
 /**
- * As openPage, at any URL. `init` is a script run in every page of the context before its own (a page with
- * one is never reused). `reuse` (default true; false with ATTN_REUSE_PAGES=0): the page may be one a test of
+ * As openPage, at any URL. `init` is a script run in the page's every document before its own (removed again
+ * when the page is put aside). `reuse` (default true; false with ATTN_REUSE_PAGES=0): the page may be one a test of
  * this file closed, loaded again (reusablePage), and closeAll() puts it aside for the next open (putAside).
  * `reuse: false` is for a test that needs what only a new context has: a first visit's cold HTTP and code
  * cache, a tab with no history; its page is closed with its context. A test that changes its page or
@@ -106,13 +106,11 @@ const OWN = Symbol('harness');
  * seen doing so (watchForTaint) and its page closed instead of reused, with no option needed.
  */
 export async function openUrl(h, url, { width = 1280, height = 900, colorScheme = 'light', waitForResult = true, init, reuse = REUSE_PAGES } = {}) {
-  reuse &&= !init;
   let page = reuse ? await reusablePage(h, { width, height, colorScheme }) : null;
   if (!page) {
     const context = await newContext(h, { viewport: { width, height }, colorScheme });
-    if (init) await context.addInitScript(init);
     page = await context.newPage();
-    const own = { origins: new Set(), tainted: null, listeners: null, cdp: null, aside: false };
+    const own = { origins: new Set(), tainted: null, listeners: null, cdp: null, aside: false, init: null };
     page[OWN] = own;
     // Warnings count too: a preload never used or a deprecated API is something to fix, not ignore.
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') page.problems.push(`console ${m.type()}: ${m.text()}`); });
@@ -125,6 +123,8 @@ export async function openUrl(h, url, { width = 1280, height = 900, colorScheme 
   }
   page.problems = [];
   page.requests = [];
+  // Through the prototype: the harness's own init script, which putAside removes, taints nothing.
+  if (init) page[OWN].init = await Object.getPrototypeOf(page).addInitScript.call(page, init);
   await page.goto(url);
   if (waitForResult) await resultReady(page);
   page.closeAll = reuse ? () => putAside(h, page) : () => page.context().close();
@@ -209,6 +209,8 @@ async function putAside(h, page) {
     } else {
       await page.goto('about:blank');
     }
+    await own.init?.dispose();
+    own.init = null;
     removeTestListeners(page, own);
     await page.mouse.up(); // a button a test left pressed (released in the empty document, which has no handler)
     await page.mouse.move(-1, -1);

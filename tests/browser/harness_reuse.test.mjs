@@ -1,7 +1,7 @@
 // The harness's page reuse (openUrl's default): a page a test closed is loaded again for the next test, so
 // these tests plant what a test can leave behind in a tab (storage of two origins, cookies, caches, a hash,
 // a scroll, window.name, a running worker, listeners) and check the next test's page sees none of it; and
-// that a page a test changed beyond what the harness undoes (permissions, a popup, an init script) is not reused.
+// that a page a test changed beyond what the harness undoes (permissions, a popup) is not reused.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, serveSite, openUrl } from './harness.mjs';
@@ -73,7 +73,7 @@ test('a reused page shows the next test nothing the last one left in its tab', a
   await again.closeAll();
 });
 
-test('a page whose context a test changed for good, or that opened another, is closed, not reused', async () => {
+test('a page whose context a test changed for good, or that opened another, is closed, not reused; the harness\'s init script is removed', async () => {
   const granted = await openUrl(h, `${a.url}plant.html`, { waitForResult: false });
   await granted.context().grantPermissions(['clipboard-read']);
   await granted.closeAll();
@@ -85,11 +85,12 @@ test('a page whose context a test changed for good, or that opened another, is c
   assert.ok(opener.isClosed() && popup.isClosed(), 'a context with a popup open is closed');
 
   const withInit = await openUrl(h, `${a.url}plant.html`, { waitForResult: false, init: () => { window.planted = 1; } });
+  assert.equal(await withInit.evaluate(() => window.planted), 1, 'the init script ran');
   await withInit.closeAll();
-  assert.ok(withInit.isClosed(), 'a page with an init script is closed');
-
   const fresh = await openUrl(h, `${a.url}plant.html`, { waitForResult: false });
-  assert.ok(![granted, opener, withInit].includes(fresh));
+  assert.ok(![granted, opener].includes(fresh));
+  assert.equal(fresh, withInit, 'the page opened with an init script was reused');
+  assert.equal(await fresh.evaluate(() => window.planted), undefined, 'without its init script');
   await fresh.closeAll();
   const own = await openUrl(h, `${a.url}plant.html`, { waitForResult: false, reuse: false });
   assert.notEqual(own, fresh, 'reuse: false gets a new context');
