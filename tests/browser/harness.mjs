@@ -102,8 +102,9 @@ const OWN = Symbol('harness');
  * this file closed, loaded again (reusablePage), and closeAll() puts it aside for the next open (putAside).
  * `reuse: false` is for a test that needs what only a new context has: a first visit's cold HTTP and code
  * cache, a tab with no history; its page is closed with its context. A test that changes its page or
- * context in a way that cannot be undone (permissions, init scripts, context routes, a second page…) is
- * seen doing so (watchForTaint) and its page closed instead of reused, with no option needed.
+ * context in a way that cannot be undone (permissions, its own init scripts, context routes, a second
+ * page…) is seen doing so (watchForTaint) and its page closed instead of reused, with no option needed.
+ * After closeAll() a test must not touch its page again: the next test may be using it.
  */
 export async function openUrl(h, url, { width = 1280, height = 900, colorScheme = 'light', waitForResult = true, init, reuse = REUSE_PAGES } = {}) {
   let page = reuse ? await reusablePage(h, { width, height, colorScheme }) : null;
