@@ -107,18 +107,26 @@ function cpuSeconds() {
   const add = (kind, ticks) => { byKind[kind] = (byKind[kind] ?? 0) + ticks / 100; }; // USER_HZ: 100 on Linux
   for (const [id, ticks] of own) {
     if (!mine(id)) continue;
-    const kind = id === me ? 'node run.mjs (the browser server)' : processKind(id);
+    // A process that has ended but is not reaped yet (a zombie) has no command line: it is its parent's child.
+    const kind = id === me ? 'node run.mjs (the browser server)' : processKind(id) ?? childKind(processKind(parent.get(id)));
     add(kind, ticks);
     // The zygote reaps the renderers, this runner its node --test runs (and what their files started).
-    add(kind === 'zygote' ? 'renderer' : id === me ? 'node --test runs' : kind, reaped.get(id));
+    add(id === me ? 'node --test runs' : childKind(kind), reaped.get(id));
   }
   return { total: Object.values(byKind).reduce((sum, s) => sum + s, 0), byKind };
 }
 
-/** What a process of this run is: a Chromium process by its --type (the browser has none), or another. */
+/** The kind of a process's children: the zygote's are renderers; anything else's are of its own kind. */
+const childKind = (kind) => (kind === 'zygote' ? 'renderer' : kind ?? 'other');
+
+/**
+ * What a process of this run is: a Chromium process by its --type (the browser has none), node, or
+ * another; null when it has no command line (ended, not reaped yet).
+ */
 function processKind(id) {
   let line; // NUL-separated, or one string with spaces as a forked Chromium process rewrites it
-  try { line = readFileSync(`/proc/${id}/cmdline`, 'utf8').replaceAll('\0', ' '); } catch { return 'other'; }
+  try { line = readFileSync(`/proc/${id}/cmdline`, 'utf8').replaceAll('\0', ' ').trim(); } catch { return null; }
+  if (!line) return null;
   const type = line.match(/ --type=(\S+)/)?.[1];
   if (type) return type;
   const program = line.split(' ')[0];
