@@ -37,7 +37,7 @@ mkdir -p "$logdir"
 # Adds the counts of a ctest run in build dir $1, read from ctest's own record of every entry's output
 # (Testing/Temporary/LastTest.log), one suite per further argument (the entries' name prefix: ctest names
 # them SUITE:case or SUITE:file; none: every entry, as "all"). An entry that ran a Catch2 program adds its
-# test cases as Catch2 counted them (a per-file wasm entry runs many), any other entry (a fuzz run) adds
+# test cases as Catch2 counted them (an entry runs many: tests/cpp/catch_files.cmake), any other entry (a fuzz run) adds
 # one. An entry ctest failed counts at least one failure even when its Catch2 summary says all passed (a
 # sanitizer report at exit, a timeout). A suite with no entry fails the count.
 count_ctest_in() {
@@ -159,7 +159,7 @@ finish_lane_stage() {
   fi
 }
 
-# The Catch2 programs: ctest runs two entries at once; the wasm ones are one entry per test file.
+# The Catch2 programs: ctest runs two entries at once, two per program (tests/cpp/catch_files.cmake).
 ctest_run() { ctest --test-dir "$1" -j "$jobs" --output-on-failure "${@:2}"; }
 
 # The browser test files, one Chromium for all of them (tests/browser/run.mjs): as many at a time as there

@@ -3,6 +3,7 @@
 // lesson's chapter views; and on a course page of another origin holding two elements. The page with every
 // panel in an iframe of a course page is axe_frames.test.mjs's (its unnamed frame, 1280 px light and 375 px dark).
 // axe.min.js comes from node_modules (an npm dev dependency) and is injected into each page (axe_rules.mjs).
+// A small page with planted faults shows that axe, run as here, finds them (light and dark).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, serveSite, openUrl, resultReady, stepPlacing, POLL_MS } from './harness.mjs';
@@ -22,9 +23,15 @@ const coursePage = (a) => `<!doctype html>
 <attention-playground id="two" panels="heatmaps,query,compare,kvmap" mask="causal" source="random" n_q="6" d_model="16" n_heads="2"></attention-playground>
 </main></body></html>`;
 
+// Faint text in the dark scheme only, and an unnamed field: what axe must find (the checks bite).
+const plantedPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Planted</title>
+<style>@media (prefers-color-scheme: dark) { body { background: #111; color: #eee } .faint { color: #333 } }</style></head>
+<body><main><h1>Planted</h1><p class="faint">Faint in the dark</p><input type="text"></main></body></html>`;
+
 before(async () => {
   h = await startHarness();
-  course = await serveSite({ 'course.html': coursePage(h.url) });
+  course = await serveSite({ 'course.html': coursePage(h.url), 'planted.html': plantedPage });
 });
 after(async () => { await course?.close(); await h?.close(); });
 
@@ -57,6 +64,11 @@ test('the page with every panel: no axe violation at 1280 and 375 px, light and 
       box.dispatchEvent(new Event('change'));
     }
   });
+  // Closed and opened again, as a learner may: the preview is built anew for the panel chosen (closing removes
+  // it). The first one, built for every panel the page shows, would keep them built and hidden: about 7,000
+  // more nodes for axe to walk in each of the four runs (11 CPU-s a run against 6), none of them shown.
+  await page.click('#share-builder > summary');
+  await page.click('#share-builder > summary');
   // The preview follows: its heatmaps shown (with the exercises), and drawn.
   await page.waitForFunction(() => {
     const root = document.querySelector('#share-builder .share-preview-box')?.shadowRoot;
@@ -184,5 +196,16 @@ test('a course page of another origin with two elements: no axe violation', asyn
   const report = (await violations(page, { iframes: false })).map((line) => `course page: ${line}`);
   assert.deepEqual(report, []);
   assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('the checks bite: axe as these tests run it finds planted faint text (dark only) and an unnamed field', async () => {
+  const page = await openUrl(h, `${course.url}planted.html`, { waitForResult: false });
+  const found = {};
+  for (const colorScheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme });
+    found[colorScheme] = (await violations(page)).map((line) => line.replace(/ .*?: /, ': '));
+  }
+  assert.deepEqual(found, { light: ['label: ["input"]'], dark: ['color-contrast: ["p"]', 'label: ["input"]'] });
   await page.closeAll();
 });

@@ -69,11 +69,10 @@ export async function serveSite(files) {
 export const POLL_MS = 100;
 
 /**
- * A fresh page (own context) at `hash`. `page.problems` collects console errors and warnings, page errors and
- * failed requests; `page.requests` every URL the page or its worker asked for.
- * `reuse: true`: a page of this file that a test has closed (page.closeAll()) is loaded again instead of a new
- * context: a new document at `hash` in a tab that held another (see reusablePage), ~0.35 of the ~1.1 CPU-s an
- * open costs. The default is false (a new context), or true for every page with ATTN_REUSE_PAGES=1 (to try it).
+ * A page at `hash`. `page.problems` collects console errors and warnings, page errors and failed requests;
+ * `page.requests` every URL the page or its worker asked for. By default (`reuse`, see openUrl) a page of this
+ * file that a test has closed (page.closeAll()) is loaded again instead of a new context: a new document at
+ * `hash` in a tab that held another, ~0.8 of the ~1.2 CPU-s an open in a new context costs.
  */
 export async function openPage(h, hash = '', options = {}) {
   return openUrl(h, h.url + (options.asIs ? hash : referenceHash(hash)), options);
@@ -91,27 +90,42 @@ export function referenceHash(hash) {
   return `#${body || 'heads='}&chapter=reference`;
 }
 
-const REUSE_PAGES = process.env.ATTN_REUSE_PAGES === '1';
+/** Whether pages are reused by default; ATTN_REUSE_PAGES=0 gives every open a new context (to compare). */
+const REUSE_PAGES = process.env.ATTN_REUSE_PAGES !== '0';
+
+/** The harness's own per-page state, out of the tests' way: origins asked, taint, its listeners. */
+const OWN = Symbol('harness');
 
 /**
- * As openPage, at any URL; `init` is a script run in every page of the context before its own (a page with
- * one is never reused). `reuse`: see openPage.
+ * As openPage, at any URL. `init` is a script run in the page's every document before its own (removed again
+ * when the page is put aside). `reuse` (default true; false with ATTN_REUSE_PAGES=0): the page may be one a test of
+ * this file closed, loaded again (reusablePage), and closeAll() puts it aside for the next open (putAside).
+ * `reuse: false` is for a test that needs what only a new context has: a first visit's cold HTTP and code
+ * cache, a tab with no history; its page is closed with its context. A test that changes its page or
+ * context in a way that cannot be undone (permissions, its own init scripts, context routes, a second
+ * page…) is seen doing so (watchForTaint) and its page closed instead of reused, with no option needed.
+ * After closeAll() a test must not touch its page again: the next test may be using it.
  */
 export async function openUrl(h, url, { width = 1280, height = 900, colorScheme = 'light', waitForResult = true, init, reuse = REUSE_PAGES } = {}) {
-  reuse &&= !init;
   let page = reuse ? await reusablePage(h, { width, height, colorScheme }) : null;
   if (!page) {
     const context = await newContext(h, { viewport: { width, height }, colorScheme });
-    if (init) await context.addInitScript(init);
     page = await context.newPage();
+    const own = { origins: new Set(), tainted: null, listeners: null, cdp: null, aside: false, init: null };
+    page[OWN] = own;
     // Warnings count too: a preload never used or a deprecated API is something to fix, not ignore.
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') page.problems.push(`console ${m.type()}: ${m.text()}`); });
     page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
-    context.on('request', (r) => page.requests.push(r.url()));
+    context.on('request', (r) => { page.requests.push(r.url()); own.origins.add(URL.parse(r.url())?.origin); });
     context.on('requestfailed', (r) => page.problems.push(`request failed: ${r.url()}`));
+    // Every listener there is now (the harness's and Playwright's own) stays; a test's are removed (putAside).
+    own.listeners = new Set([page, context].flatMap((t) => t.eventNames().flatMap((e) => t.listeners(e))));
+    if (reuse) watchForTaint(page);
   }
   page.problems = [];
   page.requests = [];
+  // Through the prototype: the harness's own init script, which putAside removes, taints nothing.
+  if (init) page[OWN].init = await Object.getPrototypeOf(page).addInitScript.call(page, init);
   await page.goto(url);
   if (waitForResult) await resultReady(page);
   page.closeAll = reuse ? () => putAside(h, page) : () => page.context().close();
@@ -119,29 +133,70 @@ export async function openUrl(h, url, { width = 1280, height = 900, colorScheme 
 }
 
 /**
+ * What a test may change in its page or context that putAside cannot undo: calling any of these marks the
+ * page, which is then closed, not reused. (Routes of the page, its size, colour scheme and media, timeouts,
+ * cookies and storage are undone; listeners a test added to the page or context are removed.)
+ */
+const TAINTING = {
+  page: ['addInitScript', 'exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'routeFromHAR', 'routeWebSocket', 'addLocatorHandler'],
+  context: ['addInitScript', 'exposeFunction', 'exposeBinding', 'route', 'routeFromHAR', 'routeWebSocket', 'grantPermissions',
+    'clearPermissions', 'setGeolocation', 'setOffline', 'setExtraHTTPHeaders', 'setHTTPCredentials', 'setDefaultTimeout',
+    'setDefaultNavigationTimeout', 'newPage'],
+  clock: ['install', 'fastForward', 'pauseAt', 'resume', 'runFor', 'setFixedTime', 'setSystemTime'],
+};
+
+/** Wraps the page's, its context's and its clock's TAINTING methods so that calling one marks the page. */
+function watchForTaint(page) {
+  const targets = { page, context: page.context(), clock: page.clock };
+  for (const [name, methods] of Object.entries(TAINTING)) {
+    const target = targets[name];
+    for (const method of methods) {
+      const original = target[method];
+      if (typeof original !== 'function') continue;
+      target[method] = function (...args) {
+        page[OWN].tainted ??= `${name}.${method}`;
+        return original.apply(this, args);
+      };
+    }
+  }
+}
+
+/**
  * A page of `h.idle` (closed by a test that opened it with `reuse`), ready for a new document: the size and
- * colour scheme asked for, the default timeouts, no routes. What the last document left is gone (putAside):
- * its workers, its origins' storage and cookies. What stays is the tab's: its history (Back past the new
- * document's first entry leads to about:blank), the HTTP cache, the context's compiled code.
+ * colour scheme asked for, no other media emulated, the default timeouts. What the last document left is
+ * gone (putAside). What stays is the tab's: its history (Back past the new document's first entry leads to
+ * the empty document putAside left), the HTTP cache, the context's compiled code.
  */
 async function reusablePage(h, { width, height, colorScheme }) {
   const page = h.idle?.pop();
   if (!page) return null;
-  await page.setViewportSize({ width, height });
-  await page.emulateMedia({ colorScheme, reducedMotion: null, media: null });
+  page[OWN].aside = false;
+  const size = page.viewportSize();
+  if (size?.width !== width || size?.height !== height) await page.setViewportSize({ width, height });
+  await page.emulateMedia({ colorScheme, reducedMotion: null, forcedColors: null, contrast: null, media: null });
   page.setDefaultTimeout(30000);
   page.setDefaultNavigationTimeout(30000);
   return page;
 }
 
+/** The document putAside empties a page on: nothing in it but the reset of what a tab keeps across documents. */
+const BLANK = '<!doctype html><title>emptied</title><script>window.name = "";</script>';
+
 /**
- * What closeAll() does to a page opened with `reuse`: its document unloaded (about:blank), its workers gone,
- * localStorage, sessionStorage, IndexedDB, caches and cookies of every origin it asked anything of cleared;
- * then it waits in `h.idle` for the next openPage(…, { reuse: true }). A page that cannot be cleaned is closed.
+ * What closeAll() does to a page opened with `reuse`: its document unloaded, its workers gone, localStorage,
+ * sessionStorage, IndexedDB, caches, service workers and cookies of every origin it asked anything of
+ * cleared, window.name reset, the listeners a test added removed, the mouse released and moved off the window; then it
+ * waits in `h.idle` for the next open. A page that cannot be cleaned, or that a test tainted
+ * (watchForTaint) or gave a second page in its context (a popup), is closed with its context.
  */
 async function putAside(h, page) {
-  const origins = new Set(page.requests.map((u) => URL.parse(u)?.origin).filter((o) => /^https?:/.test(o ?? "")));
+  const own = page[OWN];
+  if (own.aside) return; // closed twice (a finally and an after): it is in h.idle once
+  own.aside = true;
+  const context = page.context();
   try {
+    if (own.tainted) throw new Error(`tainted by ${own.tainted}`);
+    if (context.pages().length !== 1) throw new Error('other pages in the context');
     await page.unrouteAll({ behavior: 'ignoreErrors' });
     // An empty document of the page's own origin, answered here (no request reaches a server, none fails:
     // a 404's console error could reach the next test's page.problems): the same renderer process, where
@@ -149,21 +204,38 @@ async function putAside(h, page) {
     const at = URL.parse(page.url())?.origin;
     if (/^https?:/.test(at ?? '')) {
       const blank = `${at}/attention-harness-blank`;
-      await page.route(blank, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '' }));
+      await page.route(blank, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: BLANK }));
       await page.goto(blank);
       await page.unroute(blank);
     } else {
       await page.goto('about:blank');
     }
+    await own.init?.dispose();
+    own.init = null;
+    removeTestListeners(page, own);
+    await page.mouse.up(); // a button a test left pressed (released in the empty document, which has no handler)
+    await page.mouse.move(-1, -1);
     for (let i = 0; i < 100 && page.workers().length; i++) await page.waitForTimeout(20);
     if (page.workers().length) throw new Error('workers left');
-    const cdp = await page.context().newCDPSession(page);
-    for (const origin of origins) await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
-    await cdp.detach();
-    await page.context().clearCookies();
+    own.cdp ??= await context.newCDPSession(page); // kept for the page's next putAside
+    for (const origin of own.origins) {
+      if (/^https?:/.test(origin ?? '')) await own.cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+    }
+    await context.clearCookies();
+    if (context.serviceWorkers().length) throw new Error('service workers left');
+    own.origins.clear();
     h.idle.push(page);
   } catch {
-    await page.context().close();
+    await context.close();
+  }
+}
+
+/** Removes every listener of the page and its context that was not there when openUrl made the page. */
+function removeTestListeners(page, own) {
+  for (const target of [page, page.context()]) {
+    for (const event of target.eventNames()) {
+      for (const fn of target.listeners(event)) if (!own.listeners.has(fn)) target.off(event, fn);
+    }
   }
 }
 

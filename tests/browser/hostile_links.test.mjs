@@ -54,7 +54,7 @@ test('a link cut at 2,000 characters inside an emoji: later edits keep the addre
   assert.equal(await page.inputValue('textarea[name="text"]').then((v) => v.length), 1999, 'the emoji is dropped whole');
   for (const d_model of ['32', '48']) {
     await page.fill('input[name="d_model"]', d_model);
-    await page.waitForFunction((d) => location.hash.includes(`d_model=${d}`), d_model, { timeout: 5000 });
+    await page.waitForFunction((d) => location.hash.includes(`d_model=${d}`), d_model, { timeout: 30000, polling: POLL_MS });
   }
   const hash = await page.evaluate(() => location.hash);
   assert.equal(parseHash(hash).state.text, 'a'.repeat(1999));

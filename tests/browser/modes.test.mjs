@@ -4,7 +4,7 @@
 // (15 GFLOP/s at a load average of 20 on 2 cores, 44 on a quieter one).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, resultReady, screenshot, newContext } from './harness.mjs';
+import { startHarness, openPage, openUrl, resultReady, screenshot } from './harness.mjs';
 import { expectedFor } from './reference.mjs';
 
 let h;
@@ -99,12 +99,7 @@ test('the performance panel measures the f32x4 peak and reports each run against
 });
 
 test('the example course page (dist/examples/course.html) shows two elements and an iframe that fits', async () => {
-  const context = await newContext(h, { viewport: { width: 1000, height: 900 } });
-  const page = await context.newPage();
-  const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text()); });
-  page.on('pageerror', (e) => problems.push(e.message));
-  await page.goto(`${h.url}examples/course.html`);
+  const page = await openUrl(h, `${h.url}examples/course.html`, { width: 1000, waitForResult: false });
   // Two elements, configured differently: a read-only causal view, and a lab with its inputs.
   await page.locator('#causal .status', { hasText: 'Ran in' }).waitFor({ timeout: 30000 });
   assert.equal(await page.locator('#causal .heat-small').count(), 4);
@@ -125,6 +120,6 @@ test('the example course page (dist/examples/course.html) shows two elements and
   const outer = await frame.evaluate((el) => el.clientHeight);
   assert.ok(Math.abs(content - outer) <= 10, `iframe ${outer} px, its content ${content} px`);
   await screenshot(page, 'course-page-iframe', { of: frame });
-  assert.deepEqual(problems, []);
-  await context.close();
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
 });

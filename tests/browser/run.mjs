@@ -81,13 +81,15 @@ function run(group, extra, buffered = false) {
 
 /**
  * The CPU seconds this runner and everything it started have used so far (Linux's /proc; null elsewhere):
- * each live descendant's own time and that of the children it has reaped. Read before the browser is
- * closed, as Chromium's renderers are reaped by its zygote, which dies with it unreaped (`time` on this
- * command misses them: page.test, 15 s of CPU by `time`, is 47 s with them).
+ * each live descendant's own time and that of the children it has reaped, by kind of process. Read before
+ * the browser is closed, as Chromium's renderers are reaped by its zygote, which dies with it unreaped
+ * (`time` on this command misses them: page.test, 15 s of CPU by `time`, is 47 s with them); the zygote's
+ * reaped children are the renderers that have ended, so they count as renderers.
  */
 function cpuSeconds() {
   const parent = new Map();
   const own = new Map();
+  const reaped = new Map();
   let ids;
   try { ids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)); } catch { return null; }
   for (const id of ids) {
@@ -95,14 +97,41 @@ function cpuSeconds() {
       const stat = readFileSync(`/proc/${id}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' '); // after "pid (name) " (a name may hold ") ")
       parent.set(id, fields[1]);
-      own.set(id, fields.slice(11, 15).reduce((sum, t) => sum + Number(t), 0)); // utime stime cutime cstime
+      own.set(id, Number(fields[11]) + Number(fields[12])); // utime stime
+      reaped.set(id, Number(fields[13]) + Number(fields[14])); // cutime cstime
     } catch { /* ended meanwhile */ }
   }
   const me = String(process.pid);
   const mine = (id) => { for (let at = id, hops = 0; at && hops < 30; at = parent.get(at), hops++) if (at === me) return true; return false; };
-  let ticks = 0;
-  for (const [id, t] of own) if (mine(id)) ticks += t;
-  return ticks / 100; // USER_HZ: 100 on Linux
+  const byKind = {};
+  const add = (kind, ticks) => { byKind[kind] = (byKind[kind] ?? 0) + ticks / 100; }; // USER_HZ: 100 on Linux
+  for (const [id, ticks] of own) {
+    if (!mine(id)) continue;
+    // A process that has ended but is not reaped yet (a zombie) has no command line: it is its parent's child.
+    const kind = id === me ? 'node run.mjs (the browser server)' : processKind(id) ?? childKind(processKind(parent.get(id)));
+    add(kind, ticks);
+    // The zygote reaps the renderers, this runner its node --test runs (and what their files started).
+    add(id === me ? 'node --test runs' : childKind(kind), reaped.get(id));
+  }
+  return { total: Object.values(byKind).reduce((sum, s) => sum + s, 0), byKind };
+}
+
+/** The kind of a process's children: the zygote's are renderers; anything else's are of its own kind. */
+const childKind = (kind) => (kind === 'zygote' ? 'renderer' : kind ?? 'other');
+
+/**
+ * What a process of this run is: a Chromium process by its --type (the browser has none), node, or
+ * another; null when it has no command line (ended, not reaped yet).
+ */
+function processKind(id) {
+  let line; // NUL-separated, or one string with spaces as a forked Chromium process rewrites it
+  try { line = readFileSync(`/proc/${id}/cmdline`, 'utf8').replaceAll('\0', ' ').trim(); } catch { return null; }
+  if (!line) return null;
+  const type = line.match(/ --type=(\S+)/)?.[1];
+  if (type) return type;
+  const program = line.split(' ')[0];
+  if (/chrom/.test(program)) return 'browser';
+  return /node$/.test(program) ? 'node --test runs' : 'other';
 }
 
 const started = Date.now();
@@ -114,6 +143,10 @@ await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, as
   while (queue.length) statuses.push(await run([queue.shift()], [], true));
 }));
 const cpu = cpuSeconds();
-if (cpu !== null) console.log(`# run.mjs: ${files.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s, ${cpu.toFixed(1)} s of CPU (Chromium's processes counted)`);
+if (cpu !== null) {
+  console.log(`# run.mjs: ${files.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s, ${cpu.total.toFixed(1)} s of CPU (Chromium's processes counted)`);
+  const kinds = Object.entries(cpu.byKind).filter(([, s]) => s >= 0.05).sort((x, y) => y[1] - x[1]);
+  console.log(`# run.mjs: CPU by process: ${kinds.map(([kind, s]) => `${kind} ${s.toFixed(1)} s`).join(', ')}`);
+}
 await server.close();
 process.exit(first || statuses.some((s) => s !== 0) || process.exitCode ? 1 : 0);
