@@ -8,8 +8,7 @@
 #   bash scripts/test.sh --quick   the native Catch2 suite (g++, SIMD kernels), the JavaScript API tests
 #                                  and a browser smoke test (tests/browser/smoke.test.mjs)
 # The full run keeps both cores busy: the g++ build, the sanitizer build and the wasm Catch2 programs,
-# each with its suites, run in the background at the lowest priorities (nice 19; the two lanes nothing
-# waits on below it, at the idle policy) while the modules are
+# each with its suites, run in the background at the lowest priority (nice 19) while the modules are
 # built and the JavaScript and browser tests run, so they take only the CPU those leave idle (the browser
 # stage waits on Chromium) and never slow the timed checks; the fuzz stage runs after the browser tests.
 # Ends with a line per stage (its time, and per suite its passed and failed counts), then one line
@@ -148,15 +147,6 @@ stop_tree() {
   kill "$1" 2>/dev/null # first, so that it starts nothing more
   for child in $children; do stop_tree "$child"; done
 }
-# The g++ lane and the wasm Catch2 lane run at Linux's idle policy (SCHED_IDLE, below nice 19; nice 19 where
-# chrt is missing): nothing waits on them, while the fuzz stage waits on the sanitizer lane (nice 19), so
-# the CPU the foreground leaves idle goes to that lane first. The sanitizer lane then finishes during the
-# browser stage instead of after it, and the two idle-policy lanes fill both cores at the end (their make
-# and ctest run two jobs at a time), where before the run ended on ctest-sanitize with a core idle.
-after_the_others() {
-  renice -n 19 -p "$BASHPID" > /dev/null
-  chrt -i -p 0 "$BASHPID" 2> /dev/null || true
-}
 lanes=()
 trap 'for lane in "${lanes[@]}"; do stop_tree "$lane"; done; exit 143' TERM INT
 finish_lane_stage() {
@@ -204,7 +194,7 @@ else
   # The fuzz stage runs in the foreground at the end (its 10 s per kernel set are timed: it gets its cores).
   start_lane build-native ctest-native
   (
-    after_the_others
+    renice -n 19 -p "$BASHPID" > /dev/null
     lane_stage build-native bash scripts/build.sh native
     lane_stage ctest-native ctest_run build/native
   ) &
@@ -229,7 +219,7 @@ else
     cmake -DATTN_WASM_SCALAR_TESTS=ON build/wasm > /dev/null && cmake --build build/wasm -j "$jobs"
   }
   (
-    after_the_others
+    renice -n 19 -p "$BASHPID" > /dev/null
     lane_stage build-wasm-tests wasm_tests_build
     lane_stage ctest-wasm ctest_run build/wasm
   ) &
