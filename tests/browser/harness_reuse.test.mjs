@@ -1,4 +1,4 @@
-// The harness's page reuse (openUrl's default): a page a test closed is loaded again for the next test, so
+// The harness's page reuse (openUrl's `reuse: true`): a page a test closed is loaded again for the next test, so
 // these tests plant what a test can leave behind in a tab (storage of two origins, cookies, caches, a hash,
 // a scroll, window.name, a running worker, listeners) and check the next test's page sees none of it; and
 // that a page a test changed beyond what the harness undoes (permissions, a popup) is not reused.
@@ -43,7 +43,7 @@ const empty = { local: 0, session: 0, cookie: '', caches: [], indexedDB: [] };
 const frameOf = (page) => page.frames().find((f) => f.url().startsWith(b.url));
 
 test('a reused page shows the next test nothing the last one left in its tab', async () => {
-  const page = await openUrl(h, `${a.url}plant.html`, { waitForResult: false });
+  const page = await openUrl(h, `${a.url}plant.html`, { waitForResult: false, reuse: true });
   await frameOf(page).waitForLoadState();
   await fill(page.mainFrame());
   await fill(frameOf(page));
@@ -59,7 +59,7 @@ test('a reused page shows the next test nothing the last one left in its tab', a
   page.on('dialog', () => {});
   await page.closeAll();
 
-  const again = await openUrl(h, `${a.url}plant.html?err`, { waitForResult: false });
+  const again = await openUrl(h, `${a.url}plant.html?err`, { waitForResult: false, reuse: true });
   assert.equal(again, page, 'the closed page was reused (else this test checks nothing)');
   await frameOf(again).waitForLoadState();
   assert.deepEqual(await held(again.mainFrame()), empty, 'the top origin\'s storage');
@@ -74,20 +74,20 @@ test('a reused page shows the next test nothing the last one left in its tab', a
 });
 
 test('a page whose context a test changed for good, or that opened another, is closed, not reused; the harness\'s init script is removed', async () => {
-  const granted = await openUrl(h, `${a.url}plant.html`, { waitForResult: false });
+  const granted = await openUrl(h, `${a.url}plant.html`, { waitForResult: false, reuse: true });
   await granted.context().grantPermissions(['clipboard-read']);
   await granted.closeAll();
   assert.ok(granted.isClosed(), 'a context with permissions granted is closed');
 
-  const opener = await openUrl(h, `${a.url}plant.html`, { waitForResult: false });
+  const opener = await openUrl(h, `${a.url}plant.html`, { waitForResult: false, reuse: true });
   const [popup] = await Promise.all([opener.waitForEvent('popup'), opener.evaluate((u) => { window.open(u); }, `${b.url}plant.html`)]);
   await opener.closeAll();
   assert.ok(opener.isClosed() && popup.isClosed(), 'a context with a popup open is closed');
 
-  const withInit = await openUrl(h, `${a.url}plant.html`, { waitForResult: false, init: () => { window.planted = 1; } });
+  const withInit = await openUrl(h, `${a.url}plant.html`, { waitForResult: false, reuse: true, init: () => { window.planted = 1; } });
   assert.equal(await withInit.evaluate(() => window.planted), 1, 'the init script ran');
   await withInit.closeAll();
-  const fresh = await openUrl(h, `${a.url}plant.html`, { waitForResult: false });
+  const fresh = await openUrl(h, `${a.url}plant.html`, { waitForResult: false, reuse: true });
   assert.ok(![granted, opener].includes(fresh));
   assert.equal(fresh, withInit, 'the page opened with an init script was reused');
   assert.equal(await fresh.evaluate(() => window.planted), undefined, 'without its init script');
@@ -96,12 +96,12 @@ test('a page whose context a test changed for good, or that opened another, is c
   assert.notEqual(own, fresh, 'reuse: false gets a new context');
   await own.closeAll();
   assert.ok(own.isClosed(), 'and closes it');
-  const last = await openUrl(h, `${a.url}plant.html`, { waitForResult: false });
+  const last = await openUrl(h, `${a.url}plant.html`, { waitForResult: false, reuse: true });
   assert.equal(last, fresh, 'a clean page is reused');
   await last.closeAll();
   await last.closeAll(); // twice (a finally and an after): set aside once, for one open only
-  const one = await openUrl(h, `${a.url}plant.html`, { waitForResult: false });
-  const two = await openUrl(h, `${a.url}plant.html`, { waitForResult: false });
+  const one = await openUrl(h, `${a.url}plant.html`, { waitForResult: false, reuse: true });
+  const two = await openUrl(h, `${a.url}plant.html`, { waitForResult: false, reuse: true });
   assert.ok(one === last && two !== last, 'a page closed twice was given to two opens');
   await one.closeAll();
   await two.closeAll();
