@@ -204,7 +204,7 @@ function showFieldsAndMessages(form, view, { dimsHint, tokensHint }) {
     const name = box.dataset.field;
     const message = messages[name] ?? '';
     const msgEl = box.querySelector('.msg');
-    if (msgEl && msgEl.textContent !== message) msgEl.textContent = message;
+    if (msgEl) setText(msgEl, message);
     // Out of this form (the chapter's choice, or the author's hide=): its message goes to the run bar.
     const off = !shows(name);
     if (off) box.hidden = true;
