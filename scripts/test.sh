@@ -11,7 +11,7 @@
 # each with its suites, run in the background at the lowest priority (nice 19) while the modules are
 # built and the JavaScript and browser tests run, so they take only the CPU those leave idle (the browser
 # stage waits on Chromium) and never slow the timed checks; the fuzz stage runs after the browser tests.
-# Ends with a line per stage (its time, and per suite its passed and failed counts), then one line
+# Ends with a line per stage (its time, its CPU time, and per suite its passed and failed counts), then one line
 # "tests: N passed, N failed" (N counts Catch2 test cases, node tests and fuzz runs), and exits non-zero
 # when anything failed. Each stage's log is in build/test-logs/.
 set -uo pipefail
@@ -91,10 +91,28 @@ count_node() {
   counted="${p} passed, ${f:-0} failed"
 }
 
-# finish_stage NAME COUNTER STATUS SECONDS [NOTE]: adds a stage's counts (COUNTER: none, count_node, which
+# The CPU time (user + system, in tenths of a second) of every child this shell has waited for so far: bash's
+# `times`, second line. A stage's CPU is the difference across it. A process its parent never waited for is
+# not counted: Chromium's renderers are not, so a browser stage takes tests/browser/run.mjs's own figure
+# (it reads every process of its Chromium). The run is CPU-bound, so this is what a stage costs.
+uncounted_cpu=0 # what run.mjs counted and `times` did not (Chromium's renderers), in tenths of a second
+# Sets cpu_now; call it as a plain command: `times` must run in this very shell (in a pipe or in $(...) it
+# would run in a fresh subshell, which has no children).
+cpu_tenths() {
+  local record="$logdir/.times.$BASHPID" # one per lane: each lane is a subshell of its own
+  times > "$record"
+  cpu_now=$(awk 'NR == 2 {
+    t = 0
+    for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
+    printf "%d\n", t * 10 + 0.5
+  }' "$record")
+  rm -f "$record"
+}
+
+# finish_stage NAME COUNTER STATUS SECONDS [NOTE] [CPU]: adds a stage's counts (COUNTER: none, count_node, which
 # reads the stage's log, or "count_ctest_in DIR SUITE...") and its line in the summary.
 finish_stage() {
-  local name="$1" counter="$2" status="$3" seconds="$4" note="${5:-}"
+  local name="$1" counter="$2" status="$3" seconds="$4" note="${5:-}" cpu="${6:-}"
   counted=""
   if [ "$counter" != none ]; then
     local -a count=($counter)
@@ -113,6 +131,7 @@ finish_stage() {
   if [ -n "$counted" ]; then result="$counted"
   elif [ "$status" -eq 0 ]; then result="ok"
   else result="FAILED (exit status $status)"; fi
+  [ -n "$cpu" ] && note+=" $(printf '%5d.%d CPU-s' $((cpu / 10)) $((cpu % 10)))"
   stage_lines+=("$(printf '%-17s %4d s%s  %s' "$name" "$seconds" "$note" "$result")")
 }
 
@@ -121,19 +140,28 @@ run_stage() {
   local name="$1" counter="$2"
   shift 2
   echo "=== $name"
-  local start=$SECONDS
+  local start=$SECONDS cpu_start status
+  cpu_tenths; cpu_start=$cpu_now
   "$@" 2>&1 | tee "$logdir/$name.log"
-  finish_stage "$name" "$counter" "${PIPESTATUS[0]}" $((SECONDS - start))
+  status=${PIPESTATUS[0]}
+  cpu_tenths
+  local cpu=$((cpu_now - cpu_start)) browser_cpu
+  browser_cpu=$(sed -n 's/^# run\.mjs: [0-9]* files\{0,1\} in .* s, \([0-9]*\)\.\([0-9]\) s of CPU.*/\1\2/p' "$logdir/$name.log" | tail -1)
+  if [ -n "$browser_cpu" ]; then uncounted_cpu=$((uncounted_cpu + 10#$browser_cpu - cpu)); cpu=$((10#$browser_cpu)); fi
+  finish_stage "$name" "$counter" "$status" $((SECONDS - start)) "" "$cpu"
 }
 
 # A background lane: its stages run one after another at nice 19 with their output in their logs only,
-# each leaving "STATUS SECONDS" in build/test-logs/NAME.status; lane_stage NAME COMMAND... is one of them.
+# each leaving "STATUS SECONDS CPU" in build/test-logs/NAME.status; lane_stage NAME COMMAND... is one of them.
 # finish_lane_stage NAME COUNTER (after `wait`) adds it to the summary as run_stage does.
 lane_stage() {
-  local name="$1" start=$SECONDS
+  local name="$1" start=$SECONDS cpu_start status
   shift
+  cpu_tenths; cpu_start=$cpu_now
   "$@" > "$logdir/$name.log" 2>&1
-  echo "$? $((SECONDS - start))" > "$logdir/$name.status"
+  status=$?
+  cpu_tenths
+  echo "$status $((SECONDS - start)) $((cpu_now - cpu_start))" > "$logdir/$name.status"
 }
 start_lane() {
   echo "=== in the background at nice 19: $* (logs in $logdir/)"
@@ -150,9 +178,9 @@ stop_tree() {
 lanes=()
 trap 'for lane in "${lanes[@]}"; do stop_tree "$lane"; done; exit 143' TERM INT
 finish_lane_stage() {
-  local name="$1" counter="$2" status=1 seconds=0
-  [ -f "$logdir/$name.status" ] && read -r status seconds < "$logdir/$name.status"
-  finish_stage "$name" "$counter" "$status" "$seconds" " (bg)"
+  local name="$1" counter="$2" status=1 seconds=0 cpu=""
+  [ -f "$logdir/$name.status" ] && read -r status seconds cpu < "$logdir/$name.status"
+  finish_stage "$name" "$counter" "$status" "$seconds" " (bg)" "$cpu"
   if [ "$status" -ne 0 ] || [[ " ${stage_failed[*]} " == *" $name "* ]]; then
     echo "=== $name failed: the end of $logdir/$name.log"
     tail -n 60 "$logdir/$name.log"
@@ -246,7 +274,9 @@ fi
 echo
 echo "per stage ($tier, $(nproc) cores; bg: in the background, its time overlaps the others'):"
 printf '  %s\n' "${stage_lines[@]}"
-echo "  total             $((SECONDS - total_start)) s"
+cpu_tenths
+cpu_now=$((cpu_now + uncounted_cpu))
+echo "  total             $((SECONDS - total_start)) s, $((cpu_now / 10)).$((cpu_now % 10)) CPU-s (every stage and the setup)"
 if [ ${#stage_failed[@]} -gt 0 ]; then
   echo "failed stages: ${stage_failed[*]} (logs in $logdir/)"
 fi
