@@ -4,10 +4,23 @@
 // typeset() keeps KaTeX's markup per formula (a redraw with the same sizes, or a step back and forth,
 // typesets nothing again) and leaves a box alone when its markup is already the one it shows.
 
-/** Resolves with the katex object once its module and styles are loaded; rejects with the load's error. */
+// The faces nearly every formula is set in: letters (KaTeX_Math, italic) and digits, operators and brackets
+// (KaTeX_Main). A browser fetches a face only once text needs it, so a formula typeset before they arrive
+// is first laid out in a fallback font, wider or narrower, and jumps when they land (under load, a box at
+// 1280 px showed a scroll bar for a moment). Waiting for these two first gives the formula its real width
+// from its first frame. Rarer faces (large delimiters, blackboard bold) still load on first use.
+const FACES = ['1em KaTeX_Main', 'italic 1em KaTeX_Math'];
+
+/** Resolves with the katex object once its module, styles and main faces are loaded; rejects with the load's error. */
 export function loadKatex(host) {
-  return Promise.all([host.importVendor('vendor/katex/katex.mjs'), host.loadStyle('vendor/katex/katex.min.css'),
-    host.loadDocumentStyle('vendor/katex/fonts.css')]).then(([mod]) => mod.default);
+  const faces = host.loadDocumentStyle('vendor/katex/fonts.css').then(() => {
+    const fonts = globalThis.document?.fonts;
+    // A face that fails to load is reported by the page as a failed request; the formulas are then set in
+    // the fallback font rather than not at all.
+    return fonts && Promise.all(FACES.map((face) => fonts.load(face))).catch(() => {});
+  });
+  return Promise.all([host.importVendor('vendor/katex/katex.mjs'), host.loadStyle('vendor/katex/katex.min.css'), faces])
+    .then(([mod]) => mod.default);
 }
 
 const KEPT = 400; // formulas kept per options object: every panel's formulas for a few sizes, a few hundred kB at most
