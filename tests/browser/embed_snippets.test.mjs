@@ -91,6 +91,7 @@ before(async () => {
     'export.html': page(`<attention-playground></attention-playground>\n<script type="module">\n${local(snippet('export-api'))}
 window.snippetDone = { bytes: [...new Uint8Array(await zip.arrayBuffer())], attention: attention.shape, output: output.shape };\n</script>`),
     'iframe.html': page(local(snippet('iframe')), { script: false }),
+    'blank.html': '<!doctype html><html lang="en"><head><title>Course</title><link rel="icon" href="data:,"></head><body></body></html>',
   });
 });
 after(async () => { await site?.close(); await h?.close(); });
@@ -224,8 +225,17 @@ test('the exercises snippet: a wrong first answer gets a hint, Show answer gives
 });
 
 test('the export snippet: a zip with the run’s tensors, view.json and reproduce.py; exportTensors gives attention and output', async () => {
-  const p = await openUrl(h, `${site.url}export.html`, { waitForResult: false });
-  await p.waitForFunction(() => window.snippetDone, null, { timeout: 60000 });
+  // The snippet asks for the export as soon as the element exists. The engine arriving after the export's
+  // code is a course page's ordinary race (a warm cache, a slow network): held back 1.5 s here, so the export
+  // must wait for it (it once sent the worker a view with no d_k yet and failed "d_k must be a number, got null").
+  const p = await openUrl(h, `${site.url}blank.html`, { waitForResult: false });
+  let held = 0;
+  await p.route(`${h.url}wasm/**`, async (route) => { held++; await new Promise((r) => setTimeout(r, 1500)); await route.continue(); });
+  const threw = new Promise((_, reject) => p.on('pageerror', (e) => reject(new Error(`the snippet threw: ${e.message}`))));
+  threw.catch(() => {}); // raced below; an error after the snippet's end is in p.problems
+  await p.goto(`${site.url}export.html`);
+  await Promise.race([p.waitForFunction(() => window.snippetDone, null, { timeout: 60000 }), threw]);
+  assert.ok(held > 0, 'the engine was held back (else this checks no race)');
   const { bytes, attention, output } = await p.evaluate(() => window.snippetDone);
   const files = unzipSync(new Uint8Array(bytes));
   for (const name of ['attention.npy', 'output.npy', 'view.json', 'reproduce.py']) assert.ok(files[name], `${name} in the zip: ${Object.keys(files)}`);
