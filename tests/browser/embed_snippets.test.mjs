@@ -204,6 +204,18 @@ test('the iframe snippet: embed.js sizes the frame to its content; the frame sho
   // embed.js sets the frame's height to what the page reports: no inner scrollbar.
   await p.waitForFunction((want) => Math.abs(document.querySelector('iframe').getBoundingClientRect().height - want) <= 2, inside.height, { timeout: 15000 });
   assert.notEqual(inside.height, 900, 'the content is not 900 px tall by chance');
+  // embed.js running while a playground frame is still on its first empty document (a lazy frame the page's
+  // load did not wait for: a warm cache made it so by chance; here a frame added late, its page held back
+  // 1 s) asks it nothing: that document is the course page's origin, and Chromium warned the message's was not.
+  let held = 0;
+  await p.route(`${h.url}index.html*`, async (route) => { held++; await new Promise((r) => setTimeout(r, 1000)); await route.continue(); });
+  await p.evaluate((a) => {
+    const late = Object.assign(document.createElement('iframe'), { id: 'late', title: 'late', src: `${a}index.html#embed=1&panels=shapes` });
+    document.body.prepend(late); // on screen: a frame off screen on another origin is not laid out, nor sized
+    document.body.append(Object.assign(document.createElement('script'), { src: `${a}embed.js` }));
+  }, h.url);
+  await p.waitForFunction(() => document.getElementById('late').getBoundingClientRect().height > 300, null, { timeout: 30000, polling: 100 });
+  assert.equal(held, 1, 'the late frame was held back (else this checks no race)');
   assert.equal(await f.evaluate(() => document.documentElement.scrollHeight <= innerHeight + 2), true, 'no inner scrollbar');
   assert.deepEqual(p.problems, []);
   await p.closeAll();
