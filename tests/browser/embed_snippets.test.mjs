@@ -91,6 +91,7 @@ before(async () => {
     'export.html': page(`<attention-playground></attention-playground>\n<script type="module">\n${local(snippet('export-api'))}
 window.snippetDone = { bytes: [...new Uint8Array(await zip.arrayBuffer())], attention: attention.shape, output: output.shape };\n</script>`),
     'iframe.html': page(local(snippet('iframe')), { script: false }),
+    'blank.html': '<!doctype html><html lang="en"><head><title>Course</title><link rel="icon" href="data:,"></head><body></body></html>',
   });
 });
 after(async () => { await site?.close(); await h?.close(); });
@@ -203,6 +204,18 @@ test('the iframe snippet: embed.js sizes the frame to its content; the frame sho
   // embed.js sets the frame's height to what the page reports: no inner scrollbar.
   await p.waitForFunction((want) => Math.abs(document.querySelector('iframe').getBoundingClientRect().height - want) <= 2, inside.height, { timeout: 15000 });
   assert.notEqual(inside.height, 900, 'the content is not 900 px tall by chance');
+  // embed.js running while a playground frame is still on its first empty document (a lazy frame the page's
+  // load did not wait for: a warm cache made it so by chance; here a frame added late, its page held back
+  // 1 s) asks it nothing: that document is the course page's origin, and Chromium warned the message's was not.
+  let held = 0;
+  await p.route(`${h.url}index.html*`, async (route) => { held++; await new Promise((r) => setTimeout(r, 1000)); await route.continue(); });
+  await p.evaluate((a) => {
+    const late = Object.assign(document.createElement('iframe'), { id: 'late', title: 'late', src: `${a}index.html#embed=1&panels=shapes` });
+    document.body.prepend(late); // on screen: a frame off screen on another origin is not laid out, nor sized
+    document.body.append(Object.assign(document.createElement('script'), { src: `${a}embed.js` }));
+  }, h.url);
+  await p.waitForFunction(() => document.getElementById('late').getBoundingClientRect().height > 300, null, { timeout: 30000, polling: 100 });
+  assert.equal(held, 1, 'the late frame was held back (else this checks no race)');
   assert.equal(await f.evaluate(() => document.documentElement.scrollHeight <= innerHeight + 2), true, 'no inner scrollbar');
   assert.deepEqual(p.problems, []);
   await p.closeAll();
@@ -224,8 +237,17 @@ test('the exercises snippet: a wrong first answer gets a hint, Show answer gives
 });
 
 test('the export snippet: a zip with the run’s tensors, view.json and reproduce.py; exportTensors gives attention and output', async () => {
-  const p = await openUrl(h, `${site.url}export.html`, { waitForResult: false });
-  await p.waitForFunction(() => window.snippetDone, null, { timeout: 60000 });
+  // The snippet asks for the export as soon as the element exists. The engine arriving after the export's
+  // code is a course page's ordinary race (a warm cache, a slow network): held back 1.5 s here, so the export
+  // must wait for it (it once sent the worker a view with no d_k yet and failed "d_k must be a number, got null").
+  const p = await openUrl(h, `${site.url}blank.html`, { waitForResult: false });
+  let held = 0;
+  await p.route(`${h.url}wasm/**`, async (route) => { held++; await new Promise((r) => setTimeout(r, 1500)); await route.continue(); });
+  const threw = new Promise((_, reject) => p.on('pageerror', (e) => reject(new Error(`the snippet threw: ${e.message}`))));
+  threw.catch(() => {}); // raced below; an error after the snippet's end is in p.problems
+  await p.goto(`${site.url}export.html`);
+  await Promise.race([p.waitForFunction(() => window.snippetDone, null, { timeout: 60000 }), threw]);
+  assert.ok(held > 0, 'the engine was held back (else this checks no race)');
   const { bytes, attention, output } = await p.evaluate(() => window.snippetDone);
   const files = unzipSync(new Uint8Array(bytes));
   for (const name of ['attention.npy', 'output.npy', 'view.json', 'reproduce.py']) assert.ok(files[name], `${name} in the zip: ${Object.keys(files)}`);

@@ -1,4 +1,4 @@
-// The harness's page reuse (openUrl's `reuse: true`): a page a test closed is loaded again for the next test, so
+// The harness's page reuse (openUrl's `reuse`, the default; its tests ask for it themselves): a page a test closed is loaded again for the next test, so
 // these tests plant what a test can leave behind in a tab (storage of two origins, cookies, caches, a hash,
 // a scroll, window.name, a running worker, listeners) and check the next test's page sees none of it; and
 // that a page a test changed beyond what the harness undoes (permissions, a popup) is not reused.

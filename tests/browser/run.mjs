@@ -52,10 +52,13 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 /**
  * One `node --test` run of `group` with `extra` options after the given ones; resolves with its exit
  * status. `buffered`: its output is kept and printed in one piece at its end (runs side by side).
+ * `alone`: nothing else of this runner runs meanwhile, so the CPU this runner used from its start to its
+ * end (Chromium's share included) is the run's own, and is printed with its time.
  */
-function run(group, extra, buffered = false) {
+function run(group, extra, buffered = false, alone = false) {
   if (!group.length || stopped) return Promise.resolve(stopped ? 1 : 0);
   const started = Date.now();
+  const cpuBefore = alone ? cpuSeconds()?.total : undefined;
   const child = spawn(process.execPath, ['--test', ...options, ...extra, ...group], {
     stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     env: { ...process.env, ATTN_BROWSER_WS: server.wsEndpoint() },
@@ -72,7 +75,8 @@ function run(group, extra, buffered = false) {
       children.delete(child);
       if (buffered) {
         process.stdout.write(Buffer.concat(out));
-        console.log(`# run.mjs: ${group.join(' ')} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        const cpu = cpuBefore === undefined ? null : cpuSeconds()?.total - cpuBefore;
+        console.log(`# run.mjs: ${group.join(' ')} in ${((Date.now() - started) / 1000).toFixed(1)} s${Number.isFinite(cpu) ? `, ${cpu.toFixed(1)} s of CPU` : ''}`);
       }
       resolve(status ?? (signal ? 1 : 0));
     });
@@ -137,10 +141,12 @@ function processKind(id) {
 const started = Date.now();
 const first = await run(alone, ['--test-concurrency=1']);
 // `concurrency` lanes, each taking the next file of the queue (the longest first) when its last one ends.
+// One lane (--test-concurrency=1): each file's CPU is its own, and is printed (to compare two ways per file).
 const queue = [...together];
 const statuses = [];
-await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-  while (queue.length) statuses.push(await run([queue.shift()], [], true));
+const lanes = Math.min(concurrency, queue.length);
+await Promise.all(Array.from({ length: lanes }, async () => {
+  while (queue.length) statuses.push(await run([queue.shift()], [], true, lanes === 1));
 }));
 const cpu = cpuSeconds();
 if (cpu !== null) {

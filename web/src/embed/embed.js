@@ -33,9 +33,21 @@
   });
 
   // Frames that loaded before this script sent their size to nobody: ask every playground frame again
-  // (addressed to the playground's origin, so no other frame receives it).
+  // (addressed to the playground's origin, so no other frame receives it). A frame still on its first empty
+  // document (a lazy frame not loaded when the page's load fires) is not asked: that document is the course
+  // page's origin, so the message would be refused with a console warning, and the frame posts its size
+  // itself when it loads.
+  const loading = (frame) => {
+    try {
+      return frame.contentDocument?.URL === 'about:blank';
+    } catch {
+      return false;
+    }
+  };
   const ask = () => {
-    for (const frame of playgroundFrames()) frame.contentWindow?.postMessage({ type: 'attention-playground:measure' }, own);
+    for (const frame of playgroundFrames()) {
+      if (!loading(frame)) frame.contentWindow?.postMessage({ type: 'attention-playground:measure' }, own);
+    }
   };
   if (document.readyState === 'complete') ask();
   else addEventListener('load', ask);

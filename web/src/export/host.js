@@ -9,7 +9,8 @@ function configOf(view) {
   const check = view.check;
   const [first] = Object.entries(check?.errors ?? {});
   if (first) throw Object.assign(new Error(`nothing to export: “${first[0]}”: ${first[1]}`), { field: first[0] });
-  if (!check?.config) throw new Error('nothing to export yet: the engine is still loading');
+  // No config, or one without the core's tensor shapes (the engine has not resolved the view yet).
+  if (!check?.config?.tensors) throw new Error('nothing to export yet: the engine is still loading');
   if (check.blocked) throw Object.assign(new Error(`nothing to export: ${check.blocked.message}`), { field: check.blocked.field });
   return check.config;
 }
