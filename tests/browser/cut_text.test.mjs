@@ -8,12 +8,12 @@
 // background gradients attached to the content and to the box). The test checks the cue is declared on
 // every such box and, once per width, that it is drawn (the box's right edge changes without it).
 // A cell-pick grid's column headers must show their key's whole word (their title has it).
-// One page per width, steps reached by the hash (steps.mjs); each offender printed with its text, its
-// width, the width it has, and the step.
+// One page: each step reached by the hash once (steps.mjs) and measured at each width, the window resized
+// on it; each offender printed with its text, its width, the width it has, and the step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, chapterDrawn } from './harness.mjs';
-import { STEPS, HAS_STEP, hashOf, goToStep } from './steps.mjs';
+import { STEPS, HAS_STEP, hashOf, goToStep, resizeStep } from './steps.mjs';
 
 const WIDTHS = [320, 375, 1280];
 let h;
@@ -132,53 +132,73 @@ const cutHeaders = (page) => page.evaluate(() => [...playgroundRoot().querySelec
   .filter((th) => th.checkVisibility()).map((th) => ({ shown: th.innerText.trim(), word: th.title.replace(/ \(\d+\)$/, '') }))
   .filter(({ shown, word }) => shown !== word));
 
-/** One width: every step at it, on one page. Returns { offenders, cues } (lines to print). */
-async function checkWidth(width, times) {
+/**
+ * Every step, each at every width, on one page: a step is reached by the hash once (its runs and panels
+ * built once) and measured at each width in turn, the window resized on it (resizeStep: its charts follow
+ * their box, as goToStep waits). The widths go in a snake (320, 375, 1280 at one step, 1280, 375, 320 at
+ * the next), so every other step is reached at 320 px and the others at 1280 px, each with one resize less.
+ * Returns { offenders, cues } (lines to print).
+ */
+async function checkSteps(times) {
   const offenders = [];
   const cues = [];
-  const page = await openPage(h, hashOf(STEPS[0]), { width, height: 800, asIs: true });
-  let cueChecked = false;
-  for (const where of STEPS) {
-    let t = Date.now();
-    const late = where !== STEPS[0] ? await goToStep(page, where) : (await chapterDrawn(page), []);
-    times.drawing += Date.now() - t;
-    t = Date.now();
-    for (const c of late) offenders.push(`${width} px, ${where.chapter} step ${where.step}: ${c}`);
-    const at = `${width} px, ${where.chapter} step ${where.step}`;
-    const report = (cut) => cut.forEach((o) => offenders.push(`${at}: ${o.what} “${o.text}” needs ${o.need} px, has ${o.box} px (${o.how})`));
-    const first = await findCut(page);
-    report(first.cut);
-    cues.push(...first.scrollers.map((s) => `${at}: ${s}`));
-    // Each exercise of the step (one card at a time behind the stepper): its card, and a cell-pick grid's headers.
-    const marks = await page.evaluate(() => [...playgroundRoot().querySelectorAll('.ex-marks button')].filter((b) => b.checkVisibility()).map((b) => b.dataset.mark));
-    for (const mark of marks) {
-      await page.evaluate((id) => playgroundRoot().querySelector(`.ex-marks button[data-mark="${id}"]`).click(), mark);
-      const card = await findCut(page, `[data-panel="exercises"]`);
-      report(card.cut.map((o) => ({ ...o, what: `${o.what} (exercise ${mark})` })));
-      for (const c of await cutHeaders(page)) offenders.push(`${at}: exercise ${mark}: cell-pick header “${c.shown}” for the key “${c.word}”`);
+  const page = await openPage(h, hashOf(STEPS[0]), { width: WIDTHS[0], height: 800, asIs: true });
+  const cueChecked = new Set(); // the widths whose scroll cue has been checked (once per width)
+  let widths = WIDTHS;
+  let t = Date.now();
+  await chapterDrawn(page);
+  times.drawing += Date.now() - t;
+  for (const [k, where] of STEPS.entries()) {
+    for (const [i, width] of widths.entries()) {
+      t = Date.now();
+      // The first width: the step reached there (the first step is open already); the others: a resize.
+      const late = i > 0 ? await resizeStep(page, { width, height: 800 }) : k > 0 ? await goToStep(page, where) : [];
+      times.drawing += Date.now() - t;
+      t = Date.now();
+      for (const c of late) offenders.push(`${width} px, ${where.chapter} step ${where.step}: ${c}`);
+      await checkStepAt(page, where, width, { offenders, cues, cueChecked });
+      times.measuring += Date.now() - t;
     }
-    if (!cueChecked && first.scrollers.length) {
-      const drawn = await cueIsDrawn(page);
-      cueChecked = true;
-      if (drawn === false) offenders.push(`${at}: the scroll cue of ${first.scrollers[0]} draws nothing at its edge`);
-    }
-    await page.evaluate(() => playgroundRoot().querySelectorAll('[data-cue-probe]').forEach((p) => delete p.dataset.cueProbe));
-    times.measuring += Date.now() - t;
+    widths = [...widths].reverse();
   }
-  assert.deepEqual(page.problems, [], `${width} px: the page's problems`);
+  assert.deepEqual(page.problems, [], "the page's problems");
   await page.closeAll();
   return { offenders, cues };
 }
 
-test('no select, button, table cell, label or cell-pick cell is cut in any step at 320, 375 or 1280 px', { timeout: 240000 }, async () => {
+/** The step shown, at the window's width now: its cut elements, each exercise's card, the scroll cue once per width. */
+async function checkStepAt(page, where, width, { offenders, cues, cueChecked }) {
+  const at = `${width} px, ${where.chapter} step ${where.step}`;
+  const report = (cut) => cut.forEach((o) => offenders.push(`${at}: ${o.what} “${o.text}” needs ${o.need} px, has ${o.box} px (${o.how})`));
+  const first = await findCut(page);
+  report(first.cut);
+  cues.push(...first.scrollers.map((s) => `${at}: ${s}`));
+  // Each exercise of the step (one card at a time behind the stepper): its card, and a cell-pick grid's headers.
+  const marks = await page.evaluate(() => [...playgroundRoot().querySelectorAll('.ex-marks button')].filter((b) => b.checkVisibility()).map((b) => b.dataset.mark));
+  for (const mark of marks) {
+    await page.evaluate((id) => playgroundRoot().querySelector(`.ex-marks button[data-mark="${id}"]`).click(), mark);
+    const card = await findCut(page, `[data-panel="exercises"]`);
+    report(card.cut.map((o) => ({ ...o, what: `${o.what} (exercise ${mark})` })));
+    for (const c of await cutHeaders(page)) offenders.push(`${at}: exercise ${mark}: cell-pick header “${c.shown}” for the key “${c.word}”`);
+  }
+  if (!cueChecked.has(width) && first.scrollers.length) {
+    const drawn = await cueIsDrawn(page);
+    cueChecked.add(width);
+    if (drawn === false) offenders.push(`${at}: the scroll cue of ${first.scrollers[0]} draws nothing at its edge`);
+  }
+  await page.evaluate(() => playgroundRoot().querySelectorAll('[data-cue-probe]').forEach((p) => delete p.dataset.cueProbe));
+}
+
+// 6 min: one page walks the steps at the three widths in turn (they were three pages side by side), ~75 s at a load of 11.
+test('no select, button, table cell, label or cell-pick cell is cut in any step at 320, 375 or 1280 px', { timeout: 360000 }, async () => {
   const started = Date.now();
   const offenders = [];
   const cues = [];
-  // The widths side by side (a page each): most of a step's time is waiting for frames and runs.
-  const times = { drawing: 0, measuring: 0 }; // ms, summed over the widths
-  const perWidth = await Promise.all(WIDTHS.map((width) => checkWidth(width, times)));
-  for (const r of perWidth) { offenders.push(...r.offenders); cues.push(...r.cues); }
-  console.log(`cut_text: ${STEPS.length} steps × ${WIDTHS.length} widths in ${((Date.now() - started) / 1000).toFixed(1)} s (summed over the pages: ${(times.drawing / 1000).toFixed(1)} s drawing steps, ${(times.measuring / 1000).toFixed(1)} s measuring); ${HAS_STEP ? 'steps by the step key' : 'one step per chapter (no step key yet)'}`);
+  const times = { drawing: 0, measuring: 0 }; // ms
+  const all = await checkSteps(times);
+  offenders.push(...all.offenders);
+  cues.push(...all.cues);
+  console.log(`cut_text: ${STEPS.length} steps × ${WIDTHS.length} widths in ${((Date.now() - started) / 1000).toFixed(1)} s (${(times.drawing / 1000).toFixed(1)} s drawing steps, ${(times.measuring / 1000).toFixed(1)} s measuring); ${HAS_STEP ? 'steps by the step key' : 'one step per chapter (no step key yet)'}`);
   console.log(`scrollers with hidden content and their cue (${cues.length}):\n  ${[...new Set(cues)].join('\n  ') || 'none'}`);
   console.log(`offenders (${offenders.length}):\n  ${offenders.join('\n  ') || 'none'}`);
   assert.deepEqual(offenders, [], 'cut elements (above)');

@@ -6,7 +6,7 @@
 // switch-off bars stand beside their values; nothing in the two panels is cut at 375 and 1280 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, chapterDrawn, screenshot, POLL_MS } from './harness.mjs';
+import { startHarness, openPage, openUrl, chapterDrawn, screenshot, POLL_MS } from './harness.mjs';
 import { engine } from './reference.mjs';
 import { fromHash } from '../../web/src/model/schema.js';
 import { validate } from '../../web/src/model/validate.js';
@@ -201,14 +201,18 @@ test('the switch-off bars stand beside their values, not under them', async () =
 
 for (const width of [1280, 375]) {
   test(`at ${width} px nothing in any step's derivation or subspace panel is cut (screenshots of each step)`, async () => {
-    const page = await openPage(h, '#chapter=heads', { asIs: true, waitForResult: false, width });
-    const wideFormulas = () => page.evaluate(() => [...playgroundRoot().querySelectorAll('[data-panel="derive"] .derive-stage:not([hidden]) .math')].filter((m) => m.scrollWidth > m.clientWidth + 1).map((m) => m.dataset.equation ?? m.getAttribute('aria-label')));
-    if (width === 1280) {
-      // KaTeX's fonts arriving 3 s late, as a loaded machine once had them: a formula typeset before its
-      // fonts is laid out in a fallback font (step 1's `a` was 354 px in its 348 px box), so the panel
-      // waits for them (ui/katex.js) and the first formula shown already fits.
+    // At 1280 px, KaTeX's fonts arrive 3 s late, as a loaded machine once had them: a formula typeset before
+    // its fonts is laid out in a fallback font (step 1's `a` was 354 px in its 348 px box), so the panel
+    // waits for them (ui/katex.js) and the first formula shown already fits. The route is set on a blank
+    // page first, so no request of the playground's is cut short (a reload would record those as failed).
+    const late = width === 1280;
+    const page = await openUrl(h, late ? 'about:blank' : h.url + '#chapter=heads', { waitForResult: false, width, reuse: false });
+    if (late) {
       await page.route(/\.woff2$/, async (route) => { await new Promise((r) => setTimeout(r, 3000)); await route.continue().catch(() => {}); });
-      await page.reload();
+      await page.goto(h.url + '#chapter=heads');
+    }
+    const wideFormulas = () => page.evaluate(() => [...playgroundRoot().querySelectorAll('[data-panel="derive"] .derive-stage:not([hidden]) .math')].filter((m) => m.scrollWidth > m.clientWidth + 1).map((m) => m.dataset.equation ?? m.getAttribute('aria-label')));
+    if (late) {
       await typesetFor(page, 64);
       assert.deepEqual(await wideFormulas(), [], 'step 1, fonts late: formulas wider than their box');
       await page.unroute(/\.woff2$/);

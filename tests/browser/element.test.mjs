@@ -11,8 +11,11 @@ import { toHash, ELEMENT_KEYS } from '../../web/src/model/schema.js';
 
 let h, site;
 
-/** The course page, loading everything from the playground's origin `a`. */
-const coursePage = (a) => `<!doctype html>
+/**
+ * The course page, loading everything from the playground's origin `a`; `frame: false` leaves out the iframe
+ * (a whole page of its own, with its own worker and run), for the tests that look only at the elements.
+ */
+const coursePage = (a, { frame = true } = {}) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>A course page on another origin</title>
 <link rel="icon" href="data:,">
 <script>
@@ -32,8 +35,8 @@ const coursePage = (a) => `<!doctype html>
 <attention-playground id="maps" panels="heatmaps" d_model="32" n_heads="2" source="random" n_q="6" input_seed="5"></attention-playground>
 <attention-playground id="cross" panels="controls,heatmaps,shapes" theme="dark" d_model="48" n_heads="3" attention="cross" source="random" n_q="4" n_k="7"></attention-playground>
 <attention-playground id="auto" panels="shapes" theme="auto" d_model="16" n_heads="2" source="random" n_q="3"></attention-playground>
-<p>An iframe of the full page, sized by embed.js:</p>
-<iframe id="frame" height="400" title="playground" src="${a}index.html#embed=1&panels=heatmaps,shapes&d_model=32&n_heads=4"></iframe>
+${frame ? `<p>An iframe of the full page, sized by embed.js:</p>
+<iframe id="frame" height="400" title="playground" src="${a}index.html#embed=1&panels=heatmaps,shapes&d_model=32&n_heads=4"></iframe>` : ''}
 </body></html>`;
 
 /**
@@ -51,11 +54,12 @@ const strictPage = (a) => `<!doctype html>
 
 before(async () => {
   h = await startHarness();
-  site = await serveSite({ 'course.html': coursePage(h.url), 'strict.html': strictPage(h.url), 'empty.html': '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>empty</title></head><body></body></html>' });
+  site = await serveSite({ 'course.html': coursePage(h.url), 'elements.html': coursePage(h.url, { frame: false }), 'strict.html': strictPage(h.url), 'empty.html': '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>empty</title></head><body></body></html>' });
 });
 after(async () => { await site?.close(); await h?.close(); });
 
-const open = (options = {}) => openUrl(h, `${site.url}course.html`, { waitForResult: false, width: 1000, ...options });
+/** The course page (`elementsOnly`: without its iframe). */
+const open = (options = {}, { elementsOnly = false } = {}) => openUrl(h, `${site.url}${elementsOnly ? 'elements' : 'course'}.html`, { waitForResult: false, width: 1000, ...options });
 
 /** Waits for the n-th event of `type` from element `id` (counting from 1) and returns its detail. */
 async function eventFrom(page, id, type, n = 1) {
@@ -105,7 +109,7 @@ test('two elements on a course page of another origin each show their own view, 
 });
 
 test('an attribute change re-runs; `state` round-trips; run() resolves with the result', async () => {
-  const page = await open();
+  const page = await open({}, { elementsOnly: true });
   await eventFrom(page, 'maps', 'result');
   await page.$eval('#maps', (el) => el.setAttribute('n_q', '9'));
   const second = await eventFrom(page, 'maps', 'result', 2);
@@ -136,7 +140,7 @@ test('an attribute change re-runs; `state` round-trips; run() resolves with the 
 });
 
 test('a bad attribute fires `error` naming the field, and the element shows the message', async () => {
-  const page = await open();
+  const page = await open({}, { elementsOnly: true });
   await eventFrom(page, 'maps', 'result');
   await eventFrom(page, 'cross', 'result');
   // An element without its inputs panel: the message is listed in its run bar.
@@ -163,7 +167,7 @@ test('a bad attribute fires `error` naming the field, and the element shows the 
 });
 
 test('a learner edit fires `change` with the whole view', async () => {
-  const page = await open();
+  const page = await open({}, { elementsOnly: true });
   await eventFrom(page, 'cross', 'result');
   await inside(page, 'cross', '[name="n_q"]').fill('5');
   const change = await eventFrom(page, 'cross', 'change');

@@ -5,7 +5,7 @@
 // page and the link reproduce the chapter, exercises, locks and hides (issue 38).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, openUrl, serveSite, resultReady, screenshot, POLL_MS } from './harness.mjs';
+import { startHarness, openPage, openUrl, serveSite, resultReady, screenshot, SAVE_SCREENSHOTS, POLL_MS } from './harness.mjs';
 import { idsOfChapter } from '../../web/src/lesson/exercises/index.js';
 import { CHAPTERS } from '../../web/src/lesson/chapters.js';
 
@@ -125,8 +125,9 @@ test('what the builder writes works when pasted: the element on another origin s
     await site.close();
   }
 
-  // The permalink opens the same view on the full page.
-  const again = await openUrl(h, permalink);
+  // The permalink opens the same view on the full page: its form, read as soon as it is there (the run of
+  // every panel is not waited for unless a screenshot of it is saved).
+  const again = await openUrl(h, permalink, { waitForResult: SAVE_SCREENSHOTS });
   assert.equal(await again.inputValue('[name="d_model"]'), '48');
   assert.equal(await again.inputValue('select[name="mask"]'), 'causal');
   await screenshot(again, 'permalink');

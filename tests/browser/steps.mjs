@@ -26,9 +26,9 @@ export const settle = (page) => page.evaluate(() => new Promise((r) => requestAn
  */
 export async function goToStep(page, where) {
   const arg = JSON.stringify({ hash: hashOf(where), ...where, poll: POLL_MS });
-  const got = await page.evaluate(`(() => { const isChapterDrawn = ${isChapterDrawn}; return (${goToStepInPage})(${arg}); })()`);
+  const got = await page.evaluate(`(() => { const isChapterDrawn = ${isChapterDrawn}, chartsFollowInPage = ${chartsFollowInPage}; return (${goToStepInPage})(${arg}); })()`);
   if (got.failed) throw new Error(`${hashOf(where)} not drawn: ${got.failed}`);
-  return got.wide.map((c) => `chart #${c.id} drawn ${c.chart} px wide in a ${c.box} px box`);
+  return wideLines(got.wide);
 }
 
 /** goToStep in the page (isChapterDrawn is harness.mjs's, given beside it): { failed: why } or { wide: charts }. */
@@ -49,9 +49,33 @@ async function goToStepInPage({ hash, chapter, step, poll }) {
       .map((s) => `${s.dataset.panel}${s.dataset.stale === '1' ? ' (stale)' : ''}: ${s.innerText.slice(0, 80).replace(/\s+/g, ' ')}`).join('; ');
     return { failed: `chapterDrawn not within 30000 ms (${seen})` };
   }
-  // settle: a frame or two and a short pause (charts and maps follow their box on the next frames).
+  return { wide: await chartsFollowInPage(poll) }; // eslint-disable-line no-undef
+}
+
+/**
+ * In the page (given beside goToStepInPage, and run alone after a resize): a frame or two and a short pause
+ * (charts and maps follow their box on the next frames), then up to 5 s, looking every `poll` ms, for every
+ * shown chart to be as wide as its box. Returns the charts still wider than their box.
+ */
+async function chartsFollowInPage(poll) {
+  const root = playgroundRoot();
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150))));
   const wide = () => [...root.querySelectorAll('.chart')].filter((box) => box.checkVisibility() && box.querySelector('.uplot'))
     .map((box) => ({ id: box.id, box: box.clientWidth, chart: Math.round(box.querySelector('.uplot').getBoundingClientRect().width) })).filter((c) => c.chart > c.box + 1);
-  return { wide: (await within(() => !wide().length, 5000)) ? [] : wide() };
+  for (const end = performance.now() + 5000; performance.now() < end; await new Promise((r) => setTimeout(r, poll))) if (!wide().length) return [];
+  return wide();
+}
+
+/** The lines goToStep and resizeStep report for charts wider than their box. */
+const wideLines = (wide) => wide.map((c) => `chart #${c.id} drawn ${c.chart} px wide in a ${c.box} px box`);
+
+/**
+ * Resizes the page's window to `size` ({ width, height }) on the step it shows and waits as goToStep does
+ * once a step is drawn (its charts following their box, at most 5 s). Returns what is still wrong (charts
+ * wider than their box), as lines to report. For a test that looks at one step at several widths: one
+ * visit of the step (its runs and its panels built once), not one per width.
+ */
+export async function resizeStep(page, size) {
+  await page.setViewportSize(size);
+  return wideLines(await page.evaluate(`(${chartsFollowInPage})(${POLL_MS})`));
 }

@@ -203,15 +203,20 @@ test('one step in an element (attribute), in an iframe (hash) and in a notebook 
 test('each step of the lesson chapters: one screen at 1280 × 800, its control or figure in the first phone screen', async () => {
   const sizes = {};
   const page = await openPage(h, '#chapter=attention', { asIs: true, width: 1280, height: 800, reuse: true });
-  for (const [width, height] of [[1280, 800], [375, 667]]) {
-    await page.setViewportSize({ width, height });
-    for (const name of LESSON) {
-      for (let i = 1; i <= chapter(name).steps.length; i++) {
-        await page.evaluate((hash) => { location.hash = hash; }, `#chapter=${name}&step=${i}`);
-        await page.waitForFunction(([c, n]) => playgroundRoot().querySelector('nav.chapters [aria-current]')?.dataset.chapter === c
-          && playgroundRoot().querySelector('.step-dot[aria-current="step"]')?.dataset.step === String(n), [name, i], { polling: POLL_MS });
-        await chapterDrawn(page);
-        const step = stepOf({ ...defaults(), chapter: name, step: String(i) }).step;
+  // Each step is reached once by its hash and measured at both sizes, the window resized on it (its runs and
+  // panels built once, not once per size); the sizes in a snake (1280 then 375 at one step, 375 then 1280 at
+  // the next), so half the steps are reached at each size, with one resize less per step.
+  let sizesInTurn = [[1280, 800], [375, 667]];
+  for (const name of LESSON) {
+    for (let i = 1; i <= chapter(name).steps.length; i++) {
+      await page.evaluate((hash) => { location.hash = hash; }, `#chapter=${name}&step=${i}`);
+      await page.waitForFunction(([c, n]) => playgroundRoot().querySelector('nav.chapters [aria-current]')?.dataset.chapter === c
+        && playgroundRoot().querySelector('.step-dot[aria-current="step"]')?.dataset.step === String(n), [name, i], { polling: POLL_MS });
+      await chapterDrawn(page);
+      const step = stepOf({ ...defaults(), chapter: name, step: String(i) }).step;
+      for (const [width, height] of sizesInTurn) {
+        const size = page.viewportSize();
+        if (size.width !== width || size.height !== height) await page.setViewportSize({ width, height });
         // One round trip: the waits below, then the measure.
         sizes[`${width}:${step.id}`] = await page.evaluate(async (panels) => {
           const root = playgroundRoot();
@@ -239,6 +244,7 @@ test('each step of the lesson chapters: one screen at 1280 × 800, its control o
             figure, control: field ? top(field.querySelector('input, select, textarea') ?? field) : null };
         }, step.panels);
       }
+      sizesInTurn = [...sizesInTurn].reverse();
     }
   }
   await page.closeAll();

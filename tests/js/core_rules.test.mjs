@@ -35,6 +35,10 @@ const KNOWN = {
 };
 
 const sources = () => jsFiles(SRC).map((path) => [path.slice(SRC.length + 1).replaceAll('\\', '/'), readFileSync(path, 'utf8')]);
+// Both checks of every file of web/src, each file parsed once for the two (core_rules_check keeps the last tree):
+// [file, its arithmetic over dimension names (null under engine/, where the sizes' rules live), its rule copies].
+let checked = null;
+const checkedSources = () => (checked ??= sources().map(([file, text]) => [file, file.startsWith('engine/') ? null : dimensionArithmetic(text), ruleCopies(text)]));
 const where = (file, f) => `web/src/${file}:${f.line} ${f.rule}: ${f.text}`;
 
 test('the checker fails on planted rules: d_model / n_heads, d.n_heads / kvh, d_k % 2, Math.sqrt(view.d_k), n_heads > d_model', () => {
@@ -116,13 +120,13 @@ test('the checker finds every copy the old text guard found, in hex or as a mini
 });
 
 test('no arithmetic over the lesson\'s dimension names in web/src outside engine/ (but the known ones)', () => {
-  const files = sources();
+  const files = checkedSources();
   assert.ok(files.length > 40, `${files.length} source files read`);
   const left = Object.fromEntries(Object.entries(KNOWN).map(([file, texts]) => [file, [...texts]]));
   const unexpected = [];
-  for (const [file, text] of files) {
+  for (const [file, arithmetic] of files) {
     if (file.startsWith('engine/')) continue;
-    for (const f of dimensionArithmetic(text)) {
+    for (const f of arithmetic) {
       const i = left[file]?.indexOf(f.text) ?? -1;
       if (i >= 0) left[file].splice(i, 1);
       else unexpected.push(where(file, f));
@@ -134,7 +138,7 @@ test('no arithmetic over the lesson\'s dimension names in web/src outside engine
 });
 
 test('no JavaScript copy of a core rule in web/src', () => {
-  const found = sources().flatMap(([file, text]) => ruleCopies(text).map((f) => where(file, f)));
+  const found = checkedSources().flatMap(([file, , copies]) => copies.map((f) => where(file, f)));
   assert.deepEqual(found, [], 'ask the engine (attention.js)');
   // validate.js asks the engine for the rules of the sizes (resolveView, called on env).
   let asks = false;

@@ -80,12 +80,22 @@ export class Heatmap {
     const drawnIn = this.draw(width);
     // Redrawn when the space it is drawn in changes width (a resize, a rotated phone, a host's column),
     // starting from the width it was just drawn in, which is that space's.
-    if (!this.following && this.canvas.parentElement) this.following = followWidth(this.canvas.parentElement, () => this.draw(), drawnIn);
+    const box = this.canvas.parentElement;
+    if (!this.following && box) {
+      this.box = box;
+      this.following = followWidth(box, (width) => this.draw(this.width = width), this.width = drawnIn);
+    }
   }
 
-  /** The width there is to draw in (the parent's): read it for every map before drawing any (one layout, not one per map). */
+  /**
+   * The width there is to draw in (the parent's): read once, then kept as followWidth reports it, so a
+   * redraw with new data costs no layout (each read after another panel's writes was one: ~15 per edit
+   * on the every-panel page). A width that changes with the same update is seen by followWidth before
+   * the frame is painted, and drawn again. A canvas moved to another box reads that box's.
+   */
   available() {
-    return Math.max(40, this.canvas.parentElement?.clientWidth || 200);
+    const box = this.canvas.parentElement;
+    return Math.max(40, (box === this.box && this.width) || box?.clientWidth || 200);
   }
 
   setCursor(cell) {

@@ -97,6 +97,11 @@ export function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
 }
 
+/** Sets `el`'s attribute unless it already has that value: each write, even of the same value, is a change the page handles. */
+export function setAttr(el, name, value) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
 /** The element that has focus inside `node`'s tree (a shadow root keeps its own). */
 export function focusedIn(node) {
   return node.getRootNode?.().activeElement ?? null;

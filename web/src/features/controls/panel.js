@@ -6,7 +6,7 @@ import { sentences } from '../../model/inputs.js';
 import { presetList, activePreset } from '../../model/presets.js';
 import * as fmt from '../../model/format.js';
 import { text } from '../../lesson/panels/controls.js';
-import { setText } from '../../ui/dom.js';
+import { setAttr, setText } from '../../ui/dom.js';
 
 const CHECKBOXES = new Set(['bias', 'scale']);
 /** Fields shown only when the state needs them (a sentence, a second sentence, key lengths, a dropout seed). */
@@ -213,8 +213,9 @@ function showFieldsAndMessages(form, view, { dimsHint, tokensHint }) {
     if (message && box.hidden && !off) box.hidden = false;
     box.classList.toggle('locked', locked.has(name));
     for (const input of box.querySelectorAll('input, textarea, select')) {
-      input.setAttribute('aria-invalid', message ? 'true' : 'false');
-      if (msgEl) input.setAttribute('aria-describedby', msgEl.id);
+      // Written only when they change: ~140 same values on every redraw otherwise.
+      setAttr(input, 'aria-invalid', message ? 'true' : 'false');
+      if (msgEl) setAttr(input, 'aria-describedby', msgEl.id);
       // Locked by the author (lock=): shown, not editable (actions.edit refuses it too).
       input.disabled = locked.has(name);
     }
