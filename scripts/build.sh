@@ -13,14 +13,25 @@ cd "$(dirname "$0")/.."
 what="${1:-all}"
 jobs="$(nproc)"
 
+# The generator of build folder $1: Ninja when it is installed (CMake's Makefiles spent ~6 CPU-s of a
+# build in make and its per-target cmake calls, Ninja ~1), the one a folder was made with when it exists
+# (CMake refuses to change it).
+generator() {
+  local cached
+  cached=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$1/CMakeCache.txt" 2> /dev/null || true)
+  if [ -n "$cached" ]; then echo "$cached"
+  elif command -v ninja > /dev/null; then echo Ninja
+  else echo "Unix Makefiles"; fi
+}
+
 build_native() {
-  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > build/native-configure.log
+  cmake -G "$(generator build/native)" -S . -B build/native -DCMAKE_BUILD_TYPE=Release > build/native-configure.log
   cmake --build build/native -j "$jobs"
 }
 
 build_wasm() {
   # emcmake's default emulator flag is rejected by Node 20: name node itself.
-  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" \
+  emcmake cmake -G "$(generator build/wasm)" -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" \
     > build/wasm-configure.log
   cmake --build build/wasm -j "$jobs" "$@"
   mkdir -p web/wasm
@@ -34,13 +45,13 @@ build_sanitize() {
   # Release with line tables: sanitizer reports name file and line. -O1, not Release's -O3: under ASan and
   # UBSan the build took 129 CPU-s instead of 151 and the suites 82 instead of 79 (the level ASan's own
   # documentation suggests; the g++ build keeps -O3). The fuzz drivers' core is the same -O1 library.
-  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 -DATTN_SANITIZE=ON \
+  cmake -G "$(generator build/sanitize)" -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 -DATTN_SANITIZE=ON \
     -DCMAKE_CXX_FLAGS=-gline-tables-only "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" > build/sanitize-configure.log
   cmake --build build/sanitize -j "$jobs"
 }
 
 build_profile() {
-  emcmake cmake -S . -B build/wasm-profile -DCMAKE_BUILD_TYPE=Release -DATTN_WASM_PROFILING=ON \
+  emcmake cmake -G "$(generator build/wasm-profile)" -S . -B build/wasm-profile -DCMAKE_BUILD_TYPE=Release -DATTN_WASM_PROFILING=ON \
     -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" > build/wasm-profile-configure.log
   cmake --build build/wasm-profile -j "$jobs" --target attention_simd attention_scalar attention_labs_simd attention_labs_scalar
 }

@@ -8,12 +8,17 @@
 set_source_files_properties(${PROJECT_SOURCE_DIR}/cpp/bindings/record.cpp PROPERTIES COMPILE_OPTIONS "-Oz;-flto")
 set(ATTN_BINDINGS_SHARED call.cpp convert.cpp json.cpp heap_count.cpp record.cpp layers.cpp)
 list(TRANSFORM ATTN_BINDINGS_SHARED PREPEND ${PROJECT_SOURCE_DIR}/cpp/bindings/)
+# The labs module's own bindings (cold: -Oz -flto, ATTN_WASM_COLD_SOURCES) name no kernel set: compiled once
+# for both variants without -msimd128, as the labs' cold files are (attn_labs_agnostic, CMakeLists.txt).
+add_library(attn_labs_bindings OBJECT ${PROJECT_SOURCE_DIR}/cpp/bindings/training.cpp
+  ${PROJECT_SOURCE_DIR}/cpp/bindings/kv_cache.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/efficient.cpp)
+target_include_directories(attn_labs_bindings PRIVATE ${PROJECT_SOURCE_DIR}/cpp)
+target_compile_definitions(attn_labs_bindings PRIVATE ATTN_KERNEL_SET_AGNOSTIC)
 function(add_attn_module name core)
   add_attn_wasm(attention_${name} createAttentionModule ${name} ${core} ${PROJECT_SOURCE_DIR}/cpp/bindings/embind.cpp)
 endfunction()
 function(add_attn_labs_module name labs)
-  add_attn_wasm(attention_labs_${name} createAttentionLabsModule ${name} ${labs} ${PROJECT_SOURCE_DIR}/cpp/bindings/training.cpp
-    ${PROJECT_SOURCE_DIR}/cpp/bindings/kv_cache.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/efficient.cpp)
+  add_attn_wasm(attention_labs_${name} createAttentionLabsModule ${name} ${labs} $<TARGET_OBJECTS:attn_labs_bindings>)
 endfunction()
 
 # add_attn_wasm(TARGET EXPORT_NAME VARIANT LIBRARY BINDINGS...): one Embind module of BINDINGS and the
