@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake make g++ clang-14 libclang-rt-14-dev catch2 libsimde-dev emscripten wabt chromium python3-torch python3-numpy
+packages=(cmake make ninja-build g++ clang-14 libclang-rt-14-dev catch2 libsimde-dev emscripten wabt chromium python3-torch python3-numpy
   mkdocs python3-sphinx pandoc python3-traitlets)
 # One dpkg-query for all (a dpkg -s each took ~0.3 CPU-s at every test run); "ii": installed, not
 # only known (a removed package whose config files are left is "rc" and is installed again).
