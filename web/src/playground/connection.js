@@ -2,6 +2,8 @@
 // `simd` field), the main-thread engine's functions the store validates with, the engine's readiness
 // (the first run starts then), the worker's warm-up, and what a feature's actions need to ask the
 // compute (askHost, for playground/asks.js). Connecting again (another `simd`) lets the old one go.
+// untilEngine() is the one wait for the engine (a run, an export, an import asked before it is loaded): it
+// settles in every case, ready, failed or the playground removed, and again after a reconnect.
 
 import { acquireCompute } from './compute_link.js';
 import { unavailable } from './asks.js';
@@ -14,10 +16,27 @@ export function createConnection(m, p) {
   const { win } = p;
   let compute = null, computeKey = null;
   let raw = { analyze: null, trainingCost: null, resolveView: null };
+  let waiting = []; // untilEngine()'s promises not settled yet: { resolve, reject }
+
+  const startError = () => new Error(`the WebAssembly engine could not start: ${m.engineError.message}`);
+  /** Settles every untilEngine() waiting: fulfilled once the engine is ready, rejected with `err` otherwise. */
+  function settle(err) {
+    const now = waiting;
+    waiting = [];
+    for (const { resolve, reject } of now) if (err) reject(err); else resolve();
+  }
+  /** Fulfils once the engine is ready (at once if it is); rejects when it could not start or the playground is removed. */
+  function untilEngine() {
+    if (m.destroyed) return Promise.reject(new Error('this playground was removed'));
+    if (m.engineError) return Promise.reject(startError());
+    if (m.engine) return Promise.resolve();
+    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+  }
 
   function connect() {
     if (p.baseError) {
       m.engineError = { message: p.baseError, retry: false };
+      settle(startError());
       win.setTimeout(() => p.events.emit('error', { message: p.baseError, field: null }));
       return;
     }
@@ -61,6 +80,7 @@ export function createConnection(m, p) {
       p.panels.releaseLater();
       p.redraw.render('status');
       p.events.emit('error', { message: `The WebAssembly engine could not start: ${m.engineError.message}`, field: 'simd' });
+      settle(startError());
     });
   }
 
@@ -72,6 +92,7 @@ export function createConnection(m, p) {
     p.redraw.render('engine');
     if (!first) p.panels.releaseLater();
     p.resolveReady();
+    settle();
     p.reportProblems();
   }
 
@@ -84,6 +105,7 @@ export function createConnection(m, p) {
 
   return {
     connect,
+    untilEngine,
     /** The compute connected ({ client, session, engine, release }), or null. */
     compute: () => compute,
     /** The main-thread engine's analyze, resolveView and trainingCost (null until it is loaded). */
@@ -96,6 +118,7 @@ export function createConnection(m, p) {
     release() {
       compute?.release();
       compute = null;
+      settle(new Error('this playground was removed'));
     },
   };
 }

@@ -15,6 +15,7 @@ export function createFeatureServices(m, p) {
       state: () => m.state,
       check: () => m.check,
       ready: p.ready,
+      untilEngine: () => p.connection.untilEngine(), // settles also when the engine fails or the playground is removed
       scope: p.options.progress ?? null, // where the host keeps what the learner did (a page and element id; none: not stored)
       storage: () => { try { return win.localStorage; } catch { return null; } }, // a sandboxed frame may refuse it
       emit: p.events.emit,

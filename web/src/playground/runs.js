@@ -47,8 +47,8 @@ export function createRuns(m, p) {
     if (m.destroyed) return Promise.reject(new Error('this playground was removed'));
     win.clearTimeout(debounce);
     debounce = 0;
-    if (m.engineError) return Promise.reject(new Error(`the WebAssembly engine could not start: ${m.engineError.message}`));
-    if (!m.engine) return p.ready.then(() => run());
+    // The engine not loaded yet (or loading again after `simd` changed): run once it is, or fail with why not.
+    if (!m.engine) return p.connection.untilEngine().then(() => run());
     const { check } = m;
     const [firstError] = Object.entries(check.errors);
     if (firstError) return Promise.reject(fieldError(...firstError));

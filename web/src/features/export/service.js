@@ -38,14 +38,12 @@ export const widgetInputs = Object.freeze({
   }),
 });
 
-/** ctx (playground/feature_services.js): { feature() → its module, actions and the view, destroyed(), doc, emit }. */
+/** ctx (playground/feature_services.js): { feature() → its module, actions and the view, untilEngine(), destroyed(), doc, emit }. */
 export function create(ctx) {
-  // After the engine is ready (as run() waits), or the playground's removal (which feature() then reports):
-  // before it, the view has no d_k, d_v or tensor shapes yet, and a host that exported as soon as the element
-  // existed (EMBED.md's snippet) got "d_k must be a number, got null".
-  let removed;
-  const gone = new Promise((resolve) => { removed = resolve; });
-  const withModule = (fn) => Promise.race([ctx.ready, gone]).then(ctx.feature).then(({ module, actions, view }) => fn(module, { actions, view }));
+  // After the engine is ready (as run() waits); it fails if the engine cannot start or the playground is
+  // removed. Before it, the view has no d_k, d_v or tensor shapes yet, and a host that exported as soon as the
+  // element existed (EMBED.md's snippet) got "d_k must be a number, got null".
+  const withModule = (fn) => ctx.untilEngine().then(ctx.feature).then(({ module, actions, view }) => fn(module, { actions, view }));
   /** An export; if the playground is removed before it finishes, the error says so (whatever step it stopped at). */
   const exporting = (what, fn) => withModule(fn).catch((err) => {
     if (ctx.destroyed()) {
@@ -60,7 +58,6 @@ export function create(ctx) {
       /** A Promise of a Blob: a zip of the run's tensors (.npy), view.json and reproduce.py (PyTorch). */
       exportBundle: () => exporting('exportBundle', (module, own) => module.exportBundle(own)),
     },
-    destroy: () => removed(),
     /** Tensors brought into the view (playground/imports.js): checked against it and handed to the compute. */
     imports: { hold: (given, config) => withModule((module, own) => module.holdImport(own.actions, given, config)) },
     /** The run bar's Export button. */
