@@ -37,13 +37,8 @@
   // document (a lazy frame not loaded when the page's load fires) is not asked: that document is the course
   // page's origin, so the message would be refused with a console warning, and the frame posts its size
   // itself when it loads.
-  const loading = (frame) => {
-    try {
-      return frame.contentDocument?.URL === 'about:blank';
-    } catch {
-      return false;
-    }
-  };
+  // (A loaded playground frame is of another origin: its contentDocument is null.)
+  const loading = (frame) => frame.contentDocument?.URL === 'about:blank';
   const ask = () => {
     for (const frame of playgroundFrames()) {
       if (!loading(frame)) frame.contentWindow?.postMessage({ type: 'attention-playground:measure' }, own);

@@ -14,8 +14,7 @@ export function createFeatureServices(m, p) {
       askHost: p.connection.askHost, // its requests as actions (playground/asks.js)
       state: () => m.state,
       check: () => m.check,
-      ready: p.ready,
-      untilEngine: () => p.connection.untilEngine(), // settles also when the engine fails or the playground is removed
+      untilEngine: () => p.connection.untilEngine(), // the engine's wait that also ends when it fails or the playground is removed
       scope: p.options.progress ?? null, // where the host keeps what the learner did (a page and element id; none: not stored)
       storage: () => { try { return win.localStorage; } catch { return null; } }, // a sandboxed frame may refuse it
       emit: p.events.emit,

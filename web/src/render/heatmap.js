@@ -83,7 +83,8 @@ export class Heatmap {
     const box = this.canvas.parentElement;
     if (!this.following && box) {
       this.box = box;
-      this.following = followWidth(box, (width) => this.draw(this.width = width), this.width = drawnIn);
+      this.width = drawnIn;
+      this.following = followWidth(box, (width) => { this.width = width; this.draw(width); }, drawnIn);
     }
   }
 

@@ -38,13 +38,13 @@ export const api = Object.freeze({
 });
 
 /**
- * ctx (playground/feature_services.js): { askHost, state(), check(), ready, scope, storage(), emit, changed(), loadCode() }.
+ * ctx (playground/feature_services.js): { askHost, state(), check(), untilEngine(), scope, storage(), emit, changed(), loadCode() }.
  * Returns the playground's part: { api, actions, view(), chapterCounts(view), start(), destroy() }.
  */
 export function create(ctx) {
   // Prompts from the live layer, answers from the core, attempts kept under the host's scope (none: not stored).
   const session = createLazySession({
-    askHost: ctx.askHost, state: ctx.state, check: ctx.check, ready: ctx.ready, scope: ctx.scope, emit: ctx.emit, changed: ctx.changed,
+    askHost: ctx.askHost, state: ctx.state, check: ctx.check, untilEngine: ctx.untilEngine, scope: ctx.scope, emit: ctx.emit, changed: ctx.changed,
     catalogue: () => Promise.all([ctx.loadCode(), ctx.lessonReady]).then(([panel]) => panel.EXERCISES), // from panels.js: their text stays out of the first bundle
     grading: () => ctx.loadCode().then((panel) => panel.GRADING), // posing and grading (lesson/exercises/grading.js), from panels.js too
     statements: () => ctx.bundle().then((code) => code.STATEMENTS), // the xAPI statements' code, from panels.js too

@@ -20,8 +20,8 @@ const FEATURE = 'exercises'; // the feature whose handler answers (features/exer
 
 /**
  * options: { askHost (playground/asks.js's host; or `solve(payload)` → Promise of { results }, for tests),
- * state() → the playground's state, check() → its validation ({ config, errors }), ready (a promise:
- * the engine is loaded), scope (the progress record's name; null = not stored), storage (localStorage
+ * state() → the playground's state, check() → its validation ({ config, errors }), untilEngine() (a promise:
+ * fulfilled once the engine is loaded, rejected when it cannot start or the playground is removed), scope (the progress record's name; null = not stored), storage (localStorage
  * or a stand-in, or a function giving one when the record is first read), deferred (true: the record is
  * read at start(), or before when a host asks for the progress, answers or clears, and progress events
  * are sent from start() on (an answer or clear() starts it); until then the view counts no attempts),
@@ -33,7 +33,7 @@ const FEATURE = 'exercises'; // the feature whose handler answers (features/exer
  * statements() → a promise of lms/event_statements.js's { attemptStatement, completionStatement } (the events then carry
  * xAPI statements; from panels.js in a playground), now() (ms; Date.now: the statements' durations and timestamps) }.
  */
-export function createLazySession({ askHost, solve, state, check, ready = Promise.resolve(), scope = null, storage, deferred = false, emit = () => {}, changed = () => {}, catalogue, grading, authored = [], statements = null, now = Date.now }) {
+export function createLazySession({ askHost, solve, state, check, untilEngine = () => Promise.resolve(), scope = null, storage, deferred = false, emit = () => {}, changed = () => {}, catalogue, grading, authored = [], statements = null, now = Date.now }) {
   const ask = solve ?? actionsFor(FEATURE, requests, askHost).solve;
   const chapterOf = (id) => lessonChapterOf(id, authored);
   // The exercises' definitions (loaded once; a redraw when they arrive or fail).
@@ -97,7 +97,7 @@ export function createLazySession({ askHost, solve, state, check, ready = Promis
     if (destroyed) throw new Error('this playground was removed');
     start(); // a host's answer before the first result: its progress event comes first, as it would have
     if (!chapterOf(id)) throw new Error(`“${String(id).slice(0, 60)}” is not an exercise; the ids are listed in EMBED.md (e.g. attention.causal-row)`);
-    await Promise.all([ready, defs.load()]);
+    await Promise.all([untilEngine(), defs.load()]);
     await graderOf().load(); // the xAPI statements' code, when the session has some
     const item = instance(id);
     if (item.unavailable) throw new Error(`${id} cannot be answered now: ${item.unavailable}`);
