@@ -116,13 +116,20 @@ export async function openUrl(h, url, { width = 1280, height = 900, colorScheme 
   if (!page) {
     const context = await newContext(h, { viewport: { width, height }, colorScheme });
     page = await context.newPage();
-    const own = { origins: new Set(), tainted: null, listeners: null, cdp: null, aside: false, init: null };
+    const own = { origins: new Set(), navigations: new Map(), tainted: null, listeners: null, cdp: null, aside: false, init: null };
     page[OWN] = own;
     // Warnings count too: a preload never used or a deprecated API is something to fix, not ignore.
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') page.problems.push(`console ${m.type()}: ${m.text()}`); });
     page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
-    context.on('request', (r) => { page.requests.push(r.url()); own.origins.add(URL.parse(r.url())?.origin); });
-    context.on('requestfailed', (r) => page.problems.push(`request failed: ${r.url()}`));
+    context.on('request', (r) => {
+      page.requests.push(r.url());
+      own.origins.add(URL.parse(r.url())?.origin);
+      noteRequest(page, r);
+    });
+    page.on('framenavigated', (frame) => { const nav = own.navigations.get(frame); if (nav) nav.pending = false; });
+    context.on('requestfailed', (r) => {
+      if (!abortedByNavigation(page, r)) page.problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`);
+    });
     // Every listener there is now (the harness's and Playwright's own) stays; a test's are removed (putAside).
     own.listeners = new Set([page, context].flatMap((t) => t.eventNames().flatMap((e) => t.listeners(e))));
     if (reuse) watchForTaint(page);
@@ -135,6 +142,37 @@ export async function openUrl(h, url, { width = 1280, height = 900, colorScheme 
   if (waitForResult) await resultReady(page);
   page.closeAll = reuse ? () => putAside(h, page) : () => page.context().close();
   return page;
+}
+
+/** The frame a request belongs to (the page's main frame for the few Chromium makes itself, such as the icon). */
+function frameOf(page, request) {
+  try { return request.frame(); } catch { return page.mainFrame(); }
+}
+
+/**
+ * Notes, for abortedByNavigation, how many navigations the request's frame had started when the request began,
+ * and whether one was under way (started, its document not yet in place): until then the old document runs
+ * on and may start loads that the new one's arrival will abort.
+ */
+function noteRequest(page, request) {
+  const frame = frameOf(page, request);
+  let nav = page[OWN].navigations.get(frame);
+  if (!nav) page[OWN].navigations.set(frame, nav = { started: 0, pending: false });
+  if (request.isNavigationRequest()) { nav.started += 1; nav.pending = true; }
+  request[OWN] = { started: nav.started, duringNavigation: nav.pending && !request.isNavigationRequest() };
+}
+
+/**
+ * Whether a failed request was cut short because its frame went on to another document: a reload or a goto
+ * aborts the old document's loads (the page's icon among them, which failed modes.test's reload once in CI;
+ * a worker script the old document asked for while the reload was on its way, likewise). That is the
+ * navigation's doing, not a failure of the page; any other failure, and an abort with no navigation after
+ * the request, still counts.
+ */
+function abortedByNavigation(page, request) {
+  if (request.failure()?.errorText !== 'net::ERR_ABORTED' || !request[OWN]) return false;
+  const nav = page[OWN].navigations.get(frameOf(page, request));
+  return request[OWN].duringNavigation || nav.started !== request[OWN].started;
 }
 
 /**

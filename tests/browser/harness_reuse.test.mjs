@@ -106,3 +106,20 @@ test('a page whose context a test changed for good, or that opened another, is c
   await one.closeAll();
   await two.closeAll();
 });
+
+test('a load that a reload cuts short is not a problem; a failed load is', async () => {
+  const page = await openUrl(h, `${a.url}plant.html`, { waitForResult: false });
+  // The slow image is still loading when the reload replaces its document.
+  await page.route('**/slow.svg', async (route) => { await new Promise((r) => setTimeout(r, 3000)); await route.fulfill({ body: '<svg/>', contentType: 'image/svg+xml' }).catch(() => {}); });
+  await page.route('**/broken.svg', (route) => route.abort('failed'));
+  await page.evaluate(() => { const img = new Image(); img.src = 'slow.svg'; document.body.append(img); });
+  await page.waitForRequest('**/slow.svg');
+  await page.reload();
+  assert.deepEqual(page.problems, []);
+  await page.evaluate(async () => {
+    const img = new Image(); img.src = 'broken.svg'; document.body.append(img);
+    await new Promise((resolve) => { img.onerror = resolve; });
+  });
+  assert.equal(page.problems.filter((p) => /broken\.svg \(net::ERR_FAILED\)/.test(p)).length, 1, page.problems.join('\n'));
+  await page.closeAll();
+});
