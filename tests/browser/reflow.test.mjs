@@ -5,7 +5,7 @@
 // Each check lists the elements that stick out, so a failure names its culprit.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, serveSite, openUrl, resultReady } from './harness.mjs';
+import { startHarness, serveSite, openUrl, resultReady, POLL_MS } from './harness.mjs';
 import { FEATURE_NAMES } from '../../web/src/features/index.js';
 
 const ALL = FEATURE_NAMES.join(',');
@@ -74,12 +74,13 @@ test('the page with every panel: no sideways scroll at 1280, 768, 375, 320 px, n
   const page = await openUrl(h, `${h.url}#panels=${ALL}&d_model=16&n_heads=2`, { width: 1280, height: 900 });
   // The charts exist before the widths change: the √d_k gradient chart draws itself, the sweep on request.
   // (Panels off screen may wait to be drawn until they come into view: the gradients panel is brought there.)
+  // A chart stays once drawn: looked for every POLL_MS, not on every frame (the sweep's wait is the longest).
   await page.evaluate(() => playgroundRoot().getElementById('panel-gradients').scrollIntoView());
-  await page.waitForFunction(() => playgroundRoot().querySelector('#grad-chart .uplot'), null, { timeout: 60000 });
+  await page.waitForFunction(() => playgroundRoot().querySelector('#grad-chart .uplot'), null, { timeout: 60000, polling: POLL_MS });
   await page.click('#sweep');
-  await page.waitForFunction(() => playgroundRoot().querySelector('#sweep-chart .uplot'), null, { timeout: 60000 });
+  await page.waitForFunction(() => playgroundRoot().querySelector('#sweep-chart .uplot'), null, { timeout: 60000, polling: POLL_MS });
   await page.click('#train-step');
-  await page.waitForFunction(() => playgroundRoot().querySelector('#train-curves .uplot'), null, { timeout: 60000 });
+  await page.waitForFunction(() => playgroundRoot().querySelector('#train-curves .uplot'), null, { timeout: 60000, polling: POLL_MS });
   const report = [];
   for (const width of [...WIDTHS, 1280, 375]) {
     await page.setViewportSize({ width, height: 800 });
@@ -103,14 +104,14 @@ test('an element and an iframe with every panel on a course page: no sideways sc
   const page = await openUrl(h, `${course.url}course.html`, { width: 1280, height: 900, waitForResult: false });
   await resultReady(page);
   await page.evaluate(() => document.getElementById('all').shadowRoot.getElementById('panel-gradients').scrollIntoView());
-  await page.waitForFunction(() => document.getElementById('all').shadowRoot.querySelector('#grad-chart .uplot'), null, { timeout: 60000 })
+  await page.waitForFunction(() => document.getElementById('all').shadowRoot.querySelector('#grad-chart .uplot'), null, { timeout: 60000, polling: POLL_MS })
     .catch(async () => assert.fail(`the element's gradient chart: ${await page.evaluate(() => document.getElementById('all').shadowRoot.getElementById('panel-gradients')?.textContent.slice(0, 300))}`));
   await page.locator('#frame').scrollIntoViewIfNeeded();
   const frame = page.frames().find((f) => f.url().startsWith(h.url));
   assert.ok(frame, 'the iframe of the page');
   await resultReady(frame);
   await frame.evaluate(() => playgroundRoot().getElementById('panel-gradients').scrollIntoView());
-  await frame.waitForFunction(() => playgroundRoot().querySelector('#grad-chart .uplot'), null, { timeout: 60000 });
+  await frame.waitForFunction(() => playgroundRoot().querySelector('#grad-chart .uplot'), null, { timeout: 60000, polling: POLL_MS });
   const report = [];
   for (const width of [...WIDTHS, 1280, 375]) {
     await page.setViewportSize({ width, height: 800 });
