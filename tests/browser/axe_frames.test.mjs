@@ -75,14 +75,21 @@ async function everyPanelBuilt(page, frames) {
       gradients: !!root?.getElementById('grad-table') && !!root.querySelector('[data-panel="gradients"] .uplot') };
   };
   const deadline = Date.now() + 60000; // a frame's panels catch up one per task: slow on a loaded machine
-  for (;;) {
-    const height = await page.evaluate(() => document.documentElement.scrollHeight);
-    for (let y = 0; y < height; y += 700) await page.evaluate((y) => scrollTo(0, y), y);
+  // Looked at first as it is (after a resize, two frames drawn in the host: the charts follow their boxes; a
+  // frame's own frames may not come while it is off screen); scrolled through (every 700 px of the host, its frames as tall as their content: ~40 steps, each
+  // drawn, ~2 CPU-s) only while a panel is not built or the gradients not drawn, as those wait to come into view.
+  const frameDrawn = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  await page.evaluate(frameDrawn);
+  for (let scroll = false; ; await page.waitForTimeout(250)) {
+    if (scroll) {
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      for (let y = 0; y < height; y += 700) await page.evaluate((y) => scrollTo(0, y), y);
+    }
     const states = await Promise.all(frames.map((f) => f.evaluate(state)));
     if (states.every((s) => s.settled === '1' && s.shown === FEATURE_NAMES.length && !s.empty.length
       && s.run?.startsWith('Ran in') && s.maps === '0' && s.gradients)) return;
     if (Date.now() > deadline) assert.fail(`the frames did not build every panel: ${JSON.stringify(states)}`);
-    await page.waitForTimeout(250);
+    scroll = states.some((s) => s.shown !== FEATURE_NAMES.length || s.empty.length || !s.gradients);
   }
 }
 

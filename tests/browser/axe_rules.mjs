@@ -11,7 +11,8 @@ const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
  * Loads axe.min.js into `frame` (a page or a frame) once, configured with noHtml: a result's node then has no
  * copy of the element's markup (outerHTML, cut short), which these tests never read (a violation's line is its
  * rule, impact and target). Nothing else reads it: no rule's answer changes. A run from a host takes each
- * frame's every node (the passes too) with that copy: 20.5 CPU-s a run over two every-panel frames, 14.9 without.
+ * frame's every node (the passes too) with that copy: over two every-panel frames, 14.5 CPU-s a run with it and
+ * 13.7 without (the second and later runs in a state; a document's first run costs ~5 CPU-s more either way).
  */
 export async function injectAxe(frame) {
   if (await frame.evaluate(() => typeof globalThis.axe === 'object')) return;
