@@ -1,6 +1,6 @@
 // Shared set-up of the browser tests: dist/ served by scripts/serve.mjs on 127.0.0.1, Debian's
 // Chromium driven by playwright-core, and pages that record console errors and every request made.
-import { chromium } from 'playwright-core';
+import { loadPlaywright } from './code_cache.mjs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -9,6 +9,8 @@ import { existsSync } from 'node:fs';
 import { serve } from '../../scripts/serve.mjs';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { CHAPTERS } from '../../web/src/lesson/chapters.js';
+
+const { chromium } = loadPlaywright();
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const screenshotDir = join(root, 'tests/browser/screenshots');

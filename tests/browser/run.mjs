@@ -11,12 +11,14 @@
 // last, alone on one core at the end of the stage. A file's output is printed in one piece when it
 // ends (never interleaved with another's), with its TAP summary; scripts/test.sh adds the summaries up.
 // Usage: node tests/browser/run.mjs [node --test options] FILE...   (exit status: 0 when every run passes)
-import { chromium } from 'playwright-core';
+import { loadPlaywright } from './code_cache.mjs';
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { LAUNCH_OPTIONS } from './harness.mjs';
+
+const { chromium } = loadPlaywright();
 
 // The longest files, longest first: their test time in seconds in a clean clone's full run (2 files at a
 // time on 2 cores, build/test-logs/browser.log; main of 2026-11-29, 05:55; cut_text since measures every
