@@ -41,12 +41,14 @@ export function requireWithCodeCache(specifier, from) {
 }
 
 /**
- * The cache file of `filename`: its path, size and time and Node's version in the name. V8 checks its own
- * flags and the source's length itself, and rejects a cache made under others.
+ * The cache file of `filename`: its path, size and time, Node's version and the process's options in the
+ * name. V8 checks its flags and the source's length itself and rejects a cache made under others; the
+ * options in the name keep processes started with other flags (run.mjs, a file run with V8 options) from
+ * rejecting and rewriting each other's cache in turn.
  */
 function cachePath(filename) {
   const { size, mtimeMs } = statSync(filename);
-  const key = [filename, size, mtimeMs, process.version, process.arch].join('\n');
+  const key = [filename, size, mtimeMs, process.version, process.arch, process.execArgv.join(' '), process.env.NODE_OPTIONS ?? ''].join('\n');
   return join(CACHE_DIR, `${basename(filename)}-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.bin`);
 }
 
