@@ -112,8 +112,9 @@ test('a load that a reload cuts short is not a problem; a failed load is', async
   // The slow image is still loading when the reload replaces its document.
   await page.route('**/slow.svg', async (route) => { await new Promise((r) => setTimeout(r, 3000)); await route.fulfill({ body: '<svg/>', contentType: 'image/svg+xml' }).catch(() => {}); });
   await page.route('**/broken.svg', (route) => route.abort('failed'));
+  const asked = page.waitForRequest('**/slow.svg'); // before the image asks: its request may come before evaluate() returns
   await page.evaluate(() => { const img = new Image(); img.src = 'slow.svg'; document.body.append(img); });
-  await page.waitForRequest('**/slow.svg');
+  await asked;
   await page.reload();
   assert.deepEqual(page.problems, []);
   await page.evaluate(async () => {
