@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh Debian 12 machine, skipping what is there:
-# the Debian packages (compilers, CMake, Catch2, SIMDe, Emscripten, wabt, Chromium; clang-14
+# the Debian packages (compilers, CMake, Catch2, SIMDe, Emscripten, wabt, Chromium and its headless shell,
+# which the browser tests use for less CPU (tests/browser/harness.mjs); clang-14
 # with its sanitizer and libFuzzer runtimes for the sanitizer build; python3-torch and python3-numpy, which
 # run the reproduce.py of an exported bundle in tests/browser/export.test.mjs) and the npm dependencies.
 # The site generators course authors use (tests/browser/sites.test.mjs builds EMBED.md's snippets with
@@ -9,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake make ninja-build g++ clang-14 libclang-rt-14-dev catch2 libsimde-dev emscripten wabt chromium python3-torch python3-numpy
+packages=(cmake make ninja-build g++ clang-14 libclang-rt-14-dev catch2 libsimde-dev emscripten wabt chromium chromium-headless-shell python3-torch python3-numpy
   mkdocs python3-sphinx pandoc python3-traitlets)
 # One dpkg-query for all (a dpkg -s each took ~0.3 CPU-s at every test run); "ii": installed, not
 # only known (a removed package whose config files are left is "rc" and is installed again).

@@ -4,7 +4,9 @@
 // made on the kernel's side, writes the learner's edits back in the model's own types, and cleans up.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { zipSync } from 'fflate';
 import { startHarness, serveSite, openUrl, notebookPage } from './harness.mjs';
+import { writeNpy } from '../../web/src/export/npy.js';
 
 let h, site;
 
@@ -70,5 +72,19 @@ test('loaded as text from a blob: (a notebook given a file path), the widget say
   assert.match(found, /^Ran in/);
   assert.equal(await page.locator('#found .heat-small').count(), 2);
   assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('a notebook that hands tensors to a widget whose engine cannot start is told so under the view, not left waiting', async () => {
+  const page = await openUrl(h, `${site.url}notebook.html`, {
+    waitForResult: false,
+    init: () => { WebAssembly.instantiateStreaming = WebAssembly.compileStreaming = WebAssembly.instantiate = () => Promise.reject(new Error('blocked by the test')); },
+  });
+  const attention = { shape: [1, 2, 6, 6], data: new Float32Array(72).fill(1 / 6) };
+  const npz = zipSync({ 'attention.npy': writeNpy(attention, 'attention') });
+  await page.evaluate((bytes) => window.model.fromKernel('tensors', new Uint8Array(bytes)), [...npz]);
+  const refusal = page.locator('#cell .import-error');
+  await refusal.waitFor({ timeout: 30000 });
+  assert.match(await refusal.textContent(), /could not start: .*blocked by the test/);
   await page.closeAll();
 });

@@ -128,19 +128,20 @@ test('the fallback content shows when the module cannot load; no engine badge st
     waitForResult: false,
     init: () => { WebAssembly.instantiateStreaming = WebAssembly.compileStreaming = WebAssembly.instantiate = () => Promise.reject(new Error('blocked by the test')); },
   });
-  // A host's run(), exports and answer asked before the engine failed, and after: each fails saying why, none waits for good.
+  // A host's run(), exports, answer and import asked before the engine failed, and after: each fails saying why, none waits for good.
   const asked = () => {
     const el = document.getElementById('b');
     const answer = (promise) => Promise.race([promise.then(() => 'fulfilled', (e) => e.message),
       new Promise((resolve) => setTimeout(() => resolve('no answer within 20 s'), 20000))]);
-    return [el.run(), el.exportBundle(), el.exportTensors(), el.answer('attention.uniform', 0.1)].map(answer);
+    const attention = { shape: [1, 2, 4, 4], data: new Float32Array(32).fill(0.25) };
+    return [el.run(), el.exportBundle(), el.exportTensors(), el.answer('attention.uniform', 0.1), el.importTensors({ attention })].map(answer);
   };
   await failing.evaluate(async (asked) => { await customElements.whenDefined('attention-playground'); globalThis.askedEarly = Promise.all((0, eval)(asked)()); }, `(${asked})`);
   await failing.waitForFunction(() => /could not start/.test(document.getElementById('b').shadowRoot.getElementById('status')?.textContent ?? ''), null, { timeout: 30000 });
   const early = await failing.evaluate(() => globalThis.askedEarly);
   const late = await failing.evaluate((asked) => Promise.all((0, eval)(asked)()), `(${asked})`);
   for (const [when, answers] of [['before the failure', early], ['after it', late]]) {
-    for (const [i, message] of answers.entries()) assert.match(message, /could not start: .*blocked by the test/, `${['run()', 'exportBundle()', 'exportTensors()', 'answer()'][i]} asked ${when}`);
+    for (const [i, message] of answers.entries()) assert.match(message, /could not start: .*blocked by the test/, `${['run()', 'exportBundle()', 'exportTensors()', 'answer()', 'importTensors()'][i]} asked ${when}`);
   }
   const badge = await inRoot(failing, 'b', (root) => ({ hidden: root.getElementById('engine-badge').hidden, text: root.getElementById('engine-badge').textContent }));
   assert.equal(badge.hidden, true, `the badge still shows “${badge.text}”`);

@@ -50,7 +50,8 @@ test('the element, Quarto and iframe snippets decode, in the browser, to exactly
 test('a link cut at 2,000 characters inside an emoji: later edits keep the address following the view', async () => {
   // The emoji's two UTF-16 halves are characters 2,000 and 2,001: the cut falls between them.
   const text = `${'a'.repeat(1999)}😀 tail`;
-  const page = await openPage(h, `#text=${encodeURIComponent(text)}`, { reuse: true });
+  // The form and the maps (what the link and the edits reach); the other panels follow the view, not the address.
+  const page = await openPage(h, `#panels=controls,heatmaps&text=${encodeURIComponent(text)}`, { reuse: true });
   assert.equal(await page.inputValue('textarea[name="text"]').then((v) => v.length), 1999, 'the emoji is dropped whole');
   for (const d_model of ['32', '48']) {
     await page.fill('input[name="d_model"]', d_model);
@@ -69,7 +70,9 @@ const statusText = (page) => page.evaluate(() => playgroundRoot().getElementById
 
 test('a link that would train for minutes is refused before it starts; a small trained link runs', async () => {
   // The training lab's largest sizes and its most steps: 20 to 60 minutes of training on this machine.
-  const page = await openPage(h, '#weights=trained&source=task&d_model=256&n_heads=16&train_task=copy_previous' +
+  // Both links show the form and the maps alone: the refusal is the run bar's and the trained note the
+  // form's, whatever the panels (the page with every panel built 25 more for nothing read here).
+  const page = await openPage(h, '#panels=controls,heatmaps&weights=trained&source=task&d_model=256&n_heads=16&train_task=copy_previous' +
     '&train_d_model=256&train_n_heads=16&train_seq_len=64&train_steps=5000', { waitForResult: false, reuse: true });
   await page.waitForFunction(() => /Too slow to run here/.test(playgroundRoot().getElementById('blocked')?.textContent ?? ''), null, { timeout: 30000, polling: POLL_MS });
   assert.match(await blockedText(page), /5,000 training steps/);
@@ -78,7 +81,7 @@ test('a link that would train for minutes is refused before it starts; a small t
   assert.match(await statusText(page), /not run/);
   await page.closeAll();
 
-  const small = await openPage(h, `${TRAINED}&train_steps=60`, { reuse: true });
+  const small = await openPage(h, `${TRAINED}&train_steps=60&panels=controls,heatmaps`, { reuse: true });
   assert.match(await small.textContent('#trained-note'), /60 steps/);
   assert.deepEqual(small.problems, []);
   await small.closeAll();

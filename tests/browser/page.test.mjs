@@ -6,8 +6,8 @@ import { startHarness, openPage, resultReady, screenshot } from './harness.mjs';
 import { expectedFor, weightAt } from './reference.mjs';
 
 let h;
-// The default view, opened fresh by the first test; the three tests after it start from it (hovering, the
-// requests, the examples: the last of them, as it loads one) and go on on that page instead of opening it again.
+// The default view, opened fresh by the first test; the two tests after it start from it (hovering, the
+// requests) and go on on that page instead of opening it again.
 let defaultPage = null;
 const defaultView = async () => (defaultPage ??= await openPage(h, ''));
 before(async () => { h = await startHarness(); });
@@ -93,7 +93,12 @@ test('nothing is requested from anywhere but the page’s own server', async () 
 });
 
 test("the lesson's worked examples are computed live and show ✓; a click loads one", async () => {
-  const page = await defaultView();
+  // The panels it reads: the examples, and what a loaded one changes (the form, the maps, the shapes, the
+  // cost). On the page with every panel, each example loaded ran all 26 panels at its sizes (E1: d_model
+  // 768, 12 heads, 128 tokens) for nothing read here.
+  await defaultPage?.closeAll();
+  defaultPage = null;
+  const page = await openPage(h, '#panels=controls,heatmaps,examples,shapes,cost');
   await page.waitForSelector('.example');
   const examples = await page.$$eval('.example', (els) => els.map((e) => ({ id: e.dataset.example, ok: e.dataset.ok, text: e.textContent })));
   assert.deepEqual(examples.map((e) => e.id), ['E1', 'E2', 'E3', 'P1', 'P4']);
@@ -120,7 +125,6 @@ test("the lesson's worked examples are computed live and show ✓; a click loads
   await page.waitForFunction(() => playgroundRoot().getElementById('params-total')?.dataset.value === '1048576');
   assert.deepEqual(page.problems, []);
   await page.closeAll();
-  defaultPage = null;
 });
 
 // The tests below open only the panels they read (PANELS): the page with every panel redraws some 25

@@ -1,22 +1,25 @@
 // Runs browser test files with one Chromium for all of them: a Playwright browser server started here,
 // which every file's startHarness() (harness.mjs) connects to through ATTN_BROWSER_WS instead of
-// launching its own. Each file still runs in its own Node process (node --test), so files stay
-// isolated; only the browser process is shared, and each file works in its own contexts.
+// launching its own. Each file still runs in its own Node process (under node:test, as `node --test`
+// runs it, see runFile), so files stay isolated; only the browser process is shared, and each file works
+// in its own contexts.
 //
 // A file that says `// Runs alone` at the start of a line (one whose checks lean on the worker pool's
 // timing: a deadline measured from a run's cost, a long run to cancel, the SIMD peak) runs first, one
-// at a time, in one node --test run. The other files then run --test-concurrency at a time (the number
-// of cores if none is given), each in a node --test run of its own, the longest first: node --test itself
-// starts its files in the order of their names, which started the longest (visible_effect, 200-300 s)
-// last, alone on one core at the end of the stage. A file's output is printed in one piece when it
+// at a time. The other files then run --test-concurrency at a time (the number of cores if none is
+// given), the longest first: node --test itself starts its files in the order of their names, which
+// started the longest (visible_effect, 200-300 s) last, alone on one core at the end of the stage. A file's output is printed in one piece when it
 // ends (never interleaved with another's), with its TAP summary; scripts/test.sh adds the summaries up.
-// Usage: node tests/browser/run.mjs [node --test options] FILE...   (exit status: 0 when every run passes)
-import { chromium } from 'playwright-core';
+// Usage: node tests/browser/run.mjs [node --test options] FILE...   (exit status: 0 when every file passes)
+// (--test-concurrency=N and --test-timeout=MS take the `=` form.)
+import { loadPlaywright } from './code_cache.mjs';
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { LAUNCH_OPTIONS } from './harness.mjs';
+
+const { chromium } = loadPlaywright();
 
 // The longest files, longest first: their test time in seconds in a clean clone's full run (2 files at a
 // time on 2 cores, build/test-logs/browser.log; main of 2026-11-29, 05:55; cut_text since measures every
@@ -29,11 +32,14 @@ const LONGEST = ['visible_effect' /* 100 */, 'axe' /* 77 */, 'cut_text' /* 70 */
   'embed_snippets' /* 18 */, 'exercises' /* 17 */];
 
 const args = process.argv.slice(2);
-// Test files end in .js or .mjs; anything else is an option for node --test (`--test-name-pattern x` too).
+// Test files end in .js or .mjs; anything else is an option for node:test (`--test-name-pattern x` too).
 const isFile = (a) => !a.startsWith('--') && /\.m?js$/.test(a);
 const files = args.filter(isFile);
 const concurrencyOption = args.find((a) => a.startsWith('--test-concurrency='));
-const options = args.filter((a) => !isFile(a) && a !== concurrencyOption);
+const timeoutOption = args.find((a) => a.startsWith('--test-timeout='));
+// Options for node:test in each file's process; the concurrency and the timeout are this runner's to apply.
+const options = args.filter((a) => !isFile(a) && a !== concurrencyOption && a !== timeoutOption);
+const timeout = Number(timeoutOption?.split('=')[1]) || 0;
 const concurrency = Math.max(1, Number(concurrencyOption?.split('=')[1]) || availableParallelism());
 if (!files.length) {
   console.error('usage: node tests/browser/run.mjs [node --test options] FILE...');
@@ -52,37 +58,59 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 /**
- * One `node --test` run of `group` with `extra` options after the given ones; resolves with its exit
- * status. `buffered`: its output is kept and printed in one piece at its end (runs side by side).
- * `alone`: nothing else of this runner runs meanwhile, so the CPU this runner used from its start to its
- * end (Chromium's share included) is the run's own, and is printed with its time.
+ * Runs one test file in a Node process of its own, as `node --test` would, without `node --test`'s own
+ * process around it (one per file: 0.21 CPU-s each, 12 a stage, for nothing but a TAP stream copied from
+ * one process to another): the file runs under node:test's TAP reporter directly, whose output for one
+ * file is what `node --test FILE` printed. What that parent did besides is done here: --test-timeout
+ * (node:test ignores it outside `node --test`) stops the file after that many ms; a file that ends with a
+ * failing status its summary does not show (it did not load, it timed out or crashed, or failed after
+ * its tests) gets a summary counting one failure more, as `node --test` counted the file itself.
+ * The output is printed in one piece at the end (files run side by side), with the file's time, and its
+ * CPU when `measured` (nothing else of this runner ran meanwhile, so all the CPU it used is the file's).
+ * Resolves with the exit status.
  */
-function run(group, extra, buffered = false, alone = false) {
-  if (!group.length || stopped) return Promise.resolve(stopped ? 1 : 0);
+function runFile(file, measured) {
+  if (stopped) return Promise.resolve(1);
   const started = Date.now();
-  const cpuBefore = alone ? cpuSeconds()?.total : undefined;
-  const child = spawn(process.execPath, ['--test', ...options, ...extra, ...group], {
-    stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+  const cpuBefore = measured ? cpuSeconds()?.total : undefined;
+  const reporter = options.some((o) => o.startsWith('--test-reporter')) ? [] : ['--test-reporter=tap'];
+  const child = spawn(process.execPath, [...reporter, ...options, file], {
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ATTN_BROWSER_WS: server.wsEndpoint() },
   });
   children.add(child);
   const out = [];
-  if (buffered) {
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', (d) => out.push(d));
-  }
+  child.stdout.on('data', (d) => out.push(d));
+  child.stderr.on('data', (d) => out.push(d));
+  let timedOut = false;
+  const timer = timeout > 0 ? setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  }, timeout) : null;
   return new Promise((resolve) => {
-    child.on('error', (e) => { console.error(`run.mjs: could not start node --test: ${e.message}`); resolve(1); });
-    child.on('close', (status, signal) => {
+    child.on('error', (e) => { out.push(Buffer.from(`run.mjs: could not start node: ${e.message}\n`)); });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
       children.delete(child);
-      if (buffered) {
-        process.stdout.write(Buffer.concat(out));
-        const cpu = cpuBefore === undefined ? null : cpuSeconds()?.total - cpuBefore;
-        console.log(`# run.mjs: ${group.join(' ')} in ${((Date.now() - started) / 1000).toFixed(1)} s${Number.isFinite(cpu) ? `, ${cpu.toFixed(1)} s of CPU` : ''}`);
+      const text = Buffer.concat(out).toString();
+      const status = timedOut ? 1 : code ?? 1;
+      process.stdout.write(text);
+      if (status !== 0 && !reportsFailure(text)) {
+        const why = timedOut ? `timed out after ${timeout} ms` : `ended with ${signal ? `signal ${signal}` : `status ${code}`}`;
+        process.stdout.write(`not ok 1 - ${file}\n  ---\n  error: '${why}'\n  ...\n1..1\n# tests 1\n# pass 0\n# fail 1\n`);
       }
-      resolve(status ?? (signal ? 1 : 0));
+      const cpu = cpuBefore === undefined ? null : cpuSeconds()?.total - cpuBefore;
+      console.log(`# run.mjs: ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s${Number.isFinite(cpu) ? `, ${cpu.toFixed(1)} s of CPU` : ''}`);
+      resolve(status);
     });
   });
+}
+
+/** Whether TAP output ends with a summary that counts at least one failure (a "# fail N" after "# tests N"). */
+function reportsFailure(text) {
+  const summary = text.slice(text.lastIndexOf('\n# tests '));
+  return /\n# fail [1-9]/.test(summary);
 }
 
 /**
@@ -116,8 +144,8 @@ function cpuSeconds() {
     // A process that has ended but is not reaped yet (a zombie) has no command line: it is its parent's child.
     const kind = id === me ? 'node run.mjs (the browser server)' : processKind(id) ?? childKind(processKind(parent.get(id)));
     add(kind, ticks);
-    // The zygote reaps the renderers, this runner its node --test runs (and what their files started).
-    add(id === me ? 'node --test runs' : childKind(kind), reaped.get(id));
+    // The zygote reaps the renderers, this runner its test files' processes (and what they started).
+    add(id === me ? 'node test files' : childKind(kind), reaped.get(id));
   }
   return { total: Object.values(byKind).reduce((sum, s) => sum + s, 0), byKind };
 }
@@ -137,18 +165,18 @@ function processKind(id) {
   if (type) return type;
   const program = line.split(' ')[0];
   if (/chrom/.test(program)) return 'browser';
-  return /node$/.test(program) ? 'node --test runs' : 'other';
+  return /node$/.test(program) ? 'node test files' : 'other';
 }
 
 const started = Date.now();
-const first = await run(alone, ['--test-concurrency=1']);
+const statuses = [];
+for (const file of alone) statuses.push(await runFile(file, true));
 // `concurrency` lanes, each taking the next file of the queue (the longest first) when its last one ends.
 // One lane (--test-concurrency=1): each file's CPU is its own, and is printed (to compare two ways per file).
 const queue = [...together];
-const statuses = [];
 const lanes = Math.min(concurrency, queue.length);
 await Promise.all(Array.from({ length: lanes }, async () => {
-  while (queue.length) statuses.push(await run([queue.shift()], [], true, lanes === 1));
+  while (queue.length) statuses.push(await runFile(queue.shift(), lanes === 1));
 }));
 const cpu = cpuSeconds();
 if (cpu !== null) {
@@ -157,4 +185,4 @@ if (cpu !== null) {
   console.log(`# run.mjs: CPU by process: ${kinds.map(([kind, s]) => `${kind} ${s.toFixed(1)} s`).join(', ')}`);
 }
 await server.close();
-process.exit(first || statuses.some((s) => s !== 0) || process.exitCode ? 1 : 0);
+process.exit(statuses.some((s) => s !== 0) || process.exitCode ? 1 : 0);

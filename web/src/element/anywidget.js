@@ -58,7 +58,8 @@ export function render({ model, el }) {
   }));
 
   // The traits a feature takes in (features/services.js), e.g. the export's trait of tensors (the bytes of an .npz
-  // with optional `tokens`): handed over once the engine is ready and again on each change; a refusal is
+  // with optional `tokens`): handed over at once and again on each change (an import waits for the engine and
+  // fails if it cannot start); a refusal is
   // shown under the view.
   const problem = el.ownerDocument.createElement('p');
   problem.className = 'import-error';

@@ -14,6 +14,9 @@ export function createImports(m, p) {
     refuseLockedImport(given, locked); // the drop zone and importTensors() both come here (import/import_lock.js)
     const importer = p.features.importer(); // the feature that reads and holds tensors (the export's service)
     if (!importer) throw new Error('this playground has no feature that imports tensors');
+    // The view is read once the engine is ready (before it, it has no d_k or shapes); if the engine cannot
+    // start or the playground is removed, this fails saying so instead of waiting for good.
+    await p.connection.untilEngine();
     const held = await importer.hold(given, m.plainConfig);
     m.imported = { ...held, fit: withImports };
     if (!p.store.apply({ imported: held.kind }, { kind: 'edit', edited: 'imported' })) { // an edit: the page's link says so

@@ -15,7 +15,7 @@ export const api = Object.freeze({
 });
 
 /**
- * Notebook traits the widget hands to this feature once the engine is ready and on each change
+ * Notebook traits the widget hands to this feature at once and on each change
  * (element/anywidget.js): key → { take({ value, read, playground }) → true once imported, nothing when
  * there is nothing to take; refused(err) → the line shown under the view }.
  */
@@ -25,7 +25,6 @@ export const widgetInputs = Object.freeze({
   tensors: Object.freeze({
     async take({ value: bytes, read, playground }) {
       if (!bytes?.byteLength) return undefined;
-      await playground.ready;
       const { module } = await playground.feature('export');
       const u8 = new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
       const { tensors } = module.readImportFile('tensors.npz', u8);
