@@ -6,8 +6,15 @@
 # The record reader runs once per call: optimised for size, as the other bindings' code
 # (ATTN_WASM_COLD_SOURCES in CMakeLists.txt).
 set_source_files_properties(${PROJECT_SOURCE_DIR}/cpp/bindings/record.cpp PROPERTIES COMPILE_OPTIONS "-Oz;-flto")
-set(ATTN_BINDINGS_SHARED call.cpp convert.cpp json.cpp heap_count.cpp record.cpp layers.cpp)
+set(ATTN_BINDINGS_SHARED call.cpp heap_count.cpp layers.cpp)
 list(TRANSFORM ATTN_BINDINGS_SHARED PREPEND ${PROJECT_SOURCE_DIR}/cpp/bindings/)
+# The shared bindings that are cold (-Oz -flto) and name no kernel set: compiled once, without -msimd128,
+# as the core's cold files are (attn_simd128_copies in CMakeLists.txt gives the SIMD modules their copies).
+set(ATTN_BINDINGS_COLD cpp/bindings/convert.cpp cpp/bindings/json.cpp cpp/bindings/record.cpp)
+add_library(attn_bindings_cold OBJECT ${ATTN_BINDINGS_COLD})
+target_include_directories(attn_bindings_cold PRIVATE ${PROJECT_SOURCE_DIR}/cpp)
+target_compile_definitions(attn_bindings_cold PRIVATE ATTN_KERNEL_SET_AGNOSTIC)
+attn_simd128_copies(ATTN_BINDINGS_COLD_SIMD128 attn_bindings_cold ${ATTN_BINDINGS_COLD})
 # The labs module's own bindings (cold: -Oz -flto, ATTN_WASM_COLD_SOURCES) name no kernel set: compiled once
 # for both variants without -msimd128, as the labs' cold files are (attn_labs_agnostic, CMakeLists.txt).
 add_library(attn_labs_bindings OBJECT ${PROJECT_SOURCE_DIR}/cpp/bindings/training.cpp
@@ -24,13 +31,18 @@ endfunction()
 # add_attn_wasm(TARGET EXPORT_NAME VARIANT LIBRARY BINDINGS...): one Embind module of BINDINGS and the
 # shared ones. The shared ones are compiled once per VARIANT (attn_bindings_VARIANT, with the core's
 # flags), for both of its modules: compiled per module they were twelve compiles too many; the objects
-# and their place on the link line are the same, and so are the modules.
+# and their place on the link line are the same, and so are the modules. The cold ones are compiled once
+# for both variants (attn_bindings_cold) and follow them on the link line.
 function(add_attn_wasm target export_name variant library)
   if(NOT TARGET attn_bindings_${variant})
     add_library(attn_bindings_${variant} OBJECT ${ATTN_BINDINGS_SHARED})
     target_link_libraries(attn_bindings_${variant} PRIVATE attn_core_wasm_${variant})
   endif()
-  add_executable(${target} ${ARGN} $<TARGET_OBJECTS:attn_bindings_${variant}>)
+  set(cold $<TARGET_OBJECTS:attn_bindings_cold>)
+  if(variant STREQUAL "simd")
+    set(cold ${ATTN_BINDINGS_COLD_SIMD128})
+  endif()
+  add_executable(${target} ${ARGN} $<TARGET_OBJECTS:attn_bindings_${variant}> ${cold})
   target_link_libraries(${target} PRIVATE ${library})
   set_target_properties(${target} PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/wasm)
   target_link_options(${target} PRIVATE
