@@ -4,7 +4,7 @@
 // (15 GFLOP/s at a load average of 20 on 2 cores, 44 on a quieter one).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, openUrl, resultReady, screenshot } from './harness.mjs';
+import { startHarness, openPage, openUrl, resultReady, chapterDrawn, screenshot } from './harness.mjs';
 import { expectedFor } from './reference.mjs';
 
 let h;
@@ -70,6 +70,7 @@ test('a reload restores the same view, enlarged head and batch item included', a
 
 test('works at 375 px wide without sideways scrolling, and in dark mode', async () => {
   const page = await openPage(h, '#mask=causal', { width: 375, height: 812, colorScheme: 'dark' });
+  await chapterDrawn(page); // every panel built (the lazy ones too), so the check covers the whole page
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow} px wider than the screen`);
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
