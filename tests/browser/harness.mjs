@@ -144,7 +144,7 @@ export async function openUrl(h, url, { width = 1280, height = 900, colorScheme 
     });
     page.on('framenavigated', (frame) => { const nav = own.navigations.get(frame); if (nav) nav.pending = false; });
     context.on('requestfailed', (r) => {
-      if (!abortedByNavigation(page, r)) page.problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`);
+      if (!abortedByNavigation(r)) page.problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`);
     });
     // Every listener there is now (the harness's and Playwright's own) stays; a test's are removed (putAside).
     own.listeners = new Set([page, context].flatMap((t) => t.eventNames().flatMap((e) => t.listeners(e))));
@@ -175,7 +175,7 @@ function noteRequest(page, request) {
   let nav = page[OWN].navigations.get(frame);
   if (!nav) page[OWN].navigations.set(frame, nav = { started: 0, pending: false });
   if (request.isNavigationRequest()) { nav.started += 1; nav.pending = true; }
-  request[OWN] = { started: nav.started, duringNavigation: nav.pending && !request.isNavigationRequest() };
+  request[OWN] = { nav, started: nav.started, duringNavigation: nav.pending && !request.isNavigationRequest() };
 }
 
 /**
@@ -185,10 +185,11 @@ function noteRequest(page, request) {
  * navigation's doing, not a failure of the page; any other failure, and an abort with no navigation after
  * the request, still counts.
  */
-function abortedByNavigation(page, request) {
+function abortedByNavigation(request) {
   if (request.failure()?.errorText !== 'net::ERR_ABORTED' || !request[OWN]) return false;
-  const nav = page[OWN].navigations.get(frameOf(page, request));
-  return request[OWN].duringNavigation || nav.started !== request[OWN].started;
+  // The frame's record as the request began (not looked up again: by now the frame may be gone, or a popup's).
+  const { nav, started, duringNavigation } = request[OWN];
+  return duringNavigation || nav.started !== started;
 }
 
 /**
