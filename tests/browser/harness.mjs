@@ -132,7 +132,7 @@ export async function openUrl(h, url, { width = 1280, height = 900, colorScheme 
   if (!page) {
     const context = await newContext(h, { viewport: { width, height }, colorScheme });
     page = await context.newPage();
-    const own = { origins: new Set(), navigations: new Map(), tainted: null, listeners: null, cdp: null, aside: false, init: null };
+    const own = { origins: new Set(), navigations: new WeakMap(), tainted: null, listeners: null, cdp: null, aside: false, init: null };
     page[OWN] = own;
     // Warnings count too: a preload never used or a deprecated API is something to fix, not ignore.
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') page.problems.push(`console ${m.type()}: ${m.text()}`); });

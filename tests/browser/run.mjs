@@ -7,9 +7,10 @@
 // A file that says `// Runs alone` at the start of a line (one whose checks lean on the worker pool's
 // timing: a deadline measured from a run's cost, a long run to cancel, the SIMD peak) runs first, one
 // at a time. The other files then run --test-concurrency at a time (the number of cores if none is
-// given), the longest first: node --test itself starts its files in the order of their names, which
-// started the longest (visible_effect, 200-300 s) last, alone on one core at the end of the stage. A file's output is printed in one piece when it
-// ends (never interleaved with another's), with its TAP summary; scripts/test.sh adds the summaries up.
+// given), the longest first, so that no long file starts last, alone on one core at the end of the stage
+// (in the order of their names visible_effect, 200-300 s then, did). A file's output is printed in one
+// piece when it ends (never interleaved with another's), with its TAP summary; scripts/test.sh adds the
+// summaries up.
 // Usage: node tests/browser/run.mjs [node --test options] FILE...   (exit status: 0 when every file passes)
 // (--test-concurrency=N and --test-timeout=MS take the `=` form.)
 import { loadPlaywright } from './code_cache.mjs';
@@ -22,14 +23,13 @@ import { LAUNCH_OPTIONS } from './harness.mjs';
 const { chromium } = loadPlaywright();
 
 // The longest files, longest first: their test time in seconds in a clean clone's full run (2 files at a
-// time on 2 cores, build/test-logs/browser.log; main of 2026-11-29, 05:55; cut_text since measures every
-// step on one page, ~70 s). Every other file comes after these, in name order; a file missing here only
-// starts later, nothing else changes.
-const LONGEST = ['visible_effect' /* 100 */, 'axe' /* 77 */, 'cut_text' /* 70 */, 'steps' /* 62 */, 'truth' /* 54 */,
-  'axe_frames' /* 51 */, 'share' /* 35 */, 'reflow' /* 34 */, 'hostile_links' /* 33 */, 'page' /* 31 */, 'export' /* 30 */,
-  'answers_hidden' /* 29 */, 'exercise_kinds' /* 28 */, 'element' /* 25 */, 'training' /* 24 */, 'inputs' /* 23 */, 'pool' /* 22 */,
-  'derive' /* 21 */, 'chapters' /* 21 */, 'cost' /* 20 */, 'sites' /* 19 */, 'heads' /* 19 */, 'modes' /* 19 */,
-  'embed_snippets' /* 18 */, 'exercises' /* 17 */];
+// time on 2 cores, build/test-logs/browser.log; main of 2026-11-29, 09:49, a slow day). Every other file
+// comes after these, in name order; a file missing here only starts later, nothing else changes.
+const LONGEST = ['axe_frames' /* 89 */, 'visible_effect' /* 85 */, 'axe' /* 72 */, 'cut_text' /* 48 */, 'steps' /* 47 */,
+  'truth' /* 46 */, 'reflow' /* 40 */, 'exercise_kinds' /* 35 */, 'share' /* 32 */, 'export' /* 29 */, 'answers_hidden' /* 27 */,
+  'page' /* 27 */, 'training' /* 25 */, 'hostile_links' /* 25 */, 'element' /* 24 */, 'pool' /* 22 */, 'inputs' /* 21 */,
+  'embed_snippets' /* 20 */, 'derive' /* 20 */, 'scorm' /* 20 */, 'chapters' /* 19 */, 'sites' /* 16 */, 'modes' /* 15 */,
+  'cost' /* 15 */, 'heads' /* 14 */];
 
 const args = process.argv.slice(2);
 // Test files end in .js or .mjs; anything else is an option for node:test (`--test-name-pattern x` too).
