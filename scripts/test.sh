@@ -7,10 +7,11 @@
 #   bash scripts/test.sh           everything (what CI runs)
 #   bash scripts/test.sh --quick   the native Catch2 suite (g++, SIMD kernels), the JavaScript API tests
 #                                  and a browser smoke test (tests/browser/smoke.test.mjs)
-# The full run keeps both cores busy: the g++ build, the sanitizer build and the wasm Catch2 programs,
-# each with its suites, run in the background at the lowest priority (nice 19) while the modules are
-# built and the JavaScript and browser tests run, so they take only the CPU those leave idle (the browser
-# stage waits on Chromium) and never slow the timed checks; the fuzz stage runs after the browser tests.
+# The full run keeps both cores busy without running more compilers than cores: the builds one after
+# another in the foreground (the modules and dist/, g++, the sanitizers, the wasm Catch2 programs), then
+# the JavaScript and browser tests, with the six Catch2 suites beside them in one background lane at the
+# lowest priority (nice 19), which takes only the CPU the tests leave idle (the browser stage waits on
+# Chromium) and never slows them; the fuzz stage runs last.
 # Ends with a line per stage (its time, its CPU time, and per suite its passed and failed counts), then one line
 # "tests: N passed, N failed" (N counts Catch2 test cases, node tests and fuzz runs), and exits non-zero
 # when anything failed. Each stage's log is in build/test-logs/.
@@ -214,61 +215,46 @@ if [ "$tier" = quick ]; then
   run_stage js-api count_node js_tests
   run_stage browser-smoke count_node browser_tests tests/browser/smoke.test.mjs
 else
-  # Three background lanes at nice 19 (see the top): the g++ build and its two suites, and the sanitizer
-  # build and its two suites from the start, the wasm Catch2 programs and their two suites once the
-  # modules are built. The foreground builds the modules and dist/, then runs the JavaScript and browser
-  # tests (two thirds of the run's CPU, and the longest chain: started first, at about 150 s rather than
-  # 400 s after the sanitizer stages); a lane's stage takes a core only when the foreground leaves one idle.
-  # The fuzz stage runs in the foreground at the end (its 10 s per kernel set are timed: it gets its cores).
-  start_lane build-native ctest-native
-  (
-    renice -n 19 -p "$BASHPID" > /dev/null
-    lane_stage build-native bash scripts/build.sh native
-    lane_stage ctest-native ctest_run build/native
-  ) &
-  native_lane=$!
-  lanes+=("$native_lane")
-  start_lane build-sanitize ctest-sanitize
-  rm -f "$logdir/ctest-sanitize.LastTest.log"
-  (
-    renice -n 19 -p "$BASHPID" > /dev/null
-    lane_stage build-sanitize bash scripts/build.sh sanitize
-    lane_stage ctest-sanitize ctest_run build/sanitize -LE fuzz
-    # The fuzz stage's ctest run below writes the same record: the suites' one is kept for the count.
-    cp build/sanitize/Testing/Temporary/LastTest.log "$logdir/ctest-sanitize.LastTest.log" 2>/dev/null
-  ) &
-  sanitize_lane=$!
-  lanes+=("$sanitize_lane")
-  # The two modules and dist/, what the JavaScript and browser tests need; the wasm Catch2 programs after.
+  # Builds one at a time in the foreground, each with both cores (-j2): the two modules and dist/, the g++
+  # build, the sanitizer build, the wasm Catch2 programs. Then the JavaScript and browser tests in the
+  # foreground, and beside them one background lane at nice 19 that runs the Catch2 suites of the three
+  # builds, one build after another, in the CPU the tests leave idle (the browser stage waits on Chromium
+  # about an eighth of its time). Then the fuzz stage (its 10 s per kernel set are timed: it gets its cores).
+  # Why not the builds in background lanes beside the tests, as before: more compilers than cores cost
+  # CPU. Two builds at once on 2 cores (4 compilers) took 179 CPU-s where one after the other took 150, and
+  # beside the browser tests, three such lanes made each build 1.6-1.8 times its CPU alone (g++ 108 against
+  # 68 CPU-s, ASan 135 against 82: contended caches and time slices); the run is CPU-bound, so that was time.
   run_stage build-page none bash scripts/build.sh page
-  start_lane build-wasm-tests ctest-wasm
+  run_stage build-native none bash scripts/build.sh native
+  run_stage build-sanitize none bash scripts/build.sh sanitize
   wasm_tests_build() {
     # The baseline module's suite too (ATTN_WASM_SCALAR_TESTS, on by default; set here for an older cache).
     cmake -DATTN_WASM_SCALAR_TESTS=ON build/wasm > /dev/null && cmake --build build/wasm -j "$jobs"
   }
+  run_stage build-wasm-tests none wasm_tests_build
+  start_lane ctest-native ctest-sanitize ctest-wasm
+  rm -f "$logdir/ctest-sanitize.LastTest.log"
   (
     renice -n 19 -p "$BASHPID" > /dev/null
-    lane_stage build-wasm-tests wasm_tests_build
+    lane_stage ctest-native ctest_run build/native
+    lane_stage ctest-sanitize ctest_run build/sanitize -LE fuzz
+    # The fuzz stage's ctest run below writes the same record: the suites' one is kept for the count.
+    cp build/sanitize/Testing/Temporary/LastTest.log "$logdir/ctest-sanitize.LastTest.log" 2>/dev/null
     lane_stage ctest-wasm ctest_run build/wasm
   ) &
-  wasm_lane=$!
-  lanes+=("$wasm_lane")
+  suites_lane=$!
+  lanes+=("$suites_lane")
   run_stage js-api count_node js_tests
   # Every browser test file but the smoke test, whose checks page.test.mjs makes too.
   mapfile -t browser_files < <(ls tests/browser/*.test.mjs | grep -v '/smoke\.test\.mjs$')
   run_stage browser count_node browser_tests "${browser_files[@]}"
-  echo "=== waiting for the sanitizer lane (the fuzz stage needs its build)"
-  wait "$sanitize_lane"
-  finish_lane_stage build-sanitize none
+  echo "=== waiting for the Catch2 suites (the fuzz stage writes the sanitizer build's ctest record too)"
+  wait "$suites_lane"
+  finish_lane_stage ctest-native "count_ctest_in build/native native_simde native_scalar"
   finish_lane_stage ctest-sanitize "count_ctest_in $logdir/ctest-sanitize.LastTest.log native_simde native_scalar"
+  finish_lane_stage ctest-wasm "count_ctest_in build/wasm wasm_simd wasm_scalar"
   # Verbose: each fuzz test prints its inputs run, time and findings. Both kernel sets at once.
   run_stage fuzz "count_ctest_in build/sanitize fuzz-corpus fuzz" ctest --test-dir build/sanitize -L fuzz -j "$jobs" -V
-  echo "=== waiting for the background lanes"
-  wait "$native_lane" "$wasm_lane"
-  finish_lane_stage build-native none
-  finish_lane_stage ctest-native "count_ctest_in build/native native_simde native_scalar"
-  finish_lane_stage build-wasm-tests none
-  finish_lane_stage ctest-wasm "count_ctest_in build/wasm wasm_simd wasm_scalar"
 fi
 
 echo
