@@ -10,6 +10,7 @@
 #   bench/profile.mjs (not part of "all").
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/emsdk_python.sh
 what="${1:-all}"
 jobs="$(nproc)"
 
