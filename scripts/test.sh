@@ -7,11 +7,11 @@
 #   bash scripts/test.sh           everything (what CI runs)
 #   bash scripts/test.sh --quick   the native Catch2 suite (g++, SIMD kernels), the JavaScript API tests
 #                                  and a browser smoke test (tests/browser/smoke.test.mjs)
-# The full run keeps both cores busy without running more compilers than cores: the builds the tests
-# need one after another in the foreground (the modules and dist/, g++, the sanitizers), then the
-# JavaScript and browser tests, with one background lane beside them at the lowest priority (nice 19: the
-# six Catch2 suites and the wasm Catch2 programs' build), which takes only the CPU the tests leave idle
-# (the browser stage waits on Chromium) and never slows them; the fuzz stage runs last.
+# The full run keeps both cores busy without running a compiler beside Chromium: the builds one after
+# another in the foreground (the modules and dist/, g++, the sanitizers, the wasm Catch2 programs), then the
+# JavaScript and browser tests, with the six Catch2 suites beside them in one background lane at the
+# lowest priority (nice 19), which takes only the CPU the tests leave idle (the browser stage waits on
+# Chromium) and never slows them; the fuzz stage runs last.
 # Ends with a line per stage (its time, its CPU time, and per suite its passed and failed counts), then one line
 # "tests: N passed, N failed" (N counts Catch2 test cases, node tests and fuzz runs), and exits non-zero
 # when anything failed. Each stage's log is in build/test-logs/.
@@ -220,17 +220,17 @@ if [ "$tier" = quick ]; then
   run_stage js-api count_node js_tests
   run_stage browser-smoke count_node browser_tests tests/browser/smoke.test.mjs
 else
-  # The builds the tests need one at a time in the foreground, each with both cores (-j2): the two modules
-  # and dist/, the g++ build, the sanitizer build. Then the JavaScript and browser tests in the foreground,
-  # and beside them one background lane at nice 19, which takes only the CPU they leave idle (the browser
-  # stage waits on Chromium about an eighth of its time) and never slows them: the native and sanitizer
-  # suites, the wasm Catch2 programs' build, and their suites. Then the fuzz stage (its 10 s per kernel set
-  # are timed: it gets its cores).
-  # Why not every build in background lanes beside the tests, as before: more compilers than cores cost
-  # CPU. Two builds at once on 2 cores (4 compilers) took 179 CPU-s where one after the other took 150, and
-  # beside the browser tests, three such lanes made each build 1.6-1.8 times its CPU alone (g++ 108 against
-  # 68 CPU-s, ASan 135 against 82: contended caches and time slices); the run is CPU-bound, so that was time.
-  # One build beside the tests (two compilers) cost 12% more than alone, and fills idle CPU that is otherwise lost.
+  # The builds one at a time in the foreground, each with both cores (-j2): the two modules and dist/, the
+  # g++ build, the sanitizer build, the wasm Catch2 programs. Then the JavaScript and browser tests in the
+  # foreground, and beside them one background lane at nice 19 that runs the six Catch2 suites, one build
+  # after another, in the CPU the tests leave idle (the browser stage waits on Chromium about an eighth of
+  # its time). Then the fuzz stage (its 10 s per kernel set are timed: it gets its cores).
+  # Why the builds are not beside the tests: a compiler beside Chromium costs both CPU. Three build lanes
+  # at nice 19 beside the tests (up to six compilers on two cores) made each build 1.6-1.8 times its CPU
+  # alone (g++ 108 against 68 CPU-s, ASan 135 against 82) and the browser stage 790 CPU-s against 716 with
+  # only the suites beside it: the run took 1,494 CPU-s and 891 s against 1,177 CPU-s and 687 s (same
+  # machine, same day). With only the wasm programs' build moved beside the tests, the browser stage took
+  # 894 CPU-s and the run 796 s.
   run_stage build-page none bash scripts/build.sh page
   run_stage build-native none bash scripts/build.sh native
   run_stage build-sanitize none bash scripts/build.sh sanitize
@@ -238,7 +238,8 @@ else
     # The baseline module's suite too (ATTN_WASM_SCALAR_TESTS, on by default; set here for an older cache).
     cmake -DATTN_WASM_SCALAR_TESTS=ON build/wasm > /dev/null && cmake --build build/wasm -j "$jobs"
   }
-  start_lane ctest-native ctest-sanitize build-wasm-tests ctest-wasm
+  run_stage build-wasm-tests none wasm_tests_build
+  start_lane ctest-native ctest-sanitize ctest-wasm
   rm -f "$logdir/ctest-sanitize.LastTest.log"
   (
     renice -n 19 -p "$BASHPID" > /dev/null
@@ -246,7 +247,6 @@ else
     lane_stage ctest-sanitize ctest_run build/sanitize -LE fuzz
     # The fuzz stage's ctest run below writes the same record: the suites' one is kept for the count.
     cp build/sanitize/Testing/Temporary/LastTest.log "$logdir/ctest-sanitize.LastTest.log" 2>/dev/null
-    lane_stage build-wasm-tests wasm_tests_build
     lane_stage ctest-wasm ctest_run build/wasm
   ) &
   suites_lane=$!
@@ -259,7 +259,6 @@ else
   wait "$suites_lane"
   finish_lane_stage ctest-native "count_ctest_in build/native native_simde native_scalar"
   finish_lane_stage ctest-sanitize "count_ctest_in $logdir/ctest-sanitize.LastTest.log native_simde native_scalar"
-  finish_lane_stage build-wasm-tests none
   finish_lane_stage ctest-wasm "count_ctest_in build/wasm wasm_simd wasm_scalar"
   # Verbose: each fuzz test prints its inputs run, time and findings. Both kernel sets at once.
   run_stage fuzz "count_ctest_in build/sanitize fuzz-corpus fuzz" ctest --test-dir build/sanitize -L fuzz -j "$jobs" -V
