@@ -169,7 +169,17 @@ start_lane() {
   echo "=== in the background at nice 19: $* (logs in $logdir/)"
   local stage
   for stage in "$@"; do rm -f "$logdir/$stage.status"; done
+  rm -f "$logdir/.lanes-released"
 }
+# A lane's last step: it waits, idle, until release_lanes (just before the `wait` for it). bash collects a
+# finished background child at once, and from then on its CPU is in `times`: a lane that ended during a
+# foreground stage would add its CPU to that stage's figure, or, in the browser stage (whose figure is
+# run.mjs's), drop out of the total line. Held, it is collected only in that `wait`, outside every stage,
+# and counted once, in the total. It stops holding if this shell is gone.
+hold_lane() {
+  while [ ! -e "$logdir/.lanes-released" ] && kill -0 $$ 2>/dev/null; do sleep 1; done
+}
+release_lanes() { touch "$logdir/.lanes-released"; }
 # Stops a background lane and everything it started (a cancelled run leaves no build running).
 stop_tree() {
   local child children
@@ -248,6 +258,7 @@ else
     # The fuzz stage's ctest run below writes the same record: the suites' one is kept for the count.
     cp build/sanitize/Testing/Temporary/LastTest.log "$logdir/ctest-sanitize.LastTest.log" 2>/dev/null
     lane_stage ctest-wasm ctest_run build/wasm
+    hold_lane
   ) &
   suites_lane=$!
   lanes+=("$suites_lane")
@@ -256,7 +267,9 @@ else
   mapfile -t browser_files < <(ls tests/browser/*.test.mjs | grep -v '/smoke\.test\.mjs$')
   run_stage browser count_node browser_tests "${browser_files[@]}"
   echo "=== waiting for the Catch2 suites (the fuzz stage writes the sanitizer build's ctest record too)"
+  release_lanes
   wait "$suites_lane"
+  lanes=()
   finish_lane_stage ctest-native "count_ctest_in build/native native_simde native_scalar"
   finish_lane_stage ctest-sanitize "count_ctest_in $logdir/ctest-sanitize.LastTest.log native_simde native_scalar"
   finish_lane_stage ctest-wasm "count_ctest_in build/wasm wasm_simd wasm_scalar"
