@@ -165,21 +165,31 @@ lane_stage() {
   cpu_tenths
   echo "$status $((SECONDS - start)) $((cpu_now - cpu_start))" > "$logdir/$name.status"
 }
+# start_lane FUNCTION STAGE...: runs FUNCTION (its stages, named STAGE..., each a lane_stage) in the
+# background at nice 19; wait_lanes waits for every lane started. A lane's last step is to wait, idle,
+# until wait_lanes releases it: bash collects a finished background child at once, and from then on its
+# CPU is in `times`, so a lane that ended during a foreground stage would add its CPU to that stage's
+# figure, or, in the browser stage (whose figure is run.mjs's), drop out of the total line. Held, it is
+# collected only in wait_lanes, outside every stage, and counted once, in the total. It stops holding if
+# this shell is gone.
 start_lane() {
+  local body="$1" stage
+  shift
   echo "=== in the background at nice 19: $* (logs in $logdir/)"
-  local stage
   for stage in "$@"; do rm -f "$logdir/$stage.status"; done
   rm -f "$logdir/.lanes-released"
+  (
+    renice -n 19 -p "$BASHPID" > /dev/null
+    "$body"
+    while [ ! -e "$logdir/.lanes-released" ] && kill -0 $$ 2>/dev/null; do sleep 1; done
+  ) &
+  lanes+=($!)
 }
-# A lane's last step: it waits, idle, until release_lanes (just before the `wait` for it). bash collects a
-# finished background child at once, and from then on its CPU is in `times`: a lane that ended during a
-# foreground stage would add its CPU to that stage's figure, or, in the browser stage (whose figure is
-# run.mjs's), drop out of the total line. Held, it is collected only in that `wait`, outside every stage,
-# and counted once, in the total. It stops holding if this shell is gone.
-hold_lane() {
-  while [ ! -e "$logdir/.lanes-released" ] && kill -0 $$ 2>/dev/null; do sleep 1; done
+wait_lanes() {
+  touch "$logdir/.lanes-released"
+  wait "${lanes[@]}"
+  lanes=()
 }
-release_lanes() { touch "$logdir/.lanes-released"; }
 # Stops a background lane and everything it started (a cancelled run leaves no build running).
 stop_tree() {
   local child children
@@ -239,7 +249,7 @@ else
   # CPU-bound. With three build lanes at nice 19 beside the tests (up to six compilers on two cores) the g++
   # build took 108 CPU-s and the sanitizer build 135, against 82 and 93 alone, and the browser stage 790
   # CPU-s against 717 with only the suites beside it (2026-11-29, same machine). The time after the setup
-  # was about the same (718 s then; 679, 732 and 696 s in three runs of this layout: the machine varies
+  # was about the same (718 s then; 679, 732, 696 and 677 s in four runs of this layout: the machine varies
   # by ±5%), but a build beside the browser tests also slows their timing checks: with only the wasm
   # programs' build moved beside them, the browser stage took 894 CPU-s and 570 s, and a frame-height
   # check timed out.
@@ -251,27 +261,21 @@ else
     cmake -DATTN_WASM_SCALAR_TESTS=ON build/wasm > /dev/null && cmake --build build/wasm -j "$jobs"
   }
   run_stage build-wasm-tests none wasm_tests_build
-  start_lane ctest-native ctest-sanitize ctest-wasm
-  rm -f "$logdir/ctest-sanitize.LastTest.log"
-  (
-    renice -n 19 -p "$BASHPID" > /dev/null
+  suites_lane() {
     lane_stage ctest-native ctest_run build/native
     lane_stage ctest-sanitize ctest_run build/sanitize -LE fuzz
     # The fuzz stage's ctest run below writes the same record: the suites' one is kept for the count.
     cp build/sanitize/Testing/Temporary/LastTest.log "$logdir/ctest-sanitize.LastTest.log" 2>/dev/null
     lane_stage ctest-wasm ctest_run build/wasm
-    hold_lane
-  ) &
-  suites_lane=$!
-  lanes+=("$suites_lane")
+  }
+  rm -f "$logdir/ctest-sanitize.LastTest.log"
+  start_lane suites_lane ctest-native ctest-sanitize ctest-wasm
   run_stage js-api count_node js_tests
   # Every browser test file but the smoke test, whose checks page.test.mjs makes too.
   mapfile -t browser_files < <(ls tests/browser/*.test.mjs | grep -v '/smoke\.test\.mjs$')
   run_stage browser count_node browser_tests "${browser_files[@]}"
   echo "=== waiting for the Catch2 suites (the fuzz stage writes the sanitizer build's ctest record too)"
-  release_lanes
-  wait "$suites_lane"
-  lanes=()
+  wait_lanes
   finish_lane_stage ctest-native "count_ctest_in build/native native_simde native_scalar"
   finish_lane_stage ctest-sanitize "count_ctest_in $logdir/ctest-sanitize.LastTest.log native_simde native_scalar"
   finish_lane_stage ctest-wasm "count_ctest_in build/wasm wasm_simd wasm_scalar"

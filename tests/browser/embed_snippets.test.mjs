@@ -10,7 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
-import { startHarness, serveSite, openUrl, root, screenshot } from './harness.mjs';
+import { startHarness, serveSite, openUrl, root, screenshot, POLL_MS } from './harness.mjs';
 import { CHAPTERS } from '../../web/src/lesson/chapters.js';
 
 const doc = await readFile(join(root, 'web/EMBED.md'), 'utf8');
@@ -210,7 +210,7 @@ test('the iframe snippet: embed.js sizes the frame to its content; the frame sho
   });
   let seen = await heights();
   for (const until = Date.now() + 15000; Math.abs(seen.frame - seen.content) > 2 && Date.now() < until;) {
-    await p.waitForTimeout(100);
+    await p.waitForTimeout(POLL_MS);
     seen = await heights();
   }
   assert.ok(Math.abs(seen.frame - seen.content) <= 2, `the frame is as tall as its content: ${JSON.stringify(seen)} (first read: ${inside.height})`);
