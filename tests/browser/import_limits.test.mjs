@@ -8,6 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, resultReady } from './harness.mjs';
+import { writeNpz } from '../../web/src/export/npy.js';
 
 let h;
 before(async () => { h = await startHarness(); });
@@ -118,6 +119,32 @@ test('8 labels of 100,000 characters and a 10,000-character word draw quickly; c
     const word = await page.evaluate(() => window.longTasks.slice());
     console.log(`a 10,000-character word: longest task ${Math.max(0, ...word).toFixed(0)} ms`);
     assert.ok(Math.max(0, ...word) < 1000, `a task of ${Math.max(0, ...word).toFixed(0)} ms`);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.closeAll();
+  }
+});
+
+test('where no worker can start, a .npz is read on the page\'s own thread (its reader, loaded on first use, unzips it)', async () => {
+  // No Worker at all: the playground computes on the page's thread, and reads imported files there too.
+  const noWorker = () => { delete globalThis.Worker; };
+  const page = await openPage(h, '#panels=controls,heatmaps,export&d_model=8&n_heads=1&source=random&n_q=8&n_k=8', { init: noWorker });
+  try {
+    await page.waitForSelector('#import-files', { state: 'attached' });
+    const npz = writeNpz({ attention: { shape: [1, 1, 8, 8], data: new Float32Array(64).fill(0.125) } });
+    const status = await page.evaluate(async (bytes) => {
+      const input = playgroundRoot().getElementById('import-files');
+      const dt = new DataTransfer();
+      dt.items.add(new File([Uint8Array.from(bytes)], 'maps.npz'));
+      input.files = dt.files;
+      input.dispatchEvent(new Event('change'));
+      const line = playgroundRoot().getElementById('import-status');
+      for (let waited = 0; waited < 60000 && !/^(Imported|Not imported)/.test(line.textContent); waited += 100) await new Promise((r) => setTimeout(r, 100));
+      return line.textContent;
+    }, [...npz]);
+    assert.match(status, /^Imported attention/, `the import on the page's thread: ${status}`);
+    assert.equal(await page.evaluate(() => typeof Worker), 'undefined', 'the page had no Worker');
+    await resultReady(page, 120000);
     assert.deepEqual(page.problems, []);
   } finally {
     await page.closeAll();

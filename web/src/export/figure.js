@@ -5,7 +5,7 @@
 // (model/colorscale.js and render/viridis.js) so the file shows what the page shows.
 
 import { colorPositions, legendEnds } from '../model/colorscale.js';
-import { VIRIDIS_LUT } from '../render/viridis.js';
+import { VIRIDIS_LUT } from '../render/viridis_lut.js';
 import { esc, clipText } from './xml.js';
 
 export const THEMES = Object.freeze({

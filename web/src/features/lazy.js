@@ -9,7 +9,12 @@
 
 export { loadHandlers } from './handlers_of.js'; // for a page computing on its own thread (playground/compute_link.js)
 export { measurePeak } from '../perf/peak.js'; // the same page's peak (worker/compute_side.js)
-export { readImportFiles, importLimits } from '../import/files.js'; // its import reader (worker/compute_side.js readFiles)
+/**
+ * Its import reader (worker/compute_side.js readFiles): import/files.js's module, evaluated when a file is
+ * first read, not when this bundle loads. Its .npz reading brings fflate, whose tables took ~17 ms of every
+ * page that loads this bundle (the first chapter does, for its exercises).
+ */
+export const importReader = () => import('../import/files.js');
 export { withImports } from '../import/import_view.js'; // a view's check with imported tensors (playground/imports.js)
 export { refuseLockedImport } from '../import/import_lock.js'; // the author's lock on imports (the same)
 export { createTrainingSide } from '../model/training_side.js'; // its training lab's side (worker/compute_side.js)

@@ -40,7 +40,7 @@ export function acquireCompute({ simd, base, doc, compiled }) {
       // and import/files.js's readers (as the export panel has them).
       const panels = () => import(new URL('panels.js', base).href);
       const featureHandlers = (feature) => panels().then((m) => m.loadHandlers(feature));
-      const handlers = createComputeSide(() => engine, { featureHandlers, measurePeak: () => panels().then((m) => m.measurePeak()), importReader: panels,
+      const handlers = createComputeSide(() => engine, { featureHandlers, measurePeak: () => panels().then((m) => m.measurePeak()), importReader: () => panels().then((m) => m.importReader()),
         trainingSide: () => panels().then((m) => m.createTrainingSide()) }); // the training lab's side too
       await handlers.init({ simd });
       return handlers;

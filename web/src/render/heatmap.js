@@ -1,7 +1,7 @@
 // Canvas heatmap of one attention matrix (rows = queries, columns = keys) in viridis, with masked
 // cells in grey, optional word labels, and a cursor driven by pointer or keyboard. It draws, nothing else.
 
-import { VIRIDIS_LUT } from './viridis.js';
+import { VIRIDIS_LUT } from './viridis_lut.js'; // the table alone: viridis.js's arithmetic is not run in the first view
 import { followWidth } from './follow_width.js';
 import { fitLabel } from './fit_label.js';
 

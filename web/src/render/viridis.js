@@ -44,9 +44,5 @@ export function viridis(t) {
   return oklabToSrgb(lab).map((c) => Math.round(c * 255));
 }
 
-/** 256 colours as a flat Uint8Array [r, g, b, r, g, b, …], for fast pixel filling. */
-export const VIRIDIS_LUT = (() => {
-  const lut = new Uint8Array(256 * 3);
-  for (let i = 0; i < 256; i++) lut.set(viridis(i / 255), i * 3);
-  return lut;
-})();
+/** The same 256 colours as a flat Uint8Array [r, g, b, …]: the literal table viridis_lut.js, written from viridis(). */
+export { VIRIDIS_LUT } from './viridis_lut.js';
