@@ -2,7 +2,7 @@
 // for i = 0…255, as a literal table. The first view's script makes it in 0.5 ms instead of computing it
 // (4–15 ms in a fresh tab's interpreter). tests/js/viridis_lut.test.mjs fails when the two differ.
 // Usage: node scripts/viridis_lut.mjs [--check]   (--check: exit 1, and say so, if the file is not current)
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { viridis } from '../web/src/render/viridis.js';
@@ -39,14 +39,23 @@ for (let i = 3; i < VIRIDIS_LUT.length; i++) VIRIDIS_LUT[i] = VIRIDIS_LUT[i - 3]
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  if (process.argv.includes('--help')) {
-    console.log('usage: node scripts/viridis_lut.mjs [--check]\nwrites web/src/render/viridis_lut.js from render/viridis.js; --check only says whether it is current');
+  const usage = 'usage: node scripts/viridis_lut.mjs [--check]\nwrites web/src/render/viridis_lut.js from render/viridis.js; --check only says whether it is current';
+  const args = process.argv.slice(2);
+  if (args.includes('--help')) {
+    console.log(usage);
     process.exit(0);
   }
+  const unknown = args.filter((a) => a !== '--check');
+  if (unknown.length) {
+    console.error(`viridis_lut.mjs: unknown argument ${unknown.join(' ')}\n${usage}`);
+    process.exit(2);
+  }
   const text = lutModule();
-  if (process.argv.includes('--check')) {
-    const current = readFileSync(target, 'utf8') === text;
-    console.log(current ? 'viridis_lut.js is current' : 'viridis_lut.js differs from viridis(): run node scripts/viridis_lut.mjs');
+  if (args.includes('--check')) {
+    const found = existsSync(target) ? readFileSync(target, 'utf8') : null;
+    const current = found === text;
+    console.log(current ? 'viridis_lut.js is current'
+      : `viridis_lut.js ${found === null ? 'is missing' : 'differs from viridis()'}: run node scripts/viridis_lut.mjs`);
     process.exit(current ? 0 : 1);
   }
   writeFileSync(target, text);

@@ -299,7 +299,7 @@ async function saved(page, id) {
 }
 
 test('the map as SVG and PNG (2×): title, axes, token labels, colour scale, the colour of a known cell; a table copied as CSV; all heads and a uPlot chart as figures', async () => {
-  const { VIRIDIS_LUT } = await import('../../web/src/render/viridis.js');
+  const { VIRIDIS_LUT } = await import('../../web/src/render/viridis_lut.js');
   const page = await openPage(h, '#panels=controls,heatmaps,cost,export,gradients,compare&colors=row&head=2');
   try {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.url.replace(/\/$/, '') });

@@ -125,7 +125,7 @@ test('8 labels of 100,000 characters and a 10,000-character word draw quickly; c
   }
 });
 
-test('where no worker can start, a .npz is read on the page\'s own thread (its reader, loaded on first use, unzips it)', async () => {
+test('where no worker can start, a .npz is read on the page\'s own thread (the page-thread handlers\' import reader unzips it)', async () => {
   // No Worker at all: the playground computes on the page's thread, and reads imported files there too.
   const noWorker = () => { delete globalThis.Worker; };
   const page = await openPage(h, '#panels=controls,heatmaps,export&d_model=8&n_heads=1&source=random&n_q=8&n_k=8', { init: noWorker });

@@ -3,11 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { viridis, VIRIDIS_LUT as reExported } from '../../web/src/render/viridis.js';
+import { viridis } from '../../web/src/render/viridis.js';
 import { VIRIDIS_LUT } from '../../web/src/render/viridis_lut.js';
 import { lutModule } from '../../scripts/viridis_lut.mjs';
 
-test('the literal table holds viridis(i / 255) for every i, and viridis.js hands out that table', () => {
+test('the literal table holds viridis(i / 255) for every i', () => {
   assert.equal(VIRIDIS_LUT.length, 256 * 3);
   const wrong = [];
   for (let i = 0; i < 256; i++) {
@@ -16,7 +16,6 @@ test('the literal table holds viridis(i / 255) for every i, and viridis.js hands
     if (want.some((v, k) => v !== got[k])) wrong.push(`${i}: ${got} instead of ${want}`);
   }
   assert.deepEqual(wrong, [], `colours that differ from viridis():\n${wrong.slice(0, 8).join('\n')}`);
-  assert.equal(reExported, VIRIDIS_LUT);
   // The ends are viridis's own first and last anchors (#440154, #fde725), as published.
   assert.deepEqual([...VIRIDIS_LUT.subarray(0, 3)], [0x44, 0x01, 0x54]);
   assert.deepEqual([...VIRIDIS_LUT.subarray(765)], [0xfd, 0xe7, 0x25]);

@@ -2,7 +2,7 @@
 // page's colour scale, the title, the axes named and labelled with the tokens, and the colour bar with
 // its ends), and any SVG as a PNG at 2× (drawn on a canvas). Tables as CSV. The numbers are the
 // compute's result (the heatmaps' item); this only lays them out, with the page's own colour mapping
-// (model/colorscale.js and render/viridis.js) so the file shows what the page shows.
+// (model/colorscale.js and render/viridis_lut.js) so the file shows what the page shows.
 
 import { colorPositions, legendEnds } from '../model/colorscale.js';
 import { VIRIDIS_LUT } from '../render/viridis_lut.js';

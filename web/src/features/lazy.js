@@ -11,8 +11,9 @@ export { loadHandlers } from './handlers_of.js'; // for a page computing on its 
 export { measurePeak } from '../perf/peak.js'; // the same page's peak (worker/compute_side.js)
 /**
  * Its import reader (worker/compute_side.js readFiles): import/files.js's module, evaluated when a file is
- * first read, not when this bundle loads. Its .npz reading brings fflate, whose tables took ~17 ms of every
- * page that loads this bundle (the first chapter does, for its exercises).
+ * first read (or the export panel, which imports it, is built), not when this bundle loads. Its .npz reading
+ * brings fflate, whose tables took ~17 ms of every page that loads this bundle (the first chapter does, for
+ * its exercises).
  */
 export const importReader = () => import('../import/files.js');
 export { withImports } from '../import/import_view.js'; // a view's check with imported tensors (playground/imports.js)

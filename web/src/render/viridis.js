@@ -1,5 +1,7 @@
 // The viridis palette, computed here: ten published anchor colours of viridis joined by straight
 // lines in OKLab, a perceptual space, so lightness rises evenly (readable in grey and for colour-blind eyes).
+// The heatmaps draw from viridis_lut.js, these colours at i / 255 as a table written by scripts/viridis_lut.mjs
+// (this file imports nothing, so that script runs even when the table is missing or broken).
 
 // viridis sampled at 0, 1/9, …, 1 (sRGB): the only data; everything else is computed.
 const ANCHORS = ['440154', '482878', '3e4989', '31688e', '26828e', '1f9e89', '35b779', '6ece58', 'b5de2b', 'fde725'];
@@ -43,6 +45,3 @@ export function viridis(t) {
   const lab = LAB[i].map((v, k) => v + (LAB[i + 1][k] - v) * f);
   return oklabToSrgb(lab).map((c) => Math.round(c * 255));
 }
-
-/** The same 256 colours as a flat Uint8Array [r, g, b, …]: the literal table viridis_lut.js, written from viridis(). */
-export { VIRIDIS_LUT } from './viridis_lut.js';
