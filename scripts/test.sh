@@ -2,16 +2,17 @@
 # The README's test command: sets everything up, builds, and runs every suite: the Catch2 suite in six
 # builds (natively with g++ and under clang's AddressSanitizer and UBSan, each with the SIMD kernels via
 # SIMDe and the scalar kernels; as wasm under Node, SIMD and baseline), the fuzz drivers under the
-# sanitizers (the corpus of past failures, then ATTN_FUZZ_SECONDS of fuzzing per kernel set, 10 by
-# default), the wasm build checks, the JavaScript API tests and the browser tests (one Chromium for all).
+# sanitizers (the corpus of past failures, then ATTN_FUZZ_RUNS inputs per kernel set, 6,000 by default;
+# ATTN_FUZZ_SECONDS alone fuzzes for that long instead), the wasm build checks, the JavaScript API tests
+# and the browser tests (one Chromium for all).
 #   bash scripts/test.sh           everything (what CI runs)
 #   bash scripts/test.sh --quick   the native Catch2 suite (g++, SIMD kernels), the JavaScript API tests
 #                                  and a browser smoke test (tests/browser/smoke.test.mjs)
 # The full run keeps both cores busy without running a compiler beside Chromium: the builds one after
 # another in the foreground (the modules and dist/, g++, the sanitizers, the wasm Catch2 programs), then the
-# JavaScript and browser tests, with the six Catch2 suites beside them in one background lane at the
-# lowest priority (nice 19), which takes only the CPU the tests leave idle (the browser stage waits on
-# Chromium) and never slows them; the fuzz stage runs last.
+# JavaScript and browser tests, with the six Catch2 suites and then the fuzz drivers beside them in one
+# background lane at the lowest priority (nice 19), which takes only the CPU the tests leave idle (the
+# browser stage waits on Chromium) and never slows them.
 # Ends with a line per stage (its time, its CPU time, and per suite its passed and failed counts), then one line
 # "tests: N passed, N failed" (N counts Catch2 test cases, node tests and fuzz runs), and exits non-zero
 # when anything failed. Each stage's log is in build/test-logs/.
@@ -244,7 +245,11 @@ else
   # g++ build, the sanitizer build, the wasm Catch2 programs. Then the JavaScript and browser tests in the
   # foreground, and beside them one background lane at nice 19 that runs the six Catch2 suites, one build
   # after another, in the CPU the tests leave idle (the browser stage waits on Chromium about an eighth of
-  # its time). Then the fuzz stage (its 10 s per kernel set are timed: it gets its cores).
+  # its time), and after them the fuzz drivers, bounded by a number of inputs, not seconds, so that the
+  # lane's share of the CPU does not thin them: 6,000 per kernel set, about the CPU the 10 s the stage had
+  # in the foreground took (23.7 CPU-s for 6,882 and 2,195 inputs; 6,000 each took 7 and 17 s alone on a
+  # core), and the lane had about 70 CPU-s of the browser stage's idle time left (2026-11-29). In the
+  # foreground last, the fuzz stage took 12 s of the run.
   # Why the builds are not beside the tests: a compiler beside Chromium costs both CPU, and the run is
   # CPU-bound. With three build lanes at nice 19 beside the tests (up to six compilers on two cores) the g++
   # build took 108 CPU-s and the sanitizer build 135, against 82 and 93 alone, and the browser stage 790
@@ -267,20 +272,24 @@ else
     # The fuzz stage's ctest run below writes the same record: the suites' one is kept for the count.
     cp build/sanitize/Testing/Temporary/LastTest.log "$logdir/ctest-sanitize.LastTest.log" 2>/dev/null
     lane_stage ctest-wasm ctest_run build/wasm
+    # Verbose: each fuzz run prints its inputs, time and findings. Both kernel sets at once.
+    lane_stage fuzz env "${fuzz_bound[@]}" ctest --test-dir build/sanitize -L fuzz -j "$jobs" -V
   }
+  # ATTN_FUZZ_SECONDS alone (a longer hunt) fuzzes for that long, as tests/fuzz/run.sh does by itself.
+  fuzz_bound=(ATTN_FUZZ_RUNS="${ATTN_FUZZ_RUNS:-6000}")
+  [ -n "${ATTN_FUZZ_SECONDS:-}" ] && [ -z "${ATTN_FUZZ_RUNS:-}" ] && fuzz_bound=(ATTN_FUZZ_RUNS=)
   rm -f "$logdir/ctest-sanitize.LastTest.log"
-  start_lane suites_lane ctest-native ctest-sanitize ctest-wasm
+  start_lane suites_lane ctest-native ctest-sanitize ctest-wasm fuzz
   run_stage js-api count_node js_tests
   # Every browser test file but the smoke test, whose checks page.test.mjs makes too.
   mapfile -t browser_files < <(ls tests/browser/*.test.mjs | grep -v '/smoke\.test\.mjs$')
   run_stage browser count_node browser_tests "${browser_files[@]}"
-  echo "=== waiting for the Catch2 suites (the fuzz stage writes the sanitizer build's ctest record too)"
+  echo "=== waiting for the Catch2 suites and the fuzz drivers"
   wait_lanes
   finish_lane_stage ctest-native "count_ctest_in build/native native_simde native_scalar"
   finish_lane_stage ctest-sanitize "count_ctest_in $logdir/ctest-sanitize.LastTest.log native_simde native_scalar"
   finish_lane_stage ctest-wasm "count_ctest_in build/wasm wasm_simd wasm_scalar"
-  # Verbose: each fuzz test prints its inputs run, time and findings. Both kernel sets at once.
-  run_stage fuzz "count_ctest_in build/sanitize fuzz-corpus fuzz" ctest --test-dir build/sanitize -L fuzz -j "$jobs" -V
+  finish_lane_stage fuzz "count_ctest_in build/sanitize fuzz-corpus fuzz"
 fi
 
 echo

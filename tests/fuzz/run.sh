@@ -2,7 +2,9 @@
 # Runs one libFuzzer driver of tests/fuzz (built by the sanitizer build, see fuzz.cmake).
 #   run.sh replay FUZZER CORPUS               every case of the corpus of past failures, once
 #   run.sh fuzz FUZZER CORPUS WORKDIR          fuzzing for $ATTN_FUZZ_SECONDS (default 10), starting
-#                                              from the corpus (ATTN_FUZZ_SECONDS=60 for a longer hunt)
+#                                              from the corpus (ATTN_FUZZ_SECONDS=60 for a longer hunt);
+#                                              with $ATTN_FUZZ_RUNS, that many inputs instead (stopped
+#                                              after $ATTN_FUZZ_SECONDS if given, else after 600 s)
 # Prints one line with the inputs run, the time and the findings; exits non-zero on any finding
 # (a crash, a sanitizer report, an oracle finding, a timeout of 30 s, a leak or running out of
 # memory), whose input is then in WORKDIR/artifacts (replay it with: FUZZER FILE).
@@ -28,8 +30,19 @@ if [ "$mode" = replay ]; then
   exit $status
 fi
 
-# 10 s by default: the test command's bounded run; the corpus replay above is the regression check.
-seconds="${ATTN_FUZZ_SECONDS:-10}" work="$4"
+# 10 s by default; the corpus replay above is the regression check. A number of inputs (ATTN_FUZZ_RUNS)
+# makes a run as strong on a busy or slow machine as on an idle one: the full test command runs the
+# drivers in its background lane, at nice 19 beside the browser tests, where 10 s would be a fraction
+# of the inputs. Its time bound then only stops a run that hangs.
+runs="${ATTN_FUZZ_RUNS:-}" work="$4"
+if [ -n "$runs" ]; then
+  case "$runs" in
+    *[!0-9]*|0) echo "ATTN_FUZZ_RUNS must be a whole number of inputs, at least 1 (got '$runs')"; exit 2 ;;
+  esac
+  seconds="${ATTN_FUZZ_SECONDS:-600}"
+else
+  seconds="${ATTN_FUZZ_SECONDS:-10}"
+fi
 case "$seconds" in
   ''|*[!0-9]*|0) echo "ATTN_FUZZ_SECONDS must be a whole number of seconds, at least 1 (got '$seconds')"; exit 2 ;;
 esac
@@ -39,7 +52,7 @@ rm -rf "$work/corpus" "$work/artifacts"
 mkdir -p "$work/corpus" "$work/artifacts"
 log="$work/log"
 start=$SECONDS
-"$fuzzer" "$work/corpus" "$corpus" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
+"$fuzzer" "$work/corpus" "$corpus" -max_total_time="$seconds" ${runs:+-runs="$runs"} -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
   -rss_limit_mb=2560 -timeout=30 -report_slow_units=30 -max_len=4096 > "$log" 2>&1
 status=$?
 inputs=$(grep -E '^stat::number_of_executed_units:' "$log" | awk '{print $2}')
@@ -48,6 +61,12 @@ seed=$(grep -oE 'Seed: [0-9]+' "$log" | head -1 | awk '{print $2}')
 findings=$(find "$work/artifacts" -type f ! -name 'slow-unit-*' | wc -l)
 [ $status -ne 0 ] && [ "$findings" -eq 0 ] && findings=1
 echo "$name: ${inputs:-?} inputs in $((SECONDS - start)) s (seed ${seed:-?}), findings: $findings"
+# Asked for a number of inputs and stopped short of it: the time bound ended a run that hung or crawled.
+if [ -n "$runs" ] && [ "$status" -eq 0 ] && [ "$findings" -eq 0 ] && [ "${inputs:-0}" -lt "$runs" ]; then
+  echo "$name: stopped after $seconds s with ${inputs:-0} of the $runs inputs asked (ATTN_FUZZ_RUNS)"
+  tail -30 "$log"
+  exit 1
+fi
 if [ $status -ne 0 ] || [ "$findings" -ne 0 ]; then
   grep -E 'FUZZ FINDING|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|case:' "$log" | head -20
   tail -30 "$log"
