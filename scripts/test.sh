@@ -246,10 +246,10 @@ else
   # foreground, and beside them one background lane at nice 19 that runs the six Catch2 suites, one build
   # after another, in the CPU the tests leave idle (the browser stage waits on Chromium about an eighth of
   # its time), and after them the fuzz drivers, bounded by a number of inputs, not seconds, so that the
-  # lane's share of the CPU does not thin them: 6,000 per kernel set, about the CPU the 10 s the stage had
-  # in the foreground took (23.7 CPU-s for 6,882 and 2,195 inputs; 6,000 each took 7 and 17 s alone on a
-  # core), and the lane had about 70 CPU-s of the browser stage's idle time left (2026-11-29). In the
-  # foreground last, the fuzz stage took 12 s of the run.
+  # lane's share of the CPU does not thin them: 6,000 per kernel set, more inputs than the 10 s the stage
+  # had in the foreground gave (6,882 and 2,195 there, 23.7 CPU-s; 6,000 each take 6.2 and 11.4 CPU-s on
+  # an idle machine, 30-40 CPU-s in the lane beside the browser tests). In the foreground last, the fuzz
+  # stage took 12 s of the run; in the lane it ends long before the browser stage (2026-11-29).
   # Why the builds are not beside the tests: a compiler beside Chromium costs both CPU, and the run is
   # CPU-bound. With three build lanes at nice 19 beside the tests (up to six compilers on two cores) the g++
   # build took 108 CPU-s and the sanitizer build 135, against 82 and 93 alone, and the browser stage 790
