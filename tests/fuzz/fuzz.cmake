@@ -5,7 +5,8 @@
 # instrumented too; the oracle and the float64 reference are not: comparison tracing in their loops
 # took 60% of the time. ctest runs each driver as two tests labelled "fuzz": the corpus of past
 # failures replayed once, then a fuzzing run bounded by the environment's ATTN_FUZZ_SECONDS when
-# ctest runs (10 s unless set; ATTN_FUZZ_SECONDS=60 for the longer runs, see run.sh).
+# ctest runs (10 s unless set; ATTN_FUZZ_SECONDS=60 for the longer runs), or by ATTN_FUZZ_RUNS inputs
+# (scripts/test.sh asks for 6,000: see run.sh).
 set_source_files_properties(tests/fuzz/fuzz_case.cpp PROPERTIES COMPILE_OPTIONS -fsanitize=fuzzer-no-link)
 # The drivers' own code names no kernel set: compiled once, linked into both (as the Catch2 suites'
 # shared files, CMakeLists.txt). The float64 reference is the suites' object (attn_tests_shared_reference,
