@@ -7,7 +7,7 @@
 // an SVG figure the browser's XML parser reads, and the PNG figure is made from it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, resultReady } from './harness.mjs';
+import { startHarness, openPage, resultReady, POLL_MS } from './harness.mjs';
 import { writeNpz } from '../../web/src/export/npy.js';
 
 let h;
@@ -132,16 +132,16 @@ test('where no worker can start, a .npz is read on the page\'s own thread (the p
   try {
     await page.waitForSelector('#import-files', { state: 'attached' });
     const npz = writeNpz({ attention: { shape: [1, 1, 8, 8], data: new Float32Array(64).fill(0.125) } });
-    const status = await page.evaluate(async (bytes) => {
+    await page.evaluate((bytes) => {
       const input = playgroundRoot().getElementById('import-files');
       const dt = new DataTransfer();
       dt.items.add(new File([Uint8Array.from(bytes)], 'maps.npz'));
       input.files = dt.files;
       input.dispatchEvent(new Event('change'));
-      const line = playgroundRoot().getElementById('import-status');
-      for (let waited = 0; waited < 60000 && !/^(Imported|Not imported)/.test(line.textContent); waited += 100) await new Promise((r) => setTimeout(r, 100));
-      return line.textContent;
     }, [...npz]);
+    const ended = () => /^(Imported|Not imported)/.test(playgroundRoot().getElementById('import-status').textContent);
+    await page.waitForFunction(ended, null, { timeout: 60000, polling: POLL_MS }).catch(() => {});
+    const status = await page.evaluate(() => playgroundRoot().getElementById('import-status').textContent);
     assert.match(status, /^Imported attention/, `the import on the page's thread: ${status}`);
     assert.equal(await page.evaluate(() => typeof Worker), 'undefined', 'the page had no Worker');
     await resultReady(page, 120000);
