@@ -83,7 +83,7 @@ count_ctest_in() {
 }
 count_node() {
   local log="$1" p f
-  # Every run's summary in the log (tests/browser/run.mjs runs its files in several node:test processes): the
+  # Every run's summary in the log (tests/browser/run.mjs runs its files in lanes, a node:test process each): the
   # "# pass" and "# fail" lines that follow a "# tests N" line, not a test's own output that looks alike.
   p=$(awk '/^# tests [0-9]+/ {in_summary = 1} in_summary && /^# pass [0-9]+/ {s += $3; n++; in_summary = 0} END {if (n) print s}' "$log")
   f=$(awk '/^# tests [0-9]+/ {in_summary = 1} in_summary && /^# fail [0-9]+/ {s += $3; in_summary = 0} END {print s + 0}' "$log")

@@ -1,10 +1,10 @@
-// Loads playwright-core for the browser tests, each of which runs in a Node process of its own (~58 a
-// stage): loaded as CommonJS, which it is (an ESM `import` of it first runs Node's export scanner over
-// its 7 MB of bundled JS), with its two big bundles compiled from V8's code cache kept in build/. The
-// load took 1.26 CPU-s as an import, 0.86 as CommonJS, 0.62 with the cache (2026-11-29, load ~12 on 2
-// cores). Node 20 has no compile cache of its own (22's module.enableCompileCache). A cache that does not
-// fit (another Node, another V8 flag, a file changed) is rejected by its key or by V8 itself, and the file
-// is then compiled as usual and the cache written anew.
+// Loads playwright-core for the browser tests' Node processes (run.mjs and its lanes, lane.mjs; until
+// 2026-11-29 a process per file, ~58 a stage): loaded as CommonJS, which it is (an ESM `import` of it
+// first runs Node's export scanner over its 7 MB of bundled JS), with its two big bundles compiled from
+// V8's code cache kept in build/. The load took 1.26 CPU-s as an import, 0.86 as CommonJS, 0.62 with the
+// cache (2026-11-29, load ~12 on 2 cores). Node 20 has no compile cache of its own (22's
+// module.enableCompileCache). A cache that does not fit (another Node, another V8 flag, a file changed) is
+// rejected by its key or by V8 itself, and the file is then compiled as usual and the cache written anew.
 import Module, { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, existsSync } from 'node:fs';

@@ -1,26 +1,30 @@
 // Runs browser test files with one Chromium for all of them: a Playwright browser server started here,
 // which every file's startHarness() (harness.mjs) connects to through ATTN_BROWSER_WS instead of
-// launching its own. Each file still runs in its own Node process (under node:test, as `node --test`
-// runs it, see runFile), so files stay isolated; only the browser process is shared, and each file works
-// in its own contexts.
+// launching its own. The files run in lanes (lane.mjs, see runLane): a Node process each, under
+// node:test, that runs one file after another, each file a suite with its own harness, contexts and
+// pages, closed by the file's `after` before the next file starts. Only the browser process and the
+// lane's Node process are shared: a process per file cost ~1 CPU-s each in Node and playwright-core
+// loaded again (the stage's 50 files, 2 at a time: 678 against 625 CPU-s and 387 against 358 s, 2026-11-29).
 //
 // A file that says `// Runs alone` at the start of a line (one whose checks lean on the worker pool's
 // timing: a deadline measured from a run's cost, a long run to cancel, the SIMD peak) runs first, one
 // at a time. The other files then run --test-concurrency at a time (the number of cores if none is
 // given), the longest first, so that no long file starts last, alone on one core at the end of the stage
-// (in the order of their names visible_effect, 200-300 s then, did). A file's output is printed in one
-// piece when it ends (never interleaved with another's), with its TAP summary; scripts/test.sh adds the
-// summaries up.
+// (in the order of their names visible_effect, 200-300 s then, did). A lane's output is printed in one
+// piece when it ends (never interleaved with another's), with its TAP summary and each file's time;
+// scripts/test.sh adds the summaries up.
 // Usage: node tests/browser/run.mjs [node --test options] FILE...   (exit status: 0 when every file passes)
 // (--test-concurrency=N and --test-timeout=MS take the `=` form.)
 import { loadPlaywright } from './code_cache.mjs';
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { LAUNCH_OPTIONS } from './harness.mjs';
 
 const { chromium } = loadPlaywright();
+const LANE = join(dirname(fileURLToPath(import.meta.url)), 'lane.mjs');
 
 // The longest files, longest first: their test time in seconds in a clean clone's full run (2 files at a
 // time on 2 cores, build/test-logs/browser.log; main of 2026-11-29, 09:49, a slow day). Every other file
@@ -58,53 +62,96 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 /**
- * Runs one test file in a Node process of its own, as `node --test` would, without `node --test`'s own
- * process around it (one per file: 0.21 CPU-s each, 12 a stage, for nothing but a TAP stream copied from
- * one process to another): the file runs under node:test's TAP reporter directly, whose output for one
- * file is what `node --test FILE` printed. What that parent did besides is done here: --test-timeout
- * (node:test ignores it outside `node --test`) stops the file after that many ms; a file that ends with a
- * failing status its summary does not show (it did not load, it timed out or crashed, or failed after
- * its tests) gets a summary counting one failure more, as `node --test` counted the file itself.
- * The output is printed in one piece at the end (files run side by side), with the file's time, and its
- * CPU when `measured` (nothing else of this runner ran meanwhile, so all the CPU it used is the file's).
- * Resolves with the exit status.
+ * Runs test files from `queue` in one lane: a Node process (lane.mjs) that runs them one after another
+ * under node:test's TAP reporter, each file a suite named by its path, taking the next from the queue
+ * when the last has ended. What `node --test` would do besides is done here: --test-timeout (node:test
+ * ignores it outside `node --test`) stops a file after that many ms; a lane that ends with a failing
+ * status its summary does not show (a file's `after` failed, a file did not load, the lane crashed or a
+ * file timed out) gets a summary counting one failure more per file concerned, named. A file that stops
+ * its lane (a crash, the timeout) is that file's failure; the files after it run in a new lane.
+ * The lane's output is printed in one piece when it ends (lanes run side by side), then each file's time,
+ * and its CPU when `measured` (one lane: all the CPU used meanwhile is that file's).
+ * Resolves with the statuses (one per lane process).
  */
-function runFile(file, measured) {
-  if (stopped) return Promise.resolve(1);
-  const started = Date.now();
-  const cpuBefore = measured ? cpuSeconds()?.total : undefined;
+async function runLane(queue, measured) {
+  const statuses = [];
+  while (queue.length && !stopped) statuses.push(await laneProcess(queue, measured));
+  return statuses;
+}
+
+// The lanes' environment: the browser's address, and no NODE_TEST_CONTEXT (set when this runner itself runs
+// under `node --test`, as tests/js/browser_lanes.test.mjs does): with it a lane would report to a parent
+// test runner in V8's serialised form instead of printing the TAP read here.
+const laneEnv = { ...process.env, ATTN_BROWSER_WS: server.wsEndpoint() };
+delete laneEnv.NODE_TEST_CONTEXT;
+
+/** One lane process, until the queue is empty or a file stops it (see runLane). Resolves with its status. */
+function laneProcess(queue, measured) {
   const reporter = options.some((o) => o.startsWith('--test-reporter')) ? [] : ['--test-reporter=tap'];
-  const child = spawn(process.execPath, [...reporter, ...options, file], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ATTN_BROWSER_WS: server.wsEndpoint() },
+  const child = spawn(process.execPath, [...reporter, ...options, LANE], {
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    env: laneEnv,
   });
   children.add(child);
   const out = [];
   child.stdout.on('data', (d) => out.push(d));
   child.stderr.on('data', (d) => out.push(d));
-  let timedOut = false;
-  const timer = timeout > 0 ? setTimeout(() => {
-    timedOut = true;
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-  }, timeout) : null;
+  const times = []; // lines: each file's time (and CPU)
+  let current = null; // { file, started, cpu } while a file runs
+  let timedOut = null;
+  let timer = null;
+  child.on('message', (m) => {
+    if (m.next) {
+      const file = stopped ? null : queue.shift() ?? null;
+      child.send({ file });
+    } else if (m.started) {
+      current = { file: m.started, started: Date.now(), cpu: measured ? cpuSeconds()?.total : undefined };
+      if (timeout > 0) {
+        timer = setTimeout(() => {
+          timedOut = current.file;
+          child.kill('SIGTERM');
+          setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+        }, timeout);
+      }
+    } else if (m.ended) {
+      clearTimeout(timer);
+      times.push(fileTime(current));
+      current = null;
+    }
+  });
   return new Promise((resolve) => {
     child.on('error', (e) => { out.push(Buffer.from(`run.mjs: could not start node: ${e.message}\n`)); });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       children.delete(child);
       const text = Buffer.concat(out).toString();
-      const status = timedOut ? 1 : code ?? 1;
       process.stdout.write(text);
-      if (status !== 0 && !reportsFailure(text)) {
-        const why = timedOut ? `timed out after ${timeout} ms` : `ended with ${signal ? `signal ${signal}` : `status ${code}`}`;
-        process.stdout.write(`not ok 1 - ${file}\n  ---\n  error: '${why}'\n  ...\n1..1\n# tests 1\n# pass 0\n# fail 1\n`);
+      const failed = [];
+      if (current) { // the file that stopped the lane
+        failed.push([current.file, timedOut ? `timed out after ${timeout} ms` : `ended the lane with ${signal ? `signal ${signal}` : `status ${code}`}`]);
+        times.push(fileTime(current));
       }
-      const cpu = cpuBefore === undefined ? null : cpuSeconds()?.total - cpuBefore;
-      console.log(`# run.mjs: ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s${Number.isFinite(cpu) ? `, ${cpu.toFixed(1)} s of CPU` : ''}`);
+      const status = failed.length ? 1 : code ?? 1;
+      if (status !== 0 && !failed.length && !reportsFailure(text)) {
+        const named = failingSuites(text);
+        failed.push(...(named.length ? named : ['(the lane)']).map((file) => [file, `ended with status ${code ?? signal}, its summary counting no failure`]));
+      }
+      for (const [file, why] of failed) process.stdout.write(`not ok 1 - ${file}\n  ---\n  error: '${why}'\n  ...\n1..1\n# tests 1\n# pass 0\n# fail 1\n`);
+      for (const line of times) console.log(line);
       resolve(status);
     });
   });
+}
+
+/** The line run.mjs prints for a file that ran from `run.started` until now. */
+function fileTime(run) {
+  const cpu = run.cpu === undefined ? null : cpuSeconds()?.total - run.cpu;
+  return `# run.mjs: ${run.file} in ${((Date.now() - run.started) / 1000).toFixed(1)} s${Number.isFinite(cpu) ? `, ${cpu.toFixed(1)} s of CPU` : ''}`;
+}
+
+/** The files whose suite failed in a lane's TAP output (its top-level "not ok N - file" lines). */
+function failingSuites(text) {
+  return [...text.matchAll(/^not ok \d+ - (.+)$/gm)].map((m) => m[1]);
 }
 
 /** Whether TAP output ends with a summary that counts at least one failure (a "# fail N" after "# tests N"). */
@@ -170,14 +217,12 @@ function processKind(id) {
 
 const started = Date.now();
 const statuses = [];
-for (const file of alone) statuses.push(await runFile(file, true));
+for (const file of alone) statuses.push(...await runLane([file], true));
 // `concurrency` lanes, each taking the next file of the queue (the longest first) when its last one ends.
 // One lane (--test-concurrency=1): each file's CPU is its own, and is printed (to compare two ways per file).
 const queue = [...together];
 const lanes = Math.min(concurrency, queue.length);
-await Promise.all(Array.from({ length: lanes }, async () => {
-  while (queue.length) statuses.push(await runFile(queue.shift(), lanes === 1));
-}));
+await Promise.all(Array.from({ length: lanes }, async () => { statuses.push(...await runLane(queue, lanes === 1)); }));
 const cpu = cpuSeconds();
 if (cpu !== null) {
   console.log(`# run.mjs: ${files.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s, ${cpu.total.toFixed(1)} s of CPU (Chromium's processes counted)`);
