@@ -24,7 +24,13 @@ let h, site;
 const dirs = [];
 before(async () => { h = await startHarness(); });
 after(async () => {
-  python?.child.stdin.end(); // the server ends at the end of its input
+  // The server ends at the end of its input: waited for, so that it is not still ending while the next file
+  // of this lane (tests/browser/lane.mjs) runs.
+  if (python) {
+    const ended = new Promise((resolve) => python.child.once('exit', resolve));
+    python.child.stdin.end();
+    await ended;
+  }
   await site?.close();
   await h?.close();
   for (const d of dirs) await rm(d, { recursive: true, force: true });

@@ -1,9 +1,9 @@
 // One lane of tests/browser/run.mjs: a Node process that runs test files one after another under
 // node:test, each as a suite named by its path, asking run.mjs (over the IPC channel) for the next file
 // when the last one has ended, its `after` hooks included. A process per file cost ~1 CPU-s each (Node
-// and playwright-core loaded again, ~50 files a stage); a lane pays that once. The files still run one at
-// a time in a lane, each with its own harness (startHarness in its `before`), so what one file opens it
-// closes before the next starts.
+// and playwright-core loaded again, ~50 files a stage); a lane pays that once. The files run one at a
+// time in a lane, each with its own harness (startHarness in its `before`, closed in its `after`).
+// run.mjs names a file that stops the lane, and stops a lane that does not end after its last file.
 //
 // A file that fails to load is a failing test named for it (a suite whose body throws is not counted as a
 // failure in node:test's summary). Messages: to run.mjs { next: true } (ready), { started: file },
@@ -20,13 +20,17 @@ const nextFile = () => new Promise((done) => {
 
 for (let file = await nextFile(); file; file = await nextFile()) {
   process.send({ started: file });
-  await describe(file, async () => {
+  // Node 20–23: a top-level describe() returns a promise settled when the suite has ended (Node 24 returns
+  // nothing; the next file would then start at once, beside this one). Refused loudly rather than run so.
+  const ended = describe(file, async () => {
     try {
       await import(pathToFileURL(resolve(file)).href);
     } catch (error) {
       it(`${file} loads`, () => { throw error; });
     }
   });
+  if (typeof ended?.then !== 'function') throw new Error(`lane.mjs needs node:test's describe() to return a promise (Node 20 to 23), not ${process.version}'s`);
+  await ended;
   process.send({ ended: file });
 }
-process.disconnect(); // nothing keeps the process then: node:test prints its summary and the lane ends
+process.disconnect(); // node:test prints its summary and the lane ends, unless a file left something open

@@ -4,7 +4,8 @@
 // node:test, that runs one file after another, each file a suite with its own harness, contexts and
 // pages, closed by the file's `after` before the next file starts. Only the browser process and the
 // lane's Node process are shared: a process per file cost ~1 CPU-s each in Node and playwright-core
-// loaded again (the stage's 50 files, 2 at a time: 678 against 625 CPU-s and 387 against 358 s, 2026-11-29).
+// loaded again (the stage's 50 files, 2 at a time: its Node processes took 57–63 CPU-s instead of 105–110,
+// four runs of the stage on 2026-11-29; the rest of its CPU moved with the host's phase, ±5%).
 //
 // A file that says `// Runs alone` at the start of a line (one whose checks lean on the worker pool's
 // timing: a deadline measured from a run's cost, a long run to cancel, the SIMD peak) runs first, one
@@ -41,7 +42,7 @@ const isFile = (a) => !a.startsWith('--') && /\.m?js$/.test(a);
 const files = args.filter(isFile);
 const concurrencyOption = args.find((a) => a.startsWith('--test-concurrency='));
 const timeoutOption = args.find((a) => a.startsWith('--test-timeout='));
-// Options for node:test in each file's process; the concurrency and the timeout are this runner's to apply.
+// Options for node:test in each lane's process; the concurrency and the timeout are this runner's to apply.
 const options = args.filter((a) => !isFile(a) && a !== concurrencyOption && a !== timeoutOption);
 const timeout = Number(timeoutOption?.split('=')[1]) || 0;
 const concurrency = Math.max(1, Number(concurrencyOption?.split('=')[1]) || availableParallelism());
@@ -53,7 +54,10 @@ const alone = files.filter((f) => /^\/\/ Runs alone\b/m.test(readFileSync(f, 'ut
 const rank = (f) => { const i = LONGEST.indexOf(basename(f).replace(/\.test\.m?js$/, '')); return i < 0 ? LONGEST.length : i; };
 const together = files.filter((f) => !alone.includes(f)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
-const server = await chromium.launchServer(LAUNCH_OPTIONS);
+// The browser all files share: started here, or one given in ATTN_BROWSER_WS (another runner's; the
+// stand-in files of tests/js/browser_lanes.test.mjs, which open no page, are given an address unused).
+const server = process.env.ATTN_BROWSER_WS ? null : await chromium.launchServer(LAUNCH_OPTIONS);
+const browserAddress = process.env.ATTN_BROWSER_WS || server.wsEndpoint();
 const children = new Set();
 let stopped = false;
 // Ctrl-C or a CI cancel reaches the test runs too; the browser is closed once they have ended.
@@ -65,27 +69,36 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
  * Runs test files from `queue` in one lane: a Node process (lane.mjs) that runs them one after another
  * under node:test's TAP reporter, each file a suite named by its path, taking the next from the queue
  * when the last has ended. What `node --test` would do besides is done here: --test-timeout (node:test
- * ignores it outside `node --test`) stops a file after that many ms; a lane that ends with a failing
- * status its summary does not show (a file's `after` failed, a file did not load, the lane crashed or a
- * file timed out) gets a summary counting one failure more per file concerned, named. A file that stops
- * its lane (a crash, the timeout) is that file's failure; the files after it run in a new lane.
+ * ignores it outside `node --test`) stops a file after that many ms. A file that stops its lane (an exit, a
+ * crash, the timeout) is a failure named for it, the tests of the files the lane finished before it are
+ * counted (their summary is printed here, the lane's own never came), and the files after it run in a new
+ * lane. A file whose suite failed outside its tests (an `after` or `before` that threw) is a failure named
+ * for it too: node:test's summary counts tests, not suites. A lane that does not end once it has no file
+ * left (a file left something open) is stopped and its last file named.
  * The lane's output is printed in one piece when it ends (lanes run side by side), then each file's time,
  * and its CPU when `measured` (one lane: all the CPU used meanwhile is that file's).
  * Resolves with the statuses (one per lane process).
  */
 async function runLane(queue, measured) {
   const statuses = [];
-  while (queue.length && !stopped) statuses.push(await laneProcess(queue, measured));
+  while (queue.length && !stopped) {
+    const { status, handed } = await laneProcess(queue, measured);
+    statuses.push(status);
+    if (!handed && status !== 0) break; // it ended before taking a file: another would too (a bad option, lane.mjs broken)
+  }
   return statuses;
 }
+
+/** How long a lane may take to end after its last file (node:test's summary takes well under a second). */
+const END_GRACE_MS = Number(process.env.ATTN_LANE_END_GRACE_MS) || 30000; // shorter in tests/js/browser_lanes.test.mjs
 
 // The lanes' environment: the browser's address, and no NODE_TEST_CONTEXT (set when this runner itself runs
 // under `node --test`, as tests/js/browser_lanes.test.mjs does): with it a lane would report to a parent
 // test runner in V8's serialised form instead of printing the TAP read here.
-const laneEnv = { ...process.env, ATTN_BROWSER_WS: server.wsEndpoint() };
+const laneEnv = { ...process.env, ATTN_BROWSER_WS: browserAddress };
 delete laneEnv.NODE_TEST_CONTEXT;
 
-/** One lane process, until the queue is empty or a file stops it (see runLane). Resolves with its status. */
+/** One lane process, until the queue is empty or a file stops it (see runLane). Resolves with { status, handed }. */
 function laneProcess(queue, measured) {
   const reporter = options.some((o) => o.startsWith('--test-reporter')) ? [] : ['--test-reporter=tap'];
   const child = spawn(process.execPath, [...reporter, ...options, LANE], {
@@ -97,48 +110,54 @@ function laneProcess(queue, measured) {
   child.stdout.on('data', (d) => out.push(d));
   child.stderr.on('data', (d) => out.push(d));
   const times = []; // lines: each file's time (and CPU)
+  let handed = 0; // files given to this lane
+  let last = null; // the last file it ran
   let current = null; // { file, started, cpu } while a file runs
-  let timedOut = null;
+  let stoppedWhy = null; // why this runner stopped the lane (the file's timeout, or no end after its last file)
   let timer = null;
+  const stop = (why) => {
+    stoppedWhy = why;
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  };
   child.on('message', (m) => {
     if (m.next) {
       const file = stopped ? null : queue.shift() ?? null;
+      if (file) handed++;
+      else timer = setTimeout(() => stop(`did not end within ${END_GRACE_MS / 1000} s of its last file: something it opened is still open`), END_GRACE_MS);
       child.send({ file });
     } else if (m.started) {
       current = { file: m.started, started: Date.now(), cpu: measured ? cpuSeconds()?.total : undefined };
-      if (timeout > 0) {
-        timer = setTimeout(() => {
-          timedOut = current.file;
-          child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-        }, timeout);
-      }
+      if (timeout > 0) timer = setTimeout(() => stop(`timed out after ${timeout} ms`), timeout);
     } else if (m.ended) {
       clearTimeout(timer);
       times.push(fileTime(current));
+      last = current.file;
       current = null;
     }
   });
   return new Promise((resolve) => {
-    child.on('error', (e) => { out.push(Buffer.from(`run.mjs: could not start node: ${e.message}\n`)); });
+    child.on('error', (e) => { out.push(Buffer.from(`run.mjs: a lane's process failed: ${e.message}\n`)); });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       children.delete(child);
       const text = Buffer.concat(out).toString();
       process.stdout.write(text);
-      const failed = [];
+      const ended = signal ? `signal ${signal}` : `status ${code}`;
+      const failed = []; // [file, why]
       if (current) { // the file that stopped the lane
-        failed.push([current.file, timedOut ? `timed out after ${timeout} ms` : `ended the lane with ${signal ? `signal ${signal}` : `status ${code}`}`]);
+        failed.push([current.file, stoppedWhy ?? `ended its lane with ${ended}`]);
         times.push(fileTime(current));
-      }
+      } else if (stoppedWhy) failed.push([last ?? '(a lane)', `its lane ${stoppedWhy}`]);
+      else if (!handed && code !== 0) failed.push(['(a lane)', `ended with ${ended} before taking a file`]);
+      // The lane printed no summary of its own: one for the files it finished.
+      if (!/\n# tests \d+/.test(text) && handed) process.stdout.write(finishedSummary(text));
+      for (const [file, error] of failedSuites(text)) failed.push([file, `failed outside its tests: ${error}`]);
       const status = failed.length ? 1 : code ?? 1;
-      if (status !== 0 && !failed.length && !reportsFailure(text)) {
-        const named = failingSuites(text);
-        failed.push(...(named.length ? named : ['(the lane)']).map((file) => [file, `ended with status ${code ?? signal}, its summary counting no failure`]));
-      }
-      for (const [file, why] of failed) process.stdout.write(`not ok 1 - ${file}\n  ---\n  error: '${why}'\n  ...\n1..1\n# tests 1\n# pass 0\n# fail 1\n`);
+      if (status !== 0 && !failed.length && !reportsFailure(text)) failed.push(['(a lane)', `ended with ${ended}, its summary counting no failure`]);
+      for (const [file, why] of failed) process.stdout.write(`not ok 1 - ${file}\n  ---\n  error: ${JSON.stringify(why)}\n  ...\n1..1\n# tests 1\n# pass 0\n# fail 1\n`);
       for (const line of times) console.log(line);
-      resolve(status);
+      resolve({ status, handed });
     });
   });
 }
@@ -149,9 +168,27 @@ function fileTime(run) {
   return `# run.mjs: ${run.file} in ${((Date.now() - run.started) / 1000).toFixed(1)} s${Number.isFinite(cpu) ? `, ${cpu.toFixed(1)} s of CPU` : ''}`;
 }
 
-/** The files whose suite failed in a lane's TAP output (its top-level "not ok N - file" lines). */
-function failingSuites(text) {
-  return [...text.matchAll(/^not ok \d+ - (.+)$/gm)].map((m) => m[1]);
+/**
+ * The files whose suite failed other than by a failing test (node:test's failureType is 'subtestsFailed'
+ * then), as [file, error]: a hook that threw. Their summary counts tests only, so without this a failing
+ * `after` beside a failing test elsewhere in the lane would go unnamed.
+ */
+function failedSuites(text) {
+  return [...text.matchAll(/^not ok \d+ - (.+)\n {2}---\n([\s\S]*?)\n {2}\.\.\.$/gm)]
+    .filter((m) => !/^ {2}failureType: 'subtestsFailed'$/m.test(m[2]))
+    .map((m) => [m[1], m[2].match(/^ {2}error: (.*)$/m)?.[1] ?? 'see above']);
+}
+
+/**
+ * A TAP summary of the files a stopped lane finished: their tests (each file's suite holds them at the
+ * first level: the browser test files have no suites or subtests of their own) up to its last file's end.
+ */
+function finishedSummary(text) {
+  const ends = [...text.matchAll(/^(?:not )?ok \d+ - .+$/gm)];
+  const done = ends.length ? text.slice(0, ends.at(-1).index) : '';
+  const results = [...done.matchAll(/^ {4}(not )?ok \d+ - .*$/gm)].filter((m) => !/ # (?:SKIP|TODO)\b/i.test(m[0]));
+  const fail = results.filter((m) => m[1]).length;
+  return `# tests ${results.length}\n# pass ${results.length - fail}\n# fail ${fail}\n`;
 }
 
 /** Whether TAP output ends with a summary that counts at least one failure (a "# fail N" after "# tests N"). */
@@ -191,7 +228,7 @@ function cpuSeconds() {
     // A process that has ended but is not reaped yet (a zombie) has no command line: it is its parent's child.
     const kind = id === me ? 'node run.mjs (the browser server)' : processKind(id) ?? childKind(processKind(parent.get(id)));
     add(kind, ticks);
-    // The zygote reaps the renderers, this runner its test files' processes (and what they started).
+    // The zygote reaps the renderers, this runner its lanes' processes (the test files' Node, and what they started).
     add(id === me ? 'node test files' : childKind(kind), reaped.get(id));
   }
   return { total: Object.values(byKind).reduce((sum, s) => sum + s, 0), byKind };
@@ -223,11 +260,16 @@ for (const file of alone) statuses.push(...await runLane([file], true));
 const queue = [...together];
 const lanes = Math.min(concurrency, queue.length);
 await Promise.all(Array.from({ length: lanes }, async () => { statuses.push(...await runLane(queue, lanes === 1)); }));
+// Files no lane took (every lane ended before taking one): each a failure, so that none passes unrun.
+for (const file of queue.splice(0)) {
+  process.stdout.write(`not ok 1 - ${file}\n  ---\n  error: 'not run: no lane could take it'\n  ...\n1..1\n# tests 1\n# pass 0\n# fail 1\n`);
+  statuses.push(1);
+}
 const cpu = cpuSeconds();
 if (cpu !== null) {
   console.log(`# run.mjs: ${files.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s, ${cpu.total.toFixed(1)} s of CPU (Chromium's processes counted)`);
   const kinds = Object.entries(cpu.byKind).filter(([, s]) => s >= 0.05).sort((x, y) => y[1] - x[1]);
   console.log(`# run.mjs: CPU by process: ${kinds.map(([kind, s]) => `${kind} ${s.toFixed(1)} s`).join(', ')}`);
 }
-await server.close();
+await server?.close();
 process.exit(statuses.some((s) => s !== 0) || process.exitCode ? 1 : 0);

@@ -1,8 +1,9 @@
 // tests/browser/run.mjs runs the browser test files in lanes (tests/browser/lane.mjs: one Node process
-// runs file after file). Stand-in test files, which never open a page, show what a lane must still do as
-// a process per file did: count each file's tests, make a file that fails outside its tests (an `after`
-// that throws, a file that does not load) a counted failure that names it, and when a file ends its lane
-// (it exits, or runs past --test-timeout) name that file and run the files after it in a new lane.
+// runs file after file). Stand-in test files, which open no page (run.mjs is given a browser address and
+// starts none), show what a lane must still do as a process per file did: count each file's tests, make a
+// file that fails outside its tests (an `after` that throws, a file that does not load) a counted failure
+// that names it, and when a file ends its lane (it exits, runs past --test-timeout, or leaves something
+// open) name that file, count the files the lane finished, and run the files after it in a new lane.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -14,64 +15,92 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 let dir;
 
+const stand = (body) => `import { test, after } from 'node:test';\n${body}\n`;
 const FILES = {
-  'a_ok.test.mjs': "import { test } from 'node:test';\ntest('a one', () => {});\ntest('a two', () => {});\n",
-  'b_after.test.mjs': "import { test, after } from 'node:test';\ntest('b one', () => {});\nafter(() => { throw new Error('b after broke'); });\n",
+  'a_ok.test.mjs': stand("test('a one', () => {});\ntest('a two', () => {});"),
+  'b_after.test.mjs': stand("test('b one', () => {});\nafter(() => { throw new Error('b after broke'); });"),
   'c_noload.test.mjs': "throw new Error('c cannot load');\n",
-  'd_exit.test.mjs': "import { test } from 'node:test';\ntest('d exits', () => { process.exit(3); });\n",
-  'e_ok.test.mjs': "import { test } from 'node:test';\ntest('e one', () => {});\n",
-  'f_hangs.test.mjs': "import { test } from 'node:test';\ntest('f hangs', () => new Promise((r) => setTimeout(r, 60000)));\n",
-  'g_ok.test.mjs': "import { test } from 'node:test';\ntest('g one', () => {});\ntest('g two', () => {});\ntest('g three', () => {});\n",
-  'h_fails.test.mjs': "import { test } from 'node:test';\ntest('h fails', () => { throw new Error('h is wrong'); });\n",
+  'd_exit.test.mjs': stand("test('d exits', () => { process.exit(3); });"),
+  'e_ok.test.mjs': stand("test('e one', () => {});"),
+  'f_hangs.test.mjs': stand("test('f hangs', () => new Promise((r) => setTimeout(r, 60000)));"),
+  'g_ok.test.mjs': stand("test('g one', () => {});\ntest('g two', () => {});\ntest('g three', () => {});"),
+  'h_fails.test.mjs': stand("test('h fails', () => { throw new Error('h is wrong'); });"),
+  // Its tests and hook come after a top-level await (as in sites.test.mjs): still inside its suite.
+  'i_await.test.mjs': stand("await new Promise((r) => setTimeout(r, 20));\ntest('i one', () => {});\nafter(() => {});"),
 };
-// Files that take a while (0.5 s): two lanes both get some.
-const SLOW = Object.fromEntries(['p1', 'p2', 'p3', 'p4'].map((n) => [`${n}.test.mjs`, `import { test } from 'node:test';\ntest('${n}', () => new Promise((r) => setTimeout(r, 500)));\n`]));
+// A file that leaves a timer running: its lane cannot end.
+const OPEN = { 'j_open.test.mjs': stand("test('j one', () => { setInterval(() => {}, 1000); });") };
+// Two files that each wait for the other to have started (a marker file), up to 20 s: two lanes must run them side by side.
+const PAIRED = Object.fromEntries([['p1', 'p2'], ['p2', 'p1']].map(([me, other]) => [`${me}.test.mjs`, stand(`import { writeFileSync, existsSync } from 'node:fs';
+test('${me} runs beside ${other}', async () => {
+  writeFileSync(new URL('./${me}.started', import.meta.url), '');
+  for (const until = Date.now() + 20000; !existsSync(new URL('./${other}.started', import.meta.url)); await new Promise((r) => setTimeout(r, 20))) {
+    if (Date.now() > until) throw new Error('${other} did not start within 20 s');
+  }
+});`)]));
 
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'lanes-'));
-  for (const [name, text] of Object.entries({ ...FILES, ...SLOW })) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries({ ...FILES, ...OPEN, ...PAIRED })) writeFileSync(join(dir, name), text);
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** run.mjs on the named stand-ins: { status, out, summaries: [{ pass, fail }], ran: { file: 'ok' | 'not ok' } }. */
-function runLanes(names, concurrency) {
-  const r = spawnSync(process.execPath, ['tests/browser/run.mjs', `--test-concurrency=${concurrency}`, '--test-timeout=4000', ...names.map((n) => join(dir, n))],
-    { cwd: root, encoding: 'utf8', timeout: 120000 });
-  const out = `${r.stdout}${r.stderr}`;
+/** run.mjs on the named stand-ins: { status, out, total: { pass, fail }, ran: { file: ['ok' | 'not ok', …] } }. */
+function runLanes(names, concurrency, extra = []) {
+  const r = spawnSync(process.execPath, ['tests/browser/run.mjs', `--test-concurrency=${concurrency}`, '--test-timeout=4000', ...extra, ...names.map((n) => join(dir, n))], {
+    cwd: root, encoding: 'utf8', timeout: 120000,
+    env: { ...process.env, ATTN_BROWSER_WS: 'ws://127.0.0.1:9/unused', ATTN_LANE_END_GRACE_MS: '2000' },
+  });
+  const out = `${r.stdout}${r.stderr}`.replaceAll(`${dir}/`, '');
   const summaries = [...out.matchAll(/^# pass (\d+)\n# fail (\d+)$/gm)].map((m) => ({ pass: Number(m[1]), fail: Number(m[2]) }));
   const ran = {};
-  for (const m of out.matchAll(/^(ok|not ok) \d+ - (.+)$/gm)) (ran[m[2].replace(`${dir}/`, '')] ??= []).push(m[1]);
+  for (const m of out.matchAll(/^(ok|not ok) \d+ - (\S+)$/gm)) (ran[m[2]] ??= []).push(m[1]);
   return { status: r.status, out, summaries, ran, total: summaries.reduce((t, s) => ({ pass: t.pass + s.pass, fail: t.fail + s.fail }), { pass: 0, fail: 0 }) };
 }
 
-test('one lane: every file runs once; a failing after, a file that does not load, an exit and a timeout are named failures, and the files after them run', () => {
+/** The error run.mjs gives for `file` (its own "not ok 1 - file" entry), or null. */
+const errorOf = (out, file) => out.match(new RegExp(`^not ok 1 - ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n {2}---\\n {2}error: (.*)$`, 'm'))?.[1] ?? null;
+
+test('one lane: every file counted once; a failing after, a file that does not load, an exit and a timeout are named failures, and the files after them run', () => {
   const r = runLanes(Object.keys(FILES), 1);
   assert.equal(r.status, 1, r.out);
-  // The lane that d ended carried a, b and c (its TAP has no summary: they count in none); e and f in the
-  // next, which f ended; g and h in the last.
-  assert.deepEqual(r.ran['a_ok.test.mjs'], ['ok'], r.out);
-  assert.deepEqual(r.ran['e_ok.test.mjs'], ['ok'], r.out);
-  assert.deepEqual(r.ran['g_ok.test.mjs'], ['ok'], r.out);
-  assert.match(r.out, /not ok 1 - \S*d_exit\.test\.mjs\n {2}---\n {2}error: 'ended the lane with status 3'/, 'the file that ended its lane is named');
-  assert.match(r.out, /not ok 1 - \S*f_hangs\.test\.mjs\n {2}---\n {2}error: 'timed out after 4000 ms'/, 'the file past the timeout is named');
+  // Lane 1 runs a, b, c and is ended by d; lane 2 runs e and is stopped in f; lane 3 runs g, h and i.
+  // Passed: a 2, b 1, e 1, g 3, i 1. Failed: c (does not load), b's after, d, f, h.
+  assert.deepEqual(r.total, { pass: 8, fail: 5 }, r.out);
+  assert.equal(errorOf(r.out, 'd_exit.test.mjs'), '"ended its lane with status 3"', r.out);
+  assert.equal(errorOf(r.out, 'f_hangs.test.mjs'), '"timed out after 4000 ms"', r.out);
+  assert.match(errorOf(r.out, 'b_after.test.mjs') ?? '', /^"failed outside its tests: 'b after broke'"$/, r.out);
   assert.match(r.out, /c_noload\.test\.mjs loads/, 'a file that does not load is a failing test named for it');
   assert.match(r.out, /c cannot load/);
-  // The last lane (g, h) ends normally: its summary counts g's three and h's failure.
-  assert.deepEqual(r.summaries.at(-1), { pass: 3, fail: 1 }, r.out);
+  for (const name of ['a_ok.test.mjs', 'e_ok.test.mjs', 'g_ok.test.mjs', 'i_await.test.mjs']) assert.deepEqual(r.ran[name], ['ok'], `${name}\n${r.out}`);
+  assert.match(r.out, /^ {4}ok \d+ - i one$/m, "a test after a top-level await is in its file's suite");
   assert.deepEqual(r.ran['h_fails.test.mjs'], ['not ok'], r.out);
   // Every file has its time printed once.
-  for (const name of Object.keys(FILES)) assert.equal(r.out.split('\n').filter((l) => l.startsWith(`# run.mjs: ${join(dir, name)} in `)).length, 1, `${name}'s time\n${r.out}`);
+  for (const name of Object.keys(FILES)) assert.equal(r.out.split('\n').filter((l) => l.startsWith(`# run.mjs: ${name} in `)).length, 1, `${name}'s time\n${r.out}`);
 });
 
-test('a failing `after` alone (no test fails) is a counted failure naming its file; two lanes run each file once', () => {
-  const one = runLanes(['a_ok.test.mjs', 'b_after.test.mjs'], 1);
-  assert.equal(one.status, 1, one.out);
-  assert.equal(one.total.fail, 1, one.out);
-  assert.match(one.out, /not ok 1 - \S*b_after\.test\.mjs\n {2}---\n {2}error: 'ended with status 1, its summary counting no failure'/);
-  const two = runLanes(Object.keys(SLOW), 2);
+test('a failing after beside a failing test is named too; a lane that cannot end is stopped; a lane that cannot start runs nothing and says so', () => {
+  const both = runLanes(['b_after.test.mjs', 'h_fails.test.mjs'], 1);
+  assert.deepEqual(both.total, { pass: 1, fail: 2 }, both.out);
+  assert.match(errorOf(both.out, 'b_after.test.mjs') ?? '', /failed outside its tests/, both.out);
+
+  const open = runLanes(['a_ok.test.mjs', 'j_open.test.mjs'], 1);
+  assert.equal(open.status, 1, open.out);
+  assert.equal(errorOf(open.out, 'j_open.test.mjs'), '"its lane did not end within 2 s of its last file: something it opened is still open"', open.out);
+  assert.deepEqual(open.total, { pass: 3, fail: 1 }, open.out);
+
+  const bad = runLanes(['a_ok.test.mjs', 'e_ok.test.mjs'], 1, ['--no-such-node-option']);
+  assert.equal(bad.status, 1, bad.out);
+  assert.match(errorOf(bad.out, '(a lane)') ?? '', /before taking a file/, bad.out);
+  assert.equal(errorOf(bad.out, 'a_ok.test.mjs'), "'not run: no lane could take it'", bad.out);
+  assert.equal(errorOf(bad.out, 'e_ok.test.mjs'), "'not run: no lane could take it'", bad.out);
+  assert.equal(bad.summaries.length, 3, `one lane tried, once\n${bad.out}`);
+});
+
+test('two lanes run side by side, each file once, each lane with its summary', () => {
+  const two = runLanes(Object.keys(PAIRED), 2);
   assert.equal(two.status, 0, two.out);
-  assert.deepEqual(two.total, { pass: 4, fail: 0 }, two.out);
+  assert.deepEqual(two.total, { pass: 2, fail: 0 }, two.out);
   assert.equal(two.summaries.length, 2, `one summary per lane\n${two.out}`);
-  assert.deepEqual(Object.keys(two.ran).sort(), Object.keys(SLOW), two.out);
-  assert.deepEqual(Object.values(two.ran).map((v) => v.join()), ['ok', 'ok', 'ok', 'ok'], two.out);
+  assert.deepEqual(two.ran, { 'p1.test.mjs': ['ok'], 'p2.test.mjs': ['ok'] }, two.out);
 });
