@@ -14,8 +14,9 @@
 // (in the order of their names visible_effect, 200-300 s then, did). A lane's output is printed in one
 // piece when it ends (never interleaved with another's), with its TAP summary and each file's time;
 // scripts/test.sh adds the summaries up.
-// Usage: node tests/browser/run.mjs [node --test options] FILE...   (exit status: 0 when every file passes)
-// (--test-concurrency=N and --test-timeout=MS take the `=` form.)
+// Usage: node tests/browser/run.mjs [--no-browser] [node --test options] FILE...   (exit status: 0 when
+// every file passes; --test-concurrency=N and --test-timeout=MS take the `=` form). --no-browser starts no
+// browser: scripts/test.sh runs the JavaScript API tests (tests/js) in lanes too, the same way.
 import { loadPlaywright } from './code_cache.mjs';
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -43,21 +44,27 @@ const files = args.filter(isFile);
 const concurrencyOption = args.find((a) => a.startsWith('--test-concurrency='));
 const timeoutOption = args.find((a) => a.startsWith('--test-timeout='));
 // Options for node:test in each lane's process; the concurrency and the timeout are this runner's to apply.
-const options = args.filter((a) => !isFile(a) && a !== concurrencyOption && a !== timeoutOption);
+const noBrowser = args.includes('--no-browser');
+const options = args.filter((a) => !isFile(a) && a !== concurrencyOption && a !== timeoutOption && a !== '--no-browser');
 const timeout = Number(timeoutOption?.split('=')[1]) || 0;
 const concurrency = Math.max(1, Number(concurrencyOption?.split('=')[1]) || availableParallelism());
 if (!files.length) {
-  console.error('usage: node tests/browser/run.mjs [node --test options] FILE...');
+  console.error('usage: node tests/browser/run.mjs [--no-browser] [node --test options] FILE...');
   process.exit(2);
 }
 const alone = files.filter((f) => /^\/\/ Runs alone\b/m.test(readFileSync(f, 'utf8')));
+// A file that says `// Runs in a process of its own` (one whose checks need modules no other file has used
+// in its process: a wasm module's first memory, its prototypes unpatched) runs in a lane of its own, beside
+// the others.
+const own = files.filter((f) => !alone.includes(f) && /^\/\/ Runs in a process of its own\b/m.test(readFileSync(f, 'utf8')));
 const rank = (f) => { const i = LONGEST.indexOf(basename(f).replace(/\.test\.m?js$/, '')); return i < 0 ? LONGEST.length : i; };
-const together = files.filter((f) => !alone.includes(f)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+const together = files.filter((f) => !alone.includes(f) && !own.includes(f)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
 // The browser all files share: started here, or one given in ATTN_BROWSER_WS (another runner's; the
 // stand-in files of tests/js/browser_lanes.test.mjs, which open no page, are given an address unused).
-const server = process.env.ATTN_BROWSER_WS ? null : await chromium.launchServer(LAUNCH_OPTIONS);
-const browserAddress = process.env.ATTN_BROWSER_WS || server.wsEndpoint();
+// --no-browser: none at all (node:test files that open no page: the JavaScript API tests, scripts/test.sh).
+const server = process.env.ATTN_BROWSER_WS || noBrowser ? null : await chromium.launchServer(LAUNCH_OPTIONS);
+const browserAddress = process.env.ATTN_BROWSER_WS || server?.wsEndpoint();
 const children = new Set();
 let stopped = false;
 // Ctrl-C or a CI cancel reaches the test runs too; the browser is closed once they have ended.
@@ -95,7 +102,7 @@ const END_GRACE_MS = Number(process.env.ATTN_LANE_END_GRACE_MS) || 30000; // sho
 // The lanes' environment: the browser's address, and no NODE_TEST_CONTEXT (set when this runner itself runs
 // under `node --test`, as tests/js/browser_lanes.test.mjs does): with it a lane would report to a parent
 // test runner in V8's serialised form instead of printing the TAP read here.
-const laneEnv = { ...process.env, ATTN_BROWSER_WS: browserAddress };
+const laneEnv = browserAddress ? { ...process.env, ATTN_BROWSER_WS: browserAddress } : { ...process.env };
 delete laneEnv.NODE_TEST_CONTEXT;
 
 /** One lane process, until the queue is empty or a file stops it (see runLane). Resolves with { status, handed }. */
@@ -258,8 +265,11 @@ for (const file of alone) statuses.push(...await runLane([file], true));
 // `concurrency` lanes, each taking the next file of the queue (the longest first) when its last one ends.
 // One lane (--test-concurrency=1): each file's CPU is its own, and is printed (to compare two ways per file).
 const queue = [...together];
-const lanes = Math.min(concurrency, queue.length);
-await Promise.all(Array.from({ length: lanes }, async () => { statuses.push(...await runLane(queue, lanes === 1)); }));
+const lanes = Math.min(concurrency, queue.length + own.length);
+await Promise.all(Array.from({ length: lanes }, async () => {
+  while (own.length && !stopped) statuses.push(...await runLane([own.shift()], lanes === 1));
+  statuses.push(...await runLane(queue, lanes === 1));
+}));
 // Files no lane took (every lane ended before taking one): each a failure, so that none passes unrun.
 for (const file of queue.splice(0)) {
   process.stdout.write(`not ok 1 - ${file}\n  ---\n  error: 'not run: no lane could take it'\n  ...\n1..1\n# tests 1\n# pass 0\n# fail 1\n`);

@@ -1,6 +1,6 @@
 // tests/browser/run.mjs runs the browser test files in lanes (tests/browser/lane.mjs: one Node process
-// runs file after file). Stand-in test files, which open no page (run.mjs is given a browser address and
-// starts none), show what a lane must still do as a process per file did: count each file's tests, make a
+// runs file after file), and the JavaScript API tests with --no-browser. Stand-in test files, which open no
+// page (run.mjs starts no browser for them), show what a lane must still do as a process per file did: count each file's tests, make a
 // file that fails outside its tests (an `after` that throws, a file that does not load) a counted failure
 // that names it, and when a file ends its lane (it exits, runs past --test-timeout, or leaves something
 // open) name that file, count the files the lane finished, and run the files after it in a new lane.
@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+// (scripts/test.sh runs this file itself in a lane: tests/browser/run.mjs --no-browser.)
 let dir;
 
 const stand = (body) => `import { test, after } from 'node:test';\n${body}\n`;
@@ -30,6 +31,11 @@ const FILES = {
 };
 // A file that leaves a timer running: its lane cannot end.
 const OPEN = { 'j_open.test.mjs': stand("test('j one', () => { setInterval(() => {}, 1000); });") };
+// A file that leaves a mark in its process, and one that must run in a process of its own (its marker line).
+const OWN = {
+  'k_marks.test.mjs': stand("test('k marks its process', () => { globalThis.laneMark = 'k'; });"),
+  'l_own.test.mjs': `// Runs in a process of its own\n${stand("test('l sees no mark', () => { if (globalThis.laneMark) throw new Error(`l ran after ${globalThis.laneMark}`); });")}`,
+};
 // Two files that each wait for the other to have started (a marker file), up to 20 s: two lanes must run them side by side.
 const PAIRED = Object.fromEntries([['p1', 'p2'], ['p2', 'p1']].map(([me, other]) => [`${me}.test.mjs`, stand(`import { writeFileSync, existsSync } from 'node:fs';
 test('${me} runs beside ${other}', async () => {
@@ -41,15 +47,14 @@ test('${me} runs beside ${other}', async () => {
 
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'lanes-'));
-  for (const [name, text] of Object.entries({ ...FILES, ...OPEN, ...PAIRED })) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries({ ...FILES, ...OPEN, ...OWN, ...PAIRED })) writeFileSync(join(dir, name), text);
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** run.mjs on the named stand-ins: { status, out, total: { pass, fail }, ran: { file: ['ok' | 'not ok', …] } }. */
 function runLanes(names, concurrency, extra = []) {
-  const r = spawnSync(process.execPath, ['tests/browser/run.mjs', `--test-concurrency=${concurrency}`, '--test-timeout=4000', ...extra, ...names.map((n) => join(dir, n))], {
-    cwd: root, encoding: 'utf8', timeout: 120000,
-    env: { ...process.env, ATTN_BROWSER_WS: 'ws://127.0.0.1:9/unused', ATTN_LANE_END_GRACE_MS: '2000' },
+  const r = spawnSync(process.execPath, ['tests/browser/run.mjs', '--no-browser', `--test-concurrency=${concurrency}`, '--test-timeout=4000', ...extra, ...names.map((n) => join(dir, n))], {
+    cwd: root, encoding: 'utf8', timeout: 120000, env: { ...process.env, ATTN_LANE_END_GRACE_MS: '2000' },
   });
   const out = `${r.stdout}${r.stderr}`.replaceAll(`${dir}/`, '');
   const summaries = [...out.matchAll(/^# pass (\d+)\n# fail (\d+)$/gm)].map((m) => ({ pass: Number(m[1]), fail: Number(m[2]) }));
@@ -103,4 +108,11 @@ test('two lanes run side by side, each file once, each lane with its summary', (
   assert.deepEqual(two.total, { pass: 2, fail: 0 }, two.out);
   assert.equal(two.summaries.length, 2, `one summary per lane\n${two.out}`);
   assert.deepEqual(two.ran, { 'p1.test.mjs': ['ok'], 'p2.test.mjs': ['ok'] }, two.out);
+});
+
+test('a file marked to run in a process of its own does not share one', () => {
+  const plain = runLanes(['k_marks.test.mjs', 'l_own.test.mjs'], 1);
+  assert.equal(plain.status, 0, plain.out);
+  assert.deepEqual(plain.total, { pass: 2, fail: 0 }, plain.out);
+  assert.equal(plain.summaries.length, 2, `two lanes: l's own, then k's\n${plain.out}`);
 });

@@ -1,3 +1,6 @@
+// Runs in a process of its own: tests/js/modules.mjs catches each wasm module's memory as it is first
+// instantiated, and these checks view, grow or break that memory; in a process where another file loaded the
+// engines first (tests/browser/run.mjs's lanes), 2 to 4 of them failed (2026-11-29).
 // Every bad input reaches JavaScript as an Error that names the problem, in both modules:
 // never a crash, an abort, a bare number or a silent 0.
 import { test } from 'node:test';

@@ -1,3 +1,6 @@
+// Runs in a process of its own: tests/js/modules.mjs catches each wasm module's memory as it is first
+// instantiated, and these checks view, grow or break that memory; in a process where another file loaded the
+// engines first (tests/browser/run.mjs's lanes), 2 to 4 of them failed (2026-11-29).
 // A JavaScript exception thrown in the middle of an API call (a getter, valueOf, a Proxy trap,
 // an overridden method, a result array that cannot be allocated) leaves nothing behind:
 // after each of 10,000 such calls the malloc heap, the wasm stack and the wasm memory are exactly

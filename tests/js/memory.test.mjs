@@ -1,3 +1,6 @@
+// Runs in a process of its own: tests/js/modules.mjs catches each wasm module's memory as it is first
+// instantiated, and these checks view, grow or break that memory; in a process where another file loaded the
+// engines first (tests/browser/run.mjs's lanes), 2 to 4 of them failed (2026-11-29).
 // Memory behaviour of the API: no leaks over 1,000 calls, each checked (nor with `into` arrays, nor in
 // Embind's handle table when calls fail), results are copies that survive heap growth, and the
 // module loads from any working directory and inside a worker. The counts checked are exact (operator
