@@ -83,6 +83,13 @@ count_ctest_in() {
 }
 count_node() {
   local log="$1" p f
+  counted=""
+  # tests/browser/run.mjs ends its output with its "N files in" line: without it the log was cut short
+  # (a summary may be missing with it), and the stage fails.
+  if grep -q '^# run\.mjs: ' "$log" && ! grep -q '^# run\.mjs: [0-9]* files\{0,1\} in ' "$log"; then
+    counted="the output ended before run.mjs's last line"
+    return 1
+  fi
   # Every run's summary in the log (tests/browser/run.mjs runs its files in lanes, a node:test process each): the
   # "# pass" and "# fail" lines that follow a "# tests N" line, not a test's own output that looks alike.
   p=$(awk '/^# tests [0-9]+/ {in_summary = 1} in_summary && /^# pass [0-9]+/ {s += $3; n++; in_summary = 0} END {if (n) print s}' "$log")

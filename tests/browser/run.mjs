@@ -282,4 +282,7 @@ if (cpu !== null) {
   console.log(`# run.mjs: CPU by process: ${kinds.map(([kind, s]) => `${kind} ${s.toFixed(1)} s`).join(', ')}`);
 }
 await server?.close();
+// stdout may be a pipe (scripts/test.sh tees it), where a lane's output (hundreds of kB) is written in
+// pieces: exiting before the last has gone cut the log short, with its summary and this runner's last lines.
+await new Promise((resolve) => process.stdout.write('', resolve));
 process.exit(statuses.some((s) => s !== 0) || process.exitCode ? 1 : 0);

@@ -36,6 +36,8 @@ const OWN = {
   'k_marks.test.mjs': stand("test('k marks its process', () => { globalThis.laneMark = 'k'; });"),
   'l_own.test.mjs': `// Runs in a process of its own\n${stand("test('l sees no mark', () => { if (globalThis.laneMark) throw new Error(`l ran after ${globalThis.laneMark}`); });")}`,
 };
+// A file whose test prints 4 MB (a pipe takes 64 kB at a time).
+const LOUD = { 'm_loud.test.mjs': stand("test('m prints', () => { for (let i = 0; i < 4000; i++) console.log('x'.repeat(1000)); });") };
 // Two files that each wait for the other to have started (a marker file), up to 20 s: two lanes must run them side by side.
 const PAIRED = Object.fromEntries([['p1', 'p2'], ['p2', 'p1']].map(([me, other]) => [`${me}.test.mjs`, stand(`import { writeFileSync, existsSync } from 'node:fs';
 test('${me} runs beside ${other}', async () => {
@@ -47,14 +49,14 @@ test('${me} runs beside ${other}', async () => {
 
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'lanes-'));
-  for (const [name, text] of Object.entries({ ...FILES, ...OPEN, ...OWN, ...PAIRED })) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries({ ...FILES, ...OPEN, ...OWN, ...LOUD, ...PAIRED })) writeFileSync(join(dir, name), text);
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** run.mjs on the named stand-ins: { status, out, total: { pass, fail }, ran: { file: ['ok' | 'not ok', …] } }. */
 function runLanes(names, concurrency, extra = []) {
   const r = spawnSync(process.execPath, ['tests/browser/run.mjs', '--no-browser', `--test-concurrency=${concurrency}`, '--test-timeout=4000', ...extra, ...names.map((n) => join(dir, n))], {
-    cwd: root, encoding: 'utf8', timeout: 120000, env: { ...process.env, ATTN_LANE_END_GRACE_MS: '2000' },
+    cwd: root, encoding: 'utf8', timeout: 120000, maxBuffer: 64 << 20, env: { ...process.env, ATTN_LANE_END_GRACE_MS: '2000' },
   });
   const out = `${r.stdout}${r.stderr}`.replaceAll(`${dir}/`, '');
   const summaries = [...out.matchAll(/^# pass (\d+)\n# fail (\d+)$/gm)].map((m) => ({ pass: Number(m[1]), fail: Number(m[2]) }));
@@ -115,4 +117,12 @@ test('a file marked to run in a process of its own does not share one', () => {
   assert.equal(plain.status, 0, plain.out);
   assert.deepEqual(plain.total, { pass: 2, fail: 0 }, plain.out);
   assert.equal(plain.summaries.length, 2, `two lanes: l's own, then k's\n${plain.out}`);
+});
+
+test('a lane whose output is megabytes long is printed whole, the runner\'s last lines after it', () => {
+  const r = runLanes(['m_loud.test.mjs'], 1);
+  assert.equal(r.status, 0, r.out.slice(-2000));
+  assert.ok(r.out.includes('x'.repeat(1000)), 'the long lines are there');
+  assert.deepEqual(r.total, { pass: 1, fail: 0 }, r.out.slice(-2000));
+  assert.match(r.out, /^# run\.mjs: 1 files in [\d.]+ s/m, `the runner's last lines\n${r.out.slice(-2000)}`);
 });
