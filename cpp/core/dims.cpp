@@ -74,14 +74,15 @@ void require_kv_heads(int n_heads, int n_kv_heads) {
 }
 
 int dim_of(const char* name, double value) {
+  // Fine values (nearly every call) return at once: the messages, and printf, only for a bad one.
+  if (std::isfinite(value) && value == std::floor(value) && value >= 1 && value <= kMaxDim) return static_cast<int>(value);
   char got[40];
   std::snprintf(got, sizeof got, "%.17g", value);  // exact for any whole double, never cast
   require(std::isfinite(value) && value == std::floor(value), std::string(name) + " must be a whole number (got " + got + ")");  // NaN, ±∞, fractions
   require(value >= 1, std::string(name) + " must be a positive integer (got " + got + ")");
-  if (value > kMaxDim)  // checked in double: a value above 2^31 does not fit an int
-    throw Error(std::string(name) + " (" + (value < 1e15 ? group_digits(static_cast<std::uint64_t>(value)) : got) +
-                ") is larger than the " + group_digits(kMaxDim) + " this engine accepts");
-  return static_cast<int>(value);
+  // Above 2^31 (checked in double): it does not fit an int.
+  throw Error(std::string(name) + " (" + (value < 1e15 ? group_digits(static_cast<std::uint64_t>(value)) : got) +
+              ") is larger than the " + group_digits(kMaxDim) + " this engine accepts");
 }
 
 ViewResult resolve_view(const ViewRequest& r) {
