@@ -83,49 +83,45 @@ std::vector<double> pair_weights(int pairs, int d_model) {
   return a;
 }
 
-// cos(ω_f·Δ) for the pairs f < pairs and the offsets 1 ≤ Δ ≤ span, each computed once: best_pairs tries
-// every pair count up to its cap, and each count's kernel reads the same cosines (it called cos and pow
-// for each of them again, ~2,900 and ~2,800 calls for the lesson's first layer).
-class KernelCosines {
- public:
-  KernelCosines(int pairs, int d_model, int span) : span_(span), cosines_(static_cast<std::size_t>(pairs) * span) {
-    for (int f = 0; f < pairs; ++f) {
-      const double w = omega(f, d_model);
-      for (int delta = 1; delta <= span; ++delta) cosines_[static_cast<std::size_t>(f) * span + delta - 1] = std::cos(w * delta);
+// The margin 1 − max over 0 < Δ ≤ span of κ_F(Δ) = Σ_f a_f·cos(ω_f·Δ) of every pair count F = lowest..cap: how
+// far below the peak κ_F(0) = 1 the best other offset stays (margins[F]; those below `lowest` are unused). The offsets are
+// taken in blocks: each cos(ω_f·Δ) is computed once for all F (best_pairs tried every F and computed them
+// again for each: ~2,900 cos and ~2,800 pow calls for the lesson's first layer), and the memory is cap ×
+// kOffsetBlock whatever the span (a previous-token head may look 2^20 tokens back). Each κ_F(Δ) is the same
+// sum in the same order as before, so the margins are bit for bit the same.
+std::vector<double> kernel_margins(int lowest, int cap, int d_model, int span) {
+  constexpr int kOffsetBlock = 64;
+  std::vector<double> w(cap), worst(static_cast<std::size_t>(cap) + 1, -1.0);
+  for (int f = 0; f < cap; ++f) w[f] = omega(f, d_model);
+  std::vector<double> cosines(static_cast<std::size_t>(cap) * kOffsetBlock);
+  for (int first = 1; first <= span; first += kOffsetBlock) {
+    const int count = std::min(kOffsetBlock, span - first + 1);
+    for (int f = 0; f < cap; ++f)
+      for (int i = 0; i < count; ++i) cosines[static_cast<std::size_t>(f) * kOffsetBlock + i] = std::cos(w[f] * (first + i));
+    for (int pairs = lowest; pairs <= cap; ++pairs) {
+      const std::vector<double> a = pair_weights(pairs, d_model);
+      for (int i = 0; i < count; ++i) {
+        double kappa = 0.0;
+        for (int f = 0; f < pairs; ++f) kappa += a[f] * cosines[static_cast<std::size_t>(f) * kOffsetBlock + i];
+        worst[pairs] = std::max(worst[pairs], kappa);
+      }
     }
   }
-  double at(int f, int delta) const { return cosines_[static_cast<std::size_t>(f) * span_ + delta - 1]; }
-
- private:
-  int span_;
-  std::vector<double> cosines_;
-};
-
-// 1 − max over 0 < Δ ≤ span of κ(Δ) = Σ_f a_f·cos(ω_f·Δ): how far below the peak κ(0) = 1 the
-// best other offset stays (`cosines` holds at least `pairs` pairs and `span` offsets).
-double kernel_margin(const KernelCosines& cosines, int pairs, int d_model, int span) {
-  const std::vector<double> a = pair_weights(pairs, d_model);
-  double worst = -1.0;
-  for (int delta = 1; delta <= span; ++delta) {
-    double kappa = 0.0;
-    for (int f = 0; f < pairs; ++f) kappa += a[f] * cosines.at(f, delta);
-    worst = std::max(worst, kappa);
-  }
-  return 1.0 - worst;
+  std::vector<double> margins(worst.size());
+  for (std::size_t f = 0; f < worst.size(); ++f) margins[f] = 1.0 - worst[f];
+  return margins;
 }
 
-double kernel_margin(int pairs, int d_model, int span) {
-  return kernel_margin(KernelCosines(pairs, d_model, span), pairs, d_model, span);
-}
+double kernel_margin(int pairs, int d_model, int span) { return kernel_margins(pairs, pairs, d_model, span)[pairs]; }
 
 // The number of pairs in 1..cap whose kernel stands out most over the offsets that occur (more
 // pairs sharpen nothing near 0 but push the aliases of the fast pairs further out).
 int best_pairs(int cap, int d_model, int span) {
-  const KernelCosines cosines(cap, d_model, span);
+  const std::vector<double> margins = kernel_margins(1, cap, d_model, span);
   int best = 1;
   double best_margin = -1.0;
   for (int f = 1; f <= cap; ++f) {
-    const double m = kernel_margin(cosines, f, d_model, span);
+    const double m = margins[f];
     if (m > best_margin + 1e-12) best = f, best_margin = m;
   }
   return best;

@@ -3,6 +3,7 @@
 // measured on that sentence, the layouts grouped-query heads share, and every bad request.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -308,6 +309,43 @@ TEST_CASE("random_normal: the page's random inputs, the numbers its JavaScript g
   CHECK(attn::random_normal(0, 3) == std::vector<float>{0.741765380f, 0.582144797f, 1.30486965f});
   CHECK(attn::random_normal(7, 0).empty());
   CHECK_THROWS_WITH(attn::random_normal(1, (1u << 26) + 1), Catch::Contains("too many"));
+}
+
+
+TEST_CASE("a previous-token head's pairs and kernel margin match a direct computation, over long offset spans", "[heads]") {
+  // The margin is 1 − max over the offsets 1..span (span: the query and key positions, plus k) of
+  // Σ_f a_f·cos(ω_f·Δ), with a_f = ω_f / Σ ω over the head's pairs; the head takes the pair count from 1 to
+  // d_k/2 with the largest margin (the first of equal ones). Recomputed here directly, offset by offset,
+  // for spans of one block of offsets and of several (head_patterns.cpp takes them 64 at a time).
+  for (const int k : {1, 3, 60, 200, 1000}) {
+    attn::MultiHeadAttention layer(layer_config(64, 4, 4));
+    const attn::PatternInputs in{{kSentence}, {}, kInputSeed};
+    const auto info = layer.set_head_patterns({spec(0, attn::HeadPattern::previous, k)}, in);
+    const int n = static_cast<int>(kSentence.size()), span = 2 * n + k, cap = 8;  // d_k 16: 8 pairs at most
+    const auto margin_of = [&](int pairs) {
+      double total = 0.0;
+      for (int f = 0; f < pairs; ++f) total += std::pow(10000.0, -2.0 * f / 64);
+      double worst = -1.0;
+      for (int delta = 1; delta <= span; ++delta) {
+        double kappa = 0.0;
+        for (int f = 0; f < pairs; ++f) {
+          const double w = std::pow(10000.0, -2.0 * f / 64);
+          kappa += w / total * std::cos(w * delta);
+        }
+        worst = std::max(worst, kappa);
+      }
+      return 1.0 - worst;
+    };
+    int best = 1;
+    double best_margin = -1.0;
+    for (int pairs = 1; pairs <= cap; ++pairs)
+      if (margin_of(pairs) > best_margin + 1e-12) best = pairs, best_margin = margin_of(pairs);
+    INFO("k = " << k << ": " << info[0].pairs << " pairs, margin " << info[0].kernel_margin << "; directly " << best
+                << " pairs, margin " << best_margin);
+    REQUIRE(info.size() == 4);  // the other three heads keep their random weights
+    CHECK(info[0].pairs == best);
+    CHECK(info[0].kernel_margin == best_margin);
+  }
 }
 
 }  // namespace test_heads

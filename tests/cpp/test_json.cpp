@@ -13,6 +13,8 @@
 
 #include "bindings/json.h"
 
+// This file's helpers and cases in a namespace of their own (the unity build compiles test files together).
+namespace test_json {
 namespace {
 
 std::string written(double value) {
@@ -103,3 +105,5 @@ TEST_CASE("JSON strings escape quotes, backslashes and control bytes, and pass t
   json.string(with_nul);
   CHECK(json.text() == "\"a\\u0000b\"");
 }
+
+}  // namespace test_json
