@@ -49,7 +49,8 @@ Json& Json::number(double value) {
     }
     char digits[24];
     int n = 0;
-    for (auto left = static_cast<std::uint64_t>(std::fabs(value)); left > 0; left /= 10) digits[n++] = static_cast<char>('0' + left % 10);
+    for (auto left = static_cast<std::uint64_t>(std::fabs(value)); left > 0; left /= 10)
+      digits[n++] = static_cast<char>('0' + left % 10);
     if (value < 0) out_ += '-';
     while (n > 0) out_ += digits[--n];
     return *this;

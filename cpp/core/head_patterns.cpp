@@ -83,12 +83,13 @@ std::vector<double> pair_weights(int pairs, int d_model) {
   return a;
 }
 
-// The margin 1 − max over 0 < Δ ≤ span of κ_F(Δ) = Σ_f a_f·cos(ω_f·Δ) of every pair count F = lowest..cap: how
-// far below the peak κ_F(0) = 1 the best other offset stays (margins[F]; those below `lowest` are unused). The offsets are
-// taken in blocks: each cos(ω_f·Δ) is computed once for all F (best_pairs tried every F and computed them
-// again for each: ~2,900 cos and ~2,800 pow calls for the lesson's first layer), and the memory is cap ×
-// kOffsetBlock whatever the span (a previous-token head may look 2^20 tokens back). Each κ_F(Δ) is the same
-// sum in the same order as before, so the margins are bit for bit the same.
+// The margin 1 − max over 0 < Δ ≤ span of κ_F(Δ) = Σ_f a_f·cos(ω_f·Δ) of every pair count
+// F = lowest..cap: how far below the peak κ_F(0) = 1 the best other offset stays (margins[F]; those below
+// `lowest` are unused). The offsets are taken in blocks: each cos(ω_f·Δ) is computed once for all F
+// (best_pairs tried every F and computed them again for each: ~2,900 cos and ~2,800 pow calls for the
+// lesson's first layer), and the memory is cap × kOffsetBlock whatever the span (a previous-token head
+// may look 2^20 tokens back). Each κ_F(Δ) is the same sum in the same order as before, so the margins
+// are bit for bit the same.
 std::vector<double> kernel_margins(int lowest, int cap, int d_model, int span) {
   constexpr int kOffsetBlock = 64;
   std::vector<double> w(cap), worst(static_cast<std::size_t>(cap) + 1, -1.0);
@@ -97,7 +98,8 @@ std::vector<double> kernel_margins(int lowest, int cap, int d_model, int span) {
   for (int first = 1; first <= span; first += kOffsetBlock) {
     const int count = std::min(kOffsetBlock, span - first + 1);
     for (int f = 0; f < cap; ++f)
-      for (int i = 0; i < count; ++i) cosines[static_cast<std::size_t>(f) * kOffsetBlock + i] = std::cos(w[f] * (first + i));
+      for (int i = 0; i < count; ++i)
+        cosines[static_cast<std::size_t>(f) * kOffsetBlock + i] = std::cos(w[f] * (first + i));
     for (int pairs = lowest; pairs <= cap; ++pairs) {
       const std::vector<double> a = pair_weights(pairs, d_model);
       for (int i = 0; i < count; ++i) {
