@@ -47,7 +47,7 @@ Json& Json::number(double value) {
       out_ += std::signbit(value) ? "-0" : "0";
       return *this;
     }
-    char digits[24];
+    char digits[24];  // written last digit first (std::to_chars put 153 more gzipped bytes in the module)
     int n = 0;
     for (auto left = static_cast<std::uint64_t>(std::fabs(value)); left > 0; left /= 10)
       digits[n++] = static_cast<char>('0' + left % 10);

@@ -100,11 +100,13 @@ std::vector<double> kernel_margins(int lowest, int cap, int d_model, int span) {
     for (int f = 0; f < cap; ++f)
       for (int i = 0; i < count; ++i)
         cosines[static_cast<std::size_t>(f) * kOffsetBlock + i] = std::cos(w[f] * (first + i));
-    for (int pairs = lowest; pairs <= cap; ++pairs) {
-      const std::vector<double> a = pair_weights(pairs, d_model);
+    double total = 0.0;  // Σ ω_f over f < pairs, summed in pair_weights' order: a_f = ω_f / total is its a_f
+    for (int pairs = 1; pairs <= cap; ++pairs) {
+      total += w[pairs - 1];
+      if (pairs < lowest) continue;
       for (int i = 0; i < count; ++i) {
         double kappa = 0.0;
-        for (int f = 0; f < pairs; ++f) kappa += a[f] * cosines[static_cast<std::size_t>(f) * kOffsetBlock + i];
+        for (int f = 0; f < pairs; ++f) kappa += w[f] / total * cosines[static_cast<std::size_t>(f) * kOffsetBlock + i];
         worst[pairs] = std::max(worst[pairs], kappa);
       }
     }
