@@ -94,7 +94,6 @@ count_node() {
   # "# pass" and "# fail" lines that follow a "# tests N" line, not a test's own output that looks alike.
   p=$(awk '/^# tests [0-9]+/ {in_summary = 1} in_summary && /^# pass [0-9]+/ {s += $3; n++; in_summary = 0} END {if (n) print s}' "$log")
   f=$(awk '/^# tests [0-9]+/ {in_summary = 1} in_summary && /^# fail [0-9]+/ {s += $3; in_summary = 0} END {print s + 0}' "$log")
-  counted=""
   if [ -z "$p" ]; then return 1; fi
   passed=$((passed + p))
   failed=$((failed + ${f:-0}))

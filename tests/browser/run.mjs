@@ -60,10 +60,10 @@ const own = files.filter((f) => !alone.includes(f) && /^\/\/ Runs in a process o
 const rank = (f) => { const i = LONGEST.indexOf(basename(f).replace(/\.test\.m?js$/, '')); return i < 0 ? LONGEST.length : i; };
 const together = files.filter((f) => !alone.includes(f) && !own.includes(f)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
-// The browser all files share: started here, or one given in ATTN_BROWSER_WS (another runner's).
+// The browser all files share, started here; its address reaches the lanes in ATTN_BROWSER_WS.
 // --no-browser: none at all (node:test files that open no page: the JavaScript API tests, scripts/test.sh).
-const server = process.env.ATTN_BROWSER_WS || noBrowser ? null : await chromium.launchServer(LAUNCH_OPTIONS);
-const browserAddress = process.env.ATTN_BROWSER_WS || server?.wsEndpoint();
+const server = noBrowser ? null : await chromium.launchServer(LAUNCH_OPTIONS);
+const browserAddress = server?.wsEndpoint();
 const children = new Set();
 let stopped = false;
 // Ctrl-C or a CI cancel reaches the test runs too; the browser is closed once they have ended.
