@@ -285,3 +285,26 @@ test('a long sequence is drawn downsampled, and says so', async () => {
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
+
+test('page.js is render-blocking, and a page.js that never arrives leaves a message naming it, not an empty page', async () => {
+  const html = await (await fetch(`${h.url}index.html`)).text();
+  assert.match(html, /page\.setAttribute\('blocking', 'render'\)/, 'index.html asks for page.js as render-blocking');
+  const context = await h.browser.newContext();
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    // The network refuses page.js (a copy of dist/ without it answers 404: the same error event).
+    await page.route(/\/page\.js(\?|$)/, (route) => route.abort('failed'));
+    await page.goto(h.url);
+    const alert = page.locator('#playground .load-failed[role="alert"]');
+    await alert.waitFor({ timeout: 15000 });
+    assert.match(await alert.textContent(), /could not load its code \(http:\/\/127\.0\.0\.1:\d+\/page\.js\).*missing page\.js/);
+    // Rendering went on: the title is painted, and the message is the only thing in the playground's place.
+    assert.equal(await page.locator('#playground > *').count(), 1);
+    assert.ok(await page.evaluate(() => performance.getEntriesByType('paint').length > 0), 'the page was painted');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
