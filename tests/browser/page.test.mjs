@@ -286,25 +286,49 @@ test('a long sequence is drawn downsampled, and says so', async () => {
   await page.closeAll();
 });
 
-test('page.js is render-blocking, and a page.js that never arrives leaves a message naming it, not an empty page', async () => {
-  const html = await (await fetch(`${h.url}index.html`)).text();
-  assert.match(html, /page\.setAttribute\('blocking', 'render'\)/, 'index.html asks for page.js as render-blocking');
-  const context = await h.browser.newContext();
-  try {
+test('page.js is render-blocking, and a page.js that does not arrive or does not start leaves a message, not an empty page', async () => {
+  const fresh = async (route) => {
+    const context = await h.browser.newContext();
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    // The network refuses page.js (a copy of dist/ without it answers 404: the same error event).
-    await page.route(/\/page\.js(\?|$)/, (route) => route.abort('failed'));
+    if (route) await page.route(/\/page\.js(\?|$)/, route);
     await page.goto(h.url);
-    const alert = page.locator('#playground .load-failed[role="alert"]');
-    await alert.waitFor({ timeout: 15000 });
-    assert.match(await alert.textContent(), /could not load its code \(http:\/\/127\.0\.0\.1:\d+\/page\.js\).*missing page\.js/);
-    // Rendering went on: the title is painted, and the message is the only thing in the playground's place.
-    assert.equal(await page.locator('#playground > *').count(), 1);
-    assert.ok(await page.evaluate(() => performance.getEntriesByType('paint').length > 0), 'the page was painted');
-    assert.deepEqual(errors, []);
-  } finally {
-    await context.close();
+    return { context, page, errors };
+  };
+  const painted = (page) => page.waitForFunction(() => performance.getEntriesByType('paint').length > 0, null, { timeout: 15000 })
+    .then(() => page.evaluate(() => performance.getEntriesByType('paint')[0].startTime));
+  // A normal first visit: nothing is painted before page.js runs (the static title was painted alone before).
+  {
+    const { context, page } = await fresh(null);
+    try {
+      const firstPaint = await painted(page);
+      const started = await page.evaluate(() => performance.getEntriesByName('attention-page-start')[0]?.startTime);
+      assert.ok(started !== undefined && firstPaint >= started, `first paint at ${firstPaint} ms, page.js started at ${started} ms`);
+    } finally {
+      await context.close();
+    }
+  }
+  // Refused by the network, missing (404), or arrived but failing before its first line: each says which.
+  const cases = [
+    ['refused', (route) => route.abort('failed'), /could not load its code/],
+    ['missing', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }), /could not load its code/],
+    ['cut short', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: 'const half = (' }), /could not start its code/],
+  ];
+  for (const [why, route, says] of cases) {
+    const { context, page, errors } = await fresh(route);
+    try {
+      const alert = page.locator('#playground .load-failed[role="alert"]');
+      await alert.waitFor({ timeout: 15000 });
+      const text = await alert.textContent();
+      assert.match(text, says, `${why}: ${text}`);
+      assert.match(text, /\(http:\/\/127\.0\.0\.1:\d+\/page\.js\)/, `${why}: the message names the file`);
+      // Rendering went on: the message is painted, the only thing in the playground's place.
+      assert.equal(await page.locator('#playground > *').count(), 1, why);
+      await painted(page);
+      assert.deepEqual(errors.filter((e) => !/Unexpected end of input/.test(e)), [], why);
+    } finally {
+      await context.close();
+    }
   }
 });

@@ -14,7 +14,7 @@ import { lessonOfAddress } from './lesson_file.js';
 import { frameId } from '../embed/frame_id.js';
 
 const EDIT_SESSION_MS = 1500; // keystrokes in one field this close together are one step of history
-performance.mark('attention-page-start');
+performance.mark('attention-page-start'); // also index.html's sign that page.js started (else it says so on the page)
 
 const initial = opening(location.hash);
 const embed = initial.state.embed === '1';
