@@ -309,7 +309,7 @@ test('page.js is render-blocking, and a page.js that does not arrive or does not
       await context.close();
     }
   }
-  // Refused by the network, missing (404), or arrived but failing before its first line: each says which.
+  // Refused by the network, missing (404), or arrived but failing before main.js starts: each says which.
   const cases = [
     ['refused', (route) => route.abort('failed'), /could not load its code/],
     ['missing', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }), /could not load its code/],
