@@ -75,11 +75,17 @@ std::vector<int> matchable_first(const TokenSide& keys, const PatternInputs& in,
 double omega(int f, int d_model) { return std::pow(10000.0, -2.0 * f / d_model); }
 
 // Pair weights a_f ∝ ω_f of the F fastest pairs, summing to 1: faster pairs tell neighbours apart.
-std::vector<double> pair_weights(int pairs, int d_model) {
-  std::vector<double> a;
+// From the ω_f already computed (`w`, at least `pairs` of them) into a[0..pairs).
+void pair_weights_into(const double* w, int pairs, double* a) {
   double total = 0.0;
-  for (int f = 0; f < pairs; ++f) total += omega(f, d_model);
-  for (int f = 0; f < pairs; ++f) a.push_back(omega(f, d_model) / total);
+  for (int f = 0; f < pairs; ++f) total += w[f];
+  for (int f = 0; f < pairs; ++f) a[f] = w[f] / total;
+}
+
+std::vector<double> pair_weights(int pairs, int d_model) {
+  std::vector<double> w(pairs), a(pairs);
+  for (int f = 0; f < pairs; ++f) w[f] = omega(f, d_model);
+  pair_weights_into(w.data(), pairs, a.data());
   return a;
 }
 
@@ -92,7 +98,7 @@ std::vector<double> pair_weights(int pairs, int d_model) {
 // are bit for bit the same.
 std::vector<double> kernel_margins(int lowest, int cap, int d_model, int span) {
   constexpr int kOffsetBlock = 64;
-  std::vector<double> w(cap), worst(static_cast<std::size_t>(cap) + 1, -1.0);
+  std::vector<double> w(cap), a(cap), worst(static_cast<std::size_t>(cap) + 1, -1.0);
   for (int f = 0; f < cap; ++f) w[f] = omega(f, d_model);
   std::vector<double> cosines(static_cast<std::size_t>(cap) * kOffsetBlock);
   for (int first = 1; first <= span; first += kOffsetBlock) {
@@ -100,13 +106,11 @@ std::vector<double> kernel_margins(int lowest, int cap, int d_model, int span) {
     for (int f = 0; f < cap; ++f)
       for (int i = 0; i < count; ++i)
         cosines[static_cast<std::size_t>(f) * kOffsetBlock + i] = std::cos(w[f] * (first + i));
-    double total = 0.0;  // Σ ω_f over f < pairs, summed in pair_weights' order: a_f = ω_f / total is its a_f
-    for (int pairs = 1; pairs <= cap; ++pairs) {
-      total += w[pairs - 1];
-      if (pairs < lowest) continue;
+    for (int pairs = lowest; pairs <= cap; ++pairs) {
+      pair_weights_into(w.data(), pairs, a.data());  // from the ω_f held: no pow again
       for (int i = 0; i < count; ++i) {
         double kappa = 0.0;
-        for (int f = 0; f < pairs; ++f) kappa += w[f] / total * cosines[static_cast<std::size_t>(f) * kOffsetBlock + i];
+        for (int f = 0; f < pairs; ++f) kappa += a[f] * cosines[static_cast<std::size_t>(f) * kOffsetBlock + i];
         worst[pairs] = std::max(worst[pairs], kappa);
       }
     }
