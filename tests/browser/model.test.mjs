@@ -159,6 +159,29 @@ test('runForward refills the last result arrays, and its batch slices give the A
   }
 });
 
+test('runForward: a slow first sample of a pass estimated quick is timed in blocks; an unestimated slow pass is not', async () => {
+  const attn = await engine();
+  const config = (await expectedFor('#d_model=4&n_heads=1&n_q=1&source=random')).config;
+  // A clock whose first pass stalls 25 ms (the host busy, as on a loaded CI machine); every later reading moves 0.5 ms.
+  const stalledClock = () => {
+    let t = 0, calls = 0;
+    return () => { calls++; t += calls === 3 ? 25 : 0.5; return t; };
+  };
+  const cache = new LayerCache();
+  try {
+    const estimated = await runForward(attn, config, { cache, now: stalledClock(), expectMs: 0.01 });
+    assert.ok(estimated.timings.repeats > 1 && estimated.timings.forward_ms < 1, `timed in blocks: ${JSON.stringify(estimated.timings)}`);
+    const untimed = await runForward(attn, config, { cache, now: stalledClock(), expectMs: 0.01, timed: false });
+    assert.equal(untimed.timings.untimed, true, 'the page\'s run leaves it to its time request');
+    const unknown = await runForward(attn, config, { cache, now: stalledClock() });
+    assert.deepEqual([unknown.timings.repeats, unknown.timings.forward_ms], [1, 25], 'no estimate: the one sample stands');
+    const slow = await runForward(attn, config, { cache, now: stalledClock(), expectMs: 40, timed: false });
+    assert.ok(!slow.timings.untimed && slow.timings.repeats === 1, 'a pass estimated slow is not timed again');
+  } finally {
+    cache.clear();
+  }
+});
+
 test('links: kv_heads is read as n_kv_heads, and every ignored part is named', () => {
   assert.equal(fromHash('#kv_heads=8').n_kv_heads, '8', 'an old link still works');
   const { state, ignored } = parseHash('#d_model&n_heads=2&nope=3&mask=sideways&x=%E0%A4');

@@ -64,9 +64,10 @@ export function acquireCompute({ simd, base, doc, compiled }) {
     ...worker,
     run(config, onProgress, { deadlineMs, estimateSeconds = Infinity, timed } = {}) {
       lastInPage = !(client.info !== undefined || client.inPage || !(estimateSeconds < QUICK_SECONDS));
-      if (!lastInPage) return worker.run(config, onProgress, { deadlineMs, timed });
+      const expectMs = estimateSeconds * 1000; // one pass's estimate: a slow first sample of a quick one is timed again (model/job.js)
+      if (!lastInPage) return worker.run(config, onProgress, { deadlineMs, timed, expectMs });
       usedInPage.value = true;
-      return entry.inPageHandlers().then((handlers) => handlers.run({ owner: worker.owner, config, timed }, (p) => onProgress?.(p)));
+      return entry.inPageHandlers().then((handlers) => handlers.run({ owner: worker.owner, config, timed, expectMs }, (p) => onProgress?.(p)));
     },
     /**
      * The time of the last run's pass, where that run went. On this thread, after the next painted frame:
@@ -74,7 +75,7 @@ export function acquireCompute({ simd, base, doc, compiled }) {
      */
     time(config, options) {
       if (!lastInPage) return worker.time(config, options);
-      return afterPaint(doc.defaultView).then(() => entry.inPageHandlers()).then((handlers) => handlers.time({ owner: worker.owner, config }, () => {}));
+      return afterPaint(doc.defaultView).then(() => entry.inPageHandlers()).then((handlers) => handlers.time({ owner: worker.owner, config, expectMs: options?.expectMs }, () => {}));
     },
   };
   let released = false;

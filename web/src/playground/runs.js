@@ -183,7 +183,8 @@ async function answered(m, p, { r, check, key, describe, moveOn, waiting }) {
     moveOn();
     const once = { ...r.timings, untimed: undefined }; // one pass's time, if no better one comes
     const compute = p.connection.compute();
-    const timings = await compute.session.time(config, { deadlineMs: passDeadline(m, config, 50) }).then((t) => t.timings ?? once, () => once);
+    const expectMs = (check.estimate?.seconds ?? Infinity) * 1000;
+    const timings = await compute.session.time(config, { deadlineMs: passDeadline(m, config, 50), expectMs }).then((t) => t.timings ?? once, () => once);
     if (m.destroyed || m.result?.key !== key) return describe(timings); // replaced meanwhile: not announced
     m.result = { ...m.result, timings, gflops: fmt.gflops(analysis.flops.exact_flops, timings.forward_ms), detail: describe(timings) };
     record(m, r, config);

@@ -207,8 +207,9 @@ export class EngineClient {
       owner,
       lost: false,
       // timed false: a quick pass comes back untimed (timings.untimed), and time() times it afterwards.
-      run: (config, onProgress, { deadlineMs, timed = true } = {}) => client.#request(session, 'run', { owner, config, timed }, { onProgress, deadlineMs }),
-      time: (config, { deadlineMs = 30000 } = {}) => client.#request(session, 'time', { owner, config }, { deadlineMs }),
+      // expectMs: the caller's estimate of one pass, so a slow first sample of a quick pass is timed again.
+      run: (config, onProgress, { deadlineMs, timed = true, expectMs } = {}) => client.#request(session, 'run', { owner, config, timed, expectMs }, { onProgress, deadlineMs }),
+      time: (config, { deadlineMs = 30000, expectMs } = {}) => client.#request(session, 'time', { owner, config, expectMs }, { deadlineMs }),
       // Requests on one config: the caller may give a deadline from that config's own cost. A silent
       // worker is only noticed when the running request's deadline passes, and every request queued
       // behind it (the learner's next run) waits until then.

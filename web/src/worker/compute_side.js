@@ -71,14 +71,14 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
     readFiles: (files, config) => readFiles(importReader, files, config),
   });
 
-  async function forward(owner, config, post, { timed = true } = {}) {
+  async function forward(owner, config, post, { timed = true, expectMs } = {}) {
     const mine = ownerState(owner);
     mine.last = null;
     // Starting a pool (its workers load the engine and warm up) is news for the progress bar and the watchdog.
     if (poolsOf && config.workers >= 2 && !pools.has(config.workers)) post({ done: 0, total: config.batch, phase: `starting ${config.workers} workers` });
     if (usesLab(config)) await labs();
     const pooled = await pooledFor(mine, config.workers);
-    const result = await runForward(attn, config, { cache: mine.cache, buffers: mine.buffers, onProgress: post, trained: trainedFor(mine, post), pooled, imported: mine.imported, timed });
+    const result = await runForward(attn, config, { cache: mine.cache, buffers: mine.buffers, onProgress: post, trained: trainedFor(mine, post), pooled, imported: mine.imported, timed, expectMs: Number(expectMs ?? Infinity) });
     mine.last = { key: configKey(config), config, result, splitFlops: pooled?.splitFlops ?? null };
     return mine.last;
   }
@@ -94,10 +94,13 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
       return { isa: attn.isa, kernelIsa: attn.kernelIsa() };
     },
 
-    /** timed false: a quick pass is timed by a `time` request afterwards (timings.untimed), not before the reply. */
-    async run({ owner, config, timed = true }, post) {
+    /**
+     * timed false: a quick pass is timed by a `time` request afterwards (timings.untimed), not before the
+     * reply. expectMs: the caller's estimate of one pass (see runForward).
+     */
+    async run({ owner, config, timed = true, expectMs }, post) {
       const t0 = performance.now();
-      const last = await forward(owner, config, post, { timed });
+      const last = await forward(owner, config, post, { timed, expectMs });
       const { result, splitFlops } = last;
       let sum = 0;
       for (let k = 0; k < result.output.length; k++) sum += result.output[k];
@@ -116,10 +119,10 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
      * is drawn. { timings: null } when this owner's last result is of other inputs (a newer run went first:
      * timing this one again would overwrite that one's arrays).
      */
-    async time({ owner, config }, post) {
+    async time({ owner, config, expectMs }, post) {
       const mine = ownerState(owner);
       if (mine.last?.key !== configKey(config)) return { timings: null };
-      const { result } = await forward(owner, config, post);
+      const { result } = await forward(owner, config, post, { expectMs });
       return { timings: result.timings };
     },
 
