@@ -115,7 +115,13 @@ test('the first view: chapter attention, three constructed heads that do what th
   await page.setViewportSize({ width: 375, height: 667 });
   await page.evaluate(() => playgroundRoot().querySelector('nav.chapters button[data-chapter="positions"]').click());
   await page.waitForFunction(() => location.hash.includes('chapter=positions'));
-  await page.waitForTimeout(300); // the list is scrolled after the next frame
+  // The list is scrolled after the chapter is drawn, in the next frame: wait for it rather than for a fixed time.
+  await page.waitForFunction(() => {
+    const root = playgroundRoot();
+    const list = root.querySelector('.chapter-list').getBoundingClientRect();
+    const current = root.querySelector('nav.chapters [aria-current]')?.getBoundingClientRect();
+    return current && current.left >= list.left - 1 && current.right <= list.right + 1;
+  }, null, { timeout: 15000, polling: 50 }).catch(() => {}); // the assertion below says what it found
   const phone = await page.evaluate(() => {
     const root = playgroundRoot();
     const list = root.querySelector('.chapter-list');

@@ -40,7 +40,18 @@ test('a frame that is not a playground is never resized by its size message; the
   const height = (id) => page.$eval(`#${id}`, (el) => el.getBoundingClientRect().height);
   // The playground's frame grows to its content (the message is from its origin and its window).
   await page.frameLocator('#playground').locator('#status', { hasText: 'Ran in' }).waitFor({ timeout: 30000 });
-  await page.waitForFunction(() => document.getElementById('playground').getBoundingClientRect().height > 400, null, { timeout: 15000 });
+  // Grown to its content once its panels are built (settled), its fonts are in and the frame follows the
+  // content's height (read in the frame, of another origin): that height is final, so it must stay.
+  const frame = page.frames().find((f) => f.url().startsWith(h.url));
+  await frame.waitForFunction(() => document.getElementById('playground')?.shadowRoot?.querySelector('.ap')?.dataset.settled === '1', null, { timeout: 30000 });
+  await frame.evaluate(() => document.fonts.ready.then(() => {}));
+  const heights = async () => ({ content: await frame.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height)), frame: await height('playground') });
+  let seen = await heights();
+  for (const until = Date.now() + 15000; Math.abs(seen.frame - seen.content) > 2 && Date.now() < until;) {
+    await page.waitForTimeout(100);
+    seen = await heights();
+  }
+  assert.ok(Math.abs(seen.frame - seen.content) <= 2, `the frame follows its content: ${JSON.stringify(seen)}`);
   const grown = await height('playground');
   assert.ok(grown > 400 && grown < 20000, `the playground frame is ${grown} px`);
   // The impostors have posted dozens of times by now (every 100 ms, and on embed.js's question).

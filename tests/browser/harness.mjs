@@ -314,6 +314,19 @@ export async function resultReady(page, timeout = 30000) {
 }
 
 /**
+ * Presses the training lab's Pause and waits until it is paused with no request out (the status's
+ * data-busy, set by the lab's run): the step count it resolves to no longer moves, however slow the host.
+ */
+export async function pauseLab(page, timeout = 60000) {
+  await page.click('#train-play');
+  await page.waitForFunction(() => {
+    const root = playgroundRoot();
+    return root.getElementById('train-play')?.getAttribute('aria-pressed') === 'false' && root.getElementById('train-status')?.dataset.busy === '0';
+  }, null, { timeout, polling: POLL_MS });
+  return page.evaluate(() => Number(playgroundRoot().getElementById('train-status').dataset.steps));
+}
+
+/**
  * Waits until a chapter is drawn: the result current where the chapter shows its maps, every shown panel
  * built, and the figures panels ask the engine for themselves (FlashAttention, the training lab) drawn too.
  * `orIdle: true` also accepts a view the page will not run by itself (see below) instead of a new result.

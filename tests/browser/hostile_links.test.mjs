@@ -7,7 +7,7 @@
 //   again would be refused.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, openUrl, resultReady, POLL_MS } from './harness.mjs';
+import { startHarness, openPage, openUrl, resultReady, POLL_MS, pauseLab } from './harness.mjs';
 import { snippets } from '../../web/src/page/snippets.js';
 import { builderState } from '../../web/src/page/share_view.js';
 import { defaults, withChanges, parseHash } from '../../web/src/model/schema.js';
@@ -92,13 +92,10 @@ test('the lab’s model, trained already, runs in the playground although traini
   // estimated above the limit when a link alone must train them again.
   const lab = '#panels=controls,heatmaps,training&train_task=copy_previous&train_d_model=64&train_n_heads=4&train_seq_len=16';
   const page = await openPage(h, lab, { reuse: true });
-  const steps = () => page.evaluate(() => Number(playgroundRoot().getElementById('train-status')?.dataset.steps));
   await page.waitForFunction(() => playgroundRoot().getElementById('train-status')?.dataset.steps === '0', null, { timeout: 30000, polling: POLL_MS });
   await page.click('#train-play');
   await page.waitForFunction(() => Number(playgroundRoot().getElementById('train-status')?.dataset.steps) >= 300, null, { timeout: 120000, polling: POLL_MS });
-  await page.click('#train-play'); // pause
-  let last = -1;
-  while ((await steps()) !== last) { last = await steps(); await page.waitForTimeout(400); }
+  const last = await pauseLab(page);
   await page.click('#train-use');
   await page.waitForFunction((n) => location.hash.includes(`train_steps=${n}`), last);
   await resultReady(page, 30000);

@@ -1,6 +1,7 @@
 // The import on a real page (issue 35, items 7, 8 and 11): how long it holds the page's main thread,
-// measured with a long-task observer (tasks over 50 ms, summed), not wall time, so a busy machine
-// slows the worker but not the verdict. Bounds: a 23.5 MB CSV imports with at most 1 s of main-thread
+// measured as that thread's CPU time (Chromium's task durations in thread time, through the DevTools
+// protocol), not wall time: a busy machine slows the worker and stretches the page's tasks (a long task's
+// duration is wall time, printed beside it) but does not change the verdict. Bounds: a 23.5 MB CSV imports with at most 1 s of main-thread
 // time per 10 MB (2.35 s; it is parsed in the compute worker); a 65 MiB file is refused by its size
 // before it is read; 8 token labels of 100,000 characters, and one word of 10,000 in the text, draw
 // with no task over 1 s (the labels are fitted by binary search). Labels with control characters make
@@ -35,16 +36,23 @@ const observeLongTasks = () => {
 
 /**
  * Main-thread time of importing `files` (null: window.bigFiles), from picking them until the import
- * status says how it went and the page has drawn: { status, tasks (ms) }.
+ * status says how it went and the page has drawn: { status, tasks (the long tasks' durations, ms), cpu
+ * (the main thread's CPU time, ms) }.
  */
 async function importTime(page, files) {
   await page.evaluate((f) => window.makeFiles(f ?? window.bigFiles), files);
   await page.evaluate(() => new Promise((r) => setTimeout(r, 300))); // the making's tasks end before the clock starts
   await page.evaluate(() => { playgroundRoot().getElementById('import-status').textContent = ''; window.longTasks = []; });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  const cpuNow = async () => 1000 * (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
+  const cpu0 = await cpuNow();
   await page.evaluate(() => window.pickMade());
   await page.waitForFunction(() => /^(Imported|Not imported)/.test(playgroundRoot().getElementById('import-status').textContent), null, { timeout: 120000 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100)))); // the tasks of the drawing that follows
-  return page.evaluate(() => ({ status: playgroundRoot().getElementById('import-status').textContent, tasks: window.longTasks.slice() }));
+  const cpu = await cpuNow() - cpu0;
+  await cdp.detach();
+  return page.evaluate(({ cpu }) => ({ status: playgroundRoot().getElementById('import-status').textContent, tasks: window.longTasks.slice(), cpu }), { cpu });
 }
 
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
@@ -58,15 +66,16 @@ test('a 23.5 MB CSV imports within 1 s of main-thread time per 10 MB; 65 MiB is 
     await page.evaluate((k) => { window.bigFiles = [{ name: 'attention.csv', text: `${Array(k).fill('0.000714286').join(',')}\n`.repeat(k) }]; }, n);
     const bytes = await page.evaluate(() => window.bigFiles[0].text.length);
     const big = await importTime(page, null);
-    const blocked = sum(big.tasks), bound = 1000 * bytes / 10e6;
-    console.log(`${(bytes / 1e6).toFixed(1)} MB CSV: ${big.status.slice(0, 60)}…; main thread blocked ${blocked.toFixed(0)} ms in ${big.tasks.length} long tasks (longest ${Math.max(0, ...big.tasks).toFixed(0)} ms), bound ${bound.toFixed(0)} ms`);
+    const bound = 1000 * bytes / 10e6;
+    console.log(`${(bytes / 1e6).toFixed(1)} MB CSV: ${big.status.slice(0, 60)}…; main thread busy ${big.cpu.toFixed(0)} ms of CPU (long tasks ${sum(big.tasks).toFixed(0)} ms of wall time in ${big.tasks.length}, longest ${Math.max(0, ...big.tasks).toFixed(0)} ms), bound ${bound.toFixed(0)} ms`);
     assert.match(big.status, /^Imported attention/);
-    assert.ok(blocked <= bound, `the import blocked the main thread ${blocked.toFixed(0)} ms (${big.tasks.map(Math.round).join(', ')}), more than ${bound.toFixed(0)} ms`);
+    assert.ok(big.cpu > 0, 'the main thread\'s CPU time was read');
+    assert.ok(big.cpu <= bound, `the import held the main thread ${big.cpu.toFixed(0)} ms of CPU (long tasks: ${big.tasks.map(Math.round).join(', ')} ms), more than ${bound.toFixed(0)} ms`);
     await resultReady(page, 120000);
     // 65 MiB: refused by its size, before any of it is read
     const huge = await importTime(page, [{ name: 'query.npy', size: 65 * 2 ** 20 }]);
     assert.match(huge.status, /^Not imported: query\.npy is 65\.0 MiB; files over 64\.0 MiB \(67108864 bytes\) are not imported/);
-    assert.ok(sum(huge.tasks) < 200, `refusing by size blocked ${sum(huge.tasks).toFixed(0)} ms`);
+    assert.ok(huge.cpu < 200, `refusing by size held the main thread ${huge.cpu.toFixed(0)} ms of CPU (long tasks ${sum(huge.tasks).toFixed(0)} ms)`);
     // a .npy larger than the view's largest tensor: refused by its size too, naming the limit
     const large = await importTime(page, [{ name: 'query.npy', size: 20 * 2 ** 20 }]);
     assert.match(large.status, /query\.npy is 20971520 bytes; the limit is \d+ bytes \(the view's largest tensor, attention \[1, 1, 1400, 1400\], as float64 with a \.npy header\)/);

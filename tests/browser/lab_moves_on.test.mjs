@@ -7,14 +7,13 @@
 // run waits for Run (or is refused) instead of starting by itself.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, resultReady } from './harness.mjs';
+import { startHarness, openPage, resultReady, pauseLab } from './harness.mjs';
 
 let h;
 before(async () => { h = await startHarness(); });
 after(async () => { await h?.close(); });
 
 const root = (page, js) => page.evaluate(js);
-const steps = (page) => root(page, () => Number(playgroundRoot().getElementById('train-status')?.dataset.steps));
 
 test('after the lab steps on, a new input seed of the handed-over model counts its training again', async () => {
   // copy_previous at d_model 64, 4 heads, 16 tokens: a hundred steps or more are estimated well above
@@ -24,9 +23,7 @@ test('after the lab steps on, a new input seed of the handed-over model counts i
   await page.waitForFunction(() => playgroundRoot().getElementById('train-status')?.dataset.steps === '0', null, { timeout: 30000 });
   await page.click('#train-play');
   await page.waitForFunction(() => Number(playgroundRoot().getElementById('train-status')?.dataset.steps) >= 100, null, { timeout: 120000 });
-  await page.click('#train-play'); // pause
-  let last = -1;
-  while ((await steps(page)) !== last) { last = await steps(page); await page.waitForTimeout(400); }
+  const last = await pauseLab(page);
   await page.click('#train-use');
   await page.waitForFunction((n) => location.hash.includes(`train_steps=${n}`), last);
   await resultReady(page, 30000); // the lab's own model: held, it runs by itself

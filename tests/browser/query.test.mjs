@@ -179,7 +179,7 @@ test('another batch item with a padding mask, from a link: the trace of that ite
 // that folds the others) have run: a short wait for that state, then the state as it is.
 const openNow = async (page, want) => {
   await page.waitForFunction((w) => JSON.stringify([...playgroundRoot().querySelectorAll('[data-panel="query"] details.query-stage')]
-    .filter((d) => d.open).map((d) => d.dataset.stage)) === w, JSON.stringify(want), { timeout: 3000 }).catch(() => {});
+    .filter((d) => d.open).map((d) => d.dataset.stage)) === w, JSON.stringify(want), { timeout: 15000 }).catch(() => {});
   return (await folds(page)).open.filter(([, o]) => o).map(([n]) => n);
 };
 const folds = (page) => page.evaluate(() => {

@@ -4,7 +4,7 @@
 // (trained again from the seed); the gradient lab shows the core's numbers and words that follow them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, openPage, resultReady, screenshot, POLL_MS } from './harness.mjs';
+import { startHarness, openPage, resultReady, screenshot, POLL_MS, pauseLab } from './harness.mjs';
 import { engine } from './reference.mjs';
 import { gradientStory } from '../../web/src/features/gradients/panel.js';
 
@@ -17,17 +17,7 @@ const status = (page) => page.$eval('#train-status', (el) => ({ steps: Number(el
 const waitSteps = (page, test, timeout = 120000) =>
   page.waitForFunction(`(${test})(Number(playgroundRoot().getElementById('train-status')?.dataset.steps), Number(playgroundRoot().getElementById('train-status')?.dataset.accuracy))`, null, { timeout, polling: POLL_MS });
 
-/** Presses Pause and waits until no request is left in flight (the step count stops moving). */
-async function pause(page) {
-  await page.click('#train-play');
-  let last = -1;
-  for (;;) {
-    await page.waitForTimeout(400);
-    const { steps } = await status(page);
-    if (steps === last) return steps;
-    last = steps;
-  }
-}
+const pause = (page) => pauseLab(page); // Pause, and no request left in flight
 
 test('the training lab learns two_relation in the worker: ≥ 99 % held out, one head per relation; pause, step, reset', async () => {
   const page = await openPage(h, '#panels=controls,heatmaps,training');

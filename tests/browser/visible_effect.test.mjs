@@ -18,7 +18,10 @@ import { startState } from '../../web/src/lesson/chapters.js';
 const KNOWN = {}; // empty since issue 37's last six (helper "silent"): a control that shows nothing fails
 
 const LESSON = STEPS.filter((s) => s.chapter !== 'reference');
-const WAIT_MS = 5000; // how long a change may take to show (a run, a lab, a redraw; a loaded machine is slow)
+const WAIT_MS = 5000; // how long a control set back may take to show the step again (else the step's hash sets it back)
+// How long a change may take to show (a run, a lab's request queued behind another, a redraw): only a control
+// that shows nothing waits it all, so it is long enough for a loaded machine.
+const CHANGE_WAIT_MS = 20000;
 
 let h;
 let page; // one page walks every chapter: each test goes to its steps by the hash, which wins over the form
@@ -138,7 +141,7 @@ function setControl(page, c, value, restore = false) {
   }, { c, value, restore });
 }
 
-/** Waits until the step shows something other than `before` (true), or WAIT_MS passes with nothing new (false). */
+/** Waits until the step shows something other than `before` (true), or CHANGE_WAIT_MS passes with nothing new (false). */
 function showsChange(page, before) {
   return inPage(page, async ({ before, waitMs }) => {
     const until = performance.now() + waitMs;
@@ -154,7 +157,7 @@ function showsChange(page, before) {
       await sleep(100);
     }
     return false;
-  }, { before, waitMs: WAIT_MS });
+  }, { before, waitMs: CHANGE_WAIT_MS });
 }
 
 /** The view a hash opens, as the page reads it (web/src/page/main.js's opening: the lesson's start unless the link gives heads). */

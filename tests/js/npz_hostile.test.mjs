@@ -25,9 +25,9 @@ const query = { shape: [1, 8, 16], data: Float32Array.from({ length: 128 }, (_, 
  * generous (the machine may be shared): the old reader took 0.7–1.5 s on these files, and a refusal
  * before inflating takes ~1 ms.
  */
-function refusedQuickly(f, patterns, ms, what, tries = 1) {
+function refusedQuickly(f, patterns, ms, what, tries = 3) {
   let took = Infinity;
-  for (let i = 0; i < tries; i++) { // tries > 1: the fastest of them (a collection of the test's own 65 MiB arrays can land in one)
+  for (let i = 0; i < tries; i++) { // the fastest of the tries: a collection of the test's own 65 MiB arrays, or the host's other work, can land in one
     const t0 = performance.now();
     let message = null;
     try {
@@ -96,10 +96,14 @@ test('zip bombs: declared sizes beyond the view are refused before inflating; si
   refusedQuickly(() => readNpz(bomb, 'bomb.npz'), [/bomb\.npz: query\.npy/, /limit/], 250, 'bomb, no view');
   // entries the view does not take are skipped by name, never inflated
   const skipped = craftZip([{ name: 'query.npy', data: writeNpy(query) }, { name: 'output.npy', data: raw, compressedData: packed }]);
-  const t1 = performance.now();
-  const r = readImportFile('run.npz', skipped, limits);
-  assert.deepEqual([Object.keys(r.tensors), r.skipped], [['query'], ['output']]);
-  assert.ok(performance.now() - t1 < whole / 4, 'the skipped entry was not inflated');
+  let read = Infinity; // the fastest of three reads, as above
+  for (let i = 0; i < 3; i++) {
+    const t1 = performance.now();
+    const r = readImportFile('run.npz', skipped, limits);
+    read = Math.min(read, performance.now() - t1);
+    assert.deepEqual([Object.keys(r.tensors), r.skipped], [['query'], ['output']]);
+  }
+  assert.ok(read < whole / 4, `the skipped entry was not inflated (read in ${read.toFixed(1)} ms, inflating it ${whole.toFixed(0)} ms)`);
 });
 
 test('zip64 extra fields (as np.savez writes with force_zip64) read, from a Node Buffer with an offset too', () => {

@@ -13,8 +13,6 @@ import { importedFor, withImportedInputs } from '../import/run.js';
 // (≥ BLOCK_MS) for the rounding to be a few per cent at most, and the best block's mean per pass is
 // reported. The first block counts how many passes fill BLOCK_MS; the others repeat that count.
 const QUICK_MS = 20;
-/** A pass estimated (expectMs) below this is quick whatever its first sample took (see runForward). */
-const STALL_MS = QUICK_MS / 4;
 const BLOCK_MS = 3;
 const BLOCKS = 3;
 const MAX_PASSES_PER_BLOCK = 1 << 14;
@@ -138,8 +136,8 @@ const settled = (value) => (typeof value?.then === 'function' ? value : null);
  * timed to get it; workers = how many pool workers the pass ran on (0: on this thread's engine);
  * engine_ms = each of those workers' time in its engine during the last pass (empty for none), and
  * wait_ms = how long that pass waited for its slowest worker beyond the workers' mean (0 for none).
- * expectMs: the caller's estimate of one pass (Infinity: none); below STALL_MS the pass is timed in
- * blocks even when its first sample was slow.
+ * expectMs: the caller's estimate of one pass (Infinity: none; it errs long); below QUICK_MS the pass
+ * is timed in blocks even when its first sample was slow.
  */
 export async function runForward(attn, config, {
   cache = new LayerCache(), buffers = new ResultBuffers(), onProgress = () => {}, now = () => performance.now(), trained, pooled = null, imported = null,
@@ -166,7 +164,7 @@ export async function runForward(attn, config, {
   // A pass the caller's estimate calls quick but that took QUICK_MS or more met a one-off stall (the
   // host busy, a collection, a first compile): one sample of it would report a tiny layer at 20+ ms,
   // so it is timed like any quick pass, and the best block drops the stall.
-  const quick = forward_ms < QUICK_MS || expectMs < STALL_MS;
+  const quick = forward_ms < QUICK_MS || expectMs < QUICK_MS;
   // timed false: a quick pass is not timed again here (the caller asks for its time once the result is
   // drawn: timings.untimed says so), so an edit's maps wait for one pass, not for ~10 ms of timing.
   const untimed = !timed && quick;

@@ -94,10 +94,7 @@ export function createComputeSide(load, { pools: poolsOf = null, featureHandlers
       return { isa: attn.isa, kernelIsa: attn.kernelIsa() };
     },
 
-    /**
-     * timed false: a quick pass is timed by a `time` request afterwards (timings.untimed), not before the
-     * reply. expectMs: the caller's estimate of one pass (see runForward).
-     */
+    /** timed false: a quick pass is timed by a `time` request afterwards (timings.untimed); expectMs: see runForward. */
     async run({ owner, config, timed = true, expectMs }, post) {
       const t0 = performance.now();
       const last = await forward(owner, config, post, { timed, expectMs });

@@ -13,10 +13,11 @@ const MAX_STEPS_PER_REQUEST = 10;
 const REQUEST_MS = 150;
 
 /**
- * settingsNow() → the lab's settings or null; draw() redraws the panel. Returns the run: { lab, playing,
- * busy, destroyed, sample, msPerStep, clearHistory(), request(steps, { reset }), loop() }.
+ * settingsNow() → the lab's settings or null; draw() redraws the panel; showBusy(busy) says whether a
+ * request is out (so a reader of the page knows when the step count has stopped moving). Returns the
+ * run: { lab, playing, busy, destroyed, sample, msPerStep, clearHistory(), request(steps, { reset }), loop() }.
  */
-export function createLabRun({ host, actions, settingsNow, draw }) {
+export function createLabRun({ host, actions, settingsNow, draw, showBusy = () => {} }) {
   const run = { playing: false, busy: false, destroyed: false, sample: 0, msPerStep: 0 }; // msPerStep: measured over the last request that stepped
   const lab = { key: null, steps: 0, history: { step: [], loss: [], accuracy: [] }, evals: { step: [], accuracy: [] }, reply: null };
 
@@ -32,6 +33,7 @@ export function createLabRun({ host, actions, settingsNow, draw }) {
     const settings = settingsNow();
     if (!settings || run.busy) return false;
     run.busy = true;
+    showBusy(true);
     const key = trainingKey(settings);
     try {
       const t0 = host.win.performance.now();
@@ -63,6 +65,7 @@ export function createLabRun({ host, actions, settingsNow, draw }) {
       return false;
     } finally {
       run.busy = false;
+      showBusy(false);
       // The settings changed while this request was out: the new model's first request found the lab busy.
       if (key !== lab.key && lab.key && !lab.reply && !run.destroyed) request(0, { reset: true });
     }

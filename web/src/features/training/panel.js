@@ -108,7 +108,7 @@ export function create(body, { dom, host, actions }) {
 
   // ---- the lab's run: the panel owns time (playing, one request at a time); the worker owns the model ----
   const settingsNow = () => (view ? parseTraining(view.state).settings : null);
-  const run = createLabRun({ host, actions, settingsNow, draw: () => draw() });
+  const run = createLabRun({ host, actions, settingsNow, draw: () => draw(), showBusy: (busy) => { status.dataset.busy = busy ? '1' : '0'; } }); // Pause is over at '0'
   const { lab } = run;
   let plot = null, plotLoading = null;
   const shownMaps = { maps, sampleLine, heatmaps: [] };
