@@ -98,7 +98,7 @@ async function everyPanelBuilt(page, frames) {
       return;
     }
     seen = built ? JSON.stringify(states) : null;
-    if (Date.now() > deadline) assert.fail(`the frames did not build every panel: ${JSON.stringify(states)}`);
+    if (Date.now() > deadline) assert.fail(`${built ? 'the frames built every panel but did not settle (two looks differ)' : 'the frames did not build every panel'}: ${JSON.stringify(states)}`);
     scroll = states.some((s) => s.shown !== FEATURE_NAMES.length || s.empty.length || !s.gradients);
   }
 }

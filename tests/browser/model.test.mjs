@@ -159,7 +159,7 @@ test('runForward refills the last result arrays, and its batch slices give the A
   }
 });
 
-test('runForward: a slow first sample of a pass estimated quick is timed in blocks; an unestimated slow pass is not', async () => {
+test('runForward: a slow first sample of a pass estimated quick is checked by one more pass, then timed in blocks or kept', async () => {
   const attn = await engine();
   const config = (await expectedFor('#d_model=4&n_heads=1&n_q=1&source=random')).config;
   // A clock whose first pass stalls 25 ms (the host busy, as on a loaded CI machine); every later reading moves 0.5 ms.
@@ -177,6 +177,10 @@ test('runForward: a slow first sample of a pass estimated quick is timed in bloc
     assert.deepEqual([unknown.timings.repeats, unknown.timings.forward_ms], [1, 25], 'no estimate: the one sample stands');
     const slow = await runForward(attn, config, { cache, now: stalledClock(), expectMs: 40, timed: false });
     assert.ok(!slow.timings.untimed && slow.timings.repeats === 1, 'a pass estimated slow is not timed again');
+    // Estimated quick but slow every time (each reading 25 ms on): the second sample confirms it, no blocks follow.
+    let t = 0;
+    const slowEveryTime = await runForward(attn, config, { cache, now: () => (t += 25), expectMs: 0.01 });
+    assert.deepEqual([slowEveryTime.timings.repeats, slowEveryTime.timings.forward_ms], [2, 25], 'slow twice: the quicker sample, two passes');
   } finally {
     cache.clear();
   }

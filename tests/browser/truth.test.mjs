@@ -93,10 +93,9 @@ test('7: a worker that dies while a panel waits on it holds up the next run for 
   await page.waitForTimeout(100);
   const started = Date.now();
   await page.fill('[name="n_q"]', '7');
-  // 4 s of deadline, a new worker's start and the run (~5 s here; a loaded host doubles it) against the old fixed 60 s.
-  await resultReady(page, 30000);
+  await resultReady(page, 15000);
   const waited = Date.now() - started;
-  assert.ok(waited < 30000, `the run came back after ${waited} ms`);
+  assert.ok(waited < 15000, `the run came back after ${waited} ms`);
   const want = await expectedFor(await page.evaluate(() => location.hash));
   const sum = Number(await page.$eval('#output-summary', (el) => el.dataset.sum));
   assert.ok(Math.abs(sum - want.sum) <= 1e-6 * Math.max(1, Math.abs(want.sum)), `after the restart: page ${sum}, API ${want.sum}`);

@@ -136,8 +136,8 @@ const settled = (value) => (typeof value?.then === 'function' ? value : null);
  * timed to get it; workers = how many pool workers the pass ran on (0: on this thread's engine);
  * engine_ms = each of those workers' time in its engine during the last pass (empty for none), and
  * wait_ms = how long that pass waited for its slowest worker beyond the workers' mean (0 for none).
- * expectMs: the caller's estimate of one pass (Infinity: none; it errs long); below QUICK_MS the pass
- * is timed in blocks even when its first sample was slow.
+ * expectMs: the caller's estimate of the forward pass alone (Infinity: none; it errs long); below
+ * QUICK_MS a slow first sample is checked by one more pass (see below).
  */
 export async function runForward(attn, config, {
   cache = new LayerCache(), buffers = new ResultBuffers(), onProgress = () => {}, now = () => performance.now(), trained, pooled = null, imported = null,
@@ -161,14 +161,22 @@ export async function runForward(attn, config, {
   let result = pass();
   if (settled(result)) result = await result;
   let forward_ms = now() - t1, repeats = 1;
-  // A pass the caller's estimate calls quick but that took QUICK_MS or more met a one-off stall (the
-  // host busy, a collection, a first compile): one sample of it would report a tiny layer at 20+ ms,
-  // so it is timed like any quick pass, and the best block drops the stall.
-  const quick = forward_ms < QUICK_MS || expectMs < QUICK_MS;
-  // timed false: a quick pass is not timed again here (the caller asks for its time once the result is
-  // drawn: timings.untimed says so), so an edit's maps wait for one pass, not for ~10 ms of timing.
-  const untimed = !timed && quick;
-  if (quick && !untimed) {
+  // A pass the caller's estimate calls quick (expectMs, the pass alone) whose first sample took QUICK_MS or
+  // more met a stall (the host busy, a collection, a first compile) or is slower than estimated: one more
+  // pass tells which. Quick then: timed in blocks, the best block drops the stall; slow again: the quicker
+  // of the two stands. One sample alone would report a tiny layer at 20+ ms.
+  const estimatedQuick = expectMs < QUICK_MS;
+  // timed false: a pass that may be quick is not timed here (the caller asks for its time once the result
+  // is drawn: timings.untimed says so), so an edit's maps wait for one pass, not for ~10 ms of timing.
+  const untimed = !timed && (forward_ms < QUICK_MS || estimatedQuick);
+  if (!untimed && forward_ms >= QUICK_MS && estimatedQuick) {
+    const t2 = now();
+    result = pass();
+    if (settled(result)) result = await result;
+    forward_ms = Math.min(forward_ms, now() - t2);
+    repeats = 2;
+  }
+  if (forward_ms < QUICK_MS && !untimed) {
     // The results are identical each time: only the timing changes.
     const timed = await timeInBlocks(() => {
       const r = pass();

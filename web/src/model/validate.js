@@ -291,7 +291,8 @@ function tooLarge(analysis, estimate, { budget, field, lastOf }) {
 /**
  * Expected run time: FLOPs at the measured (or assumed) rate plus setting up the weights, plus the
  * training a run must do first (`training`, see trainingWork: null when none). { flops, seconds,
- * training: { steps, step_macs, seconds } or null }.
+ * pass_seconds (the forward pass alone, what a run's timing is told to expect), training: { steps,
+ * step_macs, seconds } or null }.
  */
 export function estimateRun(analysis, { isa = 'wasm-simd128', rate } = {}, training = null) {
   const flopsPerSecond = rate || ASSUMED_FLOPS_PER_SECOND[isa] || ASSUMED_FLOPS_PER_SECOND.scalar;
@@ -299,7 +300,7 @@ export function estimateRun(analysis, { isa = 'wasm-simd128', rate } = {}, train
   // Training runs at about half the forward's FLOP rate (bench/results.md, "Constants of the source").
   const trainSeconds = training ? (2 * training.steps * training.step_macs) / (flopsPerSecond * TRAINING_RATE_SHARE) : 0;
   return {
-    flops, seconds: flops / flopsPerSecond + analysis.params.total * SECONDS_PER_PARAMETER + trainSeconds,
+    flops, seconds: flops / flopsPerSecond + analysis.params.total * SECONDS_PER_PARAMETER + trainSeconds, pass_seconds: flops / flopsPerSecond,
     training: training ? { ...training, seconds: trainSeconds } : null,
   };
 }

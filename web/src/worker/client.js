@@ -207,7 +207,7 @@ export class EngineClient {
       owner,
       lost: false,
       // timed false: a quick pass comes back untimed (timings.untimed), and time() times it afterwards.
-      // expectMs: the caller's estimate of one pass, so a slow first sample of a quick pass is timed again.
+      // expectMs: the caller's estimate of the forward pass alone, so a slow first sample of a quick pass is timed again.
       run: (config, onProgress, { deadlineMs, timed = true, expectMs } = {}) => client.#request(session, 'run', { owner, config, timed, expectMs }, { onProgress, deadlineMs }),
       time: (config, { deadlineMs = 30000, expectMs } = {}) => client.#request(session, 'time', { owner, config, expectMs }, { deadlineMs }),
       // Requests on one config: the caller may give a deadline from that config's own cost. A silent

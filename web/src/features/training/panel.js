@@ -87,7 +87,7 @@ export function create(body, { dom, host, actions }) {
   const reset = h('button', { type: 'button', class: 'secondary', id: 'train-reset' }, text('training.reset'));
   const another = h('button', { type: 'button', class: 'secondary', id: 'train-sample' }, text('training.another_sample'));
   const use = h('button', { type: 'button', class: 'secondary', id: 'train-use' }, text('training.use_playground'));
-  const status = h('p', { class: 'readout', id: 'train-status', 'aria-live': 'polite' }, text('training.waiting_engine'));
+  const status = h('p', { class: 'readout', id: 'train-status', 'aria-live': 'polite', dataset: { busy: '0' } }, text('training.waiting_engine'));
   const story = h('div', { id: 'train-story', class: 'note' });
   const curves = h('div', { class: 'chart', id: 'train-curves' });
   const maps = h('div', { class: 'heat-grid', id: 'train-maps' });
