@@ -5,7 +5,7 @@
 // and `state` drive the view, the iframe fits its content, and removing elements frees what they held.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, serveSite, openUrl, POLL_MS } from './harness.mjs';
+import { startHarness, serveSite, openUrl, POLL_MS, frameFollowsContent } from './harness.mjs';
 import { expectedFor } from './reference.mjs';
 import { toHash, ELEMENT_KEYS } from '../../web/src/model/schema.js';
 
@@ -190,14 +190,8 @@ test('the iframe grows to its content with embed.js; nothing is fetched from any
     return content === null && iframe.getBoundingClientRect().height > 500;
   }, null, { timeout: 15000 });
   const inner = page.frames().find((f) => f.url().includes('index.html'));
-  let gap = Infinity; // looked at until 15 s have passed (a late font or panel moves the content on a loaded machine)
-  for (const until = Date.now() + 15000; gap > 10 && Date.now() < until;) {
-    const content = await inner.evaluate(() => document.documentElement.scrollHeight);
-    const outer = await page.$eval('#frame', (el) => el.clientHeight);
-    gap = Math.abs(content - outer);
-    if (gap > 10) await page.waitForTimeout(100);
-  }
-  assert.ok(gap <= 10, `iframe ${await page.$eval('#frame', (el) => el.clientHeight)} px, content ${await inner.evaluate(() => document.documentElement.scrollHeight)} px`);
+  const seen = await frameFollowsContent(page, '#frame', inner, { tolerance: 10 });
+  assert.ok(Math.abs(seen.frame - seen.content) <= 10, `the iframe follows its content: ${JSON.stringify(seen)}`);
   assert.ok(await inner.evaluate(() => document.body.scrollHeight > 500), 'the content is taller than the 400 px the frame started with');
   const foreign = page.requests.filter((u) => !u.startsWith(h.url) && !u.startsWith(site.url) && !/^(data|blob):/.test(u));
   assert.deepEqual(foreign, []);

@@ -4,7 +4,7 @@
 // The foreign frames keep their height; the playground's frame still grows to its content.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, serveSite, openUrl } from './harness.mjs';
+import { startHarness, serveSite, openUrl, frameFollowsContent } from './harness.mjs';
 
 let h, course, foreign;
 
@@ -45,12 +45,7 @@ test('a frame that is not a playground is never resized by its size message; the
   const frame = page.frames().find((f) => f.url().startsWith(h.url));
   await frame.waitForFunction(() => document.getElementById('playground')?.shadowRoot?.querySelector('.ap')?.dataset.settled === '1', null, { timeout: 30000 });
   await frame.evaluate(() => document.fonts.ready.then(() => {}));
-  const heights = async () => ({ content: await frame.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height)), frame: await height('playground') });
-  let seen = await heights();
-  for (const until = Date.now() + 15000; Math.abs(seen.frame - seen.content) > 2 && Date.now() < until;) {
-    await page.waitForTimeout(100);
-    seen = await heights();
-  }
+  const seen = await frameFollowsContent(page, '#playground', frame);
   assert.ok(Math.abs(seen.frame - seen.content) <= 2, `the frame follows its content: ${JSON.stringify(seen)}`);
   const grown = await height('playground');
   assert.ok(grown > 400 && grown < 20000, `the playground frame is ${grown} px`);

@@ -10,7 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
-import { startHarness, serveSite, openUrl, root, screenshot, POLL_MS } from './harness.mjs';
+import { startHarness, serveSite, openUrl, root, screenshot, frameFollowsContent } from './harness.mjs';
 import { CHAPTERS } from '../../web/src/lesson/chapters.js';
 
 const doc = await readFile(join(root, 'web/EMBED.md'), 'utf8');
@@ -204,15 +204,7 @@ test('the iframe snippet: embed.js sizes the frame to its content; the frame sho
   // embed.js sets the frame's height to what the page reports: no inner scrollbar. The content's height is
   // read again at each look, not once: it may still change after the first result (a late font, a panel
   // drawn later), and the frame must follow it (a frame left at an older height fails here too).
-  const heights = async () => ({
-    content: await f.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height)),
-    frame: await p.evaluate(() => document.querySelector('iframe').getBoundingClientRect().height),
-  });
-  let seen = await heights();
-  for (const until = Date.now() + 15000; Math.abs(seen.frame - seen.content) > 2 && Date.now() < until;) {
-    await p.waitForTimeout(POLL_MS);
-    seen = await heights();
-  }
+  const seen = await frameFollowsContent(p, 'iframe', f);
   assert.ok(Math.abs(seen.frame - seen.content) <= 2, `the frame is as tall as its content: ${JSON.stringify(seen)} (first read: ${inside.height})`);
   assert.notEqual(seen.content, 900, 'the content is not 900 px tall by chance');
   // embed.js running while a playground frame is still on its first empty document (a lazy frame the page's

@@ -314,6 +314,23 @@ export async function resultReady(page, timeout = 30000) {
 }
 
 /**
+ * Waits up to `timeout` ms until the iframe `selector` in `page` is as tall as its content (read in `frame`,
+ * its document, which may be of another origin) within `tolerance` px, and returns the last look:
+ * { content, frame } (px). The content's height is read again at each look: a late font or panel moves it,
+ * and the frame must follow.
+ */
+export async function frameFollowsContent(page, selector, frame, { tolerance = 2, timeout = 15000 } = {}) {
+  const look = async () => ({ content: await frame.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height)),
+    frame: await page.$eval(selector, (el) => el.getBoundingClientRect().height) });
+  let seen = await look();
+  for (const until = Date.now() + timeout; Math.abs(seen.frame - seen.content) > tolerance && Date.now() < until;) {
+    await page.waitForTimeout(POLL_MS);
+    seen = await look();
+  }
+  return seen;
+}
+
+/**
  * Presses the training lab's Pause and waits until it is paused with no request out (the status's
  * data-busy, set by the lab's run): the step count it resolves to no longer moves, however slow the host.
  */

@@ -17,15 +17,13 @@ const status = (page) => page.$eval('#train-status', (el) => ({ steps: Number(el
 const waitSteps = (page, test, timeout = 120000) =>
   page.waitForFunction(`(${test})(Number(playgroundRoot().getElementById('train-status')?.dataset.steps), Number(playgroundRoot().getElementById('train-status')?.dataset.accuracy))`, null, { timeout, polling: POLL_MS });
 
-const pause = (page) => pauseLab(page); // Pause, and no request left in flight
-
 test('the training lab learns two_relation in the worker: ≥ 99 % held out, one head per relation; pause, step, reset', async () => {
   const page = await openPage(h, '#panels=controls,heatmaps,training');
   await waitSteps(page, '(s) => s === 0');
   assert.match((await status(page)).text, /^Step 0 · /);
   await page.click('#train-play');
   await waitSteps(page, '(s, a) => s >= 150 && a >= 0.99');
-  const steps = await pause(page);
+  const steps = await pauseLab(page);
   const s = await status(page);
   assert.ok(s.accuracy >= 0.99, s.text);
   assert.equal(s.steps, steps);
@@ -55,7 +53,7 @@ test('the learnt layer goes into the playground: its maps and output are the API
   await waitSteps(page, '(s) => s === 0');
   await page.click('#train-play');
   await waitSteps(page, '(s) => s >= 60');
-  const steps = await pause(page);
+  const steps = await pauseLab(page);
   const labMaps = JSON.parse(await page.$eval('#train-maps', (el) => el.dataset.attention));
   await page.click('#train-use');
   await page.waitForFunction((n) => location.hash.includes(`train_steps=${n}`), steps);

@@ -21,9 +21,9 @@ const shared = new Map(); // `${base}|${simd}` → { refs, client, engine, inPag
  * simd: undefined = automatic, false = the baseline module, true = insist on SIMD. base: the asset folder.
  * doc: the playground's document (its origin decides how the worker starts). compiled: wasm compiled
  * early by the page (loadAttention's option), used by the first playground that starts this compute.
- * session.run(config, onProgress, { deadlineMs, estimateSeconds, passSeconds }) runs in the worker, or here
- * when the worker is not ready yet and the run (estimateSeconds) is quick; passSeconds, the pass alone, is
- * what the pass's timing expects (model/job.js runForward's expectMs).
+ * session.run(config, onProgress, { deadlineMs, estimateSeconds, expectMs }) runs in the worker, or here
+ * when the worker is not ready yet and the run (estimateSeconds) is quick; expectMs, the pass alone, is
+ * what the pass's timing expects (model/job.js runForward).
  */
 export function acquireCompute({ simd, base, doc, compiled }) {
   const key = `${base}|${simd}`;
@@ -63,9 +63,8 @@ export function acquireCompute({ simd, base, doc, compiled }) {
   let lastInPage = false; // the last run went to this thread's handlers: its time() is taken there too
   const session = {
     ...worker,
-    run(config, onProgress, { deadlineMs, estimateSeconds = Infinity, passSeconds = Infinity, timed } = {}) {
+    run(config, onProgress, { deadlineMs, estimateSeconds = Infinity, expectMs, timed } = {}) {
       lastInPage = !(client.info !== undefined || client.inPage || !(estimateSeconds < QUICK_SECONDS));
-      const expectMs = passSeconds * 1000; // the pass's own estimate: a slow first sample of a quick one is timed again (model/job.js)
       if (!lastInPage) return worker.run(config, onProgress, { deadlineMs, timed, expectMs });
       usedInPage.value = true;
       return entry.inPageHandlers().then((handlers) => handlers.run({ owner: worker.owner, config, timed, expectMs }, (p) => onProgress?.(p)));

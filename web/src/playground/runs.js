@@ -78,7 +78,7 @@ export function createRuns(m, p) {
       if (m.running !== running) return;
       running.progress = progress;
       if (running.showProgress) render('progress');
-    }, { deadlineMs: deadlineFor(check.estimate.seconds * 1000), estimateSeconds: check.estimate.seconds, passSeconds: check.estimate.pass_seconds, timed: false });
+    }, { deadlineMs: deadlineFor(check.estimate.seconds * 1000), estimateSeconds: check.estimate.seconds, expectMs: passMs(check), timed: false });
     if (!quietStart) render('running');
     progressTimer = win.setTimeout(() => {
       if (m.running !== running) return;
@@ -183,8 +183,7 @@ async function answered(m, p, { r, check, key, describe, moveOn, waiting }) {
     moveOn();
     const once = { ...r.timings, untimed: undefined }; // one pass's time, if no better one comes
     const compute = p.connection.compute();
-    const expectMs = (check.estimate?.pass_seconds ?? Infinity) * 1000; // the pass alone (no weights, no training)
-    const timings = await compute.session.time(config, { deadlineMs: passDeadline(m, config, 50), expectMs }).then((t) => t.timings ?? once, () => once);
+    const timings = await compute.session.time(config, { deadlineMs: passDeadline(m, config, 50), expectMs: passMs(check) }).then((t) => t.timings ?? once, () => once);
     if (m.destroyed || m.result?.key !== key) return describe(timings); // replaced meanwhile: not announced
     m.result = { ...m.result, timings, gflops: fmt.gflops(analysis.flops.exact_flops, timings.forward_ms), detail: describe(timings) };
     record(m, r, config);
@@ -196,6 +195,9 @@ async function answered(m, p, { r, check, key, describe, moveOn, waiting }) {
   if (!m.destroyed) p.connection.warm(); // (not when a listener removed the playground)
   return m.result.detail;
 }
+
+/** The estimate of the forward pass alone, ms (no weights' set-up, no training): what its timing expects (model/job.js). */
+const passMs = (check) => (check.estimate?.pass_seconds ?? Infinity) * 1000;
 
 /** The run's line in the record of runs (the performance panel), with its time. */
 function record(m, r, config) {
