@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, transform } from 'esbuild';
 import { fillPanelTable } from './panel_table.mjs';
+import { contentVersion } from './content_version.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = resolve(process.argv[2] ?? join(root, 'dist'));
@@ -69,6 +70,16 @@ await rm(out, { recursive: true, force: true });
 await mkdir(join(out, 'wasm'), { recursive: true });
 for (const file of wasmFiles) await cp(join(web, 'wasm', file), join(out, 'wasm', file));
 for (const [from, to] of copies) await cp(join(web, from), join(out, to), { recursive: true });
+// Each wasm module's content version, for the URLs the page and the engine ask for (`?v=`): in
+// index.html's script and in every bundle (engine/wasm_versions.js), from the files dist/ holds.
+const wasmVersions = {};
+for (const file of wasmFiles.filter((f) => f.endsWith('.wasm'))) {
+  wasmVersions[file.replace(/\.wasm$/, '')] = contentVersion(await readFile(join(out, 'wasm', file)));
+}
+const VERSIONS_IN_HTML = 'var versions = {};';
+const html = await readFile(join(out, 'index.html'), 'utf8');
+if (html.split(VERSIONS_IN_HTML).length !== 2) throw new Error(`make_dist: web/index.html must hold \`${VERSIONS_IN_HTML}\` once (the wasm versions go there)`);
+await writeFile(join(out, 'index.html'), html.replace(VERSIONS_IN_HTML, `var versions = ${JSON.stringify(wasmVersions)};`));
 // EMBED.md's list of panels comes from the table of features (never written by hand).
 const { FEATURES } = await import(pathToFileURL(join(root, 'web/src/features/index.js')).href);
 await writeFile(join(out, 'EMBED.md'), fillPanelTable(await readFile(join(web, 'EMBED.md'), 'utf8'), FEATURES));
@@ -137,6 +148,16 @@ const lazyPanelsOnly = {
 // Every chapter's words but the first chapter's travel in panels.js (lesson/chapters/words.js): the other
 // bundles get an empty stand-in, and a playground loads panels.js before it shows another chapter.
 const FIRST_VIEW_ENTRIES = new Set(['page', 'attention-playground', 'worker', 'pool_worker']);
+
+// Every bundle that can load a wasm module asks for it with its content version (engine/wasm_versions.js).
+const WASM_VERSIONS_JS = join(root, 'web/src/engine/wasm_versions.js');
+const versionedWasm = {
+  name: 'versioned-wasm',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]engine[\\/]wasm_versions\.js$/ }, ({ path }) => (resolve(path) !== WASM_VERSIONS_JS ? undefined
+      : { contents: `export const WASM_VERSIONS = ${JSON.stringify(wasmVersions)};\n`, loader: 'js' }));
+  },
+};
 const chapterWordsLater = {
   name: 'chapter-words-later',
   setup(b) {
@@ -151,7 +172,7 @@ const writeMeta = process.env.ATTN_DIST_META === '1';
 for (const entry of entries) {
   const built = await build({
     metafile: writeMeta,
-    plugins: entry.lazyOnly ? [minifiedCss, lazyPanelsOnly] : FIRST_VIEW_ENTRIES.has(entry.out) ? [minifiedCss, chapterWordsLater] : [minifiedCss],
+    plugins: [versionedWasm, ...(entry.lazyOnly ? [minifiedCss, lazyPanelsOnly] : FIRST_VIEW_ENTRIES.has(entry.out) ? [minifiedCss, chapterWordsLater] : [minifiedCss])],
     entryPoints: [join(root, entry.in)],
     outfile: join(out, `${entry.out}.js`),
     bundle: true,

@@ -10,6 +10,7 @@ import { open, realpath, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { contentVersion } from './content_version.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -112,8 +113,12 @@ async function answer(base, req, res, quiet) {
     if (!info.isFile()) return send(res, 404, `not found: ${pathname}`);
     // Revalidate every time (a rebuilt dist/ shows at once), but answer an unchanged file with
     // 304: the page and its worker ask for the same engine files, the second ask is then free.
+    // A file asked for with its own content version (`?v=`, the wasm: scripts/make_dist.mjs) cannot
+    // change under that URL: the browser may keep it for a year without asking again.
     const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
-    const headers = { ...COMMON_HEADERS, 'Content-Type': mimeType(real), 'Cache-Control': 'no-cache', ETag: etag };
+    const asked = new URL(req.url, 'http://localhost').searchParams.get('v');
+    const lasting = asked !== null && asked === await versionOf(real, info, file);
+    const headers = { ...COMMON_HEADERS, 'Content-Type': mimeType(real), 'Cache-Control': lasting ? 'public, max-age=31536000, immutable' : 'no-cache', ETag: etag };
     if (req.headers['if-none-match'] === etag) {
       res.writeHead(304, headers);
       return res.end();
@@ -124,11 +129,23 @@ async function answer(base, req, res, quiet) {
     // pipeline() closes the file when done or when the client goes away, and a read error
     // (after the 200 went out) cuts the connection, so the client sees a short body, instead
     // of an unhandled 'error' event that would stop the server.
-    pipeline(file.createReadStream(), res, (err) => { if (err && !res.destroyed) res.destroy(); });
+    pipeline(file.createReadStream({ start: 0 }), res, (err) => { if (err && !res.destroyed) res.destroy(); });
     if (!quiet) console.log(`${req.method} ${pathname}`);
   } finally {
     if (!handedOver) await file.close().catch(() => {});
   }
+}
+
+const versions = new Map(); // real path → { key: size and mtime, version }: each file hashed once while unchanged
+
+/** The content version (scripts/content_version.mjs) of the open file `file` at `real`, described by `info`. */
+async function versionOf(real, info, file) {
+  const key = `${info.size}:${info.mtimeMs}`;
+  const known = versions.get(real);
+  if (known?.key === key) return known.version;
+  const version = contentVersion(await file.readFile());
+  versions.set(real, { key, version });
+  return version;
 }
 
 /** True when `path` is `base` or lies under it. */

@@ -2,7 +2,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { serve, mimeType } from '../../scripts/serve.mjs';
+import { contentVersion } from '../../scripts/content_version.mjs';
 import { root } from './harness.mjs';
 
 let server;
@@ -15,7 +17,7 @@ function get(path) {
     const req = request({ host: '127.0.0.1', port: server.port, path, method: 'GET' }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => ok({ status: res.statusCode, type: res.headers['content-type'], body: Buffer.concat(chunks) }));
+      res.on('end', () => ok({ status: res.statusCode, type: res.headers['content-type'], cache: res.headers['cache-control'], body: Buffer.concat(chunks) }));
     });
     req.on('error', fail);
     req.end();
@@ -222,5 +224,24 @@ test('the command line still serves a folder on the port asked for', async () =>
   } finally {
     s.child.kill();
     await s.exited;
+  }
+});
+
+test('a file asked for with its own content version may be kept; any other ask is revalidated', async () => {
+  const bytes = readFileSync(`${root}/dist/wasm/attention_simd.wasm`);
+  const version = contentVersion(bytes);
+  // dist/index.html and the bundles ask for the wasm with this version (make_dist.mjs writes it there)
+  assert.match(readFileSync(`${root}/dist/index.html`, 'utf8'), new RegExp(`"attention_simd":"${version}"`));
+  assert.match(readFileSync(`${root}/dist/attention-playground.js`, 'utf8'), new RegExp(`attention_simd:"${version}"`));
+  const kept = await get(`/wasm/attention_simd.wasm?v=${version}`);
+  assert.equal(kept.status, 200);
+  assert.equal(kept.cache, 'public, max-age=31536000, immutable');
+  assert.ok(kept.body.equals(bytes), `the whole file (${kept.body.length} of ${bytes.length} bytes)`);
+  const again = await get(`/wasm/attention_simd.wasm?v=${version}`); // the version is remembered, the body still whole
+  assert.ok(again.body.equals(bytes) && again.cache === kept.cache);
+  for (const path of ['/wasm/attention_simd.wasm', '/wasm/attention_simd.wasm?v=0000000000', `/wasm/attention_scalar.wasm?v=${version}`, `/page.js?v=${version}`]) {
+    const answer = await get(path);
+    assert.equal(answer.status, 200, path);
+    assert.equal(answer.cache, 'no-cache', `${path}: a version that is not the file's own must not be kept`);
   }
 });

@@ -3,6 +3,7 @@
 // engine/labs.js). Both are probed the same way (SIMD where WebAssembly.validate says so, else the
 // baseline), fetched and compiled while their loader is imported, in a page, a Web Worker and Node 20.
 import { simdSupported } from './probe.js';
+import { WASM_VERSIONS } from './wasm_versions.js';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
 const MODULES = ['attention_simd', 'attention_scalar', 'attention_labs_simd', 'attention_labs_scalar'];
@@ -40,10 +41,10 @@ export async function loadModule(name, dir, compiled) {
   // on a first visit these two are most of the wait for the engine.
   const wasmUrl = new URL(`${name}.wasm`, dir);
   const early = compiled && Object.hasOwn(compiled, wasmUrl.href) ? compiled[wasmUrl.href] : undefined;
-  const compiling = early === undefined ? compileWasm(wasmUrl) : Promise.resolve(early).then((module) => {
+  const compiling = early === undefined ? compileWasm(wasmUrl, name) : Promise.resolve(early).then((module) => {
     if (!(module instanceof WebAssembly.Module)) throw new Error('not a WebAssembly.Module');
     return module;
-  }).catch(() => compileWasm(wasmUrl)); // the early compile failed: this one reports why
+  }).catch(() => compileWasm(wasmUrl, name)); // the early compile failed: this one reports why
   compiling.catch(() => {}); // awaited below; an import that fails first must not leave it unhandled
   const loader = providedLoaders.has(name) ? { default: providedLoaders.get(name) } : import(new URL(`${name}.mjs`, dir).href);
   const [{ default: createModule }, wasmModule] = await Promise.all([loader, compiling]);
@@ -62,8 +63,18 @@ export async function loadModule(name, dir, compiled) {
   })]);
 }
 
-/** Fetches and compiles a wasm file (streaming where the server says application/wasm). */
-async function compileWasm(url) {
+/**
+ * The URL to fetch module `name` from: over http(s), with its content version when the bundle carries
+ * one (wasm_versions.js), so that a server may let browsers keep it; any other URL (file:, blob:) as it is.
+ */
+export function versionedUrl(url, name) {
+  const version = WASM_VERSIONS[name]; // name: one of MODULES
+  return version && /^https?:$/.test(url.protocol) ? new URL(`?v=${version}`, url) : url;
+}
+
+/** Fetches and compiles module `name`'s wasm file from `url` (streaming where the server says application/wasm). */
+async function compileWasm(wasmUrl, name) {
+  const url = versionedUrl(wasmUrl, name);
   const file = url.pathname.split('/').pop();
   if (isNode) {
     const { readFile } = await import('node:fs/promises');
