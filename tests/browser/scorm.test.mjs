@@ -86,6 +86,12 @@ async function answer(page, frame, id, value) {
   return page.evaluate(() => window.messages.at(-1));
 }
 
+/** "Show answer" on `id` in the frame, as a learner: waits until the exercise shows as revealed. */
+async function reveal(frame, id) {
+  await frame.locator(`[data-mark="${id}"]`).click();
+  await frame.locator(`[data-exercise="${id}"] button.ex-show`).click();
+  await frame.locator(`[data-mark="${id}"][data-status="revealed"]`).waitFor({ timeout: 30000 });
+}
 const marks = (frame) => frame.locator('.ex-marks button').evaluateAll((bs) => bs.map((b) => [b.dataset.mark, b.dataset.status]));
 const interactions = (list) => Object.values(list ?? {}).map((i) => i);
 
@@ -121,7 +127,7 @@ test('SCORM 1.2: interactions per attempt, score from first tries, failed below 
   assert.deepEqual(interactions(cmi.interactions).map((i) => [i.id, i.type, i.student_response, i.result]), [
     ['cost.params-bias', 'numeric', '66048', 'correct'], ['cost.dominant', 'fill-in', 'softmax', 'wrong'], ['cost.dominant', 'fill-in', dominant, 'correct']]);
   assert.deepEqual([cmi.core.score.raw, cmi.core.score.min, cmi.core.score.max, cmi.core.lesson_status], ['50', '0', '100', 'failed'], 'one of two right on the first try: 50 < 80');
-  assert.deepEqual(JSON.parse(cmi.suspend_data), { v: 1, r: { 'cost.params-bias': [1, 1, 1], 'cost.dominant': [2, 1, 0] } });
+  assert.deepEqual(JSON.parse(cmi.suspend_data), { v: 1, r: { 'cost.params-bias': [1, 1, 1, 0], 'cost.dominant': [2, 1, 0, 0] } });
   assert.equal(cmi.core.exit, 'suspend');
   assert.deepEqual(page.problems, []);
 
@@ -144,7 +150,7 @@ test('SCORM 1.2: interactions per attempt, score from first tries, failed below 
   const later = await page.evaluate(() => window.cmi());
   assert.deepEqual(interactions(later.interactions).map((i) => i.id), ['cost.params-bias', 'cost.dominant', 'cost.dominant', 'cost.params-bias']);
   assert.deepEqual([later.core.score.raw, later.core.lesson_status], ['50', 'failed']);
-  assert.deepEqual(JSON.parse(later.suspend_data).r['cost.params-bias'], [2, 1, 1]);
+  assert.deepEqual(JSON.parse(later.suspend_data).r['cost.params-bias'], [2, 1, 1, 0]);
   // Nothing outside the package (and the LMS's own page and runtime) was asked for.
   const outside = page.requests.filter((u) => !u.startsWith(`${site.url}pkg12/`) && !/\/(lms\.html\?v=12|scorm12\.js|scorm2004\.js)$/.test(u) && !u.startsWith('data:'));
   assert.deepEqual(outside, []);
@@ -195,6 +201,35 @@ test('SCORM 2004: learner_response, description, scaled score, completion and su
   const again = await sco(page);
   await again.locator('[data-mark="cost.dominant"][data-status="right"]').waitFor({ timeout: 30000 });
   assert.deepEqual(await marks(again), [['cost.params-bias', 'right'], ['cost.dominant', 'right']], 'resumed from suspend_data');
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('"Show answer" reaches the LMS: done without an attempt, kept across a relaunch, and a right answer after it scores nothing', async () => {
+  const page = await openUrl(h, `${site.url}lms.html?v=12`, { waitForResult: false });
+  page.setDefaultTimeout(60000);
+  const frame = await sco(page);
+  await reveal(frame, 'cost.dominant');
+  await page.waitForFunction(() => window.cmi().suspend_data.includes('cost.dominant'), null, { timeout: 30000 });
+  let cmi = await page.evaluate(() => window.cmi());
+  assert.deepEqual(JSON.parse(cmi.suspend_data), { v: 1, r: { 'cost.dominant': [0, 0, 0, 1] } }, 'the reveal is in suspend_data');
+  assert.deepEqual([cmi.core.score.raw, cmi.core.lesson_status], ['0', 'incomplete'], 'one of two done, nothing right');
+  assert.deepEqual(interactions(cmi.interactions), [], 'a reveal is not an attempt');
+  await answer(page, frame, 'cost.params-bias', '66048');
+  cmi = await page.evaluate(() => window.cmi());
+  assert.deepEqual([cmi.core.score.raw, cmi.core.lesson_status], ['50', 'failed'], 'both done (one shown), one right at the first try: 50 < 80');
+  // Relaunched with this browser's storage emptied: the exercise is still shown, and answering it now is practice.
+  await frame.locator('body').evaluate(() => localStorage.clear());
+  await page.evaluate(() => document.getElementById('sco').remove());
+  await page.evaluate(() => window.keep());
+  await page.reload();
+  const again = await sco(page);
+  await again.locator('[data-mark="cost.dominant"][data-status="revealed"]').waitFor({ timeout: 30000 });
+  const late = await answer(page, again, 'cost.dominant', 'projections');
+  assert.deepEqual([late.correct, late.first_try], [true, false], JSON.stringify(late));
+  cmi = await page.evaluate(() => window.cmi());
+  assert.deepEqual([cmi.core.score.raw, cmi.core.lesson_status], ['50', 'failed'], 'the right answer after the reveal scores nothing');
+  assert.deepEqual(JSON.parse(cmi.suspend_data).r['cost.dominant'], [1, 0, 0, 1]);
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });

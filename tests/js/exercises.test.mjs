@@ -351,7 +351,7 @@ test('attempts, progress events and storage: counted per exercise, kept per scop
   assert.equal('expected' in attempts[0], false);
   assert.equal(s.asked(), 2, 'a retry on the same layer asks the core nothing');
   const progress = events.filter((e) => e.type === 'progress').at(-1).detail;
-  assert.deepEqual({ ...progress, chapters: undefined }, { chapter: 'cost', done: 2, total: 9, score: 0.2222, first_try: 0.1111, chapters: undefined });
+  assert.deepEqual({ ...progress, chapters: undefined, entries: undefined }, { chapter: 'cost', done: 2, total: 9, score: 0.2222, first_try: 0.1111, chapters: undefined, entries: undefined });
   assert.deepEqual(progress.chapters.cost, { done: 2, total: 9 });
   assert.deepEqual(progress.chapters.reference, { done: 0, total: 0 });
   assert.deepEqual(Object.keys(progress.chapters), CHAPTER_NAMES, 'every chapter, in the lesson\'s order');
@@ -419,7 +419,7 @@ test('a catalogue that cannot be loaded is asked for once by the views (no redra
 
 /** The session's detail of the latest event of `type`. */
 const lastOf = (events, type) => events.filter((e) => e.type === type).at(-1)?.detail;
-const withoutChapters = ({ chapters, ...rest }) => rest;
+const withoutChapters = ({ chapters, entries, ...rest }) => rest; // entries: checked on their own below
 
 test('issue 36: a hint and a second try, then the answer; "Show answer"; what first_try, revealed, done and score count', async () => {
   const storage = memoryStorage(), events = [];
@@ -450,6 +450,9 @@ test('issue 36: a hint and a second try, then the answer; "Show answer"; what fi
   assert.deepEqual({ ...shown, explanation: /Usual mistake/.test(shown.explanation) }, { expected: 'projections', explanation: true, first_try: false, revealed: true });
   assert.equal(events.filter((e) => e.type === 'attempt').length, attemptsBefore, 'a reveal is not an attempt');
   assert.deepEqual(withoutChapters(lastOf(events, 'progress')), { chapter: 'cost', done: 2, total: 9, score: 0, first_try: 0 });
+  // The progress event carries the entries of the exercises shown (an LMS adapter keeps them: lms/scorm.js), the reveal's included.
+  assert.deepEqual(lastOf(events, 'progress').entries, { 'cost.params-bias': { attempts: 3, correct: false, first: false, revealed: true },
+    'cost.dominant': { attempts: 0, correct: false, first: false, revealed: true } });
   assert.equal((await s.session.answer('cost.dominant', 'projections')).first_try, false);
   assert.deepEqual(item(s, 'cost.dominant').status, { attempts: 1, correct: false, first: false, revealed: true });
   // Right at the first try, and right at the second (no answer shown in between).

@@ -4,14 +4,31 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scoreOf, statusOf, scoreValues, interactionValues, masteryOf, encodeSuspend, decodeSuspend, versionOf } from '../../web/src/lms/cmi.js';
+import { merged } from '../../web/src/lms/scorm.js';
 
 const IDS = ['a.one', 'a.two', 'a.three', 'a.four'];
 
-test('the score counts first tries only; done counts any attempt', () => {
-  const record = { 'a.one': { attempts: 1, correct: true, first: true }, 'a.two': { attempts: 2, correct: true, first: false }, 'a.three': { attempts: 1, correct: false, first: false }, 'other.x': { attempts: 1, correct: true, first: true } };
-  assert.deepEqual(scoreOf(IDS, record), { done: 3, total: 4, right: 1, raw: 25 });
-  assert.deepEqual(scoreOf(['a.one', 'a.two', 'a.three'], record), { done: 3, total: 3, right: 1, raw: 33 });
+test('the score counts first tries only; done counts what the page counts: right, or shown', () => {
+  const record = { 'a.one': { attempts: 1, correct: true, first: true, revealed: false }, 'a.two': { attempts: 2, correct: true, first: false, revealed: false },
+    'a.three': { attempts: 1, correct: false, first: false, revealed: false }, 'a.four': { attempts: 0, correct: false, first: false, revealed: true },
+    'other.x': { attempts: 1, correct: true, first: true, revealed: false } };
+  assert.deepEqual(scoreOf(IDS, record), { done: 3, total: 4, right: 1, raw: 25 }, 'a.three has a second try left: not done; a.four was shown: done');
+  assert.deepEqual(scoreOf(['a.one', 'a.two', 'a.four'], record), { done: 3, total: 3, right: 1, raw: 33 });
   assert.deepEqual(scoreOf([], record), { done: 0, total: 0, right: 0, raw: 0 });
+});
+
+test('the session keeps the playground\'s entries (a reveal included); a frame that started without the LMS\'s record adds to it', () => {
+  const shown = { attempts: 0, correct: false, first: false, revealed: true };
+  assert.deepEqual(merged(undefined, shown, true), shown, '"Show answer" alone is kept, so a relaunch shows it and scores nothing');
+  assert.deepEqual(merged({ attempts: 1, correct: false, first: false, revealed: false }, { attempts: 2, correct: true, first: false, revealed: false }, true),
+    { attempts: 2, correct: true, first: false, revealed: false }, 'the page knew the launch record: its entry stands');
+  // The page started empty (no storage in the frame): a first try there is not a first try, nor is an answer after a reveal a point.
+  assert.deepEqual(merged({ attempts: 1, correct: false, first: false, revealed: false }, { attempts: 1, correct: true, first: true, revealed: false }, false),
+    { attempts: 2, correct: true, first: false, revealed: false });
+  assert.deepEqual(merged({ attempts: 2, correct: false, first: false, revealed: true }, { attempts: 1, correct: true, first: true, revealed: false }, false),
+    { attempts: 3, correct: false, first: false, revealed: true });
+  assert.deepEqual(merged({ attempts: 1, correct: true, first: true, revealed: false }, undefined, false), { attempts: 1, correct: true, first: true, revealed: false });
+  assert.equal(merged(undefined, { attempts: 0, correct: false, first: false, revealed: false }, true), null);
 });
 
 test('statuses: passed once the score reaches mastery, failed only when all is done below it', () => {
@@ -50,11 +67,14 @@ test('mastery: the LMS\'s value wins (2004 scaled), else the author\'s; out of r
 });
 
 test('suspend_data round-trips the record, fits SCORM 1.2 for every exercise, and ignores junk', () => {
-  const record = { 'a.one': { attempts: 3, correct: true, first: false }, 'a.two': { attempts: 1, correct: false, first: false } };
+  const record = { 'a.one': { attempts: 3, correct: true, first: false, revealed: false }, 'a.two': { attempts: 1, correct: false, first: false, revealed: false },
+    'a.three': { attempts: 0, correct: false, first: false, revealed: true } };
   assert.deepEqual(decodeSuspend(encodeSuspend(record)), record);
+  // Written before the reveal was kept (three flags): used-up tries without a right answer read as shown, as the page reads its own.
+  assert.deepEqual(decodeSuspend('{"v":1,"r":{"a":[2,0,0],"b":[1,1,1]}}'), { a: { attempts: 2, correct: false, first: false, revealed: true }, b: { attempts: 1, correct: true, first: true, revealed: false } });
   const every = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`efficient.linear-crossover-${i}`, { attempts: 99, correct: true, first: true }]));
   assert.ok(encodeSuspend(every).length < 4096, `${encodeSuspend(every).length} characters`);
-  for (const junk of ['', 'not json', '{"v":2,"r":{"a":[1,1,1]}}', '{"v":1,"r":{"a":[0,1,1],"b":"x"}}', 'null']) assert.deepEqual(decodeSuspend(junk), {}, junk);
+  for (const junk of ['', 'not json', '{"v":2,"r":{"a":[1,1,1]}}', '{"v":1,"r":{"a":[0,1,1,0],"b":"x","c":[-1,0,0,1]}}', 'null']) assert.deepEqual(decodeSuspend(junk), {}, junk);
 });
 
 test('npm run scorm: the options are checked, each refusal naming the problem', async () => {

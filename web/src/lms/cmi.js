@@ -3,6 +3,7 @@
 // attempt writes as an interaction, and the suspend_data that lets a relaunch resume what was answered.
 
 import { scorm12Time, isoDuration } from './time.js';
+import { entryOf, isDone } from '../lesson/exercises/index.js';
 
 /** The names that differ between SCORM 1.2 and SCORM 2004 (4th edition). */
 export const VERSIONS = Object.freeze({
@@ -38,17 +39,18 @@ export function masteryOf(version, fromLms, fromAuthor) {
 }
 
 /**
- * { done, total, right, raw } of the exercises `ids` in `record` ({ id: { attempts, correct, first } }):
- * done = attempted, right = right on the first attempt, raw = right as a whole percentage of total.
+ * { done, total, right, raw } of the exercises `ids` in `record` ({ id: { attempts, correct, first, revealed } },
+ * the playground's entries): done = right or shown (the page's own count, lesson/exercises/index.js isDone),
+ * right = right on the first attempt, raw = right as a whole percentage of total.
  */
 export function scoreOf(ids, record) {
-  const done = ids.filter((id) => record[id]?.attempts > 0).length;
+  const done = ids.filter((id) => isDone(record[id])).length;
   const right = ids.filter((id) => record[id]?.first).length;
   return { done, total: ids.length, right, raw: ids.length ? Math.round((100 * right) / ids.length) : 0 };
 }
 
 /**
- * The statuses of a score: completion (every exercise attempted) and success against the mastery
+ * The statuses of a score: completion (every exercise done) and success against the mastery
  * score (passed once the score reaches it, failed when every exercise is done below it, unknown before
  * that or with no mastery score). SCORM 1.2 has one lesson_status for both.
  */
@@ -86,9 +88,9 @@ export function interactionValues(version, n, { id, type, response, correct, des
   return pairs;
 }
 
-/** The record as suspend_data: {"v":1,"r":{"id":[attempts,correct,first]}} (0/1 flags; ~40 characters an exercise). */
+/** The record as suspend_data: {"v":1,"r":{"id":[attempts,correct,first,revealed]}} (0/1 flags; ~40 characters an exercise). */
 export function encodeSuspend(record) {
-  const r = Object.fromEntries(Object.entries(record).map(([id, e]) => [id, [e.attempts, e.correct ? 1 : 0, e.first ? 1 : 0]]));
+  const r = Object.fromEntries(Object.entries(record).map(([id, e]) => [id, [e.attempts, e.correct ? 1 : 0, e.first ? 1 : 0, e.revealed ? 1 : 0]]));
   return JSON.stringify({ v: 1, r });
 }
 
@@ -102,7 +104,10 @@ export function decodeSuspend(text) {
   }
   const out = {};
   for (const [id, e] of Object.entries(parsed?.v === 1 ? parsed.r ?? {} : {})) {
-    if (Array.isArray(e) && Number.isInteger(e[0]) && e[0] > 0) out[id] = { attempts: e[0], correct: e[1] === 1, first: e[2] === 1 };
+    // Read as the playground reads its own record (entryOf): an entry written before `revealed` was kept
+    // (three flags) is shown once its tries are used up without a right answer.
+    const entry = Array.isArray(e) && Number.isInteger(e[0]) && e[0] >= 0 ? entryOf({ attempts: e[0], correct: e[1] === 1, first: e[2] === 1, revealed: e[3] === 1 }) : null;
+    if (entry) out[id] = entry;
   }
   return out;
 }

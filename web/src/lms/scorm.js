@@ -5,9 +5,23 @@
 
 import { VERSIONS, masteryOf, scoreOf, scoreValues, interactionValues, encodeSuspend, decodeSuspend } from './cmi.js';
 import { interactionOf } from './responses.js';
+import { isDone } from '../lesson/exercises/index.js';
 
 // GetValue errors that only mean "no value yet": 1.2's 401 (not implemented), 2004's 403 (not initialized).
 const QUIET_GET = new Set(['401', '403']);
+
+/**
+ * An exercise's entry from the LMS's record at launch (`before`) and the playground's (`page`). The page's
+ * wins when it was given the LMS's (`handed`: launch.js stored it where the playground reads); otherwise
+ * (a frame without storage, where the playground started empty) the page's attempts follow the LMS's: no
+ * first try, and a right answer after the exercise was done is practice.
+ */
+export function merged(before, page, handed) {
+  if (!page || (!page.attempts && !page.revealed)) return before ?? null;
+  if (!before || handed) return { attempts: page.attempts, correct: page.correct, first: page.first, revealed: page.revealed };
+  const correct = before.correct || (!isDone(before) && page.correct);
+  return { attempts: before.attempts + page.attempts, correct, first: before.first, revealed: !correct && (before.revealed || page.revealed) };
+}
 
 /**
  * Opens a session, or returns null (after saying why) when the LMS refuses to initialize.
@@ -73,22 +87,41 @@ export function openScorm({ version, api, mastery, say, now = Date.now }) {
     call(names.commit, '');
   }
 
+  // What the LMS held at launch: the playground was given it (launch.js), unless this frame has no storage.
+  const launched = { ...record };
+
   return {
     version,
-    /** The attempts known: { id: { attempts, correct, first } } (correct: right before the answer was shown; first: right on the first attempt). */
+    /**
+     * The entries known: { id: { attempts, correct, first, revealed } } (correct: right before the answer was
+     * shown; first: right on the first attempt; revealed: shown before a right answer), the playground's own.
+     */
     record,
     /** The mastery score in force (0–100), or null. */
     mastery: passing,
     report,
-    /** An `attempt` event's detail (with its exercise's { kind, prompt } when known) as an interaction, then the report. */
-    attempt(detail, exercise, ids) {
+    /**
+     * An `attempt` event's detail (with its exercise's { kind, prompt } when known) as an interaction; the
+     * score follows with the `progress` event the playground sends next (progress()).
+     */
+    attempt(detail, exercise) {
       if (ended) return;
-      const before = record[detail.id] ?? { attempts: 0, correct: false, first: false };
-      record[detail.id] = { attempts: before.attempts + 1, correct: before.correct || (detail.correct === true && detail.revealed !== true), first: before.attempts ? before.first : (detail.first_try ?? detail.correct) === true };
       const n = Number(get('cmi.interactions._count')) || 0;
       const { type, response } = interactionOf(exercise?.kind, detail.answer);
       setAll(interactionValues(version, n, { id: detail.id, type, response, correct: detail.correct === true, description: exercise?.prompt, timestamp: new Date(now()).toISOString() }));
       reported = null; // the interaction alone is a change to commit
+    },
+    /**
+     * A `progress` event: the playground's entries of `ids` (the package's exercises; its answers and its
+     * "Show answer" alike, under the page's own rules) become the record, and the score is reported.
+     * handed: the playground was given the LMS's record at launch (see merged).
+     */
+    progress(entries, ids, handed) {
+      if (ended) return;
+      for (const id of ids) {
+        const now = merged(launched[id], entries?.[id], handed);
+        if (now) record[id] = now;
+      }
       report(ids);
     },
     /** Session time, commit and LMSFinish / Terminate (once). */

@@ -71,7 +71,9 @@ export function createLazySession({ askHost, solve, state, check, untilEngine = 
   const selection = () => selectExercises(state(), authored);
   const chapter = () => state().chapter || 'attention';
 
-  const progressWith = (rec) => ({ chapter: chapter(), ...progressOf(selection().ids, rec), chapters: progressByChapter(rec, authored) });
+  // entries: the exercises' own entries (an LMS's adapter keeps them: lms/scorm.js); a host's event leaves them out.
+  const progressWith = (rec, ids = selection().ids) => ({ chapter: chapter(), ...progressOf(ids, rec), chapters: progressByChapter(rec, authored),
+    entries: Object.fromEntries(ids.filter((id) => rec[id]).map((id) => [id, rec[id]])) });
   const doneCount = () => selection().ids.filter((id) => isDone(stored()[id])).length;
   const progress = () => progressWith(stored());
 
