@@ -54,6 +54,10 @@ function(add_attn_wasm target export_name variant library)
     --bind ${ATTN_EH_FLAG} -O3 -flto -sMALLOC=emmalloc -sEXPORTED_RUNTIME_METHODS=stackSave,stackRestore
     -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=${export_name}
     -sENVIRONMENT=web,worker,node -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0
+    # In Node the loader must not take over the host process's error handling: by default it adds
+    # uncaughtException and unhandledRejection listeners that re-throw (an application's own handler
+    # then no longer keeps it alive, and --unhandled-rejections=warn stops working).
+    -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
     # A smaller loader (486 B gzipped less): it reads only the options engine/attention.js and
     # node_pre.js give it, and decodes strings with TextDecoder alone (every target has it).
     -sINCOMING_MODULE_JS_API=locateFile,instantiateWasm,wasmBinary -sTEXTDECODER=2

@@ -229,8 +229,8 @@ float guard_logits(double q_norm2, double k_norm2, float alpha, int h) {
   if (!(bound < 1e38)) {
     char buf[200];
     std::snprintf(buf, sizeof buf,
-                  "the attention scores can overflow float32: |q|·|k|·scale reaches %.3g (head %d), beyond "
-                  "3.4e38; the queries and keys are too large, scale the inputs or weights down",
+                  "the attention scores can overflow float32: |q|·|k|·scale reaches %.3g (head %d), not below "
+                  "1e38; the queries and keys are too large, scale the inputs or weights down",
                   bound, h);
     throw Error(buf);
   }

@@ -85,7 +85,7 @@ for (const [isa, attn] of Object.entries(modules)) {
       /too large to count exactly: about .* FLOPs, more than 2\^53/);
     // Finite inputs whose scores overflow float32 are refused, never turned into NaN.
     throwsWith(() => attn.scaledDotProductAttention({ q: new Float32Array([1e20, 1e20]), k: new Float32Array([1e20, 1, -1e20, 2]),
-      v: new Float32Array([1, 2]), n_q: 1, n_k: 2, d_k: 2, d_v: 1 }), /attention scores can overflow float32/);
+      v: new Float32Array([1, 2]), n_q: 1, n_k: 2, d_k: 2, d_v: 1 }), /attention scores can overflow float32: \|q\|·\|k\|·scale reaches 1e\+40 \(head 0\), not below 1e38;/);
     const huge = new attn.MultiHeadAttention({ d_model: 4, n_heads: 1 });
     const hw = huge.getWeights();
     huge.setWeights({ ...hw, wo: hw.wo.map(() => 3e38) });
