@@ -47,8 +47,11 @@ export function readOptions(argv) {
   const { ids, unknown } = selectExercises(state);
   if (unknown.length) throw new Error(`--exercises names no exercise ${unknown.join(', ')} (the ids are listed in EMBED.md)`);
   if (!ids.length) throw new Error(`chapter ${chapter} with these options shows no exercise, so there would be nothing to grade: name some with --exercises`);
-  const mastery = values.mastery == null ? 80 : Number(values.mastery);
-  if (!Number.isFinite(mastery) || mastery < 0 || mastery > 100) throw new Error(`--mastery ${values.mastery} is not a score from 0 to 100`);
+  // A plain decimal only: Number('') is 0 (an unset shell variable would make every learner pass at
+  // launch) and Number('0x50') is 80; at most two decimals, so the manifests' values stay plain decimals.
+  const masteryText = values.mastery == null ? '80' : String(values.mastery).trim();
+  const mastery = /^\d{1,3}(\.\d{1,2})?$/.test(masteryText) ? Number(masteryText) : NaN;
+  if (!(mastery >= 0 && mastery <= 100)) throw new Error(`--mastery ${JSON.stringify(values.mastery)} is not a score from 0 to 100 (a plain number, at most two decimals: 80, 72.5)`);
   return {
     chapter, hash, ids, mastery,
     title: values.title || values.label || `Attention Playground: ${chapter}`,
@@ -70,10 +73,13 @@ async function distFiles(dir) {
 
 /** Writes both zips; returns their paths and sizes. */
 export async function writePackages(options) {
-  try {
-    await stat(join(options.dist, 'index.html'));
-  } catch {
-    throw new Error(`${options.dist} has no built page: run \`bash scripts/build.sh dist\` first`);
+  // A whole build, not a folder with a page alone (a package without its code or engine would upload and fail in the LMS).
+  for (const file of ['index.html', 'page.js', 'panels.js', 'worker.js', 'wasm/attention_simd.wasm', 'wasm/attention_scalar.wasm']) {
+    try {
+      await stat(join(options.dist, file));
+    } catch {
+      throw new Error(`${options.dist} is not a whole build of the page (no ${file}): run \`bash scripts/build.sh dist\` first`);
+    }
   }
   const files = await distFiles(options.dist);
   await mkdir(options.out, { recursive: true });

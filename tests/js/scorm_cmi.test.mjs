@@ -86,13 +86,31 @@ test('npm run scorm: the options are checked, each refusal naming the problem', 
     [['--chapter', 'cost', '--exercises', 'cost.dominant,cost.nope'], /--exercises names no exercise cost\.nope/],
     [['--chapter', 'cost', '--lock', 'd_model,bogus'], /--lock names bogus, which is not a setting/],
     [['--chapter', 'cost', '--theme', 'purple'], /the view is not valid: theme=purple is not one of/],
-    [['--chapter', 'cost', '--mastery', '101'], /--mastery 101 is not a score from 0 to 100/],
+    [['--chapter', 'cost', '--mastery', '101'], /--mastery "101" is not a score from 0 to 100/],
+    // an unset shell variable, hexadecimal, an exponent, more decimals than a manifest keeps plainly
+    ...['', ' ', '0x50', '1e-7', '33.333', 'Infinity', '80%'].map((m) => [['--chapter', 'cost', '--mastery', m], /--mastery ".*" is not a score from 0 to 100 \(a plain number/]),
     [['--chapter', 'cost', '--bogus', '1'], /Unknown option '--bogus'/],
   ];
   for (const [argv, message] of refused) assert.throws(() => readOptions(argv), message, argv.join(' '));
   const ok = readOptions(['--chapter', 'cost', '--exercises', 'cost.dominant', '--lock', 'd_model', '--label', 'Cost & co']);
   assert.deepEqual([ok.ids, ok.mastery, ok.title, ok.hash], [['cost.dominant'], 80, 'Cost & co', 'embed=1&chapter=cost&exercises=cost.dominant&lock=d_model&label=Cost%20%26%20co']);
+  assert.deepEqual(['0', '72.5', '100', ' 33.33 '].map((m) => readOptions(['--chapter', 'cost', '--mastery', m]).mastery), [0, 72.5, 100, 33.33]);
   assert.deepEqual(readOptions(['--chapter', 'gqa']).ids, ['gqa.kv-head-of', 'gqa.cache-per-token', 'gqa.preset-saving', 'gqa.wk-params', 'gqa.sketch-shared-keys']);
+});
+
+test('npm run scorm refuses a folder that is not a whole build, naming the file it lacks', async () => {
+  const { readOptions, writePackages } = await import('../../scripts/scorm.mjs');
+  const { mkdtemp, writeFile, rm, readdir } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const dir = await mkdtemp(`${tmpdir()}/attention-scorm-`);
+  try {
+    await writeFile(`${dir}/index.html`, '<!doctype html>');
+    const options = readOptions(['--chapter', 'cost', '--dist', dir, '--out', `${dir}/out`]);
+    await assert.rejects(writePackages(options), /is not a whole build of the page \(no page\.js\)/);
+    assert.deepEqual(await readdir(dir), ['index.html'], 'nothing written');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('the manifests and the launch page escape the author\'s title', async () => {

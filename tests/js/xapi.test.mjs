@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { answeredStatement, completedStatement, exerciseIri, chapterIri, VERBS } from '../../web/src/lms/xapi.js';
 import { isoDuration, scorm12Time } from '../../web/src/lms/time.js';
 import { decimalText, interactionOf } from '../../web/src/lms/responses.js';
+import { anonymous } from '../../web/src/lms/event_statements.js';
 
 const validate = createRequire(import.meta.url)('xapi-validation').default;
 const actor = { mbox: 'mailto:learner@example.org', name: 'A learner' };
@@ -97,4 +98,33 @@ test('responses: plain decimals for SCORM (no exponent), fill-in when a value do
   assert.deepEqual(interactionOf('choice', 'two words'), { type: 'fill-in', response: 'two words' });
   assert.deepEqual(interactionOf('cell', 3), { type: 'numeric', response: '3' });
   assert.deepEqual(interactionOf(undefined, [2, 4]), { type: 'fill-in', response: '2x4' });
+  // Every kind of exercise (lesson/exercises/answers.js KINDS) names its answer as text, never "[object Object]".
+  assert.deepEqual(interactionOf('design', { d_k: 16, heads: 4 }), { type: 'fill-in', response: '{"d_k":16,"heads":4}' });
+  assert.deepEqual(interactionOf('sketch', [0.1, 0.9]), { type: 'fill-in', response: '0.1,0.9' });
+  assert.deepEqual(interactionOf('step', 0.25), { type: 'numeric', response: '0.25' });
+  assert.deepEqual(interactionOf(undefined, { a: 1 }), { type: 'fill-in', response: '{"a":1}' });
+});
+
+test('a first wrong answer names no correct response; a right answer after the answer was shown scores nothing', () => {
+  for (const [kind, answer] of [['choice', 'softmax'], ['number', 3], ['shape', [1, 2]], ['sketch', [0.5, 0.5]], ['design', { heads: 2 }], ['step', 1]]) {
+    const s = answeredStatement({ id: 'cost.dominant', chapter: 'cost', correct: false, answer, attempts: 1 }, { actor, kind });
+    assert.equal('correctResponsesPattern' in s.object.definition, false, `${kind}: ${JSON.stringify(s.object.definition.correctResponsesPattern)}`);
+    assert.deepEqual(problems(s), []);
+    assert.deepEqual(s.result.score, { scaled: 0, raw: 0, min: 0, max: 1 }, 'a wrong try scores 0');
+  }
+  const practice = answeredStatement({ id: 'cost.dominant', chapter: 'cost', correct: true, answer: 'projections', expected: 'projections', attempts: 2, revealed: true }, { actor, kind: 'choice' });
+  assert.deepEqual([practice.result.success, 'score' in practice.result], [true, false]);
+  assert.deepEqual(problems(practice), []);
+});
+
+test('the actor has exactly one identifier, an mbox is a mailto: address, a timestamp is a time', () => {
+  const [detail] = ATTEMPTS[0];
+  assert.throws(() => answeredStatement(detail, { actor: { mbox: 'mailto:a@b.org', account: { homePage: 'https://lms.example.org/', name: 'a' } } }), /exactly one of mbox/);
+  assert.throws(() => answeredStatement(detail, { actor: { mbox: 'a@b.org' } }), /mbox must be a mailto: address/);
+  assert.throws(() => answeredStatement(detail, { actor, timestamp: 'yesterday' }), /timestamp "yesterday" is not a time/);
+  // The playground's own anonymous learner: an account whose homePage is a web address (the page's origin).
+  assert.deepEqual(anonymous({ protocol: 'https:', origin: 'https://course.example.org' }).account, { homePage: 'https://course.example.org/', name: 'anonymous' });
+  const s = answeredStatement(detail, { actor: anonymous({ protocol: 'http:', origin: 'http://127.0.0.1:8080' }) });
+  assert.deepEqual(problems(s), []);
+  assert.match(anonymous(undefined).account.homePage, /^https?:\/\//, 'outside a page too');
 });

@@ -5,10 +5,14 @@
 
 import { answeredStatement, completedStatement } from './xapi.js';
 
-/** The learner until a host says who it is: an account with no name of a person. */
-export const ANONYMOUS = Object.freeze({ objectType: 'Agent', account: Object.freeze({ homePage: 'urn:attention-playground:learner', name: 'anonymous' }) });
+/**
+ * The learner until a host says who it is: an account with no name of a person, on the site that shows the
+ * playground (xAPI wants an account's homePage to be a web address: the page's origin, where it has one).
+ */
+export const anonymous = (where = globalThis.location) => ({ objectType: 'Agent',
+  account: { homePage: /^https?:$/.test(where?.protocol ?? '') ? `${where.origin}/` : 'http://localhost/', name: 'anonymous' } });
 
-const copy = () => ({ objectType: 'Agent', account: { ...ANONYMOUS.account } });
+const copy = () => anonymous();
 
 /** The "answered" statement of an `attempt` detail (options: kind, prompt, durationMs, timestamp). */
 export const attemptStatement = (detail, options) => answeredStatement(detail, { actor: copy(), ...options });

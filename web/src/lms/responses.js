@@ -3,8 +3,11 @@
 // SCORM's numeric and choice formats are strict (a plain decimal, an identifier), so a value that does
 // not fit is sent as fill-in text instead of being refused by the LMS.
 
-/** The playground's kinds (lesson/exercises/answers.js) as interaction types. */
-const TYPE_OF_KIND = Object.freeze({ number: 'numeric', cell: 'numeric', choice: 'choice', shape: 'fill-in' });
+/**
+ * The playground's kinds (lesson/exercises/answers.js KINDS) as interaction types: a step's answer is a
+ * number; a sketch (a row of weights) and a design (a head's choices) go as fill-in text.
+ */
+const TYPE_OF_KIND = Object.freeze({ number: 'numeric', step: 'numeric', cell: 'numeric', choice: 'choice', shape: 'fill-in', sketch: 'fill-in', design: 'fill-in' });
 
 /** A number as a plain decimal (no exponent; at most 10 digits before the point), or null. */
 export function decimalText(value) {
@@ -21,11 +24,16 @@ export function kindOfAnswer(answer) {
   return 'choice';
 }
 
-/** A value as the text of an interaction `type`: numeric, choice (an identifier) or fill-in. */
-export function responseText(type, value) {
+/**
+ * A value as the text of an interaction `type`: numeric, choice (an identifier) or fill-in (a shape as
+ * 2x4x8x8, a sketch's row as 0.1,0.9, a design's choices as JSON, anything else as its text).
+ */
+export function responseText(type, value, kind) {
   if (type === 'numeric') return decimalText(value);
   if (type === 'choice') return /^[\w.\-:]{1,250}$/.test(String(value)) ? String(value) : null;
-  return Array.isArray(value) ? value.join('x') : String(value ?? '').slice(0, 250);
+  if (Array.isArray(value)) return value.join(kind === 'sketch' ? ',' : 'x').slice(0, 250);
+  if (value && typeof value === 'object') return JSON.stringify(value).slice(0, 250);
+  return String(value ?? '').slice(0, 250);
 }
 
 /**
@@ -34,6 +42,6 @@ export function responseText(type, value) {
  */
 export function interactionOf(kind, answer) {
   const type = TYPE_OF_KIND[kind ?? kindOfAnswer(answer)] ?? 'fill-in';
-  const response = responseText(type, answer);
-  return response === null ? { type: 'fill-in', response: responseText('fill-in', answer) } : { type, response };
+  const response = responseText(type, answer, kind);
+  return response === null ? { type: 'fill-in', response: responseText('fill-in', answer, kind) } : { type, response };
 }

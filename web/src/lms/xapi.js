@@ -22,10 +22,21 @@ export const exerciseIri = (id, base = DEFAULT_BASE) => `${base}${base.endsWith(
 export const chapterIri = (chapter, base = DEFAULT_BASE) => `${base}${base.endsWith(':') ? 'chapter:' : 'chapters/'}${encodeURIComponent(chapter)}`;
 
 function checkActor(actor) {
-  if (!actor || typeof actor !== 'object' || !IFIS.some((k) => actor[k])) {
-    throw new Error(`an xAPI statement needs the learner as actor, an Agent with one of ${IFIS.join(', ')} (e.g. { mbox: 'mailto:learner@example.org' }); got ${JSON.stringify(actor)}`);
+  const given = actor && typeof actor === 'object' ? IFIS.filter((k) => actor[k] != null) : [];
+  if (given.length !== 1) {
+    throw new Error(`an xAPI statement needs the learner as actor, an Agent with exactly one of ${IFIS.join(', ')} (e.g. { mbox: 'mailto:learner@example.org' }); got ${JSON.stringify(actor)}`);
+  }
+  if (actor.mbox != null && !/^mailto:[^@\s]+@[^@\s]+$/.test(String(actor.mbox))) {
+    throw new Error(`the actor's mbox must be a mailto: address (e.g. 'mailto:learner@example.org'); got ${JSON.stringify(actor.mbox)}`);
   }
   return { objectType: 'Agent', ...actor };
+}
+
+/** A statement's timestamp as ISO 8601 text (from a Date or any text Date reads), or an error naming the value. */
+function isoTime(timestamp) {
+  const at = new Date(timestamp);
+  if (Number.isNaN(at.getTime())) throw new Error(`timestamp ${JSON.stringify(String(timestamp))} is not a time (give a Date or ISO 8601 text)`);
+  return at.toISOString();
 }
 
 function checkBase(base) {
@@ -49,12 +60,16 @@ export function answeredStatement(detail, { actor, base = DEFAULT_BASE, kind, pr
   }
   checkBase(base);
   const { type, response } = interactionOf(kind, detail.answer);
-  const expected = Array.isArray(detail.expected) && type === 'numeric' ? detail.expected : [detail.expected]; // a cell: every key that is right
-  const patterns = expected.map((v) => responseText(type, v)).filter((v) => v != null);
+  // The right answer when the learner has been told it (none after a first wrong try: the answer stays
+  // hidden, so the statement names no correct response); a cell: every key that is right.
+  const expected = detail.expected == null ? [] : Array.isArray(detail.expected) && type === 'numeric' ? detail.expected : [detail.expected];
+  const patterns = expected.map((v) => responseText(type, v, kind)).filter((v) => v != null && v !== '');
   const definition = { type: INTERACTION, interactionType: type, name: { 'en-US': detail.id } };
   if (prompt) definition.description = { 'en-US': String(prompt) };
   if (patterns.length) definition.correctResponsesPattern = patterns;
-  const result = { score: { scaled: detail.correct ? 1 : 0, raw: detail.correct ? 1 : 0, min: 0, max: 1 }, success: detail.correct, completion: true, response };
+  const result = { success: detail.correct, completion: true, response };
+  // A right answer typed after the answer was shown is practice: it scores nothing (EMBED.md), so it carries no score.
+  if (!(detail.correct && detail.revealed === true)) result.score = { scaled: detail.correct ? 1 : 0, raw: detail.correct ? 1 : 0, min: 0, max: 1 };
   if (durationMs != null) result.duration = isoDuration(durationMs);
   const statement = {
     actor: checkActor(actor), verb: VERBS.answered,
@@ -62,7 +77,7 @@ export function answeredStatement(detail, { actor, base = DEFAULT_BASE, kind, pr
     result,
     context: { contextActivities: { parent: [parentOf(detail.chapter ?? detail.id.split('.')[0], base)] } },
   };
-  if (timestamp) statement.timestamp = new Date(timestamp).toISOString();
+  if (timestamp) statement.timestamp = isoTime(timestamp);
   return statement;
 }
 
@@ -82,6 +97,6 @@ export function completedStatement(progress, { actor, base = DEFAULT_BASE, maste
   if (mastery != null) result.success = scaled * 100 >= mastery;
   if (durationMs != null) result.duration = isoDuration(durationMs);
   const statement = { actor: checkActor(actor), verb: VERBS.completed, object: parentOf(progress.chapter, base), result };
-  if (timestamp) statement.timestamp = new Date(timestamp).toISOString();
+  if (timestamp) statement.timestamp = isoTime(timestamp);
   return statement;
 }
