@@ -119,6 +119,30 @@ test('a note (an item that does not exist, the panels that show imported maps) i
   }
 });
 
+test('a chapter named like an object\'s own property ("constructor", "__proto__") is a note like any unknown chapter; the element runs on', async () => {
+  const p = await open();
+  try {
+    await eventFrom(p, 'free', 'result');
+    for (const [n, chapter] of [[1, 'constructor'], [2, '__proto__']]) {
+      await p.$eval('#free', (el, chapter) => el.setAttribute('chapter', chapter), chapter);
+      const note = await eventFrom(p, 'free', 'note', n);
+      assert.equal(note.field, 'chapter', JSON.stringify(note));
+      assert.match(note.message, /chapter must be one of attention, .*not “(constructor|__proto__)”/);
+      const ids = await p.$eval('#free', (el) => el.exercises.map((e) => e.id));
+      assert.ok(ids.length > 0 && ids.every((id) => id.startsWith('attention.')), `the first chapter's exercises: ${ids}`);
+    }
+    // Still alive: a change runs, and the chapter can be set to a real one.
+    const results = (await eventsOf(p, 'free', 'result')).length;
+    await p.$eval('#free', (el) => { el.setAttribute('chapter', 'cost'); el.setAttribute('n_q', '4'); });
+    await eventFrom(p, 'free', 'result', results + 1);
+    assert.equal(await p.$eval('#free', (el) => el.state.chapter), 'cost');
+    assert.deepEqual(await eventsOf(p, 'free', 'error'), []);
+    assert.deepEqual(p.problems, []);
+  } finally {
+    await p.closeAll();
+  }
+});
+
 test('exportBundle() or exportTensors() then remove(): the promise says the element was removed; an element on the page exports', async () => {
   const p = await open();
   try {

@@ -13,7 +13,7 @@ import { LayerCache, prepareRun, forwardArguments } from '../../web/src/model/jo
 import { handlers } from '../../web/src/features/exercises/handler.js';
 import { createExerciseSession } from '../../web/src/lesson/exercises/session.js';
 import { EXERCISES } from '../../web/src/lesson/exercises/catalogue.js';
-import { EXERCISE_IDS, ALL_IDS, KIND_OF, selectExercises, chapterProgress, storageKey, readRecord } from '../../web/src/lesson/exercises/index.js';
+import { EXERCISE_IDS, ALL_IDS, KIND_OF, selectExercises, idsOfChapter, chapterProgress, storageKey, readRecord } from '../../web/src/lesson/exercises/index.js';
 import { hasText } from '../../web/src/lesson/text.js';
 import { parseNumber, parseShape, matches } from '../../web/src/lesson/exercises/answers.js';
 
@@ -381,6 +381,12 @@ test('the selection: the chapter\'s exercises, none, or a list of ids (unknown o
   assert.deepEqual(selectExercises({ chapter: 'gqa', exercises: 'none' }).ids, []);
   assert.deepEqual(selectExercises({ chapter: 'gqa', exercises: ' cost.dominant , attention.causal-row,cost.dominant,nope.x' }),
     { ids: ['cost.dominant', 'attention.causal-row'], unknown: ['nope.x'] });
+  // A chapter that is not one (an attribute's value; a note, and the view shows the first chapter): the first
+  // chapter's exercises, even for the names every object has (they threw "is not iterable").
+  for (const chapter of ['bogus', 'constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    assert.deepEqual(selectExercises({ chapter, exercises: '' }).ids, EXERCISE_IDS.attention, chapter);
+    assert.deepEqual(idsOfChapter(chapter), [], chapter);
+  }
 });
 
 test('web/EMBED.md lists every exercise id with its kind and learning objective, and no other', async () => {

@@ -28,7 +28,13 @@ const allIds = (authored = []) => (authored.length ? [...ALL_IDS, ...authored.ma
  * The ids of a chapter. The reference chapter (every panel at once, a look-up page) shows none, as
  * lesson/chapters.js leaves the exercises panel out of it; an `exercises` list still picks some there.
  */
-export const idsOfChapter = (chapter, authored = []) => [...(EXERCISE_IDS[chapter] ?? []), ...authored.filter((e) => e.chapter === chapter).map((e) => e.id)];
+export const idsOfChapter = (chapter, authored = []) => [...(Object.hasOwn(EXERCISE_IDS, chapter) ? EXERCISE_IDS[chapter] : []), ...authored.filter((e) => e.chapter === chapter).map((e) => e.id)];
+
+/**
+ * The chapter whose exercises a state shows: the one it names, or the first when it names none or one
+ * that is not a chapter (an attribute's "bogus" or "constructor" is a note, and the view shows the first).
+ */
+export const exerciseChapter = (state) => (CHAPTER_DATA.some((c) => c.name === state?.chapter) ? state.chapter : CHAPTER_DATA[0].name);
 
 /**
  * The exercises a state shows: { ids, unknown }. `exercises`: '' = every exercise of the chapter,
@@ -38,7 +44,7 @@ export const idsOfChapter = (chapter, authored = []) => [...(EXERCISE_IDS[chapte
 export function selectExercises(state, authored = []) {
   const wanted = String(state.exercises ?? '').trim();
   if (wanted === 'none') return { ids: [], unknown: [] };
-  if (!wanted) return { ids: idsOfChapter(state.chapter || 'attention', authored), unknown: [] };
+  if (!wanted) return { ids: idsOfChapter(exerciseChapter(state), authored), unknown: [] };
   const named = [...new Set(wanted.split(',').map((s) => s.trim()).filter(Boolean))];
   const known = allIds(authored);
   return { ids: named.filter((id) => known.includes(id)), unknown: named.filter((id) => !known.includes(id)) };

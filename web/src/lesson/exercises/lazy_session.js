@@ -9,7 +9,7 @@
 // What a host reads at once (the ids, kinds and progress: index.js) is here; posing and grading
 // (grading.js) come with the catalogue, from the lazy bundle in a playground (issue 34: the first view).
 
-import { selectExercises, recordStore, progressOf, progressByChapter, chapterOf as lessonChapterOf, KIND_OF, isDone } from './index.js';
+import { selectExercises, recordStore, progressOf, progressByChapter, chapterOf as lessonChapterOf, KIND_OF, isDone, exerciseChapter } from './index.js';
 import { NO_ENTRY } from './rules.js';
 import { catalogueLoader } from './core_answers.js';
 import { actionsFor } from '../../playground/asks.js';
@@ -69,7 +69,7 @@ export function createLazySession({ askHost, solve, state, check, untilEngine = 
   }
 
   const selection = () => selectExercises(state(), authored);
-  const chapter = () => state().chapter || 'attention';
+  const chapter = () => exerciseChapter(state());
 
   // entries: the exercises' own entries (an LMS's adapter keeps them: lms/scorm.js); a host's event leaves them out.
   const progressWith = (rec, ids = selection().ids) => ({ chapter: chapter(), ...progressOf(ids, rec), chapters: progressByChapter(rec, authored),
