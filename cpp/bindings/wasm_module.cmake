@@ -53,10 +53,12 @@ function(add_attn_wasm target export_name variant library)
     # -flto: link-time optimisation of the cold sources' bitcode (CMakeLists.txt, ATTN_WASM_COLD_SOURCES).
     --bind ${ATTN_EH_FLAG} -O3 -flto -sMALLOC=emmalloc -sEXPORTED_RUNTIME_METHODS=stackSave,stackRestore
     -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=${export_name}
-    -sENVIRONMENT=web,worker,node -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0
-    # In Node the loader must not take over the host process's error handling: by default it adds
-    # uncaughtException and unhandledRejection listeners that re-throw (an application's own handler
-    # then no longer keeps it alive, and --unhandled-rejections=warn stops working).
+    # No Node environment in the loader: in Node the engine hands it the compiled module (engine/load.js's
+    # instantiateWasm) and node_pre.js reads the wasm for a direct import, so the loader's own Node code
+    # (reading files, quitting the process) was never used, and it added uncaughtException and
+    # unhandledRejection listeners that re-throw: an application's own handler could no longer keep its
+    # process alive (tests/js/node_host.test.mjs). 347 B gzipped less of the first view's loader.
+    -sENVIRONMENT=web,worker -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0
     -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
     # A smaller loader (486 B gzipped less): it reads only the options engine/attention.js and
     # node_pre.js give it, and decodes strings with TextDecoder alone (every target has it).

@@ -186,12 +186,13 @@ test('Node: a pool worker that dies during a run fails it with a message (no han
   await handlers.init({});
   const config = await configOf('#d_model=128&n_heads=4&source=random&n_q=1536&workers=2');
   await handlers.run({ owner: 1, config }, () => {});
-  // Worker 1 is killed as soon as the next pass is posted to it (the port posts through postMessage).
+  // Worker 1 is killed as soon as the next pass is posted to it (the port posts through postMessage): at
+  // once, not from a timer, which on a loaded host could fire after the worker had already answered.
   const worker = started[poolInternals].worker(0);
   const post = worker.postMessage.bind(worker);
   worker.postMessage = (message, transfer) => {
     post(message, transfer);
-    if (message.op === 'forward') setTimeout(() => worker.terminate());
+    if (message.op === 'forward') worker.terminate();
   };
   await assert.rejects(handlers.run({ owner: 1, config: { ...config, input_seed: 2 } }, () => {}), /pool worker 1 of 2 stopped/);
   const again = await handlers.run({ owner: 1, config }, () => {});

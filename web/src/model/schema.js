@@ -132,6 +132,10 @@ export const ELEMENT_KEYS = FIELDS.filter((f) => !f.page).map((f) => f.key);
 
 const BY_KEY = new Map(FIELDS.map((f) => [f.key, f]));
 const MAX_VALUE_LENGTH = 2000; // a pasted novel in the hash must not stall the page
+// A sentence (a field of size 'tokens') keeps far more: its own limits (64 lines of 256 tokens, validate.js)
+// are then what a learner is told, with the true counts; only text past 256 KiB, far beyond them, is cut.
+const SENTENCE_LENGTH = 1 << 18;
+const longest = (field) => (field?.size === 'tokens' ? SENTENCE_LENGTH : MAX_VALUE_LENGTH);
 
 /**
  * `text` cut to at most `max` UTF-16 units without splitting a surrogate pair: half an emoji is a lone
@@ -204,7 +208,7 @@ export function parseHash(hash) {
       ignored.push(`“${key}” has no value (write ${key}=…), so it keeps its default${field.def ? ` ${field.def}` : ''}`);
       continue;
     }
-    value = cutText(value);
+    value = cutText(value, longest(field));
     if (field.choices && !field.choices.includes(value)) {
       ignored.push(`${key}=${cutText(value, 40)} is not one of ${field.choices.filter(Boolean).join(', ')}, so it keeps its default`);
       continue;
@@ -236,9 +240,9 @@ export function toHash(state, { keep = [] } = {}) {
 
 /** A value as the schema holds it: true/false → '1'/'0', null/undefined → the default, numbers → their digits. */
 export function fieldValue(key, value) {
-  const { def } = field(key); // an unknown key throws
-  if (value === null || value === undefined) return def;
-  return value === true ? '1' : value === false ? '0' : cutText(String(value));
+  const f = field(key); // an unknown key throws
+  if (value === null || value === undefined) return f.def;
+  return value === true ? '1' : value === false ? '0' : cutText(String(value), longest(f));
 }
 
 /** A copy of `state` with `changes` applied (values converted by fieldValue). */
