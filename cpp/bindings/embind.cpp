@@ -60,6 +60,7 @@
 #include "core/attention.h"
 #include "core/backward.h"
 #include "core/embedding.h"
+#include "core/error.h"
 #include "core/head_metrics.h"
 #include "core/head_patterns.h"
 #include "core/lesson.h"
@@ -560,8 +561,13 @@ std::string matmul(double options) {
     const Input<float> av = c.input<float>(a), bv = c.input<float>(b);
     attn::require_length("a", av.count, mk, "m×k");
     attn::require_length("b", bv.count, kn, "k×n");
+    // As every other call: NaN and ±∞ are refused, and so is a product of finite values past float32's range.
+    attn::require_finite("a", av.data, mk, k);
+    attn::require_finite("b", bv.data, kn, n);
     float* out = c.new_floats(mn);
     attn::kern::gemm(m, n, k, av.data, k, bv.data, n, false, out, n, 1.0f, nullptr, false);
+    if (attn::first_non_finite(out, mn) != mn)
+      throw attn::Error("the product a·b overflowed float32: the input values are too large, scale them down");
     c.add_array("c", out, mn);
   });
 }

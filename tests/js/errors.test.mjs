@@ -100,6 +100,14 @@ for (const [isa, attn] of Object.entries(modules)) {
     // m·n past 2^32: refused by the budget before anything is allocated (it used to wrap and write out of bounds)
     throwsWith(() => attn.matmul({ a: new Float32Array(65536), b: new Float32Array(65537), m: 65536, k: 1, n: 65537 }),
       /this matmul needs 17,180,655,620 bytes .* over the memory budget/);
+    // NaN and ±∞ are refused as by every other call, and a product of finite values past float32's range
+    // too (they came back as NaN and Infinity).
+    const two = new Float32Array([1, 2, 3, 4]);
+    throwsWith(() => attn.matmul({ a: new Float32Array([1, 2, 3, NaN]), b: two, m: 2, k: 2, n: 2 }), /a contains NaN at index 3 \(row 1, column 1\)/);
+    throwsWith(() => attn.matmul({ a: two, b: new Float32Array([1, -Infinity, 3, 4]), m: 2, k: 2, n: 2 }), /b contains -Infinity at index 1 \(row 0, column 1\)/);
+    throwsWith(() => attn.matmul({ a: new Float32Array([3e38, 3e38, 1, 1]), b: new Float32Array([3e38, 0, 3e38, 0]), m: 2, k: 2, n: 2 }),
+      /the product a·b overflowed float32/);
+    assert.deepEqual([...attn.matmul({ a: two, b: new Float32Array([5, 6, 7, 8]), m: 2, k: 2, n: 2 })], [19, 22, 43, 50]);
   });
 }
 
