@@ -135,6 +135,19 @@ test('an attribute change re-runs; `state` round-trips; run() resolves with the 
     return r.state.input_seed;
   });
   assert.equal(ran, '7');
+  // An attribute set while the element is out of the document applies when it returns (a hostile probe:
+  // the attribute said causal, the view and `state` none).
+  const back = await page.$eval('#maps', async (el) => {
+    const parent = el.parentNode;
+    el.remove();
+    el.setAttribute('mask', 'causal');
+    el.setAttribute('n_q', '6');
+    const away = el.state;
+    parent.append(el);
+    const r = await el.run();
+    return { away: [away.mask, away.n_q], ran: [r.state.mask, r.state.n_q], now: [el.state.mask, el.state.n_q] };
+  });
+  assert.deepEqual(back, { away: ['causal', '6'], ran: ['causal', '6'], now: ['causal', '6'] });
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });

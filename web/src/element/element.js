@@ -58,7 +58,11 @@ export class AttentionPlaygroundElement extends Base {
   attributeChangedCallback(name, old, value) {
     // Applied even when the value is the one the attribute already had: the learner may have changed
     // that field since, and an author's "reset" sets the attribute again to bring it back.
-    if (!this.#playground) return;
+    // Out of a document: the view kept since its removal takes the change too (read back on return).
+    if (!this.#playground) {
+      if (this.#state) this.#state = withChanges(this.#state, { [name]: value });
+      return;
+    }
     this.#playground.setState({ [name]: value }); // a removed attribute (null) returns to its default
   }
 
