@@ -71,6 +71,12 @@ test('a good lesson passes; each bad field is refused with its path named', () =
     [(l) => { l.exercises[0].tolerance = { abs: -1 }; }, 'exercises[0].tolerance.abs: expected a number ≥ 0'],
     [(l) => { l.exercises[0].tolerance = { within: 1 }; }, 'exercises[0].tolerance.within: unknown field'],
     [(l) => { l.exercises[0].tolerance = 0.1; }, 'exercises[0].tolerance: expected { "abs"'],
+    // A hostile probe: {} passed (an exact answer, which a float32 weight never is); names every object has
+    // crashed the check ("a.args is not iterable") or were read as a step count ("1 to function Object()").
+    [(l) => { l.exercises[0].tolerance = {}; }, 'exercises[0].tolerance: attention_weight is a measured number: the tolerance needs "abs" or "rel"'],
+    [(l) => { l.exercises[0].answer.quantity = 'constructor'; }, 'exercises[0].answer.quantity: unknown quantity "constructor"'],
+    [(l) => { l.exercises[0].answer.quantity = '__proto__'; }, 'exercises[0].answer.quantity: unknown quantity "__proto__"'],
+    [(l) => { l.exercises[0].chapter = 'constructor'; l.exercises[0].step = 2; }, 'exercises[0].chapter: expected one of attention'],
     [(l) => { l.exercises[0].choices = []; }, 'exercises[0].choices: only a choice exercise has choices'],
   ];
   for (const [change, want] of cases) {
@@ -89,6 +95,12 @@ test('a good lesson passes; each bad field is refused with its path named', () =
   assert.match(bad((e) => { e.choices[0].tip = 'x'; }).join('\n'), /^exercises\[0\]\.choices\[0\]\.tip: unknown field/m);
   assert.match(bad((e) => { e.choices = [e.choices[0]]; }).join('\n'), /^exercises\[0\]\.choices: expected a list of at least two/m);
   assert.match(bad((e) => { e.tolerance = { abs: 1 }; }).join('\n'), /^exercises\[0\]\.tolerance: only a number exercise has a tolerance/m);
+  // A key index as a choice (strongest_key answers "0", "1", …): keys that are not indices could never be right.
+  const strongest = { ...structuredClone(choice), id: 'course.strongest', prompt: 'Which key does query 2 weight most in head 1?', answer: { quantity: 'strongest_key', head: 0, query: 2 },
+    choices: [{ key: '0', label: 'the' }, { key: '1', label: 'cat' }, { key: '2', label: 'sat' }] };
+  assert.deepEqual(lessonProblems({ exercises: [strongest] }, context), []);
+  strongest.choices[0].key = 'a';
+  assert.match(lessonProblems({ exercises: [strongest] }, context).join('\n'), /^exercises\[0\]\.choices: strongest_key answers with a key's index: each choice's key must be "0", "1", … \(got "a", "1", "2"\)$/m);
   // The lesson as text: JSON that breaks is named; readLesson throws every problem at once.
   assert.throws(() => readLesson('{ "exercises": [ }'), /the lesson file is refused: lesson: not JSON/);
   assert.throws(() => readLesson({ exercises: [{ id: 'x' }], colour: 1 }), (err) => err.problems.length >= 5 && /colour: unknown field/.test(err.message) && /exercises\[0\]\.id/.test(err.message));

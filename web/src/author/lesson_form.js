@@ -68,7 +68,7 @@ function exerciseProblems(e, path, { chapters, exerciseIds, seen }, say) {
   else if (seen.has(e.id)) say(`${path}.id`, `"${e.id}" is given twice`);
   else seen.add(e.id);
   if (!chapters.includes(e.chapter) || e.chapter === 'reference') say(`${path}.chapter`, `expected one of ${chapters.filter((c) => c !== 'reference').join(', ')}, got ${quote(e.chapter)}`);
-  const steps = STEP_COUNTS[e.chapter];
+  const steps = Object.hasOwn(STEP_COUNTS, e.chapter) ? STEP_COUNTS[e.chapter] : undefined; // not "constructor"'s
   if (e.step !== undefined && steps && !(Number.isInteger(e.step) && e.step >= 1 && e.step <= steps)) say(`${path}.step`, `expected a step of the chapter “${e.chapter}”, 1 to ${steps}, got ${quote(e.step)}`);
   if (!KINDS.includes(e.kind)) say(`${path}.kind`, `expected one of ${KINDS.join(', ')}, got ${quote(e.kind)}`);
   const quantity = answerProblems(e.answer, `${path}.answer`, say);
@@ -93,7 +93,7 @@ function exerciseProblems(e, path, { chapters, exerciseIds, seen }, say) {
 /** The answer's problems; returns its quantity's name when that is known. */
 function answerProblems(answer, path, say) {
   if (!isObject(answer)) { say(path, `expected { "quantity": …, and its arguments }, got ${quote(answer)}`); return null; }
-  const spec = QUANTITIES[answer.quantity];
+  const spec = typeof answer.quantity === 'string' && Object.hasOwn(QUANTITIES, answer.quantity) ? QUANTITIES[answer.quantity] : null;
   if (!spec) { say(`${path}.quantity`, `unknown quantity ${quote(answer.quantity)} (EMBED.md lists them: ${Object.keys(QUANTITIES).slice(0, 6).join(', ')}, …)`); return null; }
   const takes = [...spec.args, ...(spec.optional ?? [])];
   for (const key of Object.keys(answer)) {
@@ -119,6 +119,10 @@ function toleranceProblems(e, quantity, path, say) {
     if (!['abs', 'rel'].includes(key)) say(`${path}.tolerance.${key}`, 'unknown field (the fields are abs, rel)');
     else if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) say(`${path}.tolerance.${key}`, `expected a number ≥ 0, got ${quote(v)}`);
   }
+  // {} is an exact answer, which a measured number (computed in float32) cannot be asked for.
+  if (quantity && QUANTITIES[quantity].measured && t.abs === undefined && t.rel === undefined) {
+    say(`${path}.tolerance`, `${quantity} is a measured number: the tolerance needs "abs" or "rel" (e.g. { "abs": 0.01 }), got ${quote(t)}`);
+  }
 }
 
 function choiceProblems(e, quantity, path, say) {
@@ -138,6 +142,10 @@ function choiceProblems(e, quantity, path, say) {
     if (typeof c.label !== 'string' || !c.label.trim()) say(`${at}.label`, `expected words (a string), got ${quote(c.label)}`);
   });
   const values = quantity ? QUANTITIES[quantity].values : null;
+  // A key index (strongest_key): the answer is "0", "1", …, so every key must be one for a choice to be right.
+  if (quantity && !values && [...keys].some((k) => !/^(0|[1-9]\d*)$/.test(k))) {
+    say(`${path}.choices`, `${quantity} answers with a key's index: each choice's key must be "0", "1", … (got ${[...keys].map((k) => `"${k}"`).join(', ')})`);
+  }
   const missing = (values ?? []).filter((v) => !keys.has(v));
   if (missing.length) say(`${path}.choices`, `${quantity} can be ${values.map((v) => `"${v}"`).join(' or ')}: no choice has the key${missing.length > 1 ? 's' : ''} ${missing.map((v) => `"${v}"`).join(', ')}`);
 }
