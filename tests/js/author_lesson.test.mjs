@@ -17,6 +17,7 @@ import { createExerciseSession } from '../../web/src/lesson/exercises/session.js
 import { EXERCISES } from '../../web/src/lesson/exercises/catalogue.js';
 import * as STATEMENTS from '../../web/src/lms/event_statements.js';
 import { readLesson, checkTextIds } from '../../web/src/author/lesson.js';
+import { STEP_COUNTS } from '../../web/src/lesson/chapter_names.js';
 import { lessonProblems, placeholdersOf } from '../../web/src/author/lesson_form.js';
 import { QUANTITIES, QUANTITY_NAMES } from '../../web/src/author/quantities.js';
 import { CHAPTER_NAMES } from '../../web/src/lesson/chapter_names.js';
@@ -280,7 +281,13 @@ test('an argument outside the live layer makes the exercise unavailable, naming 
   const lesson = good();
   lesson.exercises[0].answer.head = 9;
   const { session } = sessionWith(lesson, LAYERS[0], []);
-  return session.answer('course.weight', '0.1').then(() => assert.fail('answered'), (err) => assert.match(err.message, /course\.weight asks about head 9, outside this layer \(0…3: n_heads is 4\)/));
+  return session.answer('course.weight', '0.1').then(() => assert.fail('answered'), (err) => {
+    assert.match(err.message, /course\.weight asks about head 9, outside this layer \(0…3: n_heads is 4\)/);
+    // It keeps its step, so that step's exercises say why (a hostile probe: it was shown at no step, yet counted).
+    const item = session.view().items.find((i) => i.id === 'course.weight');
+    assert.match(item.unavailable, /head 9, outside this layer/);
+    assert.equal(item.step, lesson.exercises[0].step ?? STEP_COUNTS[lesson.exercises[0].chapter]);
+  });
 });
 
 test('overrides are looked up when shown: a table built at load shows an author\'s words registered later', () => {

@@ -14,21 +14,21 @@ import { text } from './grading_text.js';
  * { id, chapter, kind, unavailable } when the inputs need fixing or it cannot be posed for this layer.
  */
 export function posedItem(def, id, s, c) {
-  let item;
+  // An author's exercise keeps its step when it cannot be posed, so it says why at that step (it counts there).
+  const base = { id, chapter: def.chapter, kind: def.kind, ...(def.step ? { step: def.step } : {}) };
   if (!c?.config) {
     const [field, message] = Object.entries(c?.errors ?? {})[0] ?? [];
-    item = { id, chapter: def.chapter, kind: def.kind, unavailable: field ? text('exercise.session.inputs_need_fixing_first', { field, message }) : text('exercise.session.engine_still_loading') };
-  } else {
-    try {
-      const made = def.setup({ state: s, config: c.config });
-      item = { id, chapter: def.chapter, kind: def.kind, ...(def.step ? { step: def.step } : {}), ...made, key: JSON.stringify([id, made.params, made.calls]) };
-      if (def.kind === 'number' || def.kind === 'step') item.toleranceText = toleranceText(made.tolerance);
-    } catch (err) {
-      // One exercise that cannot be posed for an unusual layer must not stop the playground's render.
-      item = { id, chapter: def.chapter, kind: def.kind, unavailable: text('exercise.session.cannot_posed_this_layer', { message: err.message }) };
-    }
+    return { ...base, unavailable: field ? text('exercise.session.inputs_need_fixing_first', { field, message }) : text('exercise.session.engine_still_loading') };
   }
-  return item;
+  try {
+    const made = def.setup({ state: s, config: c.config });
+    const item = { ...base, ...made, key: JSON.stringify([id, made.params, made.calls]) };
+    if (def.kind === 'number' || def.kind === 'step') item.toleranceText = toleranceText(made.tolerance);
+    return item;
+  } catch (err) {
+    // One exercise that cannot be posed for an unusual layer must not stop the playground's render.
+    return { ...base, unavailable: text('exercise.session.cannot_posed_this_layer', { message: err.message }) };
+  }
 }
 
 /**
