@@ -233,6 +233,33 @@ test('the notebook widget reads a `lesson` key: the author\'s sentence and exerc
   }
 });
 
+test('the share builder keeps the lesson: its links name the file, the element and the widgets carry it (a hostile probe: they dropped it)', async () => {
+  const page = await openUrl(h, `${h.url}index.html?lesson=author-lesson-test.json#chapter=attention`);
+  try {
+    await page.waitForFunction(() => /MY FRAME WORDS about attention/.test(document.querySelector('#playground')?.shadowRoot?.textContent ?? ''));
+    await page.click('#share-builder summary');
+    await page.waitForSelector('[data-snippet="element"]');
+    const texts = await page.$$eval('[data-snippet]', (all) => Object.fromEntries(all.map((f) => [f.dataset.snippet, f.value])));
+    assert.match(texts.permalink, /\/index\.html\?lesson=author-lesson-test\.json#/, texts.permalink);
+    assert.match(texts.iframe, /index\.html\?lesson=author-lesson-test\.json#[^"]*embed=1/, texts.iframe);
+    assert.match(texts.element, /<script type="application\/json" slot="lesson">\{.*MY FRAME WORDS about attention.*\}<\/script>\n<\/attention-playground>/s, texts.element);
+    assert.equal(JSON.parse(texts.myst.split('\n')[1]).lesson.text['chapter.attention.scores.p1'], frameLesson.text['chapter.attention.scores.p1']);
+    assert.match(texts.python, /^ {4}lesson = traitlets\.Unicode\(".*MY FRAME WORDS.*"\)\.tag\(sync=True\)$/m);
+    assert.match(await page.textContent('[data-scorm-note]'), /does not carry .*the lesson file/);
+    // The link opens the same view: the file's words and its exercise.
+    const again = await openUrl(h, texts.permalink);
+    try {
+      await again.waitForFunction(() => /MY FRAME WORDS about attention/.test(document.querySelector('#playground')?.shadowRoot?.textContent ?? ''));
+      assert.deepEqual(again.problems, []);
+    } finally {
+      await again.context().close();
+    }
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.context().close();
+  }
+});
+
 test('a link may carry lesson= in the hash: it moves into the query, the words are the file\'s, and an edit keeps it', async () => {
   const page = await openUrl(h, `${h.url}index.html#chapter=attention&lesson=author-lesson-test.json&step=1`);
   try {

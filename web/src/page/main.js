@@ -87,6 +87,17 @@ addEventListener('hashchange', () => {
   share?.refresh();
 });
 
+/** The lesson file's JSON, parsed, for the snippets to carry; null when it could not be read or is not JSON (the page says why). */
+function wordsOf(given) {
+  if (typeof given !== 'string') return null;
+  try {
+    const words = JSON.parse(given);
+    return words && typeof words === 'object' ? words : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The page's own flags: embed hides the title and footer; theme colours the page around the playground. */
 function applyPageFlags(state) {
   const isEmbed = state.embed === '1';
@@ -149,4 +160,6 @@ function hostOrigin() {
 }
 
 // The builder for course authors (not inside an embedded view).
-const share = embed ? null : mountShare(document.getElementById('share'), { playground, base: () => new URL('./', location.href).href });
+// An author's lesson file (?lesson=) goes into the links and snippets the builder makes (its words when they were read).
+const shared = named === null ? null : { name: new URLSearchParams(location.search).get('lesson'), words: wordsOf(lesson) };
+const share = embed ? null : mountShare(document.getElementById('share'), { playground, base: () => new URL('./', location.href).href, lesson: shared });

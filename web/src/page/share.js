@@ -8,7 +8,7 @@
 import { createPlayground } from '../playground/playground.js';
 import { createDom } from '../ui/dom.js';
 import { toHash, withChanges } from '../model/schema.js';
-import { snippets } from './snippets.js';
+import { snippets, pageAddress } from './snippets.js';
 import { chapterOf, keyList } from '../lesson/chapters.js';
 import { shownOf, builderState, scormCommand } from './share_view.js';
 import { createShareOptions } from './share_options.js';
@@ -23,18 +23,22 @@ const ROUTES = [
   ['scorm', 'SCORM package (any LMS: Canvas, Moodle, Blackboard)', 'A static page cannot run node: run this in the playground’s folder (after bash scripts/build.sh dist); it writes a SCORM 1.2 and a SCORM 2004 zip to upload.'],
 ];
 
-/** The page's own link of `state`: every key it holds, the chapter named (as the page's address does). */
-export function permalinkOf(state, base) {
+/**
+ * The page's own link of `state`: every key it holds, the chapter named (as the page's address does), and
+ * the author's lesson file when the page has one (lesson: { name }).
+ */
+export function permalinkOf(state, base, lesson = null) {
   const named = state.chapter || keyList(state.panels).length ? {} : { chapter: chapterOf(state).name };
   const hash = toHash(withChanges(state, { embed: '0', ...named }));
-  return `${new URL('index.html', base).href}${hash}`;
+  return `${pageAddress(new URL('./', base).href, lesson)}${hash}`;
 }
 
 /**
  * Fills `container` with the builder. playground: the page's playground (its state, its exercises and
- * `change` events); base(): the URL of the folder the page was served from.
+ * `change` events); base(): the URL of the folder the page was served from; lesson: the page's author's
+ * lesson ({ name: its file, words: its JSON read, or null when it was refused }), or null.
  */
-export function mountShare(container, { playground, base }) {
+export function mountShare(container, { playground, base, lesson = null }) {
   const doc = container.ownerDocument;
   const dom = createDom(doc);
   const { h } = dom;
@@ -83,13 +87,14 @@ export function mountShare(container, { playground, base }) {
       const pageState = playground.getState();
       options.show(shownOf(pageState), pageState, prompts());
       const state = builderState(pageState, options.read());
-      const texts = snippets(state, { base: base(), height: options.height() });
-      texts.permalink = permalinkOf(pageState, base());
+      const texts = snippets(state, { base: base(), height: options.height(), lesson });
+      texts.permalink = permalinkOf(pageState, base(), lesson);
       const scorm = scormCommand(state);
       texts.scorm = scorm.refused ? '' : scorm.command;
-      scormNote.textContent = scorm.refused ?? (scorm.left.length ? `The package opens the chapter with these options; it does not carry ${scorm.left.join(', ')} (set them in the package's page if you need them).` : '');
+      const left = [...scorm.left, ...(lesson ? ['the lesson file'] : [])];
+      scormNote.textContent = scorm.refused ?? (left.length ? `The package opens the chapter with these options; it does not carry ${left.join(', ')} (set them in the package's page if you need them).` : '');
       for (const [key, field] of Object.entries(outputs)) field.value = texts[key];
-      if (!preview) preview = createPlayground(previewBox, { state, theme: 'light', layout: 'embedded' });
+      if (!preview) preview = createPlayground(previewBox, { state, theme: 'light', layout: 'embedded', lesson: lesson?.words ?? null });
       else preview.setState(state, { replace: true });
     }
     // Captured: every input's edit reaches the builder, also an event that does not bubble.

@@ -24,9 +24,11 @@ const NAMED = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' };
 export const escapeAttribute = (value) => String(value).replace(ATTRIBUTE_UNSAFE, (c) => NAMED[c] ?? `&#${c.codePointAt(0)};`);
 
 /** <attention-playground d_model="64" …></attention-playground> */
-export function elementTag(state) {
+export function elementTag(state, lesson = null) {
   const attributes = Object.entries(attributesOf(state)).map(([key, value]) => ` ${key}="${escapeAttribute(value)}"`).join('');
-  return `<attention-playground${attributes}></attention-playground>`;
+  // An author's lesson travels inside the element (its slot="lesson" script), on one line with no markup.
+  const inside = lesson ? `\n  <script type="application/json" slot="lesson">${jsonLine(lesson)}</script>\n` : '';
+  return `<attention-playground${attributes}>${inside}</attention-playground>`;
 }
 
 /** Characters a Python literal never holds raw: its quote and backslash, controls, line separators
@@ -70,25 +72,31 @@ export function pythonTrait(key, value) {
 /** JSON on one line whose text holds no markup or backtick (\u escapes instead): JSON.parse gives `value`. */
 export const jsonLine = (value) => JSON.stringify(value).replace(/[<>&`\u2028\u2029]/g, (c) => `\\u${hex(c.charCodeAt(0), 4)}`);
 
+/** The page's address with an author's lesson file named (`?lesson=`, beside the page), or without. */
+export const pageAddress = (folder, lesson) => `${new URL('index.html', folder).href}${lesson?.name ? `?${new URLSearchParams({ lesson: lesson.name })}` : ''}`;
+
 /**
  * Every snippet for the view `state` (see embedState). base: the URL of the folder that holds the built
- * files (index.html, attention-playground.js, embed.js); height: the iframe's height without embed.js.
+ * files (index.html, attention-playground.js, embed.js); height: the iframe's height without embed.js;
+ * lesson: the page's author's lesson, { name (its file, ?lesson=), words (its parsed JSON, when it was read) }
+ * or null: the links name the file, the element and the widgets carry the lesson itself.
  */
-export function snippets(state, { base, height = 900, title = 'Attention Playground' }) {
+export function snippets(state, { base, height = 900, title = 'Attention Playground', lesson = null }) {
   const folder = new URL('./', base).href;
   const module = new URL('attention-playground.js', folder).href;
   const script = `<script type="module" src="${escapeAttribute(module)}"></script>`;
-  const element = elementTag(state);
+  const element = elementTag(state, lesson?.words ?? null);
   const attributes = attributesOf(state);
-  const frameSrc = `${new URL('index.html', folder).href}${toHash(withChanges(state, { embed: '1' }))}`;
+  const frameSrc = `${pageAddress(folder, lesson)}${toHash(withChanges(state, { embed: '1' }))}`;
   const traits = Object.entries(attributes).map(([key, value]) => `    ${key} = ${pythonTrait(key, value)}.tag(sync=True)`);
+  if (lesson?.words) traits.push(`    lesson = traitlets.Unicode(${pythonString(JSON.stringify(lesson.words))}).tag(sync=True)`);
   return {
-    permalink: `${new URL('index.html', folder).href}${toHash(withChanges(state, { embed: '0', panels: '', controls: '1', theme: '' }))}`,
+    permalink: `${pageAddress(folder, lesson)}${toHash(withChanges(state, { embed: '0', panels: '', controls: '1', theme: '' }))}`,
     iframe: `<iframe src="${escapeAttribute(frameSrc)}" title="${escapeAttribute(title)}" width="100%" height="${height}" style="border: 0" loading="lazy"></iframe>\n` +
       `<script src="${escapeAttribute(new URL('embed.js', folder).href)}"></script>`,
     element: `${script}\n${element}`,
     quarto: `\`\`\`{=html}\n${script}\n${element}\n\`\`\``,
-    myst: `:::{anywidget} ${module}\n${jsonLine(attributes)}\n:::`,
+    myst: `:::{anywidget} ${module}\n${jsonLine(lesson?.words ? { ...attributes, lesson: lesson.words } : attributes)}\n:::`,
     python: [
       'import anywidget',
       'import traitlets',
