@@ -2,8 +2,11 @@
 // imsmanifest.xml (one organization, one item, one SCO resource listing every file) and the static
 // page from dist/ (no source maps, docs or examples), opened through scorm.html at the chapter with the
 // author's options. In the LMS the page reports to it (web/src/lms/); nothing is fetched from elsewhere.
+// With --lesson, an author's lesson file (web/EMBED.md) goes into the package as lesson.json and the page
+// opens with it: its words, and its exercises among those graded.
 // Usage: npm run scorm -- --chapter cost [--exercises id,id] [--lock d_model,n_heads] [--hide dropout]
-//          [--label "…"] [--theme light] [--title "…"] [--mastery 80] [--out build/scorm] [--dist dist]
+//          [--label "…"] [--theme light] [--title "…"] [--mastery 80] [--lesson my-lesson.json] [--out build/scorm] [--dist dist]
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, mkdir, writeFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -16,6 +19,10 @@ const load = (path) => import(pathToFileURL(join(root, path)).href);
 const { CHAPTER_NAMES } = await load('web/src/lesson/chapter_names.js');
 const { selectExercises } = await load('web/src/lesson/exercises/index.js');
 const { parseHash, isField } = await load('web/src/model/schema.js');
+const { readLesson } = await load('web/src/author/lesson.js');
+
+/** The package's name for the author's lesson file, beside index.html (the page reads it from ?lesson=). */
+export const LESSON_IN_PACKAGE = 'lesson.json';
 
 /** dist/ entries the page inside a package never asks for. */
 const LEFT_OUT = [/\.map$/, /^examples\//, /^EMBED\.md$/, /^MANIFEST\.txt$/, /^attention-playground\.js$/, /^embed\.js$/, /^xapi\.js$/];
@@ -25,11 +32,26 @@ function fail(message) {
   process.exit(1);
 }
 
-/** The command line read and checked: { chapter, hash, ids, mastery, title, out, dist }. */
+/** An author's lesson file read and checked as the page checks it: { text (the file's JSON text), authored }. */
+function lessonOf(path) {
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`--lesson ${path} could not be read (${err.code ?? err.message})`);
+  }
+  try {
+    return { text, authored: readLesson(text).authored };
+  } catch (err) {
+    throw new Error(`--lesson ${path}: ${err.message}`);
+  }
+}
+
+/** The command line read and checked: { chapter, hash, ids, mastery, title, out, dist, lesson (null or { text, authored }) }. */
 export function readOptions(argv) {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: Object.fromEntries(['chapter', 'exercises', 'lock', 'hide', 'label', 'theme', 'title', 'mastery', 'out', 'dist'].map((k) => [k, { type: 'string' }])) }));
+    ({ values } = parseArgs({ args: argv, options: Object.fromEntries(['chapter', 'exercises', 'lock', 'hide', 'label', 'theme', 'title', 'mastery', 'lesson', 'out', 'dist'].map((k) => [k, { type: 'string' }])) }));
   } catch (err) {
     throw new Error(err.message);
   }
@@ -44,8 +66,9 @@ export function readOptions(argv) {
     const bad = String(values[key] ?? '').split(',').map((s) => s.trim()).filter((k) => k && !isField(k));
     if (bad.length) throw new Error(`--${key} names ${bad.join(', ')}, which ${bad.length > 1 ? 'are not settings' : 'is not a setting'} of the playground`);
   }
-  const { ids, unknown } = selectExercises(state);
-  if (unknown.length) throw new Error(`--exercises names no exercise ${unknown.join(', ')} (the ids are listed in EMBED.md)`);
+  const lesson = values.lesson ? lessonOf(resolve(values.lesson)) : null;
+  const { ids, unknown } = selectExercises(state, lesson?.authored ?? []);
+  if (unknown.length) throw new Error(`--exercises names no exercise ${unknown.join(', ')} (the ids are listed in EMBED.md${lesson ? ', and the lesson file\'s own' : '; an author\'s own come with --lesson'})`);
   if (!ids.length) throw new Error(`chapter ${chapter} with these options shows no exercise, so there would be nothing to grade: name some with --exercises`);
   // A plain decimal only: Number('') is 0 (an unset shell variable would make every learner pass at
   // launch) and Number('0x50') is 80; at most two decimals, so the manifests' values stay plain decimals.
@@ -53,7 +76,7 @@ export function readOptions(argv) {
   const mastery = /^\d{1,3}(\.\d{1,2})?$/.test(masteryText) ? Number(masteryText) : NaN;
   if (!(mastery >= 0 && mastery <= 100)) throw new Error(`--mastery ${JSON.stringify(values.mastery)} is not a score from 0 to 100 (a plain number, at most two decimals: 80, 72.5)`);
   return {
-    chapter, hash, ids, mastery,
+    chapter, hash, ids, mastery, lesson,
     title: values.title || values.label || `Attention Playground: ${chapter}`,
     out: resolve(values.out ?? join(root, 'build/scorm')),
     dist: resolve(values.dist ?? join(root, 'dist')),
@@ -85,12 +108,13 @@ export async function writePackages(options) {
   await mkdir(options.out, { recursive: true });
   const written = [];
   for (const [version, makeManifest, tag] of [['1.2', manifest12, 'scorm12'], ['2004', manifest2004, 'scorm2004']]) {
-    const launch = launchPage({ title: options.title, version, mastery: options.mastery, hash: options.hash });
-    const names = ['scorm.html', ...Object.keys(files)];
+    const launch = launchPage({ title: options.title, version, mastery: options.mastery, hash: options.hash, lesson: options.lesson ? LESSON_IN_PACKAGE : null });
+    const own = options.lesson ? { ...files, [LESSON_IN_PACKAGE]: strToU8(options.lesson.text) } : files;
+    const names = ['scorm.html', ...Object.keys(own)];
     const zip = zipSync({
       'imsmanifest.xml': strToU8(makeManifest({ ...options, files: names })),
       'scorm.html': strToU8(launch),
-      ...files,
+      ...own,
     }, { level: 6 });
     const path = join(options.out, `attention-playground-${options.chapter}-${tag}.zip`);
     await writeFile(path, zip);
@@ -100,7 +124,7 @@ export async function writePackages(options) {
 }
 
 const USAGE = `usage: npm run scorm -- --chapter NAME [--exercises id,id] [--lock keys] [--hide keys] [--label TEXT]
-         [--theme light|dark|auto] [--title TEXT] [--mastery 0-100 (80)] [--out DIR (build/scorm)] [--dist DIR (dist)]
+         [--theme light|dark|auto] [--title TEXT] [--mastery 0-100 (80)] [--lesson FILE] [--out DIR (build/scorm)] [--dist DIR (dist)]
 Writes a SCORM 1.2 and a SCORM 2004 4th edition zip of the chapter (run \`bash scripts/build.sh dist\` first).`;
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -81,9 +81,9 @@ ${fileList(files)}
 `;
 }
 
-/** scorm.html: opens index.html in the same frame with ?lms=<version>&mastery=<m> and the view's hash. */
-export function launchPage({ title, version, mastery, hash }) {
-  const target = `index.html?lms=${version}&mastery=${mastery}#${hash}`;
+/** scorm.html: opens index.html in the same frame with ?lms=<version>&mastery=<m> (and lesson=<file>) and the view's hash. */
+export function launchPage({ title, version, mastery, hash, lesson = null }) {
+  const target = `index.html?lms=${version}&mastery=${mastery}${lesson ? `&lesson=${encodeURIComponent(lesson)}` : ''}#${hash}`;
   return `<!doctype html>
 <!-- The SCO's launch page: the LMS opens it; it opens the playground in the same frame, which finds the LMS's API. -->
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>

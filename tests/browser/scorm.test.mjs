@@ -234,6 +234,30 @@ test('"Show answer" reaches the LMS: done without an attempt, kept across a rela
   await page.closeAll();
 });
 
+test('a package with an author\'s lesson (--lesson): the page opens with its words, and its own exercise is graded in the LMS', async () => {
+  const lesson = { text: { 'chapter.cost.weights.title': 'AN AUTHOR\'S TITLE' },
+    exercises: [{ id: 'course.total', chapter: 'cost', kind: 'number', prompt: 'How many parameters has this layer, biases included?', answer: { quantity: 'params.total' } }] };
+  await writeFile(join(dir, 'lesson.json'), JSON.stringify(lesson));
+  const [, pkg] = await writePackages(readOptions(['--chapter', 'cost', '--exercises', `${EXERCISES[0]},course.total`, '--lesson', join(dir, 'lesson.json'), '--out', join(dir, 'zips-lesson')]));
+  for (const [name, bytes] of Object.entries(unzipSync(await readFile(pkg.path)))) {
+    const to = join(dir, 'site', 'pkgL', name);
+    await mkdir(dirname(to), { recursive: true });
+    await writeFile(to, bytes);
+  }
+  const page = await openUrl(h, `${site.url}lms.html?v=L`, { waitForResult: false }); // v=L: the 2004 runtime, package pkgL
+  page.setDefaultTimeout(60000);
+  const frame = await sco(page);
+  await frame.locator('[data-mark="course.total"]').waitFor();
+  const right = await answer(page, frame, 'course.total', '16640'); // 4·64·64 + 4·64
+  assert.deepEqual([right.correct, right.first_try], [true, true], JSON.stringify(right));
+  const cmi = await page.evaluate(() => window.cmi());
+  assert.deepEqual(interactions(cmi.interactions).map((i) => [i.id, i.learner_response, i.result]), [['course.total', '16640', 'correct']]);
+  assert.deepEqual(JSON.parse(cmi.suspend_data).r['course.total'], [1, 1, 1, 0]);
+  assert.equal(cmi.score.raw, '50', 'one of the two exercises, the author\'s, right at the first try');
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
 test('no LMS around the page, or an LMS that refuses a value: a visible note and the console say so; the playground runs on', async () => {
   const alone = await openUrl(h, `${site.url}pkg12/scorm.html`, { waitForResult: false });
   await alone.locator('#status', { hasText: 'Ran in' }).waitFor({ timeout: 60000 });

@@ -113,6 +113,34 @@ test('npm run scorm refuses a folder that is not a whole build, naming the file 
   }
 });
 
+test('npm run scorm --lesson: the author\'s file goes into the package, the page opens with it, its exercises are graded', async () => {
+  const { readOptions, writePackages, LESSON_IN_PACKAGE } = await import('../../scripts/scorm.mjs');
+  const { mkdtemp, writeFile, rm, readFile } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { unzipSync, strFromU8 } = await import('fflate');
+  const dir = await mkdtemp(`${tmpdir()}/attention-scorm-lesson-`);
+  try {
+    const lesson = { text: { 'chapter.attention.scores.p1': 'AN AUTHOR\'S WORDS.' },
+      exercises: [{ id: 'course.total', chapter: 'cost', kind: 'number', prompt: 'How many parameters has this layer?', answer: { quantity: 'params.total' } }] };
+    await writeFile(`${dir}/lesson.json`, JSON.stringify(lesson));
+    await writeFile(`${dir}/bad.json`, JSON.stringify({ exercises: [{ ...lesson.exercises[0], chapter: 'nope' }] }));
+    assert.throws(() => readOptions(['--chapter', 'cost', '--exercises', 'course.total']), /--exercises names no exercise course\.total .*come with --lesson/);
+    assert.throws(() => readOptions(['--chapter', 'cost', '--lesson', `${dir}/missing.json`]), /--lesson .*missing\.json could not be read \(ENOENT\)/);
+    assert.throws(() => readOptions(['--chapter', 'cost', '--lesson', `${dir}/bad.json`]), /--lesson .*bad\.json: the lesson file is refused: exercises\[0\]\.chapter: expected one of/);
+    assert.ok(readOptions(['--chapter', 'cost', '--lesson', `${dir}/lesson.json`]).ids.includes('course.total'), 'the chapter\'s exercises and the lesson\'s');
+    const options = readOptions(['--chapter', 'cost', '--exercises', 'cost.dominant,course.total', '--lesson', `${dir}/lesson.json`, '--out', `${dir}/out`]);
+    assert.deepEqual(options.ids, ['cost.dominant', 'course.total']);
+    for (const { path } of await writePackages(options)) {
+      const files = unzipSync(await readFile(path));
+      assert.deepEqual(JSON.parse(strFromU8(files[LESSON_IN_PACKAGE])), lesson, `${path}: the lesson file, as given`);
+      assert.match(strFromU8(files['scorm.html']), /index\.html\?lms=(1\.2|2004)&mastery=80&lesson=lesson\.json#embed=1&chapter=cost/);
+      assert.match(strFromU8(files['imsmanifest.xml']), /<file href="lesson\.json"\/>/);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('the manifests and the launch page escape the author\'s title', async () => {
   const { manifest12, manifest2004, launchPage } = await import('../../scripts/scorm_manifest.mjs');
   const options = { chapter: 'cost', title: 'Cost <&> "quotes"', mastery: 75, files: ['scorm.html', 'a&b.js'] };

@@ -7,7 +7,7 @@
 import { findApi } from './api.js';
 import { VERSIONS, versionOf } from './cmi.js';
 import { openScorm } from './scorm.js';
-import { readRecord, writeRecord } from '../lesson/exercises/index.js';
+import { storageKey, writeRecord } from '../lesson/exercises/index.js';
 
 /** A visible line above the playground for problems with the LMS (also on the console). */
 function noteMaker(doc) {
@@ -50,14 +50,20 @@ export function openLms(win) {
   const scope = `${win.location.pathname}#lms`;
   let storage = null;
   try { storage = win.localStorage; } catch { storage = null; } // a sandboxed frame: the LMS still keeps the score
-  writeRecord(scope, Object.fromEntries(Object.entries(session.record).map(([id, e]) => [id, { attempts: e.attempts, correct: e.correct, first: e.first, revealed: e.revealed }])), storage);
+  const given = Object.fromEntries(Object.entries(session.record).map(([id, e]) => [id, { attempts: e.attempts, correct: e.correct, first: e.first, revealed: e.revealed }]));
+  writeRecord(scope, given, storage);
   // Whether the playground will read that record (no storage, or one that refused it: it starts empty).
-  const handed = Object.keys(readRecord(scope, storage)).length === Object.keys(session.record).length;
+  let handed = !Object.keys(given).length;
+  try { handed ||= storage?.getItem(storageKey(scope)) === JSON.stringify(given); } catch { handed = false; }
   return {
     scope,
     session,
     attach(playground) {
-      const ids = playground.exercises.map((e) => e.id); // the package's exercises, fixed at launch
+      // The package's exercises: those of the chapter it opens (a learner who looks at another chapter does
+      // not change them), the lesson file's own included once it is read (the `exercises` event).
+      const chapter = playground.getState().chapter;
+      let ids = playground.exercises.map((e) => e.id);
+      playground.on('exercises', (detail) => { if (detail.chapter === (chapter || detail.chapter)) ids = detail.exercises.map((e) => e.id); });
       playground.on('attempt', (detail) => session.attempt(detail, playground.exercises.find((e) => e.id === detail.id)));
       playground.on('progress', (detail) => session.progress(detail.entries, ids, handed));
       win.addEventListener('pagehide', () => session.terminate());

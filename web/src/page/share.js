@@ -89,10 +89,9 @@ export function mountShare(container, { playground, base, lesson = null }) {
       const state = builderState(pageState, options.read());
       const texts = snippets(state, { base: base(), height: options.height(), lesson });
       texts.permalink = permalinkOf(pageState, base(), lesson);
-      const scorm = scormCommand(state);
+      const scorm = scormCommand(state, lesson);
       texts.scorm = scorm.refused ? '' : scorm.command;
-      const left = [...scorm.left, ...(lesson ? ['the lesson file'] : [])];
-      scormNote.textContent = scorm.refused ?? (left.length ? `The package opens the chapter with these options; it does not carry ${left.join(', ')} (set them in the package's page if you need them).` : '');
+      scormNote.textContent = scorm.refused ?? (scorm.left.length ? `The package opens the chapter with these options; it does not carry ${scorm.left.join(', ')} (set them in the package's page if you need them).` : '');
       for (const [key, field] of Object.entries(outputs)) field.value = texts[key];
       if (!preview) preview = createPlayground(previewBox, { state, theme: 'light', layout: 'embedded', lesson: lesson?.words ?? null });
       else preview.setState(state, { replace: true });

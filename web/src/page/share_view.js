@@ -79,11 +79,13 @@ const shellWord = (text) => (/^[\w.,:/@%+=-]+$/.test(text) ? text : `'${String(t
  * of the view the package does not carry (scripts/scorm.mjs takes the chapter, exercises, lock, hide,
  * label and theme): { command, left, refused } (refused: why no package, e.g. the author's panels alone).
  */
-export function scormCommand(state) {
+export function scormCommand(state, lesson = null) {
   if (!state.chapter) return { command: '', left: [], refused: 'A SCORM package holds one chapter: open a chapter first.' };
   const taken = ['chapter', 'exercises', 'lock', 'hide', 'label', 'theme'];
   const parts = ['npm', 'run', 'scorm', '--'];
   for (const key of taken) if (state[key]) parts.push(`--${key}`, shellWord(state[key]));
+  // An author's lesson file, beside the built page (dist/, where the command packs the page from).
+  if (lesson?.name) parts.push('--lesson', shellWord(`dist/${lesson.name}`));
   const left = Object.keys(attributesOf(state)).filter((key) => !taken.includes(key) && key !== 'heads');
   return { command: parts.join(' '), left, refused: state.exercises === 'none' ? 'A SCORM package grades exercises: choose at least one.' : null };
 }
