@@ -47,6 +47,7 @@ const coursePage = (a, own) => `<!doctype html>
 </head><body>
 <attention-playground id="el" chapter="attention" exercises="course.total,course.scores,attention.uniform">${script(elementLesson)}</attention-playground>
 <attention-playground id="bad" chapter="attention" panels="heatmaps">${script(badLesson)}</attention-playground>
+<attention-playground id="empty" chapter="attention" panels="heatmaps"><script type="application/json" slot="lesson">  </script></attention-playground>
 <iframe id="f1" name="intro" title="intro" src="${a}index.html?lesson=author-lesson-test.json#embed=1&chapter=attention&exercises=course.weight&label=Intro"></iframe>
 <iframe id="f2" title="second" src="${a}index.html?lesson=${encodeURIComponent(`${own}lesson.json`)}#embed=1&chapter=attention&label=Second"></iframe>
 </body></html>`;
@@ -129,6 +130,15 @@ test('an author\'s lesson: words replaced, exercises graded by the engine, bad f
   assert.match(refused[0].message, /exercises\[0\]\.answer\.quantity: unknown quantity "params\.everything"/);
   await page.waitForFunction(() => /Your lesson file is not used: the lesson file is refused/.test(document.querySelector('#bad').shadowRoot.getElementById('notes')?.textContent ?? ''));
   assert.equal(await page.evaluate(() => document.querySelector('#bad').shadowRoot.getElementById('notes').hidden), false);
+  // The note is the lesson's, not the link's (an element has no link), and an edit does not take it away.
+  await page.$eval('#bad', (el) => el.setAttribute('d_model', '32'));
+  await page.waitForFunction(() => document.querySelector('#bad').result?.state?.d_model === '32');
+  const notes = await page.evaluate(() => document.querySelector('#bad').shadowRoot.getElementById('notes').textContent);
+  assert.match(notes, /^Your lesson file is not used: the lesson file is refused/, notes);
+  assert.doesNotMatch(notes, /From the link/);
+  // An empty lesson script is refused too (it was ignored without a word).
+  const empty = await page.waitForFunction(() => window.events.find((e) => e.from === 'empty' && e.type === 'error')?.detail);
+  assert.deepEqual(await empty.jsonValue(), { field: 'lesson', message: 'the lesson file is refused: lesson: the slot="lesson" script is empty: put the lesson\'s JSON in it, or remove it' });
 
   // The frame with ?lesson= on the playground's origin: the file's words and its exercise, answered by the learner.
   await page.locator('#f1').scrollIntoViewIfNeeded(); // a frame of another origin off screen is not laid out

@@ -125,7 +125,8 @@ function lessonOf(el) {
   const script = [...el.children].find((child) => child.localName === 'script' && child.getAttribute('slot') === 'lesson');
   if (!script) return null;
   const type = (script.getAttribute('type') ?? '').trim().toLowerCase();
-  return type === 'application/json' ? script.textContent : new Error(`the slot="lesson" script has type="${type}": give type="application/json" (any other type would run as code)`);
+  if (type !== 'application/json') return new Error(`the slot="lesson" script has type="${type}": give type="application/json" (any other type would run as code)`);
+  return script.textContent.trim() ? script.textContent : new Error('the slot="lesson" script is empty: put the lesson\'s JSON in it, or remove it');
 }
 
 /** Where an element's progress is kept: its page's path and its id ('' for an element without one). */

@@ -31,7 +31,8 @@ async function readLesson(win, name) {
   try {
     const response = await win.fetch(url, { credentials: 'same-origin' });
     if (!response.ok) return new Error(`lesson=${name.slice(0, 80)} could not be read (HTTP ${response.status})`);
-    return await response.text();
+    const words = await response.text();
+    return words.trim() ? words : new Error(`lesson=${name.slice(0, 80)} is an empty file`);
   } catch (err) {
     return new Error(`lesson=${name.slice(0, 80)} could not be read (${err.message})`);
   }

@@ -34,7 +34,7 @@ export function openAuthorLesson(m, p) {
     out.release();
     out.authored.length = 0;
     if (m.destroyed) return;
-    m.linkNotes = [...m.linkNotes, text('author.lesson_refused', { message: err.message })];
+    m.lessonNote = text('author.lesson_refused', { message: err.message }); // kept after edits (a link's notes are not)
     p.events.emit('error', { message: err.message, field: 'lesson' });
     p.redraw?.render('state');
   };

@@ -27,6 +27,7 @@ export function createView(m, p) {
       // (A field the chapter or the author's hide= leaves out of the form is not visible either.)
       problems: errors.filter(([field]) => !controlsShown || !CONTROL_FIELDS.has(field) || !inForm(field)).map(([field, message]) => ({ field, message })),
       notes: [
+        ...(m.lessonNote ? [`${m.lessonNote}.`] : []),
         ...m.linkNotes.map((text) => `From the link: ${text}.`),
         ...(m.check?.notes ?? []).map((n) => n.text),
         ...(unknown.length ? [`panels: ${unknown.map((u) => `“${u}”`).join(', ')} ${unknown.length > 1 ? 'are not panels' : 'is not a panel'}; the others are shown.`] : []),
