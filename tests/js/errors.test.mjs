@@ -100,6 +100,18 @@ for (const [isa, attn] of Object.entries(modules)) {
     // m·n past 2^32: refused by the budget before anything is allocated (it used to wrap and write out of bounds)
     throwsWith(() => attn.matmul({ a: new Float32Array(65536), b: new Float32Array(65537), m: 65536, k: 1, n: 65537 }),
       /this matmul needs 17,180,655,620 bytes .* over the memory budget/);
+    // Inputs over the memory budget on their own are refused before they are copied into the engine's
+    // memory, which never shrinks (a hostile probe: 512 MB copied, then refused, 1 GB held).
+    const small = new attn.MultiHeadAttention({ d_model: 8, n_heads: 2 });
+    const memory = attn.memoryBytes();
+    throwsWith(() => small.forward({ query: new Float32Array(4096 * 8), n_q: 4096, memory_budget: 100000 }),
+      /^the inputs alone take 131,072 bytes, over the memory budget of 100,000 bytes$/);
+    throwsWith(() => small.forward({ query: new Float32Array(8), key: new Float32Array(8 * 3000), value: new Float32Array(8 * 3000), n_q: 1, n_k: 3000, memory_budget: 150000 }),
+      /^the inputs alone take 192,032 bytes, over the memory budget of 150,000 bytes/);
+    assert.equal(attn.memoryBytes(), memory);
+    // Within the budget, the core's own count (inputs, weights, work) decides as before.
+    throwsWith(() => small.forward({ query: new Float32Array(4096 * 8), n_q: 4096, memory_budget: 200000 }), /this forward pass needs .* over the memory budget of 200,000 bytes/);
+    small.delete();
     // NaN and ±∞ are refused as by every other call, and a product of finite values past float32's range
     // too (they came back as NaN and Infinity).
     const two = new Float32Array([1, 2, 3, 4]);

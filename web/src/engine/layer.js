@@ -3,6 +3,7 @@
 // (engine/labs.js). Arguments are checked first (checks.js), then one call goes through native.js.
 import * as check from './checks.js';
 import { record } from './record.js';
+import { lengthOf } from './intrinsics.js';
 import { forwardResultSizes } from './result_sizes.js';
 import { codePoints, wordRows } from './words.js';
 import {
@@ -21,9 +22,14 @@ export function layerClass(c) {
 
 /**
  * Stages the attention options and copies the inputs: the record fields every layer binding
- * shares (key = value = 0 for self-attention).
+ * shares (key = value = 0 for self-attention). The core counts the inputs in a pass's memory budget
+ * (analysis.cpp run_memory): inputs over the budget on their own are refused before they are copied,
+ * since the wasm memory they would have grown never shrinks (a hostile probe: 1 GB held after a refusal).
  */
 function stage(n, o, x) {
+  const bytes = (x.self ? [o.query] : [o.query, o.key, o.value]).reduce((sum, a) => sum + 4 * lengthOf(a), 0); // float32s (checked); no getter of the caller's
+  const budget = x.options.memory_budget, f = (v) => v.toLocaleString('en-US');
+  if (bytes > budget) throw new Error(`the inputs alone take ${f(bytes)} bytes, over the memory budget of ${f(budget)} bytes`);
   n.stageAttentionOptions(x.options);
   const query = n.input('query', o.query);
   const key = x.self ? 0 : n.input('key', o.key), value = x.self ? 0 : n.input('value', o.value);
