@@ -117,7 +117,7 @@ async function answer(base, req, res, quiet) {
     // change under that URL: the browser may keep it for a year without asking again.
     const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
     const asked = new URL(req.url, 'http://localhost').searchParams.get('v');
-    const lasting = asked !== null && asked === await versionOf(real, info, file);
+    const lasting = asked !== null && real.endsWith('.wasm') && asked === await versionOf(real, info, file); // only the wasm is asked for so
     const headers = { ...COMMON_HEADERS, 'Content-Type': mimeType(real), 'Cache-Control': lasting ? 'public, max-age=31536000, immutable' : 'no-cache', ETag: etag };
     if (req.headers['if-none-match'] === etag) {
       res.writeHead(304, headers);

@@ -40,6 +40,9 @@ const lmsPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><tit
   window.messages = [];
   addEventListener('message', (e) => { if (e.data?.type === 'attention-playground:attempt') messages.push(e.data); });
   window.cmi = () => JSON.parse(JSON.stringify(api.cmi));
+  // Every value the SCO sets, in order (a status the LMS saw for a moment counts too).
+  window.sets = [];
+  { const set = v === '12' ? 'LMSSetValue' : 'SetValue', real = api[set].bind(api); api[set] = (k, val) => { window.sets.push([k, val]); return real(k, val); }; }
   window.keep = () => sessionStorage.setItem('cmi-' + v, JSON.stringify(api.cmi));
   fetch('pkg' + v + '/imsmanifest.xml').then((r) => r.text()).then((text) => {
     window.manifestText = text;
@@ -254,6 +257,18 @@ test('a package with an author\'s lesson (--lesson): the page opens with its wor
   assert.deepEqual(interactions(cmi.interactions).map((i) => [i.id, i.learner_response, i.result]), [['course.total', '16640', 'correct']]);
   assert.deepEqual(JSON.parse(cmi.suspend_data).r['course.total'], [1, 1, 1, 0]);
   assert.equal(cmi.score.raw, '50', 'one of the two exercises, the author\'s, right at the first try');
+  assert.deepEqual(page.problems, []);
+  // Relaunched (this browser's storage emptied): until the lesson's exercise is among those counted, the
+  // LMS hears no score; a score over the lesson's own exercise alone would have read 0 of 1, failed.
+  await frame.locator('body').evaluate(() => localStorage.clear());
+  await page.evaluate(() => document.getElementById('sco').remove());
+  await page.evaluate(() => window.keep());
+  await page.reload();
+  const again = await sco(page);
+  await again.locator('[data-mark="course.total"][data-status="right"]').waitFor({ timeout: 30000 });
+  await page.waitForFunction(() => window.sets.some(([k]) => k === 'cmi.score.raw'), null, { timeout: 30000 });
+  const raws = await page.evaluate(() => window.sets.filter(([k]) => k === 'cmi.score.raw').map(([, v]) => v));
+  assert.deepEqual([...new Set(raws)], ['50'], `every score the relaunch reported: ${raws}`);
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });

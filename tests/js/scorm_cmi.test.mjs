@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scoreOf, statusOf, scoreValues, interactionValues, masteryOf, encodeSuspend, decodeSuspend, versionOf } from '../../web/src/lms/cmi.js';
-import { merged } from '../../web/src/lms/scorm.js';
+import { merged, openScorm } from '../../web/src/lms/scorm.js';
 
 const IDS = ['a.one', 'a.two', 'a.three', 'a.four'];
 
@@ -15,6 +15,22 @@ test('the score counts first tries only; done counts what the page counts: right
   assert.deepEqual(scoreOf(IDS, record), { done: 3, total: 4, right: 1, raw: 25 }, 'a.three has a second try left: not done; a.four was shown: done');
   assert.deepEqual(scoreOf(['a.one', 'a.two', 'a.four'], record), { done: 3, total: 3, right: 1, raw: 33 });
   assert.deepEqual(scoreOf([], record), { done: 0, total: 0, right: 0, raw: 0 });
+});
+
+test('a progress event that does not carry a package\'s exercise leaves its entry as it was (a chapter switch), and the score follows', () => {
+  const values = {};
+  const api = { LMSInitialize: () => 'true', LMSGetValue: (k) => values[k] ?? '', LMSSetValue: (k, v) => { values[k] = v; return 'true'; },
+    LMSCommit: () => 'true', LMSFinish: () => 'true', LMSGetLastError: () => '0', LMSGetErrorString: () => '', LMSGetDiagnostic: () => '' };
+  const session = openScorm({ version: '1.2', api, mastery: '80', say: (m) => assert.fail(m) });
+  const ids = ['a.one', 'a.two'];
+  session.progress({ 'a.one': { attempts: 1, correct: true, first: true, revealed: false } }, ids, true);
+  assert.deepEqual([values['cmi.core.score.raw'], JSON.parse(values['cmi.suspend_data']).r], ['50', { 'a.one': [1, 1, 1, 0] }]);
+  // The learner looks at another chapter: its event carries other exercises only; nothing of the package changes.
+  session.progress({ 'other.x': { attempts: 1, correct: true, first: true, revealed: false } }, ids, true);
+  assert.deepEqual([values['cmi.core.score.raw'], JSON.parse(values['cmi.suspend_data']).r], ['50', { 'a.one': [1, 1, 1, 0] }]);
+  // A frame that started without the LMS's record: two misses there after one at launch read as shown, as the page reads them.
+  assert.deepEqual(merged({ attempts: 1, correct: false, first: false, revealed: false }, { attempts: 1, correct: false, first: false, revealed: false }, false),
+    { attempts: 2, correct: false, first: false, revealed: true });
 });
 
 test('the session keeps the playground\'s entries (a reveal included); a frame that started without the LMS\'s record adds to it', () => {

@@ -52,7 +52,8 @@ export function openLms(win) {
   try { storage = win.localStorage; } catch { storage = null; } // a sandboxed frame: the LMS still keeps the score
   const given = Object.fromEntries(Object.entries(session.record).map(([id, e]) => [id, { attempts: e.attempts, correct: e.correct, first: e.first, revealed: e.revealed }]));
   writeRecord(scope, given, storage);
-  // Whether the playground will read that record (no storage, or one that refused it: it starts empty).
+  // Whether the playground will read that record (no storage, or one that refused it: writeRecord then
+  // removed what the scope held, and the playground starts empty).
   let handed = !Object.keys(given).length;
   try { handed ||= storage?.getItem(storageKey(scope)) === JSON.stringify(given); } catch { handed = false; }
   return {
@@ -61,11 +62,18 @@ export function openLms(win) {
     attach(playground) {
       // The package's exercises: those of the chapter it opens (a learner who looks at another chapter does
       // not change them), the lesson file's own included once it is read (the `exercises` event).
+      // With a lesson file, nothing is reported until its exercises are among them: a score over the
+      // others alone could read "passed" in the LMS meanwhile.
       const chapter = playground.getState().chapter;
-      let ids = playground.exercises.map((e) => e.id);
-      playground.on('exercises', (detail) => { if (detail.chapter === (chapter || detail.chapter)) ids = detail.exercises.map((e) => e.id); });
+      let ids = playground.exercises.map((e) => e.id), known = !params.has('lesson'), last = null;
+      playground.on('exercises', (detail) => {
+        if (detail.chapter !== (chapter || detail.chapter)) return;
+        ids = detail.exercises.map((e) => e.id);
+        known = true;
+        if (last) session.progress(last, ids, handed);
+      });
       playground.on('attempt', (detail) => session.attempt(detail, playground.exercises.find((e) => e.id === detail.id)));
-      playground.on('progress', (detail) => session.progress(detail.entries, ids, handed));
+      playground.on('progress', (detail) => { last = detail.entries; if (known) session.progress(last, ids, handed); });
       win.addEventListener('pagehide', () => session.terminate());
     },
   };

@@ -1,11 +1,11 @@
 // One SCORM session with the LMS's API object (1.2 or 2004): initialize, read what an earlier launch
-// left (suspend_data, the LMS's mastery score), write each attempt as an interaction with the score and
-// statuses and commit, and terminate once. A failing call is reported through `say` (the console and a
+// left (suspend_data, the LMS's mastery score), write each attempt as an interaction, the score and
+// statuses from the playground's entries on each progress event (a reveal's too) and commit, and terminate once. A failing call is reported through `say` (the console and a
 // visible note: launch.js) and never thrown into the page: the playground goes on without the LMS.
 
 import { VERSIONS, masteryOf, scoreOf, scoreValues, interactionValues, encodeSuspend, decodeSuspend } from './cmi.js';
 import { interactionOf } from './responses.js';
-import { isDone } from '../lesson/exercises/index.js';
+import { entryOf, isDone } from '../lesson/exercises/index.js';
 
 // GetValue errors that only mean "no value yet": 1.2's 401 (not implemented), 2004's 403 (not initialized).
 const QUIET_GET = new Set(['401', '403']);
@@ -20,7 +20,8 @@ export function merged(before, page, handed) {
   if (!page || (!page.attempts && !page.revealed)) return before ?? null;
   if (!before || handed) return { attempts: page.attempts, correct: page.correct, first: page.first, revealed: page.revealed };
   const correct = before.correct || (!isDone(before) && page.correct);
-  return { attempts: before.attempts + page.attempts, correct, first: before.first, revealed: !correct && (before.revealed || page.revealed) };
+  // Read as the page reads its own record (two misses without a right answer are shown), so a relaunch agrees.
+  return entryOf({ attempts: before.attempts + page.attempts, correct, first: before.first, revealed: !correct && (before.revealed || page.revealed) });
 }
 
 /**
@@ -119,7 +120,9 @@ export function openScorm({ version, api, mastery, say, now = Date.now }) {
     progress(entries, ids, handed) {
       if (ended) return;
       for (const id of ids) {
-        const now = merged(launched[id], entries?.[id], handed);
+        // An exercise the event does not carry has no news: what the session holds stays (not the launch's record).
+        if (!entries || !Object.hasOwn(entries, id)) continue;
+        const now = merged(launched[id], entries[id], handed);
         if (now) record[id] = now;
       }
       report(ids);

@@ -87,15 +87,20 @@ addEventListener('hashchange', () => {
   share?.refresh();
 });
 
-/** The lesson file's JSON, parsed, for the snippets to carry; null when it could not be read or is not JSON (the page says why). */
-function wordsOf(given) {
-  if (typeof given !== 'string') return null;
+/**
+ * The lesson file as the share builder names it: name (as ?lesson= gives it, for the links), words (its JSON,
+ * for the element and the widgets; null when it is not JSON: the page says why) and file (its path in the
+ * page's folder, for `npm run scorm --lesson dist/…`; null for a file elsewhere on the site).
+ */
+function sharedLesson(name, text) {
+  let words = null;
   try {
-    const words = JSON.parse(given);
-    return words && typeof words === 'object' ? words : null;
-  } catch {
-    return null;
-  }
+    const parsed = JSON.parse(text);
+    words = parsed && typeof parsed === 'object' ? parsed : null;
+  } catch { /* refused by the playground, which says why */ }
+  const url = new URL(name, location.href), folder = new URL('./', location.href);
+  const inside = url.origin === folder.origin && url.pathname.startsWith(folder.pathname) && !url.search;
+  return { name, words, file: inside ? decodeURIComponent(url.pathname.slice(folder.pathname.length)) : null };
 }
 
 /** The page's own flags: embed hides the title and footer; theme colours the page around the playground. */
@@ -160,6 +165,6 @@ function hostOrigin() {
 }
 
 // The builder for course authors (not inside an embedded view).
-// An author's lesson file (?lesson=) goes into the links and snippets the builder makes (its words when they were read).
-const shared = named === null ? null : { name: new URLSearchParams(location.search).get('lesson'), words: wordsOf(lesson) };
+// An author's lesson file (?lesson=), once read, goes into the links and snippets the builder makes.
+const shared = typeof lesson === 'string' ? sharedLesson(new URLSearchParams(location.search).get('lesson'), lesson) : null;
 const share = embed ? null : mountShare(document.getElementById('share'), { playground, base: () => new URL('./', location.href).href, lesson: shared });

@@ -84,8 +84,9 @@ export function scormCommand(state, lesson = null) {
   const taken = ['chapter', 'exercises', 'lock', 'hide', 'label', 'theme'];
   const parts = ['npm', 'run', 'scorm', '--'];
   for (const key of taken) if (state[key]) parts.push(`--${key}`, shellWord(state[key]));
-  // An author's lesson file, beside the built page (dist/, where the command packs the page from).
-  if (lesson?.name) parts.push('--lesson', shellWord(`dist/${lesson.name}`));
-  const left = Object.keys(attributesOf(state)).filter((key) => !taken.includes(key) && key !== 'heads');
+  // An author's lesson file in the built page's folder (dist/, where the command packs the page from).
+  if (lesson?.file) parts.push('--lesson', shellWord(`dist/${lesson.file}`));
+  const left = [...Object.keys(attributesOf(state)).filter((key) => !taken.includes(key) && key !== 'heads'),
+    ...(lesson && !lesson.file ? ['the lesson file (it is not in the page\'s folder)'] : [])];
   return { command: parts.join(' '), left, refused: state.exercises === 'none' ? 'A SCORM package grades exercises: choose at least one.' : null };
 }

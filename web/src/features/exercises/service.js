@@ -66,7 +66,7 @@ export function create(ctx) {
       get exercises() { return session.list(); },
       answer,
       reveal,
-      /** { chapter, done, total, score, first_try, chapters } of the exercises shown; clearProgress() forgets every attempt. */
+      /** { chapter, done, total, score, first_try, chapters, entries (every exercise's own) } of the exercises shown; clearProgress() forgets every attempt. */
       get progress() { return session.progress(); },
       clearProgress: () => session.clear(),
     },

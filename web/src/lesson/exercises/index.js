@@ -97,7 +97,8 @@ export function writeRecord(scope, record, storage = globalThis.localStorage) {
     if (Object.keys(record).length) storage.setItem(storageKey(scope), JSON.stringify(record));
     else storage.removeItem(storageKey(scope));
   } catch {
-    // the progress still holds for this visit
+    // the progress still holds for this visit; what the scope held before is not left to be read as this record
+    try { storage.removeItem(storageKey(scope)); } catch { /* a storage that refuses everything */ }
   }
 }
 
@@ -107,9 +108,12 @@ export function writeRecord(scope, record, storage = globalThis.localStorage) {
  * localStorage or a stand-in, or a function giving one when first needed.
  */
 export function recordStore(scope, storage, authored = []) {
-  let store = null, record = null;
+  let store = null, record = null, known = 0;
   const storageOf = () => (typeof storage === 'function' ? (store ??= { value: storage() }).value : storage);
-  const read = () => (record ??= readRecord(scope, storageOf(), authored));
+  // Read again once an author's exercises have arrived (`authored` fills when their lesson is read): a
+  // record read before would lack their entries, and the next write would drop them from storage.
+  const read = () => (record && known === authored.length ? record
+    : (known = authored.length, record = { ...readRecord(scope, storageOf(), authored), ...record }));
   const write = (next) => { record = next; writeRecord(scope, record, storageOf()); };
   return { read, peek: () => record, set: (id, entry) => write({ ...read(), [id]: entry }), clear: () => write({}) };
 }

@@ -71,9 +71,9 @@ export function createLazySession({ askHost, solve, state, check, untilEngine = 
   const selection = () => selectExercises(state(), authored);
   const chapter = () => exerciseChapter(state());
 
-  // entries: the exercises' own entries (an LMS's adapter keeps them: lms/scorm.js); a host's event leaves them out.
-  const progressWith = (rec, ids = selection().ids) => ({ chapter: chapter(), ...progressOf(ids, rec), chapters: progressByChapter(rec, authored),
-    entries: Object.fromEntries(ids.filter((id) => rec[id]).map((id) => [id, rec[id]])) });
+  // entries: every exercise's entry, whatever the chapter shown (an LMS's adapter keeps its package's: lms/scorm.js);
+  // the element's, the frame's and the widget's progress events leave them out (features/exercises/service.js).
+  const progressWith = (rec, ids = selection().ids) => ({ chapter: chapter(), ...progressOf(ids, rec), chapters: progressByChapter(rec, authored), entries: { ...rec } });
   const doneCount = () => selection().ids.filter((id) => isDone(stored()[id])).length;
   const progress = () => progressWith(stored());
 
