@@ -95,6 +95,14 @@ async function reveal(frame, id) {
   await frame.locator(`[data-exercise="${id}"] button.ex-show`).click();
   await frame.locator(`[data-mark="${id}"][data-status="revealed"]`).waitFor({ timeout: 30000 });
 }
+/** The learner leaves (this browser's storage emptied, the SCO terminated) and the LMS relaunches with the data it kept: the new frame. */
+async function relaunch(page, frame) {
+  await frame.locator('body').evaluate(() => localStorage.clear());
+  await page.evaluate(() => document.getElementById('sco').remove());
+  await page.evaluate(() => window.keep());
+  await page.reload();
+  return sco(page);
+}
 const marks = (frame) => frame.locator('.ex-marks button').evaluateAll((bs) => bs.map((b) => [b.dataset.mark, b.dataset.status]));
 const interactions = (list) => Object.values(list ?? {}).map((i) => i);
 
@@ -222,11 +230,7 @@ test('"Show answer" reaches the LMS: done without an attempt, kept across a rela
   cmi = await page.evaluate(() => window.cmi());
   assert.deepEqual([cmi.core.score.raw, cmi.core.lesson_status], ['50', 'failed'], 'both done (one shown), one right at the first try: 50 < 80');
   // Relaunched with this browser's storage emptied: the exercise is still shown, and answering it now is practice.
-  await frame.locator('body').evaluate(() => localStorage.clear());
-  await page.evaluate(() => document.getElementById('sco').remove());
-  await page.evaluate(() => window.keep());
-  await page.reload();
-  const again = await sco(page);
+  const again = await relaunch(page, frame);
   await again.locator('[data-mark="cost.dominant"][data-status="revealed"]').waitFor({ timeout: 30000 });
   const late = await answer(page, again, 'cost.dominant', 'projections');
   assert.deepEqual([late.correct, late.first_try], [true, false], JSON.stringify(late));
@@ -260,11 +264,7 @@ test('a package with an author\'s lesson (--lesson): the page opens with its wor
   assert.deepEqual(page.problems, []);
   // Relaunched (this browser's storage emptied): until the lesson's exercise is among those counted, the
   // LMS hears no score; a score over the lesson's own exercise alone would have read 0 of 1, failed.
-  await frame.locator('body').evaluate(() => localStorage.clear());
-  await page.evaluate(() => document.getElementById('sco').remove());
-  await page.evaluate(() => window.keep());
-  await page.reload();
-  const again = await sco(page);
+  const again = await relaunch(page, frame);
   await again.locator('[data-mark="course.total"][data-status="right"]').waitFor({ timeout: 30000 });
   await page.waitForFunction(() => window.sets.some(([k]) => k === 'cmi.score.raw'), null, { timeout: 30000 });
   const raws = await page.evaluate(() => window.sets.filter(([k]) => k === 'cmi.score.raw').map(([, v]) => v));
