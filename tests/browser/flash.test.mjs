@@ -55,6 +55,14 @@ test('the flash and linear panels show the engine\'s numbers', async () => {
     assert.equal(shown.cost.crossover, String(c.crossover_n));
     assert.equal(shown.cost.softmax, String(c.softmax.total));
     assert.equal(shown.cost.linear, String(c.linear.total));
+    // The linear panel's causal box follows the view's mask when the mask changes (a hostile probe: it kept
+    // the first mask, so the link to the view opened another panel than the one shown); in between it is the learner's.
+    const linearCausal = () => page.evaluate(() => JSON.parse(playgroundRoot().querySelector('#linear-rows').dataset.args).causal);
+    await page.evaluate(() => { location.hash = '#panels=flash,linear&mask=none'; });
+    await page.waitForFunction(() => JSON.parse(playgroundRoot().querySelector('#linear-rows')?.dataset.args ?? '{}').causal === false);
+    await page.evaluate(() => playgroundRoot().querySelector('#linear-causal').click());
+    await page.waitForFunction(() => JSON.parse(playgroundRoot().querySelector('#linear-rows')?.dataset.args ?? '{}').causal === true);
+    assert.equal(await linearCausal(), true, 'the learner\'s own try, the mask unchanged');
     const errors = await page.evaluate(() => [...playgroundRoot().querySelectorAll('.panel-error')].filter((e) => !e.hidden).map((e) => e.textContent));
     assert.deepEqual(errors, []);
     assert.deepEqual(page.problems, []);

@@ -107,3 +107,11 @@ test('with attention maps alone, follow-one-query shows the imported row and com
     assert.ok(Math.abs(got.max_weight - max) < 1e-7, `head ${h} largest weight ${got.max_weight} against ${max}`);
   }
 });
+
+test('a view that names imports it does not hold gets the note; a value that is no kind of import gets only its own error', async () => {
+  const { withoutImports } = await import('../../web/src/import/link_note.js');
+  const check = { config: {}, errors: {}, notes: [] };
+  assert.match(withoutImports(check, { imported: 'attention' }).notes[0].text, /^This view was made with imported attention maps/);
+  assert.match(withoutImports(check, { imported: 'tensors' }).notes[0].text, /^This view was made with imported tensors/);
+  for (const imported of ['', 'bogus', 'constructor']) assert.equal(withoutImports(check, { imported }), check, imported);
+});

@@ -14,7 +14,7 @@ const SHOWN = 6; // components of a row drawn
 
 export function create(body, { dom, actions }) {
   const { h, fill } = dom;
-  let causal = null, asked = '', pending = null, sizes = null;
+  let causal = null, fromMask = null, asked = '', pending = null, sizes = null;
   const causalBox = h('input', { type: 'checkbox', id: 'linear-causal', onchange: () => { causal = causalBox.checked; ask(); } });
   const status = h('p', { class: 'placeholder', id: 'linear-status' }, text('linear.waiting_engine'));
   // The rows may scroll sideways: tabindex lets a keyboard reach and scroll them.
@@ -88,8 +88,12 @@ export function create(body, { dom, actions }) {
       status.textContent = !engine ? text('linear.waiting_engine') : text('linear.comparison_appears_once_inputs');
       return;
     }
-    if (causal === null) {
-      causal = String(c.mask ?? '').startsWith('causal');
+    // The box starts from the layer's mask and follows it when the mask changes (a link then opens as
+    // shown); between changes of the mask it is the learner's to try.
+    const masked = String(c.mask ?? '').startsWith('causal');
+    if (masked !== fromMask) {
+      fromMask = masked;
+      causal = masked;
       causalBox.checked = causal;
     }
     sizes = { n: Math.min(c.n_q, MAX_N), d_k: Math.min(c.d_k, MAX_D), d_v: Math.min(c.d_v, MAX_D), seed: c.input_seed ?? 1 };
