@@ -4,7 +4,7 @@
 # SIMDe and the scalar kernels; as wasm under Node, SIMD and baseline), the fuzz drivers under the
 # sanitizers (the corpus of past failures, then ATTN_FUZZ_RUNS inputs per kernel set, 6,000 by default;
 # ATTN_FUZZ_SECONDS alone fuzzes for that long instead), the wasm build checks, the JavaScript API tests
-# and the browser tests (one Chromium for all).
+# and the browser tests (one Chromium per lane of files).
 #   bash scripts/test.sh           everything (what CI runs)
 #   bash scripts/test.sh --quick   the native Catch2 suite (g++, SIMD kernels), the JavaScript API tests
 #                                  and a browser smoke test (tests/browser/smoke.test.mjs)
@@ -219,7 +219,7 @@ finish_lane_stage() {
 # The Catch2 programs: ctest runs two entries at once, two per program (tests/cpp/catch_files.cmake).
 ctest_run() { ctest --test-dir "$1" -j "$jobs" --output-on-failure "${@:2}"; }
 
-# The browser test files, one Chromium for all of them (tests/browser/run.mjs): as many at a time as there
+# The browser test files, in lanes with a Chromium each (tests/browser/run.mjs): as many at a time as there
 # are cores, the longest first (a file marked "Runs alone" would run before them, one at a time; none is
 # today). Screenshots are saved only with ATTN_SCREENSHOTS=1 (harness.mjs).
 browser_tests() { node tests/browser/run.mjs --test-concurrency="$jobs" --test-timeout=900000 "$@"; } # a file may take 15 min (visible_effect walks every control of every step)

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { serve } from '../../scripts/serve.mjs';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { CHAPTERS } from '../../web/src/lesson/chapters.js';
+import { treeCpu, reapedCpu } from './cpu.mjs';
 
 const { chromium } = loadPlaywright();
 
@@ -33,22 +34,50 @@ export const LAUNCH_OPTIONS = {
 };
 
 /**
- * Starts the server on a free port and the browser; call the returned close() in after(). Under
- * tests/browser/run.mjs (ATTN_BROWSER_WS set) the browser is that runner's, shared by all files:
- * close() then only closes this file's contexts and connection, and a launch costs nothing.
+ * Starts the server on a free port and the browser; call the returned close() in after(). In a lane of
+ * tests/browser/run.mjs (ATTN_BROWSER_LANE set) the browser is the lane's, launched by its first file and
+ * shared by the files after it (see laneBrowser): close() then closes only the contexts this file made.
+ * Alone (`node --test FILE`), the file launches a browser of its own and close() closes it.
  */
 export async function startHarness() {
   const dist = join(root, 'dist');
   if (!existsSync(join(dist, 'index.html'))) throw new Error('dist/ is missing: run `bash scripts/build.sh dist` first');
   const server = await serve({ dir: dist, port: 0 });
-  const shared = process.env.ATTN_BROWSER_WS;
-  const browser = shared ? await chromium.connect(shared) : await chromium.launch(LAUNCH_OPTIONS);
   await mkdir(screenshotDir, { recursive: true });
-  return {
-    url: server.url, browser,
-    idle: [], // pages a test has closed that openPage(…, { reuse: true }) may load again (see there)
-    close: async () => { await browser.close(); await server.close(); },
+  const idle = []; // pages a test has closed that openPage(…, { reuse: true }) may load again (see there)
+  if (process.env.ATTN_BROWSER_LANE) {
+    const browser = await laneBrowser();
+    const before = new Set(browser.contexts()); // another file's: none, as each file closes its own
+    const close = async () => {
+      await Promise.all(browser.contexts().filter((c) => !before.has(c)).map((c) => c.close()));
+      await server.close();
+    };
+    return { url: server.url, browser, idle, close };
+  }
+  const browser = await chromium.launch(LAUNCH_OPTIONS);
+  return { url: server.url, browser, idle, close: async () => { await browser.close(); await server.close(); } };
+}
+
+/**
+ * The lane's browser: launched once per lane process (again if it was lost), in this process, so that
+ * Playwright's messages go from the test to Chromium without a hop through another process. lane.mjs
+ * closes it after the lane's last file, through the function this puts on globalThis[LANE_BROWSER]: that
+ * reads the CPU its processes used first (cpu.mjs), which the runner cannot read once they are gone.
+ */
+let lanes = null;
+const LANE_BROWSER = Symbol.for('attention-playground.lane-browser');
+async function laneBrowser() {
+  const browser = await lanes;
+  if (browser?.isConnected()) return browser;
+  lanes = chromium.launch(LAUNCH_OPTIONS);
+  const launched = await lanes;
+  globalThis[LANE_BROWSER] = async () => {
+    const byKind = treeCpu({ withRoot: false })?.byKind ?? {};
+    const before = reapedCpu();
+    await launched.close();
+    return { byKind, reaped: (reapedCpu() ?? 0) - (before ?? 0) };
   };
+  return launched;
 }
 
 /**

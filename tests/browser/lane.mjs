@@ -2,7 +2,8 @@
 // node:test, each as a suite named by its path, asking run.mjs (over the IPC channel) for the next file
 // when the last one has ended, its `after` hooks included. A process per file cost ~1 CPU-s each (Node
 // and playwright-core loaded again, ~50 files a stage); a lane pays that once. The files run one at a
-// time in a lane, each with its own harness (startHarness in its `before`, closed in its `after`).
+// time in a lane, each with its own harness (startHarness in its `before`, closed in its `after`), all of
+// them with the lane's one browser, closed here after the last.
 // run.mjs names a file that stops the lane, and stops a lane that does not end after its last file.
 //
 // A file that fails to load is a failing test named for it (a suite whose body throws is not counted as a
@@ -33,4 +34,7 @@ for (let file = await nextFile(); file; file = await nextFile()) {
   await ended;
   process.send({ ended: file });
 }
+// The lane's browser (harness.mjs, when a file launched one): its processes' CPU to run.mjs, then closed.
+const closeBrowser = globalThis[Symbol.for('attention-playground.lane-browser')];
+if (closeBrowser) { const browserCpu = await closeBrowser(); await new Promise((sent) => process.send({ browserCpu }, sent)); }
 process.disconnect(); // node:test prints its summary and the lane ends, unless a file left something open

@@ -1,11 +1,13 @@
-// Runs browser test files with one Chromium for all of them: a Playwright browser server started here,
-// which every file's startHarness() (harness.mjs) connects to through ATTN_BROWSER_WS instead of
-// launching its own. The files run in lanes (lane.mjs, see runLane): a Node process each, under
-// node:test, that runs one file after another, each file a suite with its own harness, contexts and
-// pages, closed by the file's `after` before the next file starts. Only the browser process and the
-// lane's Node process are shared: a process per file cost ~1 CPU-s each in Node and playwright-core
-// loaded again (the stage's 50 files, 2 at a time: its Node processes took 57–63 CPU-s instead of 105–110,
-// four runs of the stage on 2026-11-29; the rest of its CPU moved with the host's phase, ±5%).
+// Runs browser test files in lanes (lane.mjs, see runLane): a Node process each, under node:test, that
+// runs one file after another, each file a suite with its own harness, contexts and pages, closed by the
+// file's `after` before the next file starts. A lane has one Chromium of its own, launched by the first
+// file's startHarness() (harness.mjs) in the lane's process and closed when the lane has no file left: the
+// files of a lane share the browser process and the lane's Node process, nothing else. A process per file
+// cost ~1 CPU-s each in Node and playwright-core loaded again (the stage's 50 files, 2 at a time: its Node
+// processes took 57–63 CPU-s instead of 105–110, four runs of the stage on 2026-11-29). A browser in the
+// lane's own process, rather than one browser server here that every lane reached over a WebSocket, spares
+// each Playwright message a JSON round trip through a third process: on 12 of the files, 2 lanes, 229 and
+// 248 CPU-s against 255 and 274 (whole machine, two A/B pairs, 2026-11-30).
 //
 // A file that says `// Runs alone` at the start of a line (one whose checks lean on the worker pool's
 // timing: a deadline measured from a run's cost, a long run to cancel, the SIMD peak) runs first, one
@@ -17,15 +19,13 @@
 // Usage: node tests/browser/run.mjs [--no-browser] [node --test options] FILE...   (exit status: 0 when
 // every file passes; --test-concurrency=N and --test-timeout=MS take the `=` form). --no-browser starts no
 // browser: scripts/test.sh runs the JavaScript API tests (tests/js) in lanes too, the same way.
-import { loadPlaywright } from './code_cache.mjs';
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LAUNCH_OPTIONS } from './harness.mjs';
+import { treeCpu, sum } from './cpu.mjs';
 
-const { chromium } = loadPlaywright();
 const LANE = join(dirname(fileURLToPath(import.meta.url)), 'lane.mjs');
 
 // The longest files, longest first: their test time in seconds in a clean clone's full run (2 files at a
@@ -60,10 +60,6 @@ const own = files.filter((f) => !alone.includes(f) && /^\/\/ Runs in a process o
 const rank = (f) => { const i = LONGEST.indexOf(basename(f).replace(/\.test\.m?js$/, '')); return i < 0 ? LONGEST.length : i; };
 const together = files.filter((f) => !alone.includes(f) && !own.includes(f)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
-// The browser all files share, started here; its address reaches the lanes in ATTN_BROWSER_WS.
-// --no-browser: none at all (node:test files that open no page: the JavaScript API tests, scripts/test.sh).
-const server = noBrowser ? null : await chromium.launchServer(LAUNCH_OPTIONS);
-const browserAddress = server?.wsEndpoint();
 const children = new Set();
 let stopped = false;
 // Ctrl-C or a CI cancel reaches the test runs too; the browser is closed once they have ended.
@@ -98,11 +94,20 @@ async function runLane(queue, measured) {
 /** How long a lane may take to end after its last file (node:test's summary takes well under a second). */
 const END_GRACE_MS = Number(process.env.ATTN_LANE_END_GRACE_MS) || 30000; // shorter in tests/js/browser_lanes.test.mjs
 
-// The lanes' environment: the browser's address, and no NODE_TEST_CONTEXT (set when this runner itself runs
-// under `node --test`, as tests/js/browser_lanes.test.mjs does): with it a lane would report to a parent
-// test runner in V8's serialised form instead of printing the TAP read here.
-const laneEnv = browserAddress ? { ...process.env, ATTN_BROWSER_WS: browserAddress } : { ...process.env };
+// The lanes' environment: ATTN_BROWSER_LANE (harness.mjs keeps one browser for the lane's files; none with
+// --no-browser), and no NODE_TEST_CONTEXT (set when this runner itself runs under `node --test`, as
+// tests/js/browser_lanes.test.mjs does): with it a lane would report to a parent test runner in V8's
+// serialised form instead of printing the TAP read here.
+const laneEnv = { ...process.env };
+if (noBrowser) delete laneEnv.ATTN_BROWSER_LANE; else laneEnv.ATTN_BROWSER_LANE = '1';
 delete laneEnv.NODE_TEST_CONTEXT;
+
+/**
+ * The CPU of the lanes' browsers that cpuSeconds() can no longer see: each lane reports its Chromium's
+ * processes (by kind) just before it closes it, and how much of that it then reaped (that part reaches
+ * this runner's own count through the lane's, as the lane's children's time).
+ */
+const closedBrowsers = { byKind: {}, reaped: 0 };
 
 /** One lane process, until the queue is empty or a file stops it (see runLane). Resolves with { status, handed }. */
 function laneProcess(queue, measured) {
@@ -127,7 +132,10 @@ function laneProcess(queue, measured) {
     setTimeout(() => child.kill('SIGKILL'), 5000).unref();
   };
   child.on('message', (m) => {
-    if (m.next) {
+    if (m.browserCpu) {
+      for (const [kind, seconds] of Object.entries(m.browserCpu.byKind)) closedBrowsers.byKind[kind] = (closedBrowsers.byKind[kind] ?? 0) + seconds;
+      closedBrowsers.reaped += m.browserCpu.reaped;
+    } else if (m.next) {
       const file = stopped ? null : queue.shift() ?? null;
       if (file) handed++;
       else timer = setTimeout(() => stop(`did not end within ${END_GRACE_MS / 1000} s of its last file: something it opened is still open`), END_GRACE_MS);
@@ -204,58 +212,18 @@ function reportsFailure(text) {
 }
 
 /**
- * The CPU seconds this runner and everything it started have used so far (Linux's /proc; null elsewhere):
- * each live descendant's own time and that of the children it has reaped, by kind of process. Read before
- * the browser is closed, as Chromium's renderers are reaped by its zygote, which dies with it unreaped
- * (`time` on this command misses them: page.test, 15 s of CPU by `time`, is 47 s with them); the zygote's
- * reaped children are the renderers that have ended, so they count as renderers.
+ * The CPU seconds this runner and everything it started have used so far, by kind of process (null where
+ * Linux's /proc cannot be read): its live processes (cpu.mjs), the lanes it has reaped (their Node and what
+ * they started), and the browsers lanes have closed as they reported them (not twice: what a lane reaped
+ * of its browser is in the lane's count).
  */
 function cpuSeconds() {
-  const parent = new Map();
-  const own = new Map();
-  const reaped = new Map();
-  let ids;
-  try { ids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)); } catch { return null; }
-  for (const id of ids) {
-    try {
-      const stat = readFileSync(`/proc/${id}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' '); // after "pid (name) " (a name may hold ") ")
-      parent.set(id, fields[1]);
-      own.set(id, Number(fields[11]) + Number(fields[12])); // utime stime
-      reaped.set(id, Number(fields[13]) + Number(fields[14])); // cutime cstime
-    } catch { /* ended meanwhile */ }
-  }
-  const me = String(process.pid);
-  const mine = (id) => { for (let at = id, hops = 0; at && hops < 30; at = parent.get(at), hops++) if (at === me) return true; return false; };
-  const byKind = {};
-  const add = (kind, ticks) => { byKind[kind] = (byKind[kind] ?? 0) + ticks / 100; }; // USER_HZ: 100 on Linux
-  for (const [id, ticks] of own) {
-    if (!mine(id)) continue;
-    // A process that has ended but is not reaped yet (a zombie) has no command line: it is its parent's child.
-    const kind = id === me ? 'node run.mjs (the browser server)' : processKind(id) ?? childKind(processKind(parent.get(id)));
-    add(kind, ticks);
-    // The zygote reaps the renderers, this runner its lanes' processes (the test files' Node, and what they started).
-    add(id === me ? 'node test files' : childKind(kind), reaped.get(id));
-  }
-  return { total: Object.values(byKind).reduce((sum, s) => sum + s, 0), byKind };
-}
-
-/** The kind of a process's children: the zygote's are renderers; anything else's are of its own kind. */
-const childKind = (kind) => (kind === 'zygote' ? 'renderer' : kind ?? 'other');
-
-/**
- * What a process of this run is: a Chromium process by its --type (the browser has none), node, or
- * another; null when it has no command line (ended, not reaped yet).
- */
-function processKind(id) {
-  let line; // NUL-separated, or one string with spaces as a forked Chromium process rewrites it
-  try { line = readFileSync(`/proc/${id}/cmdline`, 'utf8').replaceAll('\0', ' ').trim(); } catch { return null; }
-  if (!line) return null;
-  const type = line.match(/ --type=(\S+)/)?.[1];
-  if (type) return type;
-  const program = line.split(' ')[0];
-  if (/chrom/.test(program)) return 'browser';
-  return /node$/.test(program) ? 'node test files' : 'other';
+  const cpu = treeCpu({ rootKind: 'node run.mjs', reapedKind: 'node test files' });
+  if (!cpu) return null;
+  const byKind = { ...cpu.byKind };
+  for (const [kind, seconds] of Object.entries(closedBrowsers.byKind)) byKind[kind] = (byKind[kind] ?? 0) + seconds;
+  byKind['node test files'] = (byKind['node test files'] ?? 0) - closedBrowsers.reaped;
+  return { total: sum(byKind), byKind };
 }
 
 const started = Date.now();
@@ -280,7 +248,6 @@ if (cpu !== null) {
   const kinds = Object.entries(cpu.byKind).filter(([, s]) => s >= 0.05).sort((x, y) => y[1] - x[1]);
   console.log(`# run.mjs: CPU by process: ${kinds.map(([kind, s]) => `${kind} ${s.toFixed(1)} s`).join(', ')}`);
 }
-await server?.close();
 // stdout may be a pipe (scripts/test.sh tees it), where a lane's output (hundreds of kB) is written in
 // pieces: exiting before the last has gone cut the log short, with its summary and this runner's last lines.
 await new Promise((resolve) => process.stdout.write('', resolve));

@@ -1,8 +1,8 @@
 // tests/browser/run.mjs runs the browser test files in lanes (tests/browser/lane.mjs: one Node process
 // runs file after file), and the JavaScript API tests with --no-browser. Stand-in test files, which open no
-// page (run.mjs starts no browser for them), show what a lane must still do as a process per file did: count each file's tests, make a
-// file that fails outside its tests (an `after` that throws, a file that does not load) a counted failure
-// that names it, and when a file ends its lane (it exits, runs past --test-timeout, or leaves something
+// page (but two, with the harness, to see the lane's browser shared and closed), show what a lane must still
+// do as a process per file did: count each file's tests, make a file that fails outside its tests (an
+// `after` that throws, a file that does not load) a counted failure that names it, and when a file ends its lane (it exits, runs past --test-timeout, or leaves something
 // open) name that file, count the files the lane finished, and run the files after it in a new lane.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,15 +47,30 @@ test('${me} runs beside ${other}', async () => {
   }
 });`)]));
 
+// Two files that open a page each with the real harness, in one lane: they share the lane's one browser, the
+// first file's contexts are closed when it ends, and the lane closes the browser after the last (the lane
+// ends by itself, and run.mjs counts the browser's processes, which only the lane could still see).
+const harness = JSON.stringify(join(root, 'tests/browser/harness.mjs'));
+const PAGES = Object.fromEntries(['q1', 'q2'].map((me, i) => [`${me}.test.mjs`, stand(`import { startHarness, openPage } from ${harness};
+let h;
+test('${me} opens a page in the browser of its lane', async () => {
+  h = await startHarness();
+  ${i ? "if (globalThis.laneBrowserSeen !== h.browser) throw new Error('q2 has another browser than q1');\n  if (h.browser.contexts().length) throw new Error(`q1 left ${h.browser.contexts().length} contexts`);" : 'globalThis.laneBrowserSeen = h.browser;'}
+  const page = await openPage(h, '#chapter=attention', { waitForResult: false, asIs: true });
+  await page.waitForFunction(() => document.title.length > 0);
+  await page.closeAll();
+});
+after(() => h?.close());`)]));
+
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'lanes-'));
-  for (const [name, text] of Object.entries({ ...FILES, ...OPEN, ...OWN, ...LOUD, ...PAIRED })) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries({ ...FILES, ...OPEN, ...OWN, ...LOUD, ...PAIRED, ...PAGES })) writeFileSync(join(dir, name), text);
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** run.mjs on the named stand-ins: { status, out, total: { pass, fail }, ran: { file: ['ok' | 'not ok', …] } }. */
-function runLanes(names, concurrency, extra = []) {
-  const r = spawnSync(process.execPath, ['tests/browser/run.mjs', '--no-browser', `--test-concurrency=${concurrency}`, '--test-timeout=4000', ...extra, ...names.map((n) => join(dir, n))], {
+function runLanes(names, concurrency, extra = [], { browser = false } = {}) {
+  const r = spawnSync(process.execPath, ['tests/browser/run.mjs', ...(browser ? [] : ['--no-browser']), `--test-concurrency=${concurrency}`, '--test-timeout=4000', ...extra, ...names.map((n) => join(dir, n))], {
     cwd: root, encoding: 'utf8', timeout: 120000, maxBuffer: 64 << 20, env: { ...process.env, ATTN_LANE_END_GRACE_MS: '2000' },
   });
   const out = `${r.stdout}${r.stderr}`.replaceAll(`${dir}/`, '');
@@ -125,4 +140,13 @@ test('a lane whose output is megabytes long is printed whole, the runner\'s last
   assert.ok(r.out.includes('x'.repeat(1000)), 'the long lines are there');
   assert.deepEqual(r.total, { pass: 1, fail: 0 }, r.out.slice(-2000));
   assert.match(r.out, /^# run\.mjs: 1 files in [\d.]+ s/m, `the runner's last lines\n${r.out.slice(-2000)}`);
+});
+
+test("the files of a lane share its browser, which the lane closes after its last file, its processes' CPU counted", () => {
+  const r = runLanes(Object.keys(PAGES), 1, [], { browser: true });
+  assert.equal(r.status, 0, r.out);
+  assert.deepEqual(r.total, { pass: 2, fail: 0 }, r.out);
+  assert.equal(r.summaries.length, 1, `one lane for both\n${r.out}`);
+  const kinds = Object.fromEntries([...(r.out.match(/^# run\.mjs: CPU by process: (.*)$/m)?.[1] ?? '').matchAll(/([a-z][\w .()-]*?) ([\d.]+) s/g)].map((m) => [m[1], Number(m[2])]));
+  for (const kind of ['renderer', 'browser']) assert.ok(kinds[kind] > 0, `the lane's ${kind} counted: ${JSON.stringify(kinds)}\n${r.out}`);
 });
