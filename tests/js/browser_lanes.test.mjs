@@ -69,9 +69,9 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** run.mjs on the named stand-ins: { status, out, total: { pass, fail }, ran: { file: ['ok' | 'not ok', …] } }. */
-function runLanes(names, concurrency, extra = [], { browser = false } = {}) {
-  const r = spawnSync(process.execPath, ['tests/browser/run.mjs', ...(browser ? [] : ['--no-browser']), `--test-concurrency=${concurrency}`, '--test-timeout=4000', ...extra, ...names.map((n) => join(dir, n))], {
-    cwd: root, encoding: 'utf8', timeout: 120000, maxBuffer: 64 << 20, env: { ...process.env, ATTN_LANE_END_GRACE_MS: '2000' },
+function runLanes(names, concurrency, extra = [], { browser = false, timeout = 4000, grace = 2000 } = {}) {
+  const r = spawnSync(process.execPath, ['tests/browser/run.mjs', ...(browser ? [] : ['--no-browser']), `--test-concurrency=${concurrency}`, `--test-timeout=${timeout}`, ...extra, ...names.map((n) => join(dir, n))], {
+    cwd: root, encoding: 'utf8', timeout: 120000, maxBuffer: 64 << 20, env: { ...process.env, ATTN_LANE_END_GRACE_MS: String(grace) },
   });
   const out = `${r.stdout}${r.stderr}`.replaceAll(`${dir}/`, '');
   const summaries = [...out.matchAll(/^# pass (\d+)\n# fail (\d+)$/gm)].map((m) => ({ pass: Number(m[1]), fail: Number(m[2]) }));
@@ -143,7 +143,9 @@ test('a lane whose output is megabytes long is printed whole, the runner\'s last
 });
 
 test("the files of a lane share its browser, which the lane closes after its last file, its processes' CPU counted", () => {
-  const r = runLanes(Object.keys(PAGES), 1, [], { browser: true });
+  // A browser's launch and a page take seconds on a loaded host (4.1 s once in the full command, past the
+  // stand-ins' 4 s), and so may the browser's close after the last file.
+  const r = runLanes(Object.keys(PAGES), 1, [], { browser: true, timeout: 60000, grace: 30000 });
   assert.equal(r.status, 0, r.out);
   assert.deepEqual(r.total, { pass: 2, fail: 0 }, r.out);
   assert.equal(r.summaries.length, 1, `one lane for both\n${r.out}`);
