@@ -1,4 +1,4 @@
-// Loads playwright-core for the browser tests' Node processes (run.mjs and its lanes, lane.mjs; until
+// Loads playwright-core for the browser tests' Node processes (the lanes of run.mjs, lane.mjs; until
 // 2026-11-29 a process per file, ~58 a stage): loaded as CommonJS, which it is (an ESM `import` of it
 // first runs Node's export scanner over its 7 MB of bundled JS), with its two big bundles compiled from
 // V8's code cache kept in build/. The load took 1.26 CPU-s as an import, 0.86 as CommonJS, 0.62 with the
@@ -18,7 +18,7 @@ const CACHE_DIR = process.env.ATTN_CODE_CACHE_DIR || resolve(here, '../../build/
 /** Only files at least this big are worth a cache of their own (playwright-core's two bundles: 3.4 and 3.6 MB). */
 const BIG = 1 << 20;
 
-/** playwright-core, as harness.mjs and run.mjs use it. */
+/** playwright-core, as harness.mjs uses it. */
 export function loadPlaywright() {
   return requireWithCodeCache('playwright-core', import.meta.url);
 }

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { serve } from '../../scripts/serve.mjs';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { CHAPTERS } from '../../web/src/lesson/chapters.js';
-import { treeCpu, reapedCpu } from './cpu.mjs';
+import { treeCpu, reapedCpu, sum } from './cpu.mjs';
 
 const { chromium } = loadPlaywright();
 
@@ -25,7 +25,7 @@ export const screenshotDir = join(root, 'tests/browser/screenshots');
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 
 /**
- * How every test's Chromium starts (tests/browser/run.mjs starts one for all files the same way): the
+ * How every test's Chromium starts (a lane's of tests/browser/run.mjs, or a file's own): the
  * headless shell when it is installed, else Debian's chromium; CHROMIUM=path names another.
  */
 export const LAUNCH_OPTIONS = {
@@ -46,11 +46,17 @@ export async function startHarness() {
   await mkdir(screenshotDir, { recursive: true });
   const idle = []; // pages a test has closed that openPage(…, { reuse: true }) may load again (see there)
   if (process.env.ATTN_BROWSER_LANE) {
-    const browser = await laneBrowser();
-    const before = new Set(browser.contexts()); // another file's: none, as each file closes its own
-    const close = async () => {
-      await Promise.all(browser.contexts().filter((c) => !before.has(c)).map((c) => c.close()));
+    let browser;
+    try {
+      browser = await laneBrowser();
+      // Files run one at a time in a lane: a context still open now is one an earlier file's `after` left.
+      await Promise.allSettled(browser.contexts().map((c) => c.close()));
+    } catch (error) {
       await server.close();
+      throw error;
+    }
+    const close = async () => {
+      try { await Promise.allSettled(browser.contexts().map((c) => c.close())); } finally { await server.close(); }
     };
     return { url: server.url, browser, idle, close };
   }
@@ -67,7 +73,7 @@ export async function startHarness() {
 let lanes = null;
 const LANE_BROWSER = Symbol.for('attention-playground.lane-browser');
 async function laneBrowser() {
-  const browser = await lanes;
+  const browser = await lanes?.catch(() => null); // a launch that failed is tried again by the next file
   if (browser?.isConnected()) return browser;
   lanes = chromium.launch(LAUNCH_OPTIONS);
   const launched = await lanes;
@@ -75,7 +81,11 @@ async function laneBrowser() {
     const byKind = treeCpu({ withRoot: false })?.byKind ?? {};
     const before = reapedCpu();
     await launched.close();
-    return { byKind, reaped: (reapedCpu() ?? 0) - (before ?? 0) };
+    const reaped = (reapedCpu() ?? 0) - (before ?? 0);
+    // What close() reaped beyond everything read before it (the browser's own shutdown) counts as the
+    // browser's; never more (what it reaped may be only part of what was read: the zygote's renderers are not).
+    byKind.browser = (byKind.browser ?? 0) + Math.max(0, reaped - sum(byKind));
+    return { byKind, reaped };
   };
   return launched;
 }

@@ -8,10 +8,17 @@
 //
 // A file that fails to load is a failing test named for it (a suite whose body throws is not counted as a
 // failure in node:test's summary). Messages: to run.mjs { next: true } (ready), { started: file },
-// { ended: file }; from run.mjs { file } or { file: null } (no more: the lane ends).
+// { ended: file }, { browserCpu } (the lane's browser's CPU, as it closes it); from run.mjs { file } or
+// { file: null } (no more: the lane ends).
 import { describe, it } from 'node:test';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
+// run.mjs stops a lane with SIGTERM (a file past its time), and passes Ctrl-C on: the lane ends at once.
+// Playwright's own handler, there once the lane has launched its browser, would only close the browser and
+// let the lane go on to its next file; on exit Playwright kills the browser's processes.
+process.on('SIGTERM', () => process.exit(143));
+process.on('SIGINT', () => process.exit(130));
 
 /** The next file from run.mjs, or null when there is none. */
 const nextFile = () => new Promise((done) => {

@@ -62,7 +62,7 @@ const together = files.filter((f) => !alone.includes(f) && !own.includes(f)).sor
 
 const children = new Set();
 let stopped = false;
-// Ctrl-C or a CI cancel reaches the test runs too; the browser is closed once they have ended.
+// Ctrl-C or a CI cancel reaches the lanes too (each ends at once, its browser with it: lane.mjs).
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => { stopped = true; for (const c of children) c.kill(signal); process.exitCode = 1; });
 }
@@ -136,9 +136,11 @@ function laneProcess(queue, measured) {
       for (const [kind, seconds] of Object.entries(m.browserCpu.byKind)) closedBrowsers.byKind[kind] = (closedBrowsers.byKind[kind] ?? 0) + seconds;
       closedBrowsers.reaped += m.browserCpu.reaped;
     } else if (m.next) {
-      const file = stopped ? null : queue.shift() ?? null;
+      // A lane this runner is stopping gets no more files (it may ask for one as it goes: its last file failed
+      // once the browser went), nor a grace timer: its SIGKILL is on the way.
+      const file = stopped || stoppedWhy ? null : queue.shift() ?? null;
       if (file) handed++;
-      else timer = setTimeout(() => stop(`did not end within ${END_GRACE_MS / 1000} s of its last file: something it opened is still open`), END_GRACE_MS);
+      else if (!stoppedWhy) timer = setTimeout(() => stop(`did not end within ${END_GRACE_MS / 1000} s of its last file: something it opened is still open`), END_GRACE_MS);
       child.send({ file });
     } else if (m.started) {
       current = { file: m.started, started: Date.now(), cpu: measured ? cpuSeconds()?.total : undefined };

@@ -62,6 +62,17 @@ test('${me} opens a page in the browser of its lane', async () => {
 });
 after(() => h?.close());`)]));
 
+// A file that waits on its page for ever: stopped by the timeout, with its browser (Playwright's own SIGTERM
+// handler would close the browser only, and the lane go on to the next file, which SIGKILL then cut short).
+PAGES['r_waits.test.mjs'] = stand(`import { startHarness, openPage } from ${harness};
+let h;
+test('r waits on its page', async () => {
+  h = await startHarness();
+  const page = await openPage(h, '#chapter=attention', { waitForResult: false, asIs: true });
+  await page.waitForFunction(() => false, null, { timeout: 0 });
+});
+after(() => h?.close());`);
+
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'lanes-'));
   for (const [name, text] of Object.entries({ ...FILES, ...OPEN, ...OWN, ...LOUD, ...PAIRED, ...PAGES })) writeFileSync(join(dir, name), text);
@@ -145,10 +156,18 @@ test('a lane whose output is megabytes long is printed whole, the runner\'s last
 test("the files of a lane share its browser, which the lane closes after its last file, its processes' CPU counted", () => {
   // A browser's launch and a page take seconds on a loaded host (4.1 s once in the full command, past the
   // stand-ins' 4 s), and so may the browser's close after the last file.
-  const r = runLanes(Object.keys(PAGES), 1, [], { browser: true, timeout: 60000, grace: 30000 });
+  const r = runLanes(['q1.test.mjs', 'q2.test.mjs'], 1, [], { browser: true, timeout: 60000, grace: 30000 });
   assert.equal(r.status, 0, r.out);
   assert.deepEqual(r.total, { pass: 2, fail: 0 }, r.out);
   assert.equal(r.summaries.length, 1, `one lane for both\n${r.out}`);
   const kinds = Object.fromEntries([...(r.out.match(/^# run\.mjs: CPU by process: (.*)$/m)?.[1] ?? '').matchAll(/([a-z][\w .()-]*?) ([\d.]+) s/g)].map((m) => [m[1], Number(m[2])]));
   for (const kind of ['renderer', 'browser']) assert.ok(kinds[kind] > 0, `the lane's ${kind} counted: ${JSON.stringify(kinds)}\n${r.out}`);
+});
+
+test('a lane stopped while its file waits on the browser ends at once: the next file runs in a new lane, not blamed', () => {
+  const r = runLanes(['r_waits.test.mjs', 'a_ok.test.mjs'], 1, [], { browser: true, timeout: 15000, grace: 30000 });
+  assert.equal(r.status, 1, r.out);
+  assert.equal(errorOf(r.out, 'r_waits.test.mjs'), '"timed out after 15000 ms"', r.out);
+  assert.equal(errorOf(r.out, 'a_ok.test.mjs'), null, r.out);
+  assert.deepEqual(r.ran['a_ok.test.mjs'], ['ok'], r.out);
 });
