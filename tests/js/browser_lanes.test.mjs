@@ -62,8 +62,9 @@ test('${me} opens a page in the browser of its lane', async () => {
 });
 after(() => h?.close());`)]));
 
-// A file that waits on its page for ever: stopped by the timeout, with its browser (Playwright's own SIGTERM
-// handler would close the browser only, and the lane go on to the next file, which SIGKILL then cut short).
+// A file that waits on its page for ever: stopped by the timeout (8 s; its browser's launch and page take
+// 1–4 s), with its browser (Playwright's own SIGTERM handler would close the browser only, and the lane go on
+// to the next file, which SIGKILL then cut short).
 PAGES['r_waits.test.mjs'] = stand(`import { startHarness, openPage } from ${harness};
 let h;
 test('r waits on its page', async () => {
@@ -165,9 +166,9 @@ test("the files of a lane share its browser, which the lane closes after its las
 });
 
 test('a lane stopped while its file waits on the browser ends at once: the next file runs in a new lane, not blamed', () => {
-  const r = runLanes(['r_waits.test.mjs', 'a_ok.test.mjs'], 1, [], { browser: true, timeout: 15000, grace: 30000 });
+  const r = runLanes(['r_waits.test.mjs', 'a_ok.test.mjs'], 1, [], { browser: true, timeout: 8000, grace: 30000 });
   assert.equal(r.status, 1, r.out);
-  assert.equal(errorOf(r.out, 'r_waits.test.mjs'), '"timed out after 15000 ms"', r.out);
+  assert.equal(errorOf(r.out, 'r_waits.test.mjs'), '"timed out after 8000 ms"', r.out);
   assert.equal(errorOf(r.out, 'a_ok.test.mjs'), null, r.out);
   assert.deepEqual(r.ran['a_ok.test.mjs'], ['ok'], r.out);
 });
