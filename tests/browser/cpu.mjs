@@ -18,13 +18,11 @@ export function treeCpu({ root = process.pid, rootKind = 'node', reapedKind = ro
   let ids;
   try { ids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)); } catch { return null; }
   for (const id of ids) {
-    try {
-      const stat = readFileSync(`/proc/${id}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' '); // after "pid (name) " (a name may hold ") ")
-      parent.set(id, fields[1]);
-      own.set(id, Number(fields[11]) + Number(fields[12])); // utime stime
-      reaped.set(id, Number(fields[13]) + Number(fields[14])); // cutime cstime
-    } catch { /* ended meanwhile */ }
+    const stat = statOf(id);
+    if (!stat) continue; // ended meanwhile
+    parent.set(id, stat.parent);
+    own.set(id, stat.own);
+    reaped.set(id, stat.reaped);
   }
   const me = String(root);
   const mine = (id) => { for (let at = id, hops = 0; at && hops < 30; at = parent.get(at), hops++) if (at === me) return true; return false; };
@@ -42,10 +40,16 @@ export function treeCpu({ root = process.pid, rootKind = 'node', reapedKind = ro
 
 /** The CPU seconds of the children this process has reaped (null where /proc cannot be read). */
 export function reapedCpu() {
+  const stat = statOf('self');
+  return stat ? stat.reaped / 100 : null;
+}
+
+/** A process's parent and its CPU in ticks (own: utime + stime; reaped: cutime + cstime), or null once it has ended. */
+function statOf(id) {
   try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-    return (Number(fields[13]) + Number(fields[14])) / 100;
+    const stat = readFileSync(`/proc/${id}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' '); // after "pid (name) " (a name may hold ") ")
+    return { parent: fields[1], own: Number(fields[11]) + Number(fields[12]), reaped: Number(fields[13]) + Number(fields[14]) };
   } catch { return null; }
 }
 
