@@ -391,6 +391,35 @@ test('the map as SVG and PNG (2×): title, axes, token labels, colour scale, the
   }
 });
 
+test('a table\'s Copy button outlives its panel\'s redraw and copies the table shown now', async () => {
+  const page = await openPage(h, '#panels=controls,heatmaps,cost,export');
+  try {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.url.replace(/\/$/, '') });
+    const names = () => page.evaluate(() => [...playgroundRoot().querySelectorAll('.copy-csv')].map((b) => b.textContent).join(' | '));
+    // An edit redraws the cost panel with new tables of the same names: the buttons are the ones made before it.
+    await page.waitForFunction(() => (window.costCopy = () => [...playgroundRoot().querySelectorAll('.copy-csv')].find((b) => b.textContent.includes('“Cost')))(), null, { timeout: 60000, polling: POLL_MS });
+    const before = await names();
+    await page.evaluate(() => { window.keptCopyButton = window.costCopy(); });
+    const tableText = () => page.evaluate(() => playgroundRoot().querySelector('[data-panel="cost"] table').textContent);
+    const dModel = await page.locator('#f-d_model').inputValue();
+    const old = await tableText();
+    await page.locator('#f-d_model').fill(dModel === '32' ? '64' : '32');
+    await page.waitForFunction((old) => playgroundRoot().querySelector('[data-panel="cost"] table')?.textContent !== old, old, { timeout: 60000, polling: POLL_MS });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))); // the list looks at the tables once a frame
+    assert.equal(await names(), before, 'the same tables by name');
+    assert.ok(await page.evaluate(() => window.keptCopyButton.isConnected && window.costCopy() === window.keptCopyButton), 'the cost table\'s Copy button is kept (a focus on it would stay)');
+    await page.evaluate(() => window.keptCopyButton.click());
+    await page.waitForFunction(() => /^Copied/.test(playgroundRoot().getElementById('figure-status').textContent));
+    const csv = await page.evaluate(() => navigator.clipboard.readText());
+    const shown = await page.evaluate(() => [...playgroundRoot().querySelector('[data-panel="cost"] table').querySelectorAll('tr')]
+      .map((tr) => [...tr.children].map((td) => td.textContent.replace(/\s+/g, ' ').trim()).map((s) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s)).join(',')).join('\n') + '\n');
+    assert.equal(csv, shown, 'the cost panel\'s first table as shown after the edit');
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.closeAll();
+  }
+});
+
 test('the notebook widget imports a `tensors` trait (bytes of an .npz of attention maps) with its tokens, and shows a refusal', async () => {
   const { writeNpz } = await import('../../web/src/export/npy.js');
   const heads = 3, n = 4;

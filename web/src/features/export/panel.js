@@ -72,6 +72,20 @@ export async function holdImport(actions, given, config) {
   return { id, kind: held.kind, shapes: held.shapes };
 }
 
+/**
+ * The tables of the panels shown in the playground that holds `body` (the export panel's own aside), each with
+ * its name: its panel's heading, numbered within the panel when it has several.
+ */
+function tablesShown(body) {
+  const root = body.getRootNode();
+  const found = [...root.querySelectorAll('section:not([hidden]) table')].filter((t) => !body.contains(t));
+  return found.map((table, i) => {
+    const title = table.closest('section')?.querySelector('h2, h3')?.textContent?.trim() || text('export.table_n', { n: i + 1 });
+    const siblings = found.filter((x) => x.closest('section') === table.closest('section'));
+    return { table, title, label: text('export.copy_csv', { title, part: siblings.length > 1 ? ` (${siblings.indexOf(table) + 1})` : '' }) };
+  });
+}
+
 export function create(body, { dom, actions, host }) {
   const { h, fill } = dom;
   let view = null;
@@ -81,7 +95,7 @@ export function create(body, { dom, actions, host }) {
   const pngButton = h('button', { type: 'button', id: 'figure-png', onclick: () => figure('png') }, text('export.map_png_2'));
   const svgButton = h('button', { type: 'button', id: 'figure-svg', onclick: () => figure('svg') }, text('export.map_svg'));
   const tables = h('div', { id: 'figure-tables' });
-  let listed = [];
+  let listed = null; // the names of the tables the buttons stand for
   const status = h('p', { class: 'note', id: 'export-status', 'aria-live': 'polite' });
   const button = h('button', { type: 'button', id: 'export-bundle', onclick: () => save() }, text('export.export_tensors_reproduce_py'));
   // max-width: a file input's own width would push a 320 px page sideways
@@ -141,18 +155,21 @@ export function create(body, { dom, actions, host }) {
   });
   watcher?.observe(body.getRootNode(), { childList: true, subtree: true });
 
-  /** One Copy button per table of the panels shown (the same tables: the buttons, and focus, are kept). */
+  /**
+   * One Copy button per table of the panels shown. A panel redrawn replaces its tables with new ones of the
+   * same names: the buttons (and focus) are kept while the names are, and a button finds its table when
+   * pressed (rebuilding ~36 buttons after each panel's redraw cost the every-panel page a layout each time).
+   */
   function listTables() {
-    const root = body.getRootNode();
-    const found = [...root.querySelectorAll('section:not([hidden]) table')].filter((t) => !body.contains(t));
-    if (found.length === listed.length && found.every((t, i) => t === listed[i])) return; // the same tables: keep the buttons (and focus)
-    listed = found;
-    fill(tables, found.length ? h('ul', {}, found.map((t, i) => {
-      const title = t.closest('section')?.querySelector('h2, h3')?.textContent?.trim() || text('export.table_n', { n: i + 1 });
-      // Several tables in one panel are numbered within that panel: (1), (2)…
-      const siblings = found.filter((x) => x.closest('section') === t.closest('section'));
-      return h('li', {}, h('button', { type: 'button', class: 'copy-csv', dataset: { table: String(i) }, onclick: () => copy(t, title) }, text('export.copy_csv', { title, part: siblings.length > 1 ? ` (${siblings.indexOf(t) + 1})` : '' })));
-    })) : h('p', { class: 'note' }, text('export.no_table_shown')));
+    const shown = tablesShown(body);
+    const names = shown.map((t) => t.label).join('\n');
+    if (names === listed) return;
+    listed = names;
+    fill(tables, shown.length ? h('ul', {}, shown.map(({ title, label }, i) =>
+      h('li', {}, h('button', { type: 'button', class: 'copy-csv', dataset: { table: String(i) }, onclick: () => {
+        const now = tablesShown(body)[i];
+        if (now) copy(now.table, title);
+      } }, label)))) : h('p', { class: 'note' }, text('export.no_table_shown')));
   }
 
   async function copy(table, title) {
