@@ -167,7 +167,7 @@ export function create(body, { dom, actions, host }) {
     listed = names;
     fill(tables, shown.length ? h('ul', {}, shown.map(({ title, label }, i) =>
       h('li', {}, h('button', { type: 'button', class: 'copy-csv', dataset: { table: String(i) }, onclick: () => {
-        const now = tablesShown(body)[i];
+        const now = tablesShown(body).find((t) => t.label === label); // by its name: the list may change before the next frame
         if (now) copy(now.table, title);
       } }, label)))) : h('p', { class: 'note' }, text('export.no_table_shown')));
   }
