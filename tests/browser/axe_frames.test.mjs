@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, serveSite, openUrl } from './harness.mjs';
-import { injectAxe, paintEveryPanel, violationLines, contextRules, violations as violationsIn, playgroundsCalm } from './axe_rules.mjs';
+import { injectAxe, violationLines, contextRules, violations as violationsIn, playgroundsCalm } from './axe_rules.mjs';
 import { FEATURE_NAMES } from '../../web/src/features/index.js';
 
 const ALL = FEATURE_NAMES.join(','); // every panel, the exercises too
@@ -40,7 +40,6 @@ after(async () => { await course?.close(); await h?.close(); });
 async function violations(page, frames, landmarks) {
   for (const f of [page, ...frames]) {
     await injectAxe(f);
-    await paintEveryPanel(f);
     await f.evaluate(() => globalThis.axe.configure({ allowedOrigins: ['<unsafe_all_origins>'] }));
   }
   // A frame's answer may take over axe's default minute on a loaded machine (it failed so: 'Axe in frame timed out').

@@ -20,33 +20,12 @@ export async function injectAxe(frame) {
   await frame.evaluate(() => globalThis.axe.configure({ noHtml: true }));
 }
 
-/**
- * Has the panels that are off screen laid out and painted in `frame`'s playgrounds, as each is when a learner
- * scrolls to it. A panel off screen is skipped (content-visibility: auto, features/lazy_shared.css): axe reads
- * colours from what is painted, and the foot of a skipped panel whose content grew meanwhile lies past its last
- * size, where axe found the page's white behind the dark theme's text. Call before axe.run.
- */
-export async function paintEveryPanel(frame) {
-  // No wait for a frame: a frame of another origin off the host's window gets none (Chromium throttles it), and
-  // axe's reads (elementsFromPoint, computed styles) lay the document out themselves.
-  await frame.evaluate(() => {
-    for (const host of [...document.querySelectorAll('*')].filter((el) => el.shadowRoot)) {
-      if (host.shadowRoot.querySelector('style[data-axe-paint]')) continue;
-      const style = document.createElement('style');
-      style.dataset.axePaint = '';
-      style.textContent = '.panel { content-visibility: visible !important; }';
-      host.shadowRoot.append(style);
-    }
-  });
-}
-
 /** Readable lines (rule, impact, up to 6 targets) for axe's violations. */
 export const violationLines = (violations) => violations.map((v) => `${v.id} (${v.impact}) ×${v.nodes.length}: ${v.nodes.slice(0, 6).map((n) => JSON.stringify(n.target)).join(' ')}`);
 
 /** axe's violations in `frame`'s document as readable lines; `only`: the rules to run (axe's runOnly), else those axe runs by default. */
 export async function violations(frame, { iframes = true, only } = {}) {
   await injectAxe(frame);
-  await paintEveryPanel(frame);
   const options = { iframes, resultTypes: ['violations'] };
   if (only) options.runOnly = { type: 'rule', values: only };
   return violationLines(await frame.evaluate(async (options) => (await globalThis.axe.run(document, options)).violations

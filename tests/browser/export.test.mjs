@@ -405,7 +405,9 @@ test('a table\'s Copy button outlives its panel\'s redraw and copies the table s
     const old = await tableText();
     await page.locator('#f-d_model').fill(dModel === '32' ? '64' : '32');
     await page.waitForFunction((old) => playgroundRoot().querySelector('[data-panel="cost"] table')?.textContent !== old, old, { timeout: 60000, polling: POLL_MS });
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))); // the list looks at the tables once a frame
+    // The list is looked at once the view has settled, at most once a frame: both waited for.
+    await page.waitForFunction(() => playgroundRoot().querySelector('.ap')?.dataset.settled === '1', null, { timeout: 60000, polling: POLL_MS });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     assert.equal(await names(), before, 'the same tables by name');
     assert.ok(await page.evaluate(() => window.keptCopyButton.isConnected && window.costCopy() === window.keptCopyButton), 'the cost table\'s Copy button is kept (a focus on it would stay)');
     await page.evaluate(() => window.keptCopyButton.click());
@@ -414,6 +416,11 @@ test('a table\'s Copy button outlives its panel\'s redraw and copies the table s
     const shown = await page.evaluate(() => [...playgroundRoot().querySelector('[data-panel="cost"] table').querySelectorAll('tr')]
       .map((tr) => [...tr.children].map((td) => td.textContent.replace(/\s+/g, ' ').trim()).map((s) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s)).join(',')).join('\n') + '\n');
     assert.equal(csv, shown, 'the cost panel\'s first table as shown after the edit');
+    // A button whose table is gone by its name (here its panel's heading renamed) copies nothing, says so and
+    // makes the list again at once.
+    await page.evaluate(() => { playgroundRoot().querySelector('[data-panel="cost"] h2').textContent = 'Cost renamed'; window.keptCopyButton.click(); });
+    assert.match(await page.evaluate(() => playgroundRoot().getElementById('figure-status').textContent), /^The table “Cost: parameters, FLOPs, memory” is no longer shown/);
+    assert.ok((await names()).includes('Copy “Cost renamed” (1) as CSV'), await names());
     assert.deepEqual(page.problems, []);
   } finally {
     await page.closeAll();

@@ -54,25 +54,12 @@ async function goToStepInPage({ hash, chapter, step, poll }) {
 
 /**
  * In the page (given beside goToStepInPage, and run alone after a resize): a frame or two and a short pause
- * (charts and maps follow their box on the next frames), each chart of a panel off screen brought into view, then up to 5 s, looking every `poll` ms, for every
+ * (charts and maps follow their box on the next frames), then up to 5 s, looking every `poll` ms, for every
  * shown chart to be as wide as its box. Returns the charts still wider than their box.
  */
 async function chartsFollowInPage(poll) {
   const root = playgroundRoot();
-  const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150))));
-  await frames();
-  // A panel off screen is not laid out (content-visibility: auto): a chart there follows its box when the
-  // panel comes into view, before it is painted. Each such chart is brought into view, as a learner
-  // scrolling down would, then the window goes back to where it was.
-  const skipped = [...root.querySelectorAll('.chart')].filter((box) => box.checkVisibility() && box.querySelector('.uplot') && !box.checkVisibility({ contentVisibilityAuto: true }));
-  if (skipped.length) {
-    const at = [scrollX, scrollY];
-    for (const box of skipped) {
-      box.scrollIntoView({ block: 'center' });
-      await frames();
-    }
-    scrollTo(...at);
-  }
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150))));
   const wide = () => [...root.querySelectorAll('.chart')].filter((box) => box.checkVisibility() && box.querySelector('.uplot'))
     .map((box) => ({ id: box.id, box: box.clientWidth, chart: Math.round(box.querySelector('.uplot').getBoundingClientRect().width) })).filter((c) => c.chart > c.box + 1);
   for (const end = performance.now() + 5000; performance.now() < end; await new Promise((r) => setTimeout(r, poll))) if (!wide().length) return [];

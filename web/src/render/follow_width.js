@@ -1,7 +1,7 @@
 // Charts that follow their box: a uPlot chart is drawn at a fixed pixel width, so without this it keeps
 // its first width when the window is resized, a phone is rotated or a host page's column changes, and a
 // chart drawn wide pushes the page sideways on a narrow screen. The box (a block that takes its
-// container's width) is observed, with the panel that holds it, and the chart is redrawn at the box's new width.
+// container's width) is observed, and the chart is redrawn at the box's new width.
 
 /**
  * Calls resize(width) whenever `box`'s content width changes (not for the width it has now). Returns a
@@ -24,11 +24,6 @@ export function followWidth(box, resize, known) {
     }
   });
   observer.observe(box);
-  // Off screen a panel's content is skipped (content-visibility: auto, playground/styles.css): the box
-  // inside is not laid out, so its observer stays silent while the window changes. The panel itself is
-  // laid out, so its width changes are observed too; reading the box's width then lays that panel out.
-  const panel = box.closest('.panel');
-  if (panel) observer.observe(panel);
   return () => observer.disconnect();
 }
 

@@ -168,7 +168,10 @@ export function create(body, { dom, actions, host }) {
     fill(tables, shown.length ? h('ul', {}, shown.map(({ title, label }, i) =>
       h('li', {}, h('button', { type: 'button', class: 'copy-csv', dataset: { table: String(i) }, onclick: () => {
         const now = tablesShown(body).find((t) => t.label === label); // by its name: the list may change before the next frame
-        if (now) copy(now.table, title);
+        if (now) return copy(now.table, title);
+        listed = null; // gone (its panel hidden, renamed): the list is made again, and the learner told
+        listTables();
+        fill(figureStatus, text('export.table_gone', { title }));
       } }, label)))) : h('p', { class: 'note' }, text('export.no_table_shown')));
   }
 

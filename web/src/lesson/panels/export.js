@@ -33,6 +33,7 @@ addText({
   'export.figure_could_not_made': 'The figure could not be made: {message}',
   'export.copy_csv': 'Copy “{title}”{part} as CSV',
   'export.no_table_shown': 'No table is shown.',
+  'export.table_gone': 'The table “{title}” is no longer shown: the list of tables is up to date again.',
   'export.copied_csv_rows': 'Copied “{title}” as CSV ({length} rows).',
   'export.saved_table_csv_clipboard': 'Saved “{title}” as table.csv (the clipboard is not available here).',
   'export.these_attention_maps': 'these attention maps',
