@@ -155,11 +155,8 @@ export function create(body, { dom, actions, host }) {
   });
   watcher?.observe(body.getRootNode(), { childList: true, subtree: true });
 
-  /**
-   * One Copy button per table of the panels shown. A panel redrawn replaces its tables with new ones of the
-   * same names: the buttons (and focus) are kept while the names are, and a button finds its table when
-   * pressed (rebuilding ~36 buttons after each panel's redraw cost the every-panel page a layout each time).
-   */
+  // One Copy button per table of the panels shown, kept (with focus) while the tables' names are: a redraw makes
+  // new tables of the same names, so a button finds its table by name when pressed (~36 buttons were remade per redraw).
   function listTables() {
     const shown = tablesShown(body);
     const names = shown.map((t) => t.label).join('\n');
