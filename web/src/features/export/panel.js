@@ -79,10 +79,13 @@ export async function holdImport(actions, given, config) {
 function tablesShown(body) {
   const root = body.getRootNode();
   const found = [...root.querySelectorAll('section:not([hidden]) table')].filter((t) => !body.contains(t));
+  const sections = found.map((t) => t.closest('section'));
+  const count = new Map(), seen = new Map(); // tables per panel, and per panel so far
+  for (const s of sections) count.set(s, (count.get(s) ?? 0) + 1);
   return found.map((table, i) => {
-    const title = table.closest('section')?.querySelector('h2, h3')?.textContent?.trim() || text('export.table_n', { n: i + 1 });
-    const siblings = found.filter((x) => x.closest('section') === table.closest('section'));
-    return { table, title, label: text('export.copy_csv', { title, part: siblings.length > 1 ? ` (${siblings.indexOf(table) + 1})` : '' }) };
+    const title = sections[i]?.querySelector('h2, h3')?.textContent?.trim() || text('export.table_n', { n: i + 1 });
+    seen.set(sections[i], (seen.get(sections[i]) ?? 0) + 1);
+    return { table, title, label: text('export.copy_csv', { title, part: count.get(sections[i]) > 1 ? ` (${seen.get(sections[i])})` : '' }) };
   });
 }
 
@@ -162,8 +165,8 @@ export function create(body, { dom, actions, host }) {
     const names = shown.map((t) => t.label).join('\n');
     if (names === listed) return;
     listed = names;
-    fill(tables, shown.length ? h('ul', {}, shown.map(({ title, label }, i) =>
-      h('li', {}, h('button', { type: 'button', class: 'copy-csv', dataset: { table: String(i) }, onclick: () => {
+    fill(tables, shown.length ? h('ul', {}, shown.map(({ title, label }) =>
+      h('li', {}, h('button', { type: 'button', class: 'copy-csv', onclick: () => {
         const now = tablesShown(body).find((t) => t.label === label); // by its name: the list may change before the next frame
         if (now) return copy(now.table, title);
         listed = null; // gone (its panel hidden, renamed): the list is made again, and the learner told
