@@ -3,11 +3,11 @@
 // the exercise's setup, the compute handler's calls, its reveal), shows the exercise's card on the
 // chapter page, and looks for that answer in everything the learner can read there: the text of the page
 // and the playground (open panels, form hints, the exercise's prompt), the visible inputs' values and
-// placeholders, and the title attributes (tooltips). A number is looked for as the page writes numbers
+// placeholders, and the title attributes (tooltips). A cell (a key index) counts as leaked when it is asked on
+// the layer's own sentence while a map of that layer is on screen. A number is looked for as the page writes numbers
 // (format.js: grouped and plain digits, rounded to 1–4 decimals, the short style 34.4B); a shape as
 // "a×b" and "a × b". A number within the exercise's tolerance written as a result ("= 15.88", "≈ 16")
-// counts too. A choice counts as leaked when its right label stands outside the exercises panel. Cells
-// (a key index, a small number the page writes everywhere) are not looked for.
+// counts too. A choice counts as leaked when its right label stands outside the exercises panel.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, openPage, chapterDrawn, stepPlacing, POLL_MS } from './harness.mjs';
@@ -20,6 +20,7 @@ import { handlers } from '../../web/src/features/exercises/handler.js';
 import { EXERCISES } from '../../web/src/lesson/exercises/catalogue.js';
 import { EXERCISE_IDS } from '../../web/src/lesson/exercises/index.js';
 import { stepOfExercise } from './exercise_steps.mjs';
+import { wordsOf } from '../../web/src/lesson/exercises/helpers.js';
 
 
 let h, attn;
@@ -39,7 +40,9 @@ async function engineAnswer(id, state) {
   const { results } = await handlers.solve({ calls: made.calls }, side);
   const revealed = def.reveal(made.params, results);
   const stages = def.kind === 'step' ? made.sequence.stages.map((_, i) => def.stage(made.params, results, i).expected) : null;
-  return { kind: def.kind, expected: revealed.expected, tolerance: made.tolerance ?? {}, choices: made.choices, stages };
+  // The layer's own sentences (each batch item's queries and keys): a cell asked on one of them can be read off its maps.
+  const c = check.config, live = Array.from({ length: c.batch }, (_, b) => [wordsOf(c, 'q', b), wordsOf(c, 'k', b)]).flat().filter(Boolean);
+  return { kind: def.kind, expected: revealed.expected, tolerance: made.tolerance ?? {}, choices: made.choices, stages, grid: made.grid, live };
 }
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -180,7 +183,14 @@ for (const chapter of CHAPTERS) {
         else if (answer.kind === 'choice') {
           const label = answer.choices.find((c) => c.key === answer.expected)?.label;
           if (label && outside.includes(label)) found = [label, 'outside the exercises panel'];
-        } else continue; // a cell: a key index
+        } else if (answer.kind === 'cell') {
+          // A cell is a key index (a small number the page writes everywhere): it leaks when the row asked is
+          // on a map on screen, that is when the exercise's sentence is the layer's and an attention map is shown.
+          const own = answer.live.some((words) => words.join('\u0000') === answer.grid.labels_q.join('\u0000'));
+          const maps = await page.evaluate(() => [...playgroundRoot().querySelectorAll('section[data-panel] canvas')]
+            .some((c) => !c.closest('section[data-panel="exercises"]') && c.width > 0 && (c.checkVisibility?.({ checkVisibilityCSS: true }) ?? true)));
+          if (own && maps) found = [answer.grid.labels_q.join(' '), 'the layer\'s own sentence, whose attention maps are on screen'];
+        } else continue;
         looked.push(id);
         if (KNOWN.has(id)) { assert.ok(found, `${id} no longer leaks: take it out of KNOWN`); continue; }
         if (found) leaks.push(`${id} (${answer.kind}, answer ${JSON.stringify(answer.expected)}): “${found[0]}” in “…${found[1].replace(/\s+/g, ' ')}…”`);

@@ -155,22 +155,23 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   await show(page, 'cost.dominant');
   await page.check(`${card('cost.dominant')} input[value="projections"]`);
   assert.match(await check(page, 'cost.dominant'), /^Right\..*n = 10 < d = 64/);
-  // A cell, with the keyboard only: the asked row's first key has focus, → moves to key 1 ("cat"), Enter picks it.
+  // A cell, with the keyboard only, on a sentence not on screen ("the cat saw a dog and the cat ran", query 7, "cat"):
+  // key 5 of the asked row has focus, → moves to key 6 ("the", one position back), Enter picks it.
   await show(page, 'attention.strongest-key');
   assert.equal(await page.evaluate(() => document.querySelector('#ex1').shadowRoot.activeElement?.id), 'ex-attention-strongest-key', 'a mark moves focus to its exercise\'s prompt');
-  await page.focus(`${card('attention.strongest-key')} tr.asked button[data-key="0"]`);
+  await page.focus(`${card('attention.strongest-key')} tr.asked button[data-key="5"]`);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('Enter');
-  assert.equal(await page.locator(`${card('attention.strongest-key')} button[data-key="1"]`).getAttribute('aria-pressed'), 'true');
-  assert.equal(await page.inputValue(`${card('attention.strongest-key')} input[name="cell"]`), '1');
-  assert.match(await check(page, 'attention.strongest-key'), /^Right\. The engine’s answer: 1\..*“cat” \(1\)/);
-  assert.equal(await page.locator(`${card('attention.strongest-key')} td.expected`).getAttribute('data-key'), '1', 'the reveal marks the core\'s cell');
+  assert.equal(await page.locator(`${card('attention.strongest-key')} tr.asked button[data-key="6"]`).getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.inputValue(`${card('attention.strongest-key')} input[name="cell"]`), '6');
+  assert.match(await check(page, 'attention.strongest-key'), /^Right\. The engine’s answer: 6\..*query “cat” \(7\).*key “the” \(6\)/);
+  assert.equal(await page.locator(`${card('attention.strongest-key')} td.expected`).getAttribute('data-key'), '6', 'the reveal marks the core\'s cell');
 
   let seen = await attempts(page);
   assert.deepEqual(seen.map((a) => [a.id, a.chapter, a.correct, a.answer, a.attempts, a.first_try, a.revealed]), [
     ['attention.causal-row', 'attention', false, 3, 1, false, false], ['attention.causal-row', 'attention', true, 4, 2, false, false],
     ['cost.attention-shape', 'cost', true, [1, 4, 10, 10], 1, true, false], ['cost.dominant', 'cost', true, 'projections', 1, true, false],
-    ['attention.strongest-key', 'attention', true, 1, 1, true, false]]);
+    ['attention.strongest-key', 'attention', true, 6, 1, true, false]]);
   assert.equal('expected' in seen[0], false, 'a first wrong try tells the host no answer either');
   assert.deepEqual(seen[1].expected, 4);
   assert.deepEqual(await lastProgress(page), { chapter: 'attention', done: 4, total: 4, score: 1, first_try: 0.75 });
@@ -183,7 +184,7 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
   const api = await page.evaluate(async () => {
     const el = document.querySelector('#ex1');
     const out = [await el.answer('cost.dominant', 'attention'), await el.answer('cost.attention-shape', [1, 4, 10, 10]),
-      await el.answer('attention.strongest-key', '2,1'), await el.answer('attention.causal-row', 4.0)];
+      await el.answer('attention.strongest-key', '7,6'), await el.answer('attention.causal-row', 4.0)];
     const errors = [];
     for (const [id, v] of [['nope.x', 1], ['cost.attention-shape', '4 by 10'], ['attention.strongest-key', '0,1']]) {
       try { await el.answer(id, v); errors.push('accepted'); } catch (err) { errors.push(err.message); }
@@ -191,10 +192,10 @@ test('exercises: the learner\'s input and answer() for each kind, the events, th
     return { out: out.map(({ correct, expected, explanation }) => ({ correct, expected, explained: /Usual mistake/.test(explanation) })), errors };
   });
   assert.deepEqual(api.out, [{ correct: false, expected: 'projections', explained: true }, { correct: true, expected: [1, 4, 10, 10], explained: true },
-    { correct: true, expected: 1, explained: true }, { correct: true, expected: 4, explained: true }]);
+    { correct: true, expected: 6, explained: true }, { correct: true, expected: 4, explained: true }]);
   assert.match(api.errors[0], /“nope\.x” is not an exercise/);
   assert.match(api.errors[1], /expects a shape such as 2×4×8×8/);
-  assert.match(api.errors[2], /asks about query row 2; the cell given is in row 0/);
+  assert.match(api.errors[2], /asks about query row 7; the cell given is in row 0/);
   seen = await attempts(page);
   assert.equal(seen.length, 9, 'four answers by answer(), none for the refused ones');
   // cost.dominant was right: a later wrong answer is practice, shown the answer, and keeps its first try.
@@ -354,8 +355,8 @@ test('without a worker, and without the exercises panel shown, answer() still ge
     const answers = [await el.answer('cost.params-bias', '66 048'), await el.answer('attention.strongest-key', 0)].map(({ correct, expected }) => ({ correct, expected }));
     return [...answers, await el.reveal('attention.strongest-key').then(({ expected, revealed }) => ({ expected, revealed }))];
   });
-  // The wrong cell is a first try: no answer (issue 36; it used to give expected: 1), which reveal() then gives.
-  assert.deepEqual(out, [{ correct: true, expected: 66048 }, { correct: false, expected: undefined }, { expected: 1, revealed: true }]);
+  // The wrong cell (the first token's) is a first try: no answer (issue 36), which reveal() then gives: one position back.
+  assert.deepEqual(out, [{ correct: true, expected: 66048 }, { correct: false, expected: undefined }, { expected: 6, revealed: true }]);
   assert.equal(await page.locator('#t [data-panel="exercises"]').isHidden(), true, 'panels= leaves the exercises out');
   assert.match(await page.locator('#t #engine-badge').textContent(), /on this page’s thread/);
   assert.deepEqual(page.problems, []);

@@ -95,24 +95,14 @@ function softmax64(scores) {
 /** The expected answer of every exercise from closed forms and float64 loops (never the core's calls). */
 function references(config, state, side) {
   const { d_model: d, n_heads: h, n_kv_heads: g, d_k, d_v, n_q, n_k, batch } = config;
-  // attention.strongest-key: float64 attention over the same layer's weights and inputs.
-  const head = Number(state.head) || 0, i = Math.min(2, n_q - 1), b = Math.min(config.item, batch - 1);
-  const { layer, inputs } = side.prepared(config);
-  // Grouped heads: the reference reads one K/V column block per query head, so the blocks are repeated
-  // (query head q reads key/value head ⌊q·g/h⌋, the layout the README states).
-  const w = layer.getWeights();
-  const spread = (m, width) => {
-    if (g === h) return m;
-    const out = new Float32Array(d * h * width);
-    for (let r = 0; r < d; r++) for (let q = 0; q < h; q++) for (let c = 0; c < width; c++) out[(r * h + q) * width + c] = m[(r * g + Math.floor((q * g) / h)) * width + c];
-    return out;
-  };
-  const spreadBias = (v, width) => (v && g !== h ? Float32Array.from({ length: h * width }, (_, k) => v[Math.floor((Math.floor(k / width) * g) / h) * width + (k % width)]) : v);
-  const weights = { ...w, wk: spread(w.wk, d_k), wv: spread(w.wv, d_v), bk: spreadBias(w.bk, d_k), bv: spreadBias(w.bv, d_v) };
-  const ref = mhaReference({ query: inputs.query, key: inputs.memory ?? inputs.query, value: inputs.memory ?? inputs.query, batch, n_q, n_k, d_model: d,
-    n_heads: h, d_k, d_v, weights, mask: forwardArguments(config, inputs).mask, scale: config.scale });
-  const row = Array.from(ref.weights.subarray(((b * h + head) * n_q + i) * n_k, ((b * h + head) * n_q + i + 1) * n_k));
-  const top = row.indexOf(Math.max(...row));
+  // attention.strongest-key: where the built head's job puts a row's peak on the exercise's sentence (the
+  // last word that occurred before, asked about a sentence not on screen): one position back, the word's
+  // earlier occurrence, the first token; the shown head when it was built with one of those jobs, else the first.
+  const sentence = 'the cat saw a dog and the cat ran'.split(' '), asked = 7;
+  const peaked = ['previous', 'same_word', 'first_token'], heads = config.heads ?? [];
+  const shown = Number(state.head) || 0;
+  const pattern = peaked.includes(heads[shown]) ? heads[shown] : heads.find((p) => peaked.includes(p)) ?? 'previous';
+  const top = { previous: asked - 1, same_word: sentence.indexOf(sentence[asked]), first_token: 0 }[pattern];
   const derived = state.d_k === '' && state.d_v === '';
   // Query head h - 1 (counting from 1) reads key/value head ⌊(h - 2)·g / h⌋ + 1: the live grouping, else 8 heads over 2.
   const kvHead = (g > 1 && g < h ? Math.floor(((h - 2) * g) / h) : Math.floor((6 * 2) / 8)) + 1;
@@ -270,8 +260,8 @@ test('answers that cannot be read are errors naming the problem, and cost no att
     ['cost.attention-shape', '1x4x', /expects a shape such as 2×4×8×8, got “1x4x”/],
     ['cost.attention-shape', 'four by ten', /expects a shape/],
     ['cost.dominant', 'both', /cost\.dominant expects one of “projections”, “attention”, “softmax”, got “both”/],
-    ['attention.strongest-key', 99, /key 99 is outside 0…9/],
-    ['attention.strongest-key', '0,1', /asks about query row 2; the cell given is in row 0/],
+    ['attention.strongest-key', 99, /key 99 is outside 0…8/],
+    ['attention.strongest-key', '0,1', /asks about query row 7; the cell given is in row 0/],
     ['attention.strongest-key', 'left', /expects a cell/],
     ['attention.nothing', 1, /“attention\.nothing” is not an exercise/],
   ];
@@ -325,9 +315,9 @@ test('what a learner may type: thousands separators, fractions, shapes with ×, 
     assert.deepEqual(parseShape(text, 'x'), [1, 4, 10, 10], text);
   }
   const s = sessionFor({ heads: 'previous,same_word,first_token,' });
-  // The lesson's start: head 1 is a previous-token head, query 2 ("sat") looks at key 1 ("cat").
-  for (const value of [1, '1', '2,1', [2, 1], { row: 2, col: 1 }]) assert.equal((await s.session.answer('attention.strongest-key', value)).correct, true, JSON.stringify(value));
-  assert.equal((await s.session.answer('attention.strongest-key', 2)).correct, false);
+  // The lesson's start: head 1 is a previous-token head, asked about "the cat saw a dog and the cat ran": query 7 ("cat") looks at key 6 ("the").
+  for (const value of [6, '6', '7,6', [7, 6], { row: 7, col: 6 }]) assert.equal((await s.session.answer('attention.strongest-key', value)).correct, true, JSON.stringify(value));
+  assert.equal((await s.session.answer('attention.strongest-key', 7)).correct, false, 'the query itself');
   assert.equal((await s.session.answer('cost.attention-shape', '1 × 4 × 10 × 10')).correct, true);
   assert.equal((await s.session.answer('cost.attention-shape', '4×1×10×10')).correct, false, 'the order counts');
   assert.equal((await s.session.answer('cost.dominant', 'The projections (about n·d²)')).correct, true, 'a choice by its label');

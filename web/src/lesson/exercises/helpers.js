@@ -51,10 +51,25 @@ export function visible(grid, row, cols) {
   return out;
 }
 
-/** The head shown enlarged (the learner's choice) and what it was built to do. */
-export function shownHead(state, config) {
-  const head = Math.min(Number(state.head) || 0, config.n_heads - 1);
-  return { head, pattern: config.heads?.[head] ?? 'random' };
+/** The patterns whose row has one place to look (a key a learner can predict from the head's job alone). */
+const PEAKED = ['previous', 'same_word', 'first_token'];
+
+/**
+ * A built head of the live layer to ask about: the one shown enlarged (the learner's choice) when it was
+ * built with a peaked pattern, else the layer's first such head, else none ({ head: null, pattern:
+ * 'previous' }: the exercise then names the pattern alone).
+ */
+export function builtHead(state, config) {
+  const shown = Math.min(Number(state.head) || 0, config.n_heads - 1);
+  const patterns = config.heads ?? [];
+  const head = PEAKED.includes(patterns[shown]) ? shown : patterns.findIndex((p) => PEAKED.includes(p));
+  return head >= 0 ? { head, pattern: patterns[head] } : { head: null, pattern: 'previous' };
+}
+
+/** The last position of `words` whose word occurred before it (a same-word head then has a key to find), else the last. */
+export function repeatedQuery(words) {
+  for (let i = words.length - 1; i > 0; i--) if (words.indexOf(words[i]) < i) return i;
+  return words.length - 1;
 }
 
 export const PATTERN_WORDS = textsOf({ // looked up when read: an author's words registered later still show

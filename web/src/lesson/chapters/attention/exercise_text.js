@@ -14,16 +14,17 @@ addText({
     'so in head 1 their weights are exactly 0 and the visible ones ({value}) still add up to 1. ',
   'exercise.attention.usual_mistakes_leaving_out':
     'Usual mistakes: leaving out the query itself (j ≤ i, not j < i), or thinking the mask zeroes weights after the softmax, which would leave a row summing to less than 1.',
-  'exercise.attention.head_this_layer_which':
-    'Head {value} of this layer is {part}. Which key will query {labels_q} attend to most? Pick the cell in its row.',
-  'exercise.attention.core_s_row_query':
-    'The core\'s row for query {i} in head {value}: the largest weight, {value2}, is on key {labels_k}',
+  'exercise.attention.strongest_sentence': 'the cat saw a dog and the cat ran',
+  'exercise.attention.strongest_prompt':
+    'Head {value} of this layer is {part}. Give it another sentence, “{sentence}”: which key will query {word} attend to most? Pick the cell in its row.',
+  'exercise.attention.strongest_prompt_any':
+    'A head {part} reads “{sentence}”. Which key will query {word} attend to most? Pick the cell in its row.',
+  'exercise.attention.strongest_row':
+    'The core built the same head for this sentence; in its row for query {word} the largest weight, {value}, is on key {key}',
   'exercise.attention.whose_scaled_score_q':
     '{part}, whose scaled score q·k/√d_k = {value} is the row\'s highest. ',
-  'exercise.attention.this_head_random_no':
-    'This head is random, so no rule predicts it: only the scores do. ',
   'exercise.attention.usual_mistake_expecting_query':
-    'Usual mistake: expecting a query to attend most to itself or to a word that looks related; the weight follows q·k, which the learnt (or built) Wᴽ and Wᴷ decide.',
+    'Usual mistake: picking the query itself or a word whose meaning seems related; the weight follows q·k, and a built head\'s Wᴽ and Wᴷ were solved to make q·k peak where its job says, whatever the words mean.',
   'exercise.attention.head_whose_w_all':
     'A head whose Wᴽ is all zeros gives every score of a row the same value, 0. With {n} keys and no mask, what weight does each key get?',
   'exercise.attention.core_s_row_every':
@@ -46,7 +47,7 @@ addText({
   'exercise.hint.attention.causal-row':
     'Under a causal mask query {i} may look at itself and at every key before it, and at nothing after it. Count the positions from 0 up to and including the query\'s own.',
   'exercise.hint.attention.strongest-key':
-    'Follow the head\'s job, not the words\' meaning: a built head looks where it was built to look (its row in the large map shows it once you click the query). A random head follows only its scores q·k.',
+    'Follow the head\'s job, not the words\' meaning: a built head looks where it was built to look (a position back, an earlier copy of the same word, the first token), whatever the sentence. Find that place in this sentence.',
   'exercise.hint.attention.uniform':
     'Equal scores do not mean zero weights: the softmax turns each score into e^score and then divides by the row\'s sum, and the row must add up to 1.',
   'exercise.hint.attention.cross-qkv':

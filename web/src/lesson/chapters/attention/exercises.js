@@ -2,7 +2,7 @@
 // exercise and the helpers: lesson/exercises/helpers.js; the catalogue of every chapter's: catalogue.js.
 
 import * as fmt from '../../../model/format.js';
-import { word, list, wordsOf, sentenceOf, strongest, visible, shownHead, PATTERN_WORDS } from '../../exercises/helpers.js';
+import { word, list, wordsOf, sentenceOf, strongest, visible, builtHead, repeatedQuery, PATTERN_WORDS } from '../../exercises/helpers.js';
 import { text } from './exercise_text.js';
 import { MORE_EXERCISES } from './more_exercises.js';
 import { SKETCH_EXERCISES } from './sketch_exercises.js';
@@ -34,25 +34,25 @@ export const EXERCISES = [
     },
   },
   {
+    // Asked on a sentence that is not on screen: the large map shows this head's row for the live one.
     id: 'attention.strongest-key', chapter: 'attention', kind: 'cell', objective: 1,
     setup({ state, config: c }) {
-      const { head, pattern } = shownHead(state, c);
-      const item = Math.min(c.item ?? 0, c.batch - 1), i = Math.min(2, c.n_q - 1);
-      const labels_q = wordsOf(c, 'q', item), labels_k = wordsOf(c, 'k', item);
+      const { head, pattern } = builtHead(state, c);
+      const words = text('exercise.attention.strongest_sentence').split(' '), i = repeatedQuery(words);
+      const values = { sentence: words.join(' '), word: word(words, i), part: PATTERN_WORDS[pattern] };
       return {
-        params: { head, pattern, item, i, labels_k },
-        prompt: text('exercise.attention.head_this_layer_which', { value: head + 1, part: PATTERN_WORDS[pattern] ?? pattern, labels_q: word(labels_q, i) }),
-        grid: { rows: c.n_q, cols: c.n_k, row: i, labels_q, labels_k },
-        calls: [{ op: 'trace', args: { config: c, item, head, query_index: i } }],
+        params: { head, i, words },
+        prompt: head === null ? text('exercise.attention.strongest_prompt_any', values) : text('exercise.attention.strongest_prompt', { ...values, value: head + 1 }),
+        grid: { rows: words.length, cols: words.length, row: i, labels_q: words, labels_k: words },
+        calls: [{ op: 'patternTrace', args: { d_model: c.d_model, n_heads: c.n_heads, pattern, words, input_seed: Number(state.input_seed) || 1, query_index: i } }],
       };
     },
-    reveal({ head, pattern, i, labels_k }, [trace]) {
+    reveal({ i, words }, [trace]) {
       const best = strongest(trace.weights);
       return {
         expected: best[0], accept: best, weights: trace.weights,
-        explanation: text('exercise.attention.core_s_row_query', { i, value: head + 1, value2: fmt.num(trace.weights[best[0]], 3), labels_k: word(labels_k, best[0]) }) +
-          text('exercise.attention.whose_scaled_score_q', { part: best.length > 1 ? text('exercise.attention.tied_with', { keys: best.slice(1).map((j) => word(labels_k, j)).join(', ') }) : '', value: fmt.num(trace.logits[best[0]], 3) }) +
-          (pattern === 'random' ? text('exercise.attention.this_head_random_no') : '') +
+        explanation: text('exercise.attention.strongest_row', { word: word(words, i), value: fmt.num(trace.weights[best[0]], 3), key: word(words, best[0]) }) +
+          text('exercise.attention.whose_scaled_score_q', { part: best.length > 1 ? text('exercise.attention.tied_with', { keys: best.slice(1).map((j) => word(words, j)).join(', ') }) : '', value: fmt.num(trace.logits[best[0]], 3) }) +
           text('exercise.attention.usual_mistake_expecting_query'),
       };
     },
