@@ -42,7 +42,9 @@ before(async () => {
   h = await startHarness();
   const thread = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>No worker</title><link rel="icon" href="data:,">
 <script type="module" src="${h.url}attention-playground.js"></script></head>
-<body><attention-playground id="t" panels="heatmaps" exercises="cost.params-bias,attention.strongest-key" heads="previous"></attention-playground></body></html>`;
+<body><attention-playground id="t" panels="heatmaps" exercises="cost.params-bias,attention.strongest-key" heads="previous"></attention-playground>
+<attention-playground id="u" panels="heatmaps" chapter="cost"></attention-playground>
+<script>window.progress = []; document.addEventListener('progress', (e) => window.progress.push([e.target.id, e.detail.total]));</script></body></html>`;
   course = await serveSite({ 'course.html': coursePage(h.url), 'notebook.html': notebook(h.url), 'thread.html': thread });
 });
 after(async () => { await course?.close(); await h?.close(); });
@@ -358,6 +360,10 @@ test('without a worker, and without the exercises panel shown, answer() still ge
   // The wrong cell (the first token's) is a first try: no answer (issue 36), which reveal() then gives: one position back.
   assert.deepEqual(out, [{ correct: true, expected: 66048 }, { correct: false, expected: undefined }, { expected: 6, revealed: true }]);
   assert.equal(await page.locator('#t [data-panel="exercises"]').isHidden(), true, 'panels= leaves the exercises out');
+  // Without `exercises`, a view whose panels leave the exercises out shows none of its chapter's: it lists none
+  // and its progress counts none (it used to report the chapter's 9, which its learner could not see).
+  await page.waitForFunction(() => document.querySelector('#u')?.result && window.progress.some(([id]) => id === 'u'));
+  assert.deepEqual(await page.evaluate(() => [document.querySelector('#u').exercises, window.progress.filter(([id]) => id === 'u')]), [[], [['u', 0]]]);
   assert.match(await page.locator('#t #engine-badge').textContent(), /on this page’s thread/);
   assert.deepEqual(page.problems, []);
   await page.closeAll();

@@ -371,6 +371,9 @@ test('the selection: the chapter\'s exercises, none, or a list of ids (unknown o
   assert.deepEqual(selectExercises({ chapter: 'gqa', exercises: 'none' }).ids, []);
   assert.deepEqual(selectExercises({ chapter: 'gqa', exercises: ' cost.dominant , attention.causal-row,cost.dominant,nope.x' }),
     { ids: ['cost.dominant', 'attention.causal-row'], unknown: ['nope.x'] });
+  // A view whose panels leave the exercises out (panels=heatmaps): none of the chapter's, but those named.
+  assert.deepEqual(selectExercises({ chapter: 'gqa', exercises: '' }, [], false).ids, []);
+  assert.deepEqual(selectExercises({ chapter: 'gqa', exercises: 'cost.dominant' }, [], false).ids, ['cost.dominant']);
   // A chapter that is not one (an attribute's value; a note, and the view shows the first chapter): the first
   // chapter's exercises, even for the names every object has (they threw "is not iterable").
   for (const chapter of ['bogus', 'constructor', 'toString', '__proto__', 'hasOwnProperty']) {

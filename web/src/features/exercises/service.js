@@ -53,6 +53,7 @@ export function create(ctx) {
     storage: ctx.storage,
     deferred: true,
     authored: ctx.authored ?? [], // an author's exercises (the playground's `lesson`: web/src/author/)
+    panelShown: ctx.panelShown, // a view whose `panels` leave this panel out shows the chapter's exercises to no one
   });
   const answer = (id, value) => session.answer(id, value);
   const reveal = (id) => session.reveal(id);

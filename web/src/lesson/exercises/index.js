@@ -37,13 +37,16 @@ export const idsOfChapter = (chapter, authored = []) => [...(Object.hasOwn(EXERC
 export const exerciseChapter = (state) => (CHAPTER_DATA.some((c) => c.name === state?.chapter) ? state.chapter : CHAPTER_DATA[0].name);
 
 /**
- * The exercises a state shows: { ids, unknown }. `exercises`: '' = every exercise of the chapter,
- * 'none' = none, else a comma list of ids (any chapter's, in the order given; unknown ones are listed
- * in `unknown` and left out). An author's exercises (`authored`) follow their chapter's.
+ * The exercises a state shows: { ids, unknown }. `exercises`: '' = every exercise of the chapter while
+ * the view shows the exercises panel (`panelShown`: false when the view's `panels` leave it out, and then
+ * none: a page of maps alone reports no exercises its learner cannot see), 'none' = none, else a comma
+ * list of ids (any chapter's, in the order given, with or without the panel: a host may answer them through
+ * the API; unknown ones are listed in `unknown` and left out). An author's exercises (`authored`) follow
+ * their chapter's.
  */
-export function selectExercises(state, authored = []) {
+export function selectExercises(state, authored = [], panelShown = true) {
   const wanted = String(state.exercises ?? '').trim();
-  if (wanted === 'none') return { ids: [], unknown: [] };
+  if (wanted === 'none' || !(wanted || panelShown)) return { ids: [], unknown: [] };
   if (!wanted) return { ids: idsOfChapter(exerciseChapter(state), authored), unknown: [] };
   const named = [...new Set(wanted.split(',').map((s) => s.trim()).filter(Boolean))];
   const known = allIds(authored);

@@ -30,10 +30,12 @@ const FEATURE = 'exercises'; // the feature whose handler answers (features/exer
  * bundle; asked once an exercise is shown or answered, and until it arrives an exercise says it is loading),
  * grading: grading.js's module, or a function giving a promise of it (loaded with the catalogue),
  * authored (an author's exercises, web/src/author/: shown after their chapter's own, graded the same way),
+ * panelShown() → false while the view leaves the exercises panel out (the chapter's exercises are then not
+ * shown; those `exercises` names still are: index.js selectExercises),
  * statements() → a promise of lms/event_statements.js's { attemptStatement, completionStatement } (the events then carry
  * xAPI statements; from panels.js in a playground), now() (ms; Date.now: the statements' durations and timestamps) }.
  */
-export function createLazySession({ askHost, solve, state, check, untilEngine = () => Promise.resolve(), scope = null, storage, deferred = false, emit = () => {}, changed = () => {}, catalogue, grading, authored = [], statements = null, now = Date.now }) {
+export function createLazySession({ askHost, solve, state, check, untilEngine = () => Promise.resolve(), scope = null, storage, deferred = false, emit = () => {}, changed = () => {}, catalogue, grading, authored = [], panelShown = () => true, statements = null, now = Date.now }) {
   const ask = solve ?? actionsFor(FEATURE, requests, askHost).solve;
   const chapterOf = (id) => lessonChapterOf(id, authored);
   // The exercises' definitions (loaded once; a redraw when they arrive or fail).
@@ -68,7 +70,7 @@ export function createLazySession({ askHost, solve, state, check, untilEngine = 
     return item;
   }
 
-  const selection = () => selectExercises(state(), authored);
+  const selection = () => selectExercises(state(), authored, panelShown());
   const chapter = () => exerciseChapter(state());
 
   // entries: every exercise's entry, whatever the chapter shown (an LMS's adapter keeps its package's: lms/scorm.js);
