@@ -80,24 +80,6 @@ void write(Json& j, const attn::PositionalProperties& p) {
   j.field("rotation_max_error", p.rotation_max_error).field("offset_k", p.offset_k).end_object();
 }
 
-void write(Json& j, const std::vector<attn::LessonExample>& examples) {
-  j.begin_array();
-  for (const attn::LessonExample& ex : examples) {
-    j.begin_object().field("id", ex.id).field("title", ex.title);
-    j.key("config").begin_object()
-        .field("d_model", ex.config.d_model).field("n_heads", ex.config.n_heads).field("bias", ex.config.bias)
-        .field("batch", ex.batch).field("n", ex.n)
-        .end_object();
-    j.key("figures").begin_array();
-    for (const attn::LessonFigure& f : ex.figures) {
-      j.begin_object().field("label", f.label).field("expected", f.expected).field("computed", f.computed)
-          .field("value", f.value).field("ok", f.ok).field("in_lesson", f.in_lesson).end_object();
-    }
-    j.end_array().field("note", ex.note).end_object();
-  }
-  j.end_array();
-}
-
 void write(Json& j, const std::vector<attn::ModelPreset>& presets) {
   j.begin_array();
   for (const attn::ModelPreset& p : presets) {

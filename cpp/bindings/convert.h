@@ -10,7 +10,7 @@
 #include "core/head_patterns.h"
 #include "core/attention.h"
 #include "core/dims.h"
-#include "core/lesson.h"
+#include "core/model_presets.h"
 #include "json.h"
 
 namespace bind {
@@ -26,7 +26,6 @@ void write(Json& j, const attn::FlopCounts& f);
 void write(Json& j, const attn::RunMemory& m);
 void write(Json& j, const attn::SqrtDkStats& s);
 void write(Json& j, const attn::PositionalProperties& p);
-void write(Json& j, const std::vector<attn::LessonExample>& examples);
 /// Each preset with its layers and its key/value cache per token (kv_cache_cost over n_layers).
 void write(Json& j, const std::vector<attn::ModelPreset>& presets);
 void write(Json& j, const attn::KVCacheCost& c);

@@ -63,7 +63,7 @@
 #include "core/error.h"
 #include "core/head_metrics.h"
 #include "core/head_patterns.h"
-#include "core/lesson.h"
+#include "core/model_presets.h"
 #include "core/mha.h"
 #include "core/simd.h"
 #include "core/trace.h"
@@ -669,9 +669,6 @@ std::string random_normal(double seed, double count) {
   });
 }
 
-std::string lesson_examples() {
-  return run([](Json& value) { write(value, attn::lesson_examples()); });
-}
 std::string model_presets() {
   return run([](Json& value) { write(value, attn::model_presets()); });
 }
@@ -704,6 +701,5 @@ EMSCRIPTEN_BINDINGS(attention) {
   function("ropeLogits", &bind::rope_logits);
   function("sqrtDkStats", &bind::sqrt_dk_stats);
   function("matmul", &bind::matmul);
-  function("lessonExamples", &bind::lesson_examples);
   function("modelPresets", &bind::model_presets);
 }

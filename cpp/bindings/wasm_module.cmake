@@ -18,7 +18,8 @@ attn_simd128_copies(ATTN_BINDINGS_COLD_SIMD128 attn_bindings_cold ${ATTN_BINDING
 # The labs module's own bindings (cold: -Oz -flto, ATTN_WASM_COLD_SOURCES) name no kernel set: compiled once
 # for both variants without -msimd128, as the labs' cold files are (attn_labs_agnostic, CMakeLists.txt).
 add_library(attn_labs_bindings OBJECT ${PROJECT_SOURCE_DIR}/cpp/bindings/training.cpp
-  ${PROJECT_SOURCE_DIR}/cpp/bindings/kv_cache.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/efficient.cpp)
+  ${PROJECT_SOURCE_DIR}/cpp/bindings/kv_cache.cpp ${PROJECT_SOURCE_DIR}/cpp/bindings/efficient.cpp
+  ${PROJECT_SOURCE_DIR}/cpp/bindings/lesson_examples.cpp)
 target_include_directories(attn_labs_bindings PRIVATE ${PROJECT_SOURCE_DIR}/cpp)
 target_compile_definitions(attn_labs_bindings PRIVATE ATTN_KERNEL_SET_AGNOSTIC)
 function(add_attn_module name core)

@@ -2,7 +2,7 @@
 // LESSON.md's figures. A quick native check that needs no browser.
 #include <cstdio>
 
-#include "core/lesson.h"
+#include "labs/lesson_examples.h"
 #include "core/simd.h"
 
 int main() {

@@ -25,10 +25,23 @@ test('the default page\'s first view fetches no part of the labs module, also on
     await page.evaluate(() => playgroundRoot().getElementById('step-next').click());
     await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="query"] .panel-body')?.textContent.trim().length > 0,
       null, { timeout: 30000 });
-    // The preset menu fills from the lesson's tables (the core's) when it takes the focus.
-    await page.evaluate(() => playgroundRoot().getElementById('f-preset')?.dispatchEvent(new FocusEvent('focus')));
+    // The preset menu is not in this chapter's form: it is not filled (its worked examples are the labs').
     await page.waitForTimeout(1500);
+    assert.equal(await page.evaluate(() => playgroundRoot().querySelectorAll('#f-preset option').length), 1, 'the hidden preset menu was filled');
     assert.deepEqual(labsRequests(page), [], 'the first view fetched the labs module');
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.closeAll();
+  }
+});
+
+test('a chapter whose form has the preset menu fills it with the worked examples, recomputed in the labs module', async () => {
+  const page = await openPage(h, '#chapter=cost', { asIs: true, waitForResult: false });
+  try {
+    await page.waitForFunction(() => playgroundRoot().querySelector('#f-preset option[value="example:E1"]'), null, { timeout: 60000 });
+    const menu = await page.evaluate(() => [...playgroundRoot().querySelectorAll('#f-preset optgroup')].map((g) => [g.label, g.children.length]));
+    assert.deepEqual(menu.map(([, n]) => n), [5, 7], `the menu's groups: ${JSON.stringify(menu)}`);
+    assert.ok(labsRequests(page).some((u) => /attention_labs_(simd|scalar)\.wasm$/.test(new URL(u).pathname)), 'the examples came without the labs module');
     assert.deepEqual(page.problems, []);
   } finally {
     await page.closeAll();

@@ -113,10 +113,11 @@ test('colour scales, viridis and number formats', () => {
 
 test('presets fill in the lesson’s sizes', async () => {
   const attn = await engine();
-  const e1 = attn.lessonExamples().find((e) => e.id === 'E1');
+  const examples = await attn.lessonExamples();
+  const e1 = examples.find((e) => e.id === 'E1');
   const c = exampleChanges(e1);
   assert.deepEqual([c.d_model, c.n_heads, c.n_q, c.n_k, c.batch], [768, 12, 128, 128, 1]);
-  const e2 = exampleChanges(attn.lessonExamples().find((e) => e.id === 'E2'));
+  const e2 = exampleChanges(examples.find((e) => e.id === 'E2'));
   assert.equal(e2.bias, '0', 'E2 counts weights without biases');
   const llama = attn.modelPresets().find((m) => m.name === 'LLaMA-70B');
   assert.equal(modelChanges(llama).n_kv_heads, 8);
@@ -285,7 +286,7 @@ test('figures: formulas name their own product; rates, times and shares never re
 
 test('presets: the menu names the preset in view, preferring the one loaded last', async () => {
   const attn = await engine();
-  const presets = presetList(attn.lessonExamples(), attn.modelPresets());
+  const presets = presetList(await attn.lessonExamples(), attn.modelPresets());
   const e1 = presets.find((p) => p.value === 'example:E1');
   assert.equal(activePreset(withChanges(defaults(), e1.changes), presets), 'example:E1');
   assert.equal(activePreset(defaults(), presets), '');

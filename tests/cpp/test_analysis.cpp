@@ -12,7 +12,8 @@
 #include "check.h"
 #include "core/dims.h"
 #include "core/error.h"
-#include "core/lesson.h"
+#include "core/model_presets.h"
+#include "labs/lesson_examples.h"
 #include "core/mha.h"
 #include "reference.h"
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/analysis.h"
-#include "core/lesson.h"
+#include "core/model_presets.h"
 #include "core/mha.h"
 #include "check.h"
 #include "mha_fixtures.h"

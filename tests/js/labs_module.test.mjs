@@ -27,7 +27,6 @@ for (const simd of [true, false]) {
     attn.resolveView({ d_model, n_heads: 4, n_q: n });
     attn.analyze({ d_model, n_heads: 4, n });
     attn.maskGrid({ mask: 'causal', n_q: n, n_k: n });
-    attn.lessonExamples();
     attn.modelPresets();
     attn.sqrtDkStats({ d_k: 16, samples: 10 });
     assert.equal(attn.labsLoaded, false, 'a core call loaded the labs module');
@@ -61,6 +60,7 @@ for (const simd of [true, false]) {
       flashAttention: [{ query: q, key: k, value: v, n_q: 8, n_k: 8, d_k: 4 }],
       linearAttention: [{ query: q, key: k, value: v, n_q: 8, n_k: 8, d_k: 4 }],
       linearAttentionCost: [{ n: 64, d_k: 8 }],
+      lessonExamples: [],
     };
     const labs = await attn.labs();
     for (const [name, args] of Object.entries(calls)) {

@@ -300,7 +300,7 @@ for (const name of ['attention_simd', 'attention_scalar']) {
 test('the module loads from another working directory', () => {
   const script = `import(${JSON.stringify(API_URL)}).then(async ({ loadAttention }) => {
     const a = await loadAttention(); const b = await loadAttention({ simd: false });
-    console.log(a.isa + ' ' + b.isa + ' ' + a.lessonExamples().length); })`;
+    console.log(a.isa + ' ' + b.isa + ' ' + (await a.lessonExamples()).length); })`;
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: tmpdir() }).toString().trim();
   assert.equal(out, 'wasm-simd128 scalar 5');
 });

@@ -6,7 +6,7 @@ import { Int32ArrayOf, lengthOf } from './intrinsics.js';
 import { record } from './record.js';
 import { wordRows } from './words.js';
 
-/** embedTokens, positionalEncoding, positionalProperties, alibiSlopes, ropeLogits, sqrtDkStats, lessonExamples, modelPresets and matmul over `native`. */
+/** embedTokens, positionalEncoding, positionalProperties, alibiSlopes, ropeLogits, sqrtDkStats, modelPresets and matmul (the worked examples are the labs': labs_session.js) over `native`. */
 export function makeInputsApi({ native, defaultBudget }) {
   return {
     /**
@@ -75,8 +75,6 @@ export function makeInputsApi({ native, defaultBudget }) {
       return native.call((x) => x.run('sqrtDkStats', d_k, n_k, samples, seed).value);
     },
 
-    /** The lesson's worked examples E1, E2, E3, P1, P4, each figure recomputed with ok against LESSON.md. */
-    lessonExamples: () => native.call((x) => x.run('lessonExamples').value),
     /** The model table (Transformer base, BERT, GPT-2, GPT-3, LLaMA). */
     modelPresets: () => native.call((x) => x.run('modelPresets').value),
 

@@ -1,6 +1,6 @@
 // The teaching labs in the engine's API, run by a wasm module of their own (attention_labs_simd or
 // attention_labs_scalar, cpp/labs/): the training lab, the √d_k gradient lab, FlashAttention's tiles,
-// linear attention and decoding with a KV cache. The core module (the first view's) holds none of
+// linear attention, decoding with a KV cache and the lesson's worked examples recomputed. The core module (the first view's) holds none of
 // them; this loads the labs' module on a lab's first use, never before.
 //
 // The two modules have separate heaps. A KV cache belongs to a layer of the core module: the labs
@@ -14,7 +14,7 @@ import { notACache } from './kv_step.js';
 
 /** The API's functions that run in the labs module: each awaits that module on its first use. */
 export const LAB_FUNCTIONS = Object.freeze(['createTrainer', 'trainTasks', 'trainingCost', 'sqrtDkGradients', 'decodeCost',
-  'flashAttention', 'linearAttention', 'linearAttentionCost']);
+  'flashAttention', 'linearAttention', 'linearAttentionCost', 'lessonExamples']);
 
 /**
  * The labs of one engine: `loadRaw()` resolves to the labs' raw Embind module, `dir` is the folder

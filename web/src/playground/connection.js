@@ -69,8 +69,9 @@ export function createConnection(m, p) {
         isa: api.isa, defaultMemoryBudget: api.defaultMemoryBudget,
         get inPage() { return mine.client.inPage; }, // no worker could start: everything runs on this thread
         analyze: (o) => api.analyze(o),
-        // computed once (tens of ms of the core's): the preset menu and the examples panel read the same lists
-        lessonExamples: () => (examples ??= api.lessonExamples()), modelPresets: api.modelPresets,
+        // computed once, in the labs' module (loaded by the first ask): a promise the preset menu and the examples
+        // panel share; one that failed is asked again next time
+        lessonExamples: () => (examples ??= api.lessonExamples().catch((err) => { examples = null; throw err; })), modelPresets: api.modelPresets,
         positionalEncoding: api.positionalEncoding, positionalProperties: api.positionalProperties, sqrtDkStats: api.sqrtDkStats,
       });
       engineReady();

@@ -51,18 +51,24 @@ export function create(body, { dom, actions }) {
     if (preset) actions.load(preset.changes, preset.value);
   });
 
-  // The menu needs the lesson's examples recomputed (tens of ms): built once the first result is on
-  // screen, or as soon as the learner reaches for it.
+  // The menu needs the lesson's examples recomputed (the labs' module, loaded for them): asked once the
+  // first result is on screen while the menu is in the form (a view without it never loads the labs), or as
+  // soon as the learner reaches for it. The model table is the core's; a failed ask leaves the models alone.
   const fillNow = () => fillPresets(current?.engine);
   presetSelect.addEventListener('focus', fillNow);
   presetSelect.addEventListener('pointerdown', fillNow);
+  let asked = false;
   function fillPresets(engine) {
-    if (presets || !engine) return;
-    presets = presetList(engine.lessonExamples(), engine.modelPresets());
-    const group = (label, kind) => h('optgroup', { label }, presets.filter((p) => p.kind === kind).map((p) =>
-      h('option', { value: p.value }, p.kind === 'model' ? modelOption(p) : p.label)));
-    presetSelect.append(group(text('controls.worked_examples_lesson'), 'example'), group('Models', 'model'));
-    if (current) presetSelect.value = activePreset(current.state, presets, current.lastPreset);
+    if (asked || !engine) return;
+    asked = true;
+    const fillWith = (examples) => {
+      presets = presetList(examples, engine.modelPresets());
+      const group = (label, kind) => h('optgroup', { label }, presets.filter((p) => p.kind === kind).map((p) =>
+        h('option', { value: p.value }, p.kind === 'model' ? modelOption(p) : p.label)));
+      presetSelect.append(...[examples.length ? group(text('controls.worked_examples_lesson'), 'example') : null, group('Models', 'model')].filter(Boolean));
+      if (current) presetSelect.value = activePreset(current.state, presets, current.lastPreset);
+    };
+    engine.lessonExamples().then(fillWith, () => fillWith([]));
   }
 
   /**
@@ -84,7 +90,7 @@ export function create(body, { dom, actions }) {
   function update(view) {
     current = view;
     const { state, check, editing } = view;
-    if (view.settled) fillPresets(view.engine);
+    if (view.settled && (view.formShows?.('preset') ?? true)) fillPresets(view.engine);
     if (presets) presetSelect.value = activePreset(state, presets, view.lastPreset);
     const config = check?.config;
     const isText = state.source === 'text';

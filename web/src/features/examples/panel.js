@@ -1,5 +1,6 @@
-// The lesson's worked examples (E1, E2, E3, P1, P4), recomputed by the wasm core when the page loads
-// and checked against the lesson's figures; a click loads an example into the inputs.
+// The lesson's worked examples (E1, E2, E3, P1, P4), recomputed by the engine (the labs' module, loaded
+// when this panel first has an engine) and checked against the lesson's figures; a click loads an example
+// into the inputs.
 
 import { exampleChanges, presetValue } from '../../model/presets.js';
 import * as fmt from '../../model/format.js';
@@ -19,7 +20,13 @@ export function create(body, { dom, host, actions }) {
     }
     if (done || !engine) return;
     done = true;
-    const examples = engine.lessonExamples();
+    engine.lessonExamples().then(show, (err) => {
+      done = false; // asked again at the next update
+      fill(body, h('p', { class: 'placeholder', role: 'alert' }, text('examples.could_not_compute', { message: String(err?.message ?? err) })));
+    });
+  }
+
+  function show(examples) {
     const allOk = examples.every((ex) => ex.figures.every((f) => f.ok));
     fill(body,
       h('p', { class: 'lead' }, text('examples.each_figure_below_was'),

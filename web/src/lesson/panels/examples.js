@@ -6,8 +6,9 @@ export { text } from '../text.js';
 
 addText({
   'examples.waiting_engine': 'Waiting for the engine…',
+  'examples.could_not_compute': 'The worked examples could not be computed: {message}',
   'examples.each_figure_below_was':
-    'Each figure below was just computed by the same WebAssembly core that runs the heatmaps, then compared with the figure printed in the lesson; a figure the lesson does not print says “computed” or “info” and has no lesson figure beside it. ',
+    'Each figure below was just computed in your browser by the engine (the same C++ analysis code that sizes the layer of the heatmaps, compiled to WebAssembly), then compared with the figure printed in the lesson; a figure the lesson does not print says “computed” or “info” and has no lesson figure beside it. ',
   'examples.all_them_match': 'All of them match.',
   'examples.some_do_not_match': 'Some do not match: see the ✗ marks.',
   'examples.not_lesson_shown_comparison': 'not in the lesson: shown for comparison',

@@ -1,10 +1,11 @@
-// The lesson's worked examples and model presets as data, with the code that recomputes
-// every figure from the analysis functions, so the page can show each one with a ✓.
+// The lesson's worked examples as data, with the code that recomputes every figure from the core's
+// analysis functions, so the page can show each one with a ✓. A lab (the labs' module, loaded by the
+// examples panel and the preset menu, never by the first view); the model table is the core's (model_presets.h).
 #pragma once
 #include <string>
 #include <vector>
 
-#include "dims.h"
+#include "core/dims.h"
 
 namespace attn {
 
@@ -31,16 +32,6 @@ struct LessonExample {
 
 /// Every worked example, recomputed now.
 std::vector<LessonExample> lesson_examples();
-
-struct ModelPreset {
-  std::string name;
-  int n_heads = 0, d_model = 0, d_k = 0;
-  std::string parameters;  // the whole model's size, as the table gives it
-  int n_kv_heads = 0;      // key/value heads (grouped-query attention), n_heads otherwise
-  int n_layers = 0;        // attention layers of the published model (decoder layers for the 2017 Transformer)
-  std::string note;
-};
-std::vector<ModelPreset> model_presets();
 
 /// "34.4B": billions with one decimal, as the lesson writes FLOP counts.
 std::string format_billions(double value);
