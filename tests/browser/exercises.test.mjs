@@ -44,6 +44,7 @@ before(async () => {
 <script type="module" src="${h.url}attention-playground.js"></script></head>
 <body><attention-playground id="t" panels="heatmaps" exercises="cost.params-bias,attention.strongest-key" heads="previous"></attention-playground>
 <attention-playground id="u" panels="heatmaps" chapter="cost"></attention-playground>
+<attention-playground id="v" chapter="cost" step="3"></attention-playground>
 <script>window.progress = []; document.addEventListener('progress', (e) => window.progress.push([e.target.id, e.detail.total]));</script></body></html>`;
   course = await serveSite({ 'course.html': coursePage(h.url), 'notebook.html': notebook(h.url), 'thread.html': thread });
 });
@@ -364,6 +365,9 @@ test('without a worker, and without the exercises panel shown, answer() still ge
   // and its progress counts none (it used to report the chapter's 9, which its learner could not see).
   await page.waitForFunction(() => document.querySelector('#u')?.result && window.progress.some(([id]) => id === 'u'));
   assert.deepEqual(await page.evaluate(() => [document.querySelector('#u').exercises, window.progress.filter(([id]) => id === 'u')]), [[], [['u', 0]]]);
+  // A chapter's step that shows no exercise (cost's third) keeps the chapter's: the author chose no panels.
+  await page.waitForFunction(() => window.progress.some(([id]) => id === 'v'));
+  assert.deepEqual(await page.evaluate(() => [document.querySelector('#v').exercises.length, window.progress.filter(([id]) => id === 'v')]), [9, [['v', 9]]]);
   assert.match(await page.locator('#t #engine-badge').textContent(), /on this page’s thread/);
   assert.deepEqual(page.problems, []);
   await page.closeAll();

@@ -123,6 +123,8 @@ test('a chapter named like an object\'s own property ("constructor", "__proto__"
   const p = await open();
   try {
     await eventFrom(p, 'free', 'result');
+    // With the exercises panel among its panels: a view of panels without it lists no chapter's exercises.
+    await p.$eval('#free', (el) => el.setAttribute('panels', 'heatmaps,export,exercises'));
     for (const [n, chapter] of [[1, 'constructor'], [2, '__proto__']]) {
       await p.$eval('#free', (el, chapter) => el.setAttribute('chapter', chapter), chapter);
       const note = await eventFrom(p, 'free', 'note', n);

@@ -48,6 +48,37 @@ test('a chapter whose form has the preset menu fills it with the worked examples
   }
 });
 
+test('worked examples that cannot be computed (the labs module refused) are said so, in the panel and the menu, and come on Try again', async () => {
+  const page = await openPage(h, '', { asIs: true });
+  try {
+    // Refused from now on: the examples panel and the preset menu (no lab panel beside them) then ask for it.
+    await page.route(/attention_labs_(simd|scalar)\.(wasm|mjs)/, (route) => route.fulfill({ status: 503, body: 'down' }));
+    await page.evaluate(() => { location.hash = '#panels=controls,examples'; });
+    const alert = '[data-panel="examples"] p.placeholder[role="alert"]';
+    await page.waitForFunction((s) => playgroundRoot().querySelector(s), alert, { timeout: 30000 });
+    assert.match(await page.evaluate((s) => playgroundRoot().querySelector(s).textContent, alert), /^The worked examples could not be computed: .+Try again$/);
+    await page.waitForFunction(() => playgroundRoot().querySelector('#f-preset option[disabled]'));
+    assert.match(await page.evaluate(() => playgroundRoot().querySelector('#f-preset option[disabled]').textContent), /could not be computed/);
+    assert.equal(await page.evaluate(() => playgroundRoot().querySelectorAll('#f-preset option[value^="model:"]').length), 7, 'the models stay in the menu');
+    // A redraw does not ask again (it would fetch the labs on every edit): only Try again does.
+    const asked = labsRequests(page).length;
+    await page.evaluate(() => { location.hash = `${location.hash}&d_model=32`; });
+    await page.waitForTimeout(800);
+    assert.equal(labsRequests(page).length, asked, 'an edit asked for the labs again');
+    await page.unroute(/attention_labs_(simd|scalar)\.(wasm|mjs)/);
+    await page.evaluate(() => [...playgroundRoot().querySelectorAll('[data-panel="examples"] button')].find((b) => b.textContent === 'Try again').click());
+    await page.waitForFunction(() => playgroundRoot().querySelector('[data-panel="examples"] [data-example="P4"]'), null, { timeout: 30000 });
+    // The menu asks again when the learner reaches for it.
+    await page.evaluate(() => playgroundRoot().getElementById('f-preset').dispatchEvent(new FocusEvent('focus')));
+    await page.waitForFunction(() => playgroundRoot().querySelector('#f-preset option[value="example:E1"]'));
+    assert.equal(await page.evaluate(() => playgroundRoot().querySelectorAll('#f-preset option[disabled]').length), 0);
+    // The refused requests are the only problems the page logged.
+    assert.deepEqual(page.problems.filter((p) => !/503|Failed to load|labs/i.test(String(p))), []);
+  } finally {
+    await page.closeAll();
+  }
+});
+
 test('the efficient chapter loads the labs module (wasm and loader) in the worker, and its panels show the labs\' numbers', async () => {
   const page = await openPage(h, '#chapter=efficient', { asIs: true, waitForResult: false });
   try {

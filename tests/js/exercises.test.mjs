@@ -202,6 +202,8 @@ test('the catalogue and the id lists agree: ≥ 2 exercises in every chapter but
 
 const LAYERS = [
   { heads: 'previous,same_word,first_token,' },                                                        // the lesson's start
+  { heads: 'previous,same_word,first_token,', head: 1 },                                               // its same-word head shown
+  { heads: 'previous,same_word,first_token,', head: 2 },                                               // its first-token head shown
   { d_model: 96, n_heads: 6, mask: 'causal', text: 'a b c d e f g h i j k l', head: 2, seed: 5 },       // random heads, causal
   { d_model: 128, n_heads: 8, n_kv_heads: 2, batch: 2, text: 'the cat sat\nthe dog ran far away', item: 1, bias: 0, train_task: 'copy_first' },
   { d_model: 32, n_heads: 2, attention: 'cross', text_kv: 'le chat était assis sur le tapis rouge', n_q: 5, source: 'random', n_k: 9 },

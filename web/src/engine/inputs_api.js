@@ -1,6 +1,6 @@
-// Token inputs, positions and the lesson's tables in the engine's API (the core module's): word
+// Token inputs, positions and the model table in the engine's API (the core module's): word
 // embeddings, the sinusoidal encoding and its properties, ALiBi's slopes, RoPE's logits, the √d_k
-// statistics, the worked examples and the model table, and a plain matmul.
+// statistics, the model table and a plain matmul (the worked examples are a lab's: labs_session.js).
 import * as check from './checks.js';
 import { Int32ArrayOf, lengthOf } from './intrinsics.js';
 import { record } from './record.js';

@@ -4,7 +4,8 @@
 // the element: features/services.js), controls in the run bar, work after the first view and at removal,
 // and each chapter's count for the chapter list. The playground names no such feature: this loop over the table is all it knows.
 
-import { FEATURES, visiblePanels } from '../features/index.js';
+import { FEATURES, FEATURE_NAMES, visiblePanels } from '../features/index.js';
+import { choosesPanels } from '../lesson/compose.js';
 
 /** m: the model (store.js); p: the playground's parts (win, options, ready, connection, events, redraw, panels). */
 export function createFeatureServices(m, p) {
@@ -21,7 +22,8 @@ export function createFeatureServices(m, p) {
       changed: () => p.redraw.render(spec.name),
       loadCode: () => (spec.lazy ? p.panels.lazyPanel(spec.name) : Promise.resolve(spec.panel)), // its panel's module (panels.js for a lazy one)
       feature: () => p.panels.feature(spec.name), // its panel's module, its actions and the current view
-      panelShown: () => visiblePanels(m.state).includes(spec.name), // whether the view shows its panel
+      // false when the author's `panels` leave its panel out (a chapter's step that shows it not keeps it)
+      panelShown: () => !choosesPanels(m.state, FEATURE_NAMES) || visiblePanels(m.state).includes(spec.name),
       doc: p.doc,
       destroyed: () => m.destroyed,
       authored: p.lesson.authored, // an author's exercises (the `lesson` option: lesson_host.js), filled once checked

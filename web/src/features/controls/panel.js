@@ -53,22 +53,28 @@ export function create(body, { dom, actions }) {
 
   // The menu needs the lesson's examples recomputed (the labs' module, loaded for them): asked once the
   // first result is on screen while the menu is in the form (a view without it never loads the labs), or as
-  // soon as the learner reaches for it. The model table is the core's; a failed ask leaves the models alone.
+  // soon as the learner reaches for it. The model table is the core's: a failed ask shows the models and why
+  // the examples are missing.
   const fillNow = () => fillPresets(current?.engine);
   presetSelect.addEventListener('focus', fillNow);
   presetSelect.addEventListener('pointerdown', fillNow);
-  let asked = false;
+  let asked = false, failed = false; // after a failure only the learner's reach asks again, not every redraw
   function fillPresets(engine) {
     if (asked || !engine) return;
     asked = true;
-    const fillWith = (examples) => {
+    const fillWith = (examples, error) => {
       presets = presetList(examples, engine.modelPresets());
       const group = (label, kind) => h('optgroup', { label }, presets.filter((p) => p.kind === kind).map((p) =>
         h('option', { value: p.value }, p.kind === 'model' ? modelOption(p) : p.label)));
-      presetSelect.append(...[examples.length ? group(text('controls.worked_examples_lesson'), 'example') : null, group('Models', 'model')].filter(Boolean));
+      const missing = error && h('optgroup', { label: text('controls.worked_examples_lesson') }, h('option', { value: '', disabled: true }, text('controls.examples_failed', { message: error })));
+      presetSelect.replaceChildren(presetSelect.options[0], missing || group(text('controls.worked_examples_lesson'), 'example'), group('Models', 'model'));
       if (current) presetSelect.value = activePreset(current.state, presets, current.lastPreset);
     };
-    engine.lessonExamples().then(fillWith, () => fillWith([]));
+    engine.lessonExamples().then((examples) => fillWith(examples), (err) => {
+      asked = false;
+      failed = true;
+      fillWith([], String(err?.message ?? err)); // the models meanwhile, and why the examples are missing
+    });
   }
 
   /**
@@ -90,7 +96,7 @@ export function create(body, { dom, actions }) {
   function update(view) {
     current = view;
     const { state, check, editing } = view;
-    if (view.settled && (view.formShows?.('preset') ?? true)) fillPresets(view.engine);
+    if (view.settled && !failed && (view.formShows?.('preset') ?? true)) fillPresets(view.engine);
     if (presets) presetSelect.value = activePreset(state, presets, view.lastPreset);
     const config = check?.config;
     const isText = state.source === 'text';

@@ -12,7 +12,9 @@ export function create(body, { dom, host, actions }) {
   fill(body, h('p', { class: 'placeholder' }, text('examples.waiting_engine')));
   let done = false;
 
+  let latest = null;
   function update(view) {
+    latest = view;
     const { engine } = view;
     if (readOnly !== view.readOnly) {
       readOnly = view.readOnly;
@@ -21,8 +23,9 @@ export function create(body, { dom, host, actions }) {
     if (done || !engine) return;
     done = true;
     engine.lessonExamples().then(show, (err) => {
-      done = false; // asked again at the next update
-      fill(body, h('p', { class: 'placeholder', role: 'alert' }, text('examples.could_not_compute', { message: String(err?.message ?? err) })));
+      // Said once, and asked again only when the learner says so (a redraw that asked would fetch the labs again on every edit).
+      const again = h('button', { type: 'button', class: 'secondary small', onclick: () => { done = false; fill(body, h('p', { class: 'placeholder' }, text('examples.waiting_engine'))); update(latest); } }, text('examples.try_again'));
+      fill(body, h('p', { class: 'placeholder', role: 'alert' }, text('examples.could_not_compute', { message: String(err?.message ?? err) }), ' ', again));
     });
   }
 
@@ -44,7 +47,7 @@ export function create(body, { dom, host, actions }) {
     const rows = ex.figures.map((f) => {
       const info = f.expected === '';
       // A figure the lesson never prints (E3's exact count): checked against our own count, shown as
-      // computed, never under the lesson's name (in_lesson: the core's lesson table says which).
+      // computed, never under the lesson's name (in_lesson: the engine's worked examples say which).
       const ours = !info && f.in_lesson === false;
       const mark = info ? h('span', { class: 'mark info', title: text('examples.not_lesson_shown_comparison') }, text('examples.info'))
         : !f.ok ? h('span', { class: 'mark bad', 'aria-label': text('examples.does_not_match') }, '✗')

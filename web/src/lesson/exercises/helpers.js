@@ -66,10 +66,13 @@ export function builtHead(state, config) {
   return head >= 0 ? { head, pattern: patterns[head] } : { head: null, pattern: 'previous' };
 }
 
-/** The last position of `words` whose word occurred before it (a same-word head then has a key to find), else the last. */
+/** A sentence of the lesson's data as the page reads its own: lower-cased, one token per word. */
+export const tokensOf = (sentence) => sentence.trim().toLowerCase().split(/\s+/).filter(Boolean);
+
+/** The last position of `words` whose word occurred before it (a same-word head then has a key to find), or -1. */
 export function repeatedQuery(words) {
   for (let i = words.length - 1; i > 0; i--) if (words.indexOf(words[i]) < i) return i;
-  return words.length - 1;
+  return -1;
 }
 
 export const PATTERN_WORDS = textsOf({ // looked up when read: an author's words registered later still show

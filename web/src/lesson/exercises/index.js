@@ -37,9 +37,9 @@ export const idsOfChapter = (chapter, authored = []) => [...(Object.hasOwn(EXERC
 export const exerciseChapter = (state) => (CHAPTER_DATA.some((c) => c.name === state?.chapter) ? state.chapter : CHAPTER_DATA[0].name);
 
 /**
- * The exercises a state shows: { ids, unknown }. `exercises`: '' = every exercise of the chapter while
- * the view shows the exercises panel (`panelShown`: false when the view's `panels` leave it out, and then
- * none: a page of maps alone reports no exercises its learner cannot see), 'none' = none, else a comma
+ * The exercises a state shows: { ids, unknown }. `exercises`: '' = every exercise of the chapter unless
+ * the author's `panels` leave the exercises panel out (`panelShown` false: then none, so a page of maps
+ * alone reports no exercises its learner cannot see), 'none' = none, else a comma
  * list of ids (any chapter's, in the order given, with or without the panel: a host may answer them through
  * the API; unknown ones are listed in `unknown` and left out). An author's exercises (`authored`) follow
  * their chapter's.

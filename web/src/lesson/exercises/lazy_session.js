@@ -30,8 +30,9 @@ const FEATURE = 'exercises'; // the feature whose handler answers (features/exer
  * bundle; asked once an exercise is shown or answered, and until it arrives an exercise says it is loading),
  * grading: grading.js's module, or a function giving a promise of it (loaded with the catalogue),
  * authored (an author's exercises, web/src/author/: shown after their chapter's own, graded the same way),
- * panelShown() → false while the view leaves the exercises panel out (the chapter's exercises are then not
- * shown; those `exercises` names still are: index.js selectExercises),
+ * panelShown() → false while the author's `panels` leave the exercises panel out (the chapter's exercises are
+ * then not shown; those `exercises` names still are: index.js selectExercises; a chapter's step without
+ * exercises leaves it out too, and keeps the chapter's),
  * statements() → a promise of lms/event_statements.js's { attemptStatement, completionStatement } (the events then carry
  * xAPI statements; from panels.js in a playground), now() (ms; Date.now: the statements' durations and timestamps) }.
  */

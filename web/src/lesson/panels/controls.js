@@ -32,6 +32,7 @@ addText({
   'controls.positional.alibi': 'ALiBi (distance penalty)',
   'controls.field.scale': 'divide the scores by √d_k',
   'controls.worked_examples_lesson': 'Worked examples of the lesson',
+  'controls.examples_failed': 'could not be computed ({message}): open the menu again to retry',
   'controls.weights_learnt_training_lab':
     'Weights: learnt in the training lab ({train_task}, {train_steps} steps), not drawn from the weight seed.',
   'controls.decoder_sentence_queries_each': 'Decoder sentence: the queries (each line a batch item)',

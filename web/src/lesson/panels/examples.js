@@ -7,6 +7,7 @@ export { text } from '../text.js';
 addText({
   'examples.waiting_engine': 'Waiting for the engine…',
   'examples.could_not_compute': 'The worked examples could not be computed: {message}',
+  'examples.try_again': 'Try again',
   'examples.each_figure_below_was':
     'Each figure below was just computed in your browser by the engine (the same C++ analysis code that sizes the layer of the heatmaps, compiled to WebAssembly), then compared with the figure printed in the lesson; a figure the lesson does not print says “computed” or “info” and has no lesson figure beside it. ',
   'examples.all_them_match': 'All of them match.',

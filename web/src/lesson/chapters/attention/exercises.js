@@ -2,7 +2,7 @@
 // exercise and the helpers: lesson/exercises/helpers.js; the catalogue of every chapter's: catalogue.js.
 
 import * as fmt from '../../../model/format.js';
-import { word, list, wordsOf, sentenceOf, strongest, visible, builtHead, repeatedQuery, PATTERN_WORDS } from '../../exercises/helpers.js';
+import { word, list, wordsOf, sentenceOf, strongest, visible, builtHead, repeatedQuery, tokensOf, PATTERN_WORDS } from '../../exercises/helpers.js';
 import { text } from './exercise_text.js';
 import { MORE_EXERCISES } from './more_exercises.js';
 import { SKETCH_EXERCISES } from './sketch_exercises.js';
@@ -37,8 +37,10 @@ export const EXERCISES = [
     // Asked on a sentence that is not on screen: the large map shows this head's row for the live one.
     id: 'attention.strongest-key', chapter: 'attention', kind: 'cell', objective: 1,
     setup({ state, config: c }) {
-      const { head, pattern } = builtHead(state, c);
-      const words = text('exercise.attention.strongest_sentence').split(' '), i = repeatedQuery(words);
+      const words = tokensOf(text('exercise.attention.strongest_sentence')), repeated = repeatedQuery(words);
+      // A sentence with no repeated word (a translator's) has nothing for a same-word head to find: a previous-token head is asked then.
+      const built = builtHead(state, c), { head, pattern } = built.pattern === 'same_word' && repeated < 0 ? { head: null, pattern: 'previous' } : built;
+      const i = repeated < 0 ? words.length - 1 : repeated;
       const values = { sentence: words.join(' '), word: word(words, i), part: PATTERN_WORDS[pattern] };
       return {
         params: { head, i, words },
