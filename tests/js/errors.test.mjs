@@ -111,6 +111,20 @@ for (const [isa, attn] of Object.entries(modules)) {
     assert.equal(attn.memoryBytes(), memory);
     // Within the budget, the core's own count (inputs, weights, work) decides as before.
     throwsWith(() => small.forward({ query: new Float32Array(4096 * 8), n_q: 4096, memory_budget: 200000 }), /this forward pass needs .* over the memory budget of 200,000 bytes/);
+    // The same for every call whose inputs the core counts in its budget: a backward pass (grad_output too),
+    // scaled dot-product attention, its trace and its backward pass, and matmul (the default budget).
+    const q = new Float32Array(4096 * 8), one = new Float32Array(8);
+    throwsWith(() => small.backward({ query: new Float32Array(2048 * 8), n_q: 2048, grad_output: new Float32Array(2048 * 8), memory_budget: 100000 }),
+      /^the inputs alone take 131,072 bytes, over the memory budget of 100,000 bytes$/);
+    const sdpa = { q, k: one, v: one, n_q: 4096, n_k: 1, d_k: 8, memory_budget: 100000 };
+    throwsWith(() => attn.scaledDotProductAttention(sdpa), /^the inputs alone take 131,136 bytes, over the memory budget of 100,000 bytes$/);
+    throwsWith(() => attn.traceAttention({ ...sdpa, query_index: 0 }), /^the inputs alone take 131,136 bytes/);
+    throwsWith(() => attn.scaledDotProductAttentionBackward({ ...sdpa, q: new Float32Array(2048 * 8), n_q: 2048, grad_output: new Float32Array(2048 * 8) }),
+      /^the inputs alone take 131,136 bytes, over the memory budget of 100,000 bytes$/);
+    const side = Math.ceil(Math.sqrt(attn.defaultMemoryBudget / 8)) + 1; // a and b of side × side: over the default budget together
+    const square = new Float32Array(side * side);
+    throwsWith(() => attn.matmul({ a: square, b: square, m: side, k: side, n: side }), /^the inputs alone take [\d,]+ bytes, over the memory budget of [\d,]+ bytes$/);
+    assert.equal(attn.memoryBytes(), memory, 'a refused call grew the wasm memory');
     small.delete();
     // NaN and ±∞ are refused as by every other call, and a product of finite values past float32's range
     // too (they came back as NaN and Infinity).

@@ -142,6 +142,20 @@ export function float32(name, value, length, dims, heap) {
 }
 
 /**
+ * Refuses a call whose float32 inputs (checked arrays; null for none) take more bytes than its memory
+ * budget, before anything is copied: the core counts a call's inputs in that budget and would refuse it,
+ * but only once the copies had grown the wasm memory, which never shrinks (a hostile probe held 1 GB
+ * after a refusal). Only the arrays the core counts are given (the mask, the options' record are not).
+ */
+export function inputsWithinBudget(budget, arrays) {
+  let bytes = 0;
+  for (const a of arrays) if (a) bytes += 4 * lengthOf(a);
+  if (bytes > budget) {
+    throw new Error(`the inputs alone take ${bytes.toLocaleString('en-US')} bytes, over the memory budget of ${budget.toLocaleString('en-US')} bytes`);
+  }
+}
+
+/**
  * The caller's arrays for a call's results (`into`), checked so that the call can write them
  * whole or not at all. `sizes` maps each key `into` may have to [length, dims] for a result of
  * this call, to a string saying why this call has none ("need_weights is false; ..."), or to a

@@ -85,6 +85,7 @@ export function makeInputsApi({ native, defaultBudget }) {
       const heap = native.heap();
       check.float32('a', o.a, m * k, `m×k = ${m}×${k}`, heap);
       check.float32('b', o.b, k * n, `k×n = ${k}×${n}`, heap);
+      check.inputsWithinBudget(defaultBudget, [o.a, o.b]); // the core's budget of a matmul (matmul.cpp), before the copies
       return native.call((x) => x.arrays(x.run('matmul', record(x, { a: x.input('a', o.a), b: x.input('b', o.b), m, k, n })),
         { c: null }).c);
     },

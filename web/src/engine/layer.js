@@ -3,7 +3,6 @@
 // (engine/labs.js). Arguments are checked first (checks.js), then one call goes through native.js.
 import * as check from './checks.js';
 import { record } from './record.js';
-import { lengthOf } from './intrinsics.js';
 import { forwardResultSizes } from './result_sizes.js';
 import { codePoints, wordRows } from './words.js';
 import {
@@ -22,14 +21,12 @@ export function layerClass(c) {
 
 /**
  * Stages the attention options and copies the inputs: the record fields every layer binding
- * shares (key = value = 0 for self-attention). The core counts the inputs in a pass's memory budget
- * (analysis.cpp run_memory): inputs over the budget on their own are refused before they are copied,
- * since the wasm memory they would have grown never shrinks (a hostile probe: 1 GB held after a refusal).
+ * shares (key = value = 0 for self-attention). The core counts the inputs (and a backward pass's
+ * grad_output, `more`) in a pass's memory budget (analysis.cpp run_memory): inputs over the budget on
+ * their own are refused before they are copied (checks.js inputsWithinBudget).
  */
-function stage(n, o, x) {
-  const bytes = (x.self ? [o.query] : [o.query, o.key, o.value]).reduce((sum, a) => sum + 4 * lengthOf(a), 0); // float32s (checked); no getter of the caller's
-  const budget = x.options.memory_budget, f = (v) => v.toLocaleString('en-US');
-  if (bytes > budget) throw new Error(`the inputs alone take ${f(bytes)} bytes, over the memory budget of ${f(budget)} bytes`);
+function stage(n, o, x, more = []) {
+  check.inputsWithinBudget(x.options.memory_budget, [...(x.self ? [o.query] : [o.query, o.key, o.value]), ...more]);
   n.stageAttentionOptions(x.options);
   const query = n.input('query', o.query);
   const key = x.self ? 0 : n.input('key', o.key), value = x.self ? 0 : n.input('value', o.value);
@@ -182,7 +179,7 @@ class Layer {
       grads,
     }, heap);
     return this.#c.native.call((n) => {
-      const fields = stage(n, o, x);
+      const fields = stage(n, o, x, [o.grad_output]);
       const grad_output = n.input('grad_output', o.grad_output);
       const r = n.run('mhaBackward', record(n, { layer, ...fields, grad_output, need_weights: options.need_weights }));
       return backwardResults(n, r, MHA_GRADS, into);
