@@ -72,6 +72,9 @@ export const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** `words` with each {name} that `values` gives replaced by it (other braces, as in TeX, stay as written). */
 export const fill = (words, values) => words.replace(PLACEHOLDER, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
 
+/** The lesson's own English sentence `id` (no author's or translator's table), or undefined. */
+export const lessonText = (id) => tables.get(BASE)?.get(id);
+
 /** True when `id` is a known sentence (for data that may name an optional one). */
 export const hasText = (id) => tables.get(BASE)?.has(id) ?? false;
 
