@@ -353,7 +353,10 @@ test('the map as SVG and PNG (2×): title, axes, token labels, colour scale, the
       .map((b) => /\((\d+)\) as CSV/.exec(b.textContent)?.[1] ?? ''));
     assert.deepEqual(costParts, costParts.length > 1 ? costParts.map((_, i) => String(i + 1)) : [''], 'the cost panel\'s buttons');
     await page.evaluate(() => [...playgroundRoot().querySelectorAll('.copy-csv')].find((b) => b.textContent.includes('“Cost')).click());
-    await page.waitForFunction(() => /^Copied/.test(playgroundRoot().getElementById('figure-status').textContent));
+    await page.waitForFunction(() => /^Copied/.test(playgroundRoot().getElementById('table-status')?.textContent));
+    // Said beside the button pressed (a line above a list of ~36 was off a phone's screen).
+    assert.ok(await page.evaluate(() => playgroundRoot().getElementById('table-status').closest('li')
+      === [...playgroundRoot().querySelectorAll('.copy-csv')].find((b) => b.textContent.includes('“Cost')).closest('li')), 'the status is in the pressed button\'s item');
     const csv = await page.evaluate(() => navigator.clipboard.readText());
     const firstRow = await page.evaluate(() => [...playgroundRoot().querySelector('[data-panel="cost"] table tr').children].map((td) => td.textContent.trim()));
     assert.equal(csv.split('\n')[0], firstRow.map((s) => (/[",]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s)).join(','));
@@ -411,7 +414,7 @@ test('a table\'s Copy button outlives its panel\'s redraw and copies the table s
     assert.equal(await names(), before, 'the same tables by name');
     assert.ok(await page.evaluate(() => window.keptCopyButton.isConnected && window.costCopy() === window.keptCopyButton), 'the cost table\'s Copy button is kept (a focus on it would stay)');
     await page.evaluate(() => window.keptCopyButton.click());
-    await page.waitForFunction(() => /^Copied/.test(playgroundRoot().getElementById('figure-status').textContent));
+    await page.waitForFunction(() => /^Copied/.test(playgroundRoot().getElementById('table-status')?.textContent));
     const csv = await page.evaluate(() => navigator.clipboard.readText());
     const shown = await page.evaluate(() => [...playgroundRoot().querySelector('[data-panel="cost"] table').querySelectorAll('tr')]
       .map((tr) => [...tr.children].map((td) => td.textContent.replace(/\s+/g, ' ').trim()).map((s) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s)).join(',')).join('\n') + '\n');
@@ -419,7 +422,8 @@ test('a table\'s Copy button outlives its panel\'s redraw and copies the table s
     // A button whose table is gone by its name (here its panel's heading renamed) copies nothing, says so and
     // makes the list again at once.
     await page.evaluate(() => { playgroundRoot().querySelector('[data-panel="cost"] h2').textContent = 'Cost renamed'; window.keptCopyButton.click(); });
-    assert.match(await page.evaluate(() => playgroundRoot().getElementById('figure-status').textContent), /^The table “Cost: parameters, FLOPs, memory” is no longer shown/);
+    assert.match(await page.evaluate(() => playgroundRoot().getElementById('table-status').textContent), /^The table “Cost: parameters, FLOPs, memory” is no longer shown/);
+    assert.ok(await page.evaluate(() => playgroundRoot().getElementById('table-status').closest('#figure-tables li')), 'said where the button was');
     assert.ok((await names()).includes('Copy “Cost renamed” (1) as CSV'), await names());
     assert.deepEqual(page.problems, []);
   } finally {

@@ -89,6 +89,72 @@ function tablesShown(body) {
   });
 }
 
+/**
+ * The Copy buttons of the tables of the panels shown: { element, list() (after a settled view), destroy() }.
+ * Tables come and go as the other panels are built and drawn, and a lazy panel's may arrive after the
+ * last result: the list follows the playground's DOM, looked at no more than once a frame.
+ */
+function copyButtons({ dom, body, win, doc, settled }) {
+  const { h, fill } = dom;
+  const tables = h('div', { id: 'figure-tables' });
+  let listed = null; // the names of the tables the buttons stand for
+  // What a Copy did, beside the button pressed (a list of ~36 on the every-panel page: a line above it is off a phone's screen).
+  const tableStatus = h('p', { class: 'note', id: 'table-status', role: 'status' });
+  let said = null; // { label, at } of the button the status speaks of: it stays beside it when the list is made again
+  let listQueued = false;
+  const watcher = win.MutationObserver && new win.MutationObserver(() => {
+    if (listQueued || !settled()) return;
+    listQueued = true;
+    win.requestAnimationFrame(() => { listQueued = false; listTables(); });
+  });
+  watcher?.observe(body.getRootNode(), { childList: true, subtree: true });
+
+  // One Copy button per table of the panels shown, kept (with focus) while the tables' names are: a redraw makes
+  // new tables of the same names, so a button finds its table by name when pressed (~36 buttons were remade per redraw).
+  function listTables() {
+    const shown = tablesShown(body);
+    const names = shown.map((t) => t.label).join('\n');
+    if (names === listed) return;
+    listed = names;
+    fill(tables, shown.length ? h('ul', {}, shown.map(({ title, label }) =>
+      h('li', {}, h('button', { type: 'button', class: 'copy-csv', onclick: (e) => {
+        const at = [...tables.querySelectorAll('li')].indexOf(e.currentTarget.closest('li'));
+        const now = tablesShown(body).find((t) => t.label === label); // by its name: the list may change before the next frame
+        if (now) return copy(now.table, title, { label, at });
+        listed = null; // gone (its panel hidden, renamed): the list is made again, and the learner told where the button was
+        listTables();
+        say({ label: null, at }, text('export.table_gone', { title }));
+      } }, label)))) : h('p', { class: 'note' }, text('export.no_table_shown')));
+    if (said) place();
+  }
+
+  /** Puts the status line under the button it speaks of (by its name, else the item at its place, else the last). */
+  function place() {
+    const items = [...tables.querySelectorAll('li')];
+    (items.find((li) => li.firstChild?.textContent === said.label) ?? items[Math.min(said.at, items.length - 1)] ?? tables).append(tableStatus);
+  }
+
+  /** Says `words` beside the button `where` ({ label, at }). */
+  function say(where, words) {
+    said = where;
+    place();
+    fill(tableStatus, words);
+  }
+
+  async function copy(table, title, where) {
+    const csv = tableCsv(table);
+    try {
+      await win.navigator.clipboard.writeText(csv);
+      say(where, text('export.copied_csv_rows', { title, length: csv.trim().split('\n').length }));
+    } catch {
+      download(doc, new win.Blob([csv], { type: 'text/csv' }), 'table.csv'); // no clipboard (an insecure page): a file instead
+      say(where, text('export.saved_table_csv_clipboard', { title }));
+    }
+  }
+
+  return { element: tables, list: listTables, destroy: () => watcher?.disconnect() };
+}
+
 export function create(body, { dom, actions, host }) {
   const { h, fill } = dom;
   let view = null;
@@ -97,8 +163,7 @@ export function create(body, { dom, actions, host }) {
   const figureStatus = h('p', { class: 'note', id: 'figure-status', 'aria-live': 'polite' });
   const pngButton = h('button', { type: 'button', id: 'figure-png', onclick: () => figure('png') }, text('export.map_png_2'));
   const svgButton = h('button', { type: 'button', id: 'figure-svg', onclick: () => figure('svg') }, text('export.map_svg'));
-  const tables = h('div', { id: 'figure-tables' });
-  let listed = null; // the names of the tables the buttons stand for
+  const tableList = copyButtons({ dom, body, win, doc, settled: () => !!view?.settled });
   const status = h('p', { class: 'note', id: 'export-status', 'aria-live': 'polite' });
   const button = h('button', { type: 'button', id: 'export-bundle', onclick: () => save() }, text('export.export_tensors_reproduce_py'));
   // max-width: a file input's own width would push a 320 px page sideways
@@ -125,7 +190,7 @@ export function create(body, { dom, actions, host }) {
     h('p', {}, pngButton, ' ', svgButton, ' ', h('label', {}, light, text('export.light_theme'))), figureStatus,
     h('p', { class: 'note' }, text('export.every_head_s_map')),
     figureButtons({ dom, host, id: 'attention-heads', make: (t) => (view ? headsFigure(view, t) : null) }),
-    h('p', { class: 'note' }, text('export.tables_panels_shown_csv')), tables,
+    h('p', { class: 'note' }, text('export.tables_panels_shown_csv')), tableList.element,
     h('p', { class: 'lead' }, text('export.bring_your_own_your')),
     drop, importStatus);
 
@@ -145,44 +210,6 @@ export function create(body, { dom, actions, host }) {
       fill(figureStatus, text('export.saved_figure', { name, size: kind === 'png' ? `${made.width * 2} × ${made.height * 2} px` : `${made.width} × ${made.height}` }));
     } catch (err) {
       fill(figureStatus, text('export.figure_could_not_made', { message: err.message }));
-    }
-  }
-
-  // Tables come and go as the other panels are built and drawn, and a lazy panel's may arrive after the
-  // last result: the list follows the playground's DOM, looked at no more than once a frame.
-  let listQueued = false;
-  const watcher = win.MutationObserver && new win.MutationObserver(() => {
-    if (listQueued || !view?.settled) return;
-    listQueued = true;
-    win.requestAnimationFrame(() => { listQueued = false; listTables(); });
-  });
-  watcher?.observe(body.getRootNode(), { childList: true, subtree: true });
-
-  // One Copy button per table of the panels shown, kept (with focus) while the tables' names are: a redraw makes
-  // new tables of the same names, so a button finds its table by name when pressed (~36 buttons were remade per redraw).
-  function listTables() {
-    const shown = tablesShown(body);
-    const names = shown.map((t) => t.label).join('\n');
-    if (names === listed) return;
-    listed = names;
-    fill(tables, shown.length ? h('ul', {}, shown.map(({ title, label }) =>
-      h('li', {}, h('button', { type: 'button', class: 'copy-csv', onclick: () => {
-        const now = tablesShown(body).find((t) => t.label === label); // by its name: the list may change before the next frame
-        if (now) return copy(now.table, title);
-        listed = null; // gone (its panel hidden, renamed): the list is made again, and the learner told
-        listTables();
-        fill(figureStatus, text('export.table_gone', { title }));
-      } }, label)))) : h('p', { class: 'note' }, text('export.no_table_shown')));
-  }
-
-  async function copy(table, title) {
-    const csv = tableCsv(table);
-    try {
-      await win.navigator.clipboard.writeText(csv);
-      fill(figureStatus, text('export.copied_csv_rows', { title, length: csv.trim().split('\n').length }));
-    } catch {
-      download(doc, new win.Blob([csv], { type: 'text/csv' }), 'table.csv'); // no clipboard (an insecure page): a file instead
-      fill(figureStatus, text('export.saved_table_csv_clipboard', { title }));
     }
   }
 
@@ -233,8 +260,8 @@ export function create(body, { dom, actions, host }) {
       view = v;
       button.disabled = !v.check?.config || !!v.check.blocked;
       pngButton.disabled = svgButton.disabled = !v.result?.item;
-      if (v.settled) listTables();
+      if (v.settled) tableList.list();
     },
-    destroy: () => watcher?.disconnect(),
+    destroy: () => tableList.destroy(),
   };
 }
