@@ -121,6 +121,15 @@ for (const [isa, attn] of Object.entries(modules)) {
     throwsWith(() => attn.traceAttention({ ...sdpa, query_index: 0 }), /^the inputs alone take 131,136 bytes/);
     throwsWith(() => attn.scaledDotProductAttentionBackward({ ...sdpa, q: new Float32Array(2048 * 8), n_q: 2048, grad_output: new Float32Array(2048 * 8) }),
       /^the inputs alone take 131,136 bytes, over the memory budget of 100,000 bytes$/);
+    // A call of no options refuses any (they were ignored), and takes none or {}.
+    throwsWith(() => attn.modelPresets({ bogus: 1 }), /^modelPresets: unknown option 'bogus' \(expected one of: \)$/);
+    assert.equal(attn.modelPresets({}).length, attn.modelPresets().length);
+    // An explicit mask is copied in too (an 81 MB one grew the memory by 230 MB before the core refused the call).
+    const n = 3000, t = new Float32Array(n);
+    throwsWith(() => attn.scaledDotProductAttention({ q: t, k: t, v: t, n_q: n, n_k: n, d_k: 1, mask: new Uint8Array(n * n), memory_budget: 100000 }),
+      /^the inputs alone take 9,036,000 bytes, over the memory budget of 100,000 bytes$/);
+    throwsWith(() => new attn.MultiHeadAttention({ d_model: 4, n_heads: 2 }).forward({ query: new Float32Array(4 * n), n_q: n, mask: new Uint8Array(n * n), memory_budget: 200000 }),
+      /^the inputs alone take 9,048,000 bytes, over the memory budget of 200,000 bytes$/);
     const side = Math.ceil(Math.sqrt(attn.defaultMemoryBudget / 8)) + 1; // a and b of side × side: over the default budget together
     const square = new Float32Array(side * side);
     throwsWith(() => attn.matmul({ a: square, b: square, m: side, k: side, n: side }), /^the inputs alone take [\d,]+ bytes, over the memory budget of [\d,]+ bytes$/);
@@ -183,7 +192,7 @@ for (const [isa, attn] of Object.entries(modules)) {
     throwsWith(sdpa({ output: new Float32Array(5) }), /^into.output has 5 values but \[batch, n_q, d_v\] = \[1, 2, 2\] needs 4$/);
     throwsWith(sdpa({ weights: new Float32Array(4) }), /^into.weights has 4 values but \[batch, n_q, n_k\] = \[1, 2, 3\] needs 6$/);
     throwsWith(sdpa({ weights: new Float32Array(6) }, { need_weights: false }), /^into.weights was given but need_weights is false/);
-    throwsWith(sdpa({ output: new Int32Array(4) }), /^into.output must be a Float32Array, got a Int32Array of length 4$/);
+    throwsWith(sdpa({ output: new Int32Array(4) }), /^into.output must be a Float32Array, got an Int32Array of length 4$/);
     throwsWith(sdpa({ out: new Float32Array(4) }), /^into: unknown option 'out'/);
     throwsWith(sdpa({ output: new Float32Array(wasmMemories[isa].buffer, 64, 4) }), /^into.output is a view of the wasm module's own memory/);
     const both = new Float32Array(8);

@@ -14,7 +14,7 @@ import { handlers } from '../../web/src/features/exercises/handler.js';
 import { createExerciseSession } from '../../web/src/lesson/exercises/session.js';
 import { EXERCISES } from '../../web/src/lesson/exercises/catalogue.js';
 import { EXERCISE_IDS, ALL_IDS, KIND_OF, selectExercises, idsOfChapter, chapterProgress, storageKey, readRecord } from '../../web/src/lesson/exercises/index.js';
-import { hasText } from '../../web/src/lesson/text.js';
+import { hasText, useText } from '../../web/src/lesson/text.js';
 import { parseNumber, parseShape, matches } from '../../web/src/lesson/exercises/answers.js';
 
 /** The lesson's chapters (issue 25), in order. */
@@ -325,6 +325,32 @@ test('what a learner may type: thousands separators, fractions, shapes with ×, 
   assert.equal((await s.session.answer('cost.dominant', 'The projections (about n·d²)')).correct, true, 'a choice by its label');
   assert.equal((await s.session.answer('attention.uniform', '1/10')).correct, true);
   assert.equal((await s.session.answer('attention.uniform', 0.102)).correct, false, 'beyond ±0.001');
+});
+
+test('attention.strongest-key: never the sentence on screen, never a blank one, and a head too narrow for its job is said so', async () => {
+  const ask = async (changes) => {
+    const s = sessionFor({ ...changes, exercises: 'attention.strongest-key' });
+    const [it] = s.session.view().items;
+    return { prompt: it.prompt, grid: it.grid, revealed: await s.session.reveal('attention.strongest-key') };
+  };
+  // The live sentence is the exercise's: its second sentence is asked instead (the map would show the first's row).
+  const same = await ask({ heads: 'previous,same_word,first_token,', text: 'the cat saw a dog and the cat ran' });
+  assert.match(same.prompt, /“a dog saw the bird and a dog sang”.*query “dog” \(7\)/);
+  assert.deepEqual([same.grid.labels_q.join(' '), same.revealed.expected], ['a dog saw the bird and a dog sang', 6]);
+  // An author's blank sentence: the lesson's own is asked (a blank one gave query “undefined” (−1) and no answer).
+  const off = useText({ 'exercise.attention.strongest_sentence': '   ' });
+  try {
+    const blank = await ask({ heads: 'previous,same_word,first_token,' });
+    assert.match(blank.prompt, /“the cat saw a dog and the cat ran”.*query “cat” \(7\)/);
+    assert.equal(blank.revealed.expected, 6);
+  } finally { off(); }
+  // A same-word head at d_k = 4 has no room for the words: the core's row does not follow the job, and the reveal says why.
+  const narrow = await ask({ heads: 'same_word', d_model: 8, n_heads: 2 });
+  assert.notEqual(narrow.revealed.expected, 1, 'the core\'s row (not the job\'s key) is the answer');
+  assert.match(narrow.revealed.explanation, /^This layer is too narrow for the head’s job: at d_k = 4 the core could give the words 0 of the 2 directions/);
+  const wide = await ask({ heads: 'same_word', d_model: 64, n_heads: 4 });
+  assert.equal(wide.revealed.expected, 1, 'the earlier “cat”');
+  assert.doesNotMatch(wide.revealed.explanation, /too narrow/);
 });
 
 test('attempts, progress events and storage: counted per exercise, kept per scope, read back, cleared', async () => {

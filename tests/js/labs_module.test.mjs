@@ -40,6 +40,7 @@ for (const simd of [true, false]) {
     assert.strictEqual(await attn.labs(), labs, 'labs() resolves to one view');
     // Errors are the same messages, as rejections.
     await assert.rejects(attn.linearAttentionCost({ n: 0, d_k: 4 }), /n must be at least 1/);
+    await assert.rejects(attn.lessonExamples({ bogus: 1 }), /lessonExamples: unknown option 'bogus'/);
     await assert.rejects(attn.createTrainer({ d_model: 30, n_heads: 4 }), /d_model/);
     // The labs module is the core's kind.
     assert.equal(labs.labs.kernelIsa(), attn.kernelIsa());

@@ -15,7 +15,7 @@ import {
 export function describe(value) {
   if (value === null) return 'null';
   const typed = typedArrayName(value);
-  if (typed !== undefined) return `a ${typed} of length ${lengthOf(value)}`;
+  if (typed !== undefined) return `${/^Int/.test(typed) ? 'an' : 'a'} ${typed} of length ${lengthOf(value)}`;
   if (typeof value === 'string') return `"${value}" (a string)`;
   if (typeof value === 'function') return 'a function';
   if (typeof value !== 'object') return `${String(value)} (a ${typeof value})`;
@@ -54,6 +54,11 @@ export function options(what, obj, allowed) {
     copy[key] = obj[key];
   }
   return copy;
+}
+
+/** For a call that takes no options: nothing, undefined or {} (anything else is refused as options() would). */
+export function noOptions(what, args) {
+  if (args.length > 1 || (args.length === 1 && args[0] !== undefined)) options(what, args[0], []);
 }
 
 /** A copy of an array's elements, each read once (the array may be a Proxy or have getters). */
@@ -145,11 +150,13 @@ export function float32(name, value, length, dims, heap) {
  * Refuses a call whose float32 inputs (checked arrays; null for none) take more bytes than its memory
  * budget, before anything is copied: the core counts a call's inputs in that budget and would refuse it,
  * but only once the copies had grown the wasm memory, which never shrinks (a hostile probe held 1 GB
- * after a refusal). Only the arrays the core counts are given (the mask, the options' record are not).
+ * after a refusal). The arrays: the call's inputs and its mask's matrix (checked typed arrays; null for none),
+ * which is copied in too (an 81 MB mask grew the memory by 230 MB before a refusal).
  */
+const ELEMENT_BYTES = { Float32Array: 4, Int32Array: 4, Float64Array: 8, Uint8Array: 1 };
 export function inputsWithinBudget(budget, arrays) {
   let bytes = 0;
-  for (const a of arrays) if (a) bytes += 4 * lengthOf(a);
+  for (const a of arrays) if (a) bytes += ELEMENT_BYTES[typedArrayName(a)] * lengthOf(a);
   if (bytes > budget) {
     throw new Error(`the inputs alone take ${bytes.toLocaleString('en-US')} bytes, over the memory budget of ${budget.toLocaleString('en-US')} bytes`);
   }

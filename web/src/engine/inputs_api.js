@@ -76,7 +76,10 @@ export function makeInputsApi({ native, defaultBudget }) {
     },
 
     /** The model table (Transformer base, BERT, GPT-2, GPT-3, LLaMA). */
-    modelPresets: () => native.call((x) => x.run('modelPresets').value),
+    modelPresets: (...args) => {
+      check.noOptions('modelPresets', args);
+      return native.call((x) => x.run('modelPresets').value);
+    },
 
     /** C (m×n) = A (m×k) · B (k×n), row-major, with this module's matmul kernel. */
     matmul(args) {

@@ -1,6 +1,7 @@
 // The labs' side of the engine once their wasm module is loaded (labs.js loads this file with it, never
 // the first view): the training lab, the √d_k gradient lab, FlashAttention's tiles, linear attention,
 // the KV cache and the lesson's worked examples over the labs module's raw Embind object, and the copy of a core layer that a KV cache needs.
+import * as check from './checks.js';
 import { makeNative } from './native.js';
 import { record } from './record.js';
 import { makeTrainingApi } from './trainer_api.js';
@@ -39,7 +40,10 @@ export function open(raw, defaultBudget, generations) {
     ...kv.functions, // decodeCost
     ...makeEfficientApi(native), // flashAttention, linearAttention, linearAttentionCost
     /** The lesson's worked examples E1, E2, E3, P1, P4, each figure recomputed with ok against LESSON.md. */
-    lessonExamples: () => native.call((x) => x.run('lessonExamples').value),
+    lessonExamples: (...args) => {
+      check.noOptions('lessonExamples', args);
+      return native.call((x) => x.run('lessonExamples').value);
+    },
     /** layer.createKVCache(args) once the module is loaded: a KV cache of the core's `layer`. */
     createKVCache: (layer, args) => kv.create(layer, () => shadowOf(layer), args),
     /** For leak checks: bytes malloc'd in the labs module, its stack pointer, and its kernel set. */

@@ -26,7 +26,7 @@ export function layerClass(c) {
  * their own are refused before they are copied (checks.js inputsWithinBudget).
  */
 function stage(n, o, x, more = []) {
-  check.inputsWithinBudget(x.options.memory_budget, [...(x.self ? [o.query] : [o.query, o.key, o.value]), ...more]);
+  check.inputsWithinBudget(x.options.memory_budget, [...(x.self ? [o.query] : [o.query, o.key, o.value]), ...more, x.options.mask.matrix]);
   n.stageAttentionOptions(x.options);
   const query = n.input('query', o.query);
   const key = x.self ? 0 : n.input('key', o.key), value = x.self ? 0 : n.input('value', o.value);

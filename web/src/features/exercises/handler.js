@@ -17,15 +17,19 @@ const OPS = {
     return { weights: Array.from(t.weights), logits: Array.from(t.logits) };
   },
 
-  /** Head 0 of a layer of these sizes built with `pattern` for `words` (self-attention), traced at one query. */
+  /**
+   * Head 0 of a layer of these sizes built with `pattern` for `words` (self-attention), traced at one query; `fit`:
+   * how well the construction could do its job at this width (setHeadPatterns: exact, fit_error, word_dims, matchable_words).
+   */
   patternTrace({ d_model, n_heads, pattern, words, input_seed = 1, query_index }, side) {
     const { attn } = side;
     const mha = new attn.MultiHeadAttention({ d_model, n_heads, seed: 1 });
     try {
-      mha.setHeadPatterns({ heads: [{ head: 0, pattern }], query_words: [words], input_seed });
+      const [built] = mha.setHeadPatterns({ heads: [{ head: 0, pattern }], query_words: [words], input_seed });
       const query = attn.embedTokens({ words: [words], d_model, seed: input_seed });
       const t = mha.trace({ query, batch: 1, n_q: words.length, item: 0, head: 0, query_index });
-      return { weights: Array.from(t.weights), logits: Array.from(t.logits) };
+      const { exact, fit_error, word_dims, matchable_words } = built ?? {};
+      return { weights: Array.from(t.weights), logits: Array.from(t.logits), fit: { exact, fit_error, word_dims, matchable_words, d_k: mha.d_k } };
     } finally {
       mha.delete();
     }

@@ -15,6 +15,9 @@ addText({
   'exercise.attention.usual_mistakes_leaving_out':
     'Usual mistakes: leaving out the query itself (j ≤ i, not j < i), or thinking the mask zeroes weights after the softmax, which would leave a row summing to less than 1.',
   'exercise.attention.strongest_sentence': 'the cat saw a dog and the cat ran',
+  'exercise.attention.strongest_sentence_2': 'a dog saw the bird and a dog sang',
+  'exercise.attention.strongest_narrow':
+    'This layer is too narrow for the head’s job: at d_k = {d_k} the core could give the words {word_dims} of the {matchable} directions it needed to tell them apart, so the row follows what the head can see. ',
   'exercise.attention.strongest_prompt':
     'Head {value} of this layer is {part}. Give it another sentence, “{sentence}”: which key will query {word} attend to most? Pick the cell in its row.',
   'exercise.attention.strongest_prompt_any':

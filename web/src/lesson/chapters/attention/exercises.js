@@ -9,6 +9,19 @@ import { SKETCH_EXERCISES } from './sketch_exercises.js';
 import { DESIGN_EXERCISES } from './design_exercises.js';
 import { STEP_EXERCISES } from './step_exercises.js';
 import { otherCase } from '../../exercises/other_case.js';
+import { lessonText } from '../../text.js';
+
+/**
+ * The sentence attention.strongest-key asks about: the chapter's first one that is not a sentence of the live
+ * layer (its map would show the answer), read as the page reads words; a blank author's version falls back to the lesson's.
+ */
+function askedSentence(c) {
+  const live = Array.from({ length: c.batch ?? 1 }, (_, b) => [wordsOf(c, 'q', b), wordsOf(c, 'k', b)]).flat().filter(Boolean).map((w) => w.join(' '));
+  const read = (given, id) => { const words = tokensOf(given); return words.length >= 2 ? words : tokensOf(lessonText(id)); };
+  const sentences = [read(text('exercise.attention.strongest_sentence'), 'exercise.attention.strongest_sentence'),
+    read(text('exercise.attention.strongest_sentence_2'), 'exercise.attention.strongest_sentence_2')];
+  return sentences.find((words) => !live.includes(words.join(' '))) ?? sentences[0];
+}
 
 export const EXERCISES = [
   {
@@ -37,23 +50,25 @@ export const EXERCISES = [
     // Asked on a sentence that is not on screen: the large map shows this head's row for the live one.
     id: 'attention.strongest-key', chapter: 'attention', kind: 'cell', objective: 1,
     setup({ state, config: c }) {
-      const words = tokensOf(text('exercise.attention.strongest_sentence')), repeated = repeatedQuery(words);
+      const words = askedSentence(c), repeated = repeatedQuery(words);
       // A sentence with no repeated word (a translator's) has nothing for a same-word head to find: a previous-token head is asked then.
       const built = builtHead(state, c), { head, pattern } = built.pattern === 'same_word' && repeated < 0 ? { head: null, pattern: 'previous' } : built;
       const i = repeated < 0 ? words.length - 1 : repeated;
       const values = { sentence: words.join(' '), word: word(words, i), part: PATTERN_WORDS[pattern] };
       return {
-        params: { head, i, words },
+        params: { head, pattern, i, words },
         prompt: head === null ? text('exercise.attention.strongest_prompt_any', values) : text('exercise.attention.strongest_prompt', { ...values, value: head + 1 }),
         grid: { rows: words.length, cols: words.length, row: i, labels_q: words, labels_k: words },
         calls: [{ op: 'patternTrace', args: { d_model: c.d_model, n_heads: c.n_heads, pattern, words, input_seed: Number(state.input_seed) || 1, query_index: i } }],
       };
     },
-    reveal({ i, words }, [trace]) {
-      const best = strongest(trace.weights);
+    reveal({ pattern, i, words }, [trace]) {
+      const best = strongest(trace.weights), { fit } = trace;
+      // Too narrow a head for its job (a same-word head with no room for the words): the core's row says what it could do.
+      const narrow = pattern === 'same_word' && fit && fit.word_dims < fit.matchable_words ? text('exercise.attention.strongest_narrow', { d_k: fit.d_k, word_dims: fit.word_dims, matchable: fit.matchable_words }) : '';
       return {
         expected: best[0], accept: best, weights: trace.weights,
-        explanation: text('exercise.attention.strongest_row', { word: word(words, i), value: fmt.num(trace.weights[best[0]], 3), key: word(words, best[0]) }) +
+        explanation: narrow + text('exercise.attention.strongest_row', { word: word(words, i), value: fmt.num(trace.weights[best[0]], 3), key: word(words, best[0]) }) +
           text('exercise.attention.whose_scaled_score_q', { part: best.length > 1 ? text('exercise.attention.tied_with', { keys: best.slice(1).map((j) => word(words, j)).join(', ') }) : '', value: fmt.num(trace.logits[best[0]], 3) }) +
           text('exercise.attention.usual_mistake_expecting_query'),
       };
