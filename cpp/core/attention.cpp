@@ -339,7 +339,7 @@ AttentionResult scaled_dot_product_attention(const float* q, std::size_t q_len, 
   // the prescaled q block and the two row norms (double) per batch item of the overflow guard.
   const Count needed = Count(4) * (q_count + k_count + v_count + out_count + weight_count + work.buffers +
                                    work.a_pack + q_block_count + Count(4) * batch);
-  require_within_budget("this attention", needed.value(), memory_budget);
+  require_within_budget("this attention", needed.value() + opt.mask.bytes(), memory_budget);
   require_finite_attention_inputs(q, q_len, k, k_len, v, v_len, d_k, d_v);
 
   const std::size_t NQ = n_q, NK = n_k;

@@ -149,7 +149,7 @@ SdpaBackwardResult scaled_dot_product_attention_backward(
   // the three gradients, weights and dS, working buffers, two row norms (double) per batch item.
   const std::uint64_t needed = 4 * (2 * (q_count + k_count + v_count + out_count) + 2 * w_count + work.buffers +
                                     work.a_pack + work.b_pack + 4 * B);
-  require_within_budget("this backward pass", needed, memory_budget);
+  require_within_budget("this backward pass", needed + opt.mask.bytes(), memory_budget);
   require_finite("q", q, q_len, d_k);
   require_finite("k", k, k_len, d_k);
   require_finite("v", v, v_len, d_v);
@@ -372,7 +372,7 @@ MhaBackwardResult multi_head_attention_backward(const MultiHeadAttention& layer,
   require_length("grad_output", grad_output_len, B * NQ * D,
                  "[batch, n_q, d_model] = [" + std::to_string(B) + ", " + std::to_string(NQ) + ", " + std::to_string(D) + "]");
   const bool self = in.query == in.key && in.key == in.value;
-  require_within_budget("this backward pass", backward_memory(d, in.batch, in.n_q, in.n_k, opt.need_weights, self, opt),
+  require_within_budget("this backward pass", backward_memory(d, in.batch, in.n_q, in.n_k, opt.need_weights, self, opt) + opt.mask.bytes(),
                         opt.memory_budget);
   require_finite("grad_output", grad_output, grad_output_len, D);
 

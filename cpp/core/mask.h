@@ -20,6 +20,8 @@ struct Mask {
   int stride = 0;
 
   bool any() const { return causal || !key_lengths.empty() || !matrix.empty() || window > 0 || stride > 0; }
+  /// Bytes the mask holds (its matrix and its key lengths): counted in a call's memory budget, as its inputs are.
+  std::uint64_t bytes() const { return matrix.size() + sizeof(int) * static_cast<std::uint64_t>(key_lengths.size()); }
   /// Sets to −∞ the logits row[0 .. count) of keys j0 … that the window or the stride hides from query i.
   void hide_sparse(float* row, int i, int j0, int count) const;
   /// Keys before this index are masked for query row i (the sliding window's start; else 0).

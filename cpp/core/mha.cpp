@@ -157,7 +157,7 @@ void MultiHeadAttention::validate(const MhaInput& in, const ForwardOptions& opt)
   }
   const bool self = in.query == in.key && in.key == in.value;
   const RunMemory mem = run_memory(dims_, in.batch, in.n_q, in.n_k, opt.need_weights, self);
-  require_within_budget("this forward pass", mem.total, opt.memory_budget);
+  require_within_budget("this forward pass", mem.total + opt.mask.bytes(), opt.memory_budget); // the mask: held with the inputs
   require_finite("query", in.query, in.query_len, D);
   if (in.key != in.query) require_finite("key", in.key, in.key_len, D);
   if (in.value != in.query && in.value != in.key) require_finite("value", in.value, in.value_len, D);

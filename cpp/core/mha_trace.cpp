@@ -46,7 +46,7 @@ MhaTrace MultiHeadAttention::trace(const MhaInput& in, const ForwardOptions& opt
                                work.a_pack;
   const bool self = in.query == in.key && in.key == in.value;
   const std::uint64_t inputs = in.query_len + (self ? 0 : in.key_len + in.value_len);
-  require_within_budget("this trace", 4 * (inputs + floats) + NK, opt.memory_budget);
+  require_within_budget("this trace", 4 * (inputs + floats) + NK + opt.mask.bytes(), opt.memory_budget);
 
   const float* x = in.query + (static_cast<std::size_t>(item) * in.n_q + query) * D;
   MhaTrace t;

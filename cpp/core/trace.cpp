@@ -84,7 +84,7 @@ AttentionTrace trace_attention(const float* q, std::size_t q_len, const float* k
   const HeadWorkingFloats work = attend_working_floats(opt, 1, n_k, d_k, d_v, true);
   const std::uint64_t needed = 4 * (q_len + k_len + v_len + NK * (dk + dv) + (NK + 8) * dk + 5 * NK + dk + dv +
                                     work.buffers + work.a_pack) + NK;
-  require_within_budget("this trace", needed, memory_budget);
+  require_within_budget("this trace", needed + opt.mask.bytes(), memory_budget);
   require_finite_attention_inputs(q, q_len, k, k_len, v, v_len, d_k, d_v);
 
   const float* q_row = q + (static_cast<std::size_t>(item) * n_q + query) * dk;

@@ -541,6 +541,40 @@ TEST_CASE("a call allocates no more than the memory its budget check counted", "
   }
 }
 
+// The smallest budget a call is accepted with (the budget check runs before any work; a refusal is an attn::Error).
+template <class Call>
+std::uint64_t smallest_budget(Call&& call) {
+  std::uint64_t lo = 0, hi = std::uint64_t(1) << 32;  // refused at lo, accepted at hi
+  while (hi - lo > 1) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    bool ok = true;
+    try { call(mid); } catch (const attn::Error&) { ok = false; }
+    (ok ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+TEST_CASE("an explicit mask and key lengths count in a call's memory budget, to the byte", "[errors][budget]") {
+  // The JS API refuses inputs and a mask over the budget before it copies them (checks.js inputsWithinBudget);
+  // the core must count the mask too, or the two disagree (a call the core would take refused by the guard).
+  Sdpa plain;
+  plain.batch = 2, plain.n_q = 24, plain.n_k = 40, plain.d_k = 4, plain.d_v = 4, plain.need_weights = false;
+  plain.q.assign(2 * 24 * 4, 0.5f), plain.k.assign(2 * 40 * 4, 0.25f), plain.v.assign(2 * 40 * 4, 1.0f);
+  Sdpa masked = plain;
+  masked.opt.mask.matrix.assign(24 * 40, 0);
+  masked.opt.mask.key_lengths = {40, 31};
+  const auto need = [](Sdpa s) { return smallest_budget([&](std::uint64_t b) { s.budget = b; s.run(); }); };
+  CHECK(need(masked) - need(plain) == 24 * 40 + 2 * sizeof(int));
+  // A layer's forward pass and its trace count it the same way.
+  Mha m;
+  attn::ForwardOptions with = m.opt;
+  with.mask.matrix.assign(3 * 4, 0);
+  const auto forward = [&](attn::ForwardOptions o) {
+    return smallest_budget([&](std::uint64_t b) { o.memory_budget = b; m.layer.forward(m.input(), o); });
+  };
+  CHECK(forward(with) - forward(m.opt) == 12);
+}
+
 TEST_CASE("release_scratch gives back every byte the kernels keep between calls", "[errors][scratch]") {
   // Issue 23, item 9: the kernels' thread_local buffers (packed K and V, the matmul's packs, rows
   // of logits) grew to the largest call and kept that size for good. Each is now a Scratch<...>

@@ -111,7 +111,9 @@ test('a good lesson passes; each bad field is refused with its path named', () =
   // A placeholder its sentence does not fill would reach the learner as written: named, with the ones it fills.
   assert.throws(() => checkTextIds({ 'exercise.attention.with_causal_mask_this': 'Mit {n_qq} Abfragen und {n_k} Schlüsseln: wie viele für {labels}?' }),
     (e) => e.name === 'LessonError' && /text\["exercise\.attention\.with_causal_mask_this"\]: unknown placeholder \{n_qq\} \(this sentence fills \{n_q\}, \{n_k\}, \{labels\}\)$/m.test(e.message));
-  assert.throws(() => checkTextIds({ 'chapter.attention.title': 'Attention for {n_heads} heads' }), /unknown placeholder \{n_heads\} \(this sentence fills none\)/);
+  assert.throws(() => checkTextIds({ 'chapter.attention.title': 'Attention for {nheads} heads' }), /unknown placeholder \{nheads\} \(this sentence fills none\)/);
+  // A name some sentence fills may be given to this one too (a hint gets all its exercise's values: {n_k} is one).
+  assert.doesNotThrow(() => checkTextIds({ 'exercise.hint.attention.causal-row': 'Query {i} of {n_q}, {n_k} keys: count them.' }));
   assert.doesNotThrow(() => checkTextIds({ 'exercise.attention.with_causal_mask_this': 'Causal mask, query {labels}: how many keys? ({n_q} × {n_k})' }), 'its own placeholders, any order, some left out');
   // A formula (TeX): its braces are TeX's groups as much as placeholders, so they are not looked at.
   assert.doesNotThrow(() => checkTextIds({ 'query.scale.formula': '\\tfrac{{score}}{\\sqrt{{d_k}}} = {scaled}\\ (x^{a})' }));

@@ -127,13 +127,18 @@ for (const [isa, attn] of Object.entries(modules)) {
     // An explicit mask is copied in too (an 81 MB one grew the memory by 230 MB before the core refused the call).
     const n = 3000, t = new Float32Array(n);
     throwsWith(() => attn.scaledDotProductAttention({ q: t, k: t, v: t, n_q: n, n_k: n, d_k: 1, mask: new Uint8Array(n * n), memory_budget: 100000 }),
-      /^the inputs alone take 9,036,000 bytes, over the memory budget of 100,000 bytes$/);
+      /^the inputs and the mask alone take 9,036,000 bytes, over the memory budget of 100,000 bytes$/);
     throwsWith(() => new attn.MultiHeadAttention({ d_model: 4, n_heads: 2 }).forward({ query: new Float32Array(4 * n), n_q: n, mask: new Uint8Array(n * n), memory_budget: 200000 }),
-      /^the inputs alone take 9,048,000 bytes, over the memory budget of 200,000 bytes$/);
+      /^the inputs and the mask alone take 9,048,000 bytes, over the memory budget of 200,000 bytes$/);
     const side = Math.ceil(Math.sqrt(attn.defaultMemoryBudget / 8)) + 1; // a and b of side × side: over the default budget together
     const square = new Float32Array(side * side);
     throwsWith(() => attn.matmul({ a: square, b: square, m: side, k: side, n: side }), /^the inputs alone take [\d,]+ bytes, over the memory budget of [\d,]+ bytes$/);
     assert.equal(attn.memoryBytes(), memory, 'a refused call grew the wasm memory');
+    // Within the budget the core decides, counting the mask too (Mask::bytes): what the guard lets through, the core
+    // may take, and a call it refuses says why (it counted the mask nowhere, the guard in full: they disagreed).
+    const within = { q: t, k: t, v: t, n_q: n, n_k: n, d_k: 1, mask: new Uint8Array(n * n) };
+    assert.equal(attn.scaledDotProductAttention({ ...within, memory_budget: 10200000 }).output.length, n); // it needs 10,118,224 bytes, the mask 9,000,000 of them
+    throwsWith(() => attn.scaledDotProductAttention({ ...within, memory_budget: 10000000 }), /^this attention needs 10,118,224 bytes .*over the memory budget of 10,000,000 bytes/);
     small.delete();
     // NaN and ±∞ are refused as by every other call, and a product of finite values past float32's range
     // too (they came back as NaN and Infinity).

@@ -337,6 +337,9 @@ test('attention.strongest-key: never the sentence on screen, never a blank one, 
   const same = await ask({ heads: 'previous,same_word,first_token,', text: 'the cat saw a dog and the cat ran' });
   assert.match(same.prompt, /“a dog saw the bird and a dog sang”.*query “dog” \(7\)/);
   assert.deepEqual([same.grid.labels_q.join(' '), same.revealed.expected], ['a dog saw the bird and a dog sang', 6]);
+  // As the page reads it: capitals are the same words, and the words up to the query are what its row shows.
+  const cased = await ask({ heads: 'previous,same_word,first_token,', text: 'The cat saw a dog and the cat ran away.' });
+  assert.match(cased.prompt, /“a dog saw the bird and a dog sang”/);
   // An author's blank sentence: the lesson's own is asked (a blank one gave query “undefined” (−1) and no answer).
   const off = useText({ 'exercise.attention.strongest_sentence': '   ' });
   try {

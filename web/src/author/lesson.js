@@ -5,7 +5,7 @@
 
 import { CHAPTER_NAMES } from '../lesson/chapter_names.js';
 import { ALL_IDS } from '../lesson/exercises/index.js';
-import { hasText, lessonText, PLACEHOLDER } from '../lesson/text.js';
+import { hasText, lessonText, textIds, PLACEHOLDER } from '../lesson/text.js';
 import { checkLesson, LessonError } from './lesson_form.js';
 import { authoredExercise } from './authored_exercise.js';
 
@@ -34,12 +34,14 @@ export function readLesson(given, knownText = null) {
 
 /**
  * Throws a LessonError naming the ids of `words` the lesson does not have and the {placeholders} of
- * words that their sentence does not fill (a learner would read "{valu}" as written); call once every
- * panel's words are loaded. A sentence in TeX (a formula: it has a \command) is not looked at for
- * placeholders: its braces are TeX's groups as much as placeholders.
+ * words that no sentence of the lesson fills (a typo: a learner would read "{valu}" as written); call once
+ * every panel's words are loaded. Only names no sentence has are refused: the code may give a sentence more
+ * values than its English words use (a hint gets its exercise's, a short message its long one's). A sentence
+ * in TeX (it has a \command) is not looked at: its braces are TeX's groups as much as placeholders.
  */
 export function checkTextIds(words) {
   const problems = [];
+  const anywhere = new Set(textIds().flatMap((id) => [...lessonText(id).matchAll(PLACEHOLDER)].map((m) => m[1])));
   for (const [id, given] of Object.entries(words)) {
     if (!hasText(id)) {
       problems.push(`text["${id}"]: unknown lesson text id (npm run lesson-template prints every id)`);
@@ -48,7 +50,7 @@ export function checkTextIds(words) {
     const own = lessonText(id);
     if (/\\[A-Za-z]/.test(own)) continue;
     const fills = new Set([...own.matchAll(PLACEHOLDER)].map((m) => m[1]));
-    const unknown = [...new Set([...given.matchAll(PLACEHOLDER)].map((m) => m[1]))].filter((name) => !fills.has(name));
+    const unknown = [...new Set([...given.matchAll(PLACEHOLDER)].map((m) => m[1]))].filter((name) => !fills.has(name) && !anywhere.has(name));
     if (unknown.length) {
       problems.push(`text["${id}"]: unknown placeholder${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `{${n}}`).join(', ')} ` +
         `(${fills.size ? `this sentence fills ${[...fills].map((n) => `{${n}}`).join(', ')}` : 'this sentence fills none'})`);

@@ -147,18 +147,19 @@ export function float32(name, value, length, dims, heap) {
 }
 
 /**
- * Refuses a call whose float32 inputs (checked arrays; null for none) take more bytes than its memory
- * budget, before anything is copied: the core counts a call's inputs in that budget and would refuse it,
- * but only once the copies had grown the wasm memory, which never shrinks (a hostile probe held 1 GB
- * after a refusal). The arrays: the call's inputs and its mask's matrix (checked typed arrays; null for none),
- * which is copied in too (an 81 MB mask grew the memory by 230 MB before a refusal).
+ * Refuses a call whose float32 inputs (checked arrays; null for none) and mask (checked: mask() below; its
+ * matrix and key lengths) take more bytes than its memory budget, before anything is copied: the core counts
+ * them in that budget (Mask::bytes() for the mask) and would refuse the call, but only once the copies had
+ * grown the wasm memory, which never shrinks (a hostile probe held 1 GB after a refusal; an 81 MB mask grew it
+ * by 230 MB).
  */
-const ELEMENT_BYTES = { Float32Array: 4, Int32Array: 4, Float64Array: 8, Uint8Array: 1 };
-export function inputsWithinBudget(budget, arrays) {
+export function inputsWithinBudget(budget, arrays, mask = null) {
   let bytes = 0;
-  for (const a of arrays) if (a) bytes += ELEMENT_BYTES[typedArrayName(a)] * lengthOf(a);
-  if (bytes > budget) {
-    throw new Error(`the inputs alone take ${bytes.toLocaleString('en-US')} bytes, over the memory budget of ${budget.toLocaleString('en-US')} bytes`);
+  for (const a of arrays) if (a) bytes += 4 * lengthOf(a);
+  const held = mask ? (mask.matrix ? lengthOf(mask.matrix) : 0) + 4 * (mask.padding?.length ?? 0) : 0;
+  if (bytes + held > budget) {
+    const what = held ? 'the inputs and the mask alone take' : 'the inputs alone take';
+    throw new Error(`${what} ${(bytes + held).toLocaleString('en-US')} bytes, over the memory budget of ${budget.toLocaleString('en-US')} bytes`);
   }
 }
 

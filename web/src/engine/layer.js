@@ -22,11 +22,11 @@ export function layerClass(c) {
 /**
  * Stages the attention options and copies the inputs: the record fields every layer binding
  * shares (key = value = 0 for self-attention). The core counts the inputs (and a backward pass's
- * grad_output, `more`) in a pass's memory budget (analysis.cpp run_memory): inputs over the budget on
- * their own are refused before they are copied (checks.js inputsWithinBudget).
+ * grad_output, `more`) and the mask in a pass's memory budget (run_memory, backward_memory, Mask::bytes):
+ * inputs over the budget on their own are refused before they are copied (checks.js inputsWithinBudget).
  */
 function stage(n, o, x, more = []) {
-  check.inputsWithinBudget(x.options.memory_budget, [...(x.self ? [o.query] : [o.query, o.key, o.value]), ...more, x.options.mask.matrix]);
+  check.inputsWithinBudget(x.options.memory_budget, [...(x.self ? [o.query] : [o.query, o.key, o.value]), ...more], x.options.mask);
   n.stageAttentionOptions(x.options);
   const query = n.input('query', o.query);
   const key = x.self ? 0 : n.input('key', o.key), value = x.self ? 0 : n.input('value', o.value);

@@ -123,7 +123,7 @@ export function traceResult(n, r, before, after) {
 
 /** Stages scaled dot-product attention's options and copies q, k and v into the call (refused first when they alone pass its budget). */
 export function stageSdpa(n, o, options) {
-  check.inputsWithinBudget(options.memory_budget, [o.q, o.k, o.v, options.mask.matrix]);
+  check.inputsWithinBudget(options.memory_budget, [o.q, o.k, o.v], options.mask);
   n.stageAttentionOptions(options);
   return { q: n.input('q', o.q), k: n.input('k', o.k), v: n.input('v', o.v) };
 }

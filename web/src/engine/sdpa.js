@@ -75,7 +75,7 @@ export function makeSdpaApi({ native, defaultBudget }) {
         },
       }, heap);
       return native.call((n) => {
-        check.inputsWithinBudget(options.memory_budget, [o.q, o.k, o.v, o.grad_output, options.mask.matrix]);
+        check.inputsWithinBudget(options.memory_budget, [o.q, o.k, o.v, o.grad_output], options.mask);
         n.stageAttentionOptions(options);
         const q = n.input('q', o.q), k = n.input('k', o.k), v = n.input('v', o.v);
         const grad_output = n.input('grad_output', o.grad_output);

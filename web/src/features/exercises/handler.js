@@ -21,9 +21,9 @@ const OPS = {
    * Head 0 of a layer of these sizes built with `pattern` for `words` (self-attention), traced at one query; `fit`:
    * how well the construction could do its job at this width (setHeadPatterns: exact, fit_error, word_dims, matchable_words).
    */
-  patternTrace({ d_model, n_heads, pattern, words, input_seed = 1, query_index }, side) {
+  patternTrace({ d_model, n_heads, d_k, d_v, pattern, words, input_seed = 1, query_index }, side) {
     const { attn } = side;
-    const mha = new attn.MultiHeadAttention({ d_model, n_heads, seed: 1 });
+    const mha = new attn.MultiHeadAttention({ d_model, n_heads, ...(d_k ? { d_k } : {}), ...(d_v ? { d_v } : {}), seed: 1 }); // the live head's sizes when given
     try {
       const [built] = mha.setHeadPatterns({ heads: [{ head: 0, pattern }], query_words: [words], input_seed });
       const query = attn.embedTokens({ words: [words], d_model, seed: input_seed });

@@ -98,8 +98,10 @@ function copyButtons({ dom, body, win, doc, settled }) {
   const { h, fill } = dom;
   const tables = h('div', { id: 'figure-tables' });
   let listed = null; // the names of the tables the buttons stand for
-  // What a Copy did, beside the button pressed (a list of ~36 on the every-panel page: a line above it is off a phone's screen).
-  const tableStatus = h('p', { class: 'note', id: 'table-status', role: 'status' });
+  // What a Copy did, beside the button pressed (a list of ~36 on the every-panel page: a line above it is off a phone's
+  // screen); screen readers hear it from a live region that stays put (one inserted or moved as it changes is not read).
+  const tableStatus = h('p', { class: 'note', id: 'table-status' });
+  const announce = h('p', { class: 'sr-only', role: 'status' });
   let said = null; // { label, at } of the button the status speaks of: it stays beside it when the list is made again
   let listQueued = false;
   const watcher = win.MutationObserver && new win.MutationObserver(() => {
@@ -128,17 +130,26 @@ function copyButtons({ dom, body, win, doc, settled }) {
     if (said) place();
   }
 
-  /** Puts the status line under the button it speaks of (by its name, else the item at its place, else the last). */
+  /**
+   * Puts the status line under the button it speaks of (by its name; a gone table's: the item at its place, else
+   * the last); with no such button left, the line goes (it would speak of another table).
+   */
   function place() {
     const items = [...tables.querySelectorAll('li')];
-    (items.find((li) => li.firstChild?.textContent === said.label) ?? items[Math.min(said.at, items.length - 1)] ?? tables).append(tableStatus);
+    const item = said.label !== null ? items.find((li) => li.firstChild?.textContent === said.label) : items[Math.min(said.at, items.length - 1)];
+    if (item) item.append(tableStatus);
+    else {
+      tableStatus.remove();
+      said = null;
+    }
   }
 
-  /** Says `words` beside the button `where` ({ label, at }). */
+  /** Says `words` beside the button `where` ({ label (null: its table is gone), at }). */
   function say(where, words) {
     said = where;
-    place();
     fill(tableStatus, words);
+    fill(announce, words);
+    place();
   }
 
   async function copy(table, title, where) {
@@ -152,7 +163,7 @@ function copyButtons({ dom, body, win, doc, settled }) {
     }
   }
 
-  return { element: tables, list: listTables, destroy: () => watcher?.disconnect() };
+  return { element: h('div', {}, tables, announce), list: listTables, destroy: () => watcher?.disconnect() };
 }
 
 export function create(body, { dom, actions, host }) {

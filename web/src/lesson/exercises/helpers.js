@@ -11,7 +11,7 @@
 // largest weight. Ids are stable (web/EMBED.md lists them): never rename one.
 
 import * as fmt from '../../model/format.js';
-import { labelsFor } from '../../model/inputs.js';
+import { labelsFor, tokenize, PAD } from '../../model/inputs.js';
 import { text } from './helper_text.js';
 import { textsOf } from '../text.js';
 
@@ -66,8 +66,14 @@ export function builtHead(state, config) {
   return head >= 0 ? { head, pattern: patterns[head] } : { head: null, pattern: 'previous' };
 }
 
-/** A sentence of the lesson's data as the page reads its own: lower-cased, one token per word. */
-export const tokensOf = (sentence) => sentence.trim().toLowerCase().split(/\s+/).filter(Boolean);
+/** A sentence's tokens as the page splits its own (model/inputs.js tokenize), lower-cased as the engine reads them. */
+export const tokensOf = (sentence) => tokenize(sentence).map((t) => t.toLowerCase());
+
+/** The live layer's sentences (every batch item's queries and keys) as tokensOf gives them: their maps are on screen. */
+export function liveSentences(c) {
+  const rows = Array.from({ length: c.batch ?? 1 }, (_, b) => [wordsOf(c, 'q', b), wordsOf(c, 'k', b)]).flat().filter(Boolean);
+  return rows.map((words) => words.filter((w) => w !== PAD).map((w) => w.toLowerCase()));
+}
 
 /** The last position of `words` whose word occurred before it (a same-word head then has a key to find), or -1. */
 export function repeatedQuery(words) {

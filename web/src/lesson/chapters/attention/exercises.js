@@ -2,7 +2,7 @@
 // exercise and the helpers: lesson/exercises/helpers.js; the catalogue of every chapter's: catalogue.js.
 
 import * as fmt from '../../../model/format.js';
-import { word, list, wordsOf, sentenceOf, strongest, visible, builtHead, repeatedQuery, tokensOf, PATTERN_WORDS } from '../../exercises/helpers.js';
+import { word, list, wordsOf, sentenceOf, strongest, visible, builtHead, repeatedQuery, tokensOf, liveSentences, PATTERN_WORDS } from '../../exercises/helpers.js';
 import { text } from './exercise_text.js';
 import { MORE_EXERCISES } from './more_exercises.js';
 import { SKETCH_EXERCISES } from './sketch_exercises.js';
@@ -12,16 +12,24 @@ import { otherCase } from '../../exercises/other_case.js';
 import { lessonText } from '../../text.js';
 
 /**
- * The sentence attention.strongest-key asks about: the chapter's first one that is not a sentence of the live
- * layer (its map would show the answer), read as the page reads words; a blank author's version falls back to the lesson's.
+ * The sentence attention.strongest-key asks about: the chapter's first one whose words up to the query asked do
+ * not begin a sentence of the live layer (that row of its map would show the answer), read as the page reads
+ * words; a blank author's version falls back to the lesson's.
  */
 function askedSentence(c) {
-  const live = Array.from({ length: c.batch ?? 1 }, (_, b) => [wordsOf(c, 'q', b), wordsOf(c, 'k', b)]).flat().filter(Boolean).map((w) => w.join(' '));
+  const live = liveSentences(c);
+  const shown = (words) => {
+    const upTo = (w) => w.slice(0, queryOf(words) + 1).join(' ');
+    return live.some((l) => l.length > queryOf(words) && upTo(l) === upTo(words));
+  };
   const read = (given, id) => { const words = tokensOf(given); return words.length >= 2 ? words : tokensOf(lessonText(id)); };
   const sentences = [read(text('exercise.attention.strongest_sentence'), 'exercise.attention.strongest_sentence'),
     read(text('exercise.attention.strongest_sentence_2'), 'exercise.attention.strongest_sentence_2')];
-  return sentences.find((words) => !live.includes(words.join(' '))) ?? sentences[0];
+  return sentences.find((words) => !shown(words)) ?? sentences[0];
 }
+
+/** The query asked in `words`: the last word that occurred before it, else the last. */
+const queryOf = (words) => (repeatedQuery(words) < 0 ? words.length - 1 : repeatedQuery(words));
 
 export const EXERCISES = [
   {
@@ -53,19 +61,20 @@ export const EXERCISES = [
       const words = askedSentence(c), repeated = repeatedQuery(words);
       // A sentence with no repeated word (a translator's) has nothing for a same-word head to find: a previous-token head is asked then.
       const built = builtHead(state, c), { head, pattern } = built.pattern === 'same_word' && repeated < 0 ? { head: null, pattern: 'previous' } : built;
-      const i = repeated < 0 ? words.length - 1 : repeated;
+      const i = queryOf(words);
       const values = { sentence: words.join(' '), word: word(words, i), part: PATTERN_WORDS[pattern] };
       return {
         params: { head, pattern, i, words },
         prompt: head === null ? text('exercise.attention.strongest_prompt_any', values) : text('exercise.attention.strongest_prompt', { ...values, value: head + 1 }),
         grid: { rows: words.length, cols: words.length, row: i, labels_q: words, labels_k: words },
-        calls: [{ op: 'patternTrace', args: { d_model: c.d_model, n_heads: c.n_heads, pattern, words, input_seed: Number(state.input_seed) || 1, query_index: i } }],
+        calls: [{ op: 'patternTrace', args: { d_model: c.d_model, n_heads: c.n_heads, d_k: c.d_k, d_v: c.d_v, pattern, words, input_seed: Number(state.input_seed) || 1, query_index: i } }],
       };
     },
     reveal({ pattern, i, words }, [trace]) {
       const best = strongest(trace.weights), { fit } = trace;
-      // Too narrow a head for its job (a same-word head with no room for the words): the core's row says what it could do.
-      const narrow = pattern === 'same_word' && fit && fit.word_dims < fit.matchable_words ? text('exercise.attention.strongest_narrow', { d_k: fit.d_k, word_dims: fit.word_dims, matchable: fit.matchable_words }) : '';
+      // Too narrow a head for its job (a same-word head with no room for the words, whose row misses the earlier
+      // occurrence): the core's row says what it could do, and why.
+      const narrow = pattern === 'same_word' && fit && fit.word_dims < fit.matchable_words && !best.includes(words.indexOf(words[i])) ? text('exercise.attention.strongest_narrow', { d_k: fit.d_k, word_dims: fit.word_dims, matchable: fit.matchable_words }) : '';
       return {
         expected: best[0], accept: best, weights: trace.weights,
         explanation: narrow + text('exercise.attention.strongest_row', { word: word(words, i), value: fmt.num(trace.weights[best[0]], 3), key: word(words, best[0]) }) +
