@@ -54,22 +54,11 @@ const coursePage = (a, own) => `<!doctype html>
 <iframe id="f2" title="second" src="${a}index.html?lesson=${encodeURIComponent(`${own}lesson.json`)}#embed=1&chapter=attention&label=Second"></iframe>
 </body></html>`;
 
-// A plain element before the one that holds the lesson, and a second lesson after them (the same words as the first).
-const orderPage = (a) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Two elements</title><link rel="icon" href="data:,">
-<script type="module" src="${a}attention-playground.js"></script>
-<script>window.results = {}; document.addEventListener('result', (e) => { window.results[e.target.id] = (window.results[e.target.id] ?? 0) + 1; });</script>
-</head><body>
-<attention-playground id="plain" chapter="attention" n_heads="2"></attention-playground>
-<attention-playground id="own" chapter="attention">${script({ text: { 'chapter.attention.scores.p1': 'PAGE WORDS for every playground.' } })}</attention-playground>
-<attention-playground id="twin" chapter="attention">${script({ text: { 'chapter.attention.scores.p1': 'PAGE WORDS for every playground.' } })}</attention-playground>
-</body></html>`;
-
 before(async () => {
   h = await startHarness();
   await writeFile(LESSON_FILE, JSON.stringify(frameLesson));
   foreign = await serveSite({ 'lesson.json': JSON.stringify(frameLesson) }); // a lesson file on another origin
-  course = await serveSite({ 'course.html': coursePage(h.url, foreign.url), 'order.html': orderPage(h.url) });
+  course = await serveSite({ 'course.html': coursePage(h.url, foreign.url) });
 });
 after(async () => { await course?.close(); await foreign?.close(); await h?.close(); await rm(LESSON_FILE, { force: true }); });
 
@@ -191,28 +180,6 @@ test('an author\'s lesson: words replaced, exercises graded by the engine, bad f
   assert.equal(attempt.data.statement.object.definition.description['en-US'], 'Head 1: how much weight does “on” give “sat”?');
   assert.deepEqual(page.problems.filter((p) => !/lesson/.test(p)), []);
   await page.closeAll();
-});
-
-test('an author\'s words reach a playground made before them, which keeps its view; they go when their element goes', async () => {
-  const page = await openUrl(h, `${course.url}order.html`, { waitForResult: false });
-  try {
-    page.setDefaultTimeout(60000);
-    await page.waitForFunction(() => ['plain', 'own', 'twin'].every((id) => document.getElementById(id).result));
-    await page.waitForFunction(() => document.getElementById('plain').shadowRoot.textContent.includes('PAGE WORDS'));
-    assert.equal(await page.evaluate(() => document.getElementById('plain').state.n_heads), '2', 'built again with its view');
-    // Built again once, not over and over (two lessons of the same words do not rebuild each other).
-    const settled = await page.evaluate(() => ({ ...window.results }));
-    await page.waitForTimeout(1500);
-    assert.deepEqual(await page.evaluate(() => ({ ...window.results })), settled, 'results kept coming: the playgrounds rebuild each other');
-    assert.ok(settled.plain <= 2 && settled.own === 1 && settled.twin === 1, JSON.stringify(settled));
-    // Both lessons' elements removed: their words go, and the plain one shows the lesson's own again.
-    await page.evaluate(() => { document.getElementById('own').remove(); document.getElementById('twin').remove(); });
-    await page.waitForFunction((original) => document.getElementById('plain').shadowRoot.textContent.includes(original), ORIGINAL);
-    assert.equal(await shadowText(page, 'plain').then((t) => t.includes('PAGE WORDS')), false);
-    assert.deepEqual(page.problems, []);
-  } finally {
-    await page.closeAll();
-  }
 });
 
 test('EMBED.md\'s snippets as written: the example lesson in an element, and the listener that tells two frames apart', async () => {

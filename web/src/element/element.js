@@ -13,7 +13,6 @@ import { createPlayground } from '../playground/playground.js';
 import { ELEMENT_KEYS, defaults, withChanges } from '../model/schema.js';
 import { HOST_EVENTS, ELEMENT_API } from '../features/services.js';
 import { startState } from '../lesson/chapters.js';
-import { onWordsChange, wordsSignature } from '../lesson/text.js';
 
 const Base = globalThis.HTMLElement ?? class {}; // importable where there is no DOM (nothing is defined there)
 const PLAYGROUND = Symbol('playground'); // the element's playground, for the members its features add (below)
@@ -25,27 +24,13 @@ export class AttentionPlaygroundElement extends Base {
 
   #playground = null;
   #state = null; // the view while not in a document: set by `state`, or read from the attributes
-  #options = null; // the playground's options: also the owner of its author's words (lesson/text.js useText)
-  #words = ''; // the words of other playgrounds' authors it was built with (wordsSignature)
-  #offWords = null;
 
   connectedCallback() {
     if (this.#playground) return;
     const state = this.#state ?? this.#fromAttributes();
     this.#state = null;
-    this.#create(state);
-    // An author's words are the page's (web/EMBED.md): when another element's lesson adds or takes back words
-    // after this playground was built, it is built again with them, its view kept.
-    this.#offWords = onWordsChange(() => {
-      if (this.#playground && wordsSignature(this.#options) !== this.#words) this.#create(this.#playground.getState());
-    });
-  }
-
-  /** Builds the playground for `state` (replacing one built before). */
-  #create(state) {
-    this.#playground?.destroy();
     const fire = (type) => (detail) => this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
-    this.#options = {
+    this.#playground = createPlayground(this, {
       state, theme: 'light', layout: 'embedded',
       onResult: fire('result'),
       onError: fire('error'),
@@ -53,9 +38,7 @@ export class AttentionPlaygroundElement extends Base {
       onChange: ({ state: now }) => fire('change')({ state: now }),
       progress: progressScope(this), // what the learner did (the exercises' attempts) is kept per page and element id
       lesson: lessonOf(this), // an author's words and exercises: a child <script type="application/json" slot="lesson">
-    };
-    this.#playground = createPlayground(this, this.#options);
-    this.#words = wordsSignature(this.#options);
+    });
     for (const [type, detail] of Object.entries(HOST_EVENTS)) this.#playground.on(type, (d) => fire(type)(detail(d)));
   }
 
@@ -66,8 +49,6 @@ export class AttentionPlaygroundElement extends Base {
 
   /** Removed from the page: everything this element alone held is freed (its view is kept for a return). */
   disconnectedCallback() {
-    this.#offWords?.();
-    this.#offWords = null;
     if (!this.#playground) return;
     this.#state = this.#playground.getState();
     this.#playground.destroy();

@@ -8,7 +8,6 @@ const BASE = 'en';
 // the lazy panels' words): an author's words registered by one are the words the other shows.
 const SHARED = Symbol.for('attention-playground:lesson-text');
 const store = (globalThis[SHARED] ??= { tables: new Map(), overrides: [] });
-store.listeners ??= new Set(); // what wants to know when the override tables change (onWordsChange)
 const tables = store.tables; // lang → Map(id → text): the lesson's own words under 'en'
 const overrides = store.overrides; // [{ lang, table: Map }], the latest first: an author's version wins over the lesson's
 
@@ -34,47 +33,21 @@ export function addText(entries, lang = BASE) {
 /**
  * Registers an override table (a translation, or an author's version of some sentences): its ids must
  * be ids of the lesson (unknown ones are refused, naming them; `check: false` leaves that to the caller,
- * for a table registered before every panel's words are loaded; `owner`: who registered it, for
- * wordsSignature). Returns a function that removes it.
+ * for a table registered before every panel's words are loaded). Returns a function that removes it.
  */
-export function useText(entries, lang = BASE, { check = true, owner = null } = {}) {
+export function useText(entries, lang = BASE, { check = true } = {}) {
   const known = tableOf(BASE);
   const unknown = check ? Object.keys(entries).filter((id) => !known.has(id)) : [];
   if (unknown.length) throw new Error(`unknown lesson text id${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 8).join(', ')}${unknown.length > 8 ? ', …' : ''}`);
   for (const [id, value] of Object.entries(entries)) {
     if (typeof value !== 'string') throw new TypeError(`lesson text “${id}” must be a string, not ${typeof value}`);
   }
-  const entry = { lang, table: new Map(Object.entries(entries)), owner, key: `${lang}\u0000${JSON.stringify(entries)}` };
+  const entry = { lang, table: new Map(Object.entries(entries)) };
   overrides.unshift(entry);
-  changed();
   return () => {
     const i = overrides.indexOf(entry);
-    if (i >= 0) {
-      overrides.splice(i, 1);
-      changed();
-    }
+    if (i >= 0) overrides.splice(i, 1);
   };
-}
-
-/**
- * The override tables registered by others than `owner`, as one string (their contents, in no particular
- * order): a playground built with one signature shows other words once it differs.
- */
-export const wordsSignature = (owner) => overrides.filter((o) => o.owner !== owner).map((o) => o.key).sort().join('\u0001');
-
-/** Calls fn() once after the override tables changed (a table added or removed; changes in one task: one call). Returns its removal. */
-export function onWordsChange(fn) {
-  store.listeners.add(fn);
-  return () => store.listeners.delete(fn);
-}
-
-function changed() {
-  if (store.queued) return; // the store's, not this copy's: every bundle's copy of this module shares one queue
-  store.queued = true;
-  queueMicrotask(() => {
-    store.queued = false;
-    for (const fn of [...store.listeners]) fn();
-  });
 }
 
 /**

@@ -28,7 +28,7 @@ export function openAuthorLesson(m, p) {
   const out = { authored: [], ready: Promise.resolve(), release() {} };
   if (given == null || given === '') return out;
   const words = given instanceof Error ? {} : wordsAtOnce(given);
-  let release = Object.keys(words).length ? useText(words, 'en', { check: false, owner: p.options }) : () => {}; // owner: the playground's options, one per playground
+  let release = Object.keys(words).length ? useText(words, 'en', { check: false }) : () => {};
   out.release = () => { release(); release = () => {}; };
   const refuse = (err) => {
     out.release();
