@@ -3,8 +3,8 @@
 // the exercise's setup, the compute handler's calls, its reveal), shows the exercise's card on the
 // chapter page, and looks for that answer in everything the learner can read there: the text of the page
 // and the playground (open panels, form hints, the exercise's prompt), the visible inputs' values and
-// placeholders, and the title attributes (tooltips). A cell (a key index) counts as leaked when it is asked on
-// the layer's own sentence while a map of that layer is on screen. A number is looked for as the page writes numbers
+// placeholders, and the title attributes (tooltips). A cell (a key index) or a sketch (a row of weights) counts
+// as leaked when it is asked on the layer's own sentence while a map of that layer is on screen. A number is looked for as the page writes numbers
 // (format.js: grouped and plain digits, rounded to 1–4 decimals, the short style 34.4B); a shape as
 // "a×b" and "a × b". A number within the exercise's tolerance written as a result ("= 15.88", "≈ 16")
 // counts too. A choice counts as leaked when its right label stands outside the exercises panel.
@@ -42,7 +42,9 @@ async function engineAnswer(id, state) {
   const stages = def.kind === 'step' ? made.sequence.stages.map((_, i) => def.stage(made.params, results, i).expected) : null;
   // The layer's own sentences (each batch item's queries and keys): a cell asked on one of them can be read off its maps.
   const c = check.config, live = Array.from({ length: c.batch }, (_, b) => [wordsOf(c, 'q', b), wordsOf(c, 'k', b)]).flat().filter(Boolean);
-  return { kind: def.kind, expected: revealed.expected, tolerance: made.tolerance ?? {}, choices: made.choices, stages, grid: made.grid, live };
+  // The words a cell or a sketch asks about (a sketch draws a whole row of them).
+  const asked = made.grid?.labels_q ?? made.sketch?.keys ?? null;
+  return { kind: def.kind, expected: revealed.expected, tolerance: made.tolerance ?? {}, choices: made.choices, stages, asked, live };
 }
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -183,13 +185,14 @@ for (const chapter of CHAPTERS) {
         else if (answer.kind === 'choice') {
           const label = answer.choices.find((c) => c.key === answer.expected)?.label;
           if (label && outside.includes(label)) found = [label, 'outside the exercises panel'];
-        } else if (answer.kind === 'cell') {
-          // A cell is a key index (a small number the page writes everywhere): it leaks when the row asked is
-          // on a map on screen, that is when the exercise's sentence is the layer's and an attention map is shown.
-          const own = answer.live.some((words) => words.join('\u0000') === answer.grid.labels_q.join('\u0000'));
+        } else if (answer.kind === 'cell' || answer.kind === 'sketch') {
+          // A cell is a key index (a small number the page writes everywhere), a sketch a row of weights: either
+          // leaks when the row asked is on a map on screen, that is when the exercise's sentence is the layer's
+          // and an attention map is shown.
+          const own = answer.live.some((words) => words.join('\u0000') === answer.asked.join('\u0000'));
           const maps = await page.evaluate(() => [...playgroundRoot().querySelectorAll('section[data-panel] canvas')]
             .some((c) => !c.closest('section[data-panel="exercises"]') && c.width > 0 && (c.checkVisibility?.({ checkVisibilityCSS: true }) ?? true)));
-          if (own && maps) found = [answer.grid.labels_q.join(' '), 'the layer\'s own sentence, whose attention maps are on screen'];
+          if (own && maps) found = [answer.asked.join(' '), 'the layer\'s own sentence, whose attention maps are on screen'];
         } else continue;
         looked.push(id);
         if (KNOWN.has(id)) { assert.ok(found, `${id} no longer leaks: take it out of KNOWN`); continue; }
