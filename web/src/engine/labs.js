@@ -1,7 +1,7 @@
 // The teaching labs in the engine's API, run by a wasm module of their own (attention_labs_simd or
 // attention_labs_scalar, cpp/labs/): the training lab, the √d_k gradient lab, FlashAttention's tiles,
-// linear attention, decoding with a KV cache and the lesson's worked examples recomputed. The core module (the first view's) holds none of
-// them; this loads the labs' module on a lab's first use, never before.
+// linear attention, decoding with a KV cache and the lesson's worked examples recomputed. The core module
+// (the first view's) holds none of them; this loads the labs' module on a lab's first use, never before.
 //
 // The two modules have separate heaps. A KV cache belongs to a layer of the core module: the labs
 // module holds a copy of that layer (its sizes and parameters, copied across through JavaScript when

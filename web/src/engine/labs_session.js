@@ -1,6 +1,7 @@
 // The labs' side of the engine once their wasm module is loaded (labs.js loads this file with it, never
 // the first view): the training lab, the √d_k gradient lab, FlashAttention's tiles, linear attention,
-// the KV cache and the lesson's worked examples over the labs module's raw Embind object, and the copy of a core layer that a KV cache needs.
+// the KV cache and the lesson's worked examples over the labs module's raw Embind object, and the copy of
+// a core layer that a KV cache needs.
 import * as check from './checks.js';
 import { makeNative } from './native.js';
 import { record } from './record.js';

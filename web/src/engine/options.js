@@ -121,9 +121,12 @@ export function traceResult(n, r, before, after) {
     ...pick(after), masked, logit_scale, keep_scale };
 }
 
-/** Stages scaled dot-product attention's options and copies q, k and v into the call (refused first when they alone pass its budget). */
-export function stageSdpa(n, o, options) {
-  check.inputsWithinBudget(options.memory_budget, [o.q, o.k, o.v], options.mask);
+/**
+ * Stages scaled dot-product attention's options and copies q, k and v into the call, refused first when they, the
+ * mask and `more` (a backward pass's grad_output, copied by the caller after) alone pass its budget.
+ */
+export function stageSdpa(n, o, options, more = []) {
+  check.inputsWithinBudget(options.memory_budget, [o.q, o.k, o.v, ...more], options.mask);
   n.stageAttentionOptions(options);
   return { q: n.input('q', o.q), k: n.input('k', o.k), v: n.input('v', o.v) };
 }

@@ -75,9 +75,7 @@ export function makeSdpaApi({ native, defaultBudget }) {
         },
       }, heap);
       return native.call((n) => {
-        check.inputsWithinBudget(options.memory_budget, [o.q, o.k, o.v, o.grad_output], options.mask);
-        n.stageAttentionOptions(options);
-        const q = n.input('q', o.q), k = n.input('k', o.k), v = n.input('v', o.v);
+        const { q, k, v } = stageSdpa(n, o, options, [o.grad_output]);
         const grad_output = n.input('grad_output', o.grad_output);
         const r = n.run('scaledDotProductAttentionBackward', record(n, { q, k, v, grad_output, batch, n_q, n_k, d_k, d_v,
           need_weights: options.need_weights, memory_budget: options.memory_budget }));

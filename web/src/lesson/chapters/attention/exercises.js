@@ -19,8 +19,8 @@ import { lessonText } from '../../text.js';
 function askedSentence(c) {
   const live = liveSentences(c);
   const shown = (words) => {
-    const upTo = (w) => w.slice(0, queryOf(words) + 1).join(' ');
-    return live.some((l) => l.length > queryOf(words) && upTo(l) === upTo(words));
+    const upTo = queryOf(words) + 1, asked = words.slice(0, upTo).join(' ');
+    return live.some((l) => l.length >= upTo && l.slice(0, upTo).join(' ') === asked);
   };
   const read = (given, id) => { const words = tokensOf(given); return words.length >= 2 ? words : tokensOf(lessonText(id)); };
   const sentences = [read(text('exercise.attention.strongest_sentence'), 'exercise.attention.strongest_sentence'),
@@ -29,7 +29,10 @@ function askedSentence(c) {
 }
 
 /** The query asked in `words`: the last word that occurred before it, else the last. */
-const queryOf = (words) => (repeatedQuery(words) < 0 ? words.length - 1 : repeatedQuery(words));
+function queryOf(words) {
+  const repeated = repeatedQuery(words);
+  return repeated < 0 ? words.length - 1 : repeated;
+}
 
 export const EXERCISES = [
   {
@@ -58,9 +61,9 @@ export const EXERCISES = [
     // Asked on a sentence that is not on screen: the large map shows this head's row for the live one.
     id: 'attention.strongest-key', chapter: 'attention', kind: 'cell', objective: 1,
     setup({ state, config: c }) {
-      const words = askedSentence(c), repeated = repeatedQuery(words);
+      const words = askedSentence(c);
       // A sentence with no repeated word (a translator's) has nothing for a same-word head to find: a previous-token head is asked then.
-      const built = builtHead(state, c), { head, pattern } = built.pattern === 'same_word' && repeated < 0 ? { head: null, pattern: 'previous' } : built;
+      const built = builtHead(state, c), { head, pattern } = built.pattern === 'same_word' && repeatedQuery(words) < 0 ? { head: null, pattern: 'previous' } : built;
       const i = queryOf(words);
       const values = { sentence: words.join(' '), word: word(words, i), part: PATTERN_WORDS[pattern] };
       return {
